@@ -1,0 +1,31 @@
+# Two entry points for users: `make run` and `make test`. Both build .venv when it is missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint demo clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tracker
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# Rebuild the bundled demo encounters from tracker/demo.py.
+demo: $(STAMP)
+	$(BIN)/python -m tracker.demo saves
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

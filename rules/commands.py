@@ -1,0 +1,67 @@
+"""System-agnostic commands; `rules.engine.decide` turns them into events."""
+
+from msgspec import Struct
+
+from rules.conditions import Duration
+from rules.systems import Sheet
+
+
+class AddCombatant(Struct, frozen=True, kw_only=True):
+    name: str
+    side: str = "foes"
+    gm_only: bool = False
+    notes: str = ""
+    sheet: Sheet | None = None  # None: the system's blank sheet
+    index: int | None = None
+
+
+class EditCombatant(Struct, frozen=True, kw_only=True):
+    """Change some of a combatant's details; a field left as None stays as it is."""
+
+    combatant_id: str
+    name: str | None = None
+    side: str | None = None
+    gm_only: bool | None = None
+    notes: str | None = None
+    sheet: Sheet | None = None
+
+
+class RemoveCombatant(Struct, frozen=True):
+    combatant_id: str
+
+
+class MoveCombatant(Struct, frozen=True):
+    combatant_id: str
+    index: int
+
+
+class NextTurn(Struct, frozen=True):
+    pass
+
+
+class AddCondition(Struct, frozen=True):
+    combatant_id: str
+    name: str
+    duration: Duration = Duration()
+
+
+class RemoveCondition(Struct, frozen=True):
+    combatant_id: str
+    name: str
+
+
+class AddNote(Struct, frozen=True):
+    text: str
+    combatant_id: str | None = None
+
+
+CoreCommand = (
+    AddCombatant
+    | EditCombatant
+    | RemoveCombatant
+    | MoveCombatant
+    | NextTurn
+    | AddCondition
+    | RemoveCondition
+    | AddNote
+)

@@ -1,0 +1,95 @@
+"""The encounter: combatants in turn order, the round, and the last roll.
+
+State is never edited in place: ``rules.engine.apply`` folds events into a new value.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct, structs
+
+from rules.conditions import Condition, Duration, Expiry
+from rules.errors import Rejected
+from rules.events import CoreEvent
+from rules.systems import RollEvent, Sheet, SystemEvent
+
+
+class Combatant(Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    side: str = "foes"
+    gm_only: bool = False
+    notes: str = ""
+    conditions: tuple[Condition, ...] = ()
+    sheet: Sheet
+
+    def condition(self, name: str) -> Condition | None:
+        wanted = name.casefold()
+        return next((c for c in self.conditions if c.name.casefold() == wanted), None)
+
+
+class Encounter(Struct, frozen=True, kw_only=True):
+    name: str
+    system: str
+    round: int = 1
+    combatants: tuple[Combatant, ...] = ()  # in turn order
+    current_id: str | None = None
+    next_number: int = 1  # for the next combatant id
+    last_roll: RollEvent | None = None
+    last_roll_applied: bool = False
+
+    @property
+    def current(self) -> Combatant | None:
+        return self.find(self.current_id) if self.current_id else None
+
+    def find(self, combatant_id: str | None) -> Combatant | None:
+        return next((c for c in self.combatants if c.id == combatant_id), None)
+
+    def combatant(self, combatant_id: str) -> Combatant:
+        found = self.find(combatant_id)
+        if found is None:
+            raise Rejected(f"no combatant with id {combatant_id!r}")
+        return found
+
+    def name_of(self, combatant_id: str | None, fallback: str = "?") -> str:
+        found = self.find(combatant_id)
+        return found.name if found else fallback
+
+    def index_of(self, combatant_id: str | None) -> int:
+        return next((i for i, c in enumerate(self.combatants) if c.id == combatant_id), -1)
+
+    def update(self, **changes: object) -> Encounter:
+        return structs.replace(self, **changes)
+
+    def replace_combatant(self, combatant: Combatant) -> Encounter:
+        return self.update(
+            combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants)
+        )
+
+    def expiry_for(self, combatant_id: str, duration: Duration) -> Expiry | None:
+        """Turn a duration chosen now into the point where it ends."""
+        match duration.kind:
+            case "until-removed":
+                return None
+            case "end-of-round":
+                return Expiry(self.round)
+            case "rounds":
+                return Expiry(self.round + max(duration.rounds, 1) - 1)
+            case "end-of-next-turn":
+                # The bearer's next turn is in this round if it is still to come, otherwise
+                # in the next one (its own current turn does not count as "next").
+                ahead = self.index_of(combatant_id) > self.index_of(self.current_id)
+                return Expiry(self.round if ahead else self.round + 1, combatant_id)
+
+
+class CombatantAdded(Struct, frozen=True, tag="combatant-added"):
+    combatant: Combatant
+    index: int | None = None  # None appends to the turn order
+
+
+class CombatantEdited(Struct, frozen=True, tag="combatant-edited"):
+    """The combatant as it is after the edit (its conditions included)."""
+
+    combatant: Combatant
+
+
+Event = CoreEvent | CombatantAdded | CombatantEdited | SystemEvent

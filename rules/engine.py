@@ -1,0 +1,287 @@
+"""decide and apply: the only way encounter state changes.
+
+``decide(state, command, dice)`` checks a command and returns the events it causes (it may
+roll dice); ``apply(state, event)`` returns the state after one event and never rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from msgspec import structs
+
+from rules.commands import (
+    AddCombatant,
+    AddCondition,
+    AddNote,
+    EditCombatant,
+    MoveCombatant,
+    NextTurn,
+    RemoveCombatant,
+    RemoveCondition,
+)
+from rules.conditions import Condition
+from rules.dice import DiceSource
+from rules.encounter import Combatant, CombatantAdded, CombatantEdited, Encounter, Event
+from rules.errors import Rejected
+from rules.events import (
+    CombatantMoved,
+    CombatantRemoved,
+    ConditionAdded,
+    ConditionRemoved,
+    EncounterCreated,
+    NoteAdded,
+    TurnAdvanced,
+)
+from rules.logline import LogEntry, Span, spans
+from rules.systems import get_system
+
+MAX_NAME = 60
+
+
+def new_encounter(name: str, system: str) -> EncounterCreated:
+    name = name.strip()
+    if not name:
+        raise Rejected("an encounter needs a name")
+    get_system(system)  # rejects an unknown system
+    return EncounterCreated(name=name[:MAX_NAME], system=system)
+
+
+def initial_state(created: EncounterCreated) -> Encounter:
+    return Encounter(name=created.name, system=created.system)
+
+
+def fold(events: Iterable[Event]) -> Encounter:
+    """The state a whole event log describes; the first event must create the encounter."""
+    it = iter(events)
+    first = next(it, None)
+    if not isinstance(first, EncounterCreated):
+        raise ValueError("an event log starts with encounter-created")
+    state = initial_state(first)
+    for event in it:
+        state = apply(state, event)
+    return state
+
+
+# --- decide ------------------------------------------------------------------------------
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise Rejected("a combatant needs a name")
+    if len(name) > MAX_NAME:
+        raise Rejected(f"a name can have at most {MAX_NAME} characters")
+    return name
+
+
+def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
+    match command:
+        case AddCombatant():
+            return [_add(state, command)]
+        case EditCombatant():
+            return _edit(state, command)
+        case RemoveCombatant():
+            state.combatant(command.combatant_id)
+            removed = CombatantRemoved(command.combatant_id)
+            if command.combatant_id == state.current_id and len(state.combatants) > 1:
+                # Removing the one who acts ends its turn first, so the round turns over
+                # (and conditions expire) exactly as if the turn had been passed.
+                return [*_next_turn(state), removed]
+            return [removed]
+        case MoveCombatant():
+            state.combatant(command.combatant_id)
+            index = max(0, min(command.index, len(state.combatants) - 1))
+            if index == state.index_of(command.combatant_id):
+                return []
+            return [CombatantMoved(command.combatant_id, index)]
+        case NextTurn():
+            return _next_turn(state)
+        case AddCondition():
+            return [_add_condition(state, command)]
+        case RemoveCondition():
+            target = state.combatant(command.combatant_id)
+            condition = target.condition(command.name)
+            if condition is None:
+                raise Rejected(f"{target.name} is not {command.name}")
+            return [ConditionRemoved(target.id, condition.name)]
+        case AddNote():
+            text = command.text.strip()
+            if not text:
+                raise Rejected("a note needs some text")
+            if command.combatant_id is not None:
+                state.combatant(command.combatant_id)
+            return [NoteAdded(text, command.combatant_id)]
+    system = get_system(state.system)
+    if isinstance(command, system.command_types):
+        return system.decide(state, command, dice)
+    raise Rejected(f"{type(command).__name__} is not a command of {system.title}")
+
+
+def _add(state: Encounter, cmd: AddCombatant) -> CombatantAdded:
+    system = get_system(state.system)
+    sheet = cmd.sheet if cmd.sheet is not None else system.new_sheet()
+    if not isinstance(sheet, system.sheet_type):
+        raise Rejected(f"that sheet is not a {system.title} sheet")
+    combatant = Combatant(
+        id=f"c{state.next_number}",
+        name=_clean_name(cmd.name),
+        side=cmd.side.strip() or "foes",
+        gm_only=cmd.gm_only,
+        notes=cmd.notes.strip(),
+        sheet=sheet,
+    )
+    return CombatantAdded(combatant, cmd.index)
+
+
+def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
+    before = state.combatant(cmd.combatant_id)
+    after = Combatant(
+        id=before.id,
+        name=_clean_name(cmd.name) if cmd.name is not None else before.name,
+        side=(cmd.side.strip() or before.side) if cmd.side is not None else before.side,
+        gm_only=cmd.gm_only if cmd.gm_only is not None else before.gm_only,
+        notes=cmd.notes.strip() if cmd.notes is not None else before.notes,
+        conditions=before.conditions,
+        sheet=cmd.sheet if cmd.sheet is not None else before.sheet,
+    )
+    return [] if after == before else [CombatantEdited(after)]
+
+
+def _next_turn(state: Encounter) -> list[Event]:
+    if not state.combatants:
+        raise Rejected("there is nobody in the turn order yet")
+    events: list[Event] = []
+    ending = state.current
+    index = state.index_of(state.current_id)
+    if ending is not None:
+        events += [
+            ConditionRemoved(ending.id, c.name, "expired")
+            for c in ending.conditions
+            if c.ends_with_turn(ending.id, state.round)
+        ]
+    wraps = index + 1 >= len(state.combatants)
+    if wraps:
+        for combatant in state.combatants:
+            events += [
+                ConditionRemoved(combatant.id, c.name, "expired")
+                for c in combatant.conditions
+                if c.ends_with_round(state.round)
+                and not (combatant is ending and c.ends_with_turn(ending.id, state.round))
+            ]
+    following = state.combatants[0 if wraps else index + 1]
+    events.append(
+        TurnAdvanced(
+            round=state.round + 1 if wraps else state.round,
+            actor_id=following.id,
+            previous_id=state.current_id,
+        )
+    )
+    return events
+
+
+def _add_condition(state: Encounter, cmd: AddCondition) -> ConditionAdded:
+    target = state.combatant(cmd.combatant_id)
+    name = " ".join(cmd.name.split())
+    if not name:
+        raise Rejected("a condition needs a name")
+    if cmd.duration.kind == "rounds" and cmd.duration.rounds < 1:
+        raise Rejected("a condition lasting rounds must last at least 1 round")
+    return ConditionAdded(
+        target.id, Condition(name, cmd.duration, state.expiry_for(target.id, cmd.duration))
+    )
+
+
+# --- apply -------------------------------------------------------------------------------
+
+
+def apply(state: Encounter, event: Event) -> Encounter:
+    match event:
+        case CombatantAdded(combatant=combatant, index=index):
+            people = list(state.combatants)
+            people.insert(len(people) if index is None else index, combatant)
+            number = int(combatant.id.lstrip("c") or 0)
+            return state.update(
+                combatants=tuple(people),
+                next_number=max(state.next_number, number + 1),
+                current_id=state.current_id or combatant.id,
+            )
+        case CombatantEdited(combatant=combatant):
+            return state.replace_combatant(combatant)
+        case CombatantRemoved(combatant_id=gone):
+            index = state.index_of(gone)
+            people = tuple(c for c in state.combatants if c.id != gone)
+            current = state.current_id
+            if current == gone:
+                current = people[index % len(people)].id if people else None
+            return state.update(combatants=people, current_id=current)
+        case CombatantMoved(combatant_id=moved, index=index):
+            people = [c for c in state.combatants if c.id != moved]
+            people.insert(index, state.combatant(moved))
+            return state.update(combatants=tuple(people))
+        case TurnAdvanced(round=round_, actor_id=actor):
+            return state.update(round=round_, current_id=actor)
+        case ConditionAdded(combatant_id=cid, condition=condition):
+            target = state.combatant(cid)
+            kept = tuple(
+                c for c in target.conditions if c.name.casefold() != condition.name.casefold()
+            )
+            return state.replace_combatant(_with_conditions(target, (*kept, condition)))
+        case ConditionRemoved(combatant_id=cid, name=name):
+            target = state.combatant(cid)
+            kept = tuple(c for c in target.conditions if c.name.casefold() != name.casefold())
+            return state.replace_combatant(_with_conditions(target, kept))
+        case NoteAdded():
+            return state
+        case EncounterCreated():
+            raise ValueError("encounter-created can only start a log")
+    return get_system(state.system).apply(state, event)
+
+
+def _with_conditions(target: Combatant, conditions: tuple[Condition, ...]) -> Combatant:
+    return structs.replace(target, conditions=conditions)
+
+
+# --- the log -------------------------------------------------------------------------------
+
+
+def describe(before: Encounter, event: Event) -> LogEntry:
+    """The log entry for an event, named from the state it was applied to."""
+
+    def name(cid: str | None) -> Span:
+        return Span(before.name_of(cid), "name")
+
+    match event:
+        case EncounterCreated():
+            return LogEntry("roster", (spans("Encounter ", Span(event.name, "name"), " begins"),))
+        case CombatantAdded(combatant=c):
+            hidden = " (GM only)" if c.gm_only else ""
+            return LogEntry(
+                "roster", (spans(Span(c.name, "name"), f" joins the {c.side}{hidden}"),)
+            )
+        case CombatantEdited(combatant=c):
+            return LogEntry("roster", (spans(Span(c.name, "name"), " was edited"),))
+        case CombatantRemoved(combatant_id=cid):
+            return LogEntry("roster", (spans(name(cid), " leaves the encounter"),))
+        case CombatantMoved(combatant_id=cid, index=index):
+            return LogEntry(
+                "roster", (spans(name(cid), f" moves to place {index + 1} in the order"),)
+            )
+        case TurnAdvanced(round=round_, actor_id=actor):
+            lines = []
+            if round_ != before.round:
+                lines.append(spans(Span(f"— Round {round_} —", "round")))
+            lines.append(spans(Span("▶ ", "turn"), name(actor), "'s turn"))
+            return LogEntry("turn", tuple(lines))
+        case ConditionAdded(combatant_id=cid, condition=c):
+            line = spans(name(cid), " is ", Span(c.name, "condition"), f" {c.duration.describe()}")
+            return LogEntry("condition", (line,))
+        case ConditionRemoved(combatant_id=cid, name=cond, reason=reason):
+            why = " (expired)" if reason == "expired" else ""
+            return LogEntry(
+                "condition", (spans(name(cid), " is no longer ", Span(cond, "condition"), why),)
+            )
+        case NoteAdded(text=text, combatant_id=cid):
+            about = [name(cid), ": "] if cid else []
+            return LogEntry("note", (spans(Span("✎ ", "muted"), *about, Span(text, "note")),))
+    return get_system(before.system).describe(before, event)

@@ -1,0 +1,54 @@
+"""Core events that any rule system may emit. Each tag is part of the save format: never rename."""
+
+from typing import Literal
+
+from msgspec import Struct
+
+from rules.conditions import Condition
+
+
+class EncounterCreated(Struct, frozen=True, tag="encounter-created"):
+    name: str
+    system: str
+
+
+class CombatantRemoved(Struct, frozen=True, tag="combatant-removed"):
+    combatant_id: str
+
+
+class CombatantMoved(Struct, frozen=True, tag="combatant-moved"):
+    combatant_id: str
+    index: int
+
+
+class TurnAdvanced(Struct, frozen=True, tag="turn-advanced"):
+    round: int
+    actor_id: str | None
+    previous_id: str | None = None
+
+
+class ConditionAdded(Struct, frozen=True, tag="condition-added"):
+    combatant_id: str
+    condition: Condition
+
+
+class ConditionRemoved(Struct, frozen=True, tag="condition-removed"):
+    combatant_id: str
+    name: str
+    reason: Literal["removed", "expired"] = "removed"
+
+
+class NoteAdded(Struct, frozen=True, tag="note-added"):
+    text: str
+    combatant_id: str | None = None
+
+
+CoreEvent = (
+    EncounterCreated
+    | CombatantRemoved
+    | CombatantMoved
+    | TurnAdvanced
+    | ConditionAdded
+    | ConditionRemoved
+    | NoteAdded
+)

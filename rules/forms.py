@@ -1,0 +1,48 @@
+"""Form descriptions: how a rule system asks the app for input without knowing the app.
+
+A system describes the fields of its sheet or roll as data; the app draws them and hands
+back the typed strings, which the system parses with the helpers below.
+"""
+
+from collections.abc import Mapping
+from typing import Literal
+
+from msgspec import Struct
+
+from rules.errors import Rejected
+
+FieldKind = Literal["int", "text", "choice"]
+
+# Far beyond any number a game uses, and well inside what a save can hold.
+LIMIT = 1_000_000
+
+
+class Field(Struct, frozen=True, kw_only=True):
+    key: str
+    label: str
+    kind: FieldKind = "int"
+    default: str = ""
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label) pairs for "choice"
+    help: str = ""
+
+
+def int_value(values: Mapping[str, str], key: str, label: str, default: int = 0) -> int:
+    """Parse an integer field, with a message naming the field when it is not one."""
+    raw = values.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Rejected(f"{label} must be a whole number, not {raw!r}") from None
+    if abs(value) > LIMIT:
+        raise Rejected(f"{label} must be between {-LIMIT:,} and {LIMIT:,}")
+    return value
+
+
+def choice_value(values: Mapping[str, str], field: Field) -> str:
+    raw = values.get(field.key, field.default)
+    allowed = [value for value, _ in field.choices]
+    if raw not in allowed:
+        raise Rejected(f"{field.label} must be one of: {', '.join(allowed)}")
+    return raw

@@ -1,0 +1,29 @@
+"""Log lines as styled spans: the rules say what a line means, the app decides its colours."""
+
+from msgspec import Struct
+
+
+class Span(Struct, frozen=True):
+    """A piece of text with a semantic style name (e.g. "name", "die", "noon", "success")."""
+
+    text: str
+    style: str = ""
+
+
+Line = tuple[Span, ...]
+
+
+class LogEntry(Struct, frozen=True):
+    """One entry of the roll log; ``kind`` is "roll", "turn", "condition", "note" or "roster"."""
+
+    kind: str
+    lines: tuple[Line, ...]
+
+    @property
+    def plain(self) -> str:
+        return "\n".join("".join(span.text for span in line) for line in self.lines)
+
+
+def spans(*parts: str | Span) -> Line:
+    """Build a line, taking bare strings as unstyled spans."""
+    return tuple(part if isinstance(part, Span) else Span(part) for part in parts)

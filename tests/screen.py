@@ -1,0 +1,10 @@
+"""Reading what the app shows, as plain text, for assertions."""
+
+from textual.app import App
+
+
+def screen_text(app: App[object]) -> str:
+    """The active screen as the terminal shows it, one line per row."""
+    # The compositor is private API; textual is pinned to a minor range in pyproject.toml.
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(strip.text for strip in strips)

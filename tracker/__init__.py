@@ -1,0 +1,1 @@
+"""The Textual combat tracker: sessions, saves, the CLI and the app."""

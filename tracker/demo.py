@@ -1,0 +1,67 @@
+"""The bundled demo encounters, built by playing commands with fixed dice.
+
+``make demo`` (``python -m tracker.demo saves``) rewrites them; the files are committed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn
+from rules.conditions import Duration
+from rules.dice import SeededDice
+from rules.engine import decide, new_encounter
+from rules.history import History
+from rules.systems.livehack import LiveHackApplyConsequence, LiveHackRoll, LiveHackSheet
+from tracker import storage
+
+
+def livehack_demo() -> History:
+    history = History(new_encounter("Goblin Warren", "livehack"))
+    dice = SeededDice(2026)
+
+    def run(command: object, label: str) -> None:
+        history.commit(decide(history.state, command, dice), label)
+
+    people = [
+        ("Orla", "party", LiveHackSheet(attack=6, reflex=4, fortitude=3, will=2, con=2, armour=2)),
+        ("Brak", "party", LiveHackSheet(attack=5, reflex=2, fortitude=5, will=1, con=3, armour=3)),
+        ("Goblin Sneak", "foes", LiveHackSheet(attack=3, reflex=3, fortitude=1, will=0, con=0)),
+        ("Goblin Boss", "foes", LiveHackSheet(attack=5, reflex=2, fortitude=3, will=2, con=1)),
+    ]
+    for name, side, sheet in people:
+        run(AddCombatant(name=name, side=side, sheet=sheet), f"add {name}")
+    run(LiveHackRoll(attacker_id="c1", defender_id="c3"), "Orla attacks")
+    run(NextTurn(), "next turn")
+    run(LiveHackRoll(attacker_id="c2", defender_id="c4", defender_take="zero"), "Brak attacks")
+    run(NextTurn(), "next turn")
+    run(AddCondition("c3", "Prone", Duration("end-of-next-turn")), "Goblin Sneak falls")
+    run(NextTurn(), "next turn")
+    run(LiveHackRoll(attacker_id="c4", defender_id="c1"), "Goblin Boss attacks")
+    run(NextTurn(), "next turn")
+    run(AddNote("The warren's torches gutter.", None), "note")
+    run(
+        LiveHackRoll(attacker_id="c1", defender_id="c4", defense="fortitude", attacker_extra=4),
+        "Orla",
+    )
+    if history.state.last_roll is not None and history.state.last_roll.success:
+        run(LiveHackApplyConsequence(), "apply")
+    return history
+
+
+DEMOS = {"demo-livehack": livehack_demo}
+
+
+def write_demos(folder: Path) -> list[Path]:
+    written = []
+    for stem, build in DEMOS.items():
+        path = folder / f"{stem}{storage.SUFFIX}"
+        storage.write(path, build())
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for written in write_demos(Path(sys.argv[1] if len(sys.argv) > 1 else "saves")):
+        print(written)

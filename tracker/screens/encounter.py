@@ -1,0 +1,384 @@
+"""The main screen: header, combatants, consequence thresholds, roll log and footer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from rules.commands import (
+    AddCombatant,
+    AddCondition,
+    AddNote,
+    EditCombatant,
+    MoveCombatant,
+    NextTurn,
+    RemoveCombatant,
+    RemoveCondition,
+)
+from rules.conditions import Duration
+from rules.encounter import Combatant, Encounter, Event
+from rules.engine import apply
+from rules.errors import Rejected
+from rules.forms import Field, choice_value, int_value
+from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.form import FormScreen
+from tracker.screens.help import HelpScreen
+from tracker.session import Change, EncounterSession
+from tracker.widgets.combatants import CombatantsPane
+from tracker.widgets.encounter_header import EncounterHeader
+from tracker.widgets.roll_log import RollLog
+from tracker.widgets.thresholds import ThresholdsPane
+
+SHEET = "sheet:"
+YES_NO = (("no", "No"), ("yes", "Yes"))
+DURATIONS = (
+    ("until-removed", "Until removed"),
+    ("end-of-next-turn", "End of its next turn"),
+    ("end-of-round", "End of this round"),
+    ("rounds", "A number of rounds"),
+)
+
+
+def events_with_before(
+    before: Encounter, events: tuple[Event, ...]
+) -> Iterator[tuple[Event, Encounter]]:
+    state = before
+    for event in events:
+        yield event, state
+        state = apply(state, event)
+
+
+class EncounterChanged(Message):
+    """The session changed; carried as a message so views update on their own loop."""
+
+    def __init__(self, change: Change) -> None:
+        super().__init__()
+        self.change = change
+
+
+class EncounterScreen(Screen[None]):
+    BINDINGS = [
+        Binding("r", "roll", "Roll"),
+        Binding("d", "apply_result", "Apply result"),
+        Binding("n", "next_turn", "Next turn"),
+        Binding("a", "add_combatant", "Add"),
+        Binding("e", "edit_combatant", "Edit", show=False),
+        Binding("x,delete", "remove_combatant", "Remove", show=False),
+        Binding("c", "add_condition", "Condition"),
+        Binding("C", "remove_condition", "Drop condition", show=False),
+        Binding("o", "note", "Note", show=False),
+        Binding("K,shift+up", "move(-1)", "Move up in order", show=False),
+        Binding("J,shift+down", "move(1)", "Move down in order", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("ctrl+r", "redo", "Redo", show=False),
+        Binding("ctrl+s", "save", "Save now", show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, session: EncounterSession) -> None:
+        super().__init__()
+        self.session = session
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # --- layout and updates ---
+
+    def compose(self) -> ComposeResult:
+        yield EncounterHeader(id="header")
+        yield CombatantsPane(id="combatants")
+        with Horizontal(id="results"):
+            yield RollLog(id="log")
+            yield ThresholdsPane(id="thresholds")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#combatants").border_title = "Combatants"
+        self.query_one("#thresholds").border_title = "Consequences"
+        self.query_one("#log").border_title = "Roll log"
+        self._unsubscribe = self.session.subscribe(
+            lambda change: self.post_message(EncounterChanged(change))
+        )
+        self._show_state(self.session.state)
+        self.query_one(RollLog).show(self.session.history.in_effect())
+        self.query_one(CombatantsPane).focus()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def _show_state(self, state: Encounter) -> None:
+        self.query_one(EncounterHeader).state = state
+        self.query_one(CombatantsPane).show(state)
+        self.query_one(ThresholdsPane).show(state)
+
+    def on_encounter_changed(self, message: EncounterChanged) -> None:
+        change = message.change
+        self._show_state(change.state)
+        log = self.query_one(RollLog)
+        if change.kind == "applied":
+            log.append(events_with_before(change.before, change.record.events))
+        else:
+            log.show(self.session.history.in_effect())
+        if change.save_error:
+            self.notify(change.save_error, title="Not saved", severity="error", markup=False)
+
+    # --- helpers ---
+
+    @property
+    def state(self) -> Encounter:
+        return self.session.state
+
+    def run(self, command: object, label: str) -> None:
+        """Execute from a key: a refusal becomes a notification."""
+        try:
+            self.session.execute(command, label)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+
+    def selected(self) -> Combatant | None:
+        found = self.state.find(self.query_one(CombatantsPane).selected_id)
+        if found is None:
+            self.notify("Select a combatant first (add one with a)", severity="warning")
+        return found
+
+    def people(self) -> tuple[tuple[str, str], ...]:
+        return tuple((c.id, c.name) for c in self.state.combatants)
+
+    def ask(
+        self,
+        title: str,
+        fields: list[Field],
+        submit: Callable[[Mapping[str, str]], None],
+        **kw: str,
+    ) -> None:
+        self.app.push_screen(FormScreen(title, fields, submit, **kw))  # type: ignore[arg-type]
+
+    # --- combatants ---
+
+    def combatant_fields(self, combatant: Combatant | None) -> list[Field]:
+        system = self.session.system
+        sheet = combatant.sheet if combatant else system.new_sheet()
+        core = [
+            Field(
+                key="name", label="Name", kind="text", default=combatant.name if combatant else ""
+            ),
+            Field(
+                key="side",
+                label="Side",
+                kind="text",
+                default=combatant.side if combatant else "foes",
+            ),
+            Field(
+                key="gm_only",
+                label="Hidden from players",
+                kind="choice",
+                default="yes" if combatant and combatant.gm_only else "no",
+                choices=YES_NO,
+            ),
+            Field(
+                key="notes",
+                label="Notes",
+                kind="text",
+                default=combatant.notes if combatant else "",
+            ),
+        ]
+        sheet_fields = [
+            Field(
+                key=SHEET + f.key,
+                label=f.label,
+                kind=f.kind,
+                default=f.default,
+                choices=f.choices,
+                help=f.help,
+            )
+            for f in system.sheet_form(sheet)
+        ]
+        return core + sheet_fields
+
+    def parse_combatant(
+        self, values: Mapping[str, str], combatant: Combatant | None
+    ) -> dict[str, object]:
+        system = self.session.system
+        base = combatant.sheet if combatant else system.new_sheet()
+        sheet_values = {k[len(SHEET) :]: v for k, v in values.items() if k.startswith(SHEET)}
+        return {
+            "name": values["name"],
+            "side": values["side"],
+            "gm_only": values["gm_only"] == "yes",
+            "notes": values["notes"],
+            "sheet": system.sheet_from_form(sheet_values, base),
+        }
+
+    def action_add_combatant(self) -> None:
+        def submit(values: Mapping[str, str]) -> None:
+            parsed = self.parse_combatant(values, None)
+            self.session.execute(AddCombatant(**parsed), f"add {parsed['name']}")  # type: ignore[arg-type]
+
+        self.ask("Add combatant", self.combatant_fields(None), submit, ok_label="Add")
+
+    def action_edit_combatant(self) -> None:
+        combatant = self.selected()
+        if combatant is None:
+            return
+
+        def submit(values: Mapping[str, str]) -> None:
+            parsed = self.parse_combatant(values, combatant)
+            self.session.execute(EditCombatant(combatant_id=combatant.id, **parsed), f"edit {combatant.name}")  # type: ignore[arg-type]
+
+        self.ask(
+            f"Edit {combatant.name}", self.combatant_fields(combatant), submit, ok_label="Save"
+        )
+
+    def action_remove_combatant(self) -> None:
+        combatant = self.selected()
+        if combatant is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run(RemoveCombatant(combatant.id), f"remove {combatant.name}")
+
+        self.app.push_screen(
+            ConfirmScreen(f"Remove {combatant.name} from the encounter?"), answered
+        )
+
+    def action_move(self, delta: int) -> None:
+        combatant = self.selected()
+        if combatant is None:
+            return
+        index = self.state.index_of(combatant.id) + delta
+        if 0 <= index < len(self.state.combatants):
+            # The table keeps the selection on the moved combatant when it redraws.
+            self.run(MoveCombatant(combatant.id, index), f"move {combatant.name}")
+
+    # --- turns, rolls and results ---
+
+    def action_next_turn(self) -> None:
+        self.run(NextTurn(), "next turn")
+
+    def action_roll(self) -> None:
+        system = self.session.system
+        try:
+            fields = system.roll_form(self.state)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+
+        def submit(values: Mapping[str, str]) -> None:
+            self.session.execute(system.roll_command(self.state, values), "roll")
+
+        self.ask(f"{system.title} roll", fields, submit, ok_label="Roll")
+
+    def action_apply_result(self) -> None:
+        try:
+            command = self.session.system.consequence_command(self.state)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+        self.run(command, "apply result")
+
+    # --- conditions and notes ---
+
+    def action_add_condition(self) -> None:
+        combatant = self.selected()
+        if combatant is None:
+            return
+        who = Field(
+            key="who", label="Combatant", kind="choice", default=combatant.id, choices=self.people()
+        )
+        duration = Field(
+            key="duration", label="Lasts", kind="choice", default="until-removed", choices=DURATIONS
+        )
+        fields = [
+            who,
+            Field(key="name", label="Condition", kind="text", help="e.g. Prone"),
+            duration,
+            Field(key="rounds", label="Rounds (if counted)", default="1"),
+        ]
+
+        def submit(values: Mapping[str, str]) -> None:
+            chosen = Duration(
+                choice_value(values, duration),  # type: ignore[arg-type]
+                int_value(values, "rounds", "Rounds", 1),
+            )
+            target = choice_value(values, who)
+            self.session.execute(AddCondition(target, values["name"], chosen), "add condition")
+
+        self.ask("Add condition", fields, submit, ok_label="Add")
+
+    def action_remove_condition(self) -> None:
+        combatant = self.selected()
+        if combatant is None:
+            return
+        if not combatant.conditions:
+            self.notify(f"{combatant.name} has no conditions", markup=False)
+            return
+        which = Field(
+            key="name",
+            label="Condition",
+            kind="choice",
+            default=combatant.conditions[0].name,
+            choices=tuple((c.name, c.name) for c in combatant.conditions),
+        )
+
+        def submit(values: Mapping[str, str]) -> None:
+            self.session.execute(
+                RemoveCondition(combatant.id, choice_value(values, which)), "remove condition"
+            )
+
+        self.ask(f"Remove a condition from {combatant.name}", [which], submit, ok_label="Remove")
+
+    def action_note(self) -> None:
+        about = Field(
+            key="about",
+            label="About",
+            kind="choice",
+            default="",
+            choices=(("", "the encounter"), *self.people()),
+        )
+        fields = [Field(key="text", label="Note", kind="text"), about]
+
+        def submit(values: Mapping[str, str]) -> None:
+            self.session.execute(
+                AddNote(values["text"], choice_value(values, about) or None), "note"
+            )
+
+        self.ask("Add a note to the log", fields, submit, ok_label="Add")
+
+    # --- history, saving, help ---
+
+    def action_undo(self) -> None:
+        try:
+            record = self.session.undo()
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+        self.notify(f"Undid: {record.label}", markup=False)
+
+    def action_redo(self) -> None:
+        try:
+            record = self.session.redo()
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+        self.notify(f"Redid: {record.label}", markup=False)
+
+    def action_save(self) -> None:
+        error = self.session.save()
+        if error:
+            self.notify(error, title="Not saved", severity="error", markup=False)
+        else:
+            self.notify(f"Saved to {self.session.path}", markup=False)
+
+    def action_help(self) -> None:
+        intro = "The encounter is saved after every change. Tab moves between panes."
+        self.app.push_screen(HelpScreen(self.BINDINGS, intro))  # type: ignore[arg-type]
+
+    def action_quit(self) -> None:
+        self.app.exit()

@@ -1,0 +1,107 @@
+"""A dialog drawn from a list of ``rules.forms.Field``: the rules describe, the app asks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from rules.errors import Rejected
+from rules.forms import Field
+from tracker.widgets.choice import Choice
+
+Submit = Callable[[Mapping[str, str]], None]
+
+
+def _field_id(key: str) -> str:
+    return "field-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in key)
+
+
+class FormScreen(ModalScreen[bool]):
+    """Enter submits (from any text box), Escape cancels. A refused value keeps the dialog open."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter,ctrl+s", "submit", "Submit"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        fields: list[Field],
+        submit: Submit,
+        *,
+        ok_label: str = "OK",
+        focus_key: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.fields = fields
+        self.submit = submit
+        self.ok_label = ok_label
+        self.focus_key = focus_key
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(Text(self.title_text, style="bold"), id="form-title")
+            with VerticalScroll(id="fields"):
+                for field in self.fields:
+                    with Horizontal(classes="row"):
+                        yield Label(Text(field.label), classes="label")
+                        yield self._widget_for(field)
+            yield Static("", id="error")
+            with Horizontal(id="buttons"):
+                yield Button(self.ok_label, variant="primary", id="ok")
+                yield Button("Cancel", id="cancel")
+
+    def _widget_for(self, field: Field) -> Input | Choice:
+        if field.kind == "choice":
+            return Choice(field.choices, field.default, id=_field_id(field.key))
+        return Input(
+            value=field.default,
+            placeholder=field.help,
+            type="integer" if field.kind == "int" else "text",
+            id=_field_id(field.key),
+        )
+
+    def on_mount(self) -> None:
+        wanted = self.focus_key
+        if wanted is None:
+            wanted = next((f.key for f in self.fields if f.kind != "choice"), None)
+        if wanted is not None:
+            self.query_one(f"#{_field_id(wanted)}").focus()
+
+    def values(self) -> dict[str, str]:
+        out = {}
+        for field in self.fields:
+            widget = self.query_one(f"#{_field_id(field.key)}")
+            assert isinstance(widget, Input | Choice)
+            out[field.key] = widget.value
+        return out
+
+    def action_submit(self) -> None:
+        try:
+            self.submit(self.values())
+        except Rejected as exc:
+            self.query_one("#error", Static).update(Text(exc.message))
+            return
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self.action_submit()
+        else:
+            self.action_cancel()

@@ -1,0 +1,39 @@
+"""The help screen: every key of the screen beneath, with what it does."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+
+def key_label(keys: str) -> str:
+    names = {"question_mark": "?", "delete": "Del", "escape": "Esc"}
+    return " / ".join(names.get(k, k) for k in keys.split(","))
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close help")]
+
+    def __init__(self, bindings: list[Binding], intro: str) -> None:
+        super().__init__()
+        self.bindings = bindings
+        self.intro = intro
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for binding in self.bindings:
+            table.add_row(key_label(binding.key), binding.description)
+        table.add_row("ctrl+p", "Command palette: every action by name")
+        with Vertical(id="dialog"):
+            yield Label(Text("Keys", style="bold"))
+            yield Label(Text(self.intro, style="dim"))
+            with VerticalScroll():
+                yield Static(table)
+            yield Label(Text("Esc or ? closes this help", style="dim"))
