@@ -17,7 +17,11 @@ from tracker.demo import livehack_demo
 
 def tracker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tracker", *args], capture_output=True, text=True, cwd=cwd, timeout=60
+        [sys.executable, "-m", "tracker", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
     )
 
 

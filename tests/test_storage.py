@@ -50,7 +50,9 @@ def _newer_file() -> bytes:
 
     import msgspec
 
-    body = msgspec.msgpack.encode({"format": snapshot.FORMAT + 1, "system": "livehack", "name": "x"})
+    body = msgspec.msgpack.encode(
+        {"format": snapshot.FORMAT + 1, "system": "livehack", "name": "x"}
+    )
     return snapshot.MAGIC + zlib.crc32(body).to_bytes(4, "big") + body
 
 

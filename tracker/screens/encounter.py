@@ -229,7 +229,9 @@ class EncounterScreen(Screen[None]):
 
         def submit(values: Mapping[str, str]) -> None:
             parsed = self.parse_combatant(values, combatant)
-            self.session.execute(EditCombatant(combatant_id=combatant.id, **parsed), f"edit {combatant.name}")  # type: ignore[arg-type]
+            self.session.execute(
+                EditCombatant(combatant_id=combatant.id, **parsed), f"edit {combatant.name}"
+            )  # type: ignore[arg-type]
 
         self.ask(
             f"Edit {combatant.name}", self.combatant_fields(combatant), submit, ok_label="Save"
