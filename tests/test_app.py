@@ -204,3 +204,19 @@ async def test_every_action_is_in_the_palette(tmp_path: Path, query: str) -> Non
         await pilot.press("enter")
         await pilot.pause(0.3)
         assert "▶ Bob's turn" in screen_text(app)
+
+
+async def test_keys_typed_in_a_burst_land_in_their_fields(tmp_path: Path) -> None:
+    # Over SSH, "Vex<Tab>party<Enter>" can arrive in one packet: every key is queued
+    # before the first is handled. Tab must still move focus before "party" is typed.
+    from textual import events
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=BIG) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        for key in [*"Vex", "tab", *"party", "enter"]:
+            character = "\t" if key == "tab" else "\r" if key == "enter" else key
+            app.post_message(events.Key(key, character))
+        await pilot.pause(0.3)
+        assert [(c.name, c.side) for c in app.session.state.combatants] == [("Vex", "party")]

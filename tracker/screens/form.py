@@ -28,6 +28,10 @@ class FormScreen(ModalScreen[bool]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("enter,ctrl+s", "submit", "Submit"),
+        # Priority: the app moves focus as the key arrives, so keys typed right after Tab
+        # (a fast typist, or a burst over SSH) land in the next field, not the last one.
+        Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
 
     def __init__(
