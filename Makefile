@@ -23,9 +23,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Rebuild the bundled demo encounters from tracker/demo.py.
+# Rebuild the bundled demo encounters from tracker/demos/
 demo: $(STAMP)
-	$(BIN)/python -m tracker.demo saves
+	$(BIN)/python -m tracker.demos saves
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -10,7 +10,8 @@ from msgspec import Struct, structs
 from rules.conditions import Condition, Duration, Expiry
 from rules.errors import Rejected
 from rules.events import CoreEvent
-from rules.systems import RollEvent, Sheet, SystemEvent
+from rules.system import NoState
+from rules.systems import RollEvent, Sheet, SystemEvent, SystemState
 
 
 class Combatant(Struct, frozen=True, kw_only=True):
@@ -36,6 +37,7 @@ class Encounter(Struct, frozen=True, kw_only=True):
     next_number: int = 1  # for the next combatant id
     last_roll: RollEvent | None = None
     last_roll_applied: bool = False
+    system_state: SystemState = NoState()  # the system's own tokens, pots...
 
     @property
     def current(self) -> Combatant | None:

@@ -48,7 +48,8 @@ def new_encounter(name: str, system: str) -> EncounterCreated:
 
 
 def initial_state(created: EncounterCreated) -> Encounter:
-    return Encounter(name=created.name, system=created.system)
+    system = get_system(created.system)
+    return Encounter(name=created.name, system=created.system, system_state=system.new_state())
 
 
 def fold(events: Iterable[Event]) -> Encounter:
@@ -121,7 +122,7 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
 def _add(state: Encounter, cmd: AddCombatant) -> CombatantAdded:
     system = get_system(state.system)
     sheet = cmd.sheet if cmd.sheet is not None else system.new_sheet()
-    if not isinstance(sheet, system.sheet_type):
+    if not isinstance(sheet, system.sheet_types):
         raise Rejected(f"that sheet is not a {system.title} sheet")
     combatant = Combatant(
         id=f"c{state.next_number}",
@@ -131,7 +132,10 @@ def _add(state: Encounter, cmd: AddCombatant) -> CombatantAdded:
         notes=cmd.notes.strip(),
         sheet=sheet,
     )
-    return CombatantAdded(combatant, cmd.index)
+    index = cmd.index
+    if index is not None and not 0 <= index <= len(state.combatants):
+        raise Rejected(f"place {index + 1} is outside the turn order")
+    return CombatantAdded(combatant, index)
 
 
 def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
@@ -149,6 +153,8 @@ def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
 
 
 def _next_turn(state: Encounter) -> list[Event]:
+    if not get_system(state.system).uses_turn_order:
+        return _next_round(state)
     if not state.combatants:
         raise Rejected("there is nobody in the turn order yet")
     events: list[Event] = []
@@ -177,6 +183,18 @@ def _next_turn(state: Encounter) -> list[Event]:
             previous_id=state.current_id,
         )
     )
+    return events
+
+
+def _next_round(state: Encounter) -> list[Event]:
+    """For systems where every side acts each round: "next" ends the round."""
+    events: list[Event] = [
+        ConditionRemoved(combatant.id, c.name, "expired")
+        for combatant in state.combatants
+        for c in combatant.conditions
+        if c.ends_with_round(state.round)
+    ]
+    events.append(TurnAdvanced(round=state.round + 1, actor_id=None, previous_id=None))
     return events
 
 
@@ -271,7 +289,8 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             lines = []
             if round_ != before.round:
                 lines.append(spans(Span(f"— Round {round_} —", "round")))
-            lines.append(spans(Span("▶ ", "turn"), name(actor), "'s turn"))
+            if actor is not None:
+                lines.append(spans(Span("▶ ", "turn"), name(actor), "'s turn"))
             return LogEntry("turn", tuple(lines))
         case ConditionAdded(combatant_id=cid, condition=c):
             line = spans(name(cid), " is ", Span(c.name, "condition"), f" {c.duration.describe()}")

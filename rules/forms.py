@@ -4,6 +4,7 @@ A system describes the fields of its sheet or roll as data; the app draws them a
 back the typed strings, which the system parses with the helpers below.
 """
 
+import re
 from collections.abc import Mapping
 from typing import Literal
 
@@ -15,6 +16,7 @@ FieldKind = Literal["int", "text", "choice"]
 
 # Far beyond any number a game uses, and well inside what a save can hold.
 LIMIT = 1_000_000
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
 class Field(Struct, frozen=True, kw_only=True):
@@ -31,10 +33,10 @@ def int_value(values: Mapping[str, str], key: str, label: str, default: int = 0)
     raw = values.get(key, "").strip()
     if not raw:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Rejected(f"{label} must be a whole number, not {raw!r}") from None
+    # Plain ASCII digits only: int() would also take "1_000" and other scripts' digits.
+    if not WHOLE_NUMBER.fullmatch(raw):
+        raise Rejected(f"{label} must be a whole number, not {raw!r}")
+    value = int(raw)
     if abs(value) > LIMIT:
         raise Rejected(f"{label} must be between {-LIMIT:,} and {LIMIT:,}")
     return value

@@ -35,20 +35,43 @@ class Landing(Struct, frozen=True):
     summary: str
 
 
-class RuleSystem(Protocol):
-    """A resolution system. Register an instance in ``rules.systems``; the app needs no change.
+class Action(Struct, frozen=True):
+    """A thing a system lets the user do, offered in the app's menu and command palette.
 
-    Sheets, commands and events are the system's own msgspec Structs; each event type has
-    an explicit tag starting with the system's name.
+    Every system has the action "roll" (the ``r`` key). Others are the system's own: a grim
+    test, a cede, spending a token...
+    """
+
+    id: str
+    title: str
+    description: str = ""
+
+
+class NoState(Struct, frozen=True, tag="none"):
+    """The per-encounter state of a system that keeps none of its own."""
+
+
+class RuleSystem(Protocol):
+    """A resolution system: one module in ``rules/systems/`` with a ``SYSTEM`` object.
+
+    Sheets, commands, events and the system's state are its own msgspec Structs; each
+    event, sheet and state type has an explicit tag starting with the system's name.
+    List the module in ``rules.systems.MODULES``; the app needs no change.
     """
 
     name: str
     title: str
-    sheet_type: type[Struct]
+    sheet_types: tuple[type[Struct], ...]  # the first is the default for a new combatant
     event_types: tuple[type[Struct], ...]
     command_types: tuple[type[Struct], ...]
-    roll_event_type: type[Struct]
+    roll_event_types: tuple[type[Struct], ...]  # events that become ``Encounter.last_roll``
+    state_type: type[Struct]  # per-encounter state (tokens, pots...); NoState for none
     stat_columns: tuple[str, ...]
+    uses_turn_order: bool  # False: every side acts each round, and "next" ends the round
+
+    def new_state(self) -> Any: ...
+
+    # sheets
 
     def new_sheet(self) -> Any: ...
 
@@ -58,18 +81,42 @@ class RuleSystem(Protocol):
 
     def sheet_stats(self, sheet: Any) -> tuple[str, ...]: ...
 
-    def roll_form(self, state: Encounter) -> list[Field]: ...
+    # actions: forms described as data, turned into commands
 
-    def roll_command(self, state: Encounter, values: Mapping[str, str]) -> Any: ...
+    def actions(self, state: Encounter) -> list[Action]: ...
 
-    def consequence_command(self, state: Encounter) -> Any: ...
+    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+        """The fields of an action's dialog; ``selected`` is the highlighted combatant."""
+        ...
+
+    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> Any: ...
+
+    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+        """A line shown live under the dialog as the user types ("" for none)."""
+        ...
+
+    def consequence_command(self, state: Encounter) -> Any:
+        """The command that applies the last roll's result (the ``d`` key)."""
+        ...
+
+    # rules
 
     def decide(self, state: Encounter, command: Any, dice: DiceSource) -> list[Any]: ...
 
     def apply(self, state: Encounter, event: Any) -> Encounter: ...
+
+    # what the app shows
 
     def tiers(self, state: Encounter) -> list[Tier]: ...
 
     def landing(self, state: Encounter) -> Landing | None: ...
 
     def describe(self, state: Encounter, event: Any) -> LogEntry: ...
+
+    def alerts(self, state: Encounter, event: Any) -> list[str]:
+        """Messages worth a notification for an event, e.g. an Eclipse."""
+        ...
+
+    def status(self, state: Encounter) -> str:
+        """Extra text for the header, e.g. token counts ("" for none)."""
+        ...

@@ -12,7 +12,7 @@ from rules.history import History
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
-from tracker.demo import livehack_demo
+from tracker.demos.livehack import build as livehack_demo
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
@@ -220,3 +220,37 @@ async def test_keys_typed_in_a_burst_land_in_their_fields(tmp_path: Path) -> Non
             app.post_message(events.Key(key, character))
         await pilot.pause(0.3)
         assert [(c.name, c.side) for c in app.session.state.combatants] == [("Vex", "party")]
+
+
+async def test_system_actions_menu_and_live_preview(tmp_path: Path) -> None:
+    app = make_app(tmp_path, ScriptedDice([5, 5, 5, 5]))
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await add_combatant(pilot, "Ann")
+        await add_combatant(pilot, "Bob")
+        await pilot.press("s")
+        await pilot.pause()
+        assert "LiveHack actions" in screen_text(app)
+        await pilot.press("enter")  # the first action: the opposed roll
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Opposed roll" in text
+        assert "Ann +0 vs Bob Reflex +0, before the dice" in text
+        await pilot.press(*"3")  # the attacker's extra modifier: the preview follows
+        await pilot.pause()
+        assert "Ann +3 vs Bob Reflex +0, before the dice" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Ann vs Bob (vs Reflex) 3 vs 0 HIT, margin +3" in screen_text(app)
+
+
+async def test_an_eclipse_is_announced(tmp_path: Path) -> None:
+    # Ann's boon 12 then 1, her bane 12 then 1: an Eclipse. Bob rolls 1 and 1.
+    app = make_app(tmp_path, ScriptedDice([12, 1, 12, 1, 1, 1]))
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await add_combatant(pilot, "Ann")
+        await add_combatant(pilot, "Bob")
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "ECLIPSE" in text
+        assert "Eclipse for Ann! Something completely bizarre happens" in text

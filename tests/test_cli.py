@@ -12,7 +12,7 @@ import pytest
 from rules.engine import new_encounter
 from rules.history import History
 from tracker import cli, storage
-from tracker.demo import livehack_demo
+from tracker.demos.livehack import build as livehack_demo
 
 
 def tracker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -141,4 +141,4 @@ def test_the_bundled_demo_is_what_the_issue_asks_for() -> None:
     assert len(state.combatants) == 4
     assert state.last_roll is not None
     assert any(c.conditions for c in state.combatants)
-    assert state == livehack_demo().state  # the committed file matches tracker/demo.py
+    assert state == livehack_demo().state  # the committed file matches tracker/demos/

@@ -440,3 +440,17 @@ def test_state_is_never_edited_in_place():
     advance(history, 2)
     assert (before.round, before.current_id, [c.id for c in before.combatants]) == snapshot
     assert before.combatants[0].conditions == ()
+
+
+def test_adding_at_a_place_outside_the_order_is_refused() -> None:
+    from rules.commands import AddCombatant
+    from rules.errors import Rejected
+    from tests.helpers import people
+
+    history = people(2)
+    with pytest.raises(Rejected, match="outside the turn order"):
+        decide(history.state, AddCombatant(name="X", index=-1), no_dice())
+    with pytest.raises(Rejected, match="outside the turn order"):
+        decide(history.state, AddCombatant(name="X", index=3), no_dice())
+    (event,) = decide(history.state, AddCombatant(name="X", index=2), no_dice())
+    assert event.index == 2

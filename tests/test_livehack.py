@@ -470,3 +470,13 @@ def test_the_roll_log_reports_a_miss():
     history = duel(LiveHackSheet(), LiveHackSheet(reflex=3))
     text = roll_text(history, [], attacker_take="zero", defender_take="zero")
     assert "MISS by 3" in text
+
+
+@pytest.mark.parametrize("typed", ["1_000", "٣", "1.5", "+", "--2"])
+def test_only_plain_whole_numbers_are_accepted(typed: str) -> None:
+    from rules.forms import int_value
+
+    with pytest.raises(Rejected, match="must be a whole number"):
+        int_value({"x": typed}, "x", "Bonus")
+    assert int_value({"x": " -7 "}, "x", "Bonus") == -7
+    assert int_value({"x": "+3"}, "x", "Bonus") == 3

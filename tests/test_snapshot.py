@@ -224,6 +224,19 @@ def test_a_log_that_cannot_be_replayed():
     assert "cannot be replayed" in fails(wrap(body))
 
 
+def test_a_save_of_an_unknown_rule_system():
+    state = HISTORY.state
+    created = EncounterCreated(state.name, "no-such-system")
+    foreign = Snapshot(
+        format=FORMAT,
+        system="no-such-system",
+        name=state.name,
+        records=[Applied((created,)), *HISTORY.records[1:]],
+        state=state,
+    )
+    fails(wrap(msgspec.msgpack.encode(foreign)))
+
+
 def test_a_state_that_does_not_match_the_log():
     other = encounter(LiveHackSheet())
     forged = Snapshot(

@@ -10,7 +10,7 @@ import pytest
 from rules import snapshot
 from tests.helpers import people
 from tracker import storage
-from tracker.demo import livehack_demo
+from tracker.demos.livehack import build as livehack_demo
 
 
 def test_write_then_read_gives_the_same_encounter(tmp_path: Path) -> None:

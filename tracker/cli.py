@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
-import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from rules.dice import SeededDice
 from rules.errors import Rejected
 from rules.systems import SYSTEMS
 from tracker import storage
+from tracker.headless import ROLLERS
+from tracker.headless.seeds import dice_for
 
 
 class Parser(argparse.ArgumentParser):
@@ -49,13 +48,8 @@ def build_parser() -> Parser:
 
     roll = sub.add_parser("roll", help="roll once, headless, and print the breakdown")
     systems = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
-    livehack = systems.add_parser("livehack", help="an opposed Boon/Bane roll")
-    livehack.add_argument("--attacker", type=int, required=True, metavar="MOD")
-    livehack.add_argument("--defender", type=int, required=True, metavar="MOD")
-    livehack.add_argument("--attacker-take", choices=["zero", "ten"])
-    livehack.add_argument("--defender-take", choices=["zero", "ten"])
-    livehack.add_argument("--seed", type=int)
-    livehack.add_argument("--json", action="store_true", help="print every die as JSON")
+    for name, module in ROLLERS.items():
+        module.add_roll_arguments(systems.add_parser(name, help=f"a {SYSTEMS[name].title} roll"))
     return parser
 
 
@@ -63,75 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "roll":
-            return roll_livehack(args)
+            return ROLLERS[args.system].run_roll(args)
         return run_app(args)
     except (storage.SaveError, Rejected) as exc:
         print(f"tracker: {exc}", file=sys.stderr)
         return 2
-
-
-# --- headless rolls ----------------------------------------------------------------------------
-
-
-def roll_livehack(args: argparse.Namespace) -> int:
-    from rules.systems import livehack as lh
-
-    seed = args.seed if args.seed is not None else secrets.randbits(32)
-    dice = SeededDice(seed)
-    attacker = lh.roll_side(
-        (lh.Part("modifier", args.attacker),), args.attacker_take or "roll", dice
-    )
-    defender = lh.roll_side(
-        (lh.Part("modifier", args.defender),), args.defender_take or "roll", dice
-    )
-    roll = lh.opposed_roll(attacker, defender, "reflex", "wounds")
-    if args.json:
-        print(json.dumps(livehack_json(roll, seed)))
-        return 0
-    from rules.encounter import Encounter
-
-    print(lh.SYSTEM.describe(Encounter(name="", system="livehack"), roll).plain)
-    print(f"(seed {seed})")
-    return 0
-
-
-def livehack_json(roll: object, seed: int) -> dict[str, object]:
-    from rules.systems import livehack as lh
-
-    assert isinstance(roll, lh.LiveHackRolled)
-
-    def side(s: lh.SideRoll) -> dict[str, object]:
-        return {
-            "modifier": s.modifier,
-            "take": s.take,
-            "boon": list(s.dice.boon) if s.dice else [],
-            "bane": list(s.dice.bane) if s.dice else [],
-            "noon": bool(s.dice and s.dice.noon),
-            "midnight": bool(s.dice and s.dice.midnight),
-            "eclipse": bool(s.dice and s.dice.eclipse),
-            "dice_total": s.dice_total,
-            "total": s.total,
-        }
-
-    row = lh.consequence_for(roll.margin)
-    tier = None
-    if row is not None:
-        tier = {
-            "low": row.low,
-            "high": row.high,
-            "levels": row.levels,
-            "condition": lh.condition_for(row, roll.defense),
-        }
-    return {
-        "system": "livehack",
-        "seed": seed,
-        "attacker": side(roll.attacker),
-        "defender": side(roll.defender),
-        "margin": roll.margin,
-        "success": roll.success,
-        "margin_bonus": roll.margin_bonus,
-        "tier": tier,
-    }
 
 
 # --- the app -------------------------------------------------------------------------------------
@@ -172,12 +102,13 @@ def run_app(args: argparse.Namespace) -> int:
     from tracker.app import TrackerApp  # Textual is loaded only for the app
     from tracker.session import EncounterSession
 
-    seed = args.seed if args.seed is not None else secrets.randbits(32)
-    session = EncounterSession(opened.history, SeededDice(seed), opened.path)
+    _, dice = dice_for(args.seed)
+    session = EncounterSession(opened.history, dice, opened.path)
     if args.command == "new":
         error = session.save()
         if error:
-            raise storage.SaveError(opened.path, error)
+            print(f"tracker: {error}", file=sys.stderr)
+            return 2
     notes = [line for line in (opened.note, *skipped) if line]
     TrackerApp(session, saves=args.saves, notes=notes).run()
     return 0

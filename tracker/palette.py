@@ -1,9 +1,8 @@
-"""The command palette provider: every key binding of the screen, findable by name."""
+"""The command palette provider: every action of the screen, findable by name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import partial
+from collections.abc import Callable, Iterator
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -12,30 +11,30 @@ from tracker.screens.help import key_label
 
 
 class ScreenActions(Provider):
-    def _bindings(self) -> Iterator[Binding]:
+    """Lists ``screen.palette_commands()`` where a screen has it, else its bindings."""
+
+    def _commands(self) -> Iterator[tuple[str, str, str]]:
+        listed = getattr(self.screen, "palette_commands", None)
+        if listed is not None:
+            yield from listed()
+            return
         seen: set[str] = set()
         for binding in getattr(self.screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description and binding.action not in seen:
                 seen.add(binding.action)
-                yield binding
+                yield binding.description, binding.action, f"key: {key_label(binding.key)}"
 
-    def _command(self, binding: Binding) -> partial[object]:
-        return partial(self.screen.run_action, binding.action)
+    def _run(self, action: str) -> Callable[[], object]:
+        screen = self.screen
+        return lambda: screen.run_action(action)
 
     async def discover(self) -> Hits:
-        for binding in self._bindings():
-            yield DiscoveryHit(
-                binding.description, self._command(binding), help=f"key: {key_label(binding.key)}"
-            )
+        for title, action, help_text in self._commands():
+            yield DiscoveryHit(title, self._run(action), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for binding in self._bindings():
-            score = matcher.match(binding.description)
+        for title, action, help_text in self._commands():
+            score = matcher.match(title)
             if score > 0:
-                yield Hit(
-                    score,
-                    matcher.highlight(binding.description),
-                    self._command(binding),
-                    help=f"key: {key_label(binding.key)}",
-                )
+                yield Hit(score, matcher.highlight(title), self._run(action), help=help_text)

@@ -17,7 +17,7 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
-from rules.system import Landing, Tier
+from rules.system import Action, Landing, NoState, Tier
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -308,11 +308,16 @@ def side_spans(name: str, side: SideRoll) -> list[Span]:
 class LiveHack:
     name = "livehack"
     title = "LiveHack"
-    sheet_type = LiveHackSheet
+    sheet_types = (LiveHackSheet,)
     event_types = (LiveHackRolled, LiveHackTraitInflicted)
     command_types = (LiveHackRoll, LiveHackApplyConsequence)
-    roll_event_type = LiveHackRolled
+    roll_event_types = (LiveHackRolled,)
+    state_type = NoState
     stat_columns = ("Atk", "Ref", "Fort", "Will", "Wnd")
+    uses_turn_order = True
+
+    def new_state(self) -> NoState:
+        return NoState()
 
     # sheets
 
@@ -341,7 +346,36 @@ class LiveHack:
             str(sheet.wounds),
         )
 
-    # rolls
+    # actions
+
+    def actions(self, state: Encounter) -> list[Action]:
+        return [Action("roll", "Opposed roll", "Boon/Bane against a defense; the damage table")]
+
+    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+        if action == "roll":
+            return self.roll_form(state)
+        raise Rejected(f"LiveHack has no action {action!r}")
+
+    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
+        if action == "roll":
+            return self.roll_command(state, values)
+        raise Rejected(f"LiveHack has no action {action!r}")
+
+    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+        if action != "roll":
+            return ""
+        try:
+            cmd = self.roll_command(state, values)
+            attacker = state.combatant(cmd.attacker_id)
+            defender = state.combatant(cmd.defender_id)
+        except Rejected as exc:
+            return exc.message
+        attack = sum(p.value for p in attacker_parts(attacker, cmd.attacker_extra))
+        defend = sum(p.value for p in defender_parts(defender, cmd.defense, cmd.defender_extra))
+        return (
+            f"{attacker.name} {attack:+d} vs {defender.name} "
+            f"{cmd.defense.capitalize()} {defend:+d}, before the dice"
+        )
 
     def roll_form(self, state: Encounter) -> list[Field]:
         if len(state.combatants) < 2:
@@ -466,7 +500,23 @@ class LiveHack:
                 return state.replace_combatant(updated).update(last_roll_applied=True)
         raise TypeError(f"not a LiveHack event: {event!r}")
 
-    # thresholds
+    # what the app shows
+
+    def alerts(self, state: Encounter, event: object) -> list[str]:
+        if not isinstance(event, LiveHackRolled):
+            return []
+        out = []
+        for side in (event.attacker, event.defender):
+            if side.dice is not None and side.dice.eclipse:
+                name = state.name_of(side.combatant_id, "A roller")
+                out.append(
+                    f"Eclipse for {name}! Something completely bizarre happens, "
+                    "tangential to the action (add a note with o)."
+                )
+        return out
+
+    def status(self, state: Encounter) -> str:
+        return ""
 
     def tiers(self, state: Encounter) -> list[Tier]:
         roll = state.last_roll

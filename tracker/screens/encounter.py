@@ -26,9 +26,10 @@ from rules.encounter import Combatant, Encounter, Event
 from rules.engine import apply
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from tracker.screens.action_menu import ActionMenuScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FormScreen
-from tracker.screens.help import HelpScreen
+from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.encounter_header import EncounterHeader
@@ -65,6 +66,7 @@ class EncounterChanged(Message):
 class EncounterScreen(Screen[None]):
     BINDINGS = [
         Binding("r", "roll", "Roll"),
+        Binding("s", "system_menu", "System actions", show=False),
         Binding("d", "apply_result", "Apply result"),
         Binding("n", "next_turn", "Next turn"),
         Binding("a", "add_combatant", "Add"),
@@ -121,10 +123,16 @@ class EncounterScreen(Screen[None]):
         change = message.change
         self._show_state(change.state)
         log = self.query_one(RollLog)
+        happened = list(events_with_before(change.before, change.record.events))
         if change.kind == "applied":
-            log.append(events_with_before(change.before, change.record.events))
+            log.append(happened)
         else:
             log.show(self.session.history.in_effect())
+        if change.kind != "undone":
+            system = self.session.system
+            for event, before in happened:
+                for alert in system.alerts(before, event):
+                    self.notify(alert, severity="warning", timeout=12, markup=False)
         if change.save_error:
             self.notify(change.save_error, title="Not saved", severity="error", markup=False)
 
@@ -265,17 +273,54 @@ class EncounterScreen(Screen[None]):
         self.run(NextTurn(), "next turn")
 
     def action_roll(self) -> None:
+        self.action_system("roll")
+
+    def action_system_menu(self) -> None:
         system = self.session.system
+        actions = system.actions(self.state)
+        self.app.push_screen(
+            ActionMenuScreen(f"{system.title} actions", actions),
+            lambda chosen: self.action_system(chosen) if chosen else None,
+        )
+
+    def action_system(self, action_id: str) -> None:
+        """Open the dialog of one of the system's actions ("roll" is the r key)."""
+        system = self.session.system
+        action = next((a for a in system.actions(self.state) if a.id == action_id), None)
+        if action is None:
+            self.notify(f"{system.title} has no action {action_id!r}", severity="warning")
+            return
+        selected = self.query_one(CombatantsPane).selected_id
         try:
-            fields = system.roll_form(self.state)
+            fields = system.action_form(self.state, action_id, selected)
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
             return
 
         def submit(values: Mapping[str, str]) -> None:
-            self.session.execute(system.roll_command(self.state, values), "roll")
+            command = system.action_command(self.state, action_id, values)
+            self.session.execute(command, action.title)
 
-        self.ask(f"{system.title} roll", fields, submit, ok_label="Roll")
+        def preview(values: Mapping[str, str]) -> str:
+            return system.preview(self.state, action_id, values)
+
+        ok = "Roll" if action_id == "roll" else "OK"
+        self.app.push_screen(FormScreen(action.title, fields, submit, ok_label=ok, preview=preview))
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        """(title, action, help) for the command palette: every key, and the system's actions."""
+        seen: set[str] = set()
+        out = []
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.action not in seen:
+                seen.add(binding.action)
+                out.append((binding.description, binding.action, f"key: {key_label(binding.key)}"))
+        system = self.session.system
+        for action in system.actions(self.state):
+            out.append(
+                (f"{system.title}: {action.title}", f"system({action.id!r})", action.description)
+            )
+        return out
 
     def action_apply_result(self) -> None:
         try:

@@ -16,6 +16,7 @@ from rules.forms import Field
 from tracker.widgets.choice import Choice
 
 Submit = Callable[[Mapping[str, str]], None]
+Preview = Callable[[Mapping[str, str]], str]
 
 
 def _field_id(key: str) -> str:
@@ -42,11 +43,13 @@ class FormScreen(ModalScreen[bool]):
         *,
         ok_label: str = "OK",
         focus_key: str | None = None,
+        preview: Preview | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields
         self.submit = submit
+        self.preview = preview
         self.ok_label = ok_label
         self.focus_key = focus_key
 
@@ -58,6 +61,7 @@ class FormScreen(ModalScreen[bool]):
                     with Horizontal(classes="row"):
                         yield Label(Text(field.label), classes="label")
                         yield self._widget_for(field)
+            yield Static("", id="preview")
             yield Static("", id="error")
             with Horizontal(id="buttons"):
                 yield Button(self.ok_label, variant="primary", id="ok")
@@ -79,6 +83,22 @@ class FormScreen(ModalScreen[bool]):
             wanted = next((f.key for f in self.fields if f.kind != "choice"), None)
         if wanted is not None:
             self.query_one(f"#{_field_id(wanted)}").focus()
+        self.update_preview()
+
+    def update_preview(self) -> None:
+        if self.preview is None:
+            return
+        try:
+            text = self.preview(self.values())
+        except Rejected as exc:
+            text = exc.message
+        self.query_one("#preview", Static).update(Text(text, style="italic"))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.update_preview()
+
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        self.update_preview()
 
     def values(self) -> dict[str, str]:
         out = {}

@@ -1,4 +1,4 @@
-"""The one-line header: encounter name, system, round and whose turn it is."""
+"""The one-line header: encounter name, system, round, whose turn it is, and system status."""
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -15,15 +15,15 @@ class EncounterHeader(Static):
         if state is None:
             self.update("")
             return
+        system = get_system(state.system)
+        text = Text.assemble("⚔ ", (state.name, "bold"), f"  ·  {system.title}")
+        text.append(f"  ·  Round {state.round}")
         current = state.current
-        turn = (
-            Text.assemble("▶ ", (current.name, "bold"), "'s turn") if current else Text("no turn")
-        )
-        self.update(
-            Text.assemble(
-                "⚔ ",
-                (state.name, "bold"),
-                f"  ·  {get_system(state.system).title}  ·  Round {state.round}  ·  ",
-                turn,
-            )
-        )
+        if current is not None:
+            text.append("  ·  ▶ ")
+            text.append(current.name, style="bold")
+            text.append("'s turn")
+        status = system.status(state)
+        if status:
+            text.append(f"  ·  {status}")
+        self.update(text)

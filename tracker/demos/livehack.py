@@ -1,12 +1,6 @@
-"""The bundled demo encounters, built by playing commands with fixed dice.
-
-``make demo`` (``python -m tracker.demo saves``) rewrites them; the files are committed.
-"""
+"""The LiveHack demo: a goblin fight in round 2, with rolls in the log and conditions."""
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn
 from rules.conditions import Duration
@@ -14,10 +8,9 @@ from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.systems.livehack import LiveHackApplyConsequence, LiveHackRoll, LiveHackSheet
-from tracker import storage
 
 
-def livehack_demo() -> History:
+def build() -> History:
     history = History(new_encounter("Goblin Warren", "livehack"))
     dice = SeededDice(2026)
 
@@ -48,20 +41,3 @@ def livehack_demo() -> History:
     if history.state.last_roll is not None and history.state.last_roll.success:
         run(LiveHackApplyConsequence(), "apply")
     return history
-
-
-DEMOS = {"demo-livehack": livehack_demo}
-
-
-def write_demos(folder: Path) -> list[Path]:
-    written = []
-    for stem, build in DEMOS.items():
-        path = folder / f"{stem}{storage.SUFFIX}"
-        storage.write(path, build())
-        written.append(path)
-    return written
-
-
-if __name__ == "__main__":
-    for written in write_demos(Path(sys.argv[1] if len(sys.argv) > 1 else "saves")):
-        print(written)

@@ -1,0 +1,14 @@
+"""The bundled demo encounters, one module per system, each built by playing commands.
+
+``make demo`` (``python -m tracker.demos saves``) rewrites the files in ``saves/``, which
+are committed. To add a demo, write a module with ``build() -> History`` and list it here.
+"""
+
+from collections.abc import Callable
+
+from rules.history import History
+from tracker.demos import livehack
+
+DEMOS: dict[str, Callable[[], History]] = {
+    "demo-livehack": livehack.build,
+}
