@@ -1,13 +1,21 @@
-"""The save format: a versioned msgspec snapshot of an encounter, as bytes.
+"""The save format, as bytes: a versioned snapshot, and the journal frames that follow it.
 
-Layout: ``MAGIC`` (8 bytes), a CRC-32 of the body (4 bytes, big-endian), then the body:
-a MessagePack ``Snapshot`` holding the header fields, the whole log and the folded state.
-The checksum turns a flipped byte into a clear "damaged" error rather than a wrong fight.
+A save is two files (``tracker.storage`` reads and writes them):
+
+- the snapshot: ``MAGIC`` (8 bytes), a CRC-32 of the body (4 bytes, big-endian), then the
+  body, a MessagePack ``Snapshot``: header fields, the whole log, and the folded state;
+- the journal: the records committed since that snapshot, one frame each (see
+  ``encode_frame``), appended and flushed one at a time.
+
+The checksums turn a flipped byte into a clear "damaged" error rather than a wrong fight,
+and let a record torn by a crash be told from a good one.
 """
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 from msgspec import Struct
@@ -16,7 +24,7 @@ from rules.encounter import Encounter
 from rules.history import History, Record
 
 MAGIC = b"CMBTRK\x00\x01"
-FORMAT = 1
+FORMAT = 2
 _CRC = 4
 
 
@@ -36,9 +44,30 @@ class Snapshot(Struct):
     format: int
     system: str
     name: str
+    record_count: int  # the journal continues from this record number
     records: list[Record]
     state: Encounter
 
+
+# --- migrations: each takes a format-N document (plain dicts and lists) to format N+1 ---------
+
+
+def _format_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
+    # Format 2 adds the journal; its frames are numbered from record_count.
+    return {**doc, "format": 2, "record_count": len(doc.get("records", []))}
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _format_1_to_2}
+
+
+def migrate(doc: dict[str, Any]) -> dict[str, Any]:
+    """Bring an older document up to ``FORMAT``, one step at a time."""
+    while doc["format"] < FORMAT:
+        doc = MIGRATIONS[doc["format"]](doc)
+    return doc
+
+
+# --- snapshots -------------------------------------------------------------------------------
 
 _header_decoder = msgspec.msgpack.Decoder(Header)
 _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
@@ -52,6 +81,7 @@ def encode(history: History) -> bytes:
             format=FORMAT,
             system=state.system,
             name=state.name,
+            record_count=len(history.records),
             records=history.records,
             state=state,
         )
@@ -86,19 +116,108 @@ def read_header(data: bytes) -> Header:
             f"it was written by a newer tracker (format {header.format}; "
             f"this one reads up to format {FORMAT})"
         )
+    if header.format < 1:
+        raise SnapshotError(f"it has an impossible format number ({header.format})")
     return header
 
 
-def decode(data: bytes) -> History:
-    """The history a save holds; raises SnapshotError with a short reason."""
-    read_header(data)
+def _not_understood(exc: msgspec.ValidationError) -> SnapshotError:
+    text = str(exc)
+    if "Invalid value" in text and text.rstrip("`").endswith(".type"):
+        return SnapshotError(f"it holds a kind of event this tracker does not know ({text})")
+    return SnapshotError(f"the file is damaged ({text})")
+
+
+def decode_snapshot(data: bytes) -> Snapshot:
+    """The snapshot in a save's bytes, migrated to the current format."""
+    header = read_header(data)
+    body = _body(data)
     try:
-        snapshot = _snapshot_decoder.decode(_body(data))
-        history = History.from_records(snapshot.records)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        if header.format == FORMAT:
+            return _snapshot_decoder.decode(body)
+        doc = migrate(msgspec.msgpack.decode(body))
+        return msgspec.convert(doc, Snapshot)
+    except msgspec.ValidationError as exc:
+        raise _not_understood(exc) from None
+    except (msgspec.DecodeError, RecursionError, KeyError, TypeError) as exc:
         raise SnapshotError(f"the file is damaged ({exc})") from None
+
+
+def history_of(snapshot: Snapshot, more: list[Record] | None = None) -> History:
+    """Replay a snapshot's log (and records from its journal) into a History."""
+    try:
+        history = History.from_records([*snapshot.records, *(more or [])])
     except Exception as exc:  # any rule error while replaying: the file, not the app, is at fault
         raise SnapshotError(f"its event log cannot be replayed ({exc})") from None
-    if history.state != snapshot.state:
+    if not more and history.state != snapshot.state:
         raise SnapshotError("its saved state does not match its event log")
     return history
+
+
+def decode(data: bytes) -> History:
+    """The history a snapshot holds (without a journal); raises SnapshotError."""
+    return history_of(decode_snapshot(data))
+
+
+# --- journal frames ----------------------------------------------------------------------------
+#
+# A frame: length of the payload (4 bytes), CRC-32 of the payload (4 bytes), payload. The
+# payload is a MessagePack Entry: the record's number in the log, and the record.
+
+
+class Entry(Struct, array_like=True):
+    number: int
+    record: Record
+
+
+_FRAME_HEAD = 8
+_entry_decoder = msgspec.msgpack.Decoder(Entry)
+
+
+def encode_frame(number: int, record: Record) -> bytes:
+    payload = _encoder.encode(Entry(number, record))
+    return len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big") + payload
+
+
+class Frames(Struct):
+    """The records a journal holds, and what was wrong with its end, if anything."""
+
+    entries: list[Entry]
+    problem: str | None = None
+    good_bytes: int = 0  # how much of the journal holds whole, valid frames
+
+
+def decode_frames(data: bytes) -> Frames:
+    """Every valid frame from the start; stops at the first torn or damaged one."""
+    entries: list[Entry] = []
+    offset = 0
+    while offset < len(data):
+        head = data[offset : offset + _FRAME_HEAD]
+        size = int.from_bytes(head[:4], "big")
+        payload = data[offset + _FRAME_HEAD : offset + _FRAME_HEAD + size]
+        if len(head) < _FRAME_HEAD or len(payload) < size:
+            return Frames(entries, "its last record was cut short (a crash while saving)", offset)
+        if zlib.crc32(payload) != int.from_bytes(head[4:], "big"):
+            return Frames(entries, f"its journal is damaged after record {len(entries)}", offset)
+        try:
+            entries.append(_entry_decoder.decode(payload))
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+            return Frames(entries, f"its journal holds a record it cannot read ({exc})", offset)
+        offset += _FRAME_HEAD + size
+    return Frames(entries, None, offset)
+
+
+def continue_log(snapshot: Snapshot, frames: Frames) -> tuple[list[Record], str | None]:
+    """The journal's records that follow the snapshot, in order; a gap ends them."""
+    records: list[Record] = []
+    expected = snapshot.record_count
+    problem = frames.problem
+    for entry in frames.entries:
+        if entry.number < expected:
+            continue  # already in the snapshot: the journal was not yet cleared when it stopped
+        if entry.number != expected:
+            problem = f"its journal skips from record {expected} to {entry.number}"
+            break
+        records.append(entry.record)
+        expected += 1
+    return records, problem

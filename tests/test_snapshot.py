@@ -164,6 +164,7 @@ def newer_file(format_: int) -> bytes:
         format=format_,
         system=state.system,
         name=state.name,
+        record_count=len(HISTORY.records),
         records=HISTORY.records,
         state=state,
     )
@@ -207,7 +208,22 @@ FOREIGN = [
 
 @pytest.mark.parametrize("document", FOREIGN)
 def test_a_foreign_msgpack_document_with_a_valid_checksum(document):
-    assert "damaged" in fails(wrap(msgspec.msgpack.encode(document)))
+    message = fails(wrap(msgspec.msgpack.encode(document)))
+    assert "damaged" in message or "does not know" in message
+
+
+def test_an_unknown_kind_of_event_is_named() -> None:
+    document = {
+        "format": FORMAT,
+        "system": "livehack",
+        "name": "x",
+        "record_count": 1,
+        "records": [{"type": "applied", "events": [{"type": "summon-dragon"}]}],
+        "state": {"name": "x", "system": "livehack"},
+    }
+    message = fails(wrap(msgspec.msgpack.encode(document)))
+    assert "a kind of event this tracker does not know" in message
+    assert "summon-dragon" in message
 
 
 def test_trailing_bytes_after_a_valid_body():
@@ -219,7 +235,9 @@ def test_a_log_that_cannot_be_replayed():
     records = [Applied((created,)), Undone()]
     state = History(created).state
     body = msgspec.msgpack.encode(
-        Snapshot(format=FORMAT, system="livehack", name="x", records=records, state=state)
+        Snapshot(
+            format=FORMAT, system="livehack", name="x", record_count=2, records=records, state=state
+        )
     )
     assert "cannot be replayed" in fails(wrap(body))
 
@@ -231,6 +249,7 @@ def test_a_save_of_an_unknown_rule_system():
         format=FORMAT,
         system="no-such-system",
         name=state.name,
+        record_count=len(HISTORY.records),
         records=[Applied((created,)), *HISTORY.records[1:]],
         state=state,
     )
@@ -243,6 +262,7 @@ def test_a_state_that_does_not_match_the_log():
         format=FORMAT,
         system="livehack",
         name="Test fight",
+        record_count=len(HISTORY.records),
         records=HISTORY.records,
         state=other.state,
     )

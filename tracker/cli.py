@@ -80,11 +80,11 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
     if args.command == "open":
         if storage.is_demo(args.file):
             return storage.play_copy_of_demo(args.file, folder), []
-        return storage.Opened(storage.read(args.file), args.file), []
+        return storage.open_save(args.file), []
     skipped: list[str] = []
     for path in storage.saves_by_recency(folder):
         try:
-            return storage.Opened(storage.read(path), path), skipped
+            return storage.open_save(path), skipped
         except storage.SaveError as exc:
             skipped.append(f"Skipped {exc}")
     for demo in storage.demos(folder):
@@ -103,12 +103,18 @@ def run_app(args: argparse.Namespace) -> int:
     from tracker.session import EncounterSession
 
     _, dice = dice_for(args.seed)
-    session = EncounterSession(opened.history, dice, opened.path)
+    session, error = EncounterSession.resume(opened, dice)
     if args.command == "new":
-        error = session.save()
-        if error:
-            print(f"tracker: {error}", file=sys.stderr)
-            return 2
+        error = session.save()  # the new encounter's first snapshot
+    if error:
+        print(f"tracker: {error}", file=sys.stderr)
+        return 2
     notes = [line for line in (opened.note, *skipped) if line]
-    TrackerApp(session, saves=args.saves, notes=notes).run()
+    try:
+        TrackerApp(session, saves=args.saves, notes=notes).run()
+    finally:
+        error = session.close()
+    if error:
+        print(f"tracker: {error}", file=sys.stderr)
+        return 1
     return 0

@@ -36,11 +36,27 @@ Subscriber = Callable[[Change], None]
 
 
 class EncounterSession:
+    COMPACT_EVERY = 500  # records in the journal before it is folded into the snapshot
+
     def __init__(self, history: History, dice: DiceSource, path: Path | None = None) -> None:
         self.history = history
         self.dice = dice
         self.path = path
         self._subscribers: list[Subscriber] = []
+        self._journal = storage.Journal(path) if path is not None else None
+        self._since_compaction = 0
+        # A journal only makes sense after a snapshot: write one first if there is none yet,
+        # and again after a failed append, which would leave a gap in the journal.
+        self._needs_snapshot = path is not None and not path.exists()
+
+    @classmethod
+    def resume(
+        cls, opened: storage.Opened, dice: DiceSource
+    ) -> tuple[EncounterSession, str | None]:
+        """A session on an opened save; a repaired one first sheds its torn journal end."""
+        session = cls(opened.history, dice, opened.path)
+        error = session.save() if opened.repaired else None
+        return session, error
 
     @property
     def state(self) -> Encounter:
@@ -77,19 +93,45 @@ class EncounterSession:
         return record
 
     def save(self) -> str | None:
-        """Write the encounter; returns the error line, if any. The history stays in memory."""
-        if self.path is None:
+        """Write a fresh snapshot and empty the journal; returns the error line, if any."""
+        if self._journal is None:
             return None
         try:
-            storage.write(self.path, self.history)
+            self._journal.compact(self.history)
         except storage.SaveError as exc:
+            self._needs_snapshot = True
             return str(exc)
+        self._since_compaction = 0
+        self._needs_snapshot = False
+        return None
+
+    def close(self) -> str | None:
+        """Compact and let go of the files (on a clean exit)."""
+        error = self.save()
+        if self._journal is not None:
+            self._journal.close()
+        return error
+
+    def _record(self) -> str | None:
+        """Make the newest record durable: one journal append, now and then a compaction."""
+        if self._journal is None:
+            return None
+        if self._needs_snapshot:
+            return self.save()
+        try:
+            self._journal.append(len(self.history.records) - 1, self.history.records[-1])
+        except storage.SaveError as exc:
+            self._needs_snapshot = True
+            return str(exc)
+        self._since_compaction += 1
+        if self._since_compaction >= self.COMPACT_EVERY:
+            return self.save()
         return None
 
     def _publish(
         self, kind: Literal["applied", "undone", "redone"], record: Applied, before: Encounter
     ) -> None:
         # Saved before anyone is told, so nothing on screen is ahead of the disk.
-        change = Change(kind, record, before, self.state, self.save())
+        change = Change(kind, record, before, self.state, self._record())
         for subscriber in list(self._subscribers):
             subscriber(change)

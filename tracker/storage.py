@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from rules import snapshot
-from rules.history import History
+from rules.history import History, Record
 
 SUFFIX = ".fight"
 DEMO_PREFIX = "demo-"
@@ -26,10 +25,14 @@ class SaveError(Exception):
         self.problem = problem
 
 
-def read(path: Path) -> History:
-    """Open a save. Never writes to ``path``."""
+def journal_path(path: Path) -> Path:
+    """The journal beside a snapshot: records committed since the snapshot was written."""
+    return path.with_name(path.name + ".journal")
+
+
+def _read_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise SaveError(path, "no such file") from None
     except IsADirectoryError:
@@ -38,10 +41,37 @@ def read(path: Path) -> History:
         raise SaveError(path, "permission denied") from None
     except OSError as exc:
         raise SaveError(path, exc.strerror or str(exc)) from None
+
+
+@dataclass
+class Loaded:
+    """A save as read: its history, and a notice when a torn journal end was dropped."""
+
+    history: History
+    notice: str | None = None
+
+
+def load(path: Path) -> Loaded:
+    """Open a save: the snapshot, then its journal. Never writes to either file."""
+    data = _read_bytes(path)
     try:
-        return snapshot.decode(data)
+        snap = snapshot.decode_snapshot(data)
+        journal = journal_path(path)
+        records: list[Record] = []
+        problem = None
+        if journal.exists():
+            frames = snapshot.decode_frames(_read_bytes(journal))
+            records, problem = snapshot.continue_log(snap, frames)
+        history = snapshot.history_of(snap, records)
     except snapshot.SnapshotError as exc:
         raise SaveError(path, str(exc)) from None
+    notice = f"{path}: {problem}; the records before it were kept" if problem else None
+    return Loaded(history, notice)
+
+
+def read(path: Path) -> History:
+    """Open a save (see ``load``), ignoring any notice."""
+    return load(path).history
 
 
 def write(path: Path, history: History) -> None:
@@ -117,12 +147,56 @@ class Opened:
     history: History
     path: Path
     note: str = ""
+    repaired: bool = False  # a torn journal end was dropped: compact before appending
+
+
+def open_save(path: Path) -> Opened:
+    loaded = load(path)
+    return Opened(loaded.history, path, loaded.notice or "", repaired=loaded.notice is not None)
 
 
 def play_copy_of_demo(demo: Path, folder: Path) -> Opened:
     """Demos stay pristine: play a copy of one, in the saves folder."""
     history = read(demo)
     target = free_path(folder, history.state.name)
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(demo, target)
+    write(target, history)
     return Opened(history, target, f"Playing a copy of the demo: {target}")
+
+
+class Journal:
+    """Appends each record to the save's journal, flushed to disk before it returns.
+
+    Appending costs the same however long the fight is; ``compact`` folds the journal into a
+    new snapshot (written atomically) and empties it.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.journal = journal_path(path)
+        self._fd: int | None = None
+
+    def append(self, number: int, record: Record) -> None:
+        frame = snapshot.encode_frame(number, record)
+        try:
+            if self._fd is None:
+                self.journal.parent.mkdir(parents=True, exist_ok=True)
+                self._fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            os.write(self._fd, frame)
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise SaveError(self.journal, f"could not save ({exc.strerror or exc})") from None
+
+    def compact(self, history: History) -> None:
+        # The snapshot lands first; a crash before the journal is emptied leaves records the
+        # snapshot already holds, which opening skips by their numbers.
+        write(self.path, history)
+        try:
+            with open(self.journal, "wb") as out:
+                os.fsync(out.fileno())
+        except OSError as exc:
+            raise SaveError(self.journal, f"could not clear ({exc.strerror or exc})") from None
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -1,0 +1,77 @@
+"""Crash test: the real session, writing real files, killed with SIGKILL again and again.
+
+After every kill the encounter must open and hold exactly the notes that were acknowledged
+(the session returned, so the record was flushed), plus at most the one being written.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rules.events import NoteAdded
+from tracker import storage
+
+WRITER = """
+import sys
+from pathlib import Path
+
+from rules.commands import AddNote
+from rules.dice import SeededDice
+from rules.engine import new_encounter
+from rules.history import History
+from tracker import storage
+from tracker.session import EncounterSession
+
+path, trial = Path(sys.argv[1]), sys.argv[2]
+if path.exists():
+    opened = storage.open_save(path)
+else:
+    opened = storage.Opened(History(new_encounter("Crash", "livehack")), path)
+session, error = EncounterSession.resume(opened, SeededDice(1))
+assert error is None, error
+session.COMPACT_EVERY = 7  # compactions happen under fire too
+number = 0
+while True:
+    session.execute(AddNote(f"{trial}-{number}"))
+    print(number, flush=True)  # acknowledged: the record is on disk
+    number += 1
+"""
+
+
+def notes_in(path: Path) -> list[str]:
+    history = storage.read(path)
+    return [e.text for e in history.effective_events() if isinstance(e, NoteAdded)]
+
+
+def test_sigkill_at_random_moments_loses_at_most_the_record_in_flight(tmp_path: Path) -> None:
+    path = tmp_path / "crash.fight"
+    chance = random.Random(20261121)
+    sent: list[str] = []  # every note acknowledged so far, in order
+    for trial in range(12):
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), str(trial)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        # Wait for the writer to get going (imports take a while), then kill it mid-stream.
+        first = writer.stdout.readline() if writer.stdout else ""
+        assert first.strip() == "0", "the writer did not start"
+        time.sleep(chance.uniform(0.0, 0.15))
+        writer.send_signal(signal.SIGKILL)
+        # Read through the same buffered file: communicate() would skip what readline buffered.
+        rest = writer.stdout.read() if writer.stdout else ""
+        writer.wait(timeout=30)
+        acknowledged = 1 + len(rest.split())
+        sent += [f"{trial}-{n}" for n in range(acknowledged)]
+        found = notes_in(path)
+        in_flight = f"{trial}-{acknowledged}"
+        assert found in (sent, [*sent, in_flight]), (
+            f"trial {trial}: acknowledged {len(sent)} notes ending {sent[-3:]}, "
+            f"the save holds {len(found)} ending {found[-3:]}"
+        )
+        sent = found
