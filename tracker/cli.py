@@ -46,6 +46,12 @@ def build_parser() -> Parser:
     open_ = sub.add_parser("open", parents=[saves], help="open a saved encounter")
     open_.add_argument("file", type=Path)
 
+    export = sub.add_parser("export", help="a fight report, as Markdown or JSON")
+    export.add_argument("file", type=Path)
+    export.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    export.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not stdout")
+    export.add_argument("--gm", action="store_true", help="include GM-only combatants")
+
     roll = sub.add_parser("roll", help="roll once, headless, and print the breakdown")
     systems = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
     for name, module in ROLLERS.items():
@@ -58,10 +64,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "roll":
             return ROLLERS[args.system].run_roll(args)
+        if args.command == "export":
+            return run_export(args)
         return run_app(args)
     except (storage.SaveError, Rejected) as exc:
         print(f"tracker: {exc}", file=sys.stderr)
         return 2
+
+
+def run_export(args: argparse.Namespace) -> int:
+    import json
+
+    from tracker import export
+
+    history = storage.read(args.file)
+    if args.format == "json":
+        text = json.dumps(export.to_json(history, args.gm), indent=2) + "\n"
+    else:
+        text = export.to_markdown(history, args.gm)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    if args.output.resolve() == args.file.resolve() or storage.is_save(args.output):
+        raise storage.SaveError(args.output, "is a save; choose another file for the report")
+    storage.write_text(args.output, text)
+    print(f"Wrote {args.output}", file=sys.stderr)
+    return 0
 
 
 # --- the app -------------------------------------------------------------------------------------

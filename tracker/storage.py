@@ -76,7 +76,10 @@ def read(path: Path) -> History:
 
 def write(path: Path, history: History) -> None:
     """Replace ``path`` with the encounter, atomically: a reader sees the old or the new file."""
-    data = snapshot.encode(history)
+    _write_atomically(path, snapshot.encode(history))
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -92,6 +95,20 @@ def write(path: Path, history: History) -> None:
         _fsync_folder(path.parent)
     except OSError as exc:
         raise SaveError(path, f"could not save ({exc.strerror or exc})") from None
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a report atomically, like a save."""
+    _write_atomically(path, text.encode())
+
+
+def is_save(path: Path) -> bool:
+    """Whether a file starts like one of our saves (so a report never overwrites one)."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(len(snapshot.MAGIC)) == snapshot.MAGIC
+    except OSError:
+        return False
 
 
 def _fsync_folder(folder: Path) -> None:

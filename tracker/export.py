@@ -1,0 +1,117 @@
+"""Fight reports: a readable Markdown account, or a JSON document for other tools.
+
+Headless: no Textual. GM-only combatants, and every event that names them, are left out
+unless the report is for the GM.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from rules.encounter import Encounter
+from rules.engine import describe
+from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
+from rules.history import History
+from rules.logline import Line
+from rules.systems import get_system
+from rules.visibility import hidden_ids, visible
+
+EXPORT_VERSION = 1
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
+
+
+def md(text: str) -> str:
+    """Markdown-escape text typed by users, so a name like ``*x*`` stays as typed."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _visible_events(history: History, gm: bool) -> list[tuple[Any, Encounter]]:
+    pairs = list(history.in_effect())
+    if gm:
+        return pairs
+    hidden = hidden_ids((event for event, _ in pairs), history.state)
+    return [(event, before) for event, before in pairs if visible(event, hidden)]
+
+
+def _visible_combatants(state: Encounter, gm: bool) -> list[Any]:
+    return [c for c in state.combatants if gm or not c.gm_only]
+
+
+def to_markdown(history: History, gm: bool = False) -> str:
+    state = history.state
+    system = get_system(state.system)
+    lines = [
+        f"# {md(state.name)}",
+        "",
+        f"{system.title} · round {state.round}",
+        "",
+        "## Round 1",
+        "",
+    ]
+    gained = lost = 0
+    for event, before in _visible_events(history, gm):
+        if isinstance(event, TurnAdvanced):
+            if event.round != before.round:
+                lines += ["", f"## Round {event.round}", ""]
+            if event.actor_id is not None:
+                lines += ["", f"### {md(before.name_of(event.actor_id))}'s turn", ""]
+            continue
+        gained += isinstance(event, ConditionAdded)
+        lost += isinstance(event, ConditionRemoved)
+        entry = describe(before, event)
+        first, *rest = [_md_line(line) for line in entry.lines]
+        lines.append(f"- {first.strip()}")
+        lines += [f"    - {line.strip()}" for line in rest]
+    lines += ["", "## Final state", ""]
+    header = ["Combatant", "Side", *system.stat_columns, "Conditions"]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    for combatant in _visible_combatants(state, gm):
+        cells = [
+            md(combatant.name),
+            md(combatant.side),
+            *system.sheet_stats(combatant.sheet),
+            md(", ".join(c.name for c in combatant.conditions)),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", f"Conditions gained: {gained}; conditions lost: {lost}.", ""]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+
+
+USER_TEXT = {"name", "note", "condition"}
+
+
+def _md_line(line: Line) -> str:
+    # Only what users typed is escaped: the rules' own text (dice in brackets) stays readable.
+    return "".join(md(span.text) if span.style in USER_TEXT else span.text for span in line)
+
+
+def to_json(history: History, gm: bool = False) -> dict[str, Any]:
+    state = history.state
+    events = []
+    round_ = 1
+    for index, (event, before) in enumerate(_visible_events(history, gm)):
+        if isinstance(event, TurnAdvanced):
+            round_ = event.round
+        events.append(
+            {
+                "index": index,
+                "round": round_,
+                "kind": describe(before, event).kind,
+                "text": describe(before, event).plain,
+                "event": msgspec.to_builtins(event),
+            }
+        )
+    return {
+        "export": "combat-tracker",
+        "version": EXPORT_VERSION,
+        "gm": gm,
+        "encounter": state.name,
+        "system": state.system,
+        "round": state.round,
+        "events": events,
+        "combatants": [msgspec.to_builtins(c) for c in _visible_combatants(state, gm)],
+    }
