@@ -121,5 +121,9 @@ class History:
                     yield event, after
             before = after
 
+    def applied_in_effect(self) -> list[Applied]:
+        """The records in effect, oldest first (undone ones left out)."""
+        return [record for record, _ in self._done]
+
     def effective_events(self) -> list[Event]:
         return [event for record, _ in self._done for event in record.events]

@@ -1,4 +1,4 @@
-"""The Textual application."""
+"""The Textual application: an encounter to play, or a saved fight to replay."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ from pathlib import Path
 
 from textual.app import App
 
+from rules.dice import DiceSource, SeededDice
+from rules.history import History
 from tracker import storage
 from tracker.palette import ScreenActions
 from tracker.screens.encounter import EncounterScreen
+from tracker.screens.replay import ReplayScreen
 from tracker.session import EncounterSession
 
 
@@ -20,17 +23,56 @@ class TrackerApp(App[None]):
 
     def __init__(
         self,
-        session: EncounterSession,
+        session: EncounterSession | None,
         *,
         saves: Path = storage.DEFAULT_SAVES,
         notes: Sequence[str] = (),
+        replay: History | None = None,
+        dice: DiceSource | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.saves = saves
         self.notes = list(notes)
+        self.replay = replay
+        self.dice = dice or (session.dice if session else SeededDice(0))
 
     def on_mount(self) -> None:
-        self.push_screen(EncounterScreen(self.session))
+        if self.replay is not None:
+            self.push_screen(ReplayScreen(self.replay), self._after_standalone_replay)
+        elif self.session is not None:
+            self.push_screen(EncounterScreen(self.session))
         for note in self.notes:
             self.notify(note, markup=False, timeout=8)
+
+    def _after_standalone_replay(self, branch: History | None) -> None:
+        if branch is None:
+            self.exit()
+        else:
+            self.play_branch(branch)
+
+    def play_branch(self, branch: History) -> None:
+        """Save a branch as a new encounter and play it in place of the current one."""
+        path = storage.free_path(self.saves, branch.state.name)
+        try:
+            storage.write(path, branch)
+        except storage.SaveError as exc:
+            self.notify(str(exc), title="Branch not saved", severity="error", markup=False)
+            return
+        self.open_encounter(storage.Opened(branch, path), f"Branched into {path}")
+
+    def open_encounter(self, opened: storage.Opened, note: str = "") -> None:
+        """Close the current session (saving it) and play another encounter."""
+        if self.session is not None:
+            error = self.session.close()
+            if error:
+                self.notify(error, title="Not saved", severity="error", markup=False)
+        self.session, error = EncounterSession.resume(opened, self.dice)
+        screen = EncounterScreen(self.session)
+        if isinstance(self.screen, EncounterScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+        for line in (note, opened.note, error):
+            if line:
+                self.notify(line, markup=False, timeout=8)

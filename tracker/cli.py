@@ -6,13 +6,16 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from rules.errors import Rejected
 from rules.systems import SYSTEMS
 from tracker import storage
 from tracker.headless import ROLLERS
 from tracker.headless.seeds import dice_for
+
+if TYPE_CHECKING:
+    from tracker.app import TrackerApp
 
 
 class Parser(argparse.ArgumentParser):
@@ -46,6 +49,9 @@ def build_parser() -> Parser:
     open_ = sub.add_parser("open", parents=[saves], help="open a saved encounter")
     open_.add_argument("file", type=Path)
 
+    replay = sub.add_parser("replay", parents=[saves], help="step through a saved fight")
+    replay.add_argument("file", type=Path)
+
     export = sub.add_parser("export", help="a fight report, as Markdown or JSON")
     export.add_argument("file", type=Path)
     export.add_argument("--format", choices=["markdown", "json"], default="markdown")
@@ -66,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ROLLERS[args.system].run_roll(args)
         if args.command == "export":
             return run_export(args)
+        if args.command == "replay":
+            return run_replay(args)
         return run_app(args)
     except (storage.SaveError, Rejected) as exc:
         print(f"tracker: {exc}", file=sys.stderr)
@@ -138,10 +146,25 @@ def run_app(args: argparse.Namespace) -> int:
         print(f"tracker: {error}", file=sys.stderr)
         return 2
     notes = [line for line in (opened.note, *skipped) if line]
+    return _run(TrackerApp(session, saves=args.saves, notes=notes))
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    loaded = storage.load(args.file)
+    from tracker.app import TrackerApp
+
+    _, dice = dice_for(args.seed)
+    notes = [loaded.notice] if loaded.notice else []
+    app = TrackerApp(None, saves=args.saves, notes=notes, replay=loaded.history, dice=dice)
+    return _run(app)
+
+
+def _run(app: TrackerApp) -> int:
     try:
-        TrackerApp(session, saves=args.saves, notes=notes).run()
+        app.run()
     finally:
-        error = session.close()
+        # The app may have switched encounters (a branch); close whichever it ended on.
+        error = app.session.close() if app.session is not None else None
     if error:
         print(f"tracker: {error}", file=sys.stderr)
         return 1

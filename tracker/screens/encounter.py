@@ -26,6 +26,7 @@ from rules.encounter import Combatant, Encounter, Event
 from rules.engine import apply
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.history import History
 from tracker.screens.action_menu import ActionMenuScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FormScreen
@@ -80,6 +81,7 @@ class EncounterScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("ctrl+s", "save", "Save now", show=False),
+        Binding("R", "replay", "Replay", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -422,6 +424,16 @@ class EncounterScreen(Screen[None]):
             self.notify(error, title="Not saved", severity="error", markup=False)
         else:
             self.notify(f"Saved to {self.session.path}", markup=False)
+
+    def action_replay(self) -> None:
+        from tracker.app import TrackerApp
+        from tracker.screens.replay import ReplayScreen
+
+        def closed(branch: History | None) -> None:
+            if branch is not None and isinstance(self.app, TrackerApp):
+                self.app.play_branch(branch)
+
+        self.app.push_screen(ReplayScreen(self.session.history), closed)
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."

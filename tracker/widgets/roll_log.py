@@ -31,12 +31,24 @@ class RollLog(RichLog):
             for text in self._texts:
                 self.write(text, scroll_end=True)
 
-    def show(self, events: Iterable[tuple[Event, Encounter]]) -> None:
-        """Replace the log with these (event, state before it) pairs."""
+    def show(self, events: Iterable[tuple[Event, Encounter]], mark_last: bool = False) -> None:
+        """Replace the log with these (event, state before it) pairs.
+
+        ``mark_last`` highlights the newest entry, as the replay's current event.
+        """
         self.clear()
         self.entries.clear()
         self._texts.clear()
-        self.append(events)
+        pairs = list(events)
+        self.append(pairs[:-1] if mark_last else pairs)
+        if mark_last and pairs:
+            event, before = pairs[-1]
+            entry = describe(before, event)
+            text = Text("▶ ", style="bold") + entry_text(entry)
+            text.stylize("reverse")
+            self.entries.append("▶ " + entry.plain)
+            self._texts.append(text)
+            self.write(text, scroll_end=True)
 
     def append(self, events: Iterable[tuple[Event, Encounter]]) -> None:
         for event, before in events:

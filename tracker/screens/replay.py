@@ -1,0 +1,172 @@
+"""Replay: step through a saved fight, read-only, and branch a new encounter from any point."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer
+
+from rules.history import History
+from rules.replay import Timeline
+from tracker.widgets.combatants import CombatantsPane
+from tracker.widgets.encounter_header import EncounterHeader
+from tracker.widgets.roll_log import RollLog
+from tracker.widgets.thresholds import ThresholdsPane
+from tracker.widgets.timeline_bar import Place, TimelineBar
+
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+LOG_WINDOW = 200  # entries shown up to the current one
+
+
+class ReplayScreen(Screen[History | None]):
+    """Dismisses with the history of a branch, or None when closed."""
+
+    # Priority: the read-only panes (the combatants table) must not take these keys.
+    BINDINGS = [
+        Binding("right", "step(1)", "Next event", priority=True),
+        Binding("left", "step(-1)", "Previous event", priority=True),
+        Binding("right_square_bracket", "turn(1)", "Next turn", priority=True),
+        Binding("left_square_bracket", "turn(-1)", "Previous turn", priority=True),
+        Binding("right_curly_bracket", "round(1)", "Next round", priority=True),
+        Binding("left_curly_bracket", "round(-1)", "Previous round", priority=True),
+        Binding("home", "jump_to(0)", "First event", show=False, priority=True),
+        Binding("end", "jump_to(-1)", "Last event", show=False, priority=True),
+        Binding("g", "go", "Go to typed number", show=False, priority=True),
+        Binding("space", "play", "Play/pause", priority=True),
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False, priority=True),
+        Binding("minus", "speed(-1)", "Slower", show=False, priority=True),
+        Binding("b", "branch", "Branch from here", priority=True),
+        Binding("question_mark", "help", "Help", show=False, priority=True),
+        Binding("escape,q", "close", "Close replay", priority=True),
+    ]
+
+    position: reactive[int] = reactive(0, init=False)
+
+    def __init__(self, history: History) -> None:
+        super().__init__()
+        self.timeline = Timeline(history)
+        self.playing = False
+        self.speed_index = 2
+        self.typed = ""
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield EncounterHeader(id="header")
+        yield CombatantsPane(id="combatants")
+        with Horizontal(id="results"):
+            yield RollLog(id="log")
+            yield ThresholdsPane(id="thresholds")
+        yield TimelineBar(id="timeline")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#combatants").border_title = "Combatants"
+        self.query_one("#thresholds").border_title = "Consequences"
+        self.query_one("#log").border_title = "Roll log (replay)"
+        self.position = self.timeline.last
+        self.watch_position(self.position)
+
+    def watch_position(self, position: int) -> None:
+        state = self.timeline.state_at(position)
+        self.query_one(EncounterHeader).state = state
+        self.query_one(CombatantsPane).show(state)
+        self.query_one(ThresholdsPane).show(state)
+        start = max(0, position - LOG_WINDOW + 1)
+        shown = [
+            (self.timeline.events[i], self.timeline.before(i)) for i in range(start, position + 1)
+        ]
+        self.query_one(RollLog).show(shown, mark_last=True)
+        self._show_bar()
+
+    def _show_bar(self) -> None:
+        state = self.timeline.state_at(self.position)
+        self.query_one(TimelineBar).show(
+            Place(
+                position=self.position,
+                total=len(self.timeline),
+                round=state.round,
+                playing=self.playing,
+                speed=SPEEDS[self.speed_index],
+                typed=self.typed,
+            )
+        )
+
+    # --- moving -------------------------------------------------------------------------------
+
+    def _go(self, position: int) -> None:
+        self.position = max(0, min(position, self.timeline.last))
+
+    def action_step(self, delta: int) -> None:
+        self._go(self.position + delta)
+
+    def action_turn(self, direction: int) -> None:
+        t = self.timeline
+        self._go(t.next_turn(self.position) if direction > 0 else t.previous_turn(self.position))
+
+    def action_round(self, direction: int) -> None:
+        t = self.timeline
+        self._go(t.next_round(self.position) if direction > 0 else t.previous_round(self.position))
+
+    def action_jump_to(self, position: int) -> None:
+        self._go(self.timeline.last if position < 0 else position)
+
+    def on_key(self, event) -> None:  # type: ignore[no-untyped-def]
+        if event.character and event.character.isdigit():
+            self.typed += event.character
+            self._show_bar()
+            event.stop()
+
+    def action_go(self) -> None:
+        if self.typed:
+            self._go(int(self.typed) - 1)
+            self.typed = ""
+            self._show_bar()
+        else:
+            self.notify("Type an event number first, then g", severity="warning")
+
+    # --- playing --------------------------------------------------------------------------------
+
+    def action_play(self) -> None:
+        self.playing = not self.playing
+        if self.playing and self.position >= self.timeline.last:
+            self.position = 0
+        self._restart_timer()
+        self._show_bar()
+
+    def action_speed(self, delta: int) -> None:
+        self.speed_index = max(0, min(self.speed_index + delta, len(SPEEDS) - 1))
+        self._restart_timer()
+        self._show_bar()
+
+    def _restart_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self.playing:
+            self._timer = self.set_interval(1 / SPEEDS[self.speed_index], self._tick)
+
+    def _tick(self) -> None:
+        if self.position >= self.timeline.last:
+            self.playing = False
+            self._restart_timer()
+            self._show_bar()
+            return
+        self.position += 1
+
+    # --- leaving ----------------------------------------------------------------------------------
+
+    def action_branch(self) -> None:
+        self.dismiss(self.timeline.branch(self.position))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_help(self) -> None:
+        from tracker.screens.help import HelpScreen
+
+        intro = "Replay is read-only. Type a number then g to jump to that event."
+        self.app.push_screen(HelpScreen(self.BINDINGS, intro))  # type: ignore[arg-type]
