@@ -61,6 +61,23 @@ class TrackerApp(App[None]):
             return
         self.open_encounter(storage.Opened(branch, path), f"Branched into {path}")
 
+    def open_path(self, path: Path | None) -> None:
+        """Open a save chosen in the browser; a demo opens as a copy, a bad file is reported."""
+        if path is None:
+            return
+        if self.session is not None and path == self.session.path:
+            self.notify("That encounter is already open", markup=False)
+            return
+        try:
+            if storage.is_demo(path):
+                opened = storage.play_copy_of_demo(path, self.saves)
+            else:
+                opened = storage.open_save(path)
+        except storage.SaveError as exc:
+            self.notify(str(exc), title="Cannot open", severity="error", markup=False)
+            return
+        self.open_encounter(opened)
+
     def open_encounter(self, opened: storage.Opened, note: str = "") -> None:
         """Close the current session (saving it) and play another encounter."""
         if self.session is not None:

@@ -141,6 +141,42 @@ def free_path(folder: Path, name: str) -> Path:
     return candidate
 
 
+@dataclass(frozen=True)
+class Listing:
+    """One line of the saves browser: what a save is, or why it cannot be opened."""
+
+    path: Path
+    name: str
+    system: str
+    round: int
+    changed: float  # modification time, seconds since the epoch
+    size: int  # bytes, snapshot and journal together
+    problem: str = ""
+
+
+def describe_save(path: Path) -> Listing:
+    journal = journal_path(path)
+    try:
+        stat = path.stat()
+        size = stat.st_size + (journal.stat().st_size if journal.exists() else 0)
+        changed = max(stat.st_mtime, journal.stat().st_mtime if journal.exists() else 0)
+    except OSError as exc:
+        return Listing(path, path.name, "?", 0, 0, 0, exc.strerror or str(exc))
+    try:
+        state = read(path).state
+    except SaveError as exc:
+        return Listing(path, path.name, "?", 0, changed, size, exc.problem)
+    return Listing(path, state.name, state.system, state.round, changed, size)
+
+
+def list_saves(folder: Path) -> list[Listing]:
+    """Every save in a folder (demos too), newest first."""
+    if not folder.is_dir():
+        return []
+    listings = [describe_save(p) for p in folder.glob(f"*{SUFFIX}") if p.is_file()]
+    return sorted(listings, key=lambda item: item.changed, reverse=True)
+
+
 def is_demo(path: Path) -> bool:
     return path.name.startswith(DEMO_PREFIX)
 

@@ -82,6 +82,7 @@ class EncounterScreen(Screen[None]):
         Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("ctrl+s", "save", "Save now", show=False),
         Binding("R", "replay", "Replay", show=False),
+        Binding("ctrl+o", "open_save", "Open encounter", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -424,6 +425,14 @@ class EncounterScreen(Screen[None]):
             self.notify(error, title="Not saved", severity="error", markup=False)
         else:
             self.notify(f"Saved to {self.session.path}", markup=False)
+
+    def action_open_save(self) -> None:
+        from tracker.app import TrackerApp
+        from tracker.screens.open_save import OpenSaveScreen
+
+        app = self.app
+        if isinstance(app, TrackerApp):
+            app.push_screen(OpenSaveScreen(app.saves), app.open_path)
 
     def action_replay(self) -> None:
         from tracker.app import TrackerApp
