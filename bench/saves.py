@@ -1,0 +1,142 @@
+"""Save benchmark: append cost as the log grows, open and seek time, bytes per event.
+
+Run: ``.venv/bin/python bench/saves.py [--write]``. Figures are medians measured side by side
+in one run; ``--write`` puts the table into docs/performance.md. Compare the ratios, not
+the absolute times: machines differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.commands import AddCombatant, AddNote, NextTurn  # noqa: E402
+from rules.dice import SeededDice  # noqa: E402
+from rules.engine import decide, new_encounter  # noqa: E402
+from rules.history import History  # noqa: E402
+from rules.replay import Timeline  # noqa: E402
+from rules.systems.livehack import LiveHackRoll  # noqa: E402
+from tracker import storage  # noqa: E402
+from tracker.session import EncounterSession  # noqa: E402
+
+SIZES = (10, 1_000, 100_000)
+APPENDS = 200
+
+
+def fight(records: int) -> History:
+    """A fight of about ``records`` records: rolls, turns and notes among six combatants."""
+    history = History(new_encounter("Bench", "livehack"))
+    dice = SeededDice(7)
+    for number in range(6):
+        history.commit(decide(history.state, AddCombatant(name=f"P{number}"), dice))
+    step = 0
+    while len(history.records) < records:
+        state = history.state
+        if step % 4 == 0:
+            command: object = NextTurn()
+        elif step % 4 == 3:
+            command = AddNote(f"note {step}")
+        else:
+            target = "c1" if state.current_id != "c1" else "c2"
+            command = LiveHackRoll(attacker_id=state.current_id or "c1", defender_id=target)
+        history.commit(decide(state, command, dice))
+        step += 1
+    return history
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def measure(folder: Path, size: int) -> dict[str, float]:
+    history = fight(size)
+    path = folder / f"bench-{size}.fight"
+    storage.write(path, history)
+    bytes_per_event = path.stat().st_size / len(history.effective_events())
+
+    session = EncounterSession(storage.read(path), SeededDice(1), path)
+    session.COMPACT_EVERY = 10**9  # appends only: compaction is measured on its own
+    appends = []
+    for number in range(APPENDS):
+        start = time.perf_counter()
+        session.execute(AddNote(f"bench {number}"))
+        appends.append(time.perf_counter() - start)
+
+    compact = []
+    for _ in range(3):
+        start = time.perf_counter()
+        session.save()
+        compact.append(time.perf_counter() - start)
+
+    opens = []
+    for _ in range(3):
+        start = time.perf_counter()
+        loaded = storage.read(path)
+        opens.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    timeline = Timeline(loaded)
+    timeline_build = time.perf_counter() - start
+    chance = random.Random(size)
+    seeks = []
+    for _ in range(50):
+        where = chance.randrange(len(timeline))
+        start = time.perf_counter()
+        timeline.state_at(where)
+        seeks.append(time.perf_counter() - start)
+    session.close()
+    return {
+        "append": median_ms(appends),
+        "compact": median_ms(compact),
+        "open": median_ms(opens),
+        "timeline": timeline_build * 1000,
+        "seek": median_ms(seeks),
+        "bytes": bytes_per_event,
+    }
+
+
+def table(results: dict[int, dict[str, float]]) -> str:
+    base = results[SIZES[0]]["append"]
+    lines = [
+        "| records in the log | append one event (median) | vs 10 records | compact (snapshot) "
+        "| open | build replay timeline | seek to a random event (median) | bytes per event |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for size, r in results.items():
+        lines.append(
+            f"| {size:,} | {r['append']:.2f} ms | {r['append'] / base:.2f}× | {r['compact']:.0f} ms "
+            f"| {r['open']:.0f} ms | {r['timeline']:.0f} ms | {r['seek']:.3f} ms | {r['bytes']:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def write_doc(text: str) -> None:
+    doc = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+    start, end = "<!-- saves:start -->", "<!-- saves:end -->"
+    current = doc.read_text()
+    before, rest = current.split(start)
+    _, after = rest.split(end)
+    doc.write_text(f"{before}{start}\n{text}\n{end}{after}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        results = {size: measure(Path(folder), size) for size in SIZES}
+    text = table(results)
+    print(text)
+    if args.write:
+        write_doc(text)
+
+
+if __name__ == "__main__":
+    main()
