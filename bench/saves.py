@@ -17,14 +17,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.commands import AddCombatant, AddNote, NextTurn  # noqa: E402
-from rules.dice import SeededDice  # noqa: E402
-from rules.engine import decide, new_encounter  # noqa: E402
-from rules.history import History  # noqa: E402
-from rules.replay import Timeline  # noqa: E402
-from rules.systems.livehack import LiveHackRoll  # noqa: E402
-from tracker import storage  # noqa: E402
-from tracker.session import EncounterSession  # noqa: E402
+from rules.commands import AddCombatant, AddNote, NextTurn
+from rules.dice import SeededDice
+from rules.engine import decide, new_encounter
+from rules.history import History
+from rules.replay import Timeline
+from rules.systems.livehack import LiveHackRoll
+from tracker import storage
+from tracker.session import EncounterSession
 
 SIZES = (10, 1_000, 100_000)
 APPENDS = 200
@@ -110,10 +110,17 @@ def table(results: dict[int, dict[str, float]]) -> str:
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for size, r in results.items():
-        lines.append(
-            f"| {size:,} | {r['append']:.2f} ms | {r['append'] / base:.2f}× | {r['compact']:.0f} ms "
-            f"| {r['open']:.0f} ms | {r['timeline']:.0f} ms | {r['seek']:.3f} ms | {r['bytes']:.0f} |"
-        )
+        cells = [
+            f"{size:,}",
+            f"{r['append']:.2f} ms",
+            f"{r['append'] / base:.2f}x",
+            f"{r['compact']:.0f} ms",
+            f"{r['open']:.0f} ms",
+            f"{r['timeline']:.0f} ms",
+            f"{r['seek']:.3f} ms",
+            f"{r['bytes']:.0f}",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
