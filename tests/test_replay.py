@@ -133,3 +133,16 @@ async def test_replay_from_inside_the_app_and_back(tmp_path: Path) -> None:
         text = screen_text(app)
         assert "Roll log (replay)" not in text and "Roll log" in text
         assert app.session is session  # closing a replay changes nothing
+
+
+async def test_a_number_typed_fast_then_g_jumps(tmp_path: Path) -> None:
+    # In a terminal, "12g" can arrive at once; the digits must not lose the race with g.
+    from textual import events
+
+    app = replay_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for key in ("1", "2", "g"):
+            app.post_message(events.Key(key, key))
+        await pilot.pause()
+        assert f"event 12/{len(EVENTS)}" in screen_text(app)

@@ -36,6 +36,11 @@ class ReplayScreen(Screen[History | None]):
         Binding("home", "jump_to(0)", "First event", show=False, priority=True),
         Binding("end", "jump_to(-1)", "Last event", show=False, priority=True),
         Binding("g", "go", "Go to typed number", show=False, priority=True),
+        # Digits too, so "12g" typed fast is read in order (g is handled as it arrives).
+        *(
+            Binding(str(d), f"digit({d})", "Type an event number", show=False, priority=True)
+            for d in range(10)
+        ),
         Binding("space", "play", "Play/pause", priority=True),
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False, priority=True),
         Binding("minus", "speed(-1)", "Slower", show=False, priority=True),
@@ -114,11 +119,9 @@ class ReplayScreen(Screen[History | None]):
     def action_jump_to(self, position: int) -> None:
         self._go(self.timeline.last if position < 0 else position)
 
-    def on_key(self, event) -> None:  # type: ignore[no-untyped-def]
-        if event.character and event.character.isdigit():
-            self.typed += event.character
-            self._show_bar()
-            event.stop()
+    def action_digit(self, digit: int) -> None:
+        self.typed = (self.typed + str(digit))[-7:]
+        self._show_bar()
 
     def action_go(self) -> None:
         if self.typed:
