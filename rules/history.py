@@ -3,12 +3,17 @@
 The log only grows: undo and redo are records of their own, so a journal can be appended
 to and a replay sees them. Each ``Applied`` record holds the events of one command, which
 is the unit of undo.
+
+A history opened from a save is lazy: its records stay as undecoded bytes until something
+reads them, and the state after each record is computed only when undo needs it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import overload
 
+import msgspec
 from msgspec import Struct
 
 from rules.encounter import Encounter, Event
@@ -32,36 +37,91 @@ class Redone(Struct, frozen=True, tag="redone"):
 
 Record = Applied | Undone | Redone
 
+_record_decoder = msgspec.msgpack.Decoder(Record)
+
+
+class RecordLog:
+    """The records of a log, in order. Those read from a save are decoded on first use."""
+
+    def __init__(self, items: Iterable[Record | msgspec.Raw] = ()) -> None:
+        self._items: list[Record | msgspec.Raw] = list(items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Record]: ...
+
+    def __getitem__(self, index: int | slice) -> Record | list[Record]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._items)))]
+        item = self._items[index]
+        if isinstance(item, msgspec.Raw):
+            item = _record_decoder.decode(item)
+            self._items[index] = item
+        return item
+
+    def __iter__(self) -> Iterator[Record]:
+        for index in range(len(self._items)):
+            yield self[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RecordLog | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def append(self, record: Record) -> None:
+        self._items.append(record)
+
+    def encodable(self) -> list[Record | msgspec.Raw]:
+        """The records as they can be written: undecoded ones go out as the bytes they were."""
+        return self._items
+
 
 class History:
-    """The log, the records in effect, and the state after each of them."""
+    """The log, the records in effect (with the state after each, where known), and redo."""
 
     def __init__(self, created: EncounterCreated) -> None:
-        opening = Applied((created,), "new encounter")
-        self.records: list[Record] = [opening]
-        self._done: list[tuple[Applied, Encounter]] = [(opening, initial_state(created))]
-        self._undone: list[tuple[Applied, Encounter]] = []
+        self.records = RecordLog([Applied((created,), "new encounter")])
+        # (index of an Applied record, the state after it or None until needed); the top's
+        # state is always known.
+        self._done: list[tuple[int, Encounter | None]] = [(0, initial_state(created))]
+        self._undone: list[int] = []  # indices of undone records, newest last
 
     @classmethod
     def from_records(cls, records: Iterable[Record]) -> History:
+        """Replay a whole log, checking every record as it goes."""
         it = iter(records)
         first = next(it, None)
-        if not (
-            isinstance(first, Applied)
-            and len(first.events) == 1
-            and isinstance(first.events[0], EncounterCreated)
-        ):
-            raise ValueError("a log must open with the creation of the encounter")
-        history = cls(first.events[0])
-        history.records[0] = first
-        history._done[0] = (first, history._done[0][1])
+        history = cls(_creation(first))
+        history.records = RecordLog([first])  # type: ignore[list-item]
         for record in it:
             history._replay(record)
         return history
 
+    @classmethod
+    def restore(
+        cls, records: RecordLog, done: list[int], undone: list[int], state: Encounter
+    ) -> History:
+        """A history from a save, without replaying it: ``state`` is the state after ``done``."""
+        history = cls(_creation(records[0]))
+        if not done or done[0] != 0 or any(not 0 < i < len(records) for i in done[1:] + undone):
+            raise ValueError("the records in effect do not fit the log")
+        history.records = records
+        history._done = [(index, None) for index in done]
+        history._done[0] = (0, initial_state(_creation(records[0])))
+        history._done[-1] = (done[-1], state)
+        history._undone = list(undone)
+        return history
+
+    # --- reading -------------------------------------------------------------------------------
+
     @property
     def state(self) -> Encounter:
-        return self._done[-1][1]
+        return self._state_after(len(self._done) - 1)
 
     @property
     def can_undo(self) -> bool:
@@ -71,6 +131,33 @@ class History:
     def can_redo(self) -> bool:
         return bool(self._undone)
 
+    def done_indices(self) -> list[int]:
+        """Indices of the records in effect (for the save format)."""
+        return [index for index, _ in self._done]
+
+    def undone_indices(self) -> list[int]:
+        return list(self._undone)
+
+    def applied_in_effect(self) -> list[Applied]:
+        """The records in effect, oldest first (undone ones left out)."""
+        return [self._applied(index) for index, _ in self._done]
+
+    def effective_events(self) -> list[Event]:
+        return [event for record in self.applied_in_effect() for event in record.events]
+
+    def in_effect(self) -> Iterator[tuple[Event, Encounter]]:
+        """Every event in effect, with the state it was applied to (for the log)."""
+        records = self.applied_in_effect()
+        state = self._done[0][1]
+        assert state is not None
+        yield records[0].events[0], state
+        for record in records[1:]:
+            for event in record.events:
+                yield event, state
+                state = apply(state, event)
+
+    # --- changing --------------------------------------------------------------------------------
+
     def commit(self, events: Iterable[Event], label: str = "") -> Applied:
         record = Applied(tuple(events), label)
         self._replay(record)
@@ -79,51 +166,69 @@ class History:
     def undo(self) -> Applied:
         if not self.can_undo:
             raise Rejected("nothing to undo")
-        undone = self._done[-1][0]
+        undone = self._applied(self._done[-1][0])
         self._replay(Undone())
         return undone
 
     def redo(self) -> Applied:
         if not self.can_redo:
             raise Rejected("nothing to redo")
-        redone = self._undone[-1][0]
+        redone = self._applied(self._undone[-1])
         self._replay(Redone())
         return redone
 
     def _replay(self, record: Record) -> None:
         match record:
             case Applied(events=events):
-                state = self.state
-                for event in events:
-                    state = apply(state, event)
-                self._done.append((record, state))
+                self._done.append((len(self.records), _fold(self.state, events)))
                 self._undone.clear()
             case Undone():
                 if not self.can_undo:
                     raise ValueError("an undo record with nothing to undo")
-                self._undone.append(self._done.pop())
+                index, _ = self._done.pop()
+                self._undone.append(index)
+                self.state  # noqa: B018 - the new top's state must be known
             case Redone():
                 if not self.can_redo:
                     raise ValueError("a redo record with nothing to redo")
-                self._done.append(self._undone.pop())
+                # Redo applies the record again to the state it was first applied to.
+                index = self._undone.pop()
+                self._done.append((index, _fold(self.state, self._applied(index).events)))
         self.records.append(record)
 
-    def in_effect(self) -> Iterator[tuple[Event, Encounter]]:
-        """Every event in effect, with the state it was applied to (for the log)."""
-        before = None
-        for record, after in self._done:
-            state = before
-            for event in record.events:
-                if state is not None:
-                    yield event, state
-                    state = apply(state, event)
-                else:
-                    yield event, after
-            before = after
+    # --- helpers ---------------------------------------------------------------------------------
 
-    def applied_in_effect(self) -> list[Applied]:
-        """The records in effect, oldest first (undone ones left out)."""
-        return [record for record, _ in self._done]
+    def _applied(self, index: int) -> Applied:
+        record = self.records[index]
+        if not isinstance(record, Applied):
+            raise ValueError(f"record {index} is not an applied record")
+        return record
 
-    def effective_events(self) -> list[Event]:
-        return [event for record, _ in self._done for event in record.events]
+    def _state_after(self, position: int) -> Encounter:
+        """The state after the ``position``-th record in effect, folding forward if unknown."""
+        known = position
+        while self._done[known][1] is None:
+            known -= 1
+        state = self._done[known][1]
+        assert state is not None
+        for step in range(known + 1, position + 1):
+            index, _ = self._done[step]
+            state = _fold(state, self._applied(index).events)
+            self._done[step] = (index, state)
+        return state
+
+
+def _creation(record: object) -> EncounterCreated:
+    if not (
+        isinstance(record, Applied)
+        and len(record.events) == 1
+        and isinstance(record.events[0], EncounterCreated)
+    ):
+        raise ValueError("a log must open with the creation of the encounter")
+    return record.events[0]
+
+
+def _fold(state: Encounter, events: Iterable[Event]) -> Encounter:
+    for event in events:
+        state = apply(state, event)
+    return state

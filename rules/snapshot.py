@@ -21,10 +21,10 @@ import msgspec
 from msgspec import Struct
 
 from rules.encounter import Encounter
-from rules.history import History, Record
+from rules.history import History, Record, RecordLog
 
 MAGIC = b"CMBTRK\x00\x01"
-FORMAT = 2
+FORMAT = 3
 _CRC = 4
 
 
@@ -38,6 +38,7 @@ class Header(Struct):
     format: int
     system: str
     name: str
+    record_count: int = -1  # absent before format 2
 
 
 class Snapshot(Struct):
@@ -47,6 +48,21 @@ class Snapshot(Struct):
     record_count: int  # the journal continues from this record number
     records: list[Record]
     state: Encounter
+    done: list[int]  # indices of the records in effect (format 3)
+    undone: list[int]  # indices of undone records, newest last (format 3)
+
+
+class LazySnapshot(Struct):
+    """The same document, its records left as bytes: opening a long fight decodes none."""
+
+    format: int
+    system: str
+    name: str
+    record_count: int
+    records: list[msgspec.Raw]
+    state: Encounter
+    done: list[int]
+    undone: list[int]
 
 
 # --- migrations: each takes a format-N document (plain dicts and lists) to format N+1 ---------
@@ -57,7 +73,26 @@ def _format_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "format": 2, "record_count": len(doc.get("records", []))}
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _format_1_to_2}
+def _format_2_to_3(doc: dict[str, Any]) -> dict[str, Any]:
+    # Format 3 stores which records are in effect, so opening need not replay the log.
+    done: list[int] = []
+    undone: list[int] = []
+    for index, record in enumerate(doc.get("records", [])):
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind == "applied":
+            done.append(index)
+            undone.clear()
+        elif kind == "undone" and len(done) > 1:
+            undone.append(done.pop())
+        elif kind == "redone" and undone:
+            done.append(undone.pop())
+    return {**doc, "format": 3, "done": done, "undone": undone}
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _format_1_to_2,
+    2: _format_2_to_3,
+}
 
 
 def migrate(doc: dict[str, Any]) -> dict[str, Any]:
@@ -71,19 +106,23 @@ def migrate(doc: dict[str, Any]) -> dict[str, Any]:
 
 _header_decoder = msgspec.msgpack.Decoder(Header)
 _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
+_lazy_decoder = msgspec.msgpack.Decoder(LazySnapshot)
 _encoder = msgspec.msgpack.Encoder()
 
 
 def encode(history: History) -> bytes:
     state = history.state
     body = _encoder.encode(
-        Snapshot(
+        LazySnapshot(
             format=FORMAT,
             system=state.system,
             name=state.name,
             record_count=len(history.records),
-            records=history.records,
+            # Records never decoded since they were read go out as the same bytes.
+            records=history.records.encodable(),  # type: ignore[arg-type]
             state=state,
+            done=history.done_indices(),
+            undone=history.undone_indices(),
         )
     )
     return MAGIC + zlib.crc32(body).to_bytes(_CRC, "big") + body
@@ -141,6 +180,29 @@ def decode_snapshot(data: bytes) -> Snapshot:
         raise _not_understood(exc) from None
     except (msgspec.DecodeError, RecursionError, KeyError, TypeError) as exc:
         raise SnapshotError(f"the file is damaged ({exc})") from None
+
+
+def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
+    """The history in a save, fast: records stay undecoded and the log is not replayed.
+
+    The snapshot's state is trusted (its checksum covers it); ``decode`` checks everything.
+    Records from the journal are then applied one by one, as they were when first made.
+    """
+    header = read_header(data)
+    if header.format < FORMAT:
+        return history_of(decode_snapshot(data), more)
+    try:
+        lazy = _lazy_decoder.decode(_body(data))
+        history = History.restore(RecordLog(lazy.records), lazy.done, lazy.undone, lazy.state)
+        for record in more or []:
+            history._replay(record)
+    except msgspec.ValidationError as exc:
+        raise _not_understood(exc) from None
+    except SnapshotError:
+        raise
+    except Exception as exc:  # any rule error while replaying: the file, not the app, is at fault
+        raise SnapshotError(f"its event log cannot be replayed ({exc})") from None
+    return history
 
 
 def history_of(snapshot: Snapshot, more: list[Record] | None = None) -> History:
@@ -207,10 +269,18 @@ def decode_frames(data: bytes) -> Frames:
     return Frames(entries, None, offset)
 
 
-def continue_log(snapshot: Snapshot, frames: Frames) -> tuple[list[Record], str | None]:
-    """The journal's records that follow the snapshot, in order; a gap ends them."""
+def records_in(data: bytes) -> int:
+    """How many records a snapshot holds (where the journal takes over)."""
+    header = read_header(data)
+    if header.record_count >= 0:
+        return header.record_count
+    return len(decode_snapshot(data).records)  # an old format: read it all
+
+
+def continue_log(start: int, frames: Frames) -> tuple[list[Record], str | None]:
+    """The journal's records that follow the snapshot's ``start`` records; a gap ends them."""
     records: list[Record] = []
-    expected = snapshot.record_count
+    expected = start
     problem = frames.problem
     for entry in frames.entries:
         if entry.number < expected:

@@ -165,8 +165,10 @@ def newer_file(format_: int) -> bytes:
         system=state.system,
         name=state.name,
         record_count=len(HISTORY.records),
-        records=HISTORY.records,
+        records=list(HISTORY.records),
         state=state,
+        done=HISTORY.done_indices(),
+        undone=HISTORY.undone_indices(),
     )
     return wrap(msgspec.msgpack.encode(newer))
 
@@ -220,6 +222,8 @@ def test_an_unknown_kind_of_event_is_named() -> None:
         "record_count": 1,
         "records": [{"type": "applied", "events": [{"type": "summon-dragon"}]}],
         "state": {"name": "x", "system": "livehack"},
+        "done": [0],
+        "undone": [],
     }
     message = fails(wrap(msgspec.msgpack.encode(document)))
     assert "a kind of event this tracker does not know" in message
@@ -236,7 +240,14 @@ def test_a_log_that_cannot_be_replayed():
     state = History(created).state
     body = msgspec.msgpack.encode(
         Snapshot(
-            format=FORMAT, system="livehack", name="x", record_count=2, records=records, state=state
+            format=FORMAT,
+            system="livehack",
+            name="x",
+            record_count=2,
+            records=records,
+            state=state,
+            done=[0],
+            undone=[],
         )
     )
     assert "cannot be replayed" in fails(wrap(body))
@@ -252,6 +263,8 @@ def test_a_save_of_an_unknown_rule_system():
         record_count=len(HISTORY.records),
         records=[Applied((created,)), *HISTORY.records[1:]],
         state=state,
+        done=HISTORY.done_indices(),
+        undone=HISTORY.undone_indices(),
     )
     fails(wrap(msgspec.msgpack.encode(foreign)))
 
@@ -263,8 +276,10 @@ def test_a_state_that_does_not_match_the_log():
         system="livehack",
         name="Test fight",
         record_count=len(HISTORY.records),
-        records=HISTORY.records,
+        records=list(HISTORY.records),
         state=other.state,
+        done=HISTORY.done_indices(),
+        undone=HISTORY.undone_indices(),
     )
     assert "does not match" in fails(wrap(msgspec.msgpack.encode(forged)))
 

@@ -55,14 +55,13 @@ def load(path: Path) -> Loaded:
     """Open a save: the snapshot, then its journal. Never writes to either file."""
     data = _read_bytes(path)
     try:
-        snap = snapshot.decode_snapshot(data)
         journal = journal_path(path)
         records: list[Record] = []
         problem = None
         if journal.exists():
             frames = snapshot.decode_frames(_read_bytes(journal))
-            records, problem = snapshot.continue_log(snap, frames)
-        history = snapshot.history_of(snap, records)
+            records, problem = snapshot.continue_log(snapshot.records_in(data), frames)
+        history = snapshot.open_lazily(data, records)
     except snapshot.SnapshotError as exc:
         raise SaveError(path, str(exc)) from None
     notice = f"{path}: {problem}; the records before it were kept" if problem else None
