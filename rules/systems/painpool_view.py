@@ -411,15 +411,16 @@ def outcome_lines(state: Encounter, roll: PainPoolRolled) -> list[Line]:
 
 
 def consequence_text(state: Encounter, roll: PainPoolRolled) -> str:
-    who = state.name_of(roll.hero_id)
-    foe = state.name_of(roll.challenge_id)
+    who = state.name_of(roll.hero_id, "The hero")
+    foe = state.name_of(roll.challenge_id, "The challenge")
     if roll.kind == "maneuver":
         if roll.outcome == "success":
             to = state.name_of(roll.beneficiary_id)
             return f"Maneuver succeeds: a bonus die for {to} (d applies)"
         return "A maneuver neither risks nor deals damage"
     if roll.tokens_lost:
-        return f"{foe} loses {roll.tokens_lost} health token(s) (d applies)"
+        plural = "s" * (roll.tokens_lost != 1)
+        return f"{foe} loses {roll.tokens_lost} health token{plural} (d applies)"
     if roll.hero_damage:
         adjust = "".join(f", {p.label} {p.value:+d}" for p in roll.damage_parts)
         kind = "damage" if roll.harm == "damage" else "failure levels"
