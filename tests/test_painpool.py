@@ -498,3 +498,28 @@ def test_a_whole_challenge_replays_from_its_save() -> None:
     reloaded = snapshot.decode(snapshot.encode(history))
     assert reloaded.state == history.state
     assert fold(event for event, _ in reloaded.in_effect()) == history.state
+
+
+def test_next_ends_the_exchange_without_turns() -> None:
+    from rules.commands import NextTurn
+
+    history = fight()
+    run(history, NextTurn())
+    assert history.state.round == 2 and history.state.current_id is None
+
+
+def test_passing_a_challenge_and_a_new_impacted_boon_are_announced() -> None:
+    history = fight(hero("Fighting +2d pre"), ChallengeSheet(pool=3, tokens=2))
+    roll(history, [1, 1, 1, 2, 1, 1])  # 3 vs 4: 1 damage
+    before = history.state
+    (damaged,) = run(history, TakeDamage(hits=(("Fighting", 1),)))
+    assert SYSTEM.alerts(before, damaged) == [
+        "Fighting is now Bullet's Impacted Boon: GM, start a subplot about it."
+    ]
+    roll(history, [8, 6, 4, 1, 1, 1])
+    before = history.state
+    (lost,) = run(history, ApplyOutcome())
+    assert SYSTEM.alerts(before, lost) == [
+        "Ogre has no health tokens left: the challenge is passed!"
+    ]
+    assert "The challenge is passed!" in describe(before, lost).plain

@@ -277,7 +277,7 @@ def roll_preview(state: Encounter, cmd: PainPoolRoll) -> str:
         boon = sheet.boon(chosen.get(pool, ""))
         bonus = sum(1 for _, p in cmd.bonus if p == pool)
         count = 1 + (boon.usable if boon else 0) + bonus
-        parts.append(f"{POOL_TITLES[pool]} {count}d{sheet.die(pool)}")
+        parts.append(f"{POOL_TITLES[pool][:3]} {count}d{sheet.die(pool)}")
     pain = pain_parts(foe.sheet, cmd.initiator, cmd.pain_extra)
     pain_text = f"Pain {pain_count(pain)}d6"
     if len(pain) > 1:
@@ -308,11 +308,11 @@ def tiers(state: Encounter) -> list[Tier]:
     roll = state.last_roll if isinstance(state.last_roll, PainPoolRolled) else None
     maneuver = roll is not None and roll.kind == "maneuver"
     hurt = "failure levels" if roll is not None and roll.harm == "failure" else "damage"
-    best = "a bonus die" if maneuver else "the Pain Pool loses the difference in tokens"
-    worst = "nothing lost (a maneuver)" if maneuver else f"the hero takes the difference as {hurt}"
+    best = "success: a bonus die" if maneuver else "success: tokens off the Pain Pool"
+    worst = "failure: no damage (maneuver)" if maneuver else f"failure: the hero takes {hurt}"
     texts = (roll.best, roll.good, roll.worst) if roll else ("", "", "")
-    effects = (best, "partial: no damage either way", worst)
-    labels = ("Best: success", "Good: tie", "Worst: failure")
+    effects = (best, "tie: partial, no damage", worst)
+    labels = ("Best", "Good", "Worst")
     bounds = ((1, None), (0, 0), (None, -1))
     return [
         Tier(label, low, high, f"{effect}" + (f" — {text}" if text else ""))
@@ -348,44 +348,46 @@ def _dice_spans(faces: tuple[int, ...], kept: set[int] | None) -> list[Span]:
     return out
 
 
-def pool_line(pool: PoolRoll) -> Line:
-    kept_in = next(
-        i for i, faces in enumerate((pool.faces, *pool.rerolls)) if max(faces) == pool.kept
-    )
-    out: list[Span] = [Span(f"  {POOL_TITLES[pool.pool]} {pool.count}d{pool.size}: ")]
-    for index, faces in enumerate((pool.faces, *pool.rerolls)):
-        if index:
-            out.append(Span("  Hope re-roll: ", "muted"))
-        mark = {faces.index(pool.kept)} if index == kept_in else None
-        out += _dice_spans(faces, mark)
+def pool_lines(pool: PoolRoll) -> list[Line]:
+    """The pool's dice, then one line per Hope re-roll; the kept die in [brackets]."""
+    rolls = (pool.faces, *pool.rerolls)
+    kept_in = next(i for i, faces in enumerate(rolls) if max(faces) == pool.kept)
     extras = []
     if pool.boon:
         extras.append(f"{pool.boon} +{len(pool.boon_dice)}d")
     if pool.bonus:
         extras.append("bonus " + ", ".join(pool.bonus))
-    if extras:
-        out.append(Span(f"  (attribute, {'; '.join(extras)})", "muted"))
-    out.append(Span(f" → {pool.kept}", "total"))
-    return tuple(out)
+    lines: list[list[Span]] = []
+    for index, faces in enumerate(rolls):
+        mark = {faces.index(pool.kept)} if index == kept_in else None
+        if index:
+            lines.append([Span("    Hope re-roll: ", "muted"), *_dice_spans(faces, mark)])
+            continue
+        lines.append([Span(f"  {POOL_TITLES[pool.pool]} {pool.count}d{pool.size}: ")])
+        lines[0] += _dice_spans(faces, mark)
+        if extras:
+            lines[0].append(Span(f"  (attribute, {'; '.join(extras)})", "muted"))
+    lines[-1].append(Span(f" → {pool.kept}", "total"))
+    return [tuple(line) for line in lines]
 
 
-def pain_line(name: str, pain: PainRoll) -> Line:
+def pain_lines(name: str, pain: PainRoll) -> list[Line]:
+    """The Pain Pool's dice, then one line per Despair re-roll; the kept three in [brackets]."""
     label = ", ".join(
         f"{p.label} {p.value:+d}" if i else f"{p.label} {p.value}" for i, p in enumerate(pain.parts)
     )
-    out: list[Span] = [
-        Span("  "),
-        Span(name, "name"),
-        Span(f" Pain {len(pain.dice)}d6 "),
-        Span(f"({label}): ", "muted"),
-    ]
-    best = pain.best
-    for index, faces in enumerate((pain.dice, *pain.rerolls)):
+    rolls = (pain.dice, *pain.rerolls)
+    best = rolls.index(pain.best)
+    lines: list[list[Span]] = []
+    for index, faces in enumerate(rolls):
+        mark = _kept_positions(faces) if index == best else None
         if index:
-            out.append(Span("  Despair re-roll: ", "muted"))
-        out += _dice_spans(faces, _kept_positions(faces) if faces is best else None)
-    out.append(Span(f" → {' + '.join(map(str, pain.kept))} = {pain.total}", "total"))
-    return tuple(out)
+            lines.append([Span("    Despair re-roll: ", "muted"), *_dice_spans(faces, mark)])
+            continue
+        head = [Span("  "), Span(name, "name"), Span(f" Pain {len(faces)}d6 ")]
+        lines.append([*head, Span(f"({label}): ", "muted"), *_dice_spans(faces, mark)])
+    lines[-1].append(Span(f" → {' + '.join(map(str, pain.kept))} = {pain.total}", "total"))
+    return [tuple(line) for line in lines]
 
 
 def _kept_positions(faces: tuple[int, ...]) -> set[int]:
@@ -440,8 +442,9 @@ def describe_roll(state: Encounter, roll: PainPoolRolled) -> LogEntry:
     if roll.intent:
         head += [Span(" intent: "), Span(roll.intent, "note")]
     lines: list[Line] = [tuple(head)]
-    lines += [pool_line(pool) for pool in roll.pools]
-    lines.append(pain_line(foe, roll.pain))
+    for pool in roll.pools:
+        lines += pool_lines(pool)
+    lines += pain_lines(foe, roll.pain)
     if roll.favor_spent:
         lines.append(spans(Span(f"  {roll.favor_spent} favor spent on sticky bonus dice")))
     lines += outcome_lines(state, roll)
@@ -502,7 +505,7 @@ def describe_reroll(state: Encounter, event: DespairSpent | HopeSpent) -> LogEnt
     changed = changed_roll(roll, event)
     if isinstance(event, DespairSpent):
         head = spans(Span("GM spends Despair", "failure"), ": the players gain a Hope token")
-        lines = [head, pain_line(state.name_of(roll.challenge_id), changed.pain)]
+        lines = [head, *pain_lines(state.name_of(roll.challenge_id), changed.pain)]
     elif event.raised:
         who = Span(state.name_of(event.hero_id), "name")
         lines = [spans(who, f" spends Hope: +{event.raised} to the roll for {event.raised} favor")]
@@ -510,7 +513,9 @@ def describe_reroll(state: Encounter, event: DespairSpent | HopeSpent) -> LogEnt
         who = Span(state.name_of(event.hero_id), "name")
         rerolled = {r.pool for r in event.rerolls}
         head = spans(who, " spends Hope: re-roll, each pool keeps the higher")
-        lines = [head, *(pool_line(p) for p in changed.pools if p.pool in rerolled)]
+        lines = [head]
+        for pool in changed.pools:
+            lines += pool_lines(pool) if pool.pool in rerolled else []
     lines += outcome_lines(state, changed)
     if changed.dominant == "pain" and not roll.despair_given:
         lines.append(spans(Span("  Pain dominates: the GM gains a Despair token", "failure")))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.commands import AddCombatant, AddNote
+from rules.commands import AddCombatant, AddNote, NextTurn
 from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
@@ -91,6 +91,7 @@ def build() -> History:
     )
     run(charge, "the Juggernaut charges")
     settle()
+    run(NextTurn(), "the exchange ends")  # no turn order: every side acted, a new round
     return history
 
 
