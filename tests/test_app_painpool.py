@@ -40,8 +40,8 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
     app = make_app(tmp_path, dice)
     async with app.run_test(size=BIG, notifications=True) as pilot:
         # A hero (the default sheet of a): name, side, then six Tabs to the boons.
-        await pilot.press("a", *"Bullet", "tab", *"heroes", *["tab"] * 6)
-        await pilot.press(*"Fighting +2d pre; Wits +1d pos; Brawn +1d pow", "enter")
+        await pilot.press("a", *"Bo", "tab", *"pc", *["tab"] * 6)
+        await pilot.press(*"Aim +2d pre;Wit +1d pos;Arm +1d pow", "enter")
         await pilot.pause()
         assert "Boons 4/4" in screen_text(app)
 
@@ -54,21 +54,21 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
         assert "Despair 0 · Hope 0" in text
 
         # A maneuver: intent, then the Action choice.
-        await pilot.press("r", *"find a weak spot", "tab", "right")
+        await pilot.press("r", *"weak spot", "tab", "right")
         await pilot.pause()
-        assert "Bullet: Pow 2d8, Pre 3d6, Pos 2d4 vs Ogre: Pain 3d6" in screen_text(app)
+        assert "Bo: Pow 2d8, Pre 3d6, Pos 2d4 vs Ogre: Pain 3d6" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Bullet vs Ogre (maneuver) intent: find a weak spot" in text
+        assert "Bo vs Ogre (maneuver) intent: weak spot" in text
         assert "15 vs 5 SUCCESS (Best outcome) difference +10" in text
         assert "Power dominates: brute force" in text
         await pilot.press("d")
         await pilot.pause()
-        assert "Bullet holds a bonus die from find a weak spot" in screen_text(app)
+        assert "Bo holds a bonus die from weak spot" in screen_text(app)
 
         # An attack: failure levels (harm), the bonus die on Power.
-        await pilot.press("r", *"break the club", "tab", "tab", "tab", "right")
+        await pilot.press("r", *"smash", "tab", "tab", "tab", "right")
         await pilot.press("tab", "tab", "tab", "tab", "right")
         await pilot.pause()
         assert "Pow 3d8" in screen_text(app)
@@ -98,29 +98,29 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Bullet spends Hope: re-roll, each pool keeps the higher" in text
+        assert "Bo spends Hope: re-roll, each pool keeps the higher" in text
         assert "11 vs 14 FAILURE (Worst outcome) difference -3" in text
         assert "Despair 0 · Hope 0" in text
 
-        # d points the player to choosing boons; the player crosses off Fighting 2, Wits 1.
+        # d points the player to choosing boons; the player crosses off Aim 2, Wit 1.
         await pilot.press("d")
         await pilot.pause()
-        assert "Bullet takes 3 failure levels: choose the boons" in screen_text(app)
+        assert "Bo takes 3 failure levels: choose the boons" in screen_text(app)
         await menu(pilot, 2)
         await pilot.press("2", "tab", "1")
         await pilot.pause()
-        assert "Bullet takes 3 failure levels: 3 of 3 assigned" in screen_text(app)
+        assert "Bo takes 3 failure levels: 3 of 3 assigned" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Bullet takes failure levels: Fighting -2, Wits -1" in text
-        assert "Fighting is now the Impacted Boon" in text
+        assert "Bo takes failure levels: Aim -2, Wit -1" in text
+        assert "Aim is now the Impacted Boon" in text
         assert "Boons 1/4" in text
 
         # The crossed-off boons drop out of the next roll, which passes the challenge.
         await pilot.press("r")
         await pilot.pause()
-        assert "Bullet: Pow 2d8, Pre 1d6, Pos 1d4 vs Ogre: Pain 3d6" in screen_text(app)
+        assert "Bo: Pow 2d8, Pre 1d6, Pos 1d4 vs Ogre: Pain 3d6" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
         await pilot.press("d")
@@ -135,7 +135,7 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Bullet recovers Fighting +2, Wits +1" in text
+        assert "Bo recovers Aim +2, Wit +1" in text
         assert "Boons 4/4" in text
         assert dice.remaining == 0
         state = app.session.state

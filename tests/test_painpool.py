@@ -32,7 +32,7 @@ HERO, FOE, ALLY = "c1", "c2", "c3"
 
 
 def hero(boons: str = "", **kw: object) -> HeroSheet:
-    return HeroSheet(boons=parse_boons(boons, HeroSheet()), **kw)  # type: ignore[arg-type]
+    return HeroSheet(boons=parse_boons(boons), **kw)  # type: ignore[arg-type]
 
 
 def fight(sheet: HeroSheet | None = None, foe: ChallengeSheet | None = None) -> History:
@@ -228,6 +228,10 @@ def test_a_loss_is_taken_on_boons_the_player_chooses() -> None:
         run(history, TakeDamage(hits=(("Fighting", 4),)))
     with pytest.raises(Rejected, match="Assign exactly 5"):
         run(history, TakeDamage(hits=(("Fighting", 1),)))
+    with pytest.raises(Rejected, match="once"):
+        run(history, TakeDamage(hits=(("Fighting", 3), ("Fighting", 2))))
+    with pytest.raises(Rejected, match="no boon or cascade 'Flying'"):
+        run(history, TakeDamage(hits=(("Flying", 1),)))
 
 
 def test_damage_crosses_off_levels_and_the_first_damaged_boon_becomes_impacted() -> None:
@@ -435,30 +439,33 @@ def test_the_hero_form_takes_one_each_of_d8_d6_d4() -> None:
         SYSTEM.sheet_from_form({**values, "power": "8", "precision": "8"}, sheet)
 
 
-def test_boons_are_typed_as_text_and_keep_their_damage_when_edited() -> None:
-    sheet = hero("Fighting +3d pre/pow; Quick +1d pos @Talents")
-    assert sheet.boons[0].pools == ("precision", "power")
-    assert sheet.boons[1].cascade == "Talents"
-    damaged = HeroSheet(
-        boons=tuple(b.__class__(**{**_fields(b), "damage": 1}) for b in sheet.boons)
+def test_boons_are_typed_as_text_with_their_crossed_off_levels() -> None:
+    sheet = hero("Fighting +3d pre/pow (damage 1, failure 1); Quick +1d pos @Talents")
+    fighting, quick = sheet.boons
+    assert fighting.pools == ("precision", "power") and (fighting.damage, fighting.failure) == (
+        1,
+        1,
     )
-    values = {"power": "8", "precision": "6", "possibility": "4",
-              "boons": "Fighting +3d pre; Brave +2d pow", "impacted": "fighting"}  # fmt: skip
-    edited = SYSTEM.sheet_from_form(values, damaged)
-    assert [(b.name, b.damage) for b in edited.boons] == [("Fighting", 1), ("Brave", 0)]
+    assert fighting.usable == 1 and quick.cascade == "Talents" and quick.usable == 1
+    # The edit dialog shows the crossed-off levels, so saving it unchanged keeps them.
+    form = {f.key: f.default for f in SYSTEM.sheet_form(sheet)}
+    assert form["boons"] == "Fighting +3d pre/pow (damage 1, failure 1); Quick +1d pos @Talents"
+    assert SYSTEM.sheet_from_form(form, sheet) == sheet
+    values = {**form, "boons": "Fighting +3d pre (damage 2); Brave +2d pow", "impacted": "fighting"}
+    edited = SYSTEM.sheet_from_form(values, sheet)
+    assert [(b.name, b.damage) for b in edited.boons] == [("Fighting", 2), ("Brave", 0)]
     assert edited.impacted == "Fighting"
     for bad, message in [
         ("Fighting +4d pre", "must be \\+1d, \\+2d or \\+3d"),
         ("Fighting +2d arm", "pools are pow, pre and pos"),
         ("Fighting", "should look like"),
         ("A +1d pre; a +1d pow", "its own name"),
+        ("A +1d pre (damage 2)", "at most 1 level"),
+        ("A +2d pre @C (damage 1, failure 1)", "at most 1 level"),
+        ("A +2d pre (hurt 1)", "write crossed-off levels"),
     ]:
         with pytest.raises(Rejected, match=message):
-            SYSTEM.sheet_from_form({**values, "boons": bad, "impacted": ""}, damaged)
-
-
-def _fields(boon):
-    return {f: getattr(boon, f) for f in boon.__struct_fields__}
+            SYSTEM.sheet_from_form({**values, "boons": bad, "impacted": ""}, sheet)
 
 
 def test_the_challenge_form_checks_its_numbers() -> None:

@@ -306,12 +306,17 @@ class PainPool:
             raise Rejected(f"{who.name} has no damage to take from the last roll")
         room = dict(damage_targets(sheet))
         due = min(roll.hero_damage, sum(room.values()))
+        targets = [target for target, _ in cmd.hits]
+        if len(set(targets)) != len(targets):
+            raise Rejected("Name each boon or cascade once")
         hits: list[BoonHit] = []
         for target, points in cmd.hits:
             if points < 0:
                 raise Rejected("Damage points cannot be negative")
-            if points > room.get(target, 0):
-                raise Rejected(f"{target} can take at most {room.get(target, 0)} more")
+            if target not in room:
+                raise Rejected(f"{who.name} has no boon or cascade {target!r} with levels left")
+            if points > room[target]:
+                raise Rejected(f"{target} can take at most {room[target]} more")
             if target in {b.cascade for b in sheet.boons if b.cascade}:
                 hits += cascade_hits(sheet, target, points)
             elif points:

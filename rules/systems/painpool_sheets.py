@@ -130,24 +130,41 @@ class ChallengeSheet(Struct, frozen=True, kw_only=True, tag="painpool.challenge"
 
 # --- the boon list as text ------------------------------------------------------------------
 
-BOON_SYNTAX = "Name +2d pow/pre @Cascade; ..."
+BOON_SYNTAX = "Name +2d pow/pre @Cascade (damage 1, failure 1); ..."
 BOON_PATTERN = re.compile(
-    r"(?P<name>[^@+]+?)\s*\+\s*(?P<level>\d+)\s*d\s+(?P<pools>[A-Za-z/, ]+?)"
-    r"(?:\s*@\s*(?P<cascade>[^@]+?))?\s*"
+    r"(?P<name>[^@+()]+?)\s*\+\s*(?P<level>\d+)\s*d\s+(?P<pools>[A-Za-z/, ]+?)"
+    r"(?:\s*@\s*(?P<cascade>[^@()]+?))?(?:\s*\((?P<marks>[^()]*)\))?\s*"
 )
+MARK_PATTERN = re.compile(r"(damage|failure)\s+(\d+)")
 
 
 def boon_text(boon: Boon) -> str:
+    """A boon as typed in the sheet: crossed-off levels in brackets, so editing keeps them."""
     pools = "/".join(SHORT_OF[p] for p in boon.pools)
     text = f"{boon.name} +{boon.level}d {pools}"
-    return text + (f" @{boon.cascade}" if boon.cascade else "")
+    if boon.cascade:
+        text += f" @{boon.cascade}"
+    marks = [f"{kind} {n}" for kind, n in (("damage", boon.damage), ("failure", boon.failure)) if n]
+    return text + (f" ({', '.join(marks)})" if marks else "")
 
 
 def boons_text(boons: tuple[Boon, ...]) -> str:
     return "; ".join(boon_text(b) for b in boons)
 
 
-def parse_boon(text: str, old: HeroSheet) -> Boon:
+def parse_marks(name: str, text: str) -> dict[str, int]:
+    marks = {"damage": 0, "failure": 0}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        match = MARK_PATTERN.fullmatch(part.strip().lower())
+        if match is None:
+            raise Rejected(f"Boon {name!r}: write crossed-off levels as (damage 1, failure 2)")
+        marks[match[1]] = int(match[2])
+    return marks
+
+
+def parse_boon(text: str) -> Boon:
     match = BOON_PATTERN.fullmatch(text.strip())
     if match is None:
         raise Rejected(f"Boon {text.strip()!r} should look like 'Fighting +2d pre' ({BOON_SYNTAX})")
@@ -162,22 +179,16 @@ def parse_boon(text: str, old: HeroSheet) -> Boon:
         if POOL_SHORT[short] not in pools:
             pools.append(POOL_SHORT[short])
     cascade = " ".join((match["cascade"] or "").split())
-    before = old.boon(name)
-    # Crossed-off levels belong to the boon's name, so editing the list keeps them.
-    damage = min(before.damage, level) if before else 0
-    failure = min(before.failure, level - damage) if before else 0
-    return Boon(
-        name=name,
-        level=level,
-        pools=tuple(pools),
-        cascade=cascade,
-        damage=damage,
-        failure=failure,
-    )
+    marks = parse_marks(name, match["marks"] or "")
+    # A cascade boon takes one point in all; any other boon, one per level.
+    most = 1 if cascade else level
+    if marks["damage"] + marks["failure"] > most:
+        raise Rejected(f"Boon {name!r} can have at most {most} level(s) crossed off")
+    return Boon(name=name, level=level, pools=tuple(pools), cascade=cascade, **marks)
 
 
-def parse_boons(text: str, old: HeroSheet) -> tuple[Boon, ...]:
-    boons = tuple(parse_boon(part, old) for part in text.split(";") if part.strip())
+def parse_boons(text: str) -> tuple[Boon, ...]:
+    boons = tuple(parse_boon(part) for part in text.split(";") if part.strip())
     names = [b.name.casefold() for b in boons]
     if len(set(names)) != len(names):
         raise Rejected("Each boon needs its own name")
@@ -218,7 +229,7 @@ def hero_from_form(values: Mapping[str, str], sheet: HeroSheet) -> HeroSheet:
         sizes[field.key] = int(choice_value(values, field))
     if sorted(sizes.values(), reverse=True) != list(BUILD_SIZES):
         raise Rejected("Power, Precision and Possibility take one each of d8, d6 and d4")
-    boons = parse_boons(values.get("boons", boons_text(sheet.boons)), sheet)
+    boons = parse_boons(values.get("boons", boons_text(sheet.boons)))
     impacted = " ".join(values.get("impacted", sheet.impacted).split())
     if impacted:
         found = next((b for b in boons if b.name.casefold() == impacted.casefold()), None)

@@ -22,7 +22,7 @@ PROFESSOR = "Eidetic Memory +2d pre; Be Prepared +2d pos; Villains of the City +
 
 
 def hero(boons: str, **kw: int) -> HeroSheet:
-    return HeroSheet(boons=parse_boons(boons, HeroSheet()), **kw)  # type: ignore[arg-type]
+    return HeroSheet(boons=parse_boons(boons), **kw)  # type: ignore[arg-type]
 
 
 def build() -> History:
