@@ -530,3 +530,13 @@ def test_passing_a_challenge_and_a_new_impacted_boon_are_announced() -> None:
         "Ogre has no health tokens left: the challenge is passed!"
     ]
     assert "The challenge is passed!" in describe(before, lost).plain
+
+
+def test_the_roll_dialog_defaults_to_the_boons_that_add_the_most_dice() -> None:
+    history = fight(hero("Fighting +3d pre/pow; Strong +1d pow; Lucky +2d pos (damage 2)"))
+    form = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", HERO)}
+    assert (form["boon_power"], form["boon_precision"], form["boon_possibility"]) == (
+        "Strong",
+        "Fighting",
+        "",  # Lucky is crossed off
+    )

@@ -6,6 +6,7 @@ Pure helpers for ``rules.systems.painpool``: forms are data, log lines are Span 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import product
 from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
@@ -43,8 +44,10 @@ from rules.systems.painpool_sheets import (
     POOL_TITLES,
     POOLS,
     YES_NO,
+    Boon,
     ChallengeSheet,
     HeroSheet,
+    PoolName,
     challenge_form,
     challenge_from_form,
     pain_base,
@@ -149,17 +152,33 @@ def roll_form(state: Encounter, selected: str | None) -> list[Field]:
 
 
 def _boon_fields(sheet: HeroSheet) -> list[Field]:
-    """One boon choice per pool, each defaulting to the best boon not already used."""
+    """One boon choice per pool, defaulting to the boons that add the most dice together."""
+    usable = {
+        pool: sorted(
+            (b for b in sheet.boons if pool in b.pools and b.usable), key=lambda b: -b.usable
+        )
+        for pool in POOLS
+    }
+    defaults = best_boons(usable)
     fields = []
-    taken: set[str] = set()
     for pool in POOLS:
-        usable = [b for b in sheet.boons if pool in b.pools and b.usable]
-        usable.sort(key=lambda b: -b.usable)
-        default = next((b.name for b in usable if b.name not in taken), "")
-        taken.add(default)
-        choices = (("", "no boon"), *((b.name, f"{b.name} +{b.usable}d") for b in usable))
-        fields.append(_choice(f"boon_{pool}", f"{POOL_TITLES[pool]} boon", choices, default))
+        choices = (("", "no boon"), *((b.name, f"{b.name} +{b.usable}d") for b in usable[pool]))
+        label = f"{POOL_TITLES[pool]} boon"
+        fields.append(_choice(f"boon_{pool}", label, choices, defaults[pool]))
     return fields
+
+
+def best_boons(usable: dict[PoolName, list[Boon]]) -> dict[PoolName, str]:
+    """The boon names, one per pool and each boon once, that add the most dice in all."""
+    options = [[None, *usable[pool]] for pool in POOLS]
+    best: tuple[Boon | None, ...] = (None, None, None)
+    best_dice = 0
+    for combo in product(*options):
+        names = [b.name for b in combo if b is not None]
+        dice = sum(b.usable for b in combo if b is not None)
+        if len(set(names)) == len(names) and dice > best_dice:
+            best, best_dice = combo, dice
+    return {pool: b.name if b else "" for pool, b in zip(POOLS, best, strict=True)}
 
 
 def damage_form(state: Encounter) -> list[Field]:
