@@ -78,7 +78,7 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
         assert "Power 3d8: 3 1 [4]" in text
         assert "Ogre Pain 3d6 (pool 3): [6] [5] [3] → 6 + 5 + 3 = 14" in text
         assert "9 vs 14 FAILURE (Worst outcome) difference -5" in text
-        assert "Pain dominates: the GM gains a Despair token" in text
+        assert "The GM gains a Despair token" in text
         assert "Despair 1 · Hope 0" in text
 
         # The GM spends Despair: the Pain Pool is rolled again, the higher total stays.

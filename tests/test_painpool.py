@@ -366,6 +366,7 @@ def test_pain_dominating_gives_the_gm_a_despair_token() -> None:
     assert SYSTEM.alerts(before, rolled) == ["Pain dominates: the GM gains a Despair token."]
     text = describe(before, rolled).plain
     assert "Pain dominates: gains won at a heavy cost" in text
+    assert "The GM gains a Despair token" in text
 
 
 def test_despair_rerolls_the_pain_pool_keeping_the_higher_and_gives_hope() -> None:
@@ -472,6 +473,10 @@ def test_the_challenge_form_checks_its_numbers() -> None:
     base = ChallengeSheet()
     made = SYSTEM.sheet_from_form({"pool": "9", "tokens": "6", "spiral": "2", "tank": "yes"}, base)
     assert made == ChallengeSheet(pool=9, tokens=6, spiral=2, templates=("tank",))
+    edited = made.__class__(pool=9, tokens=6, lost=4, spiral=2, templates=("tank",))
+    form = {f.key: f.default for f in SYSTEM.sheet_form(edited)}
+    assert SYSTEM.sheet_from_form(form, edited) == edited  # the edit dialog keeps everything
+    assert SYSTEM.sheet_stats(edited)[:2] == ("Pain 7d6 (Tank)", "Health 2/6")  # spiral: -2d
     for values, message in [
         ({"pool": "2"}, "at least 3d6"),
         ({"tokens": "0"}, "at least one health token"),

@@ -468,7 +468,7 @@ def describe_roll(state: Encounter, roll: PainPoolRolled) -> LogEntry:
         lines.append(spans(Span(f"  {roll.favor_spent} favor spent on sticky bonus dice")))
     lines += outcome_lines(state, roll)
     if roll.despair_given:
-        lines.append(spans(Span("  Pain dominates: the GM gains a Despair token", "failure")))
+        lines.append(spans(Span("  The GM gains a Despair token", "failure")))
     return LogEntry("roll", tuple(lines))
 
 
@@ -537,7 +537,7 @@ def describe_reroll(state: Encounter, event: DespairSpent | HopeSpent) -> LogEnt
             lines += pool_lines(pool) if pool.pool in rerolled else []
     lines += outcome_lines(state, changed)
     if changed.dominant == "pain" and not roll.despair_given:
-        lines.append(spans(Span("  Pain dominates: the GM gains a Despair token", "failure")))
+        lines.append(spans(Span("  The GM gains a Despair token", "failure")))
     return LogEntry("roll", tuple(lines))
 
 
