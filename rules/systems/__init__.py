@@ -8,9 +8,9 @@ from typing import Union
 
 from rules.errors import Rejected
 from rules.system import NoState, RuleSystem
-from rules.systems import livehack
+from rules.systems import fatigue, livehack
 
-MODULES = (livehack,)
+MODULES = (livehack, fatigue)
 
 SYSTEMS: dict[str, RuleSystem] = {module.SYSTEM.name: module.SYSTEM for module in MODULES}
 
