@@ -148,6 +148,8 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
     if effort is None:
         effort = (Cost("wind", weapon.n),) if weapon is not None else ()
     # Everything is checked before any die is rolled; then the attacker's dice, the defender's.
+    if attacker is not None:
+        resolve_skills(attacker, cmd.attacker_skills)
     resolve_skills(defender, cmd.defender_skills)
     attack = None
     if attacker is not None:
@@ -374,7 +376,7 @@ class FatigueThresholds:
     command_types = (FatigueCheck, FatigueApply, FatigueTakeSuckage, FatigueCallOff, FatigueAid)
     roll_event_types = (FatigueChecked,)
     state_type = NoState
-    stat_columns = ("Wind", "Stamina", "Health", "Wit/Foc/San", "Pen P/M")
+    stat_columns = ("Wind", "Sta", "HP", "Wit/Foc/San", "Pen")
     uses_turn_order = True
 
     def new_state(self) -> NoState:

@@ -29,7 +29,8 @@ def plural(count: int, word: str) -> str:
 
 
 def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> list[str]:
-    """A pool that runs out (or below zero) changes penalties and thresholds: say so."""
+    """A pool running out raises penalties and narrows thresholds; a pool going below zero
+    that sets the floor T (Stamina, Focus, Health, Sanity) lowers T: say so."""
     target = state.find(combatant_id)
     if target is None:
         return []
@@ -38,14 +39,18 @@ def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...])
     out = []
     for cost in costs:
         old, new = getattr(before, cost.pool), getattr(after, cost.pool)
-        if old > 0 >= new or (old >= 0 > new):
-            state_word = "is empty" if new == 0 else f"is at {new}"
-            space = spacing(after.physical_penalty, after.floor)
-            out.append(
-                f"{target.name}'s {cost.pool.capitalize()} {state_word}: fatigue penalty "
-                f"{after.physical_penalty}/{after.mental_penalty} (physical/mental); "
-                f"physical thresholds now {'/'.join(str(c) for c in cutoffs(space))}"
-            )
+        emptied = old > 0 >= new
+        floor_dropped = after.floor < before.floor and old >= 0 > new
+        if not (emptied or floor_dropped):
+            continue
+        word = "is empty" if new == 0 else f"is at {new}"
+        space = spacing(after.physical_penalty, after.floor)
+        cuts = "/".join(str(cut) for cut in cutoffs(space))
+        out.append(
+            f"{target.name}'s {cost.pool.capitalize()} {word}: penalty "
+            f"{after.physical_penalty} physical, {after.mental_penalty} mental; "
+            f"thresholds now {cuts} (T {after.floor})"
+        )
     return out
 
 
