@@ -105,3 +105,13 @@ async def test_the_fatigue_demo_fits_80_columns(tmp_path: Path) -> None:
             assert part in text
         assert "0/6/12/18/24" in text
         assert "▯▯▯▯ 0/40" in text
+
+
+def test_the_bundled_demo_save_is_the_demo_mid_fight() -> None:
+    from tracker import storage
+
+    saved = storage.read(Path(__file__).parent.parent / "saves" / "demo-fatigue.fight")
+    assert saved.state == fatigue_demo().state
+    roll = saved.state.last_roll
+    assert isinstance(roll, FatigueChecked) and not saved.state.last_roll_applied
+    assert saved.state.round == 2 and roll.level is not None

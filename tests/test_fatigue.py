@@ -441,3 +441,57 @@ def test_a_replay_needs_no_dice() -> None:
     run(history, FatigueTakeSuckage(1, "stumbles"))
     run(history, FatigueApply())
     assert fold(history.effective_events()) == history.state
+
+
+# --- what the app shows --------------------------------------------------------------------------
+
+
+def test_before_any_check_the_pane_shows_the_next_targets_thresholds() -> None:
+    history = fight(defender=FatigueSheet(wind=0))
+    assert [t.label for t in SYSTEM.tiers(history.state)][1:4] == ["1-5", "6-11", "12-17"]
+    assert SYSTEM.landing(history.state) is None
+
+
+def test_with_t_1_the_ordinary_band_is_empty() -> None:
+    history = fight(defender=FatigueSheet(wind=-400, health=-1))
+    roll = attack(history, 10, 10, defender_skills=())
+    assert roll.defender.spacing == 1
+    tiers = SYSTEM.tiers(history.state)
+    assert tiers[1].label == "none" and tiers[2].label == "1-1"
+    landing = SYSTEM.landing(history.state)
+    assert landing is not None and tiers[landing.tier].contains(roll.loss)
+
+
+def test_the_header_names_the_consequence_waiting_for_d() -> None:
+    history = fight()
+    attack(history, 20, 2)
+    assert SYSTEM.status(history.state) == "to pay (d): Bob, Flailing defense"
+    run(history, FatigueApply())
+    assert SYSTEM.status(history.state) == ""
+
+
+def test_the_check_form_defaults_and_live_preview() -> None:
+    history = fight(defender=FatigueSheet(wind=0, skills=(Skill("Dodge", 2),)))
+    fields = SYSTEM.action_form(history.state, "roll", None)
+    values = {f.key: f.default for f in fields}
+    assert (values["attacker"], values["defender"], values["weapon"]) == ("c1", "c2", "Sword")
+    assert (values["attacker_skills"], values["defender_skills"]) == ("Sword", "Dodge")
+    preview = SYSTEM.preview(history.state, "roll", values)
+    assert preview == "Ann 1d20 +3, fumble line 8 vs Bob 1d20 -2, thresholds 0/6/12/18/24"
+    bad = SYSTEM.preview(history.state, "roll", values | {"defender_effort": "lots"})
+    assert "write it like '5 Wind'" in bad
+    command = SYSTEM.action_command(history.state, "roll", values)
+    assert isinstance(command, FatigueCheck) and command.attacker_effort is None
+
+
+def test_a_lone_character_struggles_against_nature() -> None:
+    history = History(new_encounter("Cliff", "fatigue"))
+    run(history, AddCombatant(name="Solo", sheet=FatigueSheet(skills=(Skill("Climb", 2),))))
+    values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
+    assert values["attacker"] == "nature" and values["defender_skills"] == "Climb"
+    values |= {"nature_total": "12", "defender_effort": "3 Stamina"}
+    run(history, SYSTEM.action_command(history.state, "roll", values), 9)
+    roll = history.state.last_roll
+    assert isinstance(roll, FatigueChecked) and roll.loss == 1 and roll.level == 0
+    run(history, FatigueApply())
+    assert sheet(history, "c1").stamina == 40 - 3 - 6

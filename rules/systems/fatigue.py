@@ -586,7 +586,7 @@ class FatigueThresholds:
         for level, cut in enumerate(cutoffs(space)):
             high = cut + space - 1 if level < len(LEVEL_NAMES) - 1 else None
             low = max(cut, 1)
-            label = f"{low}-{high}" if high is not None else f"{low}+"
+            label = band_label(low, high)
             costs = defense_consequence(level, effort, weapon).costs
             out.append(Tier(label, low, high, f"{LEVEL_NAMES[level]}: {costs_text(costs)}"))
         return out
@@ -637,7 +637,14 @@ class FatigueThresholds:
         return []
 
     def status(self, state: Encounter) -> str:
-        return ""
+        """The consequence waiting for ``d``, so nobody forgets to pay it."""
+        roll = state.last_roll
+        if not isinstance(roll, FatigueChecked) or state.last_roll_applied:
+            return ""
+        if roll.level is None or roll.sufferer is None:
+            return ""
+        who = state.name_of(roll.sufferer.combatant_id)
+        return f"to pay (d): {who}, {level_name(roll, roll.level)}"
 
     # the log
 
@@ -672,6 +679,13 @@ class FatigueThresholds:
             case FatiguePoolsSpent():
                 return describe_payment(state, event)
         raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
+
+
+def band_label(low: int, high: int | None) -> str:
+    """ "12-17", "24+", or "none" for an empty band (with T = 1 an Ordinary loss cannot happen)."""
+    if high is None:
+        return f"{low}+"
+    return f"{low}-{high}" if high >= low else "none"
 
 
 # --- state changes ------------------------------------------------------------------------------
