@@ -322,8 +322,13 @@ def test_calling_off_lowers_one_or_two_levels_but_not_an_intense_effort() -> Non
     assert sheet(history, "c2").wind == 40 - 5 - 10
 
     history = fight()
-    attack(history, 14, 10)  # lost by 4: Ordinary; one level lower is nothing more to pay
-    run(history, FatigueCallOff(1))
+    attack(history, 13, 10)  # lost by 4: Ordinary; one level lower is nothing more to pay
+    before = history.state
+    [event] = run(history, FatigueCallOff(1))
+    line = describe(before, event).plain  # type: ignore[arg-type]
+    assert (
+        line == "Bob calls off the effort (1 level): Ordinary defense -> called off, nothing more"
+    )
     run(history, FatigueApply())
     assert sheet(history, "c2").wind == 35
 

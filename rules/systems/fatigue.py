@@ -272,7 +272,9 @@ def check_form(state: Encounter) -> list[Field]:
         ),
         _dice_field("defender_dice", "Defender dice"),
         _attitude_field("defender_attitude", "Defender attitude"),
-        Field(key="defender_effort", label="Defender effort N", kind="text", default="5 Wind"),
+        Field(
+            key="defender_effort", label="Defender effort N", kind="text", default=DEFAULT_DEFENSE
+        ),
         Field(key="nature_total", label="Nature's total to beat", default="0"),
         Field(
             key="fumble", label="Fumble threshold", kind="text", default="", help="blank: weapon's"
@@ -376,7 +378,7 @@ class FatigueThresholds:
     command_types = (FatigueCheck, FatigueApply, FatigueTakeSuckage, FatigueCallOff, FatigueAid)
     roll_event_types = (FatigueChecked,)
     state_type = NoState
-    stat_columns = ("Wind", "Sta", "HP", "Wit/Foc/San", "Pen")
+    stat_columns = ("Wind", "Sta", "HP", "Mind", "Pen")
     uses_turn_order = True
 
     def new_state(self) -> NoState:
@@ -582,13 +584,13 @@ class FatigueThresholds:
             space, effort, weapon = roll.defender.spacing, roll.defender.effort, roll.weapon
         else:
             space, effort, weapon = self._next_defender(state)
-        out = [Tier("<=0", None, 0, "Defended: N only")]
+        out = [Tier("<=0", None, 0, "Defended, N only")]
         for level, cut in enumerate(cutoffs(space)):
             high = cut + space - 1 if level < len(LEVEL_NAMES) - 1 else None
             low = max(cut, 1)
             label = band_label(low, high)
             costs = defense_consequence(level, effort, weapon).costs
-            out.append(Tier(label, low, high, f"{LEVEL_NAMES[level]}: {costs_text(costs)}"))
+            out.append(Tier(label, low, high, f"{LEVEL_NAMES[level]} {costs_text(costs)}"))
         return out
 
     def _next_defender(self, state: Encounter) -> tuple[int, tuple[Cost, ...], Weapon | None]:
@@ -608,18 +610,18 @@ class FatigueThresholds:
             return None
         defender = state.name_of(roll.defender.combatant_id)
         head = f"{roll.attacker_total} vs {roll.defender_total}"
-        cuts = f"{defender}'s thresholds {thresholds_text(roll.defender)}"
+        cuts = f"\n{defender}: thresholds {thresholds_text(roll.defender)}"
         if roll.fumbled and roll.attacker is not None:
             attacker = state.name_of(roll.attacker.combatant_id)
-            summary = f"{head}: {attacker} FUMBLES ({level_name(roll, roll.level)}); {cuts}"
+            summary = f"{head}: {attacker} FUMBLES, {level_name(roll, roll.level)}{cuts}"
             return Landing(tier=0, value=roll.loss, summary=summary)
         value = roll.loss
         if value <= 0:
-            summary = f"{head}: {defender} defends; {cuts}"
+            summary = f"{head}: {defender} defends{cuts}"
         else:
-            summary = f"{head}: {defender} loses by {value}, {level_name(roll, roll.level)}; {cuts}"
+            summary = f"{head}: lost by {value}, {level_name(roll, roll.level)}{cuts}"
             if roll.suckage_offer and not state.last_roll_applied:
-                summary += f". {roll.suckage_offer} suckage to lift it"
+                summary += f"\n{roll.suckage_offer} suckage lifts it a threshold"
         tiers = self.tiers(state)
         index = next(i for i, tier in enumerate(tiers) if tier.contains(value))
         return Landing(tier=index, value=value, summary=summary)

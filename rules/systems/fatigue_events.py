@@ -241,9 +241,12 @@ def pending(state: Encounter) -> FatigueChecked:
 
 
 def level_name(roll: FatigueChecked, level: int | None) -> str:
-    if roll.fumbled:
-        return "no consequence" if level is None else f"{LEVEL_NAMES[level]} fumble"
-    return "Successful defense" if level is None else DEFENSE_NAMES[level]
+    """The name of a consequence level of this check (None: nothing more to pay)."""
+    if level is not None:
+        return f"{LEVEL_NAMES[level]} fumble" if roll.fumbled else DEFENSE_NAMES[level]
+    if roll.called_off and roll.level is None:
+        return "called off, nothing more"
+    return "no consequence" if roll.fumbled else "Successful defense"
 
 
 def thresholds_text(side: Side) -> str:
