@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rules.commands import AddCombatant
 from rules.dice import ScriptedDice, SeededDice
-from rules.engine import new_encounter
+from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.systems.fatigue import FatigueChecked
+from rules.systems.fatigue_sheet import FatigueSheet, Skill, Weapon
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.demos.fatigue import build as fatigue_demo
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
+SWORD = Weapon(name="Sword", kind="melee", n=3, fumble=8, hits=(10, 20, 40))
 
 
 def make_app(tmp_path: Path, dice=None, history: History | None = None) -> TrackerApp:
@@ -29,14 +32,32 @@ async def add_fighter(pilot, name: str, side: str, wind: str, skills: str, weapo
     await pilot.pause()
 
 
+async def test_a_fighter_with_pools_skills_and_a_weapon_by_keys(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await add_fighter(pilot, "Ann", "party", "30/40", "Sword 2", "Sword melee N3 F8 10/20/40")
+        assert "▮▮▮▯ 30/40" in screen_text(app)
+        ann = app.session.state.combatant("c1").sheet
+        assert ann.skills == (Skill("Sword", 2),) and ann.weapons == (SWORD,)
+
+
+def two_fighters() -> History:
+    """Ann with a sword; Bob, already short of Wind (15/40), with Dodge and Tactics."""
+    history = History(new_encounter("Bridge", "fatigue"))
+    ann = FatigueSheet(skills=(Skill("Sword", 2),), weapons=(SWORD,))
+    bob = FatigueSheet(wind=15, skills=(Skill("Dodge", 1), Skill("Tactics", 2)))
+    for name, side, sheet in (("Ann", "party", ann), ("Bob", "foes", bob)):
+        history.commit(decide(history.state, AddCombatant(name=name, side=side, sheet=sheet), None))
+    return history
+
+
 async def test_a_fight_drains_wind_and_narrows_the_thresholds(tmp_path: Path) -> None:
     dice = ScriptedDice([15, 12, 3, 7, 18, 5, 15])
-    app = make_app(tmp_path, dice)
+    app = make_app(tmp_path, dice, two_fighters())
     async with app.run_test(size=BIG, notifications=True) as pilot:
-        await add_fighter(pilot, "Ann", "party", "40/40", "Sword 2", "Sword melee N3 F8 10/20/40")
-        await add_fighter(pilot, "Bob", "foes", "15/40", "Dodge 1, Tactics 2", "")
+        await pilot.pause()
         text = screen_text(app)
-        assert "▮▮▮▮ 40/40" in text and "▮▮▯▯ 15/40" in text
+        assert "▮▮▮▮ 40/40" in text and "▮▮▯▯ 15/40" in text and "2/0" in text
 
         # Check 1: Ann 15 + 2 = 17; Bob 12 + 1 - 2 (Wind 15/40) = 11. Lost by 6 of 8: Ordinary.
         await pilot.press("r", "enter")
@@ -84,10 +105,10 @@ async def test_a_fight_drains_wind_and_narrows_the_thresholds(tmp_path: Path) ->
         await pilot.press("s", "down", "enter")
         await pilot.pause()
         assert "lost by 12 -> 11: Flailing defense" in screen_text(app)  # the live preview
-        await pilot.press("tab", *"drops his shield", "enter")
+        await pilot.press("tab", *"kneels", "enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Bob takes 1 suckage points (drops his shield): lost by 12 -> 11" in text
+        assert "Bob takes 1 suckage point (kneels): lost by 12 -> 11" in text
         await pilot.press("d")
         await pilot.pause()
         text = screen_text(app)

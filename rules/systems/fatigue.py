@@ -659,7 +659,7 @@ class FatigueThresholds:
                 after = structs.replace(roll, suckage=(*roll.suckage, event.suckage))
                 line = spans(
                     Span(state.name_of(roll.defender.combatant_id), "name"),
-                    f" takes {event.suckage.points} suckage points (",
+                    f" takes {plural(event.suckage.points, 'suckage point')} (",
                     Span(event.suckage.cost, "note"),
                     f"): lost by {roll.loss} -> {after.loss}, now ",
                     Span(level_name(after, after.level), "tier"),
