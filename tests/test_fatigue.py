@@ -500,3 +500,12 @@ def test_a_lone_character_struggles_against_nature() -> None:
     assert isinstance(roll, FatigueChecked) and roll.loss == 1 and roll.level == 0
     run(history, FatigueApply())
     assert sheet(history, "c1").stamina == 40 - 3 - 6
+
+
+def test_a_skill_typed_twice_counts_once() -> None:
+    history = fight()
+    values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
+    command = SYSTEM.action_command(
+        history.state, "roll", values | {"attacker_skills": "Sword, sword"}
+    )
+    assert isinstance(command, FatigueCheck) and command.attacker_skills == ("Sword",)

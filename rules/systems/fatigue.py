@@ -192,7 +192,13 @@ def consequence_of(roll: FatigueChecked) -> tuple[str, Consequence] | None:
 
 
 def _names(raw: str) -> tuple[str, ...]:
-    return tuple(" ".join(part.split()) for part in raw.split(",") if part.strip())
+    """Skill names typed with commas; a skill named twice still counts once."""
+    unique: dict[str, str] = {}
+    for part in raw.split(","):
+        name = " ".join(part.split())
+        if name:
+            unique.setdefault(name.casefold(), name)
+    return tuple(unique.values())
 
 
 def _dice_field(key: str, label: str) -> Field:
@@ -277,7 +283,11 @@ def check_form(state: Encounter) -> list[Field]:
         ),
         Field(key="nature_total", label="Nature's total to beat", default="0"),
         Field(
-            key="fumble", label="Fumble threshold", kind="text", default="", help="blank: weapon's"
+            key="fumble",
+            label="Fumble threshold",
+            kind="text",
+            default="",
+            help="blank: weapon's (0 walk, 4 punch, 8 sword, 12 greatsword, 16 flail)",
         ),
     ]
 
