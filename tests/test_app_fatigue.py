@@ -136,3 +136,24 @@ def test_the_bundled_demo_save_is_the_demo_mid_fight() -> None:
     roll = saved.state.last_roll
     assert isinstance(roll, FatigueChecked) and not saved.state.last_roll_applied
     assert saved.state.round == 2 and roll.level is not None
+
+
+async def test_calling_off_from_the_demo_by_keys(tmp_path: Path) -> None:
+    # The demo ends on Mara's Bad defense against the Brute, not yet paid.
+    app = make_app(tmp_path, history=fatigue_demo())
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.pause()
+        assert "to pay (d): Mara, Bad defense" in screen_text(app)  # the header
+        await pilot.press("s", "down", "down", "enter")
+        await pilot.pause()
+        assert "Levels lower" in screen_text(app)
+        await pilot.press("2")  # the default 1 is selected: typing replaces it
+        await pilot.pause()
+        assert "Bad defense -> Ordinary defense" in screen_text(app)  # the live preview
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Mara calls off the effort (2 levels): Bad defense -> Ordinary defense" in text
+        await pilot.press("d")
+        await pilot.pause()
+        assert "Mara pays 10 Wind for Ordinary defense" in screen_text(app)

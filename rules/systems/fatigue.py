@@ -18,6 +18,13 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
 from rules.system import Action, Landing, NoState, Tier
+from rules.systems.fatigue_check import (
+    check,
+    consequence_of,
+    make_side,
+    resolve_skills,
+    spend,
+)
 from rules.systems.fatigue_events import (
     Aid,
     FatigueAid,
@@ -30,7 +37,6 @@ from rules.systems.fatigue_events import (
     FatiguePoolsSpent,
     FatigueSuckageTaken,
     FatigueTakeSuckage,
-    Side,
     Suckage,
     level_name,
     pending,
@@ -50,31 +56,21 @@ from rules.systems.fatigue_rules import (
     DICE,
     LEVEL_NAMES,
     SPACING,
-    Attitude,
     Cost,
-    DiceKind,
     aid_bonus,
     aid_target,
     cutoffs,
-    halved,
-    merge,
     parse_effort,
     roll_stress,
-    scaled,
-    spacing,
 )
 from rules.systems.fatigue_sheet import (
-    Consequence,
     FatigueSheet,
-    Skill,
     Weapon,
     bar,
     costs_text,
     defense_consequence,
-    fumble_consequence,
     sheet_fields,
     sheet_from_values,
-    task_penalties,
 )
 
 if TYPE_CHECKING:
@@ -83,109 +79,6 @@ if TYPE_CHECKING:
 NATURE = "nature"
 DEFAULT_DEFENSE = "5 Wind"  # "Dodging that same attack has an N of 5 Wind"
 MAX_COST_TEXT = 80
-
-
-# --- building a check ------------------------------------------------------------------------
-
-
-def resolve_skills(combatant: Combatant, names: tuple[str, ...]) -> tuple[Skill, ...]:
-    sheet = sheet_of(combatant)
-    out = []
-    for name in names:
-        skill = sheet.skill(name)
-        if skill is None:
-            known = ", ".join(s.name for s in sheet.skills) or "none"
-            raise Rejected(f"{combatant.name} has no skill {name!r} (skills: {known})")
-        out.append(skill)
-    return tuple(out)
-
-
-def make_side(
-    combatant: Combatant,
-    dice_kind: DiceKind,
-    faces: tuple[int, ...],
-    skills: tuple[str, ...],
-    attitude: Attitude,
-    effort: tuple[Cost, ...],
-) -> Side:
-    """A side's numbers, read from its sheet as it stands before this check's effort."""
-    sheet = sheet_of(combatant)
-    nominal = halved(effort) if attitude.startswith("relaxed") else effort
-    upfront = merge(nominal, scaled(nominal, 3)) if attitude == "intense" else nominal
-    check_penalty, fumble_penalty = task_penalties(sheet, tuple(c.pool for c in nominal))
-    return Side(
-        combatant_id=combatant.id,
-        dice=dice_kind,
-        faces=faces,
-        skills=resolve_skills(combatant, skills),
-        penalty=check_penalty,
-        attitude=attitude,
-        effort=nominal,
-        upfront=upfront,
-        spacing=spacing(check_penalty, sheet.floor),
-        floor=sheet.floor,
-        fumble_penalty=fumble_penalty,
-    )
-
-
-def attack_weapon(attacker: Combatant | None, name: str) -> Weapon | None:
-    if attacker is None or not name.strip():
-        return None
-    weapon = sheet_of(attacker).weapon(name.strip())
-    if weapon is None:
-        known = ", ".join(w.name for w in sheet_of(attacker).weapons) or "none"
-        raise Rejected(f"{attacker.name} has no weapon {name.strip()!r} (weapons: {known})")
-    return weapon
-
-
-def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueChecked:
-    attacker = state.combatant(cmd.attacker_id) if cmd.attacker_id is not None else None
-    defender = state.combatant(cmd.defender_id)
-    if attacker is not None and attacker.id == defender.id:
-        raise Rejected(f"{attacker.name} cannot check against themselves")
-    weapon = attack_weapon(attacker, cmd.weapon)
-    effort = cmd.attacker_effort
-    if effort is None:
-        effort = (Cost("wind", weapon.n),) if weapon is not None else ()
-    # Everything is checked before any die is rolled; then the attacker's dice, the defender's.
-    if attacker is not None:
-        resolve_skills(attacker, cmd.attacker_skills)
-    resolve_skills(defender, cmd.defender_skills)
-    attack = None
-    if attacker is not None:
-        faces = roll_stress(dice, cmd.attacker_dice)
-        attack = make_side(
-            attacker, cmd.attacker_dice, faces, cmd.attacker_skills, cmd.attacker_attitude, effort
-        )
-    defend = make_side(
-        defender,
-        cmd.defender_dice,
-        roll_stress(dice, cmd.defender_dice),
-        cmd.defender_skills,
-        cmd.defender_attitude,
-        cmd.defender_effort,
-    )
-    threshold = cmd.fumble_threshold
-    if threshold is None:
-        threshold = weapon.fumble if weapon is not None else 0
-    return FatigueChecked(
-        attacker=attack,
-        defender=defend,
-        nature_total=cmd.nature_total,
-        weapon=weapon,
-        fumble_threshold=threshold,
-    )
-
-
-def consequence_of(roll: FatigueChecked) -> tuple[str, Consequence] | None:
-    """(who pays, what) for the last check, or None when nobody pays more."""
-    level = roll.level
-    sufferer = roll.sufferer
-    if level is None or sufferer is None:
-        return None
-    if roll.fumbled:
-        return sufferer.combatant_id, fumble_consequence(level, sufferer.effort)
-    return sufferer.combatant_id, defense_consequence(level, sufferer.effort, roll.weapon)
 
 
 # --- forms ---------------------------------------------------------------------------------
@@ -351,8 +244,7 @@ def suckage_form(state: Encounter) -> list[Field]:
 
 def calloff_form(state: Encounter) -> list[Field]:
     pending(state)
-    return [Field(key="levels", label="Levels lower", kind="choice", default="1",
-                  choices=(("1", "One level"), ("2", "Two levels")))]  # fmt: skip
+    return [Field(key="levels", label="Levels lower (1 or 2)", default="1")]
 
 
 def aid_form(state: Encounter, selected: str | None) -> list[Field]:
@@ -465,6 +357,11 @@ class FatigueThresholds:
                 points = int_value(values, "points", "Suckage points")
                 lifted = structs.replace(roll, suckage=(*roll.suckage, Suckage(points, "")))
                 return f"lost by {roll.loss} -> {lifted.loss}: {level_name(lifted, lifted.level)}"
+            if action == "calloff":
+                roll = pending(state)
+                levels = int_value(values, "levels", "Levels", 1)
+                lowered = structs.replace(roll, called_off=levels)
+                return f"{level_name(roll, roll.level)} -> {level_name(lowered, lowered.level)}"
         except Rejected as exc:
             return exc.message
         return ""
@@ -698,16 +595,6 @@ def band_label(low: int, high: int | None) -> str:
     if high is None:
         return f"{low}+"
     return f"{low}-{high}" if high >= low else "none"
-
-
-# --- state changes ------------------------------------------------------------------------------
-
-
-def spend(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> Encounter:
-    target = state.find(combatant_id)
-    if target is None or not costs:
-        return state
-    return state.replace_combatant(structs.replace(target, sheet=sheet_of(target).spent(costs)))
 
 
 SYSTEM = FatigueThresholds()
