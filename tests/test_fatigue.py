@@ -416,6 +416,8 @@ def test_sheet_form_reads_pools_skills_and_weapons() -> None:
     assert sheet_.weapons == (SWORD, PISTOL)
     assert SYSTEM.sheet_stats(sheet_)[0] == "▮▮▮▯ 30/40"
     assert bar(0, 40) == "▯▯▯▯ 0/40"
+    assert bar(1, 40) == "▮▯▯▯ 1/40"  # any points left show
+    assert bar(50, 40) == "▮▮▮▮ 50/40"
     round_trip = {f.key: f.default for f in SYSTEM.sheet_form(sheet_)}
     assert SYSTEM.sheet_from_form(round_trip, FatigueSheet()) == sheet_
 

@@ -241,7 +241,8 @@ def sheet_from_values(values: Mapping[str, str], sheet: FatigueSheet) -> Fatigue
 
 def bar(current: int, maximum: int, cells: int = 4) -> str:
     """A short gauge: '▮▮▮▯ 30/40' (any points left show at least one block)."""
-    filled = 0 if current <= 0 else min(cells, max(1, -(-cells * current // maximum)))
+    top = max(maximum, 1)
+    filled = 0 if current <= 0 else min(cells, max(1, -(-cells * current // top)))
     return "▮" * filled + "▯" * (cells - filled) + f" {current}/{maximum}"
 
 
