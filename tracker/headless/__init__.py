@@ -6,9 +6,10 @@ A module offers ``add_roll_arguments(parser)`` and ``run_roll(args) -> int`` for
 
 from types import ModuleType
 
-from tracker.headless import livehack, painpool
+from tracker.headless import fatigue, livehack, painpool
 
 ROLLERS: dict[str, ModuleType] = {
     "livehack": livehack,
+    "fatigue": fatigue,
     "painpool": painpool,
 }
