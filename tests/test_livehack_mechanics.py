@@ -308,7 +308,7 @@ def test_first_failure_is_coma_then_death():
     history = dying(wounds=6)
     text = play(history, save(take="zero"))  # 0 vs 6
     assert "falls into a coma" in text
-    assert condition_names(history, "c2") == ["Dying", "Coma"]
+    assert condition_names(history, "c2") == ["Dying", "Comatose"]
     text = play(history, save(take="zero"))
     assert "B dies" in text
     assert condition_names(history, "c2") == ["Dead"]

@@ -184,7 +184,7 @@ def _dying_save(
 ) -> list[object]:
     if person.condition("Dead"):
         raise Rejected(f"{person.name} is dead")
-    if not (person.condition("Dying") or person.condition("Coma")):
+    if not (person.condition("Dying") or person.condition("Comatose")):
         raise Rejected(f"{person.name} is not dying")
     sheet: LiveHackSheet = person.sheet
     dr = sheet.wounds if cmd.dr is None else cmd.dr
@@ -194,17 +194,17 @@ def _dying_save(
     events: list[object] = []
     if margin >= STABILIZE_MOS:
         outcome = "stabilizes"
-        events = [*_removed(person, "Dying", "Coma"), _added(state, person.id, "Stabilized")]
+        events = [*_removed(person, "Dying", "Comatose"), _added(state, person.id, "Stabilized")]
         if not person.condition("Incapacitated"):
             events.append(_added(state, person.id, "Incapacitated"))
     elif margin >= 0:
         outcome = "holds on"
-    elif person.condition("Coma"):
+    elif person.condition("Comatose"):
         outcome = "dies"
-        events = [*_removed(person, "Dying", "Coma"), _added(state, person.id, "Dead")]
+        events = [*_removed(person, "Dying", "Comatose"), _added(state, person.id, "Dead")]
     else:
         outcome = "falls into a coma"
-        events = [_added(state, person.id, "Coma")]
+        events = [_added(state, person.id, "Comatose")]
     roll = LiveHackSaveRolled(kind="dying", roller=side, target=target, outcome=outcome)
     return [roll, *events]
 
@@ -339,9 +339,9 @@ def heal(state: Encounter, cmd: LiveHackHeal) -> list[object]:
     events: list[object] = [LiveHackHealed(combatant_id=person.id, levels=cmd.levels)]
     left = max(sheet.wounds - cmd.levels, 0)
     # *Stabilizing*: healing "to fewer wounds than the -10 Con threshold" (Con - Wounds > -10).
-    if (person.condition("Dying") or person.condition("Coma")) and left < sheet.attribute(
+    if (person.condition("Dying") or person.condition("Comatose")) and left < sheet.attribute(
         "con"
     ) + 10:
-        events += _removed(person, "Dying", "Coma", "Incapacitated")
+        events += _removed(person, "Dying", "Comatose", "Incapacitated")
         events.append(_added(state, person.id, "Stabilized"))
     return events

@@ -42,6 +42,10 @@ NOBODY = ("", "—")
 HELPERS = 4
 
 
+def is_dying(combatant: Combatant) -> bool:
+    return bool(combatant.condition("Dying") or combatant.condition("Comatose"))
+
+
 def people(state: Encounter) -> tuple[tuple[str, str], ...]:
     return tuple((c.id, c.name) for c in state.combatants)
 
@@ -236,7 +240,7 @@ def grim_command(
     )
 
 
-SAVE_CONDITIONS = {"dying": ("Dying", "Coma"), "transforming": ("Transforming",)}
+SAVE_CONDITIONS = {"dying": ("Dying", "Comatose"), "transforming": ("Transforming",)}
 
 
 def save_form(state: Encounter, kind: str, selected: str | None) -> list[Field]:
@@ -303,7 +307,7 @@ def drop_command(state: Encounter, values: Mapping[str, str]) -> LiveHackDrop:
 def heal_form(state: Encounter, selected: str | None) -> list[Field]:
     if not state.combatants:
         raise Rejected("Add a combatant first")
-    dying = next((c for c in state.combatants if c.condition("Dying") or c.condition("Coma")), None)
+    dying = next((c for c in state.combatants if is_dying(c)), None)
     person = state.find(selected) or dying or state.combatants[0]
     return [choice("who", "Who", people(state), person.id), number("levels", "Wounds healed", 1)]
 

@@ -264,7 +264,7 @@ def turn_alerts(system: Any, state: Encounter, event: TurnAdvanced) -> list[str]
     out = []
     if event.round != state.round:
         for c in state.combatants:
-            if (c.condition("Dying") or c.condition("Coma")) and not c.condition("Dead"):
+            if (c.condition("Dying") or c.condition("Comatose")) and not c.condition("Dead"):
                 wounds = c.sheet.wounds
                 out.append(
                     f"End of round {state.round}: {c.name} is dying: Fortitude save vs Wounds "

@@ -30,7 +30,7 @@ STABILIZE_MOS = 10  # "a positive MOS of 10 or more, the character stabilizes"
 
 # Conditions with the effects of Discombobulation ("Incapacitation ... has the same effect";
 # Dying is "effectively the same as Incapacitation").
-DAZED = ("Discombobulated", "Incapacitated", "Dying", "Coma")
+DAZED = ("Discombobulated", "Incapacitated", "Dying", "Comatose")
 CANNOT_ACT = (*DAZED, "Dead", "Transforming")
 
 # Skill pairs of *Defenses*: the skill on the left is defended by the one on the right.
