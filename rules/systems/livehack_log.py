@@ -98,7 +98,7 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
             if grim and condition == "Transforming":
                 text += " into a Grimlock"
         if roll.margin_bonus and not grim:
-            text += f"; margin bonus +{roll.margin_bonus} (roll over, hold or cancel: s)"
+            text += f"; margin bonus +{roll.margin_bonus} to roll over or hold"
         result = Span(text, "tier")
     against = roll.note if roll.defense == "skill" else roll.defense.capitalize()
     head = spans(
@@ -127,7 +127,7 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
 
 def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
     chosen = event.rolls[event.chosen]
-    who = state.name_of(chosen.attacker.combatant_id)
+    who = _side_name(state, chosen.attacker, "?")
     if event.kind == "cooperation":
         head = f"Cooperation: the best margin counts ({who}, {chosen.margin:+d})"
     else:
@@ -137,7 +137,7 @@ def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
         )
     lines: list[Line] = [spans(Span(head, "tier"))]
     for roll in event.rolls:
-        name = state.name_of(roll.attacker.combatant_id)
+        name = _side_name(state, roll.attacker, "?")
         lines.append((*tuple(side_spans(name, roll.attacker)), Span(f"  margin {roll.margin:+d}")))
     lines += roll_lines(state, chosen)[2:]
     return LogEntry("roll", tuple(lines))
