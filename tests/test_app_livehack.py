@@ -139,4 +139,4 @@ async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -
         text = screen_text(app)
         assert "Dying save: Goblin 16 vs 4 (MOS +12) Goblin stabilizes" in text
         conditions = [c.name for c in app.session.state.combatant("c3").conditions]
-        assert conditions == ["Stabilized", "Incapacitated"]
+        assert conditions == ["Prone", "Stabilized", "Incapacitated"]

@@ -273,6 +273,13 @@ def test_chaos_uses_the_lowest_and_says_so_after_the_roll():
 # --- damage and conditions -----------------------------------------------------------------
 
 
+def test_incapacitation_and_dying_knock_the_target_down():
+    history = encounter(LiveHackSheet(attack=10), LiveHackSheet())
+    play(history, hit(attacker_take="zero", defender_take="zero"))
+    play(history, LiveHackApplyConsequence())
+    assert condition_names(history, "c2") == ["Incapacitated", "Prone"]
+
+
 def test_a_dazed_defender_saves_at_zero_and_has_dex_minus_ten():
     history = encounter(LiveHackSheet(), LiveHackSheet(reflex=5, will=3))
     run(history, AddCondition("c2", "Discombobulated"))

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 UNTIL_REMOVED = Duration("until-removed")
+FALLS_DOWN = ("Incapacitated", "Dying")
 
 
 def _added(state: Encounter, cid: str, name: str, duration: Duration = UNTIL_REMOVED) -> object:
@@ -276,6 +277,9 @@ def consequence(state: Encounter) -> list[object]:
     ]
     if condition is not None:
         events.append(_added(state, target.id, condition, CONDITION_DURATIONS[condition]))
+    if condition in FALLS_DOWN and not target.condition("Prone"):
+        # *Incapacitation*: "the character falls down"; Dying is "the same as Incapacitation".
+        events.append(_added(state, target.id, "Prone"))
     if condition in DAZED:
         # Ruling: a dazed holder can no longer press an advantage; its positions are lost.
         sheet: LiveHackSheet = target.sheet
