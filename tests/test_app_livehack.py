@@ -140,3 +140,38 @@ async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -
         assert "Dying save: Goblin 16 vs 4 (MOS +12) Goblin stabilizes" in text
         conditions = [c.name for c in app.session.state.combatant("c3").conditions]
         assert conditions == ["Prone", "Stabilized", "Incapacitated"]
+
+
+async def test_too_much_effort_is_refused_in_the_dialog(tmp_path: Path) -> None:
+    history = fight(
+        ("Orla", "party", LiveHackSheet(effort_spent=4)), ("Goblin", "foes", LiveHackSheet())
+    )
+    app = make_app(tmp_path, history)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.press("r", "tab", "tab", "2")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla has pushed +4 this combat: at most +1 more (+5 per combat)" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Opposed roll" in screen_text(app)  # the dialog stays open
+        assert app.session.state.last_roll is None
+
+
+async def test_a_sheet_with_skills_and_bonds_from_the_dialog(tmp_path: Path) -> None:
+    app = make_app(tmp_path, History(new_encounter("Pit", "livehack")))
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.press("a", *"Orla")
+        app.screen.query_one("#field-sheet-skills").value = "Spot 3, Hide 2"
+        app.screen.query_one("#field-sheet-bonds").value = "Brak 2"
+        await pilot.press("enter")
+        await pilot.pause()
+        sheet = app.session.state.combatants[0].sheet
+        assert [(r.name, r.value) for r in sheet.skills] == [("Spot", 3), ("Hide", 2)]
+        assert [(r.name, r.value) for r in sheet.bonds] == [("Brak", 2)]
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#field-sheet-items").value = "Rope"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Items: write each as a name then a number, not 'Rope'" in screen_text(app)

@@ -329,7 +329,7 @@ class LiveHack:
         over = _system(state).rollover
         if over is None:
             return ""
-        return f"margin bonus +{over.bonus}: {state.name_of(over.holder_id)}"
+        return f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
 
     def tiers(self, state: Encounter) -> list[Tier]:
         roll = state.last_roll
