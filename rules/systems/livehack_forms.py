@@ -20,7 +20,7 @@ from rules.systems.livehack_rules import (
     LiveHackRolled,
     LiveHackSave,
 )
-from rules.systems.livehack_sheet import ATTRIBUTES, TRAITS, LiveHackSheet
+from rules.systems.livehack_sheet import ATTRIBUTES, TRAITS
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -150,12 +150,10 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
     defender = default_target(state, first)
     mates = [c for c in state.combatants if c.side == first.side and c.id != first.id]
     slots = [choice("kind", "Joint action", JOINT_KINDS, "cooperation")]
-    for number_ in range(HELPERS):
-        default = (
-            first.id if number_ == 0 else (mates[number_ - 1].id if number_ <= len(mates) else "")
-        )
+    for slot in range(HELPERS):
+        default = first.id if slot == 0 else (mates[slot - 1].id if slot <= len(mates) else "")
         slots.append(
-            choice(f"who{number_}", f"Participant {number_ + 1}", (NOBODY, *people(state)), default)
+            choice(f"who{slot}", f"Participant {slot + 1}", (NOBODY, *people(state)), default)
         )
     return [
         *slots,
@@ -364,8 +362,3 @@ def form_for(state: Encounter, action: str, selected: str | None) -> list[Field]
         case "heal":
             return heal_form(state, selected)
     raise Rejected(f"LiveHack has no action {action!r}")
-
-
-def sheet_is(sheet: object) -> LiveHackSheet:
-    assert isinstance(sheet, LiveHackSheet)
-    return sheet

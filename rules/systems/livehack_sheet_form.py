@@ -60,7 +60,9 @@ def sheet_fields(sheet: LiveHackSheet) -> list[Field]:
         ),
     ]
     if effects:
-        fields.append(Field(key="effects", label="Offset effects", kind="text", default=effects))
+        fields.append(
+            Field(key="effects", label="Offset effects (read only)", kind="text", default=effects)
+        )
     return fields
 
 
