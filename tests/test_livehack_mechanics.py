@@ -424,3 +424,18 @@ def test_an_eclipse_says_something_bizarre_happens_in_the_log():
     history = encounter(LiveHackSheet(), LiveHackSheet())
     text = play(history, hit(), [12, 1, 12, 1, 1, 1])
     assert "something completely bizarre happens" in text
+
+
+def test_a_transforming_combatant_is_asked_for_its_save_at_its_turn():
+    history = encounter(LiveHackSheet(), LiveHackSheet())
+    run(history, AddCondition("c2", "Transforming"))
+    [turn] = decide(history.state, NextTurn(), ScriptedDice([]))
+    alerts = SYSTEM.alerts(history.state, turn)
+    assert "B is Transforming: save now (s, Transformation save)." in alerts
+    assert "B cannot act (Transforming): pass the turn with n." in alerts
+
+
+def test_a_grim_incapacitation_lasts_until_cheered_up():
+    history = encounter(LiveHackSheet(), LiveHackSheet())
+    cmd = LiveHackGrimTest(combatant_id="c2", experience="eating-humanoid", take="zero")
+    assert "3 Grimness + Incapacitated (until cheered up)" in play(history, cmd)
