@@ -190,7 +190,9 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
     """
     header = read_header(data)
     if header.format < FORMAT:
-        return history_of(decode_snapshot(data), more)
+        # An older save is replayed under today's rules: its log, not its stored state,
+        # is what it means (the rules may have learnt to track more since).
+        return history_of(decode_snapshot(data), more, verify=False)
     try:
         lazy = _lazy_decoder.decode(_body(data))
         history = History.restore(RecordLog(lazy.records), lazy.done, lazy.undone, lazy.state)
@@ -205,20 +207,26 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
     return history
 
 
-def history_of(snapshot: Snapshot, more: list[Record] | None = None) -> History:
-    """Replay a snapshot's log (and records from its journal) into a History."""
+def history_of(
+    snapshot: Snapshot, more: list[Record] | None = None, verify: bool = True
+) -> History:
+    """Replay a snapshot's log (and records from its journal) into a History.
+
+    ``verify`` checks the replayed state against the one the snapshot stored.
+    """
     try:
         history = History.from_records([*snapshot.records, *(more or [])])
     except Exception as exc:  # any rule error while replaying: the file, not the app, is at fault
         raise SnapshotError(f"its event log cannot be replayed ({exc})") from None
-    if not more and history.state != snapshot.state:
+    if verify and not more and history.state != snapshot.state:
         raise SnapshotError("its saved state does not match its event log")
     return history
 
 
 def decode(data: bytes) -> History:
-    """The history a snapshot holds (without a journal); raises SnapshotError."""
-    return history_of(decode_snapshot(data))
+    """The history a snapshot holds (without a journal), fully checked; raises SnapshotError."""
+    current = read_header(data).format == FORMAT
+    return history_of(decode_snapshot(data), verify=current)
 
 
 # --- journal frames ----------------------------------------------------------------------------

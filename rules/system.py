@@ -120,3 +120,6 @@ class RuleSystem(Protocol):
     def status(self, state: Encounter) -> str:
         """Extra text for the header, e.g. token counts ("" for none)."""
         ...
+
+    # Optional: ``cannot_act(state, combatant) -> str`` says why a combatant cannot act
+    # ("" if it can); the combatants pane flags such a combatant with ✗ in the turn order.

@@ -1,323 +1,176 @@
 """LiveHack: open-ended Boon/Bane d12s, opposed rolls, and the margin-of-success damage table.
 
-Source: ``shared/rules-texts/001`` (LiveHack resolution). Dice order in a roll: the
-attacker's boon chain, the attacker's bane chain, then the defender's boon and bane.
+Source: ``shared/rules-texts/001`` (LiveHack resolution). The values live in
+``livehack_rules`` and ``livehack_sheet``, the parts of a roll in ``livehack_parts``, the
+decisions in ``livehack_decide``, the dialogs in ``livehack_forms`` and the log in
+``livehack_log``; this module ties them into the ``RuleSystem``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from msgspec import Struct, structs
+from msgspec import structs
 
-from rules.conditions import Condition, Duration
-from rules.dice import DiceSource, roll_exploding
+from rules.conditions import Condition
+from rules.dice import DiceSource
 from rules.errors import Rejected
-from rules.events import ConditionAdded
-from rules.forms import Field, choice_value, int_value
-from rules.logline import LogEntry, Span, spans
-from rules.system import Action, Landing, NoState, Tier
+from rules.events import TurnAdvanced
+from rules.forms import Field
+from rules.logline import LogEntry
+from rules.system import Action, Landing, Tier
+from rules.systems import livehack_decide as decide_
+from rules.systems import livehack_forms as forms
+from rules.systems import livehack_log as log
+from rules.systems.livehack_forms import DEFENSES, TAKES, default_target
+from rules.systems.livehack_parts import (
+    attacker_parts,
+    check_effort,
+    defender_parts,
+    paired_skill,
+    roll_parts,
+)
+from rules.systems.livehack_rules import (
+    CANNOT_ACT,
+    CONDITION_DURATIONS,
+    DAMAGE_TABLE,
+    DIE,
+    TAKE_TEN,
+    Aid,
+    BoonBane,
+    Consequence,
+    Defense,
+    LiveHackAid,
+    LiveHackAidRolled,
+    LiveHackApplyConsequence,
+    LiveHackBecameGrimlock,
+    LiveHackCancel,
+    LiveHackDrop,
+    LiveHackGrimTest,
+    LiveHackHeal,
+    LiveHackHealed,
+    LiveHackHold,
+    LiveHackJointRoll,
+    LiveHackJointRolled,
+    LiveHackPositionHeld,
+    LiveHackPositionLost,
+    LiveHackRoll,
+    LiveHackRolled,
+    LiveHackSave,
+    LiveHackSaveRolled,
+    LiveHackState,
+    LiveHackTraitInflicted,
+    Part,
+    Rollover,
+    SideRoll,
+    Take,
+    condition_for,
+    consequence_for,
+    opposed_roll,
+    roll_boon_bane,
+    roll_side,
+)
+from rules.systems.livehack_sheet import (
+    TRAIT_FIELDS,
+    TRAITS,
+    Held,
+    LiveHackSheet,
+    Rating,
+    Trait,
+    offset_effects,
+)
+from rules.systems.livehack_sheet_form import sheet_fields, sheet_values
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
-Take = Literal["roll", "zero", "ten"]
-Defense = Literal["reflex", "fortitude", "will"]
-Trait = Literal["wounds", "fatigue", "grimness"]
+__all__ = [
+    "CONDITION_DURATIONS",
+    "DEFENSES",
+    "DIE",
+    "TAKES",
+    "TAKE_TEN",
+    "TRAITS",
+    "BoonBane",
+    "Consequence",
+    "Defense",
+    "LiveHackAid",
+    "LiveHackApplyConsequence",
+    "LiveHackCancel",
+    "LiveHackDrop",
+    "LiveHackGrimTest",
+    "LiveHackHeal",
+    "LiveHackHold",
+    "LiveHackJointRoll",
+    "LiveHackRoll",
+    "LiveHackRolled",
+    "LiveHackSave",
+    "LiveHackSheet",
+    "LiveHackState",
+    "Part",
+    "Rating",
+    "SideRoll",
+    "Take",
+    "Trait",
+    "attacker_parts",
+    "condition_for",
+    "consequence_for",
+    "defender_parts",
+    "opposed_roll",
+    "roll_boon_bane",
+    "roll_side",
+]
 
-DIE = 12
-TAKE_TEN = 10
-
-TAKES: tuple[tuple[str, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), ("ten", "Take Ten"))
-DEFENSES: tuple[tuple[str, str], ...] = (
-    ("reflex", "Reflex"),
-    ("fortitude", "Fortitude (damage)"),
-    ("will", "Will"),
+ACTIONS = (
+    Action("roll", "Opposed roll", "Boon/Bane: skill, attribute, specialty, bond, items, effort"),
+    Action("joint", "Joint action", "Cooperation (best margin) or Chaos (lowest margin)"),
+    Action("aid", "Aid", "A helper's roll: +1 per 5 MOS or part, -1 per full 5 short"),
+    Action("hold", "Hold positional bonus", "Keep the last margin bonus instead of damage"),
+    Action("cancel", "Cancel opponent's position", "Spend the last margin bonus on theirs"),
+    Action("drop", "Drop positional bonus", "Circumstances changed: the position is lost"),
+    Action("grim", "Grim test", "Will + Grimness against a grim experience"),
+    Action("dying", "Dying save", "End of round: Fortitude + Con vs Wounds"),
+    Action("transforming", "Transformation save", "Each turn: MOS 10 self-stabilizes"),
+    Action("check", "Attribute check", "A -5 offset's roll vs DR 0"),
+    Action("heal", "Heal wounds", "Healing below the -10 Con threshold stabilizes"),
 )
-TRAITS: tuple[tuple[str, str], ...] = (
-    ("wounds", "Wounds"),
-    ("fatigue", "Fatigue"),
-    ("grimness", "Grimness"),
-)
-
-
-# --- sheet ---------------------------------------------------------------------------------
-
-
-class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
-    """The numbers a LiveHack fight needs. Defenses are already offsets (10 taken off)."""
-
-    attack: int = 0
-    reflex: int = 0
-    fortitude: int = 0
-    will: int = 0
-    con: int = 0
-    armour: int = 0
-    wounds: int = 0
-    fatigue: int = 0
-    grimness: int = 0
-
-
-SHEET_LABELS: tuple[tuple[str, str], ...] = (
-    ("attack", "Attack bonus"),
-    ("reflex", "Reflex"),
-    ("fortitude", "Fortitude"),
-    ("will", "Will"),
-    ("con", "Con"),
-    ("armour", "Armour (Fort bonus)"),
-    ("wounds", "Wounds"),
-    ("fatigue", "Fatigue"),
-    ("grimness", "Grimness"),
-)
-
-
-# --- rolls ---------------------------------------------------------------------------------
-
-
-class BoonBane(Struct, frozen=True):
-    """One Boon/Bane roll: each chain holds the first die and every exploded die after it."""
-
-    boon: tuple[int, ...]
-    bane: tuple[int, ...]
-
-    @property
-    def total(self) -> int:
-        return sum(self.boon) - sum(self.bane)
-
-    @property
-    def noon(self) -> bool:
-        return self.boon[0] == DIE
-
-    @property
-    def midnight(self) -> bool:
-        return self.bane[0] == DIE
-
-    @property
-    def eclipse(self) -> bool:
-        return self.noon and self.midnight
-
-
-def roll_boon_bane(dice: DiceSource) -> BoonBane:
-    return BoonBane(boon=roll_exploding(dice, DIE), bane=roll_exploding(dice, DIE))
-
-
-class Part(Struct, frozen=True):
-    """One named modifier of a roll (skill, defense, armour, extra...)."""
-
-    label: str
-    value: int
-
-
-class SideRoll(Struct, frozen=True, kw_only=True):
-    """One side of an opposed roll: its modifiers and how it rolled (or took zero or ten)."""
-
-    combatant_id: str | None = None
-    parts: tuple[Part, ...] = ()
-    take: Take = "roll"
-    dice: BoonBane | None = None
-
-    @property
-    def modifier(self) -> int:
-        return sum(part.value for part in self.parts)
-
-    @property
-    def dice_total(self) -> int:
-        if self.take == "ten":
-            return TAKE_TEN
-        return self.dice.total if self.dice is not None else 0
-
-    @property
-    def total(self) -> int:
-        return self.modifier + self.dice_total
-
-
-def roll_side(
-    parts: tuple[Part, ...], take: Take, dice: DiceSource, combatant_id: str | None = None
-) -> SideRoll:
-    rolled = roll_boon_bane(dice) if take == "roll" else None
-    return SideRoll(combatant_id=combatant_id, parts=parts, take=take, dice=rolled)
-
-
-class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
-    """An opposed roll: the attacker succeeds when it meets or beats the defender's total."""
-
-    attacker: SideRoll
-    defender: SideRoll
-    defense: Defense = "reflex"
-    trait: Trait = "wounds"
-
-    @property
-    def margin(self) -> int:
-        return self.attacker.total - self.defender.total
-
-    @property
-    def success(self) -> bool:
-        return self.margin >= 0
-
-    @property
-    def margin_bonus(self) -> int:
-        """+1 per full 5 over the target, carried to a related roll ("Rolling over")."""
-        return self.margin // 5 if self.success else 0
-
-
-def opposed_roll(
-    attacker: SideRoll, defender: SideRoll, defense: Defense, trait: Trait
-) -> LiveHackRolled:
-    return LiveHackRolled(attacker=attacker, defender=defender, defense=defense, trait=trait)
-
-
-# --- the damage table ------------------------------------------------------------------------
-
-
-class Consequence(Struct, frozen=True):
-    low: int
-    high: int | None
-    levels: int
-    condition: str | None
-
-
-DAMAGE_TABLE: tuple[Consequence, ...] = (
-    Consequence(0, 4, 1, None),
-    Consequence(5, 9, 2, "Discombobulated"),
-    Consequence(10, 14, 3, "Incapacitated"),
-    Consequence(15, None, 4, "Dying"),
-)
-
-CONDITION_DURATIONS: dict[str, Duration] = {
-    # "lasts through the character's next action ... When that character's turn is over"
-    "Discombobulated": Duration("end-of-next-turn"),
-    "Incapacitated": Duration("until-removed"),
-    "Dying": Duration("until-removed"),
-    "Transforming": Duration("until-removed"),
-}
-
-
-def consequence_for(margin: int) -> Consequence | None:
-    """The damage-table row for a margin of success; None for a miss (a save)."""
-    for row in DAMAGE_TABLE:
-        if margin >= row.low and (row.high is None or margin <= row.high):
-            return row
-    return None
-
-
-def condition_for(row: Consequence, defense: Defense) -> str | None:
-    # Ruling: a Will roll threatens the mind, not the life, so 15+ transforms instead of
-    # killing ("Attacks that do not seem like they would threaten the life ... transform").
-    if row.condition == "Dying" and defense == "will":
-        return "Transforming"
-    return row.condition
-
-
-# --- commands and events ---------------------------------------------------------------------
-
-
-class LiveHackRoll(Struct, frozen=True, kw_only=True):
-    attacker_id: str
-    defender_id: str
-    defense: Defense = "reflex"
-    attacker_extra: int = 0
-    defender_extra: int = 0
-    attacker_take: Take = "roll"
-    defender_take: Take = "roll"
-    trait: Trait = "wounds"
-
-
-class LiveHackApplyConsequence(Struct, frozen=True):
-    """Apply the damage-table row of the last roll to its defender."""
-
-
-class LiveHackTraitInflicted(Struct, frozen=True, kw_only=True, tag="livehack.trait-inflicted"):
-    combatant_id: str
-    trait: Trait
-    levels: int
-    margin: int
-
-
-def attacker_parts(combatant: Combatant, extra: int) -> tuple[Part, ...]:
-    sheet: LiveHackSheet = combatant.sheet
-    parts = [Part("attack", sheet.attack)]
-    if extra:
-        parts.append(Part("extra", extra))
-    return tuple(parts)
-
-
-def defender_parts(combatant: Combatant, defense: Defense, extra: int) -> tuple[Part, ...]:
-    sheet: LiveHackSheet = combatant.sheet
-    match defense:
-        case "reflex":
-            parts = [Part("Reflex", sheet.reflex)]
-        case "fortitude":
-            # Damage is rolled "vs the opponent's fort save, the associated Con bonus, and
-            # any Fort bonus from armor".
-            parts = [Part("Fortitude", sheet.fortitude), Part("Con", sheet.con)]
-            if sheet.armour:
-                parts.append(Part("armour", sheet.armour))
-        case "will":
-            # Grim tests are "will plus any current grimness".
-            parts = [Part("Will", sheet.will)]
-            if sheet.grimness:
-                parts.append(Part("Grimness", sheet.grimness))
-    if extra:
-        parts.append(Part("extra", extra))
-    return tuple(parts)
-
-
-# --- the system --------------------------------------------------------------------------------
-
-
-def _label(choices: tuple[tuple[str, str], ...], value: str) -> str:
-    return dict(choices).get(value, value)
-
-
-def _take_choice(key: str, label: str) -> Field:
-    return Field(key=key, label=label, kind="choice", default="roll", choices=TAKES)
-
-
-def _chain_spans(chain: tuple[int, ...], sign: str, style: str) -> list[Span]:
-    out: list[Span] = []
-    for index, face in enumerate(chain):
-        if index:
-            out.append(Span("→", "muted"))
-        out.append(Span(str(face), style if face == DIE else "die"))
-    return [Span(f"{sign}[", "muted"), *out, Span("]", "muted")]
-
-
-def side_spans(name: str, side: SideRoll) -> list[Span]:
-    out: list[Span] = [Span("  "), Span(name, "name"), Span(": ")]
-    for part in side.parts:
-        out.append(Span(f"{part.label} {part.value:+d} ", "muted"))
-    if side.take == "zero":
-        out.append(Span("take zero ", "muted"))
-    elif side.take == "ten":
-        out.append(Span("take ten +10 ", "muted"))
-    elif side.dice is not None:
-        out += _chain_spans(side.dice.boon, "boon ", "noon")
-        out += _chain_spans(side.dice.bane, " - bane ", "midnight")
-        out.append(Span(f" = {side.dice.total:+d} "))
-        if side.dice.eclipse:
-            out.append(Span(" ECLIPSE ", "eclipse"))
-        elif side.dice.noon:
-            out.append(Span(" NOON ", "noon"))
-        elif side.dice.midnight:
-            out.append(Span(" MIDNIGHT ", "midnight"))
-    out.append(Span(f" total {side.total}", "total"))
-    return out
 
 
 class LiveHack:
     name = "livehack"
     title = "LiveHack"
     sheet_types = (LiveHackSheet,)
-    event_types = (LiveHackRolled, LiveHackTraitInflicted)
-    command_types = (LiveHackRoll, LiveHackApplyConsequence)
+    event_types = (
+        LiveHackRolled,
+        LiveHackTraitInflicted,
+        LiveHackJointRolled,
+        LiveHackAidRolled,
+        LiveHackSaveRolled,
+        LiveHackPositionHeld,
+        LiveHackPositionLost,
+        LiveHackHealed,
+        LiveHackBecameGrimlock,
+    )
+    command_types = (
+        LiveHackRoll,
+        LiveHackApplyConsequence,
+        LiveHackJointRoll,
+        LiveHackAid,
+        LiveHackGrimTest,
+        LiveHackSave,
+        LiveHackHold,
+        LiveHackCancel,
+        LiveHackDrop,
+        LiveHackHeal,
+    )
     roll_event_types = (LiveHackRolled,)
-    state_type = NoState
-    stat_columns = ("Atk", "Ref", "Fort", "Will", "Wnd")
+    state_type = LiveHackState
+    stat_columns = ("Atk", "R/F/W", "Wnd", "Fat", "Grm", "Pos")
     uses_turn_order = True
 
-    def new_state(self) -> NoState:
-        return NoState()
+    def new_state(self) -> LiveHackState:
+        return LiveHackState()
 
     # sheets
 
@@ -325,108 +178,90 @@ class LiveHack:
         return LiveHackSheet()
 
     def sheet_form(self, sheet: LiveHackSheet) -> list[Field]:
-        return [
-            Field(key=key, label=label, default=str(getattr(sheet, key)))
-            for key, label in SHEET_LABELS
-        ]
+        return sheet_fields(sheet)
 
     def sheet_from_form(self, values: Mapping[str, str], sheet: LiveHackSheet) -> LiveHackSheet:
-        changes = {
-            key: int_value(values, key, label, getattr(sheet, key)) for key, label in SHEET_LABELS
-        }
-        return structs.replace(sheet, **changes)
+        return sheet_values(values, sheet)
 
     def sheet_stats(self, sheet: LiveHackSheet) -> tuple[str, ...]:
-        fort = sheet.fortitude + sheet.con + sheet.armour
+        fort = sheet.defense("fortitude") + sheet.attribute("con") + sheet.armour
+        defenses = f"{sheet.defense('reflex'):+d}/{fort:+d}/{sheet.defense('will'):+d}"
         return (
             f"{sheet.attack:+d}",
-            f"{sheet.reflex:+d}",
-            f"{fort:+d}",
-            f"{sheet.will:+d}",
+            defenses,
             str(sheet.wounds),
+            str(sheet.fatigue),
+            str(sheet.grimness),
+            f"+{sheet.held_total}" if sheet.held_total else "",
         )
+
+    def cannot_act(self, state: Encounter, combatant: Combatant) -> str:
+        """Why the combatant cannot act ("" if it can): a flag in the turn order."""
+        found = next((name for name in CANNOT_ACT if combatant.condition(name)), None)
+        if found:
+            return found
+        sheet: LiveHackSheet = combatant.sheet
+        stops = [e for e in offset_effects(sheet) if e.stops_acting]
+        return f"{stops[0].attribute.capitalize()} -10" if stops else ""
 
     # actions
 
     def actions(self, state: Encounter) -> list[Action]:
-        return [Action("roll", "Opposed roll", "Boon/Bane against a defense; the damage table")]
+        return list(ACTIONS)
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
-        if action == "roll":
-            return self.roll_form(state)
-        raise Rejected(f"LiveHack has no action {action!r}")
+        return forms.form_for(state, action, selected)
 
     def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
-        if action == "roll":
-            return self.roll_command(state, values)
-        raise Rejected(f"LiveHack has no action {action!r}")
-
-    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
-        if action != "roll":
-            return ""
-        try:
-            cmd = self.roll_command(state, values)
-            attacker = state.combatant(cmd.attacker_id)
-            defender = state.combatant(cmd.defender_id)
-        except Rejected as exc:
-            return exc.message
-        attack = sum(p.value for p in attacker_parts(attacker, cmd.attacker_extra))
-        defend = sum(p.value for p in defender_parts(defender, cmd.defense, cmd.defender_extra))
-        return (
-            f"{attacker.name} {attack:+d} vs {defender.name} "
-            f"{cmd.defense.capitalize()} {defend:+d}, before the dice"
-        )
+        return forms.command_for(state, action, values, None)
 
     def roll_form(self, state: Encounter) -> list[Field]:
-        if len(state.combatants) < 2:
-            raise Rejected("A LiveHack roll needs two combatants: add them first")
-        people = tuple((c.id, c.name) for c in state.combatants)
-        attacker = state.current or state.combatants[0]
-        defender = self._default_target(state, attacker)
-        return [
-            Field(
-                key="attacker", label="Attacker", kind="choice", default=attacker.id, choices=people
-            ),
-            Field(
-                key="defender", label="Defender", kind="choice", default=defender.id, choices=people
-            ),
-            Field(
-                key="defense", label="Against", kind="choice", default="reflex", choices=DEFENSES
-            ),
-            Field(key="attacker_extra", label="Attacker extra modifier", default="0"),
-            _take_choice("attacker_take", "Attacker dice"),
-            Field(key="defender_extra", label="Defender extra modifier", default="0"),
-            _take_choice("defender_take", "Defender dice"),
-            Field(
-                key="trait",
-                label="Negative trait",
-                kind="choice",
-                default="wounds",
-                choices=TRAITS,
-            ),
-        ]
-
-    def _default_target(self, state: Encounter, attacker: Combatant) -> Combatant:
-        last = state.last_roll
-        if isinstance(last, LiveHackRolled) and last.attacker.combatant_id == attacker.id:
-            target = state.find(last.defender.combatant_id)
-            if target is not None:
-                return target
-        others = [c for c in state.combatants if c.id != attacker.id]
-        return next((c for c in others if c.side != attacker.side), others[0])
+        return forms.roll_form(state)
 
     def roll_command(self, state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
-        fields = {f.key: f for f in self.roll_form(state)}
-        return LiveHackRoll(
-            attacker_id=choice_value(values, fields["attacker"]),
-            defender_id=choice_value(values, fields["defender"]),
-            defense=choice_value(values, fields["defense"]),  # type: ignore[arg-type]
-            attacker_extra=int_value(values, "attacker_extra", "Attacker extra modifier"),
-            defender_extra=int_value(values, "defender_extra", "Defender extra modifier"),
-            attacker_take=choice_value(values, fields["attacker_take"]),  # type: ignore[arg-type]
-            defender_take=choice_value(values, fields["defender_take"]),  # type: ignore[arg-type]
-            trait=choice_value(values, fields["trait"]),  # type: ignore[arg-type]
+        return forms.roll_command(state, values)
+
+    def _default_target(self, state: Encounter, attacker: Combatant) -> Combatant:
+        return default_target(state, attacker)
+
+    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+        try:
+            return self._preview(state, action, values)
+        except Rejected as exc:
+            return exc.message
+
+    def _preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+        match action:
+            case "roll":
+                return self._roll_preview(state, forms.roll_command(state, values))
+            case "hold" | "cancel":
+                over = state.system_state.rollover  # type: ignore[union-attr]
+                if over is None:
+                    return "No margin bonus to use: it takes a success by 5 or more"
+                holder, target = state.name_of(over.holder_id), state.name_of(over.target_id)
+                if action == "hold":
+                    held = state.combatant(over.holder_id).sheet.held_over(over.target_id)
+                    return f"{holder} holds +{held + over.bonus} over {target}; no damage roll"
+                return f"{holder} spends +{over.bonus} to cancel {target}'s position; no damage"
+            case "aid":
+                return "Aid: +1 per 5 MOS or part thereof; -1 per full 5 short; 0 to -4 nothing"
+        return ""
+
+    def _roll_preview(self, state: Encounter, cmd: LiveHackRoll) -> str:
+        attacker = state.combatant(cmd.attacker_id)
+        defender = state.combatant(cmd.defender_id)
+        check_effort(attacker, cmd.effort)
+        attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
+        defend_parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
+        defend = sum(p.value for p in defend_parts)
+        against = paired_skill(cmd) if cmd.defense == "skill" else cmd.defense.capitalize()
+        line = (
+            f"{attacker.name} {attack:+d} vs {defender.name} {against} {defend:+d}, before the dice"
         )
+        cons = [e for e in offset_effects(attacker.sheet) if e.attribute == "con" and e.level == -5]
+        if cmd.effort and cons:
+            line += f"; Con -5: {attacker.name} must roll Con vs DR 0 to expend Fatigue"
+        return line
 
     def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
         return LiveHackApplyConsequence()
@@ -436,93 +271,71 @@ class LiveHack:
     def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case LiveHackRoll():
-                return [self._roll(state, command, dice)]
+                return [decide_.roll(state, command, dice)]
             case LiveHackApplyConsequence():
-                return self._consequence(state)
+                return decide_.consequence(state)
+            case LiveHackJointRoll():
+                return [decide_.joint(state, command, dice)]
+            case LiveHackAid():
+                return [decide_.aid(state, command, dice)]
+            case LiveHackGrimTest():
+                return [decide_.grim_test(state, command, dice)]
+            case LiveHackSave():
+                return decide_.save(state, command, dice)
+            case LiveHackHold():
+                return [decide_.hold(state, command)]
+            case LiveHackCancel():
+                return [decide_.cancel(state, command)]
+            case LiveHackDrop():
+                return [decide_.drop(state, command)]
+            case LiveHackHeal():
+                return decide_.heal(state, command)
         raise Rejected(f"LiveHack does not know the command {type(command).__name__}")
-
-    def _roll(self, state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
-        attacker = state.combatant(cmd.attacker_id)
-        defender = state.combatant(cmd.defender_id)
-        if attacker.id == defender.id:
-            raise Rejected(f"{attacker.name} cannot roll against themselves")
-        # The attacker's dice are rolled first, then the defender's, so a script reads in order.
-        attack = roll_side(
-            attacker_parts(attacker, cmd.attacker_extra), cmd.attacker_take, dice, attacker.id
-        )
-        defend = roll_side(
-            defender_parts(defender, cmd.defense, cmd.defender_extra),
-            cmd.defender_take,
-            dice,
-            defender.id,
-        )
-        return opposed_roll(attack, defend, cmd.defense, cmd.trait)
-
-    def _consequence(self, state: Encounter) -> list[object]:
-        roll = state.last_roll
-        if not isinstance(roll, LiveHackRolled):
-            raise Rejected("Nothing to apply: roll first")
-        if state.last_roll_applied:
-            raise Rejected("The last roll's consequence has already been applied")
-        row = consequence_for(roll.margin)
-        if row is None:
-            raise Rejected(f"The roll missed by {-roll.margin}: no consequence to apply")
-        target_id = roll.defender.combatant_id
-        if target_id is None or state.find(target_id) is None:
-            raise Rejected("The defender of the last roll is no longer in the encounter")
-        events: list[object] = [
-            LiveHackTraitInflicted(
-                combatant_id=target_id, trait=roll.trait, levels=row.levels, margin=roll.margin
-            )
-        ]
-        condition = condition_for(row, roll.defense)
-        if condition is not None:
-            duration = CONDITION_DURATIONS[condition]
-            events.append(
-                ConditionAdded(
-                    combatant_id=target_id,
-                    condition=Condition(condition, duration, state.expiry_for(target_id, duration)),
-                )
-            )
-        return events
 
     def apply(self, state: Encounter, event: object) -> Encounter:
         match event:
             case LiveHackRolled():
-                return state.update(last_roll=event, last_roll_applied=False)
+                return _rolled(state, event)
+            case LiveHackJointRolled():
+                return _rolled(state, event.rolls[event.chosen])
+            case LiveHackAidRolled():
+                aid = decide_aid(event)
+                system = _system(state)
+                return state.update(system_state=structs.replace(system, aids=(*system.aids, aid)))
+            case LiveHackSaveRolled():
+                return state
             case LiveHackTraitInflicted():
-                target = state.combatant(event.combatant_id)
-                sheet: LiveHackSheet = target.sheet
-                raised = getattr(sheet, event.trait) + event.levels
-                updated = structs.replace(
-                    target, sheet=structs.replace(sheet, **{event.trait: raised})
+                return _inflicted(state, event)
+            case LiveHackPositionHeld():
+                return _held(state, event)
+            case LiveHackPositionLost():
+                return _lost(state, event)
+            case LiveHackHealed():
+                return _sheet_change(
+                    state, event.combatant_id, lambda s: {"wounds": max(s.wounds - event.levels, 0)}
                 )
-                return state.replace_combatant(updated).update(last_roll_applied=True)
+            case LiveHackBecameGrimlock():
+                return _grimlock(state, event)
         raise TypeError(f"not a LiveHack event: {event!r}")
 
     # what the app shows
 
     def alerts(self, state: Encounter, event: object) -> list[str]:
-        if not isinstance(event, LiveHackRolled):
-            return []
-        out = []
-        for side in (event.attacker, event.defender):
-            if side.dice is not None and side.dice.eclipse:
-                name = state.name_of(side.combatant_id, "A roller")
-                out.append(
-                    f"Eclipse for {name}! Something completely bizarre happens, "
-                    "tangential to the action (add a note with o)."
-                )
-        return out
+        if isinstance(event, TurnAdvanced):
+            return log.turn_alerts(self, state, event)
+        return log.event_alerts(state, event)
 
     def status(self, state: Encounter) -> str:
-        return ""
+        over = _system(state).rollover
+        if over is None:
+            return ""
+        return f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
 
     def tiers(self, state: Encounter) -> list[Tier]:
         roll = state.last_roll
         trait = roll.trait if isinstance(roll, LiveHackRolled) else "wounds"
         defense = roll.defense if isinstance(roll, LiveHackRolled) else "reflex"
-        trait_name = _label(TRAITS, trait)
+        trait_name = dict(TRAITS)[trait]
         tiers = [Tier("miss", None, -1, "saved: no effect")]
         for row in DAMAGE_TABLE:
             label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
@@ -545,58 +358,121 @@ class LiveHack:
         )
         return Landing(tier=index, value=roll.margin, summary=summary)
 
-    # the log
-
     def describe(self, state: Encounter, event: object) -> LogEntry:
-        match event:
-            case LiveHackRolled():
-                return self._describe_roll(state, event)
-            case LiveHackTraitInflicted():
-                return LogEntry(
-                    "consequence",
-                    (
-                        spans(
-                            Span(state.name_of(event.combatant_id), "name"),
-                            f" takes {event.levels} level{'s' if event.levels != 1 else ''} of ",
-                            Span(_label(TRAITS, event.trait), "tier"),
-                            f" (margin {event.margin:+d})",
-                        ),
-                    ),
-                )
-        raise TypeError(f"not a LiveHack event: {event!r}")
+        return log.describe(state, event)
 
-    def _describe_roll(self, state: Encounter, roll: LiveHackRolled) -> LogEntry:
-        attacker = state.name_of(roll.attacker.combatant_id, "Attacker")
-        defender = state.name_of(roll.defender.combatant_id, "Defender")
-        row = consequence_for(roll.margin)
-        if row is None:
-            outcome = Span(f"MISS by {-roll.margin}", "failure")
-            result = Span("  no effect", "muted")
-        else:
-            outcome = Span(f"HIT, margin {roll.margin:+d}", "success")
-            condition = condition_for(row, roll.defense)
-            text = f"  tier {row.low}{'-' + str(row.high) if row.high is not None else '+'}: "
-            text += f"{row.levels} {_label(TRAITS, roll.trait)}"
-            if condition:
-                text += f" + {condition}"
-            if roll.margin_bonus:
-                text += f"; margin bonus +{roll.margin_bonus}"
-            result = Span(text, "tier")
-        head = spans(
-            Span(attacker, "name"),
-            " vs ",
-            Span(defender, "name"),
-            Span(f" (vs {roll.defense.capitalize()}) ", "muted"),
-            Span(f"{roll.attacker.total} vs {roll.defender.total} ", "total"),
-            outcome,
-        )
-        lines = [
-            head,
-            tuple(side_spans(attacker, roll.attacker)),
-            tuple(side_spans(defender, roll.defender)),
-            spans(result),
-        ]
-        return LogEntry("roll", tuple(lines))
+
+# --- apply helpers ---------------------------------------------------------------------------
+
+
+def _system(state: Encounter) -> LiveHackState:
+    system = state.system_state
+    assert isinstance(system, LiveHackState)
+    return system
+
+
+def decide_aid(event: LiveHackAidRolled) -> Aid:
+    return Aid(
+        aided_id=event.aided_id, helper_id=event.helper.combatant_id or "", bonus=event.bonus
+    )
+
+
+def _sheet_change(state: Encounter, cid: str, change) -> Encounter:
+    target = state.combatant(cid)
+    sheet: LiveHackSheet = target.sheet
+    return state.replace_combatant(
+        structs.replace(target, sheet=structs.replace(sheet, **change(sheet)))
+    )
+
+
+def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
+    system = _system(state)
+    attacker_id = event.attacker.combatant_id
+    defender_id = event.defender.combatant_id
+    rollover = None
+    if (
+        event.kind == "roll"
+        and event.success
+        and event.margin_bonus
+        and attacker_id
+        and defender_id
+    ):
+        rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
+    aids = tuple(a for a in system.aids if a.aided_id != attacker_id)
+    state = state.update(
+        last_roll=event,
+        last_roll_applied=False,
+        system_state=structs.replace(system, rollover=rollover, aids=aids),
+    )
+    if attacker_id is None or state.find(attacker_id) is None:
+        return state
+
+    def spend(sheet: LiveHackSheet) -> dict[str, object]:
+        changes: dict[str, object] = {
+            "fatigue": sheet.fatigue + event.effort,
+            "effort_spent": sheet.effort_spent + event.effort,
+        }
+        if event.cashed:
+            changes["held"] = tuple(h for h in sheet.held if h.target_id != defender_id)
+        return changes
+
+    return _sheet_change(state, attacker_id, spend)
+
+
+def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
+    field = TRAIT_FIELDS[event.trait]
+    state = _sheet_change(
+        state, event.combatant_id, lambda s: {field: getattr(s, field) + event.levels}
+    )
+    system = _system(state)
+    if event.grimlock and event.combatant_id not in system.grimlocks:
+        system = structs.replace(system, grimlocks=(*system.grimlocks, event.combatant_id))
+    return state.update(last_roll_applied=True, system_state=system)
+
+
+def _held(state: Encounter, event: LiveHackPositionHeld) -> Encounter:
+    def add(sheet: LiveHackSheet) -> dict[str, object]:
+        total = sheet.held_over(event.target_id) + event.bonus
+        others = tuple(h for h in sheet.held if h.target_id != event.target_id)
+        return {"held": (*others, Held(event.target_id, total))}
+
+    state = _sheet_change(state, event.holder_id, add)
+    system = structs.replace(_system(state), rollover=None)
+    return state.update(system_state=system, last_roll_applied=True)
+
+
+def _lost(state: Encounter, event: LiveHackPositionLost) -> Encounter:
+    state = _sheet_change(
+        state,
+        event.holder_id,
+        lambda s: {"held": tuple(h for h in s.held if h.target_id != event.target_id)},
+    )
+    if event.by_id is None:
+        return state
+    # Cancelling spends the canceller's margin bonus, and "does not do damage".
+    system = structs.replace(_system(state), rollover=None)
+    return state.update(system_state=system, last_roll_applied=True)
+
+
+def _grimlock(state: Encounter, event: LiveHackBecameGrimlock) -> Encounter:
+    state = _sheet_change(
+        state,
+        event.combatant_id,
+        lambda s: {"strength": s.strength + event.grim, "wisdom": s.wisdom - event.grim},
+    )
+    target = state.combatant(event.combatant_id)
+    notes = (target.notes + "; " if target.notes else "") + "Grimlock: blind sight"
+    changed = structs.replace(
+        target,
+        side="grimlocks",
+        notes=notes,
+        conditions=(*target.conditions, Condition("Grimlock")),
+    )
+    system = _system(state)
+    grimlocks = tuple(g for g in system.grimlocks if g != event.combatant_id)
+    return state.replace_combatant(changed).update(
+        system_state=structs.replace(system, grimlocks=grimlocks)
+    )
 
 
 SYSTEM = LiveHack()

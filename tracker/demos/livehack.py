@@ -7,7 +7,12 @@ from rules.conditions import Duration
 from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
-from rules.systems.livehack import LiveHackApplyConsequence, LiveHackRoll, LiveHackSheet
+from rules.systems.livehack import (
+    LiveHackApplyConsequence,
+    LiveHackRoll,
+    LiveHackSheet,
+    Rating,
+)
 
 
 def build() -> History:
@@ -18,10 +23,39 @@ def build() -> History:
         history.commit(decide(history.state, command, dice), label)
 
     people = [
-        ("Orla", "party", LiveHackSheet(attack=6, reflex=4, fortitude=3, will=2, con=2, armour=2)),
-        ("Brak", "party", LiveHackSheet(attack=5, reflex=2, fortitude=5, will=1, con=3, armour=3)),
-        ("Goblin Sneak", "foes", LiveHackSheet(attack=3, reflex=3, fortitude=1, will=0, con=0)),
-        ("Goblin Boss", "foes", LiveHackSheet(attack=5, reflex=2, fortitude=3, will=2, con=1)),
+        (
+            "Orla",
+            "party",
+            LiveHackSheet(
+                attack=6,
+                reflex=4,
+                fortitude=3,
+                will=2,
+                con=2,
+                armour=2,
+                skills=(Rating("Melee", 6), Rating("Spot", 3)),
+                bonds=(Rating("Brak", 2),),
+                items=(Rating("Axe", 1),),
+            ),
+        ),
+        (
+            "Brak",
+            "party",
+            LiveHackSheet(
+                attack=5, reflex=2, fortitude=5, will=1, con=3, armour=3, bonds=(Rating("Orla", 1),)
+            ),
+        ),
+        # Monster stat blocks as printed: the tracker takes the base 10 off.
+        (
+            "Goblin Sneak",
+            "foes",
+            LiveHackSheet(attack=3, reflex=13, fortitude=11, will=10, stat_block=True),
+        ),
+        (
+            "Goblin Boss",
+            "foes",
+            LiveHackSheet(attack=5, reflex=12, fortitude=13, will=12, con=1, stat_block=True),
+        ),
     ]
     for name, side, sheet in people:
         run(AddCombatant(name=name, side=side, sheet=sheet), f"add {name}")
@@ -35,7 +69,14 @@ def build() -> History:
     run(NextTurn(), "next turn")
     run(AddNote("The warren's torches gutter.", None), "note")
     run(
-        LiveHackRoll(attacker_id="c1", defender_id="c4", defense="fortitude", attacker_extra=4),
+        LiveHackRoll(
+            attacker_id="c1",
+            defender_id="c4",
+            defense="fortitude",
+            skill="Melee",
+            items="Axe",
+            effort=1,
+        ),
         "Orla",
     )
     if history.state.last_roll is not None and history.state.last_roll.success:

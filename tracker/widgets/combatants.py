@@ -40,14 +40,19 @@ class CombatantsPane(DataTable[Text]):
             self._columns_for = system.name
         keep = self.selected_id
         self.clear()
+        # Optional system hook: why a combatant cannot act ("" if it can), flagged with ✗.
+        cannot_act = getattr(system, "cannot_act", None)
         for combatant in state.combatants:
             current = combatant.id == state.current_id
             style = "bold" if current else ""
             name = Text(combatant.name, style=style)
             if combatant.gm_only:
                 name.append(" (GM)", style="dim")
+            mark = Text("▶" if current else " ", style=style)
+            if cannot_act is not None and cannot_act(state, combatant):
+                mark.append("✗", style="bold red")
             self.add_row(
-                Text("▶" if current else " ", style=style),
+                mark,
                 name,
                 Text(combatant.side, style=style),
                 *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
