@@ -8,9 +8,9 @@ from typing import Union
 
 from rules.errors import Rejected
 from rules.system import NoState, RuleSystem
-from rules.systems import livehack
+from rules.systems import beerrun, livehack
 
-MODULES = (livehack,)
+MODULES = (livehack, beerrun)
 
 SYSTEMS: dict[str, RuleSystem] = {module.SYSTEM.name: module.SYSTEM for module in MODULES}
 

@@ -7,8 +7,9 @@ are committed. To add a demo, write a module with ``build() -> History`` and lis
 from collections.abc import Callable
 
 from rules.history import History
-from tracker.demos import livehack
+from tracker.demos import beerrun, livehack
 
 DEMOS: dict[str, Callable[[], History]] = {
     "demo-livehack": livehack.build,
+    "demo-beer-run": beerrun.build,
 }

@@ -6,8 +6,9 @@ A module offers ``add_roll_arguments(parser)`` and ``run_roll(args) -> int`` for
 
 from types import ModuleType
 
-from tracker.headless import livehack
+from tracker.headless import beerrun, livehack
 
 ROLLERS: dict[str, ModuleType] = {
     "livehack": livehack,
+    "beerrun": beerrun,
 }
