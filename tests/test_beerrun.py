@@ -128,6 +128,7 @@ def test_the_sheet_form_round_trips_every_part_of_the_sheet():
 def test_there_is_no_turn_order_and_n_ends_the_round():
     history = brawl()
     assert SYSTEM.uses_turn_order is False
+    assert history.state.current_id is None  # nobody is "current": all sides act at once
     run(history, NextTurn())
     assert history.state.round == 2 and history.state.current_id is None
 
