@@ -71,12 +71,12 @@ OUTCOME_KINDS: tuple[tuple[str, str], ...] = (
     ("inflicted", "Inflicted (rolled against them)"),
 )
 PIP_TIERS = (
-    Tier("ties", 0, 0, "no success: nothing lands"),
-    Tier("1", 1, 1, "1 pip off an opposing die"),
-    Tier("2", 2, 2, "2 pips (d8 → d6)"),
-    Tier("3", 3, 3, "3 pips (d8 → d5)"),
-    Tier("4", 4, 4, "4 pips (d6 → d2)"),
-    Tier("5+", 5, None, "5+ pips: most dice fall to zero"),
+    Tier("ties", 0, 0, "nothing lands"),
+    Tier("1", 1, 1, "1 pip off a die"),
+    Tier("2", 2, 2, "2 pips: d8 → d6"),
+    Tier("3", 3, 3, "3 pips: d8 → d5"),
+    Tier("4", 4, 4, "4 pips: d6 → d2"),
+    Tier("5+", 5, None, "5+ pips"),
 )
 
 
