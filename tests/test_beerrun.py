@@ -460,3 +460,58 @@ def test_status_and_alerts_read_well_without_turns():
     assert "Round 2: every side states its goal" in SYSTEM.alerts(before, turn)[0]
     assert "never landed" in SYSTEM.alerts(before, turn)[1]
     assert pending_now(history.state) == ()
+
+
+# --- dialogs: parsing, previews and refusals ------------------------------------------------
+
+
+def test_the_pool_preview_shows_cost_opposition_and_refusals():
+    history = brawl()
+    state = history.state
+    preview = SYSTEM.preview(state, "pool", {"who": "c1", "dice": "+Health", "against": "c3"})
+    assert preview == (
+        "Fencing d8 Wits d6 + Health d6: 2 Intensity (1 + 1 for 1 extra); "
+        "Orla has 10, leaves 8. Against Goblin"
+    )
+    missing = SYSTEM.preview(state, "pool", {"who": "c3", "dice": "", "against": "c1"})
+    assert "No Mind die: rolls with less" in missing
+    typo = SYSTEM.preview(state, "pool", {"who": "c1", "dice": "+Helth", "against": "c3"})
+    assert typo == "Orla has no ability 'Helth' (has: Fencing, Health, Wits)"
+    alone = SYSTEM.preview(state, "pool", {"who": "c1", "dice": "", "against": "difficulty"})
+    assert alone.endswith("A difficulty pool needs dice, like d10,d10,d4")
+    run(history, SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8)))
+    helping = SYSTEM.preview(history.state, "pool", {"who": "c2", "against": "c3"})
+    assert helping.endswith("Helping Orla: against d8,d8,d8, rolled first")
+
+
+def test_dialog_values_are_checked_with_a_sentence():
+    state = brawl().state
+    goal = {"who": "c2", "kind": "helping", "text": "", "ally": "", "die": "d8"}
+    with pytest.raises(Rejected, match="needs the ally"):
+        SYSTEM.action_command(state, "goal", goal)
+    with pytest.raises(Rejected, match="like d8"):
+        SYSTEM.action_command(state, "goal", {**goal, "ally": "c1", "die": "eight"})
+    with pytest.raises(Rejected, match="like d12,d8,2d6"):
+        SYSTEM.action_command(state, "pool", {"who": "c1", "difficulty": "hard"})
+    with pytest.raises(Rejected, match="needs a name"):
+        SYSTEM.action_command(state, "outcome", {"who": "c1", "name": " ", "die": "d6"})
+    history = orla_wins()
+    with pytest.raises(Rejected, match="Health 2, Fencing 1"):
+        SYSTEM.action_command(history.state, "damage", {"split": "Health two"})
+    assert SYSTEM.preview(history.state, "damage", {"split": "Stab 2"}) == (
+        "Orla (upper hand) lands 2 on Goblin: Stab d10 → d8"
+    )
+
+
+def test_discarded_successes_are_hollow_in_the_log():
+    history = brawl(("Orla", ORLA), ("Goblin", "Body: Stab d10, Health d4, Claws d6"))
+    run(history, BuildPool(combatant_id="c1", extra=("Health",), against="c2"))
+    run(history, BuildPool(combatant_id="c2", extra=("Health", "Claws"), against="c1"))
+    # Orla 8 1 1 vs the goblin 5 3 2: Orla takes the upper hand; the goblin keeps its 1st
+    # success and discards its 2nd.
+    before = history.state
+    events = run(history, RollRound(), (8, 1, 1, 5, 3, 2))
+    text = describe(before, rolled(events)).plain
+    assert "  Goblin  5  3  2   d10 d4 d6" in text
+    assert "          ▲  ▼  ▽" in text
+    assert "Orla 1 success, keeps 1 · Goblin 2 successes, keeps 1" in text

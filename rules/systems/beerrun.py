@@ -20,7 +20,7 @@ from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
 from rules.system import Action, Landing, Tier
 from rules.systems import beerrun_rules as br
-from rules.systems.beerrun_dice import compare, parse_die, parse_pool
+from rules.systems.beerrun_dice import compare, parse_die, parse_pool, pool_text
 from rules.systems.beerrun_model import (
     MAX_INTENSITY,
     Ability,
@@ -40,6 +40,7 @@ from rules.systems.beerrun_model import (
     LandDamage,
     OutcomeDie,
     OutcomeDieAdded,
+    Pool,
     PoolBuilt,
     RollRound,
     RoundRolled,
@@ -424,6 +425,9 @@ class BeerRun:
                     return self._damage_preview(state, command)
                 case RollRound():
                     return self._roll_preview(state)
+                case SetGoal():
+                    who = state.name_of(command.combatant_id)
+                    return f"{who} aims to {goal_text(state, command.goal) or 'win'}"
                 case Cede():
                     winner = state.combatant(command.to_id)
                     goal = goal_text(state, br.sheet_of(winner).goal) or "its goal"
@@ -452,7 +456,24 @@ class BeerRun:
             text += f". No {', '.join(plan.missing)} die: rolls with less"
         if sheet.situation:
             text += ". Adds situation " + " ".join(f"d{d.size}" for d in sheet.situation)
+        if plan.cost <= sheet.intensity:
+            try:
+                pool = br.build_pool(state, cmd)
+            except Rejected as exc:
+                return f"{text}. {exc.message}"
+            text += ". " + self._opposition(state, pool)
         return text
+
+    @staticmethod
+    def _opposition(state: Encounter, pool: Pool) -> str:
+        if pool.against is not None:
+            return f"Against {state.name_of(pool.against)}"
+        dice = pool_text(pool.difficulty)
+        if pool.kind == "helping":
+            return f"Helping {state.name_of(pool.ally_id)}: against {dice}, rolled first"
+        if pool.kind == "situational":
+            return f"Situational: against {dice}"
+        return f"Against the difficulty {dice}"
 
     def _damage_preview(self, state: Encounter, cmd: LandDamage) -> str:
         item = br.pending_now(state)[0]
@@ -582,19 +603,11 @@ class BeerRun:
             sheet = damaged(sheet, hit.ability, hit.pips)
         who = state.combatant(event.target_id)
         state = state.replace_combatant(structs.replace(who, sheet=sheet))
-        waiting = br.pending_now(state)
-        matches = (
-            waiting
-            and waiting[0].target_id == event.target_id
-            and waiting[0].dealer_id == event.dealer_id
-            and waiting[0].pips == sum(h.pips for h in event.hits)
-        )
-        if not matches:
-            return state  # damage from a cede: nothing was pending
-        rest = [p for p in own.pending if p is not waiting[0]]
-        now = [p for p in rest if p.round == state.round]
+        if not event.from_pending:
+            return state  # a cede's damage: nothing was waiting
+        rest = br.pending_now(state)[1:]  # the first waiting set landed; older ones are void
         return state.update(
-            system_state=structs.replace(own, pending=tuple(rest)), last_roll_applied=not now
+            system_state=structs.replace(own, pending=rest), last_roll_applied=not rest
         )
 
     def _apply_outcome(self, state: Encounter, event: OutcomeDieAdded) -> Encounter:

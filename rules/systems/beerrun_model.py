@@ -331,9 +331,12 @@ class Hit(Struct, frozen=True):
 
 
 class DamageLanded(Struct, frozen=True, kw_only=True, tag="beerrun.damage-landed"):
+    """Pips off abilities; ``from_pending`` False for a cede's damage, which no roll left."""
+
     dealer_id: str | None
     target_id: str
     hits: tuple[Hit, ...]
+    from_pending: bool = True
 
 
 class Ceded(Struct, frozen=True, kw_only=True, tag="beerrun.ceded"):

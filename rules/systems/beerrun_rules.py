@@ -447,6 +447,7 @@ def cede(state: Encounter, cmd: Cede) -> list[object]:
             dealer_id=winner.id,
             target_id=ceder.id,
             hits=(Hit(ability.name, ability.size, ability.size),),
+            from_pending=False,
         )
         events.append(landed)
         if ability.name.casefold() == HEALTH and not is_dead(ceder):
