@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from msgspec import structs
 
-from rules.commands import AddCombatant, EditCombatant, NextTurn
+from rules.commands import AddCombatant, EditCombatant, NextTurn, RemoveCombatant
 from rules.dice import ScriptedDice
 from rules.engine import decide, describe, new_encounter
 from rules.errors import Rejected
@@ -515,3 +515,24 @@ def test_discarded_successes_are_hollow_in_the_log():
     assert "  Goblin  5  3  2   d10 d4 d6" in text
     assert "          ▲  ▼  ▽" in text
     assert "Orla 1 success, keeps 1 · Goblin 2 successes, keeps 1" in text
+
+
+def test_a_listed_die_outside_the_gms_categories_is_an_extra_and_twice_is_refused():
+    history = brawl(("Orla", ORLA + "; Luck: Fortune d4"), ("Goblin", GOBLIN))
+    listed = plan_pool(
+        history.state, history.state.combatant("c1"), ("Fortune", "Fencing", "Wits"), ()
+    )
+    assert [a.name for a in listed.base] == ["Fencing", "Wits"]
+    assert [a.name for a in listed.extra] == ["Fortune"] and listed.cost == 2
+    rejects(history, BuildPool(combatant_id="c1", base=("Wits", "Fencing", "wits")), "twice")
+
+
+def test_a_pool_of_someone_who_left_is_not_rolled():
+    history = brawl()
+    run(history, BuildPool(combatant_id="c1", against="c3"))
+    run(history, BuildPool(combatant_id="c3", against="c1"))
+    run(history, RemoveCombatant("c3"))
+    run(history, RemoveCombatant("c2"))
+    events = run(history, RollRound(), (4, 4))  # Orla still rolls what she paid for
+    assert rolled(events).contests == ()
+    assert pending_now(history.state) == ()

@@ -9,6 +9,7 @@ as its comparison comes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from msgspec import structs
@@ -70,7 +71,12 @@ def categories(state: Encounter) -> tuple[str, ...]:
 
 
 def round_pools(state: Encounter) -> tuple[Pool, ...]:
-    return tuple(p for p in br_state(state).pools if p.round == state.round)
+    """This round's pools, of combatants still in the encounter."""
+    return tuple(
+        p
+        for p in br_state(state).pools
+        if p.round == state.round and state.find(p.combatant_id) is not None
+    )
 
 
 def pending_now(state: Encounter) -> tuple[Pending, ...]:
@@ -84,13 +90,13 @@ def is_dead(combatant: Combatant) -> bool:
 # --- building a pool ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
 class Plan:
-    """A pool before it is paid: the base dice, the extras, the cost, what is missing."""
+    """A pool before it is paid: the base dice, the extras, and the categories it lacks."""
 
-    def __init__(self, base: list[Ability], extra: list[Ability], missing: list[str]) -> None:
-        self.base = base
-        self.extra = extra
-        self.missing = missing
+    base: list[Ability]
+    extra: list[Ability]
+    missing: list[str]
 
     @property
     def cost(self) -> int:
@@ -112,6 +118,27 @@ def _find(combatant: Combatant, name: str) -> Ability:
     return ability
 
 
+def _largest_per_category(sheet: BeerRunSheet, game: tuple[str, ...]) -> list[Ability]:
+    chosen = []
+    for category in game:
+        options = [a for a in sheet.live_abilities() if a.category == category]
+        if options:
+            chosen.append(max(options, key=lambda a: a.size))
+    return chosen
+
+
+def _split_listed(
+    listed: list[Ability], game: tuple[str, ...]
+) -> tuple[list[Ability], list[Ability]]:
+    """A listed pool: the first die of each game category is its base die, the rest extra."""
+    base: list[Ability] = []
+    extra: list[Ability] = []
+    for ability in listed:
+        first = ability.category in game and all(b.category != ability.category for b in base)
+        (base if first else extra).append(ability)
+    return base, extra
+
+
 def plan_pool(
     state: Encounter, combatant: Combatant, base: tuple[str, ...] | None, extra: tuple[str, ...]
 ) -> Plan:
@@ -119,26 +146,17 @@ def plan_pool(
     sheet = sheet_of(combatant)
     game = categories(state)
     if base is None:
-        chosen: list[Ability] = []
-        for category in game:
-            options = [a for a in sheet.live_abilities() if a.category == category]
-            if options:
-                chosen.append(max(options, key=lambda a: a.size))
-        base_dice = chosen
+        base_dice = _largest_per_category(sheet, game)
+        extras = [_find(combatant, name) for name in extra]
     else:
-        base_dice = [_find(combatant, name) for name in base]
-    extras = [_find(combatant, name) for name in extra]
-    if base is not None:
-        # A listed pool: the first die of each category is its base die, the rest are extra.
-        firsts: dict[str, Ability] = {}
-        for ability in base_dice:
-            firsts.setdefault(ability.category, ability)
-        extras = [a for a in base_dice if firsts[a.category] is not a] + extras
-        base_dice = list(firsts.values())
+        listed = [_find(combatant, name) for name in (*base, *extra)]
+        base_dice, extras = _split_listed(listed, game)
     names = [a.name for a in (*base_dice, *extras)]
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice is not None:
         raise Rejected(f"{twice} is in the pool twice: each ability die is rolled once")
+    if not names:
+        raise Rejected(f"{combatant.name} has no ability dice to roll")
     have = {a.category for a in sheet.live_abilities()}
     covered = {a.category for a in base_dice}
     for category in game:
@@ -146,8 +164,6 @@ def plan_pool(
             options = ", ".join(a.name for a in sheet.live_abilities() if a.category == category)
             raise Rejected(f"The base pool needs one die from {category}: add one of {options}")
     missing = [c for c in game if c not in have]
-    if not base_dice and not extras:
-        raise Rejected(f"{combatant.name} has no ability dice to roll")
     return Plan(base_dice, extras, missing)
 
 
@@ -203,13 +219,13 @@ def build_pool(state: Encounter, cmd: BuildPool) -> Pool:
 # --- rolling the round -----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
 class SideRoll:
     """A pool's roll: its own dice, the dice rolled against it, and the temporary dice spent."""
 
-    def __init__(self, own: tuple[Die, ...], against: tuple[Die, ...], spent: list[Spent]) -> None:
-        self.own = own
-        self.against = against
-        self.spent = spent
+    own: tuple[Die, ...]
+    against: tuple[Die, ...]
+    spent: list[Spent]
 
 
 def roll_side(state: Encounter, pool: Pool, dice: DiceSource) -> SideRoll:
@@ -270,10 +286,11 @@ def _roll_helping(state: Encounter, pools: list[Pool], dice: DiceSource) -> list
     ]
     for contest in contests:
         outcome = compare(contest.top, contest.bottom)
-        if outcome.top_kept and contest.ally_id is not None:
+        ally = state.find(contest.ally_id)  # None if the ally has left the encounter
+        if outcome.top_kept and ally is not None:
             events.append(
                 DiceGained(
-                    combatant_id=contest.ally_id,
+                    combatant_id=ally.id,
                     kind="situation",
                     size=contest.target_die,
                     uses=outcome.top_kept,
@@ -312,8 +329,8 @@ def _roll_main(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[ob
             )
             continue
         pair = frozenset((pool.combatant_id, pool.against))
-        if pair in paired:
-            continue  # they chose each other: one comparison
+        if pair in paired or state.find(pool.against) is None:
+            continue  # they chose each other: one comparison; or the opponent has left
         paired.add(pair)
         theirs = rolls.get(pool.against)
         contests.append(
