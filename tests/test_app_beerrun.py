@@ -67,7 +67,7 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Round 1  ·  all sides at once · pools paid: none yet" in text
+        assert "Round 1  ·  all sides act at once · paid: nobody yet" in text
         assert "▶" not in text and "'s turn" not in text  # no turn order
         assert "Stab d10, Health d6, Cunning d4" in text
 
@@ -95,7 +95,7 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
         await pool(pilot, 0)  # Orla: the base pool against the goblin
         await pool(pilot, 1)  # Ann: her helping pool
         await pool(pilot, 2)  # the goblin against Orla
-        assert "pools paid: Orla, Ann, Goblin" in screen_text(app)
+        assert "all sides act at once · paid: Orla, Ann, Goblin" in screen_text(app)
 
         await pilot.press("r", "enter")  # roll the round: the dialog lists the pools
         await pilot.pause()
@@ -166,5 +166,5 @@ async def test_the_demo_reads_mid_conflict(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        for part in ("Beer Run", "Round 2", "Mags", "Tib", "Bouncer", "to land"):
+        for part in ("Tavern Brawl", "Round 2", "Mags", "Tib", "Bouncer", "to land"):
             assert part in text

@@ -450,9 +450,9 @@ def test_every_die_is_in_the_events_so_a_replay_rolls_nothing():
 
 def test_status_and_alerts_read_well_without_turns():
     history = brawl()
-    assert SYSTEM.status(history.state) == "all sides at once · pools paid: none yet"
+    assert SYSTEM.status(history.state) == "all sides act at once · paid: nobody yet"
     run(history, BuildPool(combatant_id="c1", against="c3"))
-    assert SYSTEM.status(history.state).endswith("pools paid: Orla")
+    assert SYSTEM.status(history.state).endswith("paid: Orla")
     run(history, RollRound(), (8, 6))
     assert "to land: Orla 2 on Goblin (d)" in SYSTEM.status(history.state)
     before = history.state

@@ -670,17 +670,16 @@ class BeerRun:
         return []
 
     def status(self, state: Encounter) -> str:
+        """Where the round stands, in place of whose turn it is."""
         own = br.br_state(state)
         if own.rolled_round == state.round:
             waiting = br.pending_now(state)
-            if waiting:
-                item = waiting[0]
-                who = state.name_of(item.dealer_id, "Difficulty")
-                target = state.name_of(item.target_id)
-                return f"all sides at once · to land: {who} {item.pips} on {target} (d)"
-            return "all sides at once · rolled: cede (s) or n for the next round"
+            if not waiting:
+                return "rolled: cede (s) or n ends the round"
+            item = waiting[0]
+            who = state.name_of(item.dealer_id, "Difficulty")
+            return f"to land: {who} {item.pips} on {state.name_of(item.target_id)} (d)"
         paid = [state.name_of(p.combatant_id) for p in br.round_pools(state)]
-        return "all sides at once · pools paid: " + (", ".join(paid) or "none yet")
-
+        return "all sides act at once · paid: " + (", ".join(paid) or "nobody yet")
 
 SYSTEM = BeerRun()

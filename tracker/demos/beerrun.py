@@ -20,7 +20,7 @@ from rules.systems.beerrun_rules import pending_now
 
 
 def build() -> History:
-    history = History(new_encounter("Beer Run", "beerrun"))
+    history = History(new_encounter("Tavern Brawl", "beerrun"))
     dice = SeededDice(2026)
 
     def run(command: object, label: str) -> None:
