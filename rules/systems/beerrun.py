@@ -682,4 +682,5 @@ class BeerRun:
         paid = [state.name_of(p.combatant_id) for p in br.round_pools(state)]
         return "all sides act at once · paid: " + (", ".join(paid) or "nobody yet")
 
+
 SYSTEM = BeerRun()
