@@ -389,21 +389,32 @@ def test_successes_can_be_split_and_must_all_land():
     rejects(history, LandDamage(), "No successes")
 
 
-def test_an_ability_at_zero_gains_the_goal_and_health_at_zero_is_death():
-    history = orla_wins((8, 6))
-    run(history, NextTurn())
-    run(history, BuildPool(combatant_id="c1", against="c3"))
+def test_an_ability_at_zero_gains_the_goal_of_the_side_that_took_it_there():
+    history = orla_wins()
+    assert len(run(history, LandDamage(split=(("Stab", 1), ("Health", 1))))) == 1
+    assert not me(history, "c1").goal.gained  # type: ignore[union-attr]
+    history = brawl(("Orla", ORLA), ("Goblin", "Body: Stab d2, Health d6"))
+    run(history, SetGoal(combatant_id="c1", goal=Goal(text="Disarm it")))
+    run(history, BuildPool(combatant_id="c1", against="c2"))
     run(history, RollRound(), (8, 6))
-    events = run(history, LandDamage(split=(("Stab", 1), ("Health", 1))))
-    assert events == events[:1]  # nothing at zero yet
-    history = orla_wins((8, 6))
-    events = run(history, LandDamage(split=(("Health", 2),)))
-    assert size(history, "c3", "Health") == 2
+    events = run(history, LandDamage(split=(("Stab", 2),)))
+    assert GoalGained(combatant_id="c1", reason="Goblin's Stab is at zero") in events
+    assert me(history, "c1").goal.gained  # type: ignore[union-attr]
+    assert history.state.combatant("c2").conditions == ()  # only Health kills
+    alert = SYSTEM.alerts(history.state, events[1])
+    assert alert == [
+        "Orla gains its goal: declare a new goal (s: Goal) or let the other side cede."
+    ]
+    run(history, NextTurn())
+    rejects(history, BuildPool(combatant_id="c2", base=("Stab",)), "Stab is at zero")
+
+
+def test_health_at_zero_is_death():
     history = brawl(("Orla", ORLA), ("Ann", ANN), ("Goblin", "Body: Stab d10, Health d2"))
     run(history, BuildPool(combatant_id="c1", extra=("Health",), against="c3"))
     run(history, RollRound(), (8, 6, 6))
     events = run(history, LandDamage())  # all on Health, the default: 3 pips on a d2
-    assert size(history, "c3", "Health") == 0
+    assert size(history, "c3", "Health") == 0  # the pip past zero is lost
     assert GoalGained(combatant_id="c1", reason="Goblin's Health is at zero") in events
     assert any(isinstance(e, ConditionAdded) and e.condition.name == "Dead" for e in events)
     assert SYSTEM.alerts(history.state, events[-1]) == ["Goblin's Health is at zero: Goblin dies."]
