@@ -386,7 +386,8 @@ def test_successes_can_be_split_and_must_all_land():
     rejects(history, LandDamage(split=(("Stab", 0), ("Health", 2))), "at least 1")
     run(history, LandDamage(split=(("Stab", 1), ("Health", 1))))
     assert (size(history, "c3", "Stab"), size(history, "c3", "Health")) == (9, 3)
-    rejects(history, LandDamage(), "No successes")
+    rejects(history, LandDamage(), "have all landed")
+    rejects(brawl(), LandDamage(), "roll the round first")
 
 
 def test_an_ability_at_zero_gains_the_goal_of_the_side_that_took_it_there():
@@ -547,3 +548,22 @@ def test_a_pool_of_someone_who_left_is_not_rolled():
     events = run(history, RollRound(), (4, 4))  # Orla still rolls what she paid for
     assert rolled(events).contests == ()
     assert pending_now(history.state) == ()
+
+
+def test_successes_against_a_side_with_every_die_at_zero_are_lost():
+    history = brawl(("Orla", ORLA), ("Goblin", "Body: Health d1"))
+    run(history, BuildPool(combatant_id="c1", against="c2"))
+    run(history, RollRound(), (8, 6))
+    run(history, LandDamage(split=(("Health", 2),)))  # one pip past zero is lost
+    run(history, NextTurn())
+    run(history, BuildPool(combatant_id="c1", against="c2"))
+    before = history.state
+    events = run(history, RollRound(), (8, 6))
+    [landed] = run(history, LandDamage())
+    assert landed.hits == ()  # type: ignore[attr-defined]
+    assert (
+        describe(before, landed).plain
+        == "Orla's successes find every die of Goblin at zero already"
+    )
+    assert events and pending_now(history.state) == ()
+    rejects(history, LandDamage(), "have all landed: cede")

@@ -334,7 +334,7 @@ class BeerRun:
     def _damage_form(self, state: Encounter) -> list[Field]:
         waiting = br.pending_now(state)
         if not waiting:
-            raise Rejected("No successes are waiting to land: roll the round first (r)")
+            raise br.nothing_to_land(state)
         item = waiting[0]
         target = state.combatant(item.target_id)
         name, pips = br.default_split(target, item.pips)[0]
@@ -502,7 +502,7 @@ class BeerRun:
 
     def consequence_command(self, state: Encounter) -> LandDamage:
         if not br.pending_now(state):
-            raise Rejected("No successes are waiting to land: roll the round first (r)")
+            raise br.nothing_to_land(state)
         return LandDamage()
 
     # --- decide and apply ---

@@ -80,7 +80,20 @@ def round_pools(state: Encounter) -> tuple[Pool, ...]:
 
 
 def pending_now(state: Encounter) -> tuple[Pending, ...]:
-    return tuple(p for p in br_state(state).pending if p.round == state.round)
+    """This round's successes still to land, between combatants still in the encounter."""
+    return tuple(
+        p
+        for p in br_state(state).pending
+        if p.round == state.round
+        and state.find(p.target_id) is not None
+        and (p.dealer_id is None or state.find(p.dealer_id) is not None)
+    )
+
+
+def nothing_to_land(state: Encounter) -> Rejected:
+    if br_state(state).rolled_round == state.round:
+        return Rejected(f"Round {state.round}'s successes have all landed: cede (s) or n")
+    return Rejected("No successes are waiting to land: roll the round first (r)")
 
 
 def is_dead(combatant: Combatant) -> bool:
@@ -400,10 +413,10 @@ def pending_from(round_: int, contest: Contest) -> list[Pending]:
 
 
 def default_split(target: Combatant, pips: int) -> tuple[tuple[str, int], ...]:
-    """All on Health if it stands, else on the largest die."""
+    """All on Health if it stands, else on the largest die; none when every die is at zero."""
     live = sheet_of(target).live_abilities()
     if not live:
-        raise Rejected(f"{target.name} has no ability left above zero")
+        return ()
     health = next((a for a in live if a.name.casefold() == HEALTH), None)
     chosen = health or max(live, key=lambda a: a.size)
     return ((chosen.name, pips),)
@@ -412,13 +425,14 @@ def default_split(target: Combatant, pips: int) -> tuple[tuple[str, int], ...]:
 def land_damage(state: Encounter, split: tuple[tuple[str, int], ...] | None) -> list[object]:
     waiting = pending_now(state)
     if not waiting:
-        raise Rejected("No successes are waiting to land: roll the round first (r)")
+        raise nothing_to_land(state)
     item = waiting[0]
     target = state.combatant(item.target_id)
-    split = split if split is not None else default_split(target, item.pips)
+    if split is None or not sheet_of(target).live_abilities():
+        split = default_split(target, item.pips)  # with nothing left, the pips are lost
     total = sum(pips for _, pips in split)
     dealer = state.name_of(item.dealer_id, "The difficulty")
-    if total != item.pips:
+    if split and total != item.pips:
         raise Rejected(f"{dealer} has {item.pips} pips to land on {target.name}, not {total}")
     hits: list[Hit] = []
     for name, pips in split:

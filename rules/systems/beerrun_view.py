@@ -218,6 +218,9 @@ def _describe_damage(state: Encounter, event: DamageLanded) -> LogEntry:
     dealer = side_name(state, event.dealer_id)
     target = state.name_of(event.target_id)
     pips = sum(h.pips for h in event.hits)
+    if not event.hits:
+        line = spans(Span(dealer, "name"), "'s successes find every die of ", Span(target, "name"))
+        return LogEntry("consequence", (spans(*line, Span(" at zero already", "tier")),))
     return LogEntry(
         "consequence",
         (
