@@ -168,3 +168,29 @@ async def test_the_demo_reads_mid_conflict(tmp_path: Path) -> None:
         text = screen_text(app)
         for part in ("Tavern Brawl", "Round 2", "Mags", "Tib", "Bouncer", "to land"):
             assert part in text
+
+
+async def test_a_pool_it_cannot_pay_for_is_refused_in_the_dialog(tmp_path: Path) -> None:
+    app = make_app(tmp_path, tavern(), [])
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.press("e", "tab", "tab", "tab", "tab", *"Fencing d8")
+        await pilot.press("enter")  # the sheet dialog refuses abilities with no category
+        await pilot.pause()
+        assert "Put abilities under a category, like Body: Fencing d8" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("e", *(["tab"] * 5), "1", "enter")  # Orla's Intensity down to 1
+        await pilot.pause()
+        await menu(pilot, POOL)
+        await pilot.press(*"+Health")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "+ Health d6: 2 Intensity (1 + 1 for 1 extra);" in text
+        assert "Orla has only 1: too dear" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "That pool costs 2 Intensity and Orla has 1: drop some extra dice" in text
+        await pilot.press("ctrl+u", "enter")  # the base pool alone costs 1
+        await pilot.pause()
+        assert app.session.state.combatants[0].sheet.intensity == 0
+        assert "Orla pays 1 Intensity: Fencing d8, Wits d6 vs Goblin" in screen_text(app)
