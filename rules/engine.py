@@ -219,10 +219,12 @@ def apply(state: Encounter, event: Event) -> Encounter:
             people = list(state.combatants)
             people.insert(len(people) if index is None else index, combatant)
             number = int(combatant.id.lstrip("c") or 0)
+            # Without a turn order nobody is "current": every side acts in each round.
+            takes_turn = get_system(state.system).uses_turn_order
             return state.update(
                 combatants=tuple(people),
                 next_number=max(state.next_number, number + 1),
-                current_id=state.current_id or combatant.id,
+                current_id=state.current_id or (combatant.id if takes_turn else None),
             )
         case CombatantEdited(combatant=combatant):
             return state.replace_combatant(combatant)

@@ -8,9 +8,9 @@ from typing import Union
 
 from rules.errors import Rejected
 from rules.system import NoState, RuleSystem
-from rules.systems import fatigue, livehack, painpool
+from rules.systems import beerrun, fatigue, livehack, painpool
 
-MODULES = (livehack, fatigue, painpool)
+MODULES = (livehack, beerrun, fatigue, painpool)
 
 SYSTEMS: dict[str, RuleSystem] = {module.SYSTEM.name: module.SYSTEM for module in MODULES}
 

@@ -7,10 +7,11 @@ are committed. To add a demo, write a module with ``build() -> History`` and lis
 from collections.abc import Callable
 
 from rules.history import History
-from tracker.demos import fatigue, livehack, painpool
+from tracker.demos import beerrun, fatigue, livehack, painpool
 
 DEMOS: dict[str, Callable[[], History]] = {
     "demo-livehack": livehack.build,
+    "demo-beer-run": beerrun.build,
     "demo-fatigue": fatigue.build,
     "demo-pain-pool": painpool.build,
 }

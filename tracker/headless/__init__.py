@@ -6,10 +6,11 @@ A module offers ``add_roll_arguments(parser)`` and ``run_roll(args) -> int`` for
 
 from types import ModuleType
 
-from tracker.headless import fatigue, livehack, painpool
+from tracker.headless import beerrun, fatigue, livehack, painpool
 
 ROLLERS: dict[str, ModuleType] = {
     "livehack": livehack,
+    "beerrun": beerrun,
     "fatigue": fatigue,
     "painpool": painpool,
 }

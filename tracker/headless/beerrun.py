@@ -1,0 +1,68 @@
+"""``tracker roll beerrun``: one pool against another, sorted and compared pair by pair."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rules.encounter import Encounter
+from rules.errors import Rejected
+from rules.systems.beerrun_dice import Die, Outcome, compare, parse_pool, roll_dice
+from rules.systems.beerrun_model import Contest
+from rules.systems.beerrun_view import contest_lines
+from tracker.headless.seeds import dice_for
+
+
+def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pool", required=True, metavar="DICE", help="e.g. d12,d8,d6")
+    parser.add_argument("--against", required=True, metavar="DICE", help="e.g. d10,d10,d4")
+    parser.add_argument("--seed", type=int, help="seed the dice, to reproduce a roll")
+    parser.add_argument("--json", action="store_true", help="print every die as JSON")
+
+
+def run_roll(args: argparse.Namespace) -> int:
+    pool = parse_pool(args.pool, "--pool")
+    against = parse_pool(args.against, "--against")
+    if not pool or not against:
+        raise Rejected("--pool and --against each need at least one die, like d8")
+    seed, dice = dice_for(args.seed)
+    top = roll_dice(dice, tuple(("pool", size) for size in pool))
+    bottom = roll_dice(dice, tuple(("against", size) for size in against))
+    outcome = compare(top, bottom)
+    if args.json:
+        print(json.dumps(as_json(top, bottom, outcome, seed)))
+        return 0
+    contest = Contest(kind="conflict", top_id="", top=top, bottom_id=None, bottom=bottom)
+    state = Encounter(name="", system="beerrun")
+    for line in contest_lines(state, contest, ("Pool", "Against")):
+        print("".join(span.text for span in line))
+    print(f"(seed {seed})")
+    return 0
+
+
+def _dice(dice: tuple[Die, ...]) -> list[dict[str, int]]:
+    return [{"size": d.size, "face": d.face} for d in dice]
+
+
+def as_json(
+    top: tuple[Die, ...], bottom: tuple[Die, ...], outcome: Outcome, seed: int
+) -> dict[str, object]:
+    upper = {"top": "pool", "bottom": "against", "tie": None}[outcome.upper]
+    return {
+        "system": "beerrun",
+        "seed": seed,
+        "pool": _dice(top),
+        "against": _dice(bottom),
+        "pairs": [
+            {
+                "pool": pair.top.face,
+                "against": pair.bottom.face,
+                "winner": {"top": "pool", "bottom": "against", "tie": None}[pair.winner],
+                "kept": index in outcome.kept_pairs,
+            }
+            for index, pair in enumerate(outcome.pairs)
+        ],
+        "upper_hand": upper,
+        "successes": {"pool": outcome.top_successes, "against": outcome.bottom_successes},
+        "kept": {"pool": outcome.top_kept, "against": outcome.bottom_kept},
+    }
