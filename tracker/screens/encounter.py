@@ -69,7 +69,7 @@ class EncounterScreen(Screen[None]):
         Binding("r", "roll", "Roll"),
         Binding("s", "system_menu", "System actions", show=False),
         Binding("d", "apply_result", "Apply result"),
-        Binding("n", "next_turn", "Next turn"),
+        Binding("n", "next_turn", "Next turn/round"),
         Binding("a", "add_combatant", "Add"),
         Binding("e", "edit_combatant", "Edit", show=False),
         Binding("x,delete", "remove_combatant", "Remove", show=False),
