@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterator, Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -33,9 +32,8 @@ from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession
 from tracker.widgets.combatants import CombatantsPane
-from tracker.widgets.encounter_header import EncounterHeader
+from tracker.widgets.encounter_view import EncounterView
 from tracker.widgets.roll_log import RollLog
-from tracker.widgets.thresholds import ThresholdsPane
 
 SHEET = "sheet:"
 YES_NO = (("no", "No"), ("yes", "Yes"))
@@ -95,17 +93,10 @@ class EncounterScreen(Screen[None]):
     # --- layout and updates ---
 
     def compose(self) -> ComposeResult:
-        yield EncounterHeader(id="header")
-        yield CombatantsPane(id="combatants")
-        with Horizontal(id="results"):
-            yield RollLog(id="log")
-            yield ThresholdsPane(id="thresholds")
+        yield EncounterView()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#combatants").border_title = "Combatants"
-        self.query_one("#thresholds").border_title = "Consequences"
-        self.query_one("#log").border_title = "Roll log"
         self._unsubscribe = self.session.subscribe(
             lambda change: self.post_message(EncounterChanged(change))
         )
@@ -118,9 +109,7 @@ class EncounterScreen(Screen[None]):
             self._unsubscribe()
 
     def _show_state(self, state: Encounter) -> None:
-        self.query_one(EncounterHeader).state = state
-        self.query_one(CombatantsPane).show(state)
-        self.query_one(ThresholdsPane).show(state)
+        self.query_one(EncounterView).show(state)
 
     def on_encounter_changed(self, message: EncounterChanged) -> None:
         change = message.change

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -12,10 +11,8 @@ from textual.widgets import Footer
 
 from rules.history import History
 from rules.replay import Timeline
-from tracker.widgets.combatants import CombatantsPane
-from tracker.widgets.encounter_header import EncounterHeader
+from tracker.widgets.encounter_view import EncounterView
 from tracker.widgets.roll_log import RollLog
-from tracker.widgets.thresholds import ThresholdsPane
 from tracker.widgets.timeline_bar import Place, TimelineBar
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -60,26 +57,16 @@ class ReplayScreen(Screen[History | None]):
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield EncounterHeader(id="header")
-        yield CombatantsPane(id="combatants")
-        with Horizontal(id="results"):
-            yield RollLog(id="log")
-            yield ThresholdsPane(id="thresholds")
+        yield EncounterView(log_title="Roll log (replay)")
         yield TimelineBar(id="timeline")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#combatants").border_title = "Combatants"
-        self.query_one("#thresholds").border_title = "Consequences"
-        self.query_one("#log").border_title = "Roll log (replay)"
         self.position = self.timeline.last
         self.watch_position(self.position)
 
     def watch_position(self, position: int) -> None:
-        state = self.timeline.state_at(position)
-        self.query_one(EncounterHeader).state = state
-        self.query_one(CombatantsPane).show(state)
-        self.query_one(ThresholdsPane).show(state)
+        self.query_one(EncounterView).show(self.timeline.state_at(position))
         start = max(0, position - LOG_WINDOW + 1)
         shown = [
             (self.timeline.events[i], self.timeline.before(i)) for i in range(start, position + 1)

@@ -1,0 +1,39 @@
+"""The panes that show an encounter: header, combatants, roll log and consequence thresholds.
+
+The live screen and the replay both draw an encounter through this one widget.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+
+from rules.encounter import Encounter
+from tracker.widgets.combatants import CombatantsPane
+from tracker.widgets.encounter_header import EncounterHeader
+from tracker.widgets.roll_log import RollLog
+from tracker.widgets.thresholds import ThresholdsPane
+
+
+class EncounterView(Vertical):
+    def __init__(self, *, log_title: str = "Roll log", id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.log_title = log_title
+
+    def compose(self) -> ComposeResult:
+        yield EncounterHeader(id="header")
+        yield CombatantsPane(id="combatants")
+        with Horizontal(id="results"):
+            yield RollLog(id="log")
+            yield ThresholdsPane(id="thresholds")
+
+    def on_mount(self) -> None:
+        self.query_one(CombatantsPane).border_title = "Combatants"
+        self.query_one(ThresholdsPane).border_title = "Consequences"
+        self.query_one(RollLog).border_title = self.log_title
+
+    def show(self, state: Encounter) -> None:
+        """Draw the state in every pane but the log (which each screen fills its own way)."""
+        self.query_one(EncounterHeader).state = state
+        self.query_one(CombatantsPane).show(state)
+        self.query_one(ThresholdsPane).show(state)
