@@ -123,3 +123,5 @@ class RuleSystem(Protocol):
 
     # Optional: ``cannot_act(state, combatant) -> str`` says why a combatant cannot act
     # ("" if it can); the combatants pane flags such a combatant with ✗ in the turn order.
+    # Optional: ``badges(state, combatant) -> tuple[str, ...]``: short labels for what the
+    # sheet does to a combatant now (e.g. "Dex -5 roll DR 0"), shown after its conditions.

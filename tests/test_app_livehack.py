@@ -47,6 +47,20 @@ async def test_who_cannot_act_is_flagged_in_the_turn_order(tmp_path: Path) -> No
         assert "✗" not in rows(app, "Ann")
 
 
+async def test_offset_penalties_show_on_the_combatant(tmp_path: Path) -> None:
+    history = fight(
+        ("Ann", "party", LiveHackSheet(dexterity=1, dex_damage=6)),  # Dex -5
+        ("Bob", "foes", LiveHackSheet(str_damage=10)),  # Str -10: cannot act
+        ("Cy", "foes", LiveHackSheet(dexterity=2, dex_damage=3)),  # Dex -1: nothing
+    )
+    app = make_app(tmp_path, history)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.pause()
+        assert "Dex -5 roll DR 0" in rows(app, "Ann") and "✗" not in rows(app, "Ann")
+        assert "Str -10" in rows(app, "Bob") and "✗" in rows(app, "Bob")
+        assert "Dex" not in rows(app, "Cy")
+
+
 def party() -> History:
     return fight(
         ("Orla", "party", LiveHackSheet(attack=5, bonds=(Rating("Brak", 2),))),

@@ -57,3 +57,21 @@ def test_bad_components_are_refused_in_one_line(capsys, args, message) -> None:
     code, _, err = roll(capsys, *args)
     assert code == 2
     assert message in err and err.count("\n") == 1
+
+
+def test_the_defender_may_push_from_the_command_line() -> None:
+    import json
+    import subprocess
+    import sys
+
+    def roll(*extra: str) -> subprocess.CompletedProcess[str]:
+        args = ["roll", "livehack", "--attacker", "3", "--defender", "1", *extra]
+        return subprocess.run(
+            [sys.executable, "-m", "tracker", *args], capture_output=True, text=True, timeout=60
+        )
+
+    data = json.loads(roll("--defender-take", "zero", "--defender-effort", "2", "--json").stdout)
+    assert data["defender"]["total"] == 3
+    refused = roll("--defender-effort", "9")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == "tracker: --defender-effort must be between 0 and 5, not 9"

@@ -153,6 +153,20 @@ def test_effort_adds_fatigue_and_is_capped_per_roll_and_per_combat():
     assert who(history, "c1").sheet.fatigue == 5
 
 
+def test_the_defender_may_push_too():
+    history = encounter(LiveHackSheet(attack=4), LiveHackSheet(reflex=1))
+    with pytest.raises(Rejected, match=r"at most \+5 on one roll"):
+        decide(history.state, hit(defender_effort=6), ScriptedDice([]))
+    text = play(history, hit(defender_effort=3, attacker_take="zero", defender_take="zero"))
+    roll = history.state.last_roll
+    assert roll.defender.total == 1 + 3 and roll.margin == 0  # a tie still goes to the attacker
+    assert who(history, "c2").sheet.fatigue == 3 and who(history, "c2").sheet.effort_spent == 3
+    assert who(history, "c1").sheet.fatigue == 0
+    assert "effort +3: B gains 3 Fatigue" in text
+    with pytest.raises(Rejected, match=r"pushed \+3 this combat: at most \+2 more"):
+        decide(history.state, hit(defender_effort=3), ScriptedDice([]))
+
+
 def test_con_at_minus_ten_expends_no_fatigue():
     history = encounter(LiveHackSheet(con_damage=10), LiveHackSheet())
     with pytest.raises(Rejected, match="Con is at -10"):

@@ -204,6 +204,15 @@ class LiveHack:
         stops = [e for e in offset_effects(sheet) if e.stops_acting]
         return f"{stops[0].attribute.capitalize()} -10" if stops else ""
 
+    def badges(self, state: Encounter, combatant: Combatant) -> tuple[str, ...]:
+        """The -5 and -10 offset effects in force, for the combatants pane."""
+        sheet: LiveHackSheet = combatant.sheet
+        return tuple(
+            f"{effect.attribute.capitalize()} {effect.level}"
+            + (" roll DR 0" if effect.check else "")
+            for effect in offset_effects(sheet)
+        )
+
     # actions
 
     def actions(self, state: Encounter) -> list[Action]:
@@ -251,9 +260,10 @@ class LiveHack:
         attacker = state.combatant(cmd.attacker_id)
         defender = state.combatant(cmd.defender_id)
         check_effort(attacker, cmd.effort)
+        check_effort(defender, cmd.defender_effort)
         attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
         defend_parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
-        defend = sum(p.value for p in defend_parts)
+        defend = sum(p.value for p in defend_parts) + cmd.defender_effort
         against = paired_skill(cmd) if cmd.defense == "skill" else cmd.defense.capitalize()
         line = (
             f"{attacker.name} {attack:+d} vs {defender.name} {against} {defend:+d}, before the dice"
@@ -404,6 +414,15 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
         last_roll_applied=False,
         system_state=structs.replace(system, rollover=rollover, aids=aids),
     )
+    if defender_id is not None and event.defender_effort and state.find(defender_id):
+        state = _sheet_change(
+            state,
+            defender_id,
+            lambda s: {
+                "fatigue": s.fatigue + event.defender_effort,
+                "effort_spent": s.effort_spent + event.defender_effort,
+            },
+        )
     if attacker_id is None or state.find(attacker_id) is None:
         return state
 

@@ -11,6 +11,7 @@ from rules.events import ConditionAdded, ConditionRemoved
 from rules.systems.livehack_parts import (
     DEFENSE_ATTRIBUTE,
     attribute_label,
+    check_effort,
     defender_parts,
     helper_bond,
     paired_skill,
@@ -76,6 +77,9 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolle
     attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
     parts = roll_parts(state, attacker, defender, cmd)
     defend_parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
+    check_effort(defender, cmd.defender_effort)
+    if cmd.defender_effort:
+        defend_parts = (*defend_parts, Part("effort", cmd.defender_effort))
     # The attacker's dice are rolled first, then the defender's, so a script reads in order.
     attack = roll_side(parts, cmd.attacker_take, dice, attacker.id)
     defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
@@ -85,6 +89,7 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolle
         defense=cmd.defense,
         trait=cmd.trait,
         effort=cmd.effort,
+        defender_effort=cmd.defender_effort,
         cashed=cmd.cash_in,
         grim_advantage=cmd.grim_advantage,
         note=paired_skill(cmd) if cmd.defense == "skill" else "",

@@ -112,6 +112,7 @@ def roll_form(state: Encounter) -> list[Field]:
         choice("cash_in", "Cash in held position", YES_NO, "no"),
         number("defender_extra", "Defender extra modifier"),
         choice("defender_take", "Defender dice", TAKES, "roll"),
+        number("defender_effort", "Defender effort (+1 Fatigue)"),
         text("defender_skill", "Defending skill", help="for 'a skill'"),
         choice("trait", "Negative trait", TRAITS, "wounds"),
     ]
@@ -134,6 +135,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         bond=values.get("bond", "").strip(),
         items=values.get("items", "").strip(),
         effort=int_value(values, "effort", "Effort"),
+        defender_effort=int_value(values, "defender_effort", "Defender effort"),
         grim_advantage=_yes(values, f["grim_advantage"]),
         cash_in=_yes(values, f["cash_in"]),
         defender_skill=values.get("defender_skill", "").strip(),

@@ -120,6 +120,15 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
         lines.append(
             spans(Span(f"  effort +{roll.effort}: {attacker} gains {roll.effort} Fatigue"))
         )
+    if roll.defender_effort:
+        lines.append(
+            spans(
+                Span(
+                    f"  effort +{roll.defender_effort}: {defender} gains "
+                    f"{roll.defender_effort} Fatigue"
+                )
+            )
+        )
     if roll.grim_advantage and roll.success:
         lines.append(spans(Span(f"  Grim Advantage succeeded: {attacker} must take a grim test")))
     return lines + _eclipse_lines(state, (roll.attacker, roll.defender))

@@ -130,7 +130,8 @@ def aid_bonus(margin: int) -> int:
 class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     """An opposed roll: the attacker succeeds when it meets or beats the defender's total.
 
-    ``effort`` is the attacker's declared effort (one Fatigue per point); ``cashed`` says the
+    ``effort`` and ``defender_effort`` are the sides' declared effort (one Fatigue per point
+    each, paid by that side); ``cashed`` says the
     attacker spent its positional bonus over the defender; ``grim_advantage`` that a success
     calls for a grim test.
     """
@@ -143,6 +144,7 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     note: str = ""
     effort: int = 0
     cashed: bool = False
+    defender_effort: int = 0
     grim_advantage: bool = False
 
     @property
@@ -250,6 +252,7 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     bond: str = ""
     items: str = ""
     effort: int = 0
+    defender_effort: int = 0
     grim_advantage: bool = False
     cash_in: bool = False
     defender_skill: str = ""

@@ -36,6 +36,9 @@ def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(f"--{side}-take", choices=["zero", "ten"])
     parser.add_argument("--effort", type=int, default=0, metavar="N", help="the attacker's, 0-5")
     parser.add_argument(
+        "--defender-effort", type=int, default=0, metavar="N", help="the defender's, 0-5"
+    )
+    parser.add_argument(
         "--positional", type=int, default=0, metavar="N",
         help="a held or rolled-over margin bonus of the attacker",
     )  # fmt: skip
@@ -63,9 +66,21 @@ def side_parts(args: argparse.Namespace, side: str) -> tuple[lh.Part, ...]:
     return tuple(parts)
 
 
+def _effort(value: int, option: str) -> int:
+    if not 0 <= value <= EFFORT_PER_ROLL:
+        raise Rejected(f"{option} must be between 0 and {EFFORT_PER_ROLL}, not {value}")
+    return value
+
+
+def defender_parts(args: argparse.Namespace) -> tuple[lh.Part, ...]:
+    parts = side_parts(args, "defender")
+    if _effort(args.defender_effort, "--defender-effort"):
+        parts = (*parts, lh.Part("effort", args.defender_effort))
+    return parts
+
+
 def attacker_parts(args: argparse.Namespace) -> tuple[lh.Part, ...]:
-    if not 0 <= args.effort <= EFFORT_PER_ROLL:
-        raise Rejected(f"--effort must be between 0 and {EFFORT_PER_ROLL}, not {args.effort}")
+    _effort(args.effort, "--effort")
     parts = list(side_parts(args, "attacker"))
     if args.effort:
         parts.append(lh.Part("effort", args.effort))
@@ -93,7 +108,7 @@ def run_roll(args: argparse.Namespace) -> int:
         for n, m in enumerate(args.helper, 1)
     ]
     defender = named(
-        lh.roll_side(side_parts(args, "defender"), args.defender_take or "roll", dice), "Defender"
+        lh.roll_side(defender_parts(args), args.defender_take or "roll", dice), "Defender"
     )
     rolls = tuple(
         lh.opposed_roll(side, defender, args.defense, "wounds") for side in (attacker, *helpers)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -9,8 +11,12 @@ from rules.encounter import Combatant, Encounter
 from rules.systems import get_system
 
 
-def conditions_text(combatant: Combatant) -> Text:
-    return Text(", ".join(c.name for c in combatant.conditions), style="italic yellow")
+def conditions_text(combatant: Combatant, badges: Sequence[str] = ()) -> Text:
+    text = Text(", ".join(c.name for c in combatant.conditions), style="italic yellow")
+    for badge in badges:
+        text.append(", " if text else "")
+        text.append(badge, style="italic magenta")
+    return text
 
 
 class CombatantsPane(DataTable[Text]):
@@ -42,6 +48,8 @@ class CombatantsPane(DataTable[Text]):
         self.clear()
         # Optional system hook: why a combatant cannot act ("" if it can), flagged with ✗.
         cannot_act = getattr(system, "cannot_act", None)
+        # Optional system hook: short labels for what the sheet does to a combatant now.
+        badges = getattr(system, "badges", None)
         for combatant in state.combatants:
             current = combatant.id == state.current_id
             style = "bold" if current else ""
@@ -56,7 +64,7 @@ class CombatantsPane(DataTable[Text]):
                 name,
                 Text(combatant.side, style=style),
                 *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
-                conditions_text(combatant),
+                conditions_text(combatant, badges(state, combatant) if badges else ()),
                 key=combatant.id,
             )
         target = keep if state.find(keep) else state.current_id
