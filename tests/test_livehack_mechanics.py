@@ -275,6 +275,26 @@ def test_cooperation_uses_the_best_margin_and_adds_bonds():
     assert history.state.last_roll.margin == 8
 
 
+def test_everyone_in_a_joint_action_rolls_the_named_skill_and_attribute():
+    sheets = (
+        LiveHackSheet(skills=(Rating("Athletics", 3),), strength=2),
+        LiveHackSheet(),
+        LiveHackSheet(strength=1),  # C has no Athletics: rolls it at 0, and says so
+    )
+    history = encounter(*sheets)
+    cmd = LiveHackJointRoll(
+        kind="cooperation",
+        participant_ids=("c1", "c3"),
+        defender_id="c2",
+        skill="athletics",
+        attribute="str",
+    )
+    text = play(history, cmd, [5, 5, 5, 5, 5, 5])  # every die cancels: totals are the parts
+    assert "Athletics +3" in text and "athletics (untrained) +0" in text  # as typed
+    rolls = history.state.last_roll
+    assert rolls.margin == 3 + 2  # A: Athletics 3 + Str 2 beats C's 0 + 1
+
+
 def test_chaos_uses_the_lowest_and_says_so_after_the_roll():
     history = encounter(LiveHackSheet(), LiveHackSheet(), LiveHackSheet())
     cmd = LiveHackJointRoll(kind="chaos", participant_ids=("c1", "c3"), defender_id="c2")

@@ -106,7 +106,7 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHac
     sides = []
     for cid in ids:
         person = state.combatant(cid)
-        parts = [Part("attack", person.sheet.attack)]
+        parts = _joint_parts(person, cmd)
         bond = helper_bond(state, person, ids)
         if bond is not None:
             parts.append(bond)
@@ -122,6 +122,21 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHac
     # Cooperation: "the best margin among them is used"; Chaos: "taking the lowest roll".
     pick = max(margins) if cmd.kind == "cooperation" else min(margins)
     return LiveHackJointRolled(kind=cmd.kind, rolls=rolls, chosen=margins.index(pick))
+
+
+def _joint_parts(person: Combatant, cmd: LiveHackJointRoll) -> list[Part]:
+    """A participant's skill (0 and said so when untrained: all of them still roll) and
+    attribute; without a skill named, the attack bonus."""
+    sheet: LiveHackSheet = person.sheet
+    if cmd.skill:
+        wanted = " ".join(cmd.skill.split()).casefold()
+        skill = next((r for r in sheet.skills if r.name.casefold() == wanted), None)
+        parts = [Part(skill.name, skill.value) if skill else Part(f"{cmd.skill} (untrained)", 0)]
+    else:
+        parts = [Part("attack", sheet.attack)]
+    if cmd.attribute:
+        parts.append(Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute)))
+    return parts
 
 
 def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> LiveHackAidRolled:

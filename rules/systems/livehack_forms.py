@@ -159,6 +159,8 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
         )
     return [
         *slots,
+        text("skill", "Skill (everyone's)", help="blank: attack bonus"),
+        choice("attribute", "Attribute", NO_ATTRIBUTE, ""),
         choice("defender", "Against", people(state), defender.id),
         choice("defense", "Defense", DEFENSES[:3], "reflex"),
         choice("defender_take", "Defender dice", TAKES, "roll"),
@@ -178,6 +180,8 @@ def joint_command(
         defense=choice_value(values, f["defense"]),  # type: ignore[arg-type]
         defender_take=choice_value(values, f["defender_take"]),  # type: ignore[arg-type]
         trait=choice_value(values, f["trait"]),  # type: ignore[arg-type]
+        skill=values.get("skill", "").strip(),
+        attribute=choice_value(values, f["attribute"]),
     )
 
 

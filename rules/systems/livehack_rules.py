@@ -259,12 +259,16 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
 
 
 class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
+    """Everyone rolls the same skill (blank: their attack bonus) and attribute, plus bonds."""
+
     kind: JointKind
     participant_ids: tuple[str, ...]
     defender_id: str
     defense: Defense = "reflex"
     defender_take: Take = "roll"
     trait: Trait = "wounds"
+    skill: str = ""
+    attribute: str = ""
 
 
 class LiveHackAid(Struct, frozen=True, kw_only=True):
