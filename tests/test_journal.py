@@ -178,3 +178,32 @@ def test_a_long_save_opens_lazily_and_undoes_correctly(tmp_path: Path) -> None:
     replayed.redo()
     assert opened.state == replayed.state
     assert list(opened.records) == list(replayed.records)
+
+
+def test_unknown_fields_from_a_later_minor_change_are_ignored(tmp_path: Path) -> None:
+    import zlib
+
+    import msgspec
+
+    history = storage.read(DATA / "format-2-livehack.fight")
+    doc = msgspec.to_builtins(
+        snapshot.LazySnapshot(
+            format=snapshot.FORMAT,
+            system="livehack",
+            name=history.state.name,
+            record_count=len(history.records),
+            records=list(history.records),  # type: ignore[arg-type]
+            state=history.state,
+            done=history.done_indices(),
+            undone=history.undone_indices(),
+        )
+    )
+    doc["written_by"] = "a later tracker"
+    doc["state"]["weather"] = "rain"
+    doc["records"][1]["events"][0]["combatant"]["mood"] = "grim"
+    body = msgspec.msgpack.encode(doc)
+    path = tmp_path / "extra.fight"
+    path.write_bytes(snapshot.MAGIC + zlib.crc32(body).to_bytes(4, "big") + body)
+    opened = storage.read(path)
+    assert opened.state == history.state
+    assert list(opened.records) == list(history.records)
