@@ -123,5 +123,9 @@ class RuleSystem(Protocol):
 
     # Optional: ``cannot_act(state, combatant) -> str`` says why a combatant cannot act
     # ("" if it can); the combatants pane flags such a combatant with ✗ in the turn order.
+    # Optional: ``odds(state, action, values) -> rules.odds.model.Odds | None``: the exact
+    # chance of each tier for the roll the dialog describes now (shown live while typing), and
+    # ``last_odds(state) -> Odds | None``: the chances the last roll had (the pane says which
+    # tier it landed in and how likely that was).
     # Optional: ``badges(state, combatant) -> tuple[str, ...]``: short labels for what the
     # sheet does to a combatant now (e.g. "Dex -5 roll DR 0"), shown after its conditions.

@@ -62,6 +62,13 @@ def build_parser() -> Parser:
     systems = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
     for name, module in ROLLERS.items():
         module.add_roll_arguments(systems.add_parser(name, help=f"a {SYSTEMS[name].title} roll"))
+    odds = sub.add_parser("odds", help="the exact chance of every result tier, before rolling")
+    odds_systems = odds.add_subparsers(dest="system", required=True, parser_class=Parser)
+    for name, module in ROLLERS.items():
+        if hasattr(module, "add_odds_arguments"):
+            module.add_odds_arguments(
+                odds_systems.add_parser(name, help=f"{SYSTEMS[name].title} odds")
+            )
     return parser
 
 
@@ -70,6 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "roll":
             return ROLLERS[args.system].run_roll(args)
+        if args.command == "odds":
+            return ROLLERS[args.system].run_odds(args)
         if args.command == "export":
             return run_export(args)
         if args.command == "replay":

@@ -1,0 +1,41 @@
+"""What an odds question answers: a probability for each tier, exactly, plus system extras."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class TierOdds:
+    """One tier of results; ``low``/``high`` are inclusive margin bounds, None for an open end."""
+
+    label: str
+    low: int | None
+    high: int | None
+    p: Fraction
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The exact chance of each tier (they sum to 1), and the system's own extra figures.
+
+    ``extra`` holds JSON-ready values (numbers, strings, lists, dicts) whose probabilities are
+    Fractions, e.g. ``{"eclipse": Fraction(1, 144)}`` or ``{"upper_hand": {...}}``.
+    """
+
+    system: str
+    tiers: tuple[TierOdds, ...]
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def tier_of(self, value: int) -> int | None:
+        for index, tier in enumerate(self.tiers):
+            if (tier.low is None or value >= tier.low) and (
+                tier.high is None or value <= tier.high
+            ):
+                return index
+        return None
+
+
+def distribution_total(dist: dict[int, Fraction]) -> Fraction:
+    return sum(dist.values(), Fraction(0))
