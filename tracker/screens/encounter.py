@@ -26,6 +26,7 @@ from rules.engine import apply
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.history import History
+from rules.odds.model import Odds
 from tracker.screens.action_menu import ActionMenuScreen
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FormScreen
@@ -34,6 +35,7 @@ from tracker.session import Change, EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.encounter_view import EncounterView
 from tracker.widgets.roll_log import RollLog
+from tracker.widgets.thresholds import ThresholdsPane
 
 SHEET = "sheet:"
 YES_NO = (("no", "No"), ("yes", "Yes"))
@@ -296,8 +298,28 @@ class EncounterScreen(Screen[None]):
         def preview(values: Mapping[str, str]) -> str:
             return system.preview(self.state, action_id, values)
 
-        ok = "Roll" if action_id == "roll" else "OK"
-        self.app.push_screen(FormScreen(action.title, fields, submit, ok_label=ok, preview=preview))
+        odds_of = getattr(system, "odds", None)
+
+        def odds(values: Mapping[str, str]) -> Odds | None:
+            return odds_of(self.state, action_id, values) if odds_of is not None else None
+
+        def show_odds(found: Odds | None) -> None:
+            if found is not None:
+                self.query_one(ThresholdsPane).show_preview(found)
+
+        def closed(_: bool | None) -> None:
+            self.query_one(ThresholdsPane).show(self.state)  # back from the preview
+
+        form = FormScreen(
+            action.title,
+            fields,
+            submit,
+            ok_label="Roll" if action_id == "roll" else "OK",
+            preview=preview,
+            odds=odds if odds_of is not None else None,
+            on_odds=show_odds,
+        )
+        self.app.push_screen(form, closed)
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         """(title, action, help) for the command palette: every key, and the system's actions."""

@@ -5,18 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+from textual.worker import get_current_worker
 
 from rules.errors import Rejected
 from rules.forms import Field
+from rules.odds.model import Odds
 from tracker.widgets.choice import Choice
+from tracker.widgets.odds_table import OddsTable
 
 Submit = Callable[[Mapping[str, str]], None]
 Preview = Callable[[Mapping[str, str]], str]
+OddsOf = Callable[[Mapping[str, str]], Odds | None]
 
 
 def _field_id(key: str) -> str:
@@ -44,8 +49,12 @@ class FormScreen(ModalScreen[bool]):
         ok_label: str = "OK",
         focus_key: str | None = None,
         preview: Preview | None = None,
+        odds: OddsOf | None = None,
+        on_odds: Callable[[Odds | None], None] | None = None,
     ) -> None:
         super().__init__()
+        self.odds = odds
+        self.on_odds = on_odds
         self.title_text = title
         self.fields = fields
         self.submit = submit
@@ -62,6 +71,7 @@ class FormScreen(ModalScreen[bool]):
                         yield Label(Text(field.label), classes="label")
                         yield self._widget_for(field)
             yield Static("", id="preview")
+            yield OddsTable(id="form-odds")
             yield Static("", id="error")
             with Horizontal(id="buttons"):
                 yield Button(self.ok_label, variant="primary", id="ok")
@@ -86,6 +96,8 @@ class FormScreen(ModalScreen[bool]):
         self.update_preview()
 
     def update_preview(self) -> None:
+        if self.odds is not None:
+            self.compute_odds(dict(self.values()))
         if self.preview is None:
             return
         try:
@@ -93,6 +105,24 @@ class FormScreen(ModalScreen[bool]):
         except Rejected as exc:
             text = exc.message
         self.query_one("#preview", Static).update(Text(text, style="italic"))
+
+    @work(thread=True, exclusive=True, group="odds")
+    def compute_odds(self, values: dict[str, str]) -> None:
+        # Exact odds can take a moment for big pools: off the UI thread, newest values only.
+        assert self.odds is not None
+        try:
+            result = self.odds(values)
+        except Exception:  # a half-typed value: no odds until it parses
+            result = None
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.show_odds, result)
+
+    def show_odds(self, odds: Odds | None) -> None:
+        if self.app.screen is not self:
+            return  # computed for a dialog that has since closed
+        self.query_one(OddsTable).show(odds)
+        if self.on_odds is not None:
+            self.on_odds(odds)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.update_preview()

@@ -1,4 +1,8 @@
-"""The consequence thresholds of the current system, with the last result marked in its tier."""
+"""The consequence thresholds of the current system, with the last result marked in its tier.
+
+Where the system can say so, each tier also shows its exact chance: live while a roll is
+being prepared, and for the last roll, the chance the tier it landed in had.
+"""
 
 from __future__ import annotations
 
@@ -7,33 +11,67 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rules.encounter import Encounter
+from rules.odds.model import Odds
 from rules.systems import get_system
+from tracker.widgets.odds_table import odds_grid, percent
 
 
 def bound(value: int | None) -> str:
     return "" if value is None else f"{value:+d}"
 
 
+def _chance_of(odds: Odds | None, index: int, label: str) -> str:
+    if odds is None:
+        return ""
+    tiers = odds.tiers
+    tier = tiers[index] if index < len(tiers) and tiers[index].label == label else None
+    tier = tier or next((t for t in tiers if t.label == label), None)
+    return percent(float(tier.p)) if tier is not None else ""
+
+
 class ThresholdsPane(Static):
     def show(self, state: Encounter) -> None:
         system = get_system(state.system)
         landing = system.landing(state)
+        last_odds = getattr(system, "last_odds", None)
+        odds = last_odds(state) if last_odds is not None else None
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
         table.add_column(no_wrap=True)
         table.add_column(ratio=1)
+        if odds is not None:
+            table.add_column(justify="right", no_wrap=True)
+        landed_chance = ""
         for index, tier in enumerate(system.tiers(state)):
             landed = landing is not None and landing.tier == index
             style = "reverse bold" if landed else ""
-            table.add_row(
+            chance = _chance_of(odds, index, tier.label)
+            if landed:
+                landed_chance = chance
+            cells = [
                 Text("◆" if landed else " ", style="bold"),
                 Text(tier.label, style=style),
                 Text(tier.effect, style=style),
-            )
+            ]
+            if odds is not None:
+                cells.append(Text(chance, style="dim"))
+            table.add_row(*cells)
         summary = Text("No roll yet", style="dim") if landing is None else Text(landing.summary)
         if landing is not None and state.last_roll_applied:
             summary.append("  (applied)", style="dim")
         grid = Table.grid(expand=True)
         grid.add_row(summary)
+        if landing is not None and landed_chance:
+            label = system.tiers(state)[landing.tier].label
+            grid.add_row(
+                Text(f"landed in {label}, which had a {landed_chance} chance", style="italic")
+            )
         grid.add_row(table)
+        self.update(grid)
+
+    def show_preview(self, odds: Odds) -> None:
+        """The odds of the roll being prepared in a dialog, until it is rolled or closed."""
+        grid = Table.grid(expand=True)
+        grid.add_row(Text("Odds of the roll being prepared", style="bold"))
+        grid.add_row(odds_grid(odds, bar_width=10))
         self.update(grid)
