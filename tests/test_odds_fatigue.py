@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from fractions import Fraction
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.dice import SeededDice
 from rules.odds.fatigue import (
@@ -19,7 +22,7 @@ from rules.odds.fatigue import (
 )
 from rules.systems.fatigue import SYSTEM, check_form
 from rules.systems.fatigue_events import FatigueChecked, Side
-from rules.systems.fatigue_rules import roll_stress, spacing, stress_total
+from rules.systems.fatigue_rules import defense_level, roll_stress, spacing, stress_total
 from rules.systems.fatigue_sheet import FatigueSheet
 from tests.test_cli import tracker
 from tests.test_fatigue import attack, fight
@@ -126,6 +129,40 @@ def test_open_d20_against_open_d20_matches_brute_force(
     assert [t.p for t in got.tiers] == brute_tiers(
         "open-d20", a_mod, "open-d20", d_mod, space, line
     )
+
+
+@functools.cache
+def totals(kind: str) -> list[tuple[int, Fraction]]:
+    return [(stress_total(kind, faces), p) for faces, p in outcomes(kind)]  # type: ignore[arg-type]
+
+
+SMALL = [kind for kind in KINDS if kind != "5d4"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(SMALL),
+    st.sampled_from(SMALL),
+    st.integers(-30, 30),
+    st.integers(-30, 30),
+    st.integers(0, 15),
+    st.integers(1, 3),
+    st.none() | st.integers(-25, 45),
+)
+def test_any_modifiers_and_thresholds_match_brute_force(
+    a_kind: str, d_kind: str, a_mod: int, d_mod: int, penalty: int, floor: int, line: int | None
+) -> None:
+    space = spacing(penalty, floor)
+    want = [Fraction(0)] * 6
+    fumble = Fraction(0)
+    for (a, pa), (d, pd) in product(totals(a_kind), totals(d_kind)):
+        fumbled = line is not None and a + a_mod <= line
+        fumble += pa * pd if fumbled else 0
+        level = None if fumbled else defense_level(a + a_mod - d - d_mod, space)
+        want[0 if level is None else level + 1] += pa * pd
+    got = check_odds(a_kind, a_mod, d_kind, d_mod, penalty, floor, line)  # type: ignore[arg-type]
+    assert [t.p for t in got.tiers] == want
+    assert got.extra.get("fumble") == (None if line is None else fumble)
 
 
 def test_the_margin_distribution_is_the_brute_force_one() -> None:

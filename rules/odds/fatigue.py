@@ -174,12 +174,11 @@ def band_odds(
 ) -> Odds:
     """The chance of each band of the margin at this spacing (``defense_bands``), and with a
     fumble line (ignored against nature) the chance of a fumble, which counts as a defense."""
-    fumbles = fumble_line is not None and attacker_dice is not None
-    start = (
-        _first_kept(attacker_dice, attacker, fumble_line)  # type: ignore[arg-type]
-        if fumbles
-        else None
-    )
+    extra: dict[str, object] = {}
+    start = None
+    if fumble_line is not None and attacker_dice is not None:
+        extra["fumble"] = fumble_chance(attacker_dice, attacker, fumble_line)
+        start = _first_kept(attacker_dice, attacker, fumble_line)
     table = _difference(attacker_dice, defender_dice, start)
     whole = table[2]
     shift = attacker - defender
@@ -191,9 +190,6 @@ def band_odds(
         tiers.append(TierOdds(label, low, high, Fraction(max(0, top - bottom), whole)))
     win_label, win_low, win_high = bands[0]
     rest = Fraction(1) - sum((tier.p for tier in tiers), Fraction(0))
-    extra: dict[str, object] = {}
-    if fumbles:
-        extra["fumble"] = fumble_chance(attacker_dice, attacker, fumble_line)  # type: ignore[arg-type]
     return Odds(SYSTEM, (TierOdds(win_label, win_low, win_high, rest), *tiers), extra)
 
 
