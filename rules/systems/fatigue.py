@@ -17,6 +17,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
+from rules.odds import fatigue as exact  # a module: rules.odds.fatigue imports this package
 from rules.system import Action, Landing, NoState, Tier
 from rules.systems.fatigue_check import (
     check,
@@ -59,7 +60,7 @@ from rules.systems.fatigue_rules import (
     Cost,
     aid_bonus,
     aid_target,
-    cutoffs,
+    defense_bands,
     parse_effort,
     roll_stress,
 )
@@ -75,6 +76,7 @@ from rules.systems.fatigue_sheet import (
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
+    from rules.odds.model import Odds
 
 NATURE = "nature"
 DEFAULT_DEFENSE = "5 Wind"  # "Dodging that same attack has an N of 5 Wind"
@@ -366,6 +368,22 @@ class FatigueThresholds:
             return exc.message
         return ""
 
+    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        """The exact chance of each band for the check the dialog describes (None: no check yet,
+        or values the roll would refuse)."""
+        if action != "roll":
+            return None
+        try:
+            roll = check(state, check_command(state, values), _MiddleDice())
+        except Rejected:
+            return None
+        return exact.checked_odds(roll)
+
+    def last_odds(self, state: Encounter) -> Odds | None:
+        """The chances the last check had before its dice (aid and suckage came after)."""
+        roll = state.last_roll
+        return exact.checked_odds(roll) if isinstance(roll, FatigueChecked) else None
+
     def consequence_command(self, state: Encounter) -> FatigueApply:
         return FatigueApply()
 
@@ -491,11 +509,9 @@ class FatigueThresholds:
             space, effort, weapon = roll.defender.spacing, roll.defender.effort, roll.weapon
         else:
             space, effort, weapon = self._next_defender(state)
-        out = [Tier("<=0", None, 0, "Defended, N only")]
-        for level, cut in enumerate(cutoffs(space)):
-            high = cut + space - 1 if level < len(LEVEL_NAMES) - 1 else None
-            low = max(cut, 1)
-            label = band_label(low, high)
+        (win, *levels) = defense_bands(space)
+        out = [Tier(*win, "Defended, N only")]
+        for level, (label, low, high) in enumerate(levels):
             costs = defense_consequence(level, effort, weapon).costs
             out.append(Tier(label, low, high, f"{LEVEL_NAMES[level]} {costs_text(costs)}"))
         return out
@@ -588,13 +604,6 @@ class FatigueThresholds:
             case FatiguePoolsSpent():
                 return describe_payment(state, event)
         raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
-
-
-def band_label(low: int, high: int | None) -> str:
-    """ "12-17", "24+", or "none" for an empty band (with T = 1 an Ordinary loss cannot happen)."""
-    if high is None:
-        return f"{low}+"
-    return f"{low}-{high}" if high >= low else "none"
 
 
 SYSTEM = FatigueThresholds()

@@ -189,6 +189,24 @@ def defense_level(loss: int, space: int) -> int | None:
     return min(TOP_LEVEL, loss // space)
 
 
+def band_label(low: int, high: int | None) -> str:
+    """ "12-17", "24+", or "none" for an empty band (with T = 1 an Ordinary loss cannot happen)."""
+    if high is None:
+        return f"{low}+"
+    return f"{low}-{high}" if high >= low else "none"
+
+
+def defense_bands(space: int) -> tuple[tuple[str, int | None, int | None], ...]:
+    """Every band a check's margin falls in, as (label, low, high) with inclusive bounds (None:
+    open): the defender's win (<=0), then Ordinary up to Catastrophic at this spacing."""
+    bands: list[tuple[str, int | None, int | None]] = [("<=0", None, 0)]
+    for level, cut in enumerate(cutoffs(space)):
+        high = cut + space - 1 if level < TOP_LEVEL else None
+        low = max(cut, 1)
+        bands.append((band_label(low, high), low, high))
+    return tuple(bands)
+
+
 def suckage_to_lift(loss: int, space: int) -> int:
     """Points that move a lost check across the next threshold up (to a win from Ordinary)."""
     level = defense_level(loss, space)
