@@ -45,40 +45,44 @@ def joint(top: tuple[int, ...], bottom: tuple[int, ...]) -> Joint:
     length = max(len(top), len(bottom))
     a = _padded(tuple(sorted(top, reverse=True)), length)
     b = _padded(tuple(sorted(bottom, reverse=True)), length)
-    states: dict[tuple[int, int, int, int, int], int] = {(0, 0, NONE, 0, 0): 1}
+    # (i, j) -> (upper, top successes, bottom successes) -> outcomes
+    states: dict[tuple[int, int], dict[tuple[int, int, int], int]] = {(0, 0): {(NONE, 0, 0): 1}}
     for face in range(max(a + b, default=1), 0, -1):
         live_a = sum(1 for size in a if size >= face)  # dice that can show this face
         live_b = sum(1 for size in b if size >= face)
-        new: dict[tuple[int, int, int, int, int], int] = defaultdict(int)
-        for (i, j, upper, s_top, s_bottom), weight in states.items():
+        new: dict[tuple[int, int], dict[tuple[int, int, int], int]] = {}
+        for (i, j), stats in states.items():
             free_a, free_b = live_a - i, live_b - j
             # At face 1 every die still unplaced shows 1.
             first_x = free_a if face == 1 else 0
             first_y = free_b if face == 1 else 0
             done = max(i, j)  # pairs before this position are decided already
             for x in range(first_x, free_a + 1):
-                weight_a = weight * comb(free_a, x)
+                ways_a = comb(free_a, x)
                 i2 = i + x
                 for y in range(first_y, free_b + 1):
                     j2 = j + y
-                    low, high = min(i2, j2), max(i2, j2)
+                    ways = ways_a * comb(free_b, y)
+                    target = new.setdefault((i2, j2), defaultdict(int))
                     # Pairs [done, low) both show this face: ties. Pairs [.., high) filled by
-                    # one side only: that side wins, the other's die will be lower.
-                    wins = high - max(done, low)
-                    key_upper, top_s, bottom_s = upper, s_top, s_bottom
-                    if wins > 0:
-                        side = TOP if i2 > j2 else BOTTOM
-                        if upper == NONE:
-                            key_upper = side
-                        if side == TOP:
-                            top_s += wins
-                        else:
-                            bottom_s += wins
-                    new[(i2, j2, key_upper, top_s, bottom_s)] += weight_a * comb(free_b, y)
+                    # one side only: that side wins, the other's die there will be lower.
+                    wins = max(i2, j2) - max(done, min(i2, j2))
+                    if wins <= 0:
+                        for key, weight in stats.items():
+                            target[key] += weight * ways
+                    elif i2 > j2:
+                        for (upper, s_top, s_bottom), weight in stats.items():
+                            key = (upper or TOP, s_top + wins, s_bottom)
+                            target[key] += weight * ways
+                    else:
+                        for (upper, s_top, s_bottom), weight in stats.items():
+                            key = (upper or BOTTOM, s_top, s_bottom + wins)
+                            target[key] += weight * ways
         states = new
     out: dict[tuple[int, int, int], int] = defaultdict(int)
-    for (_, _, upper, s_top, s_bottom), weight in states.items():
-        out[(upper, s_top, s_bottom)] += weight
+    for stats in states.values():
+        for key, weight in stats.items():
+            out[key] += weight
     return tuple(sorted(out.items()))
 
 
