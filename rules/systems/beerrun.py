@@ -653,15 +653,18 @@ class BeerRun:
                 contest = self._pool_contest(state, values)
             else:
                 return None
-        except Rejected:
+            return None if contest is None else contest_odds(contest)
+        except Rejected:  # values that do not parse, or pools too large for exact odds
             return None
-        return None if contest is None else contest_odds(contest)
 
     def last_odds(self, state: Encounter) -> Odds | None:
         roll = state.last_roll
         if not isinstance(roll, RoundRolled) or not roll.contests:
             return None
-        return contest_odds(roll.contests[0])
+        try:
+            return contest_odds(roll.contests[0])
+        except Rejected:
+            return None
 
     @staticmethod
     def _next_contest(state: Encounter) -> Contest | None:
