@@ -31,6 +31,7 @@ from rules.systems.beerrun_model import (
     CategoriesSet,
     Cede,
     Ceded,
+    Contest,
     DamageLanded,
     DiceGained,
     Goal,
@@ -60,6 +61,7 @@ from rules.systems.beerrun_view import describe_event, goal_text
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
+    from rules.odds.model import Odds
 
 DIFFICULTY = "difficulty"
 GOAL_KINDS: tuple[tuple[str, str], ...] = (
@@ -79,6 +81,23 @@ PIP_TIERS = (
     Tier("4", 4, 4, "4 pips: d6 → d2"),
     Tier("5+", 5, None, "5+ pips"),
 )
+
+
+class _AnyFace:
+    """Dice for finding which dice a roll would compare; their faces are never used."""
+
+    def roll(self, sides: int) -> int:
+        return 1
+
+
+ANY_FACE = _AnyFace()
+
+
+def contest_odds(contest: Contest) -> Odds:
+    """The exact odds of one comparison, its top row as the pool."""
+    from rules.odds.beerrun import pool_odds  # that module reads PIP_TIERS from this one
+
+    return pool_odds(tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom))
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -617,6 +636,65 @@ class BeerRun:
             ability = Ability(name=event.die.name, category=event.category, size=event.die.size)
             changes["abilities"] = (*sheet.abilities, ability)
         return self._with_sheet(state, event.combatant_id, **changes)
+
+    # --- odds ---
+
+    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        """The exact odds of the contest the Consequences pane would show after this action.
+
+        ``roll``: the round's first comparison (None once rolled, or while helping pools wait:
+        their successes change the dice of the rest). ``pool``: the pool being built against
+        its opponent's paid pool (or its missing dice) or its difficulty.
+        """
+        try:
+            if action == "roll":
+                contest = self._next_contest(state)
+            elif action == "pool":
+                contest = self._pool_contest(state, values)
+            else:
+                return None
+            return None if contest is None else contest_odds(contest)
+        except Rejected:  # values that do not parse, or pools too large for exact odds
+            return None
+
+    def last_odds(self, state: Encounter) -> Odds | None:
+        roll = state.last_roll
+        if not isinstance(roll, RoundRolled) or not roll.contests:
+            return None
+        try:
+            return contest_odds(roll.contests[0])
+        except Rejected:
+            return None
+
+    @staticmethod
+    def _next_contest(state: Encounter) -> Contest | None:
+        if br.br_state(state).rolled_round == state.round:
+            return None
+        pools = br.round_pools(state)
+        if not pools or any(p.kind == "helping" for p in pools):
+            return None
+        rolled = br.roll_main(state, list(pools), ANY_FACE)[0]
+        assert isinstance(rolled, RoundRolled)
+        return rolled.contests[0] if rolled.contests else None
+
+    def _pool_contest(self, state: Encounter, values: Mapping[str, str]) -> Contest | None:
+        command = self.action_command(state, "pool", values)
+        assert isinstance(command, BuildPool)
+        pool = br.build_pool(state, command)
+        state = self.apply(state, PoolBuilt(pool))
+        if pool.kind == "helping":
+            rolled = br.roll_helping(state, [pool], ANY_FACE)[0]
+        else:
+            main = [p for p in br.round_pools(state) if p.kind != "helping"]
+            rolled = br.roll_main(state, main, ANY_FACE)[0]
+        assert isinstance(rolled, RoundRolled)
+        who = pool.combatant_id
+        for contest in rolled.contests:
+            if contest.top_id == who:
+                return contest
+            if contest.bottom_id == who:  # the opponent paid first: seen from the builder
+                return structs.replace(contest, top=contest.bottom, bottom=contest.top)
+        return None
 
     # --- what the app shows ---
 

@@ -268,14 +268,14 @@ def roll_round(
     events: list[object] = []
     helping = [p for p in pools if p.kind == "helping"]
     if helping:
-        events += _roll_helping(state, helping, dice)
+        events += roll_helping(state, helping, dice)
         for event in events:
             state = apply(state, event)
-    events += _roll_main(state, [p for p in pools if p.kind != "helping"], dice)
+    events += roll_main(state, [p for p in pools if p.kind != "helping"], dice)
     return events
 
 
-def _roll_helping(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[object]:
+def roll_helping(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[object]:
     contests: list[Contest] = []
     spent: list[Spent] = []
     for pool in pools:
@@ -323,7 +323,7 @@ def _roll_helping(state: Encounter, pools: list[Pool], dice: DiceSource) -> list
     return events
 
 
-def _roll_main(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[object]:
+def roll_main(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[object]:
     rolls = {pool.combatant_id: roll_side(state, pool, dice) for pool in pools}
     contests: list[Contest] = []
     paired: set[frozenset[str]] = set()
