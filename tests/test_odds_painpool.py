@@ -22,6 +22,8 @@ from tracker.headless import painpool as headless
 
 BUILD = (("power", 3, 8), ("precision", 2, 6), ("possibility", 1, 4))
 NAMES = ("power", "precision", "possibility", "pain")
+ODDS_EXTRAS = ("outcome", "dominance", "difference", "despair", "despair_dominance", "hope")
+ODDS_EXTRAS += ("hope_dominance",)
 
 
 def faces(count: int, size: int) -> list[tuple[int, ...]]:
@@ -96,26 +98,33 @@ def test_the_tiers_are_the_systems_and_sum_to_exactly_one() -> None:
         (t.label, t.low, t.high) for t in SYSTEM.tiers(state)
     ]
     assert sum(t.p for t in odds.tiers) == 1
-    for extra in ("outcome", "dominance", "difference", "despair", "hope"):
+    for extra in ODDS_EXTRAS:
         assert sum(odds.extra[extra].values()) == 1  # type: ignore[attr-defined]
     assert all(isinstance(t.p, Fraction) for t in odds.tiers)
     assert odds.tier_of(3) == 0 and odds.tier_of(0) == 1 and odds.tier_of(-2) == 2
 
 
 def test_a_despair_reroll_keeping_the_higher_equals_brute_force() -> None:
-    pools = (("power", 1, 2), ("precision", 1, 3), ("possibility", 1, 2))
+    pools = (("power", 1, 2), ("precision", 1, 3), ("possibility", 1, 6))
     pains = faces(3, 6)
-    despair = Counter(
-        PainRoll(parts=(), dice=first, rerolls=(again,)).total
-        for first, again in product(pains, pains)
-    )
-    heroes = Counter(sum(p.kept for p in combo) for combo in pools_of(pools))
+    rerolled = [
+        PainRoll(parts=(), dice=first, rerolls=(again,)) for first, again in product(pains, pains)
+    ]
+    despair = Counter(pain.total for pain in rerolled)
+    tops = Counter(pain.top for pain in rerolled)
+    heroes = pools_of(pools)
     difference: Counter[int] = Counter()
-    for (h, hw), (p, pw) in product(heroes.items(), despair.items()):
-        difference[h - p] += hw * pw
+    dominance: Counter[str] = Counter()
+    for combo in heroes:
+        total = sum(p.kept for p in combo)
+        for pain, ways in despair.items():
+            difference[total - pain] += ways
+        for top, ways in tops.items():
+            dominance[dominant(combo, PainRoll(parts=(), dice=(top,)))] += ways
     space = sum(difference.values())
-    want = outcome({d: Fraction(w, space) for d, w in difference.items()})
-    assert painpool_odds(pools, 3).extra["despair"] == want
+    odds = painpool_odds(pools, 3)
+    assert odds.extra["despair"] == outcome({d: Fraction(w, space) for d, w in difference.items()})
+    assert odds.extra["despair_dominance"] == {n: Fraction(dominance[n], space) for n in NAMES}
 
 
 def test_a_hope_reroll_of_every_pool_equals_brute_force() -> None:
@@ -126,15 +135,20 @@ def test_a_hope_reroll_of_every_pool_equals_brute_force() -> None:
         for a, b in product(range(1, size + 1), repeat=2)
     ]
     by_pool = [[p for p in rerolled if p.pool == name] for name, _, _ in pools]
-    pains = Counter(PainRoll(parts=(), dice=f).total for f in faces(3, 6))
+    rolls = [PainRoll(parts=(), dice=f) for f in faces(3, 6)]
+    pains, tops = Counter(p.total for p in rolls), Counter(p.top for p in rolls)
     difference: Counter[int] = Counter()
+    dominance: Counter[str] = Counter()
     for combo in product(*by_pool):
         total = sum(p.kept for p in combo)
         for pain, ways in pains.items():
             difference[total - pain] += ways
+        for top, ways in tops.items():
+            dominance[dominant(combo, PainRoll(parts=(), dice=(top,)))] += ways
     space = sum(difference.values())
-    want = outcome({d: Fraction(w, space) for d, w in difference.items()})
-    assert painpool_odds(pools, 3).extra["hope"] == want
+    odds = painpool_odds(pools, 3)
+    assert odds.extra["hope"] == outcome({d: Fraction(w, space) for d, w in difference.items()})
+    assert odds.extra["hope_dominance"] == {n: Fraction(dominance[n], space) for n in NAMES}
 
 
 def test_despair_only_hurts_the_hero_and_hope_only_helps() -> None:
@@ -142,6 +156,8 @@ def test_despair_only_hurts_the_hero_and_hope_only_helps() -> None:
     base, despair, hope = (odds.extra[k] for k in ("outcome", "despair", "hope"))
     assert despair["success"] < base["success"] < hope["success"]  # type: ignore[index]
     assert despair["failure"] > base["failure"] > hope["failure"]  # type: ignore[index]
+    pain = [odds.extra[k]["pain"] for k in ("hope_dominance", "dominance", "despair_dominance")]  # type: ignore[index]
+    assert pain == sorted(pain) and pain[0] < pain[2]
 
 
 # --- a seeded simulation with the real roll code ------------------------------------------------
@@ -264,7 +280,9 @@ def test_the_cli_json_has_exact_fractions_outcome_and_dominance() -> None:
     assert data["outcome"]["success"] == float(odds.tiers[0].p)
     assert set(data["dominance"]) == set(NAMES)
     assert abs(sum(data["dominance"].values()) - 1) < 1e-12
+    assert set(data) == {"system", "tiers", *ODDS_EXTRAS}
     assert set(data["despair"]) == set(data["hope"]) == {"success", "tie", "failure"}
+    assert set(data["despair_dominance"]) == set(data["hope_dominance"]) == set(NAMES)
     assert sum(data["difference"].values()) == pytest.approx(1)
 
 
@@ -281,6 +299,16 @@ def test_bad_flags_exit_2_with_one_line(bad: tuple[str, ...]) -> None:
     result = tracker(*ODDS, *bad)
     assert result.returncode == 2
     assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_odds_command_does_not_load_textual() -> None:
+    argv = [*ODDS, "--pain", "9d6", "--json"]
+    code = (
+        f"import sys; from tracker.cli import main; main({argv!r}); "
+        "print(any(m.split('.')[0] == 'textual' for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    assert out.strip().endswith("False")
 
 
 def test_pools_other_than_one_each_of_d8_d6_d4_are_refused() -> None:

@@ -39,28 +39,54 @@ def keep_highest(count: int, size: int) -> Counts:
 
 
 @lru_cache(maxsize=64)
-def pain_totals(count: int) -> Counts:
-    """Ways for each total of the Pain Pool's kept dice (over ``6 ** count``).
+def pain_joint(count: int) -> tuple[tuple[tuple[int, int], int], ...]:
+    """Ways for each (kept total, highest die) of the Pain Pool (over ``6 ** count``).
 
-    Faces are placed from 6 down: a state is (dice kept so far, their total), every die placed
-    so far being kept. Once the kept dice are full, the rest only need lower faces:
-    ``(face - 1) ** rest`` ways, so the work grows with ``count``, not with ``6 ** count``.
+    Faces are placed from 6 down: a state is (dice kept so far, their total, the highest die),
+    every die placed so far being kept. Once the kept dice are full, the rest only need lower
+    faces: ``(face - 1) ** rest`` ways, so the work grows with ``count``, not ``6 ** count``.
     """
     keep = min(KEPT_PAIN, count)
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    done: dict[int, int] = {}
+    states: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
+    done: dict[tuple[int, int], int] = {}
     for face in range(PAIN_DIE, 0, -1):
-        nxt: dict[tuple[int, int], int] = {}
-        for (kept, total), ways in states.items():
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (kept, total, top), ways in states.items():
             left, need = count - kept, keep - kept
             for here in range(min(need, left + 1)):  # still short of the kept dice
-                key = (kept + here, total + here * face)
+                key = (kept + here, total + here * face, top or (face if here else 0))
                 nxt[key] = nxt.get(key, 0) + ways * comb(left, here)
             full = sum(comb(left, h) * (face - 1) ** (left - h) for h in range(need, left + 1))
-            final = total + need * face
+            final = (total + need * face, top or face)
             done[final] = done.get(final, 0) + ways * full
         states = nxt  # after the face 1, a state short of its kept dice is impossible
-    return tuple(sorted((t, w) for t, w in done.items() if w))
+    return tuple(sorted((key, w) for key, w in done.items() if w))
+
+
+@lru_cache(maxsize=64)
+def pain_totals(count: int) -> Counts:
+    """Ways for each total of the Pain Pool's kept dice (over ``6 ** count``)."""
+    out: dict[int, int] = {}
+    for (total, _), ways in pain_joint(count):
+        out[total] = out.get(total, 0) + ways
+    return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=64)
+def despair_tops(count: int) -> tuple[int, ...]:
+    """After a Despair re-roll: ways (over ``6 ** (2 * count)``) that the kept roll's highest
+    die is at most 0..6. The kept roll is the one with the higher total, the first on a tie
+    (as ``PainRoll.best`` picks it)."""
+    totals = pain_totals(count)
+
+    def up_to(limit: int) -> int:
+        return sum(ways for total, ways in totals if total <= limit)
+
+    tops = [0] * (PAIN_DIE + 1)
+    for (total, top), ways in pain_joint(count):
+        # kept as the first roll when the re-roll is not higher, as the re-roll when it is
+        tops[top] += ways * (up_to(total) + up_to(total - 1))
+    return tuple(sum(tops[: k + 1]) for k in range(PAIN_DIE + 1))
 
 
 def convolve(a: Counts, b: Counts) -> Counts:
@@ -115,37 +141,47 @@ def outcome_of(counts: Counts) -> dict[str, Fraction]:
     }
 
 
+Contender = tuple[str, int, tuple[int, ...]]  # (name, die size, ways its number is <= 0..size)
+
+
+def hero_contender(name: str, count: int, size: int) -> Contender:
+    return (name, size, tuple(k**count for k in range(size + 1)))
+
+
 @lru_cache(maxsize=256)
-def dominance_counts(pools: tuple[Pool, ...], pain: int) -> tuple[tuple[str, int], ...]:
+def dominance_counts(contenders: tuple[Contender, ...]) -> tuple[tuple[str, int], ...]:
     """Ways each contender dominates (over the product of every contender's outcomes).
 
     A contender's number is its kept die (Pain: its highest die). The tie key is the one
     ``painpool_roll.dominant`` compares after the number: die size, hero over Pain, name.
     """
-    contenders = [(name, count, size) for name, count, size in pools]
-    contenders.append(("pain", pain, PAIN_DIE))
 
     def ties(name: str, size: int) -> tuple[int, int, str]:
         return (size, TIE_ORDER[name], name)
 
-    def at_most(count: int, size: int, value: int) -> int:
-        return min(max(value, 0), size) ** count
+    def at_most(cum: tuple[int, ...], value: int) -> int:
+        return cum[min(max(value, 0), len(cum) - 1)]
 
     out = []
-    for name, count, size in contenders:
+    for name, size, cum in contenders:
         wins = 0
         for value in range(1, size + 1):
-            ways = at_most(count, size, value) - at_most(count, size, value - 1)
-            for other, o_count, o_size in contenders:
+            ways = cum[value] - cum[value - 1]
+            for other, o_size, o_cum in contenders:
                 if other == name:
                     continue
-                lower = at_most(o_count, o_size, value - 1)
-                if ties(other, o_size) < ties(name, size):
-                    lower = at_most(o_count, o_size, value)  # its equal number loses the tie
-                ways *= lower
+                beaten = ties(other, o_size) < ties(name, size)  # its equal number loses
+                ways *= at_most(o_cum, value if beaten else value - 1)
             wins += ways
         out.append((name, wins))
     return tuple(out)
+
+
+def dominance(contenders: tuple[Contender, ...]) -> dict[str, Fraction]:
+    space = 1
+    for _, _, cum in contenders:
+        space *= cum[-1]
+    return {name: Fraction(ways, space) for name, ways in dominance_counts(contenders)}
 
 
 def painpool_odds(pools: tuple[Pool, ...], pain: int) -> Odds:
@@ -154,8 +190,9 @@ def painpool_odds(pools: tuple[Pool, ...], pain: int) -> Odds:
 
     Tiers: the system's Best / Good / Worst by the difference. Extras: ``outcome``,
     ``dominance`` (each contender's chance), ``difference`` (its whole distribution),
-    ``despair`` (the outcome if the GM re-rolls the Pain Pool and keeps the higher) and
-    ``hope`` (the outcome if the hero re-rolls every pool, each keeping the higher).
+    ``despair`` and ``despair_dominance`` (if the GM re-rolls the Pain Pool and keeps the
+    higher total), ``hope`` and ``hope_dominance`` (if the hero re-rolls every pool, each
+    keeping the higher die).
     """
     if pain < 1 or any(count < 1 or size < 1 for _, count, size in pools):
         raise ValueError("every pool needs at least one die of at least one face")
@@ -168,15 +205,19 @@ def painpool_odds(pools: tuple[Pool, ...], pain: int) -> Odds:
         for label, (low, high), name in zip(TIER_LABELS, TIER_BOUNDS, OUTCOMES, strict=True)
     )
     doubled = tuple((2 * count, size) for count, size in dice)
-    dominance = dominance_counts(tuple(pools), pain)
+    heroes = tuple(hero_contender(*pool) for pool in pools)
+    hoped = tuple(hero_contender(name, 2 * count, size) for name, count, size in pools)
+    pain_top = hero_contender("pain", pain, PAIN_DIE)  # its top die: (k/6)^N too
     return Odds(
         system=SYSTEM,
         tiers=tiers,
         extra={
             "outcome": outcome,
-            "dominance": {name: Fraction(ways, space) for name, ways in dominance},
+            "dominance": dominance((*heroes, pain_top)),
             "difference": {d: Fraction(ways, space) for d, ways in counts},
             "despair": outcome_of(difference_counts(dice, pain, True)),
+            "despair_dominance": dominance((*heroes, ("pain", PAIN_DIE, despair_tops(pain)))),
             "hope": outcome_of(difference_counts(doubled, pain, False)),
+            "hope_dominance": dominance((*hoped, pain_top)),
         },
     )
