@@ -127,6 +127,13 @@ def test_a_despair_reroll_keeping_the_higher_equals_brute_force() -> None:
     assert odds.extra["despair_dominance"] == {n: Fraction(dominance[n], space) for n in NAMES}
 
 
+def test_a_despair_tie_keeps_the_first_roll_and_its_top() -> None:
+    tied = PainRoll(parts=(), dice=(6, 1, 1), rerolls=((3, 3, 2),))
+    assert tied.total == 8 and tied.top == 6
+    higher = PainRoll(parts=(), dice=(6, 1, 1), rerolls=((3, 3, 3),))
+    assert higher.total == 9 and higher.top == 3
+
+
 def test_a_hope_reroll_of_every_pool_equals_brute_force() -> None:
     pools = (("power", 1, 3), ("precision", 1, 2), ("possibility", 1, 2))
     rerolled = [
