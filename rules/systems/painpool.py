@@ -75,6 +75,7 @@ from rules.systems.painpool_sheets import (
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
+    from rules.odds.model import Odds
 
 
 # --- the system -----------------------------------------------------------------------------
@@ -399,6 +400,34 @@ class PainPool:
 
     def alerts(self, state: Encounter, event: object) -> list[str]:
         return view.alerts(state, event)
+
+    # odds
+
+    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        """The exact odds of the roll the dialog describes (None when it would be refused)."""
+        if action != "roll":
+            return None
+        try:
+            cmd = view.roll_command(state, values)
+            sheet: HeroSheet = hero(state, cmd.hero_id).sheet
+            foe: ChallengeSheet = challenge(state, cmd.challenge_id).sheet
+            self._chosen_boons(sheet, cmd)
+        except Rejected:
+            return None
+        from rules.odds.painpool import painpool_odds  # here: it imports this system's modules
+
+        pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
+        return painpool_odds(tuple(view.pool_dice(sheet, cmd)), pain)
+
+    def last_odds(self, state: Encounter) -> Odds | None:
+        """The odds the last roll had when it was made (before any Despair or Hope)."""
+        roll = state.last_roll
+        if not isinstance(roll, PainPoolRolled):
+            return None
+        from rules.odds.painpool import painpool_odds
+
+        pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
+        return painpool_odds(pools, len(roll.pain.dice))
 
     def status(self, state: Encounter) -> str:
         pot = tokens(state)

@@ -70,6 +70,9 @@ INITIATORS = (("hero", "The hero acts"), ("challenge", "The challenge acts"))
 HARMS = (("damage", "Damage (lingers)"), ("failure", "Failure levels (back at scene end)"))
 BONUS_USES = (("", "Keep it"), *((p, POOL_TITLES[p]) for p in POOLS))
 HOPE_MODES = (("reroll", "Re-roll pools, keep the higher"), ("raise", "Raise the roll (favor)"))
+# The outcome tiers by the difference (hero total minus pain total), inclusive bounds.
+TIER_LABELS = ("Best", "Good", "Worst")
+TIER_BOUNDS: tuple[tuple[int | None, int | None], ...] = ((1, None), (0, 0), (None, -1))
 
 
 def _people(state: Encounter, sheet_type: type) -> list[Combatant]:
@@ -290,13 +293,9 @@ def roll_preview(state: Encounter, cmd: PainPoolRoll) -> str:
     who = hero(state, cmd.hero_id)
     foe = state.combatant(cmd.challenge_id)
     sheet: HeroSheet = who.sheet
-    chosen = dict(cmd.boons)
-    parts = []
-    for pool in POOLS:
-        boon = sheet.boon(chosen.get(pool, ""))
-        bonus = sum(1 for _, p in cmd.bonus if p == pool)
-        count = 1 + (boon.usable if boon else 0) + bonus
-        parts.append(f"{POOL_TITLES[pool][:3]} {count}d{sheet.die(pool)}")
+    parts = [
+        f"{POOL_TITLES[pool][:3]} {count}d{size}" for pool, count, size in pool_dice(sheet, cmd)
+    ]
     pain = pain_parts(foe.sheet, cmd.initiator, cmd.pain_extra)
     pain_text = f"Pain {pain_count(pain)}d6"
     if len(pain) > 1:
@@ -304,6 +303,17 @@ def roll_preview(state: Encounter, cmd: PainPoolRoll) -> str:
     favor = sum(sheet.held[i].favor_cost for i, _ in cmd.bonus if 0 <= i < len(sheet.held))
     cost = f"; {favor} favor for sticky dice" if favor else ""
     return f"{who.name}: {', '.join(parts)} vs {foe.name}: {pain_text}{cost}"
+
+
+def pool_dice(sheet: HeroSheet, cmd: PainPoolRoll) -> list[tuple[PoolName, int, int]]:
+    """Each pool's dice for a roll command: (pool, attribute + boon + bonus dice, size)."""
+    chosen = dict(cmd.boons)
+    out = []
+    for pool in POOLS:
+        boon = sheet.boon(chosen.get(pool, ""))
+        bonus = sum(1 for _, p in cmd.bonus if p == pool)
+        out.append((pool, 1 + (boon.usable if boon else 0) + bonus, sheet.die(pool)))
+    return out
 
 
 def hope_preview(state: Encounter, values: Mapping[str, str]) -> str:
@@ -331,11 +341,11 @@ def tiers(state: Encounter) -> list[Tier]:
     worst = "failure: no damage (maneuver)" if maneuver else f"failure: the hero takes {hurt}"
     texts = (roll.best, roll.good, roll.worst) if roll else ("", "", "")
     effects = (best, "tie: partial, no damage", worst)
-    labels = ("Best", "Good", "Worst")
-    bounds = ((1, None), (0, 0), (None, -1))
     return [
         Tier(label, low, high, f"{effect}" + (f" — {text}" if text else ""))
-        for label, (low, high), effect, text in zip(labels, bounds, effects, texts, strict=True)
+        for label, (low, high), effect, text in zip(
+            TIER_LABELS, TIER_BOUNDS, effects, texts, strict=True
+        )
     ]
 
 

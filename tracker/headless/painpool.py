@@ -18,12 +18,30 @@ DICE = re.compile(r"([0-9]{1,2})d([0-9]{1,2})")
 MAX_DICE = 30
 
 
-def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
+def _pool_arguments(parser: argparse.ArgumentParser) -> None:
     for pool in POOLS:
         parser.add_argument(f"--{pool}", required=True, metavar="NdS", help="e.g. 3d8")
     parser.add_argument("--pain", required=True, metavar="Nd6", help="the Pain Pool, e.g. 9d6")
+
+
+def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
+    _pool_arguments(parser)
     parser.add_argument("--seed", type=int, help="seed the dice, to reproduce a roll")
     parser.add_argument("--json", action="store_true", help="print every die as JSON")
+
+
+def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
+    _pool_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print the odds as JSON")
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    from rules.odds.painpool import painpool_odds
+    from tracker.headless.odds_output import as_json, as_table
+
+    odds = painpool_odds(tuple(pools_from(args)), pain_from(args))
+    print(json.dumps(as_json(odds)) if args.json else as_table(odds))
+    return 0
 
 
 def parse_dice(text: str, what: str) -> tuple[int, int]:
@@ -43,11 +61,16 @@ def pools_from(args: argparse.Namespace) -> list[tuple[str, int, int]]:
     return pools
 
 
-def roll(args: argparse.Namespace, dice: DiceSource) -> pr.PainPoolRolled:
-    pools = pools_from(args)
+def pain_from(args: argparse.Namespace) -> int:
     pain_count, pain_size = parse_dice(args.pain, "pain")
     if pain_size != PAIN_DIE or pain_count < MIN_PAIN_DICE:
         raise Rejected(f"--pain is at least {MIN_PAIN_DICE}d6, not {args.pain!r}")
+    return pain_count
+
+
+def roll(args: argparse.Namespace, dice: DiceSource) -> pr.PainPoolRolled:
+    pools = pools_from(args)
+    pain_count = pain_from(args)
     rolled = tuple(
         pr.PoolRoll(
             pool=pool,  # type: ignore[arg-type]

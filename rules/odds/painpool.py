@@ -1,0 +1,223 @@
+"""Pain Pool odds: three keep-highest hero pools against the Pain Pool (Nd6, 3 highest kept).
+
+Exact and fast: every distribution is held as integer counts over its number of outcomes
+and turned into ``Fraction`` only at the end.
+
+- A hero pool of n dice of size s keeps its highest die: ``P(max <= k) = (k/s)^n``.
+- The Pain Pool's kept total (its 3 highest d6) comes from a DP over the faces from 6 down
+  to 1: how many of the dice not yet placed show this face (a binomial count), and how many
+  of them still fit among the 3 kept. Its highest die is ``P(top <= k) = (k/6)^N``.
+- The difference (hero total minus pain total) is the convolution of the two totals.
+- Dominance: the contender (a hero pool or Pain) with the highest number wins, ties broken as
+  ``painpool_roll.dominant`` breaks them (larger die, then a hero pool over Pain); the numbers
+  are independent, so each contender's chance is a sum over its value of a product.
+- A Despair re-roll keeps the higher pain total: ``P(max <= t) = F(t)^2``. A Hope re-roll of
+  every pool keeps the higher die of each, the same as a pool of twice the dice.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+from rules.odds.model import Odds, TierOdds
+from rules.systems.painpool_roll import KEPT_PAIN, PAIN_DIE, TIE_ORDER
+from rules.systems.painpool_view import TIER_BOUNDS, TIER_LABELS
+
+SYSTEM = "painpool"
+OUTCOMES = ("success", "tie", "failure")
+
+Pool = tuple[str, int, int]  # (pool name, dice, die size)
+Counts = tuple[tuple[int, int], ...]  # (value, ways), sorted by value
+
+
+@lru_cache(maxsize=256)
+def keep_highest(count: int, size: int) -> Counts:
+    """Ways for each kept value of ``count`` dice of ``size`` (over ``size ** count``)."""
+    return tuple((k, k**count - (k - 1) ** count) for k in range(1, size + 1))
+
+
+@lru_cache(maxsize=64)
+def pain_joint(count: int) -> tuple[tuple[tuple[int, int], int], ...]:
+    """Ways for each (kept total, highest die) of the Pain Pool (over ``6 ** count``).
+
+    Faces are placed from 6 down: a state is (dice kept so far, their total, the highest die),
+    every die placed so far being kept. Once the kept dice are full, the rest only need lower
+    faces: ``(face - 1) ** rest`` ways, so the work grows with ``count``, not ``6 ** count``.
+    """
+    keep = min(KEPT_PAIN, count)
+    states: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
+    done: dict[tuple[int, int], int] = {}
+    for face in range(PAIN_DIE, 0, -1):
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (kept, total, top), ways in states.items():
+            left, need = count - kept, keep - kept
+            for here in range(min(need, left + 1)):  # still short of the kept dice
+                key = (kept + here, total + here * face, top or (face if here else 0))
+                nxt[key] = nxt.get(key, 0) + ways * comb(left, here)
+            full = sum(comb(left, h) * (face - 1) ** (left - h) for h in range(need, left + 1))
+            final = (total + need * face, top or face)
+            done[final] = done.get(final, 0) + ways * full
+        states = nxt  # after the face 1, a state short of its kept dice is impossible
+    return tuple(sorted((key, w) for key, w in done.items() if w))
+
+
+@lru_cache(maxsize=64)
+def pain_totals(count: int) -> Counts:
+    """Ways for each total of the Pain Pool's kept dice (over ``6 ** count``)."""
+    out: dict[int, int] = {}
+    for (total, _), ways in pain_joint(count):
+        out[total] = out.get(total, 0) + ways
+    return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=64)
+def despair_tops(count: int) -> tuple[int, ...]:
+    """After a Despair re-roll: ways (over ``6 ** (2 * count)``) that the kept roll's highest
+    die is at most 0..6. The kept roll is the one with the higher total, the first on a tie
+    (as ``PainRoll.best`` picks it)."""
+    totals = pain_totals(count)
+
+    def up_to(limit: int) -> int:
+        return sum(ways for total, ways in totals if total <= limit)
+
+    tops = [0] * (PAIN_DIE + 1)
+    for (total, top), ways in pain_joint(count):
+        # kept as the first roll when the re-roll is not higher, as the re-roll when it is
+        tops[top] += ways * (up_to(total) + up_to(total - 1))
+    return tuple(sum(tops[: k + 1]) for k in range(PAIN_DIE + 1))
+
+
+def convolve(a: Counts, b: Counts) -> Counts:
+    out: dict[int, int] = {}
+    for x, wx in a:
+        for y, wy in b:
+            out[x + y] = out.get(x + y, 0) + wx * wy
+    return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=256)
+def hero_totals(pools: tuple[tuple[int, int], ...]) -> Counts:
+    """Ways for each sum of the pools' kept dice; ``pools`` are (dice, size) pairs."""
+    total: Counts = ((0, 1),)
+    for count, size in pools:
+        total = convolve(total, keep_highest(count, size))
+    return total
+
+
+def _space(pools: tuple[tuple[int, int], ...]) -> int:
+    out = 1
+    for count, size in pools:
+        out *= size**count
+    return out
+
+
+@lru_cache(maxsize=256)
+def difference_counts(pools: tuple[tuple[int, int], ...], pain: int, despair: bool) -> Counts:
+    """Ways for each hero total minus pain total; with ``despair`` the pain keeps the higher
+    total of two rolls (over ``6 ** (2 * pain)`` then)."""
+    against = pain_totals(pain)
+    if despair:
+        again: list[tuple[int, int]] = []
+        below = 0
+        for total, ways in against:
+            # P(max = t) = F(t)^2 - F(t-1)^2, in counts
+            again.append((total, (below + ways) ** 2 - below**2))
+            below += ways
+        against = tuple(again)
+    negated = tuple((-total, ways) for total, ways in reversed(against))
+    return convolve(hero_totals(pools), negated)
+
+
+def outcome_of(counts: Counts) -> dict[str, Fraction]:
+    space = sum(ways for _, ways in counts)
+    win = sum(ways for d, ways in counts if d > 0)
+    tie = sum(ways for d, ways in counts if d == 0)
+    return {
+        "success": Fraction(win, space),
+        "tie": Fraction(tie, space),
+        "failure": Fraction(space - win - tie, space),
+    }
+
+
+Contender = tuple[str, int, tuple[int, ...]]  # (name, die size, ways its number is <= 0..size)
+
+
+def hero_contender(name: str, count: int, size: int) -> Contender:
+    return (name, size, tuple(k**count for k in range(size + 1)))
+
+
+@lru_cache(maxsize=256)
+def dominance_counts(contenders: tuple[Contender, ...]) -> tuple[tuple[str, int], ...]:
+    """Ways each contender dominates (over the product of every contender's outcomes).
+
+    A contender's number is its kept die (Pain: its highest die). The tie key is the one
+    ``painpool_roll.dominant`` compares after the number: die size, hero over Pain, name.
+    """
+
+    def ties(name: str, size: int) -> tuple[int, int, str]:
+        return (size, TIE_ORDER[name], name)
+
+    def at_most(cum: tuple[int, ...], value: int) -> int:
+        return cum[min(max(value, 0), len(cum) - 1)]
+
+    out = []
+    for name, size, cum in contenders:
+        wins = 0
+        for value in range(1, size + 1):
+            ways = cum[value] - cum[value - 1]
+            for other, o_size, o_cum in contenders:
+                if other == name:
+                    continue
+                beaten = ties(other, o_size) < ties(name, size)  # its equal number loses
+                ways *= at_most(o_cum, value if beaten else value - 1)
+            wins += ways
+        out.append((name, wins))
+    return tuple(out)
+
+
+def dominance(contenders: tuple[Contender, ...]) -> dict[str, Fraction]:
+    space = 1
+    for _, _, cum in contenders:
+        space *= cum[-1]
+    return {name: Fraction(ways, space) for name, ways in dominance_counts(contenders)}
+
+
+def painpool_odds(pools: tuple[Pool, ...], pain: int) -> Odds:
+    """The odds of a roll: ``pools`` as (name, dice, size), e.g. ("power", 3, 8); ``pain`` the
+    Pain Pool's d6 count.
+
+    Tiers: the system's Best / Good / Worst by the difference. Extras: ``outcome``,
+    ``dominance`` (each contender's chance), ``difference`` (its whole distribution),
+    ``despair`` and ``despair_dominance`` (if the GM re-rolls the Pain Pool and keeps the
+    higher total), ``hope`` and ``hope_dominance`` (if the hero re-rolls every pool, each
+    keeping the higher die).
+    """
+    if pain < 1 or any(count < 1 or size < 1 for _, count, size in pools):
+        raise ValueError("every pool needs at least one die of at least one face")
+    dice = tuple((count, size) for _, count, size in pools)
+    counts = difference_counts(dice, pain, False)
+    space = _space(dice) * PAIN_DIE**pain
+    outcome = outcome_of(counts)
+    tiers = tuple(
+        TierOdds(label, low, high, outcome[name])
+        for label, (low, high), name in zip(TIER_LABELS, TIER_BOUNDS, OUTCOMES, strict=True)
+    )
+    doubled = tuple((2 * count, size) for count, size in dice)
+    heroes = tuple(hero_contender(*pool) for pool in pools)
+    hoped = tuple(hero_contender(name, 2 * count, size) for name, count, size in pools)
+    pain_top = hero_contender("pain", pain, PAIN_DIE)  # its top die: (k/6)^N too
+    return Odds(
+        system=SYSTEM,
+        tiers=tiers,
+        extra={
+            "outcome": outcome,
+            "dominance": dominance((*heroes, pain_top)),
+            "difference": {d: Fraction(ways, space) for d, ways in counts},
+            "despair": outcome_of(difference_counts(dice, pain, True)),
+            "despair_dominance": dominance((*heroes, ("pain", PAIN_DIE, despair_tops(pain)))),
+            "hope": outcome_of(difference_counts(doubled, pain, False)),
+            "hope_dominance": dominance((*hoped, pain_top)),
+        },
+    )
