@@ -118,6 +118,7 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
         assert "Boons 1/4" in text
 
         # The crossed-off boons drop out of the next roll, which passes the challenge.
+        app.clear_notifications()  # the toasts would cover the dialog's preview line
         await pilot.press("r")
         await pilot.pause()
         assert "Bo: Pow 2d8, Pre 1d6, Pos 1d4 vs Ogre: Pain 3d6" in screen_text(app)
