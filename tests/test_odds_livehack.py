@@ -13,6 +13,7 @@ import pytest
 from rules.dice import SeededDice
 from rules.odds.livehack import (
     ECLIPSE_ONE,
+    joint_odds,
     margin_probability,
     opposed_odds,
     twelves_poly,
@@ -168,6 +169,58 @@ def test_typical_questions_are_fast():
     assert (time.perf_counter() - start) / 100 < 0.005
 
 
+# --- joint actions -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["cooperation", "chaos"])
+@pytest.mark.parametrize("take", TAKES)
+def test_one_participant_is_the_opposed_roll_exactly(kind, take):
+    assert joint_odds(kind, (3,), 1, take) == opposed_odds(3, 1, "roll", take)
+
+
+@pytest.mark.parametrize("kind", ["cooperation", "chaos"])
+def test_joint_tiers_sum_to_one_and_order(kind):
+    odds = joint_odds(kind, (4, 0, -3), 1)
+    assert sum(tiers_of(odds), Fraction(0)) == 1
+    alone = opposed_odds(4, 1)
+    # The best of several misses less than the best one alone; the lowest misses more.
+    if kind == "cooperation":
+        assert odds.tiers[0].p < alone.tiers[0].p
+    else:
+        assert odds.tiers[0].p > alone.tiers[0].p
+    assert odds.extra["eclipse"] == 1 - (1 - ECLIPSE_ONE) ** 4
+
+
+@pytest.mark.parametrize("kind", ["cooperation", "chaos"])
+def test_joint_against_icepool(kind):
+    icepool = pytest.importorskip("icepool")
+    chain = icepool.d12.explode(depth=5)
+    side = chain - chain
+    pick = icepool.highest if kind == "cooperation" else icepool.lowest
+    for defender, take in ((side + 2, "roll"), (icepool.Die([12]), "ten")):
+        margin = pick(side + 3, side + 1, side - 2) - defender
+        odds = joint_odds(kind, (3, 1, -2), 2, take)
+        for tier in odds.tiers:
+            low = -(10**6) if tier.low is None else tier.low
+            high = 10**6 if tier.high is None else tier.high
+            p = margin.probability(">=", low) - margin.probability(">", high)
+            assert abs(float(p) - float(tier.p)) < 1e-8
+
+
+def test_cooperation_against_the_real_roll_code_by_simulation():
+    dice = SeededDice(11)
+    odds = joint_odds("cooperation", (2, 0), 1)
+    n = 20_000
+    counts = Counter()
+    for _ in range(n):
+        a = roll_side((Part("a", 2),), "roll", dice)
+        b = roll_side((Part("b", 0),), "roll", dice)
+        d = roll_side((Part("d", 1),), "roll", dice)
+        counts[odds.tier_of(max(a.total, b.total) - d.total)] += 1
+    for i, tier in enumerate(odds.tiers):
+        assert abs(counts[i] / n - float(tier.p)) < 0.012
+
+
 # --- CLI -----------------------------------------------------------------------------------
 
 
@@ -252,6 +305,15 @@ def test_a_grim_tests_odds():
     values = {"who": "c2", "experience": "tortured", "watching": "no", "take": "roll"}
     odds = SYSTEM.odds(history.state, "grim", values)
     assert odds == opposed_odds(8, 0, "zero", "roll")  # DR 8 against Will 0 + Grimness 0
+
+
+def test_the_joint_dialog_odds():
+    history = encounter(LiveHackSheet(attack=4), LiveHackSheet(reflex=2), LiveHackSheet(attack=1))
+    values = {"kind": "chaos", "who0": "c1", "who1": "c3", "defender": "c2"}
+    odds = SYSTEM.odds(history.state, "joint", values)
+    assert odds == joint_odds("chaos", (4, 1), 2)
+    values["who1"] = "c2"  # the defender cannot join in
+    assert SYSTEM.odds(history.state, "joint", values) is None
 
 
 def test_last_odds_after_a_roll():

@@ -154,3 +154,97 @@ def opposed_odds(
         for (label, low, high), p in zip(TIERS, probabilities, strict=True)
     )
     return Odds(system="livehack", tiers=tiers, extra={"eclipse": eclipse_chance(rollers)})
+
+
+# --- joint actions: the best (Cooperation) or lowest (Chaos) margin against one defender roll --
+
+
+@cache
+def dice_at_least(value: int) -> Fraction:
+    """``P(A >= value)`` for one rolling side's dice ``A`` (boon chain minus bane chain)."""
+    return sum((pf * _at_least(1, value, face) for face, pf in face_sum(1)), Fraction(0))
+
+
+@cache
+def dice_exactly(value: int) -> Fraction:
+    return dice_at_least(value) - dice_at_least(value + 1)
+
+
+def _elementary(values: list[Fraction]) -> list[Fraction]:
+    """``e_0 .. e_n`` of the values (``e_k``: the sum of every product of ``k`` of them)."""
+    e = [Fraction(1)] + [Fraction(0)] * len(values)
+    for v in values:
+        for k in range(len(values), 0, -1):
+            e[k] += e[k - 1] * v
+    return e
+
+
+def _components(kind: str, mods: tuple[int, ...], y: int, upper: bool) -> list[Fraction]:
+    """``P(best >= y)`` split into parts, part ``k`` shrinking by ``q^k`` for each 12 further
+    out (``upper``: towards +infinity, else -infinity). Exact for every ``y``; the scaling
+    holds once ``y`` is at least 11 beyond every modifier."""
+    n = len(mods)
+    above = [dice_at_least(y - c) for c in mods]  # P(c + A >= y), shrinks upwards
+    below = [1 - p for p in above]  # P(c + A < y), shrinks downwards
+    parts = [Fraction(0)] * (n + 1)
+    if kind == "cooperation":  # the best: 1 - P(everyone below)
+        if upper:
+            e = _elementary(above)
+            for k in range(1, n + 1):
+                parts[k] = e[k] if k % 2 else -e[k]
+        else:
+            parts[0] = Fraction(1)
+            parts[n] = -_elementary(below)[n]
+    elif upper:  # chaos, the lowest: everyone at or above
+        parts[n] = _elementary(above)[n]
+    else:
+        e = _elementary(below)
+        for k in range(n + 1):
+            parts[k] = -e[k] if k % 2 else e[k]
+    return parts
+
+
+def _best_at_least(kind: str, mods: tuple[int, ...], y: int) -> Fraction:
+    return sum(_components(kind, mods, y, True), Fraction(0))
+
+
+@lru_cache(maxsize=1024)
+def joint_at_least(kind: str, mods: tuple[int, ...], threshold: int) -> Fraction:
+    """``P(chosen margin >= threshold)`` against a rolling defender whose dice ``D`` count
+    against everyone: ``sum_d P(D = d) P(best >= threshold + d)``. A window of ``d`` is summed
+    term by term; beyond it each part is a geometric series (ratio ``q^(k+1)`` per 12)."""
+    reach = max(abs(threshold), *(abs(c) for c in mods)) + 2 * DIE
+    total = Fraction(0)
+    for d in range(-reach, reach):
+        total += dice_exactly(d) * _best_at_least(kind, mods, threshold + d)
+    for start, upper in ((reach, True), (-reach - DIE, False)):
+        for d in range(start, start + DIE):
+            parts = _components(kind, mods, threshold + d, upper)
+            p = dice_exactly(d)
+            for k, part in enumerate(parts):
+                if part:
+                    total += p * part / (1 - Q ** (k + 1))
+    return total
+
+
+def joint_odds(
+    kind: str, mods: tuple[int, ...], defender: int, defender_take: Take = "roll"
+) -> Odds:
+    """Cooperation (the best margin) or Chaos (the lowest) of participants with modifiers
+    ``mods``, each rolling, against one defender roll (or its take zero or ten)."""
+    d_rolls, d_fixed = side_dice(defender_take)
+    shifted = tuple(c - defender - d_fixed for c in mods)
+
+    def at_least(value: int | None) -> Fraction:
+        if value is None:
+            return Fraction(1)
+        if d_rolls:
+            return joint_at_least(kind, shifted, value)
+        return _best_at_least(kind, shifted, value)
+
+    tiers = tuple(
+        TierOdds(label, low, high, at_least(low) - (0 if high is None else at_least(high + 1)))
+        for label, low, high in TIERS
+    )
+    rollers = len(mods) + d_rolls
+    return Odds(system="livehack", tiers=tiers, extra={"eclipse": eclipse_chance(rollers)})

@@ -280,14 +280,17 @@ class LiveHack:
     def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
         """The odds of the roll the dialog describes: an opposed roll or a grim test, built by
         the same decision as the real roll (its dice are not used). None if it would not go."""
-        if action not in ("roll", "grim"):
+        if action not in ("roll", "grim", "joint"):
             return None
         try:
             if action == "roll":
                 event = decide_.roll(state, forms.roll_command(state, values), _NO_DICE)
-            else:
+            elif action == "grim":
                 command = forms.command_for(state, "grim", values, None)
                 event = decide_.grim_test(state, command, _NO_DICE)
+            else:
+                joint = forms.command_for(state, "joint", values, None)
+                return joint_odds(decide_.joint(state, joint, _NO_DICE))
         except (Rejected, KeyError, ValueError):
             return None
         return rolled_odds(event)
@@ -409,6 +412,13 @@ def rolled_odds(roll: LiveHackRolled) -> Odds:
     """The odds an opposed roll had before its dice: its sides' modifiers and takes."""
     a, d = roll.attacker, roll.defender
     return odds_.opposed_odds(a.modifier, d.modifier, a.take, d.take)
+
+
+def joint_odds(event: LiveHackJointRolled) -> Odds:
+    """The odds of a joint action: every participant's modifier against the one defender."""
+    defender = event.rolls[0].defender
+    mods = tuple(roll.attacker.modifier for roll in event.rolls)
+    return odds_.joint_odds(event.kind, mods, defender.modifier, defender.take)
 
 
 # --- apply helpers ---------------------------------------------------------------------------
