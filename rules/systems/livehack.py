@@ -19,6 +19,8 @@ from rules.errors import Rejected
 from rules.events import TurnAdvanced
 from rules.forms import Field
 from rules.logline import LogEntry
+from rules.odds import livehack as odds_
+from rules.odds.model import Odds
 from rules.system import Action, Landing, Tier
 from rules.systems import livehack_decide as decide_
 from rules.systems import livehack_forms as forms
@@ -273,6 +275,30 @@ class LiveHack:
             line += f"; Con -5: {attacker.name} must roll Con vs DR 0 to expend Fatigue"
         return line
 
+    # exact odds
+
+    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        """The odds of the roll the dialog describes: an opposed roll or a grim test, built by
+        the same decision as the real roll (its dice are not used). None if it would not go."""
+        if action not in ("roll", "grim", "joint"):
+            return None
+        try:
+            if action == "roll":
+                event = decide_.roll(state, forms.roll_command(state, values), _NO_DICE)
+            elif action == "grim":
+                command = forms.command_for(state, "grim", values, None)
+                event = decide_.grim_test(state, command, _NO_DICE)
+            else:
+                joint = forms.command_for(state, "joint", values, None)
+                return joint_odds(decide_.joint(state, joint, _NO_DICE))
+        except (Rejected, KeyError, ValueError):
+            return None
+        return rolled_odds(event)
+
+    def last_odds(self, state: Encounter) -> Odds | None:
+        roll = state.last_roll
+        return rolled_odds(roll) if isinstance(roll, LiveHackRolled) else None
+
     def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
         return LiveHackApplyConsequence()
 
@@ -370,6 +396,29 @@ class LiveHack:
 
     def describe(self, state: Encounter, event: object) -> LogEntry:
         return log.describe(state, event)
+
+
+class _FixedDice:
+    """Dice for building a roll whose faces are never read (the odds need only its parts)."""
+
+    def roll(self, sides: int) -> int:
+        return 1
+
+
+_NO_DICE = _FixedDice()
+
+
+def rolled_odds(roll: LiveHackRolled) -> Odds:
+    """The odds an opposed roll had before its dice: its sides' modifiers and takes."""
+    a, d = roll.attacker, roll.defender
+    return odds_.opposed_odds(a.modifier, d.modifier, a.take, d.take)
+
+
+def joint_odds(event: LiveHackJointRolled) -> Odds:
+    """The odds of a joint action: every participant's modifier against the one defender."""
+    defender = event.rolls[0].defender
+    mods = tuple(roll.attacker.modifier for roll in event.rolls)
+    return odds_.joint_odds(event.kind, mods, defender.modifier, defender.take)
 
 
 # --- apply helpers ---------------------------------------------------------------------------
