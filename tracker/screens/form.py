@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
@@ -30,6 +31,9 @@ def _field_id(key: str) -> str:
 
 class FormScreen(ModalScreen[bool]):
     """Enter submits (from any text box), Escape cancels. A refused value keeps the dialog open."""
+
+    # A short terminal gets a shorter, scrolling field list, so the preview and the odds fit.
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (34, "-tall")]
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
