@@ -1,0 +1,214 @@
+"""Odds benchmark: our exact engines against icepool, on the same questions, side by side.
+
+Run: ``.venv/bin/python bench/odds.py [--write]`` (icepool is a test dependency). For each
+typical question: the first answer in a process and the median warm answer, for both
+engines; then whole processes (``tracker odds`` against ``python -c "import icepool ..."``).
+``--write`` puts the tables into docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from itertools import pairwise
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import icepool  # noqa: E402
+
+from rules.odds.beerrun import pool_odds  # noqa: E402
+from rules.odds.fatigue import check_odds  # noqa: E402
+from rules.odds.livehack import opposed_odds  # noqa: E402
+from rules.odds.painpool import painpool_odds  # noqa: E402
+
+WARM = 20
+
+
+# --- the same questions for icepool -----------------------------------------------------------
+
+
+def ice_livehack(attacker: int, defender: int, defender_take: str = "roll") -> list[float]:
+    chain = icepool.d12.explode(depth=8)
+    side = chain - chain
+    defence = icepool.Die([defender + 10]) if defender_take == "ten" else side + defender
+    margin = (side + attacker) - defence
+    bands = [(None, -1), (0, 4), (5, 9), (10, 14), (15, None)]
+    return [
+        float(margin.probability(">=", lo if lo is not None else -(10**6)))
+        - float(margin.probability(">", hi if hi is not None else 10**6))
+        for lo, hi in bands
+    ]
+
+
+def ice_beerrun(top: tuple[int, ...], bottom: tuple[int, ...]) -> list[float]:
+    length = max(len(top), len(bottom))
+
+    def pool(sizes: tuple[int, ...]) -> icepool.Pool:
+        padded = sizes + (1,) * (length - len(sizes))
+        return icepool.Pool([icepool.d(s) for s in padded])
+
+    wins = pool(top).sort_pair(">", pool(bottom)).size()
+    losses = pool(top).sort_pair("<", pool(bottom)).size()
+    return [float(wins.mean()), float(losses.mean())]
+
+
+def ice_open_d20() -> icepool.Die:
+    d20 = icepool.d20
+    return d20.map(lambda x: 1 - d20 if x == 1 else (20 + d20 if x == 20 else x))
+
+
+def ice_fatigue(attacker: int, defender: int, spacing: int) -> list[float]:
+    die = ice_open_d20()
+    loss = (die + attacker) - (die + defender)  # how far the defender lost by
+    edges = [0, spacing, 2 * spacing, 3 * spacing, 4 * spacing]
+    out = [float(loss.probability("<=", 0))]
+    for low, high in pairwise(edges):
+        out.append(float(loss.probability(">", low)) - float(loss.probability(">", high)))
+    out.append(float(loss.probability(">", edges[-1])))
+    return out
+
+
+def ice_painpool(boons: int, pain: int) -> list[float]:
+    def kept(count: int, size: int) -> icepool.Die:
+        return icepool.d(size).pool(count).highest(1).sum()
+
+    hero = kept(1 + boons, 8) + kept(1 + boons, 6) + kept(1, 4)
+    difference = hero - icepool.d6.pool(pain).highest(3).sum()
+    return [float(difference.probability(">", 0)), float(difference.probability("==", 0))]
+
+
+def pools(boons: int) -> tuple[tuple[str, int, int], ...]:
+    return (("power", 1 + boons, 8), ("precision", 1 + boons, 6), ("possibility", 1, 4))
+
+
+QUESTIONS: list[tuple[str, str, Callable[[], object], Callable[[], object]]] = [
+    ("LiveHack", "+5 vs +2, both roll", lambda: opposed_odds(5, 2), lambda: ice_livehack(5, 2)),
+    (
+        "LiveHack",
+        "+5 vs +2, defender takes ten",
+        lambda: opposed_odds(5, 2, "roll", "ten"),
+        lambda: ice_livehack(5, 2, "ten"),
+    ),
+    *(
+        (
+            "Beer Run",
+            f"{n}v{n}",
+            (lambda n=n: pool_odds((12, 10, 8, 6, 12, 8, 6, 10, 4, 12)[:n], (10,) * n)),
+            (lambda n=n: ice_beerrun((12, 10, 8, 6, 12, 8, 6, 10, 4, 12)[:n], (10,) * n)),
+        )
+        for n in (3, 4, 6, 10)
+    ),
+    (
+        "Fatigue",
+        "open d20 vs open d20, narrowed (penalty 4)",
+        lambda: check_odds("open-d20", 5, "open-d20", 3, fatigue_penalty=4),
+        lambda: ice_fatigue(5, 3, 6),
+    ),
+    *(
+        (
+            "Pain Pool",
+            f"{boons} boon dice vs {pain}d6",
+            (lambda b=boons, p=pain: painpool_odds(pools(b), p)),
+            (lambda b=boons, p=pain: ice_painpool(b, p)),
+        )
+        for boons, pain in ((0, 3), (1, 5), (2, 7), (3, 9))
+    ),
+]
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, float]:
+    start = time.perf_counter()
+    fn()
+    first = time.perf_counter() - start
+    warm = []
+    for _ in range(WARM):
+        start = time.perf_counter()
+        fn()
+        warm.append(time.perf_counter() - start)
+    return first * 1000, statistics.median(warm) * 1000
+
+
+# The icepool side imports icepool alone, as a script answering the question would.
+ICE_LIVEHACK = """
+import icepool
+chain = icepool.d12.explode(depth=8)
+side = chain - chain
+margin = (side + 5) - (side + 2)
+print([float(margin.probability(">=", lo)) for lo in (0, 5, 10, 15)])
+"""
+ICE_PAINPOOL = """
+import icepool
+def kept(count, size):
+    return icepool.d(size).pool(count).highest(1).sum()
+hero = kept(3, 8) + kept(3, 6) + kept(1, 4)
+difference = hero - icepool.d6.pool(7).highest(3).sum()
+print(float(difference.probability(">", 0)), float(difference.probability("==", 0)))
+"""
+
+PROCESSES = [
+    (
+        "LiveHack +5 vs +2",
+        ["-m", "tracker", "odds", "livehack", "--attacker", "5", "--defender", "2", "--json"],
+        ICE_LIVEHACK,
+    ),
+    (
+        "Pain Pool 2 boon dice vs 7d6",
+        ["-m", "tracker", "odds", "painpool", "--power", "3d8", "--precision", "3d6",
+         "--possibility", "1d4", "--pain", "7d6", "--json"],
+        ICE_PAINPOOL,
+    ),
+]  # fmt: skip
+
+
+def process_seconds(args: list[str], runs: int = 5) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    args = parser.parse_args()
+    lines = [
+        "| system | question | ours, first | ours, warm | icepool, first | icepool, warm "
+        "| warm ratio (icepool / ours) |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for system, question, ours, theirs in QUESTIONS:
+        our_first, our_warm = timed(ours)
+        ice_first, ice_warm = timed(theirs)
+        lines.append(
+            f"| {system} | {question} | {our_first:.2f} ms | {our_warm:.3f} ms "
+            f"| {ice_first:.1f} ms | {ice_warm:.2f} ms | {ice_warm / our_warm:.0f}x |"
+        )
+    lines += [
+        "",
+        "| whole process | `tracker odds` | `python -c` with icepool | ratio (ours / icepool) |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, ours_args, ice_code in PROCESSES:
+        ours_s = process_seconds(ours_args)
+        ice_s = process_seconds(["-c", ice_code])
+        lines.append(f"| {name} | {ours_s:.2f} s | {ice_s:.2f} s | {ours_s / ice_s:.2f} |")
+    text = "\n".join(lines)
+    print(text)
+    if args.write:
+        doc = ROOT / "docs" / "performance.md"
+        start, end = "<!-- odds:start -->", "<!-- odds:end -->"
+        before, rest = doc.read_text().split(start)
+        _, after = rest.split(end)
+        doc.write_text(f"{before}{start}\n{text}\n{end}{after}")
+
+
+if __name__ == "__main__":
+    main()
