@@ -3,7 +3,7 @@
 from msgspec import Struct
 
 from rules.conditions import Duration
-from rules.systems import Sheet
+from rules.registry import Sheet
 
 
 class AddCombatant(Struct, frozen=True, kw_only=True):

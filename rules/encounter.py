@@ -10,8 +10,8 @@ from msgspec import Struct, structs
 from rules.conditions import Condition, Duration, Expiry
 from rules.errors import Rejected
 from rules.events import CoreEvent
+from rules.registry import RollEvent, Sheet, SystemEvent, SystemState
 from rules.system import NoState
-from rules.systems import RollEvent, Sheet, SystemEvent, SystemState
 
 
 class Combatant(Struct, frozen=True, kw_only=True):

@@ -34,7 +34,7 @@ from rules.events import (
     TurnAdvanced,
 )
 from rules.logline import LogEntry, Span, spans
-from rules.systems import get_system
+from rules.registry import get_system
 
 MAX_NAME = 60
 

@@ -56,7 +56,7 @@ class RuleSystem(Protocol):
 
     Sheets, commands, events and the system's state are its own msgspec Structs; each
     event, sheet and state type has an explicit tag starting with the system's name.
-    List the module in ``rules.systems.MODULES``; the app needs no change.
+    List the module in ``rules.registry.MODULES``; the app needs no change.
     """
 
     name: str

@@ -11,7 +11,7 @@ import pytest
 
 from rules.engine import new_encounter
 from rules.history import History
-from tracker import cli, storage
+from tracker import cli, launch, storage
 from tracker.demos.livehack import build as livehack_demo
 
 
@@ -101,7 +101,7 @@ def test_no_command_opens_the_newest_save(tmp_path: Path) -> None:
     import os
 
     os.utime(older, (1, 1))
-    opened, skipped = cli.choose_encounter(args_for("--saves", str(tmp_path)))
+    opened, skipped = launch.choose_encounter(args_for("--saves", str(tmp_path)))
     assert opened.path == newer and skipped == []
 
 
@@ -113,7 +113,7 @@ def test_no_command_skips_a_damaged_save_and_says_so(tmp_path: Path) -> None:
     import os
 
     os.utime(good, (1, 1))
-    opened, skipped = cli.choose_encounter(args_for("--saves", str(tmp_path)))
+    opened, skipped = launch.choose_encounter(args_for("--saves", str(tmp_path)))
     assert opened.path == good
     assert skipped == [f"Skipped {bad}: not a combat tracker save"]
     assert bad.read_bytes() == b"junk"
@@ -121,14 +121,14 @@ def test_no_command_skips_a_damaged_save_and_says_so(tmp_path: Path) -> None:
 
 def test_no_saves_plays_a_copy_of_the_demo(tmp_path: Path) -> None:
     storage.write(tmp_path / "demo-livehack.fight", livehack_demo())
-    opened, _ = cli.choose_encounter(args_for("--saves", str(tmp_path)))
+    opened, _ = launch.choose_encounter(args_for("--saves", str(tmp_path)))
     assert opened.path == tmp_path / "goblin-warren.fight"
     assert "copy of the demo" in opened.note
 
 
 def test_new_picks_a_fresh_file(tmp_path: Path) -> None:
     (tmp_path / "ambush.fight").write_bytes(b"someone else's")
-    opened, _ = cli.choose_encounter(
+    opened, _ = launch.choose_encounter(
         args_for("new", "--system", "livehack", "--name", "Ambush", "--saves", str(tmp_path))
     )
     assert opened.path == tmp_path / "ambush-2.fight"

@@ -6,16 +6,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from rules.errors import Rejected
-from rules.systems import SYSTEMS
-from tracker import storage
-from tracker.headless import ROLLERS
-from tracker.headless.seeds import dice_for
-
-if TYPE_CHECKING:
-    from tracker.app import TrackerApp
+from tracker.defaults import DEFAULT_SAVES
+from tracker.headless import ROLLERS, roller
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,12 +20,12 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> Parser:
+def build_parser(only: str | None = None) -> Parser:
     saves = Parser(add_help=False)
     saves.add_argument(
         "--saves",
         type=Path,
-        default=storage.DEFAULT_SAVES,
+        default=DEFAULT_SAVES,
         metavar="DIR",
         help="folder of saved encounters (default: ./saves)",
     )
@@ -43,7 +38,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
 
     new = sub.add_parser("new", parents=[saves], help="start a new encounter")
-    new.add_argument("--system", required=True, choices=sorted(SYSTEMS))
+    new.add_argument("--system", required=True, choices=sorted(ROLLERS))
     new.add_argument("--name", required=True)
 
     open_ = sub.add_parser("open", parents=[saves], help="open a saved encounter")
@@ -59,122 +54,44 @@ def build_parser() -> Parser:
     export.add_argument("--gm", action="store_true", help="include GM-only combatants")
 
     roll = sub.add_parser("roll", help="roll once, headless, and print the breakdown")
-    systems = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
-    for name, module in ROLLERS.items():
-        module.add_roll_arguments(systems.add_parser(name, help=f"a {SYSTEMS[name].title} roll"))
+    rolls = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
     odds = sub.add_parser("odds", help="the exact chance of every result tier, before rolling")
     odds_systems = odds.add_subparsers(dest="system", required=True, parser_class=Parser)
-    for name, module in ROLLERS.items():
+    # Only the system asked for is loaded, so a headless command starts quickly.
+    for name in [only] if only else ROLLERS:
+        module = roller(name)
+        module.add_roll_arguments(rolls.add_parser(name, help=f"a {name} roll"))
         if hasattr(module, "add_odds_arguments"):
-            module.add_odds_arguments(
-                odds_systems.add_parser(name, help=f"{SYSTEMS[name].title} odds")
-            )
+            module.add_odds_arguments(odds_systems.add_parser(name, help=f"{name} odds"))
     return parser
 
 
+def system_asked_for(argv: Sequence[str]) -> str | None:
+    """The system named after ``roll`` or ``odds`` in the arguments, if any."""
+    for index, word in enumerate(argv[:-1]):
+        if word in ("roll", "odds"):
+            return argv[index + 1] if argv[index + 1] in ROLLERS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(system_asked_for(words)).parse_args(words)
+    if args.command in ("roll", "odds"):
+        module = roller(args.system)
+        try:
+            return module.run_roll(args) if args.command == "roll" else module.run_odds(args)
+        except Rejected as exc:
+            print(f"tracker: {exc}", file=sys.stderr)
+            return 2
+    from tracker import launch, storage
+
     try:
-        if args.command == "roll":
-            return ROLLERS[args.system].run_roll(args)
-        if args.command == "odds":
-            return ROLLERS[args.system].run_odds(args)
         if args.command == "export":
-            return run_export(args)
+            return launch.run_export(args)
         if args.command == "replay":
-            return run_replay(args)
-        return run_app(args)
+            return launch.run_replay(args)
+        return launch.run_app(args)
     except (storage.SaveError, Rejected) as exc:
         print(f"tracker: {exc}", file=sys.stderr)
         return 2
-
-
-def run_export(args: argparse.Namespace) -> int:
-    import json
-
-    from tracker import export
-
-    history = storage.read(args.file)
-    if args.format == "json":
-        text = json.dumps(export.to_json(history, args.gm), indent=2) + "\n"
-    else:
-        text = export.to_markdown(history, args.gm)
-    if args.output is None:
-        sys.stdout.write(text)
-        return 0
-    if args.output.resolve() == args.file.resolve() or storage.is_save(args.output):
-        raise storage.SaveError(args.output, "is a save; choose another file for the report")
-    storage.write_text(args.output, text)
-    print(f"Wrote {args.output}", file=sys.stderr)
-    return 0
-
-
-# --- the app -------------------------------------------------------------------------------------
-
-
-def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str]]:
-    """The encounter to start on, and the lines to tell the user about files passed over."""
-    from rules.engine import new_encounter
-    from rules.history import History
-
-    folder: Path = args.saves
-    if args.command == "new":
-        history = History(new_encounter(args.name, args.system))
-        path = storage.free_path(folder, args.name)
-        return storage.Opened(history, path, f"New encounter: {path}"), []
-    if args.command == "open":
-        if storage.is_demo(args.file):
-            return storage.play_copy_of_demo(args.file, folder), []
-        return storage.open_save(args.file), []
-    skipped: list[str] = []
-    for path in storage.saves_by_recency(folder):
-        try:
-            return storage.open_save(path), skipped
-        except storage.SaveError as exc:
-            skipped.append(f"Skipped {exc}")
-    for demo in storage.demos(folder):
-        try:
-            return storage.play_copy_of_demo(demo, folder), skipped
-        except storage.SaveError as exc:
-            skipped.append(f"Skipped {exc}")
-    raise storage.SaveError(
-        folder, "no saves and no demo here; try: tracker new --system livehack --name NAME"
-    )
-
-
-def run_app(args: argparse.Namespace) -> int:
-    opened, skipped = choose_encounter(args)
-    from tracker.app import TrackerApp  # Textual is loaded only for the app
-    from tracker.session import EncounterSession
-
-    _, dice = dice_for(args.seed)
-    session, error = EncounterSession.resume(opened, dice)
-    if args.command == "new":
-        error = session.save()  # the new encounter's first snapshot
-    if error:
-        print(f"tracker: {error}", file=sys.stderr)
-        return 2
-    notes = [line for line in (opened.note, *skipped) if line]
-    return _run(TrackerApp(session, saves=args.saves, notes=notes))
-
-
-def run_replay(args: argparse.Namespace) -> int:
-    loaded = storage.load(args.file)
-    from tracker.app import TrackerApp
-
-    _, dice = dice_for(args.seed)
-    notes = [loaded.notice] if loaded.notice else []
-    app = TrackerApp(None, saves=args.saves, notes=notes, replay=loaded.history, dice=dice)
-    return _run(app)
-
-
-def _run(app: TrackerApp) -> int:
-    try:
-        app.run()
-    finally:
-        # The app may have switched encounters (a branch); close whichever it ended on.
-        error = app.session.close() if app.session is not None else None
-    if error:
-        print(f"tracker: {error}", file=sys.stderr)
-        return 1
-    return 0

@@ -16,7 +16,7 @@ from rules.engine import describe
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
 from rules.logline import Line
-from rules.systems import get_system
+from rules.registry import get_system
 from rules.visibility import hidden_ids, visible
 
 EXPORT_VERSION = 1

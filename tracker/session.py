@@ -16,8 +16,8 @@ from rules.dice import DiceSource
 from rules.encounter import Encounter
 from rules.engine import decide
 from rules.history import Applied, History
+from rules.registry import get_system
 from rules.system import RuleSystem
-from rules.systems import get_system
 from tracker import storage
 
 

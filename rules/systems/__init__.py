@@ -1,34 +1,5 @@
-"""The registry of rule systems.
+"""The rule systems, one module (or a few ``<name>_*`` modules) each.
 
-To add a system, write its module here (see ``rules.system.RuleSystem``) and list it in
-``MODULES``. The unions below, which the save format decodes, are built from that list.
+The registry that lists them is ``rules.registry``; this package stays empty so that
+importing one system (for a headless roll or odds) does not load the others.
 """
-
-from typing import Union
-
-from rules.errors import Rejected
-from rules.system import NoState, RuleSystem
-from rules.systems import beerrun, fatigue, livehack, painpool
-
-MODULES = (livehack, beerrun, fatigue, painpool)
-
-SYSTEMS: dict[str, RuleSystem] = {module.SYSTEM.name: module.SYSTEM for module in MODULES}
-
-
-def _union(types: list[type]) -> object:
-    unique = list(dict.fromkeys(types))
-    return unique[0] if len(unique) == 1 else Union[tuple(unique)]  # noqa: UP007
-
-
-Sheet = _union([t for s in SYSTEMS.values() for t in s.sheet_types])
-SystemEvent = _union([t for s in SYSTEMS.values() for t in s.event_types])
-RollEvent = _union([t for s in SYSTEMS.values() for t in s.roll_event_types])
-SystemState = _union([NoState, *(s.state_type for s in SYSTEMS.values())])
-
-
-def get_system(name: str) -> RuleSystem:
-    try:
-        return SYSTEMS[name]
-    except KeyError:
-        known = ", ".join(sorted(SYSTEMS))
-        raise Rejected(f"unknown rule system {name!r} (known: {known})") from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from rules.encounter import Encounter
 from rules.errors import Rejected
 from rules.odds.beerrun import pool_odds
 from rules.systems.beerrun_dice import Die, Outcome, compare, parse_pool, roll_dice
@@ -46,6 +45,8 @@ def run_odds(args: argparse.Namespace) -> int:
 
 
 def run_roll(args: argparse.Namespace) -> int:
+    from rules.encounter import Encounter  # only a roll needs it: odds stay light
+
     pool, against = _pools(args)
     seed, dice = dice_for(args.seed)
     top = roll_dice(dice, tuple(("pool", size) for size in pool))

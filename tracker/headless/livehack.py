@@ -10,7 +10,6 @@ import json
 
 from msgspec import structs
 
-from rules.encounter import Encounter
 from rules.errors import Rejected
 from rules.odds.livehack import opposed_odds
 from rules.systems import livehack as lh
@@ -98,6 +97,8 @@ def named(side: lh.SideRoll, who: str) -> lh.SideRoll:
 
 
 def run_roll(args: argparse.Namespace) -> int:
+    from rules.encounter import Encounter  # only a roll needs it: odds stay light
+
     if args.helper and not args.joint:
         raise Rejected("--helper needs --joint cooperation or --joint chaos")
     if args.joint and not args.helper:

@@ -7,7 +7,6 @@ import json
 import re
 
 from rules.dice import DiceSource
-from rules.encounter import Encounter
 from rules.errors import Rejected
 from rules.systems import painpool_roll as pr
 from rules.systems.painpool import SYSTEM
@@ -87,6 +86,8 @@ def roll(args: argparse.Namespace, dice: DiceSource) -> pr.PainPoolRolled:
 
 
 def run_roll(args: argparse.Namespace) -> int:
+    from rules.encounter import Encounter  # only a roll needs it: odds stay light
+
     seed, dice = dice_for(args.seed)
     rolled = roll(args, dice)
     if args.json:

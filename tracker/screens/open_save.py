@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
 
-from rules.systems import SYSTEMS
+from rules.registry import SYSTEMS
 from tracker import storage
 
 

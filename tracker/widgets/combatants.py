@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from rules.encounter import Combatant, Encounter
-from rules.systems import get_system
+from rules.registry import get_system
 
 
 def conditions_text(combatant: Combatant, badges: Sequence[str] = ()) -> Text:

@@ -5,7 +5,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from rules.encounter import Encounter
-from rules.systems import get_system
+from rules.registry import get_system
 
 
 class EncounterHeader(Static):

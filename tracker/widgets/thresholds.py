@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from rules.encounter import Encounter
 from rules.odds.model import Odds
-from rules.systems import get_system
+from rules.registry import get_system
 from tracker.widgets.odds_table import odds_grid, percent
 
 
