@@ -119,6 +119,17 @@ def test_no_command_skips_a_damaged_save_and_says_so(tmp_path: Path) -> None:
     assert bad.read_bytes() == b"junk"
 
 
+def test_a_fresh_start_opens_the_livehack_demo_among_all_the_demos(tmp_path: Path) -> None:
+    import shutil
+
+    for demo in (Path(__file__).parent.parent / "saves").glob("demo-*.fight"):
+        shutil.copy(demo, tmp_path / demo.name)
+    assert len(list(tmp_path.glob("demo-*.fight"))) == 4
+    opened, _ = launch.choose_encounter(args_for("--saves", str(tmp_path)))
+    assert opened.history.state.system == "livehack"
+    assert opened.path == tmp_path / "goblin-warren.fight"
+
+
 def test_no_saves_plays_a_copy_of_the_demo(tmp_path: Path) -> None:
     storage.write(tmp_path / "demo-livehack.fight", livehack_demo())
     opened, _ = launch.choose_encounter(args_for("--saves", str(tmp_path)))

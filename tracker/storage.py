@@ -14,6 +14,7 @@ from tracker.defaults import DEFAULT_SAVES  # noqa: F401 - re-exported for the a
 
 SUFFIX = ".fight"
 DEMO_PREFIX = "demo-"
+FIRST_DEMO = "demo-livehack.fight"  # what a fresh `make run` opens
 
 
 class SaveError(Exception):
@@ -189,7 +190,9 @@ def saves_by_recency(folder: Path) -> list[Path]:
 
 
 def demos(folder: Path) -> list[Path]:
-    return sorted(folder.glob(f"{DEMO_PREFIX}*{SUFFIX}")) if folder.is_dir() else []
+    """The bundled demos, the one to start on first (the LiveHack fight), then by name."""
+    found = sorted(folder.glob(f"{DEMO_PREFIX}*{SUFFIX}")) if folder.is_dir() else []
+    return sorted(found, key=lambda path: path.name != FIRST_DEMO)
 
 
 @dataclass
