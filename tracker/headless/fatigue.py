@@ -16,8 +16,12 @@ from tracker.headless.seeds import dice_for
 DICE_NAMES = [kind for kind, _ in fr.DICE]
 
 
-def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--attacker-dice", choices=DICE_NAMES, default="1d20")
+def _check_arguments(parser: argparse.ArgumentParser, dice_required: bool) -> None:
+    """The flags of a check, shared by ``roll`` (dice default to 1d20) and ``odds``."""
+    dice: dict[str, object] = (
+        {"required": True, "metavar": "D"} if dice_required else {"default": "1d20"}
+    )
+    parser.add_argument("--attacker-dice", choices=DICE_NAMES, **dice)  # type: ignore[arg-type]
     parser.add_argument(
         "--attacker",
         type=int,
@@ -25,7 +29,7 @@ def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MOD",
         help="skills minus fatigue and attitude, added to the dice",
     )
-    parser.add_argument("--defender-dice", choices=DICE_NAMES, default="1d20")
+    parser.add_argument("--defender-dice", choices=DICE_NAMES, **dice)  # type: ignore[arg-type]
     parser.add_argument("--defender", type=int, required=True, metavar="MOD")
     parser.add_argument(
         "--fatigue-penalty",
@@ -42,6 +46,10 @@ def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="T",
         help="the closest the thresholds get (3; 2 or 1 for negative pools)",
     )
+
+
+def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
+    _check_arguments(parser, dice_required=False)
     parser.add_argument("--seed", type=int, help="seed the dice, to reproduce a roll")
     parser.add_argument("--json", action="store_true", help="print every die as JSON")
 
@@ -61,31 +69,7 @@ def run_roll(args: argparse.Namespace) -> int:
 
 
 def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--attacker-dice", choices=DICE_NAMES, required=True, metavar="D")
-    parser.add_argument(
-        "--attacker",
-        type=int,
-        required=True,
-        metavar="MOD",
-        help="skills minus fatigue and attitude, added to the dice",
-    )
-    parser.add_argument("--defender-dice", choices=DICE_NAMES, required=True, metavar="D")
-    parser.add_argument("--defender", type=int, required=True, metavar="MOD")
-    parser.add_argument(
-        "--fatigue-penalty",
-        type=int,
-        default=0,
-        metavar="P",
-        help="the defender's relevant fatigue penalty: thresholds 10 - P apart",
-    )
-    parser.add_argument(
-        "--floor",
-        type=int,
-        default=fr.FLOOR,
-        choices=[1, 2, 3],
-        metavar="T",
-        help="the closest the thresholds get (3; 2 or 1 for negative pools)",
-    )
+    _check_arguments(parser, dice_required=True)
     parser.add_argument(
         "--fumble",
         type=int,
