@@ -55,6 +55,20 @@ class AddNote(Struct, frozen=True):
     combatant_id: str | None = None
 
 
+class SetSolo(Struct, frozen=True):
+    """Let the tracker play a side (``on``) or hand it back to the user."""
+
+    side: str
+    on: bool = True
+
+
+class SetPolicy(Struct, frozen=True):
+    """Choose how the tracker plays one combatant; "" is the system's default policy."""
+
+    combatant_id: str
+    policy: str = ""
+
+
 CoreCommand = (
     AddCombatant
     | EditCombatant
@@ -64,4 +78,6 @@ CoreCommand = (
     | AddCondition
     | RemoveCondition
     | AddNote
+    | SetSolo
+    | SetPolicy
 )

@@ -21,6 +21,7 @@ class Combatant(Struct, frozen=True, kw_only=True):
     gm_only: bool = False
     notes: str = ""
     conditions: tuple[Condition, ...] = ()
+    policy: str = ""  # how the tracker plays it on a solo side; "" is the system's default
     sheet: Sheet
 
     def condition(self, name: str) -> Condition | None:
@@ -38,6 +39,11 @@ class Encounter(Struct, frozen=True, kw_only=True):
     last_roll: RollEvent | None = None
     last_roll_applied: bool = False
     system_state: SystemState = NoState()  # the system's own tokens, pots...
+    solo_sides: tuple[str, ...] = ()  # the sides the tracker plays by itself
+
+    def is_solo(self, combatant: Combatant) -> bool:
+        """Whether the tracker makes this combatant's choices."""
+        return combatant.side in self.solo_sides
 
     @property
     def current(self) -> Combatant | None:

@@ -19,6 +19,8 @@ from rules.commands import (
     NextTurn,
     RemoveCombatant,
     RemoveCondition,
+    SetPolicy,
+    SetSolo,
 )
 from rules.conditions import Condition
 from rules.dice import DiceSource
@@ -31,6 +33,9 @@ from rules.events import (
     ConditionRemoved,
     EncounterCreated,
     NoteAdded,
+    PolicySet,
+    SoloChose,
+    SoloSideSet,
     TurnAdvanced,
 )
 from rules.logline import LogEntry, Span, spans
@@ -58,8 +63,12 @@ def fold(events: Iterable[Event]) -> Encounter:
     first = next(it, None)
     if not isinstance(first, EncounterCreated):
         raise ValueError("an event log starts with encounter-created")
-    state = initial_state(first)
-    for event in it:
+    return fold_onto(initial_state(first), it)
+
+
+def fold_onto(state: Encounter, events: Iterable[Event]) -> Encounter:
+    """The state after some events, from a given state."""
+    for event in events:
         state = apply(state, event)
     return state
 
@@ -113,6 +122,10 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             if command.combatant_id is not None:
                 state.combatant(command.combatant_id)
             return [NoteAdded(text, command.combatant_id)]
+        case SetSolo():
+            return _set_solo(state, command)
+        case SetPolicy():
+            return _set_policy(state, command)
     system = get_system(state.system)
     if isinstance(command, system.command_types):
         return system.decide(state, command, dice)
@@ -147,9 +160,30 @@ def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
         gm_only=cmd.gm_only if cmd.gm_only is not None else before.gm_only,
         notes=cmd.notes.strip() if cmd.notes is not None else before.notes,
         conditions=before.conditions,
+        policy=before.policy,
         sheet=cmd.sheet if cmd.sheet is not None else before.sheet,
     )
     return [] if after == before else [CombatantEdited(after)]
+
+
+def _set_solo(state: Encounter, cmd: SetSolo) -> list[Event]:
+    side = cmd.side.strip()
+    sides = {c.side for c in state.combatants}
+    if cmd.on and side not in sides:
+        known = ", ".join(sorted(sides)) or "none yet"
+        raise Rejected(f"there is no side {side!r} (sides: {known})")
+    if cmd.on == (side in state.solo_sides):
+        return []
+    return [SoloSideSet(side, cmd.on)]
+
+
+def _set_policy(state: Encounter, cmd: SetPolicy) -> list[Event]:
+    target = state.combatant(cmd.combatant_id)
+    known = [p.id for p in getattr(get_system(state.system), "solo_policies", ())]
+    if cmd.policy and cmd.policy not in known:
+        choices = ", ".join(known) or "none"
+        raise Rejected(f"no policy {cmd.policy!r} (policies: {choices})")
+    return [] if cmd.policy == target.policy else [PolicySet(target.id, cmd.policy)]
 
 
 def _next_turn(state: Encounter) -> list[Event]:
@@ -251,8 +285,13 @@ def apply(state: Encounter, event: Event) -> Encounter:
             target = state.combatant(cid)
             kept = tuple(c for c in target.conditions if c.name.casefold() != name.casefold())
             return state.replace_combatant(_with_conditions(target, kept))
-        case NoteAdded():
+        case NoteAdded() | SoloChose():
             return state
+        case SoloSideSet(side=side, on=on):
+            sides = tuple(s for s in state.solo_sides if s != side)
+            return state.update(solo_sides=(*sides, side) if on else sides)
+        case PolicySet(combatant_id=cid, policy=policy):
+            return state.replace_combatant(structs.replace(state.combatant(cid), policy=policy))
         case EncounterCreated():
             raise ValueError("encounter-created can only start a log")
     return get_system(state.system).apply(state, event)
@@ -305,4 +344,13 @@ def describe(before: Encounter, event: Event) -> LogEntry:
         case NoteAdded(text=text, combatant_id=cid):
             about = [name(cid), ": "] if cid else []
             return LogEntry("note", (spans(Span("✎ ", "muted"), *about, Span(text, "note")),))
+        case SoloSideSet(side=side, on=on):
+            what = "now plays" if on else "hands back"
+            return LogEntry("roster", (spans(f"The tracker {what} the side ", Span(side, "name")),))
+        case PolicySet(combatant_id=cid, policy=policy):
+            how = policy or "its default policy"
+            return LogEntry("roster", (spans(name(cid), f" will be played by: {how}"),))
+        case SoloChose(combatant_id=cid, policy=policy, reason=reason):
+            line = spans(Span("⚙ ", "muted"), name(cid), f" ({policy or 'default'}): ", reason)
+            return LogEntry("solo", (line,))
     return get_system(before.system).describe(before, event)

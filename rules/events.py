@@ -43,6 +43,28 @@ class NoteAdded(Struct, frozen=True, tag="note-added"):
     combatant_id: str | None = None
 
 
+class SoloSideSet(Struct, frozen=True, tag="solo-side-set"):
+    """The tracker starts (or stops) playing a side by itself."""
+
+    side: str
+    on: bool
+
+
+class PolicySet(Struct, frozen=True, tag="policy-set"):
+    """How the tracker plays one combatant of a solo side ("" for the system's default)."""
+
+    combatant_id: str
+    policy: str
+
+
+class SoloChose(Struct, frozen=True, tag="solo-chose"):
+    """A choice the tracker made for a combatant of a solo side, and why, in one line."""
+
+    combatant_id: str
+    policy: str
+    reason: str
+
+
 CoreEvent = (
     EncounterCreated
     | CombatantRemoved
@@ -51,4 +73,7 @@ CoreEvent = (
     | ConditionAdded
     | ConditionRemoved
     | NoteAdded
+    | SoloSideSet
+    | PolicySet
+    | SoloChose
 )

@@ -14,7 +14,10 @@ Line = tuple[Span, ...]
 
 
 class LogEntry(Struct, frozen=True):
-    """One entry of the roll log; ``kind`` is "roll", "turn", "condition", "note" or "roster"."""
+    """One entry of the roll log.
+
+    ``kind`` is "roll", "turn", "condition", "note", "roster" or "solo".
+    """
 
     kind: str
     lines: tuple[Line, ...]

@@ -127,5 +127,11 @@ class RuleSystem(Protocol):
     # chance of each tier for the roll the dialog describes now (shown live while typing), and
     # ``last_odds(state) -> Odds | None``: the chances the last roll had (the pane says which
     # tier it landed in and how likely that was).
+    # Optional, for solo play (see rules/solo.py): ``solo_policies: tuple[Policy, ...]`` (the
+    # first is the default), ``solo_move(state) -> Move | None``: the next choice a combatant
+    # of a solo side must make now, or None; and ``solo_fill(state, action, values) ->
+    # tuple[dict[str, str], list[Move]]``: a user's dialog values with the fields that belong
+    # to solo combatants (a defender's defence, take zero/ten...) chosen by their policies,
+    # plus a Move (command None) per choice, whose reason is logged.
     # Optional: ``badges(state, combatant) -> tuple[str, ...]``: short labels for what the
     # sheet does to a combatant now (e.g. "Dex -5 roll DR 0"), shown after its conditions.

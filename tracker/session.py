@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from rules import solo
 from rules.dice import DiceSource
 from rules.encounter import Encounter
-from rules.engine import decide
+from rules.engine import decide, fold_onto
 from rules.history import Applied, History
 from rules.registry import get_system
 from rules.system import RuleSystem
@@ -76,6 +77,7 @@ class EncounterSession:
         events = decide(before, command, self.dice)
         if not events:
             return None
+        events += solo.respond(fold_onto(before, events), self.dice)
         record = self.history.commit(events, label or type(command).__name__)
         self._publish("applied", record, before)
         return record

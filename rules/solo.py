@@ -1,0 +1,85 @@
+"""Solo play: the tracker makes the choices of the sides it plays, by a policy per combatant.
+
+A system that supports solo play offers ``solo_policies`` (the first is the default) and a
+``solo_move(state)`` hook: the next choice some combatant of a solo side must make now (its
+attack on its turn, a defence, a goal, a token to spend, ending its turn...), or None when
+nothing is waiting on the tracker. Policies are deterministic functions of the state, so a
+replay needs no randomness beyond the dice the moves' commands roll (which the events record).
+
+After every command the user runs, ``respond`` plays every waiting move, each logged as a
+``SoloChose`` line with the policy and the reason, followed by the move's own events. The
+user's command and the tracker's answer form one record, so one undo takes back both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Struct
+
+from rules.dice import DiceSource
+from rules.encounter import Combatant, Encounter, Event
+from rules.engine import apply, decide
+from rules.errors import Rejected
+from rules.events import NoteAdded, SoloChose
+from rules.registry import get_system
+
+MOVES_PER_COMMAND = 60  # a guard: a policy that never settles must not hang the app
+
+
+class Policy(Struct, frozen=True):
+    """One way the tracker can play a combatant (e.g. "take-zero", "aggressive")."""
+
+    id: str
+    title: str
+    description: str = ""
+
+
+class Move(Struct, frozen=True):
+    """A choice the tracker makes for ``actor_id``: a command, and why, in a few words."""
+
+    actor_id: str
+    command: Any
+    reason: str
+
+
+def policies(system: object) -> tuple[Policy, ...]:
+    return tuple(getattr(system, "solo_policies", ()))
+
+
+def policy_of(state: Encounter, combatant: Combatant) -> str:
+    """The policy a combatant is played by: its own, else the system's default."""
+    known = policies(get_system(state.system))
+    if combatant.policy and any(p.id == combatant.policy for p in known):
+        return combatant.policy
+    return known[0].id if known else ""
+
+
+def next_move(state: Encounter) -> Move | None:
+    if not state.solo_sides:
+        return None
+    hook = getattr(get_system(state.system), "solo_move", None)
+    return hook(state) if hook is not None else None
+
+
+def respond(state: Encounter, dice: DiceSource) -> list[Event]:
+    """Every move the solo sides make now, as events (empty when nothing waits on them)."""
+    events: list[Event] = []
+    for _ in range(MOVES_PER_COMMAND):
+        move = next_move(state)
+        if move is None:
+            return events
+        actor = state.combatant(move.actor_id)
+        chose = SoloChose(actor.id, policy_of(state, actor), move.reason)
+        try:
+            decided = decide(state, move.command, dice)
+        except Rejected as exc:
+            # A policy that asks for something the rules refuse is a bug in the policy; stop
+            # and say so in the log rather than loop or lose the user's own command.
+            note = NoteAdded(f"The tracker could not play {actor.name}: {exc}", actor.id)
+            return [*events, note]
+        for event in (chose, *decided):
+            events.append(event)
+            state = apply(state, event)
+    stuck = "The tracker stopped after many moves in a row; play on by hand or undo"
+    return [*events, NoteAdded(stuck)]
