@@ -83,3 +83,25 @@ def respond(state: Encounter, dice: DiceSource) -> list[Event]:
             state = apply(state, event)
     stuck = "The tracker stopped after many moves in a row; play on by hand or undo"
     return [*events, NoteAdded(stuck)]
+
+
+def fill(
+    state: Encounter, action: str, values: dict[str, str]
+) -> tuple[dict[str, str], list[Move]]:
+    """A user's dialog values with the solo combatants' fields chosen by their policies.
+
+    Returns the values to use and one Move (its command None) per choice, to be logged.
+    """
+    hook = getattr(get_system(state.system), "solo_fill", None)
+    if not state.solo_sides or hook is None:
+        return dict(values), []
+    filled, moves = hook(state, action, dict(values))
+    return dict(filled), list(moves)
+
+
+def choices_events(state: Encounter, moves: list[Move]) -> list[SoloChose]:
+    """The log lines for choices made inside a user's command (see ``fill``)."""
+    return [
+        SoloChose(move.actor_id, policy_of(state, state.combatant(move.actor_id)), move.reason)
+        for move in moves
+    ]

@@ -120,3 +120,22 @@ def test_a_session_plays_the_answer_in_the_same_record_so_one_undo_takes_both(
     assert session.state.current_id == "c3"
     session.undo()
     assert session.state.current_id == "c1"
+
+
+def test_choices_made_inside_a_users_command_are_logged_first(livehack_with_solo, monkeypatch):
+    from tracker.session import EncounterSession
+
+    system = livehack_with_solo
+
+    def solo_fill(self, state, action, values):
+        return {**values, "defense": "ten"}, [Move("c2", None, "takes ten: a sure thing")]
+
+    monkeypatch.setattr(type(system), "solo_fill", solo_fill, False)
+    session = EncounterSession(two_sides(), no_dice())
+    assert solo.fill(session.state, "roll", {"defense": "roll"}) == ({"defense": "roll"}, [])
+    session.execute(SetSolo("foes"))
+    values, moves = solo.fill(session.state, "roll", {"defense": "roll"})
+    assert values == {"defense": "ten"}
+    session.execute(NextTurn(), choices=moves)
+    logged = session.history.applied_in_effect()[-1].events[0]
+    assert logged == SoloChose("c2", "steady", "takes ten: a sure thing")

@@ -7,7 +7,7 @@ so any number of them (local panes, later remote seats) can share one session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -71,12 +71,19 @@ class EncounterSession:
         self._subscribers.append(subscriber)
         return lambda: self._subscribers.remove(subscriber)
 
-    def execute(self, command: object, label: str = "") -> Applied | None:
-        """Run a command; raises ``Rejected`` with a message for the user. None: no change."""
+    def execute(
+        self, command: object, label: str = "", choices: Sequence[solo.Move] = ()
+    ) -> Applied | None:
+        """Run a command; raises ``Rejected`` with a message for the user. None: no change.
+
+        ``choices`` are what the tracker chose inside the command for its solo sides
+        (``rules.solo.fill``); they are logged before the command's own events.
+        """
         before = self.state
         events = decide(before, command, self.dice)
         if not events:
             return None
+        events = [*solo.choices_events(before, list(choices)), *events]
         events += solo.respond(fold_onto(before, events), self.dice)
         record = self.history.commit(events, label or type(command).__name__)
         self._publish("applied", record, before)
