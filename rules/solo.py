@@ -13,34 +13,26 @@ user's command and the tracker's answer form one record, so one undo takes back 
 
 from __future__ import annotations
 
-from typing import Any
-
-from msgspec import Struct
-
 from rules.dice import DiceSource
 from rules.encounter import Combatant, Encounter, Event
 from rules.engine import apply, decide
 from rules.errors import Rejected
 from rules.events import NoteAdded, SoloChose
 from rules.registry import get_system
+from rules.system import Move, Policy
+
+__all__ = [
+    "Move",
+    "Policy",
+    "choices_events",
+    "fill",
+    "next_move",
+    "policies",
+    "policy_of",
+    "respond",
+]
 
 MOVES_PER_COMMAND = 60  # a guard: a policy that never settles must not hang the app
-
-
-class Policy(Struct, frozen=True):
-    """One way the tracker can play a combatant (e.g. "take-zero", "aggressive")."""
-
-    id: str
-    title: str
-    description: str = ""
-
-
-class Move(Struct, frozen=True):
-    """A choice the tracker makes for ``actor_id``: a command, and why, in a few words."""
-
-    actor_id: str
-    command: Any
-    reason: str
 
 
 def policies(system: object) -> tuple[Policy, ...]:

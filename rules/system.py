@@ -47,6 +47,22 @@ class Action(Struct, frozen=True):
     description: str = ""
 
 
+class Policy(Struct, frozen=True):
+    """One way the tracker can play a combatant in solo play (e.g. "take-zero", "aggressive")."""
+
+    id: str
+    title: str
+    description: str = ""
+
+
+class Move(Struct, frozen=True):
+    """A choice the tracker makes for ``actor_id`` in solo play: a command, and why."""
+
+    actor_id: str
+    command: Any
+    reason: str
+
+
 class NoState(Struct, frozen=True, tag="none"):
     """The per-encounter state of a system that keeps none of its own."""
 

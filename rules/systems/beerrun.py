@@ -20,6 +20,7 @@ from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
 from rules.system import Action, Landing, Tier
 from rules.systems import beerrun_rules as br
+from rules.systems import beerrun_solo as solo
 from rules.systems.beerrun_dice import compare, parse_die, parse_pool, pool_text
 from rules.systems.beerrun_model import (
     MAX_INTENSITY,
@@ -135,6 +136,7 @@ class BeerRun:
     state_type = BeerRunState
     stat_columns = ("Int", "Abilities", "Goal", "Extra dice")
     uses_turn_order = False
+    solo_policies = solo.POLICIES
 
     def new_state(self) -> BeerRunState:
         return BeerRunState()
@@ -523,6 +525,11 @@ class BeerRun:
         if not br.pending_now(state):
             raise br.nothing_to_land(state)
         return LandDamage()
+
+    # --- solo play (rules/solo.py) ---
+
+    def solo_move(self, state: Encounter) -> solo.Move | None:
+        return solo.next_move(state)
 
     # --- decide and apply ---
 

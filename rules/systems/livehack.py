@@ -25,6 +25,7 @@ from rules.system import Action, Landing, Tier
 from rules.systems import livehack_decide as decide_
 from rules.systems import livehack_forms as forms
 from rules.systems import livehack_log as log
+from rules.systems import livehack_solo as solo
 from rules.systems.livehack_forms import DEFENSES, TAKES, default_target
 from rules.systems.livehack_parts import (
     attacker_parts,
@@ -170,6 +171,7 @@ class LiveHack:
     state_type = LiveHackState
     stat_columns = ("Atk", "R/F/W", "Wnd", "Fat", "Grm", "Pos")
     uses_turn_order = True
+    solo_policies = solo.POLICIES
 
     def new_state(self) -> LiveHackState:
         return LiveHackState()
@@ -302,6 +304,16 @@ class LiveHack:
     def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
         return LiveHackApplyConsequence()
 
+    # solo play (rules/solo.py)
+
+    def solo_move(self, state: Encounter) -> solo.Move | None:
+        return solo.next_move(state)
+
+    def solo_fill(
+        self, state: Encounter, action: str, values: dict[str, str]
+    ) -> tuple[dict[str, str], list[solo.Move]]:
+        return solo.fill(state, action, values)
+
     # decide and apply
 
     def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
@@ -339,7 +351,10 @@ class LiveHack:
                 system = _system(state)
                 return state.update(system_state=structs.replace(system, aids=(*system.aids, aid)))
             case LiveHackSaveRolled():
-                return state
+                what = event.kind
+                if event.kind == "check" and event.roller.parts:
+                    what = f"check {event.roller.parts[0].label}"
+                return _marked(state, event.roller.combatant_id, f"{what}:{event.outcome}")
             case LiveHackTraitInflicted():
                 return _inflicted(state, event)
             case LiveHackPositionHeld():
@@ -430,6 +445,17 @@ def _system(state: Encounter) -> LiveHackState:
     return system
 
 
+def _marked(state: Encounter, cid: str | None, what: str) -> Encounter:
+    """Note what a combatant rolled this round (older rounds' notes are dropped)."""
+    if cid is None:
+        return state
+    system = _system(state)
+    prefix = f"{state.round}:"
+    kept = tuple(m for m in system.turn_marks if m.startswith(prefix))
+    marks = (*kept, f"{prefix}{cid}:{what}")
+    return state.update(system_state=structs.replace(system, turn_marks=marks))
+
+
 def decide_aid(event: LiveHackAidRolled) -> Aid:
     return Aid(
         aided_id=event.aided_id, helper_id=event.helper.combatant_id or "", bonus=event.bonus
@@ -463,6 +489,8 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
         last_roll_applied=False,
         system_state=structs.replace(system, rollover=rollover, aids=aids),
     )
+    if event.kind == "roll" and attacker_id is not None and attacker_id == state.current_id:
+        state = _marked(state, attacker_id, event.defense)
     if defender_id is not None and event.defender_effort and state.find(defender_id):
         state = _sheet_change(
             state,
