@@ -91,6 +91,16 @@ def fill(
     return dict(filled), list(moves)
 
 
+def preview_line(state: Encounter, moves: list[Move], line: str) -> str:
+    """A dialog's preview with what the solo combatants chose first, one per line."""
+    chose = [
+        f"⚙ {state.name_of(m.actor_id)} ({policy_of(state, state.combatant(m.actor_id))}): "
+        f"{m.reason}"
+        for m in moves
+    ]
+    return "\n".join([*chose, line] if line else chose)
+
+
 def choices_events(state: Encounter, moves: list[Move]) -> list[SoloChose]:
     """The log lines for choices made inside a user's command (see ``fill``)."""
     return [

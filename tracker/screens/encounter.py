@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from rules import solo
 from rules.commands import (
     AddCombatant,
     AddCondition,
@@ -82,6 +83,7 @@ class EncounterScreen(Screen[None]):
         Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("ctrl+s", "save", "Save now", show=False),
         Binding("R", "replay", "Replay", show=False),
+        Binding("S", "solo", "Solo play", show=False),
         Binding("ctrl+o", "open_save", "Open encounter", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -291,17 +293,25 @@ class EncounterScreen(Screen[None]):
             self.notify(exc.message, severity="warning", markup=False)
             return
 
+        # Solo play: the fields a solo combatant chooses (a defence...) by its policy.
+        def filled(values: Mapping[str, str]) -> tuple[dict[str, str], list[solo.Move]]:
+            return solo.fill(self.state, action_id, dict(values))
+
         def submit(values: Mapping[str, str]) -> None:
-            command = system.action_command(self.state, action_id, values)
-            self.session.execute(command, action.title)
+            chosen, moves = filled(values)
+            command = system.action_command(self.state, action_id, chosen)
+            self.session.execute(command, action.title, choices=moves)
 
         def preview(values: Mapping[str, str]) -> str:
-            return system.preview(self.state, action_id, values)
+            chosen, moves = filled(values)
+            line = system.preview(self.state, action_id, chosen)
+            return solo.preview_line(self.state, moves, line)
 
         odds_of = getattr(system, "odds", None)
 
         def odds(values: Mapping[str, str]) -> Odds | None:
-            return odds_of(self.state, action_id, values) if odds_of is not None else None
+            chosen = filled(values)[0]
+            return odds_of(self.state, action_id, chosen) if odds_of is not None else None
 
         def show_odds(found: Odds | None) -> None:
             if found is not None:
@@ -454,6 +464,14 @@ class EncounterScreen(Screen[None]):
                 self.app.play_branch(branch)
 
         self.app.push_screen(ReplayScreen(self.session.history), closed)
+
+    def action_solo(self) -> None:
+        from tracker.screens.solo import SoloScreen, apply_choices
+
+        def chosen(result: object) -> None:
+            apply_choices(self.session, result, self.notify)  # type: ignore[arg-type]
+
+        self.app.push_screen(SoloScreen(self.state), chosen)
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."

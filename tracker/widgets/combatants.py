@@ -9,6 +9,7 @@ from textual.widgets import DataTable
 
 from rules.encounter import Combatant, Encounter
 from rules.registry import get_system
+from rules.solo import policy_of
 
 
 def conditions_text(combatant: Combatant, badges: Sequence[str] = ()) -> Text:
@@ -56,6 +57,8 @@ class CombatantsPane(DataTable[Text]):
             name = Text(combatant.name, style=style)
             if combatant.gm_only:
                 name.append(" (GM)", style="dim")
+            if state.is_solo(combatant):
+                name.append(f" ⚙ {policy_of(state, combatant)}", style="dim")
             mark = Text("▶" if current else " ", style=style)
             if cannot_act is not None and cannot_act(state, combatant):
                 mark.append("✗", style="bold red")

@@ -23,6 +23,8 @@ class EncounterHeader(Static):
             text.append("  ·  ▶ ")
             text.append(current.name, style="bold")
             text.append("'s turn")
+        if state.solo_sides:
+            text.append(f"  ·  ⚙ solo: {', '.join(state.solo_sides)}")
         status = system.status(state)
         if status:
             text.append(f"  ·  {status}")
