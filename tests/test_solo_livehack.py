@@ -12,7 +12,6 @@ from rules.events import SoloChose
 from rules.history import History
 from rules.systems.livehack import (
     LiveHackApplyConsequence,
-    LiveHackRoll,
     LiveHackRolled,
     LiveHackSheet,
 )
