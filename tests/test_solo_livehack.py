@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 
 from rules import solo
-from rules.commands import AddCombatant, AddCondition, NextTurn, SetPolicy, SetSolo
+from rules.commands import (
+    AddCombatant,
+    AddCondition,
+    EditCombatant,
+    NextTurn,
+    SetPolicy,
+    SetSolo,
+)
 from rules.dice import ScriptedDice, SeededDice
-from rules.engine import describe, new_encounter
+from rules.engine import apply, describe, fold, new_encounter
 from rules.events import SoloChose
 from rules.history import History
 from rules.systems.livehack import (
@@ -38,26 +45,14 @@ def fight(dice, policy: str = "roll", *, solo_on: bool = True) -> EncounterSessi
 
 def chosen(session: EncounterSession) -> list[str]:
     """The "why" lines of the last record, as the log shows them."""
-    record = session.history.applied_in_effect()[-1]
+    records = session.history.applied_in_effect()
+    state = fold(e for r in records[:-1] for e in r.events)
     lines = []
-    state = record_start(session)
-    from rules.engine import apply
-
-    for event in record.events:
+    for event in records[-1].events:
         if isinstance(event, SoloChose):
-            entry = describe(state, event)
-            lines.append("".join(span.text for span in entry.lines[0]))
+            lines.append("".join(span.text for span in describe(state, event).lines[0]))
         state = apply(state, event)
     return lines
-
-
-def record_start(session: EncounterSession):
-    history = session.history
-    from rules.engine import fold
-
-    records = history.applied_in_effect()
-    events = [e for r in records[:-1] for e in r.events]
-    return fold(events)
 
 
 def roll_values(session: EncounterSession, **changes: str) -> dict[str, str]:
@@ -203,8 +198,6 @@ def test_a_dying_npc_saves_at_its_turn_and_passes():
 def test_a_failed_wis_check_costs_the_turn():
     session = fight(ScriptedDice([1, 9]), "roll")
     damaged = LiveHackSheet(attack=3, reflex=2, wis_damage=5)
-    from rules.commands import EditCombatant
-
     session.execute(EditCombatant(combatant_id="c2", sheet=damaged))
     session.execute(NextTurn())
     assert chosen(session) == [
@@ -253,3 +246,32 @@ def test_a_seeded_solo_fight_runs_to_its_end_with_only_the_heroes_commands(polic
         hero_turn(session)
     assert side_down(session, "foes") or side_down(session, "heroes")
     assert any(isinstance(e, SoloChose) for e in session.history.effective_events())
+
+
+def test_only_a_solo_combatants_fields_are_filled():
+    session = fight(ScriptedDice([]), "take-zero", solo_on=False)
+    values = roll_values(session)
+    assert solo.fill(session.state, "roll", values) == (values, [])
+    session.execute(SetSolo("foes"))
+    goblin_attacks = roll_values(session, attacker="c2", defender="c1")
+    filled, moves = solo.fill(session.state, "roll", goblin_attacks)
+    assert filled == goblin_attacks and moves == []  # Orla is the user's: her dice stay hers
+
+
+def test_a_solo_defender_against_a_joint_action_and_a_solo_roller_in_a_save():
+    session = fight(ScriptedDice([]), "cautious")
+    values = {
+        "kind": "cooperation",
+        "who0": "c1",
+        "who1": "c3",
+        "defender": "c2",
+        "defense": "reflex",
+        "defender_take": "roll",
+    }
+    filled, moves = solo.fill(session.state, "joint", values)
+    # Reflex +2 is not ahead of Orla's +4: the underdog needs the dice.
+    assert filled["defender_take"] == "roll"
+    assert moves[0].reason == "defends: rolls: +2 against +4 needs the dice"
+    session.execute(SetPolicy("c2", "take-zero"))
+    filled, moves = solo.fill(session.state, "check", {"who": "c2", "take": "roll"})
+    assert filled["take"] == "zero" and moves[0].actor_id == "c2"

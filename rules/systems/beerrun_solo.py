@@ -169,7 +169,8 @@ def _landing(state: Encounter) -> Move | None:
     if dealer is None:
         if not state.is_solo(target):
             return None
-        return Move(target.id, LandDamage(), f"the difficulty's {item.pips} take their toll")
+        where = ", ".join(f"{name} {pips}" for name, pips in br.default_split(target, item.pips))
+        return Move(target.id, LandDamage(), f"the difficulty's pips land as they fall: {where}")
     if not state.is_solo(dealer):
         return None
     live = br.sheet_of(target).live_abilities()

@@ -317,6 +317,8 @@ def fill(
     try:
         if action == "roll":
             return _fill_roll(state, values)
+        if action == "joint":
+            return _fill_joint(state, values)
         if action in ("aid", "grim", "dying", "transforming", "check"):
             return _fill_take(state, action, values)
     except (Rejected, KeyError, ValueError):
@@ -335,6 +337,18 @@ def _fill_roll(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str]
         "defender_effort": str(filled.defender_effort),
     }
     return out, [move]
+
+
+def _fill_joint(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
+    """Against a joint action a solo defender weighs the best participant's attack bonus."""
+    cmd = forms.joint_command(state, values, None)
+    defender = state.combatant(cmd.defender_id)
+    if not state.is_solo(defender) or not cmd.participant_ids:
+        return values, []
+    best = max(state.combatant(cid).sheet.attack for cid in cmd.participant_ids)
+    defend = sum(p.value for p in defender_parts(defender, cmd.defense, 0))
+    take, why = take_for(policy_of(state, defender), defend, best, defending=True)
+    return {**values, "defender_take": take}, [Move(defender.id, None, f"defends: {why}")]
 
 
 ROLLER = {"aid": "helper"}
