@@ -446,9 +446,10 @@ def _system(state: Encounter) -> LiveHackState:
 
 
 def _marked(state: Encounter, cid: str | None, what: str) -> Encounter:
-    """Note what a combatant rolled this round (older rounds' notes are dropped)."""
-    if cid is None:
-        return state
+    """Note what a combatant the tracker plays rolled this round (older notes are dropped)."""
+    found = state.find(cid)
+    if found is None or not state.is_solo(found):
+        return state  # only solo play reads the notes: other fights keep none
     system = _system(state)
     prefix = f"{state.round}:"
     kept = tuple(m for m in system.turn_marks if m.startswith(prefix))

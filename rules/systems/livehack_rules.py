@@ -342,8 +342,8 @@ class LiveHackState(Struct, frozen=True, kw_only=True, tag="livehack.state"):
     rollover: Rollover | None = None
     aids: tuple[Aid, ...] = ()
     grimlocks: tuple[str, ...] = ()  # combatants whose Transformation makes a Grimlock
-    # What each combatant has rolled this round, as "round:id:what" ("reflex", "fortitude",
-    # "dying:holds on", "check Wis:fails"...): solo play reads where a turn stands from it.
+    # What each combatant of a solo side has rolled this round, as "round:id:what" ("reflex",
+    # "fortitude", "dying:holds on", "check Wis:fails"...): where its turn stands.
     turn_marks: tuple[str, ...] = ()
 
 

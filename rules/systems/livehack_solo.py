@@ -94,7 +94,8 @@ def take_for(policy: str, own: int, other: int, *, defending: bool) -> tuple[Tak
         case "take-zero":
             return "zero", f"takes zero: {own:+d} stands without dice"
         case "cautious" if ahead:
-            return "zero", f"takes zero: {own:+d} already beats {other:+d}, no dice to go wrong"
+            verb = "beats" if own > other else "meets"
+            return "zero", f"takes zero: {own:+d} already {verb} {other:+d}, no dice to go wrong"
         case "cautious":
             return "roll", f"rolls: {own:+d} against {other:+d} needs the dice"
         case "aggressive":
@@ -275,7 +276,7 @@ def _after_hit(state: Encounter, actor: Combatant, policy: str) -> Move:
         return _pass(actor, f"missed by {-last.margin}: ends its turn")
     over = state.system_state.rollover  # type: ignore[union-attr]
     theirs = target.sheet.held_over(actor.id)
-    if over is not None and theirs and policy != "aggressive":
+    if over is not None and theirs and policy == "cautious":
         reason = f"spends its +{over.bonus} margin bonus to cancel {target.name}'s +{theirs}"
         return Move(actor.id, LiveHackCancel(), reason)
     if over is not None and policy == "cautious" and not actor.sheet.held_over(target.id):
