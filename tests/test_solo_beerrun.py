@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rules.commands import AddCombatant, NextTurn, SetPolicy, SetSolo
+from rules.commands import AddCombatant, AddCondition, NextTurn, SetPolicy, SetSolo
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import apply, describe, fold, new_encounter
-from rules.events import SoloChose
+from rules.events import NoteAdded, SoloChose
 from rules.history import History
 from rules.systems.beerrun_model import (
     BeerRunSheet,
@@ -19,7 +21,7 @@ from rules.systems.beerrun_model import (
     parse_abilities,
 )
 from rules.systems.beerrun_rules import pending_now, round_pools
-from rules.systems.beerrun_solo import in_the_fight, target_for
+from rules.systems.beerrun_solo import POLICIES, in_the_fight, target_for
 from tracker.session import EncounterSession
 
 
@@ -149,3 +151,58 @@ def test_a_seeded_solo_brawl_runs_to_its_end_with_only_the_players_commands(poli
             break
         session.execute(NextTurn())
     assert over
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    policies=st.lists(st.sampled_from([p.id for p in POLICIES]), min_size=2, max_size=2),
+)
+def test_two_against_two_every_policy_plays_to_the_end_without_a_refusal(seed, policies):
+    session = EncounterSession(History(new_encounter("Yard", "beerrun")), SeededDice(seed))
+    for name, side, abilities in (
+        ("Orla", "heroes", "Body: Fencing d8, Health d6; Mind: Wits d6"),
+        ("Ann", "heroes", "Body: Health d6; Mind: Charm d8"),
+        ("Thug", "foes", "Body: Brawl d8, Health d6; Mind: Cunning d4"),
+        ("Goon", "foes", "Body: Club d6, Health d8"),
+    ):
+        session.execute(AddCombatant(name=name, side=side, sheet=sheet(abilities, 7)))
+    session.execute(SetPolicy("c3", policies[0]))
+    session.execute(SetPolicy("c4", policies[1]))
+    session.execute(SetSolo("foes"))
+
+    def standing(side: str) -> list[str]:
+        return [c.id for c in session.state.combatants if c.side == side and in_the_fight(c)]
+
+    for _ in range(30):
+        if not standing("foes") or not standing("heroes"):
+            break
+        for hero in standing("heroes"):
+            if session.state.combatant(hero).sheet.intensity >= 1:
+                session.execute(BuildPool(combatant_id=hero, against=standing("foes")[0]))
+        if round_pools(session.state):
+            session.execute(RollRound())
+        while pending_now(session.state):
+            session.execute(LandDamage())
+        session.execute(NextTurn())
+    assert (
+        not standing("foes")
+        or not standing("heroes")
+        or all(session.state.combatant(c).sheet.intensity == 0 for c in standing("heroes"))
+    )
+    notes = [e.text for e in session.history.effective_events() if isinstance(e, NoteAdded)]
+    assert notes == []
+
+
+def test_a_goal_naming_a_foe_out_of_the_fight_is_picked_anew():
+    session = brawl(ScriptedDice([]))
+    ann = sheet("Body: Health d4; Mind: Charm d8", 3)
+    session.execute(AddCombatant(name="Ann", side="heroes", sheet=ann))
+    session.execute(AddCondition("c1", "Dead"))  # the tracker answers at once
+    assert why(session) == [
+        "⚙ Thug (base): Orla is out of the fight; picks a conflict goal: defeat Ann"
+    ]
+    session.execute(NextTurn())
+    assert why(session) == ["⚙ Thug (base): takes on Ann: pays 1 Intensity for Brawl d8 Cunning d4"]
+    (pool,) = [p for p in round_pools(session.state) if p.combatant_id == "c2"]
+    assert pool.against == "c3"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import solo
 from rules.commands import (
@@ -15,7 +17,7 @@ from rules.commands import (
 )
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import apply, describe, fold, new_encounter
-from rules.events import SoloChose
+from rules.events import NoteAdded, SoloChose
 from rules.history import History
 from rules.systems.livehack import (
     LiveHackApplyConsequence,
@@ -23,7 +25,7 @@ from rules.systems.livehack import (
     LiveHackSheet,
 )
 from rules.systems.livehack_forms import roll_form
-from rules.systems.livehack_solo import is_out, take_for, target_for
+from rules.systems.livehack_solo import POLICIES, is_out, take_for, target_for
 from tracker.session import EncounterSession
 
 ORLA = LiveHackSheet(attack=4, reflex=3, fortitude=2, con=1, dexterity=1)
@@ -275,3 +277,17 @@ def test_a_solo_defender_against_a_joint_action_and_a_solo_roller_in_a_save():
     session.execute(SetPolicy("c2", "take-zero"))
     filled, moves = solo.fill(session.state, "check", {"who": "c2", "take": "roll"})
     assert filled["take"] == "zero" and moves[0].actor_id == "c2"
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), policy=st.sampled_from([p.id for p in POLICIES]))
+def test_a_policy_never_asks_for_what_the_rules_refuse(seed, policy):
+    """Whatever the dice, every solo fight ends, and no move was refused or cut short."""
+    session = fight(SeededDice(seed), policy)
+    for _ in range(200):
+        if side_down(session, "foes") or side_down(session, "heroes"):
+            break
+        hero_turn(session)
+    assert side_down(session, "foes") or side_down(session, "heroes")
+    notes = [e.text for e in session.history.effective_events() if isinstance(e, NoteAdded)]
+    assert notes == []

@@ -123,16 +123,28 @@ def _move_for(state: Encounter, actor: Combatant) -> Move | None:
     return None
 
 
+def named_in_goal(state: Encounter, actor: Combatant, sheet: BeerRunSheet) -> Combatant | None:
+    """The combatant of another side its goal names ("Defeat Orla"), if any."""
+    text = sheet.goal.text if sheet.goal is not None else ""
+    others = [c for c in state.combatants if c.side != actor.side]
+    return next((c for c in others if c.name in text), None)
+
+
 def _goal(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
+    """A new goal when it has none or has gained it, or when the foe it names is gone."""
+    why = ""
     if sheet.goal is not None and not sheet.goal.gained:
-        return None
+        named = named_in_goal(state, actor, sheet)
+        if named is None or in_the_fight(named):
+            return None
+        why = f"{named.name} is out of the fight; "
     found = target_for(state, actor, policy)
     if found is None:
         return None
     target, _ = found
     aim = f"defeat {target.name}" if policy != "cautious" else f"drive {target.name} off"
     cmd = SetGoal(combatant_id=actor.id, goal=Goal(kind="conflict", text=aim[0].upper() + aim[1:]))
-    return Move(actor.id, cmd, f"picks a conflict goal: {aim}")
+    return Move(actor.id, cmd, f"{why}picks a conflict goal: {aim}")
 
 
 def _pool(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
@@ -140,7 +152,10 @@ def _pool(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) 
         return None
     if sheet.intensity < 1 or not sheet.live_abilities():
         return None  # it cannot pay: it rolls nothing, and cedes after the effects
+    named = named_in_goal(state, actor, sheet)
     found = target_for(state, actor, policy)
+    if named is not None and in_the_fight(named) and (found is None or found[0] != named):
+        found = named, f"sticks to its goal, {named.name}"
     if found is None:
         return None
     target, why = found

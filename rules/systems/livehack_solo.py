@@ -158,6 +158,8 @@ def next_move(state: Encounter) -> Move | None:
     from rules.registry import get_system  # here: the registry imports this module
 
     why = get_system(state.system).cannot_act(state, actor)  # type: ignore[attr-defined]
+    if not why and is_out(actor):
+        why = next(name for name in OUT_OF_THE_FIGHT if actor.condition(name))
     if why:
         return _pass(actor, f"cannot act ({why}): passes the turn")
     check = _acting_check(actor, policy, done)

@@ -468,8 +468,11 @@ class EncounterScreen(Screen[None]):
     def action_solo(self) -> None:
         from tracker.screens.solo import SoloScreen, apply_choices
 
+        def warn(message: str) -> None:
+            self.notify(message, severity="warning", markup=False)
+
         def chosen(result: object) -> None:
-            apply_choices(self.session, result, self.notify)  # type: ignore[arg-type]
+            apply_choices(self.session, result, warn)  # type: ignore[arg-type]
 
         self.app.push_screen(SoloScreen(self.state), chosen)
 
