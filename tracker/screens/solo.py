@@ -95,7 +95,12 @@ class SoloScreen(ModalScreen[SoloChoices | None]):
     def _describe(self, choice: Choice) -> None:
         """Under the list: what the focused policy does."""
         policy = next((p for p in self.policies if p.id == choice.value), None)
-        text = f"{policy.title}: {policy.description}" if policy else ""
+        if policy is not None:
+            text = f"{policy.title}: {policy.description}"
+        elif choice.value == "tracker":
+            text = "The tracker makes this side's choices, each by its combatant's policy"
+        else:
+            text = "You make this side's choices"
         self.query_one("#preview", Static).update(Text(text, style="italic"))
 
     def choices(self) -> SoloChoices:
