@@ -241,6 +241,9 @@ def test_the_players_own_fields_are_left_alone() -> None:
     assert filled["defender_skills"] == "Sword" and filled["weapon"] == "Axe"
     assert [m.actor_id for m in moves] == ["c2"]
     assert fill(history.state, "suckage", {}) == ({}, [])
+    nature = {"attacker": "nature", "defender": "c2", "defender_skills": "Climb"}
+    assert fill(history.state, "roll", nature) == (nature, [])  # the GM's task
+    assert fill(history.state, "roll", {"attacker": "dragon"}) == ({"attacker": "dragon"}, [])
 
 
 def test_the_aid_dialog_gets_a_solo_helpers_skill_and_effort() -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from msgspec import structs
 
 from rules.commands import AddCondition, NextTurn
+from rules.errors import Rejected
 from rules.forms import choice_value
 from rules.solo import Move, Policy, policy_of
 from rules.systems.fatigue import DEFAULT_DEFENSE, check_command, check_form, first_skill
@@ -305,15 +306,20 @@ def fill(
 
 
 def fill_check(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
-    fields = {f.key: f for f in check_form(state)}
+    """A solo attacker's weapon and attitude, a solo defender's dodge. Against nature the
+    task is the GM's, so its fields stay as typed."""
+    try:
+        fields = {f.key: f for f in check_form(state)}
+        attacker = state.find(choice_value(values, fields["attacker"]))
+        defender = state.find(choice_value(values, fields["defender"]))
+    except Rejected:
+        return values, []  # the dialog's own check says what is wrong
     moves = []
-    attacker = state.find(choice_value(values, fields["attacker"]))
-    defender = state.find(choice_value(values, fields["defender"]))
     if attacker is not None and state.is_solo(attacker):
         chosen, how = attack_values(attacker, policy_of(state, attacker))
         values = {**values, **chosen}
         moves.append(Move(attacker.id, None, f"attacks{how}"))
-    if defender is not None and state.is_solo(defender):
+    if attacker is not None and defender is not None and state.is_solo(defender):
         chosen, how = defense_values(state, defender)
         values = {**values, **chosen}
         moves.append(Move(defender.id, None, how))

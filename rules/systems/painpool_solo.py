@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.errors import Rejected
 from rules.solo import Move, Policy, policy_of
 from rules.systems.painpool_events import (
     ApplyOutcome,
@@ -233,7 +234,10 @@ def fill(
     if hero is None or not isinstance(hero.sheet, HeroSheet):
         return values, []
     sheet: HeroSheet = hero.sheet
-    fields = roll_form(state, hero.id)
+    try:
+        fields = roll_form(state, hero.id)
+    except Rejected:
+        return values, []  # the dialog's own check says what is wrong
     chosen = {f.key: f.default for f in fields if f.key.startswith("boon_")}
     boons = [chosen[f"boon_{p}"] for p in POOLS if chosen[f"boon_{p}"]]
     why = "rolls with " + (", ".join(boons) if boons else "no boon")
