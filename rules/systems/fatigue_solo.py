@@ -58,6 +58,8 @@ POLICIES = (
 )
 FLED = "Fled"
 COMBAT_DICE = "1d20"  # a fight is "under moderate pressure": the dialog's own default
+DODGE = parse_effort(DEFAULT_DEFENSE, "Defense")  # also what a helper spends on an aid
+DODGE_N = total_n(DODGE)
 NEAR = 2  # "within a couple of points of the next threshold up"
 SPARING = 5  # a cautious fighter pays up to this many suckage points to keep its Health
 # Narrated costs, in the text's words ("falling to one knee, dropping your weapon...").
@@ -124,8 +126,9 @@ def take_turn(state: Encounter, actor: Combatant) -> Move:
     policy = policy_of(state, actor)
     sheet = sheet_of(actor)
     if policy == CAUTIOUS and (sheet.health * 2 <= sheet.health_max or sheet.wind <= 0):
-        low = "Health" if sheet.health * 2 <= sheet.health_max else "Wind"
-        why = f"flees: {low} down to {'{}/{}'.format(*sheet.pool(low.casefold()))}"
+        low = "health" if sheet.health * 2 <= sheet.health_max else "wind"
+        now, top = sheet.pool(low)
+        why = f"flees: {low.capitalize()} down to {now}/{top}"
         return Move(actor.id, AddCondition(actor.id, FLED), why)
     target, why = choose_target(state, actor, policy)
     command, how = attack(state, actor, target, policy)
@@ -154,8 +157,7 @@ def attack_values(actor: Combatant, policy: str) -> tuple[dict[str, str], str]:
     attitude: Attitude = "ordinary"
     how = f" with {weapon.name}" if weapon else " unarmed"
     n = weapon.n if weapon else 0
-    dodge = total_n(parse_effort(DEFAULT_DEFENSE, "Defense"))
-    if policy == AGGRESSIVE and sheet.wind >= 4 * n + dodge:
+    if policy == AGGRESSIVE and sheet.wind >= 4 * n + DODGE_N:
         attitude = "intense"
         how += f", intense: +5 for {3 * n} Wind more"
     values = {
@@ -173,9 +175,8 @@ def defense_values(state: Encounter, defender: Combatant) -> tuple[dict[str, str
     """The defender's fields: a dodge (the dialog's own), intense for a cautious solo one."""
     skill = first_skill(defender, "Dodge")
     attitude: Attitude = "ordinary"
-    dodge = total_n(parse_effort(DEFAULT_DEFENSE, "Defense"))
     cautious = state.is_solo(defender) and policy_of(state, defender) == CAUTIOUS
-    if cautious and sheet_of(defender).wind >= 4 * dodge:
+    if cautious and sheet_of(defender).wind >= 4 * DODGE_N:
         attitude = "intense"
     values = {
         "defender_skills": skill,
@@ -264,7 +265,6 @@ def aid_helper(state: Encounter, roll: FatigueChecked, who: Combatant) -> Combat
     busy = {roll.defender.combatant_id, *(a.helper.combatant_id for a in roll.aids)}
     if roll.attacker is not None:
         busy.add(roll.attacker.combatant_id)
-    dodge = total_n(parse_effort(DEFAULT_DEFENSE, "Aid"))
     for helper in state.combatants:
         if (
             helper.side == who.side
@@ -272,7 +272,7 @@ def aid_helper(state: Encounter, roll: FatigueChecked, who: Combatant) -> Combat
             and state.is_solo(helper)
             and policy_of(state, helper) == CAUTIOUS
             and not out_of_fight(helper)
-            and sheet_of(helper).wind >= dodge
+            and sheet_of(helper).wind >= DODGE_N
         ):
             return helper
     return None
@@ -285,7 +285,7 @@ def aid_move(helper: Combatant, who: Combatant, roll: FatigueChecked) -> Move:
         side="defender",
         dice=COMBAT_DICE,
         skills=(skill,) if skill else (),
-        effort=parse_effort(DEFAULT_DEFENSE, "Aid"),
+        effort=DODGE,
     )
     why = f"aids {who.name}, who lost by {roll.loss}: an aid gives up to +{AID_MAX}"
     return Move(helper.id, command, why)
