@@ -8,7 +8,7 @@ from rules import solo
 from rules.commands import AddCombatant, AddCondition, EditCombatant, NextTurn, SetPolicy, SetSolo
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import decide, describe, new_encounter
-from rules.events import SoloChose
+from rules.events import NoteAdded, SoloChose
 from rules.history import History
 from rules.systems.fatigue import (
     SYSTEM,
@@ -316,3 +316,16 @@ def test_a_seeded_solo_fight_runs_to_its_end(policy: str) -> None:
     assert any(r.startswith(("pays for", "takes", "calls off", "aids")) for r in why)
     line = describe(state, SoloChose("c2", policy, why[0])).lines[0]
     assert "".join(s.text for s in line).startswith(f"⚙ Brute ({policy}): ")
+
+
+@pytest.mark.parametrize("policy", ["steady", "aggressive", "cautious"])
+def test_no_policy_ever_asks_for_what_the_rules_refuse(policy: str) -> None:
+    for seed in range(1, 16):
+        session = play(policy, seed)
+        notes = [
+            event.text
+            for record in session.history.applied_in_effect()
+            for event in record.events
+            if isinstance(event, NoteAdded)
+        ]
+        assert notes == [], f"seed {seed}: {notes}"

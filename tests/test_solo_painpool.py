@@ -9,7 +9,7 @@ from rules import solo
 from rules.commands import AddCombatant, EditCombatant, SetPolicy, SetSolo
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import decide, fold_onto, new_encounter
-from rules.events import SoloChose
+from rules.events import NoteAdded, SoloChose
 from rules.history import History
 from rules.systems.painpool import SYSTEM
 from rules.systems.painpool_events import (
@@ -289,3 +289,29 @@ def test_a_seeded_solo_fight_runs_until_the_challenge_is_passed(policy: str) -> 
     assert any(r.startswith("spends Despair: Bo ") for r in why)
     struck = any(r.startswith("strikes back at Bo") for r in why)
     assert struck is (policy != "cautious")
+
+
+@pytest.mark.parametrize("policy", ["steady", "aggressive", "cautious"])
+def test_no_policy_ever_asks_for_what_the_rules_refuse(policy: str) -> None:
+    for seed in range(1, 16):
+        session = play(policy, seed)
+        notes = [
+            event.text
+            for record in session.history.applied_in_effect()
+            for event in record.events
+            if isinstance(event, NoteAdded)
+        ]
+        assert notes == [], f"seed {seed}: {notes}"
+
+
+def test_with_both_sides_solo_one_roll_plays_out_and_stops() -> None:
+    session = EncounterSession(table(hero_solo=True), SeededDice(3))
+    defaults = {f.key: f.default for f in roll_form(session.state, "c1")}
+    values, moves = solo.fill(session.state, "roll", {**defaults, "intent": "smash"})
+    session.execute(roll_command(session.state, values), choices=moves)
+    events = session.history.applied_in_effect()[-1].events
+    assert isinstance(events[0], SoloChose) and events[0].reason.startswith("rolls with Arm")
+    rolls = [e for e in events if isinstance(e, PainPoolRolled)]
+    assert [r.initiator for r in rolls] == ["hero", "challenge"]  # the answer, then no more
+    assert session.state.last_roll_applied or next_move(session.state) is None
+    assert not any(isinstance(e, NoteAdded) for e in events)
