@@ -77,6 +77,7 @@ from rules.systems.fatigue_sheet import (
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
     from rules.odds.model import Odds
+    from rules.solo import Move, Policy
 
 NATURE = "nature"
 DEFAULT_DEFENSE = "5 Wind"  # "Dodging that same attack has an N of 5 Wind"
@@ -386,6 +387,26 @@ class FatigueThresholds:
 
     def consequence_command(self, state: Encounter) -> FatigueApply:
         return FatigueApply()
+
+    # solo play (rules/solo.py); imported here, since fatigue_solo imports this module
+
+    @property
+    def solo_policies(self) -> tuple[Policy, ...]:
+        from rules.systems import fatigue_solo
+
+        return fatigue_solo.POLICIES
+
+    def solo_move(self, state: Encounter) -> Move | None:
+        from rules.systems import fatigue_solo
+
+        return fatigue_solo.next_move(state)
+
+    def solo_fill(
+        self, state: Encounter, action: str, values: dict[str, str]
+    ) -> tuple[dict[str, str], list[Move]]:
+        from rules.systems import fatigue_solo
+
+        return fatigue_solo.fill(state, action, values)
 
     # decide and apply
 

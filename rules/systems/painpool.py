@@ -76,6 +76,7 @@ from rules.systems.painpool_sheets import (
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
     from rules.odds.model import Odds
+    from rules.solo import Move, Policy
 
 
 # --- the system -----------------------------------------------------------------------------
@@ -143,6 +144,26 @@ class PainPool:
 
     def consequence_command(self, state: Encounter) -> ApplyOutcome:
         return ApplyOutcome()
+
+    # solo play (rules/solo.py); imported here, since painpool_solo imports rules.solo
+
+    @property
+    def solo_policies(self) -> tuple[Policy, ...]:
+        from rules.systems import painpool_solo
+
+        return painpool_solo.POLICIES
+
+    def solo_move(self, state: Encounter) -> Move | None:
+        from rules.systems import painpool_solo
+
+        return painpool_solo.next_move(state)
+
+    def solo_fill(
+        self, state: Encounter, action: str, values: dict[str, str]
+    ) -> tuple[dict[str, str], list[Move]]:
+        from rules.systems import painpool_solo
+
+        return painpool_solo.fill(state, action, values)
 
     # decide
 
