@@ -215,8 +215,9 @@ def test_duplicates_and_spaces_get_numbered_slugs() -> None:
 def test_a_name_like_markup_is_plain_text() -> None:
     history = with_people("[red]", "Orla")
     assert slug("[red]") == "red"
-    assert run("cond [red] prone", history) == AddCondition("c1", "prone", Duration())
-    assert run("cond red prone", history) == AddCondition("c1", "prone", Duration())
+    assert run("cond [red] prone", history) == AddCondition("c1", "Prone", Duration())
+    assert run("cond red on-fire", history) == AddCondition("c1", "On-fire", Duration())
+    assert run("cond red McGuffin", history) == AddCondition("c1", "McGuffin", Duration())
     assert "red" in complete("cond ", context(history)).options
 
 

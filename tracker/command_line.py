@@ -373,7 +373,12 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
                 raise Rejected("usage: cond NAME CONDITION [N | round | next-turn]")
             person = need_combatant(state, words[0])
             known = {c.casefold(): c for c in condition_names(ctx)}
-            condition = known.get(words[1].casefold(), words[1])
+            typed = words[1]
+            # A known name keeps its spelling; a new one typed in lower case gets a capital,
+            # as the dialogs' conditions have ("prone" -> "Prone").
+            condition = known.get(
+                typed.casefold(), typed.capitalize() if typed.islower() else typed
+            )
             command = AddCondition(person.id, condition, duration_of(words[2:]))
             return Execute(command, "add condition")
         case "uncond":

@@ -93,14 +93,15 @@ def last_target(
 def preset(
     state: Encounter, fields: Sequence[Field], people: Sequence[Combatant]
 ) -> dict[str, str]:
-    """Values putting each person, in order, into the next people field that can take them."""
+    """Values putting the actor, then its target, into the form's first two people fields
+    (attacker and defender, hero and challenge...), each into one that offers them."""
+    pair = [f for f in fields if f.kind == "choice" and any(state.find(v) for v, _ in f.choices)][
+        :2
+    ]
     out: dict[str, str] = {}
     for person in people:
-        for form_field in fields:
-            if form_field.key in out or form_field.kind != "choice":
-                continue
-            ids = [value for value, _ in form_field.choices]
-            if person.id in ids and any(state.find(v) for v in ids):
+        for form_field in pair:
+            if form_field.key not in out and any(v == person.id for v, _ in form_field.choices):
                 out[form_field.key] = person.id
                 break
     return out

@@ -160,15 +160,23 @@ class CommandLineScreen(ModalScreen[None]):
 def prompt_for(screen: EncounterScreen) -> CommandLineScreen:
     """The prompt, wired to an encounter screen: lines run through its session."""
     session = screen.session
+    # Read once per prompt: nothing changes the encounter while the prompt is open.
+    known = logged_conditions(recent_events(session.history))
+    selected = screen.query_one(CombatantsPane).selected_id
+    cached: list[Context] = []
 
     def context() -> Context:
-        return Context(
-            state=session.state,
-            system=session.system,
-            palette=screen.palette_commands(),
-            selected=screen.query_one(CombatantsPane).selected_id,
-            known_conditions=logged_conditions(recent_events(session.history)),
-        )
+        if not cached or cached[0].state is not session.state:
+            cached[:] = [
+                Context(
+                    state=session.state,
+                    system=session.system,
+                    palette=screen.palette_commands(),
+                    selected=selected,
+                    known_conditions=known,
+                )
+            ]
+        return cached[0]
 
     def submit(line: str) -> None:
         outcome = resolve(line, context())
