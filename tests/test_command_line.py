@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn, RemoveCondition
 from rules.conditions import Duration
@@ -44,9 +46,12 @@ def context(history: History, **kw: object) -> Context:
     return Context(state=state, system=get_system(state.system), palette=PALETTE, **kw)  # type: ignore[arg-type]
 
 
-@pytest.fixture(scope="module")
+WARREN = livehack.build()  # read only: commands are resolved, never committed
+
+
+@pytest.fixture
 def warren() -> History:
-    return livehack.build()
+    return WARREN
 
 
 def run(line: str, history: History, **kw: object) -> object:
@@ -292,3 +297,21 @@ def test_history_is_kept_in_a_small_file(tmp_path: Path) -> None:
     assert command_history.remember([], "x", None) == ["x"]  # no file: kept in memory only
     unwritable = tmp_path / "missing" / "dir" / "history"
     assert command_history.remember([], "y", unwritable) == ["y"]  # a failed write is fine
+
+
+WORDS = st.sampled_from(
+    ["attack", "roll", "cond", "uncond", "undo", "note", "add", "help", "grim-test", "orla",
+     "goblin-sneak", "+effort", "effort=", "zero", "prone", "2", "'", '"', "=", "+", ":", "[red]"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=40), st.lists(WORDS, max_size=6).map(" ".join)))
+def test_any_line_is_an_outcome_or_one_clear_refusal(line: str) -> None:
+    ctx = context(WARREN)
+    try:
+        resolve(line, ctx)
+    except Rejected as exc:
+        assert exc.message and "\n" not in exc.message
+    complete(line, ctx)
+    hint(line, ctx)

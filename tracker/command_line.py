@@ -13,7 +13,7 @@ import difflib
 import re
 import shlex
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rules import solo
@@ -287,7 +287,15 @@ def fill_form(
     return values
 
 
-def _place(state, fields, word, title, done, put) -> None:  # type: ignore[no-untyped-def]
+def _place(
+    state: Encounter,
+    fields: Sequence[Field],
+    word: str,
+    title: str,
+    done: set[str],
+    put: Callable[[Field, str], None],
+) -> None:
+    """Put a word without a field name where it fits (see ``fill_form``)."""
     open_fields = [f for f in fields if f.key not in done]
     person = find_combatant(state, word)
     if person is not None:
@@ -327,9 +335,8 @@ def system_outcome(ctx: Context, action_id: str, words: Sequence[str]) -> Outcom
 
 
 def _split_name(text: str) -> tuple[str, str]:
-    line = text.strip().removeprefix(":").lstrip()
-    name, _, rest = line.partition(" ")
-    return name, rest.strip()
+    parts = text.strip().removeprefix(":").split(maxsplit=1)
+    return (parts[0], parts[1].strip()) if len(parts) == 2 else (parts[0] if parts else "", "")
 
 
 def _steps(words: Sequence[str], what: str) -> int:
