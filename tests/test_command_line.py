@@ -275,6 +275,8 @@ def test_completion_lines_and_hints(warren: History) -> None:
     ]
     assert hint("", context(warren)).startswith("commands: attack")
     assert "+effort" in hint("attack ", context(warren))
+    assert "+effort" in hint(":attack", context(warren))  # a whole name: its usage already
+    assert hint(":atta", context(warren)).startswith("commands: attack")
     assert hint("cond ", context(warren)).startswith("cond NAME CONDITION")
     assert "did you mean 'attack'" in hint("atack ", context(warren))
 

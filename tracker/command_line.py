@@ -536,7 +536,7 @@ def _value_options(ctx: Context, target: Field) -> list[str]:
         return [h for h, c in handles(ctx.state) if c.id in ids]
     if target.choices:
         return [slug(v) for v, _ in target.choices if v]
-    if "dic" in target.key or "die" in target.key or "pool" in target.key:
+    if target.kind == "text" and any(w in target.key for w in ("dic", "die", "pool")):
         return list(DICE)
     return []
 
@@ -595,7 +595,8 @@ def _builtin_options(ctx: Context, name: str, args: Sequence[str], word: str) ->
 def hint(text: str, ctx: Context) -> str:
     """A line under the prompt: how the command being typed is used."""
     name, _ = _split_name(text)
-    if not name or " " not in text.lstrip(": "):
+    typing_name = " " not in text.lstrip(": ")
+    if not name or (typing_name and name.casefold() not in command_names(ctx)):
         return "commands: " + " ".join(b.name for b in BUILTINS) + " … (Tab completes)"
     try:
         return usage(ctx, name)
