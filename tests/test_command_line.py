@@ -307,7 +307,7 @@ WORDS = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.text(max_size=40), st.lists(WORDS, max_size=6).map(" ".join)))
 def test_any_line_is_an_outcome_or_one_clear_refusal(line: str) -> None:
     ctx = context(WARREN)
