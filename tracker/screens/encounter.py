@@ -28,7 +28,10 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.history import History
 from rules.odds.model import Odds
+from tracker import quick_flow
 from tracker.screens.action_menu import ActionMenuScreen
+from tracker.screens.apply_result import ApplyResultScreen
+from tracker.screens.command_line import prompt_for
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen, key_label
@@ -68,6 +71,7 @@ class EncounterChanged(Message):
 class EncounterScreen(Screen[None]):
     BINDINGS = [
         Binding("r", "roll", "Roll"),
+        Binding("t", "quick_turn", "Quick turn"),
         Binding("s", "system_menu", "System actions", show=False),
         Binding("d", "apply_result", "Apply result"),
         Binding("n", "next_turn", "Next turn/round"),
@@ -85,6 +89,7 @@ class EncounterScreen(Screen[None]):
         Binding("R", "replay", "Replay", show=False),
         Binding("S", "solo", "Solo play", show=False),
         Binding("ctrl+o", "open_save", "Open encounter", show=False),
+        Binding("colon", "command_line", "Command line"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -279,8 +284,16 @@ class EncounterScreen(Screen[None]):
             lambda chosen: self.action_system(chosen) if chosen else None,
         )
 
-    def action_system(self, action_id: str) -> None:
-        """Open the dialog of one of the system's actions ("roll" is the r key)."""
+    def action_system(
+        self,
+        action_id: str,
+        preset: Mapping[str, str] | None = None,
+        then: Callable[[], None] | None = None,
+    ) -> None:
+        """Open the dialog of one of the system's actions ("roll" is the r key).
+
+        ``preset`` fills some fields in; ``then`` runs once the dialog's command is done.
+        """
         system = self.session.system
         action = next((a for a in system.actions(self.state) if a.id == action_id), None)
         if action is None:
@@ -292,6 +305,7 @@ class EncounterScreen(Screen[None]):
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
             return
+        fields = quick_flow.with_defaults(fields, preset or {})
 
         # Solo play: the fields a solo combatant chooses (a defence...) by its policy.
         def filled(values: Mapping[str, str]) -> tuple[dict[str, str], list[solo.Move]]:
@@ -317,8 +331,10 @@ class EncounterScreen(Screen[None]):
             if found is not None:
                 self.query_one(ThresholdsPane).show_preview(found)
 
-        def closed(_: bool | None) -> None:
+        def closed(done: bool | None) -> None:
             self.query_one(ThresholdsPane).show(self.state)  # back from the preview
+            if done and then is not None:
+                then()
 
         form = FormScreen(
             action.title,
@@ -345,6 +361,26 @@ class EncounterScreen(Screen[None]):
                 (f"{system.title}: {action.title}", f"system({action.id!r})", action.description)
             )
         return out
+
+    def action_quick_turn(self) -> None:
+        """The roll dialog set for the actor and its last target; after it, apply the result."""
+        selected = self.query_one(CombatantsPane).selected_id
+        preset = quick_flow.roll_preset(self.session.history, self.session.system, selected)
+        self.action_system("roll", preset, self.confirm_result)
+
+    def confirm_result(self) -> None:
+        """Show what applying the last roll's result would do: Enter applies, Esc skips."""
+        try:
+            _, lines = quick_flow.consequence_preview(self.state, self.session.system)
+        except Rejected as exc:
+            self.notify(exc.message, markup=False)
+            return
+        self.app.push_screen(
+            ApplyResultScreen(lines), lambda yes: self.action_apply_result() if yes else None
+        )
+
+    def action_command_line(self) -> None:
+        self.app.push_screen(prompt_for(self))
 
     def action_apply_result(self) -> None:
         try:

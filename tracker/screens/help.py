@@ -12,7 +12,7 @@ from textual.widgets import Label, Static
 
 
 def key_label(keys: str) -> str:
-    names = {"question_mark": "?", "delete": "Del", "escape": "Esc"}
+    names = {"question_mark": "?", "delete": "Del", "escape": "Esc", "colon": ":"}
     return " / ".join(names.get(k, k) for k in keys.split(","))
 
 

@@ -1,0 +1,144 @@
+"""The two-key flow: who acts now, against whom, and what applying the result would do.
+
+No Textual here. The roll dialog is preset with the actor and its last target; after the
+roll, ``consequence_preview`` shows the log lines the consequence would add, worked out on
+the state without changing it, so the user confirms what they see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+
+from msgspec import Struct, structs
+
+from rules.dice import ScriptedDice, ScriptExhausted
+from rules.encounter import Combatant, Encounter, Event
+from rules.engine import apply, decide, describe
+from rules.errors import Rejected
+from rules.forms import Field
+from rules.history import Applied, History
+from rules.logline import Line
+from rules.system import RuleSystem
+
+RECENT = 2000  # records looked back through for a last target: a fight's worth and more
+
+
+def recent_events(history: History, limit: int = RECENT) -> Iterator[Event]:
+    """The events in effect, newest first, from the last ``limit`` records only."""
+    for index in reversed(history.done_indices()[-limit:]):
+        record = history.records[index]
+        if isinstance(record, Applied):
+            yield from reversed(record.events)
+
+
+def roll_parties(event: object) -> list[str]:
+    """The combatant ids a roll event names, in order (attacker first, then defender).
+
+    Read from the event's own fields: ``x_id`` strings, or parts with a ``combatant_id``.
+    """
+    found: list[str] = []
+    for key in getattr(event, "__struct_fields__", ()):
+        value = getattr(event, key)
+        if isinstance(value, str) and key.endswith("_id") and value:
+            found.append(value)
+        elif isinstance(value, Struct) and isinstance(getattr(value, "combatant_id", None), str):
+            found.append(value.combatant_id)  # type: ignore[attr-defined]
+    return found
+
+
+def can_act(system: RuleSystem, state: Encounter, combatant: Combatant) -> bool:
+    cannot_act = getattr(system, "cannot_act", None)
+    return cannot_act is None or not cannot_act(state, combatant)
+
+
+def quick_actor(state: Encounter, selected: str | None) -> Combatant | None:
+    """Whose action the quick key prepares: the current actor, else the selected combatant.
+
+    Beer Run and Pain Pool have no turn order, so there it is always the selected one.
+    """
+    return state.current or state.find(selected)
+
+
+def last_target(
+    history: History, system: RuleSystem, actor: Combatant, state: Encounter
+) -> Combatant | None:
+    """The defender of the last roll the actor made (else the last who rolled against it),
+    if it can still act; else the first combatant of another side that can act."""
+    made: str | None = None
+    received: str | None = None
+    for event in recent_events(history):
+        if not isinstance(event, system.roll_event_types):
+            continue
+        parties = roll_parties(event)
+        if len(parties) < 2 or actor.id not in parties[:2]:
+            continue
+        if parties[0] == actor.id:
+            made = parties[1]
+            break
+        received = received or parties[0]
+    for candidate in (made, received):
+        found = state.find(candidate)
+        if found is not None and found.id != actor.id and can_act(system, state, found):
+            return found
+    return next(
+        (
+            c
+            for c in state.combatants
+            if c.side != actor.side and c.id != actor.id and can_act(system, state, c)
+        ),
+        None,
+    )
+
+
+def preset(
+    state: Encounter, fields: Sequence[Field], people: Sequence[Combatant]
+) -> dict[str, str]:
+    """Values putting the actor, then its target, into the form's first two people fields
+    (attacker and defender, hero and challenge...), each into one that offers them."""
+    pair = [f for f in fields if f.kind == "choice" and any(state.find(v) for v, _ in f.choices)][
+        :2
+    ]
+    out: dict[str, str] = {}
+    for person in people:
+        for form_field in pair:
+            if form_field.key not in out and any(v == person.id for v, _ in form_field.choices):
+                out[form_field.key] = person.id
+                break
+    return out
+
+
+def with_defaults(fields: Sequence[Field], values: Mapping[str, str]) -> list[Field]:
+    """The fields with some defaults replaced, so a dialog opens filled in."""
+    return [structs.replace(f, default=values[f.key]) if f.key in values else f for f in fields]
+
+
+def consequence_preview(state: Encounter, system: RuleSystem) -> tuple[object, list[Line]]:
+    """The consequence command and the log lines it would add; raises ``Rejected``.
+
+    Worked out on the state as it is (nothing is committed); a consequence that needs dice
+    cannot be shown in advance and gets a plain line instead.
+    """
+    command = system.consequence_command(state)
+    try:
+        events = decide(state, command, ScriptedDice([]))
+    except ScriptExhausted:
+        return command, []
+    lines: list[Line] = []
+    for event in events:
+        lines += describe(state, event).lines
+        state = apply(state, event)
+    return command, lines
+
+
+def roll_preset(history: History, system: RuleSystem, selected: str | None) -> dict[str, str]:
+    """The roll dialog's values for the quick key: the actor, then its last target."""
+    state = history.state
+    actor = quick_actor(state, selected)
+    if actor is None:
+        return {}
+    try:
+        fields = system.action_form(state, "roll", selected)
+    except Rejected:
+        return {}  # the dialog itself says why it cannot open
+    target = last_target(history, system, actor, state)
+    return preset(state, fields, [actor, *([target] if target else [])])

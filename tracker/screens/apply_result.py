@@ -1,0 +1,38 @@
+"""The last step of the two-key flow: what applying the roll's result would do, to confirm."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from rules.logline import Line
+from tracker.render import line_text
+
+
+class ApplyResultScreen(ModalScreen[bool]):
+    """Enter (or y) applies, Esc (or n) skips."""
+
+    BINDINGS = [
+        Binding("enter,y", "answer(True)", "Apply"),
+        Binding("escape,n", "answer(False)", "Skip"),
+    ]
+
+    def __init__(self, lines: list[Line]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(Text("Apply the result?", style="bold"))
+            if self.lines:
+                yield Static(Text("\n").join(line_text(line) for line in self.lines))
+            else:
+                yield Static(Text("The consequence rolls dice of its own when applied."))
+            yield Label(Text("Enter: apply    Esc: skip", style="dim"))
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)

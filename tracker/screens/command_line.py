@@ -1,0 +1,210 @@
+"""The `:` prompt at the foot of the screen: completion, a usage hint and ↑/↓ history."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Input, Static
+
+from rules.errors import Rejected
+from tracker import command_history
+from tracker.command_line import (
+    Completion,
+    Context,
+    Execute,
+    Redo,
+    Say,
+    ScreenAction,
+    Undo,
+    complete,
+    hint,
+    logged_conditions,
+    resolve,
+)
+from tracker.quick_flow import recent_events
+from tracker.widgets.combatants import CombatantsPane
+
+if TYPE_CHECKING:
+    from tracker.screens.encounter import EncounterScreen
+
+Complete = Callable[[str], Completion]
+Hint = Callable[[str], str]
+Submit = Callable[[str], None]
+SHOWN = 8  # completions listed under the prompt
+
+
+class LineSuggester(Suggester):
+    """The first completion as grey text after the cursor; → takes it (Textual's Input)."""
+
+    def __init__(self, complete: Complete) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.complete = complete
+
+    async def get_suggestion(self, value: str) -> str | None:
+        found = self.complete(value)
+        typed = value[found.start :]
+        for option in found.options:
+            if len(option) > len(typed):
+                return value + option[len(typed) :]
+        return None
+
+
+class CommandLineScreen(ModalScreen[None]):
+    """Enter runs the line (a refusal stays on screen to be fixed), Esc closes, Tab completes."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("tab", "complete", "Complete", priority=True),
+        Binding("up", "history(-1)", "Older line", priority=True),
+        Binding("down", "history(1)", "Newer line", priority=True),
+    ]
+
+    def __init__(
+        self, submit: Submit, complete: Complete, hint: Hint, history_file: Path | None
+    ) -> None:
+        super().__init__()
+        self.submit = submit
+        self.complete = complete
+        self.hint = hint
+        self.history_file = history_file
+        self.lines = command_history.load(history_file)
+        self.position = len(self.lines)  # len(lines): the line being typed, not a past one
+        self.draft = ""
+        self.cycle: list[str] = []  # the lines Tab steps through, while it is pressed
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="command-line"):
+            yield Static("", id="command-options")
+            yield Static("", id="command-hint")
+            yield Input(
+                placeholder="attack Orla goblin +effort 2 · cond Brak prone · next · undo 3",
+                suggester=LineSuggester(self.complete),
+                id="command-input",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self.show_help("")
+
+    @property
+    def input(self) -> Input:
+        return self.query_one("#command-input", Input)
+
+    def show_help(self, value: str, error: str = "") -> None:
+        hint = self.query_one("#command-hint", Static)
+        if error:
+            hint.update(Text("✗ " + error, style="bold red"))
+        else:
+            hint.update(Text(self.hint(value), style="dim"))
+        options = self.complete(value).options
+        more = f" … +{len(options) - SHOWN}" if len(options) > SHOWN else ""
+        self.query_one("#command-options", Static).update(
+            Text("  ".join(options[:SHOWN]) + more, style="italic")
+        )
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.value not in self.cycle:
+            self.cycle = []
+        self.show_help(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        line = event.value.strip()
+        if not line:
+            self.dismiss(None)
+            return
+        self.lines = command_history.remember(self.lines, line, self.history_file)
+        self.position = len(self.lines)
+        try:
+            self.submit(line)
+        except Rejected as exc:
+            self.show_help(line, exc.message)
+            return
+        self.dismiss(None)
+
+    def action_complete(self) -> None:
+        """Tab: the first completion; pressed again, the next one."""
+        value = self.input.value
+        if value in self.cycle:
+            following = self.cycle[(self.cycle.index(value) + 1) % len(self.cycle)]
+        else:
+            self.cycle = [line + " " for line in self.complete(value).lines(value)]
+            if not self.cycle:
+                return
+            following = self.cycle[0]
+        self.input.value = following
+        self.input.cursor_position = len(following)
+
+    def action_history(self, step: int) -> None:
+        if not self.lines:
+            return
+        if self.position == len(self.lines):
+            self.draft = self.input.value
+        self.position = max(0, min(len(self.lines), self.position + step))
+        value = self.draft if self.position == len(self.lines) else self.lines[self.position]
+        self.input.value = value
+        self.input.cursor_position = len(value)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def prompt_for(screen: EncounterScreen) -> CommandLineScreen:
+    """The prompt, wired to an encounter screen: lines run through its session."""
+    session = screen.session
+    # Read once per prompt: nothing changes the encounter while the prompt is open.
+    known = logged_conditions(recent_events(session.history))
+    selected = screen.query_one(CombatantsPane).selected_id
+    cached: list[Context] = []
+
+    def context() -> Context:
+        if not cached or cached[0].state is not session.state:
+            cached[:] = [
+                Context(
+                    state=session.state,
+                    system=session.system,
+                    palette=screen.palette_commands(),
+                    selected=selected,
+                    known_conditions=known,
+                )
+            ]
+        return cached[0]
+
+    def submit(line: str) -> None:
+        outcome = resolve(line, context())
+        match outcome:
+            case Execute():
+                session.execute(outcome.command, outcome.label, outcome.moves)
+            case Undo() | Redo():
+                step = session.undo if isinstance(outcome, Undo) else session.redo
+                word = "Undid" if isinstance(outcome, Undo) else "Redid"
+                done = []
+                for _ in range(outcome.steps):
+                    try:
+                        done.append(step().label)
+                    except Rejected:
+                        if not done:
+                            raise
+                        break
+                more = "" if len(done) == outcome.steps else f" (no more of {outcome.steps})"
+                screen.notify(f"{word} {len(done)}: {', '.join(done)}{more}", markup=False)
+            case ScreenAction():
+                # After the prompt has gone, so a dialog it opens sits on the encounter.
+                screen.call_later(screen.run_action, outcome.action)
+            case Say():
+                screen.notify(outcome.text, markup=False, timeout=10)
+
+    return CommandLineScreen(
+        submit,
+        lambda text: complete(text, context()),
+        lambda text: hint(text, context()),
+        command_history.history_path(session.path),
+    )
