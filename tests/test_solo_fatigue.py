@@ -329,3 +329,15 @@ def test_no_policy_ever_asks_for_what_the_rules_refuse(policy: str) -> None:
             if isinstance(event, NoteAdded)
         ]
         assert notes == [], f"seed {seed}: {notes}"
+
+
+def test_no_prompt_for_a_choice_the_tracker_makes_for_a_solo_fighter() -> None:
+    from rules.registry import get_system
+
+    history = skirmish(("Brute", sheet("Dodge 1"), "steady"))
+    before = history.state
+    ann_attacks(history, "c2", 17, 10)  # the brute lost: suckage is its own choice
+    roll = history.state.last_roll
+    assert not any("suckage" in a for a in get_system("fatigue").alerts(before, roll))
+    run(history, SetSolo("foes", on=False))
+    assert any("suckage" in a for a in get_system("fatigue").alerts(history.state, roll))

@@ -54,15 +54,22 @@ def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...])
     return out
 
 
+def _solo(state: Encounter, side: Side) -> bool:
+    fighter = state.find(side.combatant_id)
+    return fighter is not None and state.is_solo(fighter)
+
+
 def check_alerts(state: Encounter, roll: FatigueChecked) -> list[str]:
     out = []
+    # A fighter the tracker plays settles its own fumble and suckage: no prompt for the user.
     if roll.fumbled and roll.attacker is not None:
-        out.append(
-            f"{state.name_of(roll.attacker.combatant_id)} fumbles (total {roll.attacker_total}, "
-            f"must beat {roll.fumble_line}): {level_name(roll, roll.level)}, and the attack has "
-            "no effect. Press d to pay it."
-        )
-    elif roll.suckage_offer:
+        if not _solo(state, roll.attacker):
+            out.append(
+                f"{state.name_of(roll.attacker.combatant_id)} fumbles (total "
+                f"{roll.attacker_total}, must beat {roll.fumble_line}): "
+                f"{level_name(roll, roll.level)}, and the attack has no effect. Press d to pay it."
+            )
+    elif roll.suckage_offer and not _solo(state, roll.defender):
         defender = state.name_of(roll.defender.combatant_id)
         lifted = structs.replace(roll, suckage=(Suckage(roll.suckage_offer, ""),))
         out.append(
