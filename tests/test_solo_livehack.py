@@ -291,3 +291,16 @@ def test_a_policy_never_asks_for_what_the_rules_refuse(seed, policy):
     assert side_down(session, "foes") or side_down(session, "heroes")
     notes = [e.text for e in session.history.effective_events() if isinstance(e, NoteAdded)]
     assert notes == []
+
+
+def test_no_prompt_for_a_turn_the_tracker_plays():
+    from rules.events import TurnAdvanced
+
+    session = fight(ScriptedDice([]), "roll")
+    session.execute(AddCondition("c2", "Incapacitated"))
+    state = session.state
+    to_goblin = TurnAdvanced(round=1, actor_id="c2", previous_id="c1")
+    assert session.system.alerts(state, to_goblin) == []
+    session.execute(SetSolo("foes", on=False))
+    alerts = session.system.alerts(session.state, to_goblin)
+    assert alerts == ["Goblin cannot act (Incapacitated): pass the turn with n."]

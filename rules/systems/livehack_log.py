@@ -273,14 +273,16 @@ def turn_alerts(system: Any, state: Encounter, event: TurnAdvanced) -> list[str]
     out = []
     if event.round != state.round:
         for c in state.combatants:
-            if (c.condition("Dying") or c.condition("Comatose")) and not c.condition("Dead"):
+            # The tracker rolls a solo combatant's dying save itself, at its turn.
+            dying = c.condition("Dying") or c.condition("Comatose")
+            if dying and not c.condition("Dead") and not state.is_solo(c):
                 wounds = c.sheet.wounds
                 out.append(
                     f"End of round {state.round}: {c.name} is dying: Fortitude save vs Wounds "
                     f"{wounds} (s, Dying save)."
                 )
     actor = state.find(event.actor_id)
-    if actor is None:
+    if actor is None or state.is_solo(actor):  # the tracker plays its turn: nothing to ask
         return out
     if actor.condition("Transforming"):
         out.append(f"{actor.name} is Transforming: save now (s, Transformation save).")
