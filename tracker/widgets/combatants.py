@@ -1,30 +1,62 @@
-"""The combatants pane: the turn order with key stats and conditions."""
+"""The combatants pane: the turn order with key stats and conditions.
+
+Redrawn by difference: when the rows are the same combatants in the same order, only the
+cells that changed are updated, so a roll in a 200-combatant fight touches a row or two.
+Every mark has a symbol or word besides its colour: ▶ (the current actor, also in bold),
+✗ (cannot act), "(GM)" (hidden from players), and the conditions by name.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import DataTable
 
 from rules.encounter import Combatant, Encounter
 from rules.registry import get_system
 
+Row = tuple[Text, ...]
 
-def conditions_text(combatant: Combatant, badges: Sequence[str] = ()) -> Text:
-    text = Text(", ".join(c.name for c in combatant.conditions), style="italic yellow")
+
+def conditions_text(
+    combatant: Combatant,
+    badges: Sequence[str] = (),
+    condition_style: str | Style = "italic yellow",
+    badge_style: str | Style = "italic magenta",
+) -> Text:
+    text = Text(", ".join(c.name for c in combatant.conditions), style=condition_style)
     for badge in badges:
         text.append(", " if text else "")
-        text.append(badge, style="italic magenta")
+        text.append(badge, style=badge_style)
     return text
 
 
 class CombatantsPane(DataTable[Text]):
     """One row per combatant, in turn order; the current actor has a ▶ and bold text."""
 
+    # Coloured by the theme in tracker.tcss.
+    COMPONENT_CLASSES = DataTable.COMPONENT_CLASSES | {
+        "combatants--condition",
+        "combatants--badge",
+        "combatants--cannot-act",
+        "combatants--hidden",
+    }
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._columns_for: str | None = None
+        self._rows: dict[str, Row] = {}  # what each row shows now, by combatant id
+        self._state: Encounter | None = None
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _theme: object) -> None:
+        if self._state is not None:
+            self._rows.clear()  # the cells hold the old theme's colours: build them again
+            self.show(self._state)
 
     @property
     def selected_id(self) -> str | None:
@@ -34,9 +66,11 @@ class CombatantsPane(DataTable[Text]):
         return row_key.value
 
     def show(self, state: Encounter) -> None:
+        self._state = state
         system = get_system(state.system)
         if self._columns_for != system.name:
             self.clear(columns=True)
+            self._rows.clear()
             self.add_column(" ", key="mark")
             self.add_column("Name", key="name")
             self.add_column("Side", key="side")
@@ -45,28 +79,51 @@ class CombatantsPane(DataTable[Text]):
             self.add_column("Conditions", key="conditions")
             self._columns_for = system.name
         keep = self.selected_id
-        self.clear()
-        # Optional system hook: why a combatant cannot act ("" if it can), flagged with ✗.
-        cannot_act = getattr(system, "cannot_act", None)
-        # Optional system hook: short labels for what the sheet does to a combatant now.
-        badges = getattr(system, "badges", None)
-        for combatant in state.combatants:
-            current = combatant.id == state.current_id
-            style = "bold" if current else ""
-            name = Text(combatant.name, style=style)
-            if combatant.gm_only:
-                name.append(" (GM)", style="dim")
-            mark = Text("▶" if current else " ", style=style)
-            if cannot_act is not None and cannot_act(state, combatant):
-                mark.append("✗", style="bold red")
-            self.add_row(
-                mark,
-                name,
-                Text(combatant.side, style=style),
-                *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
-                conditions_text(combatant, badges(state, combatant) if badges else ()),
-                key=combatant.id,
-            )
+        rows = {c.id: self._row(state, c) for c in state.combatants}
+        if list(rows) == list(self._rows):
+            columns = list(self.columns)
+            for key, row in rows.items():
+                old = self._rows[key]
+                for column, cell, was in zip(columns, row, old, strict=True):
+                    if cell != was:
+                        self.update_cell(key, column, cell, update_width=True)
+        else:
+            self.clear()
+            for key, row in rows.items():
+                self.add_row(*row, key=key)
+        self._rows = rows
         target = keep if state.find(keep) else state.current_id
         if target is not None and state.find(target):
-            self.move_cursor(row=state.index_of(target), animate=False)
+            row = state.index_of(target)
+            if self.cursor_row != row:
+                self.move_cursor(row=row, animate=False)
+
+    def _style(self, component: str) -> Style:
+        return self.get_component_rich_style(component, partial=True)
+
+    def _row(self, state: Encounter, combatant: Combatant) -> Row:
+        system = get_system(state.system)
+        current = combatant.id == state.current_id
+        style = "bold" if current else ""
+        name = Text(combatant.name, style=style)
+        if combatant.gm_only:
+            name.append(" (GM)", style=self._style("combatants--hidden"))
+        mark = Text("▶" if current else " ", style=style)
+        # Optional system hook: why a combatant cannot act ("" if it can), flagged with ✗.
+        cannot_act = getattr(system, "cannot_act", None)
+        if cannot_act is not None and cannot_act(state, combatant):
+            mark.append("✗", style=self._style("combatants--cannot-act"))
+        # Optional system hook: short labels for what the sheet does to a combatant now.
+        badges = getattr(system, "badges", None)
+        return (
+            mark,
+            name,
+            Text(combatant.side, style=style),
+            *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
+            conditions_text(
+                combatant,
+                badges(state, combatant) if badges else (),
+                self._style("combatants--condition"),
+                self._style("combatants--badge"),
+            ),
+        )
