@@ -79,7 +79,7 @@ class CombatantsPane(DataTable[Text]):
             self.add_column("Conditions", key="conditions")
             self._columns_for = system.name
         keep = self.selected_id
-        rows = {c.id: self._row(state, c) for c in state.combatants}
+        rows = self._rows_of(state)
         if list(rows) == list(self._rows):
             columns = list(self.columns)
             for key, row in rows.items():
@@ -101,29 +101,30 @@ class CombatantsPane(DataTable[Text]):
     def _style(self, component: str) -> Style:
         return self.get_component_rich_style(component, partial=True)
 
-    def _row(self, state: Encounter, combatant: Combatant) -> Row:
+    def _rows_of(self, state: Encounter) -> dict[str, Row]:
         system = get_system(state.system)
-        current = combatant.id == state.current_id
-        style = "bold" if current else ""
-        name = Text(combatant.name, style=style)
-        if combatant.gm_only:
-            name.append(" (GM)", style=self._style("combatants--hidden"))
-        mark = Text("▶" if current else " ", style=style)
         # Optional system hook: why a combatant cannot act ("" if it can), flagged with ✗.
         cannot_act = getattr(system, "cannot_act", None)
-        if cannot_act is not None and cannot_act(state, combatant):
-            mark.append("✗", style=self._style("combatants--cannot-act"))
         # Optional system hook: short labels for what the sheet does to a combatant now.
         badges = getattr(system, "badges", None)
-        return (
-            mark,
-            name,
-            Text(combatant.side, style=style),
-            *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
-            conditions_text(
-                combatant,
-                badges(state, combatant) if badges else (),
-                self._style("combatants--condition"),
-                self._style("combatants--badge"),
-            ),
-        )
+        hidden, cannot = self._style("combatants--hidden"), self._style("combatants--cannot-act")
+        condition, badge = self._style("combatants--condition"), self._style("combatants--badge")
+        rows: dict[str, Row] = {}
+        for combatant in state.combatants:
+            current = combatant.id == state.current_id
+            style = "bold" if current else ""
+            name = Text(combatant.name, style=style)
+            if combatant.gm_only:
+                name.append(" (GM)", style=hidden)
+            mark = Text("▶" if current else " ", style=style)
+            if cannot_act is not None and cannot_act(state, combatant):
+                mark.append("✗", style=cannot)
+            marks = badges(state, combatant) if badges else ()
+            rows[combatant.id] = (
+                mark,
+                name,
+                Text(combatant.side, style=style),
+                *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
+                conditions_text(combatant, marks, condition, badge),
+            )
+        return rows
