@@ -39,13 +39,17 @@ def big_fight(system: str, combatants: int = 200, entries: int = 20_000) -> Hist
     rules = get_system(system)
     dice = SeededDice(20_000)
 
+    count = log_length(history)
+
     def run(command: object, label: str) -> bool:
+        nonlocal count
         try:
             events = decide(history.state, command, dice)
         except Rejected:
             return False
         if events:
             history.commit(events, label)
+            count += len(events)
         return bool(events)
 
     number = len(history.state.combatants)
@@ -53,7 +57,6 @@ def big_fight(system: str, combatants: int = 200, entries: int = 20_000) -> Hist
         number += 1
         side = "party" if number % 5 == 0 else "foes"
         run(AddCombatant(name=f"Extra {number}", side=side, gm_only=number % 7 == 0), "add")
-    count = log_length(history)
     step = 0
     while count < entries:
         state = history.state
@@ -74,7 +77,6 @@ def big_fight(system: str, combatants: int = 200, entries: int = 20_000) -> Hist
             done = run(NextTurn(), "next")
         if not done:
             run(AddNote(f"Note {step}", who), "note")
-        count = log_length(history)
         step += 1
     return history
 

@@ -14,7 +14,6 @@ from rules.history import History
 from tracker import settings, storage
 from tracker.palette import ScreenActions
 from tracker.screens.encounter import EncounterScreen
-from tracker.screens.replay import ReplayScreen
 from tracker.session import EncounterSession
 
 
@@ -67,6 +66,8 @@ class TrackerApp(App[None]):
         self.settings = settings.Settings(theme=self.theme)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.replay is not None:
+            from tracker.screens.replay import ReplayScreen  # only replays need it
+
             self.push_screen(ReplayScreen(self.replay), self._after_standalone_replay)
         elif self.session is not None:
             self.push_screen(EncounterScreen(self.session))

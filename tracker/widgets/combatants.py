@@ -48,6 +48,7 @@ class CombatantsPane(DataTable[Text]):
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._columns_for: str | None = None
         self._rows: dict[str, Row] = {}  # what each row shows now, by combatant id
+        self._made: dict[str, tuple[object, Row]] = {}  # what each row was made from
         self._state: Encounter | None = None
 
     def on_mount(self) -> None:
@@ -55,7 +56,9 @@ class CombatantsPane(DataTable[Text]):
 
     def _theme_changed(self, _theme: object) -> None:
         if self._state is not None:
-            self._rows.clear()  # the cells hold the old theme's colours: build them again
+            # The cells hold the old theme's colours: build them again.
+            self._rows.clear()
+            self._made.clear()
             self.show(self._state)
 
     @property
@@ -71,6 +74,7 @@ class CombatantsPane(DataTable[Text]):
         if self._columns_for != system.name:
             self.clear(columns=True)
             self._rows.clear()
+            self._made.clear()
             self.add_column(" ", key="mark")
             self.add_column("Name", key="name")
             self.add_column("Side", key="side")
@@ -110,16 +114,25 @@ class CombatantsPane(DataTable[Text]):
         hidden, cannot = self._style("combatants--hidden"), self._style("combatants--cannot-act")
         condition, badge = self._style("combatants--condition"), self._style("combatants--badge")
         rows: dict[str, Row] = {}
+        made: dict[str, tuple[object, Row]] = {}
         for combatant in state.combatants:
             current = combatant.id == state.current_id
+            blocked = bool(cannot_act is not None and cannot_act(state, combatant))
+            marks = tuple(badges(state, combatant)) if badges else ()
+            # A row depends on these only; an unchanged combatant is the same object.
+            depends = (combatant, current, blocked, marks)
+            known = self._made.get(combatant.id)
+            if known is not None and known[0] == depends:
+                rows[combatant.id] = known[1]
+                made[combatant.id] = known
+                continue
             style = "bold" if current else ""
             name = Text(combatant.name, style=style)
             if combatant.gm_only:
                 name.append(" (GM)", style=hidden)
             mark = Text("▶" if current else " ", style=style)
-            if cannot_act is not None and cannot_act(state, combatant):
+            if blocked:
                 mark.append("✗", style=cannot)
-            marks = badges(state, combatant) if badges else ()
             rows[combatant.id] = (
                 mark,
                 name,
@@ -127,4 +140,6 @@ class CombatantsPane(DataTable[Text]):
                 *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
                 conditions_text(combatant, marks, condition, badge),
             )
+            made[combatant.id] = (depends, rows[combatant.id])
+        self._made = made
         return rows

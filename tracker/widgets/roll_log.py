@@ -44,6 +44,7 @@ class RollLog(ScrollView, can_focus=True):
         self._strips: dict[int, list[Strip]] = {}  # entry index -> its rendered lines
         self._styles: dict[str, Style] | None = None
         self._following = False  # a scroll to the newest entry is on its way
+        self._rewrap_due = False
 
     # --- filling --------------------------------------------------------------------------------
 
@@ -129,6 +130,7 @@ class RollLog(ScrollView, can_focus=True):
 
     def _rewrap(self) -> None:
         """Lay the entries out again for the width of the pane (a scrollbar takes some)."""
+        self._rewrap_due = False
         width = max(self.scrollable_content_region.width, 1)
         if width == self._width:
             return
@@ -182,7 +184,8 @@ class RollLog(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         line = scroll_y + y
         width = self.scrollable_content_region.width
-        if width != self._width:
+        if width != self._width and not self._rewrap_due:
+            self._rewrap_due = True  # a scrollbar came or went: once, after this frame
             self.call_later(self._rewrap)
         if not self._width or line >= self._total():
             return Strip.blank(width, self.rich_style)
