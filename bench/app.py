@@ -107,8 +107,8 @@ def start_times(runs: int, saves: Path) -> tuple[list[float], list[float]]:
     return ours, minimal
 
 
-async def key_to_frame(history: object, runs: int, saves: Path) -> tuple[list[float], list[float]]:
-    """Times from ``r`` to the roll dialog's frame, and from ``enter`` to the rolled frame."""
+async def key_to_frame(history: object, runs: int, saves: Path) -> dict[str, list[float]]:
+    """Seconds from a key press to the first frame that shows what it did, per action."""
     from rules.dice import SeededDice
     from tracker.app import TrackerApp
     from tracker.session import EncounterSession
@@ -118,34 +118,40 @@ async def key_to_frame(history: object, runs: int, saves: Path) -> tuple[list[fl
     session.save()
     app = TrackerApp(session, saves=saves)
 
-    def probe() -> tuple[str, int]:
+    def probe() -> tuple[str, int, str, int]:
+        screen = app.screen
+        focused = getattr(app.focused, "id", None) or ""
         try:
-            shown = len(app.screen.query_one(RollLog).entries)
+            log = screen.query_one(RollLog)
         except Exception:
-            shown = -1  # a dialog is on top
-        return type(app.screen).__name__, shown
+            return type(screen).__name__, -1, focused, -1  # a dialog is on top
+        return type(screen).__name__, len(log.entries), focused, log.scroll_offset.y
 
     frames = watch_frames(app, probe)
-    opened, rolled = [], []
+    times: dict[str, list[float]] = {"open": [], "roll": [], "pane": [], "scroll": []}
+
+    async def timed(name: str, keys: list[str], shown: Callable[[tuple], bool]) -> None:
+        start = time.perf_counter()
+        await pilot.press(*keys)
+        while not any(t > start and shown(seen) for t, seen in frames):
+            await pilot.pause()
+        times[name].append(next(t for t, seen in frames if t > start and shown(seen)) - start)
+        await pilot.pause()
+
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
+        log = app.screen.query_one(RollLog)
         for _ in range(runs):
-            before = len(app.screen.query_one(RollLog).entries)
-            start = time.perf_counter()
-            await pilot.press("r")
-            while not any(t > start and name == "FormScreen" for t, (name, _) in frames):
-                await pilot.pause()
-            shown = next(t for t, (name, _) in frames if t > start and name == "FormScreen")
-            opened.append(shown - start)
-            start = time.perf_counter()
-            await pilot.press("enter")
-            while not any(t > start and count > before for t, (_, count) in frames):
-                await pilot.pause()
-            shown = next(t for t, (_, count) in frames if t > start and count > before)
-            rolled.append(shown - start)
+            before = len(log.entries)
+            await timed("open", ["r"], lambda seen: seen[0] == "FormScreen")
+            await timed("roll", ["enter"], lambda seen, n=before: seen[1] > n)
+            await timed("pane", ["tab"], lambda seen: seen[2] == "log")
+            end = log.scroll_offset.y
+            await timed("scroll", ["pageup"], lambda seen, y=end: 0 <= seen[3] < y or y == 0)
+            await pilot.press("end", "shift+tab")
             await pilot.pause()
     session.close()
-    return opened, rolled
+    return times
 
 
 def ms(values: list[float]) -> str:
@@ -178,8 +184,7 @@ def main() -> None:
                 big,
             ),
         ):
-            opened, rolled = asyncio.run(key_to_frame(history, args.runs, saves))
-            rows.append((label, opened, rolled))
+            rows.append((label, asyncio.run(key_to_frame(history, args.runs, saves))))
 
     ratio = statistics.median(ours) / statistics.median(minimal)
     table = [
@@ -187,9 +192,13 @@ def main() -> None:
         "|---|---:|---:|---:|",
         f"| median of {args.runs} fresh processes | {ms(ours)} | {ms(minimal)} | {ratio:.2f}x |",
         "",
-        "| encounter | `r` to the roll dialog | `enter` to the rolled frame |",
-        "|---|---:|---:|",
-        *(f"| {label} | {ms(o)} | {ms(r)} |" for label, o, r in rows),
+        "| encounter (median of each) | `enter`: roll, to the rolled frame | `r`: the roll "
+        "dialog | `tab`: switch pane | `pgup`: scroll the log |",
+        "|---|---:|---:|---:|---:|",
+        *(
+            f"| {label} | {ms(t['roll'])} | {ms(t['open'])} | {ms(t['pane'])} | {ms(t['scroll'])} |"
+            for label, t in rows
+        ),
     ]
     text = "\n".join(table)
     print(text)
