@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from pathlib import Path
 
 from textual.app import App
+from textual.theme import Theme
 
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
-from tracker import storage
+from tracker import settings, storage
 from tracker.palette import ScreenActions
 from tracker.screens.encounter import EncounterScreen
-from tracker.screens.replay import ReplayScreen
 from tracker.session import EncounterSession
+
+
+def settle_memory() -> None:
+    """Exempt what is loaded now (a long fight's many immutable states) from the collector.
+
+    Otherwise every full collection rescans them all, which made a roll in a 20,000-entry
+    fight stall for tens of milliseconds at random. The app lets go of them on exit.
+    """
+    gc.freeze()
 
 
 class TrackerApp(App[None]):
@@ -29,21 +39,52 @@ class TrackerApp(App[None]):
         notes: Sequence[str] = (),
         replay: History | None = None,
         dice: DiceSource | None = None,
+        settings_file: Path | None = None,
     ) -> None:
+        """``settings_file``: where the theme is remembered; None (tests) remembers nothing."""
         super().__init__()
         self.session = session
         self.saves = saves
         self.notes = list(notes)
+        self.settings_file = settings_file
+        self.settings = settings.Settings()
+        if settings_file is not None:
+            self.settings, problem = settings.load(settings_file)
+            if problem:
+                self.notes.append(problem)
         self.replay = replay
         self.dice = dice or (session.dice if session else SeededDice(0))
 
     def on_mount(self) -> None:
+        settle_memory()
+        chosen = self.settings.theme
+        if chosen is not None and chosen in self.available_themes:
+            self.theme = chosen
+        elif chosen is not None:
+            self.notes.append(f"Theme {chosen!r} is not known here; using the default")
+        # Only a theme the user picks is written down, never the default at a first start.
+        self.settings = settings.Settings(theme=self.theme)
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.replay is not None:
+            from tracker.screens.replay import ReplayScreen  # only replays need it
+
             self.push_screen(ReplayScreen(self.replay), self._after_standalone_replay)
         elif self.session is not None:
             self.push_screen(EncounterScreen(self.session))
         for note in self.notes:
             self.notify(note, markup=False, timeout=8)
+
+    def _remember_theme(self, theme: Theme) -> None:
+        """Keep the theme chosen (in the palette: "Change theme") for the next start."""
+        if self.settings_file is None or theme.name == self.settings.theme:
+            return
+        self.settings = settings.Settings(theme=theme.name)
+        error = settings.save(self.settings_file, self.settings)
+        if error:
+            self.notify(error, severity="warning", markup=False)
+
+    def on_unmount(self) -> None:
+        gc.unfreeze()
 
     def _after_standalone_replay(self, branch: History | None) -> None:
         if branch is None:
@@ -85,6 +126,7 @@ class TrackerApp(App[None]):
             if error:
                 self.notify(error, title="Not saved", severity="error", markup=False)
         self.session, error = EncounterSession.resume(opened, self.dice)
+        settle_memory()
         screen = EncounterScreen(self.session)
         if isinstance(self.screen, EncounterScreen):
             self.switch_screen(screen)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tracker import storage
+from tracker import settings, storage
 from tracker.headless.seeds import dice_for
 
 if TYPE_CHECKING:
@@ -84,7 +84,8 @@ def run_app(args: argparse.Namespace) -> int:
         print(f"tracker: {error}", file=sys.stderr)
         return 2
     notes = [line for line in (opened.note, *skipped) if line]
-    return _run(TrackerApp(session, saves=args.saves, notes=notes))
+    app = TrackerApp(session, saves=args.saves, notes=notes, settings_file=settings.settings_path())
+    return _run(app)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -93,7 +94,14 @@ def run_replay(args: argparse.Namespace) -> int:
 
     _, dice = dice_for(args.seed)
     notes = [loaded.notice] if loaded.notice else []
-    app = TrackerApp(None, saves=args.saves, notes=notes, replay=loaded.history, dice=dice)
+    app = TrackerApp(
+        None,
+        saves=args.saves,
+        notes=notes,
+        replay=loaded.history,
+        dice=dice,
+        settings_file=settings.settings_path(),
+    )
     return _run(app)
 
 

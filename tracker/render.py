@@ -1,10 +1,15 @@
 """Turning the rules' styled spans into Rich Text. Text is never parsed as markup."""
 
+from collections.abc import Mapping
+
+from rich.style import Style
 from rich.text import Text
 
 from rules.logline import Line, LogEntry
 
-# Colours add emphasis only: every style here also has words or symbols in its text.
+# The semantic styles of log lines, as used where no theme is at hand. In the app the roll
+# log colours them from the theme instead (tracker.tcss, `.roll-log--NAME`). Colours add
+# emphasis only: every style here also has words or symbols in its text.
 STYLES: dict[str, str] = {
     "name": "bold",
     "die": "",
@@ -23,9 +28,9 @@ STYLES: dict[str, str] = {
 }
 
 
-def line_text(line: Line) -> Text:
-    return Text.assemble(*((span.text, STYLES.get(span.style, "")) for span in line))
+def line_text(line: Line, styles: Mapping[str, str | Style] = STYLES) -> Text:
+    return Text.assemble(*((span.text, styles.get(span.style, "")) for span in line))
 
 
-def entry_text(entry: LogEntry) -> Text:
-    return Text("\n").join(line_text(line) for line in entry.lines)
+def entry_text(entry: LogEntry, styles: Mapping[str, str | Style] = STYLES) -> Text:
+    return Text("\n").join(line_text(line, styles) for line in entry.lines)

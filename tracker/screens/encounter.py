@@ -125,10 +125,11 @@ class EncounterScreen(Screen[None]):
         self._show_state(change.state)
         log = self.query_one(RollLog)
         happened = list(events_with_before(change.before, change.record.events))
-        if change.kind == "applied":
-            log.append(happened)
+        # An undone command's events are the newest entries; redo appends them again.
+        if change.kind == "undone":
+            log.drop(len(change.record.events))
         else:
-            log.show(self.session.history.in_effect())
+            log.append(happened)
         if change.kind != "undone":
             system = self.session.system
             for event, before in happened:

@@ -1,9 +1,16 @@
-"""The combatants pane: the turn order with key stats and conditions."""
+"""The combatants pane: the turn order with key stats and conditions.
+
+Redrawn by difference: when the rows are the same combatants in the same order, only the
+cells that changed are updated, so a roll in a 200-combatant fight touches a row or two.
+Every mark has a symbol or word besides its colour: ▶ (the current actor, also in bold),
+✗ (cannot act), "(GM)" (hidden from players), and the conditions by name.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -11,21 +18,49 @@ from rules.encounter import Combatant, Encounter
 from rules.registry import get_system
 from rules.solo import policy_of
 
+Row = tuple[Text, ...]
 
-def conditions_text(combatant: Combatant, badges: Sequence[str] = ()) -> Text:
-    text = Text(", ".join(c.name for c in combatant.conditions), style="italic yellow")
+
+def conditions_text(
+    combatant: Combatant,
+    badges: Sequence[str] = (),
+    condition_style: str | Style = "italic yellow",
+    badge_style: str | Style = "italic magenta",
+) -> Text:
+    text = Text(", ".join(c.name for c in combatant.conditions), style=condition_style)
     for badge in badges:
         text.append(", " if text else "")
-        text.append(badge, style="italic magenta")
+        text.append(badge, style=badge_style)
     return text
 
 
 class CombatantsPane(DataTable[Text]):
     """One row per combatant, in turn order; the current actor has a ▶ and bold text."""
 
+    # Coloured by the theme in tracker.tcss.
+    COMPONENT_CLASSES = DataTable.COMPONENT_CLASSES | {
+        "combatants--condition",
+        "combatants--badge",
+        "combatants--cannot-act",
+        "combatants--hidden",
+    }
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._columns_for: str | None = None
+        self._rows: dict[str, Row] = {}  # what each row shows now, by combatant id
+        self._made: dict[str, tuple[object, Row]] = {}  # what each row was made from
+        self._state: Encounter | None = None
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _theme: object) -> None:
+        if self._state is not None:
+            # The cells hold the old theme's colours: build them again.
+            self._rows.clear()
+            self._made.clear()
+            self.show(self._state)
 
     @property
     def selected_id(self) -> str | None:
@@ -35,9 +70,12 @@ class CombatantsPane(DataTable[Text]):
         return row_key.value
 
     def show(self, state: Encounter) -> None:
+        self._state = state
         system = get_system(state.system)
         if self._columns_for != system.name:
             self.clear(columns=True)
+            self._rows.clear()
+            self._made.clear()
             self.add_column(" ", key="mark")
             self.add_column("Name", key="name")
             self.add_column("Side", key="side")
@@ -46,30 +84,66 @@ class CombatantsPane(DataTable[Text]):
             self.add_column("Conditions", key="conditions")
             self._columns_for = system.name
         keep = self.selected_id
-        self.clear()
+        rows = self._rows_of(state)
+        if list(rows) == list(self._rows):
+            columns = list(self.columns)
+            for key, row in rows.items():
+                old = self._rows[key]
+                for column, cell, was in zip(columns, row, old, strict=True):
+                    if cell != was:
+                        self.update_cell(key, column, cell, update_width=True)
+        else:
+            self.clear()
+            for key, row in rows.items():
+                self.add_row(*row, key=key)
+        self._rows = rows
+        target = keep if state.find(keep) else state.current_id
+        if target is not None and state.find(target):
+            row = state.index_of(target)
+            if self.cursor_row != row:
+                self.move_cursor(row=row, animate=False)
+
+    def _style(self, component: str) -> Style:
+        return self.get_component_rich_style(component, partial=True)
+
+    def _rows_of(self, state: Encounter) -> dict[str, Row]:
+        system = get_system(state.system)
         # Optional system hook: why a combatant cannot act ("" if it can), flagged with ✗.
         cannot_act = getattr(system, "cannot_act", None)
         # Optional system hook: short labels for what the sheet does to a combatant now.
         badges = getattr(system, "badges", None)
+        hidden, cannot = self._style("combatants--hidden"), self._style("combatants--cannot-act")
+        condition, badge = self._style("combatants--condition"), self._style("combatants--badge")
+        rows: dict[str, Row] = {}
+        made: dict[str, tuple[object, Row]] = {}
         for combatant in state.combatants:
             current = combatant.id == state.current_id
+            blocked = bool(cannot_act is not None and cannot_act(state, combatant))
+            marks = tuple(badges(state, combatant)) if badges else ()
+            solo = state.is_solo(combatant)
+            # A row depends on these only; an unchanged combatant is the same object.
+            depends = (combatant, current, blocked, marks, solo)
+            known = self._made.get(combatant.id)
+            if known is not None and known[0] == depends:
+                rows[combatant.id] = known[1]
+                made[combatant.id] = known
+                continue
             style = "bold" if current else ""
             name = Text(combatant.name, style=style)
             if combatant.gm_only:
-                name.append(" (GM)", style="dim")
-            if state.is_solo(combatant):
-                name.append(f" ⚙ {policy_of(state, combatant)}", style="dim")
+                name.append(" (GM)", style=hidden)
+            if solo:
+                name.append(f" ⚙ {policy_of(state, combatant)}", style=hidden)
             mark = Text("▶" if current else " ", style=style)
-            if cannot_act is not None and cannot_act(state, combatant):
-                mark.append("✗", style="bold red")
-            self.add_row(
+            if blocked:
+                mark.append("✗", style=cannot)
+            rows[combatant.id] = (
                 mark,
                 name,
                 Text(combatant.side, style=style),
                 *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
-                conditions_text(combatant, badges(state, combatant) if badges else ()),
-                key=combatant.id,
+                conditions_text(combatant, marks, condition, badge),
             )
-        target = keep if state.find(keep) else state.current_id
-        if target is not None and state.find(target):
-            self.move_cursor(row=state.index_of(target), animate=False)
+            made[combatant.id] = (depends, rows[combatant.id])
+        self._made = made
+        return rows

@@ -1,59 +1,198 @@
-"""The roll log: every event in effect, newest at the bottom, rolls with their full dice."""
+"""The roll log: every event in effect, newest at the bottom, rolls with their full dice.
+
+A fight can hold tens of thousands of entries, so the log is virtual (Textual's line API):
+it keeps each entry's spans and plain text, knows how many lines each takes at the current
+width (cheaply: only lines longer than the width are wrapped to count them), and renders
+only the lines on screen, caching them until the width or the theme changes. Appending and
+undoing touch only the end of the log.
+"""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 
+from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
-from textual.widgets import RichLog
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from rules.encounter import Encounter, Event
 from rules.engine import describe
-from tracker.render import entry_text
+from rules.logline import LogEntry
+from tracker.render import STYLES, entry_text
+
+CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
 
 
-class RollLog(RichLog):
-    """Entries wrap to the pane; a change of width wraps them again."""
+class RollLog(ScrollView, can_focus=True):
+    """Entries wrap to the pane; the log follows the newest entry unless scrolled up."""
+
+    # The log's semantic styles, coloured by the theme in tracker.tcss.
+    COMPONENT_CLASSES = {f"roll-log--{name}" for name in STYLES}
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(
-            id=id, wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=20
-        )
+        super().__init__(id=id)
         self.entries: list[str] = []  # plain text of each entry, for tests
-        self._texts: list[Text] = []
+        self._logged: list[LogEntry] = []
+        self._marked: int | None = None  # index of the entry shown as current (replay)
+        self._widths: list[tuple[int, ...]] = []  # cell width of each line of each entry
+        self._ends: list[int] = []  # line number just after each entry, at self._width
         self._width = 0
+        self._strips: dict[int, list[Strip]] = {}  # entry index -> its rendered lines
+        self._styles: dict[str, Style] | None = None
+        self._following = False  # a scroll to the newest entry is on its way
+        self._rewrap_due = False
 
-    def on_resize(self) -> None:
-        width = self.scrollable_content_region.width
-        if width != self._width and self._texts:
-            self._width = width
-            super().clear()
-            for text in self._texts:
-                self.write(text, scroll_end=True)
+    # --- filling --------------------------------------------------------------------------------
 
     def show(self, events: Iterable[tuple[Event, Encounter]], mark_last: bool = False) -> None:
         """Replace the log with these (event, state before it) pairs.
 
         ``mark_last`` highlights the newest entry, as the replay's current event.
         """
-        self.clear()
         self.entries.clear()
-        self._texts.clear()
-        pairs = list(events)
-        self.append(pairs[:-1] if mark_last else pairs)
-        if mark_last and pairs:
-            event, before = pairs[-1]
-            entry = describe(before, event)
-            text = Text("▶ ", style="bold") + entry_text(entry)
-            text.stylize("reverse")
-            self.entries.append("▶ " + entry.plain)
-            self._texts.append(text)
-            self.write(text, scroll_end=True)
+        self._logged.clear()
+        self._widths.clear()
+        self._ends.clear()
+        self._strips.clear()
+        self._marked = None
+        self._add(events)
+        if mark_last and self._logged:
+            last = len(self._logged) - 1
+            self._marked = last
+            self.entries[-1] = "▶ " + self.entries[-1]
+            first, *rest = self._widths[last]
+            self._widths[last] = (first + 2, *rest)
+            self._strips.pop(last, None)
+            if self._width:
+                self._ends[last] = (self._ends[last - 1] if last else 0) + self._line_count(last)
+        self._laid_out(follow=True)
 
     def append(self, events: Iterable[tuple[Event, Encounter]]) -> None:
+        follow = self._at_end()
+        self._add(events)
+        self._laid_out(follow=follow)
+
+    def drop(self, count: int) -> None:
+        """Remove the newest ``count`` entries (an undone command's)."""
+        follow = self._at_end()
+        keep = max(0, len(self._logged) - count)
+        for index in range(keep, len(self._logged)):
+            self._strips.pop(index, None)
+        del self.entries[keep:], self._logged[keep:], self._widths[keep:], self._ends[keep:]
+        if self._marked is not None and self._marked >= keep:
+            self._marked = None
+        self._laid_out(follow=follow)
+
+    def _add(self, events: Iterable[tuple[Event, Encounter]]) -> None:
         for event, before in events:
             entry = describe(before, event)
-            text = entry_text(entry)
-            self.entries.append(entry.plain)
-            self._texts.append(text)
-            self.write(text, scroll_end=True)
+            plain = entry.plain
+            self._logged.append(entry)
+            self.entries.append(plain)
+            self._widths.append(tuple(cell_len(line) for line in plain.split("\n")))
+            if self._width:
+                self._ends.append(self._line_count(len(self._logged) - 1) + self._total())
+
+    # --- layout ---------------------------------------------------------------------------------
+
+    def _total(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def _line_count(self, index: int) -> int:
+        """Lines the entry takes at the current width; only overlong lines are wrapped."""
+        width = self._width
+        if all(w <= width for w in self._widths[index]):
+            return len(self._widths[index])
+        return len(self._render(index))
+
+    def _laid_out(self, follow: bool) -> None:
+        self.virtual_size = Size(self._width, self._total())
+        if follow:
+            # The scroll happens after the next refresh; until then the log still follows.
+            self._following = True
+            self.call_after_refresh(self._to_end)
+        self.refresh()
+
+    def _to_end(self) -> None:
+        # Forced: the scrollbar that allows the scroll may not be laid out yet.
+        self.scroll_end(animate=False, immediate=True, x_axis=False, force=True)
+        self._following = False
+
+    def _at_end(self) -> bool:
+        return self._following or self.is_vertical_scroll_end or self.max_scroll_y == 0
+
+    def on_resize(self) -> None:
+        self._rewrap()
+
+    def _rewrap(self) -> None:
+        """Lay the entries out again for the width of the pane (a scrollbar takes some)."""
+        self._rewrap_due = False
+        width = max(self.scrollable_content_region.width, 1)
+        if width == self._width:
+            return
+        follow = self._at_end()
+        self._width = width
+        self._strips.clear()
+        total = 0
+        ends = []
+        for index in range(len(self._logged)):
+            total += self._line_count(index)
+            ends.append(total)
+        self._ends = ends
+        self._laid_out(follow=follow)
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _theme: object) -> None:
+        """Draw the entries again in the new theme's colours."""
+        self._styles = None
+        self._strips.clear()
+        self.refresh()
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def _style_map(self) -> dict[str, Style]:
+        if self._styles is None:
+            self._styles = {
+                name: self.get_component_rich_style(f"roll-log--{name}", partial=True)
+                for name in STYLES
+            }
+        return self._styles
+
+    def _render(self, index: int) -> list[Strip]:
+        strips = self._strips.get(index)
+        if strips is not None:
+            return strips
+        text = entry_text(self._logged[index], self._style_map())
+        if index == self._marked:
+            text = Text("▶ ", style="bold") + text
+            text.stylize("reverse")
+        console = self.app.console
+        options = console.options.update_width(max(self._width, 1))
+        strips = [Strip(line) for line in console.render_lines(text, options, pad=False)]
+        if len(self._strips) >= CACHED_ENTRIES:
+            self._strips.pop(next(iter(self._strips)))
+        self._strips[index] = strips
+        return strips
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        line = scroll_y + y
+        width = self.scrollable_content_region.width
+        if width != self._width and not self._rewrap_due:
+            self._rewrap_due = True  # a scrollbar came or went: once, after this frame
+            self.call_later(self._rewrap)
+        if not self._width or line >= self._total():
+            return Strip.blank(width, self.rich_style)
+        index = bisect_right(self._ends, line)
+        start = self._ends[index - 1] if index else 0
+        strips = self._render(index)
+        strip = strips[line - start] if line - start < len(strips) else Strip.blank(width)
+        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(
+            self.rich_style
+        )

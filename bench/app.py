@@ -1,0 +1,216 @@
+"""App benchmark: start to the first full frame, and a roll's key press to the updated frame.
+
+Run: ``.venv/bin/python bench/app.py [--write] [--runs N] [--entries N]``. Everything is
+headless (``App.run_test()``). Start is measured in fresh processes, from the interpreter's
+start (so imports count) to the first frame that shows the encounter, against a minimal
+Textual app started the same way; the ratio is what to compare. Key-to-frame is measured
+in one process: from the key press to the first frame that shows its result, with the
+LiveHack demo (4 combatants) and with a big fight (200 combatants, 20,000 log entries).
+``--write`` puts the table into docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SIZE = (120, 40)
+
+# Each start is a fresh process; it prints the seconds from its own start to the first frame.
+START_TRACKER = """
+import asyncio, sys, time
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from bench.app import first_frame
+from tracker import storage
+from tracker.app import TrackerApp
+from tracker.session import EncounterSession
+from rules.dice import SeededDice
+opened = storage.play_copy_of_demo(Path({demo!r}), Path({saves!r}))
+session, _ = EncounterSession.resume(opened, SeededDice(1))
+print(asyncio.run(first_frame(TrackerApp(session, saves=Path({saves!r})), "EncounterScreen")))
+"""
+START_MINIMAL = """
+import asyncio, sys
+sys.path.insert(0, {root!r})
+from bench.app import first_frame
+from textual.app import App
+from textual.widgets import Footer, Label
+
+class Minimal(App):
+    def compose(self):
+        yield Label("Hello")
+        yield Footer()
+
+print(asyncio.run(first_frame(Minimal(), "Screen")))
+"""
+
+
+def watch_frames(app: object, probe: Callable[[], object]) -> list[tuple[float, object]]:
+    """Record (time, probe()) at every frame the app draws (headless, it still composes one)."""
+    frames: list[tuple[float, object]] = []
+    display = app._display  # type: ignore[attr-defined]
+
+    def recording(screen: object, renderable: object) -> None:
+        if renderable is not None:
+            frames.append((time.perf_counter(), probe()))
+        display(screen, renderable)
+
+    app._display = recording  # type: ignore[attr-defined]
+    return frames
+
+
+async def first_frame(app: object, screen_name: str) -> float:
+    """Seconds from the process's start to the app's first frame of ``screen_name``."""
+    frames = watch_frames(app, lambda: type(app.screen).__name__)  # type: ignore[attr-defined]
+    async with app.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        while not any(name == screen_name for _, name in frames):
+            await pilot.pause()
+    at = next(t for t, name in frames if name == screen_name)
+    return at - _process_start()
+
+
+def _process_start() -> float:
+    """The process's start on the perf_counter clock (Linux: from /proc)."""
+    import os
+
+    with open(f"/proc/{os.getpid()}/stat") as stat:
+        started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/uptime") as uptime:
+        now_since_boot = float(uptime.read().split()[0])
+    ticks = os.sysconf("SC_CLK_TCK")
+    age = now_since_boot - started_ticks / ticks
+    return time.perf_counter() - age
+
+
+def start_times(runs: int, saves: Path) -> tuple[list[float], list[float]]:
+    demo = ROOT / "saves" / "demo-livehack.fight"
+    ours, minimal = [], []
+    for _ in range(runs):  # alternated, so both see the same machine load
+        for script, out in ((START_TRACKER, ours), (START_MINIMAL, minimal)):
+            code = script.format(root=str(ROOT), demo=str(demo), saves=str(saves))
+            done = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            )
+            out.append(float(done.stdout.strip().splitlines()[-1]))
+    return ours, minimal
+
+
+async def key_to_frame(history: object, runs: int, saves: Path) -> dict[str, list[float]]:
+    """Seconds from a key press to the first frame that shows what it did, per action."""
+    from rules.dice import SeededDice
+    from tracker.app import TrackerApp
+    from tracker.session import EncounterSession
+    from tracker.widgets.roll_log import RollLog
+
+    session = EncounterSession(history, SeededDice(3), saves / "bench.fight")  # type: ignore[arg-type]
+    session.save()
+    app = TrackerApp(session, saves=saves)
+
+    def probe() -> tuple[str, int, str, int]:
+        screen = app.screen
+        focused = getattr(app.focused, "id", None) or ""
+        try:
+            log = screen.query_one(RollLog)
+        except Exception:
+            return type(screen).__name__, -1, focused, -1  # a dialog is on top
+        return type(screen).__name__, len(log.entries), focused, log.scroll_offset.y
+
+    frames = watch_frames(app, probe)
+    times: dict[str, list[float]] = {"open": [], "roll": [], "pane": [], "scroll": []}
+
+    async def timed(name: str, keys: list[str], shown: Callable[[tuple], bool]) -> None:
+        start = time.perf_counter()
+        await pilot.press(*keys)
+        while not any(t > start and shown(seen) for t, seen in frames):
+            await pilot.pause()
+        times[name].append(next(t for t, seen in frames if t > start and shown(seen)) - start)
+        await pilot.pause()
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(RollLog)
+        for _ in range(runs):
+            before = len(log.entries)
+            await timed("open", ["r"], lambda seen: seen[0] == "FormScreen")
+            await timed("roll", ["enter"], lambda seen, n=before: seen[1] > n)
+            await timed("pane", ["tab"], lambda seen: seen[2] == "log")
+            end = log.scroll_offset.y
+            await timed("scroll", ["pageup"], lambda seen, y=end: 0 <= seen[3] < y or y == 0)
+            await pilot.press("end", "shift+tab")
+            await pilot.pause()
+    session.close()
+    return times
+
+
+def ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:.0f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--combatants", type=int, default=200)
+    parser.add_argument("--entries", type=int, default=20_000)
+    args = parser.parse_args()
+
+    from bench.big import big_fight, log_length
+    from tracker.demos.livehack import build
+
+    with tempfile.TemporaryDirectory() as folder:
+        saves = Path(folder)
+        ours, minimal = start_times(args.runs, saves)
+        built = time.perf_counter()
+        big = big_fight("livehack", args.combatants, args.entries)
+        built = time.perf_counter() - built
+        small = build()
+        rows = []
+        for label, history in (
+            (f"{len(small.state.combatants)} combatants, {log_length(small):,} log entries", small),
+            (
+                f"{len(big.state.combatants)} combatants, {log_length(big):,} log entries",
+                big,
+            ),
+        ):
+            rows.append((label, asyncio.run(key_to_frame(history, args.runs, saves))))
+
+    ratio = statistics.median(ours) / statistics.median(minimal)
+    table = [
+        "| start to the first full frame | tracker (LiveHack demo) | minimal Textual app | ratio |",
+        "|---|---:|---:|---:|",
+        f"| median of {args.runs} fresh processes | {ms(ours)} | {ms(minimal)} | {ratio:.2f}x |",
+        "",
+        "| encounter (median of each) | `enter`: roll, to the rolled frame | `r`: the roll "
+        "dialog | `tab`: switch pane | `pgup`: scroll the log |",
+        "|---|---:|---:|---:|---:|",
+        *(
+            f"| {label} | {ms(t['roll'])} | {ms(t['open'])} | {ms(t['pane'])} | {ms(t['scroll'])} |"
+            for label, t in rows
+        ),
+    ]
+    text = "\n".join(table)
+    print(text)
+    print(f"(building the big fight took {built:.1f} s)")
+    if args.write:
+        doc = ROOT / "docs" / "performance.md"
+        old = doc.read_text()
+        block = f"<!-- app:start -->\n{text}\n<!-- app:end -->"
+        new = re.sub(r"<!-- app:start -->.*<!-- app:end -->", lambda _: block, old, flags=re.S)
+        doc.write_text(new)
+        print(f"wrote {doc}")
+
+
+if __name__ == "__main__":
+    main()

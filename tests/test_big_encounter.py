@@ -1,0 +1,123 @@
+"""A big encounter in the app: the virtual roll log and the table updated by difference.
+
+The fight is smaller than the benchmark's (bench/app.py: 200 combatants, 20,000 entries) so
+the suite stays fast, but big enough that the log is many screens long.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.big import SYSTEMS, big_fight, log_length
+from rules.dice import SeededDice
+from rules.engine import describe
+from rules.history import History
+from tests.screen import screen_text
+from tracker.app import TrackerApp
+from tracker.session import EncounterSession
+from tracker.widgets.combatants import CombatantsPane
+from tracker.widgets.roll_log import RollLog
+
+COMBATANTS = 200
+ENTRIES = 1_200
+
+
+@pytest.fixture(scope="module")
+def fight() -> History:
+    return big_fight("livehack", COMBATANTS, ENTRIES)
+
+
+def app_on(history: History, tmp_path: Path) -> TrackerApp:
+    session = EncounterSession(history, SeededDice(5), tmp_path / "big.fight")
+    return TrackerApp(session, saves=tmp_path)
+
+
+def logged(history: History) -> list[str]:
+    return [describe(before, event).plain for event, before in history.in_effect()]
+
+
+def test_big_fights_in_every_system() -> None:
+    for system in SYSTEMS:
+        history = big_fight(system, 30, 300)
+        assert history.state.system == system
+        assert len(history.state.combatants) == 30
+        assert 300 <= log_length(history) < 320
+        assert big_fight(system, 30, 300).state == history.state  # seeded: the same fight
+
+
+async def test_the_log_of_a_big_fight_scrolls_undoes_and_rewraps(
+    fight: History, tmp_path: Path
+) -> None:
+    app = app_on(History.from_records(fight.records), tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(RollLog)
+        assert log.entries == logged(app.session.history)
+        last = log.entries[-1].splitlines()[-1][:24]  # short enough not to wrap
+        assert log.max_scroll_y > 1000
+        assert log.is_vertical_scroll_end and last in screen_text(app)  # it follows the end
+
+        await pilot.press("tab")  # to the log
+        await pilot.press("home")
+        await pilot.pause()
+        assert "Encounter Goblin Warren begins" in screen_text(app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert last in screen_text(app)
+
+        await pilot.press("shift+tab", "n")  # next turn: one more entry, at the bottom
+        await pilot.pause()
+        turn = f"▶ {app.session.state.current.name}'s turn"
+        assert log.entries[-1] == turn
+        assert turn in screen_text(app).split("Roll log")[1]
+
+        await pilot.press("u")  # undo drops it from the end of the log...
+        await pilot.pause()
+        assert log.entries == logged(app.session.history)
+        assert turn not in screen_text(app).split("Roll log")[1]
+        await pilot.press("ctrl+r")  # ...and redo puts it back
+        await pilot.pause()
+        assert log.entries[-1] == turn
+        assert log.entries == logged(app.session.history)
+
+        # Narrower: entries wrap to more lines, and the newest is still in view.
+        lines = log.virtual_size.height
+        await pilot.resize_terminal(60, 30)
+        await pilot.pause()
+        await pilot.pause()
+        assert log.virtual_size.height > lines
+        assert turn in screen_text(app)
+
+
+async def test_a_roll_updates_only_the_rows_that_changed(fight: History, tmp_path: Path) -> None:
+    app = app_on(History.from_records(fight.records), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(CombatantsPane)
+        assert table.row_count == COMBATANTS
+        rows_before = dict(table._rows)
+        current = app.session.state.current_id
+        await pilot.press("n")
+        await pilot.pause()
+        now = app.session.state.current_id
+        changed = {key for key, row in table._rows.items() if rows_before[key] != row}
+        assert changed <= {current, now} and now in changed  # the ▶ moved, nothing else
+        row = table.get_row(now)
+        assert row[0].plain.startswith("▶")
+        assert table.get_row(current)[0].plain.strip() in ("", "✗")
+        assert table.row_count == COMBATANTS
+
+
+async def test_switching_theme_redraws_both_panes(tmp_path: Path) -> None:
+    app = app_on(big_fight("fatigue", 20, 100), tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        app.theme = "nord"
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_text(app) == text  # the same words, in the new theme's colours
+        log = app.screen.query_one(RollLog)
+        assert log._style_map()["success"].color is not None

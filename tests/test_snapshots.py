@@ -1,0 +1,77 @@
+"""Screenshots of the app (pytest-textual-snapshot), compared with the SVGs in __snapshots__/.
+
+After an intended change to what the app shows, regenerate them all with
+``.venv/bin/pytest tests/test_snapshots.py --snapshot-update`` and look at the diff.
+Each app here is deterministic: a demo built in memory (no file, so no path on screen),
+seeded dice, the default theme and no settings file.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from rules.dice import SeededDice
+from rules.history import History
+from tracker.app import TrackerApp
+from tracker.demos import DEMOS
+from tracker.session import EncounterSession
+
+SIZES = ((80, 24), (160, 48))
+
+
+def demo_app(demo: str) -> TrackerApp:
+    # No path: nothing is saved and no save path can appear on screen.
+    session = EncounterSession(DEMOS[demo](), SeededDice(7), None)
+    return TrackerApp(session)
+
+
+def replay_app(demo: str) -> TrackerApp:
+    history: History = DEMOS[demo]()
+    return TrackerApp(None, replay=history, dice=SeededDice(7))
+
+
+async def settle(pilot) -> None:
+    """Let workers (the odds) finish and the screen catch up."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    # The odds reach the screen beneath the dialog through a call from the worker's thread.
+    await pilot.pause(0.2)
+    await pilot.pause()
+
+
+def pressing(*keys: str):
+    """Keys pressed before the screen settles (snap_compare's ``press`` comes after it)."""
+
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        await pilot.press(*keys)
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False  # a blinking cursor is on or off by the clock
+        await settle(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+def test_main_screen(snap_compare, demo: str, size: tuple[int, int]) -> None:
+    assert snap_compare(demo_app(demo), terminal_size=size, run_before=settle)
+
+
+def test_roll_dialog(snap_compare) -> None:
+    assert snap_compare(
+        demo_app("demo-livehack"), terminal_size=(100, 34), run_before=pressing("r")
+    )
+
+
+def test_help_screen(snap_compare) -> None:
+    assert snap_compare(demo_app("demo-livehack"), press=["question_mark"], terminal_size=(80, 24))
+
+
+def test_replay_screen(snap_compare) -> None:
+    assert snap_compare(
+        replay_app("demo-livehack"),
+        terminal_size=(100, 30),
+        run_before=pressing("home", "right", "right", "right_square_bracket"),
+    )
