@@ -73,6 +73,7 @@ async def test_the_solo_dialog_turns_a_side_over_and_the_screen_says_so(tmp_path
         assert "Aggressive: goes for the most hurt or dazed foe" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
+        await pilot.pause(0.5)  # the pane's widened column is laid out on the next frame
         text = screen_text(app)
         assert "⚙ solo: foes" in text  # the header
         assert "Ogre ⚙ aggressive" in text  # the combatants pane

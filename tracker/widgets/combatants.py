@@ -47,7 +47,7 @@ class CombatantsPane(DataTable[Text]):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
-        self._columns_for: str | None = None
+        self._columns_for: tuple[str, tuple[int, ...]] | None = None
         self._rows: dict[str, Row] = {}  # what each row shows now, by combatant id
         self._made: dict[str, tuple[object, Row]] = {}  # what each row was made from
         self._state: Encounter | None = None
@@ -72,26 +72,30 @@ class CombatantsPane(DataTable[Text]):
     def show(self, state: Encounter) -> None:
         self._state = state
         system = get_system(state.system)
-        if self._columns_for != system.name:
-            self.clear(columns=True)
-            self._rows.clear()
-            self._made.clear()
-            self.add_column(" ", key="mark")
-            self.add_column("Name", key="name")
-            self.add_column("Side", key="side")
-            for label in system.stat_columns:
-                self.add_column(label, key=f"stat:{label}")
-            self.add_column("Conditions", key="conditions")
-            self._columns_for = system.name
+        labels = (" ", "Name", "Side", *system.stat_columns, "Conditions")
+        keys = ("mark", "name", "side", *(f"stat:{label}" for label in system.stat_columns))
+        keys = (*keys, "conditions")
         keep = self.selected_id
         rows = self._rows_of(state)
+        # Columns get explicit widths, measured here: when DataTable widens a column by
+        # itself after update_cell, Textual 8.2 keeps drawing rows from its stale caches.
+        widths = tuple(
+            max([len(label), *(row[i].cell_len for row in rows.values())])
+            for i, label in enumerate(labels)
+        )
+        if (system.name, widths) != self._columns_for:
+            self.clear(columns=True)
+            for label, key, width in zip(labels, keys, widths, strict=True):
+                self.add_column(label, key=key, width=width)
+            self._columns_for = (system.name, widths)
+            self._rows = {}
         if list(rows) == list(self._rows):
             columns = list(self.columns)
             for key, row in rows.items():
                 old = self._rows[key]
                 for column, cell, was in zip(columns, row, old, strict=True):
                     if cell != was:
-                        self.update_cell(key, column, cell, update_width=True)
+                        self.update_cell(key, column, cell)
         else:
             self.clear()
             for key, row in rows.items():
