@@ -1,7 +1,7 @@
 """Beer Run's exact odds: one pool against another, sorted high to low and compared pairwise.
 
 Source: ``shared/rules-texts/002`` (Beer Run), *Compare Rolls*; the mechanics are
-``rules.systems.beerrun_dice.compare`` and the tiers ``rules.systems.beerrun.PIP_TIERS``.
+``rules.systems.beerrun_dice.compare`` and the tiers ``rules.systems.beerrun_pools.PIP_BANDS``.
 
 The computation sweeps the faces from the highest down to 1 (see ``docs/odds.md``). Before
 face ``v`` is handled, every die that has not yet shown a higher face is, given that, uniform
@@ -21,8 +21,7 @@ from math import comb, prod
 
 from rules.errors import Rejected
 from rules.odds.model import Odds, TierOdds
-from rules.systems.beerrun import PIP_TIERS
-from rules.systems.beerrun_dice import NO_DIE, kept_count
+from rules.systems.beerrun_pools import NO_DIE_SIZE, PIP_BANDS, kept_count
 
 # (upper, top successes, bottom successes) -> the number of outcomes; upper: 0 none, 1 top,
 # 2 bottom.
@@ -46,7 +45,7 @@ def check_size(top: tuple[int, ...], bottom: tuple[int, ...]) -> None:
 
 def _padded(sizes: tuple[int, ...], length: int) -> tuple[int, ...]:
     """A shorter pool's missing dice are d1s showing 1 (``beerrun_dice.NO_DIE``)."""
-    return sizes + (NO_DIE.size,) * (length - len(sizes))
+    return sizes + (NO_DIE_SIZE,) * (length - len(sizes))
 
 
 @lru_cache(maxsize=1024)
@@ -116,7 +115,7 @@ def pool_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> Odds:
     """The odds of ``top`` (the pool) against ``bottom`` (the dice against it).
 
     Tiers: the successes the upper hand keeps (the value the Consequences pane shows), in
-    ``PIP_TIERS``. Extras: ``upper_hand`` {pool, against, none} and ``kept`` {pool, against},
+    ``PIP_BANDS``. Extras: ``upper_hand`` {pool, against, none} and ``kept`` {pool, against},
     lists indexed by the number of kept successes. Too large a question: ``Rejected``.
     """
     check_size(top, bottom)
@@ -130,15 +129,15 @@ def pool_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> Odds:
         upper_hand[upper] += weight
     tiers = tuple(
         TierOdds(
-            label=tier.label,
-            low=tier.low,
-            high=tier.high,
+            label=label,
+            low=low,
+            high=high,
             p=Fraction(
-                sum(w for v, w in by_value.items() if tier.contains(v)),
+                sum(w for v, w in by_value.items() if v >= low and (high is None or v <= high)),
                 total,
             ),
         )
-        for tier in PIP_TIERS
+        for label, low, high, _ in PIP_BANDS
     )
     kept_top, kept_bottom = _kept_lists(table, len(top), len(bottom), total)
     extra: dict[str, object] = {

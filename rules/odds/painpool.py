@@ -22,8 +22,7 @@ from functools import lru_cache
 from math import comb
 
 from rules.odds.model import Odds, TierOdds
-from rules.systems.painpool_roll import KEPT_PAIN, PAIN_DIE, TIE_ORDER
-from rules.systems.painpool_view import TIER_BOUNDS, TIER_LABELS
+from rules.systems.painpool_table import KEPT_PAIN, PAIN_DIE, TIE_ORDER, TIER_BOUNDS, TIER_LABELS
 
 SYSTEM = "painpool"
 OUTCOMES = ("success", "tie", "failure")

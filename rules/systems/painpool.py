@@ -18,6 +18,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
+from rules.odds.painpool import painpool_odds
 from rules.system import Action, Landing, Tier
 from rules.systems import painpool_view as view
 from rules.systems.painpool_events import (
@@ -414,8 +415,6 @@ class PainPool:
             self._chosen_boons(sheet, cmd)
         except Rejected:
             return None
-        from rules.odds.painpool import painpool_odds  # here: it imports this system's modules
-
         pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
         return painpool_odds(tuple(view.pool_dice(sheet, cmd)), pain)
 
@@ -424,8 +423,6 @@ class PainPool:
         roll = state.last_roll
         if not isinstance(roll, PainPoolRolled):
             return None
-        from rules.odds.painpool import painpool_odds
-
         pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
         return painpool_odds(pools, len(roll.pain.dice))
 
