@@ -344,6 +344,9 @@ class LiveHackState(Struct, frozen=True, kw_only=True, tag="livehack.state"):
     rollover: Rollover | None = None
     aids: tuple[Aid, ...] = ()
     grimlocks: tuple[str, ...] = ()  # combatants whose Transformation makes a Grimlock
+    # The joint action the last roll was chosen from (None after any other roll): its odds
+    # were those of every participant's roll, not of the chosen one alone.
+    joint: LiveHackJointRolled | None = None
 
 
 # --- conditions and grim experiences (the damage table is in livehack_table) ----------------
