@@ -18,7 +18,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
-from rules.odds.painpool import painpool_odds
+from rules.odds.painpool import despair_odds, hope_odds, painpool_odds
 from rules.system import Action, Landing, Tier
 from rules.systems import painpool_view as view
 from rules.systems.painpool_events import (
@@ -405,7 +405,10 @@ class PainPool:
     # odds
 
     def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        """The exact odds of the roll the dialog describes (None when it would be refused)."""
+        """The exact odds of the roll the dialog describes (None when it would be refused); for
+        Despair and Hope, the odds of the rolled roll after them, given the dice already down."""
+        if action in ("despair", "hope"):
+            return self._reroll_odds(state, action, values)
         if action != "roll":
             return None
         try:
@@ -416,7 +419,32 @@ class PainPool:
         except Rejected:
             return None
         pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
-        return painpool_odds(tuple(view.pool_dice(sheet, cmd)), pain)
+        bonus = sum(part.value for part in damage_parts(foe, cmd.initiator))
+        pools = tuple(view.pool_dice(sheet, cmd))
+        return painpool_odds(pools, pain, bonus, harms=cmd.kind == "attack")
+
+    def _reroll_odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        try:
+            roll = open_roll(state)
+            if action == "despair":
+                self._despair(state, _ANY_FACE)  # refused without a token
+            else:
+                command = view.action_command(state, "hope", values)
+                assert isinstance(command, SpendHope)
+                spent = self._hope(state, command, _ANY_FACE)  # refused as the real one is
+        except Rejected:
+            return None
+        pools = tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
+        bonus = sum(part.value for part in roll.damage_parts)
+        harms = roll.kind == "attack"
+        if action == "despair":
+            count = pain_count(roll.pain.parts)
+            return despair_odds(
+                pools, count, roll.pain.total, roll.pain.top, roll.raised, bonus, harms
+            )
+        rerolled = tuple(reroll.pool for reroll in spent.rerolls)
+        raised = roll.raised + spent.raised
+        return hope_odds(pools, rerolled, roll.pain.total, roll.pain.top, raised, bonus, harms)
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The odds the last roll had when it was made (before any Despair or Hope)."""
@@ -424,11 +452,21 @@ class PainPool:
         if not isinstance(roll, PainPoolRolled):
             return None
         pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
-        return painpool_odds(pools, len(roll.pain.dice))
+        bonus = sum(part.value for part in roll.damage_parts)
+        return painpool_odds(pools, len(roll.pain.dice), bonus, harms=roll.kind == "attack")
 
     def status(self, state: Encounter) -> str:
         pot = tokens(state)
         return f"Despair {pot.despair} · Hope {pot.hope}"
 
+
+class _AnyFace:
+    """Dice for checking a Despair or Hope would be allowed; their faces are never read."""
+
+    def roll(self, sides: int) -> int:
+        return 1
+
+
+_ANY_FACE = _AnyFace()
 
 SYSTEM = PainPool()
