@@ -2,8 +2,9 @@
 
 Run: ``.venv/bin/python bench/odds.py [--write]`` (icepool is a test dependency). For each
 typical question: the first answer in a process and the median warm answer, for both
-engines, and our median cold answer (caches emptied); then whole processes, one typical question per system (``tracker odds`` against
-``python -c "import icepool ..."``, alternately, the median of 20 each).
+engines, and our median cold answer (caches emptied); then whole processes, one typical
+question per system (``tracker odds`` against ``python -c "import icepool ..."``,
+alternately, the median of 20 each).
 ``--write`` puts the tables into docs/performance.md.
 """
 
