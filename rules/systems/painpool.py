@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
-from rules.dice import DiceSource
+from rules.dice import ANY_FACE, DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
@@ -427,11 +427,11 @@ class PainPool:
         try:
             roll = open_roll(state)
             if action == "despair":
-                self._despair(state, _ANY_FACE)  # refused without a token
+                self._despair(state, ANY_FACE)  # refused without a token
             else:
                 command = view.action_command(state, "hope", values)
                 assert isinstance(command, SpendHope)
-                spent = self._hope(state, command, _ANY_FACE)  # refused as the real one is
+                spent = self._hope(state, command, ANY_FACE)  # refused as the real one is
         except Rejected:
             return None
         pools = tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
@@ -459,14 +459,5 @@ class PainPool:
         pot = tokens(state)
         return f"Despair {pot.despair} · Hope {pot.hope}"
 
-
-class _AnyFace:
-    """Dice for checking a Despair or Hope would be allowed; their faces are never read."""
-
-    def roll(self, sides: int) -> int:
-        return 1
-
-
-_ANY_FACE = _AnyFace()
 
 SYSTEM = PainPool()
