@@ -196,6 +196,7 @@ async def test_the_hope_and_despair_dialogs_show_the_odds_on_the_rolled_dice(
         text = screen_text(app)
         assert "Odds before the dice" in text
         assert best in text and worst in text
+        assert hope.extra["note"] in text  # the damage line: 3 chance, mean, most
         await pilot.press("shift+tab", "shift+tab", "right")  # Precision: No
         await pilot.pause(0.3)
         assert percent(float(no_precision.tiers[0].p)) in screen_text(app)

@@ -196,6 +196,13 @@ def test_the_damage_after_templates_equals_brute_force(parts, kind) -> None:
     bonus = sum(part.value for part in parts)
     odds = painpool_odds(pools, 3, bonus, harms=kind == "attack")
     assert odds.extra["damage"] == {d: Fraction(w, space) for d, w in sorted(damage.items())}
+    hurt = 1 - Fraction(damage[0], space)
+    mean = Fraction(sum(d * w for d, w in damage.items()), space)
+    expected = (
+        f"Hero's damage: {float(hurt) * 100:.1f}% chance, "
+        f"{float(mean):.1f} on average, at most {max(damage)}"
+    )
+    assert odds.extra["note"] == (expected if hurt else "The hero takes no damage")
 
 
 def rolled(**changes: object) -> PainPoolRolled:
@@ -423,7 +430,7 @@ def test_the_cli_json_has_exact_fractions_outcome_and_dominance() -> None:
     assert data["outcome"]["success"] == float(odds.tiers[0].p)
     assert set(data["dominance"]) == set(NAMES)
     assert abs(sum(data["dominance"].values()) - 1) < 1e-12
-    assert set(data) == {"system", "tiers", *ODDS_EXTRAS}
+    assert set(data) == {"system", "tiers", "note", *ODDS_EXTRAS}
     assert set(data["despair"]) == set(data["hope"]) == {"success", "tie", "failure"}
     assert set(data["despair_dominance"]) == set(data["hope_dominance"]) == set(NAMES)
     assert sum(data["difference"].values()) == pytest.approx(1)

@@ -204,6 +204,18 @@ def damage_of(counts: Counts, bonus: int, harms: bool) -> dict[int, Fraction]:
     return {damage: Fraction(ways, space) for damage, ways in sorted(out.items())}
 
 
+def damage_note(damage: dict[int, Fraction]) -> str:
+    """One line for the dialogs: how likely the hero is hurt, how much on average, the most."""
+    hurt = 1 - damage.get(0, Fraction(0))
+    if not hurt:
+        return "The hero takes no damage"
+    mean = sum((d * p for d, p in damage.items()), Fraction(0))
+    return (
+        f"Hero's damage: {float(hurt) * 100:.1f}% chance, "
+        f"{float(mean):.1f} on average, at most {max(damage)}"
+    )
+
+
 def painpool_odds(
     pools: tuple[Pool, ...], pain: int, damage_bonus: int = 0, harms: bool = True
 ) -> Odds:
@@ -215,7 +227,8 @@ def painpool_odds(
     ``dominance`` (each contender's chance), ``difference`` (its whole distribution),
     ``despair`` and ``despair_dominance`` (if the GM re-rolls the Pain Pool and keeps the
     higher total), ``hope`` and ``hope_dominance`` (if the hero re-rolls every pool, each
-    keeping the higher die), ``damage`` (the hero's damage after the templates, by chance).
+    keeping the higher die), ``damage`` (the hero's damage after the templates, by chance)
+    and ``note`` (that in one line, which the dialogs show).
     """
     if pain < 1 or any(count < 1 or size < 1 for _, count, size in pools):
         raise ValueError("every pool needs at least one die of at least one face")
@@ -231,6 +244,7 @@ def painpool_odds(
     heroes = tuple(hero_contender(*pool) for pool in pools)
     hoped = tuple(hero_contender(name, 2 * count, size) for name, count, size in pools)
     pain_top = hero_contender("pain", pain, PAIN_DIE)  # its top die: (k/6)^N too
+    damage = damage_of(counts, damage_bonus, harms)
     return Odds(
         system=SYSTEM,
         tiers=tiers,
@@ -242,7 +256,8 @@ def painpool_odds(
             "despair_dominance": dominance((*heroes, ("pain", PAIN_DIE, despair_tops(pain)))),
             "hope": outcome_of(difference_counts(doubled, pain, False)),
             "hope_dominance": dominance((*hoped, pain_top)),
-            "damage": damage_of(counts, damage_bonus, harms),
+            "damage": damage,
+            "note": damage_note(damage),
         },
     )
 
@@ -273,6 +288,7 @@ def _from_difference(
     )
     # "If the player chooses to do this [raise], pain automatically dominates"
     dominated = {name: Fraction(name == "pain") for name, _, _ in contenders}
+    damage = damage_of(counts, bonus, harms)
     return Odds(
         system=SYSTEM,
         tiers=tiers,
@@ -280,7 +296,8 @@ def _from_difference(
             "outcome": outcome,
             "dominance": dominated if raised else dominance(contenders),
             "difference": {d: Fraction(ways, space) for d, ways in counts},
-            "damage": damage_of(counts, bonus, harms),
+            "damage": damage,
+            "note": damage_note(damage),
         },
     )
 
