@@ -192,28 +192,38 @@ def dominance(contenders: tuple[Contender, ...]) -> dict[str, Fraction]:
     return {name: Fraction(ways, space) for name, ways in dominance_counts(contenders)}
 
 
-def damage_of(counts: Counts, bonus: int, harms: bool) -> dict[int, Fraction]:
-    """The hero's damage (or failure levels) by its chance: on a failure, what it lost by plus
-    the templates' ``bonus`` (at least 0); nothing on a success, a tie, or when the roll
-    ``harms`` no one (a maneuver)."""
-    space = sum(ways for _, ways in counts)
+def damage_counts(counts: Counts, bonus: int, harms: bool) -> Counts:
+    """The hero's damage (or failure levels) in ways: on a failure, what it lost by plus the
+    templates' ``bonus`` (at least 0); nothing on a success, a tie, or when the roll ``harms``
+    no one (a maneuver)."""
     out: dict[int, int] = {}
     for difference, ways in counts:
         damage = max(0, bonus - difference) if harms and difference < 0 else 0
         out[damage] = out.get(damage, 0) + ways
-    return {damage: Fraction(ways, space) for damage, ways in sorted(out.items())}
+    return tuple(sorted(out.items()))
 
 
-def damage_note(damage: dict[int, Fraction]) -> str:
+def damage_note(damage: Counts) -> str:
     """One line for the dialogs: how likely the hero is hurt, how much on average, the most."""
-    hurt = 1 - damage.get(0, Fraction(0))
+    space = sum(ways for _, ways in damage)
+    hurt = sum(ways for amount, ways in damage if amount)
     if not hurt:
         return "The hero takes no damage"
-    mean = sum((d * p for d, p in damage.items()), Fraction(0))
+    mean = sum(amount * ways for amount, ways in damage) / space
     return (
-        f"Hero's damage: {float(hurt) * 100:.1f}% chance, "
-        f"{float(mean):.1f} on average, at most {max(damage)}"
+        f"Hero's damage: {hurt * 100 / space:.1f}% chance, "
+        f"{mean:.1f} on average, at most {damage[-1][0]}"
     )
+
+
+def _damage_extras(counts: Counts, bonus: int, harms: bool) -> dict[str, object]:
+    """``damage`` (damage -> probability) and its ``note``."""
+    damage = damage_counts(counts, bonus, harms)
+    space = sum(ways for _, ways in damage)
+    return {
+        "damage": {amount: Fraction(ways, space) for amount, ways in damage},
+        "note": damage_note(damage),
+    }
 
 
 def painpool_odds(
@@ -244,7 +254,6 @@ def painpool_odds(
     heroes = tuple(hero_contender(*pool) for pool in pools)
     hoped = tuple(hero_contender(name, 2 * count, size) for name, count, size in pools)
     pain_top = hero_contender("pain", pain, PAIN_DIE)  # its top die: (k/6)^N too
-    damage = damage_of(counts, damage_bonus, harms)
     return Odds(
         system=SYSTEM,
         tiers=tiers,
@@ -256,8 +265,7 @@ def painpool_odds(
             "despair_dominance": dominance((*heroes, ("pain", PAIN_DIE, despair_tops(pain)))),
             "hope": outcome_of(difference_counts(doubled, pain, False)),
             "hope_dominance": dominance((*hoped, pain_top)),
-            "damage": damage,
-            "note": damage_note(damage),
+            **_damage_extras(counts, damage_bonus, harms),
         },
     )
 
@@ -288,7 +296,6 @@ def _from_difference(
     )
     # "If the player chooses to do this [raise], pain automatically dominates"
     dominated = {name: Fraction(name == "pain") for name, _, _ in contenders}
-    damage = damage_of(counts, bonus, harms)
     return Odds(
         system=SYSTEM,
         tiers=tiers,
@@ -296,8 +303,7 @@ def _from_difference(
             "outcome": outcome,
             "dominance": dominated if raised else dominance(contenders),
             "difference": {d: Fraction(ways, space) for d, ways in counts},
-            "damage": damage,
-            "note": damage_note(damage),
+            **_damage_extras(counts, bonus, harms),
         },
     )
 
