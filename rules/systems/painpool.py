@@ -424,27 +424,29 @@ class PainPool:
         return painpool_odds(pools, pain, bonus, harms=cmd.kind == "attack")
 
     def _reroll_odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        """The odds of the open roll after the Despair or Hope the dialog describes, refused
+        (None) exactly when the spend would be."""
         try:
             roll = open_roll(state)
             if action == "despair":
-                self._despair(state, ANY_FACE)  # refused without a token
+                self._despair(state, ANY_FACE)
+                spent = None
             else:
                 command = view.action_command(state, "hope", values)
                 assert isinstance(command, SpendHope)
-                spent = self._hope(state, command, ANY_FACE)  # refused as the real one is
+                spent = self._hope(state, command, ANY_FACE)
         except Rejected:
             return None
         pools = tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
         bonus = sum(part.value for part in roll.damage_parts)
         harms = roll.kind == "attack"
-        if action == "despair":
-            count = pain_count(roll.pain.parts)
-            return despair_odds(
-                pools, count, roll.pain.total, roll.pain.top, roll.raised, bonus, harms
-            )
+        pain = roll.pain
+        if spent is None:
+            count = pain_count(pain.parts)
+            return despair_odds(pools, count, pain.total, pain.top, roll.raised, bonus, harms)
         rerolled = tuple(reroll.pool for reroll in spent.rerolls)
         raised = roll.raised + spent.raised
-        return hope_odds(pools, rerolled, roll.pain.total, roll.pain.top, raised, bonus, harms)
+        return hope_odds(pools, rerolled, pain.total, pain.top, raised, bonus, harms)
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The odds the last roll had when it was made (before any Despair or Hope)."""
