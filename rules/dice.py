@@ -53,3 +53,14 @@ def roll_exploding(dice: DiceSource, sides: int) -> tuple[int, ...]:
     while chain[-1] == sides:
         chain.append(dice.roll(sides))
     return tuple(chain)
+
+
+class AnyFace:
+    """Dry-run dice: every die shows 1. For building what a command would do (its parts, or
+    whether it is allowed) when the faces are never read."""
+
+    def roll(self, sides: int) -> int:
+        return 1
+
+
+ANY_FACE = AnyFace()

@@ -165,3 +165,38 @@ async def test_rolling_without_a_challenge_says_why(tmp_path: Path) -> None:
         await pilot.press("r")
         await pilot.pause()
         assert "needs a challenge with health" in screen_text(app)
+
+
+async def test_the_hope_and_despair_dialogs_show_the_odds_on_the_rolled_dice(
+    tmp_path: Path,
+) -> None:
+    from rules.systems.painpool import SYSTEM
+    from rules.systems.painpool_events import SpendDespair
+    from tests.helpers import run
+    from tests.test_painpool import fight, roll
+    from tracker.widgets.odds_table import percent
+
+    history = fight()
+    roll(history, [3, 2, 1, 6, 5, 3])  # 3 + 2 + 1 = 6 vs 14: Pain dominates, Despair 1
+    run(history, SpendDespair(), ScriptedDice([1, 1, 2]))  # 14 stays; Hope 1
+    state = history.state
+    every_pool = {
+        "mode": "reroll", "reroll_power": "yes", "reroll_precision": "yes",
+        "reroll_possibility": "yes", "raise_by": "1",
+    }  # fmt: skip
+    hope = SYSTEM.odds(state, "hope", every_pool)
+    no_precision = SYSTEM.odds(state, "hope", every_pool | {"reroll_precision": "no"})
+    assert hope is not None and no_precision is not None
+    best, worst = percent(float(hope.tiers[0].p)), percent(float(hope.tiers[2].p))
+    assert best != percent(float(no_precision.tiers[0].p))
+    app = make_app(tmp_path, history=history)
+    async with app.run_test(size=BIG) as pilot:
+        await menu(pilot, 4)  # Spend Hope: every pool re-rolled by default
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "Odds before the dice" in text
+        assert best in text and worst in text
+        assert hope.extra["note"] in text  # the damage line: 3 chance, mean, most
+        await pilot.press("shift+tab", "shift+tab", "right")  # Precision: No
+        await pilot.pause(0.3)
+        assert percent(float(no_precision.tiers[0].p)) in screen_text(app)

@@ -90,6 +90,33 @@ def test_headless_roll_does_not_load_textual() -> None:
     assert out.strip().endswith("False")
 
 
+ODDS_QUESTIONS = {
+    "livehack": ["--attacker", "5", "--defender", "2"],
+    "beerrun": ["--pool", "d12,d8", "--against", "d10,d6"],
+    "fatigue": ["--attacker-dice", "2d10", "--attacker", "3", "--defender-dice", "1d20",
+                "--defender", "1"],
+    "painpool": ["--power", "2d8", "--precision", "1d6", "--possibility", "1d4", "--pain", "5d6"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("system", sorted(ODDS_QUESTIONS))
+def test_headless_odds_load_no_msgspec_and_no_system_module(system: str) -> None:
+    """``tracker odds`` starts fast: only the msgspec-free tables and the odds engine load."""
+    argv = ["odds", system, *ODDS_QUESTIONS[system], "--json"]
+    code = (
+        "import sys, json; from tracker.cli import main; "
+        f"main({argv!r}); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('msgspec', 'textual', "
+        "'rules.systems.', 'rules.encounter')))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    odds_line, loaded_line = out.strip().splitlines()
+    assert json.loads(odds_line)["system"] == system
+    assert [
+        m for m in json.loads(loaded_line) if not m.endswith(("_table", "_pools", "_bands"))
+    ] == []
+
+
 def args_for(*argv: str):
     return cli.build_parser().parse_args(list(argv))
 

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from rules.dice import SeededDice
 from rules.errors import Rejected
-from rules.odds.beerrun import BOTTOM, NONE, TOP, joint, pool_odds
+from rules.odds.beerrun import BOTTOM, NONE, TOP, pool_odds, successes
 from rules.systems.beerrun import PIP_TIERS, SYSTEM
 from rules.systems.beerrun_dice import Die, compare, roll_dice
 from rules.systems.beerrun_model import BuildPool, Goal, RollRound, SetGoal
+from tests.beerrun_reference import joint, padded
 from tests.test_beerrun import brawl, rolled, run
 
 UPPER = {"tie": NONE, "top": TOP, "bottom": BOTTOM}
@@ -67,7 +68,31 @@ def check_against_brute(top: tuple[int, ...], bottom: tuple[int, ...]) -> None:
     assert [t.p for t in odds.tiers] == expected["tiers"]
     assert odds.extra["upper_hand"] == expected["upper_hand"]
     assert odds.extra["kept"] == expected["kept"]
-    assert dict(joint(tuple(sorted(top)), tuple(sorted(bottom)))) == counts
+    assert sides(top, bottom) == marginals(counts, max(len(top), len(bottom)))
+
+
+def sides(top: tuple[int, ...], bottom: tuple[int, ...]):
+    """The engine's counts for each side: (no upper hand, successes with it, without it)."""
+    length = max(len(top), len(bottom))
+    a = padded(tuple(sorted(top, reverse=True)), length)
+    b = padded(tuple(sorted(bottom, reverse=True)), length)
+    return successes(a, b), successes(b, a)
+
+
+def marginals(counts, length: int):
+    """The same, from a joint count of (upper hand, top successes, bottom successes)."""
+    out = []
+    for mine, theirs, index in ((TOP, BOTTOM, 1), (BOTTOM, TOP, 2)):
+        ahead, behind, none = [0] * (length + 1), [0] * (length + 1), 0
+        for key, weight in dict(counts).items():
+            if key[0] == mine:
+                ahead[key[index]] += weight
+            elif key[0] == theirs:
+                behind[key[index]] += weight
+            else:
+                none += weight
+        out.append((none, tuple(ahead), tuple(behind)))
+    return tuple(out)
 
 
 SMALL = [
@@ -155,7 +180,7 @@ def test_icepool_sort_pair_counts_the_same_successes(
         padded = sizes + (1,) * (length - len(sizes))  # the missing dice: d1s showing 1
         return icepool.Pool([icepool.d(s) for s in padded])
 
-    table = joint(tuple(sorted(top)), tuple(sorted(bottom)))
+    table = joint(top, bottom)
     total = sum(w for _, w in table)
     for side, comparison, mine, theirs in ((1, ">", top, bottom), (2, "<", top, bottom)):
         expected = pool(mine).sort_pair(comparison, pool(theirs)).size()  # type: ignore[attr-defined]
@@ -169,8 +194,21 @@ def test_icepool_sort_pair_counts_the_same_successes(
     assert Fraction(none, total) == ties.probability(length)
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.integers(1, 12), min_size=1, max_size=6),
+    st.lists(st.integers(1, 12), min_size=1, max_size=6),
+)
+def test_the_half_step_sweep_equals_the_first_engine(top: list[int], bottom: list[int]) -> None:
+    """Pools too large to enumerate: the joint table of the first engine (both sides' dice at
+    each face) gives the same counts as the two half-step sweeps."""
+    length = max(len(top), len(bottom))
+    reference = joint(tuple(top), tuple(bottom))
+    assert sides(tuple(top), tuple(bottom)) == marginals(reference, length)
+
+
 def test_ten_dice_a_side_are_fast_and_the_typical_question_is_instant() -> None:
-    joint.cache_clear()
+    successes.cache_clear()
     pool_odds.cache_clear()
     start = time.perf_counter()
     pool_odds((12,) * 10, (10,) * 10)

@@ -19,7 +19,15 @@ from rules.odds.livehack import (
     twelves_poly,
     twelves_tail,
 )
-from rules.systems.livehack import SYSTEM, LiveHackRoll, LiveHackSheet, Part, roll_side
+from rules.systems import livehack_decide as decide_
+from rules.systems.livehack import (
+    SYSTEM,
+    LiveHackJointRoll,
+    LiveHackRoll,
+    LiveHackSheet,
+    Part,
+    roll_side,
+)
 from rules.systems.livehack_rules import LiveHackRolled
 from tests.helpers import encounter, run
 
@@ -326,3 +334,32 @@ def test_last_odds_after_a_roll():
     )
     assert isinstance(event, LiveHackRolled)
     assert SYSTEM.last_odds(history.state) == opposed_odds(4, 2, "ten", "roll")
+
+
+@pytest.mark.parametrize(("kind", "take"), [("cooperation", "roll"), ("chaos", "ten")])
+def test_last_odds_after_a_joint_action_are_the_whole_actions(kind, take):
+    """After Cooperation or Chaos the landing's odds are those of the action (every
+    participant's roll, the best or lowest margin used), not the chosen participant's alone;
+    the next ordinary roll has its own odds again."""
+    history = encounter(LiveHackSheet(attack=4), LiveHackSheet(reflex=2), LiveHackSheet(attack=1))
+    command = LiveHackJointRoll(
+        kind=kind, participant_ids=("c1", "c3"), defender_id="c2", defender_take=take
+    )
+    [event] = run(history, command, SeededDice(3))
+    mods = tuple(roll.attacker.modifier for roll in event.rolls)
+    assert mods == (4, 1)
+    expected = joint_odds(kind, mods, 2, take)
+    chosen = event.rolls[event.chosen]
+    assert SYSTEM.last_odds(history.state) == expected
+    assert expected != opposed_odds(chosen.attacker.modifier, 2, "roll", take)
+    # They are the chances of the chosen margin of the real joint action: a seeded simulation
+    # with the system's own decision agrees.
+    dice, runs = SeededDice(11), 4000
+    landed: Counter[int] = Counter()
+    for _ in range(runs):
+        joint = decide_.joint(history.state, command, dice)
+        landed[expected.tier_of(joint.rolls[joint.chosen].margin)] += 1  # type: ignore[index]
+    for index, tier in enumerate(expected.tiers):
+        assert abs(landed[index] / runs - float(tier.p)) < 0.025, tier.label
+    run(history, LiveHackRoll(attacker_id="c1", defender_id="c2"), SeededDice(4))
+    assert SYSTEM.last_odds(history.state) == opposed_odds(4, 2)

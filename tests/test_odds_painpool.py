@@ -14,16 +14,22 @@ from itertools import product
 import pytest
 
 from rules.dice import SeededDice
-from rules.odds.painpool import pain_totals, painpool_odds
+from rules.odds.painpool import despair_odds, hope_odds, pain_totals, painpool_odds
 from rules.systems.painpool import SYSTEM
-from rules.systems.painpool_roll import PainRoll, PoolRoll, dominant
+from rules.systems.painpool_events import (
+    DespairSpent,
+    HopeSpent,
+    PoolReroll,
+    changed_roll,
+)
+from rules.systems.painpool_roll import PainPoolRolled, PainRoll, Part, PoolRoll, dominant
 from tests.test_painpool import FOE, HERO, fight, hero, roll
 from tracker.headless import painpool as headless
 
 BUILD = (("power", 3, 8), ("precision", 2, 6), ("possibility", 1, 4))
 NAMES = ("power", "precision", "possibility", "pain")
 ODDS_EXTRAS = ("outcome", "dominance", "difference", "despair", "despair_dominance", "hope")
-ODDS_EXTRAS += ("hope_dominance",)
+ODDS_EXTRAS += ("hope_dominance", "damage")
 
 
 def faces(count: int, size: int) -> list[tuple[int, ...]]:
@@ -167,6 +173,143 @@ def test_despair_only_hurts_the_hero_and_hope_only_helps() -> None:
     assert pain == sorted(pain) and pain[0] < pain[2]
 
 
+# --- damage after templates, and Despair and Hope on a rolled roll ------------------------------
+
+SLOW_BUT_STRONG = (Part("Slow but Strong", 2),)
+
+
+@pytest.mark.parametrize(
+    ("parts", "kind"),
+    [(SLOW_BUT_STRONG, "attack"), ((Part("Fast but Weak", -1),), "attack"), ((), "maneuver")],
+)
+def test_the_damage_after_templates_equals_brute_force(parts, kind) -> None:
+    """Every outcome through the system's own ``hero_damage`` (templates and maneuvers)."""
+    pools = (("power", 2, 4), ("precision", 1, 3), ("possibility", 1, 2))
+    damage: Counter[int] = Counter()
+    pains = [PainRoll(parts=(), dice=f) for f in faces(3, 6)]
+    for combo, pain in product(pools_of(pools), pains):
+        roll = PainPoolRolled(
+            hero_id="", challenge_id="", pools=combo, pain=pain, damage_parts=parts, kind=kind
+        )
+        damage[roll.hero_damage] += 1
+    space = sum(damage.values())
+    bonus = sum(part.value for part in parts)
+    odds = painpool_odds(pools, 3, bonus, harms=kind == "attack")
+    assert odds.extra["damage"] == {d: Fraction(w, space) for d, w in sorted(damage.items())}
+    hurt = space - damage[0]
+    mean = sum(d * w for d, w in damage.items()) / space
+    expected = (
+        f"Hero's damage: {hurt * 100 / space:.1f}% chance, "
+        f"{mean:.1f} on average, at most {max(damage)}"
+    )
+    assert odds.extra["note"] == (expected if hurt else "The hero takes no damage")
+
+
+def rolled(**changes: object) -> PainPoolRolled:
+    """A rolled roll: Power 2d4 kept 2, Precision 1d3 kept 1, Possibility 2d2 kept 1, against
+    Pain (5, 3, 2, 1): 10; Slow but Strong adds 2 to the damage."""
+    fields: dict[str, object] = {
+        "hero_id": "",
+        "challenge_id": "",
+        "pools": (
+            PoolRoll(pool="power", size=4, attribute=2, boon_dice=(1,)),
+            PoolRoll(pool="precision", size=3, attribute=1),
+            PoolRoll(pool="possibility", size=2, attribute=1, boon_dice=(1,)),
+        ),
+        "pain": PainRoll(parts=(Part("pool", 4),), dice=(5, 3, 2, 1)),
+        "damage_parts": SLOW_BUT_STRONG,
+    }
+    return PainPoolRolled(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+def kept_of(roll: PainPoolRolled) -> tuple[tuple[str, int, int, int], ...]:
+    return tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
+
+
+def tally(changed: list[PainPoolRolled]) -> dict[str, object]:
+    """The figures of every equally likely changed roll, by the system's own properties."""
+    space = len(changed)
+    outcomes = Counter(r.outcome for r in changed)
+    damage = [r.hero_damage for r in changed]
+    return {
+        "tiers": [Fraction(outcomes[o], space) for o in ("success", "tie", "failure")],
+        "dominance": {n: Fraction(sum(r.dominant == n for r in changed), space) for n in NAMES},
+        "damage": {d: Fraction(w, space) for d, w in sorted(Counter(damage).items())},
+    }
+
+
+def figures(odds) -> dict[str, object]:
+    return {
+        "tiers": [t.p for t in odds.tiers],
+        "dominance": odds.extra["dominance"],
+        "damage": odds.extra["damage"],
+    }
+
+
+@pytest.mark.parametrize(
+    "chosen", [("power",), ("precision", "possibility"), ("power", "precision", "possibility")]
+)
+def test_a_hope_reroll_of_some_pools_equals_brute_force(chosen: tuple[str, ...]) -> None:
+    roll = rolled()
+    changed = []
+    pools = {p.pool: p for p in roll.pools}
+    for new in product(*(faces(pools[name].count, pools[name].size) for name in chosen)):
+        event = HopeSpent(
+            hero_id="", rerolls=tuple(PoolReroll(n, f) for n, f in zip(chosen, new, strict=True))
+        )
+        changed.append(changed_roll(roll, event))
+    odds = hope_odds(kept_of(roll), chosen, roll.pain.total, roll.pain.top, 0, 2)
+    assert figures(odds) == tally(changed)
+    assert sum(odds.extra["difference"].values()) == 1  # type: ignore[attr-defined]
+
+
+def test_a_hope_raise_is_certain_and_pain_dominates() -> None:
+    roll = rolled()  # 2 + 1 + 1 = 4 against 10
+    odds = hope_odds(kept_of(roll), (), roll.pain.total, roll.pain.top, 6, 2)
+    changed = changed_roll(roll, HopeSpent(hero_id="", raised=6))
+    assert figures(odds) == tally([changed])
+    assert [t.p for t in odds.tiers] == [0, 1, 0]  # 10 against 10: a tie
+    assert odds.extra["dominance"]["pain"] == 1  # type: ignore[index]
+
+
+@pytest.mark.parametrize("pain", [(5, 3, 2, 1), (2, 2, 1, 1), (6, 6, 6, 6)])
+def test_a_despair_reroll_of_a_rolled_roll_equals_brute_force(pain: tuple[int, ...]) -> None:
+    roll = rolled(pain=PainRoll(parts=(Part("pool", 4),), dice=pain))
+    changed = [changed_roll(roll, DespairSpent(dice=f)) for f in faces(4, 6)]
+    odds = despair_odds(kept_of(roll), 4, roll.pain.total, roll.pain.top, 0, 2)
+    assert figures(odds) == tally(changed)
+
+
+def test_the_dialog_shows_the_odds_of_despair_and_hope_on_the_roll() -> None:
+    from rules.systems.painpool_sheets import ChallengeSheet
+
+    # Slow but Strong: one Pain die less (5 - 1), 2 more damage
+    history = fight(hero(favor=1), ChallengeSheet(pool=5, templates=("slow-but-strong",)))
+    assert SYSTEM.odds(history.state, "hope", {}) is None  # nothing rolled yet
+    made = roll(history, [2, 1, 1, 5, 3, 2, 1])  # d8 2, d6 1, d4 1 against 5, 3, 2, 1
+    assert made.damage_parts == SLOW_BUT_STRONG
+    state = history.state.update(
+        system_state=history.state.system_state.__class__(despair=1, hope=1)
+    )
+    kept = kept_of(made)
+    values = {"mode": "reroll", "reroll_power": "yes", "reroll_precision": "no",
+              "reroll_possibility": "no"}  # fmt: skip
+    assert SYSTEM.odds(state, "hope", values) == hope_odds(kept, ("power",), 10, 5, 0, 2)
+    values["reroll_precision"] = "yes"
+    assert SYSTEM.odds(state, "hope", values) == hope_odds(
+        kept, ("power", "precision"), 10, 5, 0, 2
+    )
+    values |= {"mode": "raise", "raise_by": "1"}
+    assert SYSTEM.odds(state, "hope", values) == hope_odds(kept, (), 10, 5, 1, 2)
+    values["raise_by"] = "2"  # more favor than the hero has: refused, so no odds
+    assert SYSTEM.odds(state, "hope", values) is None
+    assert SYSTEM.odds(state, "despair", {}) == despair_odds(kept, 4, 10, 5, 0, 2)
+    before = SYSTEM.last_odds(state)
+    assert before == painpool_odds(
+        (("power", 1, 8), ("precision", 1, 6), ("possibility", 1, 4)), 4, 2
+    )
+
+
 # --- a seeded simulation with the real roll code ------------------------------------------------
 
 
@@ -287,7 +430,7 @@ def test_the_cli_json_has_exact_fractions_outcome_and_dominance() -> None:
     assert data["outcome"]["success"] == float(odds.tiers[0].p)
     assert set(data["dominance"]) == set(NAMES)
     assert abs(sum(data["dominance"].values()) - 1) < 1e-12
-    assert set(data) == {"system", "tiers", *ODDS_EXTRAS}
+    assert set(data) == {"system", "tiers", "note", *ODDS_EXTRAS}
     assert set(data["despair"]) == set(data["hope"]) == {"success", "tie", "failure"}
     assert set(data["despair_dominance"]) == set(data["hope_dominance"]) == set(NAMES)
     assert sum(data["difference"].values()) == pytest.approx(1)

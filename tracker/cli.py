@@ -10,7 +10,7 @@ from typing import NoReturn
 
 from rules.errors import Rejected
 from tracker.defaults import DEFAULT_SAVES
-from tracker.headless import ROLLERS, roller
+from tracker.headless import ODDS, ROLLERS, odds_module, roller
 
 
 class Parser(argparse.ArgumentParser):
@@ -20,7 +20,9 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser(only: str | None = None) -> Parser:
+def build_parser(only: str | None = None, command: str | None = None) -> Parser:
+    """The whole parser, or with ``only`` (a system) and ``command`` (``roll`` or ``odds``)
+    just what that headless command needs, so it loads nothing else."""
     saves = Parser(add_help=False)
     saves.add_argument(
         "--saves",
@@ -57,28 +59,29 @@ def build_parser(only: str | None = None) -> Parser:
     rolls = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
     odds = sub.add_parser("odds", help="the exact chance of every result tier, before rolling")
     odds_systems = odds.add_subparsers(dest="system", required=True, parser_class=Parser)
-    # Only the system asked for is loaded, so a headless command starts quickly.
+    # Only the system and command asked for are loaded, so a headless command starts quickly.
     for name in [only] if only else ROLLERS:
-        module = roller(name)
-        module.add_roll_arguments(rolls.add_parser(name, help=f"a {name} roll"))
-        if hasattr(module, "add_odds_arguments"):
+        if command != "odds":
+            roller(name).add_roll_arguments(rolls.add_parser(name, help=f"a {name} roll"))
+        if command != "roll" and name in ODDS:
+            module = odds_module(name)
             module.add_odds_arguments(odds_systems.add_parser(name, help=f"{name} odds"))
     return parser
 
 
-def system_asked_for(argv: Sequence[str]) -> str | None:
-    """The system named after ``roll`` or ``odds`` in the arguments, if any."""
+def headless_asked_for(argv: Sequence[str]) -> tuple[str | None, str | None]:
+    """The system and the command (``roll`` or ``odds``) in the arguments, if any."""
     for index, word in enumerate(argv[:-1]):
         if word in ("roll", "odds"):
-            return argv[index + 1] if argv[index + 1] in ROLLERS else None
-    return None
+            return (argv[index + 1], word) if argv[index + 1] in ROLLERS else (None, None)
+    return None, None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(system_asked_for(words)).parse_args(words)
+    args = build_parser(*headless_asked_for(words)).parse_args(words)
     if args.command in ("roll", "odds"):
-        module = roller(args.system)
+        module = roller(args.system) if args.command == "roll" else odds_module(args.system)
         try:
             return module.run_roll(args) if args.command == "roll" else module.run_odds(args)
         except Rejected as exc:

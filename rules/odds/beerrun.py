@@ -1,36 +1,41 @@
 """Beer Run's exact odds: one pool against another, sorted high to low and compared pairwise.
 
 Source: ``shared/rules-texts/002`` (Beer Run), *Compare Rolls*; the mechanics are
-``rules.systems.beerrun_dice.compare`` and the tiers ``rules.systems.beerrun.PIP_TIERS``.
+``rules.systems.beerrun_dice.compare`` and the tiers ``rules.systems.beerrun_pools.PIP_BANDS``.
 
 The computation sweeps the faces from the highest down to 1 (see ``docs/odds.md``). Before
 face ``v`` is handled, every die that has not yet shown a higher face is, given that, uniform
 on 1..v, so the dice still unplaced are interchangeable: the number of them showing exactly
 ``v`` is all the sorted order needs. The state is how many dice of each side are placed
-(``i``, ``j``: the sorted positions filled so far), who has the upper hand, and the successes
-of each side; the weights are integer counts of outcomes, divided by the product of the die
-sizes at the end.
+(``i``, ``j``: the sorted positions filled so far, the order statistics as counts).
+
+One side's successes need less than the whole comparison: with ``i``, ``j`` the counts before
+face ``v`` and ``i'``, ``j'`` after it, the top side wins ``max(0, i' - max(i, j'))`` new
+positions (those it fills that the bottom has not reached even with its dice at ``v``). So
+each face is two half-steps, the bottom's dice first (which changes no count) and then the
+top's (which adds that many successes), with no pair of moves to enumerate. The upper hand is
+decided at the first face where ``i' != j'``. A sweep gives the top side's successes with the
+upper hand; a second sweep with the sides swapped gives the bottom's. The successes are packed
+into one integer per state (a slot of bits per count), so a whole distribution moves with a
+shift, a multiplication and an addition. The weights are integer counts of outcomes, divided
+by the product of the die sizes at the end.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
 from rules.errors import Rejected
 from rules.odds.model import Odds, TierOdds
-from rules.systems.beerrun import PIP_TIERS
-from rules.systems.beerrun_dice import NO_DIE, kept_count
+from rules.systems.beerrun_pools import NO_DIE_SIZE, PIP_BANDS, kept_count
 
-# (upper, top successes, bottom successes) -> the number of outcomes; upper: 0 none, 1 top,
-# 2 bottom.
-Joint = tuple[tuple[tuple[int, int, int], int], ...]
-
+# Who has the upper hand: no one (every pair ties), the top side (the pool) or the bottom one.
 NONE, TOP, BOTTOM = 0, 1, 2
-# The sweep's work grows as (dice a side)^4 x (largest face): 10d12 a side is about 1.2e5
-# (a fifth of a second), 10d100 a side 1e6 (a few seconds). Beyond this, refuse.
+# The sweep's work grows as (dice a side)^3 x (largest face) operations on integers of
+# (dice a side) x (bits of the outcome count) bits: 10d12 a side takes milliseconds, 10d100 a
+# side about a second. Beyond this bound (kept from a slower method: it is generous), refuse.
 MAX_WORK = 1_000_000
 
 
@@ -46,69 +51,81 @@ def check_size(top: tuple[int, ...], bottom: tuple[int, ...]) -> None:
 
 def _padded(sizes: tuple[int, ...], length: int) -> tuple[int, ...]:
     """A shorter pool's missing dice are d1s showing 1 (``beerrun_dice.NO_DIE``)."""
-    return sizes + (NO_DIE.size,) * (length - len(sizes))
+    return sizes + (NO_DIE_SIZE,) * (length - len(sizes))
+
+
+# (no upper hand, the side's successes by count when it has the upper hand, ... when the
+# other side has it): counts of outcomes.
+Successes = tuple[int, tuple[int, ...], tuple[int, ...]]
 
 
 @lru_cache(maxsize=1024)
-def joint(top: tuple[int, ...], bottom: tuple[int, ...]) -> Joint:
-    """How many outcomes give each (upper hand, top successes, bottom successes).
+def successes(side: tuple[int, ...], other: tuple[int, ...]) -> Successes:
+    """How many outcomes give ``side`` each number of successes, split by who has the upper
+    hand. ``side`` and ``other`` are die sizes, sorted high to low and of one length (padded
+    with ``NO_DIE_SIZE``). The counts sum to the product of every die size."""
+    n = len(side)
+    bits = (prod(side) * prod(other)).bit_length() + 1  # a slot holds any count
+    size = n + 1
+    behind_at = bits * size  # slots 0..n: ``side`` has the upper hand; n+1..2n+1: ``other``
+    # grid[i][j]: the packed counts (slot: upper hand and successes) with i of ``side``'s dice
+    # and j of ``other``'s placed. With no upper hand yet every pair so far tied, so i == j:
+    # tied[m] counts those outcomes (no successes).
+    grid = [[0] * size for _ in range(size)]
+    tied = [1] + [0] * n
+    live_a = live_b = 0
+    for face in range(max(side + other, default=1), 0, -1):
+        placed_a = live_a  # the states so far have at most this many dice placed
+        live_a = sum(1 for die in side if die >= face)  # dice that can show this face
+        live_b = sum(1 for die in other if die >= face)
+        last = face == 1  # every die still unplaced shows 1
+        # ``other``'s dice showing this face: j -> j2; no success changes.
+        mid = [[0] * size for _ in range(size)]
+        mid_tied = [[0] * size for _ in range(size)]  # [i][j2], i == j before this face
+        for j in range(live_b + 1):
+            free = live_b - j
+            for j2 in range(live_b if last else j, live_b + 1):
+                ways = comb(free, j2 - j)
+                for i in range(placed_a + 1):
+                    if grid[i][j]:
+                        mid[i][j2] += grid[i][j] * ways
+                if tied[j]:
+                    mid_tied[j][j2] = tied[j] * ways
+        # ``side``'s dice showing this face: i -> i2, winning the positions past both.
+        grid = [[0] * size for _ in range(size)]
+        tied = [0] * size
+        for i in range(placed_a + 1):
+            free = live_a - i
+            row, row_tied = mid[i], mid_tied[i]
+            for i2 in range(live_a if last else i, live_a + 1):
+                ways = comb(free, i2 - i)
+                target = grid[i2]
+                for j2 in range(live_b + 1):
+                    if row[j2]:
+                        target[j2] += (row[j2] << bits * max(0, i2 - max(i, j2))) * ways
+                    if row_tied[j2]:  # the first pair that does not tie decides
+                        weight = row_tied[j2] * ways
+                        if i2 > j2:
+                            target[j2] += weight << bits * (i2 - j2)
+                        elif i2 < j2:
+                            target[j2] += weight << behind_at
+                        else:
+                            tied[i2] += weight
+    mask = (1 << bits) - 1
+    ahead = tuple((grid[n][n] >> bits * count) & mask for count in range(size))
+    behind = tuple((grid[n][n] >> behind_at + bits * count) & mask for count in range(size))
+    return tied[n], ahead, behind
 
-    ``top`` and ``bottom`` are die sizes in any order (they are sorted here, so the cache
-    is shared). The counts sum to the product of every die size.
-    """
-    length = max(len(top), len(bottom))
-    a = _padded(tuple(sorted(top, reverse=True)), length)
-    b = _padded(tuple(sorted(bottom, reverse=True)), length)
-    # (i, j) -> (upper, top successes, bottom successes) -> outcomes
-    states: dict[tuple[int, int], dict[tuple[int, int, int], int]] = {(0, 0): {(NONE, 0, 0): 1}}
-    for face in range(max(a + b, default=1), 0, -1):
-        live_a = sum(1 for size in a if size >= face)  # dice that can show this face
-        live_b = sum(1 for size in b if size >= face)
-        new: dict[tuple[int, int], dict[tuple[int, int, int], int]] = {}
-        for (i, j), stats in states.items():
-            free_a, free_b = live_a - i, live_b - j
-            # At face 1 every die still unplaced shows 1.
-            first_x = free_a if face == 1 else 0
-            first_y = free_b if face == 1 else 0
-            done = max(i, j)  # pairs before this position are decided already
-            for x in range(first_x, free_a + 1):
-                ways_a = comb(free_a, x)
-                i2 = i + x
-                for y in range(first_y, free_b + 1):
-                    j2 = j + y
-                    ways = ways_a * comb(free_b, y)
-                    target = new.setdefault((i2, j2), defaultdict(int))
-                    # Pairs [done, low) both show this face: ties. Pairs [.., high) filled by
-                    # one side only: that side wins, the other's die there will be lower.
-                    wins = max(i2, j2) - max(done, min(i2, j2))
-                    if wins <= 0:
-                        for key, weight in stats.items():
-                            target[key] += weight * ways
-                    elif i2 > j2:
-                        for (upper, s_top, s_bottom), weight in stats.items():
-                            key = (upper or TOP, s_top + wins, s_bottom)
-                            target[key] += weight * ways
-                    else:
-                        for (upper, s_top, s_bottom), weight in stats.items():
-                            key = (upper or BOTTOM, s_top, s_bottom + wins)
-                            target[key] += weight * ways
-        states = new
-    out: dict[tuple[int, int, int], int] = defaultdict(int)
-    for stats in states.values():
-        for key, weight in stats.items():
-            out[key] += weight
-    return tuple(sorted(out.items()))
 
-
-def _kept_lists(
-    table: Joint, top_len: int, bottom_len: int, total: int
-) -> tuple[list[Fraction], list[Fraction]]:
-    top = [0] * (top_len + 1)
-    bottom = [0] * (bottom_len + 1)
-    for (upper, s_top, s_bottom), weight in table:
-        top[kept_count(s_top, upper == TOP)] += weight
-        bottom[kept_count(s_bottom, upper == BOTTOM)] += weight
-    return [Fraction(w, total) for w in top], [Fraction(w, total) for w in bottom]
+def _kept(counts: Successes, total: int, length: int) -> list[Fraction]:
+    """A side's kept successes: all of them with the upper hand, else its 1st, 3rd, 5th ..."""
+    kept = [0] * (length + 1)
+    kept[0] += counts[0]  # every pair tied: no success
+    for upper, by_count in ((True, counts[1]), (False, counts[2])):
+        for count, weight in enumerate(by_count):
+            if weight:
+                kept[kept_count(count, upper)] += weight
+    return [Fraction(w, total) for w in kept]
 
 
 @lru_cache(maxsize=1024)
@@ -116,37 +133,36 @@ def pool_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> Odds:
     """The odds of ``top`` (the pool) against ``bottom`` (the dice against it).
 
     Tiers: the successes the upper hand keeps (the value the Consequences pane shows), in
-    ``PIP_TIERS``. Extras: ``upper_hand`` {pool, against, none} and ``kept`` {pool, against},
+    ``PIP_BANDS``. Extras: ``upper_hand`` {pool, against, none} and ``kept`` {pool, against},
     lists indexed by the number of kept successes. Too large a question: ``Rejected``.
     """
     check_size(top, bottom)
-    table = joint(tuple(sorted(top)), tuple(sorted(bottom)))
+    length = max(len(top), len(bottom))
+    a = _padded(tuple(sorted(top, reverse=True)), length)
+    b = _padded(tuple(sorted(bottom, reverse=True)), length)
+    mine, theirs = successes(a, b), successes(b, a)
     total = prod(top) * prod(bottom)
-    by_value: dict[int, int] = defaultdict(int)
-    upper_hand = [0, 0, 0]
-    for (upper, s_top, s_bottom), weight in table:
-        value = s_top if upper == TOP else s_bottom if upper == BOTTOM else 0
-        by_value[value] += weight
-        upper_hand[upper] += weight
+    by_value = [mine[0], *(0 for _ in range(length))]  # the upper hand's successes
+    for count in range(length + 1):
+        by_value[count] += mine[1][count] + theirs[1][count]
     tiers = tuple(
         TierOdds(
-            label=tier.label,
-            low=tier.low,
-            high=tier.high,
-            p=Fraction(
-                sum(w for v, w in by_value.items() if tier.contains(v)),
-                total,
-            ),
+            label=label,
+            low=low,
+            high=high,
+            p=Fraction(sum(by_value[low : None if high is None else high + 1]), total),
         )
-        for tier in PIP_TIERS
+        for label, low, high, _ in PIP_BANDS
     )
-    kept_top, kept_bottom = _kept_lists(table, len(top), len(bottom), total)
     extra: dict[str, object] = {
         "upper_hand": {
-            "pool": Fraction(upper_hand[TOP], total),
-            "against": Fraction(upper_hand[BOTTOM], total),
-            "none": Fraction(upper_hand[NONE], total),
+            "pool": Fraction(sum(mine[1]), total),
+            "against": Fraction(sum(theirs[1]), total),
+            "none": Fraction(mine[0], total),
         },
-        "kept": {"pool": kept_top, "against": kept_bottom},
+        "kept": {
+            "pool": _kept(mine, total, len(top)),
+            "against": _kept(theirs, total, len(bottom)),
+        },
     }
     return Odds(system="beerrun", tiers=tiers, extra=extra)

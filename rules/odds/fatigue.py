@@ -17,10 +17,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rules.odds.model import Odds, TierOdds
-from rules.systems.fatigue_events import FatigueChecked
-from rules.systems.fatigue_rules import (
+from rules.systems.fatigue_bands import (
     DICE,
     FLOOR,
     DiceKind,
@@ -28,6 +28,9 @@ from rules.systems.fatigue_rules import (
     spacing,
     stress_total,
 )
+
+if TYPE_CHECKING:
+    from rules.systems.fatigue_events import FatigueChecked
 
 SYSTEM = "fatigue"
 KINDS: tuple[str, ...] = tuple(kind for kind, _ in DICE)

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 
 from rules.odds.model import Odds, TierOdds
-from rules.systems.livehack_rules import DAMAGE_TABLE, DIE, TAKE_TEN, Take
+from rules.systems.livehack_table import DAMAGE_TABLE, DIE, TAKE_TEN, Take
 
 Q = Fraction(1, DIE)  # the chance a die explodes
 FACES = range(1, DIE)  # the face a chain stops on: 1..11

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
+
+# NamedTuples, not dataclasses: ``dataclasses`` imports ``inspect``, which is a good part of the
+# start-up time of ``tracker odds``.
 
 
-@dataclass(frozen=True)
-class TierOdds:
+class TierOdds(NamedTuple):
     """One tier of results; ``low``/``high`` are inclusive margin bounds, None for an open end."""
 
     label: str
@@ -16,8 +18,7 @@ class TierOdds:
     p: Fraction
 
 
-@dataclass(frozen=True)
-class Odds:
+class Odds(NamedTuple):
     """The exact chance of each tier (they sum to 1), and the system's own extra figures.
 
     ``extra`` holds JSON-ready values (numbers, strings, lists, dicts) whose probabilities are
@@ -26,7 +27,7 @@ class Odds:
 
     system: str
     tiers: tuple[TierOdds, ...]
-    extra: dict[str, object] = field(default_factory=dict)
+    extra: dict[str, object] = {}  # never changed in place: every Odds is built whole
 
     def tier_of(self, value: int) -> int | None:
         for index, tier in enumerate(self.tiers):

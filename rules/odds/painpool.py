@@ -13,6 +13,15 @@ and turned into ``Fraction`` only at the end.
   are independent, so each contender's chance is a sum over its value of a product.
 - A Despair re-roll keeps the higher pain total: ``P(max <= t) = F(t)^2``. A Hope re-roll of
   every pool keeps the higher die of each, the same as a pool of twice the dice.
+- Damage: a failed attack costs the hero the amount it lost by plus the challenge's template
+  changes (``painpool_roll.damage_parts``), never less than 0; read off the difference.
+
+Once the dice are down, Despair and Hope are choices about a known roll, so their odds are
+conditional on it (``despair_odds``, ``hope_odds``): a re-rolled hero pool keeps the higher of
+its kept die and the new roll's highest, ``max(k, M)`` with ``P(<= v) = (v/s)^n`` for
+``v >= k``; a Despair re-roll keeps the new pain roll only when its total is higher (the first
+roll wins a tie, as ``PainRoll.best`` has it), and Pain's number is that roll's highest die; a
+Hope raise adds to the hero's total and makes Pain dominate.
 """
 
 from __future__ import annotations
@@ -22,8 +31,7 @@ from functools import lru_cache
 from math import comb
 
 from rules.odds.model import Odds, TierOdds
-from rules.systems.painpool_roll import KEPT_PAIN, PAIN_DIE, TIE_ORDER
-from rules.systems.painpool_view import TIER_BOUNDS, TIER_LABELS
+from rules.systems.painpool_table import KEPT_PAIN, PAIN_DIE, TIE_ORDER, TIER_BOUNDS, TIER_LABELS
 
 SYSTEM = "painpool"
 OUTCOMES = ("success", "tie", "failure")
@@ -184,15 +192,53 @@ def dominance(contenders: tuple[Contender, ...]) -> dict[str, Fraction]:
     return {name: Fraction(ways, space) for name, ways in dominance_counts(contenders)}
 
 
-def painpool_odds(pools: tuple[Pool, ...], pain: int) -> Odds:
+def damage_counts(counts: Counts, bonus: int, harms: bool) -> Counts:
+    """The hero's damage (or failure levels) in ways: on a failure, what it lost by plus the
+    templates' ``bonus`` (at least 0); nothing on a success, a tie, or when the roll ``harms``
+    no one (a maneuver)."""
+    out: dict[int, int] = {}
+    for difference, ways in counts:
+        damage = max(0, bonus - difference) if harms and difference < 0 else 0
+        out[damage] = out.get(damage, 0) + ways
+    return tuple(sorted(out.items()))
+
+
+def damage_note(damage: Counts) -> str:
+    """One line for the dialogs: how likely the hero is hurt, how much on average, the most."""
+    space = sum(ways for _, ways in damage)
+    hurt = sum(ways for amount, ways in damage if amount)
+    if not hurt:
+        return "The hero takes no damage"
+    mean = sum(amount * ways for amount, ways in damage) / space
+    return (
+        f"Hero's damage: {hurt * 100 / space:.1f}% chance, "
+        f"{mean:.1f} on average, at most {damage[-1][0]}"
+    )
+
+
+def _damage_extras(counts: Counts, bonus: int, harms: bool) -> dict[str, object]:
+    """``damage`` (damage -> probability) and its ``note``."""
+    damage = damage_counts(counts, bonus, harms)
+    space = sum(ways for _, ways in damage)
+    return {
+        "damage": {amount: Fraction(ways, space) for amount, ways in damage},
+        "note": damage_note(damage),
+    }
+
+
+def painpool_odds(
+    pools: tuple[Pool, ...], pain: int, damage_bonus: int = 0, harms: bool = True
+) -> Odds:
     """The odds of a roll: ``pools`` as (name, dice, size), e.g. ("power", 3, 8); ``pain`` the
-    Pain Pool's d6 count.
+    Pain Pool's d6 count; ``damage_bonus`` the challenge's template changes to the damage it
+    deals, ``harms`` False for a maneuver (no damage either way).
 
     Tiers: the system's Best / Good / Worst by the difference. Extras: ``outcome``,
     ``dominance`` (each contender's chance), ``difference`` (its whole distribution),
     ``despair`` and ``despair_dominance`` (if the GM re-rolls the Pain Pool and keeps the
     higher total), ``hope`` and ``hope_dominance`` (if the hero re-rolls every pool, each
-    keeping the higher die).
+    keeping the higher die), ``damage`` (the hero's damage after the templates, by chance)
+    and ``note`` (that in one line, which the dialogs show).
     """
     if pain < 1 or any(count < 1 or size < 1 for _, count, size in pools):
         raise ValueError("every pool needs at least one die of at least one face")
@@ -219,5 +265,100 @@ def painpool_odds(pools: tuple[Pool, ...], pain: int) -> Odds:
             "despair_dominance": dominance((*heroes, ("pain", PAIN_DIE, despair_tops(pain)))),
             "hope": outcome_of(difference_counts(doubled, pain, False)),
             "hope_dominance": dominance((*hoped, pain_top)),
+            **_damage_extras(counts, damage_bonus, harms),
         },
     )
+
+
+# --- after the roll: Despair and Hope on known dice ---------------------------------------------
+
+Kept = tuple[str, int, int, int]  # (pool name, dice, die size, the die it keeps now)
+
+
+def _fixed(name: str, size: int, value: int) -> Contender:
+    """A contender whose number is known: ``value``, with certainty."""
+    return (name, size, tuple(int(v >= value) for v in range(size + 1)))
+
+
+def _rerolled(name: str, count: int, size: int, kept: int) -> Contender:
+    """A pool re-rolled keeping the higher: ``max(kept, M)``, ``M`` the new roll's highest."""
+    return (name, size, tuple(v**count if v >= kept else 0 for v in range(size + 1)))
+
+
+def _from_difference(
+    counts: Counts, contenders: tuple[Contender, ...], bonus: int, harms: bool, raised: bool
+) -> Odds:
+    outcome = outcome_of(counts)
+    space = sum(ways for _, ways in counts)
+    tiers = tuple(
+        TierOdds(label, low, high, outcome[name])
+        for label, (low, high), name in zip(TIER_LABELS, TIER_BOUNDS, OUTCOMES, strict=True)
+    )
+    # "If the player chooses to do this [raise], pain automatically dominates"
+    dominated = {name: Fraction(name == "pain") for name, _, _ in contenders}
+    return Odds(
+        system=SYSTEM,
+        tiers=tiers,
+        extra={
+            "outcome": outcome,
+            "dominance": dominated if raised else dominance(contenders),
+            "difference": {d: Fraction(ways, space) for d, ways in counts},
+            **_damage_extras(counts, bonus, harms),
+        },
+    )
+
+
+def hope_odds(
+    pools: tuple[Kept, ...],
+    rerolled: tuple[str, ...],
+    pain_total: int,
+    pain_top: int,
+    raised: int = 0,
+    damage_bonus: int = 0,
+    harms: bool = True,
+) -> Odds:
+    """The odds of a rolled roll after Hope: the ``rerolled`` pools rolled again, each keeping
+    the higher die, and ``raised`` added to the hero's total (a raise: Pain dominates).
+    ``pools`` are (name, dice, size, kept die) as rolled; the pain is as rolled."""
+    total: Counts = ((raised - pain_total, 1),)
+    contenders = []
+    for name, count, size, kept in pools:
+        if name in rerolled:
+            contender = _rerolled(name, count, size, kept)
+            cum = contender[2]
+            dist = tuple((v, cum[v] - cum[v - 1]) for v in range(1, size + 1) if v >= kept)
+            total = convolve(total, dist)
+        else:
+            contender = _fixed(name, size, kept)
+            total = tuple((d + kept, ways) for d, ways in total)
+        contenders.append(contender)
+    contenders.append(_fixed("pain", PAIN_DIE, pain_top))
+    return _from_difference(total, tuple(contenders), damage_bonus, harms, raised > 0)
+
+
+def despair_odds(
+    pools: tuple[Kept, ...],
+    pain: int,
+    pain_total: int,
+    pain_top: int,
+    raised: int = 0,
+    damage_bonus: int = 0,
+    harms: bool = True,
+) -> Odds:
+    """The odds of a rolled roll after the GM's Despair: the Pain Pool (``pain`` d6) rolled
+    again, the higher total kept (the first roll on a tie), Pain's number the kept roll's
+    highest die. ``pools`` are (name, dice, size, kept die) as rolled."""
+    hero_total = sum(kept for _, _, _, kept in pools) + raised
+    by_total: dict[int, int] = {}
+    tops = [0] * (PAIN_DIE + 1)
+    for (total, top), ways in pain_joint(pain):
+        kept_total, kept_top = (total, top) if total > pain_total else (pain_total, pain_top)
+        by_total[kept_total] = by_total.get(kept_total, 0) + ways
+        tops[kept_top] += ways
+    counts = tuple(sorted((hero_total - t, ways) for t, ways in by_total.items()))
+    cum = tuple(sum(tops[: v + 1]) for v in range(PAIN_DIE + 1))
+    contenders = (
+        *(_fixed(name, size, kept) for name, _, size, kept in pools),
+        ("pain", PAIN_DIE, cum),
+    )
+    return _from_difference(counts, contenders, damage_bonus, harms, raised > 0)

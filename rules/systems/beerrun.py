@@ -18,6 +18,7 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded, TurnAdvanced
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
+from rules.odds.beerrun import pool_odds
 from rules.system import Action, Landing, Tier
 from rules.systems import beerrun_rules as br
 from rules.systems import beerrun_solo as solo
@@ -58,6 +59,7 @@ from rules.systems.beerrun_model import (
     spend_one,
     temp_text,
 )
+from rules.systems.beerrun_pools import PIP_BANDS
 from rules.systems.beerrun_view import describe_event, goal_text
 
 if TYPE_CHECKING:
@@ -74,14 +76,7 @@ OUTCOME_KINDS: tuple[tuple[str, str], ...] = (
     ("gained", "Gained (a new ability)"),
     ("inflicted", "Inflicted (rolled against them)"),
 )
-PIP_TIERS = (
-    Tier("ties", 0, 0, "nothing lands"),
-    Tier("1", 1, 1, "1 pip off a die"),
-    Tier("2", 2, 2, "2 pips: d8 → d6"),
-    Tier("3", 3, 3, "3 pips: d8 → d5"),
-    Tier("4", 4, 4, "4 pips: d6 → d2"),
-    Tier("5+", 5, None, "5+ pips"),
-)
+PIP_TIERS = tuple(Tier(*band) for band in PIP_BANDS)
 
 
 class _AnyFace:
@@ -96,8 +91,6 @@ ANY_FACE = _AnyFace()
 
 def contest_odds(contest: Contest) -> Odds:
     """The exact odds of one comparison, its top row as the pool."""
-    from rules.odds.beerrun import pool_odds  # that module reads PIP_TIERS from this one
-
     return pool_odds(tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom))
 
 

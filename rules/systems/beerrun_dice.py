@@ -5,50 +5,20 @@ Source: ``shared/rules-texts/002`` (Beer Run), *Extra Dice* and *Compare Rolls*.
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from msgspec import Struct
 
 from rules.dice import DiceSource
-from rules.errors import Rejected
+from rules.systems.beerrun_pools import DIE_TEXT as DIE_TEXT
+from rules.systems.beerrun_pools import MAX_DIE as MAX_DIE
+from rules.systems.beerrun_pools import MAX_POOL as MAX_POOL
+from rules.systems.beerrun_pools import NO_DIE_SIZE
+from rules.systems.beerrun_pools import kept_count as kept_count
+from rules.systems.beerrun_pools import parse_die as parse_die
+from rules.systems.beerrun_pools import parse_pool as parse_pool
 
 Winner = Literal["top", "bottom", "tie"]
-
-MAX_DIE = 1000  # far beyond any die a table uses
-MAX_POOL = 30
-DIE_TEXT = re.compile(r"([0-9]*)\s*[dD]\s*([0-9]+)")
-
-
-# --- notation --------------------------------------------------------------------------------
-
-
-def parse_die(text: str, what: str = "A die") -> int:
-    """``"d8"`` -> 8. Any size from d1 up."""
-    match = DIE_TEXT.fullmatch(text.strip())
-    if match is None or match.group(1):
-        raise Rejected(f"{what} must be written like d8, not {text.strip()!r}")
-    size = int(match.group(2))
-    if not 1 <= size <= MAX_DIE:
-        raise Rejected(f"{what} must be a d1 to a d{MAX_DIE}, not d{size}")
-    return size
-
-
-def parse_pool(text: str, what: str = "A pool") -> tuple[int, ...]:
-    """``"d12,d8,2d6"`` -> (12, 8, 6, 6). Commas or spaces separate dice."""
-    sizes: list[int] = []
-    for part in re.split(r"[,\s]+", text.strip()):
-        if not part:
-            continue
-        match = DIE_TEXT.fullmatch(part)
-        if match is None:
-            raise Rejected(f"{what} is a list of dice like d12,d8,2d6; {part!r} is not a die")
-        count = int(match.group(1) or 1)
-        size = parse_die(f"d{match.group(2)}", f"{what}'s die")
-        sizes += [size] * count
-        if len(sizes) > MAX_POOL:
-            raise Rejected(f"{what} can have at most {MAX_POOL} dice")
-    return tuple(sizes)
 
 
 def pool_text(sizes: tuple[int, ...]) -> str:
@@ -92,7 +62,7 @@ class Die(Struct, frozen=True):
     label: str = ""
 
 
-NO_DIE = Die(1, 1, "no die")  # a shorter pool's missing die: a d1 showing 1
+NO_DIE = Die(NO_DIE_SIZE, 1, "no die")  # a shorter pool's missing die: a d1 showing 1
 
 
 def roll_dice(dice: DiceSource, sizes: tuple[tuple[str, int], ...]) -> tuple[Die, ...]:
@@ -132,11 +102,6 @@ class Outcome(Struct, frozen=True, kw_only=True):
         if side == "top":
             return self.top_successes
         return self.bottom_successes if side == "bottom" else 0
-
-
-def kept_count(successes: int, upper: bool) -> int:
-    """The upper hand keeps all; the other side its 1st, 3rd, 5th ... success."""
-    return successes if upper else (successes + 1) // 2
 
 
 def compare(top: tuple[Die, ...], bottom: tuple[Die, ...]) -> Outcome:

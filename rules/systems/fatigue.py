@@ -17,7 +17,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
-from rules.odds import fatigue as exact  # a module: rules.odds.fatigue imports this package
+from rules.odds import fatigue as exact
 from rules.system import Action, Landing, NoState, Tier
 from rules.systems.fatigue_check import (
     check,

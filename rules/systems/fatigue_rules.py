@@ -1,7 +1,9 @@
 """Fatigue & Thresholds, the pure arithmetic: pools, penalties, stress dice, thresholds, aid.
 
 Source: ``shared/rules-texts/003`` ("Resolving Actions"). The system module
-(``rules.systems.fatigue``) turns these into commands, events and what the app shows.
+(``rules.systems.fatigue``) turns these into commands, events and what the app shows. The
+situation dice and threshold bands live in ``fatigue_bands`` (free of msgspec, for the exact
+odds) and are re-exported here.
 """
 
 from __future__ import annotations
@@ -13,9 +15,20 @@ from msgspec import Struct
 
 from rules.dice import DiceSource
 from rules.errors import Rejected
+from rules.systems.fatigue_bands import DICE as DICE
+from rules.systems.fatigue_bands import FLOOR as FLOOR
+from rules.systems.fatigue_bands import LEVEL_NAMES as LEVEL_NAMES
+from rules.systems.fatigue_bands import SPACING as SPACING
+from rules.systems.fatigue_bands import TOP_LEVEL as TOP_LEVEL
+from rules.systems.fatigue_bands import DiceKind as DiceKind
+from rules.systems.fatigue_bands import band_label as band_label
+from rules.systems.fatigue_bands import cutoffs as cutoffs
+from rules.systems.fatigue_bands import defense_bands as defense_bands
+from rules.systems.fatigue_bands import defense_level as defense_level
+from rules.systems.fatigue_bands import spacing as spacing
+from rules.systems.fatigue_bands import stress_total as stress_total
 
 PoolName = Literal["wind", "stamina", "wit", "focus", "sanity", "health"]
-DiceKind = Literal["5d4", "2d10", "1d20", "open-d20"]
 Attitude = Literal["ordinary", "relaxed", "relaxed-lod", "intense"]
 
 POOLS: tuple[PoolName, ...] = ("wind", "stamina", "wit", "focus", "sanity", "health")
@@ -24,12 +37,6 @@ MENTAL: tuple[PoolName, ...] = ("wit", "focus", "sanity")
 EFFORT_POOLS: tuple[PoolName, ...] = PHYSICAL + MENTAL
 POOL_TITLES: dict[str, str] = {pool: pool.capitalize() for pool in POOLS}
 
-DICE: tuple[tuple[str, str], ...] = (
-    ("5d4", "Routine 5d4"),
-    ("2d10", "Experienced 2d10"),
-    ("1d20", "New / pressure 1d20"),
-    ("open-d20", "Extreme stress open d20"),
-)
 ATTITUDES: tuple[tuple[str, str], ...] = (
     ("ordinary", "Ordinary"),
     ("relaxed", "Relaxed (N/2, -10)"),
@@ -44,9 +51,6 @@ ATTITUDE_MODIFIERS: dict[str, int] = {
 }
 
 PENALTY_PER_EMPTY_POOL = 4  # "if your wind is completely empty, giving you a fatigue penalty of 4"
-SPACING = 10
-FLOOR = 3
-LEVEL_NAMES = ("Ordinary", "Flailing", "Bad", "Terrible", "Catastrophic")
 DEFENSE_NAMES = (
     "Ordinary defense",
     "Flailing defense",
@@ -54,7 +58,6 @@ DEFENSE_NAMES = (
     "Terrible defense",
     "Catastrophic failure to defend",
 )
-TOP_LEVEL = len(LEVEL_NAMES) - 1
 AID_TARGET = 30
 AID_MAX = 8
 
@@ -89,13 +92,6 @@ def roll_stress(dice: DiceSource, kind: DiceKind) -> tuple[int, ...]:
             first = dice.roll(20)
             return (first, dice.roll(20)) if first in (1, 20) else (first,)
     raise Rejected(f"unknown dice {kind!r}")
-
-
-def stress_total(kind: DiceKind, faces: tuple[int, ...]) -> int:
-    """Open d20: 1 then x gives 1 - x, 20 then x gives 20 + x; other dice are summed."""
-    if kind == "open-d20" and len(faces) == 2:
-        return faces[0] - faces[1] if faces[0] == 1 else faces[0] + faces[1]
-    return sum(faces)
 
 
 def dice_text(kind: DiceKind, faces: tuple[int, ...]) -> str:
@@ -169,42 +165,7 @@ def merge(*groups: tuple[Cost, ...]) -> tuple[Cost, ...]:
     return tuple(Cost(pool, amount) for pool, amount in out.items() if amount)
 
 
-# --- thresholds --------------------------------------------------------------------------------
-
-
-def spacing(penalty: int, floor: int) -> int:
-    """Thresholds are 10 - fatigue penalty apart, never closer than the floor T."""
-    return max(SPACING - penalty, floor)
-
-
-def cutoffs(space: int) -> tuple[int, ...]:
-    """Where each penalty starts, e.g. 0/6/12/18/24 for a spacing of 6."""
-    return tuple(space * level for level in range(TOP_LEVEL + 1))
-
-
-def defense_level(loss: int, space: int) -> int | None:
-    """None when the defender wins (ties included); else 0 (Ordinary) up to 4 (Catastrophic)."""
-    if loss <= 0:
-        return None
-    return min(TOP_LEVEL, loss // space)
-
-
-def band_label(low: int, high: int | None) -> str:
-    """ "12-17", "24+", or "none" for an empty band (with T = 1 an Ordinary loss cannot happen)."""
-    if high is None:
-        return f"{low}+"
-    return f"{low}-{high}" if high >= low else "none"
-
-
-def defense_bands(space: int) -> tuple[tuple[str, int | None, int | None], ...]:
-    """Every band a check's margin falls in, as (label, low, high) with inclusive bounds (None:
-    open): the defender's win (<=0), then Ordinary up to Catastrophic at this spacing."""
-    bands: list[tuple[str, int | None, int | None]] = [("<=0", None, 0)]
-    for level, cut in enumerate(cutoffs(space)):
-        high = cut + space - 1 if level < TOP_LEVEL else None
-        low = max(cut, 1)
-        bands.append((band_label(low, high), low, high))
-    return tuple(bands)
+# --- thresholds (the spacing and bands are in fatigue_bands) -----------------------------------
 
 
 def suckage_to_lift(loss: int, space: int) -> int:

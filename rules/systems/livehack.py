@@ -298,8 +298,15 @@ class LiveHack:
         return rolled_odds(event)
 
     def last_odds(self, state: Encounter) -> Odds | None:
+        """The odds the last roll had; after a joint action, those of the whole action (the
+        best, or for Chaos the lowest, of every participant's margin)."""
         roll = state.last_roll
-        return rolled_odds(roll) if isinstance(roll, LiveHackRolled) else None
+        if not isinstance(roll, LiveHackRolled):
+            return None
+        joint = _system(state).joint
+        if joint is not None and joint.rolls[joint.chosen] == roll:
+            return joint_odds(joint)
+        return rolled_odds(roll)
 
     def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
         return LiveHackApplyConsequence()
@@ -345,7 +352,8 @@ class LiveHack:
             case LiveHackRolled():
                 return _rolled(state, event)
             case LiveHackJointRolled():
-                return _rolled(state, event.rolls[event.chosen])
+                state = _rolled(state, event.rolls[event.chosen])
+                return state.update(system_state=structs.replace(_system(state), joint=event))
             case LiveHackAidRolled():
                 aid = decide_aid(event)
                 system = _system(state)
@@ -488,7 +496,7 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
     state = state.update(
         last_roll=event,
         last_roll_applied=False,
-        system_state=structs.replace(system, rollover=rollover, aids=aids),
+        system_state=structs.replace(system, rollover=rollover, aids=aids, joint=None),
     )
     if event.kind == "roll" and attacker_id is not None and attacker_id == state.current_id:
         state = _marked(state, attacker_id, event.defense)

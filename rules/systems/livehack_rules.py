@@ -13,18 +13,20 @@ from msgspec import Struct
 from rules.conditions import Duration
 from rules.dice import DiceSource, roll_exploding
 from rules.systems.livehack_sheet import Trait
+from rules.systems.livehack_table import DAMAGE_TABLE as DAMAGE_TABLE
+from rules.systems.livehack_table import DIE as DIE
+from rules.systems.livehack_table import TAKE_TEN as TAKE_TEN
+from rules.systems.livehack_table import Consequence as Consequence
+from rules.systems.livehack_table import Take as Take
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant
 
-Take = Literal["roll", "zero", "ten"]
 Defense = Literal["reflex", "fortitude", "will", "skill"]
 RollKind = Literal["roll", "grim"]
 JointKind = Literal["cooperation", "chaos"]
 SaveKind = Literal["dying", "transforming", "check"]
 
-DIE = 12
-TAKE_TEN = 10
 MOS_STEP = 5  # "For every full 5 points over the target"
 STABILIZE_MOS = 10  # "a positive MOS of 10 or more, the character stabilizes"
 
@@ -345,24 +347,13 @@ class LiveHackState(Struct, frozen=True, kw_only=True, tag="livehack.state"):
     # What each combatant of a solo side has rolled this round, as "round:id:what" ("reflex",
     # "fortitude", "dying:holds on", "check Wis:fails"...): where its turn stands.
     turn_marks: tuple[str, ...] = ()
+    # The joint action the last roll was chosen from (None after any other roll): its odds
+    # were those of every participant's roll, not of the chosen one alone.
+    joint: LiveHackJointRolled | None = None
 
 
-# --- the damage table and grim experiences ---------------------------------------------------
+# --- conditions and grim experiences (the damage table is in livehack_table) ----------------
 
-
-class Consequence(Struct, frozen=True):
-    low: int
-    high: int | None
-    levels: int
-    condition: str | None
-
-
-DAMAGE_TABLE: tuple[Consequence, ...] = (
-    Consequence(0, 4, 1, None),
-    Consequence(5, 9, 2, "Discombobulated"),
-    Consequence(10, 14, 3, "Incapacitated"),
-    Consequence(15, None, 4, "Dying"),
-)
 
 CONDITION_DURATIONS: dict[str, Duration] = {
     # "lasts through the character's next action ... When that character's turn is over"

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
-from rules.dice import DiceSource
+from rules.dice import ANY_FACE, DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
+from rules.odds.painpool import despair_odds, hope_odds, painpool_odds
 from rules.system import Action, Landing, Tier
 from rules.systems import painpool_view as view
 from rules.systems.painpool_events import (
@@ -425,7 +426,10 @@ class PainPool:
     # odds
 
     def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        """The exact odds of the roll the dialog describes (None when it would be refused)."""
+        """The exact odds of the roll the dialog describes (None when it would be refused); for
+        Despair and Hope, the odds of the rolled roll after them, given the dice already down."""
+        if action in ("despair", "hope"):
+            return self._reroll_odds(state, action, values)
         if action != "roll":
             return None
         try:
@@ -435,20 +439,44 @@ class PainPool:
             self._chosen_boons(sheet, cmd)
         except Rejected:
             return None
-        from rules.odds.painpool import painpool_odds  # here: it imports this system's modules
-
         pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
-        return painpool_odds(tuple(view.pool_dice(sheet, cmd)), pain)
+        bonus = sum(part.value for part in damage_parts(foe, cmd.initiator))
+        pools = tuple(view.pool_dice(sheet, cmd))
+        return painpool_odds(pools, pain, bonus, harms=cmd.kind == "attack")
+
+    def _reroll_odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        """The odds of the open roll after the Despair or Hope the dialog describes, refused
+        (None) exactly when the spend would be."""
+        try:
+            roll = open_roll(state)
+            if action == "despair":
+                self._despair(state, ANY_FACE)
+                spent = None
+            else:
+                command = view.action_command(state, "hope", values)
+                assert isinstance(command, SpendHope)
+                spent = self._hope(state, command, ANY_FACE)
+        except Rejected:
+            return None
+        pools = tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
+        bonus = sum(part.value for part in roll.damage_parts)
+        harms = roll.kind == "attack"
+        pain = roll.pain
+        if spent is None:
+            count = pain_count(pain.parts)
+            return despair_odds(pools, count, pain.total, pain.top, roll.raised, bonus, harms)
+        rerolled = tuple(reroll.pool for reroll in spent.rerolls)
+        raised = roll.raised + spent.raised
+        return hope_odds(pools, rerolled, pain.total, pain.top, raised, bonus, harms)
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The odds the last roll had when it was made (before any Despair or Hope)."""
         roll = state.last_roll
         if not isinstance(roll, PainPoolRolled):
             return None
-        from rules.odds.painpool import painpool_odds
-
         pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
-        return painpool_odds(pools, len(roll.pain.dice))
+        bonus = sum(part.value for part in roll.damage_parts)
+        return painpool_odds(pools, len(roll.pain.dice), bonus, harms=roll.kind == "attack")
 
     def status(self, state: Encounter) -> str:
         pot = tokens(state)

@@ -19,15 +19,14 @@ from rules.systems.painpool_sheets import (
     PoolName,
     pain_base,
 )
+from rules.systems.painpool_table import KEPT_PAIN as KEPT_PAIN
+from rules.systems.painpool_table import TIE_ORDER as TIE_ORDER
 
 Kind = Literal["attack", "maneuver"]
 Initiator = Literal["hero", "challenge"]
 Harm = Literal["damage", "failure"]
 Outcome = Literal["success", "tie", "failure"]
-KEPT_PAIN = 3
 
-# Dominance ties: the larger die wins, then a hero pool beats Pain ("Dominance").
-TIE_ORDER: dict[str, int] = {"power": 1, "precision": 1, "possibility": 1, "pain": 0}
 
 NARRATION: dict[str, str] = {
     "power": "brute force, naked determination and unrelenting action",

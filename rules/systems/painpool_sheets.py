@@ -14,9 +14,12 @@ from msgspec import Struct, structs
 
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.systems.painpool_table import BUILD_SIZES as BUILD_SIZES
+from rules.systems.painpool_table import MIN_PAIN_DICE as MIN_PAIN_DICE
+from rules.systems.painpool_table import PAIN_DIE as PAIN_DIE
+from rules.systems.painpool_table import POOLS as POOLS
+from rules.systems.painpool_table import PoolName as PoolName
 
-PoolName = Literal["power", "precision", "possibility"]
-POOLS: tuple[PoolName, ...] = ("power", "precision", "possibility")
 POOL_TITLES: dict[str, str] = {
     "power": "Power",
     "precision": "Precision",
@@ -25,11 +28,8 @@ POOL_TITLES: dict[str, str] = {
 }
 POOL_SHORT: dict[str, PoolName] = {"pow": "power", "pre": "precision", "pos": "possibility"}
 SHORT_OF: dict[str, str] = {pool: short for short, pool in POOL_SHORT.items()}
-BUILD_SIZES = (8, 6, 4)  # the hero's build gives one of each to the three attributes
 DIE_CHOICES: tuple[tuple[str, str], ...] = (("8", "d8"), ("6", "d6"), ("4", "d4"))
 MAX_BOON_LEVEL = 3
-PAIN_DIE = 6
-MIN_PAIN_DICE = 3
 YES_NO: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
 
 Template = Literal["glass-cannon", "fast-but-weak", "slow-but-strong", "tank"]

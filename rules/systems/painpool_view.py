@@ -52,6 +52,8 @@ from rules.systems.painpool_sheets import (
     challenge_from_form,
     pain_base,
 )
+from rules.systems.painpool_table import TIER_BOUNDS as TIER_BOUNDS
+from rules.systems.painpool_table import TIER_LABELS as TIER_LABELS
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -70,9 +72,7 @@ INITIATORS = (("hero", "The hero acts"), ("challenge", "The challenge acts"))
 HARMS = (("damage", "Damage (lingers)"), ("failure", "Failure levels (back at scene end)"))
 BONUS_USES = (("", "Keep it"), *((p, POOL_TITLES[p]) for p in POOLS))
 HOPE_MODES = (("reroll", "Re-roll pools, keep the higher"), ("raise", "Raise the roll (favor)"))
-# The outcome tiers by the difference (hero total minus pain total), inclusive bounds.
-TIER_LABELS = ("Best", "Good", "Worst")
-TIER_BOUNDS: tuple[tuple[int | None, int | None], ...] = ((1, None), (0, 0), (None, -1))
+# The outcome tiers (TIER_LABELS, TIER_BOUNDS) are in painpool_table.
 
 
 def _people(state: Encounter, sheet_type: type) -> list[Combatant]:

@@ -5,13 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from rules.errors import Rejected
-from rules.odds.beerrun import pool_odds
-from rules.systems.beerrun_dice import Die, Outcome, compare, parse_pool, roll_dice
+from rules.systems.beerrun_dice import Die, Outcome, compare, roll_dice
 from rules.systems.beerrun_model import Contest
 from rules.systems.beerrun_view import contest_lines
-from tracker.headless.odds_output import as_json as odds_json
-from tracker.headless.odds_output import as_table
+from tracker.headless.beerrun_odds import pools_from
 from tracker.headless.seeds import dice_for
 
 
@@ -22,32 +19,10 @@ def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print every die as JSON")
 
 
-def _pools(args: argparse.Namespace) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    pool = parse_pool(args.pool, "--pool")
-    against = parse_pool(args.against, "--against")
-    if not pool or not against:
-        raise Rejected("--pool and --against each need at least one die, like d8")
-    return pool, against
-
-
-def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pool", required=True, metavar="DICE", help="e.g. d12,d8,d6")
-    parser.add_argument("--against", required=True, metavar="DICE", help="e.g. d10,d10,d4")
-    parser.add_argument("--json", action="store_true", help="print the odds as JSON")
-
-
-def run_odds(args: argparse.Namespace) -> int:
-    """The exact chance of each tier (the upper hand's kept successes), the upper hand and
-    each side's kept successes."""
-    odds = pool_odds(*_pools(args))
-    print(json.dumps(odds_json(odds)) if args.json else as_table(odds))
-    return 0
-
-
 def run_roll(args: argparse.Namespace) -> int:
     from rules.encounter import Encounter  # only a roll needs it: odds stay light
 
-    pool, against = _pools(args)
+    pool, against = pools_from(args)
     seed, dice = dice_for(args.seed)
     top = roll_dice(dice, tuple(("pool", size) for size in pool))
     bottom = roll_dice(dice, tuple(("against", size) for size in against))

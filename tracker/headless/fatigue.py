@@ -1,5 +1,5 @@
-"""``tracker roll fatigue`` and ``tracker odds fatigue``: one check between two totals, or the
-exact chance of each threshold band before it, printed or as JSON."""
+"""``tracker roll fatigue``: one check between two totals, printed or as JSON (its odds:
+``tracker.headless.fatigue_odds``)."""
 
 from __future__ import annotations
 
@@ -7,49 +7,13 @@ import argparse
 import json
 
 from rules.errors import Rejected
-from rules.odds.fatigue import check_odds
 from rules.systems import fatigue_rules as fr
-from tracker.headless.odds_output import as_json as odds_json
-from tracker.headless.odds_output import as_table
+from tracker.headless.fatigue_odds import check_arguments
 from tracker.headless.seeds import dice_for
-
-DICE_NAMES = [kind for kind, _ in fr.DICE]
-
-
-def _check_arguments(parser: argparse.ArgumentParser, dice_required: bool) -> None:
-    """The flags of a check, shared by ``roll`` (dice default to 1d20) and ``odds``."""
-    dice: dict[str, object] = (
-        {"required": True, "metavar": "D"} if dice_required else {"default": "1d20"}
-    )
-    parser.add_argument("--attacker-dice", choices=DICE_NAMES, **dice)  # type: ignore[arg-type]
-    parser.add_argument(
-        "--attacker",
-        type=int,
-        required=True,
-        metavar="MOD",
-        help="skills minus fatigue and attitude, added to the dice",
-    )
-    parser.add_argument("--defender-dice", choices=DICE_NAMES, **dice)  # type: ignore[arg-type]
-    parser.add_argument("--defender", type=int, required=True, metavar="MOD")
-    parser.add_argument(
-        "--fatigue-penalty",
-        type=int,
-        default=0,
-        metavar="P",
-        help="the defender's relevant fatigue penalty: thresholds 10 - P apart",
-    )
-    parser.add_argument(
-        "--floor",
-        type=int,
-        default=fr.FLOOR,
-        choices=[1, 2, 3],
-        metavar="T",
-        help="the closest the thresholds get (3; 2 or 1 for negative pools)",
-    )
 
 
 def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
-    _check_arguments(parser, dice_required=False)
+    check_arguments(parser, dice_required=False)
     parser.add_argument("--seed", type=int, help="seed the dice, to reproduce a roll")
     parser.add_argument("--json", action="store_true", help="print every die as JSON")
 
@@ -65,34 +29,6 @@ def run_roll(args: argparse.Namespace) -> int:
         print(json.dumps(result))
     else:
         print(as_text(result))
-    return 0
-
-
-def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
-    _check_arguments(parser, dice_required=True)
-    parser.add_argument(
-        "--fumble",
-        type=int,
-        metavar="N",
-        help="the attacker's fumble line (threshold + fumble penalty): a total at or under it "
-        "fumbles and counts as a defense",
-    )
-    parser.add_argument("--json", action="store_true", help="print the odds as JSON")
-
-
-def run_odds(args: argparse.Namespace) -> int:
-    if args.fatigue_penalty < 0:
-        raise Rejected("--fatigue-penalty must be 0 or more")
-    odds = check_odds(
-        args.attacker_dice,
-        args.attacker,
-        args.defender_dice,
-        args.defender,
-        args.fatigue_penalty,
-        args.floor,
-        args.fumble,
-    )
-    print(json.dumps(odds_json(odds)) if args.json else as_table(odds))
     return 0
 
 

@@ -11,15 +11,12 @@ import json
 from msgspec import structs
 
 from rules.errors import Rejected
-from rules.odds.livehack import opposed_odds
 from rules.systems import livehack as lh
 from rules.systems.livehack_rules import (
     LiveHackJointRolled,
     aid_bonus,
 )
 from rules.systems.livehack_sheet import EFFORT_PER_ROLL
-from tracker.headless.odds_output import as_json as odds_json
-from tracker.headless.odds_output import as_table
 from tracker.headless.seeds import dice_for
 
 COMPONENTS = ("skill", "attribute", "specialty", "bond")
@@ -180,25 +177,3 @@ def as_json(roll: lh.LiveHackRolled, seed: int) -> dict[str, object]:
         "margin_bonus": roll.margin_bonus,
         "tier": tier,
     }
-
-
-# --- tracker odds livehack -------------------------------------------------------------------
-
-
-def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--attacker", type=int, required=True, metavar="MOD")
-    parser.add_argument("--defender", type=int, required=True, metavar="MOD")
-    parser.add_argument("--attacker-take", choices=["zero", "ten"])
-    parser.add_argument("--defender-take", choices=["zero", "ten"])
-    parser.add_argument("--json", action="store_true", help="the tiers and extras as JSON")
-
-
-def run_odds(args: argparse.Namespace) -> int:
-    odds = opposed_odds(
-        args.attacker,
-        args.defender,
-        args.attacker_take or "roll",
-        args.defender_take or "roll",
-    )
-    print(json.dumps(odds_json(odds)) if args.json else as_table(odds))
-    return 0

@@ -55,3 +55,13 @@ def _plain(value: Any) -> str:
     if isinstance(value, list | tuple):
         return " ".join(_plain(v) for v in value)
     return str(value)
+
+
+def print_odds(odds: Odds, json_output: bool) -> None:
+    """``tracker odds``'s output: JSON for ``--json``, else the table."""
+    if json_output:
+        import json  # only here: the table does without it
+
+        print(json.dumps(as_json(odds)))
+    else:
+        print(as_table(odds))

@@ -43,4 +43,7 @@ class OddsTable(Static):
         grid = Table.grid()
         grid.add_row(Text(title, style="bold"))
         grid.add_row(odds_grid(odds))
+        note = odds.extra.get("note")  # a system's one-line extra, e.g. Pain Pool's damage
+        if isinstance(note, str):
+            grid.add_row(Text(note, style="dim"))
         self.update(grid)

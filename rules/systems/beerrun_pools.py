@@ -1,0 +1,68 @@
+"""Beer Run's die notation, pip tiers and kept successes, free of msgspec.
+
+The system (``rules.systems.beerrun``, ``beerrun_dice``) and its exact odds
+(``rules.odds.beerrun``) both read these, so ``tracker odds beerrun`` starts without loading
+the system's Structs. Source: ``shared/rules-texts/002`` (Beer Run), *Extra Dice* and *Compare
+Rolls*.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.errors import Rejected
+
+MAX_DIE = 1000  # far beyond any die a table uses
+MAX_POOL = 30
+DIE_TEXT = re.compile(r"([0-9]*)\s*[dD]\s*([0-9]+)")
+
+
+# --- notation --------------------------------------------------------------------------------
+
+
+def parse_die(text: str, what: str = "A die") -> int:
+    """``"d8"`` -> 8. Any size from d1 up."""
+    match = DIE_TEXT.fullmatch(text.strip())
+    if match is None or match.group(1):
+        raise Rejected(f"{what} must be written like d8, not {text.strip()!r}")
+    size = int(match.group(2))
+    if not 1 <= size <= MAX_DIE:
+        raise Rejected(f"{what} must be a d1 to a d{MAX_DIE}, not d{size}")
+    return size
+
+
+def parse_pool(text: str, what: str = "A pool") -> tuple[int, ...]:
+    """``"d12,d8,2d6"`` -> (12, 8, 6, 6). Commas or spaces separate dice."""
+    sizes: list[int] = []
+    for part in re.split(r"[,\s]+", text.strip()):
+        if not part:
+            continue
+        match = DIE_TEXT.fullmatch(part)
+        if match is None:
+            raise Rejected(f"{what} is a list of dice like d12,d8,2d6; {part!r} is not a die")
+        count = int(match.group(1) or 1)
+        size = parse_die(f"d{match.group(2)}", f"{what}'s die")
+        sizes += [size] * count
+        if len(sizes) > MAX_POOL:
+            raise Rejected(f"{what} can have at most {MAX_POOL} dice")
+    return tuple(sizes)
+
+
+# --- comparing ---------------------------------------------------------------------------------
+
+NO_DIE_SIZE = 1  # a shorter pool's missing die: a d1 showing 1
+
+# The Consequences pane's tiers by the upper hand's kept successes: (label, low, high, effect).
+PIP_BANDS: tuple[tuple[str, int, int | None, str], ...] = (
+    ("ties", 0, 0, "nothing lands"),
+    ("1", 1, 1, "1 pip off a die"),
+    ("2", 2, 2, "2 pips: d8 → d6"),
+    ("3", 3, 3, "3 pips: d8 → d5"),
+    ("4", 4, 4, "4 pips: d6 → d2"),
+    ("5+", 5, None, "5+ pips"),
+)
+
+
+def kept_count(successes: int, upper: bool) -> int:
+    """The upper hand keeps all; the other side its 1st, 3rd, 5th ... success."""
+    return successes if upper else (successes + 1) // 2

@@ -1,0 +1,31 @@
+"""LiveHack's dice and damage table, free of msgspec.
+
+The system (``rules.systems.livehack_rules``) and its exact odds (``rules.odds.livehack``)
+both read these, so ``tracker odds livehack`` starts without loading the system's Structs.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+Take = Literal["roll", "zero", "ten"]
+
+DIE = 12
+TAKE_TEN = 10
+
+
+class Consequence(NamedTuple):
+    """A damage-table row: margins ``low`` to ``high`` (None: no upper end)."""
+
+    low: int
+    high: int | None
+    levels: int
+    condition: str | None
+
+
+DAMAGE_TABLE: tuple[Consequence, ...] = (
+    Consequence(0, 4, 1, None),
+    Consequence(5, 9, 2, "Discombobulated"),
+    Consequence(10, 14, 3, "Incapacitated"),
+    Consequence(15, None, 4, "Dying"),
+)
