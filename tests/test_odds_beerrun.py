@@ -6,7 +6,6 @@ import itertools
 import json
 import subprocess
 import sys
-import time
 from collections import Counter
 from fractions import Fraction
 
@@ -207,16 +206,13 @@ def test_the_half_step_sweep_equals_the_first_engine(top: list[int], bottom: lis
     assert sides(tuple(top), tuple(bottom)) == marginals(reference, length)
 
 
-def test_ten_dice_a_side_are_fast_and_the_typical_question_is_instant() -> None:
+def test_ten_dice_a_side_are_answered_and_a_repeat_comes_from_the_cache() -> None:
+    # Speed is the benchmark's job (bench/odds.py); here: answered, and cached.
     successes.cache_clear()
     pool_odds.cache_clear()
-    start = time.perf_counter()
-    pool_odds((12,) * 10, (10,) * 10)
-    assert time.perf_counter() - start < 5  # cold, on a busy shared machine
-    pool_odds((12, 8, 6), (10, 10, 4))
-    start = time.perf_counter()
-    pool_odds((12, 8, 6), (10, 10, 4))
-    assert time.perf_counter() - start < 0.005  # warm
+    ten = pool_odds((12,) * 10, (10,) * 10)
+    assert sum(t.p for t in ten.tiers) == 1
+    assert pool_odds((12,) * 10, (10,) * 10) is ten
 
 
 def test_a_question_too_large_to_answer_quickly_is_refused() -> None:

@@ -167,16 +167,6 @@ def test_against_icepool():
     assert abs(float(taking.probability("<", 0)) - float(miss)) < 1e-7
 
 
-def test_typical_questions_are_fast():
-    import time
-
-    opposed_odds(4, 2)
-    start = time.perf_counter()
-    for _ in range(100):
-        opposed_odds(4, 2)
-    assert (time.perf_counter() - start) / 100 < 0.005
-
-
 # --- joint actions -------------------------------------------------------------------------
 
 

@@ -6,7 +6,6 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -377,20 +376,6 @@ def test_icepool_agrees_on_dominance_through_the_real_tie_rule() -> None:
 
 
 # --- speed ----------------------------------------------------------------------------------
-
-
-def test_typical_questions_are_fast_warm() -> None:
-    questions = [
-        ((("power", 1 + b, 8), ("precision", 1 + b, 6), ("possibility", 1, 4)), pain)
-        for b in range(4)
-        for pain in range(3, 10)
-    ]
-    for q in questions:
-        painpool_odds(*q)
-    start = time.perf_counter()
-    for q in questions:
-        painpool_odds(*q)
-    assert (time.perf_counter() - start) / len(questions) < 0.005
 
 
 # --- the CLI ---------------------------------------------------------------------------------
