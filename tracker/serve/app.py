@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.filter import LineFilter
 from textual.screen import Screen
 
 from rules.history import History
 from tracker.app import TrackerApp
+from tracker.serve.safe_text import NoControlCodes
 from tracker.serve.seats import Seat, SeatSession, Table
+
+NO_CONTROL_CODES = NoControlCodes()
 
 
 class TableCommands(Provider):
@@ -54,6 +58,9 @@ class TableApp(TrackerApp):
         seat.app = self
         if seat.role != "gm":
             self.sub_title = f"{seat.name} ({seat.role})"
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), NO_CONTROL_CODES]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "seats":

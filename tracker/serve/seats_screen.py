@@ -95,6 +95,7 @@ class SeatsScreen(ModalScreen[None]):
                 choices=YES_NO,
             )
             for c in state.combatants
+            if not c.gm_only  # a player never sees those
         ]
         if not fields:
             self.notify("There are no combatants yet", severity="warning")
