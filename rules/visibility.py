@@ -88,7 +88,15 @@ class Sight(Struct, frozen=True):
         """The (event, state before it) pairs this role may see, each state filtered too."""
         if self.everything:
             return list(pairs)
-        return [(e, strip(before, self.hidden)) for e, before in pairs if self.shows(e)]
+        return [(scrub(e), strip(before, self.hidden)) for e, before in pairs if self.shows(e)]
+
+
+def scrub(event: Event) -> Event:
+    """An event without the GM's notes on the combatant it adds or edits."""
+    if isinstance(event, CombatantAdded | CombatantEdited) and event.combatant.notes:
+        combatant = msgspec.structs.replace(event.combatant, notes="")
+        return msgspec.structs.replace(event, combatant=combatant)
+    return event
 
 
 def strip(state: Encounter, hidden: Iterable[str]) -> Encounter:

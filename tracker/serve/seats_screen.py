@@ -20,6 +20,12 @@ from tracker.serve.seats import Seat, Table
 YES_NO = (("no", "No"), ("yes", "Yes"))
 
 
+class AssignForm(FormScreen):
+    """Every field is a choice: the first keeps the focus (no auto-focus on the field list)."""
+
+    AUTO_FOCUS = None
+
+
 class SeatsScreen(ModalScreen[None]):
     CSS_PATH = "seats.tcss"
     BINDINGS = [
@@ -105,7 +111,11 @@ class SeatsScreen(ModalScreen[None]):
             ids = frozenset(cid for cid, answer in values.items() if answer == "yes")
             self.table.assign(seat.name, ids)
 
-        self.app.push_screen(FormScreen(f"{seat.name} acts for", fields, submit, ok_label="Assign"))
+        self.app.push_screen(
+            AssignForm(
+                f"{seat.name} acts for", fields, submit, ok_label="Assign", focus_key=fields[0].key
+            )
+        )
 
     def action_kick(self) -> None:
         seat = self.selected()
