@@ -25,6 +25,7 @@ class CombatantsPane(DataTable[Text]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._columns_for: str | None = None
+        self._shown: Encounter | None = None  # redrawn only when the state differs
 
     @property
     def selected_id(self) -> str | None:
@@ -34,6 +35,9 @@ class CombatantsPane(DataTable[Text]):
         return row_key.value
 
     def show(self, state: Encounter) -> None:
+        if state == self._shown:
+            return
+        self._shown = state
         system = get_system(state.system)
         if self._columns_for != system.name:
             self.clear(columns=True)
