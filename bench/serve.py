@@ -7,7 +7,7 @@ players and spectators, by the table password) and reads every byte each seat is
 The GM then adds notes, one every ``--gap`` seconds; a note's latency on a seat is the time
 from the GM's command to the moment its text arrived in that seat's stream (both
 processes read the same monotonic clock). Memory per seat is the growth of the server's
-resident set from before the seats joined to after each drew its first screen, over N.
+resident set from before the seats joined to after the last note, over N.
 """
 
 from __future__ import annotations
@@ -117,8 +117,6 @@ async def measure(count: int, events: int, gap: float) -> dict[str, float]:
     assert child.stdout is not None
     await child.stdout.readline()  # "ready": every seat drew its first screen
     await asyncio.sleep(0.5)
-    gc.collect()
-    per_seat = (rss_mb() - before) / count
     sent: dict[str, float] = {}
     for number in range(events):
         mark = f"M{number:04d}X"
@@ -126,6 +124,8 @@ async def measure(count: int, events: int, gap: float) -> dict[str, float]:
         session.execute(AddNote(mark))
         await asyncio.sleep(gap)
     seen = json.loads(await child.stdout.readline())
+    gc.collect()
+    per_seat = (rss_mb() - before) / count  # every seat connected, drawn and updated
     await child.wait()
     server.close()
     await server.wait_closed()
@@ -180,8 +180,8 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
-    parser.add_argument("--events", type=int, default=30)
-    parser.add_argument("--gap", type=float, default=0.2, help="seconds between notes")
+    parser.add_argument("--events", type=int, default=15)
+    parser.add_argument("--gap", type=float, default=1.0, help="seconds between notes")
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     args = parser.parse_args()
     results = []
