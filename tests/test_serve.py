@@ -250,3 +250,35 @@ async def test_the_table_is_capped_and_idle_seats_close(tmp_path: Path) -> None:
     finally:
         served.server.close()
         await served.server.wait_closed()
+
+
+async def test_a_table_password_seats_players_by_their_login(tmp_path: Path) -> None:
+    served = await serve(tmp_path, password="open sesame")
+    try:
+        async with asyncssh.connect(
+            "127.0.0.1",
+            served.port,
+            username="Carol",
+            password="open sesame",
+            client_keys=None,
+            known_hosts=None,
+        ) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24))
+            await until(lambda: any(s.name == "Carol" for s in served.table.seats.values()))
+            seat = next(s for s in served.table.seats.values() if s.name == "Carol")
+            assert seat.role == "player"
+            await until(lambda: seat.app is not None and seat.app.console.color_system)
+            assert seat.app.console.color_system == "standard"  # the client's plain xterm
+            process.close()
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncssh.connect(
+                "127.0.0.1",
+                served.port,
+                username="Carol",
+                password="wrong",
+                client_keys=None,
+                known_hosts=None,
+            )
+    finally:
+        served.server.close()
+        await served.server.wait_closed()

@@ -156,3 +156,20 @@ def test_headless_commands_load_no_ssh() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     assert out.strip().endswith("False False")
+
+
+def test_the_host_key_is_made_once_and_kept(tmp_path: Path) -> None:
+    from tracker.serve.server import host_key
+
+    path = tmp_path / "config" / "tracker" / "host_key"
+    first = host_key(path)
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert host_key(path).get_fingerprint() == first.get_fingerprint()
+
+
+def test_the_clients_colours_come_from_its_terminal() -> None:
+    from tracker.serve.server import color_system
+
+    assert color_system("xterm", {}) == "standard"
+    assert color_system("xterm-256color", {}) == "256"
+    assert color_system("xterm-256color", {"COLORTERM": "truecolor"}) == "truecolor"
