@@ -70,10 +70,6 @@ def hidden_ids(events: Iterable[Event], state: Encounter) -> set[str]:
     return {cid for cid, hidden in last.items() if hidden}
 
 
-def visible(event: Event, hidden: set[str]) -> bool:
-    return not (mentions(event) & hidden)
-
-
 class Sight(Struct, frozen=True):
     """What one role may see of an encounter: the filtered state, and a test for events."""
 

@@ -72,7 +72,7 @@ class SeatsScreen(ModalScreen[None]):
                 Text(seat.role),
                 Text(seat.peer),
                 Text(acts or ("everyone" if seat.role == "gm" else "-")),
-                Text(f"{int(now - seat.last_input)} s"),
+                Text(f"{int(now - seat.last_input)} s" if seat.remote else "-"),
                 key=str(seat.id),
             )
         if keep is not None and str(keep.id) in {str(s) for s in self.table.seats}:
