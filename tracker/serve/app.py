@@ -56,8 +56,15 @@ class TableApp(TrackerApp):
         self.seat = seat
         super().__init__(SeatSession(table, seat), saves=saves, notes=list(notes))  # type: ignore[arg-type]
         seat.app = self
-        if seat.role != "gm":
-            self.sub_title = f"{seat.name} ({seat.role})"
+        self._unwatch = table.watch(self._seats_changed) if seat.role == "gm" else None
+
+    def _seats_changed(self, news: str) -> None:
+        """The GM hears who joins and leaves the table."""
+        if self._exit and self._unwatch is not None:  # this seat has gone
+            self._unwatch()
+            self._unwatch = None
+        elif news:
+            self.call_later(self.notify, news, markup=False)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         return [*super().get_line_filters(), NO_CONTROL_CODES]

@@ -66,7 +66,7 @@ class Table:
         self.assigned: dict[str, frozenset[str]] = {}  # player name -> combatant ids
         self._ids = itertools.count(1)
         self._public: list[Subscriber] = []
-        self._watchers: list[Callable[[], None]] = []
+        self._watchers: list[Callable[[str], None]] = []
         self._hidden = hidden_ids(session.history.effective_events(), session.state)
         self._unsubscribe = session.subscribe(self._changed)
 
@@ -75,12 +75,12 @@ class Table:
     def join(self, role: Role, name: str, peer: str = "local", **kw: Any) -> Seat:
         seat = Seat(next(self._ids), role, name, peer, **kw)
         self.seats[seat.id] = seat
-        self._tell_watchers()
+        self._tell_watchers(f"{name} joined ({role}, {peer})" if peer != "local" else "")
         return seat
 
     def leave(self, seat: Seat) -> None:
         if self.seats.pop(seat.id, None) is not None:
-            self._tell_watchers()
+            self._tell_watchers(f"{seat.name} left ({seat.role})" if seat.remote else "")
 
     def kick(self, seat_id: int) -> bool:
         seat = self.seats.get(seat_id)
@@ -92,7 +92,7 @@ class Table:
 
     def assign(self, player: str, ids: frozenset[str]) -> None:
         self.assigned[player] = ids
-        self._tell_watchers()
+        self._tell_watchers("")
 
     def viewer(self, seat: Seat) -> Viewer:
         if seat.role == "gm":
@@ -103,14 +103,14 @@ class Table:
             role="player", name=seat.name, assigned=self.assigned.get(seat.name, frozenset())
         )
 
-    def watch(self, callback: Callable[[], None]) -> Callable[[], None]:
-        """Be told when a seat joins or leaves, or assignments change (the GM's dialog)."""
+    def watch(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Be told when a seat joins or leaves (with a line saying so), or assignments change."""
         self._watchers.append(callback)
         return lambda: self._watchers.remove(callback)
 
-    def _tell_watchers(self) -> None:
+    def _tell_watchers(self, news: str) -> None:
         for callback in list(self._watchers):
-            callback()
+            callback(news)
 
     # --- what players see ---
 

@@ -50,7 +50,7 @@ class SeatsScreen(ModalScreen[None]):
         for label in ("Who", "Role", "From", "Acts for", "Idle"):
             grid.add_column(label)
         # Told from the session's loop; the screen redraws on its own.
-        self._unwatch = self.table.watch(lambda: self.call_later(self.refresh_seats))
+        self._unwatch = self.table.watch(lambda _: self.call_later(self.refresh_seats))
         self.refresh_seats()
         grid.focus()
 
