@@ -9,7 +9,7 @@ SSH session hands it the bytes typed and the window changes. It uses Textual's p
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import events
 from textual._xterm_parser import XTermParser
@@ -33,7 +33,7 @@ ENTER_SCREEN = (
 LEAVE_SCREEN = "\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l\x1b[?7h\x1b[?1049l\x1b[?25h"
 
 
-class Channel:
+class Channel(Protocol):
     """What the driver needs of an SSH channel (asyncssh's ``SSHServerChannel``)."""
 
     def write(self, data: str) -> None: ...
