@@ -25,7 +25,7 @@ SECRET = "Vexmoor"  # the GM-only combatant's name: never on a player's screen
 SECRET_NOTE = "weak to silver"  # a GM note (a hidden stat) on a visible combatant
 
 
-async def until(condition: Callable[[], object], timeout: float = 5.0) -> None:
+async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
     """Wait for ``condition`` to hold, failing after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while not condition():

@@ -28,9 +28,9 @@ async def served(tmp_path: Path):
 async def test_each_role_sees_its_own_view(served: Served) -> None:
     gm = await Client.join(served, "gm")
     alice = await Client.join(served, "alice")
+    await until(lambda: "Alice joined (player" in gm.text())  # the GM hears who comes
     bob = await Client.join(served, "bob", size=(80, 24))
     await until(lambda: SECRET in gm.text())
-    await until(lambda: "Alice joined (player" in gm.text())  # the GM hears who comes
     assert "Orla" in alice.text() and "Goblin" in alice.text()
     for seat in (alice, bob):
         assert SECRET not in seat.text()

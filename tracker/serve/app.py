@@ -64,7 +64,7 @@ class TableApp(TrackerApp):
             self._unwatch()
             self._unwatch = None
         elif news:
-            self.call_later(self.notify, news, markup=False)
+            self.call_later(self.notify, news, markup=False, timeout=10)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         return [*super().get_line_filters(), NO_CONTROL_CODES]
