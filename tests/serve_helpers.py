@@ -98,6 +98,7 @@ class Client:
         key: str,
         size: tuple[int, int] = (100, 30),
         term: str | None = "xterm-256color",
+        wait: bool = True,
     ) -> Client:
         conn = await asyncssh.connect(
             "127.0.0.1",
@@ -108,7 +109,7 @@ class Client:
         )
         process = await conn.create_process(term_type=term, term_size=size)
         client = cls(served, conn, process)
-        if term is not None:
+        if term is not None and wait:
             await until(lambda: client.seat is not None and client.seat.app is not None)
             await until(lambda: "Roll log" in client.text() and "palette" in client.text())
         return client

@@ -239,13 +239,24 @@ async def test_the_gm_assigns_combatants_and_kicks_a_seat(served: Served) -> Non
     await gm.close()
 
 
-async def test_the_table_is_capped_and_idle_seats_close(tmp_path: Path) -> None:
-    served = await serve(tmp_path, max_seats=1, idle_timeout=1.5)
+async def test_the_table_is_capped(tmp_path: Path) -> None:
+    served = await serve(tmp_path, max_seats=1)
     try:
-        alice = await Client.join(served, "alice")
+        alice = await Client.join(served, "alice", wait=False)
+        await until(lambda: served.table.seats)
         with pytest.raises((asyncssh.Error, ConnectionError)):
             await Client.join(served, "bob")
-        await until(lambda: "idle" in alice.output, timeout=5)
+        await alice.close()
+    finally:
+        served.server.close()
+        await served.server.wait_closed()
+
+
+async def test_an_idle_seat_is_closed(tmp_path: Path) -> None:
+    served = await serve(tmp_path, idle_timeout=1.0)
+    try:
+        alice = await Client.join(served, "alice", wait=False)
+        await until(lambda: "Closed after being idle too long." in alice.output)
         await until(lambda: not served.table.seats)
         await alice.close()
     finally:
