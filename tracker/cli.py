@@ -11,6 +11,7 @@ from typing import NoReturn
 from rules.errors import Rejected
 from tracker.defaults import DEFAULT_SAVES
 from tracker.headless import ODDS, ROLLERS, odds_module, roller
+from tracker.serve import add_arguments as serve_arguments
 
 
 class Parser(argparse.ArgumentParser):
@@ -55,6 +56,8 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     export.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not stdout")
     export.add_argument("--gm", action="store_true", help="include GM-only combatants")
 
+    serve_arguments(sub.add_parser("serve", parents=[saves], help="serve the encounter over SSH"))
+
     roll = sub.add_parser("roll", help="roll once, headless, and print the breakdown")
     rolls = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
     odds = sub.add_parser("odds", help="the exact chance of every result tier, before rolling")
@@ -94,6 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return launch.run_export(args)
         if args.command == "replay":
             return launch.run_replay(args)
+        if args.command == "serve":
+            from tracker.serve.command import run_serve
+
+            return run_serve(args)
         return launch.run_app(args)
     except (storage.SaveError, Rejected) as exc:
         print(f"tracker: {exc}", file=sys.stderr)

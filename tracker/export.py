@@ -17,7 +17,7 @@ from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
 from rules.logline import Line
 from rules.registry import get_system
-from rules.visibility import hidden_ids, visible
+from rules.visibility import GM, Sight, Viewer, hidden_ids, sight
 
 EXPORT_VERSION = 1
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
@@ -28,16 +28,17 @@ def md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+def _sight(history: History, gm: bool) -> Sight:
+    viewer = GM if gm else Viewer(role="spectator")
+    return sight(history.state, viewer, hidden_ids(history.effective_events(), history.state))
+
+
 def _visible_events(history: History, gm: bool) -> list[tuple[Any, Encounter]]:
-    pairs = list(history.in_effect())
-    if gm:
-        return pairs
-    hidden = hidden_ids((event for event, _ in pairs), history.state)
-    return [(event, before) for event, before in pairs if visible(event, hidden)]
+    return _sight(history, gm).pairs(history.in_effect())
 
 
 def _visible_combatants(state: Encounter, gm: bool) -> list[Any]:
-    return [c for c in state.combatants if gm or not c.gm_only]
+    return list(state.combatants if gm else sight(state, Viewer(role="spectator")).state.combatants)
 
 
 def to_markdown(history: History, gm: bool = False) -> str:

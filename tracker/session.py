@@ -14,11 +14,14 @@ from typing import Literal
 
 from rules import solo
 from rules.dice import DiceSource
-from rules.encounter import Encounter
-from rules.engine import decide, fold_onto
+from rules.encounter import Encounter, Event
+from rules.engine import apply, decide, fold_onto
+from rules.errors import Rejected
 from rules.history import Applied, History
+from rules.permissions import may_undo, refusal
 from rules.registry import get_system
 from rules.system import RuleSystem
+from rules.visibility import GM, Viewer
 from tracker import storage
 
 
@@ -31,6 +34,17 @@ class Change:
     before: Encounter
     state: Encounter
     save_error: str | None = None
+
+    def happened(self) -> list[tuple[Event, Encounter]]:
+        """Each event of the record with the state it was applied to (for the log).
+
+        An undone record was applied to the state the undo goes back to.
+        """
+        pairs, state = [], self.state if self.kind == "undone" else self.before
+        for event in self.record.events:
+            pairs.append((event, state))
+            state = apply(state, event)
+        return pairs
 
 
 Subscriber = Callable[[Change], None]
@@ -71,15 +85,27 @@ class EncounterSession:
         self._subscribers.append(subscriber)
         return lambda: self._subscribers.remove(subscriber)
 
+    def allows(self, action: str, argument: str = "") -> bool:
+        """Whether the screen offers an action; a view for one seat answers for its role."""
+        return True
+
     def execute(
-        self, command: object, label: str = "", choices: Sequence[solo.Move] = ()
+        self,
+        command: object,
+        label: str = "",
+        choices: Sequence[solo.Move] = (),
+        viewer: Viewer = GM,
     ) -> Applied | None:
         """Run a command; raises ``Rejected`` with a message for the user. None: no change.
 
         ``choices`` are what the tracker chose inside the command for its solo sides
-        (``rules.solo.fill``); they are logged before the command's own events.
+        (``rules.solo.fill``); they are logged before the command's own events. ``viewer``
+        is who gives the command: what their role may not do is refused here.
         """
         before = self.state
+        why = refusal(before, viewer, command)
+        if why is not None:
+            raise Rejected(why)
         events = decide(before, command, self.dice)
         if not events:
             return None
@@ -89,13 +115,17 @@ class EncounterSession:
         self._publish("applied", record, before)
         return record
 
-    def undo(self) -> Applied:
+    def undo(self, viewer: Viewer = GM) -> Applied:
+        if not may_undo(viewer):
+            raise Rejected("Only the GM can undo")
         before = self.state
         record = self.history.undo()
         self._publish("undone", record, before)
         return record
 
-    def redo(self) -> Applied:
+    def redo(self, viewer: Viewer = GM) -> Applied:
+        if not may_undo(viewer):
+            raise Rejected("Only the GM can redo")
         before = self.state
         record = self.history.redo()
         self._publish("redone", record, before)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,8 +22,7 @@ from rules.commands import (
     RemoveCondition,
 )
 from rules.conditions import Duration
-from rules.encounter import Combatant, Encounter, Event
-from rules.engine import apply
+from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.history import History
@@ -49,15 +48,6 @@ DURATIONS = (
     ("end-of-round", "End of this round"),
     ("rounds", "A number of rounds"),
 )
-
-
-def events_with_before(
-    before: Encounter, events: tuple[Event, ...]
-) -> Iterator[tuple[Event, Encounter]]:
-    state = before
-    for event in events:
-        yield event, state
-        state = apply(state, event)
 
 
 class EncounterChanged(Message):
@@ -124,10 +114,10 @@ class EncounterScreen(Screen[None]):
         change = message.change
         self._show_state(change.state)
         log = self.query_one(RollLog)
-        happened = list(events_with_before(change.before, change.record.events))
-        # An undone command's events are the newest entries; redo appends them again.
+        happened = change.happened()
+        # An undone command's entries are the newest in the log; redo appends them again.
         if change.kind == "undone":
-            log.drop(len(change.record.events))
+            log.drop(len(happened))
         else:
             log.append(happened)
         if change.kind != "undone":
@@ -139,6 +129,10 @@ class EncounterScreen(Screen[None]):
             self.notify(change.save_error, title="Not saved", severity="error", markup=False)
 
     # --- helpers ---
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """An action the seat's role does not have is neither shown nor run."""
+        return self.session.allows(action, str(parameters[0]) if parameters else "")
 
     @property
     def state(self) -> Encounter:
@@ -279,7 +273,7 @@ class EncounterScreen(Screen[None]):
 
     def action_system_menu(self) -> None:
         system = self.session.system
-        actions = system.actions(self.state)
+        actions = [a for a in system.actions(self.state) if self.session.allows("system", a.id)]
         self.app.push_screen(
             ActionMenuScreen(f"{system.title} actions", actions),
             lambda chosen: self.action_system(chosen) if chosen else None,
@@ -353,11 +347,16 @@ class EncounterScreen(Screen[None]):
         seen: set[str] = set()
         out = []
         for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.action not in seen:
+            if not isinstance(binding, Binding) or binding.action in seen:
+                continue
+            name, _, argument = binding.action.partition("(")
+            if self.session.allows(name, argument.strip("()'\"")):
                 seen.add(binding.action)
                 out.append((binding.description, binding.action, f"key: {key_label(binding.key)}"))
         system = self.session.system
         for action in system.actions(self.state):
+            if not self.session.allows("system", action.id):
+                continue
             out.append(
                 (f"{system.title}: {action.title}", f"system({action.id!r})", action.description)
             )

@@ -70,6 +70,8 @@ class CombatantsPane(DataTable[Text]):
         return row_key.value
 
     def show(self, state: Encounter) -> None:
+        if self._rows and state == self._state:
+            return  # nothing changed (several panes and seats share one state)
         self._state = state
         system = get_system(state.system)
         labels = (" ", "Name", "Side", *system.stat_columns, "Conditions")

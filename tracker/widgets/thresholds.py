@@ -30,7 +30,12 @@ def _chance_of(odds: Odds | None, index: int, label: str) -> str:
 
 
 class ThresholdsPane(Static):
+    _shown: Encounter | None = None  # redrawn only when the state differs
+
     def show(self, state: Encounter) -> None:
+        if state == self._shown:
+            return
+        self._shown = state
         system = get_system(state.system)
         landing = system.landing(state)
         last_odds = getattr(system, "last_odds", None)
@@ -71,6 +76,7 @@ class ThresholdsPane(Static):
 
     def show_preview(self, odds: Odds) -> None:
         """The odds of the roll being prepared in a dialog, until it is rolled or closed."""
+        self._shown = None
         grid = Table.grid(expand=True)
         grid.add_row(Text("Odds of the roll being prepared", style="bold"))
         grid.add_row(odds_grid(odds, bar_width=10))

@@ -1,0 +1,198 @@
+"""Serving benchmark: N SSH seats on loopback, the time from an event to its appearance on
+every seat (median and p95), and the server's memory per seat.
+
+Run: ``.venv/bin/python bench/serve.py [--seats 8 32 64] [--write]``. The server (this
+process) serves one LiveHack encounter; a client process opens N seats (80x24 terminals,
+players and spectators, by the table password) and reads every byte each seat is sent.
+The GM then adds notes, one every ``--gap`` seconds; a note's latency on a seat is the time
+from the GM's command to the moment its text arrived in that seat's stream (both
+processes read the same monotonic clock). Memory per seat is the growth of the server's
+resident set from before the seats joined to after the last note, over N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+PASSWORD = "bench"
+SEATS = (8, 32, 64)
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+# --- the client process ------------------------------------------------------------------------
+
+
+async def one_seat(
+    port: int, index: int, marks: list[str], seen: dict[str, float], ready: asyncio.Event
+) -> None:
+    import asyncssh
+
+    name = "spectator" if index % 4 == 3 else f"p{index}"
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=name, password=PASSWORD, known_hosts=None, client_keys=None
+    )
+    process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+    tail = ""
+    waiting = list(marks)
+    while waiting:
+        data = await process.stdout.read(65536)
+        if not data:
+            break
+        now = time.monotonic()
+        text = tail + data
+        if "Roll log" in text:
+            ready.set()
+        while waiting and waiting[0] in text:
+            seen[waiting.pop(0)] = now
+        tail = text[-16:]
+    conn.close()
+
+
+async def clients(port: int, count: int, events: int) -> None:
+    marks = [f"M{number:04d}X" for number in range(events)]
+    seen: list[dict[str, float]] = [{} for _ in range(count)]
+    ready = [asyncio.Event() for _ in range(count)]
+    tasks = [asyncio.create_task(one_seat(port, i, marks, seen[i], ready[i])) for i in range(count)]
+    await asyncio.gather(*(event.wait() for event in ready))
+    print("ready", flush=True)
+    await asyncio.wait(tasks, timeout=120)
+    print(json.dumps(seen), flush=True)
+
+
+# --- the server process ------------------------------------------------------------------------
+
+
+async def measure(count: int, events: int, gap: float) -> dict[str, float]:
+    from rules.commands import AddCombatant, AddNote
+    from rules.dice import SeededDice
+    from rules.engine import new_encounter
+    from rules.history import History
+    from tracker.serve.seats import Table
+    from tracker.serve.server import Config, TableServer
+    from tracker.session import EncounterSession
+
+    folder = Path(tempfile.mkdtemp())
+    session = EncounterSession(
+        History(new_encounter("Bench", "livehack")), SeededDice(1), folder / "bench.fight"
+    )
+    for name in ("Orla", "Brak", "Goblin", "Boss"):
+        session.execute(AddCombatant(name=name, gm_only=name == "Boss"))
+    table = Table(session)
+    config = Config(port=0, password=PASSWORD, host_key=folder / "key", max_seats=count + 1)
+    server = TableServer(table, config)
+    await server.start()
+    gc.collect()
+    before = rss_mb()
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--client",
+        str(server.port),
+        str(count),
+        str(events),
+        stdout=subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    await child.stdout.readline()  # "ready": every seat drew its first screen
+    await asyncio.sleep(0.5)
+    sent: dict[str, float] = {}
+    for number in range(events):
+        mark = f"M{number:04d}X"
+        sent[mark] = time.monotonic()
+        session.execute(AddNote(mark))
+        await asyncio.sleep(gap)
+    seen = json.loads(await child.stdout.readline())
+    gc.collect()
+    per_seat = (rss_mb() - before) / count  # every seat connected, drawn and updated
+    await child.wait()
+    server.close()
+    await server.wait_closed()
+    latencies = [(at[mark] - sent[mark]) * 1000 for at in seen for mark in at]
+    missing = count * events - len(latencies)
+    return {
+        "seats": count,
+        "median": statistics.median(latencies),
+        "p95": percentile(latencies, 0.95),
+        "max": max(latencies),
+        "missing": missing,
+        "per_seat_mb": per_seat,
+        "server_mb": rss_mb(),
+    }
+
+
+def table(results: list[dict[str, float]], events: int, gap: float) -> str:
+    rows = [
+        f"{events} notes from the GM, one every {gap * 1000:.0f} ms; latency from the GM's "
+        "command to the note's text arriving on the seat, over every seat and note.",
+        "",
+        "| seats | median | p95 | max | not seen | memory per seat |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        rows.append(
+            f"| {r['seats']:.0f} | {r['median']:.1f} ms | {r['p95']:.1f} ms | {r['max']:.1f} ms"
+            f" | {r['missing']:.0f} | {r['per_seat_mb']:.2f} MB |"
+        )
+    return "\n".join(rows)
+
+
+def write_doc(text: str) -> None:
+    doc = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+    start, end = "<!-- serve:start -->", "<!-- serve:end -->"
+    current = doc.read_text()
+    if start not in current:
+        current += (
+            "\n## Serving over SSH (`bench/serve.py`)\n\nRun `.venv/bin/python bench/serve.py "
+            f"--write` to refresh this table. Target: 32 seats with p95 under 100 ms and under "
+            f"5 MB per seat.\n\n{start}\n{end}\n"
+        )
+    before, rest = current.split(start)
+    _, after = rest.split(end)
+    doc.write_text(f"{before}{start}\n{text}\n{end}{after}")
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--client":
+        port, count, events = (int(value) for value in sys.argv[2:5])
+        asyncio.run(clients(port, count, events))
+        return
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
+    parser.add_argument("--events", type=int, default=15)
+    parser.add_argument("--gap", type=float, default=1.0, help="seconds between notes")
+    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    args = parser.parse_args()
+    results = []
+    for count in args.seats:
+        results.append(asyncio.run(measure(count, args.events, args.gap)))
+        print(results[-1], file=sys.stderr, flush=True)
+    text = table(results, args.events, args.gap)
+    print(text)
+    if args.write:
+        write_doc(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""What a role may do: one place that answers it, asked by the session for every command.
+
+The GM may do anything. A player acts only for the combatants assigned to them: a command
+is theirs when the combatant it acts for (its attacker, hero, helper, holder, participants
+or combatant) is assigned to them, or, for a command that names nobody (apply the result,
+spend Hope, take damage on one's boons...), when the last roll involved one of theirs. The
+running of the table (the roster, the turn order, the GM's tokens) is the GM's. A spectator
+does nothing.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from rules.encounter import Encounter
+from rules.visibility import Viewer, mentions
+
+# Commands only the GM gives, by class name (the systems are not loaded to check).
+GM_COMMANDS = frozenset(
+    {
+        "AddCombatant",
+        "EditCombatant",
+        "RemoveCombatant",
+        "MoveCombatant",
+        "NextTurn",
+        "SetSolo",
+        "SetPolicy",
+        "SpendDespair",  # Pain Pool: the GM's token
+        "EndScene",
+        "RollRound",  # Beer Run: every side's pools at once
+        "SetCategories",
+    }
+)
+# The same, as the system actions offered in the menu and the palette, per system.
+GM_ACTIONS = {
+    "painpool": frozenset({"challenge", "despair", "scene"}),
+    "beerrun": frozenset({"roll", "categories"}),
+}
+# The screen's key actions each role has (the GM has all).
+PLAYER_KEYS = frozenset(
+    {"roll", "system_menu", "system", "apply_result", "add_condition", "remove_condition"}
+    | {"note", "help", "quit"}
+)
+SPECTATOR_KEYS = frozenset({"help", "quit"})
+
+# The fields naming whom a command acts for, most specific first.
+ACTOR_FIELDS = (
+    "attacker_id",
+    "hero_id",
+    "helper_id",
+    "holder_id",
+    "participant_ids",
+    "combatant_id",
+)
+
+
+def actors(command: object) -> set[str] | None:
+    """Whom a command acts for; None when it names nobody."""
+    fields = msgspec.structs.asdict(command) if isinstance(command, msgspec.Struct) else {}
+    for name in ACTOR_FIELDS:
+        value = fields.get(name)
+        if isinstance(value, str) and value:
+            return {value}
+        if isinstance(value, tuple) and value:
+            return set(value)
+    return None
+
+
+def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
+    """Why ``viewer`` may not give ``command`` now, or None when they may."""
+    if viewer.is_gm:
+        return None
+    if viewer.role != "player":
+        return "Spectators watch: they cannot change the encounter"
+    kind = type(command).__name__
+    if kind in GM_COMMANDS:
+        return "Only the GM can do that"
+    hidden = {c.id for c in state.combatants if c.gm_only}
+    named = mentions(command)
+    if named & hidden or any(state.find(cid) is None for cid in named):
+        return "No such combatant"
+    acting = actors(command)
+    if acting is None:
+        roll = state.last_roll
+        if roll is None or not (mentions(roll) & viewer.assigned):
+            return "Only the GM, or a player whose combatant made the last roll, can do that"
+        return None
+    if not acting <= viewer.assigned:
+        names = ", ".join(sorted(state.name_of(cid) for cid in acting - viewer.assigned))
+        return f"You do not act for {names}"
+    return None
+
+
+def may_use(viewer: Viewer, system: str, action: str, argument: str = "") -> bool:
+    """Whether a screen action (a key, or a system action by id) is offered to ``viewer``."""
+    if viewer.is_gm:
+        return True
+    keys = PLAYER_KEYS if viewer.role == "player" else SPECTATOR_KEYS
+    if action == "roll":  # the r key is the system's "roll" action
+        argument = "roll"
+    if action not in keys:
+        return False
+    return argument not in GM_ACTIONS.get(system, frozenset())
+
+
+def may_undo(viewer: Viewer) -> bool:
+    return viewer.is_gm

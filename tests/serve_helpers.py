@@ -1,0 +1,147 @@
+"""A served table on loopback and real asyncssh clients at it, for the serve tests."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+from textual._context import active_app
+
+from rules.commands import AddCombatant
+from rules.dice import SeededDice
+from rules.engine import new_encounter
+from rules.history import History
+from tests.screen import screen_text
+from tracker.serve.players import Player
+from tracker.serve.seats import Seat, Table
+from tracker.serve.server import Config, TableServer
+from tracker.session import EncounterSession
+
+SECRET = "Vexmoor"  # the GM-only combatant's name: never on a player's screen
+SECRET_NOTE = "weak to silver"  # a GM note (a hidden stat) on a visible combatant
+
+
+async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
+    """Wait for ``condition`` to hold, failing after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.02)
+
+
+@dataclass
+class Served:
+    server: TableServer
+    table: Table
+    session: EncounterSession
+    keys: dict[str, asyncssh.SSHKey]
+    ids: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+
+def encounter(path: Path | None = None) -> tuple[EncounterSession, dict[str, str]]:
+    session = EncounterSession(History(new_encounter("Cellar", "livehack")), SeededDice(3), path)
+    for name, side, hidden, notes in (
+        ("Orla", "party", False, ""),
+        ("Brak", "party", False, ""),
+        ("Goblin", "foes", False, SECRET_NOTE),
+        (SECRET, "foes", True, "the real villain"),
+    ):
+        session.execute(AddCombatant(name=name, side=side, gm_only=hidden, notes=notes))
+    return session, {c.name: c.id for c in session.state.combatants}
+
+
+async def serve(tmp_path: Path, **config: object) -> Served:
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("gm", "alice", "bob")}
+    players = [
+        Player("gm", "GM", keys["gm"]),
+        Player("player", "Alice", keys["alice"]),
+        Player("spectator", "Bob", keys["bob"]),
+    ]
+    session, ids = encounter(tmp_path / "cellar.fight")
+    table = Table(session)
+    table.assign("Alice", frozenset({ids["Orla"]}))
+    settings: dict[str, object] = {
+        "port": 0,
+        "players": players,
+        "host_key": tmp_path / "host_key",
+        "saves": tmp_path,
+        **config,
+    }
+    server = TableServer(table, Config(**settings))  # type: ignore[arg-type]
+    await server.start()
+    return Served(server, table, session, keys, ids)
+
+
+class Client:
+    """A real SSH client with a terminal; ``output`` is every character the server sent."""
+
+    def __init__(self, served: Served, conn: asyncssh.SSHClientConnection, process) -> None:
+        self.served = served
+        self.conn = conn
+        self.process = process
+        self.output = ""
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def join(
+        cls,
+        served: Served,
+        key: str,
+        size: tuple[int, int] = (100, 30),
+        term: str | None = "xterm-256color",
+        wait: bool = True,
+    ) -> Client:
+        conn = await asyncssh.connect(
+            "127.0.0.1",
+            served.port,
+            username=key,
+            client_keys=[served.keys[key]],
+            known_hosts=None,
+        )
+        process = await conn.create_process(term_type=term, term_size=size)
+        client = cls(served, conn, process)
+        if term is not None and wait:
+            await until(lambda: client.seat is not None and client.seat.app is not None)
+            await until(lambda: "Roll log" in client.text() and "palette" in client.text())
+        return client
+
+    async def _read(self) -> None:
+        while True:
+            data = await self.process.stdout.read(65536)
+            if not data:
+                return
+            self.output += data
+
+    @property
+    def seat(self) -> Seat | None:
+        _, port = self.conn.get_extra_info("sockname")[:2]
+        return next(
+            (s for s in self.served.table.seats.values() if s.peer.endswith(f":{port}")), None
+        )
+
+    def text(self) -> str:
+        seat = self.seat
+        assert seat is not None and seat.app is not None
+        # Read outside the app's own task: some widgets render only with their app active.
+        token = active_app.set(seat.app)
+        try:
+            return screen_text(seat.app)
+        finally:
+            active_app.reset(token)
+
+    def type(self, keys: str) -> None:
+        self.process.stdin.write(keys)
+
+    async def close(self) -> None:
+        self.conn.close()
+        await self.conn.wait_closed()
+        self._reader.cancel()

@@ -1,0 +1,90 @@
+"""The app of one seat at a served table: the tracker, as the seat's role may use it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.app import SystemCommand
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.filter import LineFilter
+from textual.screen import Screen
+
+from rules.history import History
+from tracker.app import TrackerApp
+from tracker.serve.safe_text import NoControlCodes
+from tracker.serve.seats import Seat, SeatSession, Table
+
+NO_CONTROL_CODES = NoControlCodes()
+
+
+class TableCommands(Provider):
+    """The GM's table commands in the palette."""
+
+    COMMANDS = (("Seats: who is connected, assign combatants, kick", "seats"),)
+
+    def _allowed(self) -> Iterable[tuple[str, str]]:
+        app = self.app
+        for title, action in self.COMMANDS:
+            if app.check_action(action, ()):
+                yield title, action
+
+    async def discover(self) -> Hits:
+        for title, action in self._allowed():
+            yield DiscoveryHit(title, lambda a=action: self.app.run_action(a), help="key: w")
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, action in self._allowed():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), lambda a=action: self.app.run_action(a))
+
+
+class TableApp(TrackerApp):
+    """A seat's app: the GM's local terminal, or a remote seat on an SSH channel."""
+
+    # Relative paths are read from the subclass's folder: point at the tracker's own styles.
+    CSS_PATH = Path(__file__).parent.parent / "tracker.tcss"
+    COMMANDS = TrackerApp.COMMANDS | {TableCommands}
+    BINDINGS = [Binding("w", "seats", "Seats")]
+
+    def __init__(self, table: Table, seat: Seat, *, saves: Path, notes: Iterable[str] = ()) -> None:
+        self.table = table
+        self.seat = seat
+        super().__init__(SeatSession(table, seat), saves=saves, notes=list(notes))  # type: ignore[arg-type]
+        seat.app = self
+        self._unwatch = table.watch(self._seats_changed) if seat.role == "gm" else None
+
+    def _seats_changed(self, news: str) -> None:
+        """The GM hears who joins and leaves the table."""
+        if self._exit and self._unwatch is not None:  # this seat has gone
+            self._unwatch()
+            self._unwatch = None
+        elif news:
+            self.call_later(self.notify, news, markup=False, timeout=10)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), NO_CONTROL_CODES]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "seats":
+            return self.seat.role == "gm"
+        return True
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        # A remote seat must not write files on the server (an SVG screenshot).
+        for command in super().get_system_commands(screen):
+            if not (self.seat.remote and command.title == "Screenshot"):
+                yield command
+
+    def action_seats(self) -> None:
+        from tracker.serve.seats_screen import SeatsScreen
+
+        if self.seat.role == "gm":
+            self.push_screen(SeatsScreen(self.table))
+
+    def play_branch(self, branch: History) -> None:
+        self.notify("While serving, a branch cannot replace the served encounter", markup=False)

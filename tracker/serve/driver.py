@@ -1,0 +1,107 @@
+"""A Textual driver on an SSH channel, so that many apps share one process and one loop.
+
+Textual's own Linux driver reads the process's stdin, termios and SIGWINCH, which a second
+app in the same process cannot share. This one writes to its channel and is fed by it: the
+SSH session hands it the bytes typed and the window changes. It uses Textual's private
+``XTermParser`` (textual is pinned to a minor range; tests/test_serve.py catches a break).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, Protocol
+
+from textual import events
+from textual._xterm_parser import XTermParser
+from textual.driver import Driver
+from textual.geometry import Size
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+# After input stops, the parser is ticked once so that a lone Escape (which might have
+# been the start of a longer sequence) is delivered as the Escape key.
+ESCAPE_TICK = 0.11
+
+ENTER_SCREEN = (
+    "\x1b[?1049h"  # alternate screen
+    "\x1b[?25l"  # hide the cursor
+    "\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h"  # mouse reports
+    "\x1b[?2004h"  # bracketed paste
+    "\x1b[?7l"  # no line wrap
+)
+LEAVE_SCREEN = "\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l\x1b[?7h\x1b[?1049l\x1b[?25h"
+
+
+class Channel(Protocol):
+    """What the driver needs of an SSH channel (asyncssh's ``SSHServerChannel``)."""
+
+    def write(self, data: str) -> None: ...
+    def is_closing(self) -> bool: ...
+
+
+class ChannelDriver(Driver):
+    """Draws on ``channel``; ``feed`` and ``resize`` are called by the SSH session."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        channel: Channel,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._channel = channel
+        self._parser = XTermParser(debug)
+        self._tick: asyncio.TimerHandle | None = None
+        self._input = False
+
+    @property
+    def is_headless(self) -> bool:
+        return False
+
+    def write(self, data: str) -> None:
+        if not self._channel.is_closing():
+            self._channel.write(data)
+
+    def start_application_mode(self) -> None:
+        self.write(ENTER_SCREEN)
+        self._input = True
+        self._send_size()
+
+    def disable_input(self) -> None:
+        self._input = False
+        if self._tick is not None:
+            self._tick.cancel()
+
+    def stop_application_mode(self) -> None:
+        self.disable_input()
+        self.write(LEAVE_SCREEN)
+
+    def feed(self, data: str) -> None:
+        """Keys (and mouse reports, pastes...) typed on the client's terminal."""
+        if not self._input:
+            return
+        for message in self._parser.feed(data):
+            self.process_message(message)
+        if self._tick is not None:
+            self._tick.cancel()
+        self._tick = self._loop.call_later(ESCAPE_TICK, self._tick_parser)
+
+    def _tick_parser(self) -> None:
+        self._tick = None
+        for message in self._parser.tick():
+            self.process_message(message)
+
+    def resize(self, width: int, height: int) -> None:
+        """The client's window changed size."""
+        self._size = (max(width, 1), max(height, 1))
+        if self._input:
+            self._send_size()
+
+    def _send_size(self) -> None:
+        width, height = self._size or (80, 24)
+        size = Size(width, height)
+        self.send_message(events.Resize(size, size))

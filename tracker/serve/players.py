@@ -1,0 +1,69 @@
+"""The players file: which SSH key sits at the table, in which role, under which name.
+
+Like ``authorized_keys``, one key a line, with the role (and the player's name) in front::
+
+    # role[:name]     key type     key                     comment
+    gm                ssh-ed25519  AAAAC3NzaC1lZDI1NTE5... gm@laptop
+    player:Alice      ssh-ed25519  AAAAC3NzaC1lZDI1NTE5... alice@home
+    spectator:Bob     ssh-rsa      AAAAB3NzaC1yc2EAAAAD...
+
+Without a name, the key's comment (or the role) is the name. Blank lines and ``#`` comments
+are skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+
+from rules.visibility import Role
+
+ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
+
+
+class PlayersError(Exception):
+    """A players file that cannot be read; the message names the file and the line."""
+
+
+@dataclass(frozen=True)
+class Player:
+    role: Role
+    name: str
+    key: asyncssh.SSHKey | None  # None: seated by the table password
+
+
+def parse(text: str, source: str = "players file") -> list[Player]:
+    players = []
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        role, _, name = words[0].partition(":")
+        if role not in ROLES:
+            raise PlayersError(
+                f"{source}, line {number}: {role!r} is not a role (gm, player or spectator)"
+            )
+        if len(words) < 3:
+            raise PlayersError(f"{source}, line {number}: expected ROLE[:NAME] KEYTYPE KEY")
+        try:
+            key = asyncssh.import_public_key(" ".join(words[1:3]))
+        except (asyncssh.KeyImportError, ValueError) as exc:
+            raise PlayersError(f"{source}, line {number}: not a public key ({exc})") from None
+        comment = " ".join(words[3:])
+        players.append(Player(role, name or comment or role, key))  # type: ignore[arg-type]
+    return players
+
+
+def load(path: Path) -> list[Player]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PlayersError(f"{path}: cannot read the players file ({exc})") from None
+    return parse(text, str(path))
+
+
+def find(players: list[Player], key: asyncssh.SSHKey) -> Player | None:
+    wanted = key.public_data
+    return next((p for p in players if p.key is not None and p.key.public_data == wanted), None)

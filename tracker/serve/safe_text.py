@@ -1,0 +1,25 @@
+"""Text typed by one person never acts as terminal codes on another's screen.
+
+Markup is never parsed in names or notes (the tracker renders them as rich Text), but a
+Text keeps an escape character as it is. This line filter takes every control character
+(C0, DEL and C1) out of what is drawn, whatever widget draws it, so a name like
+``Orla\\x1b[2J`` shows as ``Orla[2J`` and cannot clear, retitle or link anyone's terminal.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from textual.color import Color
+from textual.filter import LineFilter
+
+CONTROLS = {code: None for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+class NoControlCodes(LineFilter):
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return [
+            Segment(text.translate(CONTROLS), style, control)
+            if control is None and not text.isprintable()
+            else Segment(text, style, control)
+            for text, style, control in segments
+        ]

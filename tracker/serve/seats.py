@@ -1,0 +1,221 @@
+"""The table: one live encounter, the seats looking at it, and who acts for whom.
+
+Every seat (the GM's own terminal, and each SSH connection) gets a ``SeatSession``: the
+encounter session as that seat's role may see and use it. The screen is the same for all;
+it asks its session what to show (``state``, ``history``, the changes it is told of) and
+what to offer (``allows``), and the session refuses what the role may not do.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from rules.encounter import Encounter, Event
+from rules.history import Applied
+from rules.permissions import may_use
+from rules.system import RuleSystem
+from rules.visibility import GM, Role, Sight, Viewer, hidden_ids, sight, strip
+from tracker.session import Change, EncounterSession, Subscriber
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+SPECTATOR = Viewer(role="spectator")
+
+
+@dataclass(frozen=True)
+class SeatChange(Change):
+    """A change as players see it: the (event, state before) pairs already filtered."""
+
+    pairs: tuple[tuple[Event, Encounter], ...] = ()
+
+    def happened(self) -> list[tuple[Event, Encounter]]:
+        return list(self.pairs)
+
+
+@dataclass(eq=False)
+class Seat:
+    """One connected view: who, from where, since when."""
+
+    id: int
+    role: Role
+    name: str
+    peer: str = "local"
+    since: float = field(default_factory=time.monotonic)
+    last_input: float = field(default_factory=time.monotonic)
+    app: App[Any] | None = None
+    close: Callable[[str], None] | None = None  # disconnects the seat with a message
+
+    @property
+    def remote(self) -> bool:
+        return self.close is not None
+
+
+class Table:
+    """The shared session, its seats, the players' combatants, and the players' view."""
+
+    def __init__(self, session: EncounterSession) -> None:
+        self.session = session
+        self.seats: dict[int, Seat] = {}
+        self.assigned: dict[str, frozenset[str]] = {}  # player name -> combatant ids
+        self._ids = itertools.count(1)
+        self._public: list[Subscriber] = []
+        self._watchers: list[Callable[[str], None]] = []
+        self._hidden = hidden_ids(session.history.effective_events(), session.state)
+        self._unsubscribe = session.subscribe(self._changed)
+
+    # --- seats ---
+
+    def join(self, role: Role, name: str, peer: str = "local", **kw: Any) -> Seat:
+        seat = Seat(next(self._ids), role, name, peer, **kw)
+        self.seats[seat.id] = seat
+        self._tell_watchers(f"{name} joined ({role}, {peer})" if peer != "local" else "")
+        return seat
+
+    def leave(self, seat: Seat) -> None:
+        if self.seats.pop(seat.id, None) is not None:
+            self._tell_watchers(f"{seat.name} left ({seat.role})" if seat.remote else "")
+
+    def kick(self, seat_id: int) -> bool:
+        seat = self.seats.get(seat_id)
+        if seat is None or seat.close is None:
+            return False
+        seat.close("The GM closed your seat.")
+        self.leave(seat)
+        return True
+
+    def assign(self, player: str, ids: frozenset[str]) -> None:
+        self.assigned[player] = ids
+        self._tell_watchers("")
+
+    def viewer(self, seat: Seat) -> Viewer:
+        if seat.role == "gm":
+            return GM
+        if seat.role == "spectator":
+            return SPECTATOR
+        return Viewer(
+            role="player", name=seat.name, assigned=self.assigned.get(seat.name, frozenset())
+        )
+
+    def watch(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Be told when a seat joins or leaves (with a line saying so), or assignments change."""
+        self._watchers.append(callback)
+        return lambda: self._watchers.remove(callback)
+
+    def _tell_watchers(self, news: str) -> None:
+        for callback in list(self._watchers):
+            callback(news)
+
+    # --- what players see ---
+
+    def sight(self, viewer: Viewer) -> Sight:
+        return sight(self.session.state, viewer, self._hidden)
+
+    def subscribe_public(self, subscriber: Subscriber) -> Callable[[], None]:
+        self._public.append(subscriber)
+        return lambda: self._public.remove(subscriber)
+
+    def _changed(self, change: Change) -> None:
+        state = change.state
+        if change.kind == "applied":
+            self._hidden = {
+                cid for cid in self._hidden if (c := state.find(cid)) is None or c.gm_only
+            } | hidden_ids(change.record.events, state)
+        else:
+            self._hidden = hidden_ids(self.session.history.effective_events(), state)
+        if not self._public:
+            return
+        # Worked out once for every player and spectator: they all see the same.
+        seen = sight(state, SPECTATOR, self._hidden)
+        pairs = tuple(seen.pairs(change.happened()))
+        record = msgspec.structs.replace(change.record, events=tuple(e for e, _ in pairs))
+        public = SeatChange(
+            change.kind, record, strip(change.before, self._hidden), seen.state, None, pairs
+        )
+        for subscriber in list(self._public):
+            subscriber(public)
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+
+class History:
+    """The history as a seat may read it: only what its role may see, for the log."""
+
+    def __init__(self, seat: SeatSession) -> None:
+        self._seat = seat
+
+    def in_effect(self) -> list[tuple[Event, Encounter]]:
+        seat = self._seat
+        return seat.table.sight(seat.viewer).pairs(seat.table.session.history.in_effect())
+
+
+class SeatSession:
+    """The encounter session as one seat's role may see and use it (see the module doc)."""
+
+    def __init__(self, table: Table, seat: Seat) -> None:
+        self.table = table
+        self.seat = seat
+
+    @property
+    def viewer(self) -> Viewer:
+        return self.table.viewer(self.seat)
+
+    @property
+    def _session(self) -> EncounterSession:
+        return self.table.session
+
+    @property
+    def state(self) -> Encounter:
+        viewer = self.viewer
+        if viewer.is_gm:
+            return self._session.state
+        return self.table.sight(viewer).state
+
+    @property
+    def history(self) -> Any:
+        return self._session.history if self.viewer.is_gm else History(self)
+
+    @property
+    def system(self) -> RuleSystem:
+        return self._session.system
+
+    @property
+    def dice(self) -> Any:
+        return self._session.dice
+
+    @property
+    def path(self) -> Any:
+        return self._session.path
+
+    def allows(self, action: str, argument: str = "") -> bool:
+        if action == "open_save":  # the served encounter stays the one served
+            return False
+        return may_use(self.viewer, self._session.state.system, action, argument)
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        if self.viewer.is_gm:
+            return self._session.subscribe(subscriber)
+        return self.table.subscribe_public(subscriber)
+
+    def execute(self, command: object, label: str = "", choices: Any = ()) -> Applied | None:
+        self.seat.last_input = time.monotonic()
+        return self._session.execute(command, label, choices, viewer=self.viewer)
+
+    def undo(self) -> Applied:
+        return self._session.undo(self.viewer)
+
+    def redo(self) -> Applied:
+        return self._session.redo(self.viewer)
+
+    def save(self) -> str | None:
+        return self._session.save() if self.viewer.is_gm else None
+
+    def close(self) -> str | None:
+        return self._session.close()
