@@ -38,7 +38,8 @@ GM_ACTIONS = {
 }
 # The screen's key actions each role has (the GM has all).
 PLAYER_KEYS = frozenset(
-    {"roll", "system_menu", "system", "apply_result", "add_condition", "remove_condition"}
+    {"roll", "quick_turn", "system_menu", "system", "apply_result"}
+    | {"add_condition", "remove_condition"}
     | {"note", "help", "quit"}
 )
 SPECTATOR_KEYS = frozenset({"help", "quit"})
@@ -96,7 +97,7 @@ def may_use(viewer: Viewer, system: str, action: str, argument: str = "") -> boo
     if viewer.is_gm:
         return True
     keys = PLAYER_KEYS if viewer.role == "player" else SPECTATOR_KEYS
-    if action == "roll":  # the r key is the system's "roll" action
+    if action in ("roll", "quick_turn"):  # the r and t keys open the system's "roll" action
         argument = "roll"
     if action not in keys:
         return False

@@ -180,3 +180,28 @@ def test_the_bundled_demo_is_what_the_issue_asks_for() -> None:
     assert state.last_roll is not None
     assert any(c.conditions for c in state.combatants)
     assert state == livehack_demo().state  # the committed file matches tracker/demos/
+
+
+def test_saves_may_come_before_or_after_the_command():
+    from pathlib import Path
+
+    from tracker.cli import build_parser
+    from tracker.defaults import DEFAULT_SAVES
+
+    parse = build_parser().parse_args
+    assert parse(["--saves", "mine", "open", "f.fight"]).saves == Path("mine")
+    assert parse(["open", "f.fight", "--saves", "other"]).saves == Path("other")
+    assert parse(["open", "f.fight"]).saves == DEFAULT_SAVES
+    assert parse([]).saves == DEFAULT_SAVES
+
+
+def test_a_reader_that_goes_away_gets_no_traceback():
+    import subprocess
+    import sys
+
+    odds = [sys.executable, "-m", "tracker", "odds", "beerrun", "--pool", "d12,d8", "--against"]
+    reader = subprocess.Popen([*odds, "d10,d6"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert reader.stdout is not None
+    reader.stdout.close()  # gone before the first line is written
+    _, err = reader.communicate(timeout=30)
+    assert b"Traceback" not in err

@@ -78,6 +78,9 @@ def test_what_each_role_is_offered() -> None:
     assert may_use(GM, "painpool", "system", "despair")
     assert may_use(ALICE, "livehack", "roll")
     assert not may_use(ALICE, "beerrun", "roll")  # rolling the round is the GM's
+    assert may_use(ALICE, "livehack", "quick_turn")
+    assert not may_use(ALICE, "beerrun", "quick_turn")
+    assert not may_use(ALICE, "livehack", "command_line")  # it reaches GM commands too
     assert may_use(ALICE, "painpool", "system", "hope")
     assert not may_use(ALICE, "painpool", "system", "despair")
     assert not may_use(ALICE, "livehack", "next_turn")
@@ -173,3 +176,17 @@ def test_the_clients_colours_come_from_its_terminal() -> None:
     assert color_system("xterm", {}) == "standard"
     assert color_system("xterm-256color", {}) == "256"
     assert color_system("xterm-256color", {"COLORTERM": "truecolor"}) == "truecolor"
+
+
+def test_a_hidden_holders_margin_bonus_is_not_hinted_at_in_the_header() -> None:
+    from msgspec import structs
+
+    from rules.systems.livehack_rules import Rollover
+
+    session, ids = encounter()
+    state = session.state
+    held = Rollover(holder_id=ids[SECRET], target_id=ids["Orla"], bonus=3)
+    state = state.update(system_state=structs.replace(state.system_state, rollover=held))
+    assert session.system.status(state) == f"{SECRET}: margin bonus +3"
+    seen = sight(state, ALICE, hidden_ids(session.history.effective_events(), state)).state
+    assert session.system.status(seen) == ""

@@ -24,19 +24,25 @@ class Parser(argparse.ArgumentParser):
 def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     """The whole parser, or with ``only`` (a system) and ``command`` (``roll`` or ``odds``)
     just what that headless command needs, so it loads nothing else."""
+
+    def add_saves(to: argparse.ArgumentParser, default: object) -> None:
+        to.add_argument(
+            "--saves",
+            type=Path,
+            default=default,
+            metavar="DIR",
+            help="folder of saved encounters (default: ./saves)",
+        )
+
+    # Given before or after the command: a command's own copy sets it only when given, so
+    # `tracker --saves DIR open FILE` keeps DIR.
     saves = Parser(add_help=False)
-    saves.add_argument(
-        "--saves",
-        type=Path,
-        default=DEFAULT_SAVES,
-        metavar="DIR",
-        help="folder of saved encounters (default: ./saves)",
-    )
+    add_saves(saves, argparse.SUPPRESS)
     parser = Parser(
         prog="tracker",
-        parents=[saves],
         description="A keyboard-driven combat tracker. No command: the newest save, or the demo.",
     )
+    add_saves(parser, DEFAULT_SAVES)
     parser.add_argument("--seed", type=int, help="seed the dice (for reproducible play)")
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
 
@@ -81,6 +87,15 @@ def headless_asked_for(argv: Sequence[str]) -> tuple[str | None, str | None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`tracker odds ... | head`): nothing more to say, no traceback.
+        sys.stderr.close()
+        return 1
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(*headless_asked_for(words)).parse_args(words)
     if args.command in ("roll", "odds"):

@@ -386,7 +386,8 @@ class LiveHack:
 
     def status(self, state: Encounter) -> str:
         over = _system(state).rollover
-        if over is None:
+        # A holder missing from the state is one this viewer may not see (GM-only).
+        if over is None or state.find(over.holder_id) is None:
             return ""
         return f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
 
