@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -45,6 +45,7 @@ class RollLog(ScrollView, can_focus=True):
         self._styles: dict[str, Style] | None = None
         self._following = False  # a scroll to the newest entry is on its way
         self._rewrap_due = False
+        self._frame: tuple[Offset, int, Style] | None = None  # set while a frame is drawn
 
     # --- filling --------------------------------------------------------------------------------
 
@@ -110,9 +111,21 @@ class RollLog(ScrollView, can_focus=True):
         return len(self._render(index))
 
     def _laid_out(self, follow: bool) -> None:
-        self.virtual_size = Size(self._width, self._total())
+        size = Size(self._width, self._total())
+        if size.width == self.virtual_size.width and self.container_size:
+            # Only the height changed, which moves nothing on the screen: no layout pass,
+            # just the scrollbar (which lays the screen out if it comes or goes). Textual's
+            # own setter would lay out the whole screen, and on a served table every seat
+            # would pay for it. (``_scroll_update`` is Textual's; textual is pinned.)
+            self.set_reactive(RollLog.virtual_size, size)
+            self._scroll_update(size)
+        else:
+            self.virtual_size = size
         if follow:
-            # The scroll happens after the next refresh; until then the log still follows.
+            # Scrolled now, so the newest entry shows in the very frame that draws it (a
+            # served table draws every seat: a second frame per change doubles the work);
+            # once more after the next refresh, in case the layout changed the pane's height.
+            self.scroll_to(y=self.max_scroll_y, animate=False, force=True)
             self._following = True
             self.call_after_refresh(self._to_end)
         self.refresh()
@@ -180,19 +193,29 @@ class RollLog(ScrollView, can_focus=True):
         self._strips[index] = strips
         return strips
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line needs, worked out once a frame rather than twice a line (the
+        # pane's style is resolved from its CSS each time it is asked for).
+        self._frame = (self.scroll_offset, self.scrollable_content_region.width, self.rich_style)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
+        (scroll_x, scroll_y), width, style = self._frame or (
+            self.scroll_offset,
+            self.scrollable_content_region.width,
+            self.rich_style,
+        )
         line = scroll_y + y
-        width = self.scrollable_content_region.width
         if width != self._width and not self._rewrap_due:
             self._rewrap_due = True  # a scrollbar came or went: once, after this frame
             self.call_later(self._rewrap)
         if not self._width or line >= self._total():
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, style)
         index = bisect_right(self._ends, line)
         start = self._ends[index - 1] if index else 0
         strips = self._render(index)
         strip = strips[line - start] if line - start < len(strips) else Strip.blank(width)
-        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(
-            self.rich_style
-        )
+        return strip.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
