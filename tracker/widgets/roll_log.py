@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable
+from typing import Any
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -25,6 +26,48 @@ from rules.logline import LogEntry
 from tracker.render import STYLES, entry_text
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
+SHARED_ENTRIES = 256  # recent entries kept for every log in the process
+
+
+class Shared:
+    """What several logs showing the same change would each work out: done once.
+
+    A served table runs a log per seat in one process, and the seats that see the same
+    view are handed the very same (event, state before) pairs: the entry is described, and
+    drawn at a width in a theme, once for all of them. Keys are the objects' identities;
+    the objects are held with the result, so an identity is never reused while it is kept.
+    """
+
+    def __init__(self, size: int = SHARED_ENTRIES) -> None:
+        self.size = size
+        self._entries: dict[tuple[int, int], tuple[Event, Encounter, LogEntry]] = {}
+        self._strips: dict[tuple[int, int, tuple[object, ...]], tuple[LogEntry, list[Strip]]] = {}
+
+    def entry(self, before: Encounter, event: Event) -> LogEntry:
+        key = (id(event), id(before))
+        known = self._entries.get(key)
+        if known is not None:
+            return known[2]
+        entry = describe(before, event)
+        self._keep(self._entries, key, (event, before, entry))
+        return entry
+
+    def strips(self, entry: LogEntry, width: int, styles: tuple[object, ...]) -> list[Strip] | None:
+        known = self._strips.get((id(entry), width, styles))
+        return known[1] if known is not None else None
+
+    def keep_strips(
+        self, entry: LogEntry, width: int, styles: tuple[object, ...], strips: list[Strip]
+    ) -> None:
+        self._keep(self._strips, (id(entry), width, styles), (entry, strips))
+
+    def _keep(self, cache: dict[Any, Any], key: Any, value: Any) -> None:
+        if len(cache) >= self.size:
+            cache.pop(next(iter(cache)))
+        cache[key] = value
+
+
+SHARED = Shared()
 
 
 class RollLog(ScrollView, can_focus=True):
@@ -90,7 +133,7 @@ class RollLog(ScrollView, can_focus=True):
 
     def _add(self, events: Iterable[tuple[Event, Encounter]]) -> None:
         for event, before in events:
-            entry = describe(before, event)
+            entry = SHARED.entry(before, event)
             plain = entry.plain
             self._logged.append(entry)
             self.entries.append(plain)
@@ -181,13 +224,22 @@ class RollLog(ScrollView, can_focus=True):
         strips = self._strips.get(index)
         if strips is not None:
             return strips
-        text = entry_text(self._logged[index], self._style_map())
-        if index == self._marked:
-            text = Text("▶ ", style="bold") + text
-            text.stylize("reverse")
-        console = self.app.console
-        options = console.options.update_width(max(self._width, 1))
-        strips = [Strip(line) for line in console.render_lines(text, options, pad=False)]
+        entry = self._logged[index]
+        styles = self._style_map()
+        shared = index != self._marked  # the replay's marked entry is this log's own
+        looks = tuple(styles.items())
+        width = max(self._width, 1)
+        strips = SHARED.strips(entry, width, looks) if shared else None
+        if strips is None:
+            text = entry_text(entry, styles)
+            if not shared:
+                text = Text("▶ ", style="bold") + text
+                text.stylize("reverse")
+            console = self.app.console
+            options = console.options.update_width(width)
+            strips = [Strip(line) for line in console.render_lines(text, options, pad=False)]
+            if shared:
+                SHARED.keep_strips(entry, width, looks, strips)
         if len(self._strips) >= CACHED_ENTRIES:
             self._strips.pop(next(iter(self._strips)))
         self._strips[index] = strips
