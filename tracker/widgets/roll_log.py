@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from rules.encounter import Encounter, Event
 from rules.engine import describe
@@ -26,6 +27,7 @@ from rules.logline import LogEntry
 from tracker.render import STYLES, entry_text
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
+THUMB_LAG = 0.1  # seconds the log's scrollbar thumb may lag behind a new entry
 SHARED_ENTRIES = 256  # recent entries kept for every log in the process
 
 
@@ -89,6 +91,7 @@ class RollLog(ScrollView, can_focus=True):
         self._following = False  # a scroll to the newest entry is on its way
         self._rewrap_due = False
         self._frame: tuple[Offset, int, Style] | None = None  # set while a frame is drawn
+        self._thumb_due: Timer | None = None
 
     # --- filling --------------------------------------------------------------------------------
 
@@ -155,23 +158,43 @@ class RollLog(ScrollView, can_focus=True):
 
     def _laid_out(self, follow: bool) -> None:
         size = Size(self._width, self._total())
-        if size.width == self.virtual_size.width and self.container_size:
-            # Only the height changed, which moves nothing on the screen: no layout pass,
-            # just the scrollbar (which lays the screen out if it comes or goes). Textual's
-            # own setter would lay out the whole screen, and on a served table every seat
-            # would pay for it. (``_scroll_update`` is Textual's; textual is pinned.)
+        container = self.container_size
+        # Only the height changed and the scrollbar neither comes nor goes: nothing moves on
+        # the screen, so no layout pass (Textual's setter would lay the whole screen out),
+        # and the scrollbar's thumb catches up a moment later, in a frame of its own. A
+        # served table draws every seat on one loop: the new entry reaches all of them
+        # first, and a burst of changes moves the thumb once. (``_scroll_update`` is
+        # Textual's; textual is pinned.)
+        quiet = (
+            size.width == self.virtual_size.width
+            and bool(container)
+            and (size.height > container.height) == self.show_vertical_scrollbar
+        )
+        if quiet:
             self.set_reactive(RollLog.virtual_size, size)
-            self._scroll_update(size)
+            if self.show_vertical_scrollbar and self._thumb_due is None:
+                self._thumb_due = self.set_timer(THUMB_LAG, self._move_thumb)
         else:
             self.virtual_size = size
         if follow:
-            # Scrolled now, so the newest entry shows in the very frame that draws it (a
-            # served table draws every seat: a second frame per change doubles the work);
-            # once more after the next refresh, in case the layout changed the pane's height.
-            self.scroll_to(y=self.max_scroll_y, animate=False, force=True)
+            # Scrolled now, so the newest entry shows in the very frame that draws it (on a
+            # served table a second frame per change would double every seat's work); once
+            # more after the next refresh, in case a layout changed the pane's height.
+            end = self.max_scroll_y
+            if quiet:  # without moving the thumb now
+                self.scroll_target_y = end
+                self.set_scroll(None, end)
+            else:
+                self.scroll_to(y=end, animate=False, force=True)
             self._following = True
             self.call_after_refresh(self._to_end)
         self.refresh()
+
+    def _move_thumb(self) -> None:
+        self._thumb_due = None
+        self._scroll_update(self.virtual_size)
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.position = self.scroll_y
 
     def _to_end(self) -> None:
         # Forced: the scrollbar that allows the scroll may not be laid out yet.
