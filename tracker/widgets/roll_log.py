@@ -27,7 +27,7 @@ from rules.logline import LogEntry
 from tracker.render import STYLES, entry_text
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
-THUMB_LAG = 0.1  # seconds the log's scrollbar thumb may lag behind a new entry
+THUMB_LAG = 0.5  # seconds the log's scrollbar thumb may lag behind a new entry
 SHARED_ENTRIES = 256  # recent entries kept for every log in the process
 
 
