@@ -89,6 +89,7 @@ async def measure(count: int, events: int, gap: float) -> dict[str, float]:
     from rules.dice import SeededDice
     from rules.engine import new_encounter
     from rules.history import History
+    from tracker.serve.heap import SETTLE_AFTER
     from tracker.serve.seats import Table
     from tracker.serve.server import Config, TableServer
     from tracker.session import EncounterSession
@@ -116,7 +117,9 @@ async def measure(count: int, events: int, gap: float) -> dict[str, float]:
     )
     assert child.stdout is not None
     await child.stdout.readline()  # "ready": every seat drew its first screen
-    await asyncio.sleep(0.5)
+    # The server settles its heap a moment after the last seat joined (tracker/serve/heap.py):
+    # measured after that, as a table plays once everyone is seated.
+    await asyncio.sleep(SETTLE_AFTER + 0.5)
     sent: dict[str, float] = {}
     for number in range(events):
         mark = f"M{number:04d}X"

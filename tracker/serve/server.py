@@ -24,6 +24,7 @@ import asyncssh
 from rich.console import COLOR_SYSTEMS
 
 from tracker.serve.driver import ChannelDriver
+from tracker.serve.heap import Heap
 from tracker.serve.players import Player, find
 from tracker.serve.seats import Seat, Table
 
@@ -90,6 +91,7 @@ class TableServer:
         self.channels: set[SeatChannel] = set()
         self._server: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
+        self.heap = Heap()
         self.key = host_key(config.host_key)
         # Each seat's app redirects stdout/stderr while it runs; they are put back to these
         # when a seat ends, so nothing points at a finished seat's capture.
@@ -124,6 +126,7 @@ class TableServer:
     def close(self) -> None:
         if self._reaper is not None:
             self._reaper.cancel()
+        self.heap.close()
         for channel in list(self.channels):
             channel.close_with("The table is closing.")
         if self._server is not None:
@@ -273,6 +276,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.app.console._color_system = COLOR_SYSTEMS[colours]  # the client's, not ours
         self.app.driver_class = functools.partial(ChannelDriver, channel=self.chan)
         self.server.channels.add(self)
+        self.server.heap.changed()
         self.task = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
@@ -284,6 +288,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
 
     def _ended(self) -> None:
         self.server.channels.discard(self)
+        self.server.heap.changed()
         if self.seat is not None:
             self.server.table.leave(self.seat)
         chan = self.chan

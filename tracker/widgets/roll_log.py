@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable
+from typing import Any
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from rules.encounter import Encounter, Event
 from rules.engine import describe
@@ -25,6 +27,49 @@ from rules.logline import LogEntry
 from tracker.render import STYLES, entry_text
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
+THUMB_LAG = 0.5  # seconds the log's scrollbar thumb may lag behind a new entry
+SHARED_ENTRIES = 256  # recent entries kept for every log in the process
+
+
+class Shared:
+    """What several logs showing the same change would each work out: done once.
+
+    A served table runs a log per seat in one process, and the seats that see the same
+    view are handed the very same (event, state before) pairs: the entry is described, and
+    drawn at a width in a theme, once for all of them. Keys are the objects' identities;
+    the objects are held with the result, so an identity is never reused while it is kept.
+    """
+
+    def __init__(self, size: int = SHARED_ENTRIES) -> None:
+        self.size = size
+        self._entries: dict[tuple[int, int], tuple[Event, Encounter, LogEntry]] = {}
+        self._strips: dict[tuple[int, int, tuple[object, ...]], tuple[LogEntry, list[Strip]]] = {}
+
+    def entry(self, before: Encounter, event: Event) -> LogEntry:
+        key = (id(event), id(before))
+        known = self._entries.get(key)
+        if known is not None:
+            return known[2]
+        entry = describe(before, event)
+        self._keep(self._entries, key, (event, before, entry))
+        return entry
+
+    def strips(self, entry: LogEntry, width: int, styles: tuple[object, ...]) -> list[Strip] | None:
+        known = self._strips.get((id(entry), width, styles))
+        return known[1] if known is not None else None
+
+    def keep_strips(
+        self, entry: LogEntry, width: int, styles: tuple[object, ...], strips: list[Strip]
+    ) -> None:
+        self._keep(self._strips, (id(entry), width, styles), (entry, strips))
+
+    def _keep(self, cache: dict[Any, Any], key: Any, value: Any) -> None:
+        if len(cache) >= self.size:
+            cache.pop(next(iter(cache)))
+        cache[key] = value
+
+
+SHARED = Shared()
 
 
 class RollLog(ScrollView, can_focus=True):
@@ -45,6 +90,8 @@ class RollLog(ScrollView, can_focus=True):
         self._styles: dict[str, Style] | None = None
         self._following = False  # a scroll to the newest entry is on its way
         self._rewrap_due = False
+        self._frame: tuple[Offset, int, Style] | None = None  # set while a frame is drawn
+        self._thumb_due: Timer | None = None
 
     # --- filling --------------------------------------------------------------------------------
 
@@ -89,7 +136,7 @@ class RollLog(ScrollView, can_focus=True):
 
     def _add(self, events: Iterable[tuple[Event, Encounter]]) -> None:
         for event, before in events:
-            entry = describe(before, event)
+            entry = SHARED.entry(before, event)
             plain = entry.plain
             self._logged.append(entry)
             self.entries.append(plain)
@@ -110,12 +157,44 @@ class RollLog(ScrollView, can_focus=True):
         return len(self._render(index))
 
     def _laid_out(self, follow: bool) -> None:
-        self.virtual_size = Size(self._width, self._total())
+        size = Size(self._width, self._total())
+        container = self.container_size
+        # Only the height changed and the scrollbar neither comes nor goes: nothing moves on
+        # the screen, so no layout pass (Textual's setter would lay the whole screen out),
+        # and the scrollbar's thumb catches up a moment later, in a frame of its own. A
+        # served table draws every seat on one loop: the new entry reaches all of them
+        # first, and a burst of changes moves the thumb once. (``_scroll_update`` is
+        # Textual's; textual is pinned.)
+        quiet = (
+            size.width == self.virtual_size.width
+            and bool(container)
+            and (size.height > container.height) == self.show_vertical_scrollbar
+        )
+        if quiet:
+            self.set_reactive(RollLog.virtual_size, size)
+            if self.show_vertical_scrollbar and self._thumb_due is None:
+                self._thumb_due = self.set_timer(THUMB_LAG, self._move_thumb)
+        else:
+            self.virtual_size = size
         if follow:
-            # The scroll happens after the next refresh; until then the log still follows.
+            # Scrolled now, so the newest entry shows in the very frame that draws it (on a
+            # served table a second frame per change would double every seat's work); once
+            # more after the next refresh, in case a layout changed the pane's height.
+            end = self.max_scroll_y
+            if quiet:  # without moving the thumb now
+                self.scroll_target_y = end
+                self.set_scroll(None, end)
+            else:
+                self.scroll_to(y=end, animate=False, force=True)
             self._following = True
             self.call_after_refresh(self._to_end)
         self.refresh()
+
+    def _move_thumb(self) -> None:
+        self._thumb_due = None
+        self._scroll_update(self.virtual_size)
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.position = self.scroll_y
 
     def _to_end(self) -> None:
         # Forced: the scrollbar that allows the scroll may not be laid out yet.
@@ -168,31 +247,50 @@ class RollLog(ScrollView, can_focus=True):
         strips = self._strips.get(index)
         if strips is not None:
             return strips
-        text = entry_text(self._logged[index], self._style_map())
-        if index == self._marked:
-            text = Text("▶ ", style="bold") + text
-            text.stylize("reverse")
-        console = self.app.console
-        options = console.options.update_width(max(self._width, 1))
-        strips = [Strip(line) for line in console.render_lines(text, options, pad=False)]
+        entry = self._logged[index]
+        styles = self._style_map()
+        shared = index != self._marked  # the replay's marked entry is this log's own
+        looks = tuple(styles.items())
+        width = max(self._width, 1)
+        strips = SHARED.strips(entry, width, looks) if shared else None
+        if strips is None:
+            text = entry_text(entry, styles)
+            if not shared:
+                text = Text("▶ ", style="bold") + text
+                text.stylize("reverse")
+            console = self.app.console
+            options = console.options.update_width(width)
+            strips = [Strip(line) for line in console.render_lines(text, options, pad=False)]
+            if shared:
+                SHARED.keep_strips(entry, width, looks, strips)
         if len(self._strips) >= CACHED_ENTRIES:
             self._strips.pop(next(iter(self._strips)))
         self._strips[index] = strips
         return strips
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line needs, worked out once a frame rather than twice a line (the
+        # pane's style is resolved from its CSS each time it is asked for).
+        self._frame = (self.scroll_offset, self.scrollable_content_region.width, self.rich_style)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
+        (scroll_x, scroll_y), width, style = self._frame or (
+            self.scroll_offset,
+            self.scrollable_content_region.width,
+            self.rich_style,
+        )
         line = scroll_y + y
-        width = self.scrollable_content_region.width
         if width != self._width and not self._rewrap_due:
             self._rewrap_due = True  # a scrollbar came or went: once, after this frame
             self.call_later(self._rewrap)
         if not self._width or line >= self._total():
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, style)
         index = bisect_right(self._ends, line)
         start = self._ends[index - 1] if index else 0
         strips = self._render(index)
         strip = strips[line - start] if line - start < len(strips) else Strip.blank(width)
-        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style).apply_style(
-            self.rich_style
-        )
+        return strip.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)

@@ -1,0 +1,105 @@
+"""What keeps a served table quick: one frame per new log entry, the scrollbar's thumb a
+moment later, entries described once for every seat, and the served heap frozen once seats
+settle. (Speed itself is bench/serve.py's job; these check that nothing is lost for it.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from pathlib import Path
+
+from rules.commands import AddNote
+from rules.dice import SeededDice
+from rules.engine import new_encounter
+from rules.history import History
+from tests.screen import screen_text
+from tracker.app import TrackerApp
+from tracker.serve.heap import Heap
+from tracker.session import EncounterSession
+from tracker.widgets import roll_log
+from tracker.widgets.roll_log import RollLog, Shared
+
+
+def app_on(tmp_path: Path, notes: int) -> TrackerApp:
+    session = EncounterSession(
+        History(new_encounter("Quick", "livehack")), SeededDice(1), tmp_path / "q.fight"
+    )
+    for number in range(notes):
+        session.execute(AddNote(f"old note {number}"))
+    return TrackerApp(session, saves=tmp_path)
+
+
+async def test_a_new_entry_shows_at_once_and_the_thumb_catches_up(tmp_path: Path) -> None:
+    app = app_on(tmp_path, 40)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(RollLog)
+        bar = log.vertical_scrollbar
+        assert log.show_vertical_scrollbar and log.is_vertical_scroll_end
+        for number in range(3):
+            app.session.execute(AddNote(f"fresh note {number}"))
+        await pilot.pause()
+        # The newest entry is on screen, the log at its end, no layout pass awaited.
+        assert "fresh note 2" in screen_text(app)
+        assert log.virtual_size.height == len(log.entries)
+        end = log.virtual_size.height - log.container_size.height
+        assert log.scroll_y == log.max_scroll_y == end
+        assert bar.window_virtual_size < log.virtual_size.height  # the thumb lags...
+        await pilot.pause(roll_log.THUMB_LAG + 0.1)
+        assert bar.window_virtual_size == log.virtual_size.height  # ...then catches up
+        assert bar.position == log.scroll_y
+        # A key scrolls from where the log is now, not from where it was before the notes.
+        await pilot.click(RollLog)
+        await pilot.press("up")
+        assert log.scroll_y == end - 1
+        # Scrolled up, the log stays put while entries arrive; End follows them again.
+        app.session.execute(AddNote("while reading"))
+        await pilot.pause(roll_log.THUMB_LAG + 0.1)
+        assert log.scroll_y == end - 1 and "while reading" not in screen_text(app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert "while reading" in screen_text(app)
+
+
+def test_an_entry_is_described_and_drawn_once_for_every_log(monkeypatch) -> None:
+    calls: list[object] = []
+    real = roll_log.describe
+
+    def counting(before, event):  # type: ignore[no-untyped-def]
+        calls.append(event)
+        return real(before, event)
+
+    monkeypatch.setattr(roll_log, "describe", counting)
+    shared = Shared(size=2)
+    history = History(new_encounter("Quick", "livehack"))
+    (event, before), *_ = history.in_effect()
+    first = shared.entry(before, event)
+    assert shared.entry(before, event) is first and len(calls) == 1
+    # Equal but other objects (another view's state) are described on their own.
+    other = before.update(name=before.name)
+    assert other == before and other is not before
+    assert shared.entry(other, event).plain == first.plain and len(calls) == 2
+    strips = ["drawn"]
+    shared.keep_strips(first, 40, ("looks",), strips)  # type: ignore[list-item]
+    assert shared.strips(first, 40, ("looks",)) is strips
+    assert shared.strips(first, 41, ("looks",)) is None  # another width is drawn anew
+    # Only the newest are kept.
+    shared.entry(before.update(round=2), event)
+    assert shared.entry(before, event) is not first and len(calls) == 4
+
+
+async def test_the_heap_is_frozen_once_seats_settle_and_given_back_on_close() -> None:
+    heap = Heap(delay=0.05)
+    try:
+        heap.changed()
+        heap.changed()  # a burst of joins settles once
+        assert gc.get_freeze_count() == 0
+        await asyncio.sleep(0.15)
+        assert gc.get_freeze_count() > 0
+    finally:
+        heap.close()
+    assert gc.get_freeze_count() == 0
+    heap.changed()  # a seat ending after the table closed freezes nothing again
+    await asyncio.sleep(0.1)
+    assert gc.get_freeze_count() == 0
