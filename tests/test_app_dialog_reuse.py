@@ -54,3 +54,21 @@ async def test_a_reused_roll_dialog_forgets_what_was_typed_and_offers_new_combat
         await pilot.pause()
         assert not isinstance(app.screen, FormScreen)
         assert len(log.entries) > before
+
+
+async def test_a_reused_dialog_fits_a_terminal_made_smaller_while_it_was_closed(
+    tmp_path: Path,
+) -> None:
+    history = fight(("Ann", "party", LiveHackSheet()), ("Bob", "foes", LiveHackSheet()))
+    app = make_app(tmp_path, history)
+    async with app.run_test(size=BIG) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.has_class("-tall")
+        await pilot.press("escape")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen) and app.screen.has_class("-short")
+        assert "Cancel" in screen_text(app)  # the short layout fits the buttons on screen
