@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,17 +29,18 @@ from rules.forms import Field, choice_value, int_value
 from rules.history import History
 from rules.odds.model import Odds
 from tracker import quick_flow
-from tracker.screens.action_menu import ActionMenuScreen
-from tracker.screens.apply_result import ApplyResultScreen
-from tracker.screens.command_line import prompt_for
-from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.encounter_view import EncounterView
 from tracker.widgets.roll_log import RollLog
 from tracker.widgets.thresholds import ThresholdsPane
+
+if TYPE_CHECKING:
+    from tracker.screens.form import FormScreen
+
+# The dialogs are imported where they open, not with this screen: the first frame needs
+# none of them, and importing them (the command line's above all) delayed the start.
 
 SHEET = "sheet:"
 YES_NO = (("no", "No"), ("yes", "Yes"))
@@ -88,6 +90,7 @@ class EncounterScreen(Screen[None]):
         super().__init__()
         self.session = session
         self._unsubscribe: Callable[[], None] | None = None
+        self._forms: dict[str, FormScreen] = {}  # the system actions' dialogs, built once
 
     # --- layout and updates ---
 
@@ -106,6 +109,8 @@ class EncounterScreen(Screen[None]):
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+        for action_id in list(self._forms):
+            self._forget_form(action_id)
 
     def _show_state(self, state: Encounter) -> None:
         self.query_one(EncounterView).show(state)
@@ -161,6 +166,8 @@ class EncounterScreen(Screen[None]):
         submit: Callable[[Mapping[str, str]], None],
         **kw: str,
     ) -> None:
+        from tracker.screens.form import FormScreen
+
         self.app.push_screen(FormScreen(title, fields, submit, **kw))  # type: ignore[arg-type]
 
     # --- combatants ---
@@ -250,6 +257,8 @@ class EncounterScreen(Screen[None]):
             if yes:
                 self.run(RemoveCombatant(combatant.id), f"remove {combatant.name}")
 
+        from tracker.screens.confirm import ConfirmScreen
+
         self.app.push_screen(
             ConfirmScreen(f"Remove {combatant.name} from the encounter?"), answered
         )
@@ -272,6 +281,8 @@ class EncounterScreen(Screen[None]):
         self.action_system("roll")
 
     def action_system_menu(self) -> None:
+        from tracker.screens.action_menu import ActionMenuScreen
+
         system = self.session.system
         actions = [a for a in system.actions(self.state) if self.session.allows("system", a.id)]
         self.app.push_screen(
@@ -331,16 +342,47 @@ class EncounterScreen(Screen[None]):
             if done and then is not None:
                 then()
 
-        form = FormScreen(
-            action.title,
-            fields,
-            submit,
-            ok_label="Roll" if action_id == "roll" else "OK",
-            preview=preview,
-            odds=odds if odds_of is not None else None,
-            on_odds=show_odds,
-        )
+        ok_label = "Roll" if action_id == "roll" else "OK"
+        odds_or_none = odds if odds_of is not None else None
+        form = self._forms.get(action_id)
+        if form is not None and form.shape(form.fields) == form.shape(fields):
+            form.reopen(
+                action.title,
+                fields,
+                submit,
+                ok_label=ok_label,
+                preview=preview,
+                odds=odds_or_none,
+                on_odds=show_odds,
+            )
+        else:
+            if form is not None:
+                self._forget_form(action_id)
+            from tracker.screens.form import FormScreen
+
+            form = FormScreen(
+                action.title,
+                fields,
+                submit,
+                ok_label=ok_label,
+                preview=preview,
+                odds=odds_or_none,
+                on_odds=show_odds,
+            )
+            # Kept installed, so the next time (the next roll) it opens without being built.
+            self.app.install_screen(form, self._form_name(action_id))
+            self._forms[action_id] = form
         self.app.push_screen(form, closed)
+
+    def _form_name(self, action_id: str) -> str:
+        return f"encounter-{id(self)}-{action_id}"
+
+    def _forget_form(self, action_id: str) -> None:
+        form = self._forms.pop(action_id)
+        if form in self.app.screen_stack:
+            return  # still open as the app closes: Textual removes it with the app
+        self.app.uninstall_screen(self._form_name(action_id))
+        form.remove()
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         """(title, action, help) for the command palette: every key, and the system's actions."""
@@ -375,11 +417,15 @@ class EncounterScreen(Screen[None]):
         except Rejected as exc:
             self.notify(exc.message, markup=False)
             return
+        from tracker.screens.apply_result import ApplyResultScreen
+
         self.app.push_screen(
             ApplyResultScreen(lines), lambda yes: self.action_apply_result() if yes else None
         )
 
     def action_command_line(self) -> None:
+        from tracker.screens.command_line import prompt_for
+
         self.app.push_screen(prompt_for(self))
 
     def action_apply_result(self) -> None:

@@ -57,6 +57,19 @@ class FormScreen(ModalScreen[bool]):
         on_odds: Callable[[Odds | None], None] | None = None,
     ) -> None:
         super().__init__()
+        self._configure(title, fields, submit, ok_label, focus_key, preview, odds, on_odds)
+
+    def _configure(
+        self,
+        title: str,
+        fields: list[Field],
+        submit: Submit,
+        ok_label: str,
+        focus_key: str | None,
+        preview: Preview | None,
+        odds: OddsOf | None,
+        on_odds: Callable[[Odds | None], None] | None,
+    ) -> None:
         self.odds = odds
         self.on_odds = on_odds
         self.title_text = title
@@ -65,15 +78,62 @@ class FormScreen(ModalScreen[bool]):
         self.preview = preview
         self.ok_label = ok_label
         self.focus_key = focus_key
+        self._fresh = True  # focus and preview are set up when next shown
+
+    @staticmethod
+    def shape(fields: list[Field]) -> tuple[tuple[str, str], ...]:
+        """What decides the dialog's widgets; two forms of one shape can share a dialog."""
+        return tuple((field.key, field.kind) for field in fields)
+
+    def reopen(
+        self,
+        title: str,
+        fields: list[Field],
+        submit: Submit,
+        *,
+        ok_label: str = "OK",
+        focus_key: str | None = None,
+        preview: Preview | None = None,
+        odds: OddsOf | None = None,
+        on_odds: Callable[[Odds | None], None] | None = None,
+    ) -> None:
+        """Make this built (and closed) dialog ask for ``fields`` afresh, when pushed again.
+
+        Composing and styling the widgets is nearly all the time a dialog takes to open; a
+        dialog kept installed only has its words and values put back. The fields must have
+        this dialog's ``shape``.
+        """
+        assert self.shape(fields) == self.shape(self.fields)
+        before = self.fields
+        if title != self.title_text:
+            self.query_one("#form-title", Label).update(Text(title, style="bold"))
+        if ok_label != self.ok_label:
+            self.query_one("#ok", Button).label = ok_label
+        self._configure(title, fields, submit, ok_label, focus_key, preview, odds, on_odds)
+        labels = self.query_one("#fields").query_children(Label)
+        with self.prevent(Input.Changed, Choice.Changed):
+            for field, old, label in zip(fields, before, labels, strict=True):
+                if field.label != old.label:
+                    label.update(Text(field.label))
+                widget = self.query_one(f"#{_field_id(field.key)}")
+                if isinstance(widget, Choice):
+                    widget.reset(field.choices, field.default)
+                elif isinstance(widget, Input):
+                    widget.placeholder = field.help
+                    widget.value = field.default
+        self.query_one("#fields", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#error", Static).update("")
+        self.query_one(OddsTable).show(None)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(Text(self.title_text, style="bold"), id="form-title")
-            with VerticalScroll(id="fields"):
+            # A two-column grid, not a row container per field: a third fewer widgets for
+            # Textual to compose and style, which is most of the time the dialog takes to open.
+            with VerticalScroll(id="fields", classes="form-grid"):
                 for field in self.fields:
-                    with Horizontal(classes="row"):
-                        yield Label(Text(field.label), classes="label")
-                        yield self._widget_for(field)
+                    yield Label(Text(field.label), classes="label")
+                    yield self._widget_for(field)
             yield Static("", id="preview")
             yield OddsTable(id="form-odds")
             yield Static("", id="error")
@@ -91,7 +151,12 @@ class FormScreen(ModalScreen[bool]):
             id=_field_id(field.key),
         )
 
-    def on_mount(self) -> None:
+    def on_screen_resume(self) -> None:
+        # When first shown, new or kept from before (see ``reopen``); not on coming back from
+        # a screen opened over the dialog, which keeps the focus where it was.
+        if not self._fresh:
+            return
+        self._fresh = False
         wanted = self.focus_key
         if wanted is None:
             wanted = next((f.key for f in self.fields if f.kind != "choice"), None)

@@ -32,8 +32,17 @@ class Choice(Widget, can_focus=True):
     ) -> None:
         super().__init__(id=id)
         self.options = options
-        values = [v for v, _ in options]
-        self.set_reactive(Choice.index, values.index(value) if value in values else 0)
+        self.set_reactive(Choice.index, self._index_of(value))
+
+    def reset(self, options: tuple[tuple[str, str], ...], value: str) -> None:
+        """Offer other options (a dialog reused for a new question), ``value`` chosen."""
+        self.options = options
+        self.index = self._index_of(value)
+        self.refresh()
+
+    def _index_of(self, value: str) -> int:
+        values = [v for v, _ in self.options]
+        return values.index(value) if value in values else 0
 
     @property
     def value(self) -> str:
