@@ -31,14 +31,28 @@ def _chance_of(odds: Odds | None, index: int, label: str) -> str:
 
 class ThresholdsPane(Static):
     _shown: Encounter | None = None  # redrawn only when the state differs
+    _drawn = False  # the first drawing leaves the odds to the next frame
 
     def show(self, state: Encounter) -> None:
         if state == self._shown:
             return
+        first = self._shown is None and not self._drawn
         self._shown = state
+        self._drawn = True
+        if first:
+            # The app's first frame does not wait for the odds (an exact sum over the
+            # dice): the tiers come at once, their chances in the frame after.
+            self._draw(state, with_odds=False)
+            self.call_after_refresh(self._draw, state, True)
+        else:
+            self._draw(state, with_odds=True)
+
+    def _draw(self, state: Encounter, with_odds: bool) -> None:
+        if state is not self._shown:
+            return  # a later state is already drawn
         system = get_system(state.system)
         landing = system.landing(state)
-        last_odds = getattr(system, "last_odds", None)
+        last_odds = getattr(system, "last_odds", None) if with_odds else None
         odds = last_odds(state) if last_odds is not None else None
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
