@@ -335,13 +335,9 @@ class BeerRun:
         ]
 
     def _last_opponent(self, state: Encounter, cid: str) -> str:
-        roll = state.last_roll
-        if isinstance(roll, RoundRolled):
-            for contest in roll.contests:
-                if contest.top_id == cid and contest.bottom_id:
-                    return contest.bottom_id
-                if contest.bottom_id == cid:
-                    return contest.top_id
+        found = br.last_opponent(state, cid)
+        if found is not None:
+            return found
         other = next((c for c in state.combatants if c.id != cid), None)
         return other.id if other else cid
 

@@ -486,3 +486,15 @@ def cede(state: Encounter, cmd: Cede) -> list[object]:
                 ConditionAdded(ceder.id, Condition(DEAD, Duration("until-removed"), None))
             )
     return events
+
+
+def last_opponent(state: Encounter, cid: str) -> str | None:
+    """Whom ``cid`` faced in the last roll of pools, if it was in one."""
+    roll = state.last_roll
+    if isinstance(roll, RoundRolled):
+        for contest in roll.contests:
+            if contest.top_id == cid and contest.bottom_id:
+                return contest.bottom_id
+            if contest.bottom_id == cid:
+                return contest.top_id
+    return None

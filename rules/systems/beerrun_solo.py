@@ -23,7 +23,6 @@ from rules.systems.beerrun_model import (
     Cede,
     Goal,
     LandDamage,
-    RoundRolled,
     SetGoal,
 )
 
@@ -73,17 +72,6 @@ def _size(ability: Ability | None) -> int:
     return ability.size if ability is not None else 0
 
 
-def _last_opponent(state: Encounter, cid: str) -> str | None:
-    roll = state.last_roll
-    if isinstance(roll, RoundRolled):
-        for contest in roll.contests:
-            if contest.top_id == cid and contest.bottom_id:
-                return contest.bottom_id
-            if contest.bottom_id == cid:
-                return contest.top_id
-    return None
-
-
 def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combatant, str] | None:
     """The foe it sets its pool against, and why; None when no foe is left in the fight."""
     standing = foes(state, actor)
@@ -94,7 +82,7 @@ def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combata
         found = health(br.sheet_of(chosen))
         why = f" (Health d{found.size})" if found is not None else ""
         return chosen, f"goes for {chosen.name}, the weakest{why}"
-    last = state.find(_last_opponent(state, actor.id))
+    last = state.find(br.last_opponent(state, actor.id))
     if last is not None and last in standing:
         return last, f"keeps at {last.name}"
     return standing[0], f"takes on {standing[0].name}"
@@ -223,7 +211,7 @@ def _gives_up(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: s
 
 
 def _opponent(state: Encounter, actor: Combatant) -> Combatant | None:
-    found = state.find(_last_opponent(state, actor.id))
+    found = state.find(br.last_opponent(state, actor.id))
     if found is not None and in_the_fight(found):
         return found
     standing = foes(state, actor)
