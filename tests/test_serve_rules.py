@@ -190,3 +190,20 @@ def test_a_hidden_holders_margin_bonus_is_not_hinted_at_in_the_header() -> None:
     assert session.system.status(state) == f"{SECRET}: margin bonus +3"
     seen = sight(state, ALICE, hidden_ids(session.history.effective_events(), state)).state
     assert session.system.status(seen) == ""
+
+
+async def test_a_seat_leaving_leaves_the_served_heap_frozen(tmp_path: Path) -> None:
+    import gc
+
+    session, _ = encounter()
+    table = Table(session)
+    gc.freeze()  # as tracker.serve.heap does once the seats settle
+    try:
+        frozen = gc.get_freeze_count()
+        app = TableApp(table, table.join("spectator", "Bob"), saves=tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+        # The seat's exit did not unfreeze the process (a few frozen objects may be freed).
+        assert gc.get_freeze_count() > frozen // 2
+    finally:
+        gc.unfreeze()

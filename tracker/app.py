@@ -30,6 +30,9 @@ class TrackerApp(App[None]):
     CSS_PATH = "tracker.tcss"
     TITLE = "Combat Tracker"
     COMMANDS = App.COMMANDS | {ScreenActions}
+    # Whether this app freezes the process's collector (see settle_memory); False where
+    # several apps share a process and something else owns that (a served table's Heap).
+    OWNS_MEMORY = True
 
     def __init__(
         self,
@@ -56,7 +59,8 @@ class TrackerApp(App[None]):
         self.dice = dice or (session.dice if session else SeededDice(0))
 
     def on_mount(self) -> None:
-        settle_memory()
+        if self.OWNS_MEMORY:
+            settle_memory()
         chosen = self.settings.theme
         if chosen is not None and chosen in self.available_themes:
             self.theme = chosen
@@ -84,7 +88,8 @@ class TrackerApp(App[None]):
             self.notify(error, severity="warning", markup=False)
 
     def on_unmount(self) -> None:
-        gc.unfreeze()
+        if self.OWNS_MEMORY:
+            gc.unfreeze()
 
     def _after_standalone_replay(self, branch: History | None) -> None:
         if branch is None:
@@ -126,7 +131,8 @@ class TrackerApp(App[None]):
             if error:
                 self.notify(error, title="Not saved", severity="error", markup=False)
         self.session, error = EncounterSession.resume(opened, self.dice)
-        settle_memory()
+        if self.OWNS_MEMORY:
+            settle_memory()
         screen = EncounterScreen(self.session)
         if isinstance(self.screen, EncounterScreen):
             self.switch_screen(screen)

@@ -342,33 +342,21 @@ class EncounterScreen(Screen[None]):
             if done and then is not None:
                 then()
 
-        ok_label = "Roll" if action_id == "roll" else "OK"
-        odds_or_none = odds if odds_of is not None else None
+        settings = {
+            "ok_label": "Roll" if action_id == "roll" else "OK",
+            "preview": preview,
+            "odds": odds if odds_of is not None else None,
+            "on_odds": show_odds,
+        }
         form = self._forms.get(action_id)
         if form is not None and form.shape(form.fields) == form.shape(fields):
-            form.reopen(
-                action.title,
-                fields,
-                submit,
-                ok_label=ok_label,
-                preview=preview,
-                odds=odds_or_none,
-                on_odds=show_odds,
-            )
+            form.reopen(action.title, fields, submit, **settings)
         else:
             if form is not None:
                 self._forget_form(action_id)
             from tracker.screens.form import FormScreen
 
-            form = FormScreen(
-                action.title,
-                fields,
-                submit,
-                ok_label=ok_label,
-                preview=preview,
-                odds=odds_or_none,
-                on_odds=show_odds,
-            )
+            form = FormScreen(action.title, fields, submit, **settings)
             # Kept installed, so the next time (the next roll) it opens without being built.
             self.app.install_screen(form, self._form_name(action_id))
             self._forms[action_id] = form

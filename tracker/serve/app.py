@@ -50,6 +50,9 @@ class TableApp(TrackerApp):
     CSS_PATH = Path(__file__).parent.parent / "tracker.tcss"
     COMMANDS = TrackerApp.COMMANDS | {TableCommands}
     BINDINGS = [Binding("w", "seats", "Seats")]
+    # Seats share one process: tracker.serve.heap freezes it once seats settle, and a seat
+    # leaving must not unfreeze everyone else's objects.
+    OWNS_MEMORY = False
 
     def __init__(self, table: Table, seat: Seat, *, saves: Path, notes: Iterable[str] = ()) -> None:
         self.table = table
