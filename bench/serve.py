@@ -8,6 +8,10 @@ The GM then adds notes, one every ``--gap`` seconds; a note's latency on a seat 
 from the GM's command to the moment its text arrived in that seat's stream (both
 processes read the same monotonic clock). Memory per seat is the growth of the server's
 resident set from before the seats joined to after the last note, over N.
+
+Each count is run twice: with seats that only watch (drawn by shared views, see
+tracker/serve/views.py), and with seats that have each pressed a key (↓) first, so that
+every seat's own app draws it: the worst case, where nothing is shared.
 """
 
 from __future__ import annotations
@@ -45,7 +49,12 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def one_seat(
-    port: int, index: int, marks: list[str], seen: dict[str, float], ready: asyncio.Event
+    port: int,
+    index: int,
+    marks: list[str],
+    seen: dict[str, float],
+    ready: asyncio.Event,
+    active: bool,
 ) -> None:
     import asyncssh
 
@@ -62,7 +71,9 @@ async def one_seat(
             break
         now = time.monotonic()
         text = tail + data
-        if "Roll log" in text:
+        if "Roll log" in text and not ready.is_set():
+            if active:
+                process.stdin.write("\x1b[B")  # a key: the seat draws on its own from now
             ready.set()
         while waiting and waiting[0] in text:
             seen[waiting.pop(0)] = now
@@ -70,11 +81,14 @@ async def one_seat(
     conn.close()
 
 
-async def clients(port: int, count: int, events: int) -> None:
+async def clients(port: int, count: int, events: int, active: bool) -> None:
     marks = [f"M{number:04d}X" for number in range(events)]
     seen: list[dict[str, float]] = [{} for _ in range(count)]
     ready = [asyncio.Event() for _ in range(count)]
-    tasks = [asyncio.create_task(one_seat(port, i, marks, seen[i], ready[i])) for i in range(count)]
+    tasks = [
+        asyncio.create_task(one_seat(port, i, marks, seen[i], ready[i], active))
+        for i in range(count)
+    ]
     await asyncio.gather(*(event.wait() for event in ready))
     print("ready", flush=True)
     await asyncio.wait(tasks, timeout=120)
@@ -84,7 +98,7 @@ async def clients(port: int, count: int, events: int) -> None:
 # --- the server process ------------------------------------------------------------------------
 
 
-async def measure(count: int, events: int, gap: float) -> dict[str, float]:
+async def measure(count: int, events: int, gap: float, active: bool) -> dict[str, float]:
     from rules.commands import AddCombatant, AddNote
     from rules.dice import SeededDice
     from rules.engine import new_encounter
@@ -113,6 +127,7 @@ async def measure(count: int, events: int, gap: float) -> dict[str, float]:
         str(server.port),
         str(count),
         str(events),
+        str(int(active)),
         stdout=subprocess.PIPE,
     )
     assert child.stdout is not None
@@ -136,6 +151,7 @@ async def measure(count: int, events: int, gap: float) -> dict[str, float]:
     missing = count * events - len(latencies)
     return {
         "seats": count,
+        "active": active,
         "median": statistics.median(latencies),
         "p95": percentile(latencies, 0.95),
         "max": max(latencies),
@@ -150,13 +166,14 @@ def table(results: list[dict[str, float]], events: int, gap: float) -> str:
         f"{events} notes from the GM, one every {gap * 1000:.0f} ms; latency from the GM's "
         "command to the note's text arriving on the seat, over every seat and note.",
         "",
-        "| seats | median | p95 | max | not seen | memory per seat |",
-        "|---|---|---|---|---|---|",
+        "| seats | they | median | p95 | max | not seen | memory per seat |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in results:
+        they = "each typed a key" if r["active"] else "watch"
         rows.append(
-            f"| {r['seats']:.0f} | {r['median']:.1f} ms | {r['p95']:.1f} ms | {r['max']:.1f} ms"
-            f" | {r['missing']:.0f} | {r['per_seat_mb']:.2f} MB |"
+            f"| {r['seats']:.0f} | {they} | {r['median']:.1f} ms | {r['p95']:.1f} ms"
+            f" | {r['max']:.1f} ms | {r['missing']:.0f} | {r['per_seat_mb']:.2f} MB |"
         )
     return "\n".join(rows)
 
@@ -178,19 +195,24 @@ def write_doc(text: str) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--client":
-        port, count, events = (int(value) for value in sys.argv[2:5])
-        asyncio.run(clients(port, count, events))
+        port, count, events, active = (int(value) for value in sys.argv[2:6])
+        asyncio.run(clients(port, count, events, bool(active)))
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
     parser.add_argument("--events", type=int, default=15)
     parser.add_argument("--gap", type=float, default=1.0, help="seconds between notes")
+    parser.add_argument(
+        "--only", choices=("watch", "typed"), help="only seats that watch, or that typed"
+    )
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     args = parser.parse_args()
+    modes = {"watch": (False,), "typed": (True,), None: (False, True)}[args.only]
     results = []
-    for count in args.seats:
-        results.append(asyncio.run(measure(count, args.events, args.gap)))
-        print(results[-1], file=sys.stderr, flush=True)
+    for active in modes:
+        for count in args.seats:
+            results.append(asyncio.run(measure(count, args.events, args.gap, active)))
+            print(results[-1], file=sys.stderr, flush=True)
     text = table(results, args.events, args.gap)
     print(text)
     if args.write:

@@ -9,16 +9,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
-from textual._context import active_app
+import pyte
 
 from rules.commands import AddCombatant
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
-from tests.screen import screen_text
 from tracker.serve.players import Player
 from tracker.serve.seats import Seat, Table
-from tracker.serve.server import Config, TableServer
+from tracker.serve.server import Config, SeatChannel, TableServer
 from tracker.session import EncounterSession
 
 SECRET = "Vexmoor"  # the GM-only combatant's name: never on a player's screen
@@ -82,13 +81,22 @@ async def serve(tmp_path: Path, **config: object) -> Served:
 
 
 class Client:
-    """A real SSH client with a terminal; ``output`` is every character the server sent."""
+    """A real SSH client with a terminal; ``output`` is every character the server sent,
+    and ``text()`` what its terminal shows (a VT emulator fed that output)."""
 
-    def __init__(self, served: Served, conn: asyncssh.SSHClientConnection, process) -> None:
+    def __init__(
+        self,
+        served: Served,
+        conn: asyncssh.SSHClientConnection,
+        process,
+        size: tuple[int, int] = (100, 30),
+    ) -> None:
         self.served = served
         self.conn = conn
         self.process = process
         self.output = ""
+        self.terminal = pyte.Screen(*size)
+        self._stream = pyte.Stream(self.terminal)
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
@@ -99,16 +107,19 @@ class Client:
         size: tuple[int, int] = (100, 30),
         term: str | None = "xterm-256color",
         wait: bool = True,
+        password: str | None = None,
     ) -> Client:
+        """Join as ``key`` (a key of ``serve``'s), or by the table password as that login."""
+        login: dict[str, object] = (
+            {"password": password, "client_keys": None}
+            if password is not None
+            else {"client_keys": [served.keys[key]]}
+        )
         conn = await asyncssh.connect(
-            "127.0.0.1",
-            served.port,
-            username=key,
-            client_keys=[served.keys[key]],
-            known_hosts=None,
+            "127.0.0.1", served.port, username=key, known_hosts=None, **login
         )
         process = await conn.create_process(term_type=term, term_size=size)
-        client = cls(served, conn, process)
+        client = cls(served, conn, process, size)
         if term is not None and wait:
             await until(lambda: client.seat is not None and client.seat.app is not None)
             await until(lambda: "Roll log" in client.text() and "palette" in client.text())
@@ -120,6 +131,7 @@ class Client:
             if not data:
                 return
             self.output += data
+            self._stream.feed(data)
 
     @property
     def seat(self) -> Seat | None:
@@ -128,18 +140,22 @@ class Client:
             (s for s in self.served.table.seats.values() if s.peer.endswith(f":{port}")), None
         )
 
-    def text(self) -> str:
+    @property
+    def channel(self) -> SeatChannel:
+        """The server's side of this client's session."""
         seat = self.seat
-        assert seat is not None and seat.app is not None
-        # Read outside the app's own task: some widgets render only with their app active.
-        token = active_app.set(seat.app)
-        try:
-            return screen_text(seat.app)
-        finally:
-            active_app.reset(token)
+        return next(c for c in self.served.server.channels if c.seat is seat and seat)
+
+    def text(self) -> str:
+        """What the client's terminal shows now, line by line."""
+        return "\n".join(line.rstrip() for line in self.terminal.display)
 
     def type(self, keys: str) -> None:
         self.process.stdin.write(keys)
+
+    def resize(self, width: int, height: int) -> None:
+        self.process.change_terminal_size(width, height)
+        self.terminal.resize(height, width)
 
     async def close(self) -> None:
         self.conn.close()

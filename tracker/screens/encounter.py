@@ -102,9 +102,14 @@ class EncounterScreen(Screen[None]):
         self._unsubscribe = self.session.subscribe(
             lambda change: self.post_message(EncounterChanged(change))
         )
+        self.reload()
+        self.query_one(CombatantsPane).focus()
+
+    def reload(self) -> None:
+        """Show the session's whole state and log (a served seat that was not told of
+        changes while a shared view drew it catches up here)."""
         self._show_state(self.session.state)
         self.query_one(RollLog).show(self.session.history.in_effect())
-        self.query_one(CombatantsPane).focus()
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ from textual.screen import Screen
 
 from rules.history import History
 from tracker.app import TrackerApp
+from tracker.screens.encounter import EncounterScreen
+from tracker.serve.driver import ChannelDriver
 from tracker.serve.safe_text import NoControlCodes
 from tracker.serve.seats import Seat, SeatSession, Table
 
@@ -59,7 +62,35 @@ class TableApp(TrackerApp):
         self.seat = seat
         super().__init__(SeatSession(table, seat), saves=saves, notes=list(notes))  # type: ignore[arg-type]
         seat.app = self
+        self._held: AbstractContextManager[None] | None = None  # batch_update while muted
         self._unwatch = table.watch(self._seats_changed) if seat.role == "gm" else None
+
+    # --- drawn by a shared view, or on its own (tracker/serve/views.py) ---
+
+    def mute(self) -> None:
+        """A shared view draws this seat: draw nothing, and skip changes until ``unmute``."""
+        self.seat.muted = True
+        if self._held is None:
+            self._held = self.batch_update()
+            self._held.__enter__()
+        if isinstance(self._driver, ChannelDriver):
+            self._driver.muted = True
+
+    def unmute(self) -> None:
+        """Draw the seat from now on: caught up, and the whole screen at once."""
+        self.seat.muted = False
+        if isinstance(self._driver, ChannelDriver):
+            self._driver.muted = False
+        if self._held is not None:
+            held, self._held = self._held, None
+            held.__exit__(None, None, None)
+        session = self.session
+        if isinstance(session, SeatSession) and session.behind:
+            session.behind = False
+            for screen in self.screen_stack:
+                if isinstance(screen, EncounterScreen):
+                    screen.reload()
+        self.refresh(layout=True)
 
     def _seats_changed(self, news: str) -> None:
         """The GM hears who joins and leaves the table."""

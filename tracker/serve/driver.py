@@ -9,6 +9,7 @@ SSH session hands it the bytes typed and the window changes. It uses Textual's p
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import events
@@ -41,7 +42,14 @@ class Channel(Protocol):
 
 
 class ChannelDriver(Driver):
-    """Draws on ``channel``; ``feed`` and ``resize`` are called by the SSH session."""
+    """Draws on ``channel``; ``feed`` and ``resize`` are called by the SSH session.
+
+    A seat that only watches shows a shared view (tracker.serve.views) while its own app is
+    ``muted``: the app keeps up but nothing it draws is sent. The seat's first real input
+    (anything but the mouse moving) calls ``on_input`` first, which unmutes it.
+    ``modes=False`` leaves the terminal's modes (alternate screen, mouse) to the seats: a
+    shared view's driver draws on many terminals that each entered them already.
+    """
 
     def __init__(
         self,
@@ -51,23 +59,30 @@ class ChannelDriver(Driver):
         debug: bool = False,
         mouse: bool = True,
         size: tuple[int, int] | None = None,
+        modes: bool = True,
+        muted: bool = False,
+        on_input: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._channel = channel
         self._parser = XTermParser(debug)
         self._tick: asyncio.TimerHandle | None = None
         self._input = False
+        self._modes = modes
+        self.muted = muted
+        self.on_input = on_input
 
     @property
     def is_headless(self) -> bool:
         return False
 
     def write(self, data: str) -> None:
-        if not self._channel.is_closing():
+        if not self.muted and not self._channel.is_closing():
             self._channel.write(data)
 
     def start_application_mode(self) -> None:
-        self.write(ENTER_SCREEN)
+        if self._modes:
+            self.write(ENTER_SCREEN)
         self._input = True
         self._send_size()
 
@@ -78,14 +93,15 @@ class ChannelDriver(Driver):
 
     def stop_application_mode(self) -> None:
         self.disable_input()
-        self.write(LEAVE_SCREEN)
+        if self._modes and not self._channel.is_closing():  # muted or not: the seat ends
+            self._channel.write(LEAVE_SCREEN)
 
     def feed(self, data: str) -> None:
         """Keys (and mouse reports, pastes...) typed on the client's terminal."""
         if not self._input:
             return
         for message in self._parser.feed(data):
-            self.process_message(message)
+            self._process(message)
         if self._tick is not None:
             self._tick.cancel()
         self._tick = self._loop.call_later(ESCAPE_TICK, self._tick_parser)
@@ -93,7 +109,15 @@ class ChannelDriver(Driver):
     def _tick_parser(self) -> None:
         self._tick = None
         for message in self._parser.tick():
-            self.process_message(message)
+            self._process(message)
+
+    def _process(self, message: Any) -> None:
+        if self.muted:
+            if type(message) is events.MouseMove:  # hovering: still only watching
+                return
+            if self.on_input is not None:
+                self.on_input()
+        self.process_message(message)
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""

@@ -51,6 +51,10 @@ class Seat:
     last_input: float = field(default_factory=time.monotonic)
     app: App[Any] | None = None
     close: Callable[[str], None] | None = None  # disconnects the seat with a message
+    view: Viewer | None = None  # a shared view's own seat: what it shows, fixed
+    # A shared view draws this seat (tracker/serve/views.py): its own app is not told of
+    # changes, and catches up when the seat takes over.
+    muted: bool = False
 
     @property
     def remote(self) -> bool:
@@ -95,6 +99,8 @@ class Table:
         self._tell_watchers("")
 
     def viewer(self, seat: Seat) -> Viewer:
+        if seat.view is not None:
+            return seat.view
         if seat.role == "gm":
             return GM
         if seat.role == "spectator":
@@ -162,6 +168,7 @@ class SeatSession:
     def __init__(self, table: Table, seat: Seat) -> None:
         self.table = table
         self.seat = seat
+        self.behind = False  # changes were held back from a muted seat's screen
 
     @property
     def viewer(self) -> Viewer:
@@ -200,9 +207,15 @@ class SeatSession:
         return may_use(self.viewer, self._session.state.system, action, argument)
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        def told(change: Change) -> None:
+            if self.seat.muted:
+                self.behind = True
+            else:
+                subscriber(change)
+
         if self.viewer.is_gm:
-            return self._session.subscribe(subscriber)
-        return self.table.subscribe_public(subscriber)
+            return self._session.subscribe(told)
+        return self.table.subscribe_public(told)
 
     def execute(self, command: object, label: str = "", choices: Any = ()) -> Applied | None:
         self.seat.last_input = time.monotonic()

@@ -1,8 +1,9 @@
 """The SSH server: who may sit at the table, and one Textual app per seat on its channel.
 
 One process, one asyncio loop: every seat's app runs on this loop with a ``ChannelDriver``
-and shares the table's one ``EncounterSession``. Only interactive sessions with a terminal
-are served: no exec, no subsystem (SFTP), no port forwarding, no agent or X11.
+and shares the table's one ``EncounterSession``. Seats that only watch are drawn by shared
+views (tracker/serve/views.py) until their first key. Only interactive sessions with a
+terminal are served: no exec, no subsystem (SFTP), no port forwarding, no agent or X11.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from typing import Any
 import asyncssh
 from rich.console import COLOR_SYSTEMS
 
-from tracker.serve.driver import ChannelDriver
+from tracker.serve.driver import ENTER_SCREEN, ChannelDriver
 from tracker.serve.heap import Heap
 from tracker.serve.players import Player, find
 from tracker.serve.seats import Seat, Table
+from tracker.serve.views import RESIZE_SETTLE, Channel, View, Views, view_key
 
 # asyncssh logs to the root logger's last resort (stderr), which is the GM's screen.
 logging.getLogger("asyncssh").addHandler(logging.NullHandler())
@@ -92,6 +94,8 @@ class TableServer:
         self._server: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self.heap = Heap()
+        self.views = Views(table, config.saves, changed=self.heap.changed, ended=self._unviewed)
+        self._unwatch = table.watch(self._assignments)
         self.key = host_key(config.host_key)
         # Each seat's app redirects stdout/stderr while it runs; they are put back to these
         # when a seat ends, so nothing points at a finished seat's capture.
@@ -126,11 +130,24 @@ class TableServer:
     def close(self) -> None:
         if self._reaper is not None:
             self._reaper.cancel()
+        self._unwatch()
         self.heap.close()
         for channel in list(self.channels):
             channel.close_with("The table is closing.")
+        self.views.close()
         if self._server is not None:
             self._server.close()
+
+    def _assignments(self, news: str) -> None:
+        """Combatants were assigned (or seats came and went): a player may see another view."""
+        for channel in list(self.channels):
+            channel.rewatch()
+
+    def _unviewed(self, channels: list[Channel]) -> None:
+        self.restore_streams()  # the view's app had redirected them while it ran
+        for channel in channels:
+            if isinstance(channel, SeatChannel):
+                channel.draw_own()
 
     async def wait_closed(self) -> None:
         if self._server is not None:
@@ -233,9 +250,13 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.size = (80, 24)
         self.seat: Seat | None = None
         self.app: Any = None
-        self.driver: ChannelDriver | None = None
         self.task: asyncio.Task[None] | None = None
         self._farewell = ""
+        # Until its first key the seat only watches: a shared view draws it, its own app
+        # muted (see tracker/serve/views.py).
+        self.typed = False
+        self.view: View | None = None
+        self._settle: asyncio.TimerHandle | None = None
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         self.chan = chan
@@ -274,10 +295,67 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.app = TableApp(table, self.seat, saves=self.server.config.saves)
         colours = color_system(self.term, self.chan.get_environment())
         self.app.console._color_system = COLOR_SYSTEMS[colours]  # the client's, not ours
-        self.app.driver_class = functools.partial(ChannelDriver, channel=self.chan)
+        self.app.driver_class = functools.partial(
+            ChannelDriver, channel=self.chan, muted=True, on_input=self._typed
+        )
+        self.chan.write(ENTER_SCREEN)  # whichever app draws it, from now on
         self.server.channels.add(self)
         self.server.heap.changed()
+        self._watch()
         self.task = asyncio.create_task(self._run())
+
+    # --- who draws the seat: a shared view, or its own app ---
+
+    def write(self, data: str) -> None:
+        """A shared view's frame (the seat is a ``Channel`` for ``Fanout``)."""
+        if self.chan is not None and not self.chan.is_closing():
+            self.chan.write(data)
+
+    def is_closing(self) -> bool:
+        return self.chan is None or self.chan.is_closing()
+
+    def _watch(self) -> None:
+        """Show the shared view for this seat's role, size and looks; the own app muted."""
+        assert self.seat is not None
+        self.app.mute()
+        self.view = self.server.views.watch(
+            view_key(self.server.table, self.seat, self.app, self.size), self
+        )
+
+    def _leave_view(self) -> None:
+        if self.view is not None:
+            self.server.views.leave(self.view, self)
+            self.view = None
+
+    def rewatch(self) -> None:
+        """The seat's view may have changed (its player was given other combatants)."""
+        if self.view is None or self.seat is None:
+            return
+        if view_key(self.server.table, self.seat, self.app, self.size) != self.view.key:
+            self._leave_view()
+            self._watch()
+
+    def draw_own(self) -> None:
+        """The seat's own app draws it from now on, starting with a whole frame."""
+        if self.view is not None:
+            self._leave_view()
+            self.app.unmute()
+
+    def _typed(self) -> None:
+        """The first key, click or paste: the seat is no longer only watching."""
+        self.typed = True
+        self._cancel_settle()
+        self.draw_own()
+
+    def _cancel_settle(self) -> None:
+        if self._settle is not None:
+            self._settle.cancel()
+            self._settle = None
+
+    def _settled(self) -> None:
+        self._settle = None
+        if not self.typed and self.seat is not None and self.seat.id in self.server.table.seats:
+            self._watch()
 
     async def _run(self) -> None:
         try:
@@ -287,6 +365,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             self._ended()
 
     def _ended(self) -> None:
+        self._cancel_settle()
+        self._leave_view()
         self.server.channels.discard(self)
         self.server.heap.changed()
         if self.seat is not None:
@@ -312,6 +392,12 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         driver = self.app._driver if self.app is not None else None
         if isinstance(driver, ChannelDriver):
             driver.resize(*self.size)
+        if self.app is not None and not self.typed:
+            # Drawn on its own while the size settles (a dragged window sends many), then
+            # back to the view of its new size.
+            self.draw_own()
+            self._cancel_settle()
+            self._settle = asyncio.get_running_loop().call_later(RESIZE_SETTLE, self._settled)
 
     def eof_received(self) -> bool:
         self.close_with("")

@@ -1,0 +1,143 @@
+"""Shared views: the seats that only watch the same thing are drawn one frame for all.
+
+Every seat is a whole Textual app, and one loop draws them all, one after another. But a
+seat that has typed nothing shows exactly what every other such seat shows, if it has the
+same view: the same role and combatants, terminal size, colours and theme. So one app per
+distinct view draws, and its frames go to every seat watching it. Each seat's own app keeps
+up with the encounter, muted (it lays out but sends nothing), and takes over its terminal
+with a whole frame at the seat's first key, click or paste: no delay, and from then on the
+seat is drawn on its own. A watching seat whose window is resized draws itself while the
+size settles, then goes back to the view of its new size.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+import msgspec
+from rich.console import COLOR_SYSTEMS
+
+from rules.visibility import Viewer
+from tracker.serve.driver import Channel, ChannelDriver
+from tracker.serve.seats import Seat, Table
+
+if TYPE_CHECKING:
+    from tracker.serve.app import TableApp
+
+RESIZE_SETTLE = 1.0  # seconds a resized seat draws itself before it watches a view again
+
+
+class ViewKey(NamedTuple):
+    """What a watching seat's screen depends on: seats with equal keys see the same."""
+
+    viewer: Viewer  # without the player's name, which nothing on the screen shows
+    size: tuple[int, int]
+    colours: str
+    theme: str
+
+
+def view_key(table: Table, seat: Seat, app: TableApp, size: tuple[int, int]) -> ViewKey:
+    viewer = msgspec.structs.replace(table.viewer(seat), name="")
+    colours = app.console.color_system or "standard"
+    return ViewKey(viewer, size, colours, app.theme)
+
+
+class Fanout:
+    """A channel that writes to every seat watching a view (the driver's ``Channel``)."""
+
+    def __init__(self) -> None:
+        self.channels: list[Channel] = []
+
+    def write(self, data: str) -> None:
+        for channel in self.channels:
+            if not channel.is_closing():
+                channel.write(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+
+class View:
+    """One app drawing one view, on every channel in ``fanout``."""
+
+    def __init__(self, key: ViewKey, app: TableApp, fanout: Fanout) -> None:
+        self.key = key
+        self.app = app
+        self.fanout = fanout
+        self.task: asyncio.Task[None] | None = None
+
+
+class Views:
+    """The table's shared views, made when a seat needs one and ended when none watches."""
+
+    def __init__(
+        self,
+        table: Table,
+        saves: Path,
+        *,
+        changed: Callable[[], None] = lambda: None,
+        ended: Callable[[list[Channel]], None] = lambda channels: None,
+    ) -> None:
+        """``changed``: an app came or went; ``ended``: a view's app stopped, and these
+        channels (maybe none) were still watching it: they must be drawn some other way."""
+        self.table = table
+        self.saves = saves
+        self.views: dict[ViewKey, View] = {}
+        self._changed = changed
+        self._ended = ended
+
+    def watch(self, key: ViewKey, channel: Channel) -> View:
+        """Draw ``key``'s view on ``channel`` too: a whole frame now, then every change."""
+        view = self.views.get(key)
+        if view is None:
+            view = self.views[key] = self._start(key)
+        view.fanout.channels.append(channel)
+        if view.app.is_running:
+            view.app.refresh()  # the newcomer's terminal needs all of it
+        return view
+
+    def leave(self, view: View, channel: Channel) -> None:
+        with contextlib.suppress(ValueError):
+            view.fanout.channels.remove(channel)
+        if not view.fanout.channels and self.views.get(view.key) is view:
+            del self.views[view.key]
+            view.app.exit()
+
+    def close(self) -> None:
+        for view in list(self.views.values()):
+            view.fanout.channels.clear()
+            view.app.exit()
+        self.views.clear()
+
+    def __iter__(self) -> Iterator[View]:
+        return iter(list(self.views.values()))
+
+    def _start(self, key: ViewKey) -> View:
+        from tracker.serve.app import TableApp
+
+        seat = Seat(0, key.viewer.role, "", view=key.viewer)  # never joins the table's seats
+        app = TableApp(self.table, seat, saves=self.saves)
+        app.console._color_system = COLOR_SYSTEMS[key.colours]
+        if app.theme != key.theme:
+            app.theme = key.theme
+        fanout = Fanout()
+        app.driver_class = functools.partial(ChannelDriver, channel=fanout, modes=False)
+        view = View(key, app, fanout)
+        view.task = asyncio.create_task(self._run(view))
+        self._changed()
+        return view
+
+    async def _run(self, view: View) -> None:
+        try:
+            await view.app.run_async(size=view.key.size)
+        finally:
+            if self.views.get(view.key) is view:
+                del self.views[view.key]
+            left, view.fanout.channels = view.fanout.channels, []
+            self._changed()
+            self._ended(left)
