@@ -106,3 +106,22 @@ async def test_watchers_of_a_view_that_stops_draw_on_their_own(served: Served) -
     served.session.execute(AddNote("still shown"))
     await until(lambda: "still shown" in one.text())
     await one.close()
+
+
+async def test_a_seats_own_app_takes_over_with_what_its_view_showed(served: Served) -> None:
+    # The premise of sharing: a seat's screen depends on its view's key only (not, say,
+    # the player's name), so taking the seat over changes nothing on it.
+    served.table.assign("Carol", frozenset({served.ids["Orla"]}))
+    alice = await Client.join(served, "alice", size=(90, 26))  # acts for Orla too
+    carol = await watcher(served, "Carol")
+    assert carol.channel.view is alice.channel.view
+    served.session.execute(AddNote("before the key"))
+    await until(lambda: "before the key" in carol.text())
+    sent = len(carol.output)
+    carol.type("z")  # no such key: it only hands the seat to its own app
+    await until(lambda: not carol.seat.muted)  # type: ignore[union-attr]
+    # Its own app drew the whole screen again, and it looks the same as the view's.
+    await until(lambda: "Combatants" in carol.output[sent:] and "Roll log" in carol.output[sent:])
+    await until(lambda: carol.text() == alice.text())
+    for client in (alice, carol):
+        await client.close()

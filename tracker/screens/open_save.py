@@ -68,13 +68,14 @@ class OpenSaveScreen(ModalScreen[Path | None]):
         wanted = self.query_one("#filter", Input).value.casefold().strip()
         table = self.query_one("#saves", DataTable)
         table.clear()
+        problem_style = self.app.theme_variables.get("error", "red")  # the theme's own
         for item in self.listings:
             title = SYSTEMS[item.system].title if item.system in SYSTEMS else item.system
             if wanted and wanted not in f"{item.name} {title} {item.path.name}".casefold():
                 continue
             name = Text(item.name)
             if item.problem:
-                name.append(f"  ({item.problem})", style="red")
+                name.append(f"  ({item.problem})", style=problem_style)
             table.add_row(
                 name,
                 Text(title),
