@@ -317,6 +317,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def _watch(self) -> None:
         """Show the shared view for this seat's role, size and looks; the own app muted."""
         assert self.seat is not None
+        self._leave_view()
         self.app.mute()
         self.view = self.server.views.watch(
             view_key(self.server.table, self.seat, self.app, self.size), self
