@@ -82,13 +82,22 @@ async def test_a_resized_watcher_draws_itself_then_watches_its_size(
 ) -> None:
     monkeypatch.setattr("tracker.serve.server.RESIZE_SETTLE", 0.3)
     one, two = await watcher(served, "watch"), await watcher(served, "watcher")
+    channel = one.channel
+    drawn_by: list[object] = []  # who drew the seat after each change of hands
+    for name in ("draw_own", "_watch"):
+        method = getattr(channel, name)
+        monkeypatch.setattr(
+            channel, name, lambda m=method, n=name: (m(), drawn_by.append((n, channel.view)))
+        )
     one.resize(72, 22)
-    # At once: its own app draws the new size while the window may still be moving.
-    await until(lambda: one.channel.view is None and not one.seat.muted)  # type: ignore[union-attr]
+    # At once its own app draws the new size, while the window may still be moving; once
+    # the size settles, the seat watches a view of its own size.
+    await until(lambda: len(drawn_by) == 2)
+    assert drawn_by[0] == ("draw_own", None)
+    name, view = drawn_by[1]
+    assert name == "_watch" and view is channel.view and view is not None
+    assert view.key.size == (72, 22) and views(served) == 2
     await until(lambda: "Roll log" in one.text() and "palette" in one.text())
-    # Once the size settles: back to watching, a view of its own size.
-    await until(lambda: one.channel.view is not None)
-    assert one.channel.view.key.size == (72, 22) and views(served) == 2  # type: ignore[union-attr]
     served.session.execute(AddNote("after the resize"))
     for client in (one, two):
         await until(lambda c=client: "after the resize" in c.text())
