@@ -14,16 +14,17 @@ from rules.dice import SeededDice
 from tests.test_app import add_combatant, make_app
 from tracker import partial_renders
 
-# Textual 8.2's Compositor._get_renders, which partial_renders replaces: if this fails,
-# Textual changed it; check that partial_renders._get_renders still does the same.
-TEXTUAL_SOURCE_SHA = "8ac93299aa5d3bef43b3924a9d09741de8855d9c4823502bcf304fbd8fd40f17"
+# Textual 8.2's Compositor._render_chops and _get_renders, which partial_renders replaces
+# for partial updates: if this fails, Textual changed them; check partial_renders against them.
+TEXTUAL_SOURCE_SHA = "4cc2b8efef1d2032624b06d6211427a116d6f45a39b6f5f10e91cf8a00abc72a"
 
 
 def test_the_replaced_textual_code_is_the_one_it_was_written_for() -> None:
-    source = inspect.getsource(partial_renders.TEXTUALS_GET_RENDERS)
+    source = inspect.getsource(partial_renders.TEXTUALS_RENDER_CHOPS) + inspect.getsource(
+        Compositor._get_renders
+    )
     assert hashlib.sha256(source.encode()).hexdigest() == TEXTUAL_SOURCE_SHA
-    assert "self._get_renders(crop)" in inspect.getsource(Compositor._render_chops)
-    assert Compositor._get_renders is partial_renders._get_renders  # tracker.app installs it
+    assert Compositor._render_chops is partial_renders._render_chops  # tracker.app installs it
 
 
 async def test_every_partial_update_sends_what_textual_would(tmp_path: Path, monkeypatch) -> None:
@@ -37,9 +38,9 @@ async def test_every_partial_update_sends_what_textual_would(tmp_path: Path, mon
         if ours is None:
             return None
         self._dirty_regions.update(dirty)
-        monkeypatch.setattr(Compositor, "_get_renders", partial_renders.TEXTUALS_GET_RENDERS)
+        monkeypatch.setattr(Compositor, "_render_chops", partial_renders.TEXTUALS_RENDER_CHOPS)
         textuals = partial(self)
-        monkeypatch.setattr(Compositor, "_get_renders", partial_renders._get_renders)
+        monkeypatch.setattr(Compositor, "_render_chops", partial_renders._render_chops)
         compared.append(ours.render_segments(console) == textuals.render_segments(console))
         return ours
 
