@@ -62,3 +62,9 @@ async def test_a_new_entry_frames_only_its_own_lines_and_the_log_looks_the_same(
             if log.max_scroll_y > 0 and number > 20:
                 assert len(framed) <= 2  # the new note's line, not the whole pane
         assert "note 29" in "".join(strip.text for strip in shown)
+        for y in (3, 4, 0, 9):  # scrolled by hand: lines seen before and lines never seen
+            log.scroll_to(y=y, animate=False, immediate=True)
+            await pilot.pause()
+            shown = log.render_lines(Region(0, 0, *log.outer_size))
+            fresh = StylesCache().render_widget(log, Region(0, 0, *log.outer_size))
+            assert log.scroll_y == y and shown == fresh
