@@ -11,10 +11,12 @@ from textual.theme import Theme
 
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
-from tracker import settings, storage
+from tracker import partial_renders, settings, storage
 from tracker.palette import ScreenActions
 from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
+
+partial_renders.install()  # a partial update renders only what it updates
 
 
 def settle_memory() -> None:

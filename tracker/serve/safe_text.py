@@ -17,6 +17,9 @@ CONTROLS = {code: None for code in (*range(0x20), *range(0x7F, 0xA0))}
 
 class NoControlCodes(LineFilter):
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        # Most lines hold no control character: handed back as they are, not rebuilt.
+        if all(text.isprintable() or control is not None for text, _, control in segments):
+            return segments
         return [
             Segment(text.translate(CONTROLS), style, control)
             if control is None and not text.isprintable()

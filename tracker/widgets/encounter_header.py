@@ -13,7 +13,7 @@ class EncounterHeader(Static):
 
     def watch_state(self, state: Encounter | None) -> None:
         if state is None:
-            self.update("")
+            self.update("", layout=False)
             return
         system = get_system(state.system)
         text = Text.assemble("⚔ ", (state.name, "bold"), f"  ·  {system.title}")
@@ -28,4 +28,6 @@ class EncounterHeader(Static):
         status = system.status(state)
         if status:
             text.append(f"  ·  {status}")
-        self.update(text)
+        # Its size never depends on the text (one row, the screen's width: tracker.tcss), so
+        # no layout: a turn would otherwise lay every seat's screen out again.
+        self.update(text, layout=False)

@@ -25,6 +25,7 @@ from rules.encounter import Encounter, Event
 from rules.engine import describe
 from rules.logline import LogEntry
 from tracker.render import STYLES, entry_text
+from tracker.widgets.scrolled_lines import keep_scrolled_lines
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
 THUMB_LAG = 0.5  # seconds the log's scrollbar thumb may lag behind a new entry
@@ -92,6 +93,7 @@ class RollLog(ScrollView, can_focus=True):
         self._rewrap_due = False
         self._frame: tuple[Offset, int, Style] | None = None  # set while a frame is drawn
         self._thumb_due: Timer | None = None
+        keep_scrolled_lines(self)  # a new entry scrolls the log: only new lines are framed
 
     # --- filling --------------------------------------------------------------------------------
 
@@ -188,7 +190,8 @@ class RollLog(ScrollView, can_focus=True):
                 self.scroll_to(y=end, animate=False, force=True)
             self._following = True
             self.call_after_refresh(self._to_end)
-        self.refresh()
+        # The content's lines only: the frame stays, and lines still shown keep their looks.
+        self.refresh(self.size.region)
 
     def _move_thumb(self) -> None:
         self._thumb_due = None

@@ -32,6 +32,7 @@ def _chance_of(odds: Odds | None, index: int, label: str) -> str:
 class ThresholdsPane(Static):
     _shown: Encounter | None = None  # redrawn only when the state differs
     _drawn = False  # the first drawing leaves the odds to the next frame
+    _looks: tuple[object, ...] | None = None  # what the pane shows, to skip a same drawing
 
     def show(self, state: Encounter) -> None:
         if state == self._shown:
@@ -54,36 +55,52 @@ class ThresholdsPane(Static):
         landing = system.landing(state)
         last_odds = getattr(system, "last_odds", None) if with_odds else None
         odds = last_odds(state) if last_odds is not None else None
+        tiers = tuple(
+            (
+                landing is not None and landing.tier == index,
+                tier.label,
+                tier.effect,
+                _chance_of(odds, index, tier.label),
+            )
+            for index, tier in enumerate(system.tiers(state))
+        )
+        summary = None if landing is None else landing.summary
+        applied = landing is not None and state.last_roll_applied
+        # Most changes (a turn, a note, a wound) leave the pane as it is: not drawn again,
+        # which would lay the screen out and render the pane anew on every seat.
+        looks = (tiers, summary, applied, odds is not None)
+        if looks == self._looks:
+            return
+        self._looks = looks
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
         table.add_column(no_wrap=True)
         table.add_column(ratio=1)
         if odds is not None:
             table.add_column(justify="right", no_wrap=True)
-        landed_chance = ""
-        for index, tier in enumerate(system.tiers(state)):
-            landed = landing is not None and landing.tier == index
+        landed_label = landed_chance = ""
+        for landed, label, effect, chance in tiers:
             style = "reverse bold" if landed else ""
-            chance = _chance_of(odds, index, tier.label)
             if landed:
-                landed_chance = chance
+                landed_label, landed_chance = label, chance
             cells = [
                 Text("◆" if landed else " ", style="bold"),
-                Text(tier.label, style=style),
-                Text(tier.effect, style=style),
+                Text(label, style=style),
+                Text(effect, style=style),
             ]
             if odds is not None:
                 cells.append(Text(chance, style="dim"))
             table.add_row(*cells)
-        summary = Text("No roll yet", style="dim") if landing is None else Text(landing.summary)
-        if landing is not None and state.last_roll_applied:
-            summary.append("  (applied)", style="dim")
+        text = Text("No roll yet", style="dim") if summary is None else Text(summary)
+        if applied:
+            text.append("  (applied)", style="dim")
         grid = Table.grid(expand=True)
-        grid.add_row(summary)
+        grid.add_row(text)
         if landing is not None and landed_chance:
-            label = system.tiers(state)[landing.tier].label
             grid.add_row(
-                Text(f"landed in {label}, which had a {landed_chance} chance", style="italic")
+                Text(
+                    f"landed in {landed_label}, which had a {landed_chance} chance", style="italic"
+                )
             )
         grid.add_row(table)
         self.update(grid)
@@ -91,6 +108,7 @@ class ThresholdsPane(Static):
     def show_preview(self, odds: Odds) -> None:
         """The odds of the roll being prepared in a dialog, until it is rolled or closed."""
         self._shown = None
+        self._looks = None
         grid = Table.grid(expand=True)
         grid.add_row(Text("Odds of the roll being prepared", style="bold"))
         grid.add_row(odds_grid(odds, bar_width=10))

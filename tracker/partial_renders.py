@@ -1,0 +1,75 @@
+"""A partial screen update draws only the widgets, and the rows, that it shows.
+
+Textual 8.2's ``Compositor._render_chops`` (through ``_get_renders(crop)``) renders, for a
+partial update, every widget whose clip (for most widgets, the whole screen) overlaps the
+updated area, all of its visible rows, and then keeps of each row only the pieces between
+cuts that no widget in front has filled and that the update sends. So one new line in
+the roll log had the header, footer, combatants and thresholds panes, the containers and
+the screen rendered again, on every seat of a served table. This version renders a
+widget only if one of those pieces is still empty, and only the update's rows of it.
+Columns are not narrowed (a widget's rows must start and end on the compositor's cuts,
+and rows are independent of each other), so the bytes sent are the same as Textual's.
+
+Installed once for the process by :func:`install` (tracker.app calls it); a full update
+(the whole screen) is left to Textual. ``_render_chops`` is Textual's private method
+(textual is pinned >=8.2,<8.3); tests/test_partial_renders.py fails if it changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from textual._compositor import Compositor
+from textual.geometry import Region
+from textual.strip import Strip
+
+TEXTUALS_RENDER_CHOPS = Compositor._render_chops
+
+
+def _render_chops(
+    self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
+) -> Sequence[Mapping[int, Strip]]:
+    if crop.contains_region(self.size.region):
+        return TEXTUALS_RENDER_CHOPS(self, crop, is_rendered_line)
+    cuts = self.cuts
+    chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+    intersection = Region.intersection
+    crop_left, crop_top, crop_right, crop_bottom = crop.x, crop.y, crop.right, crop.bottom
+    # Front to back: the first strip for a piece wins, as in Textual.
+    for widget, (region, clip) in self.visible_widgets.items():
+        x, y, width, height = intersection(region, clip)
+        top, bottom = max(y, crop_top), min(y + height, crop_bottom)
+        right = x + width
+        if not width or top >= bottom or x > crop_right or right <= crop_left:
+            continue
+        # The rows of this widget that the update sends, with a piece still to fill that
+        # could be sent (Textual sends a piece that starts at the update's right edge).
+        rows = [
+            row
+            for row in range(top, bottom)
+            if is_rendered_line(row)
+            and any(
+                strip is None and x <= cut <= crop_right and cut < right
+                for cut, strip in chops[row].items()
+            )
+        ]
+        if not rows:
+            continue
+        first, last = rows[0], rows[-1] + 1
+        strips = widget.render_lines(Region(x - region.x, first - region.y, width, last - first))
+        for row in rows:
+            strip = strips[row - first]
+            chops_line = chops[row]
+            final_cuts = [cut for cut in cuts[row] if right >= cut >= x]
+            cut_strips = strip.divide([cut - x for cut in final_cuts[1:]])
+            get_chops_line = chops_line.get
+            # One piece fewer than cuts: the last cut is the widget's right edge.
+            for cut, piece in zip(final_cuts, cut_strips, strict=False):
+                if get_chops_line(cut) is None:
+                    chops_line[cut] = piece
+    return chops  # type: ignore[return-value]
+
+
+def install() -> None:
+    """Make every screen's compositor render partial updates this way (idempotent)."""
+    Compositor._render_chops = _render_chops  # type: ignore[method-assign]
