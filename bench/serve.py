@@ -65,6 +65,7 @@ async def one_seat(
     process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
     tail = ""
     waiting = list(marks)
+    frames = 0  # whole screens seen: the first one, and the own app's after the key
     while waiting:
         data = await process.stdout.read(65536)
         if not data:
@@ -72,9 +73,11 @@ async def one_seat(
         now = time.monotonic()
         text = tail + data
         if "Roll log" in text and not ready.is_set():
-            if active:
+            frames += 1
+            if active and frames == 1:
                 process.stdin.write("\x1b[B")  # a key: the seat draws on its own from now
-            ready.set()
+            else:
+                ready.set()
         while waiting and waiting[0] in text:
             seen[waiting.pop(0)] = now
         tail = text[-16:]
@@ -132,9 +135,13 @@ async def measure(count: int, events: int, gap: float, active: bool) -> dict[str
     )
     assert child.stdout is not None
     await child.stdout.readline()  # "ready": every seat drew its first screen
-    # The server settles its heap a moment after the last seat joined (tracker/serve/heap.py):
-    # measured after that, as a table plays once everyone is seated.
-    await asyncio.sleep(SETTLE_AFTER + 0.5)
+    # The server settles its heap a moment after the last seat joined or took over from its
+    # view (tracker/serve/heap.py): measured after that, as a table plays once everyone is
+    # seated.
+    await asyncio.sleep(SETTLE_AFTER)
+    while not server.heap.settled:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)
     sent: dict[str, float] = {}
     for number in range(events):
         mark = f"M{number:04d}X"
@@ -198,6 +205,11 @@ def main() -> None:
         port, count, events, active = (int(value) for value in sys.argv[2:6])
         asyncio.run(clients(port, count, events, bool(active)))
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--server":
+        count, events, active = (int(value) for value in sys.argv[2:5])
+        gap = float(sys.argv[5])
+        print(json.dumps(asyncio.run(measure(count, events, gap, bool(active)))), flush=True)
+        return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
     parser.add_argument("--events", type=int, default=15)
@@ -211,7 +223,16 @@ def main() -> None:
     results = []
     for active in modes:
         for count in args.seats:
-            results.append(asyncio.run(measure(count, args.events, args.gap, active)))
+            # Each in a process of its own: its memory figure must not reuse an earlier
+            # run's freed heap.
+            argv = ("--server", count, args.events, int(active), args.gap)
+            run = subprocess.run(
+                [sys.executable, __file__, *map(str, argv)],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            results.append(json.loads(run.stdout.strip().splitlines()[-1]))
             print(results[-1], file=sys.stderr, flush=True)
     text = table(results, args.events, args.gap)
     print(text)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 from pathlib import Path
 
 from rules.commands import AddNote
@@ -103,3 +104,25 @@ async def test_the_heap_is_frozen_once_seats_settle_and_given_back_on_close() ->
     heap.changed()  # a seat ending after the table closed freezes nothing again
     await asyncio.sleep(0.1)
     assert gc.get_freeze_count() == 0
+
+
+async def test_only_an_ended_app_unfreezes_the_heap_to_free_its_objects() -> None:
+    class Node:
+        pass
+
+    heap = Heap(delay=0.05)
+    try:
+        node = Node()
+        node.cycle = node  # type: ignore[attr-defined]  # freed only by a full collection
+        gone = weakref.ref(node)
+        heap.changed()
+        await asyncio.sleep(0.15)
+        del node
+        heap.changed()  # a seat joined or woke: only what is not frozen is collected
+        await asyncio.sleep(0.15)
+        assert gone() is not None and heap.settled
+        heap.changed(ended=True)  # a seat left: everything is looked at once
+        await asyncio.sleep(0.15)
+        assert gone() is None
+    finally:
+        heap.close()

@@ -94,7 +94,7 @@ class TableServer:
         self._server: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self.heap = Heap()
-        self.views = Views(table, config.saves, changed=self.heap.changed, ended=self._unviewed)
+        self.views = Views(table, config.saves, heap=self.heap, ended=self._unviewed)
         self._unwatch = table.watch(self._assignments)
         self.key = host_key(config.host_key)
         # Each seat's app redirects stdout/stderr while it runs; they are put back to these
@@ -341,6 +341,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         if self.view is not None:
             self._leave_view()
             self.app.unmute()
+            self.server.heap.changed()  # its app lays out and draws again: new long-lived objects
 
     def _typed(self) -> None:
         """The first key, click or paste: the seat is no longer only watching."""
@@ -369,7 +370,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self._cancel_settle()
         self._leave_view()
         self.server.channels.discard(self)
-        self.server.heap.changed()
+        self.server.heap.changed(ended=True)
         if self.seat is not None:
             self.server.table.leave(self.seat)
         chan = self.chan

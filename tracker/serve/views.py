@@ -24,6 +24,7 @@ from rich.console import COLOR_SYSTEMS
 
 from rules.visibility import Viewer
 from tracker.serve.driver import Channel, ChannelDriver
+from tracker.serve.heap import Heap
 from tracker.serve.seats import Seat, Table
 
 if TYPE_CHECKING:
@@ -80,15 +81,16 @@ class Views:
         table: Table,
         saves: Path,
         *,
-        changed: Callable[[], None] = lambda: None,
+        heap: Heap,
         ended: Callable[[list[Channel]], None] = lambda channels: None,
     ) -> None:
-        """``changed``: an app came or went; ``ended``: a view's app stopped, and these
-        channels (maybe none) were still watching it: they must be drawn some other way."""
+        """``heap`` is told when a view's app starts and ends; ``ended``: a view's app
+        stopped, and these channels (maybe none) were still watching it: they must be
+        drawn some other way."""
         self.table = table
         self.saves = saves
         self.views: dict[ViewKey, View] = {}
-        self._changed = changed
+        self._heap = heap
         self._ended = ended
 
     def watch(self, key: ViewKey, channel: Channel) -> View:
@@ -129,7 +131,7 @@ class Views:
         app.driver_class = functools.partial(ChannelDriver, channel=fanout, modes=False)
         view = View(key, app, fanout)
         view.task = asyncio.create_task(self._run(view))
-        self._changed()
+        self._heap.changed()
         return view
 
     async def _run(self, view: View) -> None:
@@ -139,5 +141,5 @@ class Views:
             if self.views.get(view.key) is view:
                 del self.views[view.key]
             left, view.fanout.channels = view.fanout.channels, []
-            self._changed()
+            self._heap.changed(ended=True)
             self._ended(left)
