@@ -19,7 +19,7 @@ from rules.engine import apply, decide
 from rules.errors import Rejected
 from rules.events import NoteAdded, SoloChose
 from rules.registry import get_system
-from rules.system import Move, Policy
+from rules.system import Move, Policy, policy_among
 
 __all__ = [
     "Move",
@@ -41,10 +41,7 @@ def policies(system: object) -> tuple[Policy, ...]:
 
 def policy_of(state: Encounter, combatant: Combatant) -> str:
     """The policy a combatant is played by: its own, else the system's default."""
-    known = policies(get_system(state.system))
-    if combatant.policy and any(p.id == combatant.policy for p in known):
-        return combatant.policy
-    return known[0].id if known else ""
+    return policy_among(policies(get_system(state.system)), combatant)
 
 
 def next_move(state: Encounter) -> Move | None:

@@ -12,7 +12,7 @@ from rules.forms import Field
 from rules.logline import LogEntry
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from rules.encounter import Combatant, Encounter
 
 
 class Tier(Struct, frozen=True):
@@ -53,6 +53,13 @@ class Policy(Struct, frozen=True):
     id: str
     title: str
     description: str = ""
+
+
+def policy_among(policies: tuple[Policy, ...], combatant: Combatant) -> str:
+    """The policy ``combatant`` is played by: its own if ``policies`` has it, else the first."""
+    if combatant.policy and any(p.id == combatant.policy for p in policies):
+        return combatant.policy
+    return policies[0].id if policies else ""
 
 
 class Move(Struct, frozen=True):

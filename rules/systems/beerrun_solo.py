@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.conditions import Duration
-from rules.system import Move, Policy
+from rules.system import Move, Policy, policy_among
 from rules.systems import beerrun_rules as br
 from rules.systems.beerrun_model import (
     HEALTH,
@@ -48,12 +48,6 @@ POLICIES = (
 )
 CEDED = "Ceded"
 EXTRA_RESERVE = 4  # an aggressive side buys an extra die (2 in all) only with this much left
-
-
-def _policy_of(state: Encounter, combatant: Combatant) -> str:
-    from rules.solo import policy_of  # here: rules.solo imports the registry
-
-    return policy_of(state, combatant)
 
 
 def in_the_fight(combatant: Combatant) -> bool:
@@ -102,7 +96,7 @@ def _move_for(state: Encounter, actor: Combatant) -> Move | None:
     sheet = br.sheet_of(actor)
     if actor.condition(CEDED) is not None:
         return _cede(state, actor, sheet)
-    policy = _policy_of(state, actor)
+    policy = policy_among(POLICIES, actor)
     rolled = br.br_state(state).rolled_round == state.round
     if not rolled:
         return _goal(state, actor, sheet, policy) or _pool(state, actor, sheet, policy)
@@ -179,7 +173,7 @@ def _landing(state: Encounter) -> Move | None:
     live = br.sheet_of(target).live_abilities()
     if not live:
         return Move(dealer.id, LandDamage(), f"{target.name} has no die left to wear down")
-    policy = _policy_of(state, dealer)
+    policy = policy_among(POLICIES, dealer)
     aim = health(br.sheet_of(target))
     if policy == "cautious" or aim is None or aim.size <= 0:
         others = [a for a in live if a.name.casefold() != HEALTH] or live

@@ -17,7 +17,7 @@ from msgspec import structs
 from rules.commands import AddCondition, NextTurn
 from rules.errors import Rejected
 from rules.forms import choice_value
-from rules.solo import Move, Policy, policy_of
+from rules.system import Move, Policy, policy_among
 from rules.systems.fatigue import DEFAULT_DEFENSE, check_command, check_form, first_skill
 from rules.systems.fatigue_events import (
     FatigueAid,
@@ -123,7 +123,7 @@ def take_turn(state: Encounter, actor: Combatant) -> Move:
     out = out_of_fight(actor)
     if out:
         return Move(actor.id, NextTurn(), f"{out}: passes its turn")
-    policy = policy_of(state, actor)
+    policy = policy_among(POLICIES, actor)
     sheet = sheet_of(actor)
     if policy == CAUTIOUS and (sheet.health * 2 <= sheet.health_max or sheet.wind <= 0):
         low = "health" if sheet.health * 2 <= sheet.health_max else "wind"
@@ -175,7 +175,7 @@ def defense_values(state: Encounter, defender: Combatant) -> tuple[dict[str, str
     """The defender's fields: a dodge (the dialog's own), intense for a cautious solo one."""
     skill = first_skill(defender, "Dodge")
     attitude: Attitude = "ordinary"
-    cautious = state.is_solo(defender) and policy_of(state, defender) == CAUTIOUS
+    cautious = state.is_solo(defender) and policy_among(POLICIES, defender) == CAUTIOUS
     if cautious and sheet_of(defender).wind >= 4 * DODGE_N:
         attitude = "intense"
     values = {
@@ -205,7 +205,7 @@ def attack(
 
 def settle(state: Encounter, roll: FatigueChecked, who: Combatant) -> Move:
     """The next step for a solo combatant who owes the open check's consequence."""
-    policy = policy_of(state, who)
+    policy = policy_among(POLICIES, who)
     if not roll.fumbled:
         helper = aid_helper(state, roll, who)
         if helper is not None:
@@ -270,7 +270,7 @@ def aid_helper(state: Encounter, roll: FatigueChecked, who: Combatant) -> Combat
             helper.side == who.side
             and helper.id not in busy
             and state.is_solo(helper)
-            and policy_of(state, helper) == CAUTIOUS
+            and policy_among(POLICIES, helper) == CAUTIOUS
             and not out_of_fight(helper)
             and sheet_of(helper).wind >= DODGE_N
         ):
@@ -316,7 +316,7 @@ def fill_check(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str]
         return values, []  # the dialog's own check says what is wrong
     moves = []
     if attacker is not None and state.is_solo(attacker):
-        chosen, how = attack_values(attacker, policy_of(state, attacker))
+        chosen, how = attack_values(attacker, policy_among(POLICIES, attacker))
         values = {**values, **chosen}
         moves.append(Move(attacker.id, None, f"attacks{how}"))
     if attacker is not None and defender is not None and state.is_solo(defender):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from msgspec import structs
 
 from rules.errors import Rejected
-from rules.system import Move, Policy
+from rules.system import Move, Policy, policy_among
 from rules.systems import livehack_forms as forms
 from rules.systems.livehack_parts import check_effort, defender_parts, roll_parts
 from rules.systems.livehack_rules import (
@@ -35,12 +35,6 @@ from rules.systems.livehack_sheet import LiveHackSheet, offset_effects
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
-
-
-def policy_of(state: Encounter, combatant: Combatant) -> str:
-    from rules.solo import policy_of  # here: rules.solo imports the registry
-
-    return policy_of(state, combatant)
 
 
 POLICIES = (
@@ -123,7 +117,7 @@ def defence(state: Encounter, cmd: LiveHackRoll) -> tuple[LiveHackRoll, Move | N
     attacker = state.find(cmd.attacker_id)
     if defender is None or attacker is None or not state.is_solo(defender):
         return cmd, None
-    policy = policy_of(state, defender)
+    policy = policy_among(POLICIES, defender)
     attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
     defend = sum(p.value for p in defender_parts(defender, cmd.defense, cmd.defender_extra))
     take, why = take_for(policy, defend, attack, defending=True)
@@ -148,7 +142,7 @@ def next_move(state: Encounter) -> Move | None:
     actor = state.current
     if actor is None or not state.is_solo(actor):
         return None
-    policy = policy_of(state, actor)
+    policy = policy_among(POLICIES, actor)
     done = marks(state, actor.id)
     if actor.condition("Dead"):
         return _pass(actor, "is dead: passes the turn")
@@ -350,7 +344,7 @@ def _fill_joint(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str
         return values, []
     best = max(state.combatant(cid).sheet.attack for cid in cmd.participant_ids)
     defend = sum(p.value for p in defender_parts(defender, cmd.defense, 0))
-    take, why = take_for(policy_of(state, defender), defend, best, defending=True)
+    take, why = take_for(policy_among(POLICIES, defender), defend, best, defending=True)
     return {**values, "defender_take": take}, [Move(defender.id, None, f"defends: {why}")]
 
 
@@ -363,7 +357,7 @@ def _fill_take(
     who = state.find(values.get(ROLLER.get(action, "who")))
     if who is None or not state.is_solo(who):
         return dict(values), []
-    take, why = take_for(policy_of(state, who), 0, 0, defending=False)
-    if policy_of(state, who) == "cautious":
+    take, why = take_for(policy_among(POLICIES, who), 0, 0, defending=False)
+    if policy_among(POLICIES, who) == "cautious":
         take, why = "roll", "rolls: a save is no place to guess"
     return {**values, "take": take}, [Move(who.id, None, why)]

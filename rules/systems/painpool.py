@@ -20,6 +20,7 @@ from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds.painpool import despair_odds, hope_odds, painpool_odds
 from rules.system import Action, Landing, Tier
+from rules.systems import painpool_solo
 from rules.systems import painpool_view as view
 from rules.systems.painpool_events import (
     ApplyOutcome,
@@ -77,7 +78,7 @@ from rules.systems.painpool_sheets import (
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
     from rules.odds.model import Odds
-    from rules.solo import Move, Policy
+    from rules.system import Move
 
 
 # --- the system -----------------------------------------------------------------------------
@@ -146,24 +147,16 @@ class PainPool:
     def consequence_command(self, state: Encounter) -> ApplyOutcome:
         return ApplyOutcome()
 
-    # solo play (rules/solo.py); imported here, since painpool_solo imports rules.solo
+    # solo play (rules/solo.py)
 
-    @property
-    def solo_policies(self) -> tuple[Policy, ...]:
-        from rules.systems import painpool_solo
-
-        return painpool_solo.POLICIES
+    solo_policies = painpool_solo.POLICIES
 
     def solo_move(self, state: Encounter) -> Move | None:
-        from rules.systems import painpool_solo
-
         return painpool_solo.next_move(state)
 
     def solo_fill(
         self, state: Encounter, action: str, values: dict[str, str]
     ) -> tuple[dict[str, str], list[Move]]:
-        from rules.systems import painpool_solo
-
         return painpool_solo.fill(state, action, values)
 
     # decide

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
-from rules.solo import Move, Policy, policy_of
+from rules.system import Move, Policy, policy_among
 from rules.systems.painpool_events import (
     ApplyOutcome,
     SpendDespair,
@@ -98,7 +98,7 @@ def despair_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
     foe = solo(state, roll.challenge_id)
     if foe is None or tokens(state).despair < 1 or roll.pain.rerolls:
         return None
-    policy = policy_of(state, foe)
+    policy = policy_among(POLICIES, foe)
     hero = state.name_of(roll.hero_id)
     if policy == AGGRESSIVE and roll.outcome != "failure":
         why = f"spends Despair: {hero} is not losing ({roll.outcome})"
@@ -116,7 +116,7 @@ def answer_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
     foe = solo(state, roll.challenge_id)
     if foe is None or roll.initiator != "hero" or foe.sheet.passed:
         return None
-    policy = policy_of(state, foe)
+    policy = policy_among(POLICIES, foe)
     if policy == CAUTIOUS or (policy == STEADY and roll.kind != "attack"):
         return None
     target, why = answer_target(state, roll, policy)
@@ -154,7 +154,7 @@ def hero_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
     hero = solo(state, roll.hero_id)
     if hero is None:
         return None
-    policy = policy_of(state, hero)
+    policy = policy_among(POLICIES, hero)
     hope = hope_move(state, roll, hero, policy)
     if hope is not None:
         return hope
@@ -241,7 +241,7 @@ def fill(
     chosen = {f.key: f.default for f in fields if f.key.startswith("boon_")}
     boons = [chosen[f"boon_{p}"] for p in POOLS if chosen[f"boon_{p}"]]
     why = "rolls with " + (", ".join(boons) if boons else "no boon")
-    if policy_of(state, hero) != CAUTIOUS:
+    if policy_among(POLICIES, hero) != CAUTIOUS:
         biggest: PoolName = max(POOLS, key=sheet.die)
         free = [i for i, bonus in enumerate(sheet.held) if not bonus.favor_cost]
         chosen.update({f"bonus{i}": biggest for i in free})
