@@ -8,6 +8,7 @@ from rules.commands import AddCombatant, NextTurn
 from rules.dice import DiceSource, ScriptedDice
 from rules.encounter import Combatant, Event
 from rules.engine import decide, new_encounter
+from rules.events import NoteAdded
 from rules.history import History
 from rules.systems.livehack import LiveHackSheet
 
@@ -60,3 +61,13 @@ def condition_names(history: History, combatant_id: str) -> list[str]:
 
 def order(history: History) -> list[str]:
     return [c.id for c in history.state.combatants]
+
+
+def notes_in_effect(history: History) -> list[str]:
+    """The texts of the notes in effect (solo play logs a refused move as a note)."""
+    return [
+        event.text
+        for record in history.applied_in_effect()
+        for event in record.events
+        if isinstance(event, NoteAdded)
+    ]

@@ -8,7 +8,7 @@ from rules import solo
 from rules.commands import AddCombatant, AddCondition, EditCombatant, NextTurn, SetPolicy, SetSolo
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import decide, describe, new_encounter
-from rules.events import NoteAdded, SoloChose
+from rules.events import SoloChose
 from rules.history import History
 from rules.systems.fatigue import (
     SYSTEM,
@@ -22,6 +22,7 @@ from rules.systems.fatigue import (
 from rules.systems.fatigue_rules import Cost
 from rules.systems.fatigue_sheet import FatigueSheet, Skill, Weapon
 from rules.systems.fatigue_solo import FLED, fill, next_move, out_of_fight, owes
+from tests.helpers import notes_in_effect
 from tracker.session import EncounterSession
 
 SWORD = Weapon(name="Sword", kind="melee", n=3, fumble=8, hits=(10, 20, 40))
@@ -322,12 +323,7 @@ def test_a_seeded_solo_fight_runs_to_its_end(policy: str) -> None:
 def test_no_policy_ever_asks_for_what_the_rules_refuse(policy: str) -> None:
     for seed in range(1, 16):
         session = play(policy, seed)
-        notes = [
-            event.text
-            for record in session.history.applied_in_effect()
-            for event in record.events
-            if isinstance(event, NoteAdded)
-        ]
+        notes = notes_in_effect(session.history)
         assert notes == [], f"seed {seed}: {notes}"
 
 

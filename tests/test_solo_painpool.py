@@ -25,6 +25,7 @@ from rules.systems.painpool_roll import PainPoolRolled
 from rules.systems.painpool_sheets import ChallengeSheet, HeroSheet, parse_boons
 from rules.systems.painpool_solo import damage_plan, fill, next_move
 from rules.systems.painpool_view import roll_command, roll_form
+from tests.helpers import notes_in_effect
 from tracker.session import EncounterSession
 
 BOONS = "Arm +1d pow; Aim +2d pre; Wit +1d pos; Sing +2d pos"
@@ -295,12 +296,7 @@ def test_a_seeded_solo_fight_runs_until_the_challenge_is_passed(policy: str) -> 
 def test_no_policy_ever_asks_for_what_the_rules_refuse(policy: str) -> None:
     for seed in range(1, 16):
         session = play(policy, seed)
-        notes = [
-            event.text
-            for record in session.history.applied_in_effect()
-            for event in record.events
-            if isinstance(event, NoteAdded)
-        ]
+        notes = notes_in_effect(session.history)
         assert notes == [], f"seed {seed}: {notes}"
 
 
