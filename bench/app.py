@@ -181,7 +181,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from bench.big import big_fight, log_length
-    from tracker.demos.livehack import build
+    from rules.systems.livehack.demo import build
 
     with tempfile.TemporaryDirectory() as folder:
         saves = Path(folder)

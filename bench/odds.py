@@ -24,11 +24,14 @@ sys.path.insert(0, str(ROOT))
 
 import icepool  # noqa: E402
 
-from rules.odds import beerrun, fatigue, livehack, painpool  # noqa: E402
-from rules.odds.beerrun import pool_odds  # noqa: E402
-from rules.odds.fatigue import check_odds  # noqa: E402
-from rules.odds.livehack import opposed_odds  # noqa: E402
-from rules.odds.painpool import painpool_odds  # noqa: E402
+from rules.systems.beerrun import odds as beerrun  # noqa: E402
+from rules.systems.beerrun.odds import pool_odds  # noqa: E402
+from rules.systems.fatigue import odds as fatigue  # noqa: E402
+from rules.systems.fatigue.odds import check_odds  # noqa: E402
+from rules.systems.livehack import odds as livehack  # noqa: E402
+from rules.systems.livehack.odds import opposed_odds  # noqa: E402
+from rules.systems.painpool import odds as painpool  # noqa: E402
+from rules.systems.painpool.odds import painpool_odds  # noqa: E402
 
 WARM = 20
 COLD = 5

@@ -22,7 +22,7 @@ from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.replay import Timeline
-from rules.systems.livehack import LiveHackRoll
+from rules.systems.livehack.system import LiveHackRoll
 from tracker import storage
 from tracker.session import EncounterSession
 

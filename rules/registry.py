@@ -9,7 +9,10 @@ from typing import Union
 
 from rules.errors import Rejected
 from rules.system import NoState, RuleSystem
-from rules.systems import beerrun, fatigue, livehack, painpool
+from rules.systems.beerrun import system as beerrun
+from rules.systems.fatigue import system as fatigue
+from rules.systems.livehack import system as livehack
+from rules.systems.painpool import system as painpool
 
 MODULES = (livehack, beerrun, fatigue, painpool)
 

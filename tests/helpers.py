@@ -10,7 +10,7 @@ from rules.encounter import Combatant, Event
 from rules.engine import decide, new_encounter
 from rules.events import NoteAdded
 from rules.history import History
-from rules.systems.livehack import LiveHackSheet
+from rules.systems.livehack.system import LiveHackSheet
 
 
 def no_dice() -> ScriptedDice:

@@ -7,7 +7,10 @@ are committed. To add a demo, write a module with ``build() -> History`` and lis
 from collections.abc import Callable
 
 from rules.history import History
-from tracker.demos import beerrun, fatigue, livehack, painpool
+from rules.systems.beerrun import demo as beerrun
+from rules.systems.fatigue import demo as fatigue
+from rules.systems.livehack import demo as livehack
+from rules.systems.painpool import demo as painpool
 
 DEMOS: dict[str, Callable[[], History]] = {
     "demo-livehack": livehack.build,

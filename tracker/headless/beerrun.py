@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from rules.systems.beerrun_dice import Die, Outcome, compare, roll_dice
-from rules.systems.beerrun_model import Contest
-from rules.systems.beerrun_view import contest_lines
+from rules.systems.beerrun.dice import Die, Outcome, compare, roll_dice
+from rules.systems.beerrun.log import contest_lines
+from rules.systems.beerrun.model import Contest
 from tracker.headless.beerrun_odds import pools_from
 from tracker.headless.seeds import dice_for
 

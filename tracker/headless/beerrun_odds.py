@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 
 from rules.errors import Rejected
-from rules.odds.beerrun import pool_odds
-from rules.systems.beerrun_pools import parse_pool
+from rules.systems.beerrun.odds import pool_odds
+from rules.systems.beerrun.pools import parse_pool
 from tracker.headless.odds_output import print_odds
 
 

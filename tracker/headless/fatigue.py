@@ -7,7 +7,7 @@ import argparse
 import json
 
 from rules.errors import Rejected
-from rules.systems import fatigue_rules as fr
+from rules.systems.fatigue import arithmetic as fr
 from tracker.headless.fatigue_odds import check_arguments
 from tracker.headless.seeds import dice_for
 

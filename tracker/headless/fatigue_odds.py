@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from rules.errors import Rejected
-from rules.odds.fatigue import check_odds
-from rules.systems.fatigue_bands import DICE, FLOOR
+from rules.systems.fatigue.bands import DICE, FLOOR
+from rules.systems.fatigue.odds import check_odds
 from tracker.headless.odds_output import print_odds
 
 DICE_NAMES = [kind for kind, _ in DICE]

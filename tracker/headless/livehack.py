@@ -11,12 +11,12 @@ import json
 from msgspec import structs
 
 from rules.errors import Rejected
-from rules.systems import livehack as lh
-from rules.systems.livehack_rules import (
+from rules.systems.livehack import system as lh
+from rules.systems.livehack.model import (
     LiveHackJointRolled,
     aid_bonus,
 )
-from rules.systems.livehack_sheet import EFFORT_PER_ROLL
+from rules.systems.livehack.sheet import EFFORT_PER_ROLL
 from tracker.headless.seeds import dice_for
 
 COMPONENTS = ("skill", "attribute", "specialty", "bond")

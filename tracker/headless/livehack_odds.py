@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from rules.odds.livehack import opposed_odds
+from rules.systems.livehack.odds import opposed_odds
 from tracker.headless.odds_output import print_odds
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from rules.odds.model import Odds
+from rules.odds import Odds
 
 BAR = 30
 

@@ -6,9 +6,9 @@ import argparse
 import json
 
 from rules.dice import DiceSource
-from rules.systems import painpool_roll as pr
-from rules.systems.painpool import SYSTEM
-from rules.systems.painpool_table import PAIN_DIE
+from rules.systems.painpool import roll as pr
+from rules.systems.painpool.system import SYSTEM
+from rules.systems.painpool.table import PAIN_DIE
 from tracker.headless.painpool_odds import pain_from, pool_arguments, pools_from
 from tracker.headless.seeds import dice_for
 

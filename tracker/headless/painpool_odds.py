@@ -10,8 +10,8 @@ import argparse
 import re
 
 from rules.errors import Rejected
-from rules.odds.painpool import painpool_odds
-from rules.systems.painpool_table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS
+from rules.systems.painpool.odds import painpool_odds
+from rules.systems.painpool.table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS
 from tracker.headless.odds_output import print_odds
 
 DICE = re.compile(r"([0-9]{1,2})d([0-9]{1,2})")

@@ -27,7 +27,7 @@ from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.history import History
-from rules.odds.model import Odds
+from rules.odds import Odds
 from tracker import quick_flow
 from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession

@@ -16,7 +16,7 @@ from textual.worker import get_current_worker
 
 from rules.errors import Rejected
 from rules.forms import Field
-from rules.odds.model import Odds
+from rules.odds import Odds
 from tracker.widgets.choice import Choice
 from tracker.widgets.odds_table import OddsTable
 

@@ -6,7 +6,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from rules.odds.model import Odds
+from rules.odds import Odds
 
 
 def percent(p: float) -> str:

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rules.encounter import Encounter
-from rules.odds.model import Odds
+from rules.odds import Odds
 from rules.registry import get_system
 from tracker.widgets.odds_table import odds_grid, percent
 

@@ -1,0 +1,501 @@
+"""Beer Run's rules: building pools, rolling a round, landing damage, ceding.
+
+Dice order in a round: helping pools first (each: its dice, the penalty and inflicted dice
+rolled against it, then its difficulty); then every other pool in the order they were paid
+for (abilities, situation dice, then the dice rolled against it), then each difficulty pool
+as its comparison comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from msgspec import structs
+
+from rules.conditions import Condition, Duration
+from rules.dice import DiceSource
+from rules.errors import Rejected
+from rules.events import ConditionAdded
+
+from .dice import Die, compare, pool_cost, roll_dice, with_target_die
+from .model import (
+    HEALTH,
+    Ability,
+    BeerRunSheet,
+    BeerRunState,
+    BuildPool,
+    Cede,
+    Ceded,
+    Contest,
+    DamageLanded,
+    DiceGained,
+    GoalGained,
+    Hit,
+    Pending,
+    Pool,
+    PoolDie,
+    RoundRolled,
+    Spent,
+)
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+DEAD = "Dead"
+
+
+def br_state(state: Encounter) -> BeerRunState:
+    found = state.system_state
+    return found if isinstance(found, BeerRunState) else BeerRunState()
+
+
+def sheet_of(combatant: Combatant) -> BeerRunSheet:
+    sheet = combatant.sheet
+    if not isinstance(sheet, BeerRunSheet):
+        raise Rejected(f"{combatant.name} has no Beer Run sheet")
+    return sheet
+
+
+def categories(state: Encounter) -> tuple[str, ...]:
+    """The GM's categories, or else every category on a sheet, in order of appearance."""
+    chosen = br_state(state).categories
+    if chosen:
+        return chosen
+    seen: dict[str, None] = {}
+    for combatant in state.combatants:
+        if isinstance(combatant.sheet, BeerRunSheet):
+            for ability in combatant.sheet.abilities:
+                seen.setdefault(ability.category, None)
+    return tuple(seen)
+
+
+def round_pools(state: Encounter) -> tuple[Pool, ...]:
+    """This round's pools, of combatants still in the encounter."""
+    return tuple(
+        p
+        for p in br_state(state).pools
+        if p.round == state.round and state.find(p.combatant_id) is not None
+    )
+
+
+def pending_now(state: Encounter) -> tuple[Pending, ...]:
+    """This round's successes still to land, between combatants still in the encounter."""
+    return tuple(
+        p
+        for p in br_state(state).pending
+        if p.round == state.round
+        and state.find(p.target_id) is not None
+        and (p.dealer_id is None or state.find(p.dealer_id) is not None)
+    )
+
+
+def nothing_to_land(state: Encounter) -> Rejected:
+    if br_state(state).rolled_round == state.round:
+        return Rejected(f"Round {state.round}'s successes have all landed: cede (s) or n")
+    return Rejected("No successes are waiting to land: roll the round first (r)")
+
+
+def is_dead(combatant: Combatant) -> bool:
+    return combatant.condition(DEAD) is not None
+
+
+# --- building a pool ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A pool before it is paid: the base dice, the extras, and the categories it lacks."""
+
+    base: list[Ability]
+    extra: list[Ability]
+    missing: list[str]
+
+    @property
+    def cost(self) -> int:
+        return pool_cost(len(self.extra))
+
+    @property
+    def dice(self) -> tuple[PoolDie, ...]:
+        return tuple(PoolDie(a.name, a.size) for a in (*self.base, *self.extra))
+
+
+def _find(combatant: Combatant, name: str) -> Ability:
+    sheet = sheet_of(combatant)
+    ability = sheet.ability(name)
+    if ability is None:
+        known = ", ".join(a.name for a in sheet.abilities) or "none"
+        raise Rejected(f"{combatant.name} has no ability {name.strip()!r} (has: {known})")
+    if ability.size <= 0:
+        raise Rejected(f"{combatant.name}'s {ability.name} is at zero: it cannot be rolled")
+    return ability
+
+
+def _largest_per_category(sheet: BeerRunSheet, game: tuple[str, ...]) -> list[Ability]:
+    chosen = []
+    for category in game:
+        options = [a for a in sheet.live_abilities() if a.category == category]
+        if options:
+            chosen.append(max(options, key=lambda a: a.size))
+    return chosen
+
+
+def _split_listed(
+    listed: list[Ability], game: tuple[str, ...]
+) -> tuple[list[Ability], list[Ability]]:
+    """A listed pool: the first die of each game category is its base die, the rest extra."""
+    base: list[Ability] = []
+    extra: list[Ability] = []
+    for ability in listed:
+        first = ability.category in game and all(b.category != ability.category for b in base)
+        (base if first else extra).append(ability)
+    return base, extra
+
+
+def plan_pool(
+    state: Encounter, combatant: Combatant, base: tuple[str, ...] | None, extra: tuple[str, ...]
+) -> Plan:
+    """Check a choice of dice: one die per category in the base, each ability once."""
+    sheet = sheet_of(combatant)
+    game = categories(state)
+    if base is None:
+        base_dice = _largest_per_category(sheet, game)
+        extras = [_find(combatant, name) for name in extra]
+    else:
+        listed = [_find(combatant, name) for name in (*base, *extra)]
+        base_dice, extras = _split_listed(listed, game)
+    names = [a.name for a in (*base_dice, *extras)]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise Rejected(f"{twice} is in the pool twice: each ability die is rolled once")
+    if not names:
+        raise Rejected(f"{combatant.name} has no ability dice to roll")
+    have = {a.category for a in sheet.live_abilities()}
+    covered = {a.category for a in base_dice}
+    for category in game:
+        if category in have and category not in covered:
+            options = ", ".join(a.name for a in sheet.live_abilities() if a.category == category)
+            raise Rejected(f"The base pool needs one die from {category}: add one of {options}")
+    missing = [c for c in game if c not in have]
+    return Plan(base_dice, extras, missing)
+
+
+def build_pool(state: Encounter, cmd: BuildPool) -> Pool:
+    combatant = state.combatant(cmd.combatant_id)
+    sheet = sheet_of(combatant)
+    if is_dead(combatant):
+        raise Rejected(f"{combatant.name} is dead and cannot act")
+    if br_state(state).rolled_round == state.round:
+        raise Rejected(f"Round {state.round} is rolled: end it with n before paying for new pools")
+    if any(p.combatant_id == combatant.id for p in round_pools(state)):
+        raise Rejected(f"{combatant.name} has already paid for a pool this round (u to undo it)")
+    plan = plan_pool(state, combatant, cmd.base, cmd.extra)
+    if plan.cost > sheet.intensity:
+        raise Rejected(
+            f"That pool costs {plan.cost} Intensity and {combatant.name} has {sheet.intensity}: "
+            "drop some extra dice"
+        )
+    goal = sheet.goal
+    kind = goal.kind if goal is not None and not goal.gained else "conflict"
+    if kind != "conflict":
+        assert goal is not None
+        return Pool(
+            combatant_id=combatant.id,
+            round=state.round,
+            dice=plan.dice,
+            extra=len(plan.extra),
+            cost=plan.cost,
+            kind=kind,
+            against=None,
+            difficulty=with_target_die(cmd.difficulty, goal.die),
+            ally_id=goal.ally_id,
+            target_die=goal.die,
+        )
+    if cmd.against is None:
+        if not cmd.difficulty:
+            raise Rejected("A difficulty pool needs dice, like d10,d10,d4")
+    else:
+        opponent = state.combatant(cmd.against)
+        if opponent.id == combatant.id:
+            raise Rejected(f"{combatant.name} cannot roll against themselves")
+    return Pool(
+        combatant_id=combatant.id,
+        round=state.round,
+        dice=plan.dice,
+        extra=len(plan.extra),
+        cost=plan.cost,
+        against=cmd.against,
+        difficulty=cmd.difficulty if cmd.against is None else (),
+    )
+
+
+# --- rolling the round -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideRoll:
+    """A pool's roll: its own dice, the dice rolled against it, and the temporary dice spent."""
+
+    own: tuple[Die, ...]
+    against: tuple[Die, ...]
+    spent: list[Spent]
+
+
+def roll_side(state: Encounter, pool: Pool, dice: DiceSource) -> SideRoll:
+    sheet = sheet_of(state.combatant(pool.combatant_id))
+    own = [(d.label, d.size) for d in pool.dice]
+    own += [("situation", d.size) for d in sheet.situation]
+    against = [("penalty", d.size) for d in sheet.penalty]
+    against += [(o.name, o.size) for o in sheet.burdens]
+    spent = [Spent(pool.combatant_id, "situation", d.size) for d in sheet.situation]
+    spent += [Spent(pool.combatant_id, "penalty", d.size) for d in sheet.penalty]
+    return SideRoll(roll_dice(dice, tuple(own)), roll_dice(dice, tuple(against)), spent)
+
+
+def _difficulty(pool: Pool, dice: DiceSource) -> tuple[Die, ...]:
+    return roll_dice(dice, tuple(("difficulty", size) for size in pool.difficulty))
+
+
+def roll_round(
+    state: Encounter, dice: DiceSource, apply: Callable[[Encounter, object], Encounter]
+) -> list[object]:
+    """Every pool of the round; ``apply`` folds the helping results in before the rest roll."""
+    if br_state(state).rolled_round == state.round:
+        raise Rejected(f"Round {state.round} is already rolled: land damage (d), cede, or n")
+    pools = round_pools(state)
+    if not pools:
+        raise Rejected(f"Nobody has paid for a pool in round {state.round}: s, Build pool")
+    events: list[object] = []
+    helping = [p for p in pools if p.kind == "helping"]
+    if helping:
+        events += roll_helping(state, helping, dice)
+        for event in events:
+            state = apply(state, event)
+    events += roll_main(state, [p for p in pools if p.kind != "helping"], dice)
+    return events
+
+
+def roll_helping(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[object]:
+    contests: list[Contest] = []
+    spent: list[Spent] = []
+    for pool in pools:
+        side = roll_side(state, pool, dice)
+        spent += side.spent
+        contests.append(
+            Contest(
+                kind="helping",
+                top_id=pool.combatant_id,
+                top=side.own,
+                bottom_id=None,
+                bottom=_difficulty(pool, dice) + side.against,
+                target_die=pool.target_die,
+                ally_id=pool.ally_id,
+            )
+        )
+    events: list[object] = [
+        RoundRolled(
+            round=state.round, stage="helping", contests=tuple(contests), spent=tuple(spent)
+        )
+    ]
+    for contest in contests:
+        outcome = compare(contest.top, contest.bottom)
+        ally = state.find(contest.ally_id)  # None if the ally has left the encounter
+        if outcome.top_kept and ally is not None:
+            events.append(
+                DiceGained(
+                    combatant_id=ally.id,
+                    kind="situation",
+                    size=contest.target_die,
+                    uses=outcome.top_kept,
+                    source_id=contest.top_id,
+                )
+            )
+        if outcome.bottom_kept:
+            events.append(
+                DiceGained(
+                    combatant_id=contest.top_id,
+                    kind="penalty",
+                    size=contest.target_die,
+                    uses=outcome.bottom_kept,
+                    source_id=contest.top_id,
+                )
+            )
+    return events
+
+
+def roll_main(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[object]:
+    rolls = {pool.combatant_id: roll_side(state, pool, dice) for pool in pools}
+    contests: list[Contest] = []
+    paired: set[frozenset[str]] = set()
+    for pool in pools:
+        mine = rolls[pool.combatant_id]
+        if pool.against is None:
+            contests.append(
+                Contest(
+                    kind=pool.kind,
+                    top_id=pool.combatant_id,
+                    top=mine.own,
+                    bottom_id=None,
+                    bottom=_difficulty(pool, dice) + mine.against,
+                    target_die=pool.target_die,
+                )
+            )
+            continue
+        pair = frozenset((pool.combatant_id, pool.against))
+        if pair in paired or state.find(pool.against) is None:
+            continue  # they chose each other: one comparison; or the opponent has left
+        paired.add(pair)
+        theirs = rolls.get(pool.against)
+        contests.append(
+            Contest(
+                kind="conflict",
+                top_id=pool.combatant_id,
+                top=mine.own + (theirs.against if theirs else ()),
+                bottom_id=pool.against,
+                bottom=(theirs.own if theirs else ()) + mine.against,
+            )
+        )
+    spent = tuple(s for roll in rolls.values() for s in roll.spent)
+    events: list[object] = [
+        RoundRolled(round=state.round, stage="main", contests=tuple(contests), spent=spent)
+    ]
+    for contest in contests:
+        events += _main_results(state, contest)
+    return events
+
+
+def _main_results(state: Encounter, contest: Contest) -> list[object]:
+    outcome = compare(contest.top, contest.bottom)
+    if contest.kind == "situational":
+        if not outcome.top_kept:
+            return []
+        return [
+            DiceGained(
+                combatant_id=contest.top_id,
+                kind="situation",
+                size=contest.target_die,
+                uses=outcome.top_kept,
+                source_id=contest.top_id,
+            )
+        ]
+    if contest.bottom_id is None and outcome.upper == "top":
+        # A static difficulty has no abilities to wear down: the upper hand carries the goal.
+        return [GoalGained(combatant_id=contest.top_id, reason="beat the difficulty")]
+    return []
+
+
+def pending_from(round_: int, contest: Contest) -> list[Pending]:
+    """The damage a conflict leaves to land, the upper hand's first."""
+    if contest.kind != "conflict":
+        return []
+    outcome = compare(contest.top, contest.bottom)
+    top = Pending(
+        round=round_,
+        dealer_id=contest.top_id,
+        target_id=contest.bottom_id or "",
+        pips=outcome.top_kept,
+        upper=outcome.upper == "top",
+    )
+    bottom = Pending(
+        round=round_,
+        dealer_id=contest.bottom_id,
+        target_id=contest.top_id,
+        pips=outcome.bottom_kept,
+        upper=outcome.upper == "bottom",
+    )
+    if contest.bottom_id is None:
+        top = structs.replace(top, pips=0)  # nothing to damage on a difficulty pool
+    ordered = [bottom, top] if outcome.upper == "bottom" else [top, bottom]
+    return [p for p in ordered if p.pips > 0]
+
+
+# --- damage and ceding --------------------------------------------------------------------------
+
+
+def default_split(target: Combatant, pips: int) -> tuple[tuple[str, int], ...]:
+    """All on Health if it stands, else on the largest die; none when every die is at zero."""
+    live = sheet_of(target).live_abilities()
+    if not live:
+        return ()
+    health = next((a for a in live if a.name.casefold() == HEALTH), None)
+    chosen = health or max(live, key=lambda a: a.size)
+    return ((chosen.name, pips),)
+
+
+def land_damage(state: Encounter, split: tuple[tuple[str, int], ...] | None) -> list[object]:
+    waiting = pending_now(state)
+    if not waiting:
+        raise nothing_to_land(state)
+    item = waiting[0]
+    target = state.combatant(item.target_id)
+    if split is None or not sheet_of(target).live_abilities():
+        split = default_split(target, item.pips)  # with nothing left, the pips are lost
+    total = sum(pips for _, pips in split)
+    dealer = state.name_of(item.dealer_id, "The difficulty")
+    if split and total != item.pips:
+        raise Rejected(f"{dealer} has {item.pips} pips to land on {target.name}, not {total}")
+    hits: list[Hit] = []
+    for name, pips in split:
+        if pips < 1:
+            raise Rejected(f"Each ability in the split takes at least 1 pip ({name}: {pips})")
+        ability = _find(target, name)
+        if any(h.ability == ability.name for h in hits):
+            raise Rejected(f"{ability.name} is in the split twice")
+        hits.append(Hit(ability.name, pips, ability.size))
+    landed = DamageLanded(dealer_id=item.dealer_id, target_id=target.id, hits=tuple(hits))
+    return [landed, *zeroed_events(state, landed)]
+
+
+def zeroed_events(state: Encounter, landed: DamageLanded) -> list[object]:
+    """An ability at zero: the dealing side gains its goal. Health at zero: death."""
+    target = state.combatant(landed.target_id)
+    zeroed = [h.ability for h in landed.hits if h.pips >= h.before]
+    if not zeroed:
+        return []
+    events: list[object] = []
+    if landed.dealer_id is not None:
+        reason = f"{target.name}'s {zeroed[0]} is at zero"
+        events.append(GoalGained(combatant_id=landed.dealer_id, reason=reason))
+    if any(name.casefold() == HEALTH for name in zeroed) and not is_dead(target):
+        events.append(ConditionAdded(target.id, Condition(DEAD, Duration("until-removed"), None)))
+    return events
+
+
+def cede(state: Encounter, cmd: Cede) -> list[object]:
+    ceder = state.combatant(cmd.combatant_id)
+    winner = state.combatant(cmd.to_id)
+    if ceder.id == winner.id:
+        raise Rejected(f"{ceder.name} cannot cede to themselves")
+    if pending_now(state):
+        raise Rejected("Land this round's damage first (d): a side cedes after the effects")
+    events: list[object] = [
+        Ceded(combatant_id=ceder.id, to_id=winner.id),
+        GoalGained(combatant_id=winner.id, reason=f"{ceder.name} ceded"),
+    ]
+    if cmd.ability:
+        ability = _find(ceder, cmd.ability)
+        landed = DamageLanded(
+            dealer_id=winner.id,
+            target_id=ceder.id,
+            hits=(Hit(ability.name, ability.size, ability.size),),
+            from_pending=False,
+        )
+        events.append(landed)
+        if ability.name.casefold() == HEALTH and not is_dead(ceder):
+            events.append(
+                ConditionAdded(ceder.id, Condition(DEAD, Duration("until-removed"), None))
+            )
+    return events
+
+
+def last_opponent(state: Encounter, cid: str) -> str | None:
+    """Whom ``cid`` faced in the last roll of pools, if it was in one."""
+    roll = state.last_roll
+    if isinstance(roll, RoundRolled):
+        for contest in roll.contests:
+            if contest.top_id == cid and contest.bottom_id:
+                return contest.bottom_id
+            if contest.bottom_id == cid:
+                return contest.top_id
+    return None

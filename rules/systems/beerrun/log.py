@@ -1,0 +1,236 @@
+"""How Beer Run reads in the log: the two sorted rows of a comparison side by side."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.logline import Line, LogEntry, Span, spans
+
+from .dice import NO_DIE, Outcome, compare
+from .model import (
+    CategoriesSet,
+    Ceded,
+    Contest,
+    DamageLanded,
+    DiceGained,
+    Goal,
+    GoalGained,
+    GoalSet,
+    OutcomeDieAdded,
+    PoolBuilt,
+    RoundRolled,
+)
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+CELL = 3
+# Pair marks: the top row's success, the bottom row's; hollow when that success is discarded.
+MARKS = {("top", True): "▲", ("top", False): "△", ("bottom", True): "▼", ("bottom", False): "▽"}
+
+
+def goal_text(state: Encounter, goal: Goal | None) -> str:
+    if goal is None:
+        return ""
+    done = "✓ " if goal.gained else ""
+    match goal.kind:
+        case "helping":
+            text = f"help {state.name_of(goal.ally_id)} to a d{goal.die}"
+        case "situational":
+            text = f"gain a d{goal.die}"
+        case _:
+            text = ""
+    if goal.text:
+        text = f"{text}: {goal.text}" if text else goal.text
+    return done + text
+
+
+def side_name(state: Encounter, combatant_id: str | None) -> str:
+    return "Difficulty" if combatant_id is None else state.name_of(combatant_id)
+
+
+def contest_lines(
+    state: Encounter, contest: Contest, names: tuple[str, str] | None = None
+) -> list[Line]:
+    """A headline, the two sorted rows side by side, each pair's mark, and what is kept."""
+    outcome = compare(contest.top, contest.bottom)
+    top, bottom = names or (side_name(state, contest.top_id), side_name(state, contest.bottom_id))
+    width = max(len(top), len(bottom), 6)
+    head = _contest_head(top, bottom, _verb(state, contest), outcome)
+    rows: list[Line] = [head]
+    for name, which in ((top, "top"), (bottom, "bottom")):
+        cells: list[Span] = [Span("  "), Span(name.ljust(width), "name")]
+        for pair in outcome.pairs:
+            die = pair.top if which == "top" else pair.bottom
+            style = "muted" if die == NO_DIE else "die"
+            cells.append(Span(str(die.face).rjust(CELL), style))
+        cells.append(Span("   " + _dice_sizes(pairs_dice(outcome, which)), "muted"))
+        rows.append(tuple(cells))
+    marks: list[Span] = [Span("  " + " " * width)]
+    for index, pair in enumerate(outcome.pairs):
+        if pair.winner == "tie":
+            marks.append(Span("=".rjust(CELL), "muted"))
+        else:
+            kept = index in outcome.kept_pairs
+            marks.append(Span(MARKS[(pair.winner, kept)].rjust(CELL), "success"))
+    rows.append(tuple(marks))
+    rows.append(_summary(top, bottom, outcome))
+    return rows
+
+
+def pairs_dice(outcome: Outcome, which: str) -> list[tuple[int, str]]:
+    return [
+        (
+            (p.top if which == "top" else p.bottom).size,
+            (p.top if which == "top" else p.bottom).label,
+        )
+        for p in outcome.pairs
+    ]
+
+
+def _dice_sizes(dice: list[tuple[int, str]]) -> str:
+    return " ".join(f"d{size}" if label != "no die" else "-" for size, label in dice)
+
+
+def _verb(state: Encounter, contest: Contest) -> str:
+    match contest.kind:
+        case "helping":
+            return f" helps {state.name_of(contest.ally_id)} to a d{contest.target_die} vs "
+        case "situational":
+            return f" seeks a d{contest.target_die} situation vs "
+    return " vs "
+
+
+def _contest_head(top: str, bottom: str, verb: str, outcome: Outcome) -> Line:
+    head: list[Span | str] = [Span(top, "name"), verb, Span(bottom, "name")]
+    if outcome.upper == "tie":
+        head.append(Span(": every pair ties, nobody scores", "muted"))
+    else:
+        leader = top if outcome.upper == "top" else bottom
+        head += [": ", Span(leader, "name"), Span(" has the upper hand", "success")]
+    return spans(*head)
+
+
+def _summary(top: str, bottom: str, outcome: Outcome) -> Line:
+    parts: list[Span | str] = [Span("  ")]
+    for name, side in ((top, "top"), (bottom, "bottom")):
+        if side == "bottom":
+            parts.append(" · ")
+        got = outcome.successes(side)  # type: ignore[arg-type]
+        kept = outcome.kept(side)  # type: ignore[arg-type]
+        parts += [Span(name, "name"), f" {got} success{'es' if got != 1 else ''}, keeps "]
+        parts.append(Span(str(kept), "total"))
+    return spans(*parts)
+
+
+def describe_event(state: Encounter, event: object) -> LogEntry:
+    match event:
+        case RoundRolled():
+            return _describe_round(state, event)
+        case PoolBuilt(pool=pool):
+            dice = ", ".join(f"{d.label} d{d.size}" for d in pool.dice)
+            against = (
+                state.name_of(pool.against)
+                if pool.against
+                else "difficulty " + ",".join(f"d{s}" for s in pool.difficulty)
+            )
+            return LogEntry(
+                "roll",
+                (
+                    spans(
+                        Span(state.name_of(pool.combatant_id), "name"),
+                        f" pays {pool.cost} Intensity: {dice}",
+                        Span(f" ({pool.extra} extra)", "muted") if pool.extra else "",
+                        " vs ",
+                        Span(against, "name"),
+                    ),
+                ),
+            )
+        case GoalSet(combatant_id=cid, goal=goal):
+            text = goal_text(state, goal) or "a goal"
+            return LogEntry("note", (spans(Span(state.name_of(cid), "name"), f" aims to {text}"),))
+        case GoalGained(combatant_id=cid, reason=reason):
+            return LogEntry(
+                "roll",
+                (
+                    spans(
+                        Span(state.name_of(cid), "name"),
+                        Span(" gains its goal", "success"),
+                        f" ({reason})",
+                    ),
+                ),
+            )
+        case DamageLanded():
+            return _describe_damage(state, event)
+        case DiceGained():
+            what = "situation die" if event.kind == "situation" else "penalty die"
+            rolls = f"{event.uses} roll{'s' if event.uses != 1 else ''}"
+            return LogEntry(
+                "roll",
+                (
+                    spans(
+                        Span(state.name_of(event.combatant_id), "name"),
+                        f" gains a d{event.size} {what} for {rolls}",
+                    ),
+                ),
+            )
+        case Ceded(combatant_id=cid, to_id=to):
+            return LogEntry(
+                "roll",
+                (
+                    spans(
+                        Span(state.name_of(cid), "name"),
+                        " cedes to ",
+                        Span(state.name_of(to), "name"),
+                    ),
+                ),
+            )
+        case OutcomeDieAdded(combatant_id=cid, die=die):
+            verb = "gains" if die.kind == "gained" else "is inflicted with"
+            return LogEntry(
+                "roll",
+                (
+                    spans(
+                        Span(state.name_of(cid), "name"),
+                        f" {verb} the outcome die {die.name} d{die.size}",
+                    ),
+                ),
+            )
+        case CategoriesSet(categories=cats):
+            return LogEntry(
+                "note", (spans("Ability categories: ", ", ".join(cats) or "from the sheets"),)
+            )
+    raise TypeError(f"not a Beer Run event: {event!r}")
+
+
+def _describe_round(state: Encounter, event: RoundRolled) -> LogEntry:
+    title = "helping pools" if event.stage == "helping" else "pools"
+    lines: list[Line] = [spans(Span(f"Round {event.round}: {title} rolled", "total"))]
+    for contest in event.contests:
+        lines += contest_lines(state, contest)
+    if event.spent:
+        used = ", ".join(f"{state.name_of(s.combatant_id)} {s.kind} d{s.size}" for s in event.spent)
+        lines.append(spans(Span(f"  spent: {used}", "muted")))
+    return LogEntry("roll", tuple(lines))
+
+
+def _describe_damage(state: Encounter, event: DamageLanded) -> LogEntry:
+    hits = ", ".join(f"{h.ability} d{h.before} → d{max(0, h.before - h.pips)}" for h in event.hits)
+    dealer = side_name(state, event.dealer_id)
+    target = state.name_of(event.target_id)
+    pips = sum(h.pips for h in event.hits)
+    if not event.hits:
+        line = spans(Span(dealer, "name"), "'s successes find every die of ", Span(target, "name"))
+        return LogEntry("consequence", (spans(*line, Span(" at zero already", "tier")),))
+    return LogEntry(
+        "consequence",
+        (
+            spans(
+                Span(dealer, "name"),
+                f" lands {pips} pip{'s' if pips != 1 else ''} on ",
+                Span(target, "name"),
+                ": ",
+                Span(hits, "tier"),
+            ),
+        ),
+    )

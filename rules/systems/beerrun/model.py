@@ -1,0 +1,351 @@
+"""Beer Run's values: the sheet, the per-encounter state, commands and events.
+
+Source: ``shared/rules-texts/002`` (Beer Run). Parsing of the sheet's text fields is here
+too, so the system module stays about the round.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from msgspec import Struct, structs
+
+from rules.errors import Rejected
+
+from .dice import Die, parse_die
+
+GoalKind = Literal["conflict", "helping", "situational"]
+TempKind = Literal["situation", "penalty"]
+OutcomeKind = Literal["gained", "inflicted"]
+Stage = Literal["helping", "main"]
+
+HEALTH = "health"
+MAX_USES = 99
+MAX_INTENSITY = 1000
+
+
+# --- the sheet -------------------------------------------------------------------------------
+
+
+class Ability(Struct, frozen=True, kw_only=True):
+    """An ability die; ``full`` is its undamaged size (0: never damaged)."""
+
+    name: str
+    category: str
+    size: int
+    full: int = 0
+
+    @property
+    def rating(self) -> int:
+        return max(self.full, self.size)
+
+    def text(self) -> str:
+        damaged = f"/{self.rating}" if self.size < self.rating else ""
+        return f"{self.name} d{self.size}{damaged}"
+
+
+class TempDie(Struct, frozen=True):
+    """A situation or penalty die, with the rolls it has left."""
+
+    size: int
+    uses: int
+
+
+class OutcomeDie(Struct, frozen=True):
+    """A permanent die a contest gave: gained (also an ability) or inflicted (rolled against)."""
+
+    name: str
+    size: int
+    kind: OutcomeKind
+
+
+class Goal(Struct, frozen=True, kw_only=True):
+    kind: GoalKind = "conflict"
+    text: str = ""
+    ally_id: str | None = None  # helping: who gets the die
+    die: int = 0  # helping and situational: the target die
+    gained: bool = False
+
+
+class BeerRunSheet(Struct, frozen=True, kw_only=True, tag="beerrun.sheet"):
+    abilities: tuple[Ability, ...] = ()
+    intensity: int = 0
+    situation: tuple[TempDie, ...] = ()
+    penalty: tuple[TempDie, ...] = ()
+    outcomes: tuple[OutcomeDie, ...] = ()
+    goal: Goal | None = None
+
+    def ability(self, name: str) -> Ability | None:
+        wanted = name.strip().casefold()
+        return next((a for a in self.abilities if a.name.casefold() == wanted), None)
+
+    def live_abilities(self) -> tuple[Ability, ...]:
+        return tuple(a for a in self.abilities if a.size > 0)
+
+    @property
+    def burdens(self) -> tuple[OutcomeDie, ...]:
+        return tuple(o for o in self.outcomes if o.kind == "inflicted")
+
+
+def damaged(sheet: BeerRunSheet, name: str, pips: int) -> BeerRunSheet:
+    """The sheet with an ability ``pips`` smaller, never below zero."""
+    abilities = tuple(
+        structs.replace(a, size=max(0, a.size - pips), full=a.rating)
+        if a.name.casefold() == name.casefold()
+        else a
+        for a in sheet.abilities
+    )
+    return structs.replace(sheet, abilities=abilities)
+
+
+def spend_one(dice: tuple[TempDie, ...], size: int) -> tuple[TempDie, ...]:
+    """Use one roll of the first die of that size; a die with no uses left is gone."""
+    out: list[TempDie] = []
+    spent = False
+    for die in dice:
+        if not spent and die.size == size:
+            spent = True
+            if die.uses > 1:
+                out.append(TempDie(die.size, die.uses - 1))
+            continue
+        out.append(die)
+    return tuple(out)
+
+
+# --- sheet text -------------------------------------------------------------------------------
+
+ABILITY = re.compile(r"(.+?)\s+[dD]([0-9]+)")
+TEMP = re.compile(r"[dD]([0-9]+)\s*(?:[xX*]\s*([0-9]+))?")
+OUTCOME = re.compile(r"([+-])\s*(.+?)\s+[dD]([0-9]+)")
+
+
+def parse_abilities(text: str) -> tuple[Ability, ...]:
+    """``"Body: Fencing d8, Health d6; Mind: Wits d6"`` -> abilities in categories."""
+    out: list[Ability] = []
+    for group in filter(str.strip, text.split(";")):
+        category, colon, names = group.partition(":")
+        category = " ".join(category.split())
+        if not colon or not category:
+            raise Rejected(
+                "Put abilities under a category, like Body: Fencing d8, Health d6 "
+                f"({group.strip()!r})"
+            )
+        for part in filter(str.strip, names.split(",")):
+            match = ABILITY.fullmatch(part.strip())
+            if match is None:
+                raise Rejected(f"An ability is a name and a die, like Fencing d8, not {part!r}")
+            name = " ".join(match.group(1).split())
+            if any(a.name.casefold() == name.casefold() for a in out):
+                raise Rejected(f"The ability {name} is listed twice")
+            size = parse_die(f"d{match.group(2)}", name)
+            out.append(Ability(name=name, category=category, size=size))
+    return tuple(out)
+
+
+def abilities_text(abilities: tuple[Ability, ...]) -> str:
+    groups: dict[str, list[str]] = {}
+    for a in abilities:
+        groups.setdefault(a.category, []).append(f"{a.name} d{a.size}")
+    return "; ".join(f"{cat}: {', '.join(names)}" for cat, names in groups.items())
+
+
+def parse_temp_dice(text: str, what: str) -> tuple[TempDie, ...]:
+    """``"d8x2, d6"`` -> a d8 for 2 rolls and a d6 for 1."""
+    out: list[TempDie] = []
+    for part in filter(str.strip, text.split(",")):
+        match = TEMP.fullmatch(part.strip())
+        if match is None:
+            raise Rejected(f"{what} are dice with their rolls left, like d8x2, not {part!r}")
+        uses = int(match.group(2) or 1)
+        if not 1 <= uses <= MAX_USES:
+            raise Rejected(f"{what}: a die is kept for 1 to {MAX_USES} rolls, not {uses}")
+        out.append(TempDie(parse_die(f"d{match.group(1)}", what), uses))
+    return tuple(out)
+
+
+def temp_text(dice: tuple[TempDie, ...]) -> str:
+    return ", ".join(f"d{d.size}x{d.uses}" for d in dice)
+
+
+def parse_outcomes(text: str) -> tuple[OutcomeDie, ...]:
+    """``"+Sword d6, -Limp d4"``: + gained, - inflicted."""
+    out: list[OutcomeDie] = []
+    for part in filter(str.strip, text.split(",")):
+        match = OUTCOME.fullmatch(part.strip())
+        if match is None:
+            raise Rejected(
+                f"Outcome dice are +Name dN (gained) or -Name dN (inflicted), not {part!r}"
+            )
+        kind: OutcomeKind = "gained" if match.group(1) == "+" else "inflicted"
+        size = parse_die(f"d{match.group(3)}", "An outcome die")
+        out.append(OutcomeDie(" ".join(match.group(2).split()), size, kind))
+    return tuple(out)
+
+
+def outcomes_text(outcomes: tuple[OutcomeDie, ...]) -> str:
+    return ", ".join(f"{'+' if o.kind == 'gained' else '-'}{o.name} d{o.size}" for o in outcomes)
+
+
+# --- per-encounter state ---------------------------------------------------------------------
+
+
+class PoolDie(Struct, frozen=True):
+    label: str
+    size: int
+
+
+class Pool(Struct, frozen=True, kw_only=True):
+    """What one side paid for in one round, and what it rolls against."""
+
+    combatant_id: str
+    round: int
+    dice: tuple[PoolDie, ...]
+    extra: int
+    cost: int
+    kind: GoalKind = "conflict"
+    against: str | None = None  # a combatant, or None for a difficulty pool
+    difficulty: tuple[int, ...] = ()
+    ally_id: str | None = None
+    target_die: int = 0
+
+
+class Pending(Struct, frozen=True, kw_only=True):
+    """Successes still to land as pips; ``dealer_id`` None is a difficulty pool."""
+
+    round: int
+    dealer_id: str | None
+    target_id: str
+    pips: int
+    upper: bool
+
+
+class BeerRunState(Struct, frozen=True, kw_only=True, tag="beerrun.state"):
+    categories: tuple[str, ...] = ()
+    pools: tuple[Pool, ...] = ()
+    pending: tuple[Pending, ...] = ()
+    rolled_round: int = 0
+
+
+# --- commands ----------------------------------------------------------------------------------
+
+
+class SetCategories(Struct, frozen=True):
+    categories: tuple[str, ...]
+
+
+class SetGoal(Struct, frozen=True, kw_only=True):
+    combatant_id: str
+    goal: Goal
+
+
+class BuildPool(Struct, frozen=True, kw_only=True):
+    """``base`` None: the largest die of each category; ``extra``: more abilities by name."""
+
+    combatant_id: str
+    base: tuple[str, ...] | None = None
+    extra: tuple[str, ...] = ()
+    against: str | None = None
+    difficulty: tuple[int, ...] = ()
+
+
+class RollRound(Struct, frozen=True):
+    """Roll every pool of the round: helping pools first, then the others."""
+
+
+class LandDamage(Struct, frozen=True, kw_only=True):
+    """Land the next pending successes; ``split`` None puts them all on the default ability."""
+
+    split: tuple[tuple[str, int], ...] | None = None
+
+
+class Cede(Struct, frozen=True, kw_only=True):
+    combatant_id: str
+    to_id: str
+    ability: str | None = None  # the ceder's ability the winner's goal takes to zero
+
+
+class AddOutcomeDie(Struct, frozen=True, kw_only=True):
+    combatant_id: str
+    die: OutcomeDie
+    category: str = ""
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+class CategoriesSet(Struct, frozen=True, tag="beerrun.categories-set"):
+    categories: tuple[str, ...]
+
+
+class GoalSet(Struct, frozen=True, tag="beerrun.goal-set"):
+    combatant_id: str
+    goal: Goal
+
+
+class PoolBuilt(Struct, frozen=True, tag="beerrun.pool-built"):
+    pool: Pool
+
+
+class Contest(Struct, frozen=True, kw_only=True):
+    """One comparison: ``top`` is the actor's roll, ``bottom`` its opposition's."""
+
+    kind: GoalKind
+    top_id: str
+    top: tuple[Die, ...]
+    bottom_id: str | None  # None: a difficulty pool
+    bottom: tuple[Die, ...]
+    target_die: int = 0
+    ally_id: str | None = None
+
+
+class Spent(Struct, frozen=True):
+    combatant_id: str
+    kind: TempKind
+    size: int
+
+
+class RoundRolled(Struct, frozen=True, kw_only=True, tag="beerrun.round-rolled"):
+    round: int
+    stage: Stage
+    contests: tuple[Contest, ...]
+    spent: tuple[Spent, ...] = ()
+
+
+class DiceGained(Struct, frozen=True, kw_only=True, tag="beerrun.dice-gained"):
+    combatant_id: str
+    kind: TempKind
+    size: int
+    uses: int
+    source_id: str
+
+
+class GoalGained(Struct, frozen=True, kw_only=True, tag="beerrun.goal-gained"):
+    combatant_id: str
+    reason: str
+
+
+class Hit(Struct, frozen=True):
+    ability: str
+    pips: int
+    before: int
+
+
+class DamageLanded(Struct, frozen=True, kw_only=True, tag="beerrun.damage-landed"):
+    """Pips off abilities; ``from_pending`` False for a cede's damage, which no roll left."""
+
+    dealer_id: str | None
+    target_id: str
+    hits: tuple[Hit, ...]
+    from_pending: bool = True
+
+
+class Ceded(Struct, frozen=True, kw_only=True, tag="beerrun.ceded"):
+    combatant_id: str
+    to_id: str
+
+
+class OutcomeDieAdded(Struct, frozen=True, kw_only=True, tag="beerrun.outcome-die"):
+    combatant_id: str
+    die: OutcomeDie
+    category: str = ""

@@ -1,0 +1,223 @@
+"""Beer Run solo play: how the tracker plays the combatants of a side it runs (``rules.solo``).
+
+Every side acts each round, so the tracker answers for each of its combatants in the turn
+order, one command at a time: a goal when it has none (or has gained it), its pool paid in
+Intensity against a foe, its successes landed where its policy aims them once the round is
+rolled, and, after the effects, ceding when its policy gives up. The user rolls the round
+(``r``) and ends it (``n``), as the table would. A combatant that cedes is marked Ceded and
+the tracker plays it no more (drop the condition to bring it back).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.conditions import Duration
+from rules.system import Move, Policy, policy_among
+
+from . import conflict as br
+from .model import (
+    HEALTH,
+    Ability,
+    BeerRunSheet,
+    BuildPool,
+    Cede,
+    Goal,
+    LandDamage,
+    SetGoal,
+)
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+POLICIES = (
+    Policy(
+        "base",
+        "Base pool",
+        "a conflict goal, 1 Intensity for the base pool each round, pips on Health",
+    ),
+    Policy(
+        "aggressive",
+        "Aggressive",
+        "goes for the weakest foe's Health, buys an extra die while Intensity lasts",
+    ),
+    Policy(
+        "cautious",
+        "Cautious",
+        "base pool only, takes the edge off the foe's best die, cedes at half Health",
+    ),
+)
+CEDED = "Ceded"
+EXTRA_RESERVE = 4  # an aggressive side buys an extra die (2 in all) only with this much left
+
+
+def in_the_fight(combatant: Combatant) -> bool:
+    return not br.is_dead(combatant) and combatant.condition(CEDED) is None
+
+
+def foes(state: Encounter, actor: Combatant) -> list[Combatant]:
+    return [c for c in state.combatants if c.side != actor.side and in_the_fight(c)]
+
+
+def health(sheet: BeerRunSheet) -> Ability | None:
+    return sheet.ability(HEALTH)
+
+
+def _size(ability: Ability | None) -> int:
+    return ability.size if ability is not None else 0
+
+
+def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combatant, str] | None:
+    """The foe it sets its pool against, and why; None when no foe is left in the fight."""
+    standing = foes(state, actor)
+    if not standing:
+        return None
+    if policy == "aggressive":
+        chosen = min(standing, key=lambda c: _size(health(br.sheet_of(c))) or 99)
+        found = health(br.sheet_of(chosen))
+        why = f" (Health d{found.size})" if found is not None else ""
+        return chosen, f"goes for {chosen.name}, the weakest{why}"
+    last = state.find(br.last_opponent(state, actor.id))
+    if last is not None and last in standing:
+        return last, f"keeps at {last.name}"
+    return standing[0], f"takes on {standing[0].name}"
+
+
+def next_move(state: Encounter) -> Move | None:
+    for actor in state.combatants:
+        if not state.is_solo(actor) or br.is_dead(actor):
+            continue
+        move = _move_for(state, actor)
+        if move is not None:
+            return move
+    return _landing(state)
+
+
+def _move_for(state: Encounter, actor: Combatant) -> Move | None:
+    sheet = br.sheet_of(actor)
+    if actor.condition(CEDED) is not None:
+        return _cede(state, actor, sheet)
+    policy = policy_among(POLICIES, actor)
+    rolled = br.br_state(state).rolled_round == state.round
+    if not rolled:
+        return _goal(state, actor, sheet, policy) or _pool(state, actor, sheet, policy)
+    if not br.pending_now(state):
+        return _gives_up(state, actor, sheet, policy)
+    return None
+
+
+def named_in_goal(state: Encounter, actor: Combatant, sheet: BeerRunSheet) -> Combatant | None:
+    """The combatant of another side its goal names ("Defeat Orla"), if any."""
+    text = sheet.goal.text if sheet.goal is not None else ""
+    others = [c for c in state.combatants if c.side != actor.side]
+    return next((c for c in others if c.name in text), None)
+
+
+def _goal(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
+    """A new goal when it has none or has gained it, or when the foe it names is gone."""
+    why = ""
+    if sheet.goal is not None and not sheet.goal.gained:
+        named = named_in_goal(state, actor, sheet)
+        if named is None or in_the_fight(named):
+            return None
+        why = f"{named.name} is out of the fight; "
+    found = target_for(state, actor, policy)
+    if found is None:
+        return None
+    target, _ = found
+    aim = f"defeat {target.name}" if policy != "cautious" else f"drive {target.name} off"
+    cmd = SetGoal(combatant_id=actor.id, goal=Goal(kind="conflict", text=aim[0].upper() + aim[1:]))
+    return Move(actor.id, cmd, f"{why}picks a conflict goal: {aim}")
+
+
+def _pool(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
+    if any(p.combatant_id == actor.id for p in br.round_pools(state)):
+        return None
+    if sheet.intensity < 1 or not sheet.live_abilities():
+        return None  # it cannot pay: it rolls nothing, and cedes after the effects
+    named = named_in_goal(state, actor, sheet)
+    found = target_for(state, actor, policy)
+    if named is not None and in_the_fight(named) and (found is None or found[0] != named):
+        found = named, f"sticks to its goal, {named.name}"
+    if found is None:
+        return None
+    target, why = found
+    plan = br.plan_pool(state, actor, None, ())
+    extra: tuple[str, ...] = ()
+    if policy == "aggressive" and sheet.intensity >= EXTRA_RESERVE:
+        spare = [a for a in sheet.live_abilities() if a not in plan.base]
+        if spare:
+            extra = (max(spare, key=lambda a: a.size).name,)
+    if extra:
+        plan = br.plan_pool(state, actor, None, extra)
+    dice = " ".join(f"{a.name} d{a.size}" for a in (*plan.base, *plan.extra))
+    cost = f"{plan.cost} Intensity"
+    cmd = BuildPool(combatant_id=actor.id, extra=extra, against=target.id)
+    return Move(actor.id, cmd, f"{why}: pays {cost} for {dice}")
+
+
+def _landing(state: Encounter) -> Move | None:
+    """Successes its combatant dealt (or a difficulty dealt it) land where its policy aims."""
+    waiting = br.pending_now(state)
+    if not waiting:
+        return None
+    item = waiting[0]
+    dealer = state.find(item.dealer_id)
+    target = state.combatant(item.target_id)
+    if dealer is None:
+        if not state.is_solo(target):
+            return None
+        where = ", ".join(f"{name} {pips}" for name, pips in br.default_split(target, item.pips))
+        return Move(target.id, LandDamage(), f"the difficulty's pips land as they fall: {where}")
+    if not state.is_solo(dealer):
+        return None
+    live = br.sheet_of(target).live_abilities()
+    if not live:
+        return Move(dealer.id, LandDamage(), f"{target.name} has no die left to wear down")
+    policy = policy_among(POLICIES, dealer)
+    aim = health(br.sheet_of(target))
+    if policy == "cautious" or aim is None or aim.size <= 0:
+        others = [a for a in live if a.name.casefold() != HEALTH] or live
+        best = max(others, key=lambda a: a.size)
+        split = ((best.name, item.pips),)
+        why = f"lands {item.pips} on {target.name}'s {best.name} d{best.size}, its best die"
+        return Move(dealer.id, LandDamage(split=split), why)
+    after = max(0, aim.size - item.pips)
+    why = f"lands {item.pips} on {target.name}'s Health: d{aim.size} → d{after}"
+    return Move(dealer.id, LandDamage(split=((aim.name, item.pips),)), why)
+
+
+def _gives_up(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
+    """After the round's effects: cede when it cannot pay another pool, or (cautious) when
+    its Health is at half or less."""
+    if sheet.goal is None or sheet.goal.gained or not _opponent(state, actor):
+        return None
+    why = ""
+    if sheet.intensity < 1:
+        why = "no Intensity left for another pool: it gives up"
+    found = health(sheet)
+    if not why and policy == "cautious" and found is not None and found.size * 2 <= found.rating:
+        why = f"Health d{found.size} of d{found.rating}: it gives up the fight"
+    if not why:
+        return None
+    from rules.commands import AddCondition  # here: the core commands import the registry
+
+    return Move(actor.id, AddCondition(actor.id, CEDED, Duration("until-removed")), why)
+
+
+def _opponent(state: Encounter, actor: Combatant) -> Combatant | None:
+    found = state.find(br.last_opponent(state, actor.id))
+    if found is not None and in_the_fight(found):
+        return found
+    standing = foes(state, actor)
+    return standing[0] if standing else None
+
+
+def _cede(state: Encounter, actor: Combatant, sheet: BeerRunSheet) -> Move | None:
+    """A combatant marked Ceded cedes once (its goal is then cleared)."""
+    if sheet.goal is None or br.pending_now(state):
+        return None
+    winner = _opponent(state, actor)
+    if winner is None:
+        return None
+    return Move(actor.id, Cede(combatant_id=actor.id, to_id=winner.id), f"cedes to {winner.name}")

@@ -1,0 +1,146 @@
+"""Fatigue & Thresholds: building a check from the sheets, and what paying it costs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from msgspec import structs
+
+from rules.dice import DiceSource
+from rules.errors import Rejected
+
+from .arithmetic import (
+    Attitude,
+    Cost,
+    DiceKind,
+    halved,
+    merge,
+    roll_stress,
+    scaled,
+    spacing,
+)
+from .events import FatigueCheck, FatigueChecked, Side, sheet_of
+from .sheet import (
+    Consequence,
+    Skill,
+    Weapon,
+    defense_consequence,
+    fumble_consequence,
+    task_penalties,
+)
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+
+# --- building a check ------------------------------------------------------------------------
+
+
+def resolve_skills(combatant: Combatant, names: tuple[str, ...]) -> tuple[Skill, ...]:
+    sheet = sheet_of(combatant)
+    out = []
+    for name in names:
+        skill = sheet.skill(name)
+        if skill is None:
+            known = ", ".join(s.name for s in sheet.skills) or "none"
+            raise Rejected(f"{combatant.name} has no skill {name!r} (skills: {known})")
+        out.append(skill)
+    return tuple(out)
+
+
+def make_side(
+    combatant: Combatant,
+    dice_kind: DiceKind,
+    faces: tuple[int, ...],
+    skills: tuple[str, ...],
+    attitude: Attitude,
+    effort: tuple[Cost, ...],
+) -> Side:
+    """A side's numbers, read from its sheet as it stands before this check's effort."""
+    sheet = sheet_of(combatant)
+    nominal = halved(effort) if attitude.startswith("relaxed") else effort
+    upfront = merge(nominal, scaled(nominal, 3)) if attitude == "intense" else nominal
+    check_penalty, fumble_penalty = task_penalties(sheet, tuple(c.pool for c in nominal))
+    return Side(
+        combatant_id=combatant.id,
+        dice=dice_kind,
+        faces=faces,
+        skills=resolve_skills(combatant, skills),
+        penalty=check_penalty,
+        attitude=attitude,
+        effort=nominal,
+        upfront=upfront,
+        spacing=spacing(check_penalty, sheet.floor),
+        floor=sheet.floor,
+        fumble_penalty=fumble_penalty,
+    )
+
+
+def attack_weapon(attacker: Combatant | None, name: str) -> Weapon | None:
+    if attacker is None or not name.strip():
+        return None
+    weapon = sheet_of(attacker).weapon(name.strip())
+    if weapon is None:
+        known = ", ".join(w.name for w in sheet_of(attacker).weapons) or "none"
+        raise Rejected(f"{attacker.name} has no weapon {name.strip()!r} (weapons: {known})")
+    return weapon
+
+
+def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueChecked:
+    attacker = state.combatant(cmd.attacker_id) if cmd.attacker_id is not None else None
+    defender = state.combatant(cmd.defender_id)
+    if attacker is not None and attacker.id == defender.id:
+        raise Rejected(f"{attacker.name} cannot check against themselves")
+    weapon = attack_weapon(attacker, cmd.weapon)
+    effort = cmd.attacker_effort
+    if effort is None:
+        effort = (Cost("wind", weapon.n),) if weapon is not None else ()
+    # Everything is checked before any die is rolled; then the attacker's dice, the defender's.
+    if attacker is not None:
+        resolve_skills(attacker, cmd.attacker_skills)
+    resolve_skills(defender, cmd.defender_skills)
+    attack = None
+    if attacker is not None:
+        faces = roll_stress(dice, cmd.attacker_dice)
+        attack = make_side(
+            attacker, cmd.attacker_dice, faces, cmd.attacker_skills, cmd.attacker_attitude, effort
+        )
+    defend = make_side(
+        defender,
+        cmd.defender_dice,
+        roll_stress(dice, cmd.defender_dice),
+        cmd.defender_skills,
+        cmd.defender_attitude,
+        cmd.defender_effort,
+    )
+    threshold = cmd.fumble_threshold
+    if threshold is None:
+        threshold = weapon.fumble if weapon is not None else 0
+    return FatigueChecked(
+        attacker=attack,
+        defender=defend,
+        nature_total=cmd.nature_total,
+        weapon=weapon,
+        fumble_threshold=threshold,
+    )
+
+
+def consequence_of(roll: FatigueChecked) -> tuple[str, Consequence] | None:
+    """(who pays, what) for the last check, or None when nobody pays more."""
+    level = roll.level
+    sufferer = roll.sufferer
+    if level is None or sufferer is None:
+        return None
+    if roll.fumbled:
+        return sufferer.combatant_id, fumble_consequence(level, sufferer.effort)
+    return sufferer.combatant_id, defense_consequence(level, sufferer.effort, roll.weapon)
+
+
+# --- paying -------------------------------------------------------------------------------------
+
+
+def spend(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> Encounter:
+    target = state.find(combatant_id)
+    if target is None or not costs:
+        return state
+    return state.replace_combatant(structs.replace(target, sheet=sheet_of(target).spent(costs)))

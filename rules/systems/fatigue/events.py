@@ -1,0 +1,254 @@
+"""Fatigue & Thresholds: the events and commands, and the numbers a check derives."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from msgspec import Struct
+
+from rules.errors import Rejected
+
+from .arithmetic import (
+    ATTITUDE_MODIFIERS,
+    DEFENSE_NAMES,
+    LEVEL_NAMES,
+    SPACING,
+    Attitude,
+    Cost,
+    DiceKind,
+    cutoffs,
+    defense_level,
+    fumble_level,
+    stress_total,
+    suckage_to_lift,
+)
+from .sheet import FatigueSheet, Skill, Weapon
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+SideName = Literal["attacker", "defender"]
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+class Side(Struct, frozen=True, kw_only=True):
+    """One side of a check, with every number that went into its total."""
+
+    combatant_id: str
+    dice: DiceKind
+    faces: tuple[int, ...]
+    skills: tuple[Skill, ...] = ()
+    penalty: int = 0  # the fatigue penalty taken off the check
+    attitude: Attitude = "ordinary"
+    effort: tuple[Cost, ...] = ()  # N, after a relaxed attitude halves it
+    upfront: tuple[Cost, ...] = ()  # paid at the check: N, plus 3N when intense
+    spacing: int = SPACING  # this side's thresholds
+    floor: int = 3
+    fumble_penalty: int = 0
+
+    @property
+    def dice_total(self) -> int:
+        return stress_total(self.dice, self.faces)
+
+    @property
+    def attitude_modifier(self) -> int:
+        return ATTITUDE_MODIFIERS[self.attitude]
+
+    @property
+    def total(self) -> int:
+        skills = sum(skill.level for skill in self.skills)
+        return self.dice_total + skills - self.penalty + self.attitude_modifier
+
+
+class Aid(Struct, frozen=True, kw_only=True):
+    """An aid check: its roll, the target it was measured against, and the bonus it gave."""
+
+    helper: Side
+    side: SideName
+    main: int
+    target: int
+    bonus: int
+
+
+class Suckage(Struct, frozen=True):
+    points: int
+    cost: str
+
+
+class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
+    """A difficulty check. The attacker is None against nature (the GM's total to beat)."""
+
+    attacker: Side | None
+    defender: Side
+    nature_total: int = 0
+    weapon: Weapon | None = None
+    fumble_threshold: int = 0
+    suckage: tuple[Suckage, ...] = ()
+    called_off: int = 0
+    aids: tuple[Aid, ...] = ()
+
+    def aid_for(self, side: SideName) -> int:
+        return sum(aid.bonus for aid in self.aids if aid.side == side)
+
+    @property
+    def attacker_total(self) -> int:
+        if self.attacker is None:
+            return self.nature_total
+        return self.attacker.total + self.aid_for("attacker")
+
+    @property
+    def defender_total(self) -> int:
+        return self.defender.total + self.aid_for("defender")
+
+    @property
+    def suckage_points(self) -> int:
+        return sum(s.points for s in self.suckage)
+
+    @property
+    def raw_loss(self) -> int:
+        return self.attacker_total - self.defender_total
+
+    @property
+    def loss(self) -> int:
+        """How far the defender lost by, after suckage points (<= 0: the defender won)."""
+        return self.raw_loss - self.suckage_points
+
+    @property
+    def fumble_line(self) -> int | None:
+        if self.attacker is None:
+            return None
+        return self.fumble_threshold + self.attacker.fumble_penalty
+
+    @property
+    def fumble_rolled(self) -> int | None:
+        """The attacker's fumble level (1-4) before calling off; None when it beat the line."""
+        line = self.fumble_line
+        if line is None or self.attacker is None:
+            return None
+        return fumble_level(self.attacker_total, line, self.attacker.spacing)
+
+    @property
+    def fumbled(self) -> bool:
+        return self.fumble_rolled is not None
+
+    @property
+    def defense_rolled(self) -> int | None:
+        """The defender's level (0-4) before calling off; None on a win or a fumble."""
+        if self.fumbled:
+            return None
+        return defense_level(self.loss, self.defender.spacing)
+
+    @property
+    def sufferer(self) -> Side | None:
+        return self.attacker if self.fumbled else self.defender
+
+    @property
+    def level(self) -> int | None:
+        """The consequence level that applies, after calling off (None: nothing more)."""
+        rolled = self.fumble_rolled if self.fumbled else self.defense_rolled
+        if rolled is None:
+            return None
+        lowered = rolled - self.called_off
+        lowest = 1 if self.fumbled else 0
+        return lowered if lowered >= lowest else None
+
+    @property
+    def suckage_offer(self) -> int:
+        """Points that would lift a failed defense across the next threshold (0: none)."""
+        if self.fumbled or self.defense_rolled is None:
+            return 0
+        return suckage_to_lift(self.loss, self.defender.spacing)
+
+
+class FatigueSuckageTaken(Struct, frozen=True, tag="fatigue.suckage-taken"):
+    suckage: Suckage
+
+
+class FatigueCalledOff(Struct, frozen=True, tag="fatigue.called-off"):
+    levels: int
+
+
+class FatigueAided(Struct, frozen=True, tag="fatigue.aided"):
+    aid: Aid
+
+
+class FatiguePoolsSpent(Struct, frozen=True, kw_only=True, tag="fatigue.pools-spent"):
+    """A consequence paid: pool losses (Health damage included) and how they were reckoned."""
+
+    combatant_id: str
+    costs: tuple[Cost, ...]
+    what: str
+    reckoning: str
+    narrate: str = ""
+
+
+# --- commands ------------------------------------------------------------------------------
+
+
+class FatigueCheck(Struct, frozen=True, kw_only=True):
+    attacker_id: str | None  # None: against nature
+    defender_id: str
+    weapon: str = ""  # "" for none
+    attacker_skills: tuple[str, ...] = ()
+    defender_skills: tuple[str, ...] = ()
+    attacker_dice: DiceKind = "1d20"
+    defender_dice: DiceKind = "1d20"
+    attacker_attitude: Attitude = "ordinary"
+    defender_attitude: Attitude = "ordinary"
+    attacker_effort: tuple[Cost, ...] | None = None  # None: the weapon's N in Wind
+    defender_effort: tuple[Cost, ...] = (Cost("wind", 5),)
+    nature_total: int = 0
+    fumble_threshold: int | None = None  # None: the weapon's
+
+
+class FatigueApply(Struct, frozen=True):
+    """Pay the last check's consequence (the ``d`` key)."""
+
+
+class FatigueTakeSuckage(Struct, frozen=True):
+    points: int
+    cost: str
+
+
+class FatigueCallOff(Struct, frozen=True):
+    levels: int = 1
+
+
+class FatigueAid(Struct, frozen=True, kw_only=True):
+    helper_id: str
+    side: SideName = "attacker"
+    dice: DiceKind = "1d20"
+    skills: tuple[str, ...] = ()
+    effort: tuple[Cost, ...] = ()
+
+
+# --- reading a check -------------------------------------------------------------------------
+
+
+def sheet_of(combatant: Combatant) -> FatigueSheet:
+    return combatant.sheet
+
+
+def pending(state: Encounter) -> FatigueChecked:
+    """The last check, when its consequence is still to be paid."""
+    roll = state.last_roll
+    if not isinstance(roll, FatigueChecked):
+        raise Rejected("Nothing to apply: roll first")
+    if state.last_roll_applied:
+        raise Rejected("The last check's consequence has already been paid")
+    return roll
+
+
+def level_name(roll: FatigueChecked, level: int | None) -> str:
+    """The name of a consequence level of this check (None: nothing more to pay)."""
+    if level is not None:
+        return f"{LEVEL_NAMES[level]} fumble" if roll.fumbled else DEFENSE_NAMES[level]
+    if roll.called_off and roll.level is None:
+        return "called off, nothing more"
+    return "no consequence" if roll.fumbled else "Successful defense"
+
+
+def thresholds_text(side: Side) -> str:
+    return "/".join(str(cut) for cut in cutoffs(side.spacing))

@@ -1,0 +1,193 @@
+"""Fatigue & Thresholds: log lines and alerts, every number of a check spelled out."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from msgspec import structs
+
+from rules.logline import LogEntry, Span, spans
+
+from .arithmetic import Cost, cutoffs, dice_text, effort_text, spacing
+from .events import (
+    Aid,
+    FatigueChecked,
+    FatiguePoolsSpent,
+    Side,
+    Suckage,
+    level_name,
+    sheet_of,
+    thresholds_text,
+)
+from .sheet import SHORT, costs_text
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> list[str]:
+    """A pool running out raises penalties and narrows thresholds; a pool going below zero
+    that sets the floor T (Stamina, Focus, Health, Sanity) lowers T: say so."""
+    target = state.find(combatant_id)
+    if target is None:
+        return []
+    before = sheet_of(target)
+    after = before.spent(costs)
+    out = []
+    for cost in costs:
+        old, new = getattr(before, cost.pool), getattr(after, cost.pool)
+        emptied = old > 0 >= new
+        floor_dropped = after.floor < before.floor and old >= 0 > new
+        if not (emptied or floor_dropped):
+            continue
+        word = "is empty" if new == 0 else f"is at {new}"
+        space = spacing(after.physical_penalty, after.floor)
+        cuts = "/".join(str(cut) for cut in cutoffs(space))
+        out.append(
+            f"{target.name}'s {cost.pool.capitalize()} {word}: penalty "
+            f"{after.physical_penalty} physical, {after.mental_penalty} mental; "
+            f"thresholds now {cuts} (T {after.floor})"
+        )
+    return out
+
+
+def _solo(state: Encounter, side: Side) -> bool:
+    fighter = state.find(side.combatant_id)
+    return fighter is not None and state.is_solo(fighter)
+
+
+def check_alerts(state: Encounter, roll: FatigueChecked) -> list[str]:
+    out = []
+    # A fighter the tracker plays settles its own fumble and suckage: no prompt for the user.
+    if roll.fumbled and roll.attacker is not None:
+        if not _solo(state, roll.attacker):
+            out.append(
+                f"{state.name_of(roll.attacker.combatant_id)} fumbles (total "
+                f"{roll.attacker_total}, must beat {roll.fumble_line}): "
+                f"{level_name(roll, roll.level)}, and the attack has no effect. Press d to pay it."
+            )
+    elif roll.suckage_offer and not _solo(state, roll.defender):
+        defender = state.name_of(roll.defender.combatant_id)
+        lifted = structs.replace(roll, suckage=(Suckage(roll.suckage_offer, ""),))
+        out.append(
+            f"{defender} lost by {roll.loss} ({level_name(roll, roll.level)}): "
+            f"{roll.suckage_offer} suckage points would lift it to "
+            f"{level_name(lifted, lifted.level)} (s: Take suckage points)."
+        )
+    for side in (roll.attacker, roll.defender):
+        if side is not None:
+            out += emptied_alerts(state, side.combatant_id, side.upfront)
+    return out
+
+
+def side_spans(state: Encounter, side: Side, aid: int = 0) -> list[Span]:
+    out: list[Span | str] = [
+        "  ",
+        Span(state.name_of(side.combatant_id), "name"),
+        ": ",
+        Span(dice_text(side.dice, side.faces), "die"),
+        f" = {side.dice_total}",
+    ]
+    out += [Span(f" + {s.name} {s.level}", "muted") for s in side.skills]
+    out.append(Span(f" - fatigue {side.penalty}", "muted"))
+    if side.attitude_modifier:
+        out.append(Span(f" {side.attitude} {side.attitude_modifier:+d}", "muted"))
+    if aid:
+        out.append(Span(f" aid {aid:+d}", "muted"))
+    out.append(Span(f" = {side.total + aid}", "total"))
+    out.append(Span(f"; paid {effort_text(side.upfront)}", "muted"))
+    return list(spans(*out))
+
+
+def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
+    defender = state.name_of(roll.defender.combatant_id)
+    attacker = state.name_of(roll.attacker.combatant_id if roll.attacker else None, "Nature")
+    if roll.fumbled:
+        outcome = Span(f"{attacker} FUMBLES: {level_name(roll, roll.level)}, no effect", "failure")
+    elif roll.loss <= 0:
+        outcome = Span(f"{defender} defends", "success")
+    else:
+        outcome = Span(
+            f"{defender} loses by {roll.loss}: {level_name(roll, roll.level)}", "failure"
+        )
+    head = spans(
+        Span(attacker, "name"),
+        " vs ",
+        Span(defender, "name"),
+        Span(f" {roll.attacker_total} vs {roll.defender_total} ", "total"),
+        outcome,
+    )
+    lines = [head]
+    if roll.attacker is not None:
+        lines.append(tuple(side_spans(state, roll.attacker, roll.aid_for("attacker"))))
+    else:
+        lines.append(spans("  ", Span("Nature", "name"), f": the GM's total {roll.nature_total}"))
+    lines.append(tuple(side_spans(state, roll.defender, roll.aid_for("defender"))))
+    d = roll.defender
+    detail = (
+        f"  {defender}'s thresholds {thresholds_text(d)} "
+        f"(10 - fatigue {d.penalty}, floor {d.floor})"
+    )
+    if roll.attacker is not None:
+        verdict = "missed" if roll.fumbled else "beaten"
+        detail += (
+            f"; fumble line {roll.fumble_threshold} + {roll.attacker.fumble_penalty} "
+            f"= {roll.fumble_line}: {verdict}"
+        )
+    if roll.weapon is not None:
+        detail += f"; {roll.weapon.describe()}"
+    lines.append(spans(Span(detail, "tier")))
+    if roll.suckage_offer:
+        lines.append(
+            spans(Span(f"  {roll.suckage_offer} suckage points lift it a threshold", "muted"))
+        )
+    return LogEntry("roll", tuple(lines))
+
+
+def describe_aid(state: Encounter, aid: Aid) -> LogEntry:
+    helper = state.name_of(aid.helper.combatant_id)
+    percent = 100 * aid.helper.total // aid.target
+    line = spans(
+        Span(helper, "name"),
+        f" aids the {aid.side}: ",
+        *side_spans(state, aid.helper)[3:],
+    )
+    result = spans(
+        Span(
+            f"  {aid.helper.total} of target {aid.target} (max(30, {aid.main})) = {percent}%: "
+            f"aid {aid.bonus:+d}",
+            "tier",
+        )
+    )
+    return LogEntry("roll", (line, result))
+
+
+def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
+    target = state.find(event.combatant_id)
+    name = state.name_of(event.combatant_id)
+    if not event.costs:
+        return LogEntry("consequence", (spans(Span(name, "name"), f": {event.reckoning}"),))
+    after = sheet_of(target).spent(event.costs) if target is not None else None
+    pools = ""
+    if after is not None:
+        pools = ", ".join(
+            "{} {}/{}".format(SHORT[c.pool], *after.pool(c.pool)) for c in event.costs
+        )
+    lines = [
+        spans(
+            Span(name, "name"),
+            " pays ",
+            Span(costs_text(event.costs), "total"),
+            " for ",
+            Span(event.what, "tier"),
+            Span(f" ({event.reckoning})", "muted"),
+            f" -> {pools}",
+        )
+    ]
+    if event.narrate:
+        lines.append(spans(Span(f"  {event.narrate}", "note")))
+    return LogEntry("consequence", tuple(lines))

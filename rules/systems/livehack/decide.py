@@ -1,0 +1,372 @@
+"""LiveHack's decisions: commands checked and turned into events (dice only from DiceSource)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.conditions import Condition, Duration
+from rules.dice import DiceSource
+from rules.errors import Rejected
+from rules.events import ConditionAdded, ConditionRemoved
+
+from .model import (
+    CONDITION_DURATIONS,
+    DAZED,
+    STABILIZE_MOS,
+    WATCHING,
+    LiveHackAid,
+    LiveHackAidRolled,
+    LiveHackBecameGrimlock,
+    LiveHackCancel,
+    LiveHackDrop,
+    LiveHackGrimTest,
+    LiveHackHeal,
+    LiveHackHealed,
+    LiveHackHold,
+    LiveHackJointRoll,
+    LiveHackJointRolled,
+    LiveHackPositionHeld,
+    LiveHackPositionLost,
+    LiveHackRoll,
+    LiveHackRolled,
+    LiveHackSave,
+    LiveHackSaveRolled,
+    LiveHackState,
+    LiveHackTraitInflicted,
+    Part,
+    aid_bonus,
+    condition_for,
+    consequence_for,
+    grim_experience,
+    roll_side,
+    static_side,
+)
+from .parts import (
+    DEFENSE_ATTRIBUTE,
+    attribute_label,
+    check_effort,
+    defender_parts,
+    helper_bond,
+    paired_skill,
+    roll_parts,
+)
+from .sheet import LiveHackSheet, bond_with
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+UNTIL_REMOVED = Duration("until-removed")
+FALLS_DOWN = ("Incapacitated", "Dying")
+
+
+def _added(state: Encounter, cid: str, name: str, duration: Duration = UNTIL_REMOVED) -> object:
+    return ConditionAdded(cid, Condition(name, duration, state.expiry_for(cid, duration)))
+
+
+def _removed(target: Combatant, *names: str) -> list[object]:
+    return [ConditionRemoved(target.id, n) for n in names if target.condition(n)]
+
+
+def _pair(state: Encounter, first_id: str, second_id: str) -> tuple[Combatant, Combatant]:
+    first, second = state.combatant(first_id), state.combatant(second_id)
+    if first.id == second.id:
+        raise Rejected(f"{first.name} cannot roll against themselves")
+    return first, second
+
+
+def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
+    attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
+    parts = roll_parts(state, attacker, defender, cmd)
+    defend_parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
+    check_effort(defender, cmd.defender_effort)
+    if cmd.defender_effort:
+        defend_parts = (*defend_parts, Part("effort", cmd.defender_effort))
+    # The attacker's dice are rolled first, then the defender's, so a script reads in order.
+    attack = roll_side(parts, cmd.attacker_take, dice, attacker.id)
+    defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
+    return LiveHackRolled(
+        attacker=attack,
+        defender=defend,
+        defense=cmd.defense,
+        trait=cmd.trait,
+        effort=cmd.effort,
+        defender_effort=cmd.defender_effort,
+        cashed=cmd.cash_in,
+        grim_advantage=cmd.grim_advantage,
+        note=paired_skill(cmd) if cmd.defense == "skill" else "",
+    )
+
+
+def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHackJointRolled:
+    ids = tuple(dict.fromkeys(cmd.participant_ids))
+    if len(ids) < 2:
+        raise Rejected("A joint action needs at least two participants")
+    defender = state.combatant(cmd.defender_id)
+    if defender.id in ids:
+        raise Rejected(f"{defender.name} cannot work with others against themselves")
+    sides = []
+    for cid in ids:
+        person = state.combatant(cid)
+        parts = _joint_parts(person, cmd)
+        bond = helper_bond(state, person, ids)
+        if bond is not None:
+            parts.append(bond)
+        sides.append(roll_side(tuple(parts), "roll", dice, cid))
+    defend = roll_side(
+        defender_parts(defender, cmd.defense, 0), cmd.defender_take, dice, defender.id
+    )
+    rolls = tuple(
+        LiveHackRolled(attacker=side, defender=defend, defense=cmd.defense, trait=cmd.trait)
+        for side in sides
+    )
+    margins = [r.margin for r in rolls]
+    # Cooperation: "the best margin among them is used"; Chaos: "taking the lowest roll".
+    pick = max(margins) if cmd.kind == "cooperation" else min(margins)
+    return LiveHackJointRolled(kind=cmd.kind, rolls=rolls, chosen=margins.index(pick))
+
+
+def _joint_parts(person: Combatant, cmd: LiveHackJointRoll) -> list[Part]:
+    """A participant's skill (0 and said so when untrained: all of them still roll) and
+    attribute; without a skill named, the attack bonus."""
+    sheet: LiveHackSheet = person.sheet
+    if cmd.skill:
+        wanted = " ".join(cmd.skill.split()).casefold()
+        skill = next((r for r in sheet.skills if r.name.casefold() == wanted), None)
+        parts = [Part(skill.name, skill.value) if skill else Part(f"{cmd.skill} (untrained)", 0)]
+    else:
+        parts = [Part("attack", sheet.attack)]
+    if cmd.attribute:
+        parts.append(Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute)))
+    return parts
+
+
+def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> LiveHackAidRolled:
+    helper, aided = _pair(state, cmd.helper_id, cmd.aided_id)
+    parts = [Part("attack", helper.sheet.attack)]
+    bond = bond_with(helper.sheet, aided.name)
+    if bond:
+        parts.append(Part(f"bond {aided.name}", bond))
+    if cmd.extra:
+        parts.append(Part("extra", cmd.extra))
+    side = roll_side(tuple(parts), cmd.take, dice, helper.id)
+    target = static_side("DR", (Part("DR", cmd.dr),))
+    return LiveHackAidRolled(
+        helper=side, target=target, aided_id=aided.id, bonus=aid_bonus(side.total - cmd.dr)
+    )
+
+
+def grim_test(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> LiveHackRolled:
+    person = state.combatant(cmd.combatant_id)
+    experience = grim_experience(cmd.experience)
+    parts = [Part("DR", experience.dr)]
+    if experience.bond and cmd.companion.strip():
+        bond = bond_with(person.sheet, " ".join(cmd.companion.split()))
+        parts.append(Part(f"bond {cmd.companion.strip()}", bond))
+    if cmd.watching:
+        parts.append(Part("watching", -WATCHING))
+    # The experience acts and the character resists with "will plus any current grimness":
+    # a grim test is read through the damage table like a damage roll.
+    side = static_side(experience.label, tuple(parts))
+    defend = roll_side(defender_parts(person, "will", 0), cmd.take, dice, person.id)
+    return LiveHackRolled(
+        attacker=side,
+        defender=defend,
+        defense="will",
+        trait="grimness",
+        kind="grim",
+        note=experience.label,
+    )
+
+
+def save(state: Encounter, cmd: LiveHackSave, dice: DiceSource) -> list[object]:
+    person = state.combatant(cmd.combatant_id)
+    match cmd.kind:
+        case "dying":
+            return _dying_save(state, person, cmd, dice)
+        case "transforming":
+            return _transform_save(state, person, cmd, dice)
+        case "check":
+            return [_check(person, cmd, dice)]
+
+
+def _save_side(person: Combatant, defense: str, cmd: LiveHackSave) -> tuple[Part, ...]:
+    sheet: LiveHackSheet = person.sheet
+    attribute = DEFENSE_ATTRIBUTE[defense]
+    parts = [
+        Part(defense.capitalize(), sheet.defense(defense)),
+        Part(attribute_label(attribute), sheet.attribute(attribute)),
+    ]
+    if cmd.extra:
+        parts.append(Part("extra", cmd.extra))
+    return tuple(parts)
+
+
+def _dying_save(
+    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
+) -> list[object]:
+    if person.condition("Dead"):
+        raise Rejected(f"{person.name} is dead")
+    if not (person.condition("Dying") or person.condition("Comatose")):
+        raise Rejected(f"{person.name} is not dying")
+    sheet: LiveHackSheet = person.sheet
+    dr = sheet.wounds if cmd.dr is None else cmd.dr
+    side = roll_side(_save_side(person, "fortitude", cmd), cmd.take, dice, person.id)
+    target = static_side("Wounds", (Part("Wounds", dr),))
+    margin = side.total - dr
+    events: list[object] = []
+    if margin >= STABILIZE_MOS:
+        outcome = "stabilizes"
+        events = [*_removed(person, "Dying", "Comatose"), _added(state, person.id, "Stabilized")]
+        if not person.condition("Incapacitated"):
+            events.append(_added(state, person.id, "Incapacitated"))
+    elif margin >= 0:
+        outcome = "holds on"
+    elif person.condition("Comatose"):
+        outcome = "dies"
+        events = [*_removed(person, "Dying", "Comatose"), _added(state, person.id, "Dead")]
+    else:
+        outcome = "falls into a coma"
+        events = [_added(state, person.id, "Comatose")]
+    roll = LiveHackSaveRolled(kind="dying", roller=side, target=target, outcome=outcome)
+    return [roll, *events]
+
+
+def _transform_save(
+    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
+) -> list[object]:
+    if not person.condition("Transforming"):
+        raise Rejected(f"{person.name} is not transforming")
+    system: LiveHackState = state.system_state  # type: ignore[assignment]
+    grimlock = person.id in system.grimlocks
+    sheet: LiveHackSheet = person.sheet
+    default = sheet.grimness if grimlock else sheet.wounds
+    dr = default if cmd.dr is None else cmd.dr
+    side = roll_side(_save_side(person, cmd.defense, cmd), cmd.take, dice, person.id)
+    target = static_side("DR", (Part("DR", dr),))
+    margin = side.total - dr
+    events: list[object] = []
+    if margin >= STABILIZE_MOS:
+        outcome = "self-stabilizes"
+        events = _removed(person, "Transforming")
+    elif margin >= 0:
+        outcome = "holds the transformation off"
+    else:
+        outcome = "completes the transformation"
+        events = _removed(person, "Transforming")
+        if grimlock:
+            events.append(LiveHackBecameGrimlock(combatant_id=person.id, grim=sheet.grimness))
+        else:
+            events.append(_added(state, person.id, "Transformed"))
+    roll = LiveHackSaveRolled(kind="transforming", roller=side, target=target, outcome=outcome)
+    return [roll, *events]
+
+
+def _check(person: Combatant, cmd: LiveHackSave, dice: DiceSource) -> LiveHackSaveRolled:
+    sheet: LiveHackSheet = person.sheet
+    parts = [Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute))]
+    if cmd.extra:
+        parts.append(Part("extra", cmd.extra))
+    dr = 0 if cmd.dr is None else cmd.dr
+    side = roll_side(tuple(parts), cmd.take, dice, person.id)
+    outcome = "passes" if side.total >= dr else "fails"
+    target = static_side("DR", (Part("DR", dr),))
+    return LiveHackSaveRolled(kind="check", roller=side, target=target, outcome=outcome)
+
+
+def consequence(state: Encounter) -> list[object]:
+    roll = state.last_roll
+    if not isinstance(roll, LiveHackRolled):
+        raise Rejected("Nothing to apply: roll first")
+    if state.last_roll_applied:
+        raise Rejected("The last roll's consequence has already been applied")
+    row = consequence_for(roll.margin)
+    if row is None:
+        raise Rejected(f"The roll missed by {-roll.margin}: no consequence to apply")
+    target_id = roll.defender.combatant_id
+    target = state.find(target_id)
+    if target is None:
+        raise Rejected("The defender of the last roll is no longer in the encounter")
+    condition = condition_for(row, roll.defense)
+    events: list[object] = [
+        LiveHackTraitInflicted(
+            combatant_id=target.id,
+            trait=roll.trait,
+            levels=row.levels,
+            margin=roll.margin,
+            grimlock=roll.kind == "grim" and condition == "Transforming",
+        )
+    ]
+    if condition is not None:
+        events.append(_added(state, target.id, condition, CONDITION_DURATIONS[condition]))
+    if condition in FALLS_DOWN and not target.condition("Prone"):
+        # *Incapacitation*: "the character falls down"; Dying is "the same as Incapacitation".
+        events.append(_added(state, target.id, "Prone"))
+    if condition in DAZED:
+        # Ruling: a dazed holder can no longer press an advantage; its positions are lost.
+        sheet: LiveHackSheet = target.sheet
+        events += [
+            LiveHackPositionLost(
+                holder_id=target.id, target_id=h.target_id, bonus=h.bonus, reason=condition
+            )
+            for h in sheet.held
+        ]
+    return events
+
+
+def hold(state: Encounter, cmd: LiveHackHold) -> LiveHackPositionHeld:
+    over = _rollover(state)
+    return LiveHackPositionHeld(
+        holder_id=over.holder_id, target_id=over.target_id, bonus=over.bonus
+    )
+
+
+def cancel(state: Encounter, cmd: LiveHackCancel) -> LiveHackPositionLost:
+    over = _rollover(state)
+    opponent = state.combatant(over.target_id)
+    held = opponent.sheet.held_over(over.holder_id)
+    if not held:
+        raise Rejected(
+            f"{opponent.name} holds no positional bonus over {state.name_of(over.holder_id)}"
+        )
+    return LiveHackPositionLost(
+        holder_id=opponent.id,
+        target_id=over.holder_id,
+        bonus=held,
+        reason="cancelled",
+        by_id=over.holder_id,
+    )
+
+
+def drop(state: Encounter, cmd: LiveHackDrop) -> LiveHackPositionLost:
+    holder = state.combatant(cmd.holder_id)
+    held = holder.sheet.held_over(cmd.target_id)
+    if not held:
+        raise Rejected(f"{holder.name} holds no positional bonus over that target")
+    return LiveHackPositionLost(
+        holder_id=holder.id, target_id=cmd.target_id, bonus=held, reason="circumstances changed"
+    )
+
+
+def _rollover(state: Encounter):
+    system: LiveHackState = state.system_state  # type: ignore[assignment]
+    if system.rollover is None:
+        raise Rejected("No margin bonus to use: it takes a success by 5 or more")
+    if state.last_roll_applied:
+        raise Rejected("The last roll's result has already been used")
+    return system.rollover
+
+
+def heal(state: Encounter, cmd: LiveHackHeal) -> list[object]:
+    person = state.combatant(cmd.combatant_id)
+    if cmd.levels < 1:
+        raise Rejected("Healing removes at least 1 level of Wounds")
+    sheet: LiveHackSheet = person.sheet
+    events: list[object] = [LiveHackHealed(combatant_id=person.id, levels=cmd.levels)]
+    left = max(sheet.wounds - cmd.levels, 0)
+    # *Stabilizing*: healing "to fewer wounds than the -10 Con threshold" (Con - Wounds > -10).
+    if (person.condition("Dying") or person.condition("Comatose")) and left < sheet.attribute(
+        "con"
+    ) + 10:
+        events += _removed(person, "Dying", "Comatose", "Incapacitated")
+        events.append(_added(state, person.id, "Stabilized"))
+    return events

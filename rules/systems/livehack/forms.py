@@ -1,0 +1,371 @@
+"""LiveHack's dialogs: the fields of each action, and the command a filled form gives."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from rules.errors import Rejected
+from rules.forms import Field, choice_value, int_value
+
+from .model import (
+    GRIM_EXPERIENCES,
+    LiveHackAid,
+    LiveHackCancel,
+    LiveHackDrop,
+    LiveHackGrimTest,
+    LiveHackHeal,
+    LiveHackHold,
+    LiveHackJointRoll,
+    LiveHackRoll,
+    LiveHackRolled,
+    LiveHackSave,
+)
+from .sheet import ATTRIBUTES, TRAITS
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+TAKES: tuple[tuple[str, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), ("ten", "Take Ten"))
+DEFENSES: tuple[tuple[str, str], ...] = (
+    ("reflex", "Reflex"),
+    ("fortitude", "Fortitude (damage)"),
+    ("will", "Will"),
+    ("skill", "A skill (Spot vs Hide...)"),
+)
+YES_NO: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
+NO_ATTRIBUTE: tuple[tuple[str, str], ...] = (("", "None"), *ATTRIBUTES)
+JOINT_KINDS: tuple[tuple[str, str], ...] = (
+    ("cooperation", "Cooperation (best margin)"),
+    ("chaos", "Chaos (lowest margin)"),
+)
+NOBODY = ("", "—")
+HELPERS = 4
+
+
+def is_dying(combatant: Combatant) -> bool:
+    return bool(combatant.condition("Dying") or combatant.condition("Comatose"))
+
+
+def people(state: Encounter) -> tuple[tuple[str, str], ...]:
+    return tuple((c.id, c.name) for c in state.combatants)
+
+
+def choice(key: str, label: str, choices: tuple[tuple[str, str], ...], default: str) -> Field:
+    return Field(key=key, label=label, kind="choice", default=default, choices=choices)
+
+
+def text(key: str, label: str, default: str = "", help: str = "") -> Field:
+    return Field(key=key, label=label, kind="text", default=default, help=help)
+
+
+def number(key: str, label: str, default: int = 0) -> Field:
+    return Field(key=key, label=label, default=str(default))
+
+
+def _fields(form: list[Field]) -> dict[str, Field]:
+    return {f.key: f for f in form}
+
+
+def _yes(values: Mapping[str, str], field: Field) -> bool:
+    return choice_value(values, field) == "yes"
+
+
+def _need_two(state: Encounter) -> None:
+    if len(state.combatants) < 2:
+        raise Rejected("A LiveHack roll needs two combatants: add them first")
+
+
+def default_target(state: Encounter, attacker: Combatant) -> Combatant:
+    last = state.last_roll
+    if isinstance(last, LiveHackRolled) and last.attacker.combatant_id == attacker.id:
+        target = state.find(last.defender.combatant_id)
+        if target is not None:
+            return target
+    others = [c for c in state.combatants if c.id != attacker.id]
+    return next((c for c in others if c.side != attacker.side), others[0])
+
+
+def _actor(state: Encounter, selected: str | None) -> Combatant:
+    return state.current or state.find(selected) or state.combatants[0]
+
+
+# --- the opposed roll ------------------------------------------------------------------------
+
+
+def roll_form(state: Encounter) -> list[Field]:
+    _need_two(state)
+    attacker = state.current or state.combatants[0]
+    defender = default_target(state, attacker)
+    return [
+        choice("attacker", "Attacker", people(state), attacker.id),
+        choice("defender", "Defender", people(state), defender.id),
+        choice("defense", "Against", DEFENSES, "reflex"),
+        number("attacker_extra", "Attacker extra modifier"),
+        choice("attacker_take", "Attacker dice", TAKES, "roll"),
+        number("effort", "Effort (+1 Fatigue each)"),
+        text("skill", "Skill", help="blank: attack bonus"),
+        choice("attribute", "Attribute", NO_ATTRIBUTE, ""),
+        text("specialty", "Specialty", help="one, as on the sheet"),
+        text("bond", "Bond", help="one companion"),
+        text("items", "Items", help="names, comma separated"),
+        choice("grim_advantage", "Grim Advantage", YES_NO, "no"),
+        choice("cash_in", "Cash in held position", YES_NO, "no"),
+        number("defender_extra", "Defender extra modifier"),
+        choice("defender_take", "Defender dice", TAKES, "roll"),
+        number("defender_effort", "Defender effort (+1 Fatigue)"),
+        text("defender_skill", "Defending skill", help="for 'a skill'"),
+        choice("trait", "Negative trait", TRAITS, "wounds"),
+    ]
+
+
+def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
+    f = _fields(roll_form(state))
+    return LiveHackRoll(
+        attacker_id=choice_value(values, f["attacker"]),
+        defender_id=choice_value(values, f["defender"]),
+        defense=choice_value(values, f["defense"]),  # type: ignore[arg-type]
+        attacker_extra=int_value(values, "attacker_extra", "Attacker extra modifier"),
+        defender_extra=int_value(values, "defender_extra", "Defender extra modifier"),
+        attacker_take=choice_value(values, f["attacker_take"]),  # type: ignore[arg-type]
+        defender_take=choice_value(values, f["defender_take"]),  # type: ignore[arg-type]
+        trait=choice_value(values, f["trait"]),  # type: ignore[arg-type]
+        skill=values.get("skill", "").strip(),
+        attribute=choice_value(values, f["attribute"]),
+        specialty=values.get("specialty", "").strip(),
+        bond=values.get("bond", "").strip(),
+        items=values.get("items", "").strip(),
+        effort=int_value(values, "effort", "Effort"),
+        defender_effort=int_value(values, "defender_effort", "Defender effort"),
+        grim_advantage=_yes(values, f["grim_advantage"]),
+        cash_in=_yes(values, f["cash_in"]),
+        defender_skill=values.get("defender_skill", "").strip(),
+    )
+
+
+# --- joint actions ---------------------------------------------------------------------------
+
+
+def joint_form(state: Encounter, selected: str | None) -> list[Field]:
+    if len(state.combatants) < 3:
+        raise Rejected("A joint action needs two participants and a defender")
+    first = _actor(state, selected)
+    defender = default_target(state, first)
+    mates = [c for c in state.combatants if c.side == first.side and c.id != first.id]
+    slots = [choice("kind", "Joint action", JOINT_KINDS, "cooperation")]
+    for slot in range(HELPERS):
+        default = first.id if slot == 0 else (mates[slot - 1].id if slot <= len(mates) else "")
+        slots.append(
+            choice(f"who{slot}", f"Participant {slot + 1}", (NOBODY, *people(state)), default)
+        )
+    return [
+        *slots,
+        text("skill", "Skill (everyone's)", help="blank: attack bonus"),
+        choice("attribute", "Attribute", NO_ATTRIBUTE, ""),
+        choice("defender", "Against", people(state), defender.id),
+        choice("defense", "Defense", DEFENSES[:3], "reflex"),
+        choice("defender_take", "Defender dice", TAKES, "roll"),
+        choice("trait", "Negative trait", TRAITS, "wounds"),
+    ]
+
+
+def joint_command(
+    state: Encounter, values: Mapping[str, str], selected: str | None
+) -> LiveHackJointRoll:
+    f = _fields(joint_form(state, selected))
+    ids = tuple(cid for cid in (choice_value(values, f[f"who{i}"]) for i in range(HELPERS)) if cid)
+    return LiveHackJointRoll(
+        kind=choice_value(values, f["kind"]),  # type: ignore[arg-type]
+        participant_ids=ids,
+        defender_id=choice_value(values, f["defender"]),
+        defense=choice_value(values, f["defense"]),  # type: ignore[arg-type]
+        defender_take=choice_value(values, f["defender_take"]),  # type: ignore[arg-type]
+        trait=choice_value(values, f["trait"]),  # type: ignore[arg-type]
+        skill=values.get("skill", "").strip(),
+        attribute=choice_value(values, f["attribute"]),
+    )
+
+
+def aid_form(state: Encounter, selected: str | None) -> list[Field]:
+    _need_two(state)
+    aided = _actor(state, selected)
+    helper = next((c for c in state.combatants if c.side == aided.side and c.id != aided.id), None)
+    helper = helper or next(c for c in state.combatants if c.id != aided.id)
+    return [
+        choice("helper", "Helper", people(state), helper.id),
+        choice("aided", "Aids", people(state), aided.id),
+        number("dr", "Helper's DR"),
+        choice("take", "Helper dice", TAKES, "roll"),
+        number("extra", "Helper extra modifier"),
+    ]
+
+
+def aid_command(state: Encounter, values: Mapping[str, str], selected: str | None) -> LiveHackAid:
+    f = _fields(aid_form(state, selected))
+    return LiveHackAid(
+        helper_id=choice_value(values, f["helper"]),
+        aided_id=choice_value(values, f["aided"]),
+        dr=int_value(values, "dr", "Helper's DR"),
+        take=choice_value(values, f["take"]),  # type: ignore[arg-type]
+        extra=int_value(values, "extra", "Helper extra modifier"),
+    )
+
+
+# --- grim tests, saves and checks ------------------------------------------------------------
+
+
+EXPERIENCES = tuple(
+    (e.key, f"{e.label} (DR {e.dr:+d}{', +bond' if e.bond else ''})") for e in GRIM_EXPERIENCES
+)
+
+
+def grim_form(state: Encounter, selected: str | None) -> list[Field]:
+    if not state.combatants:
+        raise Rejected("Add a combatant first")
+    person = state.find(selected) or _actor(state, selected)
+    return [
+        choice("who", "Who", people(state), person.id),
+        choice("experience", "Experience", EXPERIENCES, "helpless"),
+        choice("watching", "Only watching (DR -5)", YES_NO, "no"),
+        text("companion", "Companion (starred rows)", help="a bond's name"),
+        choice("take", "Dice", TAKES, "roll"),
+    ]
+
+
+def grim_command(
+    state: Encounter, values: Mapping[str, str], selected: str | None
+) -> LiveHackGrimTest:
+    f = _fields(grim_form(state, selected))
+    return LiveHackGrimTest(
+        combatant_id=choice_value(values, f["who"]),
+        experience=choice_value(values, f["experience"]),
+        watching=_yes(values, f["watching"]),
+        companion=values.get("companion", "").strip(),
+        take=choice_value(values, f["take"]),  # type: ignore[arg-type]
+    )
+
+
+SAVE_CONDITIONS = {"dying": ("Dying", "Comatose"), "transforming": ("Transforming",)}
+
+
+def save_form(state: Encounter, kind: str, selected: str | None) -> list[Field]:
+    if kind == "check":
+        who = tuple(people(state))
+        if not who:
+            raise Rejected("Add a combatant first")
+        default = selected if state.find(selected) else who[0][0]
+    else:
+        names = SAVE_CONDITIONS[kind]
+        found = [c for c in state.combatants if any(c.condition(n) for n in names)]
+        if not found:
+            raise Rejected(f"Nobody is {' or in a '.join(names).lower()}")
+        who = tuple((c.id, c.name) for c in found)
+        default = selected if any(c.id == selected for c in found) else who[0][0]
+    fields = [choice("who", "Who", who, default)]
+    if kind == "check":
+        fields += [choice("attribute", "Attribute", ATTRIBUTES, "dex"), number("dr", "DR")]
+    if kind == "transforming":
+        fields += [
+            choice("defense", "Save", (("fortitude", "Fortitude"), ("will", "Will")), "fortitude"),
+            text("dr", "DR", help="blank: Wounds (Grimness for a Grimlock)"),
+        ]
+    return [*fields, choice("take", "Dice", TAKES, "roll"), number("extra", "Extra modifier")]
+
+
+def save_command(
+    state: Encounter, kind: str, values: Mapping[str, str], selected: str | None
+) -> LiveHackSave:
+    f = _fields(save_form(state, kind, selected))
+    dr: int | None = None
+    if values.get("dr", "").strip():
+        dr = int_value(values, "dr", "DR")
+    return LiveHackSave(
+        kind=kind,  # type: ignore[arg-type]
+        combatant_id=choice_value(values, f["who"]),
+        take=choice_value(values, f["take"]),  # type: ignore[arg-type]
+        extra=int_value(values, "extra", "Extra modifier"),
+        dr=dr if kind != "check" or dr is not None else 0,
+        attribute=choice_value(values, f["attribute"]) if "attribute" in f else "dex",
+        defense=choice_value(values, f["defense"]) if "defense" in f else "fortitude",  # type: ignore[arg-type]
+    )
+
+
+# --- positions and healing -------------------------------------------------------------------
+
+
+def drop_form(state: Encounter) -> list[Field]:
+    held = tuple(
+        (f"{c.id}>{h.target_id}", f"{c.name} over {state.name_of(h.target_id)} +{h.bonus}")
+        for c in state.combatants
+        for h in c.sheet.held
+    )
+    if not held:
+        raise Rejected("Nobody holds a positional bonus")
+    return [choice("held", "Position", held, held[0][0])]
+
+
+def drop_command(state: Encounter, values: Mapping[str, str]) -> LiveHackDrop:
+    holder, target = choice_value(values, drop_form(state)[0]).split(">")
+    return LiveHackDrop(holder_id=holder, target_id=target)
+
+
+def heal_form(state: Encounter, selected: str | None) -> list[Field]:
+    if not state.combatants:
+        raise Rejected("Add a combatant first")
+    dying = next((c for c in state.combatants if is_dying(c)), None)
+    person = state.find(selected) or dying or state.combatants[0]
+    return [choice("who", "Who", people(state), person.id), number("levels", "Wounds healed", 1)]
+
+
+def heal_command(state: Encounter, values: Mapping[str, str], selected: str | None) -> LiveHackHeal:
+    f = _fields(heal_form(state, selected))
+    return LiveHackHeal(
+        combatant_id=choice_value(values, f["who"]),
+        levels=int_value(values, "levels", "Wounds healed", 1),
+    )
+
+
+def command_for(
+    state: Encounter, action: str, values: Mapping[str, str], selected: str | None
+) -> object:
+    match action:
+        case "roll":
+            return roll_command(state, values)
+        case "joint":
+            return joint_command(state, values, selected)
+        case "aid":
+            return aid_command(state, values, selected)
+        case "grim":
+            return grim_command(state, values, selected)
+        case "dying" | "transforming" | "check":
+            return save_command(state, action, values, selected)
+        case "hold":
+            return LiveHackHold()
+        case "cancel":
+            return LiveHackCancel()
+        case "drop":
+            return drop_command(state, values)
+        case "heal":
+            return heal_command(state, values, selected)
+    raise Rejected(f"LiveHack has no action {action!r}")
+
+
+def form_for(state: Encounter, action: str, selected: str | None) -> list[Field]:
+    match action:
+        case "roll":
+            return roll_form(state)
+        case "joint":
+            return joint_form(state, selected)
+        case "aid":
+            return aid_form(state, selected)
+        case "grim":
+            return grim_form(state, selected)
+        case "dying" | "transforming" | "check":
+            return save_form(state, action, selected)
+        case "hold" | "cancel":
+            return []
+        case "drop":
+            return drop_form(state)
+        case "heal":
+            return heal_form(state, selected)
+    raise Rejected(f"LiveHack has no action {action!r}")

@@ -1,0 +1,297 @@
+"""LiveHack's log lines and notifications: every part and every die, in words."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.events import TurnAdvanced
+from rules.logline import Line, LogEntry, Span, spans
+
+from .model import (
+    DIE,
+    LiveHackAidRolled,
+    LiveHackBecameGrimlock,
+    LiveHackHealed,
+    LiveHackJointRolled,
+    LiveHackPositionHeld,
+    LiveHackPositionLost,
+    LiveHackRolled,
+    LiveHackSaveRolled,
+    LiveHackTraitInflicted,
+    SideRoll,
+    condition_for,
+    consequence_for,
+)
+from .sheet import TRAITS, LiveHackSheet, offset_effects
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+
+def trait_name(trait: str) -> str:
+    return dict(TRAITS).get(trait, trait)
+
+
+def _chain_spans(chain: tuple[int, ...], sign: str, style: str) -> list[Span]:
+    out: list[Span] = []
+    for index, face in enumerate(chain):
+        if index:
+            out.append(Span("→", "muted"))
+        out.append(Span(str(face), style if face == DIE else "die"))
+    return [Span(f"{sign}[", "muted"), *out, Span("]", "muted")]
+
+
+def side_spans(name: str, side: SideRoll) -> list[Span]:
+    out: list[Span] = [Span("  "), Span(name, "name"), Span(": ")]
+    for part in side.parts:
+        out.append(Span(f"{part.label} {part.value:+d} ", "muted"))
+    if side.take == "zero":
+        out.append(Span("take zero ", "muted"))
+    elif side.take == "ten":
+        out.append(Span("take ten +10 ", "muted"))
+    elif side.dice is not None:
+        out += _chain_spans(side.dice.boon, "boon ", "noon")
+        out += _chain_spans(side.dice.bane, " - bane ", "midnight")
+        out.append(Span(f" = {side.dice.total:+d} "))
+        if side.dice.eclipse:
+            out.append(Span(" ECLIPSE ", "eclipse"))
+        elif side.dice.noon:
+            out.append(Span(" NOON ", "noon"))
+        elif side.dice.midnight:
+            out.append(Span(" MIDNIGHT ", "midnight"))
+    out.append(Span(f" total {side.total}", "total"))
+    return out
+
+
+def _side_name(state: Encounter, side: SideRoll, fallback: str) -> str:
+    return side.who or state.name_of(side.combatant_id, fallback)
+
+
+def _eclipse_lines(state: Encounter, sides: tuple[SideRoll, ...]) -> list[Line]:
+    return [
+        spans(
+            Span("  ECLIPSE", "eclipse"),
+            f" for {_side_name(state, s, 'a roller')}: something completely bizarre happens "
+            "(note what with o)",
+        )
+        for s in sides
+        if s.dice is not None and s.dice.eclipse
+    ]
+
+
+def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
+    attacker = _side_name(state, roll.attacker, "Attacker")
+    defender = _side_name(state, roll.defender, "Defender")
+    row = consequence_for(roll.margin)
+    grim = roll.kind == "grim"
+    if row is None:
+        outcome = Span(f"{'RESISTED' if grim else 'MISS'} by {-roll.margin}", "failure")
+        result = Span("  no effect" if not grim else "  no Grimness", "muted")
+    else:
+        outcome = Span(f"{'GRIM' if grim else 'HIT'}, margin {roll.margin:+d}", "success")
+        condition = condition_for(row, roll.defense)
+        text = f"  tier {row.low}{'-' + str(row.high) if row.high is not None else '+'}: "
+        text += f"{row.levels} {trait_name(roll.trait)}"
+        if condition:
+            text += f" + {condition}"
+            if grim and condition == "Incapacitated":
+                text += " (until cheered up)"
+            if grim and condition == "Transforming":
+                text += " into a Grimlock"
+        if roll.margin_bonus and not grim:
+            text += f"; margin bonus +{roll.margin_bonus} to roll over or hold"
+        result = Span(text, "tier")
+    against = roll.note if roll.defense == "skill" else roll.defense.capitalize()
+    head = spans(
+        Span("Grim test: " if grim else ""),
+        Span(attacker, "name"),
+        " vs ",
+        Span(defender, "name"),
+        Span(f" (vs {against}) ", "muted"),
+        Span(f"{roll.attacker.total} vs {roll.defender.total} ", "total"),
+        outcome,
+    )
+    lines = [
+        head,
+        tuple(side_spans(attacker, roll.attacker)),
+        tuple(side_spans(defender, roll.defender)),
+        spans(result),
+    ]
+    if roll.effort:
+        lines.append(
+            spans(Span(f"  effort +{roll.effort}: {attacker} gains {roll.effort} Fatigue"))
+        )
+    if roll.defender_effort:
+        lines.append(
+            spans(
+                Span(
+                    f"  effort +{roll.defender_effort}: {defender} gains "
+                    f"{roll.defender_effort} Fatigue"
+                )
+            )
+        )
+    if roll.grim_advantage and roll.success:
+        lines.append(spans(Span(f"  Grim Advantage succeeded: {attacker} must take a grim test")))
+    return lines + _eclipse_lines(state, (roll.attacker, roll.defender))
+
+
+def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
+    chosen = event.rolls[event.chosen]
+    who = _side_name(state, chosen.attacker, "?")
+    if event.kind == "cooperation":
+        head = f"Cooperation: the best margin counts ({who}, {chosen.margin:+d})"
+    else:
+        head = (
+            f"Chaos: they got in each other's way, the lowest margin counts ({who}, "
+            f"{chosen.margin:+d})"
+        )
+    lines: list[Line] = [spans(Span(head, "tier"))]
+    for roll in event.rolls:
+        name = _side_name(state, roll.attacker, "?")
+        lines.append((*tuple(side_spans(name, roll.attacker)), Span(f"  margin {roll.margin:+d}")))
+    lines += roll_lines(state, chosen)[2:]
+    return LogEntry("roll", tuple(lines))
+
+
+def _save(state: Encounter, event: LiveHackSaveRolled) -> LogEntry:
+    name = state.name_of(event.roller.combatant_id)
+    title = {"dying": "Dying save", "transforming": "Transformation save", "check": "Check"}
+    head = spans(
+        Span(f"{title[event.kind]}: "),
+        Span(name, "name"),
+        Span(f" {event.roller.total} vs {event.target.total} (MOS {event.margin:+d}) ", "total"),
+        Span(f"{name} {event.outcome}", "tier"),
+    )
+    lines = [head, tuple(side_spans(name, event.roller)), tuple(side_spans("DR", event.target))]
+    return LogEntry("roll", (*lines, *_eclipse_lines(state, (event.roller,))))
+
+
+def describe(state: Encounter, event: Any) -> LogEntry:
+    name = state.name_of
+    match event:
+        case LiveHackRolled():
+            return LogEntry("roll", tuple(roll_lines(state, event)))
+        case LiveHackJointRolled():
+            return _joint(state, event)
+        case LiveHackSaveRolled():
+            return _save(state, event)
+        case LiveHackAidRolled():
+            helper = name(event.helper.combatant_id)
+            head = spans(
+                Span("Aid: "),
+                Span(helper, "name"),
+                f" helps {name(event.aided_id)}: {event.helper.total} vs DR {event.target.total}"
+                f" (MOS {event.helper.total - event.target.total:+d}) → ",
+                Span(f"{event.bonus:+d} on the next roll", "tier"),
+            )
+            return LogEntry("roll", (head, tuple(side_spans(helper, event.helper))))
+        case LiveHackTraitInflicted():
+            text = f" takes {event.levels} level{'s' if event.levels != 1 else ''} of "
+            return LogEntry(
+                "consequence",
+                (
+                    spans(
+                        Span(name(event.combatant_id), "name"),
+                        text,
+                        Span(trait_name(event.trait), "tier"),
+                        f" (margin {event.margin:+d})",
+                    ),
+                ),
+            )
+        case LiveHackPositionHeld():
+            line = spans(
+                Span(name(event.holder_id), "name"),
+                f" holds +{event.bonus} positional bonus over ",
+                Span(name(event.target_id), "name"),
+                " (no damage roll)",
+            )
+            return LogEntry("consequence", (line,))
+        case LiveHackPositionLost():
+            why = (
+                f"cancelled by {name(event.by_id)} (no damage)"
+                if event.by_id
+                else f"lost: {event.reason}"
+            )
+            line = spans(
+                Span(name(event.holder_id), "name"),
+                f"'s +{event.bonus} position over ",
+                Span(name(event.target_id), "name"),
+                f" is {why}",
+            )
+            return LogEntry("consequence", (line,))
+        case LiveHackHealed():
+            line = spans(Span(name(event.combatant_id), "name"), f" heals {event.levels} Wounds")
+            return LogEntry("consequence", (line,))
+        case LiveHackBecameGrimlock():
+            line = spans(
+                Span(name(event.combatant_id), "name"),
+                f" becomes a Grimlock: Str +{event.grim}, Wis -{event.grim}, blind sight;"
+                " lost to the player",
+            )
+            return LogEntry("consequence", (line,))
+    raise TypeError(f"not a LiveHack event: {event!r}")
+
+
+# --- notifications ---------------------------------------------------------------------------
+
+
+def _eclipse_alerts(state: Encounter, sides: tuple[SideRoll, ...]) -> list[str]:
+    return [
+        f"Eclipse for {_side_name(state, s, 'a roller')}! Something completely bizarre "
+        "happens, tangential to the action (add a note with o)."
+        for s in sides
+        if s.dice is not None and s.dice.eclipse
+    ]
+
+
+def event_alerts(state: Encounter, event: Any) -> list[str]:
+    match event:
+        case LiveHackRolled():
+            out = _eclipse_alerts(state, (event.attacker, event.defender))
+            if event.grim_advantage and event.success:
+                who = state.name_of(event.attacker.combatant_id)
+                out.append(f"{who} used Grim Advantage and succeeded: grim test due (s).")
+            return out
+        case LiveHackJointRolled():
+            sides = (*tuple(r.attacker for r in event.rolls), event.rolls[0].defender)
+            out = _eclipse_alerts(state, sides)
+            if event.kind == "chaos":
+                out.append("Chaos: they got in each other's way; the lowest roll counts.")
+            return out
+        case LiveHackSaveRolled() if event.kind != "check":
+            who = state.name_of(event.roller.combatant_id)
+            return [f"{who} {event.outcome}.", *_eclipse_alerts(state, (event.roller,))]
+        case LiveHackSaveRolled() | LiveHackAidRolled():
+            side = event.roller if isinstance(event, LiveHackSaveRolled) else event.helper
+            return _eclipse_alerts(state, (side,))
+        case LiveHackBecameGrimlock():
+            return [f"{state.name_of(event.combatant_id)} is now a Grimlock, lost to the player."]
+    return []
+
+
+def turn_alerts(system: Any, state: Encounter, event: TurnAdvanced) -> list[str]:
+    """At a new round, the dying saves due; at a turn, what the actor must roll or cannot do."""
+    out = []
+    if event.round != state.round:
+        for c in state.combatants:
+            # The tracker rolls a solo combatant's dying save itself, at its turn.
+            dying = c.condition("Dying") or c.condition("Comatose")
+            if dying and not c.condition("Dead") and not state.is_solo(c):
+                wounds = c.sheet.wounds
+                out.append(
+                    f"End of round {state.round}: {c.name} is dying: Fortitude save vs Wounds "
+                    f"{wounds} (s, Dying save)."
+                )
+    actor = state.find(event.actor_id)
+    if actor is None or state.is_solo(actor):  # the tracker plays its turn: nothing to ask
+        return out
+    if actor.condition("Transforming"):
+        out.append(f"{actor.name} is Transforming: save now (s, Transformation save).")
+    reason = system.cannot_act(state, actor)
+    if reason:
+        out.append(f"{actor.name} cannot act ({reason}): pass the turn with n.")
+    sheet: LiveHackSheet = actor.sheet
+    for effect in offset_effects(sheet):
+        if effect.check:
+            out.append(f"{actor.name}: {effect.check} -5, {effect.text} (s, Attribute check).")
+    return out

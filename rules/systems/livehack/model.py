@@ -1,0 +1,409 @@
+"""LiveHack's pure values: Boon/Bane rolls, sides and parts, commands, events, state and tables.
+
+Source: ``shared/rules-texts/001``. Dice order in a roll: each rolling side in turn, its boon
+chain then its bane chain (the actor or actors first, then the defender).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from msgspec import Struct
+
+from rules.conditions import Duration
+from rules.dice import DiceSource, roll_exploding
+
+from .sheet import Trait
+from .table import DAMAGE_TABLE as DAMAGE_TABLE
+from .table import DIE as DIE
+from .table import TAKE_TEN as TAKE_TEN
+from .table import Consequence as Consequence
+from .table import Take as Take
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant
+
+Defense = Literal["reflex", "fortitude", "will", "skill"]
+RollKind = Literal["roll", "grim"]
+JointKind = Literal["cooperation", "chaos"]
+SaveKind = Literal["dying", "transforming", "check"]
+
+MOS_STEP = 5  # "For every full 5 points over the target"
+STABILIZE_MOS = 10  # "a positive MOS of 10 or more, the character stabilizes"
+
+# Conditions with the effects of Discombobulation ("Incapacitation ... has the same effect";
+# Dying is "effectively the same as Incapacitation").
+DAZED = ("Discombobulated", "Incapacitated", "Dying", "Comatose")
+CANNOT_ACT = (*DAZED, "Dead", "Transforming")
+
+# Skill pairs of *Defenses*: the skill on the left is defended by the one on the right.
+SKILL_PAIRS: dict[str, str] = {"hide": "Spot", "move silently": "Listen"}
+
+
+class BoonBane(Struct, frozen=True):
+    """One Boon/Bane roll: each chain holds the first die and every exploded die after it."""
+
+    boon: tuple[int, ...]
+    bane: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.boon) - sum(self.bane)
+
+    @property
+    def noon(self) -> bool:
+        return self.boon[0] == DIE
+
+    @property
+    def midnight(self) -> bool:
+        return self.bane[0] == DIE
+
+    @property
+    def eclipse(self) -> bool:
+        return self.noon and self.midnight
+
+
+def roll_boon_bane(dice: DiceSource) -> BoonBane:
+    return BoonBane(boon=roll_exploding(dice, DIE), bane=roll_exploding(dice, DIE))
+
+
+class Part(Struct, frozen=True):
+    """One named modifier of a roll (skill, defense, armour, bond, effort...)."""
+
+    label: str
+    value: int
+
+
+class SideRoll(Struct, frozen=True, kw_only=True):
+    """One side of an opposed roll: its modifiers and how it rolled (or took zero or ten).
+
+    ``who`` names a side that is not a combatant (a grim experience, a DR).
+    """
+
+    combatant_id: str | None = None
+    parts: tuple[Part, ...] = ()
+    take: Take = "roll"
+    dice: BoonBane | None = None
+    who: str = ""
+
+    @property
+    def modifier(self) -> int:
+        return sum(part.value for part in self.parts)
+
+    @property
+    def dice_total(self) -> int:
+        if self.take == "ten":
+            return TAKE_TEN
+        return self.dice.total if self.dice is not None else 0
+
+    @property
+    def total(self) -> int:
+        return self.modifier + self.dice_total
+
+
+def roll_side(
+    parts: tuple[Part, ...], take: Take, dice: DiceSource, combatant_id: str | None = None
+) -> SideRoll:
+    rolled = roll_boon_bane(dice) if take == "roll" else None
+    return SideRoll(combatant_id=combatant_id, parts=parts, take=take, dice=rolled)
+
+
+def static_side(who: str, parts: tuple[Part, ...]) -> SideRoll:
+    """A difficulty: no dice, modifiers only (as when taking zero)."""
+    return SideRoll(parts=parts, take="zero", who=who)
+
+
+def margin_bonus(margin: int) -> int:
+    """+1 per full 5 over the target, for a success; nothing for a failure."""
+    return margin // MOS_STEP if margin >= 0 else 0
+
+
+def aid_bonus(margin: int) -> int:
+    """*Aiding*: +1 per 5 MOS or part thereof; -1 per full 5 of a negative MOS; 0 to -4 none."""
+    if margin > 0:
+        return -(-margin // MOS_STEP)
+    if margin <= -MOS_STEP:
+        return -(-margin // MOS_STEP)
+    return 0
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
+    """An opposed roll: the attacker succeeds when it meets or beats the defender's total.
+
+    ``effort`` and ``defender_effort`` are the sides' declared effort (one Fatigue per point
+    each, paid by that side); ``cashed`` says the
+    attacker spent its positional bonus over the defender; ``grim_advantage`` that a success
+    calls for a grim test.
+    """
+
+    attacker: SideRoll
+    defender: SideRoll
+    defense: Defense = "reflex"
+    trait: Trait = "wounds"
+    kind: RollKind = "roll"
+    note: str = ""
+    effort: int = 0
+    cashed: bool = False
+    defender_effort: int = 0
+    grim_advantage: bool = False
+
+    @property
+    def margin(self) -> int:
+        return self.attacker.total - self.defender.total
+
+    @property
+    def success(self) -> bool:
+        return self.margin >= 0
+
+    @property
+    def margin_bonus(self) -> int:
+        """+1 per full 5 over the target, carried to a related roll ("Rolling over")."""
+        return margin_bonus(self.margin)
+
+
+def opposed_roll(
+    attacker: SideRoll, defender: SideRoll, defense: Defense, trait: Trait
+) -> LiveHackRolled:
+    return LiveHackRolled(attacker=attacker, defender=defender, defense=defense, trait=trait)
+
+
+class LiveHackJointRolled(Struct, frozen=True, kw_only=True, tag="livehack.joint-rolled"):
+    """Cooperation or Chaos: every participant's roll against one defender roll, and the one
+    used (the best margin, or for Chaos the lowest)."""
+
+    kind: JointKind
+    rolls: tuple[LiveHackRolled, ...]
+    chosen: int
+
+
+class LiveHackAidRolled(Struct, frozen=True, kw_only=True, tag="livehack.aid-rolled"):
+    """*Aiding*: a helper's roll against a DR; the bonus waits for the aided one's next roll."""
+
+    helper: SideRoll
+    target: SideRoll
+    aided_id: str
+    bonus: int
+
+
+class LiveHackSaveRolled(Struct, frozen=True, kw_only=True, tag="livehack.save-rolled"):
+    """A roll against a fixed DR: a dying save, a transformation save or an attribute check."""
+
+    kind: SaveKind
+    roller: SideRoll
+    target: SideRoll
+    outcome: str
+
+    @property
+    def margin(self) -> int:
+        return self.roller.total - self.target.total
+
+
+class LiveHackTraitInflicted(Struct, frozen=True, kw_only=True, tag="livehack.trait-inflicted"):
+    combatant_id: str
+    trait: Trait
+    levels: int
+    margin: int
+    grimlock: bool = False  # a grim test's Transformation turns into a Grimlock
+
+
+class LiveHackPositionHeld(Struct, frozen=True, kw_only=True, tag="livehack.position-held"):
+    holder_id: str
+    target_id: str
+    bonus: int
+
+
+class LiveHackPositionLost(Struct, frozen=True, kw_only=True, tag="livehack.position-lost"):
+    """A held positional bonus ends: cancelled by the opponent, or dropped."""
+
+    holder_id: str
+    target_id: str
+    bonus: int
+    reason: str
+    by_id: str | None = None  # the opponent who cancelled it
+
+
+class LiveHackHealed(Struct, frozen=True, kw_only=True, tag="livehack.healed"):
+    combatant_id: str
+    levels: int
+
+
+class LiveHackBecameGrimlock(Struct, frozen=True, kw_only=True, tag="livehack.became-grimlock"):
+    """*Going Grimlock*: Str + Grim, Wis - Grim, blind sight; lost to the player."""
+
+    combatant_id: str
+    grim: int
+
+
+# --- commands ------------------------------------------------------------------------------
+
+
+class LiveHackRoll(Struct, frozen=True, kw_only=True):
+    attacker_id: str
+    defender_id: str
+    defense: Defense = "reflex"
+    attacker_extra: int = 0
+    defender_extra: int = 0
+    attacker_take: Take = "roll"
+    defender_take: Take = "roll"
+    trait: Trait = "wounds"
+    skill: str = ""
+    attribute: str = ""
+    specialty: str = ""
+    bond: str = ""
+    items: str = ""
+    effort: int = 0
+    defender_effort: int = 0
+    grim_advantage: bool = False
+    cash_in: bool = False
+    defender_skill: str = ""
+
+
+class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
+    """Everyone rolls the same skill (blank: their attack bonus) and attribute, plus bonds."""
+
+    kind: JointKind
+    participant_ids: tuple[str, ...]
+    defender_id: str
+    defense: Defense = "reflex"
+    defender_take: Take = "roll"
+    trait: Trait = "wounds"
+    skill: str = ""
+    attribute: str = ""
+
+
+class LiveHackAid(Struct, frozen=True, kw_only=True):
+    helper_id: str
+    aided_id: str
+    dr: int = 0
+    take: Take = "roll"
+    extra: int = 0
+
+
+class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
+    combatant_id: str
+    experience: str
+    watching: bool = False
+    companion: str = ""
+    take: Take = "roll"
+
+
+class LiveHackSave(Struct, frozen=True, kw_only=True):
+    """A dying save, a transformation save, or an attribute check vs a DR."""
+
+    kind: SaveKind
+    combatant_id: str
+    take: Take = "roll"
+    extra: int = 0
+    dr: int | None = None  # None: the rule's own (Wounds for dying, 0 for a check)
+    attribute: str = "dex"
+    defense: Literal["fortitude", "will"] = "fortitude"
+
+
+class LiveHackApplyConsequence(Struct, frozen=True):
+    """Apply the damage-table row of the last roll to its defender."""
+
+
+class LiveHackHold(Struct, frozen=True):
+    """Hold the last roll's margin bonus as a positional bonus instead of rolling damage."""
+
+
+class LiveHackCancel(Struct, frozen=True):
+    """Spend the last roll's margin bonus to cancel the one its defender holds over its attacker."""
+
+
+class LiveHackDrop(Struct, frozen=True, kw_only=True):
+    holder_id: str
+    target_id: str
+
+
+class LiveHackHeal(Struct, frozen=True, kw_only=True):
+    combatant_id: str
+    levels: int
+
+
+# --- state ---------------------------------------------------------------------------------
+
+
+class Rollover(Struct, frozen=True):
+    """The last success's margin bonus, waiting for the attacker's next roll vs the defender."""
+
+    holder_id: str
+    target_id: str
+    bonus: int
+
+
+class Aid(Struct, frozen=True):
+    aided_id: str
+    helper_id: str
+    bonus: int
+
+
+class LiveHackState(Struct, frozen=True, kw_only=True, tag="livehack.state"):
+    rollover: Rollover | None = None
+    aids: tuple[Aid, ...] = ()
+    grimlocks: tuple[str, ...] = ()  # combatants whose Transformation makes a Grimlock
+    # What each combatant of a solo side has rolled this round, as "round:id:what" ("reflex",
+    # "fortitude", "dying:holds on", "check Wis:fails"...): where its turn stands.
+    turn_marks: tuple[str, ...] = ()
+    # The joint action the last roll was chosen from (None after any other roll): its odds
+    # were those of every participant's roll, not of the chosen one alone.
+    joint: LiveHackJointRolled | None = None
+
+
+# --- conditions and grim experiences (the damage table is in livehack_table) ----------------
+
+
+CONDITION_DURATIONS: dict[str, Duration] = {
+    # "lasts through the character's next action ... When that character's turn is over"
+    "Discombobulated": Duration("end-of-next-turn"),
+    "Incapacitated": Duration("until-removed"),
+    "Dying": Duration("until-removed"),
+    "Transforming": Duration("until-removed"),
+}
+
+
+def consequence_for(margin: int) -> Consequence | None:
+    """The damage-table row for a margin of success; None for a miss (a save)."""
+    for row in DAMAGE_TABLE:
+        if margin >= row.low and (row.high is None or margin <= row.high):
+            return row
+    return None
+
+
+def condition_for(row: Consequence, defense: Defense) -> str | None:
+    # Ruling: a Will roll threatens the mind, not the life, so 15+ transforms instead of
+    # killing ("Attacks that do not seem like they would threaten the life ... transform").
+    if row.condition == "Dying" and defense == "will":
+        return "Transforming"
+    return row.condition
+
+
+class GrimExperience(Struct, frozen=True):
+    key: str
+    label: str
+    dr: int
+    bond: bool  # the starred rows: "add that bond rating to the DR"
+
+
+GRIM_EXPERIENCES: tuple[GrimExperience, ...] = (
+    GrimExperience("mercy", "Mercy killing a disabled or dying foe", -5, False),
+    GrimExperience("helpless", "Killing a helpless foe", 0, False),
+    GrimExperience("companion-dies", "Seeing a companion adventurer die", 2, True),
+    GrimExperience("companion-eaten", "Knowing a companion has been eaten", 5, True),
+    GrimExperience("tortured", "Being tortured", 8, False),
+    GrimExperience("eating-humanoid", "Eating a humanoid", 10, False),
+    GrimExperience("put-down", "Putting down a grimlock who was a companion", 12, True),
+    GrimExperience("eating-companion", "Eating a companion adventurer", 15, True),
+)
+WATCHING = 5  # "a grim test at five less than the listed DR"
+
+
+def grim_experience(key: str) -> GrimExperience:
+    return next(e for e in GRIM_EXPERIENCES if e.key == key)
+
+
+def is_dazed(combatant: Combatant) -> bool:
+    return any(combatant.condition(name) for name in DAZED)

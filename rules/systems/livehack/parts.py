@@ -1,0 +1,188 @@
+"""Which parts make up each side of a LiveHack roll (*Roll Components*, *Defenses*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.errors import Rejected
+
+from .model import (
+    SKILL_PAIRS,
+    Defense,
+    LiveHackRoll,
+    LiveHackState,
+    Part,
+    is_dazed,
+)
+from .sheet import (
+    ATTRIBUTES,
+    EFFORT_PER_COMBAT,
+    EFFORT_PER_ROLL,
+    LiveHackSheet,
+    bond_with,
+    find_rating,
+    offset_effects,
+)
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+DEFENSE_ATTRIBUTE = {"reflex": "dex", "fortitude": "con", "will": "wis"}
+DAZED_DEX = -10  # "Consider these saves as 0, and Dex to be -10 for purposes of being hit"
+
+
+def attribute_label(key: str) -> str:
+    return dict(ATTRIBUTES)[key]
+
+
+def attacker_parts(combatant: Combatant, extra: int) -> tuple[Part, ...]:
+    """The plain attack: the sheet's attack bonus and an extra modifier."""
+    sheet: LiveHackSheet = combatant.sheet
+    parts = [Part("attack", sheet.attack)]
+    if extra:
+        parts.append(Part("extra", extra))
+    return tuple(parts)
+
+
+def check_effort(combatant: Combatant, effort: int) -> None:
+    """*Effort*: up to +5 a roll and +5 in all per combat; Con at -10 expends no Fatigue."""
+    sheet: LiveHackSheet = combatant.sheet
+    if effort < 0:
+        raise Rejected("Effort cannot be negative")
+    if effort > EFFORT_PER_ROLL:
+        raise Rejected(f"Effort is at most +{EFFORT_PER_ROLL} on one roll, not +{effort}")
+    left = EFFORT_PER_COMBAT - sheet.effort_spent
+    if effort > left:
+        raise Rejected(
+            f"{combatant.name} has pushed +{sheet.effort_spent} this combat: "
+            f"at most +{max(left, 0)} more (+{EFFORT_PER_COMBAT} per combat)"
+        )
+    if effort and any(e.attribute == "con" and e.level == -10 for e in offset_effects(sheet)):
+        raise Rejected(f"{combatant.name}'s Con is at -10: no actions that expend Fatigue")
+
+
+def skill_parts(sheet: LiveHackSheet, cmd: LiveHackRoll) -> list[Part]:
+    """Skill (or the attack bonus), attribute, one specialty, one bond, the items named."""
+    parts = []
+    if cmd.skill.strip():
+        skill = find_rating(sheet.skills, cmd.skill, "skill")
+        parts.append(Part(skill.name, skill.value))
+    else:
+        parts.append(Part("attack", sheet.attack))
+    if cmd.attribute:
+        parts.append(Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute)))
+    if cmd.specialty.strip():
+        special = find_rating(sheet.specialties, cmd.specialty, "specialty")
+        parts.append(Part(f"specialty {special.name}", special.value))
+    if cmd.bond.strip():
+        bond = find_rating(sheet.bonds, cmd.bond, "bond")
+        parts.append(Part(f"bond {bond.name}", bond.value))
+    for name in (n for n in cmd.items.split(",") if n.strip()):
+        item = find_rating(sheet.items, name, "item")
+        parts.append(Part(item.name, item.value))
+    return parts
+
+
+def roll_parts(
+    state: Encounter, attacker: Combatant, defender: Combatant, cmd: LiveHackRoll
+) -> tuple[Part, ...]:
+    """Every part of the acting side, in the order of *Roll Components*, then the bonuses
+    carried over from earlier rolls (rolled over, positional, aid)."""
+    sheet: LiveHackSheet = attacker.sheet
+    parts = skill_parts(sheet, cmd)
+    check_effort(attacker, cmd.effort)
+    if cmd.effort:
+        parts.append(Part("effort", cmd.effort))
+    if cmd.grim_advantage:
+        parts.append(Part("Grim Advantage", sheet.grimness))
+    system: LiveHackState = state.system_state  # type: ignore[assignment]
+    over = system.rollover
+    if over is not None and over.holder_id == attacker.id and over.target_id == defender.id:
+        parts.append(Part("rolled over", over.bonus))
+    if cmd.cash_in:
+        held = sheet.held_over(defender.id)
+        if not held:
+            raise Rejected(f"{attacker.name} holds no positional bonus over {defender.name}")
+        parts.append(Part("positional", held))
+    for aid in system.aids:
+        if aid.aided_id == attacker.id:
+            parts.append(Part(f"aid from {state.name_of(aid.helper_id)}", aid.bonus))
+    if cmd.attacker_extra:
+        parts.append(Part("extra", cmd.attacker_extra))
+    return tuple(parts)
+
+
+def defense_part(sheet: LiveHackSheet, name: str, label: str) -> Part:
+    if sheet.stat_block:
+        printed = getattr(sheet, name)
+        return Part(f"{label} (printed {printed} - 10)", sheet.defense(name))
+    return Part(label, sheet.defense(name))
+
+
+def defender_parts(
+    combatant: Combatant, defense: Defense, extra: int, skill: str = ""
+) -> tuple[Part, ...]:
+    sheet: LiveHackSheet = combatant.sheet
+    dazed = is_dazed(combatant)
+    match defense:
+        case "reflex":
+            if dazed:
+                # Discombobulation: "Consider these saves as 0, and Dex to be -10".
+                parts = [Part("Reflex 0 (dazed)", 0), Part("Dex (dazed)", DAZED_DEX)]
+            else:
+                parts = [defense_part(sheet, "reflex", "Reflex")]
+                if sheet.attribute("dex"):
+                    parts.append(Part("Dex", sheet.attribute("dex")))
+        case "fortitude":
+            # Damage is rolled "vs the opponent's fort save, the associated Con bonus, and
+            # any Fort bonus from armor".
+            parts = [
+                defense_part(sheet, "fortitude", "Fortitude"),
+                Part("Con", sheet.attribute("con")),
+            ]
+            if sheet.armour:
+                parts.append(Part("armour", sheet.armour))
+        case "will":
+            # Grim tests are "will plus any current grimness".
+            parts = [Part("Will 0 (dazed)", 0) if dazed else defense_part(sheet, "will", "Will")]
+            if sheet.attribute("wis") and not dazed:
+                parts.append(Part("Wis", sheet.attribute("wis")))
+            if sheet.grimness:
+                parts.append(Part("Grimness", sheet.grimness))
+        case "skill":
+            parts = [_skill_defense(sheet, skill)]
+    if extra:
+        parts.append(Part("extra", extra))
+    return tuple(parts)
+
+
+def _skill_defense(sheet: LiveHackSheet, skill: str) -> Part:
+    if not skill.strip():
+        raise Rejected("Name the defending skill (e.g. Spot against Hide)")
+    wanted = " ".join(skill.split()).casefold()
+    found = next((s for s in sheet.skills if s.name.casefold() == wanted), None)
+    if found is None:
+        return Part(f"{skill.strip()} (untrained)", 0)
+    return Part(found.name, found.value)
+
+
+def paired_skill(cmd: LiveHackRoll) -> str:
+    """The defending skill: as typed, or the pair of the attacker's (Hide → Spot)."""
+    if cmd.defender_skill.strip():
+        return cmd.defender_skill
+    return SKILL_PAIRS.get(" ".join(cmd.skill.split()).casefold(), "")
+
+
+def helper_bond(state: Encounter, helper: Combatant, others: tuple[str, ...]) -> Part | None:
+    """*Joint Actions*: "Bonds between characters assisting others are always added" (one
+    bond a roll: the best toward the others)."""
+    sheet: LiveHackSheet = helper.sheet
+    best: tuple[int, str] | None = None
+    for other_id in others:
+        if other_id == helper.id:
+            continue
+        name = state.name_of(other_id)
+        value = bond_with(sheet, name)
+        if value and (best is None or value > best[0]):
+            best = (value, name)
+    return Part(f"bond {best[1]}", best[0]) if best else None

@@ -1,0 +1,364 @@
+"""LiveHack solo play: how the tracker plays a combatant of a side it runs (``rules.solo``).
+
+A solo combatant's turn, one command at a time: its dying or transformation save, a pass
+when it cannot act, a -5 check (Int, Wis, Dex) before acting, then the attack (Reflex), the
+damage roll (Fortitude, with the rolled-over bonus) or holding/cancelling a position, the
+damage table (``d``) and the end of its turn. Where the turn stands is read from what it
+has rolled this round (``LiveHackState.turn_marks``), so every choice is a pure function of
+the state. As a defender (in the user's roll dialog) it chooses take zero or roll and effort.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from msgspec import structs
+
+from rules.errors import Rejected
+from rules.system import Move, Policy, policy_among
+
+from . import forms
+from .model import (
+    LiveHackApplyConsequence,
+    LiveHackCancel,
+    LiveHackHold,
+    LiveHackRoll,
+    LiveHackRolled,
+    LiveHackSave,
+    LiveHackState,
+    Take,
+    condition_for,
+    consequence_for,
+)
+from .parts import check_effort, defender_parts, roll_parts
+from .sheet import LiveHackSheet, offset_effects
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+
+POLICIES = (
+    Policy("roll", "Always roll", "rolls every roll, attacks its usual foe, pushes no effort"),
+    Policy("take-zero", "Take zero", "never rolls: its modifiers alone stand (the GM's shortcut)"),
+    Policy(
+        "aggressive",
+        "Aggressive",
+        "goes for the most hurt or dazed foe, pushes +2 effort into damage, never holds back",
+    ),
+    Policy(
+        "cautious",
+        "Cautious",
+        "takes zero when ahead, pushes effort to resist damage, holds a margin bonus to cash in",
+    ),
+)
+OUT_OF_THE_FIGHT = ("Dead", "Dying", "Comatose", "Incapacitated", "Transformed")
+ACTING_CHECKS = ("int", "wis", "dex")  # the -5 checks asked for before any (physical) task
+PUSH = 2  # the effort an aggressive attacker or a cautious defender puts into a damage roll
+
+
+def is_out(combatant: Combatant) -> bool:
+    """Out of the fight: not worth attacking, and the end of a side when all are."""
+    return any(combatant.condition(name) for name in OUT_OF_THE_FIGHT)
+
+
+def foes(state: Encounter, actor: Combatant) -> list[Combatant]:
+    return [c for c in state.combatants if c.side != actor.side and not is_out(c)]
+
+
+def marks(state: Encounter, cid: str) -> list[str]:
+    """What the combatant has rolled this round: "reflex", "fortitude", "dying:holds on"..."""
+    system = state.system_state
+    found = system.turn_marks if isinstance(system, LiveHackState) else ()
+    prefix = f"{state.round}:{cid}:"
+    return [m[len(prefix) :] for m in found if m.startswith(prefix)]
+
+
+def _done(done: list[str], what: str) -> str | None:
+    """The outcome of a save or check rolled this round ("" when none is recorded)."""
+    return next((m.partition(":")[2] for m in done if m.partition(":")[0] == what), None)
+
+
+# --- the choices every roll asks for ---------------------------------------------------------
+
+
+def take_for(policy: str, own: int, other: int, *, defending: bool) -> tuple[Take, str]:
+    """Roll or take zero, with why. A defender is ahead only above the attacker (ties lose)."""
+    ahead = own > other if defending else own >= other
+    match policy:
+        case "take-zero":
+            return "zero", f"takes zero: {own:+d} stands without dice"
+        case "cautious" if ahead:
+            verb = "beats" if own > other else "meets"
+            return "zero", f"takes zero: {own:+d} already {verb} {other:+d}, no dice to go wrong"
+        case "cautious":
+            return "roll", f"rolls: {own:+d} against {other:+d} needs the dice"
+        case "aggressive":
+            return "roll", "rolls, swinging for a big margin"
+    return "roll", "rolls"
+
+
+def effort_left(combatant: Combatant, wanted: int) -> int:
+    """The most effort up to ``wanted`` the rules allow now (none at Con -5: it needs a check)."""
+    sheet: LiveHackSheet = combatant.sheet
+    if any(e.attribute == "con" for e in offset_effects(sheet)):
+        return 0
+    for effort in range(wanted, 0, -1):
+        try:
+            check_effort(combatant, effort)
+        except Rejected:
+            continue
+        return effort
+    return 0
+
+
+def defence(state: Encounter, cmd: LiveHackRoll) -> tuple[LiveHackRoll, Move | None]:
+    """A solo defender's take and effort for a roll against it, and the Move saying why."""
+    defender = state.find(cmd.defender_id)
+    attacker = state.find(cmd.attacker_id)
+    if defender is None or attacker is None or not state.is_solo(defender):
+        return cmd, None
+    policy = policy_among(POLICIES, defender)
+    attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
+    defend = sum(p.value for p in defender_parts(defender, cmd.defense, cmd.defender_extra))
+    take, why = take_for(policy, defend, attack, defending=True)
+    effort = 0
+    if policy == "cautious" and cmd.defense == "fortitude":
+        effort = effort_left(defender, PUSH)
+        if effort:
+            why += f"; pushes +{effort} effort to shrug off the blow"
+    filled = _replace(cmd, defender_take=take, defender_effort=effort)
+    against = cmd.defense.capitalize() if cmd.defense != "skill" else "its skill"
+    return filled, Move(defender.id, None, f"defends ({against}): {why}")
+
+
+def _replace(cmd: LiveHackRoll, **changes: object) -> LiveHackRoll:
+    return structs.replace(cmd, **changes)
+
+
+# --- the turn --------------------------------------------------------------------------------
+
+
+def next_move(state: Encounter) -> Move | None:
+    actor = state.current
+    if actor is None or not state.is_solo(actor):
+        return None
+    policy = policy_among(POLICIES, actor)
+    done = marks(state, actor.id)
+    if actor.condition("Dead"):
+        return _pass(actor, "is dead: passes the turn")
+    save = _save(state, actor, policy, done)
+    if save is not None:
+        return save
+    from rules.registry import get_system  # here: the registry imports this module
+
+    why = get_system(state.system).cannot_act(state, actor)  # type: ignore[attr-defined]
+    if not why and is_out(actor):
+        why = next(name for name in OUT_OF_THE_FIGHT if actor.condition(name))
+    if why:
+        return _pass(actor, f"cannot act ({why}): passes the turn")
+    check = _acting_check(actor, policy, done)
+    if check is not None:
+        return check
+    if "fortitude" in done:
+        return _after_damage(state, actor)
+    if "reflex" in done:
+        return _after_hit(state, actor, policy)
+    return _attack(state, actor, policy)
+
+
+def _pass(actor: Combatant, reason: str) -> Move:
+    from rules.commands import NextTurn  # here: the core commands import the registry
+
+    return Move(actor.id, NextTurn(), reason)
+
+
+def _save(state: Encounter, actor: Combatant, policy: str, done: list[str]) -> Move | None:
+    """*Dying*: a save each round it is dying, rolled at its turn (which it cannot use);
+    *Transforming*: a save each turn."""
+    sheet: LiveHackSheet = actor.sheet
+    if forms.is_dying(actor) and _done(done, "dying") is None:
+        mod = sheet.defense("fortitude") + sheet.attribute("con")
+        take, why = take_for(policy, mod, sheet.wounds, defending=False)
+        cmd = LiveHackSave(kind="dying", combatant_id=actor.id, take=take)
+        return Move(actor.id, cmd, f"dying save, Fortitude vs Wounds {sheet.wounds}: {why}")
+    if actor.condition("Transforming") and _done(done, "transforming") is None:
+        grimlock = actor.id in state.system_state.grimlocks  # type: ignore[union-attr]
+        dr = sheet.grimness if grimlock else sheet.wounds
+        mod = sheet.defense("fortitude") + sheet.attribute("con")
+        take, why = take_for(policy, mod, dr, defending=False)
+        cmd = LiveHackSave(kind="transforming", combatant_id=actor.id, take=take)
+        return Move(actor.id, cmd, f"transformation save vs DR {dr}: {why}")
+    return None
+
+
+def _acting_check(actor: Combatant, policy: str, done: list[str]) -> Move | None:
+    """*Cumulative Offset Penalties*: at -5 Int, Wis or Dex it rolls vs DR 0 before acting;
+    a failed check costs it the turn."""
+    sheet: LiveHackSheet = actor.sheet
+    for effect in offset_effects(sheet):
+        if effect.level != -5 or effect.attribute not in ACTING_CHECKS:
+            continue
+        outcome = _done(done, f"check {effect.check}")
+        if outcome is None:
+            take, why = take_for(policy, sheet.attribute(effect.attribute), 0, defending=False)
+            cmd = LiveHackSave(
+                kind="check", combatant_id=actor.id, take=take, attribute=effect.attribute
+            )
+            return Move(actor.id, cmd, f"{effect.check} -5, a check vs DR 0 before acting: {why}")
+        if outcome == "fails":
+            return _pass(actor, f"failed its {effect.check} check: does nothing this turn")
+    return None
+
+
+def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combatant, str] | None:
+    """The foe it attacks, and why; None when no foe is left standing."""
+    standing = foes(state, actor)
+    if not standing:
+        return None
+    if policy == "aggressive":
+
+        def weakness(c: Combatant) -> tuple[int, int, int]:
+            dazed = 0 if c.condition("Discombobulated") else 1
+            reflex = sum(p.value for p in defender_parts(c, "reflex", 0))
+            return (dazed, -c.sheet.wounds, reflex)
+
+        chosen = min(standing, key=weakness)
+        if chosen.condition("Discombobulated"):
+            return chosen, f"goes for {chosen.name}: dazed, Dex -10"
+        if chosen.sheet.wounds:
+            return chosen, f"goes for {chosen.name}: the most hurt (Wounds {chosen.sheet.wounds})"
+        return (
+            chosen,
+            f"goes for {chosen.name}: the easiest to hit (Reflex {weakness(chosen)[2]:+d})",
+        )
+    if policy == "cautious":
+        chosen = max(standing, key=lambda c: c.sheet.attack)
+        return chosen, f"faces {chosen.name}: the biggest threat (attack {chosen.sheet.attack:+d})"
+    usual = forms.default_target(state, actor)
+    chosen = usual if usual in standing else standing[0]
+    return chosen, f"attacks {chosen.name}"
+
+
+def _attack(state: Encounter, actor: Combatant, policy: str) -> Move:
+    found = target_for(state, actor, policy)
+    if found is None:
+        return _pass(actor, "no foe is left standing: ends its turn")
+    target, why = found
+    held = actor.sheet.held_over(target.id)
+    cmd = LiveHackRoll(attacker_id=actor.id, defender_id=target.id, cash_in=bool(held))
+    if held:
+        why += f", cashing in its +{held} position"
+    return _roll(state, actor, cmd, policy, why)
+
+
+def _roll(state: Encounter, actor: Combatant, cmd: LiveHackRoll, policy: str, why: str) -> Move:
+    target = state.combatant(cmd.defender_id)
+    attack = sum(p.value for p in roll_parts(state, actor, target, cmd))
+    defend = sum(p.value for p in defender_parts(target, cmd.defense, 0))
+    take, how = take_for(policy, attack, defend, defending=False)
+    cmd = _replace(cmd, attacker_take=take)
+    cmd, _ = defence(state, cmd)  # a target on a solo side defends by its own policy
+    return Move(actor.id, cmd, f"{why}; {how}")
+
+
+def _after_hit(state: Encounter, actor: Combatant, policy: str) -> Move:
+    last = state.last_roll
+    mine = isinstance(last, LiveHackRolled) and last.attacker.combatant_id == actor.id
+    if not mine or last.defense != "reflex" or state.last_roll_applied:  # type: ignore[union-attr]
+        return _pass(actor, "ends its turn")
+    assert isinstance(last, LiveHackRolled)
+    target = state.find(last.defender.combatant_id)
+    if not last.success or target is None:
+        return _pass(actor, f"missed by {-last.margin}: ends its turn")
+    over = state.system_state.rollover  # type: ignore[union-attr]
+    theirs = target.sheet.held_over(actor.id)
+    if over is not None and theirs and policy == "cautious":
+        reason = f"spends its +{over.bonus} margin bonus to cancel {target.name}'s +{theirs}"
+        return Move(actor.id, LiveHackCancel(), reason)
+    if over is not None and policy == "cautious" and not actor.sheet.held_over(target.id):
+        reason = f"holds +{over.bonus} over {target.name} instead of a damage roll, to cash in"
+        return Move(actor.id, LiveHackHold(), reason)
+    cmd = LiveHackRoll(attacker_id=actor.id, defender_id=target.id, defense="fortitude")
+    why = f"hit {target.name} by {last.margin}: rolls damage vs Fortitude"
+    if policy == "aggressive":
+        effort = effort_left(actor, PUSH)
+        if effort:
+            cmd = _replace(cmd, effort=effort)
+            why += f", pushing +{effort} effort"
+    return _roll(state, actor, cmd, policy, why)
+
+
+def _after_damage(state: Encounter, actor: Combatant) -> Move:
+    last = state.last_roll
+    mine = isinstance(last, LiveHackRolled) and last.attacker.combatant_id == actor.id
+    if not mine or last.defense != "fortitude" or state.last_roll_applied:  # type: ignore[union-attr]
+        return _pass(actor, "ends its turn")
+    assert isinstance(last, LiveHackRolled)
+    row = consequence_for(last.margin)
+    if row is None:
+        return _pass(actor, f"the blow is shrugged off (short by {-last.margin}): ends its turn")
+    target = state.name_of(last.defender.combatant_id)
+    condition = condition_for(row, last.defense)
+    effect = f"{row.levels} Wounds" + (f", {condition}" if condition else "")
+    return Move(actor.id, LiveHackApplyConsequence(), f"the blow lands on {target}: {effect}")
+
+
+# --- the user's dialogs ------------------------------------------------------------------------
+
+
+def fill(
+    state: Encounter, action: str, values: dict[str, str]
+) -> tuple[dict[str, str], list[Move]]:
+    """The fields of a user's dialog that a solo combatant chooses: a defender's dice and
+    effort; the roller's dice in an aid, a grim test, a save or a check."""
+    try:
+        if action == "roll":
+            return _fill_roll(state, values)
+        if action == "joint":
+            return _fill_joint(state, values)
+        if action in ("aid", "grim", "dying", "transforming", "check"):
+            return _fill_take(state, action, values)
+    except (Rejected, KeyError, ValueError):
+        pass  # a half-filled dialog: its own check explains what is wrong
+    return values, []
+
+
+def _fill_roll(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
+    cmd = forms.roll_command(state, values)
+    filled, move = defence(state, cmd)
+    if move is None:
+        return values, []
+    out = {
+        **values,
+        "defender_take": filled.defender_take,
+        "defender_effort": str(filled.defender_effort),
+    }
+    return out, [move]
+
+
+def _fill_joint(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
+    """Against a joint action a solo defender weighs the best participant's attack bonus."""
+    cmd = forms.joint_command(state, values, None)
+    defender = state.combatant(cmd.defender_id)
+    if not state.is_solo(defender) or not cmd.participant_ids:
+        return values, []
+    best = max(state.combatant(cid).sheet.attack for cid in cmd.participant_ids)
+    defend = sum(p.value for p in defender_parts(defender, cmd.defense, 0))
+    take, why = take_for(policy_among(POLICIES, defender), defend, best, defending=True)
+    return {**values, "defender_take": take}, [Move(defender.id, None, f"defends: {why}")]
+
+
+ROLLER = {"aid": "helper"}
+
+
+def _fill_take(
+    state: Encounter, action: str, values: Mapping[str, str]
+) -> tuple[dict[str, str], list[Move]]:
+    who = state.find(values.get(ROLLER.get(action, "who")))
+    if who is None or not state.is_solo(who):
+        return dict(values), []
+    take, why = take_for(policy_among(POLICIES, who), 0, 0, defending=False)
+    if policy_among(POLICIES, who) == "cautious":
+        take, why = "roll", "rolls: a save is no place to guess"
+    return {**values, "take": take}, [Move(who.id, None, why)]

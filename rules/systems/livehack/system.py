@@ -1,0 +1,583 @@
+"""LiveHack: open-ended Boon/Bane d12s, opposed rolls, and the margin-of-success damage table.
+
+Source: ``shared/rules-texts/001`` (LiveHack resolution). The values live in
+``livehack_rules`` and ``livehack_sheet``, the parts of a roll in ``livehack_parts``, the
+decisions in ``livehack_decide``, the dialogs in ``livehack_forms`` and the log in
+``livehack_log``; this module ties them into the ``RuleSystem``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from msgspec import structs
+
+from rules.conditions import Condition
+from rules.dice import DiceSource
+from rules.errors import Rejected
+from rules.events import TurnAdvanced
+from rules.forms import Field
+from rules.logline import LogEntry
+from rules.odds import Odds
+from rules.system import Action, Landing, Tier
+
+from . import decide as decide_
+from . import forms, log, solo
+from . import odds as odds_
+from .forms import DEFENSES, TAKES, default_target
+from .model import (
+    CANNOT_ACT,
+    CONDITION_DURATIONS,
+    DAMAGE_TABLE,
+    DIE,
+    TAKE_TEN,
+    Aid,
+    BoonBane,
+    Consequence,
+    Defense,
+    LiveHackAid,
+    LiveHackAidRolled,
+    LiveHackApplyConsequence,
+    LiveHackBecameGrimlock,
+    LiveHackCancel,
+    LiveHackDrop,
+    LiveHackGrimTest,
+    LiveHackHeal,
+    LiveHackHealed,
+    LiveHackHold,
+    LiveHackJointRoll,
+    LiveHackJointRolled,
+    LiveHackPositionHeld,
+    LiveHackPositionLost,
+    LiveHackRoll,
+    LiveHackRolled,
+    LiveHackSave,
+    LiveHackSaveRolled,
+    LiveHackState,
+    LiveHackTraitInflicted,
+    Part,
+    Rollover,
+    SideRoll,
+    Take,
+    condition_for,
+    consequence_for,
+    opposed_roll,
+    roll_boon_bane,
+    roll_side,
+)
+from .parts import (
+    attacker_parts,
+    check_effort,
+    defender_parts,
+    paired_skill,
+    roll_parts,
+)
+from .sheet import (
+    TRAIT_FIELDS,
+    TRAITS,
+    Held,
+    LiveHackSheet,
+    Rating,
+    Trait,
+    offset_effects,
+)
+from .sheet_form import sheet_fields, sheet_values
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+__all__ = [
+    "CONDITION_DURATIONS",
+    "DEFENSES",
+    "DIE",
+    "TAKES",
+    "TAKE_TEN",
+    "TRAITS",
+    "BoonBane",
+    "Consequence",
+    "Defense",
+    "LiveHackAid",
+    "LiveHackApplyConsequence",
+    "LiveHackCancel",
+    "LiveHackDrop",
+    "LiveHackGrimTest",
+    "LiveHackHeal",
+    "LiveHackHold",
+    "LiveHackJointRoll",
+    "LiveHackRoll",
+    "LiveHackRolled",
+    "LiveHackSave",
+    "LiveHackSheet",
+    "LiveHackState",
+    "Part",
+    "Rating",
+    "SideRoll",
+    "Take",
+    "Trait",
+    "attacker_parts",
+    "condition_for",
+    "consequence_for",
+    "defender_parts",
+    "opposed_roll",
+    "roll_boon_bane",
+    "roll_side",
+]
+
+ACTIONS = (
+    Action("roll", "Opposed roll", "Boon/Bane: skill, attribute, specialty, bond, items, effort"),
+    Action("joint", "Joint action", "Cooperation (best margin) or Chaos (lowest margin)"),
+    Action("aid", "Aid", "A helper's roll: +1 per 5 MOS or part, -1 per full 5 short"),
+    Action("hold", "Hold positional bonus", "Keep the last margin bonus instead of damage"),
+    Action("cancel", "Cancel opponent's position", "Spend the last margin bonus on theirs"),
+    Action("drop", "Drop positional bonus", "Circumstances changed: the position is lost"),
+    Action("grim", "Grim test", "Will + Grimness against a grim experience"),
+    Action("dying", "Dying save", "End of round: Fortitude + Con vs Wounds"),
+    Action("transforming", "Transformation save", "Each turn: MOS 10 self-stabilizes"),
+    Action("check", "Attribute check", "A -5 offset's roll vs DR 0"),
+    Action("heal", "Heal wounds", "Healing below the -10 Con threshold stabilizes"),
+)
+
+
+class LiveHack:
+    name = "livehack"
+    title = "LiveHack"
+    sheet_types = (LiveHackSheet,)
+    event_types = (
+        LiveHackRolled,
+        LiveHackTraitInflicted,
+        LiveHackJointRolled,
+        LiveHackAidRolled,
+        LiveHackSaveRolled,
+        LiveHackPositionHeld,
+        LiveHackPositionLost,
+        LiveHackHealed,
+        LiveHackBecameGrimlock,
+    )
+    command_types = (
+        LiveHackRoll,
+        LiveHackApplyConsequence,
+        LiveHackJointRoll,
+        LiveHackAid,
+        LiveHackGrimTest,
+        LiveHackSave,
+        LiveHackHold,
+        LiveHackCancel,
+        LiveHackDrop,
+        LiveHackHeal,
+    )
+    roll_event_types = (LiveHackRolled,)
+    state_type = LiveHackState
+    stat_columns = ("Atk", "R/F/W", "Wnd", "Fat", "Grm", "Pos")
+    uses_turn_order = True
+    solo_policies = solo.POLICIES
+
+    def new_state(self) -> LiveHackState:
+        return LiveHackState()
+
+    # sheets
+
+    def new_sheet(self) -> LiveHackSheet:
+        return LiveHackSheet()
+
+    def sheet_form(self, sheet: LiveHackSheet) -> list[Field]:
+        return sheet_fields(sheet)
+
+    def sheet_from_form(self, values: Mapping[str, str], sheet: LiveHackSheet) -> LiveHackSheet:
+        return sheet_values(values, sheet)
+
+    def sheet_stats(self, sheet: LiveHackSheet) -> tuple[str, ...]:
+        fort = sheet.defense("fortitude") + sheet.attribute("con") + sheet.armour
+        defenses = f"{sheet.defense('reflex'):+d}/{fort:+d}/{sheet.defense('will'):+d}"
+        return (
+            f"{sheet.attack:+d}",
+            defenses,
+            str(sheet.wounds),
+            str(sheet.fatigue),
+            str(sheet.grimness),
+            f"+{sheet.held_total}" if sheet.held_total else "",
+        )
+
+    def cannot_act(self, state: Encounter, combatant: Combatant) -> str:
+        """Why the combatant cannot act ("" if it can): a flag in the turn order."""
+        found = next((name for name in CANNOT_ACT if combatant.condition(name)), None)
+        if found:
+            return found
+        sheet: LiveHackSheet = combatant.sheet
+        stops = [e for e in offset_effects(sheet) if e.stops_acting]
+        return f"{stops[0].attribute.capitalize()} -10" if stops else ""
+
+    def badges(self, state: Encounter, combatant: Combatant) -> tuple[str, ...]:
+        """The -5 and -10 offset effects in force, for the combatants pane."""
+        sheet: LiveHackSheet = combatant.sheet
+        return tuple(
+            f"{effect.attribute.capitalize()} {effect.level}"
+            + (" roll DR 0" if effect.check else "")
+            for effect in offset_effects(sheet)
+        )
+
+    # actions
+
+    def actions(self, state: Encounter) -> list[Action]:
+        return list(ACTIONS)
+
+    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+        return forms.form_for(state, action, selected)
+
+    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
+        return forms.command_for(state, action, values, None)
+
+    def roll_form(self, state: Encounter) -> list[Field]:
+        return forms.roll_form(state)
+
+    def roll_command(self, state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
+        return forms.roll_command(state, values)
+
+    def _default_target(self, state: Encounter, attacker: Combatant) -> Combatant:
+        return default_target(state, attacker)
+
+    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+        try:
+            return self._preview(state, action, values)
+        except Rejected as exc:
+            return exc.message
+
+    def _preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+        match action:
+            case "roll":
+                return self._roll_preview(state, forms.roll_command(state, values))
+            case "hold" | "cancel":
+                over = state.system_state.rollover  # type: ignore[union-attr]
+                if over is None:
+                    return "No margin bonus to use: it takes a success by 5 or more"
+                holder, target = state.name_of(over.holder_id), state.name_of(over.target_id)
+                if action == "hold":
+                    held = state.combatant(over.holder_id).sheet.held_over(over.target_id)
+                    return f"{holder} holds +{held + over.bonus} over {target}; no damage roll"
+                return f"{holder} spends +{over.bonus} to cancel {target}'s position; no damage"
+            case "aid":
+                return "Aid: +1 per 5 MOS or part thereof; -1 per full 5 short; 0 to -4 nothing"
+        return ""
+
+    def _roll_preview(self, state: Encounter, cmd: LiveHackRoll) -> str:
+        attacker = state.combatant(cmd.attacker_id)
+        defender = state.combatant(cmd.defender_id)
+        check_effort(attacker, cmd.effort)
+        check_effort(defender, cmd.defender_effort)
+        attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
+        defend_parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
+        defend = sum(p.value for p in defend_parts) + cmd.defender_effort
+        against = paired_skill(cmd) if cmd.defense == "skill" else cmd.defense.capitalize()
+        line = (
+            f"{attacker.name} {attack:+d} vs {defender.name} {against} {defend:+d}, before the dice"
+        )
+        cons = [e for e in offset_effects(attacker.sheet) if e.attribute == "con" and e.level == -5]
+        if cmd.effort and cons:
+            line += f"; Con -5: {attacker.name} must roll Con vs DR 0 to expend Fatigue"
+        return line
+
+    # exact odds
+
+    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        """The odds of the roll the dialog describes: an opposed roll or a grim test, built by
+        the same decision as the real roll (its dice are not used). None if it would not go."""
+        if action not in ("roll", "grim", "joint"):
+            return None
+        try:
+            if action == "roll":
+                event = decide_.roll(state, forms.roll_command(state, values), _NO_DICE)
+            elif action == "grim":
+                command = forms.command_for(state, "grim", values, None)
+                event = decide_.grim_test(state, command, _NO_DICE)
+            else:
+                joint = forms.command_for(state, "joint", values, None)
+                return joint_odds(decide_.joint(state, joint, _NO_DICE))
+        except (Rejected, KeyError, ValueError):
+            return None
+        return rolled_odds(event)
+
+    def last_odds(self, state: Encounter) -> Odds | None:
+        """The odds the last roll had; after a joint action, those of the whole action (the
+        best, or for Chaos the lowest, of every participant's margin)."""
+        roll = state.last_roll
+        if not isinstance(roll, LiveHackRolled):
+            return None
+        joint = _system(state).joint
+        if joint is not None and joint.rolls[joint.chosen] == roll:
+            return joint_odds(joint)
+        return rolled_odds(roll)
+
+    def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
+        return LiveHackApplyConsequence()
+
+    # solo play (rules/solo.py)
+
+    def solo_move(self, state: Encounter) -> solo.Move | None:
+        return solo.next_move(state)
+
+    def solo_fill(
+        self, state: Encounter, action: str, values: dict[str, str]
+    ) -> tuple[dict[str, str], list[solo.Move]]:
+        return solo.fill(state, action, values)
+
+    # decide and apply
+
+    def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
+        match command:
+            case LiveHackRoll():
+                return [decide_.roll(state, command, dice)]
+            case LiveHackApplyConsequence():
+                return decide_.consequence(state)
+            case LiveHackJointRoll():
+                return [decide_.joint(state, command, dice)]
+            case LiveHackAid():
+                return [decide_.aid(state, command, dice)]
+            case LiveHackGrimTest():
+                return [decide_.grim_test(state, command, dice)]
+            case LiveHackSave():
+                return decide_.save(state, command, dice)
+            case LiveHackHold():
+                return [decide_.hold(state, command)]
+            case LiveHackCancel():
+                return [decide_.cancel(state, command)]
+            case LiveHackDrop():
+                return [decide_.drop(state, command)]
+            case LiveHackHeal():
+                return decide_.heal(state, command)
+        raise Rejected(f"LiveHack does not know the command {type(command).__name__}")
+
+    def apply(self, state: Encounter, event: object) -> Encounter:
+        match event:
+            case LiveHackRolled():
+                return _rolled(state, event)
+            case LiveHackJointRolled():
+                state = _rolled(state, event.rolls[event.chosen])
+                return state.update(system_state=structs.replace(_system(state), joint=event))
+            case LiveHackAidRolled():
+                aid = decide_aid(event)
+                system = _system(state)
+                return state.update(system_state=structs.replace(system, aids=(*system.aids, aid)))
+            case LiveHackSaveRolled():
+                what = event.kind
+                if event.kind == "check" and event.roller.parts:
+                    what = f"check {event.roller.parts[0].label}"
+                return _marked(state, event.roller.combatant_id, f"{what}:{event.outcome}")
+            case LiveHackTraitInflicted():
+                return _inflicted(state, event)
+            case LiveHackPositionHeld():
+                return _held(state, event)
+            case LiveHackPositionLost():
+                return _lost(state, event)
+            case LiveHackHealed():
+                return _sheet_change(
+                    state, event.combatant_id, lambda s: {"wounds": max(s.wounds - event.levels, 0)}
+                )
+            case LiveHackBecameGrimlock():
+                return _grimlock(state, event)
+        raise TypeError(f"not a LiveHack event: {event!r}")
+
+    # what the app shows
+
+    def alerts(self, state: Encounter, event: object) -> list[str]:
+        if isinstance(event, TurnAdvanced):
+            return log.turn_alerts(self, state, event)
+        return log.event_alerts(state, event)
+
+    def status(self, state: Encounter) -> str:
+        over = _system(state).rollover
+        # A holder missing from the state is one this viewer may not see (GM-only).
+        if over is None or state.find(over.holder_id) is None:
+            return ""
+        return f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
+
+    def tiers(self, state: Encounter) -> list[Tier]:
+        roll = state.last_roll
+        trait = roll.trait if isinstance(roll, LiveHackRolled) else "wounds"
+        defense = roll.defense if isinstance(roll, LiveHackRolled) else "reflex"
+        trait_name = dict(TRAITS)[trait]
+        tiers = [Tier("miss", None, -1, "saved: no effect")]
+        for row in DAMAGE_TABLE:
+            label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
+            effect = f"{row.levels} {trait_name}"
+            condition = condition_for(row, defense)
+            if condition:
+                effect += f", {condition}"
+            tiers.append(Tier(label, row.low, row.high, effect))
+        return tiers
+
+    def landing(self, state: Encounter) -> Landing | None:
+        roll = state.last_roll
+        if not isinstance(roll, LiveHackRolled):
+            return None
+        tiers = self.tiers(state)
+        index = next(i for i, tier in enumerate(tiers) if tier.contains(roll.margin))
+        verdict = "hit" if roll.success else "miss"
+        summary = (
+            f"{roll.attacker.total} vs {roll.defender.total}: {verdict}, margin {roll.margin:+d}"
+        )
+        return Landing(tier=index, value=roll.margin, summary=summary)
+
+    def describe(self, state: Encounter, event: object) -> LogEntry:
+        return log.describe(state, event)
+
+
+class _FixedDice:
+    """Dice for building a roll whose faces are never read (the odds need only its parts)."""
+
+    def roll(self, sides: int) -> int:
+        return 1
+
+
+_NO_DICE = _FixedDice()
+
+
+def rolled_odds(roll: LiveHackRolled) -> Odds:
+    """The odds an opposed roll had before its dice: its sides' modifiers and takes."""
+    a, d = roll.attacker, roll.defender
+    return odds_.opposed_odds(a.modifier, d.modifier, a.take, d.take)
+
+
+def joint_odds(event: LiveHackJointRolled) -> Odds:
+    """The odds of a joint action: every participant's modifier against the one defender."""
+    defender = event.rolls[0].defender
+    mods = tuple(roll.attacker.modifier for roll in event.rolls)
+    return odds_.joint_odds(event.kind, mods, defender.modifier, defender.take)
+
+
+# --- apply helpers ---------------------------------------------------------------------------
+
+
+def _system(state: Encounter) -> LiveHackState:
+    system = state.system_state
+    assert isinstance(system, LiveHackState)
+    return system
+
+
+def _marked(state: Encounter, cid: str | None, what: str) -> Encounter:
+    """Note what a combatant the tracker plays rolled this round (older notes are dropped)."""
+    found = state.find(cid)
+    if found is None or not state.is_solo(found):
+        return state  # only solo play reads the notes: other fights keep none
+    system = _system(state)
+    prefix = f"{state.round}:"
+    kept = tuple(m for m in system.turn_marks if m.startswith(prefix))
+    marks = (*kept, f"{prefix}{cid}:{what}")
+    return state.update(system_state=structs.replace(system, turn_marks=marks))
+
+
+def decide_aid(event: LiveHackAidRolled) -> Aid:
+    return Aid(
+        aided_id=event.aided_id, helper_id=event.helper.combatant_id or "", bonus=event.bonus
+    )
+
+
+def _sheet_change(state: Encounter, cid: str, change) -> Encounter:
+    target = state.combatant(cid)
+    sheet: LiveHackSheet = target.sheet
+    return state.replace_combatant(
+        structs.replace(target, sheet=structs.replace(sheet, **change(sheet)))
+    )
+
+
+def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
+    system = _system(state)
+    attacker_id = event.attacker.combatant_id
+    defender_id = event.defender.combatant_id
+    rollover = None
+    if (
+        event.kind == "roll"
+        and event.success
+        and event.margin_bonus
+        and attacker_id
+        and defender_id
+    ):
+        rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
+    aids = tuple(a for a in system.aids if a.aided_id != attacker_id)
+    state = state.update(
+        last_roll=event,
+        last_roll_applied=False,
+        system_state=structs.replace(system, rollover=rollover, aids=aids, joint=None),
+    )
+    if event.kind == "roll" and attacker_id is not None and attacker_id == state.current_id:
+        state = _marked(state, attacker_id, event.defense)
+    if defender_id is not None and event.defender_effort and state.find(defender_id):
+        state = _sheet_change(
+            state,
+            defender_id,
+            lambda s: {
+                "fatigue": s.fatigue + event.defender_effort,
+                "effort_spent": s.effort_spent + event.defender_effort,
+            },
+        )
+    if attacker_id is None or state.find(attacker_id) is None:
+        return state
+
+    def spend(sheet: LiveHackSheet) -> dict[str, object]:
+        changes: dict[str, object] = {
+            "fatigue": sheet.fatigue + event.effort,
+            "effort_spent": sheet.effort_spent + event.effort,
+        }
+        if event.cashed:
+            changes["held"] = tuple(h for h in sheet.held if h.target_id != defender_id)
+        return changes
+
+    return _sheet_change(state, attacker_id, spend)
+
+
+def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
+    field = TRAIT_FIELDS[event.trait]
+    state = _sheet_change(
+        state, event.combatant_id, lambda s: {field: getattr(s, field) + event.levels}
+    )
+    system = _system(state)
+    if event.grimlock and event.combatant_id not in system.grimlocks:
+        system = structs.replace(system, grimlocks=(*system.grimlocks, event.combatant_id))
+    return state.update(last_roll_applied=True, system_state=system)
+
+
+def _held(state: Encounter, event: LiveHackPositionHeld) -> Encounter:
+    def add(sheet: LiveHackSheet) -> dict[str, object]:
+        total = sheet.held_over(event.target_id) + event.bonus
+        others = tuple(h for h in sheet.held if h.target_id != event.target_id)
+        return {"held": (*others, Held(event.target_id, total))}
+
+    state = _sheet_change(state, event.holder_id, add)
+    system = structs.replace(_system(state), rollover=None)
+    return state.update(system_state=system, last_roll_applied=True)
+
+
+def _lost(state: Encounter, event: LiveHackPositionLost) -> Encounter:
+    state = _sheet_change(
+        state,
+        event.holder_id,
+        lambda s: {"held": tuple(h for h in s.held if h.target_id != event.target_id)},
+    )
+    if event.by_id is None:
+        return state
+    # Cancelling spends the canceller's margin bonus, and "does not do damage".
+    system = structs.replace(_system(state), rollover=None)
+    return state.update(system_state=system, last_roll_applied=True)
+
+
+def _grimlock(state: Encounter, event: LiveHackBecameGrimlock) -> Encounter:
+    state = _sheet_change(
+        state,
+        event.combatant_id,
+        lambda s: {"strength": s.strength + event.grim, "wisdom": s.wisdom - event.grim},
+    )
+    target = state.combatant(event.combatant_id)
+    notes = (target.notes + "; " if target.notes else "") + "Grimlock: blind sight"
+    changed = structs.replace(
+        target,
+        side="grimlocks",
+        notes=notes,
+        conditions=(*target.conditions, Condition("Grimlock")),
+    )
+    system = _system(state)
+    grimlocks = tuple(g for g in system.grimlocks if g != event.combatant_id)
+    return state.replace_combatant(changed).update(
+        system_state=structs.replace(system, grimlocks=grimlocks)
+    )
+
+
+SYSTEM = LiveHack()

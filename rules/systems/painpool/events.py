@@ -1,0 +1,227 @@
+"""Pain Pool commands, events and per-encounter state (tokens), and how events change sheets.
+
+Pure helpers for ``rules.systems.painpool``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from msgspec import Struct, structs
+
+from rules.errors import Rejected
+
+from .roll import Harm, Initiator, Kind, PainPoolRolled, PoolRoll
+from .sheets import Boon, ChallengeSheet, HeldBonus, HeroSheet, PoolName
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+# --- state -----------------------------------------------------------------------------------
+
+
+class PainPoolState(Struct, frozen=True, kw_only=True, tag="painpool.state"):
+    """The GM's Despair tokens and the players' communal pot of Hope."""
+
+    despair: int = 0
+    hope: int = 0
+
+
+# --- commands -----------------------------------------------------------------------------------
+
+
+class PainPoolRoll(Struct, frozen=True, kw_only=True):
+    hero_id: str
+    challenge_id: str
+    intent: str = ""
+    best: str = ""
+    good: str = ""
+    worst: str = ""
+    kind: Kind = "attack"
+    initiator: Initiator = "hero"
+    harm: Harm = "damage"
+    boons: tuple[tuple[PoolName, str], ...] = ()  # (pool, boon name): one boon per pool
+    bonus: tuple[tuple[int, PoolName], ...] = ()  # (index of a held bonus die, pool)
+    pain_extra: int = 0
+    beneficiary_id: str = ""
+    sticky: bool = False
+
+
+class SpendDespair(Struct, frozen=True):
+    """The GM re-rolls the last roll's Pain Pool and keeps the higher total."""
+
+
+class SpendHope(Struct, frozen=True, kw_only=True):
+    """Re-roll some of the last roll's hero pools (each keeps the higher), or raise it."""
+
+    mode: Literal["reroll", "raise"] = "reroll"
+    pools: tuple[PoolName, ...] = ()
+    raise_by: int = 0
+
+
+class ApplyOutcome(Struct, frozen=True):
+    """The ``d`` key: tokens off the Pain Pool, or a maneuver's bonus die."""
+
+
+class TakeDamage(Struct, frozen=True, kw_only=True):
+    """The player's choice of where the last roll's damage goes: (boon or cascade, points)."""
+
+    hits: tuple[tuple[str, int], ...]
+
+
+class EndScene(Struct, frozen=True, kw_only=True):
+    """Failure levels return; with ``heal`` the lingering damage goes too."""
+
+    heal: bool = False
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+class PoolReroll(Struct, frozen=True):
+    pool: PoolName
+    dice: tuple[int, ...]
+
+
+class DespairSpent(Struct, frozen=True, kw_only=True, tag="painpool.despair-spent"):
+    dice: tuple[int, ...]
+
+
+class HopeSpent(Struct, frozen=True, kw_only=True, tag="painpool.hope-spent"):
+    hero_id: str
+    rerolls: tuple[PoolReroll, ...] = ()
+    raised: int = 0  # paid with as much favor
+
+
+class TokensLost(Struct, frozen=True, kw_only=True, tag="painpool.tokens-lost"):
+    challenge_id: str
+    tokens: int
+
+
+class BonusGranted(Struct, frozen=True, kw_only=True, tag="painpool.bonus-granted"):
+    hero_id: str
+    name: str
+    sticky: bool = False
+
+
+class BoonHit(Struct, frozen=True):
+    boon: str
+    levels: int
+
+
+class BoonsDamaged(Struct, frozen=True, kw_only=True, tag="painpool.boons-damaged"):
+    hero_id: str
+    harm: Harm
+    hits: tuple[BoonHit, ...]
+    impacted: str = ""  # the boon that became Impacted with this damage, if one did
+
+
+class SceneEnded(Struct, frozen=True, kw_only=True, tag="painpool.scene-ended"):
+    heal: bool = False
+
+
+# --- how events change sheets and rolls ---------------------------------------------------------
+
+
+def hit_boons(sheet: HeroSheet, hits: tuple[BoonHit, ...], harm: Harm) -> tuple[Boon, ...]:
+    levels = {hit.boon: hit.levels for hit in hits}
+    out = []
+    for boon in sheet.boons:
+        taken = levels.get(boon.name, 0)
+        if taken:
+            field = "damage" if harm == "damage" else "failure"
+            boon = structs.replace(boon, **{field: getattr(boon, field) + taken})
+        out.append(boon)
+    return tuple(out)
+
+
+def end_scene(sheet: HeroSheet, heal: bool) -> HeroSheet:
+    boons = tuple(
+        structs.replace(b, failure=0, damage=0 if heal else b.damage) for b in sheet.boons
+    )
+    return structs.replace(sheet, boons=boons)
+
+
+def spend_held(sheet: HeroSheet, indices: tuple[int, ...], favor: int) -> HeroSheet:
+    """Spent bonus dice: a free one is gone, a sticky one stays for favor next time."""
+    held: list[HeldBonus] = []
+    for index, bonus in enumerate(sheet.held):
+        if index not in indices:
+            held.append(bonus)
+        elif bonus.sticky:
+            held.append(structs.replace(bonus, used=True))
+    return structs.replace(sheet, held=tuple(held), favor=sheet.favor - favor)
+
+
+def reroll_pools(roll: PainPoolRolled, rerolls: tuple[PoolReroll, ...]) -> tuple[PoolRoll, ...]:
+    again = {r.pool: r.dice for r in rerolls}
+    return tuple(
+        structs.replace(p, rerolls=(*p.rerolls, again[p.pool])) if p.pool in again else p
+        for p in roll.pools
+    )
+
+
+# --- lookups --------------------------------------------------------------------------------
+
+
+def hero(state: Encounter, combatant_id: str) -> Combatant:
+    found = state.combatant(combatant_id)
+    if not isinstance(found.sheet, HeroSheet):
+        raise Rejected(f"{found.name} is a challenge, not a hero")
+    return found
+
+
+def challenge(state: Encounter, combatant_id: str) -> Combatant:
+    found = state.combatant(combatant_id)
+    if not isinstance(found.sheet, ChallengeSheet):
+        raise Rejected(f"{found.name} is a hero, not a challenge")
+    return found
+
+
+def open_roll(state: Encounter) -> PainPoolRolled:
+    """The last roll, while Despair, Hope and its damage can still change or apply."""
+    roll = state.last_roll
+    if not isinstance(roll, PainPoolRolled):
+        raise Rejected("Nothing to apply: roll first")
+    if state.last_roll_applied:
+        raise Rejected("The last roll's outcome has already been applied")
+    return roll
+
+
+def tokens(state: Encounter) -> PainPoolState:
+    found = state.system_state
+    return found if isinstance(found, PainPoolState) else PainPoolState()
+
+
+def with_sheet(state: Encounter, who: Combatant, sheet: Any) -> Encounter:
+    return state.replace_combatant(structs.replace(who, sheet=sheet))
+
+
+def damage_targets(sheet: HeroSheet) -> list[tuple[str, int]]:
+    """Where damage can go: each boon still standing, and each cascade as one target."""
+    out: list[tuple[str, int]] = []
+    cascades: dict[str, int] = {}
+    for boon in sheet.boons:
+        if boon.cascade:
+            cascades[boon.cascade] = cascades.get(boon.cascade, 0) + boon.capacity
+        elif boon.capacity:
+            out.append((boon.name, boon.capacity))
+    out += [(name, room) for name, room in cascades.items() if room]
+    return out
+
+
+def cascade_hits(sheet: HeroSheet, cascade: str, points: int) -> list[BoonHit]:
+    """Each point takes out the highest-level boon still standing in the cascade."""
+    standing = [b for b in sheet.boons if b.cascade == cascade and b.capacity]
+    standing.sort(key=lambda b: -b.level)  # stable: the sheet's order breaks ties
+    return [BoonHit(b.name, 1) for b in standing[:points]]
+
+
+def changed_roll(roll: PainPoolRolled, event: DespairSpent | HopeSpent) -> PainPoolRolled:
+    """The last roll after a Despair or Hope re-roll (or a Hope raise)."""
+    if isinstance(event, DespairSpent):
+        pain = structs.replace(roll.pain, rerolls=(*roll.pain.rerolls, event.dice))
+        return structs.replace(roll, pain=pain)
+    return structs.replace(
+        roll, pools=reroll_pools(roll, event.rerolls), raised=roll.raised + event.raised
+    )

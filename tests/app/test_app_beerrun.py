@@ -1,0 +1,196 @@
+"""Beer Run in the app, by keys: goals, pools, a helping goal, damage and a cede."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules.commands import AddCombatant
+from rules.dice import ScriptedDice
+from rules.engine import decide, new_encounter
+from rules.history import History
+from rules.systems.beerrun.demo import build as beerrun_demo
+from rules.systems.beerrun.model import BeerRunSheet, parse_abilities
+from tests.screen import screen_text
+from tracker.app import TrackerApp
+from tracker.session import EncounterSession
+from tracker.widgets.combatants import CombatantsPane
+
+BIG = (120, 40)
+GOAL, POOL, DAMAGE, CEDE = 1, 2, 3, 4  # places in the s menu
+
+
+def tavern() -> History:
+    history = History(new_encounter("Tavern", "beerrun"))
+    for name, side, abilities in (
+        ("Orla", "party", "Body: Fencing d8, Health d6; Mind: Wits d6"),
+        ("Ann", "party", "Body: Health d6; Mind: Charm d8"),
+        ("Goblin", "foes", "Body: Stab d10, Health d6; Mind: Cunning d4"),
+    ):
+        sheet = BeerRunSheet(abilities=parse_abilities(abilities), intensity=10)
+        command = AddCombatant(name=name, side=side, sheet=sheet)
+        history.commit(decide(history.state, command, ScriptedDice([])), f"add {name}")
+    return history
+
+
+def make_app(tmp_path: Path, history: History, faces: list[int]) -> TrackerApp:
+    session = EncounterSession(history, ScriptedDice(faces), tmp_path / "tavern.fight")
+    return TrackerApp(session, saves=tmp_path)
+
+
+async def select(pilot, row: int) -> None:
+    now = pilot.app.screen.query_one(CombatantsPane).cursor_row
+    await pilot.press(*(["down"] * (row - now) if row > now else ["up"] * (now - row)))
+
+
+async def menu(pilot, place: int) -> None:
+    await pilot.press("s", *(["down"] * place), "enter")
+    await pilot.pause()
+
+
+async def pool(pilot, row: int, dice: str = "") -> None:
+    """Pay for the selected combatant's pool, against its default opponent."""
+    await select(pilot, row)
+    await menu(pilot, POOL)
+    await pilot.press(*dice, "enter")
+    await pilot.pause()
+
+
+async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> None:
+    faces = [
+        *(6, 8, 7, 2, 5),  # round 1, helping first: Ann 6 8 vs three d8s 7 2 5
+        *(4, 3, 8, 5, 1),  # Orla 4 3 and the help d8 8; Goblin 5 1
+        *(2, 6, 3, 9, 4, 1),  # round 2: Orla 2 6 and the help d8 3; Goblin 9 4 1
+        *(7, 5, 3, 6, 2),  # round 3: Orla 7 5 3; Goblin 6 2
+    ]
+    app = make_app(tmp_path, tavern(), faces)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        text = screen_text(app)
+        assert "Round 1  ·  all sides act at once · paid: nobody yet" in text
+        assert "▶" not in text and "'s turn" not in text  # no turn order
+        assert "Stab d10, Health d6, Cunning d4" in text
+
+        # Round 1. Goals: Orla wants the goblin out, Ann helps Orla to a d8.
+        await select(pilot, 0)
+        await menu(pilot, GOAL)
+        await pilot.press(*"Win", "enter")
+        await select(pilot, 1)
+        await menu(pilot, GOAL)  # focus starts on Aim; the kind is one field up
+        await pilot.press("shift+tab", "right", "tab", "tab", "right", "tab")
+        await pilot.press("d", "8", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Win" in text and "help (d8)" in text
+        assert "Ann aims to help Orla to a d8" in text
+
+        # Pools: the builder shows the cost as it goes. Orla takes the base pool.
+        await select(pilot, 0)
+        await menu(pilot, POOL)
+        assert "Fencing d8 Wits d6: 1 Intensity; Orla has 10, leaves 9" in screen_text(app)
+        await pilot.press("enter")
+        await pool(pilot, 1)  # Ann: her helping pool
+        await pool(pilot, 2)  # the goblin against Orla
+        assert "all sides act at once · paid: Orla, Ann, Goblin" in screen_text(app)
+
+        await pilot.press("r", "enter")  # roll the round: the dialog lists the pools
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla vs Goblin: Orla has the upper hand" in text
+        assert "Orla    8  4  3   d8 d8 d6" in text
+        assert "Goblin  5  1  1   d10 d4 -" in text
+        assert "Orla 3 successes, keeps 3 · Goblin 0 successes, keeps 0" in text
+        assert "spent: Orla situation d8" in text
+        assert "to land: Orla 3 on Goblin (d)" in text
+        assert "+d8x1" in text  # one roll of the help die left
+        assert "-d8x1" in text  # Ann's penalty die for her failure
+        await pilot.press("d")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla lands 3 pips on Goblin: Health d6 → d3" in text
+        assert "Health d3/6" in text
+
+        # Round 2: everyone pays again; Ann sits it out. The goblin adds a die.
+        await pilot.press("n")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Round 2: every side states its goal and pays Intensity" in text
+        await pool(pilot, 0)
+        await select(pilot, 2)
+        await menu(pilot, POOL)
+        await pilot.press(*"+Health")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Stab d10 Cunning d4 + Health d3: 2 Intensity (1 + 1 for 1 extra);" in text
+        await pilot.press("enter")
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla vs Goblin: Goblin has the upper hand" in text
+        assert "Orla 1 success, keeps 1 · Goblin 2 successes, keeps 2" in text
+        assert "to land: Goblin 2 on Orla (d)" in text  # the upper hand lands first
+        await pilot.press("d", "d")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Goblin lands 2 pips on Orla: Health d6 → d4" in text
+        assert "Orla lands 1 pip on Goblin: Health d3 → d2" in text
+
+        # Round 3: Orla spends 2 Intensity, splits her pips, and the goblin cedes.
+        await pilot.press("n")
+        await pool(pilot, 0, "+Health")
+        await pool(pilot, 2)
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        assert "Orla 3 successes, keeps 3" in screen_text(app)
+        await menu(pilot, DAMAGE)
+        await pilot.press("ctrl+u", *"Stab 2,Cunning 1", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla lands 3 pips on Goblin: Stab d10 → d8" in text
+        assert "Stab d8/10, Health d2/6, Cunning d3/4" in text
+        await select(pilot, 2)
+        await menu(pilot, CEDE)
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Goblin cedes to Orla" in text
+        assert "Orla gains its goal (Goblin ceded)" in text
+        assert "✓ Win" in text
+        assert "Round 3" in text
+
+    state = app.session.state
+    intensity = [c.sheet.intensity for c in state.combatants]
+    assert intensity == [6, 9, 6]  # Orla 1 + 1 + 2, Ann 1, the goblin 1 + 2 + 1
+
+
+async def test_the_demo_reads_mid_conflict(tmp_path: Path) -> None:
+    app = make_app(tmp_path, beerrun_demo(), [])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        for part in ("Tavern Brawl", "Round 2", "Mags", "Tib", "Bouncer", "to land"):
+            assert part in text
+
+
+async def test_a_pool_it_cannot_pay_for_is_refused_in_the_dialog(tmp_path: Path) -> None:
+    app = make_app(tmp_path, tavern(), [])
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.press("e", "tab", "tab", "tab", "tab", *"Fencing d8")
+        await pilot.press("enter")  # the sheet dialog refuses abilities with no category
+        await pilot.pause()
+        assert "Put abilities under a category, like Body: Fencing d8" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("e", *(["tab"] * 5), "1", "enter")  # Orla's Intensity down to 1
+        await pilot.pause()
+        await menu(pilot, POOL)
+        await pilot.press(*"+Health")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "+ Health d6: 2 Intensity (1 + 1 for 1 extra);" in text
+        assert "Orla has only 1: too dear" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "That pool costs 2 Intensity and Orla has 1: drop some extra dice" in text
+        await pilot.press("ctrl+u", "enter")  # the base pool alone costs 1
+        await pilot.pause()
+        assert app.session.state.combatants[0].sheet.intensity == 0
+        assert "Orla pays 1 Intensity: Fencing d8, Wits d6 vs Goblin" in screen_text(app)

@@ -1,0 +1,159 @@
+"""Fatigue & Thresholds in the app, by keys: pools drain, thresholds narrow, suckage and aid."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules.commands import AddCombatant
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import decide, new_encounter
+from rules.history import History
+from rules.systems.fatigue.demo import build as fatigue_demo
+from rules.systems.fatigue.sheet import FatigueSheet, Skill, Weapon
+from rules.systems.fatigue.system import FatigueChecked
+from tests.screen import screen_text
+from tracker.app import TrackerApp
+from tracker.session import EncounterSession
+
+BIG = (120, 40)
+SWORD = Weapon(name="Sword", kind="melee", n=3, fumble=8, hits=(10, 20, 40))
+
+
+def make_app(tmp_path: Path, dice=None, history: History | None = None) -> TrackerApp:
+    history = history or History(new_encounter("Bridge", "fatigue"))
+    session = EncounterSession(history, dice or SeededDice(1), tmp_path / "bridge.fight")
+    return TrackerApp(session, saves=tmp_path)
+
+
+async def add_fighter(pilot, name: str, side: str, wind: str, skills: str, weapons: str) -> None:
+    """The combatant dialog: name, side, hidden, notes, six pools, skills, weapons."""
+    await pilot.press("a", *name, "tab", *side, "tab", "tab", "tab", *wind)
+    await pilot.press(*["tab"] * 6, *skills, "tab", *weapons, "enter")
+    await pilot.pause()
+
+
+async def test_a_fighter_with_pools_skills_and_a_weapon_by_keys(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await add_fighter(pilot, "Ann", "party", "30/40", "Sword 2", "Sword melee N3 F8 10/20/40")
+        assert "▮▮▮▯ 30/40" in screen_text(app)
+        ann = app.session.state.combatant("c1").sheet
+        assert ann.skills == (Skill("Sword", 2),) and ann.weapons == (SWORD,)
+
+
+def two_fighters() -> History:
+    """Ann with a sword; Bob, already short of Wind (15/40), with Dodge and Tactics."""
+    history = History(new_encounter("Bridge", "fatigue"))
+    ann = FatigueSheet(skills=(Skill("Sword", 2),), weapons=(SWORD,))
+    bob = FatigueSheet(wind=15, skills=(Skill("Dodge", 1), Skill("Tactics", 2)))
+    for name, side, sheet in (("Ann", "party", ann), ("Bob", "foes", bob)):
+        history.commit(decide(history.state, AddCombatant(name=name, side=side, sheet=sheet), None))
+    return history
+
+
+async def test_a_fight_drains_wind_and_narrows_the_thresholds(tmp_path: Path) -> None:
+    dice = ScriptedDice([15, 12, 3, 7, 18, 5, 15])
+    app = make_app(tmp_path, dice, two_fighters())
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "▮▮▮▮ 40/40" in text and "▮▮▯▯ 15/40" in text and "2/0" in text
+
+        # Check 1: Ann 15 + 2 = 17; Bob 12 + 1 - 2 (Wind 15/40) = 11. Lost by 6 of 8: Ordinary.
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Ann vs Bob 17 vs 11 Bob loses by 6: Ordinary defense" in text
+        assert "Bob's thresholds 0/8/16/24/32" in text
+        await pilot.press("d")  # 2N = 10 Wind: 15 - 5 - 10 = 0
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Bob pays 10 Wind for Ordinary defense" in text
+        assert "Bob's Wind is empty" in text  # the notification
+        assert "▯▯▯▯ 0/40" in text and "4/0" in text  # the bar and the penalties
+
+        # Check 2: Ann rolls 3: 5 does not beat her fumble line 8, and the attack fails.
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Ann FUMBLES: Flailing fumble, no effect" in text
+        await pilot.press("d")  # 8N Wind + 2N Stamina with N = 3
+        await pilot.pause()
+        assert "Ann pays 24 Wind 6 Sta for Flailing fumble" in screen_text(app)
+
+        # Check 3: Ann 18 + 2 - 3 = 17 against the empty-winded Bob 5 + 1 - 4 = 2.
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Bob loses by 15: Bad defense" in text
+        assert "0/6/12/18/24" in text  # narrowed: at 10 apart this would be Flailing
+        app.clear_notifications()
+        await pilot.pause()
+        assert "◆ 12-17 Bad" in screen_text(app)  # the pane, under the notifications
+
+        # Bob helps himself with Tactics: 15 + 2 = 17 of 30 is 56%: +3.
+        await pilot.press("down", "s", "down", "down", "down", "enter")
+        await pilot.pause()
+        await pilot.press("shift+tab", "right", "tab", *"Tactics", "tab", "tab", *"2 Wit", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "17 of target 30 (max(30, 2)) = 56%: aid +3" in text
+        roll = app.session.state.last_roll
+        assert isinstance(roll, FatigueChecked) and roll.loss == 12
+
+        # One suckage point lifts it over the 12 threshold, at a narrated cost.
+        await pilot.press("s", "down", "enter")
+        await pilot.pause()
+        assert "lost by 12 -> 11: Flailing defense" in screen_text(app)  # the live preview
+        await pilot.press("tab", *"kneels", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Bob takes 1 suckage point (kneels): lost by 12 -> 11" in text
+        await pilot.press("d")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Bob pays 50 Wind 10 Sta for Flailing defense" in text
+        bob = app.session.state.combatant("c2").sheet
+        assert (bob.wind, bob.stamina, bob.wit) == (15 - 5 - 10 - 5 - 5 - 50, 30, 28)
+
+
+async def test_the_fatigue_demo_fits_80_columns(tmp_path: Path) -> None:
+    app = make_app(tmp_path, history=fatigue_demo())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        for part in ("Ironbridge Skirmish", "Round 2", "Mara", "Raider", "Consequences"):
+            assert part in text
+        assert "0/6/12/18/24" in text
+        assert "▯▯▯▯ 0/40" in text
+
+
+def test_the_bundled_demo_save_is_the_demo_mid_fight() -> None:
+    from tracker import storage
+
+    saved = storage.read(Path(__file__).parents[2] / "saves" / "demo-fatigue.fight")
+    assert saved.state == fatigue_demo().state
+    roll = saved.state.last_roll
+    assert isinstance(roll, FatigueChecked) and not saved.state.last_roll_applied
+    assert saved.state.round == 2 and roll.level is not None
+
+
+async def test_calling_off_from_the_demo_by_keys(tmp_path: Path) -> None:
+    # The demo ends on Mara's Bad defense against the Brute, not yet paid.
+    app = make_app(tmp_path, history=fatigue_demo())
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.pause()
+        assert "to pay (d): Mara, Bad defense" in screen_text(app)  # the header
+        await pilot.press("s", "down", "down", "enter")
+        await pilot.pause()
+        assert "Levels lower" in screen_text(app)
+        await pilot.press("2")  # the default 1 is selected: typing replaces it
+        await pilot.pause()
+        assert "Bad defense -> Ordinary defense" in screen_text(app)  # the live preview
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Mara calls off the effort (2 levels): Bad defense -> Ordinary defense" in text
+        await pilot.press("d")
+        await pilot.pause()
+        assert "Mara pays 10 Wind for Ordinary defense" in screen_text(app)

@@ -1,0 +1,191 @@
+"""LiveHack in the app, played by keys; assertions read the screen as text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules.commands import AddCombatant, AddCondition
+from rules.dice import ScriptedDice
+from rules.engine import decide, new_encounter
+from rules.history import History
+from rules.systems.livehack.system import LiveHackSheet, Rating
+from tests.screen import screen_text
+from tracker.app import TrackerApp
+from tracker.session import EncounterSession
+
+BIG = (120, 40)
+
+
+def make_app(tmp_path: Path, history: History, faces=()) -> TrackerApp:
+    session = EncounterSession(history, ScriptedDice(faces), tmp_path / "fight.fight")
+    return TrackerApp(session, saves=tmp_path)
+
+
+def fight(*people: tuple[str, str, LiveHackSheet]) -> History:
+    history = History(new_encounter("Pit", "livehack"))
+    for name, side, sheet in people:
+        history.commit(
+            decide(
+                history.state, AddCombatant(name=name, side=side, sheet=sheet), ScriptedDice([])
+            ),
+            f"add {name}",
+        )
+    return history
+
+
+def rows(app: TrackerApp, name: str) -> str:
+    return next(line for line in screen_text(app).splitlines() if f" {name} " in line)
+
+
+async def test_who_cannot_act_is_flagged_in_the_turn_order(tmp_path: Path) -> None:
+    history = fight(("Ann", "party", LiveHackSheet()), ("Bob", "foes", LiveHackSheet()))
+    history.commit(decide(history.state, AddCondition("c2", "Dead"), ScriptedDice([])), "dead")
+    app = make_app(tmp_path, history)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.pause()
+        assert "✗" in rows(app, "Bob")
+        assert "✗" not in rows(app, "Ann")
+
+
+async def test_offset_penalties_show_on_the_combatant(tmp_path: Path) -> None:
+    history = fight(
+        ("Ann", "party", LiveHackSheet(dexterity=1, dex_damage=6)),  # Dex -5
+        ("Bob", "foes", LiveHackSheet(str_damage=10)),  # Str -10: cannot act
+        ("Cy", "foes", LiveHackSheet(dexterity=2, dex_damage=3)),  # Dex -1: nothing
+    )
+    app = make_app(tmp_path, history)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.pause()
+        assert "Dex -5 roll DR 0" in rows(app, "Ann") and "✗" not in rows(app, "Ann")
+        assert "Str -10" in rows(app, "Bob") and "✗" in rows(app, "Bob")
+        assert "Dex" not in rows(app, "Cy")
+
+
+def party() -> History:
+    return fight(
+        ("Orla", "party", LiveHackSheet(attack=5, bonds=(Rating("Brak", 2),))),
+        ("Brak", "party", LiveHackSheet(attack=3, bonds=(Rating("Orla", 1),))),
+        ("Goblin", "foes", LiveHackSheet(attack=2, reflex=1, fortitude=2)),
+    )
+
+
+async def menu(pilot, index: int) -> None:
+    """Open the s menu and pick its index-th action."""
+    await pilot.press("s")
+    await pilot.pause()
+    await pilot.press(*(["down"] * index), "enter")
+    await pilot.pause()
+
+
+JOINT, HOLD, GRIM, DYING = 1, 3, 6, 7
+
+
+async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -> None:
+    faces = [
+        *(8, 1, 4, 1, 2, 2),  # cooperation: Orla +7, Brak +3, the Goblin +0
+        *(10, 1, 1, 1),  # Orla's attack with effort and her held position
+        *(6, 1),  # Orla's grim test
+        *(1, 5),  # the Goblin's first dying save: fails, coma
+        *(12, 3, 1),  # the second: Noon, MOS 12, stabilizes
+    ]
+    app = make_app(tmp_path, party(), faces)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await menu(pilot, JOINT)  # cooperation, Orla and Brak against the Goblin
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Cooperation: the best margin counts (Orla, +13)" in text
+        assert "Orla: attack +5 bond Brak +2 boon [8] - bane [1]" in text
+        assert "margin bonus +2" in text
+
+        await menu(pilot, HOLD)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Orla holds +2 positional bonus over Goblin (no damage roll)" in screen_text(app)
+        assert "+2" in rows(app, "Orla")
+
+        # r: effort 2 (third field), then "Cash in held position" (seven fields on): yes.
+        await pilot.press("r", "tab", "tab", "2", *(["tab"] * 7), "right")
+        await pilot.pause()
+        assert "Orla +9 vs Goblin Reflex +1, before the dice" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla: attack +5 effort +2 positional +2 boon [10] - bane [1]" in text
+        assert "HIT, margin +17" in text
+        assert "effort +2: Orla gains 2 Fatigue" in text
+
+        await pilot.press("d")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Goblin takes 4 levels of Wounds" in text
+        assert "Goblin is Dying" in text
+        assert "✗" in rows(app, "Goblin")
+        orla = app.session.state.combatant("c1").sheet
+        assert (orla.fatigue, orla.effort_spent, orla.held) == (2, 2, ())
+
+        await menu(pilot, GRIM)  # Orla: killing a helpless foe, DR 0
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Grim test: Killing a helpless foe vs Orla (vs Will) 0 vs 5 RESISTED by 5" in (
+            screen_text(app)
+        )
+
+        await pilot.press("n", "n", "n")  # Brak, the Goblin, then the end of round 1
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Goblin cannot act (Dying)" in text
+        assert "End of round 1: Goblin is dying: Fortitude save vs" in text
+
+        await menu(pilot, DYING)
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Dying save: Goblin -2 vs 4 (MOS -6)" in text
+        assert "Goblin falls into a coma." in text
+        assert "Goblin is Comatose" in text
+
+        await pilot.press("n", "n", "n")
+        await pilot.pause()
+        await menu(pilot, DYING)
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Dying save: Goblin 16 vs 4 (MOS +12) Goblin stabilizes" in text
+        conditions = [c.name for c in app.session.state.combatant("c3").conditions]
+        assert conditions == ["Prone", "Stabilized", "Incapacitated"]
+
+
+async def test_too_much_effort_is_refused_in_the_dialog(tmp_path: Path) -> None:
+    history = fight(
+        ("Orla", "party", LiveHackSheet(effort_spent=4)), ("Goblin", "foes", LiveHackSheet())
+    )
+    app = make_app(tmp_path, history)
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.press("r", "tab", "tab", "2")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla has pushed +4 this combat: at most +1 more (+5 per combat)" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Opposed roll" in screen_text(app)  # the dialog stays open
+        assert app.session.state.last_roll is None
+
+
+async def test_a_sheet_with_skills_and_bonds_from_the_dialog(tmp_path: Path) -> None:
+    app = make_app(tmp_path, History(new_encounter("Pit", "livehack")))
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.press("a", *"Orla")
+        app.screen.query_one("#field-sheet-skills").value = "Spot 3, Hide 2"
+        app.screen.query_one("#field-sheet-bonds").value = "Brak 2"
+        await pilot.press("enter")
+        await pilot.pause()
+        sheet = app.session.state.combatants[0].sheet
+        assert [(r.name, r.value) for r in sheet.skills] == [("Spot", 3), ("Hide", 2)]
+        assert [(r.name, r.value) for r in sheet.bonds] == [("Brak", 2)]
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#field-sheet-items").value = "Rope"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Items: write each as a name then a number, not 'Rope'" in screen_text(app)

@@ -1,0 +1,146 @@
+"""The two-key flow, by keys, in each system's demo: t, Enter rolls, Enter applies, n."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules.dice import SeededDice
+from rules.history import History
+from rules.registry import get_system
+from rules.systems.beerrun import demo as beerrun
+from rules.systems.fatigue import demo as fatigue
+from rules.systems.livehack import demo as livehack
+from rules.systems.painpool import demo as painpool
+from tests.screen import screen_text
+from tracker import quick_flow
+from tracker.app import TrackerApp
+from tracker.screens.apply_result import ApplyResultScreen
+from tracker.screens.encounter import EncounterScreen
+from tracker.screens.form import FormScreen
+from tracker.session import EncounterSession
+
+BIG = (120, 40)
+
+
+def make_app(tmp_path: Path, history: History, seed: int) -> TrackerApp:
+    session = EncounterSession(history, SeededDice(seed), tmp_path / "quick.fight")
+    return TrackerApp(session, saves=tmp_path)
+
+
+async def flow(pilot, app: TrackerApp) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
+    """The four keys, with the screen after each and the records each one added."""
+    seen = []
+    for key in ("t", "enter", "enter", "n"):
+        before = len(app.session.history.records)
+        await pilot.press(key)
+        await pilot.pause()
+        seen.append((type(app.screen).__name__, len(app.session.history.records) - before))
+    return seen
+
+
+FOUR_KEYS = [
+    ("FormScreen", 0),  # t: the roll dialog, preset
+    ("ApplyResultScreen", 1),  # Enter: rolled; what applying would do, to confirm
+    ("EncounterScreen", 1),  # Enter: applied
+    ("EncounterScreen", 1),  # n: the turn (or round) ends
+]
+
+
+async def test_livehack_four_keys_from_the_demo(tmp_path: Path) -> None:
+    app = make_app(tmp_path, livehack.build(), seed=2)
+    async with app.run_test(size=BIG) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        values = form.values()
+        # The Goblin Boss, Orla's last target, cannot act: the next foe who can is chosen.
+        assert (values["attacker"], values["defender"]) == ("c1", "c3")
+        records = len(app.session.history.records)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ApplyResultScreen)
+        assert len(app.session.history.records) == records + 1  # rolled
+        text = screen_text(app)
+        assert "Apply the result?" in text and "Goblin Sneak takes" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EncounterScreen)
+        assert app.session.state.last_roll_applied
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.state.current_id == "c2"
+        assert len(app.session.history.records) == records + 3  # t, Enter, Enter, n: 3 changes
+
+
+@pytest.mark.parametrize(
+    ("build", "seed", "before"),
+    [
+        (fatigue.build, 1, ()),
+        (painpool.build, 7, ()),
+        # Beer Run: the demo's round is rolled already; undo it, and its paid pools remain.
+        (beerrun.build, 1, ("u",)),
+    ],
+    ids=["fatigue", "painpool", "beerrun"],  # LiveHack: the test above, key by key
+)
+async def test_four_keys_in_every_demo(tmp_path: Path, build, seed: int, before) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(tmp_path, build(), seed)
+    async with app.run_test(size=BIG) as pilot:
+        for key in before:
+            await pilot.press(key)
+        await pilot.pause()
+        round_before = app.session.state.round
+        assert await flow(pilot, app) == FOUR_KEYS
+        state = app.session.state
+        assert state.last_roll is not None
+        if not get_system(state.system).uses_turn_order:
+            assert state.round == round_before + 1  # n ends the round there
+
+
+async def test_escape_skips_the_result(tmp_path: Path) -> None:
+    app = make_app(tmp_path, livehack.build(), seed=2)
+    async with app.run_test(size=BIG) as pilot:
+        await pilot.press("t", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ApplyResultScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, EncounterScreen)
+        assert not app.session.state.last_roll_applied
+        await pilot.press("d")  # applying stays possible later
+        await pilot.pause()
+        assert app.session.state.last_roll_applied
+
+
+async def test_a_miss_has_nothing_to_apply(tmp_path: Path) -> None:
+    app = make_app(tmp_path, livehack.build(), seed=1)  # seed 1: Orla misses
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.press("t", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, EncounterScreen)
+        assert "no consequence to apply" in screen_text(app)
+
+
+def test_the_last_target_comes_from_the_log() -> None:
+    history = fatigue.build()
+    system = get_system("fatigue")
+    state = history.state
+    # The demo: the Brute (c3) attacked Mara (c1), then Mara attacked the Raider (c4).
+    mara, brute = state.combatant("c1"), state.combatant("c3")
+    assert quick_flow.last_target(history, system, mara, state).id == "c4"  # type: ignore[union-attr]
+    assert quick_flow.last_target(history, system, brute, state).id == "c1"  # type: ignore[union-attr]
+    kell = state.combatant("c2")  # never rolled: the first of another side
+    assert quick_flow.last_target(history, system, kell, state).id == "c3"  # type: ignore[union-attr]
+    assert quick_flow.roll_parties(state.last_roll) == ["c3", "c1"]  # attacker, defender
+
+
+def test_without_a_turn_order_the_selected_combatant_acts() -> None:
+    history = painpool.build()
+    system = get_system("painpool")
+    assert quick_flow.roll_preset(history, system, "c1") == {"hero": "c1", "challenge": "c3"}
+    # The Juggernaut selected: its field is set; its last foe, the Professor, has acted this
+    # exchange (the dialog does not offer him as the hero), so the hero stays the default.
+    assert quick_flow.roll_preset(history, system, "c3") == {"challenge": "c3"}
+    assert quick_flow.roll_preset(history, system, None) == {}

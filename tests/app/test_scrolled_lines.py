@@ -1,0 +1,70 @@
+"""tracker.widgets.scrolled_lines: a scrolled log frames only its new lines, drawn the same."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+from textual._styles_cache import StylesCache
+from textual.geometry import Region
+from textual.widget import Widget
+
+from rules.commands import AddNote
+from rules.dice import SeededDice
+from tests.app.test_app import add_combatant, make_app
+from tracker.widgets.roll_log import RollLog
+from tracker.widgets.scrolled_lines import ScrolledLinesCache
+
+
+def test_the_textual_code_it_extends_is_the_one_it_was_written_for() -> None:
+    # If this fails, Textual changed StylesCache: check ScrolledLinesCache against it.
+    assert list(inspect.signature(StylesCache.render).parameters) == [
+        "self", "styles", "size", "base_background", "background", "render_content_line",
+        "filters", "border_title", "border_subtitle", "content_size", "padding", "crop",
+        "opacity", "ansi_theme", "native_ansi",
+    ]  # fmt: skip
+    assert list(inspect.signature(StylesCache.render_line).parameters) == [
+        "self", "styles", "y", "size", "content_size", "padding", "base_background",
+        "background", "render_content_line", "border_title", "border_subtitle", "opacity",
+        "ansi_theme", "native_ansi",
+    ]  # fmt: skip
+    render_line = inspect.getsource(StylesCache.render_line)
+    assert "line = render_content_line(y - gutter.top)" in render_line
+    assert "self._styles_cache.render_widget(self, crop)" in inspect.getsource(Widget.render_lines)
+    assert "self._styles_cache.clear()" in inspect.getsource(Widget._set_dirty)
+
+
+async def test_a_new_entry_frames_only_its_own_lines_and_the_log_looks_the_same(
+    tmp_path: Path, monkeypatch
+) -> None:
+    framed: list[int] = []
+    textuals = StylesCache.render_line
+
+    def counting(self, styles, y, *rest):
+        if isinstance(self, ScrolledLinesCache):
+            framed.append(y)
+        return textuals(self, styles, y, *rest)
+
+    monkeypatch.setattr(StylesCache, "render_line", counting)
+    app = make_app(tmp_path, SeededDice(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await add_combatant(pilot, "Orla", "party")
+        log = app.screen.query_one(RollLog)
+        assert isinstance(log._styles_cache, ScrolledLinesCache)
+        for number in range(30):
+            framed.clear()
+            app.session.execute(AddNote(f"note {number}"))
+            await pilot.pause()
+            shown = log.render_lines(Region(0, 0, *log.outer_size))
+            fresh = StylesCache().render_widget(log, Region(0, 0, *log.outer_size))
+            assert [strip.text for strip in shown] == [strip.text for strip in fresh]
+            assert shown == fresh  # the same segments, styles included
+            if log.max_scroll_y > 0 and number > 20:
+                assert len(framed) <= 2  # the new note's line, not the whole pane
+        assert "note 29" in "".join(strip.text for strip in shown)
+        for y in (3, 4, 0, 9):  # scrolled by hand: lines seen before and lines never seen
+            log.scroll_to(y=y, animate=False, immediate=True)
+            await pilot.pause()
+            shown = log.render_lines(Region(0, 0, *log.outer_size))
+            fresh = StylesCache().render_widget(log, Region(0, 0, *log.outer_size))
+            assert log.scroll_y == y and shown == fresh

@@ -1,0 +1,256 @@
+"""History: undo and redo as records of their own, and replaying a log."""
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from rules.commands import AddCombatant, AddCondition, NextTurn, RemoveCondition
+from rules.conditions import Duration
+from rules.dice import SeededDice
+from rules.engine import fold
+from rules.errors import Rejected
+from rules.history import Applied, History, Redone, Undone
+from rules.systems.livehack.system import LiveHackApplyConsequence, LiveHackRoll, LiveHackSheet
+from tests.helpers import new_history, order, run
+
+
+def grown(count):
+    """A history where each of ``count`` commits adds one combatant, with each state."""
+    history = new_history()
+    states = [history.state]
+    for i in range(count):
+        run(history, AddCombatant(name=f"P{i}"))
+        states.append(history.state)
+    return history, states
+
+
+@pytest.mark.parametrize("steps", [1, 2, 5])
+def test_undo_any_number_of_steps(steps):
+    history, states = grown(5)
+    for _ in range(steps):
+        history.undo()
+    assert history.state == states[5 - steps]
+    assert len(history.state.combatants) == 5 - steps
+
+
+def test_undo_back_to_the_start_then_redo_everything():
+    history, states = grown(4)
+    for _ in range(4):
+        history.undo()
+    assert history.state == states[0]
+    assert not history.can_undo
+    for expected in states[1:]:
+        history.redo()
+        assert history.state == expected
+    assert not history.can_redo
+
+
+def test_undo_and_redo_hand_back_the_record():
+    history, _ = grown(2)
+    newest = history.records[-1]
+    assert history.undo() is newest
+    assert history.redo() is newest
+
+
+def test_a_new_commit_clears_redo():
+    history, _ = grown(3)
+    history.undo()
+    assert history.can_redo
+    run(history, NextTurn())
+    assert not history.can_redo
+    with pytest.raises(Rejected, match="nothing to redo"):
+        history.redo()
+
+
+def test_undo_at_the_start_is_rejected():
+    history = new_history()
+    with pytest.raises(Rejected, match="nothing to undo"):
+        history.undo()
+    assert history.records == [Applied(history.records[0].events, "new encounter")]
+
+
+def test_redo_with_nothing_undone_is_rejected():
+    history, _ = grown(1)
+    with pytest.raises(Rejected, match="nothing to redo"):
+        history.redo()
+
+
+def test_records_only_grow():
+    history, _ = grown(2)
+    before = list(history.records)
+    history.undo()
+    assert history.records == [*before, Undone()]
+    history.redo()
+    assert history.records == [*before, Undone(), Redone()]
+    history.undo()
+    run(history, NextTurn())
+    assert history.records[: len(before)] == before
+    assert len(history.records) == len(before) + 4
+    assert isinstance(history.records[-1], Applied)
+
+
+def test_effective_events_leave_out_what_is_undone():
+    history, _ = grown(3)
+    history.undo()
+    added = history.effective_events()[1:]
+    assert [e.combatant.name for e in added] == ["P0", "P1"]
+    assert fold(history.effective_events()) == history.state
+
+
+def test_replaying_the_records_gives_the_same_history():
+    history, _ = grown(4)
+    history.undo()
+    history.undo()
+    history.redo()
+    replayed = History.from_records(history.records)
+    assert replayed.state == history.state
+    assert replayed.records == history.records
+    assert (replayed.can_undo, replayed.can_redo) == (history.can_undo, history.can_redo)
+    replayed.redo()
+    history.redo()
+    assert replayed.state == history.state
+
+
+def test_a_log_must_open_with_the_creation():
+    history, _ = grown(2)
+    with pytest.raises(ValueError):
+        History.from_records(history.records[1:])
+    with pytest.raises(ValueError):
+        History.from_records([])
+
+
+def test_a_log_cannot_undo_more_than_it_did():
+    history, _ = grown(1)
+    with pytest.raises(ValueError):
+        History.from_records([*history.records, Undone(), Undone()])
+    with pytest.raises(ValueError):
+        History.from_records([*history.records, Redone()])
+
+
+def test_undo_restores_the_roll_to_be_applied_again():
+    history = new_history()
+    run(history, AddCombatant(name="A", sheet=LiveHackSheet(attack=3)))
+    run(history, AddCombatant(name="B"))
+    roll = LiveHackRoll(
+        attacker_id="c1", defender_id="c2", attacker_take="zero", defender_take="zero"
+    )
+    run(history, roll)
+    run(history, LiveHackApplyConsequence())
+    history.undo()
+    assert not history.state.last_roll_applied
+    assert history.state.combatant("c2").sheet.wounds == 0
+    run(history, LiveHackApplyConsequence())
+    assert history.state.combatant("c2").sheet.wounds == 1
+
+
+# --- a random session -------------------------------------------------------------------------
+
+NAMES = st.sampled_from(["Orc", "Elf", "Rat", "[b]Boss[/b]"])
+CONDITIONS = st.sampled_from(["Prone", "prone", "Dazed", "Blessed"])
+DURATIONS = st.one_of(
+    st.builds(Duration, st.sampled_from(["until-removed", "end-of-next-turn", "end-of-round"])),
+    st.builds(Duration, st.just("rounds"), st.integers(1, 3)),
+)
+TAKES = st.sampled_from(["roll", "zero", "ten"])
+
+
+class Session(RuleBasedStateMachine):
+    """Random commands, undo and redo; the log must always replay to the live state."""
+
+    def __init__(self):
+        super().__init__()
+        self.history = new_history()
+
+    @initialize(attack=st.integers(0, 12))
+    def two_sides(self, attack):
+        hero = AddCombatant(name="Hero", side="heroes", sheet=LiveHackSheet(attack=attack))
+        run(self.history, hero)
+        run(self.history, AddCombatant(name="Foe"))
+
+    def attempt(self, command, dice=None):
+        before = (self.history.state, list(self.history.records))
+        try:
+            run(self.history, command, dice)
+        except Rejected as exc:
+            assert exc.message
+            assert (self.history.state, self.history.records) == before
+
+    def pick(self, index):
+        ids = order(self.history)
+        return ids[index % len(ids)] if ids else "c99"
+
+    @rule(name=NAMES, attack=st.integers(-3, 8), reflex=st.integers(-3, 8))
+    def add_combatant(self, name, attack, reflex):
+        self.attempt(AddCombatant(name=name, sheet=LiveHackSheet(attack=attack, reflex=reflex)))
+
+    @rule()
+    def next_turn(self):
+        self.attempt(NextTurn())
+
+    @rule(
+        seed=st.integers(0, 2**32),
+        attacker=st.integers(0, 9),
+        defender=st.integers(0, 9),
+        defense=st.sampled_from(["reflex", "fortitude", "will"]),
+        takes=st.tuples(TAKES, TAKES),
+    )
+    def roll(self, seed, attacker, defender, defense, takes):
+        ids = order(self.history)
+        step = 1 + defender % max(1, len(ids) - 1)  # someone else, when there is anyone
+        command = LiveHackRoll(
+            attacker_id=self.pick(attacker),
+            defender_id=self.pick(attacker + step),
+            defense=defense,
+            attacker_take=takes[0],
+            defender_take=takes[1],
+        )
+        self.attempt(command, SeededDice(seed))
+
+    @rule()
+    def apply_consequence(self):
+        self.attempt(LiveHackApplyConsequence())
+
+    @rule(who=st.integers(0, 9), name=CONDITIONS, duration=DURATIONS)
+    def add_condition(self, who, name, duration):
+        self.attempt(AddCondition(self.pick(who), name, duration))
+
+    @rule(who=st.integers(0, 9), name=CONDITIONS)
+    def remove_condition(self, who, name):
+        self.attempt(RemoveCondition(self.pick(who), name))
+
+    @precondition(lambda self: self.history.can_undo)
+    @rule()
+    def undo(self):
+        before = len(self.history.records)
+        self.history.undo()
+        assert len(self.history.records) == before + 1
+
+    @precondition(lambda self: self.history.can_redo)
+    @rule()
+    def redo(self):
+        self.history.redo()
+
+    @invariant()
+    def replay_matches_the_live_state(self):
+        replayed = History.from_records(self.history.records)
+        assert replayed.state == self.history.state
+        assert replayed.records == self.history.records
+        assert (replayed.can_undo, replayed.can_redo) == (
+            self.history.can_undo,
+            self.history.can_redo,
+        )
+
+    @invariant()
+    def folding_the_effective_events_matches(self):
+        assert fold(self.history.effective_events()) == self.history.state
+
+
+Session.TestCase.settings = settings(max_examples=100, stateful_step_count=25, deadline=None)
+test_random_session_replays = Session.TestCase

@@ -1,0 +1,337 @@
+"""The save format: a round trip, and a clear SnapshotError for every kind of bad data."""
+
+import zlib
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn
+from rules.conditions import Duration
+from rules.dice import ScriptedDice
+from rules.errors import Rejected
+from rules.events import EncounterCreated
+from rules.history import Applied, History, Undone
+from rules.snapshot import FORMAT, MAGIC, Snapshot, SnapshotError, decode, encode, read_header
+from rules.systems.livehack.system import (
+    SYSTEM,
+    LiveHackApplyConsequence,
+    LiveHackRoll,
+    LiveHackSheet,
+)
+from tests.helpers import advance, encounter, run
+
+FAST = settings(max_examples=100, deadline=None)
+
+
+def eventful():
+    """A history using every kind of record and most kinds of event."""
+    history = encounter(
+        LiveHackSheet(attack=4, armour=2), LiveHackSheet(reflex=1, con=-1), names=["Ann", "Orc"]
+    )
+    run(history, AddCombatant(name="[red]Rat[/red]", side="vermin", gm_only=True))
+    run(history, AddCondition("c2", "Prone", Duration("rounds", 2)))
+    run(history, AddCondition("c3", "Dazed", Duration("end-of-next-turn")))
+    roll = LiveHackRoll(attacker_id="c1", defender_id="c2", defense="fortitude", attacker_extra=2)
+    run(history, roll, ScriptedDice([12, 12, 3, 2, 4, 12, 1]))
+    run(history, LiveHackApplyConsequence())
+    run(history, AddNote("ouch ✎ ünïcode", "c2"))
+    advance(history, 3)
+    history.undo()
+    history.undo()
+    history.redo()
+    return history
+
+
+HISTORY = eventful()
+DATA = encode(HISTORY)
+
+
+def wrap(body: bytes) -> bytes:
+    """A file with the right magic and a correct checksum around any body."""
+    return MAGIC + zlib.crc32(body).to_bytes(4, "big") + body
+
+
+def fails(data) -> str:
+    with pytest.raises(SnapshotError) as caught:
+        decode(data)
+    message = str(caught.value)
+    assert message
+    assert "\n" not in message
+    return message
+
+
+# --- the round trip ---------------------------------------------------------------------------
+
+
+def test_round_trip_keeps_state_and_records():
+    restored = decode(DATA)
+    assert restored.state == HISTORY.state
+    assert restored.records == HISTORY.records
+    assert (restored.can_undo, restored.can_redo) == (HISTORY.can_undo, HISTORY.can_redo)
+
+
+def test_the_fixture_is_rich():
+    state = HISTORY.state
+    assert state.last_roll_applied
+    assert any(c.conditions for c in state.combatants)
+    assert any(isinstance(r, Undone) for r in HISTORY.records)
+    assert HISTORY.can_redo
+
+
+def test_a_restored_history_carries_on_like_the_original():
+    restored = decode(DATA)
+    restored.undo()
+    original = eventful()
+    original.undo()
+    assert restored.state == original.state
+    run(restored, NextTurn())
+    run(original, NextTurn())
+    assert restored.state == original.state
+
+
+def test_a_fresh_encounter_round_trips():
+    history = encounter()
+    assert decode(encode(history)).state == history.state
+
+
+def test_encoding_is_deterministic():
+    assert encode(eventful()) == DATA
+
+
+def test_the_header_is_readable_on_its_own():
+    header = read_header(DATA)
+    assert (header.format, header.system, header.name) == (FORMAT, "livehack", "Test fight")
+
+
+def test_the_layout_is_magic_checksum_body():
+    assert DATA.startswith(MAGIC)
+    body = DATA[len(MAGIC) + 4 :]
+    assert int.from_bytes(DATA[len(MAGIC) : len(MAGIC) + 4], "big") == zlib.crc32(body)
+    assert msgspec.msgpack.decode(body)["format"] == FORMAT
+
+
+# --- bad data ---------------------------------------------------------------------------------
+
+
+def test_empty_bytes():
+    assert "empty" in fails(b"")
+
+
+@pytest.mark.parametrize("cut", [1, 4, 7, 8, 10, 11, 12, 13, 100, -100, -1])
+def test_truncated_files(cut):
+    assert "truncated" in fails(DATA[:cut])
+
+
+@FAST
+@given(st.data())
+def test_one_flipped_byte_anywhere_is_caught(data):
+    index = data.draw(st.integers(0, len(DATA) - 1), label="index")
+    mask = data.draw(st.integers(1, 255), label="mask")
+    damaged = bytearray(DATA)
+    damaged[index] ^= mask
+    message = fails(bytes(damaged))
+    assert "not a combat tracker save" in message or "damaged" in message
+
+
+@pytest.mark.parametrize("index", [0, 7, 8, 11, 12, len(DATA) // 2, len(DATA) - 1])
+def test_a_flipped_byte_at_the_edges_of_each_part(index):
+    damaged = bytearray(DATA)
+    damaged[index] ^= 0x01
+    fails(bytes(damaged))
+
+
+def test_a_json_document():
+    assert "not a combat tracker save" in fails(b'{"format": 1, "system": "livehack"}')
+
+
+@FAST
+@given(st.binary(max_size=300))
+def test_random_bytes(junk):
+    fails(junk)
+
+
+@FAST
+@given(st.binary(max_size=300))
+def test_random_body_with_a_valid_checksum(junk):
+    fails(wrap(junk))
+
+
+def newer_file(format_: int) -> bytes:
+    state = HISTORY.state
+    newer = Snapshot(
+        format=format_,
+        system=state.system,
+        name=state.name,
+        record_count=len(HISTORY.records),
+        records=list(HISTORY.records),
+        state=state,
+        done=HISTORY.done_indices(),
+        undone=HISTORY.undone_indices(),
+    )
+    return wrap(msgspec.msgpack.encode(newer))
+
+
+def test_the_re_encoding_trick_reproduces_a_real_file():
+    assert newer_file(FORMAT) == DATA
+
+
+def test_a_newer_format_is_refused():
+    message = fails(newer_file(FORMAT + 1))
+    assert "newer" in message
+    assert f"format {FORMAT + 1}" in message
+    with pytest.raises(SnapshotError, match="newer"):
+        read_header(newer_file(FORMAT + 1))
+
+
+def test_a_much_newer_format_with_an_unknown_shape_is_refused_as_newer():
+    body = msgspec.msgpack.encode({"format": 99, "system": "x", "name": "y", "v99": [1, 2]})
+    assert "newer" in fails(wrap(body))
+
+
+FOREIGN = [
+    {"hello": "world"},
+    [1, 2, 3],
+    None,
+    "CMBTRK",
+    {"format": "1", "system": "livehack", "name": "x"},
+    {"format": 1, "system": "livehack", "name": "x"},
+    {"format": 1, "system": "livehack", "name": "x", "records": "nope", "state": 3},
+    {
+        "format": 1,
+        "system": "livehack",
+        "name": "x",
+        "records": [{"type": "no-such-record"}],
+        "state": {"name": "x", "system": "livehack"},
+    },
+]
+
+
+@pytest.mark.parametrize("document", FOREIGN)
+def test_a_foreign_msgpack_document_with_a_valid_checksum(document):
+    message = fails(wrap(msgspec.msgpack.encode(document)))
+    assert "damaged" in message or "does not know" in message
+
+
+def test_an_unknown_kind_of_event_is_named() -> None:
+    document = {
+        "format": FORMAT,
+        "system": "livehack",
+        "name": "x",
+        "record_count": 1,
+        "records": [{"type": "applied", "events": [{"type": "summon-dragon"}]}],
+        "state": {"name": "x", "system": "livehack"},
+        "done": [0],
+        "undone": [],
+    }
+    message = fails(wrap(msgspec.msgpack.encode(document)))
+    assert "a kind of event this tracker does not know" in message
+    assert "summon-dragon" in message
+
+
+def test_trailing_bytes_after_a_valid_body():
+    fails(wrap(DATA[len(MAGIC) + 4 :] + b"\x00"))
+
+
+def test_a_log_that_cannot_be_replayed():
+    created = EncounterCreated("x", "livehack")
+    records = [Applied((created,)), Undone()]
+    state = History(created).state
+    body = msgspec.msgpack.encode(
+        Snapshot(
+            format=FORMAT,
+            system="livehack",
+            name="x",
+            record_count=2,
+            records=records,
+            state=state,
+            done=[0],
+            undone=[],
+        )
+    )
+    assert "cannot be replayed" in fails(wrap(body))
+
+
+def test_a_save_of_an_unknown_rule_system():
+    state = HISTORY.state
+    created = EncounterCreated(state.name, "no-such-system")
+    foreign = Snapshot(
+        format=FORMAT,
+        system="no-such-system",
+        name=state.name,
+        record_count=len(HISTORY.records),
+        records=[Applied((created,)), *HISTORY.records[1:]],
+        state=state,
+        done=HISTORY.done_indices(),
+        undone=HISTORY.undone_indices(),
+    )
+    fails(wrap(msgspec.msgpack.encode(foreign)))
+
+
+def test_a_state_that_does_not_match_the_log():
+    other = encounter(LiveHackSheet())
+    forged = Snapshot(
+        format=FORMAT,
+        system="livehack",
+        name="Test fight",
+        record_count=len(HISTORY.records),
+        records=list(HISTORY.records),
+        state=other.state,
+        done=HISTORY.done_indices(),
+        undone=HISTORY.undone_indices(),
+    )
+    assert "does not match" in fails(wrap(msgspec.msgpack.encode(forged)))
+
+
+MSGPACK_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=10)
+    | st.binary(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["format", "system", "name", "records", "state", "type", "events"])
+            | st.text(max_size=5),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@FAST
+@given(
+    records=st.lists(MSGPACK_VALUES, max_size=3),
+    state=MSGPACK_VALUES,
+    format_=st.integers(-3, FORMAT),
+)
+def test_well_formed_msgpack_of_the_wrong_shape(records, state, format_):
+    document = {
+        "format": format_,
+        "system": "livehack",
+        "name": "x",
+        "records": records,
+        "state": state,
+    }
+    fails(wrap(msgspec.msgpack.encode(document)))
+
+
+def test_deeply_nested_msgpack_is_a_snapshot_error():
+    body = b"\x81\xa1x" + b"\x91" * 100_000 + b"\xc0"  # {"x": [[[...[nil]...]]]}
+    fails(wrap(body))
+
+
+@pytest.mark.parametrize("typed", ["1" + "0" * 20, "-" + "9" * 19, "1000000", "-1000000"])
+def test_a_sheet_typed_into_a_form_can_always_be_saved(typed):
+    history = encounter()
+    try:
+        sheet = SYSTEM.sheet_from_form({"attack": typed}, LiveHackSheet())
+        run(history, AddCombatant(name="Huge", sheet=sheet))
+    except Rejected:
+        return  # refusing the number at the form keeps the save safe too
+    assert decode(encode(history)).state == history.state

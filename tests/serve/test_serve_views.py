@@ -1,0 +1,136 @@
+"""Shared views: seats that only watch are drawn one frame for all, until their first key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules.commands import AddNote
+from tests.serve.serve_helpers import Client, Served, serve, until
+
+PASSWORD = "pw"
+
+
+@pytest.fixture
+async def served(tmp_path: Path):
+    served = await serve(tmp_path, password=PASSWORD)
+    yield served
+    served.server.close()
+    await served.server.wait_closed()
+
+
+async def watcher(served: Served, login: str, size: tuple[int, int] = (90, 26)) -> Client:
+    return await Client.join(served, login, size=size, password=PASSWORD)
+
+
+def views(served: Served) -> int:
+    return len(served.server.views.views)
+
+
+async def test_watching_seats_share_one_view_until_their_first_key(served: Served) -> None:
+    one, two = await watcher(served, "watch"), await watcher(served, "watcher")
+    assert views(served) == 1 and one.channel.view is two.channel.view
+    assert one.seat.muted and two.seat.muted  # type: ignore[union-attr]
+    served.session.execute(AddNote("while they watch"))
+    for client in (one, two):
+        await until(lambda c=client: "while they watch" in c.text())
+    await until(lambda: one.text() == two.text())
+    # The first key: that seat is drawn by its own app, caught up with the note it was
+    # not told of, and the other seat still watches the shared view.
+    one.type("?")
+    await until(lambda: "Keys" in one.text())
+    assert not one.seat.muted and one.channel.view is None  # type: ignore[union-attr]
+    assert two.channel.view is not None and "Keys" not in two.text()
+    one.type("\x1b")
+    await until(lambda: "while they watch" in one.text() and "Keys" not in one.text())
+    served.session.execute(AddNote("after the key"))
+    for client in (one, two):
+        await until(lambda c=client: "after the key" in c.text())
+    # A view ends with its last watcher.
+    await two.close()
+    await until(lambda: views(served) == 0)
+    await one.close()
+
+
+async def test_each_role_and_size_has_its_own_view(served: Served) -> None:
+    spectator = await watcher(served, "watch")
+    player = await watcher(served, "Carol")
+    narrow = await watcher(served, "watcher", size=(70, 22))
+    assert views(served) == 3
+    assert spectator.channel.view is not player.channel.view
+    assert narrow.channel.view is not spectator.channel.view
+    assert "r Roll" in player.text() and "r Roll" not in spectator.text()
+    assert max(len(line) for line in narrow.text().splitlines()) <= 70
+    for client in (spectator, player, narrow):
+        await client.close()
+
+
+async def test_a_player_given_combatants_moves_to_that_view(served: Served) -> None:
+    alice = await Client.join(served, "alice", size=(90, 26))  # acts for Orla
+    carol = await watcher(served, "Carol")
+    assert alice.channel.view is not carol.channel.view
+    served.table.assign("Carol", frozenset({served.ids["Orla"]}))
+    await until(lambda: carol.channel.view is alice.channel.view)
+    assert views(served) == 1
+    for client in (alice, carol):
+        await client.close()
+
+
+async def test_a_resized_watcher_draws_itself_then_watches_its_size(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tracker.serve.server.RESIZE_SETTLE", 0.3)
+    one, two = await watcher(served, "watch"), await watcher(served, "watcher")
+    channel = one.channel
+    drawn_by: list[object] = []  # who drew the seat after each change of hands
+    for name in ("draw_own", "_watch"):
+        method = getattr(channel, name)
+        monkeypatch.setattr(
+            channel, name, lambda m=method, n=name: (m(), drawn_by.append((n, channel.view)))
+        )
+    one.resize(72, 22)
+    # At once its own app draws the new size, while the window may still be moving; once
+    # the size settles, the seat watches a view of its own size.
+    await until(lambda: len(drawn_by) == 2)
+    assert drawn_by[0] == ("draw_own", None)
+    name, view = drawn_by[1]
+    assert name == "_watch" and view is channel.view and view is not None
+    assert view.key.size == (72, 22) and views(served) == 2
+    await until(lambda: "Roll log" in one.text() and "palette" in one.text())
+    served.session.execute(AddNote("after the resize"))
+    for client in (one, two):
+        await until(lambda c=client: "after the resize" in c.text())
+    assert max(len(line) for line in one.text().splitlines()) <= 72
+    for client in (one, two):
+        await client.close()
+
+
+async def test_watchers_of_a_view_that_stops_draw_on_their_own(served: Served) -> None:
+    one = await watcher(served, "watch")
+    view = one.channel.view
+    assert view is not None
+    view.app.exit()
+    await until(lambda: one.channel.view is None and not one.seat.muted)  # type: ignore[union-attr]
+    served.session.execute(AddNote("still shown"))
+    await until(lambda: "still shown" in one.text())
+    await one.close()
+
+
+async def test_a_seats_own_app_takes_over_with_what_its_view_showed(served: Served) -> None:
+    # The premise of sharing: a seat's screen depends on its view's key only (not, say,
+    # the player's name), so taking the seat over changes nothing on it.
+    served.table.assign("Carol", frozenset({served.ids["Orla"]}))
+    alice = await Client.join(served, "alice", size=(90, 26))  # acts for Orla too
+    carol = await watcher(served, "Carol")
+    assert carol.channel.view is alice.channel.view
+    served.session.execute(AddNote("before the key"))
+    await until(lambda: "before the key" in carol.text())
+    sent = len(carol.output)
+    carol.type("z")  # no such key: it only hands the seat to its own app
+    await until(lambda: not carol.seat.muted)  # type: ignore[union-attr]
+    # Its own app drew the whole screen again, and it looks the same as the view's.
+    await until(lambda: "Combatants" in carol.output[sent:] and "Roll log" in carol.output[sent:])
+    await until(lambda: carol.text() == alice.text())
+    for client in (alice, carol):
+        await client.close()

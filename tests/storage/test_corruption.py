@@ -1,0 +1,73 @@
+"""Random damage to a real save (snapshot and journal): a clean error or a correct load, never
+an exception escaping, and never a write to the damaged files."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.commands import AddNote, NextTurn
+from rules.dice import SeededDice
+from rules.systems.livehack.demo import build as livehack_demo
+from tracker import storage
+from tracker.session import EncounterSession
+
+
+def real_save(folder: Path) -> tuple[Path, list]:
+    path = folder / "real.fight"
+    session = EncounterSession(livehack_demo(), SeededDice(3), path)
+    for number in range(4):
+        session.execute(AddNote(f"n{number}"))
+        session.execute(NextTurn())
+    return path, session.history.records
+
+
+FOLDER = Path(tempfile.mkdtemp(prefix="corruption-"))
+PATH, RECORDS = real_save(FOLDER)
+SNAPSHOT = PATH.read_bytes()
+JOURNAL = storage.journal_path(PATH).read_bytes()
+
+damage = st.one_of(
+    st.tuples(st.just("flip"), st.integers(0, 10**6), st.integers(1, 255)),
+    st.tuples(st.just("cut"), st.integers(0, 10**6), st.just(0)),
+    st.tuples(st.just("insert"), st.integers(0, 10**6), st.integers(0, 255)),
+)
+
+
+def apply_damage(data: bytes, how: tuple[str, int, int]) -> bytes:
+    kind, where, value = how
+    if not data:
+        return data
+    at = where % len(data)
+    if kind == "flip":
+        return data[:at] + bytes([data[at] ^ value]) + data[at + 1 :]
+    if kind == "cut":
+        return data[:at]
+    return data[:at] + bytes([value]) + data[at:]
+
+
+@settings(max_examples=150, deadline=None)
+@given(target=st.sampled_from(["snapshot", "journal"]), how=damage)
+def test_random_damage_is_a_clean_error_or_a_correct_load(target: str, how: tuple) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "real.fight"
+        snapshot_bytes = apply_damage(SNAPSHOT, how) if target == "snapshot" else SNAPSHOT
+        journal_bytes = apply_damage(JOURNAL, how) if target == "journal" else JOURNAL
+        path.write_bytes(snapshot_bytes)
+        storage.journal_path(path).write_bytes(journal_bytes)
+        try:
+            loaded = storage.load(path)
+        except storage.SaveError as exc:
+            assert "\n" not in str(exc) and str(exc).startswith(str(path))
+        else:
+            # Whatever loads is a prefix of the real fight: a damaged journal end is dropped
+            # (with a notice, unless the cut fell exactly between two records).
+            records = loaded.history.records
+            assert records == RECORDS[: len(records)]
+            if loaded.notice is not None:
+                assert "\n" not in loaded.notice and records != RECORDS
+        assert path.read_bytes() == snapshot_bytes
+        assert storage.journal_path(path).read_bytes() == journal_bytes

@@ -1,0 +1,209 @@
+"""The journal: every record durable as it happens, compacted now and then, torn ends dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules import snapshot
+from rules.commands import AddCombatant, AddNote, NextTurn
+from rules.dice import SeededDice
+from rules.engine import new_encounter
+from rules.history import History
+from tracker import storage
+from tracker.session import EncounterSession
+
+DATA = Path(__file__).parents[1] / "data"
+
+
+def session_at(path: Path) -> EncounterSession:
+    return EncounterSession(History(new_encounter("Journal", "livehack")), SeededDice(1), path)
+
+
+def play(session: EncounterSession, notes: int) -> None:
+    for number in range(notes):
+        session.execute(AddNote(f"note {number}"))
+
+
+def test_each_record_goes_to_the_journal_and_reopens(tmp_path: Path) -> None:
+    path = tmp_path / "j.fight"
+    session = session_at(path)
+    session.execute(AddCombatant(name="Ann"))
+    session.execute(AddCombatant(name="Bob"))
+    session.execute(NextTurn())
+    session.undo()
+    journal = storage.journal_path(path)
+    # The first change wrote the snapshot (there was none); the rest are journal frames.
+    frames = snapshot.decode_frames(journal.read_bytes())
+    assert [e.number for e in frames.entries] == [2, 3, 4]
+    assert storage.read(path).state == session.state
+    assert storage.read(path).records == session.history.records
+
+
+def test_compaction_folds_the_journal_into_the_snapshot(tmp_path: Path) -> None:
+    path = tmp_path / "j.fight"
+    session = session_at(path)
+    session.COMPACT_EVERY = 5
+    play(session, 12)
+    frames = snapshot.decode_frames(storage.journal_path(path).read_bytes())
+    # Note 1 wrote the first snapshot; notes 2-6 and 7-11 filled the journal and were
+    # compacted; note 12 (record 12) is the only frame left.
+    assert [e.number for e in frames.entries] == [12]
+    assert storage.read(path).state == session.state
+    assert session.close() is None
+    assert storage.journal_path(path).read_bytes() == b""
+    assert storage.read(path).records == session.history.records
+
+
+def test_a_crash_between_snapshot_and_clearing_skips_the_repeats(tmp_path: Path) -> None:
+    path = tmp_path / "j.fight"
+    session = session_at(path)
+    play(session, 4)
+    journal = storage.journal_path(path).read_bytes()
+    storage.write(path, session.history)  # the snapshot landed...
+    storage.journal_path(path).write_bytes(journal)  # ...but the journal was not yet emptied
+    loaded = storage.load(path)
+    assert loaded.notice is None
+    assert loaded.history.records == session.history.records
+
+
+@pytest.mark.parametrize("cut", [1, 5, 9, 20])
+def test_a_torn_last_record_is_dropped_with_a_notice(tmp_path: Path, cut: int) -> None:
+    path = tmp_path / "j.fight"
+    session = session_at(path)
+    play(session, 3)
+    journal = storage.journal_path(path)
+    whole = journal.read_bytes()
+    journal.write_bytes(whole[:-cut])
+    before = (path.read_bytes(), journal.read_bytes())
+    loaded = storage.load(path)
+    assert "cut short" in (loaded.notice or "") or "damaged" in (loaded.notice or "")
+    assert loaded.history.records == session.history.records[:-1]
+    assert (path.read_bytes(), journal.read_bytes()) == before  # opening never writes
+
+    # Playing on from the repaired save starts with a fresh snapshot, then appends.
+    opened = storage.open_save(path)
+    assert opened.repaired
+    again = EncounterSession(opened.history, SeededDice(2), path)
+    assert again.save() is None
+    again.execute(AddNote("after the crash"))
+    reopened = storage.load(path)
+    assert reopened.notice is None
+    assert reopened.history.state == again.state
+
+
+def test_damage_in_the_middle_keeps_what_came_before(tmp_path: Path) -> None:
+    path = tmp_path / "j.fight"
+    session = session_at(path)
+    play(session, 4)
+    journal = storage.journal_path(path)
+    data = bytearray(journal.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    journal.write_bytes(bytes(data))
+    loaded = storage.load(path)
+    assert loaded.notice and "damaged" in loaded.notice
+    kept = len(loaded.history.records)
+    assert loaded.history.records == session.history.records[:kept]
+    assert 1 <= kept < len(session.history.records)
+
+
+def test_a_failed_append_is_followed_by_a_snapshot_not_a_gap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "j.fight"
+    session = session_at(path)
+    play(session, 2)
+
+    def full_disk(self: storage.Journal, number: int, record: object) -> None:
+        raise storage.SaveError(self.journal, "could not save (No space left on device)")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(storage.Journal, "append", full_disk)
+        session.execute(AddNote("lost?"))
+    session.execute(AddNote("disk is back"))
+    loaded = storage.load(path)
+    assert loaded.notice is None
+    assert loaded.history.state == session.state
+    assert "lost?" in [getattr(e, "text", "") for e in loaded.history.effective_events()]
+
+
+def test_a_format_1_save_is_migrated_on_open(tmp_path: Path) -> None:
+    old = DATA / "format-1-livehack.fight"
+    assert snapshot.read_header(old.read_bytes()).format == 1
+    history = storage.read(old)
+    state = history.state
+    assert (state.name, state.round, len(state.combatants)) == ("Goblin Warren", 2, 4)
+    # Playing on writes format 2; the old file itself is not touched by opening it.
+    copy = tmp_path / "warren.fight"
+    session = EncounterSession(history, SeededDice(1), copy)
+    session.execute(AddNote("migrated"))
+    assert snapshot.read_header(copy.read_bytes()).format == snapshot.FORMAT
+    assert storage.read(copy).state == session.state
+    assert snapshot.read_header(old.read_bytes()).format == 1
+
+
+def test_a_format_2_save_with_undo_and_redo_is_migrated(tmp_path: Path) -> None:
+    old = DATA / "format-2-livehack.fight"
+    assert snapshot.read_header(old.read_bytes()).format == 2
+    history = storage.read(old)
+    replayed = History.from_records(list(history.records))
+    assert history.state == replayed.state
+    assert history.done_indices() == replayed.done_indices()
+    assert history.undone_indices() == replayed.undone_indices() == [10]
+    assert history.state.current_id == "c2"  # the last turn was undone
+    history.redo()
+    replayed.redo()
+    assert history.state == replayed.state
+
+
+def test_a_long_save_opens_lazily_and_undoes_correctly(tmp_path: Path) -> None:
+    path = tmp_path / "long.fight"
+    session = session_at(path)
+    session.execute(AddCombatant(name="Ann"))
+    session.execute(AddCombatant(name="Bob"))
+    for number in range(60):
+        session.execute(NextTurn() if number % 3 else AddNote(f"n{number}"))
+    session.undo()
+    session.undo()
+    assert session.close() is None
+    opened = storage.read(path)
+    assert opened.state == session.state
+    # Undo folds the states it needs from the start; they match a full replay step by step.
+    replayed = History.from_records(list(opened.records))
+    for _ in range(20):
+        assert opened.undo() == replayed.undo()
+        assert opened.state == replayed.state
+    opened.redo()
+    replayed.redo()
+    assert opened.state == replayed.state
+    assert list(opened.records) == list(replayed.records)
+
+
+def test_unknown_fields_from_a_later_minor_change_are_ignored(tmp_path: Path) -> None:
+    import zlib
+
+    import msgspec
+
+    history = storage.read(DATA / "format-2-livehack.fight")
+    doc = msgspec.to_builtins(
+        snapshot.LazySnapshot(
+            format=snapshot.FORMAT,
+            system="livehack",
+            name=history.state.name,
+            record_count=len(history.records),
+            records=list(history.records),  # type: ignore[arg-type]
+            state=history.state,
+            done=history.done_indices(),
+            undone=history.undone_indices(),
+        )
+    )
+    doc["written_by"] = "a later tracker"
+    doc["state"]["weather"] = "rain"
+    doc["records"][1]["events"][0]["combatant"]["mood"] = "grim"
+    body = msgspec.msgpack.encode(doc)
+    path = tmp_path / "extra.fight"
+    path.write_bytes(snapshot.MAGIC + zlib.crc32(body).to_bytes(4, "big") + body)
+    opened = storage.read(path)
+    assert opened.state == history.state
+    assert list(opened.records) == list(history.records)

@@ -1,0 +1,127 @@
+"""Saves on disk: atomic writes, one clear line for each bad file, and files never touched."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rules import snapshot
+from rules.systems.livehack.demo import build as livehack_demo
+from tests.helpers import people
+from tracker import storage
+
+
+def test_write_then_read_gives_the_same_encounter(tmp_path: Path) -> None:
+    history = livehack_demo()
+    path = tmp_path / "fight.fight"
+    storage.write(path, history)
+    again = storage.read(path)
+    assert again.state == history.state
+    assert again.records == history.records
+
+
+def test_write_leaves_no_temporary_files_and_replaces_atomically(tmp_path: Path) -> None:
+    path = tmp_path / "a.fight"
+    storage.write(path, people(1))
+    storage.write(path, people(2))
+    assert [p.name for p in tmp_path.iterdir()] == ["a.fight"]
+    assert len(storage.read(path).state.combatants) == 2
+
+
+def test_a_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "a.fight"
+    storage.write(path, people(1))
+    before = path.read_bytes()
+
+    def broken_replace(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(storage.SaveError, match="could not save"):
+        storage.write(path, people(3))
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["a.fight"]
+
+
+def _newer_file() -> bytes:
+    import zlib
+
+    import msgspec
+
+    body = msgspec.msgpack.encode(
+        {"format": snapshot.FORMAT + 1, "system": "livehack", "name": "x"}
+    )
+    return snapshot.MAGIC + zlib.crc32(body).to_bytes(4, "big") + body
+
+
+BAD_FILES = {
+    "empty": (b"", "the file is empty"),
+    "truncated": (None, "truncated"),
+    "flipped byte": (None, "damaged"),
+    "foreign text": (b"# my notes\nnot a save at all\n", "not a combat tracker save"),
+    "json": (b'{"format": 1}', "not a combat tracker save"),
+    "newer": (_newer_file(), "newer tracker (format 4; this one reads up to format 3)"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+def test_each_bad_file_gives_one_clear_line_and_is_left_alone(tmp_path: Path, kind: str) -> None:
+    good = snapshot.encode(livehack_demo())
+    data, expected = BAD_FILES[kind]
+    if kind == "truncated":
+        data = good[: len(good) // 2]
+    elif kind == "flipped byte":
+        data = bytearray(good)
+        data[len(data) // 2] ^= 0xFF
+        data = bytes(data)
+    path = tmp_path / f"{kind}.fight"
+    path.write_bytes(data)
+    stamp = path.stat().st_mtime_ns
+    with pytest.raises(storage.SaveError) as caught:
+        storage.read(path)
+    message = str(caught.value)
+    assert expected in message
+    assert message.startswith(str(path))
+    assert "\n" not in message
+    assert path.read_bytes() == data and path.stat().st_mtime_ns == stamp
+
+
+def test_a_folder_and_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(storage.SaveError, match="is a folder"):
+        storage.read(tmp_path)
+    with pytest.raises(storage.SaveError, match="no such file"):
+        storage.read(tmp_path / "nope.fight")
+
+
+def test_no_permission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "locked.fight"
+    path.write_bytes(b"x")
+
+    def denied(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    # Tests may run as root, which reads any file: simulate the refusal instead.
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(storage.SaveError, match="permission denied"):
+        storage.read(path)
+
+
+def test_free_path_never_reuses_a_name(tmp_path: Path) -> None:
+    first = storage.free_path(tmp_path, "Goblin Warren!")
+    assert first.name == "goblin-warren.fight"
+    first.write_bytes(b"taken")
+    assert storage.free_path(tmp_path, "Goblin Warren").name == "goblin-warren-2.fight"
+    assert storage.free_path(tmp_path, "???").name == "encounter.fight"
+
+
+def test_demos_are_played_as_copies(tmp_path: Path) -> None:
+    demo = tmp_path / "demo-livehack.fight"
+    storage.write(demo, livehack_demo())
+    original = demo.read_bytes()
+    opened = storage.play_copy_of_demo(demo, tmp_path)
+    assert opened.path == tmp_path / "goblin-warren.fight"
+    assert opened.history.state == livehack_demo().state
+    assert demo.read_bytes() == original
+    assert storage.saves_by_recency(tmp_path) == [opened.path]
