@@ -1,9 +1,14 @@
-"""System-agnostic commands; `rules.engine.decide` turns them into events."""
+"""System-agnostic commands; `rules.engine.decide` turns them into events.
+
+Commands are never saved, so a sheet is typed loosely here: the engine checks it is one of
+the encounter's system's sheet types.
+"""
+
+from typing import Any
 
 from msgspec import Struct
 
 from rules.conditions import Duration
-from rules.registry import Sheet
 
 
 class AddCombatant(Struct, frozen=True, kw_only=True):
@@ -11,7 +16,7 @@ class AddCombatant(Struct, frozen=True, kw_only=True):
     side: str = "foes"
     gm_only: bool = False
     notes: str = ""
-    sheet: Sheet | None = None  # None: the system's blank sheet
+    sheet: Any = None  # None: the system's blank sheet
     index: int | None = None
 
 
@@ -23,7 +28,7 @@ class EditCombatant(Struct, frozen=True, kw_only=True):
     side: str | None = None
     gm_only: bool | None = None
     notes: str | None = None
-    sheet: Sheet | None = None
+    sheet: Any = None
 
 
 class RemoveCombatant(Struct, frozen=True):

@@ -1,20 +1,33 @@
 """The encounter: combatants in turn order, the round, and the last roll.
 
 State is never edited in place: ``rules.engine.apply`` folds events into a new value.
+
+The core knows no rule system: a combatant's sheet, the last roll and the system's own state
+are type parameters (``S``, ``R``, ``X``), and ``rules.snapshot`` decodes a save with the
+types of the system its header names.
 """
 
 from __future__ import annotations
+
+from typing import Any, Generic, Self, TypeAlias, TypeVar
 
 from msgspec import Struct, structs
 
 from rules.conditions import Condition, Duration, Expiry
 from rules.errors import Rejected
 from rules.events import CoreEvent
-from rules.registry import RollEvent, Sheet, SystemEvent, SystemState
-from rules.system import NoState
+
+S = TypeVar("S")  # a system's sheet
+R = TypeVar("R")  # a system's roll events, one of which is the last roll
+X = TypeVar("X")  # a system's per-encounter state
+E = TypeVar("E")  # a system's own events
 
 
-class Combatant(Struct, frozen=True, kw_only=True):
+class NoState(Struct, frozen=True, tag="none"):
+    """The per-encounter state of a system that keeps none of its own."""
+
+
+class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
     id: str
     name: str
     side: str = "foes"
@@ -22,37 +35,37 @@ class Combatant(Struct, frozen=True, kw_only=True):
     notes: str = ""
     conditions: tuple[Condition, ...] = ()
     policy: str = ""  # how the tracker plays it on a solo side; "" is the system's default
-    sheet: Sheet
+    sheet: S
 
     def condition(self, name: str) -> Condition | None:
         wanted = name.casefold()
         return next((c for c in self.conditions if c.name.casefold() == wanted), None)
 
 
-class Encounter(Struct, frozen=True, kw_only=True):
+class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
     name: str
     system: str
     round: int = 1
-    combatants: tuple[Combatant, ...] = ()  # in turn order
+    combatants: tuple[Combatant[S], ...] = ()  # in turn order
     current_id: str | None = None
     next_number: int = 1  # for the next combatant id
-    last_roll: RollEvent | None = None
+    last_roll: R | None = None
     last_roll_applied: bool = False
-    system_state: SystemState = NoState()  # the system's own tokens, pots...
+    system_state: X | NoState = NoState()  # the system's own tokens, pots...
     solo_sides: tuple[str, ...] = ()  # the sides the tracker plays by itself
 
-    def is_solo(self, combatant: Combatant) -> bool:
+    def is_solo(self, combatant: Combatant[Any]) -> bool:
         """Whether the tracker makes this combatant's choices."""
         return combatant.side in self.solo_sides
 
     @property
-    def current(self) -> Combatant | None:
+    def current(self) -> Combatant[S] | None:
         return self.find(self.current_id) if self.current_id else None
 
-    def find(self, combatant_id: str | None) -> Combatant | None:
+    def find(self, combatant_id: str | None) -> Combatant[S] | None:
         return next((c for c in self.combatants if c.id == combatant_id), None)
 
-    def combatant(self, combatant_id: str) -> Combatant:
+    def combatant(self, combatant_id: str) -> Combatant[S]:
         found = self.find(combatant_id)
         if found is None:
             raise Rejected(f"no combatant with id {combatant_id!r}")
@@ -65,10 +78,10 @@ class Encounter(Struct, frozen=True, kw_only=True):
     def index_of(self, combatant_id: str | None) -> int:
         return next((i for i, c in enumerate(self.combatants) if c.id == combatant_id), -1)
 
-    def update(self, **changes: object) -> Encounter:
+    def update(self, **changes: object) -> Self:
         return structs.replace(self, **changes)
 
-    def replace_combatant(self, combatant: Combatant) -> Encounter:
+    def replace_combatant(self, combatant: Combatant[S]) -> Self:
         return self.update(
             combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants)
         )
@@ -89,15 +102,17 @@ class Encounter(Struct, frozen=True, kw_only=True):
                 return Expiry(self.round if ahead else self.round + 1, combatant_id)
 
 
-class CombatantAdded(Struct, frozen=True, tag="combatant-added"):
-    combatant: Combatant
+class CombatantAdded(Struct, Generic[S], frozen=True, tag="combatant-added"):
+    combatant: Combatant[S]
     index: int | None = None  # None appends to the turn order
 
 
-class CombatantEdited(Struct, frozen=True, tag="combatant-edited"):
+class CombatantEdited(Struct, Generic[S], frozen=True, tag="combatant-edited"):
     """The combatant as it is after the edit (its conditions included)."""
 
-    combatant: Combatant
+    combatant: Combatant[S]
 
 
-Event = CoreEvent | CombatantAdded | CombatantEdited | SystemEvent
+Event: TypeAlias = CoreEvent | CombatantAdded[Any] | CombatantEdited[Any] | Struct
+"""Any event in memory: a core event, or one of a system's (``rules.snapshot`` decodes the
+exact union of the system a save is for)."""

@@ -179,7 +179,7 @@ def _set_solo(state: Encounter, cmd: SetSolo) -> list[Event]:
 
 def _set_policy(state: Encounter, cmd: SetPolicy) -> list[Event]:
     target = state.combatant(cmd.combatant_id)
-    known = [p.id for p in getattr(get_system(state.system), "solo_policies", ())]
+    known = [p.id for p in get_system(state.system).solo_policies]
     if cmd.policy and cmd.policy not in known:
         choices = ", ".join(known) or "none"
         raise Rejected(f"no policy {cmd.policy!r} (policies: {choices})")

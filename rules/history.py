@@ -10,8 +10,8 @@ reads them, and the state after each record is computed only when undo needs it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import overload
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Generic, TypeAlias, TypeVar, overload
 
 import msgspec
 from msgspec import Struct
@@ -21,9 +21,11 @@ from rules.engine import apply, initial_state
 from rules.errors import Rejected
 from rules.events import EncounterCreated
 
+E = TypeVar("E")  # the events of one system (``rules.snapshot`` decodes with the exact union)
 
-class Applied(Struct, frozen=True, tag="applied"):
-    events: tuple[Event, ...]
+
+class Applied(Struct, Generic[E], frozen=True, tag="applied"):
+    events: tuple[E, ...]
     label: str = ""
 
 
@@ -35,16 +37,20 @@ class Redone(Struct, frozen=True, tag="redone"):
     """Puts back the newest undone record."""
 
 
-Record = Applied | Undone | Redone
+Record: TypeAlias = Applied[Any] | Undone | Redone
 
-_record_decoder = msgspec.msgpack.Decoder(Record)
+RecordDecoder: TypeAlias = Callable[[msgspec.Raw], Record]
 
 
 class RecordLog:
-    """The records of a log, in order. Those read from a save are decoded on first use."""
+    """The records of a log, in order. Those read from a save are decoded on first use, by
+    ``decode`` (the decoder of the save's system)."""
 
-    def __init__(self, items: Iterable[Record | msgspec.Raw] = ()) -> None:
+    def __init__(
+        self, items: Iterable[Record | msgspec.Raw] = (), decode: RecordDecoder | None = None
+    ) -> None:
         self._items: list[Record | msgspec.Raw] = list(items)
+        self._decode = decode
 
     def __len__(self) -> int:
         return len(self._items)
@@ -60,7 +66,9 @@ class RecordLog:
             return [self[i] for i in range(*index.indices(len(self._items)))]
         item = self._items[index]
         if isinstance(item, msgspec.Raw):
-            item = _record_decoder.decode(item)
+            if self._decode is None:
+                raise ValueError("a record read from a save, with no decoder for its system")
+            item = self._decode(item)
             self._items[index] = item
         return item
 
@@ -97,7 +105,7 @@ class History:
         it = iter(records)
         first = next(it, None)
         history = cls(_creation(first))
-        history.records = RecordLog([first])  # type: ignore[list-item]
+        history.records = RecordLog([_applied_first(first)])
         for record in it:
             history._replay(record)
         return history
@@ -138,7 +146,7 @@ class History:
     def undone_indices(self) -> list[int]:
         return list(self._undone)
 
-    def applied_in_effect(self) -> list[Applied]:
+    def applied_in_effect(self) -> list[Applied[Any]]:
         """The records in effect, oldest first (undone ones left out)."""
         return [self._applied(index) for index, _ in self._done]
 
@@ -158,19 +166,19 @@ class History:
 
     # --- changing --------------------------------------------------------------------------------
 
-    def commit(self, events: Iterable[Event], label: str = "") -> Applied:
+    def commit(self, events: Iterable[Event], label: str = "") -> Applied[Any]:
         record = Applied(tuple(events), label)
         self._replay(record)
         return record
 
-    def undo(self) -> Applied:
+    def undo(self) -> Applied[Any]:
         if not self.can_undo:
             raise Rejected("nothing to undo")
         undone = self._applied(self._done[-1][0])
         self._replay(Undone())
         return undone
 
-    def redo(self) -> Applied:
+    def redo(self) -> Applied[Any]:
         if not self.can_redo:
             raise Rejected("nothing to redo")
         redone = self._applied(self._undone[-1])
@@ -198,7 +206,7 @@ class History:
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def _applied(self, index: int) -> Applied:
+    def _applied(self, index: int) -> Applied[Any]:
         record = self.records[index]
         if not isinstance(record, Applied):
             raise ValueError(f"record {index} is not an applied record")
@@ -216,6 +224,12 @@ class History:
             state = _fold(state, self._applied(index).events)
             self._done[step] = (index, state)
         return state
+
+
+def _applied_first(record: object) -> Applied[Any]:
+    _creation(record)
+    assert isinstance(record, Applied)
+    return record
 
 
 def _creation(record: object) -> EncounterCreated:

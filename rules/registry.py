@@ -1,38 +1,58 @@
-"""The registry of rule systems.
+"""The registry of rule systems: every package in ``rules/systems/`` is one, by its name.
 
-To add a system, write its module in ``rules/systems/`` (see ``rules.system.RuleSystem``)
-and list it in ``MODULES``. The unions below, which the save format decodes, are built from
-that list.
+A system is found by its folder and loaded on first use, so the core never imports a system
+and a headless command loads only the one it needs. Besides its ``system`` module (which
+holds ``SYSTEM``), a system's package may have other parts the tracker looks up by name:
+``demo``, ``odds_cli`` and ``roll_cli`` (see ``docs/adding-a-system.md``).
 """
 
-from typing import Union
+from __future__ import annotations
+
+import pkgutil
+from functools import cache
+from importlib import import_module
+from types import ModuleType
 
 from rules.errors import Rejected
-from rules.system import NoState, RuleSystem
-from rules.systems.beerrun import system as beerrun
-from rules.systems.fatigue import system as fatigue
-from rules.systems.livehack import system as livehack
-from rules.systems.painpool import system as painpool
+from rules.system import RuleSystem
 
-MODULES = (livehack, beerrun, fatigue, painpool)
-
-SYSTEMS: dict[str, RuleSystem] = {module.SYSTEM.name: module.SYSTEM for module in MODULES}
+PACKAGE = "rules.systems"
 
 
-def _union(types: list[type]) -> object:
-    unique = list(dict.fromkeys(types))
-    return unique[0] if len(unique) == 1 else Union[tuple(unique)]  # noqa: UP007
+@cache
+def names() -> tuple[str, ...]:
+    """Every registered system's name, sorted; nothing of any system is imported."""
+    folder = import_module(PACKAGE).__path__
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(folder) if info.ispkg))
 
 
-Sheet = _union([t for s in SYSTEMS.values() for t in s.sheet_types])
-SystemEvent = _union([t for s in SYSTEMS.values() for t in s.event_types])
-RollEvent = _union([t for s in SYSTEMS.values() for t in s.roll_event_types])
-SystemState = _union([NoState, *(s.state_type for s in SYSTEMS.values())])
+def known(name: str) -> str:
+    """``name`` if it is a registered system; else Rejected, naming those there are."""
+    if name not in names():
+        raise Rejected(f"unknown rule system {name!r} (known: {', '.join(names())})")
+    return name
 
 
+@cache
 def get_system(name: str) -> RuleSystem:
+    system = part(name, "system")
+    found = getattr(system, "SYSTEM", None) if system is not None else None
+    if not isinstance(found, RuleSystem) or found.name != name:
+        raise TypeError(f"{PACKAGE}.{name}.system must define SYSTEM, a RuleSystem named {name!r}")
+    return found
+
+
+def part(name: str, module: str) -> ModuleType | None:
+    """The module ``rules.systems.<name>.<module>``, or None when the system has none."""
+    dotted = f"{PACKAGE}.{known(name)}.{module}"
     try:
-        return SYSTEMS[name]
-    except KeyError:
-        known = ", ".join(sorted(SYSTEMS))
-        raise Rejected(f"unknown rule system {name!r} (known: {known})") from None
+        return import_module(dotted)
+    except ModuleNotFoundError as exc:
+        if exc.name == dotted:
+            return None
+        raise
+
+
+def all_systems() -> tuple[RuleSystem, ...]:
+    """Every registered system, loaded (for the app's pickers and the contract tests)."""
+    return tuple(get_system(name) for name in names())

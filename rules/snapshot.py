@@ -15,13 +15,20 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from typing import Any
+from functools import cache
+from typing import Any, Generic, NamedTuple, TypeVar, Union
 
 import msgspec
 from msgspec import Struct
 
-from rules.encounter import Encounter
-from rules.history import History, Record, RecordLog
+from rules.encounter import CombatantAdded, CombatantEdited, Encounter, NoState
+from rules.errors import Rejected
+from rules.events import CoreEvent
+from rules.history import Applied, History, Record, RecordLog, Redone, Undone
+from rules.registry import get_system
+
+Rec = TypeVar("Rec")  # one system's Record union
+Enc = TypeVar("Enc")  # one system's Encounter
 
 MAGIC = b"CMBTRK\x00\x01"
 FORMAT = 3
@@ -41,18 +48,18 @@ class Header(Struct):
     record_count: int = -1  # absent before format 2
 
 
-class Snapshot(Struct):
+class Snapshot(Struct, Generic[Rec, Enc]):
     format: int
     system: str
     name: str
     record_count: int  # the journal continues from this record number
-    records: list[Record]
-    state: Encounter
+    records: list[Rec]
+    state: Enc
     done: list[int]  # indices of the records in effect (format 3)
     undone: list[int]  # indices of undone records, newest last (format 3)
 
 
-class LazySnapshot(Struct):
+class LazySnapshot(Struct, Generic[Enc]):
     """The same document, its records left as bytes: opening a long fight decodes none."""
 
     format: int
@@ -60,7 +67,7 @@ class LazySnapshot(Struct):
     name: str
     record_count: int
     records: list[msgspec.Raw]
-    state: Encounter
+    state: Enc
     done: list[int]
     undone: list[int]
 
@@ -105,9 +112,48 @@ def migrate(doc: dict[str, Any]) -> dict[str, Any]:
 # --- snapshots -------------------------------------------------------------------------------
 
 _header_decoder = msgspec.msgpack.Decoder(Header)
-_snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
-_lazy_decoder = msgspec.msgpack.Decoder(LazySnapshot)
 _encoder = msgspec.msgpack.Encoder()
+
+
+class Codec(NamedTuple):
+    """The concrete types and decoders of one system's saves."""
+
+    snapshot_type: Any
+    snapshot: msgspec.msgpack.Decoder[Any]
+    lazy: msgspec.msgpack.Decoder[Any]
+    record: msgspec.msgpack.Decoder[Any]
+    entry: msgspec.msgpack.Decoder[Any]
+
+
+def _union(types: tuple[Any, ...]) -> Any:
+    unique = tuple(dict.fromkeys(types))
+    return unique[0] if len(unique) == 1 else Union[unique]  # noqa: UP007 - built at run time
+
+
+@cache
+def codec(system_name: str) -> Codec:
+    """The decoders for saves of ``system_name``: the core's generic Structs given that
+    system's sheet, event, roll and state types. Built once per system, on first use."""
+    try:
+        system = get_system(system_name)
+    except Rejected:
+        raise SnapshotError(
+            f"it is for a rule system this tracker does not know ({system_name!r})"
+        ) from None
+    sheet = _union(system.sheet_types)
+    event = _union((CoreEvent, CombatantAdded[sheet], CombatantEdited[sheet], *system.event_types))
+    encounter = Encounter[  # type: ignore[misc]  # a run-time parameterisation
+        sheet, _union(system.roll_event_types), _union((system.state_type, NoState))
+    ]
+    record = _union((Applied[event], Undone, Redone))  # type: ignore[valid-type]
+    snapshot = Snapshot[record, encounter]  # type: ignore[valid-type]
+    return Codec(
+        snapshot_type=snapshot,
+        snapshot=msgspec.msgpack.Decoder(snapshot),
+        lazy=msgspec.msgpack.Decoder(LazySnapshot[encounter]),  # type: ignore[valid-type]
+        record=msgspec.msgpack.Decoder(record),
+        entry=msgspec.msgpack.Decoder(Entry[record]),  # type: ignore[valid-type]
+    )
 
 
 def encode(history: History) -> bytes:
@@ -160,24 +206,29 @@ def read_header(data: bytes) -> Header:
     return header
 
 
-def _not_understood(exc: msgspec.ValidationError) -> SnapshotError:
+def _not_understood(exc: msgspec.ValidationError, system: str) -> SnapshotError:
     text = str(exc)
     if "Invalid value" in text and text.rstrip("`").endswith(".type"):
+        foreign = text.split("'")[1] if text.count("'") >= 2 else ""
+        if foreign and "." in foreign and not foreign.startswith(f"{system}."):
+            # A tag of another system: the header and the body disagree.
+            return SnapshotError(f"it says it is a {system} save but holds {foreign!r} ({text})")
         return SnapshotError(f"it holds a kind of event this tracker does not know ({text})")
     return SnapshotError(f"the file is damaged ({text})")
 
 
-def decode_snapshot(data: bytes) -> Snapshot:
+def decode_snapshot(data: bytes) -> Snapshot[Record, Encounter]:
     """The snapshot in a save's bytes, migrated to the current format."""
     header = read_header(data)
     body = _body(data)
+    types = codec(header.system)
     try:
         if header.format == FORMAT:
-            return _snapshot_decoder.decode(body)
+            return types.snapshot.decode(body)  # type: ignore[no-any-return]
         doc = migrate(msgspec.msgpack.decode(body))
-        return msgspec.convert(doc, Snapshot)
+        return msgspec.convert(doc, types.snapshot_type)  # type: ignore[no-any-return]
     except msgspec.ValidationError as exc:
-        raise _not_understood(exc) from None
+        raise _not_understood(exc, header.system) from None
     except (msgspec.DecodeError, RecursionError, KeyError, TypeError) as exc:
         raise SnapshotError(f"the file is damaged ({exc})") from None
 
@@ -193,13 +244,15 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
         # An older save is replayed under today's rules: its log, not its stored state,
         # is what it means (the rules may have learnt to track more since).
         return history_of(decode_snapshot(data), more, verify=False)
+    types = codec(header.system)
     try:
-        lazy = _lazy_decoder.decode(_body(data))
-        history = History.restore(RecordLog(lazy.records), lazy.done, lazy.undone, lazy.state)
+        lazy = types.lazy.decode(_body(data))
+        log = RecordLog(lazy.records, types.record.decode)
+        history = History.restore(log, lazy.done, lazy.undone, lazy.state)
         for record in more or []:
             history._replay(record)
     except msgspec.ValidationError as exc:
-        raise _not_understood(exc) from None
+        raise _not_understood(exc, header.system) from None
     except SnapshotError:
         raise
     except Exception as exc:  # any rule error while replaying: the file, not the app, is at fault
@@ -208,7 +261,7 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
 
 
 def history_of(
-    snapshot: Snapshot, more: list[Record] | None = None, verify: bool = True
+    snapshot: Snapshot[Record, Encounter], more: list[Record] | None = None, verify: bool = True
 ) -> History:
     """Replay a snapshot's log (and records from its journal) into a History.
 
@@ -235,13 +288,12 @@ def decode(data: bytes) -> History:
 # payload is a MessagePack Entry: the record's number in the log, and the record.
 
 
-class Entry(Struct, array_like=True):
+class Entry(Struct, Generic[Rec], array_like=True):
     number: int
-    record: Record
+    record: Rec
 
 
 _FRAME_HEAD = 8
-_entry_decoder = msgspec.msgpack.Decoder(Entry)
 
 
 def encode_frame(number: int, record: Record) -> bytes:
@@ -252,14 +304,16 @@ def encode_frame(number: int, record: Record) -> bytes:
 class Frames(Struct):
     """The records a journal holds, and what was wrong with its end, if anything."""
 
-    entries: list[Entry]
+    entries: list[Entry[Record]]
     problem: str | None = None
     good_bytes: int = 0  # how much of the journal holds whole, valid frames
 
 
-def decode_frames(data: bytes) -> Frames:
-    """Every valid frame from the start; stops at the first torn or damaged one."""
-    entries: list[Entry] = []
+def decode_frames(data: bytes, system: str) -> Frames:
+    """Every valid frame from the start (records of ``system``); stops at the first torn or
+    damaged one."""
+    decoder = codec(system).entry
+    entries: list[Entry[Record]] = []
     offset = 0
     while offset < len(data):
         head = data[offset : offset + _FRAME_HEAD]
@@ -270,7 +324,7 @@ def decode_frames(data: bytes) -> Frames:
         if zlib.crc32(payload) != int.from_bytes(head[4:], "big"):
             return Frames(entries, f"its journal is damaged after record {len(entries)}", offset)
         try:
-            entries.append(_entry_decoder.decode(payload))
+            entries.append(decoder.decode(payload))
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
             return Frames(entries, f"its journal holds a record it cannot read ({exc})", offset)
         offset += _FRAME_HEAD + size

@@ -13,6 +13,8 @@ user's command and the tracker's answer form one record, so one undo takes back 
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.dice import DiceSource
 from rules.encounter import Combatant, Encounter, Event
 from rules.engine import apply, decide
@@ -27,7 +29,6 @@ __all__ = [
     "choices_events",
     "fill",
     "next_move",
-    "policies",
     "policy_of",
     "respond",
 ]
@@ -35,20 +36,15 @@ __all__ = [
 MOVES_PER_COMMAND = 60  # a guard: a policy that never settles must not hang the app
 
 
-def policies(system: object) -> tuple[Policy, ...]:
-    return tuple(getattr(system, "solo_policies", ()))
-
-
-def policy_of(state: Encounter, combatant: Combatant) -> str:
+def policy_of(state: Encounter, combatant: Combatant[Any]) -> str:
     """The policy a combatant is played by: its own, else the system's default."""
-    return policy_among(policies(get_system(state.system)), combatant)
+    return policy_among(get_system(state.system).solo_policies, combatant)
 
 
 def next_move(state: Encounter) -> Move | None:
     if not state.solo_sides:
         return None
-    hook = getattr(get_system(state.system), "solo_move", None)
-    return hook(state) if hook is not None else None
+    return get_system(state.system).solo_move(state)
 
 
 def respond(state: Encounter, dice: DiceSource) -> list[Event]:
@@ -81,10 +77,9 @@ def fill(
 
     Returns the values to use and one Move (its command None) per choice, to be logged.
     """
-    hook = getattr(get_system(state.system), "solo_fill", None)
-    if not state.solo_sides or hook is None:
+    if not state.solo_sides:
         return dict(values), []
-    filled, moves = hook(state, action, dict(values))
+    filled, moves = get_system(state.system).solo_fill(state, action, dict(values))
     return dict(filled), list(moves)
 
 

@@ -1,18 +1,24 @@
-"""The interface every rule system implements, and the values it shares with the app."""
+"""The contract every rule system implements, and the values it shares with the app.
+
+A rule system is one package, ``rules/systems/<name>/``, whose ``system`` module holds
+``SYSTEM``, an instance of a ``RuleSystem`` subclass (see ``docs/adding-a-system.md``).
+Abstract methods are what every system must say; every other hook has a default here, so
+callers never probe a system for what it offers.
+"""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, ClassVar
 
 from msgspec import Struct
 
 from rules.dice import DiceSource
+from rules.encounter import Combatant, Encounter, NoState
 from rules.forms import Field
 from rules.logline import LogEntry
-
-if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+from rules.odds import Odds
 
 
 class Tier(Struct, frozen=True):
@@ -55,7 +61,7 @@ class Policy(Struct, frozen=True):
     description: str = ""
 
 
-def policy_among(policies: tuple[Policy, ...], combatant: Combatant) -> str:
+def policy_among(policies: tuple[Policy, ...], combatant: Combatant[Any]) -> str:
     """The policy ``combatant`` is played by: its own if ``policies`` has it, else the first."""
     if combatant.policy and any(p.id == combatant.policy for p in policies):
         return combatant.policy
@@ -70,91 +76,138 @@ class Move(Struct, frozen=True):
     reason: str
 
 
-class NoState(Struct, frozen=True, tag="none"):
-    """The per-encounter state of a system that keeps none of its own."""
-
-
-class RuleSystem(Protocol):
-    """A resolution system: one module in ``rules/systems/`` with a ``SYSTEM`` object.
+class RuleSystem(ABC):
+    """A resolution system.
 
     Sheets, commands, events and the system's state are its own msgspec Structs; each
-    event, sheet and state type has an explicit tag starting with the system's name.
-    List the module in ``rules.registry.MODULES``; the app needs no change.
+    event, sheet and state type has an explicit tag starting with the system's name (tags
+    are the save format: never rename one). The registry finds the system by its folder.
     """
 
-    name: str
-    title: str
-    sheet_types: tuple[type[Struct], ...]  # the first is the default for a new combatant
-    event_types: tuple[type[Struct], ...]
-    command_types: tuple[type[Struct], ...]
-    roll_event_types: tuple[type[Struct], ...]  # events that become ``Encounter.last_roll``
-    state_type: type[Struct]  # per-encounter state (tokens, pots...); NoState for none
-    stat_columns: tuple[str, ...]
-    uses_turn_order: bool  # False: every side acts each round, and "next" ends the round
+    # --- what the system is (class attributes every system sets) -----------------------------
 
-    def new_state(self) -> Any: ...
+    name: ClassVar[str]  # the folder's name, and the ``system`` field of its saves
+    title: ClassVar[str]
+    sheet_types: ClassVar[tuple[type[Struct], ...]]  # the first is a new combatant's default
+    event_types: ClassVar[tuple[type[Struct], ...]]
+    command_types: ClassVar[tuple[type[Struct], ...]]
+    roll_event_types: ClassVar[tuple[type[Struct], ...]]  # events that become the last roll
+    stat_columns: ClassVar[tuple[str, ...]]
+    uses_turn_order: ClassVar[bool]  # False: every side acts each round; "next" ends it
 
-    # sheets
+    # Optional attributes.
+    state_type: ClassVar[type[Struct]] = NoState  # per-encounter state (tokens, pots...)
+    has_odds: ClassVar[bool] = False  # True: ``odds`` answers the roll dialog exactly
+    solo_policies: ClassVar[tuple[Policy, ...]] = ()  # solo play; the first is the default
 
+    REQUIRED: ClassVar[tuple[str, ...]] = (
+        "name",
+        "title",
+        "sheet_types",
+        "event_types",
+        "command_types",
+        "roll_event_types",
+        "stat_columns",
+        "uses_turn_order",
+    )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        missing = [attr for attr in RuleSystem.REQUIRED if not hasattr(cls, attr)]
+        if missing and not getattr(cls, "__abstractmethods__", None):
+            raise TypeError(f"{cls.__name__} must set {', '.join(missing)}")
+
+    def new_state(self) -> Struct:
+        return NoState()
+
+    # --- sheets ----------------------------------------------------------------------------
+
+    @abstractmethod
     def new_sheet(self) -> Any: ...
 
+    @abstractmethod
     def sheet_form(self, sheet: Any) -> list[Field]: ...
 
+    @abstractmethod
     def sheet_from_form(self, values: Mapping[str, str], sheet: Any) -> Any: ...
 
+    @abstractmethod
     def sheet_stats(self, sheet: Any) -> tuple[str, ...]: ...
 
-    # actions: forms described as data, turned into commands
+    # --- actions: forms described as data, turned into commands ------------------------------
 
+    @abstractmethod
     def actions(self, state: Encounter) -> list[Action]: ...
 
+    @abstractmethod
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
         """The fields of an action's dialog; ``selected`` is the highlighted combatant."""
-        ...
 
+    @abstractmethod
     def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> Any: ...
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         """A line shown live under the dialog as the user types ("" for none)."""
-        ...
+        return ""
 
+    @abstractmethod
     def consequence_command(self, state: Encounter) -> Any:
         """The command that applies the last roll's result (the ``d`` key)."""
-        ...
 
-    # rules
+    # --- rules -----------------------------------------------------------------------------
 
+    @abstractmethod
     def decide(self, state: Encounter, command: Any, dice: DiceSource) -> list[Any]: ...
 
+    @abstractmethod
     def apply(self, state: Encounter, event: Any) -> Encounter: ...
 
-    # what the app shows
+    # --- what the app shows -------------------------------------------------------------------
 
+    @abstractmethod
     def tiers(self, state: Encounter) -> list[Tier]: ...
 
+    @abstractmethod
     def landing(self, state: Encounter) -> Landing | None: ...
 
+    @abstractmethod
     def describe(self, state: Encounter, event: Any) -> LogEntry: ...
 
     def alerts(self, state: Encounter, event: Any) -> list[str]:
         """Messages worth a notification for an event, e.g. an Eclipse."""
-        ...
+        return []
 
     def status(self, state: Encounter) -> str:
         """Extra text for the header, e.g. token counts ("" for none)."""
-        ...
+        return ""
 
-    # Optional: ``cannot_act(state, combatant) -> str`` says why a combatant cannot act
-    # ("" if it can); the combatants pane flags such a combatant with ✗ in the turn order.
-    # Optional: ``odds(state, action, values) -> rules.odds.model.Odds | None``: the exact
-    # chance of each tier for the roll the dialog describes now (shown live while typing), and
-    # ``last_odds(state) -> Odds | None``: the chances the last roll had (the pane says which
-    # tier it landed in and how likely that was).
-    # Optional, for solo play (see rules/solo.py): ``solo_policies: tuple[Policy, ...]`` (the
-    # first is the default), ``solo_move(state) -> Move | None``: the next choice a combatant
-    # of a solo side must make now, or None; and ``solo_fill(state, action, values) ->
-    # tuple[dict[str, str], list[Move]]``: a user's dialog values with the fields that belong
-    # to solo combatants (a defender's defence, take zero/ten...) chosen by their policies,
-    # plus a Move (command None) per choice, whose reason is logged.
-    # Optional: ``badges(state, combatant) -> tuple[str, ...]``: short labels for what the
-    # sheet does to a combatant now (e.g. "Dex -5 roll DR 0"), shown after its conditions.
+    def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
+        """Why a combatant cannot act now ("" if it can): the turn order marks it with ✗."""
+        return ""
+
+    def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
+        """Short labels for what the sheet does to a combatant now, after its conditions."""
+        return ()
+
+    # --- exact odds (``has_odds``) -----------------------------------------------------------
+
+    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        """The exact chance of each tier for the roll a dialog describes now, or None."""
+        return None
+
+    def last_odds(self, state: Encounter) -> Odds | None:
+        """The chances the last roll had, or None."""
+        return None
+
+    # --- solo play (see ``rules.solo``) -----------------------------------------------------
+
+    def solo_move(self, state: Encounter) -> Move | None:
+        """The next choice a combatant of a solo side must make now, or None."""
+        return None
+
+    def solo_fill(
+        self, state: Encounter, action: str, values: dict[str, str]
+    ) -> tuple[dict[str, str], list[Move]]:
+        """A user's dialog values with the solo combatants' fields chosen by their policies,
+        and a Move (its command None) per choice, whose reason is logged."""
+        return dict(values), []

@@ -99,6 +99,16 @@ class TrackerApp(App[None]):
         else:
             self.play_branch(branch)
 
+    def on_encounter_screen_open_requested(self) -> None:
+        from tracker.screens.open_save import OpenSaveScreen  # only when asked for
+
+        self.push_screen(OpenSaveScreen(self.saves), self.open_path)
+
+    def on_encounter_screen_branch_requested(
+        self, message: EncounterScreen.BranchRequested
+    ) -> None:
+        self.play_branch(message.branch)
+
     def play_branch(self, branch: History) -> None:
         """Save a branch as a new encounter and play it in place of the current one."""
         path = storage.free_path(self.saves, branch.state.name)

@@ -47,8 +47,7 @@ def roll_parties(event: object) -> list[str]:
 
 
 def can_act(system: RuleSystem, state: Encounter, combatant: Combatant) -> bool:
-    cannot_act = getattr(system, "cannot_act", None)
-    return cannot_act is None or not cannot_act(state, combatant)
+    return not system.cannot_act(state, combatant)
 
 
 def quick_actor(state: Encounter, selected: str | None) -> Combatant | None:

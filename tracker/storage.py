@@ -60,7 +60,7 @@ def load(path: Path) -> Loaded:
         records: list[Record] = []
         problem = None
         if journal.exists():
-            frames = snapshot.decode_frames(_read_bytes(journal))
+            frames = snapshot.decode_frames(_read_bytes(journal), snapshot.read_header(data).system)
             records, problem = snapshot.continue_log(snapshot.records_in(data), frames)
         history = snapshot.open_lazily(data, records)
     except snapshot.SnapshotError as exc:

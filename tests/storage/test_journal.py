@@ -35,7 +35,7 @@ def test_each_record_goes_to_the_journal_and_reopens(tmp_path: Path) -> None:
     session.undo()
     journal = storage.journal_path(path)
     # The first change wrote the snapshot (there was none); the rest are journal frames.
-    frames = snapshot.decode_frames(journal.read_bytes())
+    frames = snapshot.decode_frames(journal.read_bytes(), "livehack")
     assert [e.number for e in frames.entries] == [2, 3, 4]
     assert storage.read(path).state == session.state
     assert storage.read(path).records == session.history.records
@@ -46,7 +46,7 @@ def test_compaction_folds_the_journal_into_the_snapshot(tmp_path: Path) -> None:
     session = session_at(path)
     session.COMPACT_EVERY = 5
     play(session, 12)
-    frames = snapshot.decode_frames(storage.journal_path(path).read_bytes())
+    frames = snapshot.decode_frames(storage.journal_path(path).read_bytes(), "livehack")
     # Note 1 wrote the first snapshot; notes 2-6 and 7-11 filled the journal and were
     # compacted; note 12 (record 12) is the only frame left.
     assert [e.number for e in frames.entries] == [12]

@@ -125,3 +125,36 @@ def test_demos_are_played_as_copies(tmp_path: Path) -> None:
     assert opened.history.state == livehack_demo().state
     assert demo.read_bytes() == original
     assert storage.saves_by_recency(tmp_path) == [opened.path]
+
+
+def _relabelled(system: str) -> bytes:
+    """The LiveHack demo's save with another system named in its header."""
+    import zlib
+
+    import msgspec
+
+    good = snapshot.encode(livehack_demo())
+    doc = msgspec.msgpack.decode(good[len(snapshot.MAGIC) + 4 :])
+    body = msgspec.msgpack.encode({**doc, "system": system})
+    return snapshot.MAGIC + zlib.crc32(body).to_bytes(4, "big") + body
+
+
+@pytest.mark.parametrize(
+    ("system", "expected"),
+    [
+        ("beerrun", "it says it is a beerrun save but holds 'livehack."),
+        ("nosuch", "it is for a rule system this tracker does not know ('nosuch')"),
+    ],
+)
+def test_a_save_of_one_system_is_not_decoded_as_another(
+    tmp_path: Path, system: str, expected: str
+) -> None:
+    path = tmp_path / "relabelled.fight"
+    data = _relabelled(system)
+    path.write_bytes(data)
+    with pytest.raises(storage.SaveError) as raised:
+        storage.read(path)
+    message = str(raised.value)
+    assert expected in message
+    assert "\n" not in message
+    assert path.read_bytes() == data

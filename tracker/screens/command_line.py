@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
@@ -30,10 +30,7 @@ from tracker.command_line import (
     resolve,
 )
 from tracker.quick_flow import recent_events
-from tracker.widgets.combatants import CombatantsPane
-
-if TYPE_CHECKING:
-    from tracker.screens.encounter import EncounterScreen
+from tracker.session import EncounterSession
 
 Complete = Callable[[str], Completion]
 Hint = Callable[[str], str]
@@ -157,12 +154,16 @@ class CommandLineScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def prompt_for(screen: EncounterScreen) -> CommandLineScreen:
-    """The prompt, wired to an encounter screen: lines run through its session."""
-    session = screen.session
+def prompt_for(
+    screen: Screen[Any],
+    session: EncounterSession,
+    palette: Callable[[], list[tuple[str, str, str]]],
+    selected: str | None,
+) -> CommandLineScreen:
+    """The prompt, wired to an encounter screen: lines run through its session, and screen
+    actions (``:replay``...) on the screen."""
     # Read once per prompt: nothing changes the encounter while the prompt is open.
     known = logged_conditions(recent_events(session.history))
-    selected = screen.query_one(CombatantsPane).selected_id
     cached: list[Context] = []
 
     def context() -> Context:
@@ -171,7 +172,7 @@ def prompt_for(screen: EncounterScreen) -> CommandLineScreen:
                 Context(
                     state=session.state,
                     system=session.system,
-                    palette=screen.palette_commands(),
+                    palette=palette(),
                     selected=selected,
                     known_conditions=known,
                 )

@@ -61,6 +61,16 @@ class EncounterChanged(Message):
 
 
 class EncounterScreen(Screen[None]):
+    class OpenRequested(Message):
+        """The user asked for another encounter: the app that can open one shows its saves."""
+
+    class BranchRequested(Message):
+        """The user branched the replay: the app that can save it plays the branch."""
+
+        def __init__(self, branch: History) -> None:
+            super().__init__()
+            self.branch = branch
+
     BINDINGS = [
         Binding("r", "roll", "Roll"),
         Binding("t", "quick_turn", "Quick turn"),
@@ -332,11 +342,8 @@ class EncounterScreen(Screen[None]):
             line = system.preview(self.state, action_id, chosen)
             return solo.preview_line(self.state, moves, line)
 
-        odds_of = getattr(system, "odds", None)
-
         def odds(values: Mapping[str, str]) -> Odds | None:
-            chosen = filled(values)[0]
-            return odds_of(self.state, action_id, chosen) if odds_of is not None else None
+            return system.odds(self.state, action_id, filled(values)[0])
 
         def show_odds(found: Odds | None) -> None:
             if found is not None:
@@ -350,7 +357,7 @@ class EncounterScreen(Screen[None]):
         settings = {
             "ok_label": "Roll" if action_id == "roll" else "OK",
             "preview": preview,
-            "odds": odds if odds_of is not None else None,
+            "odds": odds if system.has_odds else None,
             "on_odds": show_odds,
         }
         form = self._forms.get(action_id)
@@ -419,7 +426,8 @@ class EncounterScreen(Screen[None]):
     def action_command_line(self) -> None:
         from tracker.screens.command_line import prompt_for
 
-        self.app.push_screen(prompt_for(self))
+        selected = self.query_one(CombatantsPane).selected_id
+        self.app.push_screen(prompt_for(self, self.session, self.palette_commands, selected))
 
     def action_apply_result(self) -> None:
         try:
@@ -523,20 +531,14 @@ class EncounterScreen(Screen[None]):
             self.notify(f"Saved to {self.session.path}", markup=False)
 
     def action_open_save(self) -> None:
-        from tracker.app import TrackerApp
-        from tracker.screens.open_save import OpenSaveScreen
-
-        app = self.app
-        if isinstance(app, TrackerApp):
-            app.push_screen(OpenSaveScreen(app.saves), app.open_path)
+        self.post_message(self.OpenRequested())
 
     def action_replay(self) -> None:
-        from tracker.app import TrackerApp
         from tracker.screens.replay import ReplayScreen
 
         def closed(branch: History | None) -> None:
-            if branch is not None and isinstance(self.app, TrackerApp):
-                self.app.play_branch(branch)
+            if branch is not None:
+                self.post_message(self.BranchRequested(branch))
 
         self.app.push_screen(ReplayScreen(self.session.history), closed)
 

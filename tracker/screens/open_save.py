@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
 
-from rules.registry import SYSTEMS
+from rules.registry import get_system, names
 from tracker import storage
 
 
@@ -70,7 +70,7 @@ class OpenSaveScreen(ModalScreen[Path | None]):
         table.clear()
         problem_style = self.app.theme_variables.get("error", "red")  # the theme's own
         for item in self.listings:
-            title = SYSTEMS[item.system].title if item.system in SYSTEMS else item.system
+            title = get_system(item.system).title if item.system in names() else item.system
             if wanted and wanted not in f"{item.name} {title} {item.path.name}".casefold():
                 continue
             name = Text(item.name)

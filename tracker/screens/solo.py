@@ -49,7 +49,7 @@ class SoloScreen(ModalScreen[SoloChoices | None]):
         super().__init__()
         self.state = state
         self.sides = sides_of(state)
-        self.policies = solo.policies(get_system(state.system))
+        self.policies = get_system(state.system).solo_policies
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):

@@ -114,18 +114,14 @@ class CombatantsPane(DataTable[Text]):
 
     def _rows_of(self, state: Encounter) -> dict[str, Row]:
         system = get_system(state.system)
-        # Optional system hook: why a combatant cannot act ("" if it can), flagged with ✗.
-        cannot_act = getattr(system, "cannot_act", None)
-        # Optional system hook: short labels for what the sheet does to a combatant now.
-        badges = getattr(system, "badges", None)
         hidden, cannot = self._style("combatants--hidden"), self._style("combatants--cannot-act")
         condition, badge = self._style("combatants--condition"), self._style("combatants--badge")
         rows: dict[str, Row] = {}
         made: dict[str, tuple[object, Row]] = {}
         for combatant in state.combatants:
             current = combatant.id == state.current_id
-            blocked = bool(cannot_act is not None and cannot_act(state, combatant))
-            marks = tuple(badges(state, combatant)) if badges else ()
+            blocked = bool(system.cannot_act(state, combatant))
+            marks = tuple(system.badges(state, combatant))
             solo = state.is_solo(combatant)
             # A row depends on these only; an unchanged combatant is the same object.
             depends = (combatant, current, blocked, marks, solo)

@@ -53,8 +53,7 @@ class ThresholdsPane(Static):
             return  # a later state is already drawn
         system = get_system(state.system)
         landing = system.landing(state)
-        last_odds = getattr(system, "last_odds", None) if with_odds else None
-        odds = last_odds(state) if last_odds is not None else None
+        odds = system.last_odds(state) if with_odds else None
         tiers = tuple(
             (
                 landing is not None and landing.tier == index,

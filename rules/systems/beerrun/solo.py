@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.commands import AddCondition
 from rules.conditions import Duration
 from rules.system import Move, Policy, policy_among
 
@@ -200,8 +201,6 @@ def _gives_up(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: s
         why = f"Health d{found.size} of d{found.rating}: it gives up the fight"
     if not why:
         return None
-    from rules.commands import AddCondition  # here: the core commands import the registry
-
     return Move(actor.id, AddCondition(actor.id, CEDED, Duration("until-removed")), why)
 
 

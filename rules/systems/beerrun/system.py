@@ -18,7 +18,7 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded, TurnAdvanced
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
-from rules.system import Action, Landing, Tier
+from rules.system import Action, Landing, RuleSystem, Tier
 
 from . import conflict as br
 from . import solo
@@ -110,7 +110,7 @@ def _split(text: str) -> tuple[tuple[str, int], ...] | None:
     return tuple(out) or None
 
 
-class BeerRun:
+class BeerRun(RuleSystem):
     name = "beerrun"
     title = "Beer Run"
     sheet_types = (BeerRunSheet,)
@@ -130,6 +130,7 @@ class BeerRun:
     state_type = BeerRunState
     stat_columns = ("Int", "Abilities", "Goal", "Extra dice")
     uses_turn_order = False
+    has_odds = True
     solo_policies = solo.POLICIES
 
     def new_state(self) -> BeerRunState:

@@ -31,8 +31,8 @@ from .events import (
     level_name,
     sheet_of,
 )
+from .forms import DEFAULT_DEFENSE, check_command, check_form, first_skill
 from .sheet import defense_consequence
-from .system import DEFAULT_DEFENSE, check_command, check_form, first_skill
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 from msgspec import structs
 
 from rules.dice import DiceSource
+from rules.encounter import NoState
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
-from rules.system import Action, Landing, NoState, Tier
+from rules.system import Action, Landing, RuleSystem, Tier
 
 from . import odds as exact
+from . import solo
 from .arithmetic import (
-    ATTITUDES,
-    DICE,
     LEVEL_NAMES,
     SPACING,
     Cost,
@@ -57,6 +57,18 @@ from .events import (
     sheet_of,
     thresholds_text,
 )
+from .forms import (
+    MAX_COST_TEXT,
+    MiddleDice,
+    aid_form,
+    calloff_form,
+    check_command,
+    check_form,
+    check_preview,
+    default_target,
+    split_names,
+    suckage_form,
+)
 from .log import (
     check_alerts,
     describe_aid,
@@ -76,201 +88,14 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from rules.encounter import Encounter
     from rules.odds import Odds
-    from rules.solo import Move, Policy
-
-NATURE = "nature"
-DEFAULT_DEFENSE = "5 Wind"  # "Dodging that same attack has an N of 5 Wind"
-MAX_COST_TEXT = 80
-
-
-# --- forms ---------------------------------------------------------------------------------
-
-
-def _names(raw: str) -> tuple[str, ...]:
-    """Skill names typed with commas; a skill named twice still counts once."""
-    unique: dict[str, str] = {}
-    for part in raw.split(","):
-        name = " ".join(part.split())
-        if name:
-            unique.setdefault(name.casefold(), name)
-    return tuple(unique.values())
-
-
-def _dice_field(key: str, label: str) -> Field:
-    return Field(key=key, label=label, kind="choice", default="1d20", choices=DICE)
-
-
-def _attitude_field(key: str, label: str) -> Field:
-    return Field(key=key, label=label, kind="choice", default="ordinary", choices=ATTITUDES)
-
-
-def first_skill(combatant: Combatant, prefer: str = "") -> str:
-    sheet = sheet_of(combatant)
-    found = sheet.skill(prefer) if prefer else None
-    chosen = found or (sheet.skills[0] if sheet.skills else None)
-    return chosen.name if chosen else ""
-
-
-def default_target(state: Encounter, attacker: Combatant) -> Combatant:
-    last = state.last_roll
-    if (
-        isinstance(last, FatigueChecked)
-        and last.attacker is not None
-        and last.attacker.combatant_id == attacker.id
-    ):
-        target = state.find(last.defender.combatant_id)
-        if target is not None:
-            return target
-    others = [c for c in state.combatants if c.id != attacker.id]
-    return next((c for c in others if c.side != attacker.side), others[0])
-
-
-def check_form(state: Encounter) -> list[Field]:
-    if len(state.combatants) < 1:
-        raise Rejected("A check needs a combatant: add one first")
-    people = tuple((c.id, c.name) for c in state.combatants)
-    attacker = state.current or state.combatants[0]
-    alone = len(state.combatants) < 2
-    defender = attacker if alone else default_target(state, attacker)
-    weapons = sheet_of(attacker).weapons
-    return [
-        Field(
-            key="attacker",
-            label="Attacker",
-            kind="choice",
-            default=NATURE if alone else attacker.id,
-            choices=((NATURE, "Nature (GM's total)"), *people),
-        ),
-        Field(key="defender", label="Defender", kind="choice", default=defender.id, choices=people),
-        Field(
-            key="weapon",
-            label="Weapon",
-            kind="text",
-            default=weapons[0].name if weapons else "",
-            help="blank: no weapon",
-        ),
-        Field(
-            key="attacker_skills",
-            label="Attacker skills",
-            kind="text",
-            default=first_skill(attacker),
-            help="names, with commas",
-        ),
-        _dice_field("attacker_dice", "Attacker dice"),
-        _attitude_field("attacker_attitude", "Attacker attitude"),
-        Field(
-            key="attacker_effort",
-            label="Attacker effort N",
-            kind="text",
-            default="",
-            help="blank: the weapon's N Wind",
-        ),
-        Field(
-            key="defender_skills",
-            label="Defender skills",
-            kind="text",
-            default=first_skill(defender, "Dodge"),
-        ),
-        _dice_field("defender_dice", "Defender dice"),
-        _attitude_field("defender_attitude", "Defender attitude"),
-        Field(
-            key="defender_effort", label="Defender effort N", kind="text", default=DEFAULT_DEFENSE
-        ),
-        Field(key="nature_total", label="Nature's total to beat", default="0"),
-        Field(
-            key="fumble",
-            label="Fumble threshold",
-            kind="text",
-            default="",
-            help="blank: weapon's (0 walk, 4 punch, 8 sword, 12 greatsword, 16 flail)",
-        ),
-    ]
-
-
-def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
-    fields = {f.key: f for f in check_form(state)}
-    attacker = choice_value(values, fields["attacker"])
-    effort_raw = values.get("attacker_effort", "").strip()
-    fumble_raw = values.get("fumble", "").strip()
-    return FatigueCheck(
-        attacker_id=None if attacker == NATURE else attacker,
-        defender_id=choice_value(values, fields["defender"]),
-        weapon="" if attacker == NATURE else values.get("weapon", "").strip(),
-        attacker_skills=_names(values.get("attacker_skills", "")),
-        defender_skills=_names(values.get("defender_skills", "")),
-        attacker_dice=choice_value(values, fields["attacker_dice"]),  # type: ignore[arg-type]
-        defender_dice=choice_value(values, fields["defender_dice"]),  # type: ignore[arg-type]
-        attacker_attitude=choice_value(values, fields["attacker_attitude"]),  # type: ignore[arg-type]
-        defender_attitude=choice_value(values, fields["defender_attitude"]),  # type: ignore[arg-type]
-        attacker_effort=parse_effort(effort_raw, "Attacker effort") if effort_raw else None,
-        defender_effort=parse_effort(values.get("defender_effort", ""), "Defender effort"),
-        nature_total=int_value(values, "nature_total", "Nature's total"),
-        fumble_threshold=int_value(values, "fumble", "Fumble threshold") if fumble_raw else None,
-    )
-
-
-def check_preview(state: Encounter, values: Mapping[str, str]) -> str:
-    """Both sides before the dice, the defender's thresholds and the fumble line."""
-    cmd = check_command(state, values)
-    # A dry run with every die showing 0 would not fit the dice; use a fixed middle face.
-    roll = check(state, cmd, _MiddleDice())
-    defender = state.name_of(roll.defender.combatant_id)
-    d_mod = roll.defender.total - roll.defender.dice_total
-    text = (
-        f"{defender} {roll.defender.dice} {d_mod:+d}, thresholds {thresholds_text(roll.defender)}"
-    )
-    if roll.attacker is None:
-        return f"Nature {roll.nature_total} vs {text}"
-    a_mod = roll.attacker.total - roll.attacker.dice_total
-    attacker = state.name_of(roll.attacker.combatant_id)
-    return f"{attacker} {roll.attacker.dice} {a_mod:+d}, fumble line {roll.fumble_line} vs {text}"
-
-
-class _MiddleDice:
-    """Dice for previews: nothing is recorded, and no 1 or 20 is shown (no second die)."""
-
-    def roll(self, sides: int) -> int:
-        return 2
-
-
-def suckage_form(state: Encounter) -> list[Field]:
-    roll = pending(state)
-    offer = roll.suckage_offer
-    if not offer:
-        raise Rejected("Suckage points only lift a failed defense: the last check has none")
-    return [
-        Field(key="points", label="Suckage points", default=str(offer)),
-        Field(key="cost", label="Narrated cost", kind="text", help="e.g. falls to one knee"),
-    ]
-
-
-def calloff_form(state: Encounter) -> list[Field]:
-    pending(state)
-    return [Field(key="levels", label="Levels lower (1 or 2)", default="1")]
-
-
-def aid_form(state: Encounter, selected: str | None) -> list[Field]:
-    roll = pending(state)
-    people = tuple((c.id, c.name) for c in state.combatants)
-    helper = selected if state.find(selected) else state.combatants[0].id
-    sides = (("defender", "the defender"),)
-    if roll.attacker is not None:
-        sides = (("attacker", "the attacker"), *sides)
-    return [
-        Field(key="helper", label="Helper", kind="choice", default=helper, choices=people),
-        Field(key="side", label="Aiding", kind="choice", default=sides[0][0], choices=sides),
-        Field(key="skills", label="Helper skills", kind="text", help="names, with commas"),
-        _dice_field("dice", "Helper dice"),
-        Field(key="effort", label="Helper effort N", kind="text", help="e.g. 2 Wit"),
-    ]
-
+    from rules.solo import Move
 
 # --- the system ------------------------------------------------------------------------------
 
 
-class FatigueThresholds:
+class FatigueThresholds(RuleSystem):
     name = "fatigue"
     title = "Fatigue & Thresholds"
     sheet_types = (FatigueSheet,)
@@ -286,6 +111,8 @@ class FatigueThresholds:
     state_type = NoState
     stat_columns = ("Wind", "Sta", "HP", "Mind", "Pen")
     uses_turn_order = True
+    has_odds = True
+    solo_policies = solo.POLICIES
 
     def new_state(self) -> NoState:
         return NoState()
@@ -347,7 +174,7 @@ class FatigueThresholds:
                     helper_id=choice_value(values, fields["helper"]),
                     side=choice_value(values, fields["side"]),  # type: ignore[arg-type]
                     dice=choice_value(values, fields["dice"]),  # type: ignore[arg-type]
-                    skills=_names(values.get("skills", "")),
+                    skills=split_names(values.get("skills", "")),
                     effort=parse_effort(values.get("effort", ""), "Helper effort"),
                 )
         raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
@@ -376,7 +203,7 @@ class FatigueThresholds:
         if action != "roll":
             return None
         try:
-            roll = check(state, check_command(state, values), _MiddleDice())
+            roll = check(state, check_command(state, values), MiddleDice())
         except Rejected:
             return None
         return exact.checked_odds(roll)
@@ -389,25 +216,15 @@ class FatigueThresholds:
     def consequence_command(self, state: Encounter) -> FatigueApply:
         return FatigueApply()
 
-    # solo play (rules/solo.py); imported here, since fatigue_solo imports this module
-
-    @property
-    def solo_policies(self) -> tuple[Policy, ...]:
-        from . import solo as fatigue_solo
-
-        return fatigue_solo.POLICIES
+    # solo play (rules/solo.py)
 
     def solo_move(self, state: Encounter) -> Move | None:
-        from . import solo as fatigue_solo
-
-        return fatigue_solo.next_move(state)
+        return solo.next_move(state)
 
     def solo_fill(
         self, state: Encounter, action: str, values: dict[str, str]
     ) -> tuple[dict[str, str], list[Move]]:
-        from . import solo as fatigue_solo
-
-        return fatigue_solo.fill(state, action, values)
+        return solo.fill(state, action, values)
 
     # decide and apply
 

@@ -13,7 +13,7 @@ from msgspec import Struct
 from rules.conditions import Duration
 from rules.dice import DiceSource, roll_exploding
 
-from .sheet import Trait
+from .sheet import LiveHackSheet, Trait, offset_effects
 from .table import DAMAGE_TABLE as DAMAGE_TABLE
 from .table import DIE as DIE
 from .table import TAKE_TEN as TAKE_TEN
@@ -35,6 +35,16 @@ STABILIZE_MOS = 10  # "a positive MOS of 10 or more, the character stabilizes"
 # Dying is "effectively the same as Incapacitation").
 DAZED = ("Discombobulated", "Incapacitated", "Dying", "Comatose")
 CANNOT_ACT = (*DAZED, "Dead", "Transforming")
+
+
+def cannot_act(combatant: Combatant[LiveHackSheet]) -> str:
+    """Why the combatant cannot act ("" if it can): a condition, or a -10 offset."""
+    found = next((name for name in CANNOT_ACT if combatant.condition(name)), None)
+    if found:
+        return found
+    stops = [e for e in offset_effects(combatant.sheet) if e.stops_acting]
+    return f"{stops[0].attribute.capitalize()} -10" if stops else ""
+
 
 # Skill pairs of *Defenses*: the skill on the left is defended by the one on the right.
 SKILL_PAIRS: dict[str, str] = {"hide": "Spot", "move silently": "Listen"}

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import structs
 
+from rules.commands import NextTurn
 from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
@@ -28,6 +29,7 @@ from .model import (
     LiveHackSave,
     LiveHackState,
     Take,
+    cannot_act,
     condition_for,
     consequence_for,
 )
@@ -150,9 +152,7 @@ def next_move(state: Encounter) -> Move | None:
     save = _save(state, actor, policy, done)
     if save is not None:
         return save
-    from rules.registry import get_system  # here: the registry imports this module
-
-    why = get_system(state.system).cannot_act(state, actor)  # type: ignore[attr-defined]
+    why = cannot_act(actor)
     if not why and is_out(actor):
         why = next(name for name in OUT_OF_THE_FIGHT if actor.condition(name))
     if why:
@@ -168,8 +168,6 @@ def next_move(state: Encounter) -> Move | None:
 
 
 def _pass(actor: Combatant, reason: str) -> Move:
-    from rules.commands import NextTurn  # here: the core commands import the registry
-
     return Move(actor.id, NextTurn(), reason)
 
 

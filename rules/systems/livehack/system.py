@@ -20,14 +20,13 @@ from rules.events import TurnAdvanced
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds import Odds
-from rules.system import Action, Landing, Tier
+from rules.system import Action, Landing, RuleSystem, Tier
 
 from . import decide as decide_
 from . import forms, log, solo
 from . import odds as odds_
 from .forms import DEFENSES, TAKES, default_target
 from .model import (
-    CANNOT_ACT,
     CONDITION_DURATIONS,
     DAMAGE_TABLE,
     DIE,
@@ -60,6 +59,7 @@ from .model import (
     Rollover,
     SideRoll,
     Take,
+    cannot_act,
     condition_for,
     consequence_for,
     opposed_roll,
@@ -139,7 +139,7 @@ ACTIONS = (
 )
 
 
-class LiveHack:
+class LiveHack(RuleSystem):
     name = "livehack"
     title = "LiveHack"
     sheet_types = (LiveHackSheet,)
@@ -170,6 +170,7 @@ class LiveHack:
     state_type = LiveHackState
     stat_columns = ("Atk", "R/F/W", "Wnd", "Fat", "Grm", "Pos")
     uses_turn_order = True
+    has_odds = True
     solo_policies = solo.POLICIES
 
     def new_state(self) -> LiveHackState:
@@ -199,13 +200,7 @@ class LiveHack:
         )
 
     def cannot_act(self, state: Encounter, combatant: Combatant) -> str:
-        """Why the combatant cannot act ("" if it can): a flag in the turn order."""
-        found = next((name for name in CANNOT_ACT if combatant.condition(name)), None)
-        if found:
-            return found
-        sheet: LiveHackSheet = combatant.sheet
-        stops = [e for e in offset_effects(sheet) if e.stops_acting]
-        return f"{stops[0].attribute.capitalize()} -10" if stops else ""
+        return cannot_act(combatant)
 
     def badges(self, state: Encounter, combatant: Combatant) -> tuple[str, ...]:
         """The -5 and -10 offset effects in force, for the combatants pane."""

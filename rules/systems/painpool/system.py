@@ -18,7 +18,7 @@ from rules.dice import ANY_FACE, DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
-from rules.system import Action, Landing, Tier
+from rules.system import Action, Landing, RuleSystem, Tier
 
 from . import solo as painpool_solo
 from . import view
@@ -85,7 +85,7 @@ if TYPE_CHECKING:
 # --- the system -----------------------------------------------------------------------------
 
 
-class PainPool:
+class PainPool(RuleSystem):
     name = "painpool"
     title = "Pain Pool"
     sheet_types = (HeroSheet, ChallengeSheet)
@@ -104,6 +104,7 @@ class PainPool:
     stat_columns = ("Dice", "Boons / Health", "Favor", "Held")
     # A conflict-resolution game: exchanges, not initiative (see docs/rulings.md).
     uses_turn_order = False
+    has_odds = True
 
     def new_state(self) -> PainPoolState:
         return PainPoolState()

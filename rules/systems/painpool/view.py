@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from itertools import product
 from typing import TYPE_CHECKING
 
+from rules.commands import AddCombatant
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.logline import Line, LogEntry, Span, spans
@@ -211,8 +212,6 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
         case "roll":
             return roll_command(state, values)
         case "challenge":
-            from rules.commands import AddCombatant  # here: rules.commands imports the registry
-
             sheet = challenge_from_form(values, ChallengeSheet())
             return AddCombatant(name=values.get("name", ""), side="challenge", sheet=sheet)
         case "damage":
