@@ -20,8 +20,7 @@ from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
 from rules.system import Action, Landing, RuleSystem, Tier
 
-from . import conflict as br
-from . import solo
+from . import conflict, solo
 from .dice import compare, parse_die, parse_pool, pool_text
 from .log import describe_event, goal_text
 from .model import (
@@ -241,7 +240,7 @@ class BeerRun(RuleSystem):
                         key="categories",
                         label="Categories",
                         kind="text",
-                        default=", ".join(br.categories(state)),
+                        default=", ".join(conflict.categories(state)),
                         help="e.g. Body, Mind, Social",
                     )
                 ]
@@ -277,7 +276,7 @@ class BeerRun(RuleSystem):
     def _goal_form(
         self, state: Encounter, who: Combatant, actor: Field, people: tuple[tuple[str, str], ...]
     ) -> list[Field]:
-        goal = br.sheet_of(who).goal or Goal()
+        goal = conflict.sheet_of(who).goal or Goal()
         return [
             actor,
             Field(key="kind", label="Goal", kind="choice", default=goal.kind, choices=GOAL_KINDS),
@@ -337,19 +336,19 @@ class BeerRun(RuleSystem):
         ]
 
     def _last_opponent(self, state: Encounter, cid: str) -> str:
-        found = br.last_opponent(state, cid)
+        found = conflict.last_opponent(state, cid)
         if found is not None:
             return found
         other = next((c for c in state.combatants if c.id != cid), None)
         return other.id if other else cid
 
     def _damage_form(self, state: Encounter) -> list[Field]:
-        waiting = br.pending_now(state)
+        waiting = conflict.pending_now(state)
         if not waiting:
-            raise br.nothing_to_land(state)
+            raise conflict.nothing_to_land(state)
         item = waiting[0]
         target = state.combatant(item.target_id)
-        name, pips = br.default_split(target, item.pips)[0]
+        name, pips = conflict.default_split(target, item.pips)[0]
         return [
             Field(
                 key="split",
@@ -442,7 +441,7 @@ class BeerRun(RuleSystem):
                     return f"{who} aims to {goal_text(state, command.goal) or 'win'}"
                 case Cede():
                     winner = state.combatant(command.to_id)
-                    goal = goal_text(state, br.sheet_of(winner).goal) or "its goal"
+                    goal = goal_text(state, conflict.sheet_of(winner).goal) or "its goal"
                     return (
                         f"{state.name_of(command.combatant_id)} cedes: {winner.name} gains {goal}"
                     )
@@ -452,11 +451,11 @@ class BeerRun(RuleSystem):
 
     def _pool_preview(self, state: Encounter, cmd: BuildPool) -> str:
         who = state.combatant(cmd.combatant_id)
-        plan = br.plan_pool(state, who, cmd.base, cmd.extra)
+        plan = conflict.plan_pool(state, who, cmd.base, cmd.extra)
         dice = " ".join(f"{a.name} d{a.size}" for a in plan.base)
         if plan.extra:
             dice += " + " + " ".join(f"{a.name} d{a.size}" for a in plan.extra)
-        sheet = br.sheet_of(who)
+        sheet = conflict.sheet_of(who)
         text = f"{dice}: {plan.cost} Intensity"
         if plan.extra:
             text += f" (1 + {plan.cost - 1} for {len(plan.extra)} extra)"
@@ -470,7 +469,7 @@ class BeerRun(RuleSystem):
             text += ". Adds situation " + " ".join(f"d{d.size}" for d in sheet.situation)
         if plan.cost <= sheet.intensity:
             try:
-                pool = br.build_pool(state, cmd)
+                pool = conflict.build_pool(state, cmd)
             except Rejected as exc:
                 return f"{text}. {exc.message}"
             text += ". " + self._opposition(state, pool)
@@ -488,8 +487,8 @@ class BeerRun(RuleSystem):
         return f"Against the difficulty {dice}"
 
     def _damage_preview(self, state: Encounter, cmd: LandDamage) -> str:
-        item = br.pending_now(state)[0]
-        events = br.land_damage(state, cmd.split)
+        item = conflict.pending_now(state)[0]
+        events = conflict.land_damage(state, cmd.split)
         landed = events[0]
         assert isinstance(landed, DamageLanded)
         hits = ", ".join(
@@ -500,7 +499,7 @@ class BeerRun(RuleSystem):
         return f"{who}{upper} lands {item.pips} on {state.name_of(item.target_id)}: {hits}"
 
     def _roll_preview(self, state: Encounter) -> str:
-        pools = br.round_pools(state)
+        pools = conflict.round_pools(state)
         if not pools:
             return f"Nobody has paid for a pool in round {state.round}"
         parts = []
@@ -513,8 +512,8 @@ class BeerRun(RuleSystem):
         return f"Round {state.round}: " + "; ".join(parts)
 
     def consequence_command(self, state: Encounter) -> LandDamage:
-        if not br.pending_now(state):
-            raise br.nothing_to_land(state)
+        if not conflict.pending_now(state):
+            raise conflict.nothing_to_land(state)
         return LandDamage()
 
     # --- solo play (rules/solo.py) ---
@@ -531,20 +530,20 @@ class BeerRun(RuleSystem):
             case SetGoal():
                 return self._set_goal(state, command)
             case BuildPool():
-                return [PoolBuilt(br.build_pool(state, command))]
+                return [PoolBuilt(conflict.build_pool(state, command))]
             case RollRound():
-                return br.roll_round(state, dice, self.apply)
+                return conflict.roll_round(state, dice, self.apply)
             case LandDamage():
-                return br.land_damage(state, command.split)
+                return conflict.land_damage(state, command.split)
             case Cede():
-                return br.cede(state, command)
+                return conflict.cede(state, command)
             case AddOutcomeDie():
                 return self._outcome(state, command)
         raise Rejected(f"Beer Run does not know the command {type(command).__name__}")
 
     def _set_goal(self, state: Encounter, cmd: SetGoal) -> list[object]:
         who = state.combatant(cmd.combatant_id)
-        br.sheet_of(who)
+        conflict.sheet_of(who)
         if cmd.goal.ally_id is not None:
             ally = state.combatant(cmd.goal.ally_id)
             if ally.id == who.id:
@@ -553,7 +552,7 @@ class BeerRun(RuleSystem):
 
     def _outcome(self, state: Encounter, cmd: AddOutcomeDie) -> list[object]:
         who = state.combatant(cmd.combatant_id)
-        sheet = br.sheet_of(who)
+        sheet = conflict.sheet_of(who)
         if cmd.die.kind == "gained":
             if sheet.ability(cmd.die.name) is not None:
                 raise Rejected(f"{who.name} already has an ability called {cmd.die.name}")
@@ -562,14 +561,14 @@ class BeerRun(RuleSystem):
         return [OutcomeDieAdded(combatant_id=who.id, die=cmd.die, category=cmd.category)]
 
     def apply(self, state: Encounter, event: object) -> Encounter:
-        own: BeerRunState = br.br_state(state)
+        own: BeerRunState = conflict.br_state(state)
         match event:
             case CategoriesSet():
                 return state.update(system_state=structs.replace(own, categories=event.categories))
             case GoalSet():
                 return self._with_sheet(state, event.combatant_id, goal=event.goal)
             case PoolBuilt(pool=pool):
-                sheet = br.sheet_of(state.combatant(pool.combatant_id))
+                sheet = conflict.sheet_of(state.combatant(pool.combatant_id))
                 state = self._with_sheet(
                     state, pool.combatant_id, intensity=sheet.intensity - pool.cost
                 )
@@ -577,7 +576,7 @@ class BeerRun(RuleSystem):
             case RoundRolled():
                 return self._apply_round(state, own, event)
             case DiceGained():
-                sheet = br.sheet_of(state.combatant(event.combatant_id))
+                sheet = conflict.sheet_of(state.combatant(event.combatant_id))
                 die = TempDie(event.size, event.uses)
                 if event.kind == "situation":
                     return self._with_sheet(
@@ -585,7 +584,7 @@ class BeerRun(RuleSystem):
                     )
                 return self._with_sheet(state, event.combatant_id, penalty=(*sheet.penalty, die))
             case GoalGained():
-                sheet = br.sheet_of(state.combatant(event.combatant_id))
+                sheet = conflict.sheet_of(state.combatant(event.combatant_id))
                 goal = structs.replace(sheet.goal or Goal(), gained=True)
                 return self._with_sheet(state, event.combatant_id, goal=goal)
             case DamageLanded():
@@ -598,37 +597,37 @@ class BeerRun(RuleSystem):
 
     def _with_sheet(self, state: Encounter, cid: str, **changes: object) -> Encounter:
         who = state.combatant(cid)
-        sheet = structs.replace(br.sheet_of(who), **changes)
+        sheet = structs.replace(conflict.sheet_of(who), **changes)
         return state.replace_combatant(structs.replace(who, sheet=sheet))
 
     def _apply_round(self, state: Encounter, own: BeerRunState, event: RoundRolled) -> Encounter:
         for spent in event.spent:
-            sheet = br.sheet_of(state.combatant(spent.combatant_id))
+            sheet = conflict.sheet_of(state.combatant(spent.combatant_id))
             field = "situation" if spent.kind == "situation" else "penalty"
             left = spend_one(getattr(sheet, field), spent.size)
             state = self._with_sheet(state, spent.combatant_id, **{field: left})
         if event.stage == "helping":
             return state
-        pending = [p for c in event.contests for p in br.pending_from(event.round, c)]
+        pending = [p for c in event.contests for p in conflict.pending_from(event.round, c)]
         kept = tuple(p for p in own.pending if p.round == event.round)
         own = structs.replace(own, pending=(*kept, *pending), rolled_round=event.round)
         return state.update(system_state=own, last_roll=event, last_roll_applied=not pending)
 
     def _apply_damage(self, state: Encounter, own: BeerRunState, event: DamageLanded) -> Encounter:
-        sheet = br.sheet_of(state.combatant(event.target_id))
+        sheet = conflict.sheet_of(state.combatant(event.target_id))
         for hit in event.hits:
             sheet = damaged(sheet, hit.ability, hit.pips)
         who = state.combatant(event.target_id)
         state = state.replace_combatant(structs.replace(who, sheet=sheet))
         if not event.from_pending:
             return state  # a cede's damage: nothing was waiting
-        rest = br.pending_now(state)[1:]  # the first waiting set landed; older ones are void
+        rest = conflict.pending_now(state)[1:]  # the first waiting set landed; older ones are void
         return state.update(
             system_state=structs.replace(own, pending=rest), last_roll_applied=not rest
         )
 
     def _apply_outcome(self, state: Encounter, event: OutcomeDieAdded) -> Encounter:
-        sheet = br.sheet_of(state.combatant(event.combatant_id))
+        sheet = conflict.sheet_of(state.combatant(event.combatant_id))
         changes: dict[str, object] = {"outcomes": (*sheet.outcomes, event.die)}
         if event.die.kind == "gained":
             ability = Ability(name=event.die.name, category=event.category, size=event.die.size)
@@ -666,25 +665,25 @@ class BeerRun(RuleSystem):
 
     @staticmethod
     def _next_contest(state: Encounter) -> Contest | None:
-        if br.br_state(state).rolled_round == state.round:
+        if conflict.br_state(state).rolled_round == state.round:
             return None
-        pools = br.round_pools(state)
+        pools = conflict.round_pools(state)
         if not pools or any(p.kind == "helping" for p in pools):
             return None
-        rolled = br.roll_main(state, list(pools), ANY_FACE)[0]
+        rolled = conflict.roll_main(state, list(pools), ANY_FACE)[0]
         assert isinstance(rolled, RoundRolled)
         return rolled.contests[0] if rolled.contests else None
 
     def _pool_contest(self, state: Encounter, values: Mapping[str, str]) -> Contest | None:
         command = self.action_command(state, "pool", values)
         assert isinstance(command, BuildPool)
-        pool = br.build_pool(state, command)
+        pool = conflict.build_pool(state, command)
         state = self.apply(state, PoolBuilt(pool))
         if pool.kind == "helping":
-            rolled = br.roll_helping(state, [pool], ANY_FACE)[0]
+            rolled = conflict.roll_helping(state, [pool], ANY_FACE)[0]
         else:
-            main = [p for p in br.round_pools(state) if p.kind != "helping"]
-            rolled = br.roll_main(state, main, ANY_FACE)[0]
+            main = [p for p in conflict.round_pools(state) if p.kind != "helping"]
+            rolled = conflict.roll_main(state, main, ANY_FACE)[0]
         assert isinstance(rolled, RoundRolled)
         who = pool.combatant_id
         for contest in rolled.contests:
@@ -726,7 +725,7 @@ class BeerRun(RuleSystem):
     def alerts(self, state: Encounter, event: object) -> list[str]:
         match event:
             case TurnAdvanced(round=round_) if round_ != state.round:
-                left = br.pending_now(state)
+                left = conflict.pending_now(state)
                 out = [
                     f"Round {round_}: every side states its goal and pays Intensity again "
                     "(s: Goal, Build pool), then r rolls all pools at once."
@@ -741,21 +740,21 @@ class BeerRun(RuleSystem):
                     f"{state.name_of(cid)} gains its goal: declare a new goal (s: Goal) "
                     "or let the other side cede."
                 ]
-            case ConditionAdded(combatant_id=cid, condition=c) if c.name == br.DEAD:
+            case ConditionAdded(combatant_id=cid, condition=c) if c.name == conflict.DEAD:
                 return [f"{state.name_of(cid)}'s Health is at zero: {state.name_of(cid)} dies."]
         return []
 
     def status(self, state: Encounter) -> str:
         """Where the round stands, in place of whose turn it is."""
-        own = br.br_state(state)
+        own = conflict.br_state(state)
         if own.rolled_round == state.round:
-            waiting = br.pending_now(state)
+            waiting = conflict.pending_now(state)
             if not waiting:
                 return "rolled: cede (s) or n ends the round"
             item = waiting[0]
             who = state.name_of(item.dealer_id, "Difficulty")
             return f"to land: {who} {item.pips} on {state.name_of(item.target_id)} (d)"
-        paid = [state.name_of(p.combatant_id) for p in br.round_pools(state)]
+        paid = [state.name_of(p.combatant_id) for p in conflict.round_pools(state)]
         return "all sides act at once · paid: " + (", ".join(paid) or "nobody yet")
 
 

@@ -20,8 +20,7 @@ from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
 from rules.system import Action, Landing, RuleSystem, Tier
 
-from . import odds as exact
-from . import solo
+from . import odds, solo
 from .arithmetic import (
     LEVEL_NAMES,
     SPACING,
@@ -206,12 +205,12 @@ class FatigueThresholds(RuleSystem):
             roll = check(state, check_command(state, values), MiddleDice())
         except Rejected:
             return None
-        return exact.checked_odds(roll)
+        return odds.checked_odds(roll)
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The chances the last check had before its dice (aid and suckage came after)."""
         roll = state.last_roll
-        return exact.checked_odds(roll) if isinstance(roll, FatigueChecked) else None
+        return odds.checked_odds(roll) if isinstance(roll, FatigueChecked) else None
 
     def consequence_command(self, state: Encounter) -> FatigueApply:
         return FatigueApply()

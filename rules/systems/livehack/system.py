@@ -22,9 +22,7 @@ from rules.logline import LogEntry
 from rules.odds import Odds
 from rules.system import Action, Landing, RuleSystem, Tier
 
-from . import decide as decide_
-from . import forms, log, solo
-from . import odds as odds_
+from . import decide, forms, log, odds, solo
 from .forms import DEFENSES, TAKES, default_target
 from .model import (
     CONDITION_DURATIONS,
@@ -280,13 +278,13 @@ class LiveHack(RuleSystem):
             return None
         try:
             if action == "roll":
-                event = decide_.roll(state, forms.roll_command(state, values), _NO_DICE)
+                event = decide.roll(state, forms.roll_command(state, values), _NO_DICE)
             elif action == "grim":
                 command = forms.command_for(state, "grim", values, None)
-                event = decide_.grim_test(state, command, _NO_DICE)
+                event = decide.grim_test(state, command, _NO_DICE)
             else:
                 joint = forms.command_for(state, "joint", values, None)
-                return joint_odds(decide_.joint(state, joint, _NO_DICE))
+                return joint_odds(decide.joint(state, joint, _NO_DICE))
         except (Rejected, KeyError, ValueError):
             return None
         return rolled_odds(event)
@@ -320,25 +318,25 @@ class LiveHack(RuleSystem):
     def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case LiveHackRoll():
-                return [decide_.roll(state, command, dice)]
+                return [decide.roll(state, command, dice)]
             case LiveHackApplyConsequence():
-                return decide_.consequence(state)
+                return decide.consequence(state)
             case LiveHackJointRoll():
-                return [decide_.joint(state, command, dice)]
+                return [decide.joint(state, command, dice)]
             case LiveHackAid():
-                return [decide_.aid(state, command, dice)]
+                return [decide.aid(state, command, dice)]
             case LiveHackGrimTest():
-                return [decide_.grim_test(state, command, dice)]
+                return [decide.grim_test(state, command, dice)]
             case LiveHackSave():
-                return decide_.save(state, command, dice)
+                return decide.save(state, command, dice)
             case LiveHackHold():
-                return [decide_.hold(state, command)]
+                return [decide.hold(state, command)]
             case LiveHackCancel():
-                return [decide_.cancel(state, command)]
+                return [decide.cancel(state, command)]
             case LiveHackDrop():
-                return [decide_.drop(state, command)]
+                return [decide.drop(state, command)]
             case LiveHackHeal():
-                return decide_.heal(state, command)
+                return decide.heal(state, command)
         raise Rejected(f"LiveHack does not know the command {type(command).__name__}")
 
     def apply(self, state: Encounter, event: object) -> Encounter:
@@ -429,14 +427,14 @@ _NO_DICE = _FixedDice()
 def rolled_odds(roll: LiveHackRolled) -> Odds:
     """The odds an opposed roll had before its dice: its sides' modifiers and takes."""
     a, d = roll.attacker, roll.defender
-    return odds_.opposed_odds(a.modifier, d.modifier, a.take, d.take)
+    return odds.opposed_odds(a.modifier, d.modifier, a.take, d.take)
 
 
 def joint_odds(event: LiveHackJointRolled) -> Odds:
     """The odds of a joint action: every participant's modifier against the one defender."""
     defender = event.rolls[0].defender
     mods = tuple(roll.attacker.modifier for roll in event.rolls)
-    return odds_.joint_odds(event.kind, mods, defender.modifier, defender.take)
+    return odds.joint_odds(event.kind, mods, defender.modifier, defender.take)
 
 
 # --- apply helpers ---------------------------------------------------------------------------

@@ -20,8 +20,7 @@ from rules.forms import Field
 from rules.logline import LogEntry
 from rules.system import Action, Landing, RuleSystem, Tier
 
-from . import solo as painpool_solo
-from . import view
+from . import solo, view
 from .events import (
     ApplyOutcome,
     BonusGranted,
@@ -151,15 +150,15 @@ class PainPool(RuleSystem):
 
     # solo play (rules/solo.py)
 
-    solo_policies = painpool_solo.POLICIES
+    solo_policies = solo.POLICIES
 
     def solo_move(self, state: Encounter) -> Move | None:
-        return painpool_solo.next_move(state)
+        return solo.next_move(state)
 
     def solo_fill(
         self, state: Encounter, action: str, values: dict[str, str]
     ) -> tuple[dict[str, str], list[Move]]:
-        return painpool_solo.fill(state, action, values)
+        return solo.fill(state, action, values)
 
     # decide
 
