@@ -101,7 +101,8 @@ class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
         """The attribute's offset after its damage."""
         if key not in ATTRIBUTE_FIELDS:
             raise Rejected(f"unknown attribute {key!r}")
-        return getattr(self, ATTRIBUTE_FIELDS[key]) - getattr(self, f"{key}_damage")
+        offset: int = getattr(self, ATTRIBUTE_FIELDS[key]) - getattr(self, f"{key}_damage")
+        return offset
 
     def defense(self, name: str) -> int:
         """A defense as an offset: a printed AC/DC has its base 10 taken off."""
