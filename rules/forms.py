@@ -5,8 +5,8 @@ back the typed strings, which the system parses with the helpers below.
 """
 
 import re
-from collections.abc import Mapping
-from typing import Literal
+from collections.abc import Iterable, Mapping
+from typing import Literal, TypeVar, overload
 
 from msgspec import Struct
 
@@ -42,9 +42,28 @@ def int_value(values: Mapping[str, str], key: str, label: str, default: int = 0)
     return value
 
 
-def choice_value(values: Mapping[str, str], field: Field) -> str:
+C = TypeVar("C", bound=str)
+
+
+@overload
+def choice_value(values: Mapping[str, str], field: Field) -> str: ...
+
+
+@overload
+def choice_value(values: Mapping[str, str], field: Field, among: Iterable[tuple[C, str]]) -> C: ...
+
+
+def choice_value(
+    values: Mapping[str, str], field: Field, among: Iterable[tuple[str, str]] | None = None
+) -> str:
+    """The chosen value of a choice field. Given ``among``, the (value, label) pairs the field
+    was built from (typed with a Literal), the value comes back as that type."""
     raw = values.get(field.key, field.default)
     allowed = [value for value, _ in field.choices]
-    if raw not in allowed:
-        raise Rejected(f"{field.label} must be one of: {', '.join(allowed)}")
-    return raw
+    if raw in allowed:
+        if among is None:
+            return raw
+        for value, _ in among:
+            if value == raw:
+                return value
+    raise Rejected(f"{field.label} must be one of: {', '.join(allowed)}")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
-from textual.app import App
+from textual.app import App, CSSPathType
 from textual.theme import Theme
 
 from rules.dice import DiceSource, SeededDice
@@ -29,7 +30,7 @@ def settle_memory() -> None:
 
 
 class TrackerApp(App[None]):
-    CSS_PATH = "tracker.tcss"
+    CSS_PATH: ClassVar[CSSPathType | None] = "tracker.tcss"
     TITLE = "Combat Tracker"
     COMMANDS = App.COMMANDS | {ScreenActions}
     # Whether this app freezes the process's collector (see settle_memory); False where

@@ -101,7 +101,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("roll", "odds"):
         module = roller(args.system) if args.command == "roll" else odds_module(args.system)
         try:
-            return module.run_roll(args) if args.command == "roll" else module.run_odds(args)
+            status: int = module.run_roll(args) if args.command == "roll" else module.run_odds(args)
+            return status
         except Rejected as exc:
             print(f"tracker: {exc}", file=sys.stderr)
             return 2

@@ -153,12 +153,12 @@ def command_names(ctx: Context) -> dict[str, Named]:
     for action in ctx.system.actions(ctx.state):
         for name in (_norm(action.id), slug(action.title)):
             names.setdefault(name, Named("system", action.id, action.title))
-    for title, action, help_text in ctx.palette:
-        if action.startswith("system("):
+    for title, screen_action, help_text in ctx.palette:
+        if screen_action.startswith("system("):
             continue  # the system's actions are listed above, with their fields
-        for name in (slug(title), _norm(action) if action.isidentifier() else ""):
+        for name in (slug(title), _norm(screen_action) if screen_action.isidentifier() else ""):
             if name:
-                names.setdefault(name, Named("palette", action, f"{title} ({help_text})"))
+                names.setdefault(name, Named("palette", screen_action, f"{title} ({help_text})"))
     return names
 
 
@@ -386,14 +386,16 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             condition = known.get(
                 typed.casefold(), typed.capitalize() if typed.islower() else typed
             )
-            command = AddCondition(person.id, condition, duration_of(words[2:]))
-            return Execute(command, "add condition")
+            return Execute(
+                AddCondition(person.id, condition, duration_of(words[2:])), "add condition"
+            )
         case "uncond":
             if not words or len(words) > 2:
                 raise Rejected("usage: uncond NAME [CONDITION]")
             person = need_combatant(state, words[0])
-            command = RemoveCondition(person.id, _condition_on(person, words[1:]))
-            return Execute(command, "remove condition")
+            return Execute(
+                RemoveCondition(person.id, _condition_on(person, words[1:])), "remove condition"
+            )
         case "next":
             return Execute(NextTurn(), "next turn")
         case "undo":

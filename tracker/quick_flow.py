@@ -41,8 +41,10 @@ def roll_parties(event: object) -> list[str]:
         value = getattr(event, key)
         if isinstance(value, str) and key.endswith("_id") and value:
             found.append(value)
-        elif isinstance(value, Struct) and isinstance(getattr(value, "combatant_id", None), str):
-            found.append(value.combatant_id)  # type: ignore[attr-defined]
+        elif isinstance(value, Struct) and isinstance(
+            party := getattr(value, "combatant_id", None), str
+        ):
+            found.append(party)
     return found
 
 

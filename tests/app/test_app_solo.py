@@ -80,6 +80,17 @@ async def test_the_solo_dialog_turns_a_side_over_and_the_screen_says_so(tmp_path
         assert "The tracker now plays the side foes" in text
 
 
+async def test_the_solo_dialog_opens_and_closes_on_an_empty_encounter(tmp_path: Path) -> None:
+    app = make_app(tmp_path, history_of("livehack", []), SeededDice(5))
+    async with app.run_test(size=BIG) as pilot:
+        await pilot.press("S")
+        await pilot.pause()
+        assert "Solo play: the tracker plays a side" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Solo play" not in screen_text(app)
+
+
 async def test_the_roll_dialog_shows_what_the_npc_will_do(tmp_path: Path) -> None:
     app = make_app(tmp_path, cellar(), SeededDice(5))
     async with app.run_test(size=BIG) as pilot:

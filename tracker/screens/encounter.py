@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,7 +22,7 @@ from rules.commands import (
     RemoveCombatant,
     RemoveCondition,
 )
-from rules.conditions import Duration
+from rules.conditions import Duration, DurationKind
 from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
@@ -37,19 +37,30 @@ from tracker.widgets.roll_log import RollLog
 from tracker.widgets.thresholds import ThresholdsPane
 
 if TYPE_CHECKING:
-    from tracker.screens.form import FormScreen
+    from tracker.screens.form import FormScreen, FormSettings
+    from tracker.screens.solo import SoloChoices
 
 # The dialogs are imported where they open, not with this screen: the first frame needs
 # none of them, and importing them (the command line's above all) delayed the start.
 
 SHEET = "sheet:"
 YES_NO = (("no", "No"), ("yes", "Yes"))
-DURATIONS = (
+DURATIONS: tuple[tuple[DurationKind, str], ...] = (
     ("until-removed", "Until removed"),
     ("end-of-next-turn", "End of its next turn"),
     ("end-of-round", "End of this round"),
     ("rounds", "A number of rounds"),
 )
+
+
+class CombatantDetails(TypedDict):
+    """A filled combatant dialog: the keywords of ``AddCombatant`` and ``EditCombatant``."""
+
+    name: str
+    side: str
+    gm_only: bool
+    notes: str
+    sheet: object  # the system's sheet
 
 
 class EncounterChanged(Message):
@@ -109,9 +120,10 @@ class EncounterScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._unsubscribe = self.session.subscribe(
-            lambda change: self.post_message(EncounterChanged(change))
-        )
+        def changed(change: Change) -> None:
+            self.post_message(EncounterChanged(change))
+
+        self._unsubscribe = self.session.subscribe(changed)
         self.reload()
         self.query_one(CombatantsPane).focus()
 
@@ -179,11 +191,11 @@ class EncounterScreen(Screen[None]):
         title: str,
         fields: list[Field],
         submit: Callable[[Mapping[str, str]], None],
-        **kw: str,
+        **kw: Unpack[FormSettings],
     ) -> None:
         from tracker.screens.form import FormScreen
 
-        self.app.push_screen(FormScreen(title, fields, submit, **kw))  # type: ignore[arg-type]
+        self.app.push_screen(FormScreen(title, fields, submit, **kw))
 
     # --- combatants ---
 
@@ -229,7 +241,7 @@ class EncounterScreen(Screen[None]):
 
     def parse_combatant(
         self, values: Mapping[str, str], combatant: Combatant | None
-    ) -> dict[str, object]:
+    ) -> CombatantDetails:
         system = self.session.system
         base = combatant.sheet if combatant else system.new_sheet()
         sheet_values = {k[len(SHEET) :]: v for k, v in values.items() if k.startswith(SHEET)}
@@ -244,7 +256,7 @@ class EncounterScreen(Screen[None]):
     def action_add_combatant(self) -> None:
         def submit(values: Mapping[str, str]) -> None:
             parsed = self.parse_combatant(values, None)
-            self.session.execute(AddCombatant(**parsed), f"add {parsed['name']}")  # type: ignore[arg-type]
+            self.session.execute(AddCombatant(**parsed), f"add {parsed['name']}")
 
         self.ask("Add combatant", self.combatant_fields(None), submit, ok_label="Add")
 
@@ -257,7 +269,7 @@ class EncounterScreen(Screen[None]):
             parsed = self.parse_combatant(values, combatant)
             self.session.execute(
                 EditCombatant(combatant_id=combatant.id, **parsed), f"edit {combatant.name}"
-            )  # type: ignore[arg-type]
+            )
 
         self.ask(
             f"Edit {combatant.name}", self.combatant_fields(combatant), submit, ok_label="Save"
@@ -354,7 +366,7 @@ class EncounterScreen(Screen[None]):
             if done and then is not None:
                 then()
 
-        settings = {
+        settings: FormSettings = {
             "ok_label": "Roll" if action_id == "roll" else "OK",
             "preview": preview,
             "odds": odds if system.has_odds else None,
@@ -458,7 +470,7 @@ class EncounterScreen(Screen[None]):
 
         def submit(values: Mapping[str, str]) -> None:
             chosen = Duration(
-                choice_value(values, duration),  # type: ignore[arg-type]
+                choice_value(values, duration, DURATIONS),
                 int_value(values, "rounds", "Rounds", 1),
             )
             target = choice_value(values, who)
@@ -548,14 +560,14 @@ class EncounterScreen(Screen[None]):
         def warn(message: str) -> None:
             self.notify(message, severity="warning", markup=False)
 
-        def chosen(result: object) -> None:
-            apply_choices(self.session, result, warn)  # type: ignore[arg-type]
+        def chosen(result: SoloChoices | None) -> None:
+            apply_choices(self.session, result, warn)
 
         self.app.push_screen(SoloScreen(self.state), chosen)
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."
-        self.app.push_screen(HelpScreen(self.BINDINGS, intro))  # type: ignore[arg-type]
+        self.app.push_screen(HelpScreen(self.BINDINGS, intro))
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import ClassVar
+from typing import TypedDict
 
 from rich.text import Text
 from textual import work
@@ -25,6 +25,16 @@ Preview = Callable[[Mapping[str, str]], str]
 OddsOf = Callable[[Mapping[str, str]], Odds | None]
 
 
+class FormSettings(TypedDict, total=False):
+    """The keyword arguments of ``FormScreen`` and of its ``reopen``."""
+
+    ok_label: str
+    focus_key: str | None
+    preview: Preview | None
+    odds: OddsOf | None
+    on_odds: Callable[[Odds | None], None] | None
+
+
 def _field_id(key: str) -> str:
     return "field-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in key)
 
@@ -33,7 +43,7 @@ class FormScreen(ModalScreen[bool]):
     """Enter submits (from any text box), Escape cancels. A refused value keeps the dialog open."""
 
     # A short terminal gets a shorter, scrolling field list, so the preview and the odds fit.
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (34, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
@@ -19,9 +21,9 @@ def key_label(keys: str) -> str:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close help")]
 
-    def __init__(self, bindings: list[Binding], intro: str) -> None:
+    def __init__(self, bindings: Iterable[BindingType], intro: str) -> None:
         super().__init__()
-        self.bindings = bindings
+        self.bindings = [b for b in bindings if isinstance(b, Binding)]  # no bare tuples here
         self.intro = intro
 
     def compose(self) -> ComposeResult:

@@ -159,4 +159,4 @@ class ReplayScreen(Screen[History | None]):
         from tracker.screens.help import HelpScreen
 
         intro = "Replay is read-only. Type a number then g to jump to that event."
-        self.app.push_screen(HelpScreen(self.BINDINGS, intro))  # type: ignore[arg-type]
+        self.app.push_screen(HelpScreen(self.BINDINGS, intro))

@@ -74,7 +74,7 @@ class SoloScreen(ModalScreen[SoloChoices | None]):
             yield Static(Text("←/→ change · ↑/↓ move · Enter applies · Esc cancels", "dim"))
 
     def on_mount(self) -> None:
-        first = self.query(Choice).first(None)
+        first = self.query_one_optional(Choice)
         if first is not None:
             first.focus()
             self._describe(first)

@@ -52,7 +52,7 @@ def parse(text: str, source: str = "players file") -> list[Player]:
         except (asyncssh.KeyImportError, ValueError) as exc:
             raise PlayersError(f"{source}, line {number}: not a public key ({exc})") from None
         comment = " ".join(words[3:])
-        players.append(Player(role, name or comment or role, key))  # type: ignore[arg-type]
+        players.append(Player(role, name or comment or role, key))
     return players
 
 

@@ -49,8 +49,12 @@ class SeatsScreen(ModalScreen[None]):
         grid = self.query_one(DataTable)
         for label in ("Who", "Role", "From", "Acts for", "Idle"):
             grid.add_column(label)
+
         # Told from the session's loop; the screen redraws on its own.
-        self._unwatch = self.table.watch(lambda _: self.call_later(self.refresh_seats))
+        def seats_changed(_: str) -> None:
+            self.call_later(self.refresh_seats)
+
+        self._unwatch = self.table.watch(seats_changed)
         self.refresh_seats()
         grid.focus()
 

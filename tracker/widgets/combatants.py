@@ -105,9 +105,9 @@ class CombatantsPane(DataTable[Text]):
         self._rows = rows
         target = keep if state.find(keep) else state.current_id
         if target is not None and state.find(target):
-            row = state.index_of(target)
-            if self.cursor_row != row:
-                self.move_cursor(row=row, animate=False)
+            index = state.index_of(target)
+            if self.cursor_row != index:
+                self.move_cursor(row=index, animate=False)
 
     def _style(self, component: str) -> Style:
         return self.get_component_rich_style(component, partial=True)

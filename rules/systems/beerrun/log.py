@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rules.logline import Line, LogEntry, Span, spans
 
-from .dice import NO_DIE, Outcome, compare
+from .dice import NO_DIE, Outcome, Winner, compare
 from .model import (
     CategoriesSet,
     Ceded,
@@ -113,11 +113,12 @@ def _contest_head(top: str, bottom: str, verb: str, outcome: Outcome) -> Line:
 
 def _summary(top: str, bottom: str, outcome: Outcome) -> Line:
     parts: list[Span | str] = [Span("  ")]
-    for name, side in ((top, "top"), (bottom, "bottom")):
+    sides: tuple[tuple[str, Winner], ...] = ((top, "top"), (bottom, "bottom"))
+    for name, side in sides:
         if side == "bottom":
             parts.append(" · ")
-        got = outcome.successes(side)  # type: ignore[arg-type]
-        kept = outcome.kept(side)  # type: ignore[arg-type]
+        got = outcome.successes(side)
+        kept = outcome.kept(side)
         parts += [Span(name, "name"), f" {got} success{'es' if got != 1 else ''}, keeps "]
         parts.append(Span(str(kept), "total"))
     return spans(*parts)

@@ -16,7 +16,16 @@ from rules.commands import AddCondition
 from rules.conditions import Duration
 from rules.system import Move, Policy, policy_among
 
-from . import conflict as br
+from .conflict import (
+    br_state,
+    default_split,
+    is_dead,
+    last_opponent,
+    pending_now,
+    plan_pool,
+    round_pools,
+    sheet_of,
+)
 from .model import (
     HEALTH,
     Ability,
@@ -53,7 +62,7 @@ EXTRA_RESERVE = 4  # an aggressive side buys an extra die (2 in all) only with t
 
 
 def in_the_fight(combatant: Combatant) -> bool:
-    return not br.is_dead(combatant) and combatant.condition(CEDED) is None
+    return not is_dead(combatant) and combatant.condition(CEDED) is None
 
 
 def foes(state: Encounter, actor: Combatant) -> list[Combatant]:
@@ -74,11 +83,11 @@ def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combata
     if not standing:
         return None
     if policy == "aggressive":
-        chosen = min(standing, key=lambda c: _size(health(br.sheet_of(c))) or 99)
-        found = health(br.sheet_of(chosen))
+        chosen = min(standing, key=lambda c: _size(health(sheet_of(c))) or 99)
+        found = health(sheet_of(chosen))
         why = f" (Health d{found.size})" if found is not None else ""
         return chosen, f"goes for {chosen.name}, the weakest{why}"
-    last = state.find(br.last_opponent(state, actor.id))
+    last = state.find(last_opponent(state, actor.id))
     if last is not None and last in standing:
         return last, f"keeps at {last.name}"
     return standing[0], f"takes on {standing[0].name}"
@@ -86,7 +95,7 @@ def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combata
 
 def next_move(state: Encounter) -> Move | None:
     for actor in state.combatants:
-        if not state.is_solo(actor) or br.is_dead(actor):
+        if not state.is_solo(actor) or is_dead(actor):
             continue
         move = _move_for(state, actor)
         if move is not None:
@@ -95,14 +104,14 @@ def next_move(state: Encounter) -> Move | None:
 
 
 def _move_for(state: Encounter, actor: Combatant) -> Move | None:
-    sheet = br.sheet_of(actor)
+    sheet = sheet_of(actor)
     if actor.condition(CEDED) is not None:
         return _cede(state, actor, sheet)
     policy = policy_among(POLICIES, actor)
-    rolled = br.br_state(state).rolled_round == state.round
+    rolled = br_state(state).rolled_round == state.round
     if not rolled:
         return _goal(state, actor, sheet, policy) or _pool(state, actor, sheet, policy)
-    if not br.pending_now(state):
+    if not pending_now(state):
         return _gives_up(state, actor, sheet, policy)
     return None
 
@@ -132,7 +141,7 @@ def _goal(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) 
 
 
 def _pool(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
-    if any(p.combatant_id == actor.id for p in br.round_pools(state)):
+    if any(p.combatant_id == actor.id for p in round_pools(state)):
         return None
     if sheet.intensity < 1 or not sheet.live_abilities():
         return None  # it cannot pay: it rolls nothing, and cedes after the effects
@@ -143,14 +152,14 @@ def _pool(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) 
     if found is None:
         return None
     target, why = found
-    plan = br.plan_pool(state, actor, None, ())
+    plan = plan_pool(state, actor, None, ())
     extra: tuple[str, ...] = ()
     if policy == "aggressive" and sheet.intensity >= EXTRA_RESERVE:
         spare = [a for a in sheet.live_abilities() if a not in plan.base]
         if spare:
             extra = (max(spare, key=lambda a: a.size).name,)
     if extra:
-        plan = br.plan_pool(state, actor, None, extra)
+        plan = plan_pool(state, actor, None, extra)
     dice = " ".join(f"{a.name} d{a.size}" for a in (*plan.base, *plan.extra))
     cost = f"{plan.cost} Intensity"
     cmd = BuildPool(combatant_id=actor.id, extra=extra, against=target.id)
@@ -159,7 +168,7 @@ def _pool(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) 
 
 def _landing(state: Encounter) -> Move | None:
     """Successes its combatant dealt (or a difficulty dealt it) land where its policy aims."""
-    waiting = br.pending_now(state)
+    waiting = pending_now(state)
     if not waiting:
         return None
     item = waiting[0]
@@ -168,15 +177,15 @@ def _landing(state: Encounter) -> Move | None:
     if dealer is None:
         if not state.is_solo(target):
             return None
-        where = ", ".join(f"{name} {pips}" for name, pips in br.default_split(target, item.pips))
+        where = ", ".join(f"{name} {pips}" for name, pips in default_split(target, item.pips))
         return Move(target.id, LandDamage(), f"the difficulty's pips land as they fall: {where}")
     if not state.is_solo(dealer):
         return None
-    live = br.sheet_of(target).live_abilities()
+    live = sheet_of(target).live_abilities()
     if not live:
         return Move(dealer.id, LandDamage(), f"{target.name} has no die left to wear down")
     policy = policy_among(POLICIES, dealer)
-    aim = health(br.sheet_of(target))
+    aim = health(sheet_of(target))
     if policy == "cautious" or aim is None or aim.size <= 0:
         others = [a for a in live if a.name.casefold() != HEALTH] or live
         best = max(others, key=lambda a: a.size)
@@ -205,7 +214,7 @@ def _gives_up(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: s
 
 
 def _opponent(state: Encounter, actor: Combatant) -> Combatant | None:
-    found = state.find(br.last_opponent(state, actor.id))
+    found = state.find(last_opponent(state, actor.id))
     if found is not None and in_the_fight(found):
         return found
     standing = foes(state, actor)
@@ -214,7 +223,7 @@ def _opponent(state: Encounter, actor: Combatant) -> Combatant | None:
 
 def _cede(state: Encounter, actor: Combatant, sheet: BeerRunSheet) -> Move | None:
     """A combatant marked Ceded cedes once (its goal is then cleared)."""
-    if sheet.goal is None or br.pending_now(state):
+    if sheet.goal is None or pending_now(state):
         return None
     winner = _opponent(state, actor)
     if winner is None:

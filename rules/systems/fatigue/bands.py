@@ -58,12 +58,21 @@ def band_label(low: int, high: int | None) -> str:
     return f"{low}-{high}" if high >= low else "none"
 
 
-def defense_bands(space: int) -> tuple[tuple[str, int | None, int | None], ...]:
-    """Every band a check's margin falls in, as (label, low, high) with inclusive bounds (None:
-    open): the defender's win (<=0), then Ordinary up to Catastrophic at this spacing."""
-    bands: list[tuple[str, int | None, int | None]] = [("<=0", None, 0)]
+WIN_BAND: tuple[str, int | None, int | None] = ("<=0", None, 0)  # the defender's win
+
+
+def level_bands(space: int) -> tuple[tuple[str, int, int | None], ...]:
+    """The bands of a defender's loss, Ordinary up to Catastrophic at this spacing, as (label,
+    low, high) with inclusive bounds (None: open)."""
+    bands: list[tuple[str, int, int | None]] = []
     for level, cut in enumerate(cutoffs(space)):
         high = cut + space - 1 if level < TOP_LEVEL else None
         low = max(cut, 1)
         bands.append((band_label(low, high), low, high))
     return tuple(bands)
+
+
+def defense_bands(space: int) -> tuple[tuple[str, int | None, int | None], ...]:
+    """Every band a check's margin falls in, as (label, low, high) with inclusive bounds (None:
+    open): the defender's win (<=0), then Ordinary up to Catastrophic at this spacing."""
+    return (WIN_BAND, *level_bands(space))

@@ -24,8 +24,9 @@ from rules.odds import Odds, TierOdds
 from .bands import (
     DICE,
     FLOOR,
+    WIN_BAND,
     DiceKind,
-    defense_bands,
+    level_bands,
     spacing,
     stress_total,
 )
@@ -187,12 +188,11 @@ def band_odds(
     whole = table[2]
     shift = attacker - defender
     tiers = []
-    bands = defense_bands(space)
-    for label, low, high in bands[1:]:  # the win (and fumbles) take what the rest leave
+    for label, low, high in level_bands(space):  # the win (and fumbles) take what these leave
         top = _kept(table) if high is None else _weight_at_most(table, high - shift)
-        bottom = _weight_at_most(table, low - 1 - shift)  # type: ignore[operator]
+        bottom = _weight_at_most(table, low - 1 - shift)
         tiers.append(TierOdds(label, low, high, Fraction(max(0, top - bottom), whole)))
-    win_label, win_low, win_high = bands[0]
+    win_label, win_low, win_high = WIN_BAND
     rest = Fraction(1) - sum((tier.p for tier in tiers), Fraction(0))
     return Odds(SYSTEM, (TierOdds(win_label, win_low, win_high, rest), *tiers), extra)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Literal
+from typing import Literal, cast
 
 from msgspec import Struct, structs
 
@@ -201,7 +201,7 @@ def parse_weapon(raw: str) -> Weapon:
             f"Weapons: write each like 'Sword melee N3 F8 10/20/40' or "
             f"'9mm gun N2 F8 10/30/60/100', not {raw.strip()!r}"
         )
-    kind = match.group("kind").casefold()
+    kind = cast(WeaponKind, match.group("kind").casefold())  # the pattern takes melee or gun
     hits = tuple(int(hit) for hit in match.group("hits").split("/"))
     name = " ".join(match.group("name").split())
     if len(hits) != HITS_FOR[kind]:
@@ -210,7 +210,7 @@ def parse_weapon(raw: str) -> Weapon:
         raise Rejected(f"Weapons: {name!r} has a name or a number that is too long")
     return Weapon(
         name=name,
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         n=int(match.group("n")),
         fumble=int(match.group("fumble")),
         hits=hits,

@@ -20,6 +20,7 @@ from rules.forms import choice_value
 from rules.system import Move, Policy, policy_among
 
 from .arithmetic import AID_MAX, Attitude, defense_level, parse_effort, total_n
+from .bands import DiceKind
 from .events import (
     FatigueAid,
     FatigueApply,
@@ -58,7 +59,7 @@ POLICIES = (
     ),
 )
 FLED = "Fled"
-COMBAT_DICE = "1d20"  # a fight is "under moderate pressure": the dialog's own default
+COMBAT_DICE: DiceKind = "1d20"  # a fight is "under moderate pressure": the dialog's own default
 DODGE = parse_effort(DEFAULT_DEFENSE, "Defense")  # also what a helper spends on an aid
 DODGE_N = total_n(DODGE)
 NEAR = 2  # "within a couple of points of the next threshold up"

@@ -34,6 +34,7 @@ from .model import (
     LiveHackState,
     LiveHackTraitInflicted,
     Part,
+    Rollover,
     aid_bonus,
     condition_for,
     consequence_for,
@@ -236,7 +237,7 @@ def _transform_save(
 ) -> list[object]:
     if not person.condition("Transforming"):
         raise Rejected(f"{person.name} is not transforming")
-    system: LiveHackState = state.system_state  # type: ignore[assignment]
+    system: LiveHackState = state.system_state
     grimlock = person.id in system.grimlocks
     sheet: LiveHackSheet = person.sheet
     default = sheet.grimness if grimlock else sheet.wounds
@@ -347,8 +348,8 @@ def drop(state: Encounter, cmd: LiveHackDrop) -> LiveHackPositionLost:
     )
 
 
-def _rollover(state: Encounter):
-    system: LiveHackState = state.system_state  # type: ignore[assignment]
+def _rollover(state: Encounter) -> Rollover:
+    system: LiveHackState = state.system_state
     if system.rollover is None:
         raise Rejected("No margin bonus to use: it takes a success by 5 or more")
     if state.last_roll_applied:

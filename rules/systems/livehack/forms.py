@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
 from .model import (
     GRIM_EXPERIENCES,
+    Defense,
+    JointKind,
     LiveHackAid,
     LiveHackCancel,
     LiveHackDrop,
@@ -20,22 +22,26 @@ from .model import (
     LiveHackRoll,
     LiveHackRolled,
     LiveHackSave,
+    SaveDefense,
+    SaveKind,
+    Take,
 )
-from .sheet import ATTRIBUTES, TRAITS
+from .sheet import ATTRIBUTES, TRAIT_CHOICES
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
-TAKES: tuple[tuple[str, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), ("ten", "Take Ten"))
-DEFENSES: tuple[tuple[str, str], ...] = (
+TAKES: tuple[tuple[Take, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), ("ten", "Take Ten"))
+DEFENSES: tuple[tuple[Defense, str], ...] = (
     ("reflex", "Reflex"),
     ("fortitude", "Fortitude (damage)"),
     ("will", "Will"),
     ("skill", "A skill (Spot vs Hide...)"),
 )
+SAVE_DEFENSES: tuple[tuple[SaveDefense, str], ...] = (("fortitude", "Fortitude"), ("will", "Will"))
 YES_NO: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
 NO_ATTRIBUTE: tuple[tuple[str, str], ...] = (("", "None"), *ATTRIBUTES)
-JOINT_KINDS: tuple[tuple[str, str], ...] = (
+JOINT_KINDS: tuple[tuple[JointKind, str], ...] = (
     ("cooperation", "Cooperation (best margin)"),
     ("chaos", "Chaos (lowest margin)"),
 )
@@ -115,7 +121,7 @@ def roll_form(state: Encounter) -> list[Field]:
         choice("defender_take", "Defender dice", TAKES, "roll"),
         number("defender_effort", "Defender effort (+1 Fatigue)"),
         text("defender_skill", "Defending skill", help="for 'a skill'"),
-        choice("trait", "Negative trait", TRAITS, "wounds"),
+        choice("trait", "Negative trait", TRAIT_CHOICES, "wounds"),
     ]
 
 
@@ -124,12 +130,12 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
     return LiveHackRoll(
         attacker_id=choice_value(values, f["attacker"]),
         defender_id=choice_value(values, f["defender"]),
-        defense=choice_value(values, f["defense"]),  # type: ignore[arg-type]
+        defense=choice_value(values, f["defense"], DEFENSES),
         attacker_extra=int_value(values, "attacker_extra", "Attacker extra modifier"),
         defender_extra=int_value(values, "defender_extra", "Defender extra modifier"),
-        attacker_take=choice_value(values, f["attacker_take"]),  # type: ignore[arg-type]
-        defender_take=choice_value(values, f["defender_take"]),  # type: ignore[arg-type]
-        trait=choice_value(values, f["trait"]),  # type: ignore[arg-type]
+        attacker_take=choice_value(values, f["attacker_take"], TAKES),
+        defender_take=choice_value(values, f["defender_take"], TAKES),
+        trait=choice_value(values, f["trait"], TRAIT_CHOICES),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
         specialty=values.get("specialty", "").strip(),
@@ -165,7 +171,7 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
         choice("defender", "Against", people(state), defender.id),
         choice("defense", "Defense", DEFENSES[:3], "reflex"),
         choice("defender_take", "Defender dice", TAKES, "roll"),
-        choice("trait", "Negative trait", TRAITS, "wounds"),
+        choice("trait", "Negative trait", TRAIT_CHOICES, "wounds"),
     ]
 
 
@@ -175,12 +181,12 @@ def joint_command(
     f = _fields(joint_form(state, selected))
     ids = tuple(cid for cid in (choice_value(values, f[f"who{i}"]) for i in range(HELPERS)) if cid)
     return LiveHackJointRoll(
-        kind=choice_value(values, f["kind"]),  # type: ignore[arg-type]
+        kind=choice_value(values, f["kind"], JOINT_KINDS),
         participant_ids=ids,
         defender_id=choice_value(values, f["defender"]),
-        defense=choice_value(values, f["defense"]),  # type: ignore[arg-type]
-        defender_take=choice_value(values, f["defender_take"]),  # type: ignore[arg-type]
-        trait=choice_value(values, f["trait"]),  # type: ignore[arg-type]
+        defense=choice_value(values, f["defense"], DEFENSES),
+        defender_take=choice_value(values, f["defender_take"], TAKES),
+        trait=choice_value(values, f["trait"], TRAIT_CHOICES),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
     )
@@ -206,7 +212,7 @@ def aid_command(state: Encounter, values: Mapping[str, str], selected: str | Non
         helper_id=choice_value(values, f["helper"]),
         aided_id=choice_value(values, f["aided"]),
         dr=int_value(values, "dr", "Helper's DR"),
-        take=choice_value(values, f["take"]),  # type: ignore[arg-type]
+        take=choice_value(values, f["take"], TAKES),
         extra=int_value(values, "extra", "Helper extra modifier"),
     )
 
@@ -241,52 +247,55 @@ def grim_command(
         experience=choice_value(values, f["experience"]),
         watching=_yes(values, f["watching"]),
         companion=values.get("companion", "").strip(),
-        take=choice_value(values, f["take"]),  # type: ignore[arg-type]
+        take=choice_value(values, f["take"], TAKES),
     )
 
 
 SAVE_CONDITIONS = {"dying": ("Dying", "Comatose"), "transforming": ("Transforming",)}
 
 
-def save_form(state: Encounter, kind: str, selected: str | None) -> list[Field]:
+def save_form(state: Encounter, kind: SaveKind, selected: str | None) -> list[Field]:
     if kind == "check":
         who = tuple(people(state))
         if not who:
             raise Rejected("Add a combatant first")
-        default = selected if state.find(selected) else who[0][0]
+        person = state.find(selected)
+        default = person.id if person else who[0][0]
     else:
         names = SAVE_CONDITIONS[kind]
         found = [c for c in state.combatants if any(c.condition(n) for n in names)]
         if not found:
             raise Rejected(f"Nobody is {' or in a '.join(names).lower()}")
         who = tuple((c.id, c.name) for c in found)
-        default = selected if any(c.id == selected for c in found) else who[0][0]
+        default = next((c.id for c in found if c.id == selected), who[0][0])
     fields = [choice("who", "Who", who, default)]
     if kind == "check":
         fields += [choice("attribute", "Attribute", ATTRIBUTES, "dex"), number("dr", "DR")]
     if kind == "transforming":
         fields += [
-            choice("defense", "Save", (("fortitude", "Fortitude"), ("will", "Will")), "fortitude"),
+            choice("defense", "Save", SAVE_DEFENSES, "fortitude"),
             text("dr", "DR", help="blank: Wounds (Grimness for a Grimlock)"),
         ]
     return [*fields, choice("take", "Dice", TAKES, "roll"), number("extra", "Extra modifier")]
 
 
 def save_command(
-    state: Encounter, kind: str, values: Mapping[str, str], selected: str | None
+    state: Encounter, kind: SaveKind, values: Mapping[str, str], selected: str | None
 ) -> LiveHackSave:
     f = _fields(save_form(state, kind, selected))
     dr: int | None = None
     if values.get("dr", "").strip():
         dr = int_value(values, "dr", "DR")
     return LiveHackSave(
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         combatant_id=choice_value(values, f["who"]),
-        take=choice_value(values, f["take"]),  # type: ignore[arg-type]
+        take=choice_value(values, f["take"], TAKES),
         extra=int_value(values, "extra", "Extra modifier"),
         dr=dr if kind != "check" or dr is not None else 0,
         attribute=choice_value(values, f["attribute"]) if "attribute" in f else "dex",
-        defense=choice_value(values, f["defense"]) if "defense" in f else "fortitude",  # type: ignore[arg-type]
+        defense=choice_value(values, f["defense"], SAVE_DEFENSES)
+        if "defense" in f
+        else "fortitude",
     )
 
 
@@ -325,9 +334,40 @@ def heal_command(state: Encounter, values: Mapping[str, str], selected: str | No
     )
 
 
+LiveHackCommand = (
+    LiveHackRoll
+    | LiveHackJointRoll
+    | LiveHackAid
+    | LiveHackGrimTest
+    | LiveHackSave
+    | LiveHackHold
+    | LiveHackCancel
+    | LiveHackDrop
+    | LiveHackHeal
+)
+
+
+@overload
+def command_for(
+    state: Encounter, action: Literal["grim"], values: Mapping[str, str], selected: str | None
+) -> LiveHackGrimTest: ...
+
+
+@overload
+def command_for(
+    state: Encounter, action: Literal["joint"], values: Mapping[str, str], selected: str | None
+) -> LiveHackJointRoll: ...
+
+
+@overload
 def command_for(
     state: Encounter, action: str, values: Mapping[str, str], selected: str | None
-) -> object:
+) -> LiveHackCommand: ...
+
+
+def command_for(
+    state: Encounter, action: str, values: Mapping[str, str], selected: str | None
+) -> LiveHackCommand:
     match action:
         case "roll":
             return roll_command(state, values)

@@ -27,6 +27,8 @@ from .sheet import TRAITS, LiveHackSheet, offset_effects
 if TYPE_CHECKING:
     from rules.encounter import Encounter
 
+    from .system import LiveHack
+
 
 def trait_name(trait: str) -> str:
     return dict(TRAITS).get(trait, trait)
@@ -269,7 +271,7 @@ def event_alerts(state: Encounter, event: Any) -> list[str]:
     return []
 
 
-def turn_alerts(system: Any, state: Encounter, event: TurnAdvanced) -> list[str]:
+def turn_alerts(system: LiveHack, state: Encounter, event: TurnAdvanced) -> list[str]:
     """At a new round, the dying saves due; at a turn, what the actor must roll or cannot do."""
     out = []
     if event.round != state.round:

@@ -27,6 +27,7 @@ Defense = Literal["reflex", "fortitude", "will", "skill"]
 RollKind = Literal["roll", "grim"]
 JointKind = Literal["cooperation", "chaos"]
 SaveKind = Literal["dying", "transforming", "check"]
+SaveDefense = Literal["fortitude", "will"]
 
 MOS_STEP = 5  # "For every full 5 points over the target"
 STABILIZE_MOS = 10  # "a positive MOS of 10 or more, the character stabilizes"
@@ -309,7 +310,7 @@ class LiveHackSave(Struct, frozen=True, kw_only=True):
     extra: int = 0
     dr: int | None = None  # None: the rule's own (Wounds for dying, 0 for a check)
     attribute: str = "dex"
-    defense: Literal["fortitude", "will"] = "fortitude"
+    defense: SaveDefense = "fortitude"
 
 
 class LiveHackApplyConsequence(Struct, frozen=True):

@@ -29,7 +29,7 @@ ECLIPSE_ONE = Q * Q  # one roller's first boon and first bane both 12
 
 def tier_bounds() -> tuple[tuple[str, int | None, int | None], ...]:
     """The tiers as ``LiveHack.tiers`` shows them: a miss, then the damage-table rows."""
-    rows = [(MISS, None, -1)]
+    rows: list[tuple[str, int | None, int | None]] = [(MISS, None, -1)]
     for row in DAMAGE_TABLE:
         label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
         rows.append((label, row.low, row.high))

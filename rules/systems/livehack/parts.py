@@ -31,8 +31,11 @@ DEFENSE_ATTRIBUTE = {"reflex": "dex", "fortitude": "con", "will": "wis"}
 DAZED_DEX = -10  # "Consider these saves as 0, and Dex to be -10 for purposes of being hit"
 
 
+ATTRIBUTE_LABELS: dict[str, str] = dict(ATTRIBUTES)
+
+
 def attribute_label(key: str) -> str:
-    return dict(ATTRIBUTES)[key]
+    return ATTRIBUTE_LABELS[key]
 
 
 def attacker_parts(combatant: Combatant, extra: int) -> tuple[Part, ...]:
@@ -95,7 +98,7 @@ def roll_parts(
         parts.append(Part("effort", cmd.effort))
     if cmd.grim_advantage:
         parts.append(Part("Grim Advantage", sheet.grimness))
-    system: LiveHackState = state.system_state  # type: ignore[assignment]
+    system: LiveHackState = state.system_state
     over = system.rollover
     if over is not None and over.holder_id == attacker.id and over.target_id == defender.id:
         parts.append(Part("rolled over", over.bonus))

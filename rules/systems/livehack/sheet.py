@@ -13,13 +13,14 @@ from msgspec import Struct
 
 from rules.errors import Rejected
 
+Attribute = Literal["str", "int", "wis", "dex", "con", "cha"]
 Trait = Literal["wounds", "fatigue", "grimness", "str", "int", "wis", "dex", "con", "cha"]
 
 STAT_BLOCK_BASE = 10  # "ACs and DCs listed in the text must have ten subtracted from them"
 EFFORT_PER_ROLL = 5
 EFFORT_PER_COMBAT = 5
 
-ATTRIBUTES: tuple[tuple[str, str], ...] = (
+ATTRIBUTES: tuple[tuple[Attribute, str], ...] = (
     ("str", "Str"),
     ("int", "Int"),
     ("wis", "Wis"),
@@ -36,12 +37,13 @@ ATTRIBUTE_FIELDS: dict[str, str] = {
     "con": "con",
     "cha": "charisma",
 }
-TRAITS: tuple[tuple[str, str], ...] = (
+TRAIT_CHOICES: tuple[tuple[Trait, str], ...] = (
     ("wounds", "Wounds"),
     ("fatigue", "Fatigue"),
     ("grimness", "Grimness"),
     *((key, f"{label} damage") for key, label in ATTRIBUTES),
 )
+TRAITS: tuple[tuple[str, str], ...] = TRAIT_CHOICES  # the same pairs, for look-ups by any str
 TRAIT_FIELDS: dict[str, str] = {
     "wounds": "wounds",
     "fatigue": "fatigue",
@@ -99,7 +101,8 @@ class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
         """The attribute's offset after its damage."""
         if key not in ATTRIBUTE_FIELDS:
             raise Rejected(f"unknown attribute {key!r}")
-        return getattr(self, ATTRIBUTE_FIELDS[key]) - getattr(self, f"{key}_damage")
+        offset: int = getattr(self, ATTRIBUTE_FIELDS[key]) - getattr(self, f"{key}_damage")
+        return offset
 
     def defense(self, name: str) -> int:
         """A defense as an offset: a printed AC/DC has its base 10 taken off."""

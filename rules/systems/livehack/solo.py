@@ -181,7 +181,7 @@ def _save(state: Encounter, actor: Combatant, policy: str, done: list[str]) -> M
         cmd = LiveHackSave(kind="dying", combatant_id=actor.id, take=take)
         return Move(actor.id, cmd, f"dying save, Fortitude vs Wounds {sheet.wounds}: {why}")
     if actor.condition("Transforming") and _done(done, "transforming") is None:
-        grimlock = actor.id in state.system_state.grimlocks  # type: ignore[union-attr]
+        grimlock = actor.id in state.system_state.grimlocks
         dr = sheet.grimness if grimlock else sheet.wounds
         mod = sheet.defense("fortitude") + sheet.attribute("con")
         take, why = take_for(policy, mod, dr, defending=False)
@@ -262,14 +262,17 @@ def _roll(state: Encounter, actor: Combatant, cmd: LiveHackRoll, policy: str, wh
 
 def _after_hit(state: Encounter, actor: Combatant, policy: str) -> Move:
     last = state.last_roll
-    mine = isinstance(last, LiveHackRolled) and last.attacker.combatant_id == actor.id
-    if not mine or last.defense != "reflex" or state.last_roll_applied:  # type: ignore[union-attr]
+    if (
+        not isinstance(last, LiveHackRolled)
+        or last.attacker.combatant_id != actor.id
+        or last.defense != "reflex"
+        or state.last_roll_applied
+    ):
         return _pass(actor, "ends its turn")
-    assert isinstance(last, LiveHackRolled)
     target = state.find(last.defender.combatant_id)
     if not last.success or target is None:
         return _pass(actor, f"missed by {-last.margin}: ends its turn")
-    over = state.system_state.rollover  # type: ignore[union-attr]
+    over = state.system_state.rollover
     theirs = target.sheet.held_over(actor.id)
     if over is not None and theirs and policy == "cautious":
         reason = f"spends its +{over.bonus} margin bonus to cancel {target.name}'s +{theirs}"
@@ -289,10 +292,13 @@ def _after_hit(state: Encounter, actor: Combatant, policy: str) -> Move:
 
 def _after_damage(state: Encounter, actor: Combatant) -> Move:
     last = state.last_roll
-    mine = isinstance(last, LiveHackRolled) and last.attacker.combatant_id == actor.id
-    if not mine or last.defense != "fortitude" or state.last_roll_applied:  # type: ignore[union-attr]
+    if (
+        not isinstance(last, LiveHackRolled)
+        or last.attacker.combatant_id != actor.id
+        or last.defense != "fortitude"
+        or state.last_roll_applied
+    ):
         return _pass(actor, "ends its turn")
-    assert isinstance(last, LiveHackRolled)
     row = consequence_for(last.margin)
     if row is None:
         return _pass(actor, f"the blow is shrugged off (short by {-last.margin}): ends its turn")

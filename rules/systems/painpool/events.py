@@ -51,10 +51,13 @@ class SpendDespair(Struct, frozen=True):
     """The GM re-rolls the last roll's Pain Pool and keeps the higher total."""
 
 
+HopeMode = Literal["reroll", "raise"]
+
+
 class SpendHope(Struct, frozen=True, kw_only=True):
     """Re-roll some of the last roll's hero pools (each keeps the higher), or raise it."""
 
-    mode: Literal["reroll", "raise"] = "reroll"
+    mode: HopeMode = "reroll"
     pools: tuple[PoolName, ...] = ()
     raise_by: int = 0
 

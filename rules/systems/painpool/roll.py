@@ -193,7 +193,9 @@ class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled"):
 
 def dominant(pools: tuple[PoolRoll, ...], pain: PainRoll) -> str:
     """The pool whose kept die is highest; ties: larger die, then a hero pool over Pain."""
-    contenders = [(p.kept, p.size, TIE_ORDER[p.pool], p.pool) for p in pools]
+    contenders: list[tuple[int, int, int, str]] = [
+        (p.kept, p.size, TIE_ORDER[p.pool], p.pool) for p in pools
+    ]
     contenders.append((pain.top, PAIN_DIE, TIE_ORDER["pain"], "pain"))
     return max(contenders)[3]
 

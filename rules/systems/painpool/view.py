@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rules.commands import AddCombatant
 from rules.errors import Rejected
@@ -20,6 +20,7 @@ from .events import (
     BoonsDamaged,
     DespairSpent,
     EndScene,
+    HopeMode,
     HopeSpent,
     PainPoolRoll,
     SceneEnded,
@@ -35,6 +36,9 @@ from .events import (
 )
 from .roll import (
     OUTCOME_WORDS,
+    Harm,
+    Initiator,
+    Kind,
     PainPoolRolled,
     PainRoll,
     PoolRoll,
@@ -69,11 +73,26 @@ ACTIONS = [
     Action("scene", "End scene", "Failure levels return; damage lingers unless healed"),
 ]
 
-KINDS = (("attack", "Attack (risks and deals damage)"), ("maneuver", "Maneuver (a bonus die)"))
-INITIATORS = (("hero", "The hero acts"), ("challenge", "The challenge acts"))
-HARMS = (("damage", "Damage (lingers)"), ("failure", "Failure levels (back at scene end)"))
-BONUS_USES = (("", "Keep it"), *((p, POOL_TITLES[p]) for p in POOLS))
-HOPE_MODES = (("reroll", "Re-roll pools, keep the higher"), ("raise", "Raise the roll (favor)"))
+KINDS: tuple[tuple[Kind, str], ...] = (
+    ("attack", "Attack (risks and deals damage)"),
+    ("maneuver", "Maneuver (a bonus die)"),
+)
+INITIATORS: tuple[tuple[Initiator, str], ...] = (
+    ("hero", "The hero acts"),
+    ("challenge", "The challenge acts"),
+)
+HARMS: tuple[tuple[Harm, str], ...] = (
+    ("damage", "Damage (lingers)"),
+    ("failure", "Failure levels (back at scene end)"),
+)
+BONUS_USES: tuple[tuple[PoolName | Literal[""], str], ...] = (
+    ("", "Keep it"),
+    *((p, POOL_TITLES[p]) for p in POOLS),
+)
+HOPE_MODES: tuple[tuple[HopeMode, str], ...] = (
+    ("reroll", "Re-roll pools, keep the higher"),
+    ("raise", "Raise the roll (favor)"),
+)
 # The outcome tiers (TIER_LABELS, TIER_BOUNDS) are in painpool_table.
 
 
@@ -221,9 +240,9 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
         case "hope":
             fields = {f.key: f for f in action_form(state, "hope", None)}
             pools = tuple(p for p in POOLS if choice_value(values, fields[f"reroll_{p}"]) == "yes")
-            mode = choice_value(values, fields["mode"])
+            mode = choice_value(values, fields["mode"], HOPE_MODES)
             raise_by = int_value(values, "raise_by", "Raise by", 1) if mode == "raise" else 0
-            return SpendHope(mode=mode, pools=pools, raise_by=raise_by)  # type: ignore[arg-type]
+            return SpendHope(mode=mode, pools=pools, raise_by=raise_by)
         case "scene":
             return EndScene(heal=values.get("heal") == "yes")
     raise Rejected(f"Pain Pool has no action {action!r}")
@@ -232,9 +251,9 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
 def roll_command(state: Encounter, values: Mapping[str, str]) -> PainPoolRoll:
     fields = {f.key: f for f in roll_form(state, values.get("hero"))}
     boons = tuple((p, choice_value(values, fields[f"boon_{p}"])) for p in POOLS)
-    bonus = []
+    bonus: list[tuple[int, PoolName]] = []
     for key, field in fields.items():
-        if key.startswith("bonus") and (pool := choice_value(values, field)):
+        if key.startswith("bonus") and (pool := choice_value(values, field, BONUS_USES)):
             bonus.append((int(key.removeprefix("bonus")), pool))
     return PainPoolRoll(
         hero_id=choice_value(values, fields["hero"]),
@@ -243,11 +262,11 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> PainPoolRoll:
         best=values.get("best", ""),
         good=values.get("good", ""),
         worst=values.get("worst", ""),
-        kind=choice_value(values, fields["kind"]),  # type: ignore[arg-type]
-        initiator=choice_value(values, fields["initiator"]),  # type: ignore[arg-type]
-        harm=choice_value(values, fields["harm"]),  # type: ignore[arg-type]
-        boons=boons,  # type: ignore[arg-type]
-        bonus=tuple(bonus),  # type: ignore[arg-type]
+        kind=choice_value(values, fields["kind"], KINDS),
+        initiator=choice_value(values, fields["initiator"], INITIATORS),
+        harm=choice_value(values, fields["harm"], HARMS),
+        boons=boons,
+        bonus=tuple(bonus),
         pain_extra=int_value(values, "pain_extra", "Extra pain dice"),
         beneficiary_id=choice_value(values, fields["beneficiary"]),
         sticky=choice_value(values, fields["sticky"]) == "yes",
