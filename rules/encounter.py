@@ -51,7 +51,9 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
     next_number: int = 1  # for the next combatant id
     last_roll: R | None = None
     last_roll_applied: bool = False
-    system_state: X | NoState = NoState()  # the system's own tokens, pots...
+    # The system's own tokens, pots...: its ``new_state()`` from the start (NoState for a
+    # system that keeps none), so the default only fills saves that predate the field.
+    system_state: X = NoState()  # type: ignore[assignment]  # NoState stands for any X here
     solo_sides: tuple[str, ...] = ()  # the sides the tracker plays by itself
 
     def is_solo(self, combatant: Combatant[Any]) -> bool:

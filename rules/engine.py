@@ -264,11 +264,11 @@ def apply(state: Encounter, event: Event) -> Encounter:
             return state.replace_combatant(combatant)
         case CombatantRemoved(combatant_id=gone):
             index = state.index_of(gone)
-            people = tuple(c for c in state.combatants if c.id != gone)
+            left = tuple(c for c in state.combatants if c.id != gone)
             current = state.current_id
             if current == gone:
-                current = people[index % len(people)].id if people else None
-            return state.update(combatants=people, current_id=current)
+                current = left[index % len(left)].id if left else None
+            return state.update(combatants=left, current_id=current)
         case CombatantMoved(combatant_id=moved, index=index):
             people = [c for c in state.combatants if c.id != moved]
             people.insert(index, state.combatant(moved))
@@ -342,7 +342,7 @@ def describe(before: Encounter, event: Event) -> LogEntry:
                 "condition", (spans(name(cid), " is no longer ", Span(cond, "condition"), why),)
             )
         case NoteAdded(text=text, combatant_id=cid):
-            about = [name(cid), ": "] if cid else []
+            about: list[str | Span] = [name(cid), ": "] if cid else []
             return LogEntry("note", (spans(Span("✎ ", "muted"), *about, Span(text, "note")),))
         case SoloSideSet(side=side, on=on):
             what = "now plays" if on else "hands back"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from functools import cache
-from typing import Any, Generic, NamedTuple, TypeVar, Union
+from typing import Any, Generic, NamedTuple, TypeVar, Union, cast
 
 import msgspec
 from msgspec import Struct
@@ -130,6 +130,11 @@ def _union(types: tuple[Any, ...]) -> Any:
     return unique[0] if len(unique) == 1 else Union[unique]  # noqa: UP007 - built at run time
 
 
+def _of(generic: Any, *params: Any) -> Any:
+    """``generic[params]`` with types known only at run time (mypy checks static ones)."""
+    return generic[params if len(params) > 1 else params[0]]
+
+
 @cache
 def codec(system_name: str) -> Codec:
     """The decoders for saves of ``system_name``: the core's generic Structs given that
@@ -141,18 +146,19 @@ def codec(system_name: str) -> Codec:
             f"it is for a rule system this tracker does not know ({system_name!r})"
         ) from None
     sheet = _union(system.sheet_types)
-    event = _union((CoreEvent, CombatantAdded[sheet], CombatantEdited[sheet], *system.event_types))
-    encounter = Encounter[  # type: ignore[misc]  # a run-time parameterisation
-        sheet, _union(system.roll_event_types), _union((system.state_type, NoState))
-    ]
-    record = _union((Applied[event], Undone, Redone))  # type: ignore[valid-type]
-    snapshot = Snapshot[record, encounter]  # type: ignore[valid-type]
+    event = _union(
+        (CoreEvent, _of(CombatantAdded, sheet), _of(CombatantEdited, sheet), *system.event_types)
+    )
+    roll = _union(system.roll_event_types)
+    encounter = _of(Encounter, sheet, roll, _union((system.state_type, NoState)))
+    record = _union((_of(Applied, event), Undone, Redone))
+    snapshot = _of(Snapshot, record, encounter)
     return Codec(
         snapshot_type=snapshot,
         snapshot=msgspec.msgpack.Decoder(snapshot),
-        lazy=msgspec.msgpack.Decoder(LazySnapshot[encounter]),  # type: ignore[valid-type]
+        lazy=msgspec.msgpack.Decoder(_of(LazySnapshot, encounter)),
         record=msgspec.msgpack.Decoder(record),
-        entry=msgspec.msgpack.Decoder(Entry[record]),  # type: ignore[valid-type]
+        entry=msgspec.msgpack.Decoder(_of(Entry, record)),
     )
 
 
@@ -165,7 +171,7 @@ def encode(history: History) -> bytes:
             name=state.name,
             record_count=len(history.records),
             # Records never decoded since they were read go out as the same bytes.
-            records=history.records.encodable(),  # type: ignore[arg-type]
+            records=history.records.encodable(),  # type: ignore[arg-type]  # Raw and Struct encode alike
             state=state,
             done=history.done_indices(),
             undone=history.undone_indices(),
@@ -224,9 +230,9 @@ def decode_snapshot(data: bytes) -> Snapshot[Record, Encounter]:
     types = codec(header.system)
     try:
         if header.format == FORMAT:
-            return types.snapshot.decode(body)  # type: ignore[no-any-return]
+            return cast("Snapshot[Record, Encounter]", types.snapshot.decode(body))
         doc = migrate(msgspec.msgpack.decode(body))
-        return msgspec.convert(doc, types.snapshot_type)  # type: ignore[no-any-return]
+        return cast("Snapshot[Record, Encounter]", msgspec.convert(doc, types.snapshot_type))
     except msgspec.ValidationError as exc:
         raise _not_understood(exc, header.system) from None
     except (msgspec.DecodeError, RecursionError, KeyError, TypeError) as exc:

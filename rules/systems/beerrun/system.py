@@ -388,13 +388,13 @@ class BeerRun(RuleSystem):
                 kind = choice_value(values, fields["kind"])
                 return AddOutcomeDie(
                     combatant_id=choice_value(values, fields["who"]),
-                    die=OutcomeDie(name, parse_die(values.get("die", ""), "The die"), kind),  # type: ignore[arg-type]
+                    die=OutcomeDie(name, parse_die(values.get("die", ""), "The die"), kind),  # type: ignore[arg-type]  # kind: a choice of OUTCOME_KINDS
                     category=" ".join(values.get("category", "").split()),
                 )
         raise Rejected(f"Beer Run has no action {action!r}")
 
     def _goal_command(self, values: Mapping[str, str], fields: dict[str, Field]) -> SetGoal:
-        kind: GoalKind = choice_value(values, fields["kind"])  # type: ignore[assignment]
+        kind: GoalKind = choice_value(values, fields["kind"])  # type: ignore[assignment]  # a choice of the goal kinds
         ally = choice_value(values, fields["ally"]) or None
         die = 0
         if kind != "conflict":
@@ -715,7 +715,7 @@ class BeerRun(RuleSystem):
             other_side = "bottom" if outcome.upper == "top" else "top"
             summary = (
                 f"{leader} has the upper hand over {other}: keeps {value}; "
-                f"{other} keeps {outcome.kept(other_side)}"  # type: ignore[arg-type]
+                f"{other} keeps {outcome.kept(other_side)}"  # type: ignore[arg-type]  # "top" or "bottom"
             )
         return Landing(tier=index, value=value, summary=summary)
 

@@ -38,7 +38,7 @@ MENTAL: tuple[PoolName, ...] = ("wit", "focus", "sanity")
 EFFORT_POOLS: tuple[PoolName, ...] = PHYSICAL + MENTAL
 POOL_TITLES: dict[str, str] = {pool: pool.capitalize() for pool in POOLS}
 
-ATTITUDES: tuple[tuple[str, str], ...] = (
+ATTITUDES: tuple[tuple[Attitude, str], ...] = (
     ("ordinary", "Ordinary"),
     ("relaxed", "Relaxed (N/2, -10)"),
     ("relaxed-lod", "Relaxed, life or death (N/2, -20)"),

@@ -11,7 +11,7 @@ from typing import Literal
 
 DiceKind = Literal["5d4", "2d10", "1d20", "open-d20"]
 
-DICE: tuple[tuple[str, str], ...] = (
+DICE: tuple[tuple[DiceKind, str], ...] = (
     ("5d4", "Routine 5d4"),
     ("2d10", "Experienced 2d10"),
     ("1d20", "New / pressure 1d20"),

@@ -51,7 +51,7 @@ def build() -> History:
             "attacker_skills": (skill,),
             "defender_skills": ("Dodge",),
         }
-        run(FatigueCheck(**{**base, **kw}), f"{attacker} attacks")  # type: ignore[arg-type]
+        run(FatigueCheck(**{**base, **kw}), f"{attacker} attacks")  # type: ignore[arg-type]  # the demo's own literal fields
         if paid:
             pay()
 

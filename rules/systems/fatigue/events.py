@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 SideName = Literal["attacker", "defender"]
+SIDES: tuple[tuple[SideName, str], ...] = (
+    ("attacker", "the attacker"),
+    ("defender", "the defender"),
+)
 
 
 # --- events --------------------------------------------------------------------------------
@@ -227,7 +231,7 @@ class FatigueAid(Struct, frozen=True, kw_only=True):
 # --- reading a check -------------------------------------------------------------------------
 
 
-def sheet_of(combatant: Combatant) -> FatigueSheet:
+def sheet_of(combatant: Combatant[FatigueSheet]) -> FatigueSheet:
     return combatant.sheet
 
 

@@ -18,6 +18,7 @@ from .check import (
     check,
 )
 from .events import (
+    SIDES,
     FatigueCheck,
     FatigueChecked,
     pending,
@@ -148,10 +149,10 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
         weapon="" if attacker == NATURE else values.get("weapon", "").strip(),
         attacker_skills=split_names(values.get("attacker_skills", "")),
         defender_skills=split_names(values.get("defender_skills", "")),
-        attacker_dice=choice_value(values, fields["attacker_dice"]),  # type: ignore[arg-type]
-        defender_dice=choice_value(values, fields["defender_dice"]),  # type: ignore[arg-type]
-        attacker_attitude=choice_value(values, fields["attacker_attitude"]),  # type: ignore[arg-type]
-        defender_attitude=choice_value(values, fields["defender_attitude"]),  # type: ignore[arg-type]
+        attacker_dice=choice_value(values, fields["attacker_dice"], DICE),
+        defender_dice=choice_value(values, fields["defender_dice"], DICE),
+        attacker_attitude=choice_value(values, fields["attacker_attitude"], ATTITUDES),
+        defender_attitude=choice_value(values, fields["defender_attitude"], ATTITUDES),
         attacker_effort=parse_effort(effort_raw, "Attacker effort") if effort_raw else None,
         defender_effort=parse_effort(values.get("defender_effort", ""), "Defender effort"),
         nature_total=int_value(values, "nature_total", "Nature's total"),
@@ -202,10 +203,9 @@ def calloff_form(state: Encounter) -> list[Field]:
 def aid_form(state: Encounter, selected: str | None) -> list[Field]:
     roll = pending(state)
     people = tuple((c.id, c.name) for c in state.combatants)
-    helper = selected if state.find(selected) else state.combatants[0].id
-    sides = (("defender", "the defender"),)
-    if roll.attacker is not None:
-        sides = (("attacker", "the attacker"), *sides)
+    found = state.find(selected)
+    helper = found.id if found is not None else state.combatants[0].id
+    sides = SIDES if roll.attacker is not None else SIDES[1:]  # Nature has no helper
     return [
         Field(key="helper", label="Helper", kind="choice", default=helper, choices=people),
         Field(key="side", label="Aiding", kind="choice", default=sides[0][0], choices=sides),

@@ -31,6 +31,7 @@ from .arithmetic import (
     parse_effort,
     roll_stress,
 )
+from .bands import DICE
 from .check import (
     check,
     consequence_of,
@@ -39,6 +40,7 @@ from .check import (
     spend,
 )
 from .events import (
+    SIDES,
     Aid,
     FatigueAid,
     FatigueAided,
@@ -171,8 +173,8 @@ class FatigueThresholds(RuleSystem):
                 fields = {f.key: f for f in aid_form(state, None)}
                 return FatigueAid(
                     helper_id=choice_value(values, fields["helper"]),
-                    side=choice_value(values, fields["side"]),  # type: ignore[arg-type]
-                    dice=choice_value(values, fields["dice"]),  # type: ignore[arg-type]
+                    side=choice_value(values, fields["side"], SIDES),
+                    dice=choice_value(values, fields["dice"], DICE),
                     skills=split_names(values.get("skills", "")),
                     effort=parse_effort(values.get("effort", ""), "Helper effort"),
                 )

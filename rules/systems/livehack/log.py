@@ -19,6 +19,7 @@ from .model import (
     LiveHackSaveRolled,
     LiveHackTraitInflicted,
     SideRoll,
+    cannot_act,
     condition_for,
     consequence_for,
 )
@@ -26,8 +27,6 @@ from .sheet import TRAITS, LiveHackSheet, offset_effects
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
-
-    from .system import LiveHack
 
 
 def trait_name(trait: str) -> str:
@@ -271,7 +270,7 @@ def event_alerts(state: Encounter, event: Any) -> list[str]:
     return []
 
 
-def turn_alerts(system: LiveHack, state: Encounter, event: TurnAdvanced) -> list[str]:
+def turn_alerts(state: Encounter, event: TurnAdvanced) -> list[str]:
     """At a new round, the dying saves due; at a turn, what the actor must roll or cannot do."""
     out = []
     if event.round != state.round:
@@ -289,7 +288,7 @@ def turn_alerts(system: LiveHack, state: Encounter, event: TurnAdvanced) -> list
         return out
     if actor.condition("Transforming"):
         out.append(f"{actor.name} is Transforming: save now (s, Transformation save).")
-    reason = system.cannot_act(state, actor)
+    reason = cannot_act(actor)
     if reason:
         out.append(f"{actor.name} cannot act ({reason}): pass the turn with n.")
     sheet: LiveHackSheet = actor.sheet

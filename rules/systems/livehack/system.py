@@ -8,7 +8,7 @@ decisions in ``livehack_decide``, the dialogs in ``livehack_forms`` and the log 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from msgspec import structs
@@ -240,7 +240,7 @@ class LiveHack(RuleSystem):
             case "roll":
                 return self._roll_preview(state, forms.roll_command(state, values))
             case "hold" | "cancel":
-                over = state.system_state.rollover  # type: ignore[union-attr]
+                over = state.system_state.rollover
                 if over is None:
                     return "No margin bonus to use: it takes a success by 5 or more"
                 holder, target = state.name_of(over.holder_id), state.name_of(over.target_id)
@@ -351,7 +351,7 @@ class LiveHack(RuleSystem):
                 system = _system(state)
                 return state.update(system_state=structs.replace(system, aids=(*system.aids, aid)))
             case LiveHackSaveRolled():
-                what = event.kind
+                what: str = event.kind
                 if event.kind == "check" and event.roller.parts:
                     what = f"check {event.roller.parts[0].label}"
                 return _marked(state, event.roller.combatant_id, f"{what}:{event.outcome}")
@@ -373,7 +373,7 @@ class LiveHack(RuleSystem):
 
     def alerts(self, state: Encounter, event: object) -> list[str]:
         if isinstance(event, TurnAdvanced):
-            return log.turn_alerts(self, state, event)
+            return log.turn_alerts(state, event)
         return log.event_alerts(state, event)
 
     def status(self, state: Encounter) -> str:
@@ -464,7 +464,9 @@ def decide_aid(event: LiveHackAidRolled) -> Aid:
     )
 
 
-def _sheet_change(state: Encounter, cid: str, change) -> Encounter:
+def _sheet_change(
+    state: Encounter, cid: str, change: Callable[[LiveHackSheet], dict[str, object]]
+) -> Encounter:
     target = state.combatant(cid)
     sheet: LiveHackSheet = target.sheet
     return state.replace_combatant(

@@ -23,7 +23,7 @@ PROFESSOR = "Eidetic Memory +2d pre; Be Prepared +2d pos; Villains of the City +
 
 
 def hero(boons: str, **kw: int) -> HeroSheet:
-    return HeroSheet(boons=parse_boons(boons), **kw)  # type: ignore[arg-type]
+    return HeroSheet(boons=parse_boons(boons), **kw)  # type: ignore[arg-type]  # the demo's own literal fields
 
 
 def build() -> History:
@@ -80,7 +80,8 @@ def build() -> History:
         bonus=((0, "power"),) if history.state.combatant("c1").sheet.held else (),
     )
     run(attack, "Bullet attacks")
-    if history.state.last_roll.despair_given:
+    rolled = history.state.last_roll
+    if rolled is not None and rolled.despair_given:
         run(SpendDespair(), "GM spends Despair")
     settle()
     charge = PainPoolRoll(
