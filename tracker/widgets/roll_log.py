@@ -168,8 +168,7 @@ class RollLog(ScrollView, can_focus=True):
         # the screen, so no layout pass (Textual's setter would lay the whole screen out),
         # and the scrollbar's thumb catches up a moment later, in a frame of its own. A
         # served table draws every seat on one loop: the new entry reaches all of them
-        # first, and a burst of changes moves the thumb once. (``_scroll_update`` is
-        # Textual's; textual is pinned.)
+        # first, and a burst of changes moves the thumb once.
         quiet = (
             size.width == self.virtual_size.width
             and bool(container)
@@ -197,10 +196,15 @@ class RollLog(ScrollView, can_focus=True):
         self.refresh(self.size.region)
 
     def _move_thumb(self) -> None:
+        """What Textual does for a new virtual size, through the scrollbar's own attributes:
+        the bar neither came nor went since (see ``_laid_out``), so only its thumb moves."""
         self._thumb_due = None
-        self._scroll_update(self.virtual_size)
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)  # undo may have shortened the log
         if self.show_vertical_scrollbar:
-            self.vertical_scrollbar.position = self.scroll_y
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = self.virtual_size.height
+            bar.window_size = self.container_size.height - self.scrollbar_size_horizontal
+            bar.position = self.scroll_y
 
     def _to_end(self) -> None:
         # Forced: the scrollbar that allows the scroll may not be laid out yet.
