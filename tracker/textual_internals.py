@@ -20,7 +20,8 @@ from __future__ import annotations
 import linecache
 import sys
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import textual
@@ -95,6 +96,22 @@ def textuals_chops(
     """Textual's own rendering of an update's pieces (what ``render_chops`` replaces)."""
     assert TEXTUALS_RENDER_CHOPS is not None  # installed only when it exists
     return TEXTUALS_RENDER_CHOPS(compositor, crop, is_rendered_line)
+
+
+def installed_chops() -> RenderChops | None:
+    """What compositors render their updates' pieces with now: ours, or Textual's."""
+    return getattr(Compositor, "_render_chops", None)
+
+
+@contextmanager
+def textuals_own_chops() -> Iterator[None]:
+    """Compositors render with Textual's own code while inside (to compare ours with)."""
+    installed = Compositor._render_chops
+    Compositor._render_chops = TEXTUALS_RENDER_CHOPS  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        Compositor._render_chops = installed  # type: ignore[method-assign]
 
 
 # --- speed patch: scrolled lines (tracker/widgets/scrolled_lines.py) -------------------------

@@ -17,7 +17,7 @@ from tracker.textual_internals import Compositor
 
 
 def test_tracker_app_installs_it() -> None:
-    assert Compositor._render_chops is partial_renders.render_chops
+    assert textual_internals.installed_chops() is partial_renders.render_chops
 
 
 async def test_every_partial_update_sends_what_textual_would(tmp_path: Path, monkeypatch) -> None:
@@ -31,9 +31,8 @@ async def test_every_partial_update_sends_what_textual_would(tmp_path: Path, mon
         if ours is None:
             return None
         self._dirty_regions.update(dirty)
-        monkeypatch.setattr(Compositor, "_render_chops", textual_internals.TEXTUALS_RENDER_CHOPS)
-        textuals = partial(self)
-        monkeypatch.setattr(Compositor, "_render_chops", partial_renders.render_chops)
+        with textual_internals.textuals_own_chops():
+            textuals = partial(self)
         compared.append(ours.render_segments(console) == textuals.render_segments(console))
         return ours
 

@@ -71,7 +71,7 @@ async def test_on_another_textual_partial_updates_are_textuals_own(
     changed(monkeypatch, PARTIAL_RENDERS, version="8.3.0")
     assert not partial_renders.install()
     assert not partial_renders.install()  # asked again: said once
-    assert Compositor._render_chops is textual_internals.TEXTUALS_RENDER_CHOPS
+    assert textual_internals.installed_chops() is textual_internals.TEXTUALS_RENDER_CHOPS
     assert capfd.readouterr().err == (
         "tracker: Textual 8.3.0 is not the version the partial-render patch was written for "
         "(8.2.8); running without it (slower, still correct)\n"
