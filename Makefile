@@ -4,16 +4,31 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint demo clean
+LOCK_VENV := .venv-lock
 
-$(STAMP): pyproject.toml
+.PHONY: run test lint demo clean lock
+
+# Every dependency, test tools and transitive ones too, at the version in constraints.txt.
+$(STAMP): pyproject.toml constraints.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	# compat: a plain path entry, not the import-finder hook that costs every process ~20 ms
 	# (setuptools calls the mode transitional: if it is ever gone, the default install still works)
-	$(BIN)/pip install --quiet -e ".[test]" --config-settings editable_mode=compat \
-		|| $(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet -c constraints.txt -e ".[test]" --config-settings editable_mode=compat \
+		|| $(BIN)/pip install --quiet -c constraints.txt -e ".[test]"
 	touch $(STAMP)
+
+# Regenerate constraints.txt: the newest versions pyproject.toml allows, resolved in a fresh
+# venv (so nothing installed here leaks in). Then `make` reinstalls from it.
+lock:
+	rm -rf $(LOCK_VENV)
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install --quiet --upgrade pip
+	$(LOCK_VENV)/bin/pip install --quiet -e ".[test]"
+	{ echo "# Every dependency's version, for pip install -c. Written by make lock: do not edit."; \
+		$(LOCK_VENV)/bin/pip freeze --exclude-editable; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf $(LOCK_VENV)
 
 run: $(STAMP)
 	$(BIN)/tracker
@@ -31,4 +46,4 @@ demo: $(STAMP)
 	$(BIN)/python -m tracker.demos saves
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .ruff_cache

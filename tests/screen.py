@@ -5,6 +5,6 @@ from textual.app import App
 
 def screen_text(app: App[object]) -> str:
     """The active screen as the terminal shows it, one line per row."""
-    # The compositor is private API; textual is pinned to a minor range in pyproject.toml.
+    # The compositor is private API, read by tests only (textual is pinned in pyproject.toml).
     strips = app.screen._compositor.render_strips()
     return "\n".join(strip.text for strip in strips)

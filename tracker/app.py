@@ -16,8 +16,12 @@ from tracker import partial_renders, settings, storage
 from tracker.palette import ScreenActions
 from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
+from tracker.widgets import scrolled_lines
 
+# The speed patches on Textual's private code, checked now: if Textual is not the one they
+# were written for, stderr says so while it is still the terminal's (a running app takes it).
 partial_renders.install()  # a partial update renders only what it updates
+scrolled_lines.check()  # a scrolled log frames only its new lines
 
 
 def settle_memory() -> None:

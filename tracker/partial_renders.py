@@ -1,36 +1,41 @@
 """A partial screen update draws only the widgets, and the rows, that it shows.
 
-Textual 8.2's ``Compositor._render_chops`` (through ``_get_renders(crop)``) renders, for a
-partial update, every widget whose clip (for most widgets, the whole screen) overlaps the
-updated area, all of its visible rows, and then keeps of each row only the pieces between
-cuts that no widget in front has filled and that the update sends. So one new line in
-the roll log had the header, footer, combatants and thresholds panes, the containers and
-the screen rendered again, on every seat of a served table. This version renders a
-widget only if one of those pieces is still empty, and only the update's rows of it.
-Columns are not narrowed (a widget's rows must start and end on the compositor's cuts,
-and rows are independent of each other), so the bytes sent are the same as Textual's.
+For a partial update, Textual 8.2's compositor renders every widget whose clip (for most
+widgets, the whole screen) overlaps the updated area, all of its visible rows, and then
+keeps of each row only the pieces between cuts that no widget in front has filled and that
+the update sends. So one new line in the roll log had the header, footer, combatants and
+thresholds panes, the containers and the screen rendered again, on every seat of a served
+table. ``render_chops`` renders a widget only if one of those pieces is still empty, and
+only the update's rows of it. Columns are not narrowed (a widget's rows must start and end
+on the compositor's cuts, and rows are independent of each other), so the bytes sent are
+the same as Textual's (tests/app/test_partial_renders.py compares them).
 
-Installed once for the process by :func:`install` (tracker.app calls it); a full update
-(the whole screen) is left to Textual. ``_render_chops`` is Textual's private method
-(textual is pinned >=8.2,<8.3); tests/test_partial_renders.py fails if it changes.
+Installed once for the process by :func:`install` (tracker.app calls it), in place of a
+private method of Textual's: tracker.textual_internals checks that Textual's code is the
+code this was written for first, and leaves Textual's in place if not. A full update (the
+whole screen) is left to Textual.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from textual._compositor import Compositor
 from textual.geometry import Region
 from textual.strip import Strip
 
-TEXTUALS_RENDER_CHOPS = Compositor._render_chops
+from tracker import textual_internals
+
+if TYPE_CHECKING:
+    from tracker.textual_internals import Compositor
 
 
-def _render_chops(
+def render_chops(
     self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
 ) -> Sequence[Mapping[int, Strip]]:
+    """The pieces of each row that an update covers (``self`` is the screen's compositor)."""
     if crop.contains_region(self.size.region):
-        return TEXTUALS_RENDER_CHOPS(self, crop, is_rendered_line)
+        return textual_internals.textuals_chops(self, crop, is_rendered_line)
     cuts = self.cuts
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     intersection = Region.intersection
@@ -70,6 +75,7 @@ def _render_chops(
     return chops  # type: ignore[return-value]
 
 
-def install() -> None:
-    """Make every screen's compositor render partial updates this way (idempotent)."""
-    Compositor._render_chops = _render_chops  # type: ignore[method-assign]
+def install() -> bool:
+    """Make every screen's compositor render partial updates this way (idempotent), if
+    Textual is the one this was written for. Returns whether it is installed."""
+    return textual_internals.install_partial_renders(render_chops)

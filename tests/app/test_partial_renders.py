@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 from pathlib import Path
 
 from rich.console import Console
-from textual._compositor import Compositor
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
 from tests.app.test_app import add_combatant, make_app
-from tracker import partial_renders
+from tracker import partial_renders, textual_internals
+from tracker.textual_internals import Compositor
 
-# Textual 8.2's Compositor._render_chops and _get_renders, which partial_renders replaces
-# for partial updates: if this fails, Textual changed them; check partial_renders against them.
-TEXTUAL_SOURCE_SHA = "4cc2b8efef1d2032624b06d6211427a116d6f45a39b6f5f10e91cf8a00abc72a"
+# Whether Textual's code is the code the patch was written for, and what happens when it is
+# not: tests/app/test_textual_internals.py.
 
 
-def test_the_replaced_textual_code_is_the_one_it_was_written_for() -> None:
-    source = inspect.getsource(partial_renders.TEXTUALS_RENDER_CHOPS) + inspect.getsource(
-        Compositor._get_renders
-    )
-    assert hashlib.sha256(source.encode()).hexdigest() == TEXTUAL_SOURCE_SHA
-    assert Compositor._render_chops is partial_renders._render_chops  # tracker.app installs it
+def test_tracker_app_installs_it() -> None:
+    assert textual_internals.installed_chops() is partial_renders.render_chops
 
 
 async def test_every_partial_update_sends_what_textual_would(tmp_path: Path, monkeypatch) -> None:
@@ -38,9 +31,8 @@ async def test_every_partial_update_sends_what_textual_would(tmp_path: Path, mon
         if ours is None:
             return None
         self._dirty_regions.update(dirty)
-        monkeypatch.setattr(Compositor, "_render_chops", partial_renders.TEXTUALS_RENDER_CHOPS)
-        textuals = partial(self)
-        monkeypatch.setattr(Compositor, "_render_chops", partial_renders._render_chops)
+        with textual_internals.textuals_own_chops():
+            textuals = partial(self)
         compared.append(ours.render_segments(console) == textuals.render_segments(console))
         return ours
 

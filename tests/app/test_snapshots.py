@@ -1,7 +1,7 @@
 """Screenshots of the app (pytest-textual-snapshot), compared with the SVGs in __snapshots__/.
 
 After an intended change to what the app shows, regenerate them all with
-``.venv/bin/pytest tests/test_snapshots.py --snapshot-update`` and look at the diff.
+``.venv/bin/pytest tests/app/test_snapshots.py --snapshot-update`` and look at the diff.
 Each app here is deterministic: a demo built in memory (no file, so no path on screen),
 seeded dice, the default theme and no settings file.
 """

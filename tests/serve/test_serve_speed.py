@@ -49,6 +49,7 @@ async def test_a_new_entry_shows_at_once_and_the_thumb_catches_up(tmp_path: Path
         assert bar.window_virtual_size < log.virtual_size.height  # the thumb lags...
         await pilot.pause(roll_log.THUMB_LAG + 0.1)
         assert bar.window_virtual_size == log.virtual_size.height  # ...then catches up
+        assert bar.window_size == log.container_size.height
         assert bar.position == log.scroll_y
         # A key scrolls from where the log is now, not from where it was before the notes.
         await pilot.click(RollLog)

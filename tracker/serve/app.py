@@ -5,18 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.driver import Driver
 from textual.filter import LineFilter
 from textual.screen import Screen
 
 from rules.history import History
 from tracker.app import TrackerApp
 from tracker.screens.encounter import EncounterScreen
-from tracker.serve.driver import ChannelDriver
+from tracker.serve.driver import Channel, ChannelDriver
 from tracker.serve.safe_text import NoControlCodes
 from tracker.serve.seats import Seat, SeatSession, Table
 
@@ -62,8 +63,20 @@ class TableApp(TrackerApp):
         self.seat = seat
         super().__init__(SeatSession(table, seat), saves=saves, notes=list(notes))  # type: ignore[arg-type]
         seat.app = self
+        self.channel_driver: ChannelDriver | None = None  # made by the app's run (draw_on)
         self._held: AbstractContextManager[None] | None = None  # batch_update while muted
         self._unwatch = table.watch(self._seats_changed) if seat.role == "gm" else None
+
+    def draw_on(self, channel: Channel, **options: Any) -> None:
+        """Run on ``channel`` (a seat's, or a shared view's fan-out), with a ChannelDriver
+        made with ``options`` and kept as ``channel_driver`` (Textual keeps its own private)."""
+
+        def make(app: TableApp, **textuals: Any) -> ChannelDriver:
+            self.channel_driver = ChannelDriver(app, channel=channel, **options, **textuals)
+            return self.channel_driver
+
+        # Textual only calls its driver class, with the app and its own settings.
+        self.driver_class = cast("type[Driver]", make)
 
     # --- drawn by a shared view, or on its own (tracker/serve/views.py) ---
 
@@ -73,14 +86,14 @@ class TableApp(TrackerApp):
         if self._held is None:
             self._held = self.batch_update()
             self._held.__enter__()
-        if isinstance(self._driver, ChannelDriver):
-            self._driver.muted = True
+        if self.channel_driver is not None:
+            self.channel_driver.muted = True
 
     def unmute(self) -> None:
         """Draw the seat from now on: caught up, and the whole screen at once."""
         self.seat.muted = False
-        if isinstance(self._driver, ChannelDriver):
-            self._driver.muted = False
+        if self.channel_driver is not None:
+            self.channel_driver.muted = False
         if self._held is not None:
             held, self._held = self._held, None
             held.__exit__(None, None, None)
@@ -94,7 +107,7 @@ class TableApp(TrackerApp):
 
     def _seats_changed(self, news: str) -> None:
         """The GM hears who joins and leaves the table."""
-        if self._exit and self._unwatch is not None:  # this seat has gone
+        if self.return_code is not None and self._unwatch is not None:  # the seat has gone
             self._unwatch()
             self._unwatch = None
         elif news:

@@ -2,8 +2,8 @@
 
 Textual's own Linux driver reads the process's stdin, termios and SIGWINCH, which a second
 app in the same process cannot share. This one writes to its channel and is fed by it: the
-SSH session hands it the bytes typed and the window changes. It uses Textual's private
-``XTermParser`` (textual is pinned to a minor range; tests/test_serve.py catches a break).
+SSH session hands it the bytes typed and the window changes. It reads them with Textual's
+own terminal parser, which is private: tracker.textual_internals hands it over.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import events
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
+
+from tracker import textual_internals
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -65,7 +66,8 @@ class ChannelDriver(Driver):
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._channel = channel
-        self._parser = XTermParser(debug)
+        self._parser = textual_internals.xterm_parser(debug)
+        self._window = size or (80, 24)  # the client's, as last told
         self._tick: asyncio.TimerHandle | None = None
         self._input = False
         self._modes = modes
@@ -104,7 +106,7 @@ class ChannelDriver(Driver):
             self._process(message)
         if self._tick is not None:
             self._tick.cancel()
-        self._tick = self._loop.call_later(ESCAPE_TICK, self._tick_parser)
+        self._tick = asyncio.get_running_loop().call_later(ESCAPE_TICK, self._tick_parser)
 
     def _tick_parser(self) -> None:
         self._tick = None
@@ -121,11 +123,10 @@ class ChannelDriver(Driver):
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""
-        self._size = (max(width, 1), max(height, 1))
+        self._window = (max(width, 1), max(height, 1))
         if self._input:
             self._send_size()
 
     def _send_size(self) -> None:
-        width, height = self._size or (80, 24)
-        size = Size(width, height)
+        size = Size(*self._window)
         self.send_message(events.Resize(size, size))

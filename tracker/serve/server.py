@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hmac
 import logging
 import os
@@ -22,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
-from rich.console import COLOR_SYSTEMS
 
-from tracker.serve.driver import ENTER_SCREEN, ChannelDriver
+from tracker import textual_internals
+from tracker.serve.driver import ENTER_SCREEN
 from tracker.serve.heap import Heap
 from tracker.serve.players import Player, find
 from tracker.serve.seats import Seat, Table
@@ -87,6 +86,7 @@ class TableServer:
     """Serves ``table`` over SSH until closed."""
 
     def __init__(self, table: Table, config: Config) -> None:
+        textual_internals.check_serving()  # a wrong Textual fails here, not at a seat
         self.table = table
         self.config = config
         self.connections: set[Connection] = set()
@@ -294,10 +294,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.seat = table.join(player.role, player.name, self.peer, close=self.close_with)
         self.app = TableApp(table, self.seat, saves=self.server.config.saves)
         colours = color_system(self.term, self.chan.get_environment())
-        self.app.console._color_system = COLOR_SYSTEMS[colours]  # the client's, not ours
-        self.app.driver_class = functools.partial(
-            ChannelDriver, channel=self.chan, muted=True, on_input=self._typed
-        )
+        textual_internals.use_colours(self.app.console, colours)  # the client's, not ours
+        self.app.draw_on(self.chan, muted=True, on_input=self._typed)
         self.chan.write(ENTER_SCREEN)  # whichever app draws it, from now on
         self.server.channels.add(self)
         self.server.heap.changed()
@@ -385,14 +383,14 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def data_received(self, data: str, datatype: Any) -> None:
         if self.seat is not None:
             self.seat.last_input = time.monotonic()
-        driver = self.app._driver if self.app is not None else None
-        if isinstance(driver, ChannelDriver):
+        driver = self.app.channel_driver if self.app is not None else None
+        if driver is not None:
             driver.feed(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.size = (width or 80, height or 24)
-        driver = self.app._driver if self.app is not None else None
-        if isinstance(driver, ChannelDriver):
+        driver = self.app.channel_driver if self.app is not None else None
+        if driver is not None:
             driver.resize(*self.size)
         if self.app is not None and not self.typed:
             # Drawn on its own while the size settles (a dragged window sends many), then

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
-from rich.console import COLOR_SYSTEMS
 
 from rules.visibility import Viewer
-from tracker.serve.driver import Channel, ChannelDriver
+from tracker import textual_internals
+from tracker.serve.driver import Channel
 from tracker.serve.heap import Heap
 from tracker.serve.seats import Seat, Table
 
@@ -124,11 +123,11 @@ class Views:
 
         seat = Seat(0, key.viewer.role, "", view=key.viewer)  # never joins the table's seats
         app = TableApp(self.table, seat, saves=self.saves)
-        app.console._color_system = COLOR_SYSTEMS[key.colours]
+        textual_internals.use_colours(app.console, key.colours)
         if app.theme != key.theme:
             app.theme = key.theme
         fanout = Fanout()
-        app.driver_class = functools.partial(ChannelDriver, channel=fanout, modes=False)
+        app.draw_on(fanout, modes=False)
         view = View(key, app, fanout)
         view.task = asyncio.create_task(self._run(view))
         self._heap.changed()

@@ -4,7 +4,8 @@ A fight can hold tens of thousands of entries, so the log is virtual (Textual's 
 it keeps each entry's spans and plain text, knows how many lines each takes at the current
 width (cheaply: only lines longer than the width are wrapped to count them), and renders
 only the lines on screen, caching them until the width or the theme changes. Appending and
-undoing touch only the end of the log.
+undoing touch only the end of the log. Text selected with the mouse is highlighted, and
+ctrl+c copies it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.timer import Timer
 
@@ -156,7 +159,7 @@ class RollLog(ScrollView, can_focus=True):
         width = self._width
         if all(w <= width for w in self._widths[index]):
             return len(self._widths[index])
-        return len(self._render(index))
+        return len(self._render_entry(index))
 
     def _laid_out(self, follow: bool) -> None:
         size = Size(self._width, self._total())
@@ -165,8 +168,7 @@ class RollLog(ScrollView, can_focus=True):
         # the screen, so no layout pass (Textual's setter would lay the whole screen out),
         # and the scrollbar's thumb catches up a moment later, in a frame of its own. A
         # served table draws every seat on one loop: the new entry reaches all of them
-        # first, and a burst of changes moves the thumb once. (``_scroll_update`` is
-        # Textual's; textual is pinned.)
+        # first, and a burst of changes moves the thumb once.
         quiet = (
             size.width == self.virtual_size.width
             and bool(container)
@@ -194,10 +196,15 @@ class RollLog(ScrollView, can_focus=True):
         self.refresh(self.size.region)
 
     def _move_thumb(self) -> None:
+        """What Textual does for a new virtual size, through the scrollbar's own attributes:
+        the bar neither came nor went since (see ``_laid_out``), so only its thumb moves."""
         self._thumb_due = None
-        self._scroll_update(self.virtual_size)
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)  # undo may have shortened the log
         if self.show_vertical_scrollbar:
-            self.vertical_scrollbar.position = self.scroll_y
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = self.virtual_size.height
+            bar.window_size = self.container_size.height - self.scrollbar_size_horizontal
+            bar.position = self.scroll_y
 
     def _to_end(self) -> None:
         # Forced: the scrollbar that allows the scroll may not be laid out yet.
@@ -246,7 +253,7 @@ class RollLog(ScrollView, can_focus=True):
             }
         return self._styles
 
-    def _render(self, index: int) -> list[Strip]:
+    def _render_entry(self, index: int) -> list[Strip]:
         strips = self._strips.get(index)
         if strips is not None:
             return strips
@@ -274,26 +281,91 @@ class RollLog(ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         # What every line needs, worked out once a frame rather than twice a line (the
         # pane's style is resolved from its CSS each time it is asked for).
-        self._frame = (self.scroll_offset, self.scrollable_content_region.width, self.rich_style)
+        self._frame = (
+            self.scroll_offset,
+            self.scrollable_content_region.width,
+            self.rich_style,
+            self.text_selection,
+        )
         try:
             return super().render_lines(crop)
         finally:
             self._frame = None
 
     def render_line(self, y: int) -> Strip:
-        (scroll_x, scroll_y), width, style = self._frame or (
+        (scroll_x, scroll_y), width, style, selection = self._frame or (
             self.scroll_offset,
             self.scrollable_content_region.width,
             self.rich_style,
+            self.text_selection,
         )
         line = scroll_y + y
         if width != self._width and not self._rewrap_due:
             self._rewrap_due = True  # a scrollbar came or went: once, after this frame
             self.call_later(self._rewrap)
-        if not self._width or line >= self._total():
+        strip = self._line(line)
+        if strip is None:
             return Strip.blank(width, style)
+        if selection is not None:
+            strip = self._highlighted(strip, selection.get_span(line))
+        strip = strip.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+        # Where each character comes from, so that the mouse can select text. Cached on the
+        # strip by Textual: the same line hands back the same Strip (see scrolled_lines).
+        return strip.apply_offsets(scroll_x, line)
+
+    def _line(self, line: int) -> Strip | None:
+        """The log's line ``line`` (0 is the first entry's first line), or None past the end."""
+        if not self._width or line >= self._total():
+            return None
         index = bisect_right(self._ends, line)
         start = self._ends[index - 1] if index else 0
-        strips = self._render(index)
-        strip = strips[line - start] if line - start < len(strips) else Strip.blank(width)
-        return strip.crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+        strips = self._render_entry(index)
+        return strips[line - start] if line - start < len(strips) else None
+
+    # --- selecting with the mouse ---------------------------------------------------------------
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The selected text (what ctrl+c copies): whole entries as written, a part of an
+        entry as its lines show it.
+
+        Whole entries are not drawn for this, so selecting a long fight's log costs little
+        (a served table would wait for it).
+        """
+        start, end = selection
+        total = self._total()
+        if start is not None and start.y >= total:
+            return None
+        if end is not None and end.y >= total:
+            end = None  # below the last line: to the end of the log
+        first = 0 if start is None else start.y
+        last = total - 1 if end is None else end.y
+        pieces: list[str] = []
+        for index in range(bisect_right(self._ends, first), bisect_right(self._ends, last) + 1):
+            top, bottom = self._ends[index - 1] if index else 0, self._ends[index]
+            starts_inside = start is not None and start.transpose > (top, 0)
+            ends_inside = end is not None and end.y < bottom
+            if not (starts_inside or ends_inside):
+                pieces.append(self.entries[index])
+                continue
+            lines = "\n".join(strip.text.rstrip() for strip in self._render_entry(index))
+            part = Selection(
+                start - (0, top) if start is not None and starts_inside else None,
+                end - (0, top) if end is not None and ends_inside else None,
+            )
+            pieces.append(part.extract(lines))
+        return "\n".join(pieces), "\n"
+
+    def _highlighted(self, strip: Strip, span: tuple[int, int] | None) -> Strip:
+        """``strip`` with its selected characters (``span``, -1: to the end) highlighted."""
+        if span is None:
+            return strip
+        text = strip.text
+        start, end = span
+        left = cell_len(text[:start])
+        right = strip.cell_length if end == -1 else cell_len(text[:end])
+        if left >= right:
+            return strip
+        before, chosen, after = strip.divide([left, right, strip.cell_length])
+        selected = self.screen.get_component_rich_style("screen--selection")
+        chosen = Strip(Segment.apply_style(chosen, post_style=selected), right - left)
+        return Strip.join([before, chosen, after])

@@ -13,8 +13,9 @@ Anything that changes how lines are framed (size, colours, border, title, opacit
 either clears Textual's cache (a full refresh, which clears this one too) or is in the
 looks compared once a render, which clears it as well.
 
-``StylesCache`` is Textual's private class (textual is pinned >=8.2,<8.3);
-tests/test_scrolled_lines.py fails if the parts used here change.
+``StylesCache`` is Textual's private class: tracker.textual_internals checks that Textual's
+code under this one is the code it was written for, and if not, a widget keeps Textual's
+own cache (tests/app/test_scrolled_lines.py checks the lines drawn are the same).
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from textual._styles_cache import StylesCache
 from textual.strip import Strip
+from textual.widget import Widget
+
+from tracker import textual_internals
+from tracker.textual_internals import StylesCache
 
 Framed = dict[int, tuple[Strip, Strip]]  # id(content strip) -> (content strip, framed line)
 
@@ -122,6 +126,13 @@ class ScrolledLinesCache(StylesCache):
         return line
 
 
-def keep_scrolled_lines(widget: Any) -> None:
-    """Give ``widget`` (before it is first drawn) the cache of framed lines by content."""
-    widget._styles_cache = ScrolledLinesCache()
+def check() -> bool:
+    """Whether widgets will keep their framed lines this way (said on stderr if not); ask
+    before an app runs, which takes stderr over."""
+    return textual_internals.usable(textual_internals.SCROLLED_LINES)
+
+
+def keep_scrolled_lines(widget: Widget) -> None:
+    """Give ``widget`` (before it is first drawn) the cache of framed lines by content, or
+    leave it Textual's if Textual is not the one this was written for."""
+    textual_internals.keep_framing_cache(widget, ScrolledLinesCache)

@@ -1,0 +1,124 @@
+"""tracker.textual_internals: Textual's private code is used only as the code it was
+written for; a speed patch on another Textual is left out (said once), serving fails clearly."""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from pathlib import Path
+
+import pytest
+import textual
+from rich.console import Console
+
+from rules.commands import AddNote
+from rules.dice import SeededDice
+from tests.app.test_app import add_combatant, make_app
+from tests.screen import screen_text
+from tracker import partial_renders, textual_internals
+from tracker.textual_internals import (
+    PARTIAL_RENDERS,
+    SCROLLED_LINES,
+    WRITTEN_FOR,
+    Compositor,
+    Patch,
+    StylesCache,
+    TextualMismatch,
+    fingerprint,
+    framing_cache,
+    source_of,
+    usable,
+)
+from tracker.widgets import scrolled_lines
+from tracker.widgets.roll_log import RollLog
+
+
+@pytest.mark.parametrize("patch", [PARTIAL_RENDERS, SCROLLED_LINES], ids=lambda p: p.name)
+def test_the_installed_textual_is_the_one_each_patch_was_written_for(patch: Patch) -> None:
+    assert textual.__version__ == WRITTEN_FOR
+    functions = patch.relies_on()
+    assert fingerprint(functions) == patch.fingerprint, (
+        f"Textual changed under the {patch.name} patch: read its new code against the patch, "
+        f"then record {fingerprint(functions)} in tracker/textual_internals.py"
+    )
+    # The cheap reading of the source is inspect's.
+    assert [source_of(function) for function in functions] == [
+        inspect.getsource(function) for function in functions
+    ]
+
+
+def test_a_patch_on_code_that_is_gone_is_not_usable(monkeypatch, capfd) -> None:
+    monkeypatch.setattr(textual_internals, "_verdicts", {})
+    gone = Patch("gone", PARTIAL_RENDERS.fingerprint, lambda: (Compositor.no_such_method,))
+    assert not usable(gone)
+    assert "the gone patch" in capfd.readouterr().err
+
+
+def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
+    """Textual is not the code ``patch`` was written for (nothing is decided yet)."""
+    monkeypatch.setattr(textual_internals, "_verdicts", {})
+    name = {PARTIAL_RENDERS.name: "PARTIAL_RENDERS", SCROLLED_LINES.name: "SCROLLED_LINES"}
+    monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
+    if version is not None:
+        monkeypatch.setattr(textual, "__version__", version, raising=False)
+
+
+async def test_on_another_textual_partial_updates_are_textuals_own(
+    tmp_path: Path, monkeypatch, capfd
+) -> None:
+    # As before tracker.app installed the patch.
+    monkeypatch.setattr(Compositor, "_render_chops", textual_internals.TEXTUALS_RENDER_CHOPS)
+    changed(monkeypatch, PARTIAL_RENDERS, version="8.3.0")
+    assert not partial_renders.install()
+    assert not partial_renders.install()  # asked again: said once
+    assert textual_internals.installed_chops() is textual_internals.TEXTUALS_RENDER_CHOPS
+    assert capfd.readouterr().err == (
+        "tracker: Textual 8.3.0 is not the version the partial-render patch was written for "
+        "(8.2.8); running without it (slower, still correct)\n"
+    )
+    app = make_app(tmp_path, SeededDice(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await add_combatant(pilot, "Orla", "party")
+        for number in range(14):  # enough to scroll the log
+            app.session.execute(AddNote(f"note {number}"))
+            await pilot.pause()
+        text = screen_text(app)
+        assert "▶ Orla's turn" in text and "note 13" in text
+    assert capfd.readouterr().err == ""
+
+
+async def test_on_another_textual_a_log_keeps_textuals_own_line_cache(
+    tmp_path: Path, monkeypatch, capfd
+) -> None:
+    changed(monkeypatch, SCROLLED_LINES)  # the same version number, other code
+    assert not scrolled_lines.check()
+    assert capfd.readouterr().err == (
+        f"tracker: Textual {WRITTEN_FOR} is not the code the scrolled-lines patch was written "
+        f"for ({WRITTEN_FOR}); running without it (slower, still correct)\n"
+    )
+    app = make_app(tmp_path, SeededDice(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await add_combatant(pilot, "Orla", "party")
+        log = app.screen.query_one(RollLog)
+        assert type(framing_cache(log)) is StylesCache
+        for number in range(30):
+            app.session.execute(AddNote(f"note {number}"))
+            await pilot.pause()
+        text = screen_text(app)
+        assert "note 29" in text and "note 28" in text and "▶ Orla's turn" in text
+    assert capfd.readouterr().err == ""  # said once, not once a log
+
+
+def test_serving_finds_what_it_needs() -> None:
+    textual_internals.check_serving()
+    parser = textual_internals.xterm_parser()
+    assert [type(message).__name__ for message in parser.feed("a")] == ["Key"]
+    console = Console(color_system="truecolor")
+    textual_internals.use_colours(console, "256")
+    assert console.color_system == "256"
+
+
+def test_serving_on_a_textual_without_its_parser_fails_clearly(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "textual._xterm_parser", None)  # import fails
+    with pytest.raises(TextualMismatch, match=r"tracker serve needs .*XTermParser.*8\.2\.8"):
+        textual_internals.check_serving()

@@ -1,0 +1,251 @@
+"""Every use of Textual's private code, in one module: what each buys, and how each fails.
+
+textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
+against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
+
+- The two speed patches fail open. If Textual's code under one is not the code it was
+  written for (a fingerprint of its source), it is not installed: the app runs on Textual's
+  own code, slower and still correct, and says so once on stderr.
+- Serving needs two things Textual and Rich have no public route to (a terminal's input
+  parser, a console's colour system). With another Textual they fail at once, with an error
+  that says what is missing.
+
+Nothing else in tracker/ imports a private Textual module or reads a private attribute.
+After an upgrade, tests/app/test_textual_internals.py says which fingerprint changed: read
+the new Textual code against the patch, then record the fingerprint it prints.
+"""
+
+from __future__ import annotations
+
+import linecache
+import sys
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import textual
+from rich.console import COLOR_SYSTEMS, Console
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+# Private modules, imported here only; on a Textual without them the patches that rely on
+# them are not installed (see ``usable``) rather than the app failing to start.
+try:
+    from textual._compositor import ChopsUpdate, Compositor
+except ImportError:
+    ChopsUpdate = Compositor = None  # type: ignore[assignment,misc]
+try:
+    from textual._styles_cache import StylesCache
+except ImportError:
+    StylesCache = object  # type: ignore[assignment,misc]  # a base for ScrolledLinesCache
+
+if TYPE_CHECKING:
+    from textual._xterm_parser import XTermParser
+
+WRITTEN_FOR = "8.2.8"  # the Textual whose code the fingerprints below were taken from
+
+RenderChops = Callable[[Any, Region, Callable[[int], bool]], Sequence[Mapping[int, Strip]]]
+
+
+class Patch(NamedTuple):
+    """A speed patch, and the Textual code it was written for."""
+
+    name: str  # as stderr names it
+    fingerprint: str  # of ``relies_on()``'s source in Textual WRITTEN_FOR
+    relies_on: Callable[[], Sequence[Callable[..., Any]]]  # what it replaces or leans on
+
+
+# --- speed patch: partial renders (tracker/partial_renders.py) -------------------------------
+#
+# Buys, with the scrolled-lines cache below (and the control-code filter's fast path): a
+# note's frame 1.5-1.7 ms instead of 3.6-4.2 ms, and a note to 32 seats drawn in 52-61 ms
+# instead of 106-329 ms (docs/performance.md, "One seat's frame"; measured together). This
+# patch's share: the header, footer, panes, containers and screen are no longer rendered
+# for a new line in the roll log. Public route that would replace it: none in Textual 8.2;
+# it would take Textual's compositor rendering, for a partial update, only the widgets and
+# rows it sends (an upstream change to ``Compositor._render_chops``).
+TEXTUALS_RENDER_CHOPS: RenderChops | None = getattr(Compositor, "_render_chops", None)
+PARTIAL_RENDERS = Patch(
+    "partial-render",
+    "e6b15461",
+    lambda: (
+        TEXTUALS_RENDER_CHOPS,  # replaced (and still called for a full update)
+        Compositor._get_renders,  # what ours renders instead
+        Compositor.render_partial_update,  # its caller: the crop and the rows sent
+        ChopsUpdate.render_segments,  # which pieces are sent
+        Compositor.cuts.fget,
+        Compositor.visible_widgets.fget,
+    ),
+)
+
+
+def install_partial_renders(render_chops: RenderChops) -> bool:
+    """Every compositor renders its updates with ``render_chops`` from now on, if Textual's
+    code under it is the code it was written for. Returns whether it is installed."""
+    if not usable(PARTIAL_RENDERS):
+        return False
+    Compositor._render_chops = render_chops  # type: ignore[method-assign,assignment]
+    return True
+
+
+def textuals_chops(
+    compositor: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
+) -> Sequence[Mapping[int, Strip]]:
+    """Textual's own rendering of an update's pieces (what ``render_chops`` replaces)."""
+    assert TEXTUALS_RENDER_CHOPS is not None  # installed only when it exists
+    return TEXTUALS_RENDER_CHOPS(compositor, crop, is_rendered_line)
+
+
+def installed_chops() -> RenderChops | None:
+    """What compositors render their updates' pieces with now: ours, or Textual's."""
+    return getattr(Compositor, "_render_chops", None)
+
+
+@contextmanager
+def textuals_own_chops() -> Iterator[None]:
+    """Compositors render with Textual's own code while inside (to compare ours with)."""
+    installed = Compositor._render_chops
+    Compositor._render_chops = TEXTUALS_RENDER_CHOPS  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        Compositor._render_chops = installed  # type: ignore[method-assign]
+
+
+# --- speed patch: scrolled lines (tracker/widgets/scrolled_lines.py) -------------------------
+#
+# Buys the other share of the figures above: after a note scrolls the roll log, only the new
+# line is framed (padding, border, line filters) instead of all 13 on screen. Public route
+# that would replace it: none in Textual 8.2; it would take Textual keeping a widget's framed
+# lines by the content line they were made from, not by row (an upstream StylesCache change).
+SCROLLED_LINES = Patch(
+    "scrolled-lines",
+    "8f6a5bd8",
+    lambda: (
+        StylesCache.__init__,  # ScrolledLinesCache overrides four of these...
+        StylesCache.clear,
+        StylesCache.render,
+        StylesCache.render_line,
+        StylesCache.render_widget,  # ...and this one calls them
+        Widget.render_lines,  # a widget draws through its styles cache...
+        Widget._set_dirty,  # ...and clears it on a full refresh
+    ),
+)
+
+
+def keep_framing_cache(widget: Widget, make: Callable[[], StylesCache]) -> bool:
+    """Give ``widget`` (before it is first drawn) the styles cache ``make()``, if Textual's
+    code under it is the code it was written for. Returns whether it was given."""
+    if not usable(SCROLLED_LINES) or not isinstance(framing_cache(widget), StylesCache):
+        return False
+    widget._styles_cache = make()
+    return True
+
+
+def framing_cache(widget: Widget) -> StylesCache | None:
+    """The styles cache ``widget`` draws through (None on a Textual without one)."""
+    return getattr(widget, "_styles_cache", None)
+
+
+# --- checking a patch -------------------------------------------------------------------------
+
+_verdicts: dict[str, bool] = {}  # patch name -> usable, worked out once a process
+
+
+def usable(patch: Patch) -> bool:
+    """Whether Textual's code under ``patch`` is the code it was written for; if not, said
+    once on stderr. Ask before an app runs: a running app takes stderr over."""
+    verdict = _verdicts.get(patch.name)
+    if verdict is None:
+        try:
+            verdict = fingerprint(patch.relies_on()) == patch.fingerprint
+        except (AttributeError, OSError, TypeError, ValueError):  # gone, or no source
+            verdict = False
+        _verdicts[patch.name] = verdict
+        if not verdict:
+            print(not_installed(patch), file=sys.stderr)
+    return verdict
+
+
+def not_installed(patch: Patch) -> str:
+    version = textual_version()
+    if version != WRITTEN_FOR:
+        what = f"Textual {version} is not the version the {patch.name} patch was written for"
+    else:  # the same version number, other code (an edited install)
+        what = f"Textual {version} is not the code the {patch.name} patch was written for"
+    return f"tracker: {what} ({WRITTEN_FOR}); running without it (slower, still correct)"
+
+
+def textual_version() -> str:
+    return str(textual.__version__)  # looked up only when asked (importlib.metadata is slow)
+
+
+def fingerprint(functions: Sequence[Callable[..., Any]]) -> str:
+    """A checksum of the functions' source. It guards against change, not malice, so CRC-32
+    will do: zlib is loaded already, where hashlib would add 1.5 ms to every start."""
+    checksum = 0
+    for function in functions:
+        checksum = zlib.crc32(source_of(function).encode(), checksum)
+    return f"{checksum:08x}"
+
+
+def source_of(function: Callable[..., Any]) -> str:
+    """What ``inspect.getsource(function)`` returns (a test checks it), read through the
+    function's code object: the check runs at every start, and inspect's tokenizer would
+    take about 10 ms of it for these dozen functions (this: under 1 ms)."""
+    code = function.__code__
+    last = max(end for _, end, _, _ in code.co_positions() if end is not None)
+    return "".join(linecache.getlines(code.co_filename)[code.co_firstlineno - 1 : last])
+
+
+# --- serving (tracker/serve/) -----------------------------------------------------------------
+
+
+class TextualMismatch(RuntimeError):
+    """Textual (or Rich) lacks private code that serving needs, with no public route to it."""
+
+
+def check_serving() -> None:
+    """Raise TextualMismatch now, before any seat joins, if serving needs what is missing."""
+    parser = _xterm_parser_class()
+    if not all(callable(getattr(parser, name, None)) for name in ("feed", "tick")):
+        raise TextualMismatch(_missing("XTermParser.feed and .tick"))
+    _check_color_system(Console(color_system=None))
+
+
+def xterm_parser(debug: bool = False) -> XTermParser:
+    """Textual's parser of what a terminal sends (keys, mouse, pastes, focus...), for a
+    driver fed by an SSH channel. Public route: none (Textual's drivers keep theirs private)."""
+    return _xterm_parser_class()(debug)
+
+
+def _xterm_parser_class() -> type[XTermParser]:
+    try:
+        from textual._xterm_parser import XTermParser
+    except ImportError as error:
+        raise TextualMismatch(_missing("textual._xterm_parser.XTermParser")) from error
+    return XTermParser
+
+
+def use_colours(console: Console, name: str) -> None:
+    """Draw with ``console`` in the colours ``name`` ("standard", "256", "truecolor"): a
+    seat's terminal's, not the server's. Public route: none (Rich's ``color_system`` is read
+    only, Textual makes each app's console itself from the server's environment, and its
+    TEXTUAL_COLOR_SYSTEM is read once, at import, for every app in the process)."""
+    _check_color_system(console)
+    console._color_system = COLOR_SYSTEMS[name]
+
+
+def _check_color_system(console: Console) -> None:
+    if not hasattr(console, "_color_system"):
+        raise TextualMismatch(_missing("rich's Console._color_system"))
+
+
+def _missing(what: str) -> str:
+    return (
+        f"tracker serve needs {what}, which this Textual {textual_version()} (or its Rich) "
+        f"does not have; it was written for Textual {WRITTEN_FOR} "
+        '(pip install -c constraints.txt -e ".[test]" installs the pinned versions)'
+    )
