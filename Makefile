@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test lint demo clean lock
+.PHONY: run test check lint demo clean lock
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
@@ -33,13 +33,17 @@ lock:
 run: $(STAMP)
 	$(BIN)/tracker
 
-test: $(STAMP)
-	$(BIN)/ruff check .
+# Every check CI runs: lint, format, types, import contracts, then the suite.
+test: check
 	$(BIN)/pytest
 
-lint: $(STAMP)
+check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+lint: check
 
 # Rebuild the bundled demo encounters from tracker/demos/
 demo: $(STAMP)

@@ -54,7 +54,7 @@ class Patch(NamedTuple):
 
     name: str  # as stderr names it
     fingerprint: str  # of ``relies_on()``'s source in Textual WRITTEN_FOR
-    relies_on: Callable[[], Sequence[Callable[..., Any]]]  # what it replaces or leans on
+    relies_on: Callable[[], Sequence[object]]  # the functions it replaces or leans on
 
 
 # --- speed patch: partial renders (tracker/partial_renders.py) -------------------------------
@@ -66,6 +66,12 @@ class Patch(NamedTuple):
 # for a new line in the roll log. Public route that would replace it: none in Textual 8.2;
 # it would take Textual's compositor rendering, for a partial update, only the widgets and
 # rows it sends (an upstream change to ``Compositor._render_chops``).
+def _getter(owner: type, name: str) -> object:
+    """The function behind a property (its source is what a fingerprint covers)."""
+    found = vars(owner).get(name)
+    return found.fget if isinstance(found, property) else found
+
+
 TEXTUALS_RENDER_CHOPS: RenderChops | None = getattr(Compositor, "_render_chops", None)
 PARTIAL_RENDERS = Patch(
     "partial-render",
@@ -75,8 +81,8 @@ PARTIAL_RENDERS = Patch(
         Compositor._get_renders,  # what ours renders instead
         Compositor.render_partial_update,  # its caller: the crop and the rows sent
         ChopsUpdate.render_segments,  # which pieces are sent
-        Compositor.cuts.fget,
-        Compositor.visible_widgets.fget,
+        _getter(Compositor, "cuts"),
+        _getter(Compositor, "visible_widgets"),
     ),
 )
 
@@ -182,7 +188,7 @@ def textual_version() -> str:
     return str(textual.__version__)  # looked up only when asked (importlib.metadata is slow)
 
 
-def fingerprint(functions: Sequence[Callable[..., Any]]) -> str:
+def fingerprint(functions: Sequence[object]) -> str:
     """A checksum of the functions' source. It guards against change, not malice, so CRC-32
     will do: zlib is loaded already, where hashlib would add 1.5 ms to every start."""
     checksum = 0
@@ -191,11 +197,11 @@ def fingerprint(functions: Sequence[Callable[..., Any]]) -> str:
     return f"{checksum:08x}"
 
 
-def source_of(function: Callable[..., Any]) -> str:
+def source_of(function: object) -> str:
     """What ``inspect.getsource(function)`` returns (a test checks it), read through the
     function's code object: the check runs at every start, and inspect's tokenizer would
     take about 10 ms of it for these dozen functions (this: under 1 ms)."""
-    code = function.__code__
+    code = getattr(function, "__code__")  # noqa: B009 - any function-like object
     last = max(end for _, end, _, _ in code.co_positions() if end is not None)
     return "".join(linecache.getlines(code.co_filename)[code.co_firstlineno - 1 : last])
 

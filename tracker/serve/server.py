@@ -25,7 +25,7 @@ import asyncssh
 from tracker import textual_internals
 from tracker.serve.driver import ENTER_SCREEN
 from tracker.serve.heap import Heap
-from tracker.serve.players import Player, find
+from tracker.serve.players import Player, Role, find
 from tracker.serve.seats import Seat, Table
 from tracker.serve.views import RESIZE_SETTLE, Channel, View, Views, view_key
 
@@ -202,7 +202,7 @@ class Connection(asyncssh.SSHServer):
         if expected is None or not hmac.compare_digest(password.encode(), expected.encode()):
             return False
         # A password seat has no key: its login is its name, and says if it only watches.
-        role = "spectator" if username.lower() in SPECTATOR_NAMES else "player"
+        role: Role = "spectator" if username.lower() in SPECTATOR_NAMES else "player"
         self.player = Player(role, username, None)
         return True
 

@@ -94,7 +94,9 @@ class RollLog(ScrollView, can_focus=True):
         self._styles: dict[str, Style] | None = None
         self._following = False  # a scroll to the newest entry is on its way
         self._rewrap_due = False
-        self._frame: tuple[Offset, int, Style] | None = None  # set while a frame is drawn
+        self._frame: tuple[Offset, int, Style, Selection | None] | None = (
+            None  # set while a frame is drawn
+        )
         self._thumb_due: Timer | None = None
         keep_scrolled_lines(self)  # a new entry scrolls the log: only new lines are framed
 

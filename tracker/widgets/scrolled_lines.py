@@ -44,7 +44,7 @@ class ScrolledLinesCache(StylesCache):
         super().clear()
         self._framed.clear()
 
-    def render(
+    def render(  # type: ignore[override]  # the same parameters; Textual's types are private
         self,
         styles: Any,
         size: Any,
