@@ -7,8 +7,11 @@ Every check is a plain function of the system (and its demo), so both can call i
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgspec
@@ -27,6 +30,7 @@ from rules.odds import Odds, TierOdds
 from rules.system import Landing, Move, Policy, RuleSystem, Tier
 from tracker.render import STYLES
 
+ROOT = Path(__file__).resolve().parents[2]
 SEED = 1
 ATTRIBUTES = ("sheet_types", "event_types", "command_types", "roll_event_types")
 # Left by ``rules.solo.respond`` when a policy asks for what the rules refuse, or never settles.
@@ -477,3 +481,29 @@ def check_solo_sides(system: RuleSystem, history: History) -> list[str]:
         history.undo()
         assert history.state == state
     return moved
+
+
+# --- what a fresh process loads ----------------------------------------------------------------
+
+# Imports the modules named, runs the code given, and prints every module loaded since.
+PROBE = """
+import sys
+before = set(sys.modules)
+for name in sys.argv[2:]:
+    __import__(name)
+exec(sys.argv[1])
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def loaded(code: str, *modules: str) -> set[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, code, *modules],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
