@@ -7,6 +7,8 @@ Every check is a plain function of the system (and its demo), so both can call i
 
 from __future__ import annotations
 
+import argparse
+import json
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -481,6 +483,74 @@ def check_solo_sides(system: RuleSystem, history: History) -> list[str]:
         history.undo()
         assert history.state == state
     return moved
+
+
+# --- the parts the tracker looks up by name (see rules/headless.py) ---------------------------
+
+
+def parsed(module: Any, words: tuple[str, ...]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    return parser.parse_args(list(words))
+
+
+def example(module: Any) -> tuple[str, ...]:
+    words = module.EXAMPLE
+    assert isinstance(words, tuple) and all(isinstance(w, str) for w in words), words
+    return words
+
+
+def check_demo_stem(name: str) -> str:
+    stem = registry.part(name, "demo").STEM  # type: ignore[union-attr]
+    assert isinstance(stem, str) and stem.strip() and "/" not in stem, repr(stem)
+    return stem
+
+
+def check_roll_cli(name: str) -> None:
+    from rules.headless import RollReport
+
+    module = registry.part(name, "roll_cli")
+    assert module is not None, f"rules/systems/{name}/roll_cli.py is missing"
+    words = example(module)
+    report = module.roll(parsed(module, words), SeededDice(SEED))
+    assert isinstance(report, RollReport)
+    assert isinstance(report.text, str) and report.text.strip()
+    assert isinstance(report.data, dict) and report.data.get("system") == name
+    assert json.loads(json.dumps(report.data)) == report.data, "the data is not JSON-ready"
+    assert module.roll(parsed(module, words), SeededDice(SEED)) == report, "not reproducible"
+
+
+def odds_cli(system: RuleSystem) -> Any:
+    """The system's odds_cli; None only for a system without odds, which may have none."""
+    module = registry.part(system.name, "odds_cli")
+    assert module is not None or not system.has_odds, (
+        f"rules/systems/{system.name}/odds_cli.py is missing"
+    )
+    return module
+
+
+def check_odds_cli(system: RuleSystem) -> None:
+    module = odds_cli(system)
+    if module is not None:
+        answer = module.answer(parsed(module, example(module)))
+        check_odds(system, answer, "odds_cli.answer")
+
+
+def check_tracker_roll_and_odds(system: RuleSystem, capsys: Any) -> None:
+    """``tracker roll`` and ``tracker odds`` with the parts' EXAMPLEs: exit 0, some output,
+    and with --json, JSON naming the system."""
+    from tracker import cli
+
+    name = system.name
+    asked = [["roll", name, *example(registry.part(name, "roll_cli")), "--seed", "1"]]
+    module = odds_cli(system)
+    if module is not None:
+        asked.append(["odds", name, *example(module)])
+    for words in asked:
+        assert cli.main(words) == 0, words
+        assert capsys.readouterr().out.strip(), words
+        assert cli.main([*words, "--json"]) == 0, words
+        assert json.loads(capsys.readouterr().out)["system"] == name, words
 
 
 # --- what a fresh process loads ----------------------------------------------------------------
