@@ -1,0 +1,579 @@
+"""The contract every rule system keeps, as checks on one system.
+
+The tests in this folder run each check on every registered system; ``test_fifth_system``
+runs them on a system written at test time, which proves that one folder is all it takes.
+Every check is a plain function of the system (and its demo), so both can call it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from collections.abc import Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import msgspec
+
+from rules import registry, snapshot, solo
+from rules.commands import SetSolo
+from rules.dice import SeededDice
+from rules.encounter import CombatantAdded, CombatantEdited, Encounter, NoState
+from rules.engine import apply, decide, describe, fold_onto, initial_state
+from rules.errors import Rejected
+from rules.events import CoreEvent, NoteAdded, SoloChose
+from rules.forms import Field
+from rules.history import History
+from rules.logline import LogEntry, Span
+from rules.odds import Odds, TierOdds
+from rules.system import Landing, Move, Policy, RuleSystem, Tier
+from tracker.render import STYLES
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 1
+ATTRIBUTES = ("sheet_types", "event_types", "command_types", "roll_event_types")
+# Left by ``rules.solo.respond`` when a policy asks for what the rules refuse, or never settles.
+SOLO_TROUBLE = ("The tracker could not play", "The tracker stopped")
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+
+def demo(name: str) -> History:
+    """A fresh copy of the system's demo encounter."""
+    module = registry.part(name, "demo")
+    assert module is not None, f"rules/systems/{name}/demo.py is missing"
+    history = module.build()
+    assert isinstance(history, History), f"{name}: demo.build() must return a History"
+    assert history.state.system == name, f"{name}: the demo is a {history.state.system} fight"
+    return history
+
+
+def values_of(fields: Iterable[Field]) -> dict[str, str]:
+    """A dialog's values when the user takes every default."""
+    return {field.key: field.default for field in fields}
+
+
+def actor(state: Encounter) -> str | None:
+    """The combatant a user would have selected: whoever acts, else the first in the order."""
+    if state.current_id is not None:
+        return state.current_id
+    return state.combatants[0].id if state.combatants else None
+
+
+def one_line(exc: Rejected, what: str) -> None:
+    message = exc.message
+    assert isinstance(message, str) and message.strip(), f"{what}: a Rejected with no message"
+    assert "\n" not in message.strip(), f"{what}: a Rejected message of more lines: {message!r}"
+
+
+def tag_of(kind: type[Any]) -> Any:
+    return kind.__struct_config__.tag
+
+
+def saved_types(system: RuleSystem) -> list[type[Any]]:
+    """The types a save holds by their tags: sheets, events, roll events and the state."""
+    kinds = [*system.sheet_types, *system.event_types, *system.roll_event_types]
+    if system.state_type is not NoState:
+        kinds.append(system.state_type)
+    return list(dict.fromkeys(kinds))
+
+
+def states_in_effect(history: History) -> list[Encounter]:
+    """The state after each record in effect, oldest first (the last is ``history.state``)."""
+    records = history.applied_in_effect()
+    state = initial_state(records[0].events[0])
+    states = [state]
+    for record in records[1:]:
+        state = fold_onto(state, record.events)
+        states.append(state)
+    return states
+
+
+# --- what a system is ------------------------------------------------------------------------
+
+
+def check_identity(name: str) -> RuleSystem:
+    system = registry.get_system(name)
+    assert isinstance(system, RuleSystem)
+    assert system.name == name, f"the system in rules/systems/{name}/ is named {system.name!r}"
+    module = registry.part(name, "system")
+    assert module is not None and module.SYSTEM is system
+    assert isinstance(system.title, str) and system.title.strip(), f"{name}: no title"
+    for attribute in ATTRIBUTES:
+        kinds = getattr(system, attribute)
+        assert isinstance(kinds, tuple) and kinds, f"{name}.{attribute}: a non-empty tuple"
+        for kind in kinds:
+            assert isinstance(kind, type) and issubclass(kind, msgspec.Struct), (
+                f"{name}.{attribute}: {kind!r} is not a msgspec Struct"
+            )
+    assert set(system.roll_event_types) <= set(system.event_types), (
+        f"{name}: every roll event type is also an event type (else a save cannot hold it)"
+    )
+    columns = system.stat_columns
+    assert isinstance(columns, tuple) and columns, f"{name}.stat_columns: a non-empty tuple"
+    assert all(isinstance(c, str) and c.strip() for c in columns), f"{name}.stat_columns"
+    assert isinstance(system.uses_turn_order, bool), f"{name}.uses_turn_order: a bool"
+    assert isinstance(system.has_odds, bool), f"{name}.has_odds: a bool"
+    assert issubclass(system.state_type, msgspec.Struct)
+    assert type(system.new_state()) is system.state_type, (
+        f"{name}: new_state() is a {type(system.new_state()).__name__}, "
+        f"not its state_type {system.state_type.__name__}"
+    )
+    assert isinstance(system.new_sheet(), system.sheet_types[0]), (
+        f"{name}: new_sheet() is not its first sheet type"
+    )
+    policies = system.solo_policies
+    assert isinstance(policies, tuple) and all(isinstance(p, Policy) for p in policies)
+    ids = [p.id for p in policies]
+    assert all(ids) and len(set(ids)) == len(ids), f"{name}: policy ids {ids} (unique, named)"
+    return system
+
+
+def check_tags(system: RuleSystem) -> dict[str, type[Any]]:
+    """Every saved type has its own tag, ``<name>.something``; returns them by tag."""
+    by_tag: dict[str, type[Any]] = {}
+    for kind in saved_types(system):
+        tag = tag_of(kind)
+        assert isinstance(tag, str), f"{kind.__name__} has no string tag (tag={tag!r})"
+        assert tag.startswith(f"{system.name}.") and len(tag) > len(system.name) + 1, (
+            f"{kind.__name__}'s tag {tag!r} does not start with {system.name + '.'!r}"
+        )
+        assert kind.__struct_config__.tag_field == "type", (
+            f"{kind.__name__} has tag_field {kind.__struct_config__.tag_field!r}: saves use 'type'"
+        )
+        assert by_tag.setdefault(tag, kind) is kind, (
+            f"{system.name}: {kind.__name__} and {by_tag[tag].__name__} share the tag {tag!r}"
+        )
+    return by_tag
+
+
+def check_view(system: RuleSystem, state: Encounter) -> None:
+    """What the app shows of a state has the types it draws."""
+    assert isinstance(system.status(state), str)
+    tiers = system.tiers(state)
+    assert isinstance(tiers, list) and tiers and all(isinstance(t, Tier) for t in tiers)
+    landing = system.landing(state)
+    assert landing is None or isinstance(landing, Landing)
+    if landing is not None:
+        assert 0 <= landing.tier < len(tiers), f"landing in tier {landing.tier} of {len(tiers)}"
+        assert tiers[landing.tier].contains(landing.value), (
+            f"{landing.value} is not in the tier it landed in, {tiers[landing.tier]}"
+        )
+        assert isinstance(landing.summary, str) and landing.summary.strip()
+    for combatant in state.combatants:
+        assert isinstance(system.cannot_act(state, combatant), str)
+        badges = system.badges(state, combatant)
+        assert isinstance(badges, tuple) and all(isinstance(b, str) for b in badges)
+        stats = system.sheet_stats(combatant.sheet)
+        assert isinstance(stats, tuple) and all(isinstance(s, str) for s in stats)
+        assert len(stats) == len(system.stat_columns), (
+            f"{combatant.name}: {len(stats)} stats for {len(system.stat_columns)} columns"
+        )
+
+
+def check_fields(fields: object, what: str) -> list[Field]:
+    """A form is a list of Fields with unique keys, each choice's default one of its choices."""
+    assert isinstance(fields, list) and all(isinstance(f, Field) for f in fields), what
+    keys = [f.key for f in fields]
+    assert len(set(keys)) == len(keys), f"{what}: repeated field keys {keys}"
+    for field in fields:
+        assert field.kind in ("int", "text", "choice"), f"{what}: {field.key} is a {field.kind}"
+        if field.kind == "choice":
+            allowed = [value for value, _ in field.choices]
+            assert field.default in allowed, (
+                f"{what}: {field.key}'s default {field.default!r} is not among {allowed}"
+            )
+    return fields
+
+
+# --- sheets ----------------------------------------------------------------------------------
+
+
+def sheets_to_check(system: RuleSystem, history: History) -> list[Any]:
+    """A new sheet, each sheet type as it comes, and every sheet of the demo."""
+    blank = [kind() for kind in system.sheet_types]
+    return [system.new_sheet(), *blank, *(c.sheet for c in history.state.combatants)]
+
+
+def check_sheet_round_trip(system: RuleSystem, sheet: Any) -> None:
+    fields = check_fields(system.sheet_form(sheet), f"{type(sheet).__name__}'s form")
+    again = system.sheet_from_form(values_of(fields), sheet)
+    assert again == sheet, f"the sheet form changes an untouched sheet:\n{sheet}\n{again}"
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def check_entry(entry: object, event: object) -> None:
+    what = type(event).__name__
+    assert isinstance(entry, LogEntry), f"describe({what}) is a {type(entry).__name__}"
+    assert isinstance(entry.kind, str) and entry.kind, f"describe({what}): no kind"
+    assert entry.lines, f"describe({what}) has no line"
+    for line in entry.lines:
+        assert all(isinstance(span, Span) for span in line), f"describe({what}): not Spans"
+        assert "".join(span.text for span in line).strip(), f"describe({what}): an empty line"
+        unknown = {span.style for span in line} - set(STYLES) - {""}
+        assert not unknown, f"describe({what}) uses styles the app does not know: {unknown}"
+
+
+def savable(system: RuleSystem) -> tuple[type[Any], ...]:
+    return (CoreEvent, CombatantAdded, CombatantEdited, *system.event_types)  # type: ignore[return-value]
+
+
+def play(system: RuleSystem, state: Encounter, events: Iterable[object]) -> Encounter:
+    """Apply events one by one, checking each is one a save can hold, its log entry and its
+    alerts; returns the state after them."""
+    kinds = savable(system)
+    for event in events:
+        assert isinstance(event, kinds), (
+            f"{type(event).__name__} is neither a core event nor in {system.name}.event_types"
+        )
+        check_entry(describe(state, event), event)
+        alerts = system.alerts(state, event)
+        assert isinstance(alerts, list) and all(isinstance(a, str) for a in alerts)
+        state = apply(state, event)
+    return state
+
+
+# --- saves ------------------------------------------------------------------------------------
+
+
+def check_save_round_trip(history: History) -> None:
+    """Encode, decode: the same fight; encode again: the same bytes. Also opened lazily."""
+    data = snapshot.encode(history)
+    assert snapshot.read_header(data).system == history.state.system
+    again = snapshot.decode(data)
+    assert again.state == history.state
+    assert list(again.records) == list(history.records)
+    assert again.done_indices() == history.done_indices()
+    assert again.undone_indices() == history.undone_indices()
+    assert snapshot.encode(again) == data, "encode -> decode -> encode changes the bytes"
+    lazy = snapshot.open_lazily(data)
+    assert lazy.state == history.state
+    assert snapshot.encode(lazy) == data
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+
+def selections(state: Encounter) -> list[str | None]:
+    """Who may be selected when a dialog opens: the actor first, then everyone, then nobody."""
+    first = actor(state)
+    return list(dict.fromkeys([first, *(c.id for c in state.combatants), None]))
+
+
+def check_action(
+    system: RuleSystem, history: History, action: str, selected: str | None, must_roll: bool
+) -> list[object] | None:
+    """From the dialog with every default to a command, decided, applied, logged and saved.
+
+    A Rejected with a one-line message is an answer (the action does not apply here), except
+    that with ``must_roll`` the dialog must give a command. Returns the events, or None.
+    """
+    state = history.state
+    what = f"{system.name} {action!r} with {selected!r} selected"
+    try:
+        fields = system.action_form(state, action, selected)
+    except Rejected as exc:
+        assert not must_roll, f"{what}: the roll dialog is refused: {exc.message}"
+        one_line(exc, f"{what}: action_form")
+        return None
+    values = values_of(check_fields(fields, what))
+    assert isinstance(system.preview(state, action, values), str), f"{what}: preview"
+    odds = system.odds(state, action, values)
+    if not system.has_odds:
+        assert odds is None, f"{what}: odds from a system without has_odds"
+    try:
+        command = system.action_command(state, action, values)
+    except Rejected as exc:
+        assert not must_roll, f"{what}: the roll dialog's defaults give no command: {exc}"
+        one_line(exc, f"{what}: action_command")
+        assert odds is None, f"{what}: odds for a dialog whose command is refused"
+        return None
+    try:
+        events = decide(state, command, SeededDice(SEED))
+    except Rejected as exc:
+        one_line(exc, f"{what}: decide")
+        assert odds is None, f"{what}: odds for a roll the rules refuse ({exc.message})"
+        return None
+    if odds is not None:
+        check_odds(system, odds, f"{what}: odds")
+    assert isinstance(events, list), f"{what}: decide returns a list"
+    after = play(system, state, events)
+    check_view(system, after)
+    history.commit(events, action)
+    assert history.state == after
+    check_save_round_trip(history)
+    history.undo()
+    return events
+
+
+# --- the roll ---------------------------------------------------------------------------------
+
+
+class Rolled(NamedTuple):
+    """The roll dialog's defaults, rolled at the latest point of the demo where they roll."""
+
+    history: History  # after the roll (earlier records undone, when it is not the demo's end)
+    before: Encounter
+    values: dict[str, str]
+    events: list[object]
+
+    @property
+    def after(self) -> Encounter:
+        return self.history.state
+
+
+def roll_dialog(
+    system: RuleSystem, state: Encounter
+) -> tuple[dict[str, str], object, list[object]] | None:
+    try:
+        values = values_of(system.action_form(state, "roll", actor(state)))
+        command = system.action_command(state, "roll", values)
+        return values, command, decide(state, command, SeededDice(SEED))
+    except Rejected:
+        return None
+
+
+def roll_from_demo(system: RuleSystem, history: History) -> Rolled:
+    """Roll with the dialog's defaults at the demo's end or, when the rules refuse it there
+    (a round already rolled), at the latest earlier point where they roll."""
+    states = states_in_effect(history)
+    for back, state in enumerate(reversed(states)):
+        rolled = roll_dialog(system, state)
+        if rolled is None:
+            continue
+        for _ in range(back):
+            history.undo()
+        assert history.state == state
+        values, _, events = rolled
+        history.commit(events, "roll")
+        return Rolled(history, state, values, events)
+    raise AssertionError(f"{system.name}: the roll dialog's defaults roll nowhere in the demo")
+
+
+def check_roll(system: RuleSystem, rolled: Rolled) -> None:
+    assert rolled.events, "the roll decided no event"
+    after = play(system, rolled.before, rolled.events)
+    assert after == rolled.after
+    rolls = [e for e in rolled.events if isinstance(e, system.roll_event_types)]
+    assert rolls, f"the roll gave no event of {system.name}.roll_event_types"
+    assert after.last_roll == rolls[-1], "the last roll is not the roll just made"
+    assert not after.last_roll_applied
+    check_view(system, after)
+    assert system.landing(after) is not None, "no landing for the roll just made"
+
+
+def check_consequence(system: RuleSystem, rolled: Rolled) -> list[object] | None:
+    """The ``d`` key after the roll: events, or a clear Rejected."""
+    state = rolled.after
+    try:
+        events = decide(state, system.consequence_command(state), SeededDice(SEED + 1))
+    except Rejected as exc:
+        one_line(exc, f"{system.name}: the consequence of the roll")
+        return None
+    after = play(system, state, events)
+    check_view(system, after)
+    rolled.history.commit(events, "apply")
+    check_save_round_trip(rolled.history)
+    return events
+
+
+# --- odds -------------------------------------------------------------------------------------
+
+
+def check_odds(system: RuleSystem, odds: object, what: str) -> Odds:
+    assert isinstance(odds, Odds), f"{what}: a {type(odds).__name__}, not an Odds"
+    assert odds.system == system.name, f"{what}: the odds say they are {odds.system!r}"
+    assert isinstance(odds.tiers, tuple) and odds.tiers, f"{what}: no tiers"
+    for tier in odds.tiers:
+        assert isinstance(tier, TierOdds), f"{what}: {tier!r}"
+        assert type(tier.p) is Fraction, f"{what}: {tier.label}'s chance is a {type(tier.p)}"
+        assert 0 <= tier.p <= 1, f"{what}: {tier.label}'s chance is {tier.p}"
+    assert sum((t.p for t in odds.tiers), Fraction(0)) == 1, f"{what}: the chances sum to 1"
+    assert isinstance(odds.extra, dict) and all(isinstance(k, str) for k in odds.extra)
+    return odds
+
+
+def same_tiers(odds: Odds, tiers: list[Tier], what: str) -> None:
+    """The odds answer the tiers the Consequences pane shows: one each, in order."""
+    shown = [(t.label, t.low, t.high) for t in tiers]
+    answered = [(t.label, t.low, t.high) for t in odds.tiers]
+    assert answered == shown, f"{what}: odds for tiers {answered}, the pane shows {shown}"
+
+
+def check_roll_odds(system: RuleSystem, rolled: Rolled) -> None:
+    before = system.odds(rolled.before, "roll", rolled.values)
+    last = system.last_odds(rolled.after)
+    if not system.has_odds:
+        assert before is None and last is None, "odds from a system without has_odds"
+        return
+    before = check_odds(system, before, "the roll dialog's odds")
+    last = check_odds(system, last, "the last roll's odds")
+    tiers = system.tiers(rolled.after)
+    same_tiers(before, tiers, "the roll dialog")
+    same_tiers(last, tiers, "the last roll")
+    assert before == last, "the dialog's odds differ from the odds the same roll had"
+
+
+# --- solo play --------------------------------------------------------------------------------
+
+
+def sides(state: Encounter) -> list[str]:
+    return list(dict.fromkeys(c.side for c in state.combatants))
+
+
+def check_solo(system: RuleSystem, state: Encounter) -> list[object]:
+    """``rules.solo.respond`` on a state with a solo side: every move a SoloChose line with a
+    policy the system lists, then its events; nothing refused, no endless loop."""
+    policies = {p.id for p in system.solo_policies}
+    events = solo.respond(state, SeededDice(SEED + 2))
+    assert isinstance(events, list)
+    if not policies:
+        assert events == [], f"{system.name} has no solo policies but made moves"
+        assert system.solo_move(state) is None
+        return events
+    assert not events or isinstance(events[0], SoloChose), "a move starts with a SoloChose"
+    for event in events:
+        assert not (isinstance(event, NoteAdded) and event.text.startswith(SOLO_TROUBLE)), (
+            event.text
+        )
+        if isinstance(event, SoloChose):
+            assert event.policy in policies, f"a move by {event.policy!r}, not one of {policies}"
+            assert event.reason.strip(), "a move with no reason"
+            who = state.find(event.combatant_id)
+            assert who is not None and state.is_solo(who), "a move for a combatant not solo"
+        state = play(system, state, [event])
+    return events
+
+
+def check_solo_fill(system: RuleSystem, state: Encounter) -> None:
+    """The roll dialog filled by the solo side's policies: values, and one Move per choice."""
+    try:
+        values = values_of(system.action_form(state, "roll", actor(state)))
+    except Rejected:
+        return
+    filled, moves = solo.fill(state, "roll", values)
+    assert isinstance(filled, dict) and all(isinstance(v, str) for v in filled.values())
+    for move in moves:
+        assert isinstance(move, Move) and move.command is None and move.reason.strip()
+        who = state.find(move.actor_id)
+        assert who is not None and state.is_solo(who), "a dialog choice for a combatant not solo"
+
+
+def check_solo_sides(system: RuleSystem, history: History) -> list[str]:
+    """Each side of the fight on solo in turn, from the history's state: the moves made are
+    checked, saved and reopened, then undone with the side's solo. Returns the sides that
+    moved."""
+    moved = []
+    state = history.state
+    for side in sides(state):
+        history.commit(decide(state, SetSolo(side), SeededDice(SEED)), f"solo {side}")
+        events = check_solo(system, history.state)
+        check_solo_fill(system, history.state)
+        if events:
+            moved.append(side)
+            history.commit(events, "solo moves")
+            check_save_round_trip(history)
+            history.undo()
+        history.undo()
+        assert history.state == state
+    return moved
+
+
+# --- the parts the tracker looks up by name (see rules/headless.py) ---------------------------
+
+
+def parsed(module: Any, words: tuple[str, ...]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    return parser.parse_args(list(words))
+
+
+def example(module: Any) -> tuple[str, ...]:
+    words = module.EXAMPLE
+    assert isinstance(words, tuple) and all(isinstance(w, str) for w in words), words
+    return words
+
+
+def check_demo_stem(name: str) -> str:
+    stem = registry.part(name, "demo").STEM  # type: ignore[union-attr]
+    assert isinstance(stem, str) and stem.strip() and "/" not in stem, repr(stem)
+    return stem
+
+
+def check_roll_cli(name: str) -> None:
+    from rules.headless import RollReport
+
+    module = registry.part(name, "roll_cli")
+    assert module is not None, f"rules/systems/{name}/roll_cli.py is missing"
+    words = example(module)
+    report = module.roll(parsed(module, words), SeededDice(SEED))
+    assert isinstance(report, RollReport)
+    assert isinstance(report.text, str) and report.text.strip()
+    assert isinstance(report.data, dict) and report.data.get("system") == name
+    assert json.loads(json.dumps(report.data)) == report.data, "the data is not JSON-ready"
+    assert module.roll(parsed(module, words), SeededDice(SEED)) == report, "not reproducible"
+
+
+def odds_cli(system: RuleSystem) -> Any:
+    """The system's odds_cli; None only for a system without odds, which may have none."""
+    module = registry.part(system.name, "odds_cli")
+    assert module is not None or not system.has_odds, (
+        f"rules/systems/{system.name}/odds_cli.py is missing"
+    )
+    return module
+
+
+def check_odds_cli(system: RuleSystem) -> None:
+    module = odds_cli(system)
+    if module is not None:
+        answer = module.answer(parsed(module, example(module)))
+        check_odds(system, answer, "odds_cli.answer")
+
+
+def check_tracker_roll_and_odds(system: RuleSystem, capsys: Any) -> None:
+    """``tracker roll`` and ``tracker odds`` with the parts' EXAMPLEs: exit 0, some output,
+    and with --json, JSON naming the system."""
+    from tracker import cli
+
+    name = system.name
+    asked = [["roll", name, *example(registry.part(name, "roll_cli")), "--seed", "1"]]
+    module = odds_cli(system)
+    if module is not None:
+        asked.append(["odds", name, *example(module)])
+    for words in asked:
+        assert cli.main(words) == 0, words
+        assert capsys.readouterr().out.strip(), words
+        assert cli.main([*words, "--json"]) == 0, words
+        assert json.loads(capsys.readouterr().out)["system"] == name, words
+
+
+# --- what a fresh process loads ----------------------------------------------------------------
+
+# Imports the modules named, runs the code given, and prints every module loaded since.
+PROBE = """
+import sys
+before = set(sys.modules)
+for name in sys.argv[2:]:
+    __import__(name)
+exec(sys.argv[1])
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def loaded(code: str, *modules: str) -> set[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, code, *modules],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
