@@ -37,8 +37,11 @@ def known(name: str) -> str:
 def get_system(name: str) -> RuleSystem:
     system = part(name, "system")
     found = getattr(system, "SYSTEM", None) if system is not None else None
-    if not isinstance(found, RuleSystem) or found.name != name:
-        raise TypeError(f"{PACKAGE}.{name}.system must define SYSTEM, a RuleSystem named {name!r}")
+    if not isinstance(found, RuleSystem) or found.missing() or found.name != name:
+        raise TypeError(
+            f"{PACKAGE}.{name}.system must define SYSTEM, a RuleSystem named {name!r} "
+            "with every attribute of RuleSystem.REQUIRED"
+        )
     return found
 
 

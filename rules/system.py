@@ -111,11 +111,9 @@ class RuleSystem(ABC):
         "uses_turn_order",
     )
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        missing = [attr for attr in RuleSystem.REQUIRED if not hasattr(cls, attr)]
-        if missing and not getattr(cls, "__abstractmethods__", None):
-            raise TypeError(f"{cls.__name__} must set {', '.join(missing)}")
+    def missing(self) -> list[str]:
+        """The class attributes of ``REQUIRED`` this system has not set (the registry checks)."""
+        return [attr for attr in self.REQUIRED if not hasattr(self, attr)]
 
     def new_state(self) -> Struct:
         return NoState()
