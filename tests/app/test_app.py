@@ -165,6 +165,29 @@ async def test_remove_and_reorder_by_keys(tmp_path: Path) -> None:
         assert "Cy leaves the encounter" in screen_text(app)
 
 
+async def test_a_repeated_name_is_numbered_by_key_and_by_the_command_line(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await add_combatant(pilot, "Bandit")
+        await add_combatant(pilot, "Bandit")
+        names = [c.name for c in app.session.state.combatants]
+        assert names == ["Bandit 1", "Bandit 2"]
+        text = screen_text(app)
+        assert "Bandit 1" in text and "Bandit 2" in text
+        assert "Bandit is now Bandit 1" in text
+        for _ in range(2):
+            await pilot.press("colon", *"add Bandit", "enter")
+            await pilot.pause()
+        names = [c.name for c in app.session.state.combatants]
+        assert names == ["Bandit 1", "Bandit 2", "Bandit 3", "Bandit 4"]
+        await pilot.press("u", "u", "u")
+        await pilot.pause()
+        assert [c.name for c in app.session.state.combatants] == ["Bandit"]
+        assert "Bandit 1" not in screen_text(app)
+
+
 async def test_notes_and_edits_by_keys(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=BIG, notifications=True) as pilot:
