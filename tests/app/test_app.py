@@ -165,6 +165,24 @@ async def test_remove_and_reorder_by_keys(tmp_path: Path) -> None:
         assert "Cy leaves the encounter" in screen_text(app)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_an_empty_encounter_says_how_to_add_a_combatant(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        top = next(i for i, line in enumerate(lines) if "Combatants" in line)
+        pane = "\n".join(lines[top : top + 4])  # the border, the column titles, the hint
+        assert "press a to add a combatant" in pane
+        await add_combatant(pilot, "Ann")
+        assert "press a to add a combatant" not in screen_text(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert "press a to add a combatant" in screen_text(app)
+
+
 async def test_a_repeated_name_is_numbered_by_key_and_by_the_command_line(
     tmp_path: Path,
 ) -> None:
