@@ -17,7 +17,6 @@ from textual.widgets import DataTable, Input, Label
 from rules.registry import get_system, names
 from tracker import storage
 
-
 COLUMNS = ("Encounter", "System", "Round", "Last change", "Size", "File")
 # What a narrow dialog keeps, first to last: the name and the file always.
 PRIORITY = ("Encounter", "File", "System", "Round", "Last change", "Size")
