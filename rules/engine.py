@@ -139,6 +139,7 @@ def _add(state: Encounter, cmd: AddCombatant) -> list[Event]:
     sheet = cmd.sheet if cmd.sheet is not None else system.new_sheet()
     if not isinstance(sheet, system.sheet_types):
         raise Rejected(f"that sheet is not a {system.title} sheet")
+    sheet = system.fit_sheet(state, sheet)
     renamed, name = _numbered(state, _clean_name(cmd.name), cmd.gm_only)
     combatant = Combatant(
         id=f"c{state.next_number}",
@@ -193,6 +194,9 @@ def _numbered(state: Encounter, name: str, hidden: bool) -> tuple[Combatant | No
 
 def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
     before = state.combatant(cmd.combatant_id)
+    sheet = (
+        before.sheet if cmd.sheet is None else get_system(state.system).fit_sheet(state, cmd.sheet)
+    )
     after = Combatant(
         id=before.id,
         name=_clean_name(cmd.name) if cmd.name is not None else before.name,
@@ -201,7 +205,7 @@ def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
         notes=cmd.notes.strip() if cmd.notes is not None else before.notes,
         conditions=before.conditions,
         policy=before.policy,
-        sheet=cmd.sheet if cmd.sheet is not None else before.sheet,
+        sheet=sheet,
     )
     return [] if after == before else [CombatantEdited(after)]
 

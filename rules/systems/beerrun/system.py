@@ -179,12 +179,47 @@ class BeerRun(RuleSystem):
             raise Rejected(f"Intensity must be between 0 and {MAX_INTENSITY}")
         return structs.replace(
             sheet,
-            abilities=self._kept_damage(sheet, parse_abilities(values.get("abilities", ""))),
+            abilities=self._kept_damage(
+                sheet, parse_abilities(values.get("abilities", ""), sheet.abilities)
+            ),
             intensity=intensity,
             situation=parse_temp_dice(values.get("situation", ""), "Situation dice"),
             penalty=parse_temp_dice(values.get("penalty", ""), "Penalty dice"),
             outcomes=parse_outcomes(values.get("outcomes", "")),
         )
+
+    def fit_sheet(self, state: Encounter, sheet: BeerRunSheet) -> BeerRunSheet:
+        """Abilities typed without a category (as the combatants pane shows them): each takes
+        the category the same ability has on a sheet here, else that of its nearest neighbour
+        in the list that has one (the pane lists a sheet category by category); with none at
+        all, refused (see docs/rulings.md)."""
+        if all(a.category for a in sheet.abilities):
+            return sheet
+        filed = {
+            a.name.casefold(): a.category
+            for c in reversed(state.combatants)  # the first in the order has the last word
+            if isinstance(c.sheet, BeerRunSheet)
+            for a in c.sheet.abilities
+            if a.category
+        }
+        found = [a.category or filed.get(a.name.casefold(), "") for a in sheet.abilities]
+        if not any(found):
+            game = conflict.categories(state)
+            first = sheet.abilities[0]
+            known = f" (categories here: {', '.join(game)})" if game else ""
+            raise Rejected(
+                f"Which category is {first.name} in? Write the abilities under their "
+                f"categories, like {game[0] if game else 'Body'}: {first.text()}{known}"
+            )
+        for index, category in enumerate(found):
+            if not category:
+                before = [c for c in found[:index] if c]
+                found[index] = before[-1] if before else next(c for c in found[index:] if c)
+        abilities = tuple(
+            structs.replace(a, category=category)
+            for a, category in zip(sheet.abilities, found, strict=True)
+        )
+        return structs.replace(sheet, abilities=abilities)
 
     @staticmethod
     def _kept_damage(sheet: BeerRunSheet, typed: tuple[Ability, ...]) -> tuple[Ability, ...]:
