@@ -2,8 +2,8 @@
 
 Source: ``shared/rules-texts/002`` (Beer Run, by Mike Holmes). There is no turn order: every
 side states a goal, pays Intensity for a pool, and all pools roll at once (``r``). ``n`` ends
-the round. Values live in ``beerrun_model``, the dice in ``beerrun_dice``, the rules in
-``beerrun_rules`` and the log lines in ``beerrun_view``.
+the round. Values live in ``model``, the dice in ``dice``, the rules in
+``conflict`` and the log lines in ``log``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ dominance, Despair and Hope.
 
 Source: ``shared/rules-texts/004`` (Resolution). Heroes and challenges are different sheet
 types; the hero is the default for ``a`` and "Add challenge" adds a challenge. The sheets
-live in ``painpool_sheets``, the roll in ``painpool_roll``, commands and events in
-``painpool_events``; forms and the log in ``painpool_view``.
+live in ``sheets``, the roll in ``roll``, commands and events in
+``events``; forms and the log in ``view``.
 """
 
 from __future__ import annotations
