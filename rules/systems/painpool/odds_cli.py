@@ -1,0 +1,61 @@
+"""``tracker odds painpool``: the exact odds of three hero pools against a Pain Pool, and the
+pool options ``tracker roll painpool`` shares.
+
+Apart from the roll (``roll_cli``), so that it loads no msgspec Struct.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rules.errors import Rejected
+from rules.odds import Odds
+
+from .odds import painpool_odds
+from .table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS
+
+if TYPE_CHECKING:
+    from rules.headless import Arguments, Parser
+
+DICE = re.compile(r"([0-9]{1,2})d([0-9]{1,2})")
+MAX_DICE = 30
+EXAMPLE = ("--power", "2d8", "--precision", "1d6", "--possibility", "1d4", "--pain", "5d6")
+
+
+def pool_arguments(parser: Parser) -> None:
+    for pool in POOLS:
+        parser.add_argument(f"--{pool}", required=True, metavar="NdS", help="e.g. 3d8")
+    parser.add_argument("--pain", required=True, metavar="Nd6", help="the Pain Pool, e.g. 9d6")
+
+
+def add_arguments(parser: Parser) -> None:
+    pool_arguments(parser)
+
+
+def answer(args: Arguments) -> Odds:
+    return painpool_odds(tuple(pools_from(args)), pain_from(args))
+
+
+def parse_dice(text: str, what: str) -> tuple[int, int]:
+    match = DICE.fullmatch(text.strip().lower())
+    if match is None:
+        raise Rejected(f"--{what} must look like 3d8, not {text!r}")
+    count, size = int(match[1]), int(match[2])
+    if not 1 <= count <= MAX_DICE:
+        raise Rejected(f"--{what} must roll between 1 and {MAX_DICE} dice")
+    return count, size
+
+
+def pools_from(args: Arguments) -> list[tuple[str, int, int]]:
+    pools = [(pool, *parse_dice(getattr(args, pool), pool)) for pool in POOLS]
+    if sorted((size for _, _, size in pools), reverse=True) != list(BUILD_SIZES):
+        raise Rejected("--power, --precision and --possibility take one each of d8, d6 and d4")
+    return pools
+
+
+def pain_from(args: Arguments) -> int:
+    pain_count, pain_size = parse_dice(args.pain, "pain")
+    if pain_size != PAIN_DIE or pain_count < MIN_PAIN_DICE:
+        raise Rejected(f"--pain is at least {MIN_PAIN_DICE}d6, not {args.pain!r}")
+    return pain_count
