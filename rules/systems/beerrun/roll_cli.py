@@ -31,7 +31,7 @@ def roll(args: Arguments, dice: DiceSource) -> RollReport:
     bottom = roll_dice(dice, tuple(("against", size) for size in against))
     outcome = compare(top, bottom)
     contest = Contest(kind="conflict", top_id="", top=top, bottom_id=None, bottom=bottom)
-    state = Encounter(name="", system="beerrun")
+    state: Encounter = Encounter(name="", system="beerrun")
     lines = contest_lines(state, contest, ("Pool", "Against"))
     text = "\n".join("".join(span.text for span in line) for line in lines)
     return RollReport(text, as_json(top, bottom, outcome))

@@ -59,7 +59,8 @@ def penalty_of(args: Arguments) -> int:
     """``--fatigue-penalty``, refused below 0."""
     if args.fatigue_penalty < 0:
         raise Rejected("--fatigue-penalty must be 0 or more")
-    return args.fatigue_penalty
+    penalty: int = args.fatigue_penalty
+    return penalty
 
 
 def add_arguments(parser: Parser) -> None:

@@ -126,7 +126,7 @@ def roll(args: Arguments, dice: DiceSource) -> RollReport:
     margins = [r.margin for r in rolls]
     chosen = margins.index(max(margins) if args.joint == "cooperation" else min(margins))
     rolled = rolls[chosen]
-    state = Encounter(name="", system="livehack")
+    state: Encounter = Encounter(name="", system="livehack")
     event = (
         LiveHackJointRolled(kind=args.joint, rolls=rolls, chosen=chosen) if args.joint else rolled
     )

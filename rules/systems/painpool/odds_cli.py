@@ -13,7 +13,7 @@ from rules.errors import Rejected
 from rules.odds import Odds
 
 from .odds import painpool_odds
-from .table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS
+from .table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS, PoolName
 
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
@@ -47,7 +47,7 @@ def parse_dice(text: str, what: str) -> tuple[int, int]:
     return count, size
 
 
-def pools_from(args: Arguments) -> list[tuple[str, int, int]]:
+def pools_from(args: Arguments) -> list[tuple[PoolName, int, int]]:
     pools = [(pool, *parse_dice(getattr(args, pool), pool)) for pool in POOLS]
     if sorted((size for _, _, size in pools), reverse=True) != list(BUILD_SIZES):
         raise Rejected("--power, --precision and --possibility take one each of d8, d6 and d4")

@@ -28,7 +28,7 @@ def rolled(args: Arguments, dice: DiceSource) -> PainPoolRolled:
     pain_count = pain_from(args)
     hero_pools = tuple(
         PoolRoll(
-            pool=pool,  # type: ignore[arg-type]
+            pool=pool,
             size=size,
             attribute=dice.roll(size),
             boon_dice=roll_dice(dice, count - 1, size),
