@@ -175,7 +175,7 @@ def test_the_bundled_demo_is_what_the_issue_asks_for() -> None:
     assert len(state.combatants) == 4
     assert state.last_roll is not None
     assert any(c.conditions for c in state.combatants)
-    assert state == livehack_demo().state  # the committed file matches tracker/demos/
+    assert state == livehack_demo().state  # the committed file matches demo.py
 
 
 def test_saves_may_come_before_or_after_the_command():
