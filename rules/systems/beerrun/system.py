@@ -130,6 +130,8 @@ class BeerRun(RuleSystem):
     stat_columns = ("Int", "Abilities", "Goal", "Extra dice")
     uses_turn_order = False
     has_odds = True
+    gm_commands = (RollRound, SetCategories)  # every side's pools at once; the table's dice
+    gm_actions = frozenset({"roll", "categories"})
     solo_policies = solo.POLICIES
 
     def new_state(self) -> BeerRunState:

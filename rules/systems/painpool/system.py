@@ -104,6 +104,8 @@ class PainPool(RuleSystem):
     # A conflict-resolution game: exchanges, not initiative (see docs/rulings.md).
     uses_turn_order = False
     has_odds = True
+    gm_commands = (SpendDespair, EndScene)  # Despair is the GM's token; the GM ends scenes
+    gm_actions = frozenset({"challenge", "despair", "scene"})
 
     def new_state(self) -> PainPoolState:
         return PainPoolState()
