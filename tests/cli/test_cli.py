@@ -13,17 +13,8 @@ from rules import registry
 from rules.engine import new_encounter
 from rules.history import History
 from rules.systems.livehack.demo import build as livehack_demo
+from tests.cli.support import tracker
 from tracker import cli, launch, storage
-
-
-def tracker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tracker", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
 
 
 def test_roll_json_has_every_die_and_is_reproducible() -> None:
