@@ -99,6 +99,10 @@ class RuleSystem(ABC):
     state_type: ClassVar[type[Struct]] = NoState  # per-encounter state (tokens, pots...)
     has_odds: ClassVar[bool] = False  # True: ``odds`` answers the roll dialog exactly
     solo_policies: ClassVar[tuple[Policy, ...]] = ()  # solo play; the first is the default
+    # What only the GM does when seats are served (the GM's tokens, every side at once...):
+    # commands refused to players, and action ids not offered to them.
+    gm_commands: ClassVar[tuple[type[Struct], ...]] = ()
+    gm_actions: ClassVar[frozenset[str]] = frozenset()
 
     REQUIRED: ClassVar[tuple[str, ...]] = (
         "name",
