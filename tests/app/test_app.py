@@ -197,7 +197,7 @@ async def test_notes_and_edits_by_keys(tmp_path: Path) -> None:
         await pilot.press(*"Anna", "enter")  # the field's text is selected: typing replaces it
         await pilot.pause()
         assert app.session.state.combatants[0].name == "Anna"
-        assert "Anna was edited" in screen_text(app)
+        assert "Ann is now Anna" in screen_text(app)  # a rename says from what
 
 
 async def test_help_lists_every_key(tmp_path: Path) -> None:

@@ -291,6 +291,31 @@ def test_two_sides_that_chose_each_other_compare_once_upper_hand_lands_first():
     assert landing is not None and "Goblin has the upper hand over Orla" in landing.summary
 
 
+def test_the_pip_tiers_follow_the_dice_of_the_one_struck():
+    history = brawl()
+    assert [t.effect for t in SYSTEM.tiers(history.state)][1:3] == [
+        "1 pip off a die",  # no roll yet: nobody to strike
+        "2 pips off a die",
+    ]
+    run(history, BuildPool(combatant_id="c1", against="c3"))
+    run(history, BuildPool(combatant_id="c3", against="c1", extra=("Health",)))
+    run(history, RollRound(), (7, 5, 9, 4))  # the goblin has the upper hand: Orla is struck
+    effects = [t.effect for t in SYSTEM.tiers(history.state)]
+    assert effects == [
+        "nothing lands",
+        "Health d6 → d5",
+        "Health d6 → d4",
+        "Health d6 → d3",
+        "Health d6 → d2",
+        "Health d6 → ≤d1",
+    ]
+    run(history, LandDamage(split=(("Health", 1),)))  # and they follow her dice as they wear
+    assert [t.effect for t in SYSTEM.tiers(history.state)][4:] == [
+        "Health d5 → d1",
+        "Health d5 → d0",
+    ]
+
+
 def test_several_actors_against_one_target_each_compare_with_its_one_roll():
     history = brawl()
     run(history, BuildPool(combatant_id="c1", against="c3"))
