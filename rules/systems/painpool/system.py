@@ -487,7 +487,8 @@ class PainPool(RuleSystem):
 def _named(state: Encounter, hero_id: str, challenge_id: str, found: Odds) -> Odds:
     """The odds of a hero's roll: Best, Good and Worst are the hero's outcomes."""
     hero_name = state.name_of(hero_id, "the hero")
-    return found._replace(whose=whose_chances(hero_name, state.name_of(challenge_id, "the Pain")))
+    foe = state.name_of(challenge_id, "the challenge")
+    return found._replace(whose=whose_chances(hero_name, foe))
 
 
 SYSTEM = PainPool()
