@@ -14,6 +14,7 @@ from rules.commands import (
     AddCombatant,
     AddCondition,
     AddNote,
+    DiscardConsequence,
     EditCombatant,
     MoveCombatant,
     NextTurn,
@@ -31,6 +32,7 @@ from rules.events import (
     CombatantRemoved,
     ConditionAdded,
     ConditionRemoved,
+    ConsequenceDiscarded,
     EncounterCreated,
     NoteAdded,
     PolicySet,
@@ -126,6 +128,11 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             return _set_solo(state, command)
         case SetPolicy():
             return _set_policy(state, command)
+        case DiscardConsequence():
+            what = get_system(state.system).pending(state)
+            if not what:
+                raise Rejected("Nothing is waiting to be applied")
+            return [ConsequenceDiscarded(what)]
     system = get_system(state.system)
     if isinstance(command, system.command_types):
         return system.decide(state, command, dice)
@@ -292,9 +299,15 @@ def apply(state: Encounter, event: Event) -> Encounter:
             return state.update(solo_sides=(*sides, side) if on else sides)
         case PolicySet(combatant_id=cid, policy=policy):
             return state.replace_combatant(structs.replace(state.combatant(cid), policy=policy))
+        case ConsequenceDiscarded():
+            settled = get_system(state.system).discard(state)
+            return settled.update(last_roll_discarded=settled.last_roll_applied)
         case EncounterCreated():
             raise ValueError("encounter-created can only start a log")
-    return get_system(state.system).apply(state, event)
+    after = get_system(state.system).apply(state, event)
+    if after.last_roll_discarded and after.last_roll is not state.last_roll:
+        after = after.update(last_roll_discarded=False)  # a new roll: nothing of it discarded
+    return after
 
 
 def _with_conditions(target: Combatant, conditions: tuple[Condition, ...]) -> Combatant:
@@ -350,6 +363,9 @@ def describe(before: Encounter, event: Event) -> LogEntry:
         case PolicySet(combatant_id=cid, policy=policy):
             how = policy or "its default policy"
             return LogEntry("roster", (spans(name(cid), f" will be played by: {how}"),))
+        case ConsequenceDiscarded(what=what):
+            line = spans(Span("⊘ ", "muted"), "Discarded, not applied: ", Span(what, "tier"))
+            return LogEntry("roll", (line,))
         case SoloChose(combatant_id=cid, policy=policy, reason=reason):
             line = spans(Span("⚙ ", "muted"), name(cid), f" ({policy or 'default'}): ", reason)
             return LogEntry("solo", (line,))

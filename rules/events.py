@@ -65,6 +65,16 @@ class SoloChose(Struct, frozen=True, tag="solo-chose"):
     reason: str
 
 
+class ConsequenceDiscarded(Struct, frozen=True, tag="consequence-discarded"):
+    """What the last roll left waiting, set aside unapplied by the user's choice.
+
+    ``what`` keeps the system's words for it (``RuleSystem.pending``) as they were, so the
+    log says the same however those words change later.
+    """
+
+    what: str
+
+
 CoreEvent = (
     EncounterCreated
     | CombatantRemoved
@@ -76,4 +86,5 @@ CoreEvent = (
     | SoloSideSet
     | PolicySet
     | SoloChose
+    | ConsequenceDiscarded
 )

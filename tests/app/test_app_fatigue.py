@@ -143,7 +143,7 @@ async def test_calling_off_from_the_demo_by_keys(tmp_path: Path) -> None:
     app = make_app(tmp_path, history=fatigue_demo())
     async with app.run_test(size=BIG, notifications=True) as pilot:
         await pilot.pause()
-        assert "to pay (d): Mara, Bad defense" in screen_text(app)  # the header
+        assert "waiting (d): Mara pays for Bad" in screen_text(app)  # the header
         await pilot.press("s", "down", "down", "enter")
         await pilot.pause()
         assert "Levels lower" in screen_text(app)

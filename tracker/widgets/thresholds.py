@@ -65,9 +65,11 @@ class ThresholdsPane(Static):
         )
         summary = None if landing is None else landing.summary
         applied = landing is not None and state.last_roll_applied
+        discarded = applied and state.last_roll_discarded
+        waiting = system.pending(state)
         # Most changes (a turn, a note, a wound) leave the pane as it is: not drawn again,
         # which would lay the screen out and render the pane anew on every seat.
-        looks = (tiers, summary, applied, odds is not None)
+        looks = (tiers, summary, applied, discarded, waiting, odds is not None)
         if looks == self._looks:
             return
         self._looks = looks
@@ -92,9 +94,11 @@ class ThresholdsPane(Static):
             table.add_row(*cells)
         text = Text("No roll yet", style="dim") if summary is None else Text(summary)
         if applied:
-            text.append("  (applied)", style="dim")
+            text.append("  (discarded)" if discarded else "  (applied)", style="dim")
         grid = Table.grid(expand=True)
         grid.add_row(text)
+        if waiting:
+            grid.add_row(Text(f"waiting (d): {waiting}", style="bold"))
         if landing is not None and landed_chance:
             grid.add_row(
                 Text(
