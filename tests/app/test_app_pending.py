@@ -147,7 +147,7 @@ async def test_livehack_t_enter_esc_n_asks_about_the_skipped_hit(tmp_path: Path)
 
 
 async def test_a_new_roll_asks_first_and_esc_goes_back(tmp_path: Path) -> None:
-    app, keys = demo_app(tmp_path, "fatigue")
+    app, _ = demo_app(tmp_path, "fatigue")
     async with app.run_test(size=SMALL) as pilot:
         before = app.session.state
         for key in ("r", "t"):
@@ -166,7 +166,7 @@ async def test_a_new_roll_asks_first_and_esc_goes_back(tmp_path: Path) -> None:
 
 
 async def test_the_command_line_asks_too(tmp_path: Path) -> None:
-    app, keys = demo_app(tmp_path, "fatigue")
+    app, _ = demo_app(tmp_path, "fatigue")
     async with app.run_test(size=SMALL) as pilot:
         turn = where(app)
         await pilot.press(":", *"next", "enter")

@@ -8,9 +8,7 @@ from rules.system import RuleSystem
 from .support import Rolled, check_pending, demo, states_in_effect
 
 
-def test_what_waits_after_the_roll_is_said_and_can_be_discarded(
-    system: RuleSystem, rolled: Rolled
-):
+def test_what_waits_after_the_roll_is_said_and_can_be_discarded(system: RuleSystem, rolled: Rolled):
     check_pending(system, rolled.history)
 
 
