@@ -42,6 +42,7 @@ from rules.events import (
 )
 from rules.logline import LogEntry, Span, spans
 from rules.registry import get_system
+from rules.visibility import mentions
 
 MAX_NAME = 60
 
@@ -132,7 +133,8 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             what = get_system(state.system).pending(state)
             if not what:
                 raise Rejected("Nothing is waiting to be applied")
-            return [ConsequenceDiscarded(what)]
+            involved = tuple(sorted(mentions(state.last_roll))) if state.last_roll else ()
+            return [ConsequenceDiscarded(what, involved)]
     system = get_system(state.system)
     if isinstance(command, system.command_types):
         return system.decide(state, command, dice)

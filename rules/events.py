@@ -73,6 +73,8 @@ class ConsequenceDiscarded(Struct, frozen=True, tag="consequence-discarded"):
     """
 
     what: str
+    # Who the last roll involved: the line is hidden from players with a GM-only one.
+    combatant_ids: tuple[str, ...] = ()
 
 
 CoreEvent = (
