@@ -182,11 +182,11 @@ class RuleSystem(ABC):
         applies it alone."""
         return ""
 
-    def follow_up(self, state: Encounter, command: object = None) -> bool:
-        """Whether what waits is a step a further roll carries on rather than leaves behind
-        (LiveHack: a hit, then its damage roll), so a roll may start without a question;
-        with ``command``, whether that roll is the one that carries it on (else the app asks
-        before it rolls)."""
+    def follow_up(self, state: Encounter, action: str, command: object = None) -> bool:
+        """Whether what waits is a step a roll of ``action`` may carry on rather than leave
+        behind (LiveHack: a hit, then its damage roll), so that roll starts without a
+        question; with ``command``, whether it is the roll that carries it on (else the app
+        asks before it rolls)."""
         return False
 
     def discard(self, state: Encounter) -> Encounter:

@@ -48,6 +48,7 @@ class Execute:
     label: str
     moves: tuple[solo.Move, ...] = ()
     leaves: str = ""  # what it would leave a waiting result behind to do ("roll again")
+    action: str = ""  # the system action it comes from, if any
 
 
 @dataclass(frozen=True)
@@ -330,7 +331,7 @@ def system_outcome(ctx: Context, action_id: str, words: Sequence[str]) -> Outcom
     values, moves = solo.fill(ctx.state, action_id, values)
     command = ctx.system.action_command(ctx.state, action_id, values)
     leaves = "roll again" if action_id in ctx.system.roll_actions else ""
-    return Execute(command, action.title, tuple(moves), leaves)
+    return Execute(command, action.title, tuple(moves), leaves, action_id)
 
 
 # --- resolving a line ---------------------------------------------------------------------------

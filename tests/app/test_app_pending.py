@@ -52,6 +52,14 @@ def where(app: TrackerApp) -> tuple[int, str | None]:
     return state.round, state.current_id
 
 
+async def menu(pilot, index: int) -> None:  # type: ignore[no-untyped-def]
+    """The s menu, the action at ``index`` (0: the roll) chosen."""
+    await pilot.press("s")
+    await pilot.pause()
+    await pilot.press(*["down"] * index, "enter")
+    await pilot.pause()
+
+
 async def answer_every_question(pilot, app: TrackerApp, key: str) -> int:  # type: ignore[no-untyped-def]
     """Press ``key`` while a question is open (one per waiting result); how many there were."""
     asked = 0
@@ -246,3 +254,34 @@ async def test_livehack_a_damage_roll_follows_a_hit_without_a_question(tmp_path:
         roll = app.session.state.last_roll
         assert roll is not hit and roll.defense == "fortitude"  # type: ignore[union-attr]
         assert not discards(app)
+
+
+async def test_the_replay_shows_a_discard_like_any_event(tmp_path: Path) -> None:
+    app, keys = demo_app(tmp_path, "livehack")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press(*keys, "n", "x")  # Orla's hit set aside, then her turn ends
+        await pilot.pause()
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("left")  # one event back from the end: the discard
+        await pilot.pause()
+        text = screen_text(app)
+        assert "⊘ Discarded, not applied: Goblin Sneak" in text
+        assert "(discarded)" in text
+        await pilot.press("left")  # before it, the hit still waits
+        await pilot.pause()
+        assert "waiting (d):" in screen_text(app)  # the header (cut at 80 columns)
+
+
+async def test_a_system_action_that_rolls_anew_asks_and_one_that_does_not_opens(
+    tmp_path: Path,
+) -> None:
+    app, keys = demo_app(tmp_path, "livehack")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press(*keys)
+        await menu(pilot, 6)  # Grim test: a new last roll
+        assert isinstance(app.screen, WaitingScreen)
+        await pilot.press("escape")
+        await menu(pilot, 2)  # Aid: a bonus to the aided's next roll, which asks then
+        assert isinstance(app.screen, FormScreen)
+        assert "Aid" in screen_text(app)

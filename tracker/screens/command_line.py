@@ -194,7 +194,7 @@ def prompt_for(
                 outcome.leaves
                 and settle_first is not None
                 and session.system.pending(session.state)
-                and not session.system.follow_up(session.state, outcome.command)
+                and not session.system.follow_up(session.state, outcome.action, outcome.command)
             ):
                 # Asked once the prompt has gone: the question sits on the encounter.
                 screen.call_later(settle_first, outcome.leaves, lambda: run_later(outcome))

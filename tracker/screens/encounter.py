@@ -367,7 +367,7 @@ class EncounterScreen(Screen[None]):
             self.notify(f"{system.title} has no action {action_id!r}", severity="warning")
             return
         rolls = action_id in system.roll_actions
-        if rolls and system.pending(self.state) and not system.follow_up(self.state):
+        if rolls and system.pending(self.state) and not system.follow_up(self.state, action_id):
             self.settle_first(ROLL_AGAIN, lambda: self.action_system(action_id, preset, then))
             return
         selected = self.query_one(CombatantsPane).selected_id
@@ -386,7 +386,7 @@ class EncounterScreen(Screen[None]):
             chosen, moves = filled(values)
             command = system.action_command(self.state, action_id, chosen)
             waiting = system.pending(self.state)
-            if rolls and waiting and not system.follow_up(self.state, command):
+            if rolls and waiting and not system.follow_up(self.state, action_id, command):
                 # Not the roll that carries what waits on: ask over the dialog, then roll.
                 self.settle_first(ROLL_AGAIN, self._forms[action_id].action_submit)
                 raise Rejected(f"Not applied yet: {waiting} (d applies it, x discards it)")
@@ -461,7 +461,7 @@ class EncounterScreen(Screen[None]):
 
     def action_quick_turn(self) -> None:
         """The roll dialog set for the actor and its last target; after it, apply the result."""
-        if self.session.system.follow_up(self.state):
+        if self.session.system.follow_up(self.state, "roll"):
             self._quick_turn()  # the roll itself is asked about, unless it follows up
         else:
             self.settle_first(ROLL_AGAIN, self._quick_turn)

@@ -307,14 +307,14 @@ class LiveHack(RuleSystem):
         """A hit whose damage table is not applied yet: "Goblin takes 2 Wounds, Dazed"."""
         return solo.waiting_hit(state)
 
-    def follow_up(self, state: Encounter, command: object = None) -> bool:
+    def follow_up(self, state: Encounter, action: str, command: object = None) -> bool:
         """A hit against Reflex is followed by its damage roll (*Damage*: "After a successful
         roll to hit, players make another roll ... vs the opponent's fort save"): by the
         hitter, against Fortitude, on the one it hit."""
         roll = state.last_roll
         if not isinstance(roll, LiveHackRolled) or roll.kind != "roll" or roll.defense != "reflex":
             return False
-        if not self.pending(state):
+        if action != "roll" or not self.pending(state):
             return False
         if command is None:
             return True

@@ -47,12 +47,13 @@ def test_a_hit_waits_with_its_damage_table_row_and_a_miss_leaves_nothing():
 def test_the_damage_roll_after_a_hit_carries_it_on():
     history = hit(3)
     state = history.state
-    assert SYSTEM.follow_up(state)  # a roll may start without a question
-    assert SYSTEM.follow_up(state, roll("fortitude"))
-    assert not SYSTEM.follow_up(state, roll("reflex"))  # another to-hit roll leaves it
-    assert not SYSTEM.follow_up(state, roll("fortitude", "c2", "c1"))  # someone else's
+    assert SYSTEM.follow_up(state, "roll")  # the roll dialog opens without a question
+    assert not SYSTEM.follow_up(state, "grim")  # a grim test is never the damage roll
+    assert SYSTEM.follow_up(state, "roll", roll("fortitude"))
+    assert not SYSTEM.follow_up(state, "roll", roll("reflex"))  # another to-hit roll leaves it
+    assert not SYSTEM.follow_up(state, "roll", roll("fortitude", "c2", "c1"))  # someone else's
     run(history, roll("fortitude"))
-    assert not SYSTEM.follow_up(history.state)  # damage rolled: its table is what waits
+    assert not SYSTEM.follow_up(history.state, "roll")  # damage rolled: its table waits
 
 
 def test_a_discarded_hit_is_logged_and_never_applied():
