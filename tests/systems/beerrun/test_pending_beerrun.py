@@ -2,20 +2,46 @@
 
 from __future__ import annotations
 
-from rules.commands import DiscardConsequence, NextTurn
-from rules.engine import describe
+from rules.commands import AddCombatant, DiscardConsequence, NextTurn
+from rules.dice import ScriptedDice
+from rules.engine import decide, describe, new_encounter
 from rules.errors import Rejected
+from rules.history import History
 from rules.systems.beerrun.conflict import pending_now
-from rules.systems.beerrun.model import BuildPool, LandDamage, RollRound
+from rules.systems.beerrun.model import (
+    BeerRunSheet,
+    BuildPool,
+    LandDamage,
+    RollRound,
+    SetCategories,
+    parse_abilities,
+)
 from rules.systems.beerrun.system import SYSTEM
 
-from .test_beerrun import brawl, run
+
+def run(history: History, command: object, faces: tuple[int, ...] = ()) -> list[object]:
+    events = decide(history.state, command, ScriptedDice(faces))
+    history.commit(events, type(command).__name__)
+    return events
 
 
-def rolled_both_ways():
+def brawl() -> History:
+    """Orla (c1) and the Goblin (c2); categories Body and Mind."""
+    history = History(new_encounter("Tavern", "beerrun"))
+    run(history, SetCategories(("Body", "Mind")))
+    for name, side, abilities in (
+        ("Orla", "party", "Body: Fencing d8, Health d6; Mind: Wits d6"),
+        ("Goblin", "foes", "Body: Stab d10, Health d4"),
+    ):
+        sheet = BeerRunSheet(abilities=parse_abilities(abilities), intensity=10)
+        run(history, AddCombatant(name=name, side=side, sheet=sheet))
+    return history
+
+
+def rolled_both_ways() -> History:
     history = brawl()
-    run(history, BuildPool(combatant_id="c1", against="c3"))
-    run(history, BuildPool(combatant_id="c3", against="c1", extra=("Health",)))
+    run(history, BuildPool(combatant_id="c1", against="c2"))
+    run(history, BuildPool(combatant_id="c2", against="c1", extra=("Health",)))
     run(history, RollRound(), (7, 5, 9, 4))  # the Goblin lands 1 first, then Orla 1
     return history
 
