@@ -74,6 +74,10 @@ class SetPolicy(Struct, frozen=True):
     policy: str = ""
 
 
+class DiscardConsequence(Struct, frozen=True):
+    """Set aside what the last roll left waiting, unapplied (logged, never silent)."""
+
+
 CoreCommand = (
     AddCombatant
     | EditCombatant
@@ -85,4 +89,5 @@ CoreCommand = (
     | AddNote
     | SetSolo
     | SetPolicy
+    | DiscardConsequence
 )

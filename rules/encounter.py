@@ -51,6 +51,7 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
     next_number: int = 1  # for the next combatant id
     last_roll: R | None = None
     last_roll_applied: bool = False
+    last_roll_discarded: bool = False  # settled by a ``ConsequenceDiscarded``, not applied
     # The system's own tokens, pots...: its ``new_state()`` from the start (NoState for a
     # system that keeps none), so the default only fills saves that predate the field.
     system_state: X = NoState()  # type: ignore[assignment]  # NoState stands for any X here

@@ -15,6 +15,7 @@ from rules.commands import (
     AddCombatant,
     AddCondition,
     AddNote,
+    DiscardConsequence,
     EditCombatant,
     MoveCombatant,
     NextTurn,
@@ -32,6 +33,7 @@ from rules.events import (
     CombatantRemoved,
     ConditionAdded,
     ConditionRemoved,
+    ConsequenceDiscarded,
     EncounterCreated,
     NoteAdded,
     PolicySet,
@@ -41,6 +43,7 @@ from rules.events import (
 )
 from rules.logline import LogEntry, Span, spans
 from rules.registry import get_system
+from rules.visibility import mentions
 
 MAX_NAME = 60
 NUMBERED = re.compile(r"(.*\S)\s+([0-9]+)")  # "Bandit 2": a name and its number
@@ -128,6 +131,12 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             return _set_solo(state, command)
         case SetPolicy():
             return _set_policy(state, command)
+        case DiscardConsequence():
+            what = get_system(state.system).pending(state)
+            if not what:
+                raise Rejected("Nothing is waiting to be applied")
+            involved = tuple(sorted(mentions(state.last_roll))) if state.last_roll else ()
+            return [ConsequenceDiscarded(what, involved)]
     system = get_system(state.system)
     if isinstance(command, system.command_types):
         return system.decide(state, command, dice)
@@ -336,9 +345,15 @@ def apply(state: Encounter, event: Event) -> Encounter:
             return state.update(solo_sides=(*sides, side) if on else sides)
         case PolicySet(combatant_id=cid, policy=policy):
             return state.replace_combatant(structs.replace(state.combatant(cid), policy=policy))
+        case ConsequenceDiscarded():
+            settled = get_system(state.system).discard(state)
+            return settled.update(last_roll_discarded=settled.last_roll_applied)
         case EncounterCreated():
             raise ValueError("encounter-created can only start a log")
-    return get_system(state.system).apply(state, event)
+    after = get_system(state.system).apply(state, event)
+    if after.last_roll_discarded and after.last_roll is not state.last_roll:
+        after = after.update(last_roll_discarded=False)  # a new roll: nothing of it discarded
+    return after
 
 
 def _with_conditions(target: Combatant, conditions: tuple[Condition, ...]) -> Combatant:
@@ -397,6 +412,9 @@ def describe(before: Encounter, event: Event) -> LogEntry:
         case PolicySet(combatant_id=cid, policy=policy):
             how = policy or "its default policy"
             return LogEntry("roster", (spans(name(cid), f" will be played by: {how}"),))
+        case ConsequenceDiscarded(what=what):
+            line = spans(Span("⊘ ", "muted"), "Discarded, not applied: ", Span(what, "tier"))
+            return LogEntry("roll", (line,))
         case SoloChose(combatant_id=cid, policy=policy, reason=reason):
             line = spans(Span("⚙ ", "muted"), name(cid), f" ({policy or 'default'}): ", reason)
             return LogEntry("solo", (line,))

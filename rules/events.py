@@ -65,6 +65,18 @@ class SoloChose(Struct, frozen=True, tag="solo-chose"):
     reason: str
 
 
+class ConsequenceDiscarded(Struct, frozen=True, tag="consequence-discarded"):
+    """What the last roll left waiting, set aside unapplied by the user's choice.
+
+    ``what`` keeps the system's words for it (``RuleSystem.pending``) as they were, so the
+    log says the same however those words change later.
+    """
+
+    what: str
+    # Who the last roll involved: the line is hidden from players with a GM-only one.
+    combatant_ids: tuple[str, ...] = ()
+
+
 CoreEvent = (
     EncounterCreated
     | CombatantRemoved
@@ -76,4 +88,5 @@ CoreEvent = (
     | SoloSideSet
     | PolicySet
     | SoloChose
+    | ConsequenceDiscarded
 )

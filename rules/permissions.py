@@ -27,6 +27,7 @@ GM_COMMANDS = frozenset(
         "NextTurn",
         "SetSolo",
         "SetPolicy",
+        "DiscardConsequence",  # setting a result aside unapplied is the GM's call
     }
 )
 # The screen's key actions each role has (the GM has all).

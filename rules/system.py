@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 
 from msgspec import Struct
 
-from rules.dice import DiceSource
+from rules.dice import ANY_FACE, DiceSource
 from rules.encounter import Combatant, Encounter, NoState
+from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds import Odds
@@ -103,6 +104,9 @@ class RuleSystem(ABC):
     # commands refused to players, and action ids not offered to them.
     gm_commands: ClassVar[tuple[type[Struct], ...]] = ()
     gm_actions: ClassVar[frozenset[str]] = frozenset()
+    # The actions whose roll becomes the new last roll: the app asks about a consequence
+    # still waiting before it opens one of them (see ``pending``).
+    roll_actions: ClassVar[tuple[str, ...]] = ("roll",)
 
     REQUIRED: ClassVar[tuple[str, ...]] = (
         "name",
@@ -160,6 +164,40 @@ class RuleSystem(ABC):
     @abstractmethod
     def consequence_command(self, state: Encounter) -> Any:
         """The command that applies the last roll's result (the ``d`` key)."""
+
+    # --- what the last roll leaves to apply ----------------------------------------------------
+
+    def pending(self, state: Encounter) -> str:
+        """What the last roll left waiting to be applied, in a few words ("" when nothing
+        waits), e.g. "Goblin takes 2 Wounds". The header and the Consequences pane show it
+        until it is applied or discarded, and the app asks about it before a new roll or the
+        end of a turn would leave it behind. By default: the last roll's consequence while
+        ``consequence_command`` would still apply it."""
+        if state.last_roll is None or state.last_roll_applied:
+            return ""
+        try:
+            self.decide(state, self.consequence_command(state), ANY_FACE)
+        except Rejected:
+            return ""
+        return "the last roll's consequence"
+
+    def pending_action(self, state: Encounter) -> str:
+        """The action whose dialog applies what waits, when it takes the user's choices
+        (Pain Pool: the boons a hero's damage crosses off); "" when ``consequence_command``
+        applies it alone."""
+        return ""
+
+    def follow_up(self, state: Encounter, action: str, command: object = None) -> bool:
+        """Whether what waits is a step a roll of ``action`` may carry on rather than leave
+        behind (LiveHack: a hit, then its damage roll), so that roll starts without a
+        question; with ``command``, whether it is the roll that carries it on (else the app
+        asks before it rolls)."""
+        return False
+
+    def discard(self, state: Encounter) -> Encounter:
+        """The state once what waits is set aside unapplied (the core ``ConsequenceDiscarded``
+        event): by default the last roll counts as settled."""
+        return state.update(last_roll_applied=True)
 
     # --- rules -----------------------------------------------------------------------------
 

@@ -42,11 +42,11 @@ def _ids_in(value: object, out: set[str]) -> None:
                 key.endswith("_id") or (key == "id" and "sheet" in value)
             ):
                 out.add(item)
-            elif isinstance(item, list) and key.endswith("_ids"):
+            elif isinstance(item, list | tuple) and key.endswith("_ids"):
                 out.update(i for i in item if isinstance(i, str))
             else:
                 _ids_in(item, out)
-    elif isinstance(value, list):
+    elif isinstance(value, list | tuple):  # msgspec.to_builtins keeps a tuple a tuple
         for item in value:
             _ids_in(item, out)
 

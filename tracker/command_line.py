@@ -47,6 +47,8 @@ class Execute:
     command: object
     label: str
     moves: tuple[solo.Move, ...] = ()
+    leaves: str = ""  # what it would leave a waiting result behind to do ("roll again")
+    action: str = ""  # the system action it comes from, if any
 
 
 @dataclass(frozen=True)
@@ -328,7 +330,8 @@ def system_outcome(ctx: Context, action_id: str, words: Sequence[str]) -> Outcom
     values = fill_form(ctx.state, fields, words, action.title)
     values, moves = solo.fill(ctx.state, action_id, values)
     command = ctx.system.action_command(ctx.state, action_id, values)
-    return Execute(command, action.title, tuple(moves))
+    leaves = "roll again" if action_id in ctx.system.roll_actions else ""
+    return Execute(command, action.title, tuple(moves), leaves, action_id)
 
 
 # --- resolving a line ---------------------------------------------------------------------------
@@ -397,12 +400,15 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
                 RemoveCondition(person.id, _condition_on(person, words[1:])), "remove condition"
             )
         case "next":
-            return Execute(NextTurn(), "next turn")
+            doing = "end the turn" if ctx.system.uses_turn_order else "end the round"
+            return Execute(NextTurn(), "next turn", leaves=doing)
         case "undo":
             return Undo(_steps(words, "undo"))
         case "redo":
             return Redo(_steps(words, "redo"))
         case "apply":
+            if ctx.system.pending_action(state):
+                return ScreenAction("apply_result")  # its dialog takes the user's choices
             return Execute(ctx.system.consequence_command(state), "apply result")
         case "add":
             if len(words) > 2:

@@ -102,11 +102,11 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
         assert "11 vs 14 FAILURE (Worst outcome) difference -3" in text
         assert "Despair 0 · Hope 0" in text
 
-        # d points the player to choosing boons; the player crosses off Aim 2, Wit 1.
+        # d opens Take damage, where the player crosses off Aim 2, Wit 1.
+        assert "waiting (d): Bo takes 3 failure levels" in screen_text(app)
         await pilot.press("d")
         await pilot.pause()
-        assert "Bo takes 3 failure levels: choose the boons" in screen_text(app)
-        await menu(pilot, 2)
+        assert "Take damage" in screen_text(app)
         await pilot.press("2", "tab", "1")
         await pilot.pause()
         assert "Bo takes 3 failure levels: 3 of 3 assigned" in screen_text(app)

@@ -82,6 +82,8 @@ QUIRKS: dict[str, tuple[int, tuple[str, ...]]] = {
     "painpool": (7, ()),
     # Beer Run: the demo's round is rolled already; undo it, and its paid pools remain.
     "beerrun": (1, ("u",)),
+    # Fatigue: the demo ends on Mara's Bad defense, unpaid: t would first ask about it.
+    "fatigue": (1, ("d",)),
 }
 
 

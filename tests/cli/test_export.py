@@ -101,3 +101,18 @@ def test_export_does_not_load_textual(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_discarded_result_is_in_the_report_like_any_event() -> None:
+    from rules.commands import DiscardConsequence
+
+    history = new_history("Ambush")
+    run(history, AddCombatant(name="Orla", side="party"))
+    run(history, AddCombatant(name="Goblin"))
+    run(history, LiveHackRoll(attacker_id="c1", defender_id="c2"), ScriptedDice([9, 2, 3, 3]))
+    run(history, DiscardConsequence())
+    line = "⊘ Discarded, not applied: Goblin takes 2 Wounds, Discombobulated"
+    assert line in export.to_markdown(history)
+    data = json.loads(json.dumps(export.to_json(history)))
+    [event] = [e for e in data["events"] if e["event"]["type"] == "consequence-discarded"]
+    assert event["text"] == line

@@ -19,12 +19,12 @@ from typing import Any, NamedTuple
 import msgspec
 
 from rules import registry, snapshot, solo
-from rules.commands import SetSolo
+from rules.commands import DiscardConsequence, SetSolo
 from rules.dice import SeededDice
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, NoState
 from rules.engine import apply, decide, describe, fold_onto, initial_state
 from rules.errors import Rejected
-from rules.events import CoreEvent, NoteAdded, SoloChose
+from rules.events import ConsequenceDiscarded, CoreEvent, NoteAdded, SoloChose
 from rules.forms import Field
 from rules.history import History
 from rules.logline import LogEntry, Span
@@ -154,6 +154,8 @@ def check_tags(system: RuleSystem) -> dict[str, type[Any]]:
 def check_view(system: RuleSystem, state: Encounter) -> None:
     """What the app shows of a state has the types it draws."""
     assert isinstance(system.status(state), str)
+    waiting = system.pending(state)
+    assert isinstance(waiting, str) and "\n" not in waiting, f"pending: {waiting!r}"
     tiers = system.tiers(state)
     assert isinstance(tiers, list) and tiers and all(isinstance(t, Tier) for t in tiers)
     landing = system.landing(state)
@@ -303,6 +305,9 @@ def check_action(
     if odds is not None:
         check_odds(system, odds, f"{what}: odds")
     assert isinstance(events, list), f"{what}: decide returns a list"
+    if any(isinstance(event, system.roll_event_types) for event in events):
+        # The app asks about a result still waiting before it opens such an action.
+        assert action in system.roll_actions, f"{what}: makes a new roll, not in roll_actions"
     after = play(system, state, events)
     check_view(system, after)
     history.commit(events, action)
@@ -381,6 +386,61 @@ def check_consequence(system: RuleSystem, rolled: Rolled) -> list[object] | None
     rolled.history.commit(events, "apply")
     check_save_round_trip(rolled.history)
     return events
+
+
+# --- what waits to be applied -----------------------------------------------------------------
+
+DISCARDS = 50  # a guard: what waits must come to an end, one discard at a time
+
+
+def check_pending(system: RuleSystem, history: History) -> bool:
+    """What the last roll leaves waiting, on the history's state: said in one line while ``d``
+    (or the dialog ``pending_action`` names) would apply something, and discarded one piece at
+    a time, each a logged, saved ``ConsequenceDiscarded``, until nothing waits. True if
+    anything waited. The history is left with the discards undone."""
+    state = history.state
+    assert set(system.roll_actions) <= {a.id for a in system.actions(state)}, (
+        f"{system.name}: roll_actions {system.roll_actions} are not all actions"
+    )
+    waiting = system.pending(state)
+    try:
+        applies = bool(decide(state, system.consequence_command(state), SeededDice(SEED)))
+    except Rejected:
+        applies = False
+    dialog = system.pending_action(state)
+    if applies:
+        assert waiting, f"{system.name}: d applies the last roll, yet pending says nothing waits"
+    if dialog:
+        assert waiting, f"{system.name}: pending_action {dialog!r} with nothing waiting"
+        assert dialog in {a.id for a in system.actions(state)}, f"no action {dialog!r}"
+    if not waiting:
+        try:
+            decide(state, DiscardConsequence(), SeededDice(SEED))
+        except Rejected as exc:
+            one_line(exc, f"{system.name}: discarding with nothing waiting")
+        else:
+            raise AssertionError(f"{system.name}: a discard with nothing waiting was decided")
+        return False
+    assert applies or dialog, f"{system.name}: {waiting!r} waits; neither d nor a dialog applies it"
+    discards = 0
+    while waiting:
+        assert discards < DISCARDS, f"{system.name}: still waiting after {DISCARDS} discards"
+        events = decide(state, DiscardConsequence(), SeededDice(SEED))
+        assert len(events) == 1 and isinstance(events[0], ConsequenceDiscarded), events
+        assert events[0].what == waiting, f"{system.name}: {events[0].what!r} for {waiting!r}"
+        assert waiting in describe(state, events[0]).plain, "the log line says what was discarded"
+        after = play(system, state, events)
+        assert after != state, f"{system.name}: discarding {waiting!r} changed nothing"
+        check_view(system, after)
+        history.commit(events, "discard")
+        discards += 1
+        check_save_round_trip(history)
+        state, waiting = after, system.pending(after)
+    assert state.last_roll_applied, f"{system.name}: nothing waits, yet the roll is unsettled"
+    assert state.last_roll_discarded, "the Consequences pane would say applied, not discarded"
+    for _ in range(discards):
+        history.undo()
+    return True
 
 
 # --- odds -------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from .support import (
     check_demo_stem,
     check_identity,
     check_odds_cli,
+    check_pending,
     check_roll,
     check_roll_cli,
     check_roll_odds,
@@ -114,6 +115,7 @@ def test_the_toy_keeps_the_contract(coinflip: RuleSystem):
     check_roll_odds(coinflip, rolled)
     check_save_round_trip(rolled.history)
     assert check_solo_sides(coinflip, rolled.history) == []  # no policies: no moves
+    check_pending(coinflip, rolled.history)  # the default hooks: d's consequence waits
     check_consequence(coinflip, rolled)
 
 

@@ -192,6 +192,39 @@ def test_a_hidden_holders_margin_bonus_is_not_hinted_at_in_the_header() -> None:
     assert session.system.status(seen) == ""
 
 
+def test_a_discarded_result_of_a_hidden_roll_is_hidden_and_discarding_is_the_gm_s() -> None:
+    from rules.commands import DiscardConsequence
+    from rules.dice import ScriptedDice
+    from rules.events import ConsequenceDiscarded
+
+    session, ids = encounter()
+    session.dice = ScriptedDice([12, 11, 1, 1, 1])  # the boon explodes: a sure hit on Orla
+    session.execute(LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Orla"]))
+    state = session.state
+    assert session.system.pending(state).startswith("Orla takes ")
+    seen = sight(state, ALICE, hidden_ids(session.history.effective_events(), state))
+    assert session.system.pending(seen.state) == ""  # no waiting line hints at the roll
+    alice = Viewer(role="player", name="Alice", assigned=frozenset({ids["Orla"]}))
+    assert "GM" in str(refusal(state, alice, DiscardConsequence()))
+    assert not may_use(alice, "livehack", "discard_consequence")
+    session.execute(DiscardConsequence())
+    [discarded] = [
+        e for e in session.history.effective_events() if isinstance(e, ConsequenceDiscarded)
+    ]
+    assert ids[SECRET] in discarded.combatant_ids
+    pairs = seen.pairs(session.history.in_effect())
+    assert not any(isinstance(event, ConsequenceDiscarded) for event, _ in pairs)
+
+
+def test_ids_in_tuples_are_mentioned() -> None:
+    """msgspec keeps a tuple a tuple: a joint action's participants are mentioned too."""
+    from rules.systems.livehack.model import LiveHackJointRoll
+    from rules.visibility import mentions
+
+    joint = LiveHackJointRoll(kind="cooperation", participant_ids=("c1", "c2"), defender_id="c3")
+    assert mentions(joint) == {"c1", "c2", "c3"}
+
+
 async def test_a_seat_leaving_leaves_the_served_heap_frozen(tmp_path: Path) -> None:
     import gc
 

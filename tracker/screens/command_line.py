@@ -159,9 +159,11 @@ def prompt_for(
     session: EncounterSession,
     palette: Callable[[], list[tuple[str, str, str]]],
     selected: str | None,
+    settle_first: Callable[[str, Callable[[], None]], None] | None = None,
 ) -> CommandLineScreen:
     """The prompt, wired to an encounter screen: lines run through its session, and screen
-    actions (``:replay``...) on the screen."""
+    actions (``:replay``...) on the screen. A line that would leave a result unapplied (a
+    new roll, the end of a turn) runs through ``settle_first``, which asks about it first."""
     # Read once per prompt: nothing changes the encounter while the prompt is open.
     known = logged_conditions(recent_events(session.history))
     cached: list[Context] = []
@@ -179,9 +181,23 @@ def prompt_for(
             ]
         return cached[0]
 
+    def run_later(outcome: Execute) -> None:
+        try:
+            session.execute(outcome.command, outcome.label, outcome.moves)
+        except Rejected as exc:
+            screen.notify(exc.message, severity="warning", markup=False)
+
     def submit(line: str) -> None:
         outcome = resolve(line, context())
         match outcome:
+            case Execute() if (
+                outcome.leaves
+                and settle_first is not None
+                and session.system.pending(session.state)
+                and not session.system.follow_up(session.state, outcome.action, outcome.command)
+            ):
+                # Asked once the prompt has gone: the question sits on the encounter.
+                screen.call_later(settle_first, outcome.leaves, lambda: run_later(outcome))
             case Execute():
                 session.execute(outcome.command, outcome.label, outcome.moves)
             case Undo() | Redo():

@@ -16,6 +16,7 @@ from rules.commands import (
     AddCombatant,
     AddCondition,
     AddNote,
+    DiscardConsequence,
     EditCombatant,
     MoveCombatant,
     NextTurn,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 # none of them, and importing them (the command line's above all) delayed the start.
 
 SHEET = "sheet:"
+ROLL_AGAIN = "roll again"  # what a new roll would do, as the question about a waiting result says
 YES_NO = (("no", "No"), ("yes", "Yes"))
 DURATIONS: tuple[tuple[DurationKind, str], ...] = (
     ("until-removed", "Until removed"),
@@ -173,12 +175,14 @@ class EncounterScreen(Screen[None]):
     def state(self) -> Encounter:
         return self.session.state
 
-    def run(self, command: object, label: str) -> None:
-        """Execute from a key: a refusal becomes a notification."""
+    def run(self, command: object, label: str) -> bool:
+        """Execute from a key: a refusal becomes a notification (and False)."""
         try:
             self.session.execute(command, label)
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
+            return False
+        return True
 
     def selected(self) -> Combatant | None:
         found = self.state.find(self.query_one(CombatantsPane).selected_id)
@@ -305,7 +309,37 @@ class EncounterScreen(Screen[None]):
     # --- turns, rolls and results ---
 
     def action_next_turn(self) -> None:
-        self.run(NextTurn(), "next turn")
+        def end() -> None:
+            self.run(NextTurn(), "next turn")
+
+        doing = "end the turn" if self.session.system.uses_turn_order else "end the round"
+        self.settle_first(doing, end)
+
+    def settle_first(self, doing: str, go_on: Callable[[], None]) -> None:
+        """Do ``go_on`` once nothing the last roll left waits to be applied; while something
+        does, ask first: apply it (as ``d``), discard it (a line in the log), or go back.
+
+        Every key that would leave a result behind (the end of a turn, a new roll) asks
+        here, so no result is ever dropped without a word.
+        """
+        waiting = self.session.system.pending(self.state)
+        if not waiting:
+            go_on()
+            return
+
+        def again() -> None:
+            self.settle_first(doing, go_on)  # what is left (a solo answer may wait in turn)
+
+        def answered(answer: str | None) -> None:
+            if answer == "apply":
+                self.action_apply_result(then=again)
+            elif answer == "discard" and self.run(DiscardConsequence(), "discard result"):
+                again()
+
+        from tracker.screens.waiting import WaitingScreen
+
+        can_discard = self.session.allows("discard_consequence")
+        self.app.push_screen(WaitingScreen(waiting, doing, can_discard=can_discard), answered)
 
     def action_roll(self) -> None:
         self.action_system("roll")
@@ -335,6 +369,10 @@ class EncounterScreen(Screen[None]):
         if action is None:
             self.notify(f"{system.title} has no action {action_id!r}", severity="warning")
             return
+        rolls = action_id in system.roll_actions
+        if rolls and system.pending(self.state) and not system.follow_up(self.state, action_id):
+            self.settle_first(ROLL_AGAIN, lambda: self.action_system(action_id, preset, then))
+            return
         selected = self.query_one(CombatantsPane).selected_id
         try:
             fields = system.action_form(self.state, action_id, selected)
@@ -350,6 +388,11 @@ class EncounterScreen(Screen[None]):
         def submit(values: Mapping[str, str]) -> None:
             chosen, moves = filled(values)
             command = system.action_command(self.state, action_id, chosen)
+            waiting = system.pending(self.state)
+            if rolls and waiting and not system.follow_up(self.state, action_id, command):
+                # Not the roll that carries what waits on: ask over the dialog, then roll.
+                self.settle_first(ROLL_AGAIN, self._forms[action_id].action_submit)
+                raise Rejected(f"Not applied yet: {waiting} (d applies it, x discards it)")
             self.session.execute(command, action.title, choices=moves)
 
         def preview(values: Mapping[str, str]) -> str:
@@ -421,6 +464,12 @@ class EncounterScreen(Screen[None]):
 
     def action_quick_turn(self) -> None:
         """The roll dialog set for the actor and its last target; after it, apply the result."""
+        if self.session.system.follow_up(self.state, "roll"):
+            self._quick_turn()  # the roll itself is asked about, unless it follows up
+        else:
+            self.settle_first(ROLL_AGAIN, self._quick_turn)
+
+    def _quick_turn(self) -> None:
         selected = self.query_one(CombatantsPane).selected_id
         preset = quick_flow.roll_preset(self.session.history, self.session.system, selected)
         self.action_system("roll", preset, self.confirm_result)
@@ -442,15 +491,25 @@ class EncounterScreen(Screen[None]):
         from tracker.screens.command_line import prompt_for
 
         selected = self.query_one(CombatantsPane).selected_id
-        self.app.push_screen(prompt_for(self, self.session, self.palette_commands, selected))
+        self.app.push_screen(
+            prompt_for(self, self.session, self.palette_commands, selected, self.settle_first)
+        )
 
-    def action_apply_result(self) -> None:
+    def action_apply_result(self, then: Callable[[], None] | None = None) -> None:
+        """Apply the last roll's result (``then`` runs once it is applied); one that needs
+        the user's choices opens the system's dialog for it."""
+        system = self.session.system
+        dialog = system.pending_action(self.state)
+        if dialog:
+            self.action_system(dialog, then=then)
+            return
         try:
-            command = self.session.system.consequence_command(self.state)
+            command = system.consequence_command(self.state)
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
             return
-        self.run(command, "apply result")
+        if self.run(command, "apply result") and then is not None:
+            then()
 
     # --- conditions and notes ---
 

@@ -23,6 +23,10 @@ class EncounterHeader(Static):
             text.append("  ·  ▶ ")
             text.append(current.name, style="bold")
             text.append("'s turn")
+        waiting = system.pending(state)
+        if waiting:  # before the rest: a result not yet applied is what must not be missed
+            text.append("  ·  ")
+            text.append(f"waiting (d): {waiting}", style="bold reverse")
         if state.solo_sides:
             text.append(f"  ·  ⚙ solo: {', '.join(state.solo_sides)}")
         status = system.status(state)

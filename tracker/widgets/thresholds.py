@@ -67,9 +67,11 @@ class ThresholdsPane(Static):
         applied = landing is not None and state.last_roll_applied
         whose = odds.whose if odds is not None else ""
         note = odds_note(odds) if odds is not None else None
+        discarded = applied and state.last_roll_discarded
+        waiting = system.pending(state)
         # Most changes (a turn, a note, a wound) leave the pane as it is: not drawn again,
         # which would lay the screen out and render the pane anew on every seat.
-        looks = (tiers, summary, applied, odds is not None, whose, note)
+        looks = (tiers, summary, applied, discarded, waiting, odds is not None, whose, note)
         if looks == self._looks:
             return
         self._looks = looks
@@ -94,9 +96,11 @@ class ThresholdsPane(Static):
             table.add_row(*cells)
         text = Text("No roll yet", style="dim") if summary is None else Text(summary)
         if applied:
-            text.append("  (applied)", style="dim")
+            text.append("  (discarded)" if discarded else "  (applied)", style="dim")
         grid = Table.grid(expand=True)
         grid.add_row(text)
+        if waiting:
+            grid.add_row(Text(f"waiting (d): {waiting}", style="bold"))
         if whose:
             grid.add_row(Text(whose, style="bold"))
         if landing is not None and landed_chance:

@@ -579,6 +579,23 @@ class BeerRun(RuleSystem):
             raise conflict.nothing_to_land(state)
         return LandDamage()
 
+    def pending(self, state: Encounter) -> str:
+        """The next successes to land this round ("Orla lands 3 on Goblin"), and how many
+        more sets wait after them: the round's end would lose them all."""
+        waiting = conflict.pending_now(state)
+        if not waiting:
+            return ""
+        item = waiting[0]
+        dealer = state.name_of(item.dealer_id, "The difficulty")
+        text = f"{dealer} lands {item.pips} on {state.name_of(item.target_id)}"
+        return text + (f" (+{len(waiting) - 1} more)" if len(waiting) > 1 else "")
+
+    def discard(self, state: Encounter) -> Encounter:
+        """The next successes are dropped, as landing them would take them off the list."""
+        rest = conflict.pending_now(state)[1:]
+        own = structs.replace(conflict.br_state(state), pending=rest)
+        return state.update(system_state=own, last_roll_applied=not rest)
+
     # --- solo play (rules/solo.py) ---
 
     def solo_move(self, state: Encounter) -> solo.Move | None:
@@ -837,12 +854,9 @@ class BeerRun(RuleSystem):
         """Where the round stands, in place of whose turn it is."""
         own = conflict.br_state(state)
         if own.rolled_round == state.round:
-            waiting = conflict.pending_now(state)
-            if not waiting:
-                return "rolled: cede (s) or n ends the round"
-            item = waiting[0]
-            who = state.name_of(item.dealer_id, "Difficulty")
-            return f"to land: {who} {item.pips} on {state.name_of(item.target_id)} (d)"
+            if conflict.pending_now(state):
+                return ""  # the header's waiting part says what is left to land (pending)
+            return "rolled: cede (s) or n ends the round"
         paid = [state.name_of(p.combatant_id) for p in conflict.round_pools(state)]
         return "all sides act at once · paid: " + (", ".join(paid) or "nobody yet")
 

@@ -405,15 +405,15 @@ class FatigueThresholds(RuleSystem):
                 )
         return []
 
-    def status(self, state: Encounter) -> str:
+    def pending(self, state: Encounter) -> str:
         """The consequence waiting for ``d``, so nobody forgets to pay it."""
         roll = state.last_roll
         if not isinstance(roll, FatigueChecked) or state.last_roll_applied:
             return ""
-        if roll.level is None or roll.sufferer is None:
+        found = consequence_of(roll)
+        if found is None or state.find(found[0]) is None:
             return ""
-        who = state.name_of(roll.sufferer.combatant_id)
-        return f"to pay (d): {who}, {level_name(roll, roll.level)}"
+        return f"{state.name_of(found[0])} pays for {level_name(roll, roll.level)}"
 
     # the log
 

@@ -34,7 +34,7 @@ from .model import (
     consequence_for,
 )
 from .parts import check_effort, defender_parts, roll_parts
-from .sheet import LiveHackSheet, offset_effects
+from .sheet import TRAITS, LiveHackSheet, offset_effects
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -164,7 +164,24 @@ def next_move(state: Encounter) -> Move | None:
         return _after_damage(state, actor)
     if "reflex" in done:
         return _after_hit(state, actor, policy)
+    if waiting_hit(state):
+        return None  # another's hit waits to be applied: its attack would leave it behind
     return _attack(state, actor, policy)
+
+
+def waiting_hit(state: Encounter) -> str:
+    """The last roll's hit while its damage table waits to be applied ("" when none): what
+    ``d`` would do, in a few words."""
+    roll = state.last_roll
+    if not isinstance(roll, LiveHackRolled) or state.last_roll_applied:
+        return ""
+    row = consequence_for(roll.margin)
+    target = state.find(roll.defender.combatant_id)
+    if row is None or target is None:
+        return ""
+    effect = f"{target.name} takes {row.levels} {dict(TRAITS)[roll.trait]}"
+    condition = condition_for(row, roll.defense)
+    return f"{effect}, {condition}" if condition else effect
 
 
 def _pass(actor: Combatant, reason: str) -> Move:

@@ -169,6 +169,7 @@ class LiveHack(RuleSystem):
     uses_turn_order = True
     has_odds = True
     solo_policies = solo.POLICIES
+    roll_actions = ("roll", "joint", "grim")  # each makes a LiveHackRolled, the new last roll
 
     def new_state(self) -> LiveHackState:
         return LiveHackState()
@@ -301,6 +302,28 @@ class LiveHack(RuleSystem):
 
     def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
         return LiveHackApplyConsequence()
+
+    def pending(self, state: Encounter) -> str:
+        """A hit whose damage table is not applied yet: "Goblin takes 2 Wounds, Dazed"."""
+        return solo.waiting_hit(state)
+
+    def follow_up(self, state: Encounter, action: str, command: object = None) -> bool:
+        """A hit against Reflex is followed by its damage roll (*Damage*: "After a successful
+        roll to hit, players make another roll ... vs the opponent's fort save"): by the
+        hitter, against Fortitude, on the one it hit."""
+        roll = state.last_roll
+        if not isinstance(roll, LiveHackRolled) or roll.kind != "roll" or roll.defense != "reflex":
+            return False
+        if action != "roll" or not self.pending(state):
+            return False
+        if command is None:
+            return True
+        return (
+            isinstance(command, LiveHackRoll)
+            and command.defense == "fortitude"
+            and command.attacker_id == roll.attacker.combatant_id
+            and command.defender_id == roll.defender.combatant_id
+        )
 
     # solo play (rules/solo.py)
 

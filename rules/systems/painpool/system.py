@@ -151,6 +151,33 @@ class PainPool(RuleSystem):
     def consequence_command(self, state: Encounter) -> ApplyOutcome:
         return ApplyOutcome()
 
+    def pending(self, state: Encounter) -> str:
+        """The open roll's outcome while it waits: tokens off the challenge, a maneuver's
+        bonus die, or the damage its hero has yet to place (Take damage)."""
+        roll = state.last_roll
+        if not isinstance(roll, PainPoolRolled) or state.last_roll_applied:
+            return ""
+        if solo.settled(state, roll):
+            return ""
+        if roll.kind == "maneuver":
+            to = state.find(roll.beneficiary_id)
+            return f"a bonus die for {to.name}" if to is not None else ""
+        if roll.tokens_lost:
+            foe = state.find(roll.challenge_id)
+            if foe is None:
+                return ""
+            plural = "s" * (roll.tokens_lost != 1)
+            return f"{foe.name} loses {roll.tokens_lost} health token{plural}"
+        kind = "damage" if roll.harm == "damage" else "failure levels"
+        return f"{state.name_of(roll.hero_id)} takes {roll.hero_damage} {kind}"
+
+    def pending_action(self, state: Encounter) -> str:
+        """A hero's damage is placed in the Take damage dialog (the player picks the boons)."""
+        roll = state.last_roll
+        if not isinstance(roll, PainPoolRolled) or roll.tokens_lost or roll.kind == "maneuver":
+            return ""
+        return "damage" if self.pending(state) else ""
+
     # solo play (rules/solo.py)
 
     solo_policies = solo.POLICIES

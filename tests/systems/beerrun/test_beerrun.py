@@ -543,7 +543,8 @@ def test_status_and_alerts_read_well_without_turns():
     run(history, BuildPool(combatant_id="c1", against="c3"))
     assert SYSTEM.status(history.state).endswith("paid: Orla")
     run(history, RollRound(), (8, 6))
-    assert "to land: Orla 2 on Goblin (d)" in SYSTEM.status(history.state)
+    assert SYSTEM.status(history.state) == ""
+    assert SYSTEM.pending(history.state) == "Orla lands 2 on Goblin"  # the header's waiting part
     before = history.state
     [turn] = run(history, NextTurn())
     assert "Round 2: every side states its goal" in SYSTEM.alerts(before, turn)[0]

@@ -476,9 +476,9 @@ def test_with_t_1_the_ordinary_band_is_empty() -> None:
 def test_the_header_names_the_consequence_waiting_for_d() -> None:
     history = fight()
     attack(history, 20, 2)
-    assert SYSTEM.status(history.state) == "to pay (d): Bob, Flailing defense"
+    assert SYSTEM.pending(history.state) == "Bob pays for Flailing defense"
     run(history, FatigueApply())
-    assert SYSTEM.status(history.state) == ""
+    assert SYSTEM.pending(history.state) == ""
 
 
 def test_the_check_form_defaults_and_live_preview() -> None:
