@@ -66,6 +66,24 @@ AID_MAX = 8
 # --- pools and penalties -----------------------------------------------------------------------
 
 
+# Wind and Wit, the short-term pools, stop at 0: the text has them "completely empty", never
+# below (it names negative Stamina, Focus, Health and Sanity only). What they cannot pay comes
+# out of the long-term pool of their kind. Every other pool stops at minus its maximum.
+SHORT_TERM: dict[str, PoolName] = {"wind": "stamina", "wit": "focus"}
+
+
+def pool_floor(pool: str, maximum: int) -> int:
+    """The lowest a pool goes: 0 for Wind and Wit, minus its maximum for the others."""
+    return 0 if pool in SHORT_TERM else -maximum
+
+
+def pay(now: int, amount: int, floor: int) -> tuple[int, int]:
+    """(the pool after paying ``amount``, what it could not pay), stopping at ``floor`` (a
+    pool already below it, from an older save, stays where it is)."""
+    after = max(now - amount, min(now, floor))
+    return after, amount - (now - after)
+
+
 def pool_penalty(current: int, maximum: int) -> int:
     """+1 per full quarter of the pool spent: an empty pool gives 4, a negative one more."""
     spent = maximum - current

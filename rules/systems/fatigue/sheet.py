@@ -16,10 +16,13 @@ from .arithmetic import (
     MENTAL,
     PHYSICAL,
     POOLS,
+    SHORT_TERM,
     Cost,
     PoolName,
     is_physical,
     merge,
+    pay,
+    pool_floor,
     pool_penalty,
     scaled,
     total_n,
@@ -107,9 +110,33 @@ class FatigueSheet(Struct, frozen=True, kw_only=True, tag="fatigue.sheet"):
         return next((w for w in self.weapons if w.name.casefold() == wanted), None)
 
     def spent(self, costs: tuple[Cost, ...]) -> FatigueSheet:
-        """The sheet after paying costs; pools may go below zero."""
-        changes = {c.pool: getattr(self, c.pool) - c.amount for c in merge(costs)}
+        """The sheet after paying costs. Wind and Wit stop at 0, and what they cannot pay
+        comes out of Stamina and Focus; the other pools stop at minus their maximum."""
+        due: dict[str, int] = {c.pool: c.amount for c in merge(costs)}
+        changes: dict[str, int] = {}
+        for pool in POOLS:  # Wind before Stamina, Wit before Focus: their overflow goes on
+            amount = due.get(pool, 0)
+            if amount <= 0:
+                continue
+            now, top = self.pool(pool)
+            changes[pool], unpaid = pay(now, amount, pool_floor(pool, top))
+            if unpaid and pool in SHORT_TERM:
+                due[SHORT_TERM[pool]] = due.get(SHORT_TERM[pool], 0) + unpaid
         return structs.replace(self, **changes)
+
+    def out_of_fight(self, fled: bool) -> str:
+        """Why a fighter with this sheet is out of the fight ("" while it fights): "dead" at
+        the bottom of its Health, "down" at 0 Health or less, "fled", or "spent" with Wind
+        and Stamina both gone."""
+        if self.health <= pool_floor("health", self.health_max):
+            return "dead"
+        if self.health <= 0:
+            return "down"
+        if fled:
+            return "fled"
+        if self.wind <= 0 and self.stamina <= 0:
+            return "spent"
+        return ""
 
 
 def task_penalties(sheet: FatigueSheet, pools: tuple[str, ...]) -> tuple[int, int]:
@@ -232,6 +259,9 @@ def sheet_from_values(values: Mapping[str, str], sheet: FatigueSheet) -> Fatigue
         raw = values.get(pool, "").strip()
         if raw:
             current, top = parse_pool(raw, pool.capitalize(), top)
+            floor = pool_floor(pool, top)
+            if current < floor and (current, top) != sheet.pool(pool):
+                raise Rejected(f"{pool.capitalize()} stops at {floor}, not {current}")
         changes[pool], changes[f"{pool}_max"] = current, top
     if "skills" in values:
         changes["skills"] = parse_skills(values["skills"])
