@@ -23,6 +23,7 @@ from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.forms import Field
+from rules.outcome import outcome as fight_outcome
 from rules.system import Action, RuleSystem
 
 MAX_STEPS = 1000  # undo/redo steps in one command: far more than anyone means to type
@@ -397,6 +398,8 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
                 RemoveCondition(person.id, _condition_on(person, words[1:])), "remove condition"
             )
         case "next":
+            if fight_outcome(state).over:  # the n key's check: it says so, and asks to play on
+                return ScreenAction("next_turn")
             return Execute(NextTurn(), "next turn")
         case "undo":
             return Undo(_steps(words, "undo"))

@@ -28,6 +28,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.history import History
 from rules.odds import Odds
+from rules.outcome import summary
 from tracker import quick_flow
 from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession
@@ -101,6 +102,7 @@ class EncounterScreen(Screen[None]):
         Binding("ctrl+s", "save", "Save now", show=False),
         Binding("R", "replay", "Replay", show=False),
         Binding("S", "solo", "Solo play", show=False),
+        Binding("f", "fight_summary", "Fight summary", show=False),
         Binding("ctrl+o", "open_save", "Open encounter", show=False),
         Binding("colon", "command_line", "Command line"),
         Binding("question_mark", "help", "Help"),
@@ -112,6 +114,9 @@ class EncounterScreen(Screen[None]):
         self.session = session
         self._unsubscribe: Callable[[], None] | None = None
         self._forms: dict[str, FormScreen] = {}  # the system actions' dialogs, built once
+        self._was_over = False  # the fight was over at the last change seen
+        self._warned_at: Encounter | None = None  # n refused here: n again asks to play on
+        self._playing_on: str | None = None  # the headline of the end the GM plays on past
 
     # --- layout and updates ---
 
@@ -132,6 +137,7 @@ class EncounterScreen(Screen[None]):
         changes while a shared view drew it catches up here)."""
         self._show_state(self.session.state)
         self.query_one(RollLog).show(self.session.history.in_effect())
+        self._was_over = self.session.outcome().over  # an encounter opened over: no summary
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -140,7 +146,7 @@ class EncounterScreen(Screen[None]):
             self._forget_form(action_id)
 
     def _show_state(self, state: Encounter) -> None:
-        self.query_one(EncounterView).show(state)
+        self.query_one(EncounterView).show(state, self.session.outcome())
 
     def on_encounter_changed(self, message: EncounterChanged) -> None:
         change = message.change
@@ -159,6 +165,10 @@ class EncounterScreen(Screen[None]):
                     self.notify(alert, severity="warning", timeout=12, markup=False)
         if change.save_error:
             self.notify(change.save_error, title="Not saved", severity="error", markup=False)
+        over = self.session.outcome().over
+        if over and not self._was_over and change.kind == "applied":
+            self.action_fight_summary()  # once, as the fight ends (f shows it again)
+        self._was_over = over
 
     # --- helpers ---
 
@@ -302,7 +312,40 @@ class EncounterScreen(Screen[None]):
     # --- turns, rolls and results ---
 
     def action_next_turn(self) -> None:
-        self.run(NextTurn(), "next turn")
+        """The next turn; once the fight is over, n says so, and n again asks to play on."""
+        result = self.session.outcome()
+        if not result.over or result.headline == self._playing_on:
+            self.run(NextTurn(), "next turn")
+            return
+        state = self.state
+        if self._warned_at is None or not (self._warned_at is state or self._warned_at == state):
+            self._warned_at = state
+            self.notify(
+                f"{result.headline}: n no longer ends the turn. Press n again to play on "
+                "anyway, u to undo, f for the summary",
+                severity="warning",
+                markup=False,
+            )
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._playing_on = result.headline
+                self.run(NextTurn(), "next turn")
+
+        from tracker.screens.confirm import ConfirmScreen
+
+        self.app.push_screen(
+            ConfirmScreen(f"{result.headline}. Play on with the next turn anyway?"), answered
+        )
+
+    def action_fight_summary(self) -> None:
+        """Who won, the rounds, each combatant's part and end state, each side's luck."""
+        from tracker.screens.summary import SummaryScreen
+
+        history = self.session.history
+        figures = summary(history.in_effect(), self.state, self.session.outcome())
+        self.app.push_screen(SummaryScreen(figures))
 
     def action_roll(self) -> None:
         self.action_system("roll")
@@ -419,6 +462,10 @@ class EncounterScreen(Screen[None]):
     def action_quick_turn(self) -> None:
         """The roll dialog set for the actor and its last target; after it, apply the result."""
         selected = self.query_one(CombatantsPane).selected_id
+        why = quick_flow.refusal(self.state, self.session.system, selected, self.session.outcome())
+        if why:
+            self.notify(why, severity="warning", markup=False)
+            return
         preset = quick_flow.roll_preset(self.session.history, self.session.system, selected)
         self.action_system("roll", preset, self.confirm_result)
 
