@@ -118,6 +118,10 @@ class RuleSystem(ABC):
     has_odds: ClassVar[bool] = False  # True: ``odds`` answers the roll dialog exactly
     solo_policies: ClassVar[tuple[Policy, ...]] = ()  # solo play; the first is the default
     damage_unit: ClassVar[str] = "damage"  # what ``damage`` counts, for the fight's summary
+    # What only the GM does when seats are served (the GM's tokens, every side at once...):
+    # commands refused to players, and action ids not offered to them.
+    gm_commands: ClassVar[tuple[type[Struct], ...]] = ()
+    gm_actions: ClassVar[frozenset[str]] = frozenset()
 
     REQUIRED: ClassVar[tuple[str, ...]] = (
         "name",

@@ -6,31 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from rules.dice import ScriptedDice, SeededDice
-from rules.engine import new_encounter
-from rules.history import History
+from rules.dice import ScriptedDice
 from rules.systems.livehack.demo import build as livehack_demo
+from tests.app.support import BIG, add_combatant, make_app
 from tests.screen import screen_text
 from tracker import storage
-from tracker.app import TrackerApp
-from tracker.session import EncounterSession
-
-BIG = (120, 40)
-
-
-def make_app(tmp_path: Path, dice=None, history: History | None = None) -> TrackerApp:
-    history = history or History(new_encounter("Cellar", "livehack"))
-    session = EncounterSession(history, dice or SeededDice(1), tmp_path / "cellar.fight")
-    return TrackerApp(session, saves=tmp_path)
-
-
-async def add_combatant(pilot, name: str, side: str | None = None) -> None:
-    await pilot.press("a")
-    await pilot.press(*name)
-    if side is not None:
-        await pilot.press("tab", *side)
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 async def test_a_short_fight_by_keys(tmp_path: Path) -> None:

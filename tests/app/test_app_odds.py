@@ -10,7 +10,7 @@ import pytest
 from rules.dice import ScriptedDice
 from rules.odds import Odds, TierOdds
 from rules.systems.livehack.system import SYSTEM
-from tests.app.test_app import BIG, add_combatant, make_app
+from tests.app.support import BIG, add_combatant, make_app
 from tests.screen import screen_text
 
 LABELS = (("miss", None, -1), ("0-4", 0, 4), ("5-9", 5, 9), ("10-14", 10, 14), ("15+", 15, None))

@@ -1,7 +1,7 @@
 """Beer Run's die notation, pip tiers and kept successes, free of msgspec.
 
-The system (``rules.systems.beerrun``, ``beerrun_dice``) and its exact odds
-(``rules.odds.beerrun``) both read these, so ``tracker odds beerrun`` starts without loading
+The system (``rules.systems.beerrun.system``, ``dice``) and its exact odds
+(``rules.systems.beerrun.odds``) both read these, so ``tracker odds beerrun`` starts without loading
 the system's Structs. Source: ``shared/rules-texts/002`` (Beer Run), *Extra Dice* and *Compare
 Rolls*.
 """

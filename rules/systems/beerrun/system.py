@@ -2,8 +2,8 @@
 
 Source: ``shared/rules-texts/002`` (Beer Run, by Mike Holmes). There is no turn order: every
 side states a goal, pays Intensity for a pool, and all pools roll at once (``r``). ``n`` ends
-the round. Values live in ``beerrun_model``, the dice in ``beerrun_dice``, the rules in
-``beerrun_rules`` and the log lines in ``beerrun_view``.
+the round. Values live in ``model``, the dice in ``dice``, the rules in
+``conflict`` and the log lines in ``log``.
 """
 
 from __future__ import annotations
@@ -131,6 +131,8 @@ class BeerRun(RuleSystem):
     stat_columns = ("Int", "Abilities", "Goal", "Extra dice")
     uses_turn_order = False
     has_odds = True
+    gm_commands = (RollRound, SetCategories)  # every side's pools at once; the table's dice
+    gm_actions = frozenset({"roll", "categories"})
     solo_policies = solo.POLICIES
     damage_unit = "pips"
 

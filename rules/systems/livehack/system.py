@@ -1,9 +1,8 @@
 """LiveHack: open-ended Boon/Bane d12s, opposed rolls, and the margin-of-success damage table.
 
-Source: ``shared/rules-texts/001`` (LiveHack resolution). The values live in
-``livehack_rules`` and ``livehack_sheet``, the parts of a roll in ``livehack_parts``, the
-decisions in ``livehack_decide``, the dialogs in ``livehack_forms`` and the log in
-``livehack_log``; this module ties them into the ``RuleSystem``.
+Source: ``shared/rules-texts/001`` (LiveHack resolution). The values live in ``model`` and
+``sheet``, the parts of a roll in ``parts``, the decisions in ``decide``, the dialogs in
+``forms`` and the log in ``log``; this module ties them into the ``RuleSystem``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ dominance, Despair and Hope.
 
 Source: ``shared/rules-texts/004`` (Resolution). Heroes and challenges are different sheet
 types; the hero is the default for ``a`` and "Add challenge" adds a challenge. The sheets
-live in ``painpool_sheets``, the roll in ``painpool_roll``, commands and events in
-``painpool_events``; forms and the log in ``painpool_view``.
+live in ``sheets``, the roll in ``roll``, commands and events in
+``events``; forms and the log in ``view``.
 """
 
 from __future__ import annotations
@@ -106,6 +106,8 @@ class PainPool(RuleSystem):
     uses_turn_order = False
     has_odds = True
     damage_unit = "points"
+    gm_commands = (SpendDespair, EndScene)  # Despair is the GM's token; the GM ends scenes
+    gm_actions = frozenset({"challenge", "despair", "scene"})
 
     def new_state(self) -> PainPoolState:
         return PainPoolState()

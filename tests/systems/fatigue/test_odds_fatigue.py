@@ -24,7 +24,7 @@ from rules.systems.fatigue.odds import (
 )
 from rules.systems.fatigue.sheet import FatigueSheet
 from rules.systems.fatigue.system import SYSTEM, check_form
-from tests.cli.test_cli import tracker
+from tests.cli.support import tracker
 from tests.systems.fatigue.test_fatigue import attack, fight
 
 # --- brute force: every face sequence the real roll code can ask for ----------------------------

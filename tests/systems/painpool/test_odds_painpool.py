@@ -21,9 +21,9 @@ from rules.systems.painpool.events import (
 )
 from rules.systems.painpool.odds import despair_odds, hope_odds, pain_totals, painpool_odds
 from rules.systems.painpool.roll import PainPoolRolled, PainRoll, Part, PoolRoll, dominant
+from rules.systems.painpool.roll_cli import rolled as headless_roll
 from rules.systems.painpool.system import SYSTEM
 from tests.systems.painpool.test_painpool import FOE, HERO, fight, hero, roll
-from tracker.headless import painpool as headless
 
 BUILD = (("power", 3, 8), ("precision", 2, 6), ("possibility", 1, 4))
 NAMES = ("power", "precision", "possibility", "pain")
@@ -319,7 +319,7 @@ def test_a_seeded_simulation_of_the_real_roll_agrees() -> None:
     outcomes: Counter[str] = Counter()
     dominance: Counter[str] = Counter()
     for _ in range(rolls):
-        rolled = headless.roll(args, dice)
+        rolled = headless_roll(args, dice)
         outcomes[rolled.outcome] += 1
         dominance[rolled.dominant] += 1
     odds = painpool_odds(BUILD, 9)
