@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from rules.encounter import Combatant, Encounter, Event
+from rules.engine import apply
 from rules.history import History
 from rules.registry import get_system
 
@@ -151,7 +152,6 @@ def summary(
     lucks: dict[str, list[Fraction]] = {}
     involved: dict[str, int] = {}
     rolls = 0
-    waiting: Event | None = None  # a roll event, read on the state after it
 
     def read_roll(event: Event, after: Encounter) -> None:
         names = {cid for cid in system.roll_sides(after, event) if cid is not None}
@@ -168,18 +168,15 @@ def summary(
             involved[side] = involved.get(side, 0) + 1
 
     for event, before in pairs:
-        if waiting is not None:
-            read_roll(waiting, before)
-            waiting = None
         for hit in system.damage(before, event):
             taken[hit.target_id] = taken.get(hit.target_id, 0) + hit.amount
             if hit.dealer_id is not None:
                 dealt[hit.dealer_id] = dealt.get(hit.dealer_id, 0) + hit.amount
         if isinstance(event, system.roll_event_types):
             rolls += 1
-            waiting = event
-    if waiting is not None:
-        read_roll(waiting, state)
+            # Applied here, not read off the next pair: in a player's view the next one shown
+            # may come after a hidden roll.
+            read_roll(event, apply(before, event))
     result = result or outcome(state)
     fighters = tuple(
         Fighter(

@@ -49,12 +49,21 @@ def _summary(history: History, gm: bool) -> Summary:
     return summary(seen.pairs(history.in_effect()), seen.state, outcome(history.state))
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def rolls(count: int) -> str:
+    return plural(count, "roll")
+
+
 def _outcome_lines(figures: Summary) -> list[str]:
     head = figures.outcome.headline or "The fight is not over"
     lines = [
         "## Outcome",
         "",
-        f"{head}: {figures.rounds} rounds, {figures.rolls} rolls (damage in {figures.unit}).",
+        f"{head}: {plural(figures.rounds, 'round')}, {rolls(figures.rolls)} "
+        f"(damage in {figures.unit}).",
         "",
         "| Combatant | Side | Out | Dealt | Taken | Rolls |",
         "|---|---|---|---|---|---|",
@@ -63,7 +72,7 @@ def _outcome_lines(figures: Summary) -> list[str]:
         out = f"✗ {f.out}" if f.out else "in"
         lines.append(f"| {md(f.name)} | {md(f.side)} | {out} | {f.dealt} | {f.taken} | {f.rolls} |")
     lines += ["", "Luck, how the rolls landed against their exact odds (50% is par):", ""]
-    lines += [f"- {md(s.side)}: {luck_text(s.luck)}, over {s.rolls} rolls" for s in figures.luck]
+    lines += [f"- {md(s.side)}: {luck_text(s.luck)}, over {rolls(s.rolls)}" for s in figures.luck]
     return lines
 
 
