@@ -67,9 +67,9 @@ AID_MAX = 8
 
 
 # Wind and Wit, the short-term pools, stop at 0: the text has them "completely empty", never
-# below (it names negative Stamina, Focus, Health and Sanity only). What they cannot pay comes
-# out of the long-term pool of their kind. Every other pool stops at minus its maximum.
-SHORT_TERM: dict[str, PoolName] = {"wind": "stamina", "wit": "focus"}
+# below (it names negative Stamina, Focus, Health and Sanity only), and an empty one's cost is
+# its penalty of 4 and the narrowed thresholds. Every other pool stops at minus its maximum.
+SHORT_TERM: tuple[PoolName, ...] = ("wind", "wit")
 
 
 def pool_floor(pool: str, maximum: int) -> int:
@@ -77,11 +77,10 @@ def pool_floor(pool: str, maximum: int) -> int:
     return 0 if pool in SHORT_TERM else -maximum
 
 
-def pay(now: int, amount: int, floor: int) -> tuple[int, int]:
-    """(the pool after paying ``amount``, what it could not pay), stopping at ``floor`` (a
-    pool already below it, from an older save, stays where it is)."""
-    after = max(now - amount, min(now, floor))
-    return after, amount - (now - after)
+def pay(now: int, amount: int, floor: int) -> int:
+    """The pool after paying ``amount``, stopping at ``floor`` (what is left unpaid is lost; a
+    pool already below the floor, from an older save, stays where it is)."""
+    return max(now - amount, min(now, floor))
 
 
 def pool_penalty(current: int, maximum: int) -> int:

@@ -8,7 +8,7 @@ from msgspec import structs
 
 from rules.logline import LogEntry, Span, spans
 
-from .arithmetic import POOLS, Cost, cutoffs, dice_text, effort_text, spacing
+from .arithmetic import Cost, cutoffs, dice_text, effort_text, spacing
 from .events import (
     Aid,
     FatigueChecked,
@@ -38,8 +38,8 @@ def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...])
     before = sheet_of(target)
     after = before.spent(costs)
     out = []
-    for pool in POOLS:  # Wind's and Wit's overflow reaches pools the costs do not name
-        old, new = getattr(before, pool), getattr(after, pool)
+    for cost in costs:
+        old, new = getattr(before, cost.pool), getattr(after, cost.pool)
         emptied = old > 0 >= new
         floor_dropped = after.floor < before.floor and old >= 0 > new
         if not (emptied or floor_dropped):
@@ -48,7 +48,7 @@ def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...])
         space = spacing(after.physical_penalty, after.floor)
         cuts = "/".join(str(cut) for cut in cutoffs(space))
         out.append(
-            f"{target.name}'s {pool.capitalize()} {word}: penalty "
+            f"{target.name}'s {cost.pool.capitalize()} {word}: penalty "
             f"{after.physical_penalty} physical, {after.mental_penalty} mental; "
             f"thresholds now {cuts} (T {after.floor})"
         )
@@ -171,14 +171,12 @@ def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
     name = state.name_of(event.combatant_id)
     if not event.costs:
         return LogEntry("consequence", (spans(Span(name, "name"), f": {event.reckoning}"),))
+    after = sheet_of(target).spent(event.costs) if target is not None else None
     pools = ""
-    if target is not None:
-        before = sheet_of(target)
-        after = before.spent(event.costs)
-        named = {c.pool for c in event.costs}
-        # Every pool the payment changed: an empty Wind's share comes out of Stamina.
-        changed = [p for p in POOLS if p in named or after.pool(p) != before.pool(p)]
-        pools = ", ".join("{} {}/{}".format(SHORT[p], *after.pool(p)) for p in changed)
+    if after is not None:
+        pools = ", ".join(
+            "{} {}/{}".format(SHORT[c.pool], *after.pool(c.pool)) for c in event.costs
+        )
     lines = [
         spans(
             Span(name, "name"),

@@ -16,7 +16,6 @@ from .arithmetic import (
     MENTAL,
     PHYSICAL,
     POOLS,
-    SHORT_TERM,
     Cost,
     PoolName,
     is_physical,
@@ -110,18 +109,12 @@ class FatigueSheet(Struct, frozen=True, kw_only=True, tag="fatigue.sheet"):
         return next((w for w in self.weapons if w.name.casefold() == wanted), None)
 
     def spent(self, costs: tuple[Cost, ...]) -> FatigueSheet:
-        """The sheet after paying costs. Wind and Wit stop at 0, and what they cannot pay
-        comes out of Stamina and Focus; the other pools stop at minus their maximum."""
-        due: dict[str, int] = {c.pool: c.amount for c in merge(costs)}
+        """The sheet after paying costs: Wind and Wit stop at 0, the other pools at minus
+        their maximum; what a pool cannot pay is lost."""
         changes: dict[str, int] = {}
-        for pool in POOLS:  # Wind before Stamina, Wit before Focus: their overflow goes on
-            amount = due.get(pool, 0)
-            if amount <= 0:
-                continue
-            now, top = self.pool(pool)
-            changes[pool], unpaid = pay(now, amount, pool_floor(pool, top))
-            if unpaid and pool in SHORT_TERM:
-                due[SHORT_TERM[pool]] = due.get(SHORT_TERM[pool], 0) + unpaid
+        for cost in merge(costs):
+            now, top = self.pool(cost.pool)
+            changes[cost.pool] = pay(now, cost.amount, pool_floor(cost.pool, top))
         return structs.replace(self, **changes)
 
     def out_of_fight(self, fled: bool) -> str:

@@ -147,8 +147,8 @@ class FatigueThresholds(RuleSystem):
         return out_word(combatant)
 
     def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
-        """A consequence paid: every pool point it took (after Wind's and Wit's overflow and
-        the floors), dealt by the check's attacker unless the payer is the attacker."""
+        """A consequence paid: every pool point it took (a pool stops at its floor), dealt
+        by the check's attacker unless the payer is the attacker (a fumble)."""
         if not isinstance(event, FatiguePoolsSpent):
             return ()
         payer = state.find(event.combatant_id)

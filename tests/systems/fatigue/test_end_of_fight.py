@@ -41,16 +41,17 @@ def shot(defender: str = "c2") -> FatigueCheck:
     )
 
 
-def test_wind_and_wit_stop_at_zero_and_the_long_pools_pay_the_rest() -> None:
+def test_wind_and_wit_stop_at_zero() -> None:
     sheet = FatigueSheet(wind=10, stamina=40, wit=5, focus=30)
     paid = sheet.spent((Cost("wind", 25), Cost("stamina", 5), Cost("wit", 8)))
-    assert (paid.wind, paid.stamina, paid.wit, paid.focus) == (0, 40 - 5 - 15, 0, 30 - 3)
+    assert (paid.wind, paid.stamina, paid.wit, paid.focus) == (0, 35, 0, 30)  # the rest is lost
+    assert paid.physical_penalty == 4 + 0  # an empty Wind's 4, and no more
 
 
 def test_the_other_pools_stop_at_minus_their_maximum() -> None:
-    sheet = FatigueSheet(wind=0, stamina=-35, health=5, sanity=0)
-    paid = sheet.spent((Cost("wind", 20), Cost("health", 100), Cost("sanity", 99)))
-    assert (paid.wind, paid.stamina, paid.health, paid.sanity) == (0, -40, -30, -30)
+    sheet = FatigueSheet(stamina=-35, health=5, sanity=0)
+    paid = sheet.spent((Cost("stamina", 20), Cost("health", 100), Cost("sanity", 99)))
+    assert (paid.stamina, paid.health, paid.sanity) == (-40, -30, -30)
 
 
 def test_the_sheet_dialog_refuses_a_pool_below_where_it_stops() -> None:
@@ -104,14 +105,14 @@ def test_a_fight_to_its_end_by_commands() -> None:
     assert (party.luck, foes.luck) == (Fraction(157, 160), Fraction(3, 160))
 
 
-def test_the_payment_shows_the_pool_that_paid_for_an_empty_wind() -> None:
+def test_the_payment_shows_the_pools_where_they_stop() -> None:
     history = yard()
-    run(history, EditCombatant(combatant_id="c2", sheet=FatigueSheet(wind=5)))
+    run(history, EditCombatant(combatant_id="c2", sheet=FatigueSheet(wind=5, health=20)))
     run(history, shot(), 10, 1)  # lost by 34: the Terrible band, 2N and 60 Health
     before = history.state
     (paid,) = decide(before, FatigueApply(), ScriptedDice([]))
     line = describe(before, paid).plain
-    assert "Wind 0/40" in line and "Sta 30/40" in line  # 10 Wind: 0 left in Wind, 10 Stamina
+    assert "Wind 0/40, HP -30/30" in line  # not -10 and -40
 
 
 def test_out_of_the_fight_is_never_chosen_by_solo_play_or_the_quick_turn() -> None:
