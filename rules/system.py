@@ -155,6 +155,11 @@ class RuleSystem(ABC):
     @abstractmethod
     def sheet_stats(self, sheet: Any) -> tuple[str, ...]: ...
 
+    def fit_sheet(self, state: Encounter, sheet: Any) -> Any:
+        """A sheet being added or edited, completed from the encounter (Beer Run files an
+        ability typed without a category); ``Rejected`` when it cannot be. Default: as is."""
+        return sheet
+
     # --- actions: forms described as data, turned into commands ------------------------------
 
     @abstractmethod
