@@ -46,6 +46,14 @@ def distribution_total(dist: dict[int, Fraction]) -> Fraction:
     return sum(dist.values(), Fraction(0))
 
 
+def mid_percentile(chances: list[Fraction], index: int) -> Fraction:
+    """Where outcome ``index`` of outcomes ordered worst to best sits in their distribution:
+    the chance of a worse one plus half the chance of this one. Its mean over many draws is
+    exactly 1/2, so above 1/2 is luckier than the odds, below is less lucky."""
+    below = sum(chances[:index], Fraction(0))
+    return below + chances[index] / 2
+
+
 def percent(p: Fraction | float) -> str:
     """A chance as the app shows it: one decimal, and "<0.1%" for a tiny one, never "0.0%"."""
     share = float(p)

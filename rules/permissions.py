@@ -34,9 +34,9 @@ GM_COMMANDS = frozenset(
 PLAYER_KEYS = frozenset(
     {"roll", "quick_turn", "system_menu", "system", "apply_result"}
     | {"add_condition", "remove_condition"}
-    | {"note", "help", "quit"}
+    | {"note", "help", "quit", "fight_summary"}
 )
-SPECTATOR_KEYS = frozenset({"help", "quit"})
+SPECTATOR_KEYS = frozenset({"help", "quit", "fight_summary"})
 
 # The fields naming whom a command acts for, most specific first.
 ACTOR_FIELDS = (

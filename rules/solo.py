@@ -3,8 +3,9 @@
 A system that supports solo play offers ``solo_policies`` (the first is the default) and a
 ``solo_move(state)`` hook: the next choice some combatant of a solo side must make now (its
 attack on its turn, a defence, a goal, a token to spend, ending its turn...), or None when
-nothing is waiting on the tracker. Policies are deterministic functions of the state, so a
-replay needs no randomness beyond the dice the moves' commands roll (which the events record).
+nothing is waiting on the tracker; once the fight is over (``rules.outcome``) it is not asked.
+Policies are deterministic functions of the state, so a replay needs no randomness beyond the
+dice the moves' commands roll (which the events record).
 
 After every command the user runs, ``respond`` plays every waiting move, each logged as a
 ``SoloChose`` line with the policy and the reason, followed by the move's own events. The
@@ -20,6 +21,7 @@ from rules.encounter import Combatant, Encounter, Event
 from rules.engine import apply, decide
 from rules.errors import Rejected
 from rules.events import NoteAdded, SoloChose
+from rules.outcome import outcome
 from rules.registry import get_system
 from rules.system import Move, Policy, policy_among
 
@@ -42,7 +44,9 @@ def policy_of(state: Encounter, combatant: Combatant[Any]) -> str:
 
 
 def next_move(state: Encounter) -> Move | None:
-    if not state.solo_sides:
+    """The next move of a solo side; none once the fight is over (``rules.outcome``): the
+    tracker neither plays on past the end nor passes the turns of those left."""
+    if not state.solo_sides or outcome(state).over:
         return None
     return get_system(state.system).solo_move(state)
 

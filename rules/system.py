@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from fractions import Fraction
+from typing import Any, ClassVar, NamedTuple
 
 from msgspec import Struct
 
@@ -19,7 +20,7 @@ from rules.encounter import Combatant, Encounter, NoState
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
-from rules.odds import Odds
+from rules.odds import Odds, mid_percentile
 
 
 class Tier(Struct, frozen=True):
@@ -40,6 +41,23 @@ class Landing(Struct, frozen=True):
     tier: int
     value: int
     summary: str
+
+
+class Damage(NamedTuple):
+    """What one event took off one combatant, and who dealt it (None: nobody, e.g. a fumble,
+    a difficulty pool or a grim experience), in the system's ``damage_unit``."""
+
+    dealer_id: str | None
+    target_id: str
+    amount: int
+
+
+class Luck(NamedTuple):
+    """How one roll landed for one combatant: the chance of a result worse for it plus half
+    the chance of one that lands as it did (1/2 on average, whatever the odds)."""
+
+    combatant_id: str
+    percentile: Fraction
 
 
 class Action(Struct, frozen=True):
@@ -100,6 +118,7 @@ class RuleSystem(ABC):
     state_type: ClassVar[type[Struct]] = NoState  # per-encounter state (tokens, pots...)
     has_odds: ClassVar[bool] = False  # True: ``odds`` answers the roll dialog exactly
     solo_policies: ClassVar[tuple[Policy, ...]] = ()  # solo play; the first is the default
+    damage_unit: ClassVar[str] = "damage"  # what ``damage`` counts, for the fight's summary
     # What only the GM does when seats are served (the GM's tokens, every side at once...):
     # commands refused to players, and action ids not offered to them.
     gm_commands: ClassVar[tuple[type[Struct], ...]] = ()
@@ -233,6 +252,40 @@ class RuleSystem(ABC):
     def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
         """Short labels for what the sheet does to a combatant now, after its conditions."""
         return ()
+
+    # --- the end of the fight (see ``rules.outcome``) ------------------------------------------
+
+    def out_of_fight(self, state: Encounter, combatant: Combatant[Any]) -> str:
+        """Why a combatant is out of the fight, in a word or two ("dead", "fled"...), or ""
+        while it still fights. A side with nobody left in the fight has lost it; nobody
+        picks one who is out as an actor or a target (solo play, the quick turn)."""
+        return ""
+
+    def damage(self, state: Encounter, event: Any) -> tuple[Damage, ...]:
+        """What an event (applied to ``state``) takes off combatants, and who dealt it."""
+        return ()
+
+    def roll_sides(self, state: Encounter, event: Any) -> tuple[str | None, str | None]:
+        """For a roll event (``state`` is the state after it): the combatant a higher tier
+        favours, and the one a lower tier favours (None: nobody, e.g. nature or a DR)."""
+        return None, None
+
+    def roll_luck(self, state: Encounter, event: Any) -> tuple[Luck, ...]:
+        """How a roll event (``state`` is the state after it) landed for each combatant it
+        favours or hurts, against the exact odds it had: by default the tier it landed in
+        (``landing``) among the chances of ``last_odds``, for the sides of ``roll_sides``.
+        Nothing without odds."""
+        odds, landing = self.last_odds(state), self.landing(state)
+        if odds is None or landing is None or not 0 <= landing.tier < len(odds.tiers):
+            return ()
+        high, low = self.roll_sides(state, event)
+        percentile = mid_percentile([tier.p for tier in odds.tiers], landing.tier)
+        out = []
+        if high is not None:
+            out.append(Luck(high, percentile))
+        if low is not None:
+            out.append(Luck(low, 1 - percentile))
+        return tuple(out)
 
     # --- exact odds (``has_odds``) -----------------------------------------------------------
 

@@ -23,6 +23,7 @@ from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.forms import Field
+from rules.outcome import outcome as fight_outcome
 from rules.system import Action, RuleSystem
 
 MAX_STEPS = 1000  # undo/redo steps in one command: far more than anyone means to type
@@ -400,6 +401,8 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
                 RemoveCondition(person.id, _condition_on(person, words[1:])), "remove condition"
             )
         case "next":
+            if fight_outcome(state).over:  # the n key's check: it says so, and asks to play on
+                return ScreenAction("next_turn")
             doing = "end the turn" if ctx.system.uses_turn_order else "end the round"
             return Execute(NextTurn(), "next turn", leaves=doing)
         case "undo":

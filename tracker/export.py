@@ -16,6 +16,7 @@ from rules.engine import describe
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
 from rules.logline import Line
+from rules.outcome import Summary, luck_text, outcome, summary
 from rules.registry import get_system
 from rules.visibility import GM, Sight, Viewer, hidden_ids, sight
 
@@ -39,6 +40,40 @@ def _visible_events(history: History, gm: bool) -> list[tuple[Any, Encounter]]:
 
 def _visible_combatants(state: Encounter, gm: bool) -> list[Any]:
     return list(state.combatants if gm else sight(state, Viewer(role="spectator")).state.combatants)
+
+
+def _summary(history: History, gm: bool) -> Summary:
+    """The fight's figures as the report's reader may see them; whether it is over and who
+    won are the whole encounter's (a hidden side still standing keeps it going)."""
+    seen = _sight(history, gm)
+    return summary(seen.pairs(history.in_effect()), seen.state, outcome(history.state))
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def rolls(count: int) -> str:
+    return plural(count, "roll")
+
+
+def _outcome_lines(figures: Summary) -> list[str]:
+    head = figures.outcome.headline or "The fight is not over"
+    lines = [
+        "## Outcome",
+        "",
+        f"{head}: {plural(figures.rounds, 'round')}, {rolls(figures.rolls)} "
+        f"(damage in {figures.unit}).",
+        "",
+        "| Combatant | Side | Out | Dealt | Taken | Rolls |",
+        "|---|---|---|---|---|---|",
+    ]
+    for f in figures.fighters:
+        out = f"✗ {f.out}" if f.out else "in"
+        lines.append(f"| {md(f.name)} | {md(f.side)} | {out} | {f.dealt} | {f.taken} | {f.rolls} |")
+    lines += ["", "Luck, how the rolls landed against their exact odds (50% is par):", ""]
+    lines += [f"- {md(s.side)}: {luck_text(s.luck)}, over {rolls(s.rolls)}" for s in figures.luck]
+    return lines
 
 
 def to_markdown(history: History, gm: bool = False) -> str:
@@ -79,6 +114,7 @@ def to_markdown(history: History, gm: bool = False) -> str:
         ]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"Conditions gained: {gained}; conditions lost: {lost}.", ""]
+    lines += [*_outcome_lines(_summary(history, gm)), ""]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
 
 
@@ -115,4 +151,5 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "round": state.round,
         "events": events,
         "combatants": [msgspec.to_builtins(c) for c in _visible_combatants(state, gm)],
+        "outcome": _summary(history, gm).to_json(),
     }

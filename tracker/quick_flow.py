@@ -18,6 +18,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.history import Applied, History
 from rules.logline import Line
+from rules.outcome import Outcome
 from rules.system import RuleSystem
 
 RECENT = 2000  # records looked back through for a last target: a fight's worth and more
@@ -48,8 +49,25 @@ def roll_parties(event: object) -> list[str]:
     return found
 
 
-def can_act(system: RuleSystem, state: Encounter, combatant: Combatant) -> bool:
-    return not system.cannot_act(state, combatant)
+def in_fight(system: RuleSystem, state: Encounter, combatant: Combatant) -> bool:
+    """Still in the fight (``RuleSystem.out_of_fight``): a target worth choosing."""
+    return not system.out_of_fight(state, combatant)
+
+
+def refusal(
+    state: Encounter, system: RuleSystem, selected: str | None, result: Outcome
+) -> str | None:
+    """Why the quick key has nothing to prepare, or None: the fight is over, or the actor is
+    out of it."""
+    if result.over:
+        return f"{result.headline}: nothing left to roll (f: the summary)"
+    actor = quick_actor(state, selected)
+    why = system.out_of_fight(state, actor) if actor is not None else ""
+    if actor is None or not why:
+        return None
+    if state.current is not None:
+        return f"{actor.name} is out of the fight ({why}): n passes its turn"
+    return f"{actor.name} is out of the fight ({why}): select someone still in it"
 
 
 def quick_actor(state: Encounter, selected: str | None) -> Combatant | None:
@@ -64,7 +82,7 @@ def last_target(
     history: History, system: RuleSystem, actor: Combatant, state: Encounter
 ) -> Combatant | None:
     """The defender of the last roll the actor made (else the last who rolled against it),
-    if it can still act; else the first combatant of another side that can act."""
+    if it is still in the fight; else the first combatant of another side still in it."""
     made: str | None = None
     received: str | None = None
     for event in recent_events(history):
@@ -79,13 +97,13 @@ def last_target(
         received = received or parties[0]
     for candidate in (made, received):
         found = state.find(candidate)
-        if found is not None and found.id != actor.id and can_act(system, state, found):
+        if found is not None and found.id != actor.id and in_fight(system, state, found):
             return found
     return next(
         (
             c
             for c in state.combatants
-            if c.side != actor.side and c.id != actor.id and can_act(system, state, c)
+            if c.side != actor.side and c.id != actor.id and in_fight(system, state, c)
         ),
         None,
     )

@@ -18,6 +18,7 @@ from rules.encounter import Encounter, Event
 from rules.engine import apply, decide, fold_onto
 from rules.errors import Rejected
 from rules.history import Applied, History
+from rules.outcome import Outcome, outcome
 from rules.permissions import may_undo, refusal
 from rules.registry import get_system
 from rules.system import RuleSystem
@@ -80,6 +81,10 @@ class EncounterSession:
     @property
     def system(self) -> RuleSystem:
         return get_system(self.state.system)
+
+    def outcome(self) -> Outcome:
+        """Whether the fight is over, and who won."""
+        return outcome(self.state)
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         self._subscribers.append(subscriber)

@@ -115,7 +115,8 @@ async def test_a_fight_drains_wind_and_narrows_the_thresholds(tmp_path: Path) ->
         text = screen_text(app)
         assert "Bob pays 50 Wind 10 Sta for Flailing defense" in text
         bob = app.session.state.combatant("c2").sheet
-        assert (bob.wind, bob.stamina, bob.wit) == (15 - 5 - 10 - 5 - 5 - 50, 30, 28)
+        # Wind stops at 0 (15 - 5 - 10 - 5 - 5 - 50 would be -60): the rest is not paid.
+        assert (bob.wind, bob.stamina, bob.wit) == (0, 30, 28)
 
 
 async def test_the_fatigue_demo_fits_80_columns(tmp_path: Path) -> None:

@@ -66,6 +66,8 @@ def party() -> History:
         ("Orla", "party", LiveHackSheet(attack=5, bonds=(Rating("Brak", 2),))),
         ("Brak", "party", LiveHackSheet(attack=3, bonds=(Rating("Orla", 1),))),
         ("Goblin", "foes", LiveHackSheet(attack=2, reflex=1, fortitude=2)),
+        # A second foe keeps the fight going while the Goblin lies dying.
+        ("Rat", "foes", LiveHackSheet()),
     )
 
 
@@ -131,7 +133,7 @@ async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -
             screen_text(app)
         )
 
-        await pilot.press("n", "n", "n")  # Brak, the Goblin, then the end of round 1
+        await pilot.press("n", "n", "n", "n")  # Brak, the Goblin, the Rat, the end of round 1
         await pilot.pause()
         text = screen_text(app)
         assert "Goblin cannot act (Dying)" in text
@@ -145,7 +147,7 @@ async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -
         assert "Goblin falls into a coma." in text
         assert "Goblin is Comatose" in text
 
-        await pilot.press("n", "n", "n")
+        await pilot.press("n", "n", "n", "n")
         await pilot.pause()
         await menu(pilot, DYING)
         await pilot.press("enter")

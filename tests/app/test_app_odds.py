@@ -82,7 +82,8 @@ def pane_text(screen: str, title: str) -> str:
 
 
 WHOSE = {
-    "demo-livehack": ("Orla's chances vs Goblin Boss", "Orla's chances vs Goblin Boss"),
+    # The roll dialog's defender: the Goblin Boss is out of the fight (incapacitated).
+    "demo-livehack": ("Orla's chances vs Goblin Boss", "Orla's chances vs Goblin Sneak"),
     "demo-fatigue": ("Brute's chances vs Mara", "Mara's chances vs Brute"),
     "demo-pain-pool": ("The Professor's chances vs Juggernaut", "Bullet's chances vs Juggernaut"),
     "demo-beer-run": ("the upper hand's successes in Mags vs Bouncer", None),

@@ -11,6 +11,7 @@ from rules.systems.painpool.demo import build as painpool_demo
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
+from tracker.screens.summary import SummaryScreen
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
@@ -130,6 +131,11 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
         assert "Ogre loses 4 health tokens: 0 left" in text
         assert "the challenge is passed!" in text
         assert "passed" in text
+        # The fight is over: its summary opens by itself, once.
+        assert isinstance(app.screen, SummaryScreen)
+        assert "Fight over: pc won" in text and "✗ passed" in text
+        await pilot.press("escape")
+        await pilot.pause()
 
         # The end of the scene gives the failure levels back.
         await menu(pilot, 5)

@@ -13,6 +13,7 @@ from rules.systems.fatigue.sheet import FatigueSheet, Skill, Weapon
 from rules.systems.fatigue.solo import out_of_fight
 from tests.screen import screen_text
 from tracker.app import TrackerApp
+from tracker.screens.summary import SummaryScreen
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
@@ -38,7 +39,7 @@ async def test_a_solo_fight_played_by_keys_to_its_end(tmp_path: Path) -> None:
     async with app.run_test(size=BIG) as pilot:
         for _ in range(30):
             state = app.session.state
-            if any(out_of_fight(c) for c in state.combatants):
+            if app.session.outcome().over:
                 break
             assert state.current_id == "c1"  # the Brute's turns play themselves
             for keys in (("r", "enter"), ("n",)):
@@ -51,6 +52,10 @@ async def test_a_solo_fight_played_by_keys_to_its_end(tmp_path: Path) -> None:
         brute = app.session.state.combatant("c2")
         ann = app.session.state.combatant("c1")
         assert out_of_fight(brute) or out_of_fight(ann), "the fight did not end"
+        # The Brute is spent: the header says who won, and the summary opened by itself.
+        assert app.session.outcome().headline == "Fight over: party won"
+        assert isinstance(app.screen, SummaryScreen)
+        assert "✗ spent" in screen_text(app)
         log = "\n".join(seen)
         assert "⚙ Brute (steady): attacks Ann (the next foe in the order) with Axe" in log
         assert "⚙ Brute (steady): its attack is made: ends its turn" in log

@@ -1,5 +1,5 @@
 """A solo Pain Pool fight in the app: the player plays Bo by keys, the tracker plays the
-Ogre (Despair, striking back), until the challenge is passed."""
+Ogre (Despair, striking back), until the fight is over: here Bo has no boon left."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from rules.systems.painpool.roll import PainPoolRolled
 from rules.systems.painpool.sheets import ChallengeSheet, HeroSheet, parse_boons
 from tests.screen import screen_text
 from tracker.app import TrackerApp
+from tracker.screens.summary import SummaryScreen
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
@@ -48,14 +49,14 @@ def settling_keys(app: TrackerApp) -> list[str]:
     return [*keys, "enter"]
 
 
-async def test_a_solo_challenge_played_by_keys_until_it_is_passed(tmp_path: Path) -> None:
-    session = EncounterSession(bridge(), SeededDice(2), tmp_path / "bridge.fight")
+async def test_a_solo_challenge_played_by_keys_to_the_end_of_the_fight(tmp_path: Path) -> None:
+    session = EncounterSession(bridge(), SeededDice(7), tmp_path / "bridge.fight")
     session.execute(SetSolo("challenge"))
     app = TrackerApp(session, saves=tmp_path)
     seen: list[str] = []
     async with app.run_test(size=BIG) as pilot:
         for _ in range(40):
-            if app.session.state.combatant("c2").sheet.passed:
+            if app.session.outcome().over:
                 break
             await pilot.press("r", "enter")
             await pilot.pause()
@@ -65,9 +66,12 @@ async def test_a_solo_challenge_played_by_keys_until_it_is_passed(tmp_path: Path
                     await pilot.press(*keys)
                     await pilot.pause()
                 seen.append(screen_text(app))
-        assert app.session.state.combatant("c2").sheet.passed, "the challenge still stands"
+        # Every boon of Bo's crossed off: nothing left to take damage on, out of the fight.
+        assert app.session.outcome().headline == "Fight over: challenge won"
+        assert isinstance(app.screen, SummaryScreen)
+        text = screen_text(app)
+        assert "Fight over: challenge won" in text and "✗ spent" in text
         log = "\n".join(seen)
         assert "⚙ Ogre (steady): strikes back at Bo (who just acted against it)" in log
         assert "⚙ Ogre (steady): spends Despair: Bo would take" in log
         assert "Bo takes damage: " in log  # the player's own Take damage dialog
-        assert "The challenge is passed!" in log

@@ -75,3 +75,12 @@ def test_replay_screen(snap_compare) -> None:
         terminal_size=(100, 30),
         run_before=pressing("home", "right", "right", "right_square_bracket"),
     )
+
+
+def test_the_end_of_a_fight(snap_compare) -> None:
+    """The demo's last foe standing falls: the header says who won, the summary opens."""
+    assert snap_compare(
+        demo_app("demo-livehack"),
+        terminal_size=(80, 24),
+        run_before=pressing("colon", *"cond goblin-sneak dead", "enter"),
+    )

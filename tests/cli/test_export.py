@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn
 from rules.dice import ScriptedDice
+from rules.history import History
 from rules.systems.livehack.system import LiveHackRoll
 from tests.helpers import new_history, run
 from tracker import export, storage
@@ -116,3 +117,44 @@ def test_a_discarded_result_is_in_the_report_like_any_event() -> None:
     data = json.loads(json.dumps(export.to_json(history)))
     [event] = [e for e in data["events"] if e["event"]["type"] == "consequence-discarded"]
     assert event["text"] == line
+
+
+def fight_to_the_end() -> History:
+    """Orla knocks the Goblin down and kills it; the Lurker, hidden, is out of it already."""
+    history = fight_with_a_secret()
+    run(history, AddCondition("c2", "Dead"))
+    damage = LiveHackRoll(attacker_id="c1", defender_id="c3", defense="fortitude")
+    run(history, damage, ScriptedDice([5, 1, 1, 1]))
+    run(history, AddCondition("c3", "Dying"))
+    return history
+
+
+def test_the_json_carries_the_outcome() -> None:
+    data = json.loads(json.dumps(export.to_json(fight_with_a_secret())))
+    assert data["outcome"]["over"] is False and data["outcome"]["winner"] is None
+    history = fight_to_the_end()
+    data = json.loads(json.dumps(export.to_json(history)))
+    outcome = data["outcome"]
+    assert (outcome["over"], outcome["winner"], outcome["rounds"]) == (True, "party", 2)
+    assert outcome["rolls"] == 2  # the players' report: the Lurker's roll is hidden
+    assert outcome["damage_unit"] == "levels"
+    goblin = next(c for c in outcome["combatants"] if c["name"] == "Goblin")
+    assert (goblin["out"], goblin["rolls"]) == ("dying", 2)
+    assert [s["side"] for s in outcome["luck"]] == ["party", "foes"]
+    assert all(isinstance(s["luck"], float) for s in outcome["luck"])
+    assert "Lurker" not in json.dumps(outcome)
+    gm = export.to_json(history, gm=True)["outcome"]
+    assert gm["rolls"] == 3 and [c["name"] for c in gm["combatants"]][1] == "*Lurker*"
+
+
+def test_the_markdown_carries_the_outcome(tmp_path: Path) -> None:
+    text = export.to_markdown(fight_to_the_end())
+    assert "## Outcome" in text
+    assert "Fight over: party won: 2 rounds, 2 rolls (damage in levels)." in text
+    assert "| Goblin | foes | ✗ dying | 0 | 0 | 2 |" in text
+    assert "- party: " in text and "over 2 rolls" in text
+    save = tmp_path / "ambush.fight"
+    storage.write(save, fight_to_the_end())
+    assert "Fight over: party won" in tracker("export", str(save)).stdout
+    as_json = json.loads(tracker("export", str(save), "--format", "json").stdout)
+    assert as_json["outcome"]["winner"] == "party"

@@ -29,7 +29,8 @@ from rules.forms import Field
 from rules.history import History
 from rules.logline import LogEntry, Span
 from rules.odds import Odds, TierOdds
-from rules.system import Landing, Move, Policy, RuleSystem, Tier
+from rules.outcome import Summary, outcome, summary_of
+from rules.system import Damage, Landing, Luck, Move, Policy, RuleSystem, Tier
 from tracker.render import STYLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -479,6 +480,48 @@ def check_roll_odds(system: RuleSystem, rolled: Rolled) -> None:
     same_tiers(last, tiers, "the last roll")
     assert before == last, "the dialog's odds differ from the odds the same roll had"
     assert last.whose, "the odds do not say whose chances they are (Odds.whose)"
+
+
+# --- the end of the fight ----------------------------------------------------------------------
+
+
+def check_outcome(system: RuleSystem, history: History) -> Summary:
+    """Who is out of the fight, the damage each event deals, where each roll landed for whom:
+    of the types the summary adds up, naming combatants of the state; and the summary itself,
+    JSON-ready, with a line per combatant and per side."""
+    rolls = 0
+    for event, before in history.in_effect():
+        for hit in system.damage(before, event):
+            assert isinstance(hit, Damage), f"damage() gave a {type(hit).__name__}, not a Damage"
+            assert isinstance(hit.amount, int) and hit.amount >= 0, f"damage of {hit.amount}"
+            assert before.find(hit.target_id) is not None, f"damage to {hit.target_id!r}"
+            assert hit.dealer_id is None or before.find(hit.dealer_id) is not None
+        if not isinstance(event, system.roll_event_types):
+            continue
+        rolls += 1
+        after = apply(before, event)
+        sides = system.roll_sides(after, event)
+        assert isinstance(sides, tuple) and len(sides) == 2
+        assert all(cid is None or after.find(cid) is not None for cid in sides), sides
+        for luck in system.roll_luck(after, event):
+            assert isinstance(luck, Luck) and after.find(luck.combatant_id) is not None
+            assert type(luck.percentile) is Fraction and 0 <= luck.percentile <= 1, luck
+    state = history.state
+    for combatant in state.combatants:
+        word = system.out_of_fight(state, combatant)
+        assert isinstance(word, str) and word == word.strip() and "\n" not in word, word
+    assert isinstance(system.damage_unit, str) and system.damage_unit.strip()
+    figures = summary_of(history)
+    assert figures.rolls == rolls and figures.rounds == state.round
+    assert [f.id for f in figures.fighters] == [c.id for c in state.combatants]
+    assert [s.side for s in figures.luck] == sides_of(state)
+    assert figures.outcome == outcome(state)
+    json.dumps(figures.to_json())
+    return figures
+
+
+def sides_of(state: Encounter) -> list[str]:
+    return list(dict.fromkeys(c.side for c in state.combatants))
 
 
 # --- solo play --------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from .support import (
     check_demo_stem,
     check_identity,
     check_odds_cli,
+    check_outcome,
     check_pending,
     check_roll,
     check_roll_cli,
@@ -117,6 +118,8 @@ def test_the_toy_keeps_the_contract(coinflip: RuleSystem):
     assert check_solo_sides(coinflip, rolled.history) == []  # no policies: no moves
     check_pending(coinflip, rolled.history)  # the default hooks: d's consequence waits
     check_consequence(coinflip, rolled)
+    figures = check_outcome(coinflip, rolled.history)  # the hooks' defaults
+    assert not figures.outcome.out and all(side.luck is None for side in figures.luck)
 
 
 def test_the_toy_has_the_headless_parts(coinflip: RuleSystem, capsys):

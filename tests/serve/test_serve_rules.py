@@ -240,3 +240,21 @@ async def test_a_seat_leaving_leaves_the_served_heap_frozen(tmp_path: Path) -> N
         assert gc.get_freeze_count() > frozen // 2
     finally:
         gc.unfreeze()
+
+
+async def test_a_hidden_foe_still_standing_keeps_the_fight_going_for_every_seat(
+    tmp_path: Path,
+) -> None:
+    session, ids = encounter()
+    session.execute(AddCondition(ids["Goblin"], "Dead"))  # the last foe the players see
+    table = Table(session)
+    seat = table.join("spectator", "Bob")
+    app = TableApp(table, seat, saves=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "Fight over" not in screen_text(app)
+        session.execute(AddCondition(ids[SECRET], "Dead"))  # now the GM's foe falls too
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Fight over: party won" in text  # its summary, opened for every seat
+        assert SECRET not in text  # and still nothing of the hidden foe

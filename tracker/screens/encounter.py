@@ -29,6 +29,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.history import History
 from rules.odds import Odds
+from rules.outcome import summary
 from tracker import quick_flow
 from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession
@@ -103,6 +104,7 @@ class EncounterScreen(Screen[None]):
         Binding("ctrl+s", "save", "Save now", show=False),
         Binding("R", "replay", "Replay", show=False),
         Binding("S", "solo", "Solo play", show=False),
+        Binding("f", "fight_summary", "Fight summary", show=False),
         Binding("ctrl+o", "open_save", "Open encounter", show=False),
         Binding("colon", "command_line", "Command line"),
         Binding("question_mark", "help", "Help"),
@@ -114,6 +116,9 @@ class EncounterScreen(Screen[None]):
         self.session = session
         self._unsubscribe: Callable[[], None] | None = None
         self._forms: dict[str, FormScreen] = {}  # the system actions' dialogs, built once
+        self._was_over = False  # the fight was over at the last change seen
+        self._warned_at: Encounter | None = None  # n refused here: n again asks to play on
+        self._playing_on: str | None = None  # the headline of the end the GM plays on past
 
     # --- layout and updates ---
 
@@ -137,6 +142,7 @@ class EncounterScreen(Screen[None]):
         changes while a shared view drew it catches up here)."""
         self._show_state(self.session.state)
         self.query_one(RollLog).show(self.session.history.in_effect())
+        self._was_over = self.session.outcome().over  # an encounter opened over: no summary
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -145,7 +151,7 @@ class EncounterScreen(Screen[None]):
             self._forget_form(action_id)
 
     def _show_state(self, state: Encounter) -> None:
-        self.query_one(EncounterView).show(state)
+        self.query_one(EncounterView).show(state, self.session.outcome())
 
     def on_encounter_changed(self, message: EncounterChanged) -> None:
         change = message.change
@@ -164,6 +170,10 @@ class EncounterScreen(Screen[None]):
                     self.notify(alert, severity="warning", timeout=12, markup=False)
         if change.save_error:
             self.notify(change.save_error, title="Not saved", severity="error", markup=False)
+        over = self.session.outcome().over
+        if over and not self._was_over and change.kind == "applied":
+            self.action_fight_summary()  # once, as the fight ends (f shows it again)
+        self._was_over = over
 
     # --- helpers ---
 
@@ -309,6 +319,35 @@ class EncounterScreen(Screen[None]):
     # --- turns, rolls and results ---
 
     def action_next_turn(self) -> None:
+        """The next turn (asked first over a result not yet applied); once the fight is over, n
+        says so, and n again asks to play on."""
+        result = self.session.outcome()
+        if not result.over or result.headline == self._playing_on:
+            self._end_turn()
+            return
+        state = self.state
+        if self._warned_at is None or not (self._warned_at is state or self._warned_at == state):
+            self._warned_at = state
+            self.notify(
+                f"{result.headline}: n no longer ends the turn. Press n again to play on "
+                "anyway, u to undo, f for the summary",
+                severity="warning",
+                markup=False,
+            )
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._playing_on = result.headline
+                self._end_turn()
+
+        from tracker.screens.confirm import ConfirmScreen
+
+        self.app.push_screen(
+            ConfirmScreen(f"{result.headline}. Play on with the next turn anyway?"), answered
+        )
+
+    def _end_turn(self) -> None:
         def end() -> None:
             self.run(NextTurn(), "next turn")
 
@@ -340,6 +379,14 @@ class EncounterScreen(Screen[None]):
 
         can_discard = self.session.allows("discard_consequence")
         self.app.push_screen(WaitingScreen(waiting, doing, can_discard=can_discard), answered)
+
+    def action_fight_summary(self) -> None:
+        """Who won, the rounds, each combatant's part and end state, each side's luck."""
+        from tracker.screens.summary import SummaryScreen
+
+        history = self.session.history
+        figures = summary(history.in_effect(), self.state, self.session.outcome())
+        self.app.push_screen(SummaryScreen(figures))
 
     def action_roll(self) -> None:
         self.action_system("roll")
@@ -471,6 +518,10 @@ class EncounterScreen(Screen[None]):
 
     def _quick_turn(self) -> None:
         selected = self.query_one(CombatantsPane).selected_id
+        why = quick_flow.refusal(self.state, self.session.system, selected, self.session.outcome())
+        if why:
+            self.notify(why, severity="warning", markup=False)
+            return
         preset = quick_flow.roll_preset(self.session.history, self.session.system, selected)
         self.action_system("roll", preset, self.confirm_result)
 

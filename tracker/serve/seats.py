@@ -18,6 +18,7 @@ import msgspec
 
 from rules.encounter import Encounter, Event
 from rules.history import Applied
+from rules.outcome import Outcome
 from rules.permissions import may_use
 from rules.system import RuleSystem
 from rules.visibility import GM, Role, Sight, Viewer, hidden_ids, sight, strip
@@ -192,6 +193,11 @@ class SeatSession:
     @property
     def system(self) -> RuleSystem:
         return self._session.system
+
+    def outcome(self) -> Outcome:
+        """The whole encounter's outcome: a side the GM hides is still in the fight, so no
+        seat is told the fight is over while hidden foes stand."""
+        return self._session.outcome()
 
     @property
     def dice(self) -> Any:

@@ -3,7 +3,8 @@
 Redrawn by difference: when the rows are the same combatants in the same order, only the
 cells that changed are updated, so a roll in a 200-combatant fight touches a row or two.
 Every mark has a symbol or word besides its colour: ▶ (the current actor, also in bold),
-✗ (cannot act), "(GM)" (hidden from players), and the conditions by name.
+✗ (cannot act), ✗ and a word after the name (out of the fight, and why: "✗ dead"), "(GM)"
+(hidden from players), and the conditions by name.
 """
 
 from __future__ import annotations
@@ -28,8 +29,12 @@ def conditions_text(
     badges: Sequence[str] = (),
     condition_style: str | Style = "italic yellow",
     badge_style: str | Style = "italic magenta",
+    out: str = "",
 ) -> Text:
-    text = Text(", ".join(c.name for c in combatant.conditions), style=condition_style)
+    """Its conditions, then its badges; a condition that says why it is ``out`` of the fight
+    ("Dead") is left to the word shown by its name."""
+    shown = [c.name for c in combatant.conditions if c.name.casefold() != out.casefold()]
+    text = Text(", ".join(shown), style=condition_style)
     for badge in badges:
         text.append(", " if text else "")
         text.append(badge, style=badge_style)
@@ -132,11 +137,12 @@ class CombatantsPane(DataTable[Text]):
         made: dict[str, tuple[object, Row]] = {}
         for combatant in state.combatants:
             current = combatant.id == state.current_id
-            blocked = bool(system.cannot_act(state, combatant))
+            out = system.out_of_fight(state, combatant)
+            blocked = bool(out or system.cannot_act(state, combatant))
             marks = tuple(system.badges(state, combatant))
             solo = state.is_solo(combatant)
             # A row depends on these only; an unchanged combatant is the same object.
-            depends = (combatant, current, blocked, marks, solo)
+            depends = (combatant, current, blocked, out, marks, solo)
             known = self._made.get(combatant.id)
             if known is not None and known[0] == depends:
                 rows[combatant.id] = known[1]
@@ -144,6 +150,8 @@ class CombatantsPane(DataTable[Text]):
                 continue
             style = "bold" if current else ""
             name = Text(combatant.name, style=style)
+            if out:
+                name.append(f" ✗ {out}", style=cannot)
             if combatant.gm_only:
                 name.append(" (GM)", style=hidden)
             if solo:
@@ -156,7 +164,7 @@ class CombatantsPane(DataTable[Text]):
                 name,
                 Text(combatant.side, style=style),
                 *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
-                conditions_text(combatant, marks, condition, badge),
+                conditions_text(combatant, marks, condition, badge, out),
             )
             made[combatant.id] = (depends, rows[combatant.id])
         self._made = made

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from rules.encounter import Encounter
+from rules.outcome import Outcome
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.encounter_header import EncounterHeader
 from tracker.widgets.roll_log import RollLog
@@ -32,8 +33,9 @@ class EncounterView(Vertical):
         self.query_one(ThresholdsPane).border_title = "Consequences"
         self.query_one(RollLog).border_title = self.log_title
 
-    def show(self, state: Encounter) -> None:
-        """Draw the state in every pane but the log (which each screen fills its own way)."""
-        self.query_one(EncounterHeader).state = state
+    def show(self, state: Encounter, result: Outcome | None = None) -> None:
+        """Draw the state in every pane but the log (which each screen fills its own way);
+        ``result``: the fight's outcome, when the state is only what a seat may see."""
+        self.query_one(EncounterHeader).show(state, result)
         self.query_one(CombatantsPane).show(state)
         self.query_one(ThresholdsPane).show(state)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 DEAD = "Dead"
+CEDED = "Ceded"
 
 
 def br_state(state: Encounter) -> BeerRunState:
@@ -99,6 +100,16 @@ def nothing_to_land(state: Encounter) -> Rejected:
 
 def is_dead(combatant: Combatant) -> bool:
     return combatant.condition(DEAD) is not None
+
+
+def out_of_fight(combatant: Combatant) -> str:
+    """Why a combatant has left the conflict ("" while in it): Health at zero made it Dead,
+    or it ceded (drop the condition to bring it back)."""
+    if is_dead(combatant):
+        return "dead"
+    if combatant.condition(CEDED) is not None:
+        return "ceded"
+    return ""
 
 
 # --- building a pool ---------------------------------------------------------------------------
@@ -473,6 +484,8 @@ def cede(state: Encounter, cmd: Cede) -> list[object]:
         Ceded(combatant_id=ceder.id, to_id=winner.id),
         GoalGained(combatant_id=winner.id, reason=f"{ceder.name} ceded"),
     ]
+    if ceder.condition(CEDED) is None:  # a solo side marks itself before it cedes
+        events.append(ConditionAdded(ceder.id, Condition(CEDED, Duration("until-removed"), None)))
     if cmd.ability:
         ability = _find(ceder, cmd.ability)
         landed = DamageLanded(

@@ -167,3 +167,18 @@ def pool_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> Odds:
         },
     }
     return Odds(system="beerrun", tiers=tiers, extra=extra)
+
+
+@lru_cache(maxsize=1024)
+def upper_hand_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> tuple[Fraction, ...]:
+    """The chance of each result of ``top`` against ``bottom`` from the top side's view, worst
+    first: the bottom side's upper hand with n successes, ..., with 1, every pair tied, then
+    the top side's upper hand with 1, ..., n (the upper hand keeps them all)."""
+    check_size(top, bottom)
+    length = max(len(top), len(bottom))
+    a = _padded(tuple(sorted(top, reverse=True)), length)
+    b = _padded(tuple(sorted(bottom, reverse=True)), length)
+    mine, theirs = successes(a, b), successes(b, a)
+    total = prod(top) * prod(bottom)
+    worst_first = [*reversed(theirs[1][1:]), mine[0], *mine[1][1:]]
+    return tuple(Fraction(count, total) for count in worst_first)

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.commands import AddCondition
-from rules.conditions import Duration
 from rules.system import Move, Policy, policy_among
 
 from .conflict import (
+    CEDED,
     br_state,
     default_split,
     is_dead,
     last_opponent,
+    out_of_fight,
     pending_now,
     plan_pool,
     round_pools,
@@ -57,12 +57,11 @@ POLICIES = (
         "base pool only, takes the edge off the foe's best die, cedes at half Health",
     ),
 )
-CEDED = "Ceded"
 EXTRA_RESERVE = 4  # an aggressive side buys an extra die (2 in all) only with this much left
 
 
 def in_the_fight(combatant: Combatant) -> bool:
-    return not is_dead(combatant) and combatant.condition(CEDED) is None
+    return not out_of_fight(combatant)
 
 
 def foes(state: Encounter, actor: Combatant) -> list[Combatant]:
@@ -208,9 +207,12 @@ def _gives_up(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: s
     found = health(sheet)
     if not why and policy == "cautious" and found is not None and found.size * 2 <= found.rating:
         why = f"Health d{found.size} of d{found.rating}: it gives up the fight"
-    if not why:
+    winner = _opponent(state, actor)
+    if not why or winner is None:
         return None
-    return Move(actor.id, AddCondition(actor.id, CEDED, Duration("until-removed")), why)
+    # One command: Cede marks it Ceded (out of the fight) and gives the other side its goal.
+    cede = Cede(combatant_id=actor.id, to_id=winner.id)
+    return Move(actor.id, cede, f"{why}, and cedes to {winner.name}")
 
 
 def _opponent(state: Encounter, actor: Combatant) -> Combatant | None:
@@ -222,7 +224,7 @@ def _opponent(state: Encounter, actor: Combatant) -> Combatant | None:
 
 
 def _cede(state: Encounter, actor: Combatant, sheet: BeerRunSheet) -> Move | None:
-    """A combatant marked Ceded cedes once (its goal is then cleared)."""
+    """A combatant the GM marked Ceded by hand cedes once (its goal is then cleared)."""
     if sheet.goal is None or pending_now(state):
         return None
     winner = _opponent(state, actor)

@@ -18,8 +18,8 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded, TurnAdvanced
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
-from rules.odds import percent
-from rules.system import Action, Landing, RuleSystem, Tier
+from rules.odds import mid_percentile, percent
+from rules.system import Action, Damage, Landing, Luck, RuleSystem, Tier
 
 from . import conflict, solo
 from .dice import compare, parse_die, parse_pool, pool_text
@@ -60,7 +60,7 @@ from .model import (
     spend_one,
     temp_text,
 )
-from .odds import pool_odds
+from .odds import pool_odds, upper_hand_odds
 from .pools import PIP_BANDS
 
 if TYPE_CHECKING:
@@ -159,9 +159,52 @@ class BeerRun(RuleSystem):
     gm_commands = (RollRound, SetCategories)  # every side's pools at once; the table's dice
     gm_actions = frozenset({"roll", "categories"})
     solo_policies = solo.POLICIES
+    damage_unit = "pips"
 
     def new_state(self) -> BeerRunState:
         return BeerRunState()
+
+    # --- the end of the fight ---
+
+    def out_of_fight(self, state: Encounter, combatant: Combatant) -> str:
+        return conflict.out_of_fight(combatant)
+
+    def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
+        """Pips landed (a die stops at zero), by the dealer (None: a difficulty pool)."""
+        if not isinstance(event, DamageLanded):
+            return ()
+        pips = sum(min(hit.pips, hit.before) for hit in event.hits)
+        return (Damage(event.dealer_id, event.target_id, pips),) if pips else ()
+
+    def roll_sides(self, state: Encounter, event: object) -> tuple[str | None, str | None]:
+        """The first comparison's pool and its opposition (None: a difficulty pool)."""
+        if not isinstance(event, RoundRolled) or not event.contests:
+            return None, None
+        return event.contests[0].top_id, event.contests[0].bottom_id
+
+    def roll_luck(self, state: Encounter, event: object) -> tuple[Luck, ...]:
+        """Every comparison of the round, from its pool's side: where its upper hand and
+        successes fell among every result the two rows of dice could give (the tiers count
+        the upper hand's successes whoever has it, so they say nothing of who was lucky)."""
+        if not isinstance(event, RoundRolled):
+            return ()
+        out: list[Luck] = []
+        for contest in event.contests:
+            try:
+                chances = upper_hand_odds(
+                    tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom)
+                )
+            except Rejected:
+                continue  # too large for exact odds
+            outcome = compare(contest.top, contest.bottom)
+            kept = outcome.kept(outcome.upper) if outcome.upper != "tie" else 0
+            signed = -kept if outcome.upper == "bottom" else kept
+            middle = (len(chances) - 1) // 2
+            percentile = mid_percentile(list(chances), middle + signed)
+            out.append(Luck(contest.top_id, percentile))
+            if contest.bottom_id is not None:
+                out.append(Luck(contest.bottom_id, 1 - percentile))
+        return tuple(out)
 
     # --- sheets ---
 

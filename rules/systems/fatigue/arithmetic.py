@@ -66,6 +66,23 @@ AID_MAX = 8
 # --- pools and penalties -----------------------------------------------------------------------
 
 
+# Wind and Wit, the short-term pools, stop at 0: the text has them "completely empty", never
+# below (it names negative Stamina, Focus, Health and Sanity only), and an empty one's cost is
+# its penalty of 4 and the narrowed thresholds. Every other pool stops at minus its maximum.
+SHORT_TERM: tuple[PoolName, ...] = ("wind", "wit")
+
+
+def pool_floor(pool: str, maximum: int) -> int:
+    """The lowest a pool goes: 0 for Wind and Wit, minus its maximum for the others."""
+    return 0 if pool in SHORT_TERM else -maximum
+
+
+def pay(now: int, amount: int, floor: int) -> int:
+    """The pool after paying ``amount``, stopping at ``floor`` (what is left unpaid is lost; a
+    pool already below the floor, from an older save, stays where it is)."""
+    return max(now - amount, min(now, floor))
+
+
 def pool_penalty(current: int, maximum: int) -> int:
     """+1 per full quarter of the pool spent: an empty pool gives 4, a negative one more."""
     spent = maximum - current

@@ -235,6 +235,15 @@ def sheet_of(combatant: Combatant[FatigueSheet]) -> FatigueSheet:
     return combatant.sheet
 
 
+FLED = "Fled"
+
+
+def out_word(combatant: Combatant[FatigueSheet]) -> str:
+    """Why a combatant is out of the fight, in a word ("" while it fights): the system's
+    ``out_of_fight``, read off its sheet and the condition Fled."""
+    return sheet_of(combatant).out_of_fight(combatant.condition(FLED) is not None)
+
+
 def pending(state: Encounter) -> FatigueChecked:
     """The last check, when its consequence is still to be paid."""
     roll = state.last_roll

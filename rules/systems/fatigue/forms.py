@@ -21,6 +21,7 @@ from .events import (
     SIDES,
     FatigueCheck,
     FatigueChecked,
+    out_word,
     pending,
     sheet_of,
     thresholds_text,
@@ -70,10 +71,11 @@ def default_target(state: Encounter, attacker: Combatant) -> Combatant:
         and last.attacker.combatant_id == attacker.id
     ):
         target = state.find(last.defender.combatant_id)
-        if target is not None:
+        if target is not None and not out_word(target):
             return target
     others = [c for c in state.combatants if c.id != attacker.id]
-    return next((c for c in others if c.side != attacker.side), others[0])
+    foes = [c for c in others if c.side != attacker.side]
+    return next((c for c in foes if not out_word(c)), foes[0] if foes else others[0])
 
 
 def check_form(state: Encounter) -> list[Field]:

@@ -20,6 +20,8 @@ from .arithmetic import (
     PoolName,
     is_physical,
     merge,
+    pay,
+    pool_floor,
     pool_penalty,
     scaled,
     total_n,
@@ -107,9 +109,27 @@ class FatigueSheet(Struct, frozen=True, kw_only=True, tag="fatigue.sheet"):
         return next((w for w in self.weapons if w.name.casefold() == wanted), None)
 
     def spent(self, costs: tuple[Cost, ...]) -> FatigueSheet:
-        """The sheet after paying costs; pools may go below zero."""
-        changes = {c.pool: getattr(self, c.pool) - c.amount for c in merge(costs)}
+        """The sheet after paying costs: Wind and Wit stop at 0, the other pools at minus
+        their maximum; what a pool cannot pay is lost."""
+        changes: dict[str, int] = {}
+        for cost in merge(costs):
+            now, top = self.pool(cost.pool)
+            changes[cost.pool] = pay(now, cost.amount, pool_floor(cost.pool, top))
         return structs.replace(self, **changes)
+
+    def out_of_fight(self, fled: bool) -> str:
+        """Why a fighter with this sheet is out of the fight ("" while it fights): "dead" at
+        the bottom of its Health, "down" at 0 Health or less, "fled", or "spent" with Wind
+        and Stamina both gone."""
+        if self.health <= pool_floor("health", self.health_max):
+            return "dead"
+        if self.health <= 0:
+            return "down"
+        if fled:
+            return "fled"
+        if self.wind <= 0 and self.stamina <= 0:
+            return "spent"
+        return ""
 
 
 def task_penalties(sheet: FatigueSheet, pools: tuple[str, ...]) -> tuple[int, int]:
@@ -233,6 +253,9 @@ def sheet_from_values(values: Mapping[str, str], sheet: FatigueSheet) -> Fatigue
         raw = values.get(pool, "").strip()
         if raw:
             current, top = parse_pool(raw, pool.capitalize(), top)
+            floor = pool_floor(pool, top)
+            if current < floor and (current, top) != sheet.pool(pool):
+                raise Rejected(f"{pool.capitalize()} stops at {floor}, not {current}")
         changes[pool], changes[f"{pool}_max"] = current, top
     if "skills" in values:
         changes["skills"] = parse_skills(values["skills"])

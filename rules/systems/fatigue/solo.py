@@ -22,6 +22,7 @@ from rules.system import Move, Policy, policy_among
 from .arithmetic import AID_MAX, Attitude, defense_level, parse_effort, total_n
 from .bands import DiceKind
 from .events import (
+    FLED,
     FatigueAid,
     FatigueApply,
     FatigueCallOff,
@@ -30,6 +31,7 @@ from .events import (
     FatigueTakeSuckage,
     Suckage,
     level_name,
+    out_word,
     sheet_of,
 )
 from .forms import DEFAULT_DEFENSE, check_command, check_form, first_skill
@@ -58,7 +60,6 @@ POLICIES = (
         "flees at half Health",
     ),
 )
-FLED = "Fled"
 COMBAT_DICE: DiceKind = "1d20"  # a fight is "under moderate pressure": the dialog's own default
 DODGE = parse_effort(DEFAULT_DEFENSE, "Defense")  # also what a helper spends on an aid
 DODGE_N = total_n(DODGE)
@@ -77,15 +78,17 @@ SUCKAGE_COSTS = (
 
 
 def out_of_fight(combatant: Combatant) -> str:
-    """Why a combatant no longer fights ("" while it does): no Health left, no Wind or
-    Stamina left, or fled."""
+    """Why a combatant no longer fights, as a move's reason says it ("" while it does)."""
     sheet = sheet_of(combatant)
-    if sheet.health <= 0:
-        return f"is down (Health {sheet.health})"
-    if sheet.wind <= 0 and sheet.stamina <= 0:
-        return "is spent (no Wind or Stamina left)"
-    if combatant.condition(FLED) is not None:
-        return "has fled"
+    match out_word(combatant):
+        case "dead":
+            return f"is dead (Health {sheet.health})"
+        case "down":
+            return f"is down (Health {sheet.health})"
+        case "spent":
+            return "is spent (no Wind or Stamina left)"
+        case "fled":
+            return "has fled"
     return ""
 
 

@@ -20,11 +20,12 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
 from rules.odds import percent, whose_chances
-from rules.system import Action, Landing, RuleSystem, Tier
+from rules.system import Action, Damage, Landing, RuleSystem, Tier
 
 from . import odds, solo
 from .arithmetic import (
     LEVEL_NAMES,
+    POOLS,
     SPACING,
     Cost,
     aid_bonus,
@@ -56,6 +57,7 @@ from .events import (
     FatigueTakeSuckage,
     Suckage,
     level_name,
+    out_word,
     pending,
     sheet_of,
     thresholds_text,
@@ -91,7 +93,7 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from rules.encounter import Combatant, Encounter
     from rules.odds import Odds
     from rules.solo import Move
 
@@ -116,6 +118,7 @@ class FatigueThresholds(RuleSystem):
     uses_turn_order = True
     has_odds = True
     solo_policies = solo.POLICIES
+    damage_unit = "pool points"
 
     def new_state(self) -> NoState:
         return NoState()
@@ -139,6 +142,35 @@ class FatigueThresholds(RuleSystem):
             f"{sheet.wit}/{sheet.focus}/{sheet.sanity}",
             f"{sheet.physical_penalty}/{sheet.mental_penalty}",
         )
+
+    # the end of the fight
+
+    def out_of_fight(self, state: Encounter, combatant: Combatant) -> str:
+        return out_word(combatant)
+
+    def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
+        """A consequence paid: every pool point it took (a pool stops at its floor), dealt
+        by the check's attacker unless the payer is the attacker (a fumble)."""
+        if not isinstance(event, FatiguePoolsSpent):
+            return ()
+        payer = state.find(event.combatant_id)
+        if payer is None or not event.costs:
+            return ()
+        before = sheet_of(payer)
+        after = before.spent(event.costs)
+        lost = sum(before.pool(p)[0] - after.pool(p)[0] for p in POOLS)
+        roll = state.last_roll
+        dealer = None
+        if isinstance(roll, FatigueChecked) and roll.attacker is not None:
+            dealer = roll.attacker.combatant_id if roll.attacker.combatant_id != payer.id else None
+        return (Damage(dealer, payer.id, lost),) if lost else ()
+
+    def roll_sides(self, state: Encounter, event: object) -> tuple[str | None, str | None]:
+        """A deeper loss (a higher band) favours the attacker (None: nature)."""
+        if not isinstance(event, FatigueChecked):
+            return None, None
+        attacker = event.attacker.combatant_id if event.attacker is not None else None
+        return attacker, event.defender.combatant_id
 
     # actions
 

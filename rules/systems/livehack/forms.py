@@ -25,6 +25,7 @@ from .model import (
     SaveDefense,
     SaveKind,
     Take,
+    out_of_fight,
 )
 from .sheet import ATTRIBUTES, TRAIT_CHOICES
 
@@ -86,10 +87,11 @@ def default_target(state: Encounter, attacker: Combatant) -> Combatant:
     last = state.last_roll
     if isinstance(last, LiveHackRolled) and last.attacker.combatant_id == attacker.id:
         target = state.find(last.defender.combatant_id)
-        if target is not None:
+        if target is not None and not out_of_fight(target):
             return target
     others = [c for c in state.combatants if c.id != attacker.id]
-    return next((c for c in others if c.side != attacker.side), others[0])
+    foes = [c for c in others if c.side != attacker.side]
+    return next((c for c in foes if not out_of_fight(c)), foes[0] if foes else others[0])
 
 
 def _actor(state: Encounter, selected: str | None) -> Combatant:

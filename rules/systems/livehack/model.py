@@ -47,6 +47,36 @@ def cannot_act(combatant: Combatant[LiveHackSheet]) -> str:
     return f"{stops[0].attribute.capitalize()} -10" if stops else ""
 
 
+# Out of the fight (docs/rulings.md): the conditions that end a combatant's part in it, with the
+# word shown, and the -10 offsets the text calls "complete incapacitation" (with Wisdom's, which
+# leaves no will of its own), in the text's words.
+OUT_OF_THE_FIGHT: tuple[tuple[str, str], ...] = (
+    ("Dead", "dead"),
+    ("Comatose", "comatose"),
+    ("Dying", "dying"),
+    ("Transformed", "transformed"),
+    ("Transforming", "transforming"),
+    ("Incapacitated", "incapacitated"),
+)
+OUT_AT_MINUS_TEN: dict[str, str] = {
+    "str": "helpless",
+    "int": "catatonic",
+    "wis": "mindless",
+    "dex": "paralyzed",
+}
+
+
+def out_of_fight(combatant: Combatant[LiveHackSheet]) -> str:
+    """Why the combatant is out of the fight, in a word ("" while it is in it)."""
+    found = next((word for name, word in OUT_OF_THE_FIGHT if combatant.condition(name)), "")
+    if found:
+        return found
+    for effect in offset_effects(combatant.sheet):
+        if effect.level == -10 and effect.attribute in OUT_AT_MINUS_TEN:
+            return OUT_AT_MINUS_TEN[effect.attribute]
+    return ""
+
+
 # Skill pairs of *Defenses*: the skill on the left is defended by the one on the right.
 SKILL_PAIRS: dict[str, str] = {"hide": "Spot", "move silently": "Listen"}
 

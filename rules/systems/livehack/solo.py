@@ -32,6 +32,7 @@ from .model import (
     cannot_act,
     condition_for,
     consequence_for,
+    out_of_fight,
 )
 from .parts import check_effort, defender_parts, roll_parts
 from .sheet import TRAITS, LiveHackSheet, offset_effects
@@ -54,14 +55,13 @@ POLICIES = (
         "takes zero when ahead, pushes effort to resist damage, holds a margin bonus to cash in",
     ),
 )
-OUT_OF_THE_FIGHT = ("Dead", "Dying", "Comatose", "Incapacitated", "Transformed")
 ACTING_CHECKS = ("int", "wis", "dex")  # the -5 checks asked for before any (physical) task
 PUSH = 2  # the effort an aggressive attacker or a cautious defender puts into a damage roll
 
 
 def is_out(combatant: Combatant) -> bool:
     """Out of the fight: not worth attacking, and the end of a side when all are."""
-    return any(combatant.condition(name) for name in OUT_OF_THE_FIGHT)
+    return bool(out_of_fight(combatant))
 
 
 def foes(state: Encounter, actor: Combatant) -> list[Combatant]:
@@ -152,9 +152,7 @@ def next_move(state: Encounter) -> Move | None:
     save = _save(state, actor, policy, done)
     if save is not None:
         return save
-    why = cannot_act(actor)
-    if not why and is_out(actor):
-        why = next(name for name in OUT_OF_THE_FIGHT if actor.condition(name))
+    why = cannot_act(actor) or out_of_fight(actor)
     if why:
         return _pass(actor, f"cannot act ({why}): passes the turn")
     check = _acting_check(actor, policy, done)

@@ -19,7 +19,7 @@ from rules.events import TurnAdvanced
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds import Odds, whose_chances
-from rules.system import Action, Landing, RuleSystem, Tier
+from rules.system import Action, Damage, Landing, RuleSystem, Tier
 
 from . import decide, forms, log, odds, solo
 from .forms import DEFENSES, TAKES, default_target
@@ -60,6 +60,7 @@ from .model import (
     condition_for,
     consequence_for,
     opposed_roll,
+    out_of_fight,
     roll_boon_bane,
     roll_side,
 )
@@ -170,6 +171,7 @@ class LiveHack(RuleSystem):
     has_odds = True
     solo_policies = solo.POLICIES
     roll_actions = ("roll", "joint", "grim")  # each makes a LiveHackRolled, the new last roll
+    damage_unit = "levels"
 
     def new_state(self) -> LiveHackState:
         return LiveHackState()
@@ -199,6 +201,31 @@ class LiveHack(RuleSystem):
 
     def cannot_act(self, state: Encounter, combatant: Combatant) -> str:
         return cannot_act(combatant)
+
+    def out_of_fight(self, state: Encounter, combatant: Combatant) -> str:
+        return out_of_fight(combatant)
+
+    def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
+        """Negative trait levels from the damage table (or a grim test: nobody dealt those),
+        dealt by the attacker of the roll they answer."""
+        if not isinstance(event, LiveHackTraitInflicted) or not event.levels:
+            return ()
+        roll = state.last_roll
+        dealer = None
+        if (
+            isinstance(roll, LiveHackRolled)
+            and roll.kind == "roll"
+            and roll.defender.combatant_id == event.combatant_id
+        ):
+            dealer = roll.attacker.combatant_id
+        return (Damage(dealer, event.combatant_id, event.levels),)
+
+    def roll_sides(self, state: Encounter, event: object) -> tuple[str | None, str | None]:
+        """The margin is the attacker's total less the defender's: higher favours the
+        attacker (a grim experience is no combatant)."""
+        if not isinstance(event, LiveHackRolled):
+            return None, None
+        return event.attacker.combatant_id, event.defender.combatant_id
 
     def badges(self, state: Encounter, combatant: Combatant) -> tuple[str, ...]:
         """The -5 and -10 offset effects in force, for the combatants pane."""

@@ -129,6 +129,17 @@ class ChallengeSheet(Struct, frozen=True, kw_only=True, tag="painpool.challenge"
         return self.lost // self.spiral if self.spiral else 0
 
 
+def out_of_fight(sheet: HeroSheet | ChallengeSheet) -> str:
+    """Why a combatant is out of the fight ("" while in it): a challenge with no health
+    tokens left is "passed"; a hero with boons, every one crossed off, is "spent" (nothing
+    left to absorb damage with)."""
+    if isinstance(sheet, ChallengeSheet):
+        return "passed" if sheet.passed else ""
+    if sheet.boons and not any(boon.capacity for boon in sheet.boons):
+        return "spent"
+    return ""
+
+
 # --- the boon list as text ------------------------------------------------------------------
 
 BOON_SYNTAX = "Name +2d pow/pre @Cascade (damage 1, failure 1); ..."

@@ -24,7 +24,7 @@ from .events import (
     tokens,
 )
 from .roll import PainPoolRolled
-from .sheets import POOL_TITLES, POOLS, HeroSheet, PoolName
+from .sheets import POOL_TITLES, POOLS, HeroSheet, PoolName, out_of_fight
 from .view import roll_command, roll_form
 
 if TYPE_CHECKING:
@@ -139,8 +139,12 @@ def answer_target(
 ) -> tuple[Combatant | None, str]:
     acted = state.find(roll.hero_id)
     if policy != AGGRESSIVE:
+        if acted is None or out_of_fight(acted.sheet):
+            return None, ""
         return acted, "who just acted against it"
-    heroes = [c for c in state.combatants if isinstance(c.sheet, HeroSheet)]
+    heroes = [
+        c for c in state.combatants if isinstance(c.sheet, HeroSheet) and not out_of_fight(c.sheet)
+    ]
     if not heroes:
         return None, ""
     worn = min(heroes, key=lambda c: sum(b.usable for b in c.sheet.boons))

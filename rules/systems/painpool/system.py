@@ -19,7 +19,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds import whose_chances
-from rules.system import Action, Landing, RuleSystem, Tier
+from rules.system import Action, Damage, Landing, RuleSystem, Tier
 
 from . import solo, view
 from .events import (
@@ -74,6 +74,7 @@ from .sheets import (
     hero_form,
     hero_from_form,
     hero_stats,
+    out_of_fight,
 )
 
 if TYPE_CHECKING:
@@ -105,11 +106,36 @@ class PainPool(RuleSystem):
     # A conflict-resolution game: exchanges, not initiative (see docs/rulings.md).
     uses_turn_order = False
     has_odds = True
+    damage_unit = "points"
     gm_commands = (SpendDespair, EndScene)  # Despair is the GM's token; the GM ends scenes
     gm_actions = frozenset({"challenge", "despair", "scene"})
 
     def new_state(self) -> PainPoolState:
         return PainPoolState()
+
+    # the end of the fight
+
+    def out_of_fight(self, state: Encounter, combatant: Combatant) -> str:
+        return out_of_fight(combatant.sheet)
+
+    def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
+        """Tokens off a Pain Pool (dealt by the hero of the roll), boon levels crossed off a
+        hero (damage or failure levels, dealt by the roll's challenge)."""
+        roll = state.last_roll
+        match event:
+            case TokensLost(challenge_id=foe, tokens=lost) if lost:
+                dealer = roll.hero_id if isinstance(roll, PainPoolRolled) else None
+                return (Damage(dealer, foe, lost),)
+            case BoonsDamaged(hero_id=hero, hits=hits) if sum(h.levels for h in hits):
+                dealer = roll.challenge_id if isinstance(roll, PainPoolRolled) else None
+                return (Damage(dealer, hero, sum(h.levels for h in hits)),)
+        return ()
+
+    def roll_sides(self, state: Encounter, event: object) -> tuple[str | None, str | None]:
+        """The tiers go success, tie, failure: a higher one favours the challenge."""
+        if not isinstance(event, PainPoolRolled):
+            return None, None
+        return event.challenge_id, event.hero_id
 
     # sheets
 

@@ -112,8 +112,7 @@ def test_a_cautious_side_cedes_at_half_health_after_the_effects():
     assert thug.condition("Ceded") and thug.sheet.goal is None
     assert session.state.combatant("c1").sheet.goal.gained  # type: ignore[union-attr]
     assert why(session) == [
-        "⚙ Thug (cautious): Health d3 of d6: it gives up the fight",
-        "⚙ Thug (cautious): cedes to Orla",
+        "⚙ Thug (cautious): Health d3 of d6: it gives up the fight, and cedes to Orla",
     ]
     session.execute(NextTurn())  # a ceded side plays no more
     assert not [p for p in round_pools(session.state) if p.combatant_id == "c2"]

@@ -189,6 +189,7 @@ def test_a_cautious_defender_pushes_effort_against_damage():
 
 def test_a_dying_npc_saves_at_its_turn_and_passes():
     session = fight(ScriptedDice([6, 1]), "roll")
+    session.execute(AddCombatant(name="Grik", side="foes", sheet=GOBLIN))  # the fight goes on
     session.execute(AddCondition("c2", "Dying"))
     session.execute(NextTurn())
     lines = chosen(session)

@@ -11,6 +11,7 @@ from rules.dice import ScriptedDice, SeededDice
 from rules.engine import decide, fold_onto, new_encounter
 from rules.events import NoteAdded, SoloChose
 from rules.history import History
+from rules.outcome import outcome
 from rules.systems.painpool.events import (
     ApplyOutcome,
     PainPoolRoll,
@@ -148,14 +149,16 @@ def test_steady_ignores_a_maneuver_aggressive_answers_it_at_the_most_worn_hero()
     bo_rolls(history, TIE, kind="maneuver")
     assert next_move(history.state) is None
     history = table(challenge_policy="aggressive")
-    worn = HeroSheet(boons=parse_boons("Aim +1d pre (damage 1)"))
+    worn = HeroSheet(boons=parse_boons("Aim +2d pre (damage 1)"))
     run(history, AddCombatant(name="Cy", side="heroes", sheet=worn))
+    spent = HeroSheet(boons=parse_boons("Aim +1d pre (damage 1)"))  # out of the fight
+    run(history, AddCombatant(name="Di", side="heroes", sheet=spent))
     bo_rolls(history, TIE, kind="maneuver")
     move = next_move(history.state)
     assert move.reason == "strikes back at Cy (the most worn hero)"
     assert move.command.hero_id == "c3" and move.command.boons == (
         ("power", ""),
-        ("precision", ""),
+        ("precision", "Aim"),
         ("possibility", ""),
     )
 
@@ -277,8 +280,9 @@ def settle(session: EncounterSession) -> None:
 
 @pytest.mark.parametrize("policy", ["steady", "aggressive", "cautious"])
 def test_a_seeded_solo_fight_runs_until_the_challenge_is_passed(policy: str) -> None:
-    session = play(policy, seed=7)
+    session = play(policy, seed=21)
     assert session.state.combatant("c2").sheet.passed
+    assert outcome(session.state).headline == "Fight over: heroes won"
     chose = [
         event
         for record in session.history.applied_in_effect()

@@ -1,0 +1,209 @@
+"""The end of a fight: who is out of it, whether it is over and who won, and its summary.
+
+Each system says who is out of the fight and why (``RuleSystem.out_of_fight``); a fight is
+over when no more than one of its sides has anyone left in it. The summary adds up what the
+events say: the damage each combatant dealt and took (``RuleSystem.damage``), the rolls made
+(the system's ``roll_event_types``) and how lucky each side was (``RuleSystem.roll_luck``).
+
+Luck: every roll landed in a tier whose exact chance the system knows (``last_odds``). Its
+percentile is the chance of a tier worse for the roller plus half the chance of the tier it
+landed in, so over many rolls it averages exactly 50% whatever the odds were; a side's luck
+is the mean percentile of the rolls that favoured or hurt its combatants (for the one hurt,
+one minus the percentile). Above 50%, the dice were kinder to that side than its odds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from rules.encounter import Combatant, Encounter, Event
+from rules.engine import apply
+from rules.history import History
+from rules.registry import get_system
+
+
+class Outcome(NamedTuple):
+    """Whether the fight is over, and who is still in it."""
+
+    over: bool
+    winner: str | None  # the one side left standing; None while going on or if none is
+    standing: tuple[str, ...]  # the sides with someone still in the fight, in turn order
+    out: dict[str, str]  # why each combatant out of the fight is out, by id
+
+    @property
+    def headline(self) -> str:
+        """ "Fight over: party won", "Fight over: nobody standing", or "" while it goes on."""
+        if not self.over:
+            return ""
+        return f"Fight over: {self.winner} won" if self.winner else "Fight over: nobody standing"
+
+
+def out_of_fight(state: Encounter, combatant: Combatant[Any]) -> str:
+    """Why the combatant is out of the fight ("" while it is in it)."""
+    return get_system(state.system).out_of_fight(state, combatant)
+
+
+def in_fight(state: Encounter, combatant: Combatant[Any]) -> bool:
+    return not out_of_fight(state, combatant)
+
+
+def outcome(state: Encounter) -> Outcome:
+    """Over when the encounter has two sides or more and no more than one still fights."""
+    system = get_system(state.system)
+    out: dict[str, str] = {}
+    sides: dict[str, bool] = {}
+    for combatant in state.combatants:
+        why = system.out_of_fight(state, combatant)
+        if why:
+            out[combatant.id] = why
+        sides[combatant.side] = sides.get(combatant.side, False) or not why
+    standing = tuple(side for side, fights in sides.items() if fights)
+    over = len(sides) >= 2 and len(standing) <= 1
+    return Outcome(over, standing[0] if over and standing else None, standing, out)
+
+
+# --- the summary ---------------------------------------------------------------------------------
+
+
+class Fighter(NamedTuple):
+    """One combatant at the end: its stats, whether it is out, and its part in the fight."""
+
+    id: str
+    name: str
+    side: str
+    stats: tuple[str, ...]  # the system's ``sheet_stats``, under its ``stat_columns``
+    out: str
+    dealt: int
+    taken: int
+    rolls: int
+
+
+class SideLuck(NamedTuple):
+    side: str
+    rolls: int  # rolls that favoured or hurt one of its combatants
+    luck: Fraction | None  # their mean percentile (None: no roll with odds)
+
+
+class Summary(NamedTuple):
+    outcome: Outcome
+    rounds: int
+    rolls: int
+    unit: str  # what dealt and taken count (the system's ``damage_unit``)
+    columns: tuple[str, ...]
+    fighters: tuple[Fighter, ...]
+    luck: tuple[SideLuck, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready figures (luck as a percentage, 1 decimal)."""
+        return {
+            "over": self.outcome.over,
+            "winner": self.outcome.winner,
+            "standing": list(self.outcome.standing),
+            "rounds": self.rounds,
+            "rolls": self.rolls,
+            "damage_unit": self.unit,
+            "columns": list(self.columns),
+            "combatants": [
+                {
+                    "id": f.id,
+                    "name": f.name,
+                    "side": f.side,
+                    "stats": list(f.stats),
+                    "out": f.out,
+                    "dealt": f.dealt,
+                    "taken": f.taken,
+                    "rolls": f.rolls,
+                }
+                for f in self.fighters
+            ],
+            "luck": [
+                {"side": s.side, "rolls": s.rolls, "luck": percent(s.luck)} for s in self.luck
+            ],
+        }
+
+
+def percent(value: Fraction | None) -> float | None:
+    return None if value is None else round(float(value * 100), 1)
+
+
+def luck_text(value: Fraction | None) -> str:
+    """ "62%" with a word for it, or "no odds"."""
+    if value is None:
+        return "no odds"
+    shown = percent(value)
+    word = "luckier than the odds" if value > Fraction(11, 20) else "about as the odds"
+    if value < Fraction(9, 20):
+        word = "unluckier than the odds"
+    return f"{shown:.0f}% ({word})"
+
+
+def summary(
+    pairs: Iterable[tuple[Event, Encounter]], state: Encounter, result: Outcome | None = None
+) -> Summary:
+    """The figures of a fight from its events in effect, each with the state it was applied
+    to (``History.in_effect()``, or what a role may see of it), and the state they end in.
+    ``result``: the outcome of the whole encounter, when ``state`` is only what a role sees."""
+    system = get_system(state.system)
+    dealt: dict[str, int] = {}
+    taken: dict[str, int] = {}
+    rolled: dict[str, int] = {}
+    lucks: dict[str, list[Fraction]] = {}
+    involved: dict[str, int] = {}
+    rolls = 0
+
+    def read_roll(event: Event, after: Encounter) -> None:
+        names = {cid for cid in system.roll_sides(after, event) if cid is not None}
+        by_side: dict[str, list[Fraction]] = {}
+        for luck in system.roll_luck(after, event):
+            names.add(luck.combatant_id)
+            who = after.find(luck.combatant_id)
+            if who is not None:
+                by_side.setdefault(who.side, []).append(luck.percentile)
+        for cid in names:
+            rolled[cid] = rolled.get(cid, 0) + 1
+        for side, found in by_side.items():
+            lucks.setdefault(side, []).extend(found)
+            involved[side] = involved.get(side, 0) + 1
+
+    for event, before in pairs:
+        for hit in system.damage(before, event):
+            taken[hit.target_id] = taken.get(hit.target_id, 0) + hit.amount
+            if hit.dealer_id is not None:
+                dealt[hit.dealer_id] = dealt.get(hit.dealer_id, 0) + hit.amount
+        if isinstance(event, system.roll_event_types):
+            rolls += 1
+            # Applied here, not read off the next pair: in a player's view the next one shown
+            # may come after a hidden roll.
+            read_roll(event, apply(before, event))
+    result = result or outcome(state)
+    fighters = tuple(
+        Fighter(
+            id=c.id,
+            name=c.name,
+            side=c.side,
+            stats=tuple(system.sheet_stats(c.sheet)),
+            out=result.out.get(c.id, ""),
+            dealt=dealt.get(c.id, 0),
+            taken=taken.get(c.id, 0),
+            rolls=rolled.get(c.id, 0),
+        )
+        for c in state.combatants
+    )
+    sides = list(dict.fromkeys(c.side for c in state.combatants))
+    luck = tuple(
+        SideLuck(side, involved.get(side, 0), _mean(lucks.get(side, []))) for side in sides
+    )
+    return Summary(
+        result, state.round, rolls, system.damage_unit, system.stat_columns, fighters, luck
+    )
+
+
+def summary_of(history: History) -> Summary:
+    """The figures of a whole history (the GM's view)."""
+    return summary(history.in_effect(), history.state)
+
+
+def _mean(values: list[Fraction]) -> Fraction | None:
+    return sum(values, Fraction(0)) / len(values) if values else None
