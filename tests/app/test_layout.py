@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from textual.widgets import Button
+from textual.widgets._footer import FooterKey  # Textual's own, read by tests only
+
 from rules.dice import SeededDice
 from tests.app.test_app import make_app
 from tests.screen import screen_strips, screen_text
-from tracker.app import TrackerApp
+from tracker.app import TrackerApp, reading_time
 from tracker.demos import DEMOS
 from tracker.session import EncounterSession
+from tracker.widgets.combatants import CombatantsPane
+from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
 
 SMALL, LARGE = (80, 24), (160, 48)
@@ -103,3 +109,150 @@ async def test_a_log_scrolled_up_stays_where_it_is_through_a_resize(tmp_path: Pa
         await add_note(pilot, "while scrolled up")
         assert log.scroll_y == 0 and "✎ while scrolled up" not in screen_text(app)
         assert runs(thumb_rows(app, log)) == 1
+
+
+# --- 80x24, nothing cut ------------------------------------------------------------------------
+
+
+async def crowd(pilot, demo: str) -> None:
+    from tests.app.test_snapshots import crowded  # the snapshots' crowded screen
+
+    await crowded(demo)(pilot)
+
+
+@pytest.mark.parametrize(
+    ("demo", "waiting"),
+    [
+        ("demo-fatigue", "to pay (d): Mara, Bad defense"),
+        ("demo-beer-run", "to land: Mags 4 on Bouncer (d)"),
+    ],
+)
+async def test_the_header_shows_what_waits_in_full(tmp_path: Path, demo: str, waiting: str) -> None:
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await crowd(pilot, demo)
+        header = screen_text(app).splitlines()[:2]  # on a second line if need be
+        assert any(waiting in line for line in header)
+        assert "⚙ solo: foes" in "\n".join(header)
+        await pilot.resize_terminal(*LARGE)
+        await pilot.pause()
+        await pilot.pause()
+        first, second = screen_text(app).splitlines()[:2]
+        assert waiting in first and "⚙ solo: foes" in first  # one line, wide enough
+        assert second.startswith("┏━ Combatants")
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_the_columns_fit_the_pane_at_80x24(tmp_path: Path, demo: str) -> None:
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await crowd(pilot, demo)
+        pane = app.screen.query_one(CombatantsPane)
+        assert pane.virtual_size.width <= pane.size.width  # nothing beyond its right edge
+        assert not pane.show_horizontal_scrollbar
+        state = app.session.state
+        text = screen_text(app)
+        rows = text.split("┏━ Combatants")[1].split("┗")[0].splitlines()
+        for combatant in state.combatants:
+            row = next(line for line in rows if line[1:].lstrip("▶✗ ").startswith(combatant.name))
+            assert ("⚙" in row) == state.is_solo(combatant)  # the Solo column
+        # The long condition: shortened in its row, whole on the pane's lower border.
+        foe = state.combatants[-1]
+        assert pane.selected_id == foe.id
+        assert "Entangled in a weighted net" not in "\n".join(rows)
+        border = next(line for line in text.splitlines() if line.startswith("┗"))
+        names = ", ".join(c.name for c in foe.conditions)
+        assert f"{foe.name}: {names}" in border
+        await pilot.press("up")  # a row whose conditions are whole: nothing on the border
+        await pilot.pause()
+        border = next(line for line in screen_text(app).splitlines() if line.startswith("┗"))
+        assert set(border[1:-1]) == {"━"}
+
+
+async def test_at_160x48_the_columns_are_whole(tmp_path: Path) -> None:
+    app = demo_app("demo-livehack", tmp_path)
+    async with app.run_test(size=LARGE) as pilot:
+        await crowd(pilot, "demo-livehack")
+        text = screen_text(app)
+        assert "Incapacitated, Prone, Entangled in a weighted net" in text
+        assert "Goblin Sneak  ⚙ roll  foes" in text  # the Solo column, cells padded as ever
+        pane = app.screen.query_one(CombatantsPane)
+        assert pane.cell_padding == 1 and not pane.border_subtitle
+
+
+def footer_entries(app: TrackerApp) -> tuple[list[str], str]:
+    """The footer's entries on screen (key and description), and its row as drawn."""
+    footer = app.screen.query_one(KeyBar)
+    keys = [key for key in footer.query(FooterKey) if key.display]
+    row = screen_text(app).splitlines()[footer.region.y]
+    return [f"{key.key_display} {key.description}".strip() for key in keys], row
+
+
+async def test_the_footer_shows_whole_keys_the_help_first(tmp_path: Path) -> None:
+    app = demo_app("demo-fatigue", tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        entries, row = footer_entries(app)
+        assert "? Help" in entries and "r Roll" in entries and "^p palette" in entries
+        assert "q Quit" not in entries  # it would not fit
+        assert all(entry in row for entry in entries)  # whole
+        for key in app.screen.query_one(KeyBar).query(FooterKey):
+            assert not key.display or key.region.right <= SMALL[0]
+        await pilot.resize_terminal(*LARGE)
+        await pilot.pause()
+        await pilot.pause()
+        entries, row = footer_entries(app)
+        assert "q Quit" in entries and "c Condition" in entries
+        assert all(entry in row for entry in entries)
+
+
+async def test_the_replays_key_bar_shows_whole_keys(tmp_path: Path) -> None:
+    app = TrackerApp(None, replay=DEMOS["demo-livehack"](), dice=SeededDice(7))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        entries, row = footer_entries(app)
+        assert {"← Previous event", "→ Next event", "esc Close replay"} <= set(entries)
+        assert all(entry in row for entry in entries)
+        assert "} Next round" not in row  # it would not fit, whole
+
+
+async def test_notifications_keep_clear_of_the_prompts_hint(tmp_path: Path) -> None:
+    app = demo_app("demo-livehack", tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        app.notify("Something long enough to be seen for a while, over two lines here")
+        await pilot.press("colon", *"atack", "enter")
+        await pilot.pause()
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "no command 'atack' — did you mean 'attack'?" in text
+        assert "Something long enough" in text.splitlines()[0]  # at the top, for now
+        lines = text.splitlines()
+        assert sum("Something long enough" in line for line in lines) == 1  # shown once
+
+
+async def test_notifications_keep_clear_of_a_dialogs_buttons(tmp_path: Path) -> None:
+    app = demo_app("demo-livehack", tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        app.notify("A notice that would have sat on the buttons for five seconds")
+        await pilot.pause()
+        await pilot.pause(0.3)
+        dialog = app.screen.query_one("#dialog")
+        text = screen_text(app)
+        assert "A notice that would" in text
+        for button in app.screen.query(Button):
+            row = text.splitlines()[button.region.y + 1]  # its label's row
+            assert str(button.label) in row
+        toasts = [toast.region for toast in app.screen.query(".-information")]
+        assert toasts and all(region.bottom <= dialog.region.y + 2 for region in toasts)
+
+
+def test_short_notifications_go_sooner() -> None:
+    assert reading_time("Saved") == 3.0
+    assert reading_time("Select a combatant first (add one with a)") < 5
+    assert reading_time("x" * 500) == 10.0
