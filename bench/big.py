@@ -1,9 +1,10 @@
 """Big encounters for benchmarks and tests: many combatants and a long log, in any system.
 
-``big_fight(system, combatants, entries)`` starts from the system's demo (so every kind of
-pane has something real to show), adds plain combatants up to ``combatants``, then plays
-rolls, conditions, notes and turns until the log holds ``entries`` events. Seeded: the same
-arguments always give the same fight.
+``big_fight(system, combatants, entries)`` starts from the system's demo (its ``demo`` part, so
+every kind of pane has something real to show), adds plain combatants up to ``combatants``,
+then plays rolls, conditions, notes and turns until the log holds ``entries`` events. Seeded:
+the same arguments always give the same fight. Nothing here is per system: the rolls are the
+system's roll dialog with its defaults, so a new system is covered by its folder alone.
 """
 
 from __future__ import annotations
@@ -16,16 +17,9 @@ from rules.dice import SeededDice
 from rules.engine import decide
 from rules.errors import Rejected
 from rules.history import History
-from rules.registry import get_system
-from tracker.demos import DEMOS
+from rules.registry import get_system, names, part
 
-SYSTEMS = ("livehack", "beerrun", "fatigue", "painpool")
-DEMO_OF = {
-    "livehack": "demo-livehack",
-    "beerrun": "demo-beer-run",
-    "fatigue": "demo-fatigue",
-    "painpool": "demo-pain-pool",
-}
+SYSTEMS = names()  # every registered system
 
 
 def log_length(history: History) -> int:
@@ -34,7 +28,10 @@ def log_length(history: History) -> int:
 
 def big_fight(system: str, combatants: int = 200, entries: int = 20_000) -> History:
     """The system's demo grown to ``combatants`` combatants and about ``entries`` log entries."""
-    build: Callable[[], History] = DEMOS[DEMO_OF[system]]
+    demo = part(system, "demo")
+    if demo is None:
+        raise LookupError(f"{system} has no demo to grow a big fight from")
+    build: Callable[[], History] = demo.build
     history = build()
     rules = get_system(system)
     dice = SeededDice(20_000)

@@ -6,6 +6,7 @@ roll dice); ``apply(state, event)`` returns the state after one event and never 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from msgspec import structs
@@ -42,6 +43,7 @@ from rules.logline import LogEntry, Span, spans
 from rules.registry import get_system
 
 MAX_NAME = 60
+NUMBERED = re.compile(r"(.*\S)\s+([0-9]+)")  # "Bandit 2": a name and its number
 
 
 def new_encounter(name: str, system: str) -> EncounterCreated:
@@ -88,7 +90,7 @@ def _clean_name(name: str) -> str:
 def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
     match command:
         case AddCombatant():
-            return [_add(state, command)]
+            return _add(state, command)
         case EditCombatant():
             return _edit(state, command)
         case RemoveCombatant():
@@ -132,14 +134,16 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
     raise Rejected(f"{type(command).__name__} is not a command of {system.title}")
 
 
-def _add(state: Encounter, cmd: AddCombatant) -> CombatantAdded:
+def _add(state: Encounter, cmd: AddCombatant) -> list[Event]:
     system = get_system(state.system)
     sheet = cmd.sheet if cmd.sheet is not None else system.new_sheet()
     if not isinstance(sheet, system.sheet_types):
         raise Rejected(f"that sheet is not a {system.title} sheet")
+    sheet = system.fit_sheet(state, sheet)
+    renamed, name = _numbered(state, _clean_name(cmd.name), cmd.gm_only)
     combatant = Combatant(
         id=f"c{state.next_number}",
-        name=_clean_name(cmd.name),
+        name=name,
         side=cmd.side.strip() or "foes",
         gm_only=cmd.gm_only,
         notes=cmd.notes.strip(),
@@ -148,11 +152,51 @@ def _add(state: Encounter, cmd: AddCombatant) -> CombatantAdded:
     index = cmd.index
     if index is not None and not 0 <= index <= len(state.combatants):
         raise Rejected(f"place {index + 1} is outside the turn order")
-    return CombatantAdded(combatant, index)
+    added = CombatantAdded(combatant, index)
+    return [CombatantEdited(renamed), added] if renamed is not None else [added]
+
+
+def _split_number(name: str) -> tuple[str, int | None]:
+    found = NUMBERED.fullmatch(name)
+    return (found.group(1), int(found.group(2))) if found else (name, None)
+
+
+def _with_number(name: str, number: int) -> str:
+    suffix = f" {number}"
+    return name[: MAX_NAME - len(suffix)].rstrip() + suffix
+
+
+def _numbered(state: Encounter, name: str, hidden: bool) -> tuple[Combatant | None, str]:
+    """A newcomer's name, numbered when it repeats one in the encounter, and the combatant
+    that then needs a number too (the one who had the name alone), renamed.
+
+    "Bandit" beside a "Bandit": "Bandit 1" and "Bandit 2"; beside "Bandit 1" and "Bandit 2":
+    "Bandit 3" (after the highest number, so a number never comes back). A name typed with
+    a number keeps it unless that very name is taken ("Bandit 7" stays "Bandit 7"). A
+    newcomer hidden from the players never renames one they see (they would see it happen).
+    """
+    base, number = _split_number(name)
+    family: list[tuple[Combatant, int | None]] = []
+    for combatant in state.combatants:
+        their_base, their_number = _split_number(combatant.name)
+        if their_base.casefold() == base.casefold():
+            family.append((combatant, their_number))
+    taken = any(c.name.casefold() == name.casefold() for c in state.combatants)
+    if not taken and (number is not None or not family):
+        return None, name
+    highest = max((n for _, n in family if n is not None), default=0)
+    alone = next((c for c, n in family if n is None), None)
+    if alone is None or (hidden and not alone.gm_only):
+        return None, _with_number(base, highest + 1)
+    renamed = structs.replace(alone, name=_with_number(alone.name, highest + 1))
+    return renamed, _with_number(base, highest + 2)
 
 
 def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
     before = state.combatant(cmd.combatant_id)
+    sheet = (
+        before.sheet if cmd.sheet is None else get_system(state.system).fit_sheet(state, cmd.sheet)
+    )
     after = Combatant(
         id=before.id,
         name=_clean_name(cmd.name) if cmd.name is not None else before.name,
@@ -161,7 +205,7 @@ def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
         notes=cmd.notes.strip() if cmd.notes is not None else before.notes,
         conditions=before.conditions,
         policy=before.policy,
-        sheet=cmd.sheet if cmd.sheet is not None else before.sheet,
+        sheet=sheet,
     )
     return [] if after == before else [CombatantEdited(after)]
 
@@ -319,6 +363,9 @@ def describe(before: Encounter, event: Event) -> LogEntry:
                 "roster", (spans(Span(c.name, "name"), f" joins the {c.side}{hidden}"),)
             )
         case CombatantEdited(combatant=c):
+            was = before.name_of(c.id)
+            if was != c.name and before.find(c.id) == structs.replace(c, name=was):
+                return LogEntry("roster", (spans(name(c.id), " is now ", Span(c.name, "name")),))
             return LogEntry("roster", (spans(Span(c.name, "name"), " was edited"),))
         case CombatantRemoved(combatant_id=cid):
             return LogEntry("roster", (spans(name(cid), " leaves the encounter"),))

@@ -22,12 +22,16 @@ class Odds(NamedTuple):
     """The exact chance of each tier (they sum to 1), and the system's own extra figures.
 
     ``extra`` holds JSON-ready values (numbers, strings, lists, dicts) whose probabilities are
-    Fractions, e.g. ``{"eclipse": Fraction(1, 144)}`` or ``{"upper_hand": {...}}``.
+    Fractions, e.g. ``{"eclipse": Fraction(1, 144)}`` or ``{"upper_hand": {...}}``; a
+    ``"note"`` string is a line the app shows with the odds. ``whose`` says whose result the
+    tiers give ("Orla's chances vs Goblin"): a system's ``odds`` and ``last_odds`` name it,
+    a bare question (``tracker odds``) names nobody.
     """
 
     system: str
     tiers: tuple[TierOdds, ...]
     extra: dict[str, object] = {}  # never changed in place: every Odds is built whole
+    whose: str = ""
 
     def tier_of(self, value: int) -> int | None:
         for index, tier in enumerate(self.tiers):
@@ -40,3 +44,13 @@ class Odds(NamedTuple):
 
 def distribution_total(dist: dict[int, Fraction]) -> Fraction:
     return sum(dist.values(), Fraction(0))
+
+
+def percent(p: Fraction | float) -> str:
+    """A chance as the app shows it: one decimal, and "<0.1%" for a tiny one, never "0.0%"."""
+    share = float(p)
+    return f"{share * 100:.1f}%" if share >= 0.001 or share == 0 else "<0.1%"
+
+
+def whose_chances(actor: str, against: str) -> str:
+    return f"{actor}'s chances vs {against}"

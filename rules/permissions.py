@@ -13,9 +13,11 @@ from __future__ import annotations
 import msgspec
 
 from rules.encounter import Encounter
+from rules.registry import get_system
 from rules.visibility import Viewer, mentions
 
-# Commands only the GM gives, by class name (the systems are not loaded to check).
+# The core's commands only the GM gives, by class name (a system names its own: the
+# ``gm_commands`` and ``gm_actions`` of ``RuleSystem``).
 GM_COMMANDS = frozenset(
     {
         "AddCombatant",
@@ -25,17 +27,8 @@ GM_COMMANDS = frozenset(
         "NextTurn",
         "SetSolo",
         "SetPolicy",
-        "SpendDespair",  # Pain Pool: the GM's token
-        "EndScene",
-        "RollRound",  # Beer Run: every side's pools at once
-        "SetCategories",
     }
 )
-# The same, as the system actions offered in the menu and the palette, per system.
-GM_ACTIONS = {
-    "painpool": frozenset({"challenge", "despair", "scene"}),
-    "beerrun": frozenset({"roll", "categories"}),
-}
 # The screen's key actions each role has (the GM has all).
 PLAYER_KEYS = frozenset(
     {"roll", "quick_turn", "system_menu", "system", "apply_result"}
@@ -73,8 +66,8 @@ def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
         return None
     if viewer.role != "player":
         return "Spectators watch: they cannot change the encounter"
-    kind = type(command).__name__
-    if kind in GM_COMMANDS:
+    mine = get_system(state.system).gm_commands
+    if type(command).__name__ in GM_COMMANDS or isinstance(command, mine):
         return "Only the GM can do that"
     hidden = {c.id for c in state.combatants if c.gm_only}
     named = mentions(command)
@@ -101,7 +94,7 @@ def may_use(viewer: Viewer, system: str, action: str, argument: str = "") -> boo
         argument = "roll"
     if action not in keys:
         return False
-    return argument not in GM_ACTIONS.get(system, frozenset())
+    return argument not in get_system(system).gm_actions
 
 
 def may_undo(viewer: Viewer) -> bool:

@@ -1,20 +1,23 @@
 """The registry of rule systems: every package in ``rules/systems/`` is one, by its name.
 
 A system is found by its folder and loaded on first use, so the core never imports a system
-and a headless command loads only the one it needs. Besides its ``system`` module (which
+and a headless command loads only the one it needs (``known`` and ``part`` load no other module
+of the core, so ``tracker odds`` stays free of msgspec). Besides its ``system`` module (which
 holds ``SYSTEM``), a system's package may have other parts the tracker looks up by name:
-``demo``, ``odds_cli`` and ``roll_cli`` (see ``docs/adding-a-system.md``).
+``demo``, ``odds_cli`` and ``roll_cli`` (``rules/headless.py``; ``docs/adding-a-system.md``).
 """
 
 from __future__ import annotations
 
-import pkgutil
 from functools import cache
-from importlib import import_module
+from importlib import import_module, util
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
-from rules.system import RuleSystem
+
+if TYPE_CHECKING:
+    from rules.system import RuleSystem
 
 PACKAGE = "rules.systems"
 
@@ -22,19 +25,29 @@ PACKAGE = "rules.systems"
 @cache
 def names() -> tuple[str, ...]:
     """Every registered system's name, sorted; nothing of any system is imported."""
+    import pkgutil  # here: ``known`` and ``part`` (all ``tracker odds`` needs) do without
+
     folder = import_module(PACKAGE).__path__
     return tuple(sorted(info.name for info in pkgutil.iter_modules(folder) if info.ispkg))
 
 
 def known(name: str) -> str:
-    """``name`` if it is a registered system; else Rejected, naming those there are."""
-    if name not in names():
+    """``name`` if it is a registered system; else Rejected, naming those there are.
+
+    The same test as ``names`` (a package with an ``__init__``), without listing the folder:
+    ``pkgutil`` lists it with ``inspect``, which costs ``tracker odds`` a good part of its
+    start-up.
+    """
+    spec = util.find_spec(f"{PACKAGE}.{name}") if name.isidentifier() else None
+    if spec is None or spec.origin is None or spec.submodule_search_locations is None:
         raise Rejected(f"unknown rule system {name!r} (known: {', '.join(names())})")
     return name
 
 
 @cache
 def get_system(name: str) -> RuleSystem:
+    from rules.system import RuleSystem  # here, not above: `tracker odds` loads no msgspec
+
     system = part(name, "system")
     found = getattr(system, "SYSTEM", None) if system is not None else None
     if not isinstance(found, RuleSystem) or found.missing() or found.name != name:

@@ -99,6 +99,10 @@ class RuleSystem(ABC):
     state_type: ClassVar[type[Struct]] = NoState  # per-encounter state (tokens, pots...)
     has_odds: ClassVar[bool] = False  # True: ``odds`` answers the roll dialog exactly
     solo_policies: ClassVar[tuple[Policy, ...]] = ()  # solo play; the first is the default
+    # What only the GM does when seats are served (the GM's tokens, every side at once...):
+    # commands refused to players, and action ids not offered to them.
+    gm_commands: ClassVar[tuple[type[Struct], ...]] = ()
+    gm_actions: ClassVar[frozenset[str]] = frozenset()
 
     REQUIRED: ClassVar[tuple[str, ...]] = (
         "name",
@@ -131,6 +135,11 @@ class RuleSystem(ABC):
 
     @abstractmethod
     def sheet_stats(self, sheet: Any) -> tuple[str, ...]: ...
+
+    def fit_sheet(self, state: Encounter, sheet: Any) -> Any:
+        """A sheet being added or edited, completed from the encounter (Beer Run files an
+        ability typed without a category); ``Rejected`` when it cannot be. Default: as is."""
+        return sheet
 
     # --- actions: forms described as data, turned into commands ------------------------------
 

@@ -10,6 +10,7 @@ from rules.encounter import Combatant, Event
 from rules.engine import decide, new_encounter
 from rules.events import NoteAdded
 from rules.history import History
+from rules.odds import Odds
 from rules.systems.livehack.system import LiveHackSheet
 
 
@@ -71,3 +72,12 @@ def notes_in_effect(history: History) -> list[str]:
         for event in record.events
         if isinstance(event, NoteAdded)
     ]
+
+
+def unnamed(odds: Odds | None, added_note: bool = False) -> Odds | None:
+    """Odds without what a system's hooks add to the bare computation: whose they are and,
+    with ``added_note``, the note (Beer Run's upper hand, a Fatigue fumble)."""
+    if odds is None:
+        return None
+    extra = {k: v for k, v in odds.extra.items() if not (added_note and k == "note")}
+    return odds._replace(whose="", extra=extra)

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from rules.errors import Rejected
-from tracker.defaults import DEFAULT_SAVES
-from tracker.headless import ODDS, ROLLERS, odds_module, roller
+from rules.registry import known, names
+from tracker import headless
+from tracker.defaults import DEFAULT_SAVES, systems
 from tracker.serve import add_arguments as serve_arguments
 
 
@@ -47,7 +48,8 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
 
     new = sub.add_parser("new", parents=[saves], help="start a new encounter")
-    new.add_argument("--system", required=True, choices=sorted(ROLLERS))
+    # Listing the systems scans their folder: the parser of a headless command does without.
+    new.add_argument("--system", required=True, choices=None if only else names())
     new.add_argument("--name", required=True)
 
     open_ = sub.add_parser("open", parents=[saves], help="open a saved encounter")
@@ -69,20 +71,30 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     odds = sub.add_parser("odds", help="the exact chance of every result tier, before rolling")
     odds_systems = odds.add_subparsers(dest="system", required=True, parser_class=Parser)
     # Only the system and command asked for are loaded, so a headless command starts quickly.
-    for name in [only] if only else ROLLERS:
-        if command != "odds":
-            roller(name).add_roll_arguments(rolls.add_parser(name, help=f"a {name} roll"))
-        if command != "roll" and name in ODDS:
-            module = odds_module(name)
-            module.add_odds_arguments(odds_systems.add_parser(name, help=f"{name} odds"))
+    for name in [only] if only else systems():
+        for asked, subparsers, help_ in (
+            ("roll", rolls, f"a {name} roll"),
+            ("odds", odds_systems, f"{name} odds"),
+        ):
+            module = headless.command_part(asked, name) if command in (None, asked) else None
+            if module is not None:
+                headless.add_arguments(asked, module, subparsers.add_parser(name, help=help_))
     return parser
+
+
+def is_system(word: str) -> bool:
+    try:
+        known(word)  # not ``in names()``: listing the systems' folder costs start-up time
+    except Rejected:
+        return False
+    return True
 
 
 def headless_asked_for(argv: Sequence[str]) -> tuple[str | None, str | None]:
     """The system and the command (``roll`` or ``odds``) in the arguments, if any."""
     for index, word in enumerate(argv[:-1]):
         if word in ("roll", "odds"):
-            return (argv[index + 1], word) if argv[index + 1] in ROLLERS else (None, None)
+            return (argv[index + 1], word) if is_system(argv[index + 1]) else (None, None)
     return None, None
 
 
@@ -99,13 +111,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(*headless_asked_for(words)).parse_args(words)
     if args.command in ("roll", "odds"):
-        module = roller(args.system) if args.command == "roll" else odds_module(args.system)
-        try:
-            status: int = module.run_roll(args) if args.command == "roll" else module.run_odds(args)
-            return status
-        except Rejected as exc:
-            print(f"tracker: {exc}", file=sys.stderr)
-            return 2
+        return headless.run(args)
     from tracker import launch, storage
 
     try:

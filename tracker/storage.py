@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rules import snapshot
@@ -152,29 +152,56 @@ class Listing:
     changed: float  # modification time, seconds since the epoch
     size: int  # bytes, snapshot and journal together
     problem: str = ""
+    copy_of: str = ""  # the file name of the demo this save was copied from
+
+    @property
+    def demo(self) -> bool:
+        return is_demo(self.path)
 
 
 def describe_save(path: Path) -> Listing:
+    return _described(path)[0]
+
+
+def _described(path: Path) -> tuple[Listing, History | None]:
     journal = journal_path(path)
     try:
         stat = path.stat()
         size = stat.st_size + (journal.stat().st_size if journal.exists() else 0)
         changed = max(stat.st_mtime, journal.stat().st_mtime if journal.exists() else 0)
     except OSError as exc:
-        return Listing(path, path.name, "?", 0, 0, 0, exc.strerror or str(exc))
+        return Listing(path, path.name, "?", 0, 0, 0, exc.strerror or str(exc)), None
     try:
-        state = read(path).state
+        history = read(path)
     except SaveError as exc:
-        return Listing(path, path.name, "?", 0, changed, size, exc.problem)
-    return Listing(path, state.name, state.system, state.round, changed, size)
+        return Listing(path, path.name, "?", 0, changed, size, exc.problem), None
+    state = history.state
+    return Listing(path, state.name, state.system, state.round, changed, size), history
 
 
 def list_saves(folder: Path) -> list[Listing]:
-    """Every save in a folder (demos too), newest first."""
+    """Every save in a folder (demos too), newest first; a copy of a demo in the folder
+    says so (its log begins with the whole demo's)."""
     if not folder.is_dir():
         return []
-    listings = [describe_save(p) for p in folder.glob(f"*{SUFFIX}") if p.is_file()]
+    found = [_described(p) for p in folder.glob(f"*{SUFFIX}") if p.is_file()]
+    demos = [(item, history) for item, history in found if item.demo and history is not None]
+    listings = []
+    for item, history in found:
+        if history is not None and not item.demo:
+            origin = next((d for d, h in demos if _continues(history, d, h)), None)
+            if origin is not None:
+                item = replace(item, copy_of=origin.path.name)
+        listings.append(item)
     return sorted(listings, key=lambda item: item.changed, reverse=True)
+
+
+def _continues(history: History, demo: Listing, played: History) -> bool:
+    """Whether ``history`` is the demo's, played on (its records begin with all of them)."""
+    if (history.state.name, history.state.system) != (demo.name, demo.system):
+        return False
+    ours, theirs = history.records, played.records
+    return len(ours) >= len(theirs) and all(ours[i] == theirs[i] for i in range(len(theirs)))
 
 
 def is_demo(path: Path) -> bool:

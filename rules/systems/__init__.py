@@ -1,5 +1,6 @@
-"""The rule systems, one module (or a few ``<name>_*`` modules) each.
+"""The rule systems, one package each (``rules/systems/<name>/``).
 
-The registry that lists them is ``rules.registry``; this package stays empty so that
-importing one system (for a headless roll or odds) does not load the others.
+``rules.registry`` finds them by folder and loads one on first use; this package stays
+empty so that importing one system (for a headless roll or odds) does not load the others.
+See ``docs/adding-a-system.md``.
 """

@@ -6,31 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from rules.dice import ScriptedDice, SeededDice
-from rules.engine import new_encounter
-from rules.history import History
+from rules.dice import ScriptedDice
 from rules.systems.livehack.demo import build as livehack_demo
+from tests.app.support import BIG, add_combatant, make_app
 from tests.screen import screen_text
 from tracker import storage
-from tracker.app import TrackerApp
-from tracker.session import EncounterSession
-
-BIG = (120, 40)
-
-
-def make_app(tmp_path: Path, dice=None, history: History | None = None) -> TrackerApp:
-    history = history or History(new_encounter("Cellar", "livehack"))
-    session = EncounterSession(history, dice or SeededDice(1), tmp_path / "cellar.fight")
-    return TrackerApp(session, saves=tmp_path)
-
-
-async def add_combatant(pilot, name: str, side: str | None = None) -> None:
-    await pilot.press("a")
-    await pilot.press(*name)
-    if side is not None:
-        await pilot.press("tab", *side)
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 async def test_a_short_fight_by_keys(tmp_path: Path) -> None:
@@ -165,6 +145,47 @@ async def test_remove_and_reorder_by_keys(tmp_path: Path) -> None:
         assert "Cy leaves the encounter" in screen_text(app)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_an_empty_encounter_says_how_to_add_a_combatant(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        top = next(i for i, line in enumerate(lines) if "Combatants" in line)
+        pane = "\n".join(lines[top : top + 4])  # the border, the column titles, the hint
+        assert "press a to add a combatant" in pane
+        await add_combatant(pilot, "Ann")
+        assert "press a to add a combatant" not in screen_text(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert "press a to add a combatant" in screen_text(app)
+
+
+async def test_a_repeated_name_is_numbered_by_key_and_by_the_command_line(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await add_combatant(pilot, "Bandit")
+        await add_combatant(pilot, "Bandit")
+        names = [c.name for c in app.session.state.combatants]
+        assert names == ["Bandit 1", "Bandit 2"]
+        text = screen_text(app)
+        assert "Bandit 1" in text and "Bandit 2" in text
+        assert "Bandit is now Bandit 1" in text
+        for _ in range(2):
+            await pilot.press("colon", *"add Bandit", "enter")
+            await pilot.pause()
+        names = [c.name for c in app.session.state.combatants]
+        assert names == ["Bandit 1", "Bandit 2", "Bandit 3", "Bandit 4"]
+        await pilot.press("u", "u", "u")
+        await pilot.pause()
+        assert [c.name for c in app.session.state.combatants] == ["Bandit"]
+        assert "Bandit 1" not in screen_text(app)
+
+
 async def test_notes_and_edits_by_keys(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=BIG, notifications=True) as pilot:
@@ -176,7 +197,7 @@ async def test_notes_and_edits_by_keys(tmp_path: Path) -> None:
         await pilot.press(*"Anna", "enter")  # the field's text is selected: typing replaces it
         await pilot.pause()
         assert app.session.state.combatants[0].name == "Anna"
-        assert "Anna was edited" in screen_text(app)
+        assert "Ann is now Anna" in screen_text(app)  # a rename says from what
 
 
 async def test_help_lists_every_key(tmp_path: Path) -> None:

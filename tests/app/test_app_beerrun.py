@@ -12,6 +12,7 @@ from rules.systems.beerrun.demo import build as beerrun_demo
 from rules.systems.beerrun.model import BeerRunSheet, parse_abilities
 from tests.screen import screen_text
 from tracker.app import TrackerApp
+from tracker.screens.form import FormScreen
 from tracker.session import EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 
@@ -173,10 +174,10 @@ async def test_the_demo_reads_mid_conflict(tmp_path: Path) -> None:
 async def test_a_pool_it_cannot_pay_for_is_refused_in_the_dialog(tmp_path: Path) -> None:
     app = make_app(tmp_path, tavern(), [])
     async with app.run_test(size=BIG, notifications=True) as pilot:
-        await pilot.press("e", "tab", "tab", "tab", "tab", *"Fencing d8")
-        await pilot.press("enter")  # the sheet dialog refuses abilities with no category
+        await pilot.press("e", "tab", "tab", "tab", "tab", *"Roar d8")
+        await pilot.press("enter")  # no category, and none known for Roar: refused
         await pilot.pause()
-        assert "Put abilities under a category, like Body: Fencing d8" in screen_text(app)
+        assert "Which category is Roar in? Write the abilities under their" in screen_text(app)
         await pilot.press("escape")
         await pilot.press("e", *(["tab"] * 5), "1", "enter")  # Orla's Intensity down to 1
         await pilot.pause()
@@ -194,3 +195,28 @@ async def test_a_pool_it_cannot_pay_for_is_refused_in_the_dialog(tmp_path: Path)
         await pilot.pause()
         assert app.session.state.combatants[0].sheet.intensity == 0
         assert "Orla pays 1 Intensity: Fencing d8, Wits d6 vs Goblin" in screen_text(app)
+
+
+async def test_the_add_form_takes_the_abilities_as_the_table_shows_them(tmp_path: Path) -> None:
+    app = make_app(tmp_path, beerrun_demo(), [])
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("a", *"Bandit", "tab", "tab", "tab", "tab")
+        await pilot.press(*"Fists d6, Health d6, Slur d4", "enter")
+        await pilot.pause()
+        bandit = app.session.state.combatants[-1]
+        assert bandit.name == "Bandit"
+        assert [(a.name, a.category) for a in bandit.sheet.abilities] == [
+            ("Fists", "Body"),
+            ("Health", "Body"),
+            ("Slur", "Body"),
+        ]
+        assert "Fists d6, Health d6, Slur d4" in screen_text(app)
+        # The Bouncer's row, damaged die and all, typed back into its edit form: no change.
+        await select(pilot, 2)
+        before = app.session.state.combatants[2]
+        assert "Health d6/8" in app.session.system.sheet_stats(before.sheet)[1]
+        await pilot.press("e", "tab", "tab", "tab", "tab")  # the text is selected: replaced
+        await pilot.press(*app.session.system.sheet_stats(before.sheet)[1], "enter")
+        await pilot.pause()
+        assert app.session.state.combatants[2] == before
+        assert not isinstance(app.screen, FormScreen)

@@ -11,6 +11,7 @@ from rules.history import History
 from rules.systems.fatigue.demo import build as fatigue_demo
 from rules.systems.fatigue.sheet import FatigueSheet, Skill, Weapon
 from rules.systems.fatigue.system import FatigueChecked
+from tests.cli.support import tracker
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
@@ -157,3 +158,31 @@ async def test_calling_off_from_the_demo_by_keys(tmp_path: Path) -> None:
         await pilot.press("d")
         await pilot.pause()
         assert "Mara pays 10 Wind for Ordinary defense" in screen_text(app)
+
+
+async def test_the_roll_dialog_shows_a_certain_fumble_as_tracker_odds_does(tmp_path: Path) -> None:
+    app = make_app(tmp_path, ScriptedDice([10, 10]), fatigue_demo())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", "shift+tab", "right")  # the defender: Brute, then Raider
+        await pilot.press("tab", "tab", "backspace")  # no attacker skill: 1d20 -4 (fatigue)
+        await pilot.press(*["tab"] * 9, *"14")  # the Sword's fumble 8 typed as 14: line 18
+        await pilot.pause(0.5)
+        text = screen_text(app)
+        assert "Mara 1d20 -4, fumble line 18 vs Raider 1d20 +0" in text
+        assert "Odds before the dice: Mara's chances vs Raider" in text
+        assert "<=0   ████████████ 100.0%" in text  # the fumble lands as a defense...
+        assert "Mara fumbles: 100.0% (18 or less; in <=0)" in text  # ...and says so
+        # The very number `tracker odds fatigue` gives for that check.
+        cli = tracker(
+            *("odds", "fatigue", "--attacker-dice", "1d20", "--attacker", "-4"),
+            *("--defender-dice", "1d20", "--defender", "0", "--fatigue-penalty", "2"),
+            *("--fumble", "18"),
+        )
+        assert "fumble: 100.00%" in cli.stdout
+        await pilot.press("enter")  # rolled: the Consequences pane keeps the chance
+        await pilot.pause(0.5)
+        pane = screen_text(app).split("Consequences")[1]
+        assert "Mara's chances vs Raider" in pane.replace("│", "").replace("\n", " ")
+        assert "Mara fumbles: 100.0%" in " ".join(
+            line.split("│")[-2].strip() for line in pane.splitlines() if line.count("│") >= 2
+        )

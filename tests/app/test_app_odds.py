@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from rules.dice import ScriptedDice
+from rules.dice import ScriptedDice, SeededDice
 from rules.odds import Odds, TierOdds
 from rules.systems.livehack.system import SYSTEM
-from tests.app.test_app import BIG, add_combatant, make_app
+from tests.app.support import BIG, add_combatant, make_app
 from tests.screen import screen_text
+from tracker.app import TrackerApp
+from tracker.demos import DEMOS
+from tracker.session import EncounterSession
 
 LABELS = (("miss", None, -1), ("0-4", 0, 4), ("5-9", 5, 9), ("10-14", 10, 14), ("15+", 15, None))
 
@@ -76,3 +79,30 @@ def pane_text(screen: str, title: str) -> str:
             break
         inside.append(cell.strip("│ "))
     return " ".join(part for part in inside if part)
+
+
+WHOSE = {
+    "demo-livehack": ("Orla's chances vs Goblin Boss", "Orla's chances vs Goblin Boss"),
+    "demo-fatigue": ("Brute's chances vs Mara", "Mara's chances vs Brute"),
+    "demo-pain-pool": ("The Professor's chances vs Juggernaut", "Bullet's chances vs Juggernaut"),
+    "demo-beer-run": ("the upper hand's successes in Mags vs Bouncer", None),
+}
+
+
+@pytest.mark.parametrize("demo", sorted(WHOSE))
+async def test_every_systems_odds_say_whose_they_are(tmp_path: Path, demo: str) -> None:
+    after, before = WHOSE[demo]
+    session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "demo.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause(0.3)
+        pane = pane_text(screen_text(app), "Consequences")
+        assert after in pane  # the last roll's chances, named
+        if demo == "demo-beer-run":  # the round is rolled: the pane's labels are the struck's
+            assert "upper hand: Mags" in pane and "Health d6 → d2" in pane
+            return
+        await pilot.press("r")
+        await pilot.pause(0.5)
+        text = screen_text(app)
+        assert f"Odds before the dice: {before}" in text
+        assert f"{before}, before the dice" in pane_text(text, "Consequences")

@@ -8,7 +8,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn, RemoveCondition
+from rules.commands import (
+    AddCombatant,
+    AddCondition,
+    AddNote,
+    EditCombatant,
+    NextTurn,
+    RemoveCondition,
+)
 from rules.conditions import Duration
 from rules.dice import SeededDice
 from rules.engine import decide
@@ -208,7 +215,10 @@ def with_people(*names: str) -> History:
 
 
 def test_duplicates_and_spaces_get_numbered_slugs() -> None:
-    history = with_people("Goblin", "Orla", "Goblin", "Cave Troll")
+    # Adding numbers a repeated name (rules.engine); an edit or an older save can repeat one.
+    history = with_people("Goblin", "Orla", "Gob", "Cave Troll")
+    rename = EditCombatant(combatant_id="c3", name="Goblin")
+    history.commit(decide(history.state, rename, SeededDice(1)))
     assert [h for h, _ in handles(history.state)] == ["goblin-1", "orla", "goblin-2", "cave-troll"]
     state = history.state
     assert find_combatant(state, "goblin-2").id == "c3"  # type: ignore[union-attr]

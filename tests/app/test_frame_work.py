@@ -9,7 +9,7 @@ from textual.screen import Screen
 
 from rules.commands import AddNote, NextTurn
 from rules.dice import SeededDice
-from tests.app.test_app import add_combatant, make_app
+from tests.app.support import add_combatant, make_app
 from tests.screen import screen_text
 from tracker.widgets.thresholds import ThresholdsPane
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules.commands import AddCombatant
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
+from rules.systems.fatigue.demo import build as fatigue_demo
+from rules.systems.livehack.demo import build as livehack_demo
 from tests.helpers import run
 from tests.screen import screen_text
 from tracker import storage
@@ -54,3 +58,37 @@ async def test_browse_filter_and_open(tmp_path: Path) -> None:
         assert "Cannot open" in screen_text(app)
         assert "⚔ Crypt" in screen_text(app)
     assert bad.read_bytes() == b"not a save"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_a_demo_and_its_copy_are_told_apart_and_the_file_fits(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    demo = tmp_path / "demo-livehack.fight"
+    storage.write(demo, livehack_demo())
+    storage.write(tmp_path / "demo-fatigue.fight", fatigue_demo())
+    opened = storage.play_copy_of_demo(demo, tmp_path)
+    assert opened.path.name == "goblin-warren.fight"
+    saved(tmp_path, "Goblin Warren", ["Ann"])  # the same name, not a copy: no mark
+    session = EncounterSession(opened.history, SeededDice(1), opened.path)
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("ctrl+o")
+        await pilot.pause(0.3)
+        rows = {line.split("█")[1].strip() for line in screen_text(app).splitlines() if "█" in line}
+        found = {row for row in rows if ".fight" in row}
+        assert any("Goblin Warren  (demo)" in r and "demo-livehack.fight" in r for r in found)
+        assert any(
+            "Goblin Warren  (copy of demo)" in r and r.endswith("goblin-warren.fight")
+            for r in found
+        )
+        assert any(r.endswith("goblin-warren-2.fight") and "(" not in r for r in found)
+        assert any("Ironbridge Skirmish  (demo)" in r and "demo-fatigue.fight" in r for r in found)
+        assert any("Fatigue & Thresh" in r for r in found)  # the system, cut short if need be
+        if size[0] >= 160:
+            assert any("Fatigue & Thresholds" in r and "Last change" not in r for r in found)
+            assert "Last change" in screen_text(app) and "Size" in screen_text(app)
+        await pilot.press(*"copy")  # the marks can be searched too
+        await pilot.pause()
+        text = screen_text(app)
+        assert "goblin-warren.fight" in text and "demo-livehack.fight" not in text

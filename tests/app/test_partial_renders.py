@@ -8,7 +8,7 @@ from rich.console import Console
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
-from tests.app.test_app import add_combatant, make_app
+from tests.app.support import add_combatant, make_app
 from tracker import partial_renders, textual_internals
 from tracker.textual_internals import Compositor
 

@@ -13,6 +13,7 @@ from rules.systems.livehack.demo import build as livehack_demo
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
+from tracker.widgets.roll_log import RollLog
 
 DEMO = livehack_demo()
 EVENTS = DEMO.effective_events()
@@ -75,7 +76,10 @@ async def test_stepping_through_a_fight_by_keys(tmp_path: Path) -> None:
         assert "▶ Brak joins the party" in screen_text(app)
         await pilot.press("right_square_bracket")  # the next turn
         await pilot.pause()
-        assert "▶ Brak's turn" in screen_text(app)
+        text = screen_text(app)
+        assert "▶ Brak's turn" in text
+        assert "▶ ▶" not in text  # the turn's own ▶ marks it as the current event too
+        assert app.screen.query_one(RollLog).entries[-1] == "▶ Brak's turn"
         await pilot.press("right_curly_bracket")  # the next round
         await pilot.pause()
         assert "round 2" in screen_text(app) and "— Round 2 —" in screen_text(app)

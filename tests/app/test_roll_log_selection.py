@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
-from tests.app.test_app import make_app
+from tests.app.support import make_app
 from tracker.widgets.roll_log import RollLog
 
 

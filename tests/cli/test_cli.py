@@ -9,20 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from rules import registry
 from rules.engine import new_encounter
 from rules.history import History
 from rules.systems.livehack.demo import build as livehack_demo
+from tests.cli.support import tracker
 from tracker import cli, launch, storage
-
-
-def tracker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tracker", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
 
 
 def test_roll_json_has_every_die_and_is_reproducible() -> None:
@@ -90,19 +82,12 @@ def test_headless_roll_does_not_load_textual() -> None:
     assert out.strip().endswith("False")
 
 
-ODDS_QUESTIONS = {
-    "livehack": ["--attacker", "5", "--defender", "2"],
-    "beerrun": ["--pool", "d12,d8", "--against", "d10,d6"],
-    "fatigue": ["--attacker-dice", "2d10", "--attacker", "3", "--defender-dice", "1d20",
-                "--defender", "1"],
-    "painpool": ["--power", "2d8", "--precision", "1d6", "--possibility", "1d4", "--pain", "5d6"],
-}  # fmt: skip
-
-
-@pytest.mark.parametrize("system", sorted(ODDS_QUESTIONS))
+@pytest.mark.parametrize("system", registry.names())
 def test_headless_odds_load_no_msgspec_and_no_system_module(system: str) -> None:
     """``tracker odds`` starts fast: only the msgspec-free tables and the odds engine load."""
-    argv = ["odds", system, *ODDS_QUESTIONS[system], "--json"]
+    odds_cli = registry.part(system, "odds_cli")
+    assert odds_cli is not None, f"{system} has no odds_cli"
+    argv = ["odds", system, *odds_cli.EXAMPLE, "--json"]
     code = (
         "import sys, json; from tracker.cli import main; "
         f"main({argv!r}); "
@@ -112,7 +97,8 @@ def test_headless_odds_load_no_msgspec_and_no_system_module(system: str) -> None
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     odds_line, loaded_line = out.strip().splitlines()
     assert json.loads(odds_line)["system"] == system
-    light = {f"rules.systems.{system}.{name}" for name in ("table", "pools", "bands", "odds")}
+    light = {"table", "pools", "bands", "odds", "odds_cli"}
+    light = {f"rules.systems.{system}.{name}" for name in light}
     assert [
         m for m in json.loads(loaded_line) if m not in light | {f"rules.systems.{system}"}
     ] == []
@@ -152,7 +138,7 @@ def test_a_fresh_start_opens_the_livehack_demo_among_all_the_demos(tmp_path: Pat
 
     for demo in (Path(__file__).parents[2] / "saves").glob("demo-*.fight"):
         shutil.copy(demo, tmp_path / demo.name)
-    assert len(list(tmp_path.glob("demo-*.fight"))) == 4
+    assert len(list(tmp_path.glob("demo-*.fight"))) == len(registry.names())
     opened, _ = launch.choose_encounter(args_for("--saves", str(tmp_path)))
     assert opened.history.state.system == "livehack"
     assert opened.path == tmp_path / "goblin-warren.fight"
@@ -180,7 +166,7 @@ def test_the_bundled_demo_is_what_the_issue_asks_for() -> None:
     assert len(state.combatants) == 4
     assert state.last_roll is not None
     assert any(c.conditions for c in state.combatants)
-    assert state == livehack_demo().state  # the committed file matches tracker/demos/
+    assert state == livehack_demo().state  # the committed file matches demo.py
 
 
 def test_saves_may_come_before_or_after_the_command():

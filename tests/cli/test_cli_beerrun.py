@@ -73,4 +73,4 @@ def test_the_bundled_demo_is_mid_conflict() -> None:
     state = storage.read(path).state
     assert state.system == "beerrun" and state.round == 2
     assert state.last_roll is not None and not state.last_roll_applied  # damage to land
-    assert state == beerrun_demo().state  # the committed file matches tracker/demos/
+    assert state == beerrun_demo().state  # the committed file matches demo.py

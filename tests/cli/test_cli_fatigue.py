@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.test_cli import tracker
+from tests.cli.support import tracker
 
 BASE = ("roll", "fatigue", "--attacker", "3", "--defender", "2")
 

@@ -418,6 +418,7 @@ def check_roll_odds(system: RuleSystem, rolled: Rolled) -> None:
     same_tiers(before, tiers, "the roll dialog")
     same_tiers(last, tiers, "the last roll")
     assert before == last, "the dialog's odds differ from the odds the same roll had"
+    assert last.whose, "the odds do not say whose chances they are (Odds.whose)"
 
 
 # --- solo play --------------------------------------------------------------------------------

@@ -117,7 +117,6 @@ def test_the_toy_keeps_the_contract(coinflip: RuleSystem):
     check_consequence(coinflip, rolled)
 
 
-@pytest.mark.xfail(reason="needs the headless branch", strict=False)
 def test_the_toy_has_the_headless_parts(coinflip: RuleSystem, capsys):
     check_demo_stem(TOY)
     check_roll_cli(TOY)

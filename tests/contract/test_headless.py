@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from rules import registry
 from rules.system import RuleSystem
 
@@ -20,36 +18,28 @@ from .support import (
     loaded,
 )
 
-# Written against the interface of the headless branch; the marks go once both are merged.
-HEADLESS = pytest.mark.xfail(reason="needs the headless branch", strict=False)
-
 
 def test_the_demo_builds_a_fight_of_the_system(name: str):
     assert demo(name).state.system == name
 
 
-@HEADLESS
 def test_the_demo_has_a_stem(name: str):
     check_demo_stem(name)
 
 
-@HEADLESS
 def test_no_two_demos_share_a_stem():
     stems = [check_demo_stem(name) for name in registry.names()]
     assert len(set(stems)) == len(stems), stems
 
 
-@HEADLESS
 def test_roll_cli_rolls_its_example_reproducibly(name: str):
     check_roll_cli(name)
 
 
-@HEADLESS
 def test_odds_cli_answers_its_example_exactly(system: RuleSystem):
     check_odds_cli(system)
 
 
-@HEADLESS
 def test_odds_cli_loads_no_msgspec_and_not_the_system(system: RuleSystem, name: str):
     if not system.has_odds:
         return
@@ -58,6 +48,5 @@ def test_odds_cli_loads_no_msgspec_and_not_the_system(system: RuleSystem, name: 
     assert f"rules.systems.{name}.system" not in modules
 
 
-@HEADLESS
 def test_tracker_roll_and_odds_run_the_examples(system: RuleSystem, capsys):
     check_tracker_roll_and_odds(system, capsys)

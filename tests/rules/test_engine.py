@@ -124,6 +124,56 @@ def test_a_name_too_long_is_rejected():
     assert len(who(history, "c1").name) == MAX_NAME
 
 
+def names(history):
+    return [c.name for c in history.state.combatants]
+
+
+def test_a_repeated_name_numbers_both_by_an_event_undo_takes_back():
+    history = new_history()
+    run(history, AddCombatant(name="Bandit", gm_only=True, notes="by the door"))
+    before = history.state
+    events = run(history, AddCombatant(name="bandit"))
+    assert names(history) == ["Bandit 1", "bandit 2"]
+    renamed = who(history, "c1")
+    assert (renamed.gm_only, renamed.notes) == (True, "by the door")  # only the name changed
+    assert describe(before, events[0]).plain == "Bandit is now Bandit 1"
+    assert fold(history.effective_events()) == history.state  # a replay gives the same
+    history.undo()
+    assert names(history) == ["Bandit"]
+    history.redo()
+    assert names(history) == ["Bandit 1", "bandit 2"]
+    run(history, AddCombatant(name="Bandit"))
+    assert names(history) == ["Bandit 1", "bandit 2", "Bandit 3"]
+
+
+def test_numbers_go_on_after_the_highest_and_a_typed_number_is_kept():
+    history = new_history()
+    for name in ("Bandit 1", "Bandit 3", "Bandit 7", "Goblin Sneak", "Goblin"):
+        run(history, AddCombatant(name=name))
+    assert names(history) == ["Bandit 1", "Bandit 3", "Bandit 7", "Goblin Sneak", "Goblin"]
+    run(history, AddCombatant(name="Bandit"))  # after the highest: a number never comes back
+    run(history, AddCombatant(name="Bandit 3"))  # taken: the next number
+    run(history, AddCombatant(name="Goblin"))  # "Goblin Sneak" is another name
+    assert names(history)[5:] == ["Bandit 8", "Bandit 9", "Goblin 2"]
+    assert names(history)[4] == "Goblin 1"
+
+
+def test_a_hidden_newcomer_never_renames_one_the_players_see():
+    history = new_history()
+    run(history, AddCombatant(name="Bandit"))
+    [_added] = run(history, AddCombatant(name="Bandit", gm_only=True))  # no rename event
+    assert names(history) == ["Bandit", "Bandit 1"]
+    run(history, AddCombatant(name="Bandit"))
+    assert names(history) == ["Bandit 2", "Bandit 1", "Bandit 3"]
+
+
+def test_a_numbered_name_stays_within_the_longest_name():
+    history = new_history()
+    run(history, AddCombatant(name="x" * MAX_NAME))
+    run(history, AddCombatant(name="x" * MAX_NAME))
+    assert names(history) == ["x" * (MAX_NAME - 2) + " 1", "x" * (MAX_NAME - 2) + " 2"]
+
+
 # --- editing ----------------------------------------------------------------------------------
 
 

@@ -8,6 +8,10 @@ from pathlib import Path
 import pytest
 
 from rules import snapshot
+from rules.commands import NextTurn
+from rules.dice import SeededDice
+from rules.engine import decide, new_encounter
+from rules.history import History
 from rules.systems.livehack.demo import build as livehack_demo
 from tests.helpers import people
 from tracker import storage
@@ -125,6 +129,23 @@ def test_demos_are_played_as_copies(tmp_path: Path) -> None:
     assert opened.history.state == livehack_demo().state
     assert demo.read_bytes() == original
     assert storage.saves_by_recency(tmp_path) == [opened.path]
+
+
+def test_the_listing_tells_a_demo_from_its_copy_even_once_played_on(tmp_path: Path) -> None:
+    demo = tmp_path / "demo-livehack.fight"
+    storage.write(demo, livehack_demo())
+    opened = storage.play_copy_of_demo(demo, tmp_path)
+    played = opened.history
+    played.commit(decide(played.state, NextTurn(), SeededDice(1)), "next")
+    played.undo()
+    storage.write(opened.path, played)  # compacted, with more records than the demo
+    lookalike = History(new_encounter("Goblin Warren", "livehack"))  # the name, not the log
+    storage.write(tmp_path / "other.fight", lookalike)
+    listed = {item.path.name: item for item in storage.list_saves(tmp_path)}
+    assert listed["demo-livehack.fight"].demo and not listed["demo-livehack.fight"].copy_of
+    assert listed["goblin-warren.fight"].copy_of == "demo-livehack.fight"
+    assert not listed["goblin-warren.fight"].demo
+    assert not listed["other.fight"].copy_of and not listed["other.fight"].demo
 
 
 def _relabelled(system: str) -> bytes:

@@ -1,20 +1,25 @@
-"""The bundled demo encounters, one module per system, each built by playing commands.
+"""The bundled demo encounters: each system's ``demo`` part, found through the registry.
 
-``make demo`` (``python -m tracker.demos saves``) rewrites the files in ``saves/``, which
-are committed. To add a demo, write a module with ``build() -> History`` and list it here.
+A system's ``rules/systems/<name>/demo.py`` has ``build() -> History`` (played from commands
+with seeded dice, so it is the same every time) and ``STEM``, the name of its file in
+``saves/``. ``make demo`` (``python -m tracker.demos saves``) rewrites those files, which are
+committed.
 """
 
 from collections.abc import Callable
 
 from rules.history import History
-from rules.systems.beerrun import demo as beerrun
-from rules.systems.fatigue import demo as fatigue
-from rules.systems.livehack import demo as livehack
-from rules.systems.painpool import demo as painpool
+from rules.registry import part
+from tracker.defaults import systems
 
-DEMOS: dict[str, Callable[[], History]] = {
-    "demo-livehack": livehack.build,
-    "demo-beer-run": beerrun.build,
-    "demo-fatigue": fatigue.build,
-    "demo-pain-pool": painpool.build,
-}
+
+def _demos() -> dict[str, Callable[[], History]]:
+    found = {}
+    for name in systems():
+        demo = part(name, "demo")
+        if demo is not None:
+            found[demo.STEM] = demo.build
+    return found
+
+
+DEMOS: dict[str, Callable[[], History]] = _demos()  # by file stem, the first system's first

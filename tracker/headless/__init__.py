@@ -1,32 +1,65 @@
-"""Headless subcommands, one module per rule system. None of them imports Textual.
+"""Headless subcommands, ``tracker roll <system>`` and ``tracker odds <system>``, for every
+system that offers them. None of them imports Textual.
 
-A module offers ``add_roll_arguments(parser)`` and ``run_roll(args) -> int`` for
-``tracker roll <system>``; list it in ``ROLLERS``. ``tracker odds <system>`` has its own
-module (``add_odds_arguments`` and ``run_odds``), listed in ``ODDS``: it loads only the
-system's msgspec-free tables and its exact-odds engine, so it starts quickly. Modules are
-imported only when asked for, so a headless command loads one rule system, not all of them.
+A system offers them as parts of its package, found through ``rules.registry.part``:
+``roll_cli`` and ``odds_cli`` (their interface: ``rules/headless.py``). They add their options
+and answer; this module adds ``--seed`` and ``--json``, seeds the dice, prints and turns a
+refusal into one line on stderr. A part is imported only when asked for, so a headless command
+loads one rule system, not all of them, and ``tracker odds`` only its light ``odds_cli``.
 """
 
-from importlib import import_module
+from __future__ import annotations
+
+import argparse
+import sys
 from types import ModuleType
 
-ROLLERS: dict[str, str] = {
-    "livehack": "tracker.headless.livehack",
-    "beerrun": "tracker.headless.beerrun",
-    "fatigue": "tracker.headless.fatigue",
-    "painpool": "tracker.headless.painpool",
-}
-ODDS: dict[str, str] = {
-    "livehack": "tracker.headless.livehack_odds",
-    "beerrun": "tracker.headless.beerrun_odds",
-    "fatigue": "tracker.headless.fatigue_odds",
-    "painpool": "tracker.headless.painpool_odds",
-}
+from rules.errors import Rejected
+from rules.registry import part
+from tracker.headless.odds_output import print_odds
+
+COMMANDS = {"roll": "roll_cli", "odds": "odds_cli"}
 
 
-def roller(name: str) -> ModuleType:
-    return import_module(ROLLERS[name])
+def command_part(command: str, system: str) -> ModuleType | None:
+    """The system's part for ``command`` (``roll`` or ``odds``), or None if it has none."""
+    return part(system, COMMANDS[command])
 
 
-def odds_module(name: str) -> ModuleType:
-    return import_module(ODDS[name])
+def add_arguments(command: str, module: ModuleType, parser: argparse.ArgumentParser) -> None:
+    """The system's options for ``command``, then those every system shares."""
+    module.add_arguments(parser)
+    if command == "roll":
+        parser.add_argument("--seed", type=int, help="seed the dice, to reproduce a roll")
+        parser.add_argument("--json", action="store_true", help="print every die as JSON")
+    else:
+        parser.add_argument("--json", action="store_true", help="print the odds as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tracker roll`` or ``tracker odds`` for ``args.system``: 0, or 2 when refused."""
+    module = command_part(args.command, args.system)
+    assert module is not None  # the parser offers only the systems that have the part
+    try:
+        if args.command == "roll":
+            run_roll(module, args)
+        else:
+            print_odds(module.answer(args), args.json)
+    except Rejected as exc:
+        print(f"tracker: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def run_roll(module: ModuleType, args: argparse.Namespace) -> None:
+    from tracker.headless.seeds import dice_for  # only a roll needs dice: odds start quicker
+
+    seed, dice = dice_for(args.seed)
+    report = module.roll(args, dice)
+    if args.json:
+        import json  # only here: the printout does without it
+
+        print(json.dumps({"system": args.system, "seed": seed} | report.data))
+    else:
+        print(report.text)
+        print(f"(seed {seed})")

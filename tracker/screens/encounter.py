@@ -125,8 +125,11 @@ class EncounterScreen(Screen[None]):
             self.post_message(EncounterChanged(change))
 
         self._unsubscribe = self.session.subscribe(changed)
+        pane = self.query_one(CombatantsPane)
+        if self.session.allows("add_combatant"):
+            pane.empty_hint = "press a to add a combatant"
         self.reload()
-        self.query_one(CombatantsPane).focus()
+        pane.focus()
 
     def reload(self) -> None:
         """Show the session's whole state and log (a served seat that was not told of

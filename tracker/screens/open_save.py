@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -15,6 +16,42 @@ from textual.widgets import DataTable, Input, Label
 
 from rules.registry import get_system, names
 from tracker import storage
+
+COLUMNS = ("Encounter", "System", "Round", "Last change", "Size", "File")
+# What a narrow dialog keeps, first to last: the name and the file always.
+PRIORITY = ("Encounter", "File", "System", "Round", "Last change", "Size")
+PADDING = 2  # a DataTable cell's padding, one column each side
+SHORTEST_SYSTEM = 8  # "LiveHack" whole, "Fatigue…" cut
+
+
+def fitting(widths: dict[str, int], room: int) -> dict[str, int]:
+    """The columns shown in ``room`` cells, in their order, with their widths: each by
+    priority while it fits; the system's name may be cut short rather than left out."""
+    chosen: dict[str, int] = {}
+    used = 0
+    for column in PRIORITY:
+        cost = widths[column] + PADDING
+        left = room - used - PADDING
+        if used + cost <= room or column in PRIORITY[:2]:
+            chosen[column] = widths[column]
+        elif column == "System" and left >= SHORTEST_SYSTEM:
+            chosen[column] = left
+        else:
+            continue
+        used += chosen[column] + PADDING
+    return {column: chosen[column] for column in COLUMNS if column in chosen}
+
+
+def _cut(text: Text, width: int) -> Text:
+    if text.cell_len <= width:
+        return text
+    cut = text.copy()
+    cut.truncate(width, overflow="ellipsis")
+    return cut
+
+
+def _mark(item: storage.Listing) -> str:
+    return "demo" if item.demo else "copy of demo" if item.copy_of else ""
 
 
 def _when(seconds: float) -> str:
@@ -48,7 +85,8 @@ class OpenSaveScreen(ModalScreen[Path | None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#saves", DataTable)
-        table.add_columns("Encounter", "System", "Round", "Last change", "Size", "File")
+        for column in COLUMNS:
+            table.add_column(column, key=column)
         table.loading = True
         self.query_one("#filter", Input).focus()
         self.load()
@@ -64,27 +102,57 @@ class OpenSaveScreen(ModalScreen[Path | None]):
         self.query_one("#saves", DataTable).loading = False
         self.refilter()
 
+    def on_resize(self) -> None:
+        if self.listings:
+            self.refilter()
+
     def refilter(self) -> None:
         wanted = self.query_one("#filter", Input).value.casefold().strip()
         table = self.query_one("#saves", DataTable)
-        table.clear()
+        kept = table.coordinate_to_cell_key(table.cursor_coordinate)[0] if table.row_count else None
+        rows = [
+            (str(item.path), self._cells(item))
+            for item in self.listings
+            if not wanted or wanted in self._searched(item)
+        ]
+        widths = {
+            column: max([cell_len(column), *(cells[column].cell_len for _, cells in rows)])
+            for column in COLUMNS
+        }
+        # The dialog's width, less a scrollbar: the table's own is not laid out while loading.
+        room = self.query_one("#dialog").content_size.width - table.styles.scrollbar_size_vertical
+        shown = fitting(widths, room)
+        layout = tuple((key.value, column.width) for key, column in table.columns.items())
+        table.clear(columns=layout != tuple(shown.items()))
+        if not table.columns:
+            for column, width in shown.items():
+                table.add_column(column, key=column, width=width)
+        for key, cells in rows:
+            table.add_row(*(_cut(cells[c], width) for c, width in shown.items()), key=key)
+        if kept is not None and kept.value in table.rows:
+            table.move_cursor(row=table.get_row_index(kept), animate=False)
+
+    @staticmethod
+    def _searched(item: storage.Listing) -> str:
+        title = get_system(item.system).title if item.system in names() else item.system
+        return f"{item.name} {_mark(item)} {title} {item.path.name}".casefold()
+
+    def _cells(self, item: storage.Listing) -> dict[str, Text]:
+        title = get_system(item.system).title if item.system in names() else item.system
         problem_style = self.app.theme_variables.get("error", "red")  # the theme's own
-        for item in self.listings:
-            title = get_system(item.system).title if item.system in names() else item.system
-            if wanted and wanted not in f"{item.name} {title} {item.path.name}".casefold():
-                continue
-            name = Text(item.name)
-            if item.problem:
-                name.append(f"  ({item.problem})", style=problem_style)
-            table.add_row(
-                name,
-                Text(title),
-                Text(str(item.round) if not item.problem else "?"),
-                Text(_when(item.changed)),
-                Text(_size(item.size)),
-                Text(item.path.name, style="dim"),
-                key=str(item.path),
-            )
+        name = Text(item.name)
+        if item.problem:
+            name.append(f"  ({item.problem})", style=problem_style)
+        elif _mark(item):
+            name.append(f"  ({_mark(item)})", style="italic")
+        return {
+            "Encounter": name,
+            "System": Text(title),
+            "Round": Text(str(item.round) if not item.problem else "?"),
+            "Last change": Text(_when(item.changed)),
+            "Size": Text(_size(item.size)),
+            "File": Text(item.path.name, style="dim"),
+        }
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.refilter()

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from rules.encounter import Combatant, Encounter
@@ -81,6 +83,8 @@ class CombatantsPane(DataTable[Text]):
         "combatants--cannot-act",
         "combatants--hidden",
     }
+
+    empty_hint = ""  # shown under the column titles while the encounter has nobody in it
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
@@ -238,6 +242,14 @@ class CombatantsPane(DataTable[Text]):
         self.border_subtitle = Text.assemble(f"{full[1].plain}: ", conditions)
 
     # --- the rows -------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        if self.row_count or not self.empty_hint or y != self.header_height:
+            return super().render_line(y)
+        style = self.rich_style + Style(italic=True)
+        return Strip([Segment(f" {self.empty_hint}", style)]).adjust_cell_length(
+            self.size.width, self.rich_style
+        )
 
     def _style(self, component: str) -> Style:
         return self.get_component_rich_style(component, partial=True)

@@ -6,11 +6,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from rules.odds import Odds
-
-
-def percent(p: float) -> str:
-    return f"{p * 100:.1f}%" if p >= 0.001 or p == 0 else "<0.1%"
+from rules.odds import Odds, percent
 
 
 def odds_grid(odds: Odds, landed: int | None = None, bar_width: int = 12) -> Table:
@@ -41,9 +37,15 @@ class OddsTable(Static):
             self.update("")
             return
         grid = Table.grid()
-        grid.add_row(Text(title, style="bold"))
+        grid.add_row(Text(f"{title}: {odds.whose}" if odds.whose else title, style="bold"))
         grid.add_row(odds_grid(odds))
-        note = odds.extra.get("note")  # a system's one-line extra, e.g. Pain Pool's damage
-        if isinstance(note, str):
-            grid.add_row(Text(note, style="dim"))
+        note = odds_note(odds)
+        if note is not None:
+            grid.add_row(note)
         self.update(grid)
+
+
+def odds_note(odds: Odds) -> Text | None:
+    """A system's one-line extra (Pain Pool's damage, a Fatigue fumble), or None."""
+    note = odds.extra.get("note")
+    return Text(note, style="italic") if isinstance(note, str) and note else None

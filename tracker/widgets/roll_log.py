@@ -33,6 +33,7 @@ from tracker.widgets.scrolled_lines import keep_scrolled_lines
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
 THUMB_LAG = 0.5  # seconds the log's scrollbar thumb may lag behind a new entry
 SHARED_ENTRIES = 256  # recent entries kept for every log in the process
+MARK = "▶ "  # before the replay's current entry
 
 
 class Shared:
@@ -121,12 +122,14 @@ class RollLog(ScrollView, can_focus=True):
         if mark_last and self._logged:
             last = len(self._logged) - 1
             self._marked = last
-            self.entries[-1] = "▶ " + self.entries[-1]
-            first, *rest = self._widths[last]
-            self._widths[last] = (first + 2, *rest)
             self._strips.pop(last, None)
-            if self._width:
-                self._ends[last] = (self._ends[last - 1] if last else 0) + self._line_count(last)
+            if not self.entries[-1].startswith(MARK):  # a turn's entry has its own ▶
+                self.entries[-1] = MARK + self.entries[-1]
+                first, *rest = self._widths[last]
+                self._widths[last] = (first + len(MARK), *rest)
+                if self._width:
+                    before = self._ends[last - 1] if last else 0
+                    self._ends[last] = before + self._line_count(last)
         self._laid_out(follow=True)
 
     def append(self, events: Iterable[tuple[Event, Encounter]]) -> None:
@@ -280,7 +283,8 @@ class RollLog(ScrollView, can_focus=True):
         if strips is None:
             text = entry_text(entry, styles)
             if not shared:
-                text = Text("▶ ", style="bold") + text
+                if not entry.plain.startswith(MARK):
+                    text = Text(MARK, style="bold") + text
                 text.stylize("reverse")
             console = self.app.console
             options = console.options.update_width(width)

@@ -11,9 +11,9 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rules.encounter import Encounter
-from rules.odds import Odds
+from rules.odds import Odds, percent
 from rules.registry import get_system
-from tracker.widgets.odds_table import odds_grid, percent
+from tracker.widgets.odds_table import odds_grid, odds_note
 
 
 def bound(value: int | None) -> str:
@@ -65,9 +65,11 @@ class ThresholdsPane(Static):
         )
         summary = None if landing is None else landing.summary
         applied = landing is not None and state.last_roll_applied
+        whose = odds.whose if odds is not None else ""
+        note = odds_note(odds) if odds is not None else None
         # Most changes (a turn, a note, a wound) leave the pane as it is: not drawn again,
         # which would lay the screen out and render the pane anew on every seat.
-        looks = (tiers, summary, applied, odds is not None)
+        looks = (tiers, summary, applied, odds is not None, whose, note)
         if looks == self._looks:
             return
         self._looks = looks
@@ -95,12 +97,16 @@ class ThresholdsPane(Static):
             text.append("  (applied)", style="dim")
         grid = Table.grid(expand=True)
         grid.add_row(text)
+        if whose:
+            grid.add_row(Text(whose, style="bold"))
         if landing is not None and landed_chance:
             grid.add_row(
                 Text(
                     f"landed in {landed_label}, which had a {landed_chance} chance", style="italic"
                 )
             )
+        if note is not None:
+            grid.add_row(note)
         grid.add_row(table)
         self.update(grid)
 
@@ -109,6 +115,12 @@ class ThresholdsPane(Static):
         self._shown = None
         self._looks = None
         grid = Table.grid(expand=True)
-        grid.add_row(Text("Odds of the roll being prepared", style="bold"))
+        title = "Odds of the roll being prepared"
+        if odds.whose:
+            title = f"{odds.whose}, before the dice"
+        grid.add_row(Text(title, style="bold"))
         grid.add_row(odds_grid(odds, bar_width=10))
+        note = odds_note(odds)
+        if note is not None:
+            grid.add_row(note)
         self.update(grid)

@@ -19,6 +19,8 @@ from .model import (
     parse_abilities,
 )
 
+STEM = "demo-beer-run"  # its bundled save: saves/demo-beer-run.fight (make demo)
+
 
 def build() -> History:
     history = History(new_encounter("Tavern Brawl", "beerrun"))

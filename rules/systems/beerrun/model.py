@@ -115,39 +115,57 @@ def spend_one(dice: tuple[TempDie, ...], size: int) -> tuple[TempDie, ...]:
 
 # --- sheet text -------------------------------------------------------------------------------
 
-ABILITY = re.compile(r"(.+?)\s+[dD]([0-9]+)")
+ABILITY = re.compile(r"(.+?)\s+[dD]([0-9]+)(?:\s*/\s*[dD]?([0-9]+))?")  # "Health d5/6": damaged
 TEMP = re.compile(r"[dD]([0-9]+)\s*(?:[xX*]\s*([0-9]+))?")
 OUTCOME = re.compile(r"([+-])\s*(.+?)\s+[dD]([0-9]+)")
 
 
-def parse_abilities(text: str) -> tuple[Ability, ...]:
-    """``"Body: Fencing d8, Health d6; Mind: Wits d6"`` -> abilities in categories."""
+def parse_abilities(text: str, known: tuple[Ability, ...] = ()) -> tuple[Ability, ...]:
+    """``"Body: Fencing d8, Health d6; Mind: Wits d6"`` -> abilities in categories.
+
+    The table's own text reads too: ``"Fencing d8, Health d5/6"`` (a damaged die as now/full).
+    An ability written without a category keeps the one it has in ``known`` (the sheet being
+    edited), else has none ("") until the system files it (``BeerRun.fit_sheet``).
+    """
     out: list[Ability] = []
     for group in filter(str.strip, text.split(";")):
-        category, colon, names = group.partition(":")
-        category = " ".join(category.split())
-        if not colon or not category:
+        head, colon, names = group.partition(":")
+        category = " ".join(head.split()) if colon else ""
+        if colon and not category:
             raise Rejected(
                 "Put abilities under a category, like Body: Fencing d8, Health d6 "
                 f"({group.strip()!r})"
             )
-        for part in filter(str.strip, names.split(",")):
-            match = ABILITY.fullmatch(part.strip())
-            if match is None:
-                raise Rejected(f"An ability is a name and a die, like Fencing d8, not {part!r}")
-            name = " ".join(match.group(1).split())
-            if any(a.name.casefold() == name.casefold() for a in out):
-                raise Rejected(f"The ability {name} is listed twice")
-            size = parse_die(f"d{match.group(2)}", name)
-            out.append(Ability(name=name, category=category, size=size))
+        for part in filter(str.strip, (names if colon else head).split(",")):
+            out.append(_ability(part, category, known))
+            if [a.name.casefold() for a in out].count(out[-1].name.casefold()) > 1:
+                raise Rejected(f"The ability {out[-1].name} is listed twice")
     return tuple(out)
+
+
+def _ability(part: str, category: str, known: tuple[Ability, ...]) -> Ability:
+    match = ABILITY.fullmatch(part.strip())
+    if match is None:
+        raise Rejected(f"An ability is a name and a die, like Fencing d8, not {part.strip()!r}")
+    name = " ".join(match.group(1).split())
+    full = parse_die(f"d{match.group(3)}", name) if match.group(3) else 0
+    # A die worn down to zero is shown as d0/6, and stays so when edited.
+    size = 0 if full and int(match.group(2)) == 0 else parse_die(f"d{match.group(2)}", name)
+    if full and full < size:
+        raise Rejected(f"{name} d{size}/{full}: a damaged die is written now/full, like d5/6")
+    if not category:
+        before = next((a for a in known if a.name.casefold() == name.casefold()), None)
+        category = before.category if before is not None else ""
+    return Ability(name=name, category=category, size=size, full=full if full > size else 0)
 
 
 def abilities_text(abilities: tuple[Ability, ...]) -> str:
     groups: dict[str, list[str]] = {}
     for a in abilities:
-        groups.setdefault(a.category, []).append(f"{a.name} d{a.size}")
-    return "; ".join(f"{cat}: {', '.join(names)}" for cat, names in groups.items())
+        groups.setdefault(a.category, []).append(a.text())
+    return "; ".join(
+        f"{cat}: {', '.join(names)}" if cat else ", ".join(names) for cat, names in groups.items()
+    )
 
 
 def parse_temp_dice(text: str, what: str) -> tuple[TempDie, ...]:

@@ -1,7 +1,7 @@
 """Beer Run's exact odds: one pool against another, sorted high to low and compared pairwise.
 
 Source: ``shared/rules-texts/002`` (Beer Run), *Compare Rolls*; the mechanics are
-``rules.systems.beerrun_dice.compare`` and the tiers ``rules.systems.beerrun_pools.PIP_BANDS``.
+``rules.systems.beerrun.dice.compare`` and the tiers ``rules.systems.beerrun.pools.PIP_BANDS``.
 
 The computation sweeps the faces from the highest down to 1 (see ``docs/odds.md``). Before
 face ``v`` is handled, every die that has not yet shown a higher face is, given that, uniform
@@ -51,7 +51,7 @@ def check_size(top: tuple[int, ...], bottom: tuple[int, ...]) -> None:
 
 
 def _padded(sizes: tuple[int, ...], length: int) -> tuple[int, ...]:
-    """A shorter pool's missing dice are d1s showing 1 (``beerrun_dice.NO_DIE``)."""
+    """A shorter pool's missing dice are d1s showing 1 (``dice.NO_DIE``)."""
     return sizes + (NO_DIE_SIZE,) * (length - len(sizes))
 
 

@@ -1,7 +1,7 @@
 """Beer Run's die notation, pip tiers and kept successes, free of msgspec.
 
-The system (``rules.systems.beerrun``, ``beerrun_dice``) and its exact odds
-(``rules.odds.beerrun``) both read these, so ``tracker odds beerrun`` starts without loading
+The system (``rules.systems.beerrun.system``, ``dice``) and its exact odds
+(``rules.systems.beerrun.odds``) both read these, so ``tracker odds beerrun`` starts without loading
 the system's Structs. Source: ``shared/rules-texts/002`` (Beer Run), *Extra Dice* and *Compare
 Rolls*.
 """
@@ -53,13 +53,14 @@ def parse_pool(text: str, what: str = "A pool") -> tuple[int, ...]:
 NO_DIE_SIZE = 1  # a shorter pool's missing die: a d1 showing 1
 
 # The Consequences pane's tiers by the upper hand's kept successes: (label, low, high, effect).
+# Once a roll says whom they strike, the system shows that one's dice instead.
 PIP_BANDS: tuple[tuple[str, int, int | None, str], ...] = (
     ("ties", 0, 0, "nothing lands"),
     ("1", 1, 1, "1 pip off a die"),
-    ("2", 2, 2, "2 pips: d8 → d6"),
-    ("3", 3, 3, "3 pips: d8 → d5"),
-    ("4", 4, 4, "4 pips: d6 → d2"),
-    ("5+", 5, None, "5+ pips"),
+    ("2", 2, 2, "2 pips off a die"),
+    ("3", 3, 3, "3 pips off a die"),
+    ("4", 4, 4, "4 pips off a die"),
+    ("5+", 5, None, "5+ pips off a die"),
 )
 
 

@@ -2,8 +2,8 @@
 
 Source: ``shared/rules-texts/002`` (Beer Run, by Mike Holmes). There is no turn order: every
 side states a goal, pays Intensity for a pool, and all pools roll at once (``r``). ``n`` ends
-the round. Values live in ``beerrun_model``, the dice in ``beerrun_dice``, the rules in
-``beerrun_rules`` and the log lines in ``beerrun_view``.
+the round. Values live in ``model``, the dice in ``dice``, the rules in
+``conflict`` and the log lines in ``log``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded, TurnAdvanced
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
+from rules.odds import percent
 from rules.system import Action, Landing, RuleSystem, Tier
 
 from . import conflict, solo
@@ -89,9 +90,34 @@ class _AnyFace:
 ANY_FACE = _AnyFace()
 
 
-def contest_odds(contest: Contest) -> Odds:
-    """The exact odds of one comparison, its top row as the pool."""
-    return pool_odds(tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom))
+def contest_odds(contest: Contest, state: Encounter) -> Odds:
+    """The exact odds of one comparison, its top row as the pool. The tiers count the upper
+    hand's kept successes, whoever has it: the note says how likely each side is to."""
+    found = pool_odds(tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom))
+    top = state.name_of(contest.top_id)
+    bottom = state.name_of(contest.bottom_id, "the difficulty")
+    upper = found.extra["upper_hand"]
+    assert isinstance(upper, dict)
+    note = (
+        f"upper hand: {top} {percent(upper['pool'])}, {bottom} {percent(upper['against'])}, "
+        f"neither {percent(upper['none'])}"
+    )
+    whose = f"the upper hand's successes in {top} vs {bottom}"
+    return found._replace(whose=whose, extra={**found.extra, "note": note})
+
+
+def _pips_on(target: Combatant, tier: Tier) -> str:
+    """What a tier's pips do to ``target``'s dice: "Health d6 → d4"."""
+    if not tier.low:
+        return tier.effect  # ties: nothing lands
+    split = conflict.default_split(target, tier.low)
+    ability = conflict.sheet_of(target).ability(split[0][0]) if split else None
+    if ability is None:
+        return "no die left to damage"
+    after = ability.size - tier.low
+    if tier.high is None and after >= 1:  # 5+ pips: this die or less
+        return f"{ability.name} d{ability.size} → ≤d{after}"
+    return f"{ability.name} d{ability.size} → d{max(0, after)}"
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -130,6 +156,8 @@ class BeerRun(RuleSystem):
     stat_columns = ("Int", "Abilities", "Goal", "Extra dice")
     uses_turn_order = False
     has_odds = True
+    gm_commands = (RollRound, SetCategories)  # every side's pools at once; the table's dice
+    gm_actions = frozenset({"roll", "categories"})
     solo_policies = solo.POLICIES
 
     def new_state(self) -> BeerRunState:
@@ -179,12 +207,47 @@ class BeerRun(RuleSystem):
             raise Rejected(f"Intensity must be between 0 and {MAX_INTENSITY}")
         return structs.replace(
             sheet,
-            abilities=self._kept_damage(sheet, parse_abilities(values.get("abilities", ""))),
+            abilities=self._kept_damage(
+                sheet, parse_abilities(values.get("abilities", ""), sheet.abilities)
+            ),
             intensity=intensity,
             situation=parse_temp_dice(values.get("situation", ""), "Situation dice"),
             penalty=parse_temp_dice(values.get("penalty", ""), "Penalty dice"),
             outcomes=parse_outcomes(values.get("outcomes", "")),
         )
+
+    def fit_sheet(self, state: Encounter, sheet: BeerRunSheet) -> BeerRunSheet:
+        """Abilities typed without a category (as the combatants pane shows them): each takes
+        the category the same ability has on a sheet here, else that of its nearest neighbour
+        in the list that has one (the pane lists a sheet category by category); with none at
+        all, refused (see docs/rulings.md)."""
+        if all(a.category for a in sheet.abilities):
+            return sheet
+        filed = {
+            a.name.casefold(): a.category
+            for c in reversed(state.combatants)  # the first in the order has the last word
+            if isinstance(c.sheet, BeerRunSheet)
+            for a in c.sheet.abilities
+            if a.category
+        }
+        found = [a.category or filed.get(a.name.casefold(), "") for a in sheet.abilities]
+        if not any(found):
+            game = conflict.categories(state)
+            first = sheet.abilities[0]
+            known = f" (categories here: {', '.join(game)})" if game else ""
+            raise Rejected(
+                f"Which category is {first.name} in? Write the abilities under their "
+                f"categories, like {game[0] if game else 'Body'}: {first.text()}{known}"
+            )
+        for index, category in enumerate(found):
+            if not category:
+                before = [c for c in found[:index] if c]
+                found[index] = before[-1] if before else next(c for c in found[index:] if c)
+        abilities = tuple(
+            structs.replace(a, category=category)
+            for a, category in zip(sheet.abilities, found, strict=True)
+        )
+        return structs.replace(sheet, abilities=abilities)
 
     @staticmethod
     def _kept_damage(sheet: BeerRunSheet, typed: tuple[Ability, ...]) -> tuple[Ability, ...]:
@@ -650,7 +713,7 @@ class BeerRun(RuleSystem):
                 contest = self._pool_contest(state, values)
             else:
                 return None
-            return None if contest is None else contest_odds(contest)
+            return None if contest is None else contest_odds(contest, state)
         except Rejected:  # values that do not parse, or pools too large for exact odds
             return None
 
@@ -659,7 +722,7 @@ class BeerRun(RuleSystem):
         if not isinstance(roll, RoundRolled) or not roll.contests:
             return None
         try:
-            return contest_odds(roll.contests[0])
+            return contest_odds(roll.contests[0], state)
         except Rejected:
             return None
 
@@ -690,13 +753,39 @@ class BeerRun(RuleSystem):
             if contest.top_id == who:
                 return contest
             if contest.bottom_id == who:  # the opponent paid first: seen from the builder
-                return structs.replace(contest, top=contest.bottom, bottom=contest.top)
+                return structs.replace(
+                    contest,
+                    top=contest.bottom,
+                    bottom=contest.top,
+                    top_id=who,
+                    bottom_id=contest.top_id,
+                )
         return None
 
     # --- what the app shows ---
 
     def tiers(self, state: Encounter) -> list[Tier]:
-        return list(PIP_TIERS)
+        """The pips each tier lands, on the dice of the one the last roll's upper hand strikes
+        (as ``d`` lands them: on Health, or the largest die left); generic before then."""
+        struck = self._struck(state)
+        if struck is None:
+            return list(PIP_TIERS)
+        return [structs.replace(tier, effect=_pips_on(struck, tier)) for tier in PIP_TIERS]
+
+    @staticmethod
+    def _struck(state: Encounter) -> Combatant | None:
+        """Whom the last roll's upper hand lands its successes on; None after a tie, against
+        a difficulty, or before any roll."""
+        roll = state.last_roll
+        if not isinstance(roll, RoundRolled) or not roll.contests:
+            return None
+        contest = roll.contests[0]
+        if contest.kind != "conflict":
+            return None
+        upper = compare(contest.top, contest.bottom).upper
+        if upper == "tie":
+            return None
+        return state.find(contest.bottom_id if upper == "top" else contest.top_id)
 
     def landing(self, state: Encounter) -> Landing | None:
         roll = state.last_roll

@@ -1,8 +1,8 @@
 """Fatigue & Thresholds, the pure arithmetic: pools, penalties, stress dice, thresholds, aid.
 
 Source: ``shared/rules-texts/003`` ("Resolving Actions"). The system module
-(``rules.systems.fatigue``) turns these into commands, events and what the app shows. The
-situation dice and threshold bands live in ``fatigue_bands`` (free of msgspec, for the exact
+(``rules.systems.fatigue.system``) turns these into commands, events and what the app shows. The
+situation dice and threshold bands live in ``bands`` (free of msgspec, for the exact
 odds) and are re-exported here.
 """
 
@@ -166,7 +166,7 @@ def merge(*groups: tuple[Cost, ...]) -> tuple[Cost, ...]:
     return tuple(Cost(pool, amount) for pool, amount in out.items() if amount)
 
 
-# --- thresholds (the spacing and bands are in fatigue_bands) -----------------------------------
+# --- thresholds (the spacing and bands are in bands) -----------------------------------
 
 
 def suckage_to_lift(loss: int, space: int) -> int:

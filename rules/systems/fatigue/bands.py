@@ -1,7 +1,7 @@
 """Fatigue & Thresholds: the situation dice and the threshold bands, free of msgspec.
 
-The system (``rules.systems.fatigue_rules`` and the modules it feeds) and its exact odds
-(``rules.odds.fatigue``) both read these, so ``tracker odds fatigue`` starts without loading
+The system (``rules.systems.fatigue.arithmetic`` and the modules it feeds) and its exact odds
+(``rules.systems.fatigue.odds``) both read these, so ``tracker odds fatigue`` starts without loading
 the system's Structs. Source: ``shared/rules-texts/003`` ("Resolving Actions").
 """
 

@@ -14,6 +14,7 @@ from .arithmetic import Cost
 from .sheet import FatigueSheet, parse_skills, parse_weapons
 from .system import FatigueApply, FatigueCheck
 
+STEM = "demo-fatigue"  # its bundled save: saves/demo-fatigue.fight (make demo)
 SEED = 2097
 
 

@@ -128,6 +128,7 @@ def task_penalties(sheet: FatigueSheet, pools: tuple[str, ...]) -> tuple[int, in
 
 # --- the sheet as a form -----------------------------------------------------------------------
 
+BAR_CELLS = "▮▯"  # a gauge's full and empty cells
 POOL_FIELD = re.compile(r"\s*([+-]?[0-9]+)\s*(?:/\s*([0-9]+)\s*)?")
 SKILL = re.compile(r"\s*(.*?\S)\s+([+-]?[0-9]+)\s*")
 WEAPON = re.compile(
@@ -164,7 +165,7 @@ def sheet_fields(sheet: FatigueSheet) -> list[Field]:
 
 
 def parse_pool(raw: str, label: str, maximum: int) -> tuple[int, int]:
-    match = POOL_FIELD.fullmatch(raw)
+    match = POOL_FIELD.fullmatch(raw.strip().lstrip(BAR_CELLS))  # the pane's gauge may come too
     if match is None:
         raise Rejected(f"{label} must look like 30/40 (now/max), not {raw!r}")
     current = int(match.group(1))
@@ -244,7 +245,7 @@ def bar(current: int, maximum: int, cells: int = 4) -> str:
     """A short gauge: '▮▮▮▯ 30/40' (any points left show at least one block)."""
     top = max(maximum, 1)
     filled = 0 if current <= 0 else min(cells, max(1, -(-cells * current // top)))
-    return "▮" * filled + "▯" * (cells - filled) + f" {current}/{maximum}"
+    return BAR_CELLS[0] * filled + BAR_CELLS[1] * (cells - filled) + f" {current}/{maximum}"
 
 
 # --- consequences ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ when tired), a worse named penalty from the weapon's table. Dice order: attacker
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from msgspec import structs
@@ -18,6 +19,7 @@ from rules.encounter import NoState
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
+from rules.odds import percent, whose_chances
 from rules.system import Action, Landing, RuleSystem, Tier
 
 from . import odds, solo
@@ -207,12 +209,14 @@ class FatigueThresholds(RuleSystem):
             roll = check(state, check_command(state, values), MiddleDice())
         except Rejected:
             return None
-        return odds.checked_odds(roll)
+        return _named(state, roll, odds.checked_odds(roll))
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The chances the last check had before its dice (aid and suckage came after)."""
         roll = state.last_roll
-        return odds.checked_odds(roll) if isinstance(roll, FatigueChecked) else None
+        if not isinstance(roll, FatigueChecked):
+            return None
+        return _named(state, roll, odds.checked_odds(roll))
 
     def consequence_command(self, state: Encounter) -> FatigueApply:
         return FatigueApply()
@@ -444,6 +448,22 @@ class FatigueThresholds(RuleSystem):
             case FatiguePoolsSpent():
                 return describe_payment(state, event)
         raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
+
+
+def _named(state: Encounter, roll: FatigueChecked, found: Odds) -> Odds:
+    """Odds saying whose they are, and the attacker's chance of a fumble (which lands in the
+    first band, the defender's, so the bands alone would hide it)."""
+    defender = state.name_of(roll.defender.combatant_id)
+    if roll.attacker is None:
+        return found._replace(whose=whose_chances("Nature", defender))
+    attacker = state.name_of(roll.attacker.combatant_id)
+    extra = found.extra
+    fumble = extra.get("fumble")
+    if isinstance(fumble, Fraction):
+        first = found.tiers[0].label
+        note = f"{attacker} fumbles: {percent(fumble)} ({roll.fumble_line} or less; in {first})"
+        extra = {**extra, "note": note}
+    return found._replace(whose=whose_chances(attacker, defender), extra=extra)
 
 
 SYSTEM = FatigueThresholds()

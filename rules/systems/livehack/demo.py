@@ -15,6 +15,8 @@ from .system import (
     Rating,
 )
 
+STEM = "demo-livehack"  # its bundled save: saves/demo-livehack.fight (make demo)
+
 
 def build() -> History:
     history = History(new_encounter("Goblin Warren", "livehack"))

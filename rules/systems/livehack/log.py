@@ -64,7 +64,7 @@ def side_spans(name: str, side: SideRoll) -> list[Span]:
     return out
 
 
-def _side_name(state: Encounter, side: SideRoll, fallback: str) -> str:
+def side_name(state: Encounter, side: SideRoll, fallback: str) -> str:
     return side.who or state.name_of(side.combatant_id, fallback)
 
 
@@ -72,7 +72,7 @@ def _eclipse_lines(state: Encounter, sides: tuple[SideRoll, ...]) -> list[Line]:
     return [
         spans(
             Span("  ECLIPSE", "eclipse"),
-            f" for {_side_name(state, s, 'a roller')}: something completely bizarre happens "
+            f" for {side_name(state, s, 'a roller')}: something completely bizarre happens "
             "(note what with o)",
         )
         for s in sides
@@ -81,8 +81,8 @@ def _eclipse_lines(state: Encounter, sides: tuple[SideRoll, ...]) -> list[Line]:
 
 
 def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
-    attacker = _side_name(state, roll.attacker, "Attacker")
-    defender = _side_name(state, roll.defender, "Defender")
+    attacker = side_name(state, roll.attacker, "Attacker")
+    defender = side_name(state, roll.defender, "Defender")
     row = consequence_for(roll.margin)
     grim = roll.kind == "grim"
     if row is None:
@@ -138,7 +138,7 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
 
 def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
     chosen = event.rolls[event.chosen]
-    who = _side_name(state, chosen.attacker, "?")
+    who = side_name(state, chosen.attacker, "?")
     if event.kind == "cooperation":
         head = f"Cooperation: the best margin counts ({who}, {chosen.margin:+d})"
     else:
@@ -148,7 +148,7 @@ def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
         )
     lines: list[Line] = [spans(Span(head, "tier"))]
     for roll in event.rolls:
-        name = _side_name(state, roll.attacker, "?")
+        name = side_name(state, roll.attacker, "?")
         lines.append((*tuple(side_spans(name, roll.attacker)), Span(f"  margin {roll.margin:+d}")))
     lines += roll_lines(state, chosen)[2:]
     return LogEntry("roll", tuple(lines))
@@ -238,7 +238,7 @@ def describe(state: Encounter, event: Any) -> LogEntry:
 
 def _eclipse_alerts(state: Encounter, sides: tuple[SideRoll, ...]) -> list[str]:
     return [
-        f"Eclipse for {_side_name(state, s, 'a roller')}! Something completely bizarre "
+        f"Eclipse for {side_name(state, s, 'a roller')}! Something completely bizarre "
         "happens, tangential to the action (add a note with o)."
         for s in sides
         if s.dice is not None and s.dice.eclipse

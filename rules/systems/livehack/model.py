@@ -364,7 +364,7 @@ class LiveHackState(Struct, frozen=True, kw_only=True, tag="livehack.state"):
     joint: LiveHackJointRolled | None = None
 
 
-# --- conditions and grim experiences (the damage table is in livehack_table) ----------------
+# --- conditions and grim experiences (the damage table is in table) ----------------
 
 
 CONDITION_DURATIONS: dict[str, Duration] = {

@@ -1,9 +1,8 @@
 """LiveHack: open-ended Boon/Bane d12s, opposed rolls, and the margin-of-success damage table.
 
-Source: ``shared/rules-texts/001`` (LiveHack resolution). The values live in
-``livehack_rules`` and ``livehack_sheet``, the parts of a roll in ``livehack_parts``, the
-decisions in ``livehack_decide``, the dialogs in ``livehack_forms`` and the log in
-``livehack_log``; this module ties them into the ``RuleSystem``.
+Source: ``shared/rules-texts/001`` (LiveHack resolution). The values live in ``model`` and
+``sheet``, the parts of a roll in ``parts``, the decisions in ``decide``, the dialogs in
+``forms`` and the log in ``log``; this module ties them into the ``RuleSystem``.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from rules.errors import Rejected
 from rules.events import TurnAdvanced
 from rules.forms import Field
 from rules.logline import LogEntry
-from rules.odds import Odds
+from rules.odds import Odds, whose_chances
 from rules.system import Action, Landing, RuleSystem, Tier
 
 from . import decide, forms, log, odds, solo
@@ -284,10 +283,10 @@ class LiveHack(RuleSystem):
                 event = decide.grim_test(state, command, _NO_DICE)
             else:
                 joint = forms.command_for(state, "joint", values, None)
-                return joint_odds(decide.joint(state, joint, _NO_DICE))
+                return joint_odds(decide.joint(state, joint, _NO_DICE), state)
         except (Rejected, KeyError, ValueError):
             return None
-        return rolled_odds(event)
+        return rolled_odds(event, state)
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The odds the last roll had; after a joint action, those of the whole action (the
@@ -297,8 +296,8 @@ class LiveHack(RuleSystem):
             return None
         joint = _system(state).joint
         if joint is not None and joint.rolls[joint.chosen] == roll:
-            return joint_odds(joint)
-        return rolled_odds(roll)
+            return joint_odds(joint, state)
+        return rolled_odds(roll, state)
 
     def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
         return LiveHackApplyConsequence()
@@ -424,17 +423,25 @@ class _FixedDice:
 _NO_DICE = _FixedDice()
 
 
-def rolled_odds(roll: LiveHackRolled) -> Odds:
+def rolled_odds(roll: LiveHackRolled, state: Encounter) -> Odds:
     """The odds an opposed roll had before its dice: its sides' modifiers and takes."""
     a, d = roll.attacker, roll.defender
-    return odds.opposed_odds(a.modifier, d.modifier, a.take, d.take)
+    found = odds.opposed_odds(a.modifier, d.modifier, a.take, d.take)
+    defender = log.side_name(state, d, "the defender")
+    if roll.kind == "grim":  # the experience "attacks": its margin is the Grimness gained
+        return found._replace(whose=f"the grim test's chances vs {defender}")
+    return found._replace(whose=whose_chances(log.side_name(state, a, "the attacker"), defender))
 
 
-def joint_odds(event: LiveHackJointRolled) -> Odds:
+def joint_odds(event: LiveHackJointRolled, state: Encounter) -> Odds:
     """The odds of a joint action: every participant's modifier against the one defender."""
     defender = event.rolls[0].defender
     mods = tuple(roll.attacker.modifier for roll in event.rolls)
-    return odds.joint_odds(event.kind, mods, defender.modifier, defender.take)
+    found = odds.joint_odds(event.kind, mods, defender.modifier, defender.take)
+    names = [log.side_name(state, roll.attacker, "a helper") for roll in event.rolls]
+    together = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    against = log.side_name(state, defender, "the defender")
+    return found._replace(whose=f"{together}'s {event.kind} vs {against}")
 
 
 # --- apply helpers ---------------------------------------------------------------------------

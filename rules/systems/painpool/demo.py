@@ -17,6 +17,7 @@ from .events import (
 from .roll import PainPoolRolled
 from .sheets import ChallengeSheet, HeroSheet, parse_boons
 
+STEM = "demo-pain-pool"  # its bundled save: saves/demo-pain-pool.fight (make demo)
 BULLET = "Big Gun +3d pow; Uncanny Aim +3d pre; Chink in the Armor +3d pos; Tough +2d pow"
 SEED = 314  # chosen so the demo shows a maneuver, boon damage, Despair and Hope
 PROFESSOR = "Eidetic Memory +2d pre; Be Prepared +2d pos; Villains of the City +3d pow/pre"

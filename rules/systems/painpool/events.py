@@ -1,6 +1,6 @@
 """Pain Pool commands, events and per-encounter state (tokens), and how events change sheets.
 
-Pure helpers for ``rules.systems.painpool``.
+Pure helpers for ``rules.systems.painpool.system``.
 """
 
 from __future__ import annotations

@@ -9,12 +9,12 @@ and turned into ``Fraction`` only at the end.
   of them still fit among the 3 kept. Its highest die is ``P(top <= k) = (k/6)^N``.
 - The difference (hero total minus pain total) is the convolution of the two totals.
 - Dominance: the contender (a hero pool or Pain) with the highest number wins, ties broken as
-  ``painpool_roll.dominant`` breaks them (larger die, then a hero pool over Pain); the numbers
+  ``roll.dominant`` breaks them (larger die, then a hero pool over Pain); the numbers
   are independent, so each contender's chance is a sum over its value of a product.
 - A Despair re-roll keeps the higher pain total: ``P(max <= t) = F(t)^2``. A Hope re-roll of
   every pool keeps the higher die of each, the same as a pool of twice the dice.
 - Damage: a failed attack costs the hero the amount it lost by plus the challenge's template
-  changes (``painpool_roll.damage_parts``), never less than 0; read off the difference.
+  changes (``roll.damage_parts``), never less than 0; read off the difference.
 
 Once the dice are down, Despair and Hope are choices about a known roll, so their odds are
 conditional on it (``despair_odds``, ``hope_odds``): a re-rolled hero pool keeps the higher of
@@ -162,7 +162,7 @@ def dominance_counts(contenders: tuple[Contender, ...]) -> tuple[tuple[str, int]
     """Ways each contender dominates (over the product of every contender's outcomes).
 
     A contender's number is its kept die (Pain: its highest die). The tie key is the one
-    ``painpool_roll.dominant`` compares after the number: die size, hero over Pain, name.
+    ``roll.dominant`` compares after the number: die size, hero over Pain, name.
     """
 
     def ties(name: str, size: int) -> tuple[int, int, str]:

@@ -1,6 +1,6 @@
 """Pain Pool rolls: three hero pools against the Pain Pool, the outcome and dominance.
 
-Pure helpers for ``rules.systems.painpool``. Dice order in a roll: Power, Precision,
+Pure helpers for ``rules.systems.painpool.system``. Dice order in a roll: Power, Precision,
 Possibility (each: attribute die, boon dice, bonus dice), then the Pain Pool.
 """
 

@@ -1,7 +1,7 @@
 """Pain Pool sheets: heroes (three attribute dice, boons, favor, held bonus dice) and
 challenges (a Pain Pool with health tokens, a death spiral and enemy templates).
 
-Pure helpers for ``rules.systems.painpool``. Source: ``shared/rules-texts/004``.
+Pure helpers for ``rules.systems.painpool.system``. Source: ``shared/rules-texts/004``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ dominance, Despair and Hope.
 
 Source: ``shared/rules-texts/004`` (Resolution). Heroes and challenges are different sheet
 types; the hero is the default for ``a`` and "Add challenge" adds a challenge. The sheets
-live in ``painpool_sheets``, the roll in ``painpool_roll``, commands and events in
-``painpool_events``; forms and the log in ``painpool_view``.
+live in ``sheets``, the roll in ``roll``, commands and events in
+``events``; forms and the log in ``view``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from rules.dice import ANY_FACE, DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
+from rules.odds import whose_chances
 from rules.system import Action, Landing, RuleSystem, Tier
 
 from . import solo, view
@@ -104,6 +105,8 @@ class PainPool(RuleSystem):
     # A conflict-resolution game: exchanges, not initiative (see docs/rulings.md).
     uses_turn_order = False
     has_odds = True
+    gm_commands = (SpendDespair, EndScene)  # Despair is the GM's token; the GM ends scenes
+    gm_actions = frozenset({"challenge", "despair", "scene"})
 
     def new_state(self) -> PainPoolState:
         return PainPoolState()
@@ -436,7 +439,8 @@ class PainPool(RuleSystem):
         pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
         bonus = sum(part.value for part in damage_parts(foe, cmd.initiator))
         pools = tuple(view.pool_dice(sheet, cmd))
-        return painpool_odds(pools, pain, bonus, harms=cmd.kind == "attack")
+        found = painpool_odds(pools, pain, bonus, harms=cmd.kind == "attack")
+        return _named(state, cmd.hero_id, cmd.challenge_id, found)
 
     def _reroll_odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
         """The odds of the open roll after the Despair or Hope the dialog describes, refused
@@ -458,10 +462,12 @@ class PainPool(RuleSystem):
         pain = roll.pain
         if spent is None:
             count = pain_count(pain.parts)
-            return despair_odds(pools, count, pain.total, pain.top, roll.raised, bonus, harms)
-        rerolled = tuple(reroll.pool for reroll in spent.rerolls)
-        raised = roll.raised + spent.raised
-        return hope_odds(pools, rerolled, pain.total, pain.top, raised, bonus, harms)
+            found = despair_odds(pools, count, pain.total, pain.top, roll.raised, bonus, harms)
+        else:
+            rerolled = tuple(reroll.pool for reroll in spent.rerolls)
+            raised = roll.raised + spent.raised
+            found = hope_odds(pools, rerolled, pain.total, pain.top, raised, bonus, harms)
+        return _named(state, roll.hero_id, roll.challenge_id, found)
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The odds the last roll had when it was made (before any Despair or Hope)."""
@@ -470,11 +476,19 @@ class PainPool(RuleSystem):
             return None
         pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
         bonus = sum(part.value for part in roll.damage_parts)
-        return painpool_odds(pools, len(roll.pain.dice), bonus, harms=roll.kind == "attack")
+        found = painpool_odds(pools, len(roll.pain.dice), bonus, harms=roll.kind == "attack")
+        return _named(state, roll.hero_id, roll.challenge_id, found)
 
     def status(self, state: Encounter) -> str:
         pot = tokens(state)
         return f"Despair {pot.despair} · Hope {pot.hope}"
+
+
+def _named(state: Encounter, hero_id: str, challenge_id: str, found: Odds) -> Odds:
+    """The odds of a hero's roll: Best, Good and Worst are the hero's outcomes."""
+    hero_name = state.name_of(hero_id, "the hero")
+    foe = state.name_of(challenge_id, "the challenge")
+    return found._replace(whose=whose_chances(hero_name, foe))
 
 
 SYSTEM = PainPool()

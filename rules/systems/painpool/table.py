@@ -1,7 +1,7 @@
 """Pain Pool's pools, dice and outcome tiers, free of msgspec.
 
-The system (``rules.systems.painpool*``) and its exact odds (``rules.odds.painpool``) both read
-these, so ``tracker odds painpool`` starts without loading the system's Structs.
+The system's modules and its exact odds (``odds``) both read these, so ``tracker odds
+painpool`` starts without loading the system's Structs.
 """
 
 from __future__ import annotations

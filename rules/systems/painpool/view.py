@@ -1,6 +1,6 @@
 """Pain Pool's side of the app: action forms and commands, previews, tiers, log lines, alerts.
 
-Pure helpers for ``rules.systems.painpool``: forms are data, log lines are Span tuples.
+Pure helpers for ``rules.systems.painpool.system``: forms are data, log lines are Span tuples.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ HOPE_MODES: tuple[tuple[HopeMode, str], ...] = (
     ("reroll", "Re-roll pools, keep the higher"),
     ("raise", "Raise the roll (favor)"),
 )
-# The outcome tiers (TIER_LABELS, TIER_BOUNDS) are in painpool_table.
+# The outcome tiers (TIER_LABELS, TIER_BOUNDS) are in table.
 
 
 def _people(state: Encounter, sheet_type: type) -> list[Combatant]:

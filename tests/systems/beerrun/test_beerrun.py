@@ -94,9 +94,61 @@ def test_abilities_are_dice_in_the_categories_the_gm_names():
         ("Wits", "Mind", 6),
     ]
     with pytest.raises(Rejected, match="under a category"):
-        parse_abilities("Fencing d8")
+        parse_abilities(": Fencing d8")
     with pytest.raises(Rejected, match="listed twice"):
         parse_abilities("Body: Fencing d8, fencing d6")
+    with pytest.raises(Rejected, match="now/full"):
+        parse_abilities("Body: Fencing d8/6")
+
+
+def test_the_form_takes_the_abilities_as_the_table_shows_them():
+    # The combatants pane shows no categories and a damaged die as now/full.
+    history = brawl()
+    typed = SYSTEM.sheet_from_form({"abilities": "Stab d10, Health d3/4"}, BeerRunSheet())
+    assert [(a.name, a.category, a.size, a.rating) for a in typed.abilities] == [
+        ("Stab", "", 10, 10),
+        ("Health", "", 3, 4),
+    ]
+    run(history, AddCombatant(name="Thug", sheet=typed))
+    thug = me(history, "c4")
+    assert [(a.name, a.category) for a in thug.abilities] == [("Stab", "Body"), ("Health", "Body")]
+    assert SYSTEM.sheet_stats(thug)[1] == "Stab d10, Health d3/4"
+    # What the table shows, typed back into the edit form, changes nothing.
+    shown = SYSTEM.sheet_stats(me(history, "c1"))[1]
+    assert shown == "Fencing d8, Health d6, Wits d6"
+    edited = SYSTEM.sheet_from_form({"abilities": shown, "intensity": "10"}, me(history, "c1"))
+    assert (
+        decide(history.state, EditCombatant(combatant_id="c1", sheet=edited), ScriptedDice([]))
+        == []
+    )
+
+
+def test_an_ability_of_no_known_category_takes_its_neighbours():
+    history = brawl()
+    typed = SYSTEM.sheet_from_form({"abilities": "Slur d4, Charm d6, Kick d8"}, BeerRunSheet())
+    run(history, AddCombatant(name="Thug", sheet=typed))  # Charm is in Mind (Ann's sheet)
+    assert [a.category for a in me(history, "c4").abilities] == ["Mind", "Mind", "Mind"]
+    typed = SYSTEM.sheet_from_form({"abilities": "Stab d6, Bite d4; Mind: Gaze d8"}, BeerRunSheet())
+    run(history, AddCombatant(name="Lout", sheet=typed))
+    assert [a.category for a in me(history, "c5").abilities] == ["Body", "Body", "Mind"]
+    typed = SYSTEM.sheet_from_form({"abilities": "Roar d4, Claw d6"}, BeerRunSheet())
+    rejects(
+        history,
+        AddCombatant(name="Thug", sheet=typed),
+        r"Which category is Roar in\? Write the abilities under their categories, like "
+        r"Body: Roar d4 \(categories here: Body, Mind\)",
+    )
+
+
+def test_a_die_worn_to_zero_can_be_edited():
+    history = brawl()
+    zeroed = structs.replace(
+        me(history, "c3"), abilities=parse_abilities("Body: Stab d0/10, Health d4")
+    )
+    assert SYSTEM.sheet_stats(zeroed)[1] == "Stab d0/10, Health d4"
+    shown = {f.key: f.default for f in SYSTEM.sheet_form(zeroed)}
+    assert shown["abilities"] == "Body: Stab d0/10, Health d4"
+    assert SYSTEM.sheet_from_form(shown, zeroed) == zeroed
 
 
 def test_the_sheet_form_round_trips_every_part_of_the_sheet():
@@ -237,6 +289,31 @@ def test_two_sides_that_chose_each_other_compare_once_upper_hand_lands_first():
     assert [(p.dealer_id, p.pips, p.upper) for p in waiting] == [("c3", 1, True), ("c1", 1, False)]
     landing = SYSTEM.landing(history.state)
     assert landing is not None and "Goblin has the upper hand over Orla" in landing.summary
+
+
+def test_the_pip_tiers_follow_the_dice_of_the_one_struck():
+    history = brawl()
+    assert [t.effect for t in SYSTEM.tiers(history.state)][1:3] == [
+        "1 pip off a die",  # no roll yet: nobody to strike
+        "2 pips off a die",
+    ]
+    run(history, BuildPool(combatant_id="c1", against="c3"))
+    run(history, BuildPool(combatant_id="c3", against="c1", extra=("Health",)))
+    run(history, RollRound(), (7, 5, 9, 4))  # the goblin has the upper hand: Orla is struck
+    effects = [t.effect for t in SYSTEM.tiers(history.state)]
+    assert effects == [
+        "nothing lands",
+        "Health d6 → d5",
+        "Health d6 → d4",
+        "Health d6 → d3",
+        "Health d6 → d2",
+        "Health d6 → ≤d1",
+    ]
+    run(history, LandDamage(split=(("Health", 1),)))  # and they follow her dice as they wear
+    assert [t.effect for t in SYSTEM.tiers(history.state)][4:] == [
+        "Health d5 → d1",
+        "Health d5 → d0",
+    ]
 
 
 def test_several_actors_against_one_target_each_compare_with_its_one_roll():

@@ -19,6 +19,7 @@ from rules.systems.beerrun.dice import Die, compare, roll_dice
 from rules.systems.beerrun.model import BuildPool, Goal, RollRound, SetGoal
 from rules.systems.beerrun.odds import BOTTOM, NONE, TOP, pool_odds, successes
 from rules.systems.beerrun.system import PIP_TIERS, SYSTEM
+from tests.helpers import unnamed
 from tests.systems.beerrun.beerrun_reference import joint, padded
 from tests.systems.beerrun.test_beerrun import brawl, rolled, run
 
@@ -284,20 +285,24 @@ def test_the_roll_dialog_shows_the_odds_of_the_rounds_first_comparison() -> None
     run(history, BuildPool(combatant_id="c1", against="c3"))
     run(history, BuildPool(combatant_id="c3", against="c1", extra=("Health",)))
     # Orla: Fencing d8, Wits d6; the goblin: Stab d10, Health d4.
-    assert SYSTEM.odds(history.state, "roll", {}) == pool_odds((8, 6), (10, 4))
+    assert unnamed(SYSTEM.odds(history.state, "roll", {}), True) == pool_odds((8, 6), (10, 4))
     assert SYSTEM.odds(history.state, "goal", {}) is None
 
 
 def test_the_pool_dialog_shows_the_odds_of_the_pool_being_built() -> None:
     history = brawl()
     values = {"who": "c1", "dice": "", "against": "difficulty", "difficulty": "d10,d10,d4"}
-    assert SYSTEM.odds(history.state, "pool", values) == pool_odds((8, 6), (10, 10, 4))
+    assert unnamed(SYSTEM.odds(history.state, "pool", values), True) == pool_odds(
+        (8, 6), (10, 10, 4)
+    )
     # Against a combatant who has not paid: every pair meets a missing die.
     values = {"who": "c1", "dice": "+Health", "against": "c3"}
-    assert SYSTEM.odds(history.state, "pool", values) == pool_odds((8, 6, 6), ())
+    assert unnamed(SYSTEM.odds(history.state, "pool", values), True) == pool_odds((8, 6, 6), ())
     # The goblin paid first: Orla's odds are seen from her side.
     run(history, BuildPool(combatant_id="c3", against="c1"))
-    assert SYSTEM.odds(history.state, "pool", values) == pool_odds((8, 6, 6), (10,))
+    seen = SYSTEM.odds(history.state, "pool", values)
+    assert unnamed(seen, True) == pool_odds((8, 6, 6), (10,))
+    assert seen is not None and seen.whose == "the upper hand's successes in Orla vs Goblin"
     assert SYSTEM.odds(history.state, "pool", {"who": "c1", "dice": "+Helth"}) is None
 
 
@@ -305,7 +310,7 @@ def test_a_waiting_helping_pool_leaves_the_roll_without_odds() -> None:
     history = brawl()
     run(history, SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8)))
     helping = SYSTEM.odds(history.state, "pool", {"who": "c2", "against": "c3"})
-    assert helping == pool_odds((6, 8), (8, 8, 8))  # against three d8s
+    assert unnamed(helping, True) == pool_odds((6, 8), (8, 8, 8))  # against three d8s
     run(history, BuildPool(combatant_id="c2"))
     run(history, BuildPool(combatant_id="c1", against="c3"))
     assert SYSTEM.odds(history.state, "roll", {}) is None
@@ -319,7 +324,10 @@ def test_last_odds_are_the_odds_the_last_roll_had() -> None:
     before = SYSTEM.odds(history.state, "roll", {})
     events = run(history, RollRound(), (7, 5, 9, 4))
     [contest] = rolled(events).contests
-    assert SYSTEM.last_odds(history.state) == before == pool_odds((8, 6), (10, 4))
+    assert SYSTEM.last_odds(history.state) == before
+    assert unnamed(before, True) == pool_odds((8, 6), (10, 4))
+    assert before is not None and before.whose == "the upper hand's successes in Orla vs Goblin"
+    assert before.extra["note"] == "upper hand: Orla 44.7%, Goblin 52.6%, neither 2.7%"
     assert contest.top_id == "c1"
     landing = SYSTEM.landing(history.state)
     assert landing is not None and before is not None

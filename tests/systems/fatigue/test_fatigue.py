@@ -420,6 +420,10 @@ def test_sheet_form_reads_pools_skills_and_weapons() -> None:
     assert bar(50, 40) == "▮▮▮▮ 50/40"
     round_trip = {f.key: f.default for f in SYSTEM.sheet_form(sheet_)}
     assert SYSTEM.sheet_from_form(round_trip, FatigueSheet()) == sheet_
+    # A pool typed as the combatants pane shows it, gauge and all.
+    shown = {"wind": "▮▮▮▯ 30/40", "stamina": "▯▯▯▯ -7/40"}
+    typed = SYSTEM.sheet_from_form(shown, sheet_)
+    assert typed.pool("wind") == (30, 40) and typed.pool("stamina") == (-7, 40)
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,8 @@ from rules.systems.fatigue.odds import (
 )
 from rules.systems.fatigue.sheet import FatigueSheet
 from rules.systems.fatigue.system import SYSTEM, check_form
-from tests.cli.test_cli import tracker
+from tests.cli.support import tracker
+from tests.helpers import unnamed
 from tests.systems.fatigue.test_fatigue import attack, fight
 
 # --- brute force: every face sequence the real roll code can ask for ----------------------------
@@ -322,7 +323,7 @@ def test_the_dialog_odds_use_the_checks_own_numbers() -> None:
     # Ann: Sword 3 with her Sword (fumble 8); Bob: no skills, empty Wind (penalty 4, spacing 6).
     values = dialog(history, attacker_dice="open-d20", defender_dice="2d10", defender_skills="")
     odds = SYSTEM.odds(history.state, "roll", values)
-    assert odds == check_odds("open-d20", 3, "2d10", -4, fatigue_penalty=4, fumble=8)
+    assert unnamed(odds, True) == check_odds("open-d20", 3, "2d10", -4, fatigue_penalty=4, fumble=8)
     assert odds is not None and odds.tiers[1].label == "1-5"
     assert SYSTEM.odds(history.state, "roll", dialog(history, fumble="x")) is None
     assert SYSTEM.odds(history.state, "calloff", values) is None
@@ -339,11 +340,14 @@ def test_last_odds_are_the_odds_the_check_had() -> None:
     landing = SYSTEM.landing(history.state)
     assert landing is not None and landing.tier == 0  # a fumble lands as a defense
     assert after.extra["fumble"] == Fraction(5, 20)
+    assert after.whose == "Ann's chances vs Bob"
+    assert after.extra["note"] == "Ann fumbles: 25.0% (8 or less; in <=0)"
 
 
 def test_against_nature_the_dialog_has_no_fumble() -> None:
     history = fight()
     values = dialog(history, attacker="nature", nature_total="15", defender_skills="Dodge")
     odds = SYSTEM.odds(history.state, "roll", values)
-    assert odds == band_odds(None, 15, "1d20", 2, 10)
-    assert odds is not None and "fumble" not in odds.extra
+    assert unnamed(odds) == band_odds(None, 15, "1d20", 2, 10)
+    assert odds is not None and "fumble" not in odds.extra and "note" not in odds.extra
+    assert odds.whose == "Nature's chances vs Bob"

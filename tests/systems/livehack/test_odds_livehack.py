@@ -29,7 +29,7 @@ from rules.systems.livehack.system import (
     Part,
     roll_side,
 )
-from tests.helpers import encounter, run
+from tests.helpers import encounter, run, unnamed
 
 Q = Fraction(1, 12)
 LABELS = ["miss", "0-4", "5-9", "10-14", "15+"]
@@ -286,9 +286,10 @@ def test_the_dialog_odds_use_the_rolls_parts():
     history = duel()
     state = history.state
     odds = SYSTEM.odds(state, "roll", roll_values(history, attacker_extra="1"))
-    assert odds == opposed_odds(5, 2)
+    assert unnamed(odds) == opposed_odds(5, 2)
+    assert odds is not None and odds.whose == "A's chances vs B"
     odds = SYSTEM.odds(state, "roll", roll_values(history, defender_take="ten"))
-    assert odds == opposed_odds(4, 2, "roll", "ten")
+    assert unnamed(odds) == opposed_odds(4, 2, "roll", "ten")
 
 
 def test_the_dialog_odds_are_none_when_the_values_do_not_parse():
@@ -302,14 +303,16 @@ def test_a_grim_tests_odds():
     history = duel()
     values = {"who": "c2", "experience": "tortured", "watching": "no", "take": "roll"}
     odds = SYSTEM.odds(history.state, "grim", values)
-    assert odds == opposed_odds(8, 0, "zero", "roll")  # DR 8 against Will 0 + Grimness 0
+    assert unnamed(odds) == opposed_odds(8, 0, "zero", "roll")  # DR 8 against Will 0 + Grimness 0
+    assert odds is not None and odds.whose == "the grim test's chances vs B"
 
 
 def test_the_joint_dialog_odds():
     history = encounter(LiveHackSheet(attack=4), LiveHackSheet(reflex=2), LiveHackSheet(attack=1))
     values = {"kind": "chaos", "who0": "c1", "who1": "c3", "defender": "c2"}
     odds = SYSTEM.odds(history.state, "joint", values)
-    assert odds == joint_odds("chaos", (4, 1), 2)
+    assert unnamed(odds) == joint_odds("chaos", (4, 1), 2)
+    assert odds is not None and odds.whose == "A and C's chaos vs B"
     values["who1"] = "c2"  # the defender cannot join in
     assert SYSTEM.odds(history.state, "joint", values) is None
 
@@ -323,7 +326,7 @@ def test_last_odds_after_a_roll():
         SeededDice(1),
     )
     assert isinstance(event, LiveHackRolled)
-    assert SYSTEM.last_odds(history.state) == opposed_odds(4, 2, "ten", "roll")
+    assert unnamed(SYSTEM.last_odds(history.state)) == opposed_odds(4, 2, "ten", "roll")
 
 
 @pytest.mark.parametrize(("kind", "take"), [("cooperation", "roll"), ("chaos", "ten")])
@@ -340,7 +343,7 @@ def test_last_odds_after_a_joint_action_are_the_whole_actions(kind, take):
     assert mods == (4, 1)
     expected = joint_odds(kind, mods, 2, take)
     chosen = event.rolls[event.chosen]
-    assert SYSTEM.last_odds(history.state) == expected
+    assert unnamed(SYSTEM.last_odds(history.state)) == expected
     assert expected != opposed_odds(chosen.attacker.modifier, 2, "roll", take)
     # They are the chances of the chosen margin of the real joint action: a seeded simulation
     # with the system's own decision agrees.
@@ -352,4 +355,4 @@ def test_last_odds_after_a_joint_action_are_the_whole_actions(kind, take):
     for index, tier in enumerate(expected.tiers):
         assert abs(landed[index] / runs - float(tier.p)) < 0.025, tier.label
     run(history, LiveHackRoll(attacker_id="c1", defender_id="c2"), SeededDice(4))
-    assert SYSTEM.last_odds(history.state) == opposed_odds(4, 2)
+    assert unnamed(SYSTEM.last_odds(history.state)) == opposed_odds(4, 2)

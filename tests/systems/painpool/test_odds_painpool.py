@@ -21,9 +21,10 @@ from rules.systems.painpool.events import (
 )
 from rules.systems.painpool.odds import despair_odds, hope_odds, pain_totals, painpool_odds
 from rules.systems.painpool.roll import PainPoolRolled, PainRoll, Part, PoolRoll, dominant
+from rules.systems.painpool.roll_cli import rolled as headless_roll
 from rules.systems.painpool.system import SYSTEM
+from tests.helpers import unnamed
 from tests.systems.painpool.test_painpool import FOE, HERO, fight, hero, roll
-from tracker.headless import painpool as headless
 
 BUILD = (("power", 3, 8), ("precision", 2, 6), ("possibility", 1, 4))
 NAMES = ("power", "precision", "possibility", "pain")
@@ -293,18 +294,18 @@ def test_the_dialog_shows_the_odds_of_despair_and_hope_on_the_roll() -> None:
     kept = kept_of(made)
     values = {"mode": "reroll", "reroll_power": "yes", "reroll_precision": "no",
               "reroll_possibility": "no"}  # fmt: skip
-    assert SYSTEM.odds(state, "hope", values) == hope_odds(kept, ("power",), 10, 5, 0, 2)
+    assert unnamed(SYSTEM.odds(state, "hope", values)) == hope_odds(kept, ("power",), 10, 5, 0, 2)
     values["reroll_precision"] = "yes"
-    assert SYSTEM.odds(state, "hope", values) == hope_odds(
+    assert unnamed(SYSTEM.odds(state, "hope", values)) == hope_odds(
         kept, ("power", "precision"), 10, 5, 0, 2
     )
     values |= {"mode": "raise", "raise_by": "1"}
-    assert SYSTEM.odds(state, "hope", values) == hope_odds(kept, (), 10, 5, 1, 2)
+    assert unnamed(SYSTEM.odds(state, "hope", values)) == hope_odds(kept, (), 10, 5, 1, 2)
     values["raise_by"] = "2"  # more favor than the hero has: refused, so no odds
     assert SYSTEM.odds(state, "hope", values) is None
-    assert SYSTEM.odds(state, "despair", {}) == despair_odds(kept, 4, 10, 5, 0, 2)
+    assert unnamed(SYSTEM.odds(state, "despair", {})) == despair_odds(kept, 4, 10, 5, 0, 2)
     before = SYSTEM.last_odds(state)
-    assert before == painpool_odds(
+    assert unnamed(before) == painpool_odds(
         (("power", 1, 8), ("precision", 1, 6), ("possibility", 1, 4)), 4, 2
     )
 
@@ -319,7 +320,7 @@ def test_a_seeded_simulation_of_the_real_roll_agrees() -> None:
     outcomes: Counter[str] = Counter()
     dominance: Counter[str] = Counter()
     for _ in range(rolls):
-        rolled = headless.roll(args, dice)
+        rolled = headless_roll(args, dice)
         outcomes[rolled.outcome] += 1
         dominance[rolled.dominant] += 1
     odds = painpool_odds(BUILD, 9)
@@ -470,9 +471,14 @@ def test_the_odds_hook_follows_the_dialog() -> None:
     values = {key: f.default for key, f in fields.items()}
     odds = SYSTEM.odds(state, "roll", values)
     # the default boons: Strong Arm on Power, Fighting on Precision
-    assert odds == painpool_odds((("power", 3, 8), ("precision", 3, 6), ("possibility", 1, 4)), 5)
+    assert unnamed(odds) == painpool_odds(
+        (("power", 3, 8), ("precision", 3, 6), ("possibility", 1, 4)), 5
+    )
+    assert odds is not None and odds.whose == "Bullet's chances vs Ogre"
     more = SYSTEM.odds(state, "roll", {**values, "pain_extra": "2", "boon_power": ""})
-    assert more == painpool_odds((("power", 1, 8), ("precision", 3, 6), ("possibility", 1, 4)), 7)
+    assert unnamed(more) == painpool_odds(
+        (("power", 1, 8), ("precision", 3, 6), ("possibility", 1, 4)), 7
+    )
     assert SYSTEM.odds(state, "roll", {**values, "pain_extra": "lots"}) is None
     assert SYSTEM.odds(state, "roll", {**values, "boon_possibility": "Fighting"}) is None
     assert SYSTEM.odds(state, "despair", {}) is None
@@ -483,5 +489,7 @@ def test_last_odds_are_the_odds_the_last_roll_had() -> None:
     assert SYSTEM.last_odds(history.state) is None
     rolled = roll(history, [5, 3, 2, 4, 3, 1])
     odds = SYSTEM.last_odds(history.state)
-    assert odds == painpool_odds((("power", 1, 8), ("precision", 1, 6), ("possibility", 1, 4)), 3)
+    assert unnamed(odds) == painpool_odds(
+        (("power", 1, 8), ("precision", 1, 6), ("possibility", 1, 4)), 3
+    )
     assert odds is not None and odds.tier_of(rolled.difference) == 0

@@ -1,30 +1,33 @@
 """``tracker odds livehack``: the exact chance of each tier of an opposed Boon/Bane roll.
 
-Apart from the roll (``tracker.headless.livehack``), so that it loads no msgspec Struct.
+Apart from the roll (``roll_cli``), so that it loads no msgspec Struct.
 """
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
-from rules.systems.livehack.odds import opposed_odds
-from tracker.headless.odds_output import print_odds
+from rules.odds import Odds
+
+from .odds import opposed_odds
+
+if TYPE_CHECKING:
+    from rules.headless import Arguments, Parser
+
+EXAMPLE = ("--attacker", "5", "--defender", "2")
 
 
-def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: Parser) -> None:
     parser.add_argument("--attacker", type=int, required=True, metavar="MOD")
     parser.add_argument("--defender", type=int, required=True, metavar="MOD")
     parser.add_argument("--attacker-take", choices=["zero", "ten"])
     parser.add_argument("--defender-take", choices=["zero", "ten"])
-    parser.add_argument("--json", action="store_true", help="the tiers and extras as JSON")
 
 
-def run_odds(args: argparse.Namespace) -> int:
-    odds = opposed_odds(
+def answer(args: Arguments) -> Odds:
+    return opposed_odds(
         args.attacker,
         args.defender,
         args.attacker_take or "roll",
         args.defender_take or "roll",
     )
-    print_odds(odds, args.json)
-    return 0

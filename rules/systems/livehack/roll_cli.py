@@ -5,24 +5,36 @@ Each roll component of the rule text is an option, so the breakdown names every 
 
 from __future__ import annotations
 
-import argparse
-import json
+from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.dice import DiceSource
 from rules.errors import Rejected
-from rules.systems.livehack import system as lh
-from rules.systems.livehack.model import (
+from rules.headless import RollReport
+
+from .model import (
     LiveHackJointRolled,
+    LiveHackRolled,
+    Part,
+    SideRoll,
     aid_bonus,
+    condition_for,
+    consequence_for,
+    opposed_roll,
+    roll_side,
 )
-from rules.systems.livehack.sheet import EFFORT_PER_ROLL
-from tracker.headless.seeds import dice_for
+from .sheet import EFFORT_PER_ROLL
+from .system import SYSTEM
+
+if TYPE_CHECKING:
+    from rules.headless import Arguments, Parser
 
 COMPONENTS = ("skill", "attribute", "specialty", "bond")
+EXAMPLE = ("--attacker", "5", "--defender", "3")
 
 
-def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: Parser) -> None:
     parser.add_argument("--attacker", type=int, required=True, metavar="MOD")
     parser.add_argument("--defender", type=int, required=True, metavar="MOD")
     for side in ("attacker", "defender"):
@@ -51,17 +63,15 @@ def add_roll_arguments(parser: argparse.ArgumentParser) -> None:
         help="each --helper rolls too; the best (or for chaos the lowest) margin counts",
     )  # fmt: skip
     parser.add_argument("--helper", type=int, action="append", default=[], metavar="MOD")
-    parser.add_argument("--seed", type=int, help="seed the dice, to reproduce a roll")
-    parser.add_argument("--json", action="store_true", help="print every die as JSON")
 
 
-def side_parts(args: argparse.Namespace, side: str) -> tuple[lh.Part, ...]:
-    parts = [lh.Part("modifier", getattr(args, side))]
+def side_parts(args: Arguments, side: str) -> tuple[Part, ...]:
+    parts = [Part("modifier", getattr(args, side))]
     for part in COMPONENTS:
         value = getattr(args, f"{side}_{part}")
         if value:
-            parts.append(lh.Part(part, value))
-    parts += [lh.Part("item", value) for value in getattr(args, f"{side}_item")]
+            parts.append(Part(part, value))
+    parts += [Part("item", value) for value in getattr(args, f"{side}_item")]
     return tuple(parts)
 
 
@@ -71,66 +81,60 @@ def _effort(value: int, option: str) -> int:
     return value
 
 
-def defender_parts(args: argparse.Namespace) -> tuple[lh.Part, ...]:
+def defender_parts(args: Arguments) -> tuple[Part, ...]:
     parts = side_parts(args, "defender")
     if _effort(args.defender_effort, "--defender-effort"):
-        parts = (*parts, lh.Part("effort", args.defender_effort))
+        parts = (*parts, Part("effort", args.defender_effort))
     return parts
 
 
-def attacker_parts(args: argparse.Namespace) -> tuple[lh.Part, ...]:
+def attacker_parts(args: Arguments) -> tuple[Part, ...]:
     _effort(args.effort, "--effort")
     parts = list(side_parts(args, "attacker"))
     if args.effort:
-        parts.append(lh.Part("effort", args.effort))
+        parts.append(Part("effort", args.effort))
     if args.positional:
-        parts.append(lh.Part("positional", args.positional))
-    parts += [lh.Part("aid", aid_bonus(mos)) for mos in args.aid_mos if aid_bonus(mos)]
+        parts.append(Part("positional", args.positional))
+    parts += [Part("aid", aid_bonus(mos)) for mos in args.aid_mos if aid_bonus(mos)]
     return tuple(parts)
 
 
-def named(side: lh.SideRoll, who: str) -> lh.SideRoll:
+def named(side: SideRoll, who: str) -> SideRoll:
     return structs.replace(side, who=who)
 
 
-def run_roll(args: argparse.Namespace) -> int:
+def roll(args: Arguments, dice: DiceSource) -> RollReport:
     from rules.encounter import Encounter  # only a roll needs it: odds stay light
 
     if args.helper and not args.joint:
         raise Rejected("--helper needs --joint cooperation or --joint chaos")
     if args.joint and not args.helper:
         raise Rejected("--joint needs at least one --helper")
-    seed, dice = dice_for(args.seed)
     attacker = named(
-        lh.roll_side(attacker_parts(args), args.attacker_take or "roll", dice), "Attacker"
+        roll_side(attacker_parts(args), args.attacker_take or "roll", dice), "Attacker"
     )
     helpers = [
-        named(lh.roll_side((lh.Part("modifier", m),), "roll", dice), f"Helper {n}")
+        named(roll_side((Part("modifier", m),), "roll", dice), f"Helper {n}")
         for n, m in enumerate(args.helper, 1)
     ]
     defender = named(
-        lh.roll_side(defender_parts(args), args.defender_take or "roll", dice), "Defender"
+        roll_side(defender_parts(args), args.defender_take or "roll", dice), "Defender"
     )
     rolls = tuple(
-        lh.opposed_roll(side, defender, args.defense, "wounds") for side in (attacker, *helpers)
+        opposed_roll(side, defender, args.defense, "wounds") for side in (attacker, *helpers)
     )
     margins = [r.margin for r in rolls]
     chosen = margins.index(max(margins) if args.joint == "cooperation" else min(margins))
-    roll = rolls[chosen]
-    state = Encounter(name="", system="livehack")
-    if args.json:
-        print(json.dumps(as_json(roll, seed) | joint_json(args.joint, rolls, chosen)))
-        return 0
-    if args.joint:
-        joint = LiveHackJointRolled(kind=args.joint, rolls=rolls, chosen=chosen)
-        print(lh.SYSTEM.describe(state, joint).plain)
-    else:
-        print(lh.SYSTEM.describe(state, roll).plain)
-    print(f"(seed {seed})")
-    return 0
+    rolled = rolls[chosen]
+    state: Encounter = Encounter(name="", system="livehack")
+    event = (
+        LiveHackJointRolled(kind=args.joint, rolls=rolls, chosen=chosen) if args.joint else rolled
+    )
+    text = SYSTEM.describe(state, event).plain
+    return RollReport(text, as_json(rolled) | joint_json(args.joint, rolls, chosen))
 
 
-def joint_json(kind: str | None, rolls: tuple[lh.LiveHackRolled, ...], chosen: int) -> dict:
+def joint_json(kind: str | None, rolls: tuple[LiveHackRolled, ...], chosen: int) -> dict[str, Any]:
     if kind is None:
         return {}
     return {
@@ -140,7 +144,7 @@ def joint_json(kind: str | None, rolls: tuple[lh.LiveHackRolled, ...], chosen: i
     }
 
 
-def _side(side: lh.SideRoll) -> dict[str, object]:
+def _side(side: SideRoll) -> dict[str, Any]:
     dice = side.dice
     return {
         "modifier": side.modifier,
@@ -156,24 +160,23 @@ def _side(side: lh.SideRoll) -> dict[str, object]:
     }
 
 
-def as_json(roll: lh.LiveHackRolled, seed: int) -> dict[str, object]:
-    row = lh.consequence_for(roll.margin)
+def as_json(rolled: LiveHackRolled) -> dict[str, Any]:
+    row = consequence_for(rolled.margin)
     tier = None
     if row is not None:
         tier = {
             "low": row.low,
             "high": row.high,
             "levels": row.levels,
-            "condition": lh.condition_for(row, roll.defense),
+            "condition": condition_for(row, rolled.defense),
         }
     return {
         "system": "livehack",
-        "seed": seed,
-        "attacker": _side(roll.attacker),
-        "defender": _side(roll.defender),
-        "defense": roll.defense,
-        "margin": roll.margin,
-        "success": roll.success,
-        "margin_bonus": roll.margin_bonus,
+        "attacker": _side(rolled.attacker),
+        "defender": _side(rolled.defender),
+        "defense": rolled.defense,
+        "margin": rolled.margin,
+        "success": rolled.success,
+        "margin_bonus": rolled.margin_bonus,
         "tier": tier,
     }

@@ -1,38 +1,40 @@
 """``tracker odds painpool``: the exact odds of three hero pools against a Pain Pool, and the
-pool flags ``tracker roll painpool`` shares.
+pool options ``tracker roll painpool`` shares.
 
-Apart from the roll (``tracker.headless.painpool``), so that it loads no msgspec Struct.
+Apart from the roll (``roll_cli``), so that it loads no msgspec Struct.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
+from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
-from rules.systems.painpool.odds import painpool_odds
-from rules.systems.painpool.table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS
-from tracker.headless.odds_output import print_odds
+from rules.odds import Odds
+
+from .odds import painpool_odds
+from .table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS, PoolName
+
+if TYPE_CHECKING:
+    from rules.headless import Arguments, Parser
 
 DICE = re.compile(r"([0-9]{1,2})d([0-9]{1,2})")
 MAX_DICE = 30
+EXAMPLE = ("--power", "2d8", "--precision", "1d6", "--possibility", "1d4", "--pain", "5d6")
 
 
-def pool_arguments(parser: argparse.ArgumentParser) -> None:
+def pool_arguments(parser: Parser) -> None:
     for pool in POOLS:
         parser.add_argument(f"--{pool}", required=True, metavar="NdS", help="e.g. 3d8")
     parser.add_argument("--pain", required=True, metavar="Nd6", help="the Pain Pool, e.g. 9d6")
 
 
-def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: Parser) -> None:
     pool_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print the odds as JSON")
 
 
-def run_odds(args: argparse.Namespace) -> int:
-    odds = painpool_odds(tuple(pools_from(args)), pain_from(args))
-    print_odds(odds, args.json)
-    return 0
+def answer(args: Arguments) -> Odds:
+    return painpool_odds(tuple(pools_from(args)), pain_from(args))
 
 
 def parse_dice(text: str, what: str) -> tuple[int, int]:
@@ -45,14 +47,14 @@ def parse_dice(text: str, what: str) -> tuple[int, int]:
     return count, size
 
 
-def pools_from(args: argparse.Namespace) -> list[tuple[str, int, int]]:
+def pools_from(args: Arguments) -> list[tuple[PoolName, int, int]]:
     pools = [(pool, *parse_dice(getattr(args, pool), pool)) for pool in POOLS]
     if sorted((size for _, _, size in pools), reverse=True) != list(BUILD_SIZES):
         raise Rejected("--power, --precision and --possibility take one each of d8, d6 and d4")
     return pools
 
 
-def pain_from(args: argparse.Namespace) -> int:
+def pain_from(args: Arguments) -> int:
     pain_count, pain_size = parse_dice(args.pain, "pain")
     if pain_size != PAIN_DIE or pain_count < MIN_PAIN_DICE:
         raise Rejected(f"--pain is at least {MIN_PAIN_DICE}d6, not {args.pain!r}")

@@ -1,27 +1,34 @@
-"""``tracker odds fatigue``: the exact chance of each threshold band of a check, and the flags
-of a check that ``tracker roll fatigue`` shares.
+"""``tracker odds fatigue``: the exact chance of each threshold band of a check, and the
+options of a check that ``tracker roll fatigue`` shares.
 
-Apart from the roll (``tracker.headless.fatigue``), so that it loads no msgspec Struct.
+Apart from the roll (``roll_cli``), so that it loads no msgspec Struct.
 """
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING, Any
 
 from rules.errors import Rejected
-from rules.systems.fatigue.bands import DICE, FLOOR
-from rules.systems.fatigue.odds import check_odds
-from tracker.headless.odds_output import print_odds
+from rules.odds import Odds
+
+from .bands import DICE, FLOOR
+from .odds import check_odds
+
+if TYPE_CHECKING:
+    from rules.headless import Arguments, Parser
 
 DICE_NAMES = [kind for kind, _ in DICE]
+EXAMPLE = (
+    "--attacker-dice", "2d10", "--attacker", "3", "--defender-dice", "1d20", "--defender", "1",
+)  # fmt: skip
 
 
-def check_arguments(parser: argparse.ArgumentParser, dice_required: bool) -> None:
-    """The flags of a check, shared by ``roll`` (dice default to 1d20) and ``odds``."""
-    dice: dict[str, object] = (
+def check_arguments(parser: Parser, dice_required: bool) -> None:
+    """The options of a check, shared by ``roll`` (dice default to 1d20) and ``odds``."""
+    dice: dict[str, Any] = (
         {"required": True, "metavar": "D"} if dice_required else {"default": "1d20"}
     )
-    parser.add_argument("--attacker-dice", choices=DICE_NAMES, **dice)  # type: ignore[arg-type]
+    parser.add_argument("--attacker-dice", choices=DICE_NAMES, **dice)
     parser.add_argument(
         "--attacker",
         type=int,
@@ -29,7 +36,7 @@ def check_arguments(parser: argparse.ArgumentParser, dice_required: bool) -> Non
         metavar="MOD",
         help="skills minus fatigue and attitude, added to the dice",
     )
-    parser.add_argument("--defender-dice", choices=DICE_NAMES, **dice)  # type: ignore[arg-type]
+    parser.add_argument("--defender-dice", choices=DICE_NAMES, **dice)
     parser.add_argument("--defender", type=int, required=True, metavar="MOD")
     parser.add_argument(
         "--fatigue-penalty",
@@ -48,7 +55,15 @@ def check_arguments(parser: argparse.ArgumentParser, dice_required: bool) -> Non
     )
 
 
-def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
+def penalty_of(args: Arguments) -> int:
+    """``--fatigue-penalty``, refused below 0."""
+    if args.fatigue_penalty < 0:
+        raise Rejected("--fatigue-penalty must be 0 or more")
+    penalty: int = args.fatigue_penalty
+    return penalty
+
+
+def add_arguments(parser: Parser) -> None:
     check_arguments(parser, dice_required=True)
     parser.add_argument(
         "--fumble",
@@ -57,20 +72,15 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
         help="the attacker's fumble line (threshold + fumble penalty): a total at or under it "
         "fumbles and counts as a defense",
     )
-    parser.add_argument("--json", action="store_true", help="print the odds as JSON")
 
 
-def run_odds(args: argparse.Namespace) -> int:
-    if args.fatigue_penalty < 0:
-        raise Rejected("--fatigue-penalty must be 0 or more")
-    odds = check_odds(
+def answer(args: Arguments) -> Odds:
+    return check_odds(
         args.attacker_dice,
         args.attacker,
         args.defender_dice,
         args.defender,
-        args.fatigue_penalty,
+        penalty_of(args),
         args.floor,
         args.fumble,
     )
-    print_odds(odds, args.json)
-    return 0

@@ -1,0 +1,90 @@
+"""``tracker roll fatigue``: one check between two totals, printed or as JSON (its odds:
+``odds_cli``, whose options of a check it shares)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.dice import DiceSource
+from rules.headless import RollReport
+
+from .arithmetic import (
+    DEFENSE_NAMES,
+    DiceKind,
+    cutoffs,
+    defense_level,
+    dice_text,
+    roll_stress,
+    spacing,
+    stress_total,
+    suckage_to_lift,
+)
+from .odds_cli import check_arguments, penalty_of
+
+if TYPE_CHECKING:
+    from rules.headless import Arguments, Parser
+
+EXAMPLE = ("--attacker", "3", "--defender", "2")
+
+
+def add_arguments(parser: Parser) -> None:
+    check_arguments(parser, dice_required=False)
+
+
+def roll(args: Arguments, dice: DiceSource) -> RollReport:
+    penalty = penalty_of(args)
+    attacker = _side(args.attacker_dice, args.attacker, roll_stress(dice, args.attacker_dice))
+    defender = _side(args.defender_dice, args.defender, roll_stress(dice, args.defender_dice))
+    result = as_json(attacker, defender, penalty, args.floor)
+    return RollReport(as_text(result), result)
+
+
+def _side(kind: DiceKind, modifier: int, faces: tuple[int, ...]) -> dict[str, Any]:
+    dice_total = stress_total(kind, faces)
+    return {
+        "dice": kind,
+        "faces": list(faces),
+        "dice_total": dice_total,
+        "modifier": modifier,
+        "total": dice_total + modifier,
+    }
+
+
+def as_json(
+    attacker: dict[str, Any], defender: dict[str, Any], penalty: int, floor: int
+) -> dict[str, Any]:
+    margin = int(attacker["total"]) - int(defender["total"])
+    space = spacing(penalty, floor)
+    level = defense_level(margin, space)
+    return {
+        "system": "fatigue",
+        "attacker": attacker,
+        "defender": defender,
+        "margin": margin,
+        "defender_wins": level is None,
+        "spacing": space,
+        "thresholds": list(cutoffs(space)),
+        "tier": {
+            "level": level,
+            "name": "Successful defense" if level is None else DEFENSE_NAMES[level],
+            "suckage_to_lift": suckage_to_lift(margin, space),
+        },
+    }
+
+
+def as_text(result: dict[str, Any]) -> str:
+    lines = []
+    for name in ("attacker", "defender"):
+        side = result[name]
+        faces = tuple(side["faces"])
+        lines.append(
+            f"{name.capitalize()}: {dice_text(side['dice'], faces)} = {side['dice_total']} "
+            f"{side['modifier']:+d} = {side['total']}"
+        )
+    tier = result["tier"]
+    cuts = "/".join(str(cut) for cut in result["thresholds"])
+    verdict = f"margin {result['margin']:+d}: {tier['name']} (thresholds {cuts})"
+    if tier["suckage_to_lift"]:
+        verdict += f"; {tier['suckage_to_lift']} suckage points lift it a threshold"
+    lines.append(verdict)
+    return "\n".join(lines)
