@@ -177,8 +177,9 @@ class Column:
 
     @property
     def empty(self) -> bool:
-        """Whether it has nothing but its label."""
-        return not any(cell.plain.strip() for cell in self.cells)
+        """Whether it has rows and nothing in them but blanks (no rows: the label says what
+        is to come)."""
+        return bool(self.cells) and not any(cell.plain.strip() for cell in self.cells)
 
     def width_at(self, width: int) -> int:
         """The widest of its label and cells as ``fit_cell`` makes them for ``width``."""
