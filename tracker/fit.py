@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -114,11 +115,6 @@ def without_glyphs(text: Text) -> Text:
     return dropped if dropped.plain.strip() else text
 
 
-def abbreviated_width(plain: str, width: int, glyphs: bool = False, cut: bool = True) -> int:
-    """The cells ``abbreviate`` takes for a text of this plain string."""
-    return abbreviate(Text(plain), width, glyphs, cut).cell_len
-
-
 def _edit(text: Text, edits: Sequence[tuple[int, int, str]]) -> Text:
     """``text`` with each (start, end, replacement) applied; a replacement takes the style
     of the character it replaces."""
@@ -155,39 +151,47 @@ class Column:
     glyphs: bool = False
     _sizes: dict[int, int] = field(default_factory=dict, repr=False)
 
-    @property
+    @cached_property
+    def plains(self) -> frozenset[str]:
+        """Its cells' distinct texts: what its widths are measured on."""
+        return frozenset(cell.plain for cell in self.cells)
+
+    @cached_property
+    def natural_cells(self) -> int:
+        return max((cell_len(plain) for plain in self.plains), default=0)
+
+    @cached_property
     def natural(self) -> int:
         return max(self.label.cell_len, self.natural_cells)
 
-    @property
+    @cached_property
     def shortest(self) -> int:
         """The narrowest it goes uncut: its label and cells as short as words go."""
-        plains = {cell.plain for cell in self.cells}
-        cells = (abbreviated_width(p, 0, self.glyphs, cut=False) for p in plains)
-        return max(abbreviated_width(self.label.plain, 0, cut=False), *cells)
+        cells = (_fitted_width(p, 0, self.glyphs, cut=False) for p in self.plains)
+        return max(_fitted_width(self.label.plain, 0, False, cut=False), *cells)
 
-    @property
+    @cached_property
     def floor(self) -> int:
         """The narrowest it goes: cut to ``limit`` where words do not go short enough, but
         never its label, nor a column of numbers (a cut number would mislead)."""
-        if not any(LETTERS.search(cell.plain) for cell in self.cells):
+        if not any(LETTERS.search(plain) for plain in self.plains):
             return self.shortest
-        label = abbreviated_width(self.label.plain, 0, cut=False)
+        label = _fitted_width(self.label.plain, 0, False, cut=False)
         return min(self.natural, max(label, min(self.shortest, self.limit)))
 
-    @property
+    @cached_property
     def empty(self) -> bool:
         """Whether it has rows and nothing in them but blanks (no rows: the label says what
         is to come)."""
-        return bool(self.cells) and not any(cell.plain.strip() for cell in self.cells)
+        return bool(self.cells) and not any(plain.strip() for plain in self.plains)
 
     def width_at(self, width: int) -> int:
         """The widest of its label and cells as ``fit_cell`` makes them for ``width``."""
         known = self._sizes.get(width)
         if known is None:
-            label = abbreviate(self.label, width).cell_len
-            plains = {cell.plain for cell in self.cells}
-            known = max(label, *(self.fit_cell(Text(p), width).cell_len for p in plains))
+            glyphs = self.glyphs and width < self.natural_cells
+            label = _fitted_width(self.label.plain, width, False)
+            known = max(label, *(_fitted_width(p, width, glyphs) for p in self.plains))
             self._sizes[width] = known
         return known
 
@@ -198,9 +202,17 @@ class Column:
             cell = without_glyphs(cell)
         return abbreviate(cell, width)
 
-    @property
-    def natural_cells(self) -> int:
-        return max((cell.cell_len for cell in self.cells), default=0)
+
+@lru_cache(maxsize=1 << 16)
+def _fitted_width(plain: str, width: int, glyphs: bool, cut: bool = True) -> int:
+    """The cells a text of this plain string takes once fitted to ``width`` (``glyphs``:
+    without its words of symbols). Remembered: a long fight's cells repeat, refit after
+    refit."""
+    if glyphs:
+        plain = without_glyphs(Text(plain)).plain
+    if cell_len(plain) <= width:
+        return cell_len(plain)
+    return abbreviate(Text(plain), width, cut=cut).cell_len
 
 
 def fit_columns(
