@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Button
-from textual.widgets._footer import FooterKey  # Textual's own, read by tests only
 
 from rules.dice import SeededDice
 from tests.app.test_app import make_app
@@ -183,7 +182,7 @@ async def test_at_160x48_the_columns_are_whole(tmp_path: Path) -> None:
 def footer_entries(app: TrackerApp) -> tuple[list[str], str]:
     """The footer's entries on screen (key and description), and its row as drawn."""
     footer = app.screen.query_one(KeyBar)
-    keys = [key for key in footer.query(FooterKey) if key.display]
+    keys = [key for key in footer.query("FooterKey") if key.display]
     row = screen_text(app).splitlines()[footer.region.y]
     return [f"{key.key_display} {key.description}".strip() for key in keys], row
 
@@ -197,7 +196,7 @@ async def test_the_footer_shows_whole_keys_the_help_first(tmp_path: Path) -> Non
         assert "? Help" in entries and "r Roll" in entries and "^p palette" in entries
         assert "q Quit" not in entries  # it would not fit
         assert all(entry in row for entry in entries)  # whole
-        for key in app.screen.query_one(KeyBar).query(FooterKey):
+        for key in app.screen.query_one(KeyBar).query("FooterKey"):
             assert not key.display or key.region.right <= SMALL[0]
         await pilot.resize_terminal(*LARGE)
         await pilot.pause()
