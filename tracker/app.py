@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App, CSSPathType
+from textual.notifications import SeverityLevel
 from textual.theme import Theme
 
 from rules.dice import DiceSource, SeededDice
@@ -24,6 +25,18 @@ partial_renders.install()  # a partial update renders only what it updates
 scrolled_lines.check()  # a scrolled log frames only its new lines
 
 
+# How long a notification stays unless told: long enough to read it at an unhurried pace,
+# so a short one is out of the way sooner than Textual's five seconds.
+SECONDS_TO_READ = (3.0, 10.0)  # at the least, at the most
+CHARACTERS_A_SECOND = 15
+
+
+def reading_time(message: str, title: str = "") -> float:
+    """Seconds a notification of this text stays on screen."""
+    shortest, longest = SECONDS_TO_READ
+    return min(longest, max(shortest, 1.5 + len(title + message) / CHARACTERS_A_SECOND))
+
+
 def settle_memory() -> None:
     """Exempt what is loaded now (a long fight's many immutable states) from the collector.
 
@@ -37,6 +50,8 @@ class TrackerApp(App[None]):
     CSS_PATH: ClassVar[CSSPathType | None] = "tracker.tcss"
     TITLE = "Combat Tracker"
     COMMANDS = App.COMMANDS | {ScreenActions}
+    # A screen under a dialog or the prompt: its own notifications hide there (tracker.tcss).
+    SUSPENDED_SCREEN_CLASS = "-suspended"
     # Whether this app freezes the process's collector (see settle_memory); False where
     # several apps share a process and something else owns that (a served table's Heap).
     OWNS_MEMORY = True
@@ -84,6 +99,20 @@ class TrackerApp(App[None]):
             self.push_screen(EncounterScreen(self.session))
         for note in self.notes:
             self.notify(note, markup=False, timeout=8)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Textual's notification, shown for as long as it takes to read unless told."""
+        if timeout is None:
+            timeout = reading_time(message, title)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def _remember_theme(self, theme: Theme) -> None:
         """Keep the theme chosen (in the palette: "Change theme") for the next start."""

@@ -59,6 +59,37 @@ def test_main_screen(snap_compare, demo: str, size: tuple[int, int]) -> None:
     assert snap_compare(demo_app(demo), terminal_size=size, run_before=settle)
 
 
+# At 80x24, with all that makes the screen crowded: a consequence waiting to be applied, the
+# foes played by the tracker (the Solo column), and a long condition on the selected foe
+# (abbreviated in its row, in full on the pane's lower border). Nothing may be cut off.
+CROWDED = {
+    "demo-livehack": ("r", "enter"),  # Orla's roll, not applied
+    "demo-pain-pool": ("r", "enter"),  # the heroes' pools, not applied
+    "demo-fatigue": (),  # Mara has a Bad defense to pay
+    "demo-beer-run": (),  # Mags has 4 to land on the Bouncer
+}
+
+
+def crowded(demo: str):
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        await pilot.press("S", "down", "right", "enter")  # the tracker plays the second side
+        await pilot.press(*CROWDED[demo])
+        await settle(pilot)
+        await pilot.press("down", "down", "down", "down", "down")  # the last row: a foe
+        await pilot.press("c", *"Entangled in a weighted net", "enter")
+        await settle(pilot)
+        pilot.app.clear_notifications()
+        await settle(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+def test_crowded_main_screen_at_80x24(snap_compare, demo: str) -> None:
+    assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=crowded(demo))
+
+
 def test_roll_dialog(snap_compare) -> None:
     assert snap_compare(
         demo_app("demo-livehack"), terminal_size=(100, 34), run_before=pressing("r")

@@ -9,7 +9,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from rules import solo
 from rules.commands import (
@@ -35,6 +34,7 @@ from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.encounter_view import EncounterView
+from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
 from tracker.widgets.thresholds import ThresholdsPane
 
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 SHEET = "sheet:"
 ROLL_AGAIN = "roll again"  # what a new roll would do, as the question about a waiting result says
+KEEP_IN_FOOTER = ("help",)  # kept in a narrow footer before the others: it lists every key
 YES_NO = (("no", "No"), ("yes", "Yes"))
 DURATIONS: tuple[tuple[DurationKind, str], ...] = (
     ("until-removed", "Until removed"),
@@ -124,7 +125,7 @@ class EncounterScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield EncounterView()
-        yield Footer()
+        yield KeyBar(first=KEEP_IN_FOOTER)
 
     def on_mount(self) -> None:
         def changed(change: Change) -> None:

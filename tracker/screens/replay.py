@@ -7,16 +7,18 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer
 
 from rules.history import History
 from rules.replay import Timeline
 from tracker.widgets.encounter_view import EncounterView
+from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
 from tracker.widgets.timeline_bar import Place, TimelineBar
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 LOG_WINDOW = 200  # entries shown up to the current one
+# Kept in a narrow footer before the others: stepping, playing, and the ways out.
+KEEP_IN_FOOTER = ("step(1)", "step(-1)", "play", "branch", "close")
 
 
 class ReplayScreen(Screen[History | None]):
@@ -59,7 +61,7 @@ class ReplayScreen(Screen[History | None]):
     def compose(self) -> ComposeResult:
         yield EncounterView(log_title="Roll log (replay)")
         yield TimelineBar(id="timeline")
-        yield Footer()
+        yield KeyBar(first=KEEP_IN_FOOTER)
 
     def on_mount(self) -> None:
         self.position = self.timeline.last

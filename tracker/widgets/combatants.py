@@ -10,6 +10,7 @@ Every mark has a symbol or word besides its colour: ▶ (the current actor, also
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,8 +21,38 @@ from textual.widgets import DataTable
 from rules.encounter import Combatant, Encounter
 from rules.registry import get_system
 from rules.solo import policy_of
+from tracker.fit import Column, abbreviate, fit_columns
 
 Row = tuple[Text, ...]
+ColumnSpec = tuple[str, str, int, int, bool]  # key, label, rank, limit, glyphs
+NAME_RANK = 3  # the name (and the mark) give way last, once the others are cut short
+PADDING = 1  # cells either side of a cell's text, while the columns fit with it
+
+
+def lost(columns: Sequence[Column], widths: Sequence[int]) -> int:
+    """The cells of text the columns lose at these widths (all of a column left out)."""
+    return sum(column.natural - width for column, width in zip(columns, widths, strict=True))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the columns fit the pane: each one's width (0: left out) and the space between."""
+
+    columns: list[Column]
+    widths: list[int]
+    padding: int
+    gap: int
+    keys: tuple[str, ...]
+
+    @property
+    def shown(self) -> list[tuple[int, int]]:
+        """(index, width) of each column shown."""
+        return [(i, width) for i, width in enumerate(self.widths) if width]
+
+    @property
+    def columns_for(self) -> object:
+        """What the table's columns are made from: the same, and they need not be made again."""
+        return (self.keys, tuple(self.widths), self.padding, self.gap)
 
 
 def conditions_text(
@@ -42,7 +73,13 @@ def conditions_text(
 
 
 class CombatantsPane(DataTable[Text]):
-    """One row per combatant, in turn order; the current actor has a ▶ and bold text."""
+    """One row per combatant, in turn order; the current actor has a ▶ and bold text.
+
+    The columns fit the pane (tracker.fit): when their cells are wider, the columns give way
+    by priority (the side and the solo policy first, then the sheet's stats, the conditions,
+    the name last), their cells abbreviated word by word. The selected row's conditions,
+    when abbreviated, are written in full on the pane's lower border.
+    """
 
     # Coloured by the theme in tracker.tcss.
     COMPONENT_CLASSES = DataTable.COMPONENT_CLASSES | {
@@ -56,9 +93,13 @@ class CombatantsPane(DataTable[Text]):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
-        self._columns_for: tuple[str, tuple[int, ...]] | None = None
+        self._columns_for: object = None  # what the table's columns were made for
         self._rows: dict[str, Row] = {}  # what each row shows now, by combatant id
         self._made: dict[str, tuple[object, Row]] = {}  # what each row was made from
+        self._fitted: dict[str, tuple[object, Row]] = {}  # each row fitted to the widths
+        self._fit: tuple[object, Layout] | None = None  # the columns' layout, and what for
+        self._layout_now: Layout | None = None
+        self._full: dict[str, Row] = {}  # each row before it was fitted
         self._state: Encounter | None = None
 
     def on_mount(self) -> None:
@@ -69,7 +110,12 @@ class CombatantsPane(DataTable[Text]):
             # The cells hold the old theme's colours: build them again.
             self._rows.clear()
             self._made.clear()
+            self._fitted.clear()
             self.show(self._state)
+
+    def on_resize(self) -> None:
+        if self._state is not None:
+            self.show(self._state, again=True)
 
     @property
     def selected_id(self) -> str | None:
@@ -78,45 +124,129 @@ class CombatantsPane(DataTable[Text]):
         row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
         return row_key.value
 
-    def show(self, state: Encounter) -> None:
-        if self._rows and state == self._state:
+    def show(self, state: Encounter, again: bool = False) -> None:
+        """Show ``state``; ``again``: even if it is the state shown (the pane was resized)."""
+        if self._rows and state == self._state and not again:
             return  # nothing changed (several panes and seats share one state)
         self._state = state
-        system = get_system(state.system)
-        labels = (" ", "Name", "Side", *system.stat_columns, "Conditions")
-        keys = ("mark", "name", "side", *(f"stat:{label}" for label in system.stat_columns))
-        keys = (*keys, "conditions")
         keep = self.selected_id
-        rows = self._rows_of(state)
+        specs = self._columns(state)
+        full = self._rows_of(state)
+        layout = self._layout(specs, full)
+        rows = self._fit_rows(layout, full)
         # Columns get explicit widths, measured here: when DataTable widens a column by
         # itself after update_cell, Textual 8.2 keeps drawing rows from its stale caches.
-        widths = tuple(
-            max([len(label), *(row[i].cell_len for row in rows.values())])
-            for i, label in enumerate(labels)
-        )
-        if (system.name, widths) != self._columns_for:
+        if layout.columns_for != self._columns_for:
             self.clear(columns=True)
-            for label, key, width in zip(labels, keys, widths, strict=True):
-                self.add_column(label, key=key, width=width)
-            self._columns_for = (system.name, widths)
+            self.cell_padding = layout.padding
+            for index, width in layout.shown:
+                column = layout.columns[index]
+                label = abbreviate(column.label, width)
+                self.add_column(label, key=specs[index][0], width=width + layout.gap)
+            self._columns_for = layout.columns_for
             self._rows = {}
         if list(rows) == list(self._rows):
-            columns = list(self.columns)
+            table_columns = list(self.columns)
             for key, row in rows.items():
                 old = self._rows[key]
-                for column, cell, was in zip(columns, row, old, strict=True):
+                for column_key, cell, was in zip(table_columns, row, old, strict=True):
                     if cell != was:
-                        self.update_cell(key, column, cell)
+                        self.update_cell(key, column_key, cell)
         else:
             self.clear()
             for key, row in rows.items():
                 self.add_row(*row, key=key)
         self._rows = rows
+        self._full = full
+        self._layout_now = layout
         target = keep if state.find(keep) else state.current_id
         if target is not None and state.find(target):
             index = state.index_of(target)
             if self.cursor_row != index:
                 self.move_cursor(row=index, animate=False)
+        self._show_selected()
+
+    # --- fitting the pane ---------------------------------------------------------------------
+
+    def _columns(self, state: Encounter) -> list[ColumnSpec]:
+        """(key, label, rank, limit, glyphs) of each column; a lower rank gives way first."""
+        system = get_system(state.system)
+        solo = [("solo", "Solo", 0, 6, False)] if state.solo_sides else []
+        return [
+            ("mark", " ", NAME_RANK + 1, 2, False),
+            ("name", "Name", NAME_RANK, 10, False),
+            *solo,
+            ("side", "Side", 0, 4, False),
+            *((f"stat:{label}", label, 1, 8, True) for label in system.stat_columns),
+            ("conditions", "Conditions", 2, 10, False),
+        ]
+
+    def _space(self, rows: int) -> int:
+        """Cells the columns may take: the pane's inside, less the scrollbar that more rows
+        than fit would bring."""
+        if not self.size.width:
+            return 1 << 30  # not laid out yet: the columns as wide as their cells
+        width, height = self.size  # inside the border
+        if rows + self.header_height > height:
+            width -= self.styles.scrollbar_size_vertical
+        return width
+
+    def _layout(self, specs: list[ColumnSpec], rows: dict[str, Row]) -> Layout:
+        plains = tuple(frozenset(row[i].plain for row in rows.values()) for i in range(len(specs)))
+        space = self._space(len(rows))
+        key = (tuple(spec[:2] for spec in specs), plains, space)
+        if self._fit is not None and self._fit[0] == key:
+            return self._fit[1]
+        columns = [
+            Column(Text(label), [row[i] for row in rows.values()], rank, limit, glyphs)
+            for i, (_key, label, rank, limit, glyphs) in enumerate(specs)
+        ]
+        # A cell's padding on either side, or (when that fits more of the columns' text)
+        # one cell between columns: two more cells for the text of each of eight columns.
+        roomy = fit_columns(columns, space, 2 * PADDING, protect=NAME_RANK)
+        tight = fit_columns(columns, space, 1, protect=NAME_RANK)
+        if lost(columns, tight) < lost(columns, roomy):
+            padding, gap, widths = 0, 1, tight
+        else:
+            padding, gap, widths = PADDING, 0, roomy
+        layout = Layout(columns, widths, padding, gap, tuple(spec[0] for spec in specs))
+        self._fit = (key, layout)
+        return layout
+
+    def _fit_rows(self, layout: Layout, rows: dict[str, Row]) -> dict[str, Row]:
+        fitted: dict[str, tuple[object, Row]] = {}
+        shown: dict[str, Row] = {}
+        for key, row in rows.items():
+            known = self._fitted.get(key)
+            if known is not None and known[0] == (row, layout.columns_for):
+                fitted[key] = known
+                shown[key] = known[1]
+                continue
+            cells = tuple(layout.columns[i].fit_cell(row[i], width) for i, width in layout.shown)
+            fitted[key] = ((row, layout.columns_for), cells)
+            shown[key] = cells
+        self._fitted = fitted
+        return shown
+
+    def on_data_table_row_highlighted(self) -> None:
+        self._show_selected()
+
+    def _show_selected(self) -> None:
+        """The selected row's conditions in full on the lower border, if they are cut short."""
+        key = self.selected_id or ""
+        full, shown = self._full.get(key), self._rows.get(key)
+        layout = self._layout_now
+        if full is None or shown is None or layout is None:
+            self.border_subtitle = ""
+            return
+        conditions = full[-1]
+        fitted = dict(zip((i for i, _w in layout.shown), shown, strict=True))
+        if not conditions or fitted.get(len(full) - 1) == conditions:
+            self.border_subtitle = ""
+            return
+        self.border_subtitle = Text.assemble(f"{full[1].plain}: ", conditions)
+
+    # --- the rows -------------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
         if self.row_count or not self.empty_hint or y != self.header_height:
@@ -135,6 +265,7 @@ class CombatantsPane(DataTable[Text]):
         condition, badge = self._style("combatants--condition"), self._style("combatants--badge")
         rows: dict[str, Row] = {}
         made: dict[str, tuple[object, Row]] = {}
+        solo_column = bool(state.solo_sides)
         for combatant in state.combatants:
             current = combatant.id == state.current_id
             out = system.out_of_fight(state, combatant)
@@ -142,7 +273,7 @@ class CombatantsPane(DataTable[Text]):
             marks = tuple(system.badges(state, combatant))
             solo = state.is_solo(combatant)
             # A row depends on these only; an unchanged combatant is the same object.
-            depends = (combatant, current, blocked, out, marks, solo)
+            depends = (combatant, current, blocked, out, marks, solo, solo_column)
             known = self._made.get(combatant.id)
             if known is not None and known[0] == depends:
                 rows[combatant.id] = known[1]
@@ -154,14 +285,14 @@ class CombatantsPane(DataTable[Text]):
                 name.append(f" ✗ {out}", style=cannot)
             if combatant.gm_only:
                 name.append(" (GM)", style=hidden)
-            if solo:
-                name.append(f" ⚙ {policy_of(state, combatant)}", style=hidden)
+            policy = Text(f"⚙ {policy_of(state, combatant)}" if solo else "", style=hidden)
             mark = Text("▶" if current else " ", style=style)
             if blocked:
                 mark.append("✗", style=cannot)
             rows[combatant.id] = (
                 mark,
                 name,
+                *((policy,) if solo_column else ()),
                 Text(combatant.side, style=style),
                 *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
                 conditions_text(combatant, marks, condition, badge, out),

@@ -1,6 +1,12 @@
-"""The one-line header: encounter name, system, round, whose turn it is (or that the fight is
-over, and who won), and system status."""
+"""The header: encounter name, system, round, whose turn it is (or that the fight is over, and
+who won), what waits to be applied, and system status.
 
+Its parts wrap onto a second line when they do not fit the width, so what must not be missed
+(a result waiting, the end of the fight) is never cut; at the narrowest, the name and the
+system's title give way first.
+"""
+
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -8,6 +14,40 @@ from textual.widgets import Static
 from rules.encounter import Encounter
 from rules.outcome import Outcome, outcome
 from rules.registry import get_system
+from tracker.fit import Part, wrap_parts
+
+MAX_LINES = 2  # before the least needed parts give way (those left are never cut)
+# How long each part stays when the header runs out of lines: higher stays longer.
+NAME, TITLE, USUAL, NEEDED = 0, 1, 2, 3
+
+
+def header_parts(
+    state: Encounter, result: Outcome | None = None, over_style: Style | str = "bold"
+) -> list[Part]:
+    """The header's parts, in reading order; ``result`` is the fight's outcome where the state
+    shown is not the whole encounter (a player's seat), else it is read off the state."""
+    system = get_system(state.system)
+    parts = [
+        Part(Text.assemble("⚔ ", (state.name, "bold")), NAME),
+        Part(Text(system.title), TITLE),
+        Part(Text(f"Round {state.round}"), NEEDED),
+    ]
+    headline = (result or outcome(state)).headline
+    current = state.current
+    if headline:
+        # In place of whose turn it is: nobody's, unless the GM plays on (n, then y).
+        parts.append(Part(Text(headline, style=over_style), NEEDED))
+    elif current is not None:
+        parts.append(Part(Text.assemble("▶ ", (current.name, "bold"), "'s turn"), NEEDED))
+    waiting = system.pending(state)
+    if waiting:  # before the rest: a result not yet applied is what must not be missed
+        parts.append(Part(Text(f"waiting (d): {waiting}", style="bold reverse"), NEEDED))
+    if state.solo_sides:
+        parts.append(Part(Text(f"⚙ solo: {', '.join(state.solo_sides)}"), USUAL))
+    status = system.status(state)
+    if status:
+        parts.append(Part(Text(status), NEEDED))
+    return parts
 
 
 class EncounterHeader(Static):
@@ -18,6 +58,8 @@ class EncounterHeader(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._result: Outcome | None = None  # told by the screen; else read off the state
+        self._parts: list[Part] = []
+        self._lines = 1
 
     def show(self, state: Encounter, result: Outcome | None = None) -> None:
         """Draw ``state``; ``result`` is the fight's outcome where the state shown is not the
@@ -29,32 +71,18 @@ class EncounterHeader(Static):
         self.state = state
 
     def watch_state(self, state: Encounter | None) -> None:
-        if state is None:
-            self.update("", layout=False)
-            return
-        system = get_system(state.system)
-        text = Text.assemble("⚔ ", (state.name, "bold"), f"  ·  {system.title}")
-        text.append(f"  ·  Round {state.round}")
-        headline = (self._result or outcome(state)).headline
-        current = state.current
-        if headline:
-            # In place of whose turn it is: nobody's, unless the GM plays on (n, then y).
-            text.append("  ·  ")
-            over = self.get_component_rich_style("encounter-header--over", partial=True)
-            text.append(headline, style=over)
-        elif current is not None:
-            text.append("  ·  ▶ ")
-            text.append(current.name, style="bold")
-            text.append("'s turn")
-        waiting = system.pending(state)
-        if waiting:  # before the rest: a result not yet applied is what must not be missed
-            text.append("  ·  ")
-            text.append(f"waiting (d): {waiting}", style="bold reverse")
-        if state.solo_sides:
-            text.append(f"  ·  ⚙ solo: {', '.join(state.solo_sides)}")
-        status = system.status(state)
-        if status:
-            text.append(f"  ·  {status}")
-        # Its size never depends on the text (one row, the screen's width: tracker.tcss), so
-        # no layout: a turn would otherwise lay every seat's screen out again.
-        self.update(text, layout=False)
+        over = self.get_component_rich_style("encounter-header--over", partial=True)
+        self._parts = header_parts(state, self._result, over) if state is not None else []
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        width = self.content_region.width or self.app.size.width
+        text = wrap_parts(self._parts, width, MAX_LINES)
+        lines = len(text.wrap(self.app.console, width))
+        # Laid out again only when its height changes: a turn would otherwise lay every
+        # seat's screen out again.
+        self.update(text, layout=lines != self._lines)
+        self._lines = lines

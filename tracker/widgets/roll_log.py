@@ -94,6 +94,10 @@ class RollLog(ScrollView, can_focus=True):
         self._strips: dict[int, list[Strip]] = {}  # entry index -> its rendered lines
         self._styles: dict[str, Style] | None = None
         self._following = False  # a scroll to the newest entry is on its way
+        # Whether the newest line was in view when the log last scrolled: kept through a
+        # resize (which can leave the end out of view without a scroll), so the log goes
+        # on following its newest entry after one unless it was scrolled up.
+        self._pinned = True
         self._rewrap_due = False
         self._frame: tuple[Offset, int, Style, Selection | None] | None = (
             None  # set while a frame is drawn
@@ -215,9 +219,17 @@ class RollLog(ScrollView, can_focus=True):
         # Forced: the scrollbar that allows the scroll may not be laid out yet.
         self.scroll_end(animate=False, immediate=True, x_axis=False, force=True)
         self._following = False
+        # Scrolled while the scrollbar was still hidden, the log's thumb kept its old place
+        # (Textual moves it only on a scroll while shown): draw it where the log is.
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.position = self.scroll_y
 
     def _at_end(self) -> bool:
-        return self._following or self.is_vertical_scroll_end or self.max_scroll_y == 0
+        return self._following or self._pinned
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._pinned = new_value >= self.max_scroll_y
 
     def on_resize(self) -> None:
         self._rewrap()

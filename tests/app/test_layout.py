@@ -1,0 +1,261 @@
+"""The layout at any size: the roll log after a resize, and 80x24 with nothing cut."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button
+
+from rules.dice import SeededDice
+from tests.app.test_app import make_app
+from tests.screen import screen_strips, screen_text
+from tracker.app import TrackerApp, reading_time
+from tracker.demos import DEMOS
+from tracker.session import EncounterSession
+from tracker.widgets.combatants import CombatantsPane
+from tracker.widgets.key_bar import KeyBar
+from tracker.widgets.roll_log import RollLog
+
+SMALL, LARGE = (80, 24), (160, 48)
+
+
+def demo_app(demo: str, tmp_path: Path) -> TrackerApp:
+    session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "fight.fight")
+    return TrackerApp(session, saves=tmp_path)
+
+
+def thumb_rows(app: TrackerApp, log: RollLog) -> list[int]:
+    """The rows of the log's scrollbar where its thumb shows: Textual draws the thumb as
+    reversed blanks, with block characters for its part-filled ends, and the track as
+    plain blanks."""
+    bar = log.vertical_scrollbar.region
+    strips = screen_strips(app)
+    cells = [strips[y].crop(bar.x, bar.right) for y in range(bar.y, bar.bottom)]
+    return [
+        row
+        for row, cell in enumerate(cells)
+        if cell.text.strip() or any(segment.style and segment.style.reverse for segment in cell)
+    ]
+
+
+def runs(rows: list[int]) -> int:
+    """How many unbroken runs ``rows`` (ascending) make."""
+    return sum(1 for i, row in enumerate(rows) if i == 0 or rows[i - 1] != row - 1)
+
+
+async def add_note(pilot, text: str) -> None:
+    await pilot.press("o", *text, "enter")
+    await pilot.pause()
+    await pilot.pause(0.6)  # the thumb may lag a new entry by half a second
+
+
+async def test_the_log_follows_new_entries_after_a_resize(tmp_path: Path) -> None:
+    app = demo_app("demo-livehack", tmp_path)
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(RollLog)
+        await pilot.resize_terminal(*SMALL)
+        await pilot.pause()
+        await pilot.pause()
+        assert log.is_vertical_scroll_end  # the newest entry is still in view
+        await add_note(pilot, "after the resize")
+        assert "✎ after the resize" in screen_text(app)
+        assert log.is_vertical_scroll_end
+        rows = thumb_rows(app, log)
+        assert runs(rows) == 1  # one thumb...
+        assert rows[-1] == log.vertical_scrollbar.region.height - 1  # ...at the end
+
+        await pilot.resize_terminal(*LARGE)  # and back
+        await pilot.pause()
+        await pilot.pause()
+        await add_note(pilot, "larger again")
+        assert "✎ larger again" in screen_text(app)
+        assert "✎ after the resize" in screen_text(app)
+        if log.show_vertical_scrollbar:
+            assert runs(thumb_rows(app, log)) == 1
+
+
+async def test_a_log_that_fitted_follows_once_it_no_longer_fits(tmp_path: Path) -> None:
+    app = make_app(tmp_path)  # a new encounter: its log all fits
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(RollLog)
+        for number in range(14):
+            await add_note(pilot, f"note {number}")
+        assert log.max_scroll_y == 0  # it all fits
+        await pilot.resize_terminal(*SMALL)
+        await pilot.pause()
+        await pilot.pause()
+        await add_note(pilot, "one more")
+        assert "✎ one more" in screen_text(app)
+        rows = thumb_rows(app, log)
+        assert runs(rows) == 1 and rows[-1] == log.vertical_scrollbar.region.height - 1
+
+
+async def test_a_log_scrolled_up_stays_where_it_is_through_a_resize(tmp_path: Path) -> None:
+    app = demo_app("demo-livehack", tmp_path)
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one(RollLog)
+        await pilot.press("tab", "home")  # the log, scrolled to its first entry
+        await pilot.pause()
+        await pilot.resize_terminal(*SMALL)
+        await pilot.pause()
+        await pilot.pause()
+        assert log.scroll_y == 0
+        await pilot.press("shift+tab")
+        await add_note(pilot, "while scrolled up")
+        assert log.scroll_y == 0 and "✎ while scrolled up" not in screen_text(app)
+        assert runs(thumb_rows(app, log)) == 1
+
+
+# --- 80x24, nothing cut ------------------------------------------------------------------------
+
+
+async def crowd(pilot, demo: str) -> None:
+    from tests.app.test_snapshots import crowded  # the snapshots' crowded screen
+
+    await crowded(demo)(pilot)
+
+
+@pytest.mark.parametrize(
+    ("demo", "waiting"),
+    [
+        ("demo-fatigue", "waiting (d): Mara pays for Bad defense"),
+        ("demo-beer-run", "waiting (d): Mags lands 4 on Bouncer"),
+    ],
+)
+async def test_the_header_shows_what_waits_in_full(tmp_path: Path, demo: str, waiting: str) -> None:
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await crowd(pilot, demo)
+        header = screen_text(app).splitlines()[:2]  # on a second line if need be
+        assert any(waiting in line for line in header)
+        assert "⚙ solo: foes" in "\n".join(header)
+        await pilot.resize_terminal(*LARGE)
+        await pilot.pause()
+        await pilot.pause()
+        first, second = screen_text(app).splitlines()[:2]
+        assert waiting in first and "⚙ solo: foes" in first  # one line, wide enough
+        assert second.startswith("┏━ Combatants")
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_the_columns_fit_the_pane_at_80x24(tmp_path: Path, demo: str) -> None:
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await crowd(pilot, demo)
+        pane = app.screen.query_one(CombatantsPane)
+        assert pane.virtual_size.width <= pane.size.width  # nothing beyond its right edge
+        assert not pane.show_horizontal_scrollbar
+        state = app.session.state
+        text = screen_text(app)
+        rows = text.split("┏━ Combatants")[1].split("┗")[0].splitlines()
+        for combatant in state.combatants:
+            row = next(line for line in rows if line[1:].lstrip("▶✗ ").startswith(combatant.name))
+            assert ("⚙" in row) == state.is_solo(combatant)  # the Solo column
+        # The long condition: shortened in its row, whole on the pane's lower border.
+        foe = state.combatants[-1]
+        assert pane.selected_id == foe.id
+        assert "Entangled in a weighted net" not in "\n".join(rows)
+        border = next(line for line in text.splitlines() if line.startswith("┗"))
+        # The condition that puts it out of the fight is the word after its name instead.
+        out = app.session.system.out_of_fight(state, foe)
+        names = ", ".join(c.name for c in foe.conditions if c.name.casefold() != out.casefold())
+        assert foe.name in border and f": {names}" in border
+        await pilot.press("up")  # a row whose conditions are whole: nothing on the border
+        await pilot.pause()
+        border = next(line for line in screen_text(app).splitlines() if line.startswith("┗"))
+        assert set(border[1:-1]) == {"━"}
+
+
+async def test_at_160x48_the_columns_are_whole(tmp_path: Path) -> None:
+    app = demo_app("demo-livehack", tmp_path)
+    async with app.run_test(size=LARGE) as pilot:
+        await crowd(pilot, "demo-livehack")
+        text = screen_text(app)
+        assert "Goblin Boss ✗ incapacitated" in text  # out of the fight: the word, not the name
+        assert "Prone, Entangled in a weighted net" in text
+        assert re.search(r"Goblin Sneak +⚙ roll  foes", text)  # the Solo column, padded as ever
+        pane = app.screen.query_one(CombatantsPane)
+        assert pane.cell_padding == 1 and not pane.border_subtitle
+
+
+def footer_entries(app: TrackerApp) -> tuple[list[str], str]:
+    """The footer's entries on screen (key and description), and its row as drawn."""
+    footer = app.screen.query_one(KeyBar)
+    keys = [key for key in footer.query("FooterKey") if key.display]
+    row = screen_text(app).splitlines()[footer.region.y]
+    return [f"{key.key_display} {key.description}".strip() for key in keys], row
+
+
+async def test_the_footer_shows_whole_keys_the_help_first(tmp_path: Path) -> None:
+    app = demo_app("demo-fatigue", tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        entries, row = footer_entries(app)
+        assert "? Help" in entries and "r Roll" in entries and "^p palette" in entries
+        assert "q Quit" not in entries  # it would not fit
+        assert all(entry in row for entry in entries)  # whole
+        for key in app.screen.query_one(KeyBar).query("FooterKey"):
+            assert not key.display or key.region.right <= SMALL[0]
+        await pilot.resize_terminal(*LARGE)
+        await pilot.pause()
+        await pilot.pause()
+        entries, row = footer_entries(app)
+        assert "q Quit" in entries and "c Condition" in entries
+        assert all(entry in row for entry in entries)
+
+
+async def test_the_replays_key_bar_shows_whole_keys(tmp_path: Path) -> None:
+    app = TrackerApp(None, replay=DEMOS["demo-livehack"](), dice=SeededDice(7))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        entries, row = footer_entries(app)
+        assert {"← Previous event", "→ Next event", "esc Close replay"} <= set(entries)
+        assert all(entry in row for entry in entries)
+        assert "} Next round" not in row  # it would not fit, whole
+
+
+async def test_notifications_keep_clear_of_the_prompts_hint(tmp_path: Path) -> None:
+    app = demo_app("demo-livehack", tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        app.notify("Something long enough to be seen for a while, over two lines here")
+        await pilot.press("colon", *"atack", "enter")
+        await pilot.pause()
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "no command 'atack' — did you mean 'attack'?" in text
+        assert "Something long enough" in text.splitlines()[0]  # at the top, for now
+        lines = text.splitlines()
+        assert sum("Something long enough" in line for line in lines) == 1  # shown once
+
+
+async def test_notifications_keep_clear_of_a_dialogs_buttons(tmp_path: Path) -> None:
+    app = demo_app("demo-livehack", tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        app.notify("A notice that would have sat on the buttons for five seconds")
+        await pilot.pause()
+        await pilot.pause(0.3)
+        dialog = app.screen.query_one("#dialog")
+        text = screen_text(app)
+        assert "A notice that would" in text
+        for button in app.screen.query(Button):
+            row = text.splitlines()[button.region.y + 1]  # its label's row
+            assert str(button.label) in row
+        toasts = [toast.region for toast in app.screen.query(".-information")]
+        assert toasts and all(region.bottom <= dialog.region.y + 2 for region in toasts)
+
+
+def test_short_notifications_go_sooner() -> None:
+    assert reading_time("Saved") == 3.0
+    assert reading_time("Select a combatant first (add one with a)") < 5
+    assert reading_time("x" * 500) == 10.0
