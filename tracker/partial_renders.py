@@ -72,7 +72,7 @@ def render_chops(
             for cut, piece in zip(final_cuts, cut_strips, strict=False):
                 if get_chops_line(cut) is None:
                     chops_line[cut] = piece
-    return chops  # type: ignore[return-value]
+    return chops  # type: ignore[return-value]  # Textual types it as a list of dicts, loosely
 
 
 def install() -> bool:

@@ -35,7 +35,7 @@ from textual.widget import Widget
 try:
     from textual._compositor import ChopsUpdate, Compositor
 except ImportError:
-    ChopsUpdate = Compositor = None  # type: ignore[assignment,misc]
+    ChopsUpdate = Compositor = None  # type: ignore[assignment,misc]  # gone: no patch
 try:
     from textual._styles_cache import StylesCache
 except ImportError:
@@ -92,7 +92,7 @@ def install_partial_renders(render_chops: RenderChops) -> bool:
     code under it is the code it was written for. Returns whether it is installed."""
     if not usable(PARTIAL_RENDERS):
         return False
-    Compositor._render_chops = render_chops  # type: ignore[method-assign,assignment]
+    Compositor._render_chops = render_chops  # type: ignore[method-assign,assignment]  # the patch
     return True
 
 
@@ -113,11 +113,11 @@ def installed_chops() -> RenderChops | None:
 def textuals_own_chops() -> Iterator[None]:
     """Compositors render with Textual's own code while inside (to compare ours with)."""
     installed = Compositor._render_chops
-    Compositor._render_chops = TEXTUALS_RENDER_CHOPS  # type: ignore[method-assign,assignment]
+    Compositor._render_chops = TEXTUALS_RENDER_CHOPS  # type: ignore[method-assign,assignment]  # back
     try:
         yield
     finally:
-        Compositor._render_chops = installed  # type: ignore[method-assign]
+        Compositor._render_chops = installed  # type: ignore[method-assign]  # the patch again
 
 
 # --- speed patch: scrolled lines (tracker/widgets/scrolled_lines.py) -------------------------

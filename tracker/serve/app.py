@@ -61,7 +61,7 @@ class TableApp(TrackerApp):
     def __init__(self, table: Table, seat: Seat, *, saves: Path, notes: Iterable[str] = ()) -> None:
         self.table = table
         self.seat = seat
-        super().__init__(SeatSession(table, seat), saves=saves, notes=list(notes))  # type: ignore[arg-type]
+        super().__init__(SeatSession(table, seat), saves=saves, notes=list(notes))  # type: ignore[arg-type]  # a seat's session
         seat.app = self
         self.channel_driver: ChannelDriver | None = None  # made by the app's run (draw_on)
         self._held: AbstractContextManager[None] | None = None  # batch_update while muted
