@@ -25,7 +25,9 @@ STEPS = 60  # turns at most before the fight must be over
 
 
 def start(tmux: Tmux, tmp_path: Path, system: str, seed: int, size: tuple[int, int]) -> str:
-    demo = ROOT / "saves" / f"{registry.part(system, 'demo').STEM}.fight"
+    part = registry.part(system, "demo")
+    assert part is not None, f"{system} has no demo"
+    demo = ROOT / "saves" / f"{part.STEM}.fight"
     command = [str(TRACKER), "--saves", str(tmp_path), "--seed", str(seed), "open", str(demo)]
     tmux.start(command, *size)
     return tmux.wait_for("Round")
