@@ -1,0 +1,75 @@
+"""A real terminal for the end-to-end tests: the tracker in a detached tmux session on a
+socket of its own in a temporary folder (the user's tmux is never touched), driven by keys."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+
+class Tmux:
+    """One tmux server and session; ``kill`` ends the server, whatever happened."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="tracker-e2e-"))
+        self.socket = str(self.folder / "tmux")
+        self.session = "t"
+
+    def run(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=10
+        )
+        return done.stdout
+
+    def start(self, command: Sequence[str], width: int = 80, height: int = 24) -> None:
+        line = shlex.join(command)
+        self.run("new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height), line)
+        # Keep the pane after the program exits, so a crash still shows its last screen.
+        self.run("set-option", "-t", self.session, "remain-on-exit", "on")
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.run("send-keys", "-t", self.session, key)
+
+    def type(self, text: str) -> None:
+        self.run("send-keys", "-t", self.session, "-l", text)
+
+    def capture(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.session)
+
+    def resize(self, width: int, height: int) -> None:
+        self.run("resize-window", "-t", self.session, "-x", str(width), "-y", str(height))
+
+    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        """The screen once ``text`` shows on it; fails with the last screen after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.capture()
+            if text in screen:
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never showed; the last screen:\n{screen}")
+            time.sleep(0.1)
+
+    def settle(self, quiet: float = 0.25, timeout: float = 5.0) -> str:
+        """The screen once it has stopped changing for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        screen = self.capture()
+        still_since = time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            now = self.capture()
+            if now != screen:
+                screen, still_since = now, time.monotonic()
+            elif time.monotonic() - still_since >= quiet:
+                break
+        return screen
+
+    def kill(self) -> None:
+        self.run("kill-server")
+        shutil.rmtree(self.folder, ignore_errors=True)
