@@ -8,6 +8,7 @@ callers never probe a system for what it offers.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from fractions import Fraction
@@ -85,6 +86,17 @@ def policy_among(policies: tuple[Policy, ...], combatant: Combatant[Any]) -> str
     if combatant.policy and any(p.id == combatant.policy for p in policies):
         return combatant.policy
     return policies[0].id if policies else ""
+
+
+class Figure(NamedTuple):
+    """One number of a combatant's state, under a name (a forecast averages them)."""
+
+    name: str
+    value: int
+
+
+_BARS = " ▮▯"
+_FIGURE = re.compile(r"(?:[A-Za-z]+ )?([+-]?[0-9]+)(?:/[0-9]+)?")
 
 
 class Move(Struct, frozen=True):
@@ -309,3 +321,24 @@ class RuleSystem(ABC):
         """A user's dialog values with the solo combatants' fields chosen by their policies,
         and a Move (its command None) per choice, whose reason is logged."""
         return dict(values), []
+
+    # --- forecasts (see ``rules.forecast``) --------------------------------------------------
+
+    def forecast_move(self, state: Encounter, acted: frozenset[str]) -> Move | None:
+        """In a forecast every side is solo; when no solo move waits, what the table does
+        next that no policy does (Beer Run: roll the round; Pain Pool: a hero's roll).
+        ``acted``: the combatants whose move this was since the turn or round began. None:
+        the turn or round ends (``NextTurn``). By default the table only ends turns."""
+        return None
+
+    def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
+        """A combatant's figures worth averaging over many fights (a forecast's expected end
+        state), in the system's terms: by default each stat column that reads as a number or
+        "now/max" (bars and a leading word aside), its first number."""
+        stats = self.sheet_stats(combatant.sheet)
+        out = []
+        for column, text in zip(self.stat_columns, stats, strict=False):
+            found = _FIGURE.fullmatch(text.strip(_BARS))
+            if found is not None:
+                out.append(Figure(column, int(found.group(1))))
+        return tuple(out)

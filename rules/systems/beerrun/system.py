@@ -19,9 +19,9 @@ from rules.events import ConditionAdded, TurnAdvanced
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
 from rules.odds import mid_percentile, percent
-from rules.system import Action, Damage, Landing, Luck, RuleSystem, Tier
+from rules.system import Action, Damage, Figure, Landing, Luck, RuleSystem, Tier
 
-from . import conflict, solo
+from . import conflict, forecast, solo
 from .dice import compare, parse_die, parse_pool, pool_text
 from .log import describe_event, goal_text
 from .model import (
@@ -643,6 +643,12 @@ class BeerRun(RuleSystem):
 
     def solo_move(self, state: Encounter) -> solo.Move | None:
         return solo.next_move(state)
+
+    def forecast_move(self, state: Encounter, acted: frozenset[str]) -> solo.Move | None:
+        return forecast.forecast_move(state, acted)
+
+    def end_figures(self, state: Encounter, combatant: Combatant) -> tuple[Figure, ...]:
+        return forecast.end_figures(combatant)
 
     # --- decide and apply ---
 
