@@ -129,9 +129,15 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
                 break  # nobody left to take a turn: the run ends where it stands
         if isinstance(command, NextTurn):
             acted.clear()
+        before = state
         for event in events:
             state = apply(state, event)
-        result = outcome(state)
+        # Who is out depends on the combatants (and the system's state): a move that changed
+        # neither (a turn passed, a roll not yet applied) leaves the outcome as it was.
+        if state.combatants is not before.combatants or (
+            state.system_state is not before.system_state
+        ):
+            result = outcome(state)
         if first is None:
             first = next((cid for cid in result.out if cid not in out_before), None)
     played = 0 if moves == 0 else min(state.round - start + 1, rounds)
