@@ -15,7 +15,6 @@ are folded into a scratch state and dropped.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Iterable
 from typing import Any, NamedTuple
@@ -31,10 +30,12 @@ from rules.errors import Rejected
 from rules.outcome import outcome
 from rules.registry import get_system
 from rules.snapshot import codec
+from rules.system import Figure
 
 DEFAULT_RUNS = 1000
 DEFAULT_ROUNDS = 50
 MAX_RUNS = 1_000_000
+RUN_BITS = 20  # 2**20 > MAX_RUNS
 MAX_ROUNDS = 1000
 MAX_SEED = 2**63 - 1
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
@@ -69,9 +70,9 @@ def read_job(data: bytes) -> tuple[Encounter, int, int]:
 
 
 def run_seed(seed: int, index: int) -> int:
-    """The dice seed of run ``index``: its own, whichever process plays it."""
-    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    """The dice seed of run ``index``: its own, whichever process plays it, and never another
+    run's (``MAX_RUNS`` fits below ``RUN_BITS``)."""
+    return (seed << RUN_BITS) | index
 
 
 # --- one run ----------------------------------------------------------------------------------
@@ -85,7 +86,7 @@ class Ending(NamedTuple):
     rounds: int  # rounds played (0: it was over before it began; the limit if unfinished)
     out: tuple[str, ...]  # who is out of the fight at the end
     first_out: str | None  # the first to go out during the run
-    figures: dict[str, tuple[tuple[str, int], ...]]  # each combatant's end figures
+    figures: dict[str, tuple[Figure, ...]]  # each combatant's end figures
     refused: bool  # a policy asked for something the rules refused (the run went on)
 
 
@@ -121,7 +122,7 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
             events = []
             refused = True
         if not events and not isinstance(command, NextTurn):
-            refused = refused or move is not None and move.command is not None
+            refused = refused or (move is not None and move.command is not None)
             command = NextTurn()
             try:
                 events = decide(state, command, dice)
@@ -144,9 +145,7 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
     if not result.over:
         played = rounds
     figures = {c.id: tuple(system.end_figures(state, c)) for c in state.combatants}
-    return Ending(
-        result.winner, result.over, played, tuple(result.out), first, figures, refused
-    )
+    return Ending(result.winner, result.over, played, tuple(result.out), first, figures, refused)
 
 
 # --- many runs --------------------------------------------------------------------------------
@@ -196,7 +195,7 @@ class Tally(Struct, kw_only=True):
             (self.first_out, other.first_out),
         ):
             for key, count in theirs.items():
-                _count(mine, key, count)  # type: ignore[arg-type]  # str or int keys alike
+                _count(mine, key, count)
         for cid, sums in other.figures.items():
             mine_sums = self.figures.setdefault(cid, {})
             for name, value in sums.items():
@@ -312,9 +311,12 @@ def report(state: Encounter, tally: Tally, seed: int, rounds: int) -> Report:
     system = get_system(state.system)
     n = tally.runs
     sides = tuple(
-        SideChance(side, tally.wins.get(side, 0), _share(tally.wins.get(side, 0), n), *wilson(
-            tally.wins.get(side, 0), n
-        ))
+        SideChance(
+            side,
+            tally.wins.get(side, 0),
+            _share(tally.wins.get(side, 0), n),
+            *wilson(tally.wins.get(side, 0), n),
+        )
         for side in dict.fromkeys(c.side for c in state.combatants)
     )
     total_rounds = sum(length * count for length, count in tally.lengths.items())

@@ -96,7 +96,7 @@ class Figure(NamedTuple):
 
 
 _BARS = " ▮▯"
-_FIGURE = re.compile(r"(?:[A-Za-z]+ )?([+-]?[0-9]+)(?:/[0-9]+)?")
+_FIGURE = re.compile(r"(?:([A-Za-z]+) )?([+-]?[0-9]+)(?:/[0-9]+)?")
 
 
 class Move(Struct, frozen=True):
@@ -333,12 +333,13 @@ class RuleSystem(ABC):
 
     def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
         """A combatant's figures worth averaging over many fights (a forecast's expected end
-        state), in the system's terms: by default each stat column that reads as a number or
-        "now/max" (bars and a leading word aside), its first number."""
+        state), in the system's terms: by default each stat that reads as a number or
+        "now/max" (bars aside), its first number, named by the word before it ("Health 7/8")
+        or else by its column."""
         stats = self.sheet_stats(combatant.sheet)
         out = []
         for column, text in zip(self.stat_columns, stats, strict=False):
             found = _FIGURE.fullmatch(text.strip(_BARS))
             if found is not None:
-                out.append(Figure(column, int(found.group(1))))
+                out.append(Figure(found.group(1) or column, int(found.group(2))))
         return tuple(out)

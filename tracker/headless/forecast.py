@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -33,6 +34,21 @@ def spans(runs: int, jobs: int) -> list[tuple[int, int]]:
     """The runs cut into spans of indices ``[start, stop)``."""
     size = max(1, math.ceil(runs / (jobs * SPANS_PER_JOB)))
     return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+
+
+def ready_for_processes() -> None:
+    """Start multiprocessing's resource tracker with the real stderr. It hands its process
+    stderr's descriptor, and under Textual stderr is captured (no descriptor: the pool would
+    fail to start). Call it on the thread that owns the screen, before a pool is started."""
+    from multiprocessing import resource_tracker
+
+    captured = sys.stderr
+    if sys.__stderr__ is not None:
+        sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = captured
 
 
 class Cancelled(Exception):
@@ -111,12 +127,14 @@ def win_lines(result: Report, width: int = BAR) -> list[str]:
     pad = min(max(len(n) for n in names), 14)
     lines = [
         f"{s.side[:pad]:<{pad}} {bar(s.p, width)} {percent(s.p):>6} "
-        f"({percent(s.low)}–{percent(s.high)})"
+        f"({percent(s.low)}-{percent(s.high)})"
         for s in result.sides
     ]
     lines.append(f"{'no winner':<{pad}} {bar(result.none, width)} {percent(result.none):>6}")
     if result.unfinished:
-        lines.append(f"  still fighting after {result.rounds_limit} rounds: {percent(result.unfinished)}")
+        lines.append(
+            f"  still fighting after {result.rounds_limit} rounds: {percent(result.unfinished)}"
+        )
     return lines
 
 
@@ -160,3 +178,49 @@ def as_text(result: Report, width: int = 80) -> str:
     if result.refused:
         lines += ["", f"In {result.refused} runs a policy asked for what the rules refused."]
     return "\n".join(lines)
+
+
+# --- a narrow panel (the app shows two side by side) ------------------------------------------
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(histogram: dict[int, int], cells: int = 16) -> tuple[str, str]:
+    """The lengths as one line of block characters, and its span in rounds ("1-9")."""
+    if not histogram:
+        return "", ""
+    low, high = min(histogram), max(histogram)
+    span = high - low + 1
+    per = math.ceil(span / cells)
+    sums = [
+        sum(histogram.get(r, 0) for r in range(start, min(start + per, high + 1)))
+        for start in range(low, high + 1, per)
+    ]
+    top = max(sums) or 1
+    line = "".join(SPARKS[min(7, round(s / top * 7))] if s else " " for s in sums)
+    return line, f"{low}" if low == high else f"{low}-{high}"
+
+
+def panel_lines(result: Report, width: int) -> list[str]:
+    """A forecast in ``width`` columns: the win chances, the length, each one's risk."""
+    names = [s.side for s in result.sides] + ["no winner"]
+    pad = min(max(len(n) for n in names), 10)
+    cells = max(4, width - pad - 17)
+    lines = []
+    for name, p, low, high in [(s.side, s.p, s.low, s.high) for s in result.sides] + [
+        ("no winner", result.none, None, None)
+    ]:
+        interval = (
+            f" {low * 100:.0f}-{high * 100:.0f}" if low is not None and high is not None else ""
+        )
+        lines.append(f"{name[:pad]:<{pad}} {bar(p, cells)} {p * 100:5.1f}%{interval}")
+    spark, span = sparkline(result.histogram, max(4, width - 24))
+    lines += ["", f"Length {result.mean_rounds:.1f} rounds  {spark} {span}"]
+    npad = min(max((len(c.name) for c in result.combatants), default=4), max(6, width - 22))
+    lines += ["", f"{'':<{npad}}   out  first"]
+    for c in result.combatants:
+        changed = [f"{f.name}→{f.mean:.1f}" for f in c.end if abs(f.mean - f.start) >= 0.05]
+        chances = f"{c.out * 100:4.0f}% {c.first_out * 100:4.0f}%"
+        line = f"{c.name[:npad]:<{npad}} {chances}  {' '.join(changed)}"
+        lines.append(line.rstrip() if len(line) <= width else line[: width - 1] + "…")
+    return lines

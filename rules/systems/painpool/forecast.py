@@ -22,9 +22,7 @@ def forecast_move(state: Encounter, acted: frozenset[str]) -> Move | None:
     fighting = [c for c in state.combatants if not out_of_fight(c.sheet)]
     if not any(isinstance(c.sheet, ChallengeSheet) for c in fighting):
         return None
-    hero = next(
-        (c for c in fighting if isinstance(c.sheet, HeroSheet) and c.id not in acted), None
-    )
+    hero = next((c for c in fighting if isinstance(c.sheet, HeroSheet) and c.id not in acted), None)
     if hero is None:
         return None
     try:
