@@ -138,7 +138,7 @@ class ForecastScreen(ModalScreen[None]):
         after.update(texts[1])
 
     def panel(self, label: str, result: Report, width: int) -> Text:
-        text = Text(label[:width] + "\n", style="bold")
+        text = Text(label + "\n", style="bold")  # a long what-if wraps
         text.append("\n".join(forecast.panel_lines(result, width)))
         if result.refused:
             text.append(f"\n{result.refused} runs: a policy was refused", style="italic")
