@@ -288,8 +288,6 @@ class Report(NamedTuple):
             "rounds": {
                 "mean": round(self.mean_rounds, 3),
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
-                "limit": self.rounds_limit,
-                "unfinished": _r(self.unfinished),
             },
             "combatants": {
                 c.id: {
