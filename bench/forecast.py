@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tracker import storage  # noqa: E402
 from rules.forecast import job_bytes, simulate  # noqa: E402
+from tracker import storage  # noqa: E402
 from tracker.headless.forecast import run_forecast  # noqa: E402
 
 DEMOS = ("livehack", "beer-run", "fatigue", "pain-pool")
