@@ -47,7 +47,11 @@ def run_forecast(args: argparse.Namespace) -> int:
     history = storage.read(args.file)
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     jobs = args.jobs or forecast.default_jobs()
-    result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, jobs)
+    try:
+        result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, jobs)
+    except KeyboardInterrupt:
+        print("tracker: forecast stopped", file=sys.stderr)  # ctrl+c: no traceback
+        return 130
     if args.json:
         print(json.dumps(result.to_json()))
     else:
