@@ -3,7 +3,8 @@ figures as text with small bar charts.
 
 The runs are cut into spans of run indices; each span goes to ``rules.forecast.simulate``
 (pure: the state's bytes and the span in, a tally out) in a process of the standard library's
-pool, started with "spawn" so a worker loads the rules alone, never Textual or the saves.
+pool, started with "spawn" so a worker loads the rules alone, never Textual or the saves, or
+is played by this process, which counts as one of the jobs (it works while the others start).
 Every run's seed comes from its index and tallies add up in any order, so the forecast is the
 same bit for bit whatever the number of jobs.
 """
@@ -22,7 +23,7 @@ from rules.encounter import Encounter
 from rules.forecast import Report, Tally, job_bytes, merged, report, simulate
 
 MAX_JOBS = 64
-SPANS_PER_JOB = 8  # enough spans for a smooth progress bar, few enough to cost nothing
+SPANS_PER_JOB = 16  # a smooth progress bar, a short wait for the last span, no cost
 BAR = 20
 
 
@@ -64,8 +65,9 @@ def run_forecast(
     progress: Callable[[int], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> Report:
-    """Play ``runs`` fights from ``state`` on ``jobs`` processes (1: this one) and report.
-    ``progress`` is told the runs done so far; ``cancel`` set stops it (``Cancelled``)."""
+    """Play ``runs`` fights from ``state`` on ``jobs`` processes, this one included (1: this
+    one alone), and report. ``progress`` is told the runs done so far; ``cancel`` set stops
+    it (``Cancelled``)."""
     job = job_bytes(state, seed, rounds)
     cut = spans(runs, jobs)
     tallies: list[Tally] = []
@@ -84,9 +86,21 @@ def run_forecast(
                 raise Cancelled
             finished(simulate(job, start, stop))
         return report(state, merged(tallies), seed, rounds)
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    # This process is one of the jobs: while the others start (a fresh interpreter loading
+    # the rules), it plays the spans from the end of the list; they play from the front.
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context)
     try:
-        waiting: set[Future[Tally]] = {pool.submit(simulate, job, a, b) for a, b in cut}
+        futures = [pool.submit(simulate, job, a, b) for a, b in cut]
+        waiting: set[Future[Tally]] = set()
+        for future, (start, stop) in reversed(list(zip(futures, cut, strict=True))):
+            if cancel is not None and cancel.is_set():
+                raise Cancelled
+            if future.cancel():  # not begun by a worker: played here
+                finished(simulate(job, start, stop))
+            else:
+                waiting = {f for f in futures if not f.cancelled()}
+                break
         while waiting:
             if cancel is not None and cancel.is_set():
                 raise Cancelled
