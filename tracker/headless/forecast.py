@@ -235,6 +235,6 @@ def panel_lines(result: Report, width: int) -> list[str]:
     for c in result.combatants:
         changed = [f"{f.name}→{f.mean:.1f}" for f in c.end if abs(f.mean - f.start) >= 0.05]
         chances = f"{c.out * 100:4.0f}% {c.first_out * 100:4.0f}%"
-        line = f"{c.name[:npad]:<{npad}} {chances}  {' '.join(changed)}"
+        line = f"{c.name[:npad]:<{npad}} {chances} {' '.join(changed)}"
         lines.append(line.rstrip() if len(line) <= width else line[: width - 1] + "…")
     return lines
