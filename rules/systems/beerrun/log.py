@@ -24,7 +24,7 @@ from .model import (
 if TYPE_CHECKING:
     from rules.encounter import Encounter
 
-CELL = 3
+CELL = 3  # a column per pair: two digits and a space, wider when a face has more digits
 # Pair marks: the top row's success, the bottom row's; hollow when that success is discarded.
 MARKS = {("top", True): "▲", ("top", False): "△", ("bottom", True): "▼", ("bottom", False): "▽"}
 
@@ -58,21 +58,23 @@ def contest_lines(
     width = max(len(top), len(bottom), 6)
     head = _contest_head(top, bottom, _verb(state, contest), outcome)
     rows: list[Line] = [head]
+    faces = [die.face for pair in outcome.pairs for die in (pair.top, pair.bottom)]
+    cell = max(CELL, max((len(str(face)) + 1 for face in faces), default=CELL))
     for name, which in ((top, "top"), (bottom, "bottom")):
         cells: list[Span] = [Span("  "), Span(name.ljust(width), "name")]
         for pair in outcome.pairs:
             die = pair.top if which == "top" else pair.bottom
             style = "muted" if die == NO_DIE else "die"
-            cells.append(Span(str(die.face).rjust(CELL), style))
+            cells.append(Span(str(die.face).rjust(cell), style))
         cells.append(Span("   " + _dice_sizes(pairs_dice(outcome, which)), "muted"))
         rows.append(tuple(cells))
     marks: list[Span] = [Span("  " + " " * width)]
     for index, pair in enumerate(outcome.pairs):
         if pair.winner == "tie":
-            marks.append(Span("=".rjust(CELL), "muted"))
+            marks.append(Span("=".rjust(cell), "muted"))
         else:
             kept = index in outcome.kept_pairs
-            marks.append(Span(MARKS[(pair.winner, kept)].rjust(CELL), "success"))
+            marks.append(Span(MARKS[(pair.winner, kept)].rjust(cell), "success"))
     rows.append(tuple(marks))
     rows.append(_summary(top, bottom, outcome))
     return rows
