@@ -12,6 +12,7 @@ see are shown whoever acted before. The Consequences pane keeps the last roll pl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal
 
@@ -19,7 +20,7 @@ import msgspec
 from msgspec import Struct
 
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, Event
-from rules.events import TurnAdvanced
+from rules.events import SoloChose, TurnAdvanced
 from rules.mentions import mentions
 from rules.registry import get_system
 
@@ -110,6 +111,8 @@ def conceal(
     a hidden combatant's roll could tell, or None. ``after``: the state it led to."""
     if isinstance(event, TurnAdvanced):
         return _turn(before, event, hidden)
+    if isinstance(event, SoloChose) and _names_hidden(event.reason, before, hidden):
+        return None  # the tracker's reason for a move against a hidden combatant
     named = mentions(event) & hidden
     # An event that settles or changes a hidden roll (its consequence, a re-roll, suckage)
     # comes of it even when it names nobody hidden: its numbers are that roll's.
@@ -125,6 +128,15 @@ def conceal(
         return None  # a core event naming one: a condition, a note, a discarded result
     shown = system.conceal(before, event, hidden)
     return None if shown is None or mentions(shown) & hidden else scrub(shown)
+
+
+def _names_hidden(text: str, state: Encounter, hidden: frozenset[str]) -> bool:
+    """Whether free text names a hidden combatant ("Goblin", not "Goblin 2": another one)."""
+    return any(
+        re.search(rf"(?<!\w){re.escape(c.name)}(?!\w| [0-9])", text)
+        for c in state.combatants
+        if c.id in hidden
+    )
 
 
 def _turn(before: Encounter, event: TurnAdvanced, hidden: frozenset[str]) -> TurnAdvanced | None:
