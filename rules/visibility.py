@@ -162,8 +162,8 @@ def strip(state: Encounter, hidden: Iterable[str], seen: Encounter | None = None
     """The encounter without hidden combatants, what names them, or anyone's GM notes.
 
     A last roll that names a hidden combatant is shown as the system conceals it, else the
-    last roll seen before (``seen``: the state seen then) stays in its place, set aside: a
-    new roll left it behind."""
+    last roll seen before (``seen``: the state seen then) stays in its place; what waited on
+    it is set aside, as a new roll left it behind."""
     hidden = frozenset(hidden) | {c.id for c in state.combatants if c.gm_only}
     combatants = tuple(
         c if not c.notes else msgspec.structs.replace(c, notes="")
@@ -176,8 +176,8 @@ def strip(state: Encounter, hidden: Iterable[str], seen: Encounter | None = None
         roll = system.conceal(state, roll, hidden)
         if roll is None or mentions(roll) & hidden:
             roll, applied, discarded = _roll_of(seen) if seen is not None else (None, False, False)
-            if roll is not None and not applied:
-                applied = discarded = True
+            if seen is not None and not applied and system.pending(seen):
+                applied = discarded = True  # what waited on it will not be applied now
     current = state.current_id if state.current_id not in hidden else None
     stripped = state.update(
         combatants=combatants,

@@ -255,20 +255,24 @@ def test_a_hidden_attackers_wounds_show_on_orla_without_margin_dice_or_attacker(
 
 
 def test_the_players_consequences_pane_keeps_the_last_roll_they_saw() -> None:
+    from rules.dice import ScriptedDice
     from rules.systems.livehack.model import LiveHackRoll
     from tests.serve.serve_helpers import SECRET, encounter
 
     session, ids = encounter()
     table = Table(session)
+    session.dice = ScriptedDice([12, 11, 1, 1, 1])  # Orla's boon explodes: a sure hit
     session.execute(LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids["Goblin"]))
     orla_rolled = session.state.last_roll
     shown = session.system.landing(table.sight(PLAYER).state)
+    assert session.system.pending(table.sight(PLAYER).state).startswith("Goblin takes")
+    session.dice = SeededDice(3)
     session.execute(LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Brak"]))
     for seen in (table.sight(PLAYER).state, player_view(session)[2]):
         assert seen.last_roll == orla_rolled  # not "No roll yet"
         assert session.system.landing(seen) == shown
-        assert seen.last_roll_applied  # set aside: a newer roll left it behind
-        assert session.system.pending(seen) == ""
+        assert session.system.pending(seen) == ""  # a newer roll left it behind
+        assert seen.last_roll_applied and seen.last_roll_discarded
     table.close()
 
 
