@@ -21,6 +21,7 @@ from rules.encounter import Combatant, Encounter, NoState
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
+from rules.mentions import mentions
 from rules.odds import Odds, mid_percentile
 
 
@@ -224,6 +225,25 @@ class RuleSystem(ABC):
         question; with ``command``, whether it is the roll that carries it on (else the app
         asks before it rolls)."""
         return False
+
+    # --- what a player may see (``rules.visibility``) -----------------------------------------
+
+    def conceal(self, state: Encounter, event: Any, hidden: frozenset[str]) -> Any | None:
+        """An event (applied to ``state``) or the last roll as one who may not see the
+        ``hidden`` combatants sees it. Asked only of an event that names one of them or comes
+        of a roll that does: return a copy without what only their roll could tell (its
+        margin, dice, who made it), e.g. the wounds it left on a combatant the reader sees;
+        or None to leave it out, the default. A copy that still names a hidden combatant is
+        left out too."""
+        return None
+
+    def conceal_state(self, state: Encounter, hidden: frozenset[str]) -> Encounter:
+        """The encounter (its hidden combatants already gone) without what in the system's
+        own state or the sheets names a hidden combatant. By default the system's state
+        starts afresh (``new_state``) when anything in it does; a system keeps what it can."""
+        if mentions(state.system_state) & hidden:
+            return state.update(system_state=self.new_state())
+        return state
 
     def discard(self, state: Encounter) -> Encounter:
         """The state once what waits is set aside unapplied (the core ``ConsequenceDiscarded``

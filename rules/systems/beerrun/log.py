@@ -35,7 +35,7 @@ def goal_text(state: Encounter, goal: Goal | None) -> str:
     done = "✓ " if goal.gained else ""
     match goal.kind:
         case "helping":
-            text = f"help {state.name_of(goal.ally_id)} to a d{goal.die}"
+            text = f"help {state.name_of(goal.ally_id, 'someone')} to a d{goal.die}"
         case "situational":
             text = f"gain a d{goal.die}"
         case _:
@@ -45,7 +45,12 @@ def goal_text(state: Encounter, goal: Goal | None) -> str:
     return done + text
 
 
+UNSEEN = ""  # in a player's view: a combatant the GM hides (``BeerRun.conceal``)
+
+
 def side_name(state: Encounter, combatant_id: str | None) -> str:
+    if combatant_id == UNSEEN:
+        return "Someone"
     return "Difficulty" if combatant_id is None else state.name_of(combatant_id)
 
 

@@ -473,6 +473,13 @@ class PainPool(RuleSystem):
     def describe(self, state: Encounter, event: object) -> LogEntry:
         return view.describe(state, event)
 
+    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+        """What a hidden challenge's roll leaves on a hero players see: the boons it crosses
+        off, a bonus die it gives; its dice and re-rolls stay hidden."""
+        if isinstance(event, BoonsDamaged | BonusGranted) and event.hero_id not in hidden:
+            return event
+        return None
+
     def alerts(self, state: Encounter, event: object) -> list[str]:
         return view.alerts(state, event)
 
