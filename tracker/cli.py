@@ -63,6 +63,9 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     export.add_argument("--format", choices=["markdown", "json"], default="markdown")
     export.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not stdout")
     export.add_argument("--gm", action="store_true", help="include GM-only combatants")
+    export.add_argument(
+        "--force", action="store_true", help="export a damaged save's readable part anyway"
+    )
 
     serve_arguments(sub.add_parser("serve", parents=[saves], help="serve the encounter over SSH"))
 
