@@ -27,9 +27,7 @@ def run_export(args: argparse.Namespace) -> int:
     if loaded.notice:
         if not args.force:
             raise storage.SaveError(
-                args.file,
-                f"{loaded.notice.removeprefix(f'{args.file}: ')}; a report would leave out "
-                "what follows (--force exports it anyway)",
+                args.file, f"{loaded.problem}; --force exports the records before it"
             )
         print(f"tracker: {loaded.notice}", file=sys.stderr)
     history = loaded.history

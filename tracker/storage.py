@@ -102,6 +102,7 @@ class Loaded:
 
     history: History
     notice: str | None = None
+    problem: str | None = None  # the damage itself, as the notice names it
 
 
 def load(path: Path) -> Loaded:
@@ -118,7 +119,7 @@ def load(path: Path) -> Loaded:
     except snapshot.SnapshotError as exc:
         raise SaveError(path, str(exc)) from None
     notice = f"{path}: {problem}; the records before it were kept" if problem else None
-    return Loaded(history, notice)
+    return Loaded(history, notice, problem)
 
 
 def read(path: Path) -> History:
