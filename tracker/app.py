@@ -255,7 +255,7 @@ class TrackerApp(App[None]):
 
         self.push_screen(UnsavedScreen(error), answered)
 
-    def ask_where_to_save(self, error: str) -> None:
+    def ask_where_to_save(self, error: str, suggested: Path | None = None) -> None:
         from tracker.screens.save_elsewhere import SaveElsewhereScreen
 
         session = self.session
@@ -275,9 +275,10 @@ class TrackerApp(App[None]):
                     problem = str(exc)
             if problem is not None:
                 self.notify(problem, title="Not saved", severity="error", markup=False)
-                self.ask_where_to_save(error)
+                self.ask_where_to_save(error, path)
                 return
             self.left_unsaved = f"{error}; saved to {path} instead"
             self.exit()
 
-        self.push_screen(SaveElsewhereScreen(Path.home() / session.path.name), chosen)
+        suggested = suggested or Path.home() / session.path.name
+        self.push_screen(SaveElsewhereScreen(suggested), chosen)
