@@ -204,7 +204,8 @@ class TrackerApp(App[None]):
             if loaded.notice:
                 self.warn(loaded.notice)
 
-        self.push_screen(ConfirmScreen(f"{locked}. Replay it read-only?"), answered)
+        question = f"{locked.path.name} {locked.problem}. Replay it read-only?"
+        self.push_screen(ConfirmScreen(question), answered)
 
     def _after_replay(self, branch: History | None) -> None:
         if branch is not None:
