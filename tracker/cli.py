@@ -108,6 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`tracker odds ... | head`): nothing more to say, no traceback.
         sys.stderr.close()
         return 1
+    except KeyboardInterrupt:  # Ctrl+C before the app takes the keys: stop, no traceback
+        print("tracker: interrupted", file=sys.stderr)
+        return 130
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
@@ -129,4 +132,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return launch.run_app(args)
     except (storage.SaveError, Rejected) as exc:
         print(f"tracker: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # BrokenPipeError is main's; anything else the file system says
+        if isinstance(exc, BrokenPipeError):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tracker: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -74,9 +74,26 @@ def _check_file(path: Path, info: os.stat_result) -> None:
         raise SaveError(path, problem)
 
 
-def _read_bytes(path: Path) -> bytes:
+def _os_problem(path: Path, exc: OSError) -> SaveError:
+    if isinstance(exc, FileNotFoundError):
+        return SaveError(path, "no such file")
+    if isinstance(exc, PermissionError):
+        return SaveError(path, "permission denied")
+    return SaveError(path, exc.strerror or str(exc))
+
+
+def _check_save(path: Path) -> None:
+    """Refuse at once what cannot be a save: missing, a folder, a pipe, a device, too big."""
     try:
-        _check_file(path, os.stat(path))  # a pipe or a device is never even opened
+        info = os.stat(path)
+    except OSError as exc:
+        raise _os_problem(path, exc) from None
+    _check_file(path, info)
+
+
+def _read_bytes(path: Path) -> bytes:
+    _check_save(path)  # a pipe or a device is never even opened
+    try:
         # Non-blocking, in case it became a pipe since: the open then cannot hang.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         try:
@@ -85,12 +102,8 @@ def _read_bytes(path: Path) -> bytes:
                 data = file.read(MAX_BYTES + 1)
         finally:
             os.close(fd)
-    except FileNotFoundError:
-        raise SaveError(path, "no such file") from None
-    except PermissionError:
-        raise SaveError(path, "permission denied") from None
     except OSError as exc:
-        raise SaveError(path, exc.strerror or str(exc)) from None
+        raise _os_problem(path, exc) from None
     if len(data) > MAX_BYTES:  # it grew while it was read
         raise SaveError(path, f"is too big for a save (at most {_MAX_MB} MB)")
     return data
@@ -298,6 +311,11 @@ class SaveLock:
         where = lock_path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise SaveError(path, f"cannot be saved: {path.parent} is not a folder") from None
+        except OSError as exc:
+            raise SaveError(path, f"cannot be saved there ({exc.strerror or exc})") from None
+        try:
             flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
             fd = os.open(where, flags, 0o644)
         except OSError as exc:
@@ -385,6 +403,7 @@ def _keep_damaged(path: Path) -> list[Path]:
 def open_save(path: Path) -> Opened:
     """Open a save to play: locked first, so no other writer reads it half-written or writes
     it after us; a damaged one is copied aside before the session rewrites it."""
+    _check_save(path)  # no lock file is made beside a folder, a pipe or a missing file
     lock = SaveLock.take(path)
     try:
         loaded = load(path)
