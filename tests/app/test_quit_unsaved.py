@@ -55,6 +55,13 @@ def names_in(path: Path) -> list[str]:
     return [c.name for c in storage.read(path).state.combatants]
 
 
+async def change_then_quit(pilot: Any) -> None:
+    """Add a combatant (the journal takes it), then press q (the snapshot cannot be written)."""
+    await add_combatant(pilot, "Ann")
+    await pilot.press("q")
+    await pilot.pause()
+
+
 async def test_q_asks_and_try_again_saves_once_the_folder_is_writable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -62,9 +69,7 @@ async def test_q_asks_and_try_again_saves_once_the_folder_is_writable(
     path = app.session.path  # type: ignore[union-attr]  # the app was made with a session
     async with app.run_test(size=(80, 24)) as pilot:
         with read_only(tmp_path / "saves", monkeypatch):
-            await add_combatant(pilot, "Ann")
-            await pilot.press("q")
-            await pilot.pause()
+            await change_then_quit(pilot)
             text = screen_text(app)
             assert "Changes not saved" in text and "Permission denied" in text
             assert "r: try again" in text and "Q: quit anyway" in text
@@ -84,9 +89,7 @@ async def test_escape_goes_back_to_the_encounter(
     app = app_in(tmp_path / "saves")
     async with app.run_test(size=(80, 24)) as pilot:
         with read_only(tmp_path / "saves", monkeypatch):
-            await add_combatant(pilot, "Ann")
-            await pilot.press("q")
-            await pilot.pause()
+            await change_then_quit(pilot)
             await pilot.press("escape")
             await pilot.pause()
             assert app.is_running
@@ -103,9 +106,7 @@ async def test_save_elsewhere_writes_the_encounter_to_a_new_file(
     elsewhere = tmp_path / "elsewhere.fight"
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         with read_only(tmp_path / "saves", monkeypatch):
-            await add_combatant(pilot, "Ann")
-            await pilot.press("q")
-            await pilot.pause()
+            await change_then_quit(pilot)
             await pilot.press("e")
             await pilot.pause()
             assert "Save to (a new file)" in screen_text(app)
@@ -127,9 +128,7 @@ async def test_quit_anyway_quits_and_says_what_was_not_saved(
     app = app_in(tmp_path / "saves")
     async with app.run_test(size=(80, 24)) as pilot:
         with read_only(tmp_path / "saves", monkeypatch):
-            await add_combatant(pilot, "Ann")
-            await pilot.press("q")
-            await pilot.pause()
+            await change_then_quit(pilot)
             await pilot.press("q")  # not "quit anyway": a second q by habit loses nothing
             await pilot.pause()
             assert app.is_running

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
 from tests.cli.support import tracker
+from tests.storage.support import start
 from tracker import storage
 from tracker.session import EncounterSession
 
@@ -40,22 +39,11 @@ def a_save(folder: Path) -> Path:
     return path
 
 
-def hold(path: Path) -> subprocess.Popen[str]:
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
-    return holder
-
-
 def test_a_second_writer_is_refused_and_the_lock_dies_with_a_killed_holder(
     tmp_path: Path,
 ) -> None:
     path = a_save(tmp_path)
-    holder = hold(path)
+    holder = start(HOLDER, path, "holding")
     try:
         second = tracker("--saves", str(tmp_path), "open", str(path))
         assert second.returncode == 2

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
 from tests.cli.support import tracker
+from tests.storage.support import start
 from tracker import storage
 from tracker.session import EncounterSession
 
@@ -132,13 +131,7 @@ def test_temp_files_of_a_writer_killed_mid_compaction_are_removed_at_the_next_op
     other.write_bytes(b"another save's")
     stale: list[Path] = []
     for _ in range(2):
-        writer = subprocess.Popen(
-            [sys.executable, "-c", STUCK_WRITER, str(path)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert writer.stdout is not None and writer.stdout.readline() == "compacting\n"
+        writer = start(STUCK_WRITER, path, "compacting")
         writer.send_signal(signal.SIGKILL)
         writer.wait(timeout=30)
         found = [p for p in tmp_path.glob(f".{path.name}.*.tmp") if p != other]
