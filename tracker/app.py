@@ -267,13 +267,15 @@ class TrackerApp(App[None]):
                 self.quit_saving()  # back to the question
                 return
             problem = None
-            if path.exists() or path.is_symlink():
-                problem = f"{path}: is already there; choose a new file"
-            else:
-                try:
+            try:
+                if path.exists() or path.is_symlink():
+                    problem = f"{path}: is already there; choose a new file"
+                else:
                     storage.write(path, session.history)
-                except storage.SaveError as exc:
-                    problem = str(exc)
+            except storage.SaveError as exc:
+                problem = str(exc)
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+                problem = f"{path}: cannot be saved there ({exc})"
             if problem is not None:
                 self.notify(problem, title="Not saved", severity="error", markup=False)
                 self.ask_where_to_save(error, path)
