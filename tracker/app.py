@@ -62,15 +62,21 @@ class TrackerApp(App[None]):
         *,
         saves: Path = storage.DEFAULT_SAVES,
         notes: Sequence[str] = (),
+        warnings: Sequence[str] = (),
         replay: History | None = None,
         dice: DiceSource | None = None,
         settings_file: Path | None = None,
     ) -> None:
-        """``settings_file``: where the theme is remembered; None (tests) remembers nothing."""
+        """``warnings``: shown in a dialog, to be read (``notes``: notifications).
+        ``settings_file``: where the theme is remembered; None (tests) remembers nothing."""
         super().__init__()
         self.session = session
         self.saves = saves
         self.notes = list(notes)
+        self.warnings = list(warnings)
+        # Why the encounter's last changes are not in its file, when the user quit past a
+        # failed save (and where they went instead, if anywhere); launch says it on exit.
+        self.left_unsaved: str | None = None
         self.settings_file = settings_file
         self.settings = settings.Settings()
         if settings_file is not None:
@@ -99,6 +105,14 @@ class TrackerApp(App[None]):
             self.push_screen(EncounterScreen(self.session))
         for note in self.notes:
             self.notify(note, markup=False, timeout=8)
+        for warning in self.warnings:
+            self.warn(warning)
+
+    def warn(self, text: str) -> None:
+        """A damaged save: a dialog that stays until read, not a notification that goes."""
+        from tracker.screens.notice import NoticeScreen
+
+        self.push_screen(NoticeScreen("The save was damaged", text))
 
     def notify(
         self,
@@ -145,13 +159,12 @@ class TrackerApp(App[None]):
 
     def play_branch(self, branch: History) -> None:
         """Save a branch as a new encounter and play it in place of the current one."""
-        path = storage.free_path(self.saves, branch.state.name)
         try:
-            storage.write(path, branch)
+            opened = storage.create(self.saves, branch, "Branched into {path}")
         except storage.SaveError as exc:
             self.notify(str(exc), title="Branch not saved", severity="error", markup=False)
             return
-        self.open_encounter(storage.Opened(branch, path), f"Branched into {path}")
+        self.open_encounter(opened)
 
     def open_path(self, path: Path | None) -> None:
         """Open a save chosen in the browser; a demo opens as a copy, a bad file is reported."""
@@ -165,10 +178,38 @@ class TrackerApp(App[None]):
                 opened = storage.play_copy_of_demo(path, self.saves)
             else:
                 opened = storage.open_save(path)
+        except storage.SaveLocked as exc:
+            self.offer_replay(exc)
+            return
         except storage.SaveError as exc:
             self.notify(str(exc), title="Cannot open", severity="error", markup=False)
             return
         self.open_encounter(opened)
+
+    def offer_replay(self, locked: storage.SaveLocked) -> None:
+        """Another process writes that save: it can still be stepped through, read-only."""
+        from tracker.screens.confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                loaded = storage.load(locked.path)
+            except storage.SaveError as exc:
+                self.notify(str(exc), title="Cannot open", severity="error", markup=False)
+                return
+            from tracker.screens.replay import ReplayScreen
+
+            self.push_screen(ReplayScreen(loaded.history), self._after_replay)
+            if loaded.notice:
+                self.warn(loaded.notice)
+
+        question = f"{locked.path.name} {locked.problem}. Replay it read-only?"
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def _after_replay(self, branch: History | None) -> None:
+        if branch is not None:
+            self.play_branch(branch)
 
     def open_encounter(self, opened: storage.Opened, note: str = "") -> None:
         """Close the current session (saving it) and play another encounter."""
@@ -184,6 +225,63 @@ class TrackerApp(App[None]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
-        for line in (note, opened.note, error):
+        for line in (note, "" if opened.repaired else opened.note, error):
             if line:
                 self.notify(line, markup=False, timeout=8)
+        if opened.repaired:
+            self.warn(opened.note)
+
+    # --- quitting ---
+
+    async def action_quit(self) -> None:
+        self.quit_saving()
+
+    def quit_saving(self) -> None:
+        """Quit once the encounter is saved; if it cannot be, the user chooses what to do:
+        changes are never dropped without a word."""
+        error = self.session.save() if self.session is not None else None
+        if error is None:
+            self.exit()
+            return
+        from tracker.screens.unsaved import Answer, UnsavedScreen
+
+        def answered(answer: Answer | None) -> None:
+            if answer == "retry":
+                self.quit_saving()
+            elif answer == "quit":
+                self.left_unsaved = f"quit without saving: {error}"
+                self.exit()
+            elif answer == "elsewhere":
+                self.ask_where_to_save(error)
+
+        self.push_screen(UnsavedScreen(error), answered)
+
+    def ask_where_to_save(self, error: str, suggested: Path | None = None) -> None:
+        from tracker.screens.save_elsewhere import SaveElsewhereScreen
+
+        session = self.session
+        assert session is not None and session.path is not None  # only a saving session fails
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                self.quit_saving()  # back to the question
+                return
+            problem = None
+            try:
+                if path.exists() or path.is_symlink():
+                    problem = f"{path}: is already there; choose a new file"
+                else:
+                    storage.write(path, session.history)
+            except storage.SaveError as exc:
+                problem = str(exc)
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+                problem = f"{path}: cannot be saved there ({exc})"
+            if problem is not None:
+                self.notify(problem, title="Not saved", severity="error", markup=False)
+                self.ask_where_to_save(error, path)
+                return
+            self.left_unsaved = f"{error}; saved to {path} instead"
+            self.exit()
+
+        suggested = suggested or Path.home() / session.path.name
+        self.push_screen(SaveElsewhereScreen(suggested), chosen)

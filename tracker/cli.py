@@ -63,6 +63,9 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     export.add_argument("--format", choices=["markdown", "json"], default="markdown")
     export.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not stdout")
     export.add_argument("--gm", action="store_true", help="include GM-only combatants")
+    export.add_argument(
+        "--force", action="store_true", help="export a damaged save's readable part anyway"
+    )
 
     serve_arguments(sub.add_parser("serve", parents=[saves], help="serve the encounter over SSH"))
 
@@ -147,6 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`tracker odds ... | head`): nothing more to say, no traceback.
         sys.stderr.close()
         return 1
+    except KeyboardInterrupt:  # Ctrl+C before the app takes the keys: stop, no traceback
+        print("tracker: interrupted", file=sys.stderr)
+        return 130
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
@@ -170,4 +176,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return launch.run_app(args)
     except (storage.SaveError, Rejected) as exc:
         print(f"tracker: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # BrokenPipeError is main's; anything else the file system says
+        if isinstance(exc, BrokenPipeError):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tracker: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2

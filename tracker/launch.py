@@ -23,7 +23,14 @@ def run_export(args: argparse.Namespace) -> int:
 
     from tracker import export
 
-    history = storage.read(args.file)
+    loaded = storage.load(args.file)
+    if loaded.notice:
+        if not args.force:
+            raise storage.SaveError(
+                args.file, f"{loaded.problem}; --force exports the records before it"
+            )
+        print(f"tracker: {loaded.notice}", file=sys.stderr)
+    history = loaded.history
     if args.format == "json":
         text = json.dumps(export.to_json(history, args.gm), indent=2) + "\n"
     else:
@@ -70,16 +77,15 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
     folder: Path = args.saves
     if args.command == "new":
         history = History(new_encounter(args.name, args.system))
-        path = storage.free_path(folder, args.name)
-        return storage.Opened(history, path, f"New encounter: {path}"), []
+        return storage.create(folder, history, "New encounter: {path}"), []
     if args.command == "open":
         if storage.is_demo(args.file):
             return storage.play_copy_of_demo(args.file, folder), []
-        return storage.open_save(args.file), []
+        return _told(storage.open_save(args.file)), []
     skipped: list[str] = []
     for path in storage.saves_by_recency(folder):
         try:
-            return storage.open_save(path), skipped
+            return _told(storage.open_save(path)), skipped
         except storage.SaveError as exc:
             skipped.append(f"Skipped {exc}")
     for demo in storage.demos(folder):
@@ -92,6 +98,13 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
     )
 
 
+def _told(opened: storage.Opened) -> storage.Opened:
+    """A damaged save is said on stderr too: the app's dialog is gone once it quits."""
+    if opened.repaired:
+        print(f"tracker: {opened.note}", file=sys.stderr)
+    return opened
+
+
 def run_app(args: argparse.Namespace) -> int:
     opened, skipped = choose_encounter(args)
     from tracker.app import TrackerApp  # Textual is loaded only for the app
@@ -99,26 +112,33 @@ def run_app(args: argparse.Namespace) -> int:
 
     _, dice = dice_for(args.seed)
     session, error = EncounterSession.resume(opened, dice)
-    if args.command == "new":
-        error = session.save()  # the new encounter's first snapshot
     if error:
+        session.let_go()
         print(f"tracker: {error}", file=sys.stderr)
         return 2
-    notes = [line for line in (opened.note, *skipped) if line]
-    app = TrackerApp(session, saves=args.saves, notes=notes, settings_file=settings.settings_path())
+    notes = [line for line in ("" if opened.repaired else opened.note, *skipped) if line]
+    warnings = [opened.note] if opened.repaired else []
+    app = TrackerApp(
+        session,
+        saves=args.saves,
+        notes=notes,
+        warnings=warnings,
+        settings_file=settings.settings_path(),
+    )
     return _run(app)
 
 
 def run_replay(args: argparse.Namespace) -> int:
     loaded = storage.load(args.file)
+    if loaded.notice:
+        print(f"tracker: {loaded.notice}", file=sys.stderr)
     from tracker.app import TrackerApp
 
     _, dice = dice_for(args.seed)
-    notes = [loaded.notice] if loaded.notice else []
     app = TrackerApp(
         None,
         saves=args.saves,
-        notes=notes,
+        warnings=[loaded.notice] if loaded.notice else [],
         replay=loaded.history,
         dice=dice,
         settings_file=settings.settings_path(),
@@ -131,7 +151,13 @@ def _run(app: TrackerApp) -> int:
         app.run()
     finally:
         # The app may have switched encounters (a branch); close whichever it ended on.
-        error = app.session.close() if app.session is not None else None
+        session = app.session
+        error: str | None = None
+        if session is not None and app.left_unsaved:
+            session.let_go()  # the user chose to quit past a failed save (see the app)
+            error = app.left_unsaved
+        elif session is not None:
+            error = session.close()
     if error:
         print(f"tracker: {error}", file=sys.stderr)
         return 1

@@ -54,10 +54,18 @@ Subscriber = Callable[[Change], None]
 class EncounterSession:
     COMPACT_EVERY = 500  # records in the journal before it is folded into the snapshot
 
-    def __init__(self, history: History, dice: DiceSource, path: Path | None = None) -> None:
+    def __init__(
+        self,
+        history: History,
+        dice: DiceSource,
+        path: Path | None = None,
+        lock: storage.SaveLock | None = None,
+    ) -> None:
+        """``lock``: the save's, held by this session from now on (``close`` releases it)."""
         self.history = history
         self.dice = dice
         self.path = path
+        self._lock = lock
         self._subscribers: list[Subscriber] = []
         self._journal = storage.Journal(path) if path is not None else None
         self._since_compaction = 0
@@ -70,7 +78,7 @@ class EncounterSession:
         cls, opened: storage.Opened, dice: DiceSource
     ) -> tuple[EncounterSession, str | None]:
         """A session on an opened save; a repaired one first sheds its torn journal end."""
-        session = cls(opened.history, dice, opened.path)
+        session = cls(opened.history, dice, opened.path, opened.lock)
         error = session.save() if opened.repaired else None
         return session, error
 
@@ -152,9 +160,17 @@ class EncounterSession:
     def close(self) -> str | None:
         """Compact and let go of the files (on a clean exit)."""
         error = self.save()
+        self.let_go()
+        return error
+
+    def let_go(self) -> None:
+        """Let go of the files without saving: later changes are not written anywhere."""
         if self._journal is not None:
             self._journal.close()
-        return error
+            self._journal = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def _record(self) -> str | None:
         """Make the newest record durable: one journal append, now and then a compaction."""

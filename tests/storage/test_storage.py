@@ -103,11 +103,11 @@ def test_no_permission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "locked.fight"
     path.write_bytes(b"x")
 
-    def denied(self: Path) -> bytes:
+    def denied(*args: object) -> int:
         raise PermissionError(13, "Permission denied")
 
     # Tests may run as root, which reads any file: simulate the refusal instead.
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.setattr(storage.os, "open", denied)
     with pytest.raises(storage.SaveError, match="permission denied"):
         storage.read(path)
 

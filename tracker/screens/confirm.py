@@ -5,7 +5,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label
+from textual.widgets import Label, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -20,7 +20,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(Text(self.question))
+            yield Static(Text(self.question))  # a long question wraps, never cut
             yield Label(Text("y: yes    n / Esc: no", style="dim"))
 
     def action_answer(self, answer: bool) -> None:

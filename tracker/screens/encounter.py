@@ -689,5 +689,5 @@ class EncounterScreen(Screen[None]):
         intro = "The encounter is saved after every change. Tab moves between panes."
         self.app.push_screen(HelpScreen(self.BINDINGS, intro))
 
-    def action_quit(self) -> None:
-        self.app.exit()
+    async def action_quit(self) -> None:
+        await self.app.action_quit()  # the app's: it saves first
