@@ -12,6 +12,7 @@ from rules.events import ConditionAdded, ConditionRemoved
 from .model import (
     CONDITION_DURATIONS,
     DAZED,
+    POSITION_LENGTH,
     STABILIZE_MOS,
     WATCHING,
     LiveHackAid,
@@ -283,6 +284,11 @@ def consequence(state: Encounter) -> list[object]:
     row = consequence_for(roll.margin)
     if row is None:
         raise Rejected(f"The roll missed by {-roll.margin}: no consequence to apply")
+    if not roll.answers_table:
+        # *Damage*: the table answers the roll "to apply a negative trait", not the one to hit.
+        if roll.hit:
+            raise Rejected("A hit does no damage by itself: its damage roll (Fortitude) does")
+        raise Rejected("A skill roll has no damage table: it succeeds or fails")
     target_id = roll.defender.combatant_id
     target = state.find(target_id)
     if target is None:
@@ -314,10 +320,42 @@ def consequence(state: Encounter) -> list[object]:
     return events
 
 
+def hit_waiting(state: Encounter) -> LiveHackRolled | None:
+    """The last roll when it is a hit whose damage roll is still to come (not rolled, held,
+    spent on a cancel nor discarded), both its sides still there."""
+    roll = state.last_roll
+    if not isinstance(roll, LiveHackRolled) or state.last_roll_applied or not roll.hit:
+        return None
+    if state.find(roll.attacker.combatant_id) is None:
+        return None
+    return roll if state.find(roll.defender.combatant_id) is not None else None
+
+
+def damage_roll(hit: LiveHackRolled) -> LiveHackRoll:
+    """*Damage*: "After a successful roll to hit, players make another roll ... vs the
+    opponent's fort save": the hitter against the one it hit, the hit's margin bonus rolled
+    over (``roll_parts`` adds it)."""
+    return LiveHackRoll(
+        attacker_id=hit.attacker.combatant_id or "",
+        defender_id=hit.defender.combatant_id or "",
+        defense="fortitude",
+        trait=hit.trait,
+    )
+
+
 def hold(state: Encounter, cmd: LiveHackHold) -> LiveHackPositionHeld:
     over = _rollover(state)
+    description = " ".join(cmd.description.split())
+    if not description:
+        # *Cancelling Opponent Positioning*: "Such positional conditions must be described".
+        raise Rejected("Describe the position held (e.g. 'on the high ground')")
+    if len(description) > POSITION_LENGTH:
+        raise Rejected(f"Describe the position in at most {POSITION_LENGTH} characters")
     return LiveHackPositionHeld(
-        holder_id=over.holder_id, target_id=over.target_id, bonus=over.bonus
+        holder_id=over.holder_id,
+        target_id=over.target_id,
+        bonus=over.bonus,
+        description=description,
     )
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Literal, overload
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
+from .decide import hit_waiting
 from .model import (
     GRIM_EXPERIENCES,
     Defense,
@@ -105,10 +106,16 @@ def roll_form(state: Encounter) -> list[Field]:
     _need_two(state)
     attacker = state.current or state.combatants[0]
     defender = default_target(state, attacker)
+    defense, trait = "reflex", "wounds"
+    hit = hit_waiting(state)
+    if hit is not None:  # the damage roll comes next: the hitter against the one it hit
+        attacker = state.combatant(hit.attacker.combatant_id)
+        defender = state.combatant(hit.defender.combatant_id)
+        defense, trait = "fortitude", hit.trait
     return [
         choice("attacker", "Attacker", people(state), attacker.id),
         choice("defender", "Defender", people(state), defender.id),
-        choice("defense", "Against", DEFENSES, "reflex"),
+        choice("defense", "Against", DEFENSES, defense),
         number("attacker_extra", "Attacker extra modifier"),
         choice("attacker_take", "Attacker dice", TAKES, "roll"),
         number("effort", "Effort (+1 Fatigue each)"),
@@ -123,7 +130,7 @@ def roll_form(state: Encounter) -> list[Field]:
         choice("defender_take", "Defender dice", TAKES, "roll"),
         number("defender_effort", "Defender effort (+1 Fatigue)"),
         text("defender_skill", "Defending skill", help="for 'a skill'"),
-        choice("trait", "Negative trait", TRAIT_CHOICES, "wounds"),
+        choice("trait", "Negative trait", TRAIT_CHOICES, trait),
     ]
 
 
@@ -304,9 +311,22 @@ def save_command(
 # --- positions and healing -------------------------------------------------------------------
 
 
+def hold_form(state: Encounter) -> list[Field]:
+    """*Cancelling Opponent Positioning*: "Such positional conditions must be described"
+    (what is held already over that target is offered, to keep or change)."""
+    over = state.system_state.rollover
+    holder = state.find(over.holder_id) if over is not None else None
+    known = holder.sheet.position_over(over.target_id) if holder and over else ""
+    return [text("description", "Position", known, help="what it is: 'on the high ground'")]
+
+
+def hold_command(values: Mapping[str, str]) -> LiveHackHold:
+    return LiveHackHold(description=values.get("description", ""))
+
+
 def drop_form(state: Encounter) -> list[Field]:
     held = tuple(
-        (f"{c.id}>{h.target_id}", f"{c.name} over {state.name_of(h.target_id)} +{h.bonus}")
+        (f"{c.id}>{h.target_id}", f"{c.name} over {state.name_of(h.target_id)} {h.shown}")
         for c in state.combatants
         for h in c.sheet.held
     )
@@ -382,7 +402,7 @@ def command_for(
         case "dying" | "transforming" | "check":
             return save_command(state, action, values, selected)
         case "hold":
-            return LiveHackHold()
+            return hold_command(values)
         case "cancel":
             return LiveHackCancel()
         case "drop":
@@ -404,7 +424,9 @@ def form_for(state: Encounter, action: str, selected: str | None) -> list[Field]
             return grim_form(state, selected)
         case "dying" | "transforming" | "check":
             return save_form(state, action, selected)
-        case "hold" | "cancel":
+        case "hold":
+            return hold_form(state)
+        case "cancel":
             return []
         case "drop":
             return drop_form(state)

@@ -88,6 +88,17 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
     if row is None:
         outcome = Span(f"{'RESISTED' if grim else 'MISS'} by {-roll.margin}", "failure")
         result = Span("  no effect" if not grim else "  no Grimness", "muted")
+    elif not roll.answers_table:
+        # A hit (or a skill's success) has no table row: its bonus goes on to the next roll.
+        outcome = Span(f"{'HIT' if roll.hit else 'SUCCESS'}, margin {roll.margin:+d}", "success")
+        bonus = roll.margin_bonus
+        if roll.hit:
+            text = "  damage roll next (Fortitude)"
+            if bonus:
+                text += f", +{bonus} rolled over into it, or held as a position"
+        else:
+            text = f"  +{bonus} rolls over to a related roll, or is held" if bonus else "  succeeds"
+        result = Span(text, "tier")
     else:
         outcome = Span(f"{'GRIM' if grim else 'HIT'}, margin {roll.margin:+d}", "success")
         condition = condition_for(row, roll.defense)
@@ -99,8 +110,6 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
                 text += " (until cheered up)"
             if grim and condition == "Transforming":
                 text += " into a Grimlock"
-        if roll.margin_bonus and not grim:
-            text += f"; margin bonus +{roll.margin_bonus} to roll over or hold"
         result = Span(text, "tier")
     against = roll.note if roll.defense == "skill" else roll.defense.capitalize()
     head = spans(
@@ -200,10 +209,12 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 ),
             )
         case LiveHackPositionHeld():
+            what = f": {event.description}" if event.description else ""
             line = spans(
                 Span(name(event.holder_id), "name"),
                 f" holds +{event.bonus} positional bonus over ",
                 Span(name(event.target_id), "name"),
+                Span(what, "tier"),
                 " (no damage roll)",
             )
             return LogEntry("consequence", (line,))
@@ -213,10 +224,13 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 if event.by_id
                 else f"lost: {event.reason}"
             )
+            holder = state.find(event.holder_id)
+            what = holder.sheet.position_over(event.target_id) if holder is not None else ""
             line = spans(
                 Span(name(event.holder_id), "name"),
                 f"'s +{event.bonus} position over ",
                 Span(name(event.target_id), "name"),
+                f" ({what})" if what else "",
                 f" is {why}",
             )
             return LogEntry("consequence", (line,))

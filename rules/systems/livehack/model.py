@@ -30,7 +30,12 @@ SaveKind = Literal["dying", "transforming", "check"]
 SaveDefense = Literal["fortitude", "will"]
 
 MOS_STEP = 5  # "For every full 5 points over the target"
+# The rolls the damage table answers (*Damage*: the roll "to apply a negative trait"): the
+# damage roll against Fortitude, a roll against Will (magic, a grim test). A roll to hit
+# (Reflex) leads on to the damage roll instead, and a skill roll (Spot vs Hide) only succeeds.
+TABLED: tuple[Defense, ...] = ("fortitude", "will")
 STABILIZE_MOS = 10  # "a positive MOS of 10 or more, the character stabilizes"
+POSITION_LENGTH = 40  # the most characters a position's description may have
 
 # Conditions with the effects of Discombobulation ("Incapacitation ... has the same effect";
 # Dying is "effectively the same as Incapacitation").
@@ -204,6 +209,17 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
         """+1 per full 5 over the target, carried to a related roll ("Rolling over")."""
         return margin_bonus(self.margin)
 
+    @property
+    def answers_table(self) -> bool:
+        """Whether the damage table answers this roll (a damage roll, Will, a grim test)."""
+        return self.kind == "grim" or self.defense in TABLED
+
+    @property
+    def hit(self) -> bool:
+        """A successful roll to hit: its damage roll comes next (its margin bonus rolls over
+        into it), unless the bonus is held or spent on a cancel instead."""
+        return self.kind == "roll" and self.defense == "reflex" and self.success
+
 
 def opposed_roll(
     attacker: SideRoll, defender: SideRoll, defense: Defense, trait: Trait
@@ -254,6 +270,7 @@ class LiveHackPositionHeld(Struct, frozen=True, kw_only=True, tag="livehack.posi
     holder_id: str
     target_id: str
     bonus: int
+    description: str = ""  # what the position is ("" in saves from before it was asked)
 
 
 class LiveHackPositionLost(Struct, frozen=True, kw_only=True, tag="livehack.position-lost"):
@@ -347,8 +364,11 @@ class LiveHackApplyConsequence(Struct, frozen=True):
     """Apply the damage-table row of the last roll to its defender."""
 
 
-class LiveHackHold(Struct, frozen=True):
-    """Hold the last roll's margin bonus as a positional bonus instead of rolling damage."""
+class LiveHackHold(Struct, frozen=True, kw_only=True):
+    """Hold the last roll's margin bonus as a positional bonus instead of rolling damage,
+    described ("Such positional conditions must be described")."""
+
+    description: str = ""
 
 
 class LiveHackCancel(Struct, frozen=True):

@@ -60,10 +60,17 @@ class Rating(Struct, frozen=True):
 
 
 class Held(Struct, frozen=True):
-    """A positional bonus held over a target (*Rolling over Success Margins*)."""
+    """A positional bonus held over a target (*Rolling over Success Margins*), and what the
+    position is (*Cancelling Opponent Positioning*: "Such positional conditions must be
+    described"; "" in saves from before it was asked)."""
 
     target_id: str
     bonus: int
+    description: str = ""
+
+    @property
+    def shown(self) -> str:
+        return f"+{self.bonus} {self.description}" if self.description else f"+{self.bonus}"
 
 
 class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
@@ -111,6 +118,10 @@ class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
 
     def held_over(self, target_id: str | None) -> int:
         return sum(h.bonus for h in self.held if h.target_id == target_id)
+
+    def position_over(self, target_id: str | None) -> str:
+        """What the position held over the target is ("" for none, or none described)."""
+        return next((h.description for h in self.held if h.target_id == target_id), "")
 
     @property
     def held_total(self) -> int:

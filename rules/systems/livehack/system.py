@@ -59,6 +59,7 @@ from .model import (
     cannot_act,
     condition_for,
     consequence_for,
+    margin_bonus,
     opposed_roll,
     out_of_fight,
     roll_boon_bane,
@@ -196,7 +197,7 @@ class LiveHack(RuleSystem):
             str(sheet.wounds),
             str(sheet.fatigue),
             str(sheet.grimness),
-            f"+{sheet.held_total}" if sheet.held_total else "",
+            "; ".join(h.shown for h in sheet.held),
         )
 
     def cannot_act(self, state: Encounter, combatant: Combatant) -> str:
@@ -273,7 +274,9 @@ class LiveHack(RuleSystem):
                 holder, target = state.name_of(over.holder_id), state.name_of(over.target_id)
                 if action == "hold":
                     held = state.combatant(over.holder_id).sheet.held_over(over.target_id)
-                    return f"{holder} holds +{held + over.bonus} over {target}; no damage roll"
+                    what = " ".join(values.get("description", "").split())
+                    where = f" ({what})" if what else ": describe the position"
+                    return f"{holder} holds +{held + over.bonus} over {target}{where}; no damage"
                 return f"{holder} spends +{over.bonus} to cancel {target}'s position; no damage"
             case "aid":
                 return "Aid: +1 per 5 MOS or part thereof; -1 per full 5 short; 0 to -4 nothing"
@@ -327,21 +330,30 @@ class LiveHack(RuleSystem):
             return joint_odds(joint, state)
         return rolled_odds(roll, state)
 
-    def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
-        return LiveHackApplyConsequence()
+    def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence | LiveHackRoll:
+        """After a hit, its damage roll (a tracker-played defender chooses its dice); after a
+        damage roll, applying the damage table."""
+        hit = decide.hit_waiting(state)
+        if hit is None:
+            return LiveHackApplyConsequence()
+        return solo.defence(state, decide.damage_roll(hit))[0]
 
     def pending(self, state: Encounter) -> str:
-        """A hit whose damage table is not applied yet: "Goblin takes 2 Wounds, Dazed"."""
+        """A hit whose damage roll is not rolled yet ("Orla's damage roll on Goblin"), or a
+        damage roll whose table row is not applied yet ("Goblin takes 2 Wounds, Dazed")."""
         return solo.waiting_hit(state)
+
+    def discard(self, state: Encounter) -> Encounter:
+        """A discarded hit takes its margin bonus with it: no damage roll will use it."""
+        state = state.update(last_roll_applied=True)
+        return state.update(system_state=structs.replace(_system(state), rollover=None))
 
     def follow_up(self, state: Encounter, action: str, command: object = None) -> bool:
         """A hit against Reflex is followed by its damage roll (*Damage*: "After a successful
         roll to hit, players make another roll ... vs the opponent's fort save"): by the
         hitter, against Fortitude, on the one it hit."""
-        roll = state.last_roll
-        if not isinstance(roll, LiveHackRolled) or roll.kind != "roll" or roll.defense != "reflex":
-            return False
-        if action != "roll" or not self.pending(state):
+        roll = decide.hit_waiting(state)
+        if roll is None or action != "roll":
             return False
         if command is None:
             return True
@@ -433,9 +445,13 @@ class LiveHack(RuleSystem):
         return f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
 
     def tiers(self, state: Encounter) -> list[Tier]:
+        """The damage table, for a roll it answers; for a roll to hit (or a skill roll) the
+        same bands of margin read as the bonus rolled over into the next roll."""
         roll = state.last_roll
+        if isinstance(roll, LiveHackRolled) and not roll.answers_table:
+            return _leading_tiers(roll.defense == "reflex")
         trait = roll.trait if isinstance(roll, LiveHackRolled) else "wounds"
-        defense = roll.defense if isinstance(roll, LiveHackRolled) else "reflex"
+        defense = roll.defense if isinstance(roll, LiveHackRolled) else "fortitude"
         trait_name = dict(TRAITS)[trait]
         tiers = [Tier("miss", None, -1, "saved: no effect")]
         for row in DAMAGE_TABLE:
@@ -461,6 +477,21 @@ class LiveHack(RuleSystem):
 
     def describe(self, state: Encounter, event: object) -> LogEntry:
         return log.describe(state, event)
+
+
+def _leading_tiers(to_hit: bool) -> list[Tier]:
+    """The bands of a roll the table does not answer: a hit's bonus for its damage roll (or
+    to hold), a skill success's for the next related roll."""
+    tiers = [Tier("miss", None, -1, "miss: no damage roll" if to_hit else "fails")]
+    for row in DAMAGE_TABLE:
+        label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
+        bonus = f"+{margin_bonus(row.low)}{'' if row.high is not None else ' or more'}"
+        if to_hit:
+            effect = f"hit: damage roll {bonus}" if row.low else "hit: damage roll"
+        else:
+            effect = f"succeeds, {bonus} to a related roll" if row.low else "succeeds"
+        tiers.append(Tier(label, row.low, row.high, effect))
+    return tiers
 
 
 class _FixedDice:
@@ -538,11 +569,14 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
     rollover = None
     if (
         event.kind == "roll"
+        and not event.answers_table
         and event.success
         and event.margin_bonus
         and attacker_id
         and defender_id
     ):
+        # A damage roll's margin is read by the table: only a hit (or a skill's success)
+        # rolls its bonus over.
         rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
     aids = tuple(a for a in system.aids if a.aided_id != attacker_id)
     state = state.update(
@@ -590,8 +624,10 @@ def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
 def _held(state: Encounter, event: LiveHackPositionHeld) -> Encounter:
     def add(sheet: LiveHackSheet) -> dict[str, object]:
         total = sheet.held_over(event.target_id) + event.bonus
+        # The position as it is now described (an older save's hold kept the one it had).
+        described = event.description or sheet.position_over(event.target_id)
         others = tuple(h for h in sheet.held if h.target_id != event.target_id)
-        return {"held": (*others, Held(event.target_id, total))}
+        return {"held": (*others, Held(event.target_id, total, described))}
 
     state = _sheet_change(state, event.holder_id, add)
     system = structs.replace(_system(state), rollover=None)

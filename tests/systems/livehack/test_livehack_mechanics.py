@@ -193,12 +193,17 @@ def test_a_held_position_accumulates_and_is_cashed_in():
     history = encounter(LiveHackSheet(attack=5), LiveHackSheet())
     zero = {"attacker_take": "zero", "defender_take": "zero"}
     play(history, hit(**zero))
-    play(history, LiveHackHold())
+    with pytest.raises(Rejected, match="Describe the position held"):
+        decide(history.state, LiveHackHold(description="  "), ScriptedDice([]))
+    with pytest.raises(Rejected, match="at most 40 characters"):
+        decide(history.state, LiveHackHold(description="x" * 41), ScriptedDice([]))
+    play(history, LiveHackHold(description="on the stairs"))
+    assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+1 on the stairs"
     play(history, hit(**zero))
-    text = play(history, LiveHackHold())
-    assert "holds +1 positional bonus" in text
+    text = play(history, LiveHackHold(description="  above,  on the  landing "))
+    assert "holds +1 positional bonus over B: above, on the landing (no damage roll)" in text
     assert who(history, "c1").sheet.held_over("c2") == 2
-    assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+2"
+    assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+2 above, on the landing"
     with pytest.raises(Rejected, match="already been applied"):
         decide(history.state, LiveHackApplyConsequence(), ScriptedDice([]))
     text = play(history, hit(cash_in=True, **zero))
@@ -210,7 +215,7 @@ def test_an_opponent_cancels_a_held_position_with_its_margin_bonus():
     history = encounter(LiveHackSheet(attack=5), LiveHackSheet(attack=5))
     zero = {"attacker_take": "zero", "defender_take": "zero"}
     play(history, hit(**zero))
-    play(history, LiveHackHold())
+    play(history, LiveHackHold(description="flanking"))
     play(history, hit("c2", "c1", **zero))
     text = play(history, LiveHackCancel())
     assert "cancelled by B (no damage)" in text
@@ -228,9 +233,9 @@ def test_cancelling_needs_a_held_position():
 def test_a_position_is_dropped_when_circumstances_change():
     history = encounter(LiveHackSheet(attack=5), LiveHackSheet())
     play(history, hit(attacker_take="zero", defender_take="zero"))
-    play(history, LiveHackHold())
+    play(history, LiveHackHold(description="flanking"))
     text = play(history, LiveHackDrop(holder_id="c1", target_id="c2"))
-    assert "lost: circumstances changed" in text
+    assert "A's +1 position over B (flanking) is lost: circumstances changed" in text
     assert who(history, "c1").sheet.held == ()
 
 
@@ -238,8 +243,8 @@ def test_a_discombobulated_holder_loses_its_positions():
     history = encounter(LiveHackSheet(attack=5), LiveHackSheet(attack=5))
     zero = {"attacker_take": "zero", "defender_take": "zero"}
     play(history, hit(**zero))
-    play(history, LiveHackHold())
-    play(history, hit("c2", "c1", **zero))  # margin 5: Discombobulated
+    play(history, LiveHackHold(description="flanking"))
+    play(history, hit("c2", "c1", defense="fortitude", **zero))  # margin 5: Discombobulated
     text = play(history, LiveHackApplyConsequence())
     assert "lost: Discombobulated" in text
     assert who(history, "c1").sheet.held == ()
@@ -309,7 +314,7 @@ def test_chaos_uses_the_lowest_and_says_so_after_the_roll():
 
 def test_incapacitation_and_dying_knock_the_target_down():
     history = encounter(LiveHackSheet(attack=10), LiveHackSheet())
-    play(history, hit(attacker_take="zero", defender_take="zero"))
+    play(history, hit(defense="fortitude", attacker_take="zero", defender_take="zero"))
     play(history, LiveHackApplyConsequence())
     assert condition_names(history, "c2") == ["Incapacitated", "Prone"]
 
