@@ -94,7 +94,8 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolle
         effort=cmd.effort,
         defender_effort=cmd.defender_effort,
         cashed=cmd.cash_in,
-        grim_advantage=cmd.grim_advantage,
+        grim_advantage=bool(cmd.grim_goal),
+        grim_goal=cmd.grim_goal,
         note=paired_skill(cmd) if cmd.defense == "skill" else "",
     )
 
@@ -169,7 +170,7 @@ def grim_test(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> Live
     # The experience acts and the character resists with "will plus any current grimness":
     # a grim test is read through the damage table like a damage roll.
     side = static_side(experience.label, tuple(parts))
-    defend = roll_side(defender_parts(person, "will", 0), cmd.take, dice, person.id)
+    defend = roll_side(defender_parts(person, "will", 0, grim=True), cmd.take, dice, person.id)
     return LiveHackRolled(
         attacker=side,
         defender=defend,

@@ -48,6 +48,11 @@ JOINT_KINDS: tuple[tuple[JointKind, str], ...] = (
     ("chaos", "Chaos (lowest margin)"),
 )
 NOBODY = ("", "—")
+# *Grim Advantage*: only for a grim goal (one of the grim experiences), with the GM's approval.
+GRIM_GOALS: tuple[tuple[str, str], ...] = (
+    ("no", "No"),
+    *((e.key, f"approved: {e.label.lower()}") for e in GRIM_EXPERIENCES),
+)
 HELPERS = 4
 
 
@@ -77,6 +82,11 @@ def _fields(form: list[Field]) -> dict[str, Field]:
 
 def _yes(values: Mapping[str, str], field: Field) -> bool:
     return choice_value(values, field) == "yes"
+
+
+def _grim_goal(values: Mapping[str, str], field: Field) -> str:
+    goal = choice_value(values, field)
+    return "" if goal == "no" else goal
 
 
 def _need_two(state: Encounter) -> None:
@@ -124,7 +134,7 @@ def roll_form(state: Encounter) -> list[Field]:
         text("specialty", "Specialty", help="one, as on the sheet"),
         text("bond", "Bond", help="one companion"),
         text("items", "Items", help="names, comma separated"),
-        choice("grim_advantage", "Grim Advantage", YES_NO, "no"),
+        choice("grim_goal", "Grim Advantage (GM)", GRIM_GOALS, "no"),
         choice("cash_in", "Cash in held position", YES_NO, "no"),
         number("defender_extra", "Defender extra modifier"),
         choice("defender_take", "Defender dice", TAKES, "roll"),
@@ -152,7 +162,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         items=values.get("items", "").strip(),
         effort=int_value(values, "effort", "Effort"),
         defender_effort=int_value(values, "defender_effort", "Defender effort"),
-        grim_advantage=_yes(values, f["grim_advantage"]),
+        grim_goal=_grim_goal(values, f["grim_goal"]),
         cash_in=_yes(values, f["cash_in"]),
         defender_skill=values.get("defender_skill", "").strip(),
     )
@@ -234,13 +244,27 @@ EXPERIENCES = tuple(
 )
 
 
+def grim_due(state: Encounter) -> LiveHackRolled | None:
+    """The last roll when it succeeded at a grim goal with Grim Advantage: its grim test is
+    due (*Grim Advantage*: "will definitely result in a Grim check")."""
+    roll = state.last_roll
+    if isinstance(roll, LiveHackRolled) and roll.grim_goal and roll.success:
+        return roll
+    return None
+
+
 def grim_form(state: Encounter, selected: str | None) -> list[Field]:
     if not state.combatants:
         raise Rejected("Add a combatant first")
     person = state.find(selected) or _actor(state, selected)
+    experience = "helpless"
+    due = grim_due(state)
+    found = state.find(due.attacker.combatant_id) if due is not None else None
+    if due is not None and found is not None:  # the grim check a Grim Advantage called for
+        person, experience = found, due.grim_goal
     return [
         choice("who", "Who", people(state), person.id),
-        choice("experience", "Experience", EXPERIENCES, "helpless"),
+        choice("experience", "Experience", EXPERIENCES, experience),
         choice("watching", "Only watching (DR -5)", YES_NO, "no"),
         text("companion", "Companion (starred rows)", help="a bond's name"),
         choice("take", "Dice", TAKES, "roll"),

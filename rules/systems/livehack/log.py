@@ -9,6 +9,7 @@ from rules.logline import Line, LogEntry, Span, spans
 
 from .model import (
     DIE,
+    GRIM_EXPERIENCES,
     LiveHackAidRolled,
     LiveHackBecameGrimlock,
     LiveHackHealed,
@@ -141,8 +142,16 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
             )
         )
     if roll.grim_advantage and roll.success:
-        lines.append(spans(Span(f"  Grim Advantage succeeded: {attacker} must take a grim test")))
+        lines.append(
+            spans(Span(f"  Grim Advantage succeeded: {attacker} must take a grim test{_goal(roll)}"))
+        )
     return lines + _eclipse_lines(state, (roll.attacker, roll.defender))
+
+
+def _goal(roll: LiveHackRolled) -> str:
+    """The grim experience a Grim Advantage was for, as " (Killing a helpless foe)"."""
+    found = next((e for e in GRIM_EXPERIENCES if e.key == roll.grim_goal), None)
+    return f" ({found.label.lower()})" if found is not None else ""
 
 
 def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
@@ -265,7 +274,10 @@ def event_alerts(state: Encounter, event: Any) -> list[str]:
             out = _eclipse_alerts(state, (event.attacker, event.defender))
             if event.grim_advantage and event.success:
                 who = state.name_of(event.attacker.combatant_id)
-                out.append(f"{who} used Grim Advantage and succeeded: grim test due (s).")
+                out.append(
+                    f"{who} used Grim Advantage and succeeded: grim test due{_goal(event)} "
+                    "(s, Grim test)."
+                )
             return out
         case LiveHackJointRolled():
             sides = (*tuple(r.attacker for r in event.rolls), event.rolls[0].defender)

@@ -182,7 +182,8 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     ``effort`` and ``defender_effort`` are the sides' declared effort (one Fatigue per point
     each, paid by that side); ``cashed`` says the
     attacker spent its positional bonus over the defender; ``grim_advantage`` that a success
-    calls for a grim test.
+    calls for a grim test, ``grim_goal`` the grim experience it was for (a key of
+    ``GRIM_EXPERIENCES``; "" in saves from before it was asked).
     """
 
     attacker: SideRoll
@@ -195,6 +196,7 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     cashed: bool = False
     defender_effort: int = 0
     grim_advantage: bool = False
+    grim_goal: str = ""
 
     @property
     def margin(self) -> int:
@@ -314,7 +316,7 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     items: str = ""
     effort: int = 0
     defender_effort: int = 0
-    grim_advantage: bool = False
+    grim_goal: str = ""  # Grim Advantage, GM-approved, for this grim experience (a key)
     cash_in: bool = False
     defender_skill: str = ""
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rules.errors import Rejected
 
 from .model import (
+    GRIM_EXPERIENCES,
     SKILL_PAIRS,
     Defense,
     LiveHackRoll,
@@ -96,8 +97,8 @@ def roll_parts(
     check_effort(attacker, cmd.effort)
     if cmd.effort:
         parts.append(Part("effort", cmd.effort))
-    if cmd.grim_advantage:
-        parts.append(Part("Grim Advantage", sheet.grimness))
+    if cmd.grim_goal:
+        parts.append(grim_advantage(attacker.name, sheet, cmd.grim_goal))
     system: LiveHackState = state.system_state
     over = system.rollover
     if over is not None and over.holder_id == attacker.id and over.target_id == defender.id:
@@ -122,9 +123,22 @@ def defense_part(sheet: LiveHackSheet, name: str, label: str) -> Part:
     return Part(label, sheet.defense(name))
 
 
+def grim_advantage(name: str, sheet: LiveHackSheet, goal: str) -> Part:
+    """*Grim Advantage*: Grimness as a bonus, only "to any attempt to accomplish something
+    grim related to the list above" (a grim experience), which the GM has approved."""
+    experience = next((e for e in GRIM_EXPERIENCES if e.key == goal), None)
+    if experience is None:
+        raise Rejected("Grim Advantage is only for a grim goal: pick one of the grim experiences")
+    if not sheet.grimness:
+        raise Rejected(f"{name} has no Grimness to use as Grim Advantage")
+    return Part(f"Grim Advantage ({experience.label.lower()})", sheet.grimness)
+
+
 def defender_parts(
-    combatant: Combatant, defense: Defense, extra: int, skill: str = ""
+    combatant: Combatant, defense: Defense, extra: int, skill: str = "", *, grim: bool = False
 ) -> tuple[Part, ...]:
+    """The defending side's parts; ``grim`` for a grim test, the one Will roll that adds
+    Grimness (*Grimness*: "roll their will plus any current grimness")."""
     sheet: LiveHackSheet = combatant.sheet
     dazed = is_dazed(combatant)
     match defense:
@@ -146,11 +160,10 @@ def defender_parts(
             if sheet.armour:
                 parts.append(Part("armour", sheet.armour))
         case "will":
-            # Grim tests are "will plus any current grimness".
             parts = [Part("Will 0 (dazed)", 0) if dazed else defense_part(sheet, "will", "Will")]
             if sheet.attribute("wis") and not dazed:
                 parts.append(Part("Wis", sheet.attribute("wis")))
-            if sheet.grimness:
+            if grim and sheet.grimness:
                 parts.append(Part("Grimness", sheet.grimness))
         case "skill":
             parts = [_skill_defense(sheet, skill)]

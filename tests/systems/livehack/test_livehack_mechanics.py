@@ -445,15 +445,45 @@ def test_a_grim_transformation_makes_a_grimlock():
     assert who(history, "c2").side == "grimlocks"
 
 
-def test_grim_advantage_adds_grimness_and_calls_for_a_grim_test():
+def test_grim_advantage_adds_grimness_for_a_grim_goal_and_calls_for_its_grim_test():
     history = encounter(LiveHackSheet(grimness=3), LiveHackSheet())
-    dice = ScriptedDice([])
-    [event] = decide(
-        history.state, hit(grim_advantage=True, attacker_take="zero", defender_take="zero"), dice
-    )
-    assert isinstance(event, LiveHackRolled)
+    zero = {"attacker_take": "zero", "defender_take": "zero"}
+    text = play(history, hit(grim_goal="helpless", **zero))
+    event = history.state.last_roll
+    assert isinstance(event, LiveHackRolled) and event.grim_goal == "helpless"
     assert event.attacker.total == 3
-    assert any("grim test due" in a for a in SYSTEM.alerts(history.state, event))
+    assert "Grim Advantage (killing a helpless foe) +3" in text
+    assert "A must take a grim test (killing a helpless foe)" in text
+    assert any(
+        "grim test due (killing a helpless foe)" in a for a in SYSTEM.alerts(history.state, event)
+    )
+    # The grim test's dialog opens on that one and that experience: the check comes after.
+    fields = {f.key: f.default for f in SYSTEM.action_form(history.state, "grim", "c2")}
+    assert (fields["who"], fields["experience"]) == ("c1", "helpless")
+
+
+def test_grim_advantage_only_for_a_grim_goal_and_with_grimness():
+    history = encounter(LiveHackSheet(grimness=3), LiveHackSheet())
+    with pytest.raises(Rejected, match="only for a grim goal"):
+        decide(history.state, hit(grim_goal="dancing"), ScriptedDice([]))
+    with pytest.raises(Rejected, match="Grim Advantage \\(GM\\) must be one of: no, mercy"):
+        SYSTEM.roll_command(history.state, {"grim_goal": "yes"})
+    plain = encounter(LiveHackSheet(), LiveHackSheet())
+    with pytest.raises(Rejected, match="A has no Grimness"):
+        decide(plain.state, hit(grim_goal="helpless"), ScriptedDice([]))
+
+
+def test_grimness_is_added_to_a_grim_tests_will_only():
+    """*Grimness*: "roll their will plus any current grimness" is the grim test's roll; a
+    Will defense against magic is Will and Wis alone."""
+    history = encounter(LiveHackSheet(), LiveHackSheet(will=2, wisdom=1, grimness=4))
+    zero = {"attacker_take": "zero", "defender_take": "zero"}
+    play(history, hit(defense="will", **zero))
+    assert [p.label for p in history.state.last_roll.defender.parts] == ["Will", "Wis"]
+    assert history.state.last_roll.defender.total == 3
+    play(history, LiveHackGrimTest(combatant_id="c2", experience="helpless", take="zero"))
+    assert [p.label for p in history.state.last_roll.defender.parts] == ["Will", "Wis", "Grimness"]
+    assert history.state.last_roll.defender.total == 7
 
 
 # --- eclipse -------------------------------------------------------------------------------
