@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 TAKES: tuple[tuple[Take, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), ("ten", "Take Ten"))
+# *Taking Ten* needs "plenty of time": where it is not for the roller by default (a monster's
+# defense, a dying save), the GM may still allow it.
+TakeChoice = Literal["roll", "zero", "ten", "ten-gm"]
+GM_TEN = "ten-gm"
+TAKES_GM: tuple[tuple[TakeChoice, str], ...] = (*TAKES, (GM_TEN, "Take Ten (GM allows)"))
 DEFENSES: tuple[tuple[Defense, str], ...] = (
     ("reflex", "Reflex"),
     ("fortitude", "Fortitude (damage)"),
@@ -89,6 +94,12 @@ def _grim_goal(values: Mapping[str, str], field: Field) -> str:
     return "" if goal == "no" else goal
 
 
+def take_value(values: Mapping[str, str], field: Field) -> tuple[Take, bool]:
+    """A take and whether the GM allowed Take Ten where it is not the roller's by default."""
+    chosen = choice_value(values, field, TAKES_GM)
+    return ("ten", True) if chosen == GM_TEN else (chosen, False)
+
+
 def _need_two(state: Encounter) -> None:
     if len(state.combatants) < 2:
         raise Rejected("A LiveHack roll needs two combatants: add them first")
@@ -137,7 +148,7 @@ def roll_form(state: Encounter) -> list[Field]:
         choice("grim_goal", "Grim Advantage (GM)", GRIM_GOALS, "no"),
         choice("cash_in", "Cash in held position", YES_NO, "no"),
         number("defender_extra", "Defender extra modifier"),
-        choice("defender_take", "Defender dice", TAKES, "roll"),
+        choice("defender_take", "Defender dice", TAKES_GM, "roll"),
         number("defender_effort", "Defender effort (+1 Fatigue)"),
         text("defender_skill", "Defending skill", help="for 'a skill'"),
         choice("trait", "Negative trait", TRAIT_CHOICES, trait),
@@ -146,6 +157,7 @@ def roll_form(state: Encounter) -> list[Field]:
 
 def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
     f = _fields(roll_form(state))
+    defender_take, gm_allows_ten = take_value(values, f["defender_take"])
     return LiveHackRoll(
         attacker_id=choice_value(values, f["attacker"]),
         defender_id=choice_value(values, f["defender"]),
@@ -153,7 +165,8 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         attacker_extra=int_value(values, "attacker_extra", "Attacker extra modifier"),
         defender_extra=int_value(values, "defender_extra", "Defender extra modifier"),
         attacker_take=choice_value(values, f["attacker_take"], TAKES),
-        defender_take=choice_value(values, f["defender_take"], TAKES),
+        defender_take=defender_take,
+        gm_allows_ten=gm_allows_ten,
         trait=choice_value(values, f["trait"], TRAIT_CHOICES),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
@@ -189,7 +202,7 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
         choice("attribute", "Attribute", NO_ATTRIBUTE, ""),
         choice("defender", "Against", people(state), defender.id),
         choice("defense", "Defense", DEFENSES[:3], "reflex"),
-        choice("defender_take", "Defender dice", TAKES, "roll"),
+        choice("defender_take", "Defender dice", TAKES_GM, "roll"),
         choice("trait", "Negative trait", TRAIT_CHOICES, "wounds"),
     ]
 
@@ -199,12 +212,14 @@ def joint_command(
 ) -> LiveHackJointRoll:
     f = _fields(joint_form(state, selected))
     ids = tuple(cid for cid in (choice_value(values, f[f"who{i}"]) for i in range(HELPERS)) if cid)
+    defender_take, gm_allows_ten = take_value(values, f["defender_take"])
     return LiveHackJointRoll(
         kind=choice_value(values, f["kind"], JOINT_KINDS),
         participant_ids=ids,
         defender_id=choice_value(values, f["defender"]),
         defense=choice_value(values, f["defense"], DEFENSES),
-        defender_take=choice_value(values, f["defender_take"], TAKES),
+        defender_take=defender_take,
+        gm_allows_ten=gm_allows_ten,
         trait=choice_value(values, f["trait"], TRAIT_CHOICES),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
@@ -219,6 +234,8 @@ def aid_form(state: Encounter, selected: str | None) -> list[Field]:
     return [
         choice("helper", "Helper", people(state), helper.id),
         choice("aided", "Aids", people(state), aided.id),
+        text("skill", "Helper's skill", help="blank: attack bonus"),
+        choice("attribute", "Helper's attribute", NO_ATTRIBUTE, ""),
         number("dr", "Helper's DR"),
         choice("take", "Helper dice", TAKES, "roll"),
         number("extra", "Helper extra modifier"),
@@ -233,6 +250,8 @@ def aid_command(state: Encounter, values: Mapping[str, str], selected: str | Non
         dr=int_value(values, "dr", "Helper's DR"),
         take=choice_value(values, f["take"], TAKES),
         extra=int_value(values, "extra", "Helper extra modifier"),
+        skill=values.get("skill", "").strip(),
+        attribute=choice_value(values, f["attribute"]),
     )
 
 
@@ -309,7 +328,8 @@ def save_form(state: Encounter, kind: SaveKind, selected: str | None) -> list[Fi
             choice("defense", "Save", SAVE_DEFENSES, "fortitude"),
             text("dr", "DR", help="blank: Wounds (Grimness for a Grimlock)"),
         ]
-    return [*fields, choice("take", "Dice", TAKES, "roll"), number("extra", "Extra modifier")]
+    takes = TAKES_GM if kind == "dying" else TAKES
+    return [*fields, choice("take", "Dice", takes, "roll"), number("extra", "Extra modifier")]
 
 
 def save_command(
@@ -319,10 +339,12 @@ def save_command(
     dr: int | None = None
     if values.get("dr", "").strip():
         dr = int_value(values, "dr", "DR")
+    take, gm_allows_ten = take_value(values, f["take"])
     return LiveHackSave(
         kind=kind,
         combatant_id=choice_value(values, f["who"]),
-        take=choice_value(values, f["take"], TAKES),
+        take=take,
+        gm_allows_ten=gm_allows_ten,
         extra=int_value(values, "extra", "Extra modifier"),
         dr=dr if kind != "check" or dr is not None else 0,
         attribute=choice_value(values, f["attribute"]) if "attribute" in f else "dex",

@@ -143,7 +143,9 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
         )
     if roll.grim_advantage and roll.success:
         lines.append(
-            spans(Span(f"  Grim Advantage succeeded: {attacker} must take a grim test{_goal(roll)}"))
+            spans(
+                Span(f"  Grim Advantage succeeded: {attacker} must take a grim test{_goal(roll)}")
+            )
         )
     return lines + _eclipse_lines(state, (roll.attacker, roll.defender))
 
@@ -175,8 +177,9 @@ def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
 def _save(state: Encounter, event: LiveHackSaveRolled) -> LogEntry:
     name = state.name_of(event.roller.combatant_id)
     title = {"dying": "Dying save", "transforming": "Transformation save", "check": "Check"}
+    why = f" ({event.note})" if event.note else ""
     head = spans(
-        Span(f"{title[event.kind]}: "),
+        Span(f"{title[event.kind]}{why}: "),
         Span(name, "name"),
         Span(f" {event.roller.total} vs {event.target.total} (MOS {event.margin:+d}) ", "total"),
         Span(f"{name} {event.outcome}", "tier"),
@@ -321,4 +324,6 @@ def turn_alerts(state: Encounter, event: TurnAdvanced) -> list[str]:
     for effect in offset_effects(sheet):
         if effect.check:
             out.append(f"{actor.name}: {effect.check} -5, {effect.text} (s, Attribute check).")
+        elif effect.level == -10 and not effect.stops_acting:  # it acts, within these bounds
+            out.append(f"{actor.name}: {effect.attribute.capitalize()} -10, {effect.text}.")
     return out

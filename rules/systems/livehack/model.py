@@ -53,8 +53,8 @@ def cannot_act(combatant: Combatant[LiveHackSheet]) -> str:
 
 
 # Out of the fight (docs/rulings.md): the conditions that end a combatant's part in it, with the
-# word shown, and the -10 offsets the text calls "complete incapacitation" (with Wisdom's, which
-# leaves no will of its own), in the text's words.
+# word shown, and the -10 offsets the text calls "complete incapacitation", in the text's words
+# (not Wisdom's: one who "will do whatever anyone tells them" still acts when told).
 OUT_OF_THE_FIGHT: tuple[tuple[str, str], ...] = (
     ("Dead", "dead"),
     ("Comatose", "comatose"),
@@ -66,7 +66,6 @@ OUT_OF_THE_FIGHT: tuple[tuple[str, str], ...] = (
 OUT_AT_MINUS_TEN: dict[str, str] = {
     "str": "helpless",
     "int": "catatonic",
-    "wis": "mindless",
     "dex": "paralyzed",
 }
 
@@ -248,12 +247,14 @@ class LiveHackAidRolled(Struct, frozen=True, kw_only=True, tag="livehack.aid-rol
 
 
 class LiveHackSaveRolled(Struct, frozen=True, kw_only=True, tag="livehack.save-rolled"):
-    """A roll against a fixed DR: a dying save, a transformation save or an attribute check."""
+    """A roll against a fixed DR: a dying save, a transformation save or an attribute check
+    (``note``: what a check was for, e.g. the Con roll that effort at Con -5 needs)."""
 
     kind: SaveKind
     roller: SideRoll
     target: SideRoll
     outcome: str
+    note: str = ""
 
     @property
     def margin(self) -> int:
@@ -319,6 +320,7 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     grim_goal: str = ""  # Grim Advantage, GM-approved, for this grim experience (a key)
     cash_in: bool = False
     defender_skill: str = ""
+    gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
 
 
 class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
@@ -332,14 +334,20 @@ class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
     trait: Trait = "wounds"
     skill: str = ""
     attribute: str = ""
+    gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
 
 
 class LiveHackAid(Struct, frozen=True, kw_only=True):
+    """*Aiding*: the helper makes "an appropriate resolution roll" with the skill (blank: its
+    attack bonus) and attribute it chooses; the bonus goes to the aided one's next roll."""
+
     helper_id: str
     aided_id: str
     dr: int = 0
     take: Take = "roll"
     extra: int = 0
+    skill: str = ""
+    attribute: str = ""
 
 
 class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
@@ -360,6 +368,7 @@ class LiveHackSave(Struct, frozen=True, kw_only=True):
     dr: int | None = None  # None: the rule's own (Wounds for dying, 0 for a check)
     attribute: str = "dex"
     defense: SaveDefense = "fortitude"
+    gm_allows_ten: bool = False  # a dying save may take ten (*Taking Ten*)
 
 
 class LiveHackApplyConsequence(Struct, frozen=True):

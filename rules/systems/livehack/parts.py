@@ -65,16 +65,22 @@ def check_effort(combatant: Combatant, effort: int) -> None:
         raise Rejected(f"{combatant.name}'s Con is at -10: no actions that expend Fatigue")
 
 
-def skill_parts(sheet: LiveHackSheet, cmd: LiveHackRoll) -> list[Part]:
-    """Skill (or the attack bonus), attribute, one specialty, one bond, the items named."""
+def skill_and_attribute(sheet: LiveHackSheet, skill: str, attribute: str) -> list[Part]:
+    """The skill (blank: the attack bonus) and the attribute chosen ("": none)."""
     parts = []
-    if cmd.skill.strip():
-        skill = find_rating(sheet.skills, cmd.skill, "skill")
-        parts.append(Part(skill.name, skill.value))
+    if skill.strip():
+        found = find_rating(sheet.skills, skill, "skill")
+        parts.append(Part(found.name, found.value))
     else:
         parts.append(Part("attack", sheet.attack))
-    if cmd.attribute:
-        parts.append(Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute)))
+    if attribute:
+        parts.append(Part(attribute_label(attribute), sheet.attribute(attribute)))
+    return parts
+
+
+def skill_parts(sheet: LiveHackSheet, cmd: LiveHackRoll) -> list[Part]:
+    """Skill (or the attack bonus), attribute, one specialty, one bond, the items named."""
+    parts = skill_and_attribute(sheet, cmd.skill, cmd.attribute)
     if cmd.specialty.strip():
         special = find_rating(sheet.specialties, cmd.specialty, "specialty")
         parts.append(Part(f"specialty {special.name}", special.value))
@@ -108,12 +114,20 @@ def roll_parts(
         if not held:
             raise Rejected(f"{attacker.name} holds no positional bonus over {defender.name}")
         parts.append(Part("positional", held))
-    for aid in system.aids:
-        if aid.aided_id == attacker.id:
-            parts.append(Part(f"aid from {state.name_of(aid.helper_id)}", aid.bonus))
+    parts += aid_parts(state, attacker.id)
     if cmd.attacker_extra:
         parts.append(Part("extra", cmd.attacker_extra))
     return tuple(parts)
+
+
+def aid_parts(state: Encounter, cid: str) -> list[Part]:
+    """*Aiding*: the bonuses (or penalties) waiting for this one's next roll, whatever it is."""
+    system: LiveHackState = state.system_state
+    return [
+        Part(f"aid from {state.name_of(aid.helper_id)}", aid.bonus)
+        for aid in system.aids
+        if aid.aided_id == cid
+    ]
 
 
 def defense_part(sheet: LiveHackSheet, name: str, label: str) -> Part:
@@ -187,6 +201,21 @@ def paired_skill(cmd: LiveHackRoll) -> str:
     if cmd.defender_skill.strip():
         return cmd.defender_skill
     return SKILL_PAIRS.get(" ".join(cmd.skill.split()).casefold(), "")
+
+
+def needs_effort_check(person: Combatant) -> bool:
+    """*Cumulative Offset Penalties*, Con -5: "must make a Con roll vs DR 0 to expend
+    Fatigue"."""
+    return any(e.attribute == "con" and e.level == -5 for e in offset_effects(person.sheet))
+
+
+def defending_parts(state: Encounter, defender: Combatant, cmd: LiveHackRoll) -> tuple[Part, ...]:
+    """Every part of the defending side: its defense, the extra, its effort, an aid."""
+    parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
+    check_effort(defender, cmd.defender_effort)
+    if cmd.defender_effort:
+        parts = (*parts, Part("effort", cmd.defender_effort))
+    return (*parts, *aid_parts(state, defender.id))
 
 
 def helper_bond(state: Encounter, helper: Combatant, others: tuple[str, ...]) -> Part | None:

@@ -176,7 +176,10 @@ def waiting_hit(state: Encounter) -> str:
     if hit is not None:
         over = state.system_state.rollover
         bonus = f", +{over.bonus} rolled over" if over is not None and over.bonus else ""
-        who, whom = state.name_of(hit.attacker.combatant_id), state.name_of(hit.defender.combatant_id)
+        who, whom = (
+            state.name_of(hit.attacker.combatant_id),
+            state.name_of(hit.defender.combatant_id),
+        )
         return f"{who}'s damage roll on {whom} (Fortitude{bonus})"
     roll = state.last_roll
     if not isinstance(roll, LiveHackRolled) or state.last_roll_applied or not roll.answers_table:

@@ -8,6 +8,7 @@ Source: ``shared/rules-texts/001`` (LiveHack resolution). The values live in ``m
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from msgspec import structs
@@ -18,7 +19,7 @@ from rules.errors import Rejected
 from rules.events import TurnAdvanced
 from rules.forms import Field
 from rules.logline import LogEntry
-from rules.odds import Odds, whose_chances
+from rules.odds import Odds, percent, whose_chances
 from rules.system import Action, Damage, Landing, RuleSystem, Tier
 
 from . import decide, forms, log, odds, solo
@@ -69,6 +70,8 @@ from .parts import (
     attacker_parts,
     check_effort,
     defender_parts,
+    defending_parts,
+    needs_effort_check,
     paired_skill,
     roll_parts,
 )
@@ -286,17 +289,18 @@ class LiveHack(RuleSystem):
         attacker = state.combatant(cmd.attacker_id)
         defender = state.combatant(cmd.defender_id)
         check_effort(attacker, cmd.effort)
-        check_effort(defender, cmd.defender_effort)
+        decide.check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
         attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
-        defend_parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
-        defend = sum(p.value for p in defend_parts) + cmd.defender_effort
+        defend = sum(p.value for p in defending_parts(state, defender, cmd))
         against = paired_skill(cmd) if cmd.defense == "skill" else cmd.defense.capitalize()
         line = (
             f"{attacker.name} {attack:+d} vs {defender.name} {against} {defend:+d}, before the dice"
         )
-        cons = [e for e in offset_effects(attacker.sheet) if e.attribute == "con" and e.level == -5]
-        if cmd.effort and cons:
-            line += f"; Con -5: {attacker.name} must roll Con vs DR 0 to expend Fatigue"
+        for person, effort in ((attacker, cmd.effort), (defender, cmd.defender_effort)):
+            if effort and needs_effort_check(person):
+                line += (
+                    f"; Con -5: {person.name} rolls Con vs DR 0 first, or the effort is not spent"
+                )
         return line
 
     # exact odds
@@ -308,8 +312,8 @@ class LiveHack(RuleSystem):
             return None
         try:
             if action == "roll":
-                event = decide.roll(state, forms.roll_command(state, values), _NO_DICE)
-            elif action == "grim":
+                return self._roll_odds(state, forms.roll_command(state, values))
+            if action == "grim":
                 command = forms.command_for(state, "grim", values, None)
                 event = decide.grim_test(state, command, _NO_DICE)
             else:
@@ -318,6 +322,32 @@ class LiveHack(RuleSystem):
         except (Rejected, KeyError, ValueError):
             return None
         return rolled_odds(event, state)
+
+    def _roll_odds(self, state: Encounter, cmd: LiveHackRoll) -> Odds:
+        """An opposed roll's odds; with effort at Con -5, those of the roll with and without
+        the effort, weighed by the chance of the Con check that decides it."""
+        decide.roll(state, cmd, _NO_DICE)  # refused as the real roll would be
+        variants: list[tuple[Fraction, LiveHackRoll]] = [(Fraction(1), cmd)]
+        notes = []
+        for field, who in (("effort", cmd.attacker_id), ("defender_effort", cmd.defender_id)):
+            person, effort = state.combatant(who), getattr(cmd, field)
+            if not effort or not needs_effort_check(person):
+                continue
+            p = odds.dice_at_least(-person.sheet.attribute("con"))
+            notes.append(f"{person.name}'s Con roll for +{effort} effort: {percent(float(p))}")
+            variants = [(w * p, c) for w, c in variants] + [
+                (w * (1 - p), structs.replace(c, **{field: 0})) for w, c in variants
+            ]
+        found = [(w, rolled_odds(decide.opposed(state, c, _NO_DICE), state)) for w, c in variants]
+        first = found[0][1]
+        if len(found) == 1:
+            return first
+        tiers = tuple(
+            tier._replace(p=sum((w * o.tiers[i].p for w, o in found), Fraction(0)))
+            for i, tier in enumerate(first.tiers)
+        )
+        note = "; ".join(notes) + " (the chances count both ways)"
+        return first._replace(tiers=tiers, extra={**first.extra, "note": note})
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The odds the last roll had; after a joint action, those of the whole action (the
@@ -379,7 +409,7 @@ class LiveHack(RuleSystem):
     def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case LiveHackRoll():
-                return [decide.roll(state, command, dice)]
+                return decide.roll(state, command, dice)
             case LiveHackApplyConsequence():
                 return decide.consequence(state)
             case LiveHackJointRoll():
@@ -406,8 +436,10 @@ class LiveHack(RuleSystem):
                 return _rolled(state, event)
             case LiveHackJointRolled():
                 state = _rolled(state, event.rolls[event.chosen])
+                state = _aided(state, *(r.attacker.combatant_id for r in event.rolls))
                 return state.update(system_state=structs.replace(_system(state), joint=event))
             case LiveHackAidRolled():
+                state = _aided(state, event.helper.combatant_id)
                 aid = decide_aid(event)
                 system = _system(state)
                 return state.update(system_state=structs.replace(system, aids=(*system.aids, aid)))
@@ -415,6 +447,8 @@ class LiveHack(RuleSystem):
                 what: str = event.kind
                 if event.kind == "check" and event.roller.parts:
                     what = f"check {event.roller.parts[0].label}"
+                if not event.note:  # a check before a roll leaves the aid to that roll
+                    state = _aided(state, event.roller.combatant_id)
                 return _marked(state, event.roller.combatant_id, f"{what}:{event.outcome}")
             case LiveHackTraitInflicted():
                 return _inflicted(state, event)
@@ -546,6 +580,15 @@ def _marked(state: Encounter, cid: str | None, what: str) -> Encounter:
     return state.update(system_state=structs.replace(system, turn_marks=marks))
 
 
+def _aided(state: Encounter, *rollers: str | None) -> Encounter:
+    """*Aiding*: an aid is spent by the aided one's next roll, whatever it is."""
+    system = _system(state)
+    aids = tuple(a for a in system.aids if a.aided_id not in rollers)
+    if aids == system.aids:
+        return state
+    return state.update(system_state=structs.replace(system, aids=aids))
+
+
 def decide_aid(event: LiveHackAidRolled) -> Aid:
     return Aid(
         aided_id=event.aided_id, helper_id=event.helper.combatant_id or "", bonus=event.bonus
@@ -578,12 +621,12 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
         # A damage roll's margin is read by the table: only a hit (or a skill's success)
         # rolls its bonus over.
         rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
-    aids = tuple(a for a in system.aids if a.aided_id != attacker_id)
     state = state.update(
         last_roll=event,
         last_roll_applied=False,
-        system_state=structs.replace(system, rollover=rollover, aids=aids, joint=None),
+        system_state=structs.replace(system, rollover=rollover, joint=None),
     )
+    state = _aided(state, attacker_id, defender_id)
     if event.kind == "roll" and attacker_id is not None and attacker_id == state.current_id:
         state = _marked(state, attacker_id, event.defense)
     if defender_id is not None and event.defender_effort and state.find(defender_id):
