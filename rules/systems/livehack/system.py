@@ -473,8 +473,9 @@ class LiveHack(RuleSystem):
 
     def status(self, state: Encounter) -> str:
         over = _system(state).rollover
-        # A holder missing from the state is one this viewer may not see (GM-only).
-        if over is None or state.find(over.holder_id) is None:
+        # A holder missing from the state is one this viewer may not see (GM-only); after a
+        # hit the waiting damage roll already names the bonus.
+        if over is None or state.find(over.holder_id) is None or decide.hit_waiting(state):
             return ""
         return f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
 
@@ -516,14 +517,12 @@ class LiveHack(RuleSystem):
 def _leading_tiers(to_hit: bool) -> list[Tier]:
     """The bands of a roll the table does not answer: a hit's bonus for its damage roll (or
     to hold), a skill success's for the next related roll."""
-    tiers = [Tier("miss", None, -1, "miss: no damage roll" if to_hit else "fails")]
+    tiers = [Tier("miss", None, -1, "miss" if to_hit else "fails")]
     for row in DAMAGE_TABLE:
         label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
-        bonus = f"+{margin_bonus(row.low)}{'' if row.high is not None else ' or more'}"
-        if to_hit:
-            effect = f"hit: damage roll {bonus}" if row.low else "hit: damage roll"
-        else:
-            effect = f"succeeds, {bonus} to a related roll" if row.low else "succeeds"
+        bonus = f"+{margin_bonus(row.low)}{'' if row.high is not None else '+'}"
+        what = "hit, damage" if to_hit else "succeeds,"
+        effect = f"{what} {bonus}" if row.low else what.rstrip(",")
         tiers.append(Tier(label, row.low, row.high, effect))
     return tiers
 

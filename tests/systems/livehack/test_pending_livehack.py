@@ -5,6 +5,7 @@ another's hit."""
 from __future__ import annotations
 
 import pytest
+from msgspec import structs
 
 from rules import solo
 from rules.commands import AddCombatant, DiscardConsequence, NextTurn, SetSolo
@@ -65,9 +66,10 @@ def test_one_attack_deals_its_damage_once():
     """The to-hit roll is never read through the damage table: only its damage roll is, and
     once; the header's margin bonus goes with the damage roll that used it."""
     history = hit(7)  # margin 7: +1
-    assert SYSTEM.status(history.state) == "Orla: margin bonus +1"
+    assert "+1 rolled over" in SYSTEM.pending(history.state)
+    assert SYSTEM.status(history.state) == ""  # the waiting line says it already
     run(history, roll("fortitude"))  # margin 7 + 1 rolled over = 8: 2 Wounds
-    assert SYSTEM.status(history.state) == ""
+    assert history.state.system_state.rollover is None
     run(history, LiveHackApplyConsequence())
     assert history.state.combatant("c2").sheet.wounds == 2
     for again in (LiveHackApplyConsequence(), LiveHackHold()):
@@ -90,16 +92,25 @@ def test_a_hit_held_as_a_position_does_no_damage():
 def test_a_hit_and_its_damage_roll_read_as_the_text_says():
     history = hit(7)
     tiers = SYSTEM.tiers(history.state)
+    # The margin bonus each band rolls over into the damage roll.
     assert [t.effect for t in tiers] == [
-        "miss: no damage roll",
-        "hit: damage roll",
-        "hit: damage roll +1",
-        "hit: damage roll +2",
-        "hit: damage roll +3 or more",
+        "miss",
+        "hit, damage",
+        "hit, damage +1",
+        "hit, damage +2",
+        "hit, damage +3+",
     ]
     lines = describe(history.state, history.state.last_roll).plain.split("\n")
     [line] = [line for line in lines if "damage roll next" in line]
     assert "+1 rolled over into it, or held as a position" in line
+    run(history, structs.replace(roll("skill"), defender_skill="Spot"))
+    assert SYSTEM.status(history.state) == "Orla: margin bonus +1"  # for a related roll
+    assert SYSTEM.pending(history.state) == ""  # a skill's success leaves nothing to apply
+    assert [t.effect for t in SYSTEM.tiers(history.state)][:3] == [
+        "fails",
+        "succeeds",
+        "succeeds, +1",
+    ]
     run(history, roll("fortitude"))
     assert SYSTEM.tiers(history.state)[2].effect == "2 Wounds, Discombobulated"
 
