@@ -37,8 +37,13 @@ TAKES: tuple[tuple[Take, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), 
 # *Taking Ten* needs "plenty of time": where it is not for the roller by default (a monster's
 # defense, a dying save), the GM may still allow it.
 TakeChoice = Literal["roll", "zero", "ten", "ten-gm"]
-GM_TEN = "ten-gm"
-TAKES_GM: tuple[tuple[TakeChoice, str], ...] = (*TAKES, (GM_TEN, "Take Ten (GM allows)"))
+TAKES_GM: tuple[tuple[TakeChoice, str], ...] = (*TAKES, ("ten-gm", "Take Ten (GM allows)"))
+TAKE_OF: dict[TakeChoice, tuple[Take, bool]] = {
+    "roll": ("roll", False),
+    "zero": ("zero", False),
+    "ten": ("ten", False),
+    "ten-gm": ("ten", True),
+}
 DEFENSES: tuple[tuple[Defense, str], ...] = (
     ("reflex", "Reflex"),
     ("fortitude", "Fortitude (damage)"),
@@ -96,8 +101,7 @@ def _grim_goal(values: Mapping[str, str], field: Field) -> str:
 
 def take_value(values: Mapping[str, str], field: Field) -> tuple[Take, bool]:
     """A take and whether the GM allowed Take Ten where it is not the roller's by default."""
-    chosen = choice_value(values, field, TAKES_GM)
-    return ("ten", True) if chosen == GM_TEN else (chosen, False)
+    return TAKE_OF[choice_value(values, field, TAKES_GM)]
 
 
 def _need_two(state: Encounter) -> None:
@@ -130,8 +134,8 @@ def roll_form(state: Encounter) -> list[Field]:
     defense, trait = "reflex", "wounds"
     hit = hit_waiting(state)
     if hit is not None:  # the damage roll comes next: the hitter against the one it hit
-        attacker = state.combatant(hit.attacker.combatant_id)
-        defender = state.combatant(hit.defender.combatant_id)
+        attacker = state.combatant(hit.attacker.combatant_id or "")
+        defender = state.combatant(hit.defender.combatant_id or "")
         defense, trait = "fortitude", hit.trait
     return [
         choice("attacker", "Attacker", people(state), attacker.id),

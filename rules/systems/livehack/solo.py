@@ -20,6 +20,7 @@ from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
 from . import forms
+from .decide import hit_waiting
 from .model import (
     LiveHackApplyConsequence,
     LiveHackCancel,
@@ -34,7 +35,6 @@ from .model import (
     consequence_for,
     out_of_fight,
 )
-from .decide import hit_waiting
 from .parts import check_effort, defender_parts, roll_parts
 from .sheet import TRAITS, LiveHackSheet, offset_effects
 

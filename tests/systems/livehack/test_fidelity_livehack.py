@@ -233,7 +233,7 @@ def test_a_dying_save_takes_no_ten_unless_the_gm_allows_it():
     assert "ten-gm" not in dict(checks["take"].choices)  # a check may take ten as ever
 
 
-# --- 6. Stabilizing by healing ---------------------------------------------------------------------
+# --- 6. Stabilizing by healing ---------------------------------------------------------------
 
 
 def test_any_healing_below_the_con_threshold_stabilizes_one_fresh_from_the_table():
