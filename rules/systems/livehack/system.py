@@ -517,7 +517,7 @@ class LiveHack(RuleSystem):
 def _leading_tiers(to_hit: bool) -> list[Tier]:
     """The bands of a roll the table does not answer: a hit's bonus for its damage roll (or
     to hold), a skill success's for the next related roll."""
-    tiers = [Tier("miss", None, -1, "miss" if to_hit else "fails")]
+    tiers = [Tier("miss", None, -1, "no damage roll" if to_hit else "fails")]
     for row in DAMAGE_TABLE:
         label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
         bonus = f"+{margin_bonus(row.low)}{'' if row.high is not None else '+'}"

@@ -94,7 +94,7 @@ def test_a_hit_and_its_damage_roll_read_as_the_text_says():
     tiers = SYSTEM.tiers(history.state)
     # The margin bonus each band rolls over into the damage roll.
     assert [t.effect for t in tiers] == [
-        "miss",
+        "no damage roll",
         "hit, damage",
         "hit, damage +1",
         "hit, damage +2",
