@@ -59,9 +59,10 @@ JOINT_KINDS: tuple[tuple[JointKind, str], ...] = (
 )
 NOBODY = ("", "—")
 # *Grim Advantage*: only for a grim goal (one of the grim experiences), with the GM's approval.
+GRIM_GOAL = "grim-"  # a goal's value: "grim-helpless" (a word the : line fills it with)
 GRIM_GOALS: tuple[tuple[str, str], ...] = (
     ("no", "No"),
-    *((e.key, f"approved: {e.label.lower()}") for e in GRIM_EXPERIENCES),
+    *((f"{GRIM_GOAL}{e.key}", f"approved: {e.label.lower()}") for e in GRIM_EXPERIENCES),
 )
 HELPERS = 4
 
@@ -96,7 +97,7 @@ def _yes(values: Mapping[str, str], field: Field) -> bool:
 
 def _grim_goal(values: Mapping[str, str], field: Field) -> str:
     goal = choice_value(values, field)
-    return "" if goal == "no" else goal
+    return "" if goal == "no" else goal.removeprefix(GRIM_GOAL)
 
 
 def take_value(values: Mapping[str, str], field: Field) -> tuple[Take, bool]:

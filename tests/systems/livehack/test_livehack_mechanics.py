@@ -466,8 +466,10 @@ def test_grim_advantage_only_for_a_grim_goal_and_with_grimness():
     history = encounter(LiveHackSheet(grimness=3), LiveHackSheet())
     with pytest.raises(Rejected, match="only for a grim goal"):
         decide(history.state, hit(grim_goal="dancing"), ScriptedDice([]))
-    with pytest.raises(Rejected, match="Grim Advantage \\(GM\\) must be one of: no, mercy"):
+    with pytest.raises(Rejected, match="Grim Advantage \\(GM\\) must be one of: no, grim-mercy"):
         SYSTEM.roll_command(history.state, {"grim_goal": "yes"})
+    command = SYSTEM.roll_command(history.state, {"grim_goal": "grim-tortured"})
+    assert command.grim_goal == "tortured"
     plain = encounter(LiveHackSheet(), LiveHackSheet())
     with pytest.raises(Rejected, match="A has no Grimness"):
         decide(plain.state, hit(grim_goal="helpless"), ScriptedDice([]))
