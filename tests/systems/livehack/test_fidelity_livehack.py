@@ -7,7 +7,7 @@ import pytest
 
 from rules.commands import AddCondition, NextTurn
 from rules.dice import ScriptedDice
-from rules.engine import apply, decide, describe
+from rules.engine import decide
 from rules.errors import Rejected
 from rules.systems.livehack import odds
 from rules.systems.livehack.system import (
@@ -16,32 +16,14 @@ from rules.systems.livehack.system import (
     LiveHackApplyConsequence,
     LiveHackHeal,
     LiveHackJointRoll,
-    LiveHackRoll,
     LiveHackSave,
     LiveHackSheet,
     Rating,
 )
 from tests.helpers import condition_names, encounter, run, who
+from tests.systems.livehack.test_livehack_mechanics import hit, play
 
 ZERO = {"attacker_take": "zero", "defender_take": "zero"}
-
-
-def play(history, command, faces=()):
-    """Run a command with scripted faces (all used); return the log text."""
-    dice = ScriptedDice(faces)
-    before = history.state
-    events = decide(before, command, dice)
-    history.commit(events, type(command).__name__)
-    assert dice.remaining == 0
-    lines, state = [], before
-    for event in events:
-        lines.append(describe(state, event).plain)
-        state = apply(state, event)
-    return "\n".join(lines)
-
-
-def hit(attacker="c1", defender="c2", **options):
-    return LiveHackRoll(attacker_id=attacker, defender_id=defender, **options)
 
 
 # --- 3. Aiding: "an appropriate resolution roll", on the aided one's next roll -------------------
