@@ -15,7 +15,8 @@ from tracker import storage
 
 async def test_a_short_fight_by_keys(tmp_path: Path) -> None:
     # Orla: boon 10, bane 2 -> +8; Goblin: boon 3, bane 4 -> -1. Margin 9: the 5-9 tier.
-    app = make_app(tmp_path, ScriptedDice([10, 2, 3, 4]))
+    # The damage roll: Orla +1 rolled over, boon 6, bane 1; Goblin 0: margin 6.
+    app = make_app(tmp_path, ScriptedDice([10, 2, 3, 4, 6, 1, 1, 1]))
     async with app.run_test(size=BIG, notifications=True) as pilot:
         await add_combatant(pilot, "Orla", "party")
         await add_combatant(pilot, "Goblin")
@@ -34,7 +35,7 @@ async def test_a_short_fight_by_keys(tmp_path: Path) -> None:
         assert "boon [10] - bane [2]" in text
         assert "◆ 5-9" in text
 
-        await pilot.press("d")
+        await pilot.press("d", "d")  # the hit's damage roll, then its damage table
         await pilot.pause()
         text = screen_text(app)
         assert "Goblin takes 2 levels of Wounds" in text

@@ -75,13 +75,16 @@ def painpool() -> History:
 
 
 # (the fight before the last blow, the blow's dice, the word for the fallen Goblin, the figures
-# of the summary: Orla's dealt, the unit)
+# of the summary: Orla's dealt, the unit, and the rolls of the blow)
 FIGHTS = [
-    (livehack, (11, 1, 1, 1), "dying", "4", "levels"),  # margin 15: four Wounds and Dying
-    (fatigue, (20, 1), "dead", "70", "pool points"),  # lost by 44: 100 Health, HP -30/30
-    (beerrun, (8, 6, 6), "dead", "2", "pips"),  # three successes on a Health d2
-    (painpool, (5, 3, 2, 1, 1, 1), "passed", "2", "points"),  # 10 against 3: both tokens
+    # LiveHack's blow is two rolls: the hit (margin 15, +3) and its damage roll (margin 18:
+    # four Wounds and Dying), which the quick turn's Enter rolls; d applies its table.
+    (livehack, (11, 1, 1, 1, 11, 1, 1, 1), "dying", "4", "levels", 2),
+    (fatigue, (20, 1), "dead", "70", "pool points", 1),  # lost by 44: 100 Health, HP -30/30
+    (beerrun, (8, 6, 6), "dead", "2", "pips", 1),  # three successes on a Health d2
+    (painpool, (5, 3, 2, 1, 1, 1), "passed", "2", "points", 1),  # 10 against 3: both tokens
 ]
+LIVEHACK_BLOW = ("t", "enter", "enter", "d")  # the quick turn, then the damage roll's table
 
 
 def make_app(tmp_path: Path, history: History, faces: tuple[int, ...]) -> TrackerApp:
@@ -101,7 +104,7 @@ def notices(app: TrackerApp) -> str:
 
 
 @pytest.mark.parametrize(
-    ("build", "faces", "word", "dealt", "unit"),
+    ("build", "faces", "word", "dealt", "unit", "rolls"),
     FIGHTS,
     ids=["livehack", "fatigue", "beerrun", "painpool"],
 )
@@ -112,25 +115,28 @@ async def test_the_last_blow_by_keys_ends_the_fight(
     word: str,
     dealt: str,
     unit: str,
+    rolls: int,
 ) -> None:
     app = make_app(tmp_path, build(), faces)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await pilot.press("t", "enter")  # the quick turn: Orla against the Goblin, rolled
         await pilot.pause()
         assert "Fight over" not in screen_text(app)  # not before the blow lands
-        await pilot.press("enter")  # applied
+        await pilot.press("enter", *(("d",) if rolls == 2 else ()))  # applied
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)  # by itself, once
         app.clear_notifications()  # the blow's alerts would cover the summary's last lines
         await pilot.pause()
         text = screen_text(app)
         assert "Fight over: party won" in text
-        assert f"1 round · 1 roll · damage in {unit}" in text
+        over = f"over {rolls} roll{'s' if rolls > 1 else ''}"
+        assert f"1 round · {over[5:]} · damage in {unit}" in text
         # Out, dealt, taken, rolls, then the sheet's own stats.
-        assert row_of(app, "Orla", "█").startswith(f"█ Orla party in {dealt} 0 1 ")
-        assert row_of(app, "Goblin", "█").startswith(f"█ Goblin foes ✗ {word} 0 {dealt} 1 ")
-        assert "party: " in text and "(luckier than the odds), over 1 roll" in text
-        assert "foes: " in text and "(unluckier than the odds), over 1 roll" in text
+        assert row_of(app, "Orla", "█").startswith(f"█ Orla party in {dealt} 0 {rolls} ")
+        goblin = f"█ Goblin foes ✗ {word} 0 {dealt} {rolls} "
+        assert row_of(app, "Goblin", "█").startswith(goblin)
+        assert "party: " in text and f"(luckier than the odds), {over}" in text
+        assert "foes: " in text and f"(unluckier than the odds), {over}" in text
 
         await pilot.press("escape")
         await pilot.pause()
@@ -147,9 +153,9 @@ async def test_the_last_blow_by_keys_ends_the_fight(
 
 
 async def test_n_stops_at_the_end_and_asks_before_playing_on(tmp_path: Path) -> None:
-    app = make_app(tmp_path, livehack(), (11, 1, 1, 1))
+    app = make_app(tmp_path, livehack(), FIGHTS[0][1])
     async with app.run_test(size=SMALL, notifications=True) as pilot:
-        await pilot.press("t", "enter", "enter")
+        await pilot.press(*LIVEHACK_BLOW)
         await pilot.pause()
         await pilot.press("escape")  # the summary
         await pilot.pause()
@@ -223,9 +229,9 @@ async def test_an_encounter_opened_over_shows_it_without_the_summary(tmp_path: P
 async def test_a_solo_side_plays_no_more_once_the_fight_is_over(tmp_path: Path) -> None:
     history = livehack()
     history.commit(decide(history.state, SetSolo("foes"), ScriptedDice([])))
-    app = make_app(tmp_path, history, (11, 1, 1, 1))
+    app = make_app(tmp_path, history, FIGHTS[0][1])
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.press("t", "enter", "enter")
+        await pilot.press(*LIVEHACK_BLOW)
         await pilot.pause()
         await pilot.press("escape", "n", "n", "y")  # the GM plays on to the Goblin's turn
         await pilot.pause()

@@ -86,6 +86,7 @@ async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -
     faces = [
         *(8, 1, 4, 1, 2, 2),  # cooperation: Orla +7, Brak +3, the Goblin +0
         *(10, 1, 1, 1),  # Orla's attack with effort and her held position
+        *(10, 1, 1, 1),  # its damage roll, +3 rolled over: margin 15
         *(6, 1),  # Orla's grim test
         *(1, 5),  # the Goblin's first dying save: fails, coma
         *(12, 3, 1),  # the second: Noon, MOS 12, stabilizes
@@ -98,13 +99,14 @@ async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -
         text = screen_text(app)
         assert "Cooperation: the best margin counts (Orla, +13)" in text
         assert "Orla: attack +5 bond Brak +2 boon [8] - bane [1]" in text
-        assert "margin bonus +2" in text
+        assert "+2 rolled over" in text
 
         await menu(pilot, HOLD)
-        await pilot.press("enter")
+        await pilot.press(*"behind the door", "enter")
         await pilot.pause()
-        assert "Orla holds +2 positional bonus over Goblin (no damage roll)" in screen_text(app)
-        assert "+2" in rows(app, "Orla")
+        text = screen_text(app)
+        assert "Orla holds +2 positional bonus over Goblin: behind the door (no damage" in text
+        assert "+2 behind the door" in rows(app, "Orla")
 
         # r: effort 2 (third field), then "Cash in held position" (seven fields on): yes.
         await pilot.press("r", "tab", "tab", "2", *(["tab"] * 7), "right")
@@ -117,7 +119,13 @@ async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -
         assert "HIT, margin +17" in text
         assert "effort +2: Orla gains 2 Fatigue" in text
 
-        await pilot.press("d")
+        assert "waiting (d): Orla's damage roll on Goblin (Fortitude, +3 rolled over)" in text
+        await pilot.press("d")  # the damage roll
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla: attack +5 rolled over +3 boon [10] - bane [1]" in text
+        assert "waiting (d): Goblin takes 4 Wounds, Dying" in text
+        await pilot.press("d")  # its damage table
         await pilot.pause()
         text = screen_text(app)
         assert "Goblin takes 4 levels of Wounds" in text
@@ -191,3 +199,59 @@ async def test_a_sheet_with_skills_and_bonds_from_the_dialog(tmp_path: Path) -> 
         await pilot.press("enter")
         await pilot.pause()
         assert "Items: write each as a name then a number, not 'Rope'" in screen_text(app)
+
+
+SMALL = (80, 24)
+
+
+def duel() -> History:
+    """Orla (+10) against a Goblin (all 0), and a Rat to keep the fight going."""
+    return fight(
+        ("Orla", "party", LiveHackSheet(attack=10)),
+        ("Goblin", "foes", LiveHackSheet()),
+        ("Rat", "foes", LiveHackSheet()),
+    )
+
+
+async def test_an_attack_by_keys_deals_its_damage_once(tmp_path: Path) -> None:
+    # The hit: Orla 10 + 2 against 0; the damage roll: 10 + 2 rolled over + 0 against 0.
+    app = make_app(tmp_path, duel(), faces=[3, 1, 1, 1, 1, 1, 1, 1])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "HIT," in text and "hit, margin +12" in text
+        assert "waiting (d): Orla's damage roll on Goblin (Fortitude, +2 rolled over)" in text
+        assert "margin bonus" not in text  # said once, in the waiting line
+        assert app.session.state.combatant("c2").sheet.wounds == 0  # a hit does no damage
+        await pilot.press("d")  # rolls the damage roll
+        await pilot.pause()
+        assert "waiting (d): Goblin takes 3 Wounds, Incapacitated" in screen_text(app)
+        await pilot.press("d")
+        await pilot.pause()
+        assert app.session.state.combatant("c2").sheet.wounds == 3
+        await pilot.press("d")
+        await pilot.pause()
+        assert "already been applied" in screen_text(app)
+        assert app.session.state.combatant("c2").sheet.wounds == 3
+        assert "margin bonus" not in screen_text(app)  # the header let it go with the roll
+
+
+async def test_holding_a_position_asks_for_its_description(tmp_path: Path) -> None:
+    app = make_app(tmp_path, duel(), faces=[3, 1, 1, 1])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        await menu(pilot, HOLD)
+        text = screen_text(app)
+        assert "Position" in text and "on the high ground" in text  # the field and its hint
+        await pilot.press("enter")  # blank: refused, the dialog stays
+        await pilot.pause()
+        assert "Describe the position held" in screen_text(app)
+        await pilot.press(*"on the stairs", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Orla holds +2 positional bonus over" in text
+        assert "Goblin: on the stairs (no damage roll)" in text
+        assert "+2 on the stairs" in rows(app, "Orla")
+        assert "waiting (d)" not in text  # no damage roll follows a held hit

@@ -23,7 +23,8 @@ SMALL = (80, 24)
 
 # Each demo with a result waiting: the dice seed and the keys that leave one unapplied.
 WAITING: dict[str, tuple[int, tuple[str, ...]]] = {
-    "livehack": (2, ("t", "enter", "escape")),  # Orla hits; Esc skips applying it
+    # Orla hits; Esc skips its damage roll (which hits in turn: its table row then waits).
+    "livehack": (15, ("t", "enter", "escape")),
     "painpool": (7, ("t", "enter", "escape")),  # tokens off the Juggernaut wait
     "beerrun": (1, ()),  # the demo's round is rolled, its successes not landed
     "fatigue": (1, ()),  # the demo ends on Mara's Bad defense, unpaid
@@ -147,8 +148,13 @@ async def test_livehack_t_enter_esc_n_asks_about_the_skipped_hit(tmp_path: Path)
         assert isinstance(app.screen, WaitingScreen)
         assert app.session.state.current_id == "c1"  # Orla's turn has not ended
         text = screen_text(app)
-        assert "Goblin Sneak takes " in text and "Apply it before you end the turn?" in text
-        await pilot.press("enter")  # Enter applies, as in the quick turn's own question
+        assert "Orla's damage roll on Goblin Sneak" in text
+        assert "Apply it before you end the turn?" in text
+        await pilot.press("enter")  # Enter rolls the damage roll, as in the quick turn
+        await pilot.pause()
+        assert isinstance(app.screen, WaitingScreen)  # then asks about its table row
+        assert "Goblin Sneak takes 2 Wounds, Discombobulated" in screen_text(app)
+        await pilot.press("enter")
         await pilot.pause()
         assert app.session.state.current_id == "c2"
         assert app.session.state.last_roll_applied
@@ -237,18 +243,19 @@ async def test_livehack_a_damage_roll_follows_a_hit_without_a_question(tmp_path:
         await pilot.press("t", "enter", "escape")  # Orla's hit on the Goblin Sneak waits
         await pilot.pause()
         hit = app.session.state.last_roll
-        await pilot.press("r")  # the damage roll may follow: the dialog opens at once
+        await pilot.press("r")  # the damage roll may follow: the dialog opens at once, on it
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)
-        await pilot.press("enter")  # but against Reflex again, it is not the damage roll
+        assert "◀ Fortitude (damage) ▶" in screen_text(app)
+        await pilot.press("shift+tab", "left", "enter")  # against Reflex: not the damage roll
         await pilot.pause()
         assert isinstance(app.screen, WaitingScreen)
         await pilot.press("escape")  # back to the dialog, which says why it did not roll
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)
-        assert "Not applied yet: Goblin Sneak takes" in screen_text(app)
+        assert "Not applied yet: Orla's damage roll on Goblin" in screen_text(app)
         assert app.session.state.last_roll is hit
-        await pilot.press("shift+tab", "right", "enter")  # Against: Fortitude
+        await pilot.press("right", "enter")  # Against: Fortitude again
         await pilot.pause()
         assert isinstance(app.screen, EncounterScreen)
         roll = app.session.state.last_roll
@@ -266,7 +273,7 @@ async def test_the_replay_shows_a_discard_like_any_event(tmp_path: Path) -> None
         await pilot.press("left")  # one event back from the end: the discard
         await pilot.pause()
         text = screen_text(app)
-        assert "⊘ Discarded, not applied: Goblin Sneak" in text
+        assert "⊘ Discarded, not applied: Orla's" in text
         assert "(discarded)" in text
         await pilot.press("left")  # before it, the hit still waits
         await pilot.pause()

@@ -49,7 +49,7 @@ FOUR_KEYS = [
 
 
 async def test_livehack_four_keys_from_the_demo(tmp_path: Path) -> None:
-    app = make_app(tmp_path, livehack.build(), seed=2)
+    app = make_app(tmp_path, livehack.build(), seed=15)  # a hit, and a damage roll that lands
     async with app.run_test(size=BIG) as pilot:
         await pilot.press("t")
         await pilot.pause()
@@ -64,15 +64,19 @@ async def test_livehack_four_keys_from_the_demo(tmp_path: Path) -> None:
         assert isinstance(app.screen, ApplyResultScreen)
         assert len(app.session.history.records) == records + 1  # rolled
         text = screen_text(app)
-        assert "Apply the result?" in text and "Goblin Sneak takes" in text
+        # The hit's result is its damage roll, rolled when applied (*Damage*: "another roll").
+        assert "Apply the result?" in text and "rolls dice of its own" in text
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, EncounterScreen)
-        assert app.session.state.last_roll_applied
-        await pilot.press("n")
+        assert app.session.state.last_roll.defense == "fortitude"  # type: ignore[union-attr]
+        assert "waiting (d): Goblin Sneak takes 2 Wounds" in screen_text(app)
+        await pilot.press("d", "n")
         await pilot.pause()
+        assert app.session.state.last_roll_applied
         assert app.session.state.current_id == "c2"
-        assert len(app.session.history.records) == records + 3  # t, Enter, Enter, n: 3 changes
+        # t, Enter, Enter, d, n: the hit, its damage roll, the table and the turn.
+        assert len(app.session.history.records) == records + 4
 
 
 # The dice seed each demo needs for a roll with a consequence, and keys pressed first; any other
@@ -106,7 +110,7 @@ async def test_four_keys_in_every_demo(tmp_path: Path, system: str) -> None:
 
 
 async def test_escape_skips_the_result(tmp_path: Path) -> None:
-    app = make_app(tmp_path, livehack.build(), seed=2)
+    app = make_app(tmp_path, livehack.build(), seed=15)
     async with app.run_test(size=BIG) as pilot:
         await pilot.press("t", "enter")
         await pilot.pause()
@@ -115,7 +119,7 @@ async def test_escape_skips_the_result(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, EncounterScreen)
         assert not app.session.state.last_roll_applied
-        await pilot.press("d")  # applying stays possible later
+        await pilot.press("d", "d")  # applying stays possible later: the damage roll, its table
         await pilot.pause()
         assert app.session.state.last_roll_applied
 

@@ -110,7 +110,8 @@ def test_a_discarded_result_is_in_the_report_like_any_event() -> None:
     history = new_history("Ambush")
     run(history, AddCombatant(name="Orla", side="party"))
     run(history, AddCombatant(name="Goblin"))
-    run(history, LiveHackRoll(attacker_id="c1", defender_id="c2"), ScriptedDice([9, 2, 3, 3]))
+    damage = LiveHackRoll(attacker_id="c1", defender_id="c2", defense="fortitude")
+    run(history, damage, ScriptedDice([9, 2, 3, 3]))
     run(history, DiscardConsequence())
     line = "⊘ Discarded, not applied: Goblin takes 2 Wounds, Discombobulated"
     assert line in export.to_markdown(history)

@@ -139,7 +139,11 @@ def test_undo_restores_the_roll_to_be_applied_again():
     run(history, AddCombatant(name="A", sheet=LiveHackSheet(attack=3)))
     run(history, AddCombatant(name="B"))
     roll = LiveHackRoll(
-        attacker_id="c1", defender_id="c2", attacker_take="zero", defender_take="zero"
+        attacker_id="c1",
+        defender_id="c2",
+        defense="fortitude",
+        attacker_take="zero",
+        defender_take="zero",
     )
     run(history, roll)
     run(history, LiveHackApplyConsequence())

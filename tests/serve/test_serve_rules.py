@@ -199,7 +199,9 @@ def test_a_discarded_result_of_a_hidden_roll_is_hidden_and_discarding_is_the_gm_
 
     session, ids = encounter()
     session.dice = ScriptedDice([12, 11, 1, 1, 1])  # the boon explodes: a sure hit on Orla
-    session.execute(LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Orla"]))
+    session.execute(
+        LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Orla"], defense="fortitude")
+    )
     state = session.state
     assert session.system.pending(state).startswith("Orla takes ")
     seen = sight(state, ALICE, hidden_ids(session.history.effective_events(), state))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from msgspec import structs
+
 from rules.conditions import Condition, Duration
 from rules.dice import DiceSource
 from rules.errors import Rejected
@@ -12,6 +14,7 @@ from rules.events import ConditionAdded, ConditionRemoved
 from .model import (
     CONDITION_DURATIONS,
     DAZED,
+    POSITION_LENGTH,
     STABILIZE_MOS,
     WATCHING,
     LiveHackAid,
@@ -44,14 +47,24 @@ from .model import (
 )
 from .parts import (
     DEFENSE_ATTRIBUTE,
+    aid_parts,
     attribute_label,
     check_effort,
     defender_parts,
+    defending_parts,
     helper_bond,
+    needs_effort_check,
     paired_skill,
     roll_parts,
+    skill_and_attribute,
 )
-from .sheet import LiveHackSheet, bond_with
+from .sheet import (
+    ATTRIBUTE_FIELDS,
+    TRAIT_FIELDS,
+    LiveHackSheet,
+    bond_with,
+    offset_effects,
+)
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -75,13 +88,60 @@ def _pair(state: Encounter, first_id: str, second_id: str) -> tuple[Combatant, C
     return first, second
 
 
-def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
+def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
+    """An opposed roll, after the Con checks a side at Con -5 makes to push its effort
+    (*Cumulative Offset Penalties*: "must make a Con roll vs DR 0 to expend Fatigue"): a
+    failed check leaves that side's effort unspent, out of the roll and its Fatigue."""
+    attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
+    check_effort(attacker, cmd.effort)
+    check_effort(defender, cmd.defender_effort)
+    check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
+    events: list[object] = []
+    efforts = []
+    for person, effort in ((attacker, cmd.effort), (defender, cmd.defender_effort)):
+        check = effort_check(state, person, effort, dice)
+        if check is not None:
+            events.append(check)
+        efforts.append(0 if check is not None and check.outcome != "passes" else effort)
+    pushed = structs.replace(cmd, effort=efforts[0], defender_effort=efforts[1])
+    return [*events, opposed(state, pushed, dice)]
+
+
+def effort_check(
+    state: Encounter, person: Combatant, effort: int, dice: DiceSource
+) -> LiveHackSaveRolled | None:
+    """The Con roll vs DR 0 that effort at Con -5 needs (None when it needs none)."""
+    if not effort or not needs_effort_check(person):
+        return None
+    sheet: LiveHackSheet = person.sheet
+    # An aid waits for the action itself, not for this check before it.
+    side = roll_side((Part("Con", sheet.attribute("con")),), "roll", dice, person.id)
+    passes = side.total >= 0
+    return LiveHackSaveRolled(
+        kind="check",
+        roller=side,
+        target=static_side("DR", (Part("DR", 0),)),
+        outcome="passes" if passes else "fails: the effort is not spent",
+        note=f"Con -5, to push +{effort} effort",
+    )
+
+
+def check_take_ten(person: Combatant, take: str, allowed: bool) -> None:
+    """*Taking Ten*: "If the Adventurers take plenty of time": a monster's defense takes no
+    ten unless the GM allows it."""
+    sheet: LiveHackSheet = person.sheet
+    if take == "ten" and sheet.stat_block and not allowed:
+        raise Rejected(
+            f"Take Ten needs plenty of time: {person.name}, a monster, defends by rolling or "
+            "taking zero (the GM may allow it: Take Ten (GM allows))"
+        )
+
+
+def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
+    """The opposed roll itself, with the effort declared (the odds read it, without dice)."""
     attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
     parts = roll_parts(state, attacker, defender, cmd)
-    defend_parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
-    check_effort(defender, cmd.defender_effort)
-    if cmd.defender_effort:
-        defend_parts = (*defend_parts, Part("effort", cmd.defender_effort))
+    defend_parts = defending_parts(state, defender, cmd)
     # The attacker's dice are rolled first, then the defender's, so a script reads in order.
     attack = roll_side(parts, cmd.attacker_take, dice, attacker.id)
     defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
@@ -93,7 +153,8 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolle
         effort=cmd.effort,
         defender_effort=cmd.defender_effort,
         cashed=cmd.cash_in,
-        grim_advantage=cmd.grim_advantage,
+        grim_advantage=bool(cmd.grim_goal),
+        grim_goal=cmd.grim_goal,
         note=paired_skill(cmd) if cmd.defense == "skill" else "",
     )
 
@@ -105,6 +166,7 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHac
     defender = state.combatant(cmd.defender_id)
     if defender.id in ids:
         raise Rejected(f"{defender.name} cannot work with others against themselves")
+    check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
     sides = []
     for cid in ids:
         person = state.combatant(cid)
@@ -112,10 +174,10 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHac
         bond = helper_bond(state, person, ids)
         if bond is not None:
             parts.append(bond)
+        parts += aid_parts(state, cid)
         sides.append(roll_side(tuple(parts), "roll", dice, cid))
-    defend = roll_side(
-        defender_parts(defender, cmd.defense, 0), cmd.defender_take, dice, defender.id
-    )
+    defend_parts = (*defender_parts(defender, cmd.defense, 0), *aid_parts(state, defender.id))
+    defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
     rolls = tuple(
         LiveHackRolled(attacker=side, defender=defend, defense=cmd.defense, trait=cmd.trait)
         for side in sides
@@ -142,11 +204,14 @@ def _joint_parts(person: Combatant, cmd: LiveHackJointRoll) -> list[Part]:
 
 
 def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> LiveHackAidRolled:
+    """*Aiding*: "an appropriate resolution roll": the skill and attribute the helper
+    chooses, its bond with the aided one ("always added"), against the GM's DR."""
     helper, aided = _pair(state, cmd.helper_id, cmd.aided_id)
-    parts = [Part("attack", helper.sheet.attack)]
+    parts = skill_and_attribute(helper.sheet, cmd.skill, cmd.attribute)
     bond = bond_with(helper.sheet, aided.name)
     if bond:
         parts.append(Part(f"bond {aided.name}", bond))
+    parts += aid_parts(state, helper.id)
     if cmd.extra:
         parts.append(Part("extra", cmd.extra))
     side = roll_side(tuple(parts), cmd.take, dice, helper.id)
@@ -168,7 +233,8 @@ def grim_test(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> Live
     # The experience acts and the character resists with "will plus any current grimness":
     # a grim test is read through the damage table like a damage roll.
     side = static_side(experience.label, tuple(parts))
-    defend = roll_side(defender_parts(person, "will", 0), cmd.take, dice, person.id)
+    resist = (*defender_parts(person, "will", 0, grim=True), *aid_parts(state, person.id))
+    defend = roll_side(resist, cmd.take, dice, person.id)
     return LiveHackRolled(
         attacker=side,
         defender=defend,
@@ -183,19 +249,28 @@ def save(state: Encounter, cmd: LiveHackSave, dice: DiceSource) -> list[object]:
     person = state.combatant(cmd.combatant_id)
     match cmd.kind:
         case "dying":
+            if cmd.take == "ten" and not cmd.gm_allows_ten:
+                # *Taking Ten* is for "plenty of time"; a dying save is rolled each round.
+                raise Rejected(
+                    "Take Ten needs plenty of time: a dying save is rolled or taken at zero "
+                    "(the GM may allow it: Take Ten (GM allows))"
+                )
             return _dying_save(state, person, cmd, dice)
         case "transforming":
             return _transform_save(state, person, cmd, dice)
         case "check":
-            return [_check(person, cmd, dice)]
+            return [_check(state, person, cmd, dice)]
 
 
-def _save_side(person: Combatant, defense: str, cmd: LiveHackSave) -> tuple[Part, ...]:
+def _save_side(
+    state: Encounter, person: Combatant, defense: str, cmd: LiveHackSave
+) -> tuple[Part, ...]:
     sheet: LiveHackSheet = person.sheet
     attribute = DEFENSE_ATTRIBUTE[defense]
     parts = [
         Part(defense.capitalize(), sheet.defense(defense)),
         Part(attribute_label(attribute), sheet.attribute(attribute)),
+        *aid_parts(state, person.id),
     ]
     if cmd.extra:
         parts.append(Part("extra", cmd.extra))
@@ -211,7 +286,7 @@ def _dying_save(
         raise Rejected(f"{person.name} is not dying")
     sheet: LiveHackSheet = person.sheet
     dr = sheet.wounds if cmd.dr is None else cmd.dr
-    side = roll_side(_save_side(person, "fortitude", cmd), cmd.take, dice, person.id)
+    side = roll_side(_save_side(state, person, "fortitude", cmd), cmd.take, dice, person.id)
     target = static_side("Wounds", (Part("Wounds", dr),))
     margin = side.total - dr
     events: list[object] = []
@@ -242,7 +317,7 @@ def _transform_save(
     sheet: LiveHackSheet = person.sheet
     default = sheet.grimness if grimlock else sheet.wounds
     dr = default if cmd.dr is None else cmd.dr
-    side = roll_side(_save_side(person, cmd.defense, cmd), cmd.take, dice, person.id)
+    side = roll_side(_save_side(state, person, cmd.defense, cmd), cmd.take, dice, person.id)
     target = static_side("DR", (Part("DR", dr),))
     margin = side.total - dr
     events: list[object] = []
@@ -262,9 +337,12 @@ def _transform_save(
     return [roll, *events]
 
 
-def _check(person: Combatant, cmd: LiveHackSave, dice: DiceSource) -> LiveHackSaveRolled:
+def _check(
+    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
+) -> LiveHackSaveRolled:
     sheet: LiveHackSheet = person.sheet
     parts = [Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute))]
+    parts += aid_parts(state, person.id)
     if cmd.extra:
         parts.append(Part("extra", cmd.extra))
     dr = 0 if cmd.dr is None else cmd.dr
@@ -283,6 +361,11 @@ def consequence(state: Encounter) -> list[object]:
     row = consequence_for(roll.margin)
     if row is None:
         raise Rejected(f"The roll missed by {-roll.margin}: no consequence to apply")
+    if not roll.answers_table:
+        # *Damage*: the table answers the roll "to apply a negative trait", not the one to hit.
+        if roll.hit:
+            raise Rejected("A hit does no damage by itself: its damage roll (Fortitude) does")
+        raise Rejected("A skill roll has no damage table: it succeeds or fails")
     target_id = roll.defender.combatant_id
     target = state.find(target_id)
     if target is None:
@@ -299,8 +382,10 @@ def consequence(state: Encounter) -> list[object]:
     ]
     if condition is not None:
         events.append(_added(state, target.id, condition, CONDITION_DURATIONS[condition]))
-    if condition in FALLS_DOWN and not target.condition("Prone"):
-        # *Incapacitation*: "the character falls down"; Dying is "the same as Incapacitation".
+    falls = condition in FALLS_DOWN or _falls(target, roll.trait, row.levels)
+    if falls and not target.condition("Prone"):
+        # *Incapacitation*: "the character falls down"; Dying is "the same as Incapacitation";
+        # Str -10 "falls prone", Dex -10 "falls over paralyzed".
         events.append(_added(state, target.id, "Prone"))
     if condition in DAZED:
         # Ruling: a dazed holder can no longer press an advantage; its positions are lost.
@@ -314,10 +399,56 @@ def consequence(state: Encounter) -> list[object]:
     return events
 
 
+def _falls(target: Combatant, trait: str, levels: int) -> bool:
+    """Whether damage to an attribute takes it to a -10 that knocks the character down."""
+    if trait not in ATTRIBUTE_FIELDS:
+        return False
+    sheet: LiveHackSheet = target.sheet
+    field = TRAIT_FIELDS[trait]
+    after = structs.replace(sheet, **{field: getattr(sheet, field) + levels})
+
+    def down(s: LiveHackSheet) -> bool:
+        return any(e.falls and e.attribute == trait for e in offset_effects(s))
+
+    return down(after) and not down(sheet)
+
+
+def hit_waiting(state: Encounter) -> LiveHackRolled | None:
+    """The last roll when it is a hit whose damage roll is still to come (not rolled, held,
+    spent on a cancel nor discarded), both its sides still there."""
+    roll = state.last_roll
+    if not isinstance(roll, LiveHackRolled) or state.last_roll_applied or not roll.hit:
+        return None
+    if state.find(roll.attacker.combatant_id) is None:
+        return None
+    return roll if state.find(roll.defender.combatant_id) is not None else None
+
+
+def damage_roll(hit: LiveHackRolled) -> LiveHackRoll:
+    """*Damage*: "After a successful roll to hit, players make another roll ... vs the
+    opponent's fort save": the hitter against the one it hit, the hit's margin bonus rolled
+    over (``roll_parts`` adds it)."""
+    return LiveHackRoll(
+        attacker_id=hit.attacker.combatant_id or "",
+        defender_id=hit.defender.combatant_id or "",
+        defense="fortitude",
+        trait=hit.trait,
+    )
+
+
 def hold(state: Encounter, cmd: LiveHackHold) -> LiveHackPositionHeld:
     over = _rollover(state)
+    description = " ".join(cmd.description.split())
+    if not description:
+        # *Cancelling Opponent Positioning*: "Such positional conditions must be described".
+        raise Rejected("Describe the position held (e.g. 'on the high ground')")
+    if len(description) > POSITION_LENGTH:
+        raise Rejected(f"Describe the position in at most {POSITION_LENGTH} characters")
     return LiveHackPositionHeld(
-        holder_id=over.holder_id, target_id=over.target_id, bonus=over.bonus
+        holder_id=over.holder_id,
+        target_id=over.target_id,
+        bonus=over.bonus,
+        description=description,
     )
 
 

@@ -9,6 +9,7 @@ from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
+from .decide import hit_waiting
 from .model import (
     GRIM_EXPERIENCES,
     Defense,
@@ -34,6 +35,16 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 TAKES: tuple[tuple[Take, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), ("ten", "Take Ten"))
+# *Taking Ten* needs "plenty of time": where it is not for the roller by default (a monster's
+# defense, a dying save), the GM may still allow it.
+TakeChoice = Literal["roll", "zero", "ten", "ten-gm"]
+TAKES_GM: tuple[tuple[TakeChoice, str], ...] = (*TAKES, ("ten-gm", "Take Ten (GM allows)"))
+TAKE_OF: dict[TakeChoice, tuple[Take, bool]] = {
+    "roll": ("roll", False),
+    "zero": ("zero", False),
+    "ten": ("ten", False),
+    "ten-gm": ("ten", True),
+}
 DEFENSES: tuple[tuple[Defense, str], ...] = (
     ("reflex", "Reflex"),
     ("fortitude", "Fortitude (damage)"),
@@ -48,6 +59,12 @@ JOINT_KINDS: tuple[tuple[JointKind, str], ...] = (
     ("chaos", "Chaos (lowest margin)"),
 )
 NOBODY = ("", "—")
+# *Grim Advantage*: only for a grim goal (one of the grim experiences), with the GM's approval.
+GRIM_GOAL = "grim-"  # a goal's value: "grim-helpless" (a word the : line fills it with)
+GRIM_GOALS: tuple[tuple[str, str], ...] = (
+    ("no", "No"),
+    *((f"{GRIM_GOAL}{e.key}", f"approved: {e.label.lower()}") for e in GRIM_EXPERIENCES),
+)
 HELPERS = 4
 
 
@@ -79,6 +96,16 @@ def _yes(values: Mapping[str, str], field: Field) -> bool:
     return choice_value(values, field) == "yes"
 
 
+def _grim_goal(values: Mapping[str, str], field: Field) -> str:
+    goal = choice_value(values, field)
+    return "" if goal == "no" else goal.removeprefix(GRIM_GOAL)
+
+
+def take_value(values: Mapping[str, str], field: Field) -> tuple[Take, bool]:
+    """A take and whether the GM allowed Take Ten where it is not the roller's by default."""
+    return TAKE_OF[choice_value(values, field, TAKES_GM)]
+
+
 def _need_two(state: Encounter) -> None:
     if len(state.combatants) < 2:
         raise Rejected("A LiveHack roll needs two combatants: add them first")
@@ -106,10 +133,16 @@ def roll_form(state: Encounter) -> list[Field]:
     _need_two(state)
     attacker = state.current or state.combatants[0]
     defender = default_target(state, attacker)
+    defense, trait = "reflex", "wounds"
+    hit = hit_waiting(state)
+    if hit is not None:  # the damage roll comes next: the hitter against the one it hit
+        attacker = state.combatant(hit.attacker.combatant_id or "")
+        defender = state.combatant(hit.defender.combatant_id or "")
+        defense, trait = "fortitude", hit.trait
     return [
         choice("attacker", "Attacker", people(state), attacker.id),
         choice("defender", "Defender", people(state), defender.id),
-        choice("defense", "Against", DEFENSES, "reflex"),
+        choice("defense", "Against", DEFENSES, defense),
         number("attacker_extra", "Attacker extra modifier"),
         choice("attacker_take", "Attacker dice", TAKES, "roll"),
         number("effort", "Effort (+1 Fatigue each)"),
@@ -118,18 +151,19 @@ def roll_form(state: Encounter) -> list[Field]:
         text("specialty", "Specialty", help="one, as on the sheet"),
         text("bond", "Bond", help="one companion"),
         text("items", "Items", help="names, comma separated"),
-        choice("grim_advantage", "Grim Advantage", YES_NO, "no"),
+        choice("grim_goal", "Grim Advantage (GM)", GRIM_GOALS, "no"),
         choice("cash_in", "Cash in held position", YES_NO, "no"),
         number("defender_extra", "Defender extra modifier"),
-        choice("defender_take", "Defender dice", TAKES, "roll"),
+        choice("defender_take", "Defender dice", TAKES_GM, "roll"),
         number("defender_effort", "Defender effort (+1 Fatigue)"),
         text("defender_skill", "Defending skill", help="for 'a skill'"),
-        choice("trait", "Negative trait", TRAIT_CHOICES, "wounds"),
+        choice("trait", "Negative trait", TRAIT_CHOICES, trait),
     ]
 
 
 def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
     f = _fields(roll_form(state))
+    defender_take, gm_allows_ten = take_value(values, f["defender_take"])
     return LiveHackRoll(
         attacker_id=choice_value(values, f["attacker"]),
         defender_id=choice_value(values, f["defender"]),
@@ -141,7 +175,8 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
             values, "defender_extra", "Defender extra modifier", limit=MODIFIER
         ),
         attacker_take=choice_value(values, f["attacker_take"], TAKES),
-        defender_take=choice_value(values, f["defender_take"], TAKES),
+        defender_take=defender_take,
+        gm_allows_ten=gm_allows_ten,
         trait=choice_value(values, f["trait"], TRAIT_CHOICES),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
@@ -150,7 +185,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         items=values.get("items", "").strip(),
         effort=int_value(values, "effort", "Effort"),
         defender_effort=int_value(values, "defender_effort", "Defender effort"),
-        grim_advantage=_yes(values, f["grim_advantage"]),
+        grim_goal=_grim_goal(values, f["grim_goal"]),
         cash_in=_yes(values, f["cash_in"]),
         defender_skill=values.get("defender_skill", "").strip(),
     )
@@ -177,7 +212,7 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
         choice("attribute", "Attribute", NO_ATTRIBUTE, ""),
         choice("defender", "Against", people(state), defender.id),
         choice("defense", "Defense", DEFENSES[:3], "reflex"),
-        choice("defender_take", "Defender dice", TAKES, "roll"),
+        choice("defender_take", "Defender dice", TAKES_GM, "roll"),
         choice("trait", "Negative trait", TRAIT_CHOICES, "wounds"),
     ]
 
@@ -187,12 +222,14 @@ def joint_command(
 ) -> LiveHackJointRoll:
     f = _fields(joint_form(state, selected))
     ids = tuple(cid for cid in (choice_value(values, f[f"who{i}"]) for i in range(HELPERS)) if cid)
+    defender_take, gm_allows_ten = take_value(values, f["defender_take"])
     return LiveHackJointRoll(
         kind=choice_value(values, f["kind"], JOINT_KINDS),
         participant_ids=ids,
         defender_id=choice_value(values, f["defender"]),
         defense=choice_value(values, f["defense"], DEFENSES),
-        defender_take=choice_value(values, f["defender_take"], TAKES),
+        defender_take=defender_take,
+        gm_allows_ten=gm_allows_ten,
         trait=choice_value(values, f["trait"], TRAIT_CHOICES),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
@@ -207,6 +244,8 @@ def aid_form(state: Encounter, selected: str | None) -> list[Field]:
     return [
         choice("helper", "Helper", people(state), helper.id),
         choice("aided", "Aids", people(state), aided.id),
+        text("skill", "Helper's skill", help="blank: attack bonus"),
+        choice("attribute", "Helper's attribute", NO_ATTRIBUTE, ""),
         number("dr", "Helper's DR"),
         choice("take", "Helper dice", TAKES, "roll"),
         number("extra", "Helper extra modifier"),
@@ -221,6 +260,8 @@ def aid_command(state: Encounter, values: Mapping[str, str], selected: str | Non
         dr=int_value(values, "dr", "Helper's DR"),
         take=choice_value(values, f["take"], TAKES),
         extra=int_value(values, "extra", "Helper extra modifier", limit=MODIFIER),
+        skill=values.get("skill", "").strip(),
+        attribute=choice_value(values, f["attribute"]),
     )
 
 
@@ -232,13 +273,27 @@ EXPERIENCES = tuple(
 )
 
 
+def grim_due(state: Encounter) -> LiveHackRolled | None:
+    """The last roll when it succeeded at a grim goal with Grim Advantage: its grim test is
+    due (*Grim Advantage*: "will definitely result in a Grim check")."""
+    roll = state.last_roll
+    if isinstance(roll, LiveHackRolled) and roll.grim_goal and roll.success:
+        return roll
+    return None
+
+
 def grim_form(state: Encounter, selected: str | None) -> list[Field]:
     if not state.combatants:
         raise Rejected("Add a combatant first")
     person = state.find(selected) or _actor(state, selected)
+    experience = "helpless"
+    due = grim_due(state)
+    found = state.find(due.attacker.combatant_id) if due is not None else None
+    if due is not None and found is not None:  # the grim check a Grim Advantage called for
+        person, experience = found, due.grim_goal
     return [
         choice("who", "Who", people(state), person.id),
-        choice("experience", "Experience", EXPERIENCES, "helpless"),
+        choice("experience", "Experience", EXPERIENCES, experience),
         choice("watching", "Only watching (DR -5)", YES_NO, "no"),
         text("companion", "Companion (starred rows)", help="a bond's name"),
         choice("take", "Dice", TAKES, "roll"),
@@ -283,7 +338,8 @@ def save_form(state: Encounter, kind: SaveKind, selected: str | None) -> list[Fi
             choice("defense", "Save", SAVE_DEFENSES, "fortitude"),
             text("dr", "DR", help="blank: Wounds (Grimness for a Grimlock)"),
         ]
-    return [*fields, choice("take", "Dice", TAKES, "roll"), number("extra", "Extra modifier")]
+    takes = TAKES_GM if kind == "dying" else TAKES
+    return [*fields, choice("take", "Dice", takes, "roll"), number("extra", "Extra modifier")]
 
 
 def save_command(
@@ -293,10 +349,12 @@ def save_command(
     dr: int | None = None
     if values.get("dr", "").strip():
         dr = int_value(values, "dr", "DR")
+    take, gm_allows_ten = take_value(values, f["take"])
     return LiveHackSave(
         kind=kind,
         combatant_id=choice_value(values, f["who"]),
-        take=choice_value(values, f["take"], TAKES),
+        take=take,
+        gm_allows_ten=gm_allows_ten,
         extra=int_value(values, "extra", "Extra modifier", limit=MODIFIER),
         dr=dr if kind != "check" or dr is not None else 0,
         attribute=choice_value(values, f["attribute"]) if "attribute" in f else "dex",
@@ -309,9 +367,22 @@ def save_command(
 # --- positions and healing -------------------------------------------------------------------
 
 
+def hold_form(state: Encounter) -> list[Field]:
+    """*Cancelling Opponent Positioning*: "Such positional conditions must be described"
+    (what is held already over that target is offered, to keep or change)."""
+    over = state.system_state.rollover
+    holder = state.find(over.holder_id) if over is not None else None
+    known = holder.sheet.position_over(over.target_id) if holder and over else ""
+    return [text("description", "Position", known, help="what it is: 'on the high ground'")]
+
+
+def hold_command(values: Mapping[str, str]) -> LiveHackHold:
+    return LiveHackHold(description=values.get("description", ""))
+
+
 def drop_form(state: Encounter) -> list[Field]:
     held = tuple(
-        (f"{c.id}>{h.target_id}", f"{c.name} over {state.name_of(h.target_id)} +{h.bonus}")
+        (f"{c.id}>{h.target_id}", f"{c.name} over {state.name_of(h.target_id)} {h.shown}")
         for c in state.combatants
         for h in c.sheet.held
     )
@@ -387,7 +458,7 @@ def command_for(
         case "dying" | "transforming" | "check":
             return save_command(state, action, values, selected)
         case "hold":
-            return LiveHackHold()
+            return hold_command(values)
         case "cancel":
             return LiveHackCancel()
         case "drop":
@@ -409,7 +480,9 @@ def form_for(state: Encounter, action: str, selected: str | None) -> list[Field]
             return grim_form(state, selected)
         case "dying" | "transforming" | "check":
             return save_form(state, action, selected)
-        case "hold" | "cancel":
+        case "hold":
+            return hold_form(state)
+        case "cancel":
             return []
         case "drop":
             return drop_form(state)

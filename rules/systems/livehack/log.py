@@ -9,6 +9,7 @@ from rules.logline import Line, LogEntry, Span, spans
 
 from .model import (
     DIE,
+    GRIM_EXPERIENCES,
     LiveHackAidRolled,
     LiveHackBecameGrimlock,
     LiveHackHealed,
@@ -88,6 +89,17 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
     if row is None:
         outcome = Span(f"{'RESISTED' if grim else 'MISS'} by {-roll.margin}", "failure")
         result = Span("  no effect" if not grim else "  no Grimness", "muted")
+    elif not roll.answers_table:
+        # A hit (or a skill's success) has no table row: its bonus goes on to the next roll.
+        outcome = Span(f"{'HIT' if roll.hit else 'SUCCESS'}, margin {roll.margin:+d}", "success")
+        bonus = roll.margin_bonus
+        if roll.hit:
+            text = "  damage roll next (Fortitude)"
+            if bonus:
+                text += f", +{bonus} rolled over into it, or held as a position"
+        else:
+            text = f"  +{bonus} rolls over to a related roll, or is held" if bonus else "  succeeds"
+        result = Span(text, "tier")
     else:
         outcome = Span(f"{'GRIM' if grim else 'HIT'}, margin {roll.margin:+d}", "success")
         condition = condition_for(row, roll.defense)
@@ -99,8 +111,6 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
                 text += " (until cheered up)"
             if grim and condition == "Transforming":
                 text += " into a Grimlock"
-        if roll.margin_bonus and not grim:
-            text += f"; margin bonus +{roll.margin_bonus} to roll over or hold"
         result = Span(text, "tier")
     against = roll.note if roll.defense == "skill" else roll.defense.capitalize()
     head = spans(
@@ -132,8 +142,18 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
             )
         )
     if roll.grim_advantage and roll.success:
-        lines.append(spans(Span(f"  Grim Advantage succeeded: {attacker} must take a grim test")))
+        lines.append(
+            spans(
+                Span(f"  Grim Advantage succeeded: {attacker} must take a grim test{_goal(roll)}")
+            )
+        )
     return lines + _eclipse_lines(state, (roll.attacker, roll.defender))
+
+
+def _goal(roll: LiveHackRolled) -> str:
+    """The grim experience a Grim Advantage was for, as " (Killing a helpless foe)"."""
+    found = next((e for e in GRIM_EXPERIENCES if e.key == roll.grim_goal), None)
+    return f" ({found.label.lower()})" if found is not None else ""
 
 
 def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
@@ -157,8 +177,9 @@ def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
 def _save(state: Encounter, event: LiveHackSaveRolled) -> LogEntry:
     name = state.name_of(event.roller.combatant_id)
     title = {"dying": "Dying save", "transforming": "Transformation save", "check": "Check"}
+    why = f" ({event.note})" if event.note else ""
     head = spans(
-        Span(f"{title[event.kind]}: "),
+        Span(f"{title[event.kind]}{why}: "),
         Span(name, "name"),
         Span(f" {event.roller.total} vs {event.target.total} (MOS {event.margin:+d}) ", "total"),
         Span(f"{name} {event.outcome}", "tier"),
@@ -200,10 +221,12 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 ),
             )
         case LiveHackPositionHeld():
+            what = f": {event.description}" if event.description else ""
             line = spans(
                 Span(name(event.holder_id), "name"),
                 f" holds +{event.bonus} positional bonus over ",
                 Span(name(event.target_id), "name"),
+                Span(what, "tier"),
                 " (no damage roll)",
             )
             return LogEntry("consequence", (line,))
@@ -213,10 +236,13 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 if event.by_id
                 else f"lost: {event.reason}"
             )
+            holder = state.find(event.holder_id)
+            what = holder.sheet.position_over(event.target_id) if holder is not None else ""
             line = spans(
                 Span(name(event.holder_id), "name"),
                 f"'s +{event.bonus} position over ",
                 Span(name(event.target_id), "name"),
+                f" ({what})" if what else "",
                 f" is {why}",
             )
             return LogEntry("consequence", (line,))
@@ -251,7 +277,10 @@ def event_alerts(state: Encounter, event: Any) -> list[str]:
             out = _eclipse_alerts(state, (event.attacker, event.defender))
             if event.grim_advantage and event.success:
                 who = state.name_of(event.attacker.combatant_id)
-                out.append(f"{who} used Grim Advantage and succeeded: grim test due (s).")
+                out.append(
+                    f"{who} used Grim Advantage and succeeded: grim test due{_goal(event)} "
+                    "(s, Grim test)."
+                )
             return out
         case LiveHackJointRolled():
             sides = (*tuple(r.attacker for r in event.rolls), event.rolls[0].defender)
@@ -295,4 +324,6 @@ def turn_alerts(state: Encounter, event: TurnAdvanced) -> list[str]:
     for effect in offset_effects(sheet):
         if effect.check:
             out.append(f"{actor.name}: {effect.check} -5, {effect.text} (s, Attribute check).")
+        elif effect.level == -10 and not effect.stops_acting:  # it acts, within these bounds
+            out.append(f"{actor.name}: {effect.attribute.capitalize()} -10, {effect.text}.")
     return out

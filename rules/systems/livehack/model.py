@@ -30,7 +30,12 @@ SaveKind = Literal["dying", "transforming", "check"]
 SaveDefense = Literal["fortitude", "will"]
 
 MOS_STEP = 5  # "For every full 5 points over the target"
+# The rolls the damage table answers (*Damage*: the roll "to apply a negative trait"): the
+# damage roll against Fortitude, a roll against Will (magic, a grim test). A roll to hit
+# (Reflex) leads on to the damage roll instead, and a skill roll (Spot vs Hide) only succeeds.
+TABLED: tuple[Defense, ...] = ("fortitude", "will")
 STABILIZE_MOS = 10  # "a positive MOS of 10 or more, the character stabilizes"
+POSITION_LENGTH = 40  # the most characters a position's description may have
 
 # Conditions with the effects of Discombobulation ("Incapacitation ... has the same effect";
 # Dying is "effectively the same as Incapacitation").
@@ -48,8 +53,8 @@ def cannot_act(combatant: Combatant[LiveHackSheet]) -> str:
 
 
 # Out of the fight (docs/rulings.md): the conditions that end a combatant's part in it, with the
-# word shown, and the -10 offsets the text calls "complete incapacitation" (with Wisdom's, which
-# leaves no will of its own), in the text's words.
+# word shown, and the -10 offsets the text calls "complete incapacitation", in the text's words
+# (not Wisdom's: one who "will do whatever anyone tells them" still acts when told).
 OUT_OF_THE_FIGHT: tuple[tuple[str, str], ...] = (
     ("Dead", "dead"),
     ("Comatose", "comatose"),
@@ -61,7 +66,6 @@ OUT_OF_THE_FIGHT: tuple[tuple[str, str], ...] = (
 OUT_AT_MINUS_TEN: dict[str, str] = {
     "str": "helpless",
     "int": "catatonic",
-    "wis": "mindless",
     "dex": "paralyzed",
 }
 
@@ -177,7 +181,8 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     ``effort`` and ``defender_effort`` are the sides' declared effort (one Fatigue per point
     each, paid by that side); ``cashed`` says the
     attacker spent its positional bonus over the defender; ``grim_advantage`` that a success
-    calls for a grim test.
+    calls for a grim test, ``grim_goal`` the grim experience it was for (a key of
+    ``GRIM_EXPERIENCES``; "" in saves from before it was asked).
     """
 
     attacker: SideRoll
@@ -190,6 +195,7 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     cashed: bool = False
     defender_effort: int = 0
     grim_advantage: bool = False
+    grim_goal: str = ""
 
     @property
     def margin(self) -> int:
@@ -203,6 +209,17 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     def margin_bonus(self) -> int:
         """+1 per full 5 over the target, carried to a related roll ("Rolling over")."""
         return margin_bonus(self.margin)
+
+    @property
+    def answers_table(self) -> bool:
+        """Whether the damage table answers this roll (a damage roll, Will, a grim test)."""
+        return self.kind == "grim" or self.defense in TABLED
+
+    @property
+    def hit(self) -> bool:
+        """A successful roll to hit: its damage roll comes next (its margin bonus rolls over
+        into it), unless the bonus is held or spent on a cancel instead."""
+        return self.kind == "roll" and self.defense == "reflex" and self.success
 
 
 def opposed_roll(
@@ -230,12 +247,14 @@ class LiveHackAidRolled(Struct, frozen=True, kw_only=True, tag="livehack.aid-rol
 
 
 class LiveHackSaveRolled(Struct, frozen=True, kw_only=True, tag="livehack.save-rolled"):
-    """A roll against a fixed DR: a dying save, a transformation save or an attribute check."""
+    """A roll against a fixed DR: a dying save, a transformation save or an attribute check
+    (``note``: what a check was for, e.g. the Con roll that effort at Con -5 needs)."""
 
     kind: SaveKind
     roller: SideRoll
     target: SideRoll
     outcome: str
+    note: str = ""
 
     @property
     def margin(self) -> int:
@@ -254,6 +273,7 @@ class LiveHackPositionHeld(Struct, frozen=True, kw_only=True, tag="livehack.posi
     holder_id: str
     target_id: str
     bonus: int
+    description: str = ""  # what the position is ("" in saves from before it was asked)
 
 
 class LiveHackPositionLost(Struct, frozen=True, kw_only=True, tag="livehack.position-lost"):
@@ -297,9 +317,10 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     items: str = ""
     effort: int = 0
     defender_effort: int = 0
-    grim_advantage: bool = False
+    grim_goal: str = ""  # Grim Advantage, GM-approved, for this grim experience (a key)
     cash_in: bool = False
     defender_skill: str = ""
+    gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
 
 
 class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
@@ -313,14 +334,20 @@ class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
     trait: Trait = "wounds"
     skill: str = ""
     attribute: str = ""
+    gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
 
 
 class LiveHackAid(Struct, frozen=True, kw_only=True):
+    """*Aiding*: the helper makes "an appropriate resolution roll" with the skill (blank: its
+    attack bonus) and attribute it chooses; the bonus goes to the aided one's next roll."""
+
     helper_id: str
     aided_id: str
     dr: int = 0
     take: Take = "roll"
     extra: int = 0
+    skill: str = ""
+    attribute: str = ""
 
 
 class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
@@ -341,14 +368,18 @@ class LiveHackSave(Struct, frozen=True, kw_only=True):
     dr: int | None = None  # None: the rule's own (Wounds for dying, 0 for a check)
     attribute: str = "dex"
     defense: SaveDefense = "fortitude"
+    gm_allows_ten: bool = False  # a dying save may take ten (*Taking Ten*)
 
 
 class LiveHackApplyConsequence(Struct, frozen=True):
     """Apply the damage-table row of the last roll to its defender."""
 
 
-class LiveHackHold(Struct, frozen=True):
-    """Hold the last roll's margin bonus as a positional bonus instead of rolling damage."""
+class LiveHackHold(Struct, frozen=True, kw_only=True):
+    """Hold the last roll's margin bonus as a positional bonus instead of rolling damage,
+    described ("Such positional conditions must be described")."""
+
+    description: str = ""
 
 
 class LiveHackCancel(Struct, frozen=True):

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rules.errors import Rejected
 
 from .model import (
+    GRIM_EXPERIENCES,
     SKILL_PAIRS,
     Defense,
     LiveHackRoll,
@@ -64,16 +65,22 @@ def check_effort(combatant: Combatant, effort: int) -> None:
         raise Rejected(f"{combatant.name}'s Con is at -10: no actions that expend Fatigue")
 
 
-def skill_parts(sheet: LiveHackSheet, cmd: LiveHackRoll) -> list[Part]:
-    """Skill (or the attack bonus), attribute, one specialty, one bond, the items named."""
+def skill_and_attribute(sheet: LiveHackSheet, skill: str, attribute: str) -> list[Part]:
+    """The skill (blank: the attack bonus) and the attribute chosen ("": none)."""
     parts = []
-    if cmd.skill.strip():
-        skill = find_rating(sheet.skills, cmd.skill, "skill")
-        parts.append(Part(skill.name, skill.value))
+    if skill.strip():
+        found = find_rating(sheet.skills, skill, "skill")
+        parts.append(Part(found.name, found.value))
     else:
         parts.append(Part("attack", sheet.attack))
-    if cmd.attribute:
-        parts.append(Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute)))
+    if attribute:
+        parts.append(Part(attribute_label(attribute), sheet.attribute(attribute)))
+    return parts
+
+
+def skill_parts(sheet: LiveHackSheet, cmd: LiveHackRoll) -> list[Part]:
+    """Skill (or the attack bonus), attribute, one specialty, one bond, the items named."""
+    parts = skill_and_attribute(sheet, cmd.skill, cmd.attribute)
     if cmd.specialty.strip():
         special = find_rating(sheet.specialties, cmd.specialty, "specialty")
         parts.append(Part(f"specialty {special.name}", special.value))
@@ -96,8 +103,8 @@ def roll_parts(
     check_effort(attacker, cmd.effort)
     if cmd.effort:
         parts.append(Part("effort", cmd.effort))
-    if cmd.grim_advantage:
-        parts.append(Part("Grim Advantage", sheet.grimness))
+    if cmd.grim_goal:
+        parts.append(grim_advantage(attacker.name, sheet, cmd.grim_goal))
     system: LiveHackState = state.system_state
     over = system.rollover
     if over is not None and over.holder_id == attacker.id and over.target_id == defender.id:
@@ -107,12 +114,20 @@ def roll_parts(
         if not held:
             raise Rejected(f"{attacker.name} holds no positional bonus over {defender.name}")
         parts.append(Part("positional", held))
-    for aid in system.aids:
-        if aid.aided_id == attacker.id:
-            parts.append(Part(f"aid from {state.name_of(aid.helper_id)}", aid.bonus))
+    parts += aid_parts(state, attacker.id)
     if cmd.attacker_extra:
         parts.append(Part("extra", cmd.attacker_extra))
     return tuple(parts)
+
+
+def aid_parts(state: Encounter, cid: str) -> list[Part]:
+    """*Aiding*: the bonuses (or penalties) waiting for this one's next roll, whatever it is."""
+    system: LiveHackState = state.system_state
+    return [
+        Part(f"aid from {state.name_of(aid.helper_id)}", aid.bonus)
+        for aid in system.aids
+        if aid.aided_id == cid
+    ]
 
 
 def defense_part(sheet: LiveHackSheet, name: str, label: str) -> Part:
@@ -122,9 +137,22 @@ def defense_part(sheet: LiveHackSheet, name: str, label: str) -> Part:
     return Part(label, sheet.defense(name))
 
 
+def grim_advantage(name: str, sheet: LiveHackSheet, goal: str) -> Part:
+    """*Grim Advantage*: Grimness as a bonus, only "to any attempt to accomplish something
+    grim related to the list above" (a grim experience), which the GM has approved."""
+    experience = next((e for e in GRIM_EXPERIENCES if e.key == goal), None)
+    if experience is None:
+        raise Rejected("Grim Advantage is only for a grim goal: pick one of the grim experiences")
+    if not sheet.grimness:
+        raise Rejected(f"{name} has no Grimness to use as Grim Advantage")
+    return Part(f"Grim Advantage ({experience.label.lower()})", sheet.grimness)
+
+
 def defender_parts(
-    combatant: Combatant, defense: Defense, extra: int, skill: str = ""
+    combatant: Combatant, defense: Defense, extra: int, skill: str = "", *, grim: bool = False
 ) -> tuple[Part, ...]:
+    """The defending side's parts; ``grim`` for a grim test, the one Will roll that adds
+    Grimness (*Grimness*: "roll their will plus any current grimness")."""
     sheet: LiveHackSheet = combatant.sheet
     dazed = is_dazed(combatant)
     match defense:
@@ -146,11 +174,10 @@ def defender_parts(
             if sheet.armour:
                 parts.append(Part("armour", sheet.armour))
         case "will":
-            # Grim tests are "will plus any current grimness".
             parts = [Part("Will 0 (dazed)", 0) if dazed else defense_part(sheet, "will", "Will")]
             if sheet.attribute("wis") and not dazed:
                 parts.append(Part("Wis", sheet.attribute("wis")))
-            if sheet.grimness:
+            if grim and sheet.grimness:
                 parts.append(Part("Grimness", sheet.grimness))
         case "skill":
             parts = [_skill_defense(sheet, skill)]
@@ -174,6 +201,21 @@ def paired_skill(cmd: LiveHackRoll) -> str:
     if cmd.defender_skill.strip():
         return cmd.defender_skill
     return SKILL_PAIRS.get(" ".join(cmd.skill.split()).casefold(), "")
+
+
+def needs_effort_check(person: Combatant) -> bool:
+    """*Cumulative Offset Penalties*, Con -5: "must make a Con roll vs DR 0 to expend
+    Fatigue"."""
+    return any(e.attribute == "con" and e.level == -5 for e in offset_effects(person.sheet))
+
+
+def defending_parts(state: Encounter, defender: Combatant, cmd: LiveHackRoll) -> tuple[Part, ...]:
+    """Every part of the defending side: its defense, the extra, its effort, an aid."""
+    parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
+    check_effort(defender, cmd.defender_effort)
+    if cmd.defender_effort:
+        parts = (*parts, Part("effort", cmd.defender_effort))
+    return (*parts, *aid_parts(state, defender.id))
 
 
 def helper_bond(state: Encounter, helper: Combatant, others: tuple[str, ...]) -> Part | None:

@@ -60,10 +60,17 @@ class Rating(Struct, frozen=True):
 
 
 class Held(Struct, frozen=True):
-    """A positional bonus held over a target (*Rolling over Success Margins*)."""
+    """A positional bonus held over a target (*Rolling over Success Margins*), and what the
+    position is (*Cancelling Opponent Positioning*: "Such positional conditions must be
+    described"; "" in saves from before it was asked)."""
 
     target_id: str
     bonus: int
+    description: str = ""
+
+    @property
+    def shown(self) -> str:
+        return f"+{self.bonus} {self.description}" if self.description else f"+{self.bonus}"
 
 
 class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
@@ -112,6 +119,10 @@ class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
     def held_over(self, target_id: str | None) -> int:
         return sum(h.bonus for h in self.held if h.target_id == target_id)
 
+    def position_over(self, target_id: str | None) -> str:
+        """What the position held over the target is ("" for none, or none described)."""
+        return next((h.description for h in self.held if h.target_id == target_id), "")
+
     @property
     def held_total(self) -> int:
         return sum(h.bonus for h in self.held)
@@ -158,19 +169,21 @@ def bond_with(sheet: LiveHackSheet, name: str) -> int:
 
 
 class OffsetEffect(Struct, frozen=True):
-    """The -5 or -10 effect of a damaged attribute; ``check`` says the -5 roll it asks for."""
+    """The -5 or -10 effect of a damaged attribute; ``check`` says the -5 roll it asks for,
+    ``falls`` that reaching it knocks the character down (Prone)."""
 
     attribute: str
     level: int  # -5 or -10
     text: str
     check: str = ""
     stops_acting: bool = False
+    falls: bool = False
 
 
 OFFSET_TABLE: dict[str, tuple[OffsetEffect, OffsetEffect]] = {
     "str": (
         OffsetEffect("str", -5, "carrying capacity suffers"),
-        OffsetEffect("str", -10, "falls prone, no physical action or movement", "", True),
+        OffsetEffect("str", -10, "falls prone, no physical action or movement", "", True, True),
     ),
     "int": (
         OffsetEffect("int", -5, "must roll Int vs DR 0 even for the simplest tasks", "Int"),
@@ -178,11 +191,12 @@ OFFSET_TABLE: dict[str, tuple[OffsetEffect, OffsetEffect]] = {
     ),
     "wis": (
         OffsetEffect("wis", -5, "may only act after a Wis roll vs DR 0", "Wis"),
-        OffsetEffect("wis", -10, "makes no decisions, does whatever anyone says", "", True),
+        # Not stopped: "will do whatever anyone tells them to do" is acting, on another's word.
+        OffsetEffect("wis", -10, "makes no decisions, does whatever anyone says"),
     ),
     "dex": (
         OffsetEffect("dex", -5, "must roll Dex vs DR 0 for even simple physical tasks", "Dex"),
-        OffsetEffect("dex", -10, "falls over paralyzed", "", True),
+        OffsetEffect("dex", -10, "falls over paralyzed", "", True, True),
     ),
     "con": (
         OffsetEffect("con", -5, "must roll Con vs DR 0 to expend Fatigue", "Con"),

@@ -20,6 +20,7 @@ from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
 from . import forms
+from .decide import hit_waiting
 from .model import (
     LiveHackApplyConsequence,
     LiveHackCancel,
@@ -56,6 +57,7 @@ POLICIES = (
     ),
 )
 ACTING_CHECKS = ("int", "wis", "dex")  # the -5 checks asked for before any (physical) task
+SOLO_POSITION = "pressing its advantage"  # how a tracker-played holder describes its position
 PUSH = 2  # the effort an aggressive attacker or a cautious defender puts into a damage roll
 
 
@@ -168,10 +170,19 @@ def next_move(state: Encounter) -> Move | None:
 
 
 def waiting_hit(state: Encounter) -> str:
-    """The last roll's hit while its damage table waits to be applied ("" when none): what
-    ``d`` would do, in a few words."""
+    """What the last roll leaves for ``d`` ("" when nothing): a hit's damage roll, or a damage
+    roll's table row, in a few words."""
+    hit = hit_waiting(state)
+    if hit is not None:
+        over = state.system_state.rollover
+        bonus = f", +{over.bonus} rolled over" if over is not None and over.bonus else ""
+        who, whom = (
+            state.name_of(hit.attacker.combatant_id),
+            state.name_of(hit.defender.combatant_id),
+        )
+        return f"{who}'s damage roll on {whom} (Fortitude{bonus})"
     roll = state.last_roll
-    if not isinstance(roll, LiveHackRolled) or state.last_roll_applied:
+    if not isinstance(roll, LiveHackRolled) or state.last_roll_applied or not roll.answers_table:
         return ""
     row = consequence_for(roll.margin)
     target = state.find(roll.defender.combatant_id)
@@ -294,7 +305,7 @@ def _after_hit(state: Encounter, actor: Combatant, policy: str) -> Move:
         return Move(actor.id, LiveHackCancel(), reason)
     if over is not None and policy == "cautious" and not actor.sheet.held_over(target.id):
         reason = f"holds +{over.bonus} over {target.name} instead of a damage roll, to cash in"
-        return Move(actor.id, LiveHackHold(), reason)
+        return Move(actor.id, LiveHackHold(description=SOLO_POSITION), reason)
     cmd = LiveHackRoll(attacker_id=actor.id, defender_id=target.id, defense="fortitude")
     why = f"hit {target.name} by {last.margin}: rolls damage vs Fortitude"
     if policy == "aggressive":

@@ -8,6 +8,7 @@ Source: ``shared/rules-texts/001`` (LiveHack resolution). The values live in ``m
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from msgspec import structs
@@ -19,7 +20,7 @@ from rules.events import TurnAdvanced
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.mentions import mentions
-from rules.odds import Odds, whose_chances
+from rules.odds import Odds, percent, whose_chances
 from rules.system import Action, Damage, Landing, RuleSystem, Tier
 
 from . import decide, forms, log, odds, solo
@@ -60,6 +61,7 @@ from .model import (
     cannot_act,
     condition_for,
     consequence_for,
+    margin_bonus,
     opposed_roll,
     out_of_fight,
     roll_boon_bane,
@@ -69,6 +71,8 @@ from .parts import (
     attacker_parts,
     check_effort,
     defender_parts,
+    defending_parts,
+    needs_effort_check,
     paired_skill,
     roll_parts,
 )
@@ -197,7 +201,7 @@ class LiveHack(RuleSystem):
             str(sheet.wounds),
             str(sheet.fatigue),
             str(sheet.grimness),
-            f"+{sheet.held_total}" if sheet.held_total else "",
+            "; ".join(h.shown for h in sheet.held),
         )
 
     def cannot_act(self, state: Encounter, combatant: Combatant) -> str:
@@ -274,7 +278,9 @@ class LiveHack(RuleSystem):
                 holder, target = state.name_of(over.holder_id), state.name_of(over.target_id)
                 if action == "hold":
                     held = state.combatant(over.holder_id).sheet.held_over(over.target_id)
-                    return f"{holder} holds +{held + over.bonus} over {target}; no damage roll"
+                    what = " ".join(values.get("description", "").split())
+                    where = f" ({what})" if what else ": describe the position"
+                    return f"{holder} holds +{held + over.bonus} over {target}{where}; no damage"
                 return f"{holder} spends +{over.bonus} to cancel {target}'s position; no damage"
             case "aid":
                 return "Aid: +1 per 5 MOS or part thereof; -1 per full 5 short; 0 to -4 nothing"
@@ -284,17 +290,18 @@ class LiveHack(RuleSystem):
         attacker = state.combatant(cmd.attacker_id)
         defender = state.combatant(cmd.defender_id)
         check_effort(attacker, cmd.effort)
-        check_effort(defender, cmd.defender_effort)
+        decide.check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
         attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
-        defend_parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
-        defend = sum(p.value for p in defend_parts) + cmd.defender_effort
+        defend = sum(p.value for p in defending_parts(state, defender, cmd))
         against = paired_skill(cmd) if cmd.defense == "skill" else cmd.defense.capitalize()
         line = (
             f"{attacker.name} {attack:+d} vs {defender.name} {against} {defend:+d}, before the dice"
         )
-        cons = [e for e in offset_effects(attacker.sheet) if e.attribute == "con" and e.level == -5]
-        if cmd.effort and cons:
-            line += f"; Con -5: {attacker.name} must roll Con vs DR 0 to expend Fatigue"
+        for person, effort in ((attacker, cmd.effort), (defender, cmd.defender_effort)):
+            if effort and needs_effort_check(person):
+                line += (
+                    f"; Con -5: {person.name} rolls Con vs DR 0 first, or the effort is not spent"
+                )
         return line
 
     # exact odds
@@ -306,8 +313,8 @@ class LiveHack(RuleSystem):
             return None
         try:
             if action == "roll":
-                event = decide.roll(state, forms.roll_command(state, values), _NO_DICE)
-            elif action == "grim":
+                return self._roll_odds(state, forms.roll_command(state, values))
+            if action == "grim":
                 command = forms.command_for(state, "grim", values, None)
                 event = decide.grim_test(state, command, _NO_DICE)
             else:
@@ -316,6 +323,32 @@ class LiveHack(RuleSystem):
         except (Rejected, KeyError, ValueError):
             return None
         return rolled_odds(event, state)
+
+    def _roll_odds(self, state: Encounter, cmd: LiveHackRoll) -> Odds:
+        """An opposed roll's odds; with effort at Con -5, those of the roll with and without
+        the effort, weighed by the chance of the Con check that decides it."""
+        decide.roll(state, cmd, _NO_DICE)  # refused as the real roll would be
+        variants: list[tuple[Fraction, LiveHackRoll]] = [(Fraction(1), cmd)]
+        notes = []
+        for field, who in (("effort", cmd.attacker_id), ("defender_effort", cmd.defender_id)):
+            person, effort = state.combatant(who), getattr(cmd, field)
+            if not effort or not needs_effort_check(person):
+                continue
+            p = odds.dice_at_least(-person.sheet.attribute("con"))
+            notes.append(f"{person.name}'s Con roll for +{effort} effort: {percent(float(p))}")
+            variants = [(w * p, c) for w, c in variants] + [
+                (w * (1 - p), structs.replace(c, **{field: 0})) for w, c in variants
+            ]
+        found = [(w, rolled_odds(decide.opposed(state, c, _NO_DICE), state)) for w, c in variants]
+        first = found[0][1]
+        if len(found) == 1:
+            return first
+        tiers = tuple(
+            tier._replace(p=sum((w * o.tiers[i].p for w, o in found), Fraction(0)))
+            for i, tier in enumerate(first.tiers)
+        )
+        note = "; ".join(notes) + " (the chances count both ways)"
+        return first._replace(tiers=tiers, extra={**first.extra, "note": note})
 
     def last_odds(self, state: Encounter) -> Odds | None:
         """The odds the last roll had; after a joint action, those of the whole action (the
@@ -328,21 +361,30 @@ class LiveHack(RuleSystem):
             return joint_odds(joint, state)
         return rolled_odds(roll, state)
 
-    def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence:
-        return LiveHackApplyConsequence()
+    def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence | LiveHackRoll:
+        """After a hit, its damage roll (a tracker-played defender chooses its dice); after a
+        damage roll, applying the damage table."""
+        hit = decide.hit_waiting(state)
+        if hit is None:
+            return LiveHackApplyConsequence()
+        return solo.defence(state, decide.damage_roll(hit))[0]
 
     def pending(self, state: Encounter) -> str:
-        """A hit whose damage table is not applied yet: "Goblin takes 2 Wounds, Dazed"."""
+        """A hit whose damage roll is not rolled yet ("Orla's damage roll on Goblin"), or a
+        damage roll whose table row is not applied yet ("Goblin takes 2 Wounds, Dazed")."""
         return solo.waiting_hit(state)
+
+    def discard(self, state: Encounter) -> Encounter:
+        """A discarded hit takes its margin bonus with it: no damage roll will use it."""
+        state = state.update(last_roll_applied=True)
+        return state.update(system_state=structs.replace(_system(state), rollover=None))
 
     def follow_up(self, state: Encounter, action: str, command: object = None) -> bool:
         """A hit against Reflex is followed by its damage roll (*Damage*: "After a successful
         roll to hit, players make another roll ... vs the opponent's fort save"): by the
         hitter, against Fortitude, on the one it hit."""
-        roll = state.last_roll
-        if not isinstance(roll, LiveHackRolled) or roll.kind != "roll" or roll.defense != "reflex":
-            return False
-        if action != "roll" or not self.pending(state):
+        roll = decide.hit_waiting(state)
+        if roll is None or action != "roll":
             return False
         if command is None:
             return True
@@ -368,7 +410,7 @@ class LiveHack(RuleSystem):
     def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case LiveHackRoll():
-                return [decide.roll(state, command, dice)]
+                return decide.roll(state, command, dice)
             case LiveHackApplyConsequence():
                 return decide.consequence(state)
             case LiveHackJointRoll():
@@ -395,8 +437,10 @@ class LiveHack(RuleSystem):
                 return _rolled(state, event)
             case LiveHackJointRolled():
                 state = _rolled(state, event.rolls[event.chosen])
+                state = _aided(state, *(r.attacker.combatant_id for r in event.rolls))
                 return state.update(system_state=structs.replace(_system(state), joint=event))
             case LiveHackAidRolled():
+                state = _aided(state, event.helper.combatant_id)
                 aid = decide_aid(event)
                 system = _system(state)
                 return state.update(system_state=structs.replace(system, aids=(*system.aids, aid)))
@@ -404,6 +448,8 @@ class LiveHack(RuleSystem):
                 what: str = event.kind
                 if event.kind == "check" and event.roller.parts:
                     what = f"check {event.roller.parts[0].label}"
+                if not event.note:  # a check before a roll leaves the aid to that roll
+                    state = _aided(state, event.roller.combatant_id)
                 return _marked(state, event.roller.combatant_id, f"{what}:{event.outcome}")
             case LiveHackTraitInflicted():
                 return _inflicted(state, event)
@@ -463,15 +509,20 @@ class LiveHack(RuleSystem):
 
     def status(self, state: Encounter) -> str:
         over = _system(state).rollover
-        # A holder missing from the state is one this viewer may not see (GM-only).
-        if over is None or state.find(over.holder_id) is None:
+        # A holder missing from the state is one this viewer may not see (GM-only); after a
+        # hit the waiting damage roll already names the bonus.
+        if over is None or state.find(over.holder_id) is None or decide.hit_waiting(state):
             return ""
         return f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
 
     def tiers(self, state: Encounter) -> list[Tier]:
+        """The damage table, for a roll it answers; for a roll to hit (or a skill roll) the
+        same bands of margin read as the bonus rolled over into the next roll."""
         roll = state.last_roll
+        if isinstance(roll, LiveHackRolled) and not roll.answers_table:
+            return _leading_tiers(roll.defense == "reflex")
         trait = roll.trait if isinstance(roll, LiveHackRolled) else "wounds"
-        defense = roll.defense if isinstance(roll, LiveHackRolled) else "reflex"
+        defense = roll.defense if isinstance(roll, LiveHackRolled) else "fortitude"
         trait_name = dict(TRAITS)[trait]
         tiers = [Tier("miss", None, -1, "saved: no effect")]
         for row in DAMAGE_TABLE:
@@ -497,6 +548,19 @@ class LiveHack(RuleSystem):
 
     def describe(self, state: Encounter, event: object) -> LogEntry:
         return log.describe(state, event)
+
+
+def _leading_tiers(to_hit: bool) -> list[Tier]:
+    """The bands of a roll the table does not answer: a hit's bonus for its damage roll (or
+    to hold), a skill success's for the next related roll."""
+    tiers = [Tier("miss", None, -1, "no damage roll" if to_hit else "fails")]
+    for row in DAMAGE_TABLE:
+        label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
+        bonus = f"+{margin_bonus(row.low)}{'' if row.high is not None else '+'}"
+        what = "hit, damage" if to_hit else "succeeds,"
+        effect = f"{what} {bonus}" if row.low else what.rstrip(",")
+        tiers.append(Tier(label, row.low, row.high, effect))
+    return tiers
 
 
 class _FixedDice:
@@ -556,6 +620,15 @@ def _marked_id(mark: str) -> str:
     return mark.partition(":")[2].partition(":")[0]
 
 
+def _aided(state: Encounter, *rollers: str | None) -> Encounter:
+    """*Aiding*: an aid is spent by the aided one's next roll, whatever it is."""
+    system = _system(state)
+    aids = tuple(a for a in system.aids if a.aided_id not in rollers)
+    if aids == system.aids:
+        return state
+    return state.update(system_state=structs.replace(system, aids=aids))
+
+
 def decide_aid(event: LiveHackAidRolled) -> Aid:
     return Aid(
         aided_id=event.aided_id, helper_id=event.helper.combatant_id or "", bonus=event.bonus
@@ -579,18 +652,21 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
     rollover = None
     if (
         event.kind == "roll"
+        and not event.answers_table
         and event.success
         and event.margin_bonus
         and attacker_id
         and defender_id
     ):
+        # A damage roll's margin is read by the table: only a hit (or a skill's success)
+        # rolls its bonus over.
         rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
-    aids = tuple(a for a in system.aids if a.aided_id != attacker_id)
     state = state.update(
         last_roll=event,
         last_roll_applied=False,
-        system_state=structs.replace(system, rollover=rollover, aids=aids, joint=None),
+        system_state=structs.replace(system, rollover=rollover, joint=None),
     )
+    state = _aided(state, attacker_id, defender_id)
     if event.kind == "roll" and attacker_id is not None and attacker_id == state.current_id:
         state = _marked(state, attacker_id, event.defense)
     if defender_id is not None and event.defender_effort and state.find(defender_id):
@@ -631,8 +707,10 @@ def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
 def _held(state: Encounter, event: LiveHackPositionHeld) -> Encounter:
     def add(sheet: LiveHackSheet) -> dict[str, object]:
         total = sheet.held_over(event.target_id) + event.bonus
+        # The position as it is now described (an older save's hold kept the one it had).
+        described = event.description or sheet.position_over(event.target_id)
         others = tuple(h for h in sheet.held if h.target_id != event.target_id)
-        return {"held": (*others, Held(event.target_id, total))}
+        return {"held": (*others, Held(event.target_id, total, described))}
 
     state = _sheet_change(state, event.holder_id, add)
     system = structs.replace(_system(state), rollover=None)

@@ -59,7 +59,7 @@ def test_the_conditions_that_end_a_combatants_fight(condition: str, word: str) -
     [
         ({"str_damage": 10}, "helpless"),
         ({"int_damage": 10}, "catatonic"),
-        ({"wis_damage": 10}, "mindless"),
+        ({"wis_damage": 10}, ""),  # "will do whatever anyone tells them": it acts when told
         ({"dex_damage": 10}, "paralyzed"),
         ({"con_damage": 10}, ""),  # no effort, but it still fights
         ({"cha_damage": 10}, ""),

@@ -227,7 +227,7 @@ def test_consequence_inflicts_levels_on_the_chosen_trait_and_adds_the_condition(
 
 def test_a_small_margin_inflicts_one_level_and_no_condition():
     history = duel(LiveHackSheet(attack=4), LiveHackSheet())
-    roll(history, attacker_take="zero", defender_take="zero")
+    roll(history, defense="fortitude", attacker_take="zero", defender_take="zero")
     events = consequence(history)
     assert len(events) == 1
     assert who(history, "c2").sheet.wounds == 1
@@ -245,7 +245,7 @@ def test_a_will_roll_of_fifteen_or_more_transforms():
 
 def test_discombobulated_ends_with_the_bearers_next_turn():
     history = duel(LiveHackSheet(attack=5), LiveHackSheet())
-    roll(history, attacker_take="zero", defender_take="zero")
+    roll(history, defense="fortitude", attacker_take="zero", defender_take="zero")
     consequence(history)
     advance(history)  # c2's turn starts
     assert condition_names(history, "c2") == ["Discombobulated"]
@@ -255,7 +255,7 @@ def test_discombobulated_ends_with_the_bearers_next_turn():
 
 def test_applying_twice_is_rejected():
     history = duel(LiveHackSheet(attack=3), LiveHackSheet())
-    roll(history, attacker_take="zero", defender_take="zero")
+    roll(history, defense="fortitude", attacker_take="zero", defender_take="zero")
     consequence(history)
     with pytest.raises(Rejected, match="already"):
         decide(history.state, LiveHackApplyConsequence(), no_dice())
@@ -265,14 +265,14 @@ def test_applying_twice_is_rejected():
 def test_a_new_roll_can_be_applied_again():
     history = duel(LiveHackSheet(attack=3), LiveHackSheet())
     for _ in range(2):
-        roll(history, attacker_take="zero", defender_take="zero")
+        roll(history, defense="fortitude", attacker_take="zero", defender_take="zero")
         consequence(history)
     assert who(history, "c2").sheet.wounds == 2
 
 
 def test_applying_after_a_miss_is_rejected():
-    history = duel(LiveHackSheet(), LiveHackSheet(reflex=1))
-    roll(history, attacker_take="zero", defender_take="zero")
+    history = duel(LiveHackSheet(), LiveHackSheet(fortitude=1))
+    roll(history, defense="fortitude", attacker_take="zero", defender_take="zero")
     with pytest.raises(Rejected, match="missed by 1"):
         decide(history.state, LiveHackApplyConsequence(), no_dice())
 
@@ -284,7 +284,7 @@ def test_applying_before_any_roll_is_rejected():
 
 def test_applying_when_the_defender_has_left_is_rejected():
     history = duel(LiveHackSheet(attack=3), LiveHackSheet())
-    roll(history, attacker_take="zero", defender_take="zero")
+    roll(history, defense="fortitude", attacker_take="zero", defender_take="zero")
     run(history, RemoveCombatant("c2"))
     with pytest.raises(Rejected, match="no longer"):
         decide(history.state, LiveHackApplyConsequence(), no_dice())
@@ -323,7 +323,7 @@ def test_attacker_parts_are_attack_plus_extra():
 
 @pytest.mark.parametrize(
     ("defense", "total"),
-    [("reflex", 1), ("fortitude", 2 + 4 + 6), ("will", 3 + 7)],
+    [("reflex", 1), ("fortitude", 2 + 4 + 6), ("will", 3)],  # Grimness: grim tests only
 )
 def test_defense_totals(defense, total):
     person = who(encounter(SHEET), "c1")

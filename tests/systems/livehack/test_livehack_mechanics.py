@@ -193,12 +193,17 @@ def test_a_held_position_accumulates_and_is_cashed_in():
     history = encounter(LiveHackSheet(attack=5), LiveHackSheet())
     zero = {"attacker_take": "zero", "defender_take": "zero"}
     play(history, hit(**zero))
-    play(history, LiveHackHold())
+    with pytest.raises(Rejected, match="Describe the position held"):
+        decide(history.state, LiveHackHold(description="  "), ScriptedDice([]))
+    with pytest.raises(Rejected, match="at most 40 characters"):
+        decide(history.state, LiveHackHold(description="x" * 41), ScriptedDice([]))
+    play(history, LiveHackHold(description="on the stairs"))
+    assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+1 on the stairs"
     play(history, hit(**zero))
-    text = play(history, LiveHackHold())
-    assert "holds +1 positional bonus" in text
+    text = play(history, LiveHackHold(description="  above,  on the  landing "))
+    assert "holds +1 positional bonus over B: above, on the landing (no damage roll)" in text
     assert who(history, "c1").sheet.held_over("c2") == 2
-    assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+2"
+    assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+2 above, on the landing"
     with pytest.raises(Rejected, match="already been applied"):
         decide(history.state, LiveHackApplyConsequence(), ScriptedDice([]))
     text = play(history, hit(cash_in=True, **zero))
@@ -210,7 +215,7 @@ def test_an_opponent_cancels_a_held_position_with_its_margin_bonus():
     history = encounter(LiveHackSheet(attack=5), LiveHackSheet(attack=5))
     zero = {"attacker_take": "zero", "defender_take": "zero"}
     play(history, hit(**zero))
-    play(history, LiveHackHold())
+    play(history, LiveHackHold(description="flanking"))
     play(history, hit("c2", "c1", **zero))
     text = play(history, LiveHackCancel())
     assert "cancelled by B (no damage)" in text
@@ -228,9 +233,9 @@ def test_cancelling_needs_a_held_position():
 def test_a_position_is_dropped_when_circumstances_change():
     history = encounter(LiveHackSheet(attack=5), LiveHackSheet())
     play(history, hit(attacker_take="zero", defender_take="zero"))
-    play(history, LiveHackHold())
+    play(history, LiveHackHold(description="flanking"))
     text = play(history, LiveHackDrop(holder_id="c1", target_id="c2"))
-    assert "lost: circumstances changed" in text
+    assert "A's +1 position over B (flanking) is lost: circumstances changed" in text
     assert who(history, "c1").sheet.held == ()
 
 
@@ -238,8 +243,8 @@ def test_a_discombobulated_holder_loses_its_positions():
     history = encounter(LiveHackSheet(attack=5), LiveHackSheet(attack=5))
     zero = {"attacker_take": "zero", "defender_take": "zero"}
     play(history, hit(**zero))
-    play(history, LiveHackHold())
-    play(history, hit("c2", "c1", **zero))  # margin 5: Discombobulated
+    play(history, LiveHackHold(description="flanking"))
+    play(history, hit("c2", "c1", defense="fortitude", **zero))  # margin 5: Discombobulated
     text = play(history, LiveHackApplyConsequence())
     assert "lost: Discombobulated" in text
     assert who(history, "c1").sheet.held == ()
@@ -309,7 +314,7 @@ def test_chaos_uses_the_lowest_and_says_so_after_the_roll():
 
 def test_incapacitation_and_dying_knock_the_target_down():
     history = encounter(LiveHackSheet(attack=10), LiveHackSheet())
-    play(history, hit(attacker_take="zero", defender_take="zero"))
+    play(history, hit(defense="fortitude", attacker_take="zero", defender_take="zero"))
     play(history, LiveHackApplyConsequence())
     assert condition_names(history, "c2") == ["Incapacitated", "Prone"]
 
@@ -357,14 +362,14 @@ def test_first_failure_is_coma_then_death():
 
 def test_a_save_by_ten_stabilizes():
     history = dying(wounds=0)
-    text = play(history, save(take="ten"))
+    text = play(history, save(take="ten", gm_allows_ten=True))
     assert "stabilizes" in text
     assert condition_names(history, "c2") == ["Stabilized", "Incapacitated"]
 
 
 def test_a_save_short_of_ten_holds_on():
     history = dying(wounds=5)
-    text = play(history, save(take="ten"))
+    text = play(history, save(take="ten", gm_allows_ten=True))
     assert "holds on" in text and condition_names(history, "c2") == ["Dying"]
 
 
@@ -440,15 +445,47 @@ def test_a_grim_transformation_makes_a_grimlock():
     assert who(history, "c2").side == "grimlocks"
 
 
-def test_grim_advantage_adds_grimness_and_calls_for_a_grim_test():
+def test_grim_advantage_adds_grimness_for_a_grim_goal_and_calls_for_its_grim_test():
     history = encounter(LiveHackSheet(grimness=3), LiveHackSheet())
-    dice = ScriptedDice([])
-    [event] = decide(
-        history.state, hit(grim_advantage=True, attacker_take="zero", defender_take="zero"), dice
-    )
-    assert isinstance(event, LiveHackRolled)
+    zero = {"attacker_take": "zero", "defender_take": "zero"}
+    text = play(history, hit(grim_goal="helpless", **zero))
+    event = history.state.last_roll
+    assert isinstance(event, LiveHackRolled) and event.grim_goal == "helpless"
     assert event.attacker.total == 3
-    assert any("grim test due" in a for a in SYSTEM.alerts(history.state, event))
+    assert "Grim Advantage (killing a helpless foe) +3" in text
+    assert "A must take a grim test (killing a helpless foe)" in text
+    assert any(
+        "grim test due (killing a helpless foe)" in a for a in SYSTEM.alerts(history.state, event)
+    )
+    # The grim test's dialog opens on that one and that experience: the check comes after.
+    fields = {f.key: f.default for f in SYSTEM.action_form(history.state, "grim", "c2")}
+    assert (fields["who"], fields["experience"]) == ("c1", "helpless")
+
+
+def test_grim_advantage_only_for_a_grim_goal_and_with_grimness():
+    history = encounter(LiveHackSheet(grimness=3), LiveHackSheet())
+    with pytest.raises(Rejected, match="only for a grim goal"):
+        decide(history.state, hit(grim_goal="dancing"), ScriptedDice([]))
+    with pytest.raises(Rejected, match="Grim Advantage \\(GM\\) must be one of: no, grim-mercy"):
+        SYSTEM.roll_command(history.state, {"grim_goal": "yes"})
+    command = SYSTEM.roll_command(history.state, {"grim_goal": "grim-tortured"})
+    assert command.grim_goal == "tortured"
+    plain = encounter(LiveHackSheet(), LiveHackSheet())
+    with pytest.raises(Rejected, match="A has no Grimness"):
+        decide(plain.state, hit(grim_goal="helpless"), ScriptedDice([]))
+
+
+def test_grimness_is_added_to_a_grim_tests_will_only():
+    """*Grimness*: "roll their will plus any current grimness" is the grim test's roll; a
+    Will defense against magic is Will and Wis alone."""
+    history = encounter(LiveHackSheet(), LiveHackSheet(will=2, wisdom=1, grimness=4))
+    zero = {"attacker_take": "zero", "defender_take": "zero"}
+    play(history, hit(defense="will", **zero))
+    assert [p.label for p in history.state.last_roll.defender.parts] == ["Will", "Wis"]
+    assert history.state.last_roll.defender.total == 3
+    play(history, LiveHackGrimTest(combatant_id="c2", experience="helpless", take="zero"))
+    assert [p.label for p in history.state.last_roll.defender.parts] == ["Will", "Wis", "Grimness"]
+    assert history.state.last_roll.defender.total == 7
 
 
 # --- eclipse -------------------------------------------------------------------------------
