@@ -87,7 +87,7 @@ def test_a_password_with_no_terminal_is_one_line(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    save, players = table
+    save, _ = table
     monkeypatch.delenv(PASSWORD_ENV, raising=False)
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert serve(tmp_path, str(save), "--password") == 2
