@@ -131,8 +131,8 @@ class Config:
     login_timeout: float = 10
     saves: Path = Path("saves")
     # Connections that have not logged in: their own pool (tracker/serve/admission.py).
-    max_pending: int = 16
-    pending_per_address: int = 4
+    max_pending: int = 32
+    pending_per_address: int = 8
     # Wrong table passwords, per address: the growing wait, and the lockout.
     password_delay: float = 0.5
     password_lock_after: int = 8
