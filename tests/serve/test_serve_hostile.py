@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from rules.commands import AddNote
@@ -103,6 +104,10 @@ async def test_a_key_flood_closes_the_seat_and_the_table_plays_on(served: Served
     await until(lambda: "after the flood" in gm.text())
     assert any("flooded the table" in notice for notice in served.table.notices)
     await until(lambda: "flooded the table" in gm.text())  # told to the GM
+    # Each new seat costs the table a whole app: the flooder may not come straight back.
+    with pytest.raises((asyncssh.Error, OSError)):
+        await Client.join(served, "alice")
+    assert "key:alice" in served.server.cooldown
     await gm.close()
     await alice.close()
 

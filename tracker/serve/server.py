@@ -50,6 +50,7 @@ NO_TERMINAL = (
 SPECTATOR_NAMES = ("spectator", "watch", "watcher")
 MAX_NAME = 32  # characters in a password seat's name (its login)
 HOST_KEY_LIMIT = 64 * 1024  # bytes: any real private key is far smaller
+FLOOD_COOLDOWN = 60.0  # seconds a flooding seat's key, or password address, may not sit again
 CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
 WINDOW_CHANGES = 0.05  # seconds: a burst of window changes is applied once, at its end
 
@@ -149,6 +150,9 @@ class TableServer:
         self.config = config
         self.connections: set[Connection] = set()  # logged in: each may hold a seat
         self.pending: Pending[Connection] = Pending(config.max_pending, config.pending_per_address)
+        # Who flooded (a key's name, a password login's address) -> until when they may not
+        # sit down again: each new seat costs the loop a whole app, so no quick come-backs.
+        self.cooldown: dict[str, float] = {}
         self.tries = PasswordTries(
             delay=config.password_delay,
             lock_after=config.password_lock_after,
@@ -232,6 +236,19 @@ class TableServer:
         """Something the GM should know about a seat or the door: a notice, and the log."""
         LOG.warning(line)
         self.table.notice(line)
+
+    def flooded(self, channel: SeatChannel) -> None:
+        player = channel.player
+        who = f"key:{player.name.casefold()}" if player.key is not None else channel.address
+        self.cooldown[who] = time.monotonic() + FLOOD_COOLDOWN
+
+    def cooling(self, player: Player, address: str) -> bool:
+        now = time.monotonic()
+        for who, until in list(self.cooldown.items()):
+            if until <= now:
+                del self.cooldown[who]
+        who = f"key:{player.name.casefold()}" if player.key is not None else address
+        return who in self.cooldown
 
     # --- names: a seat's name is its identity ---
 
@@ -322,6 +339,9 @@ class Connection(asyncssh.SSHServer):
         assert player is not None
         if len(server.connections) >= server.config.max_seats:
             self.drop("The table is full.")
+            return
+        if server.cooling(player, self.address):
+            self.drop(f"Closed for flooding: wait {FLOOD_COOLDOWN:.0f} s before sitting again.")
             return
         if player.role == "spectator":
             self.player = Player(player.role, server.free_name(player.name), player.key)
@@ -561,6 +581,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def _flooded(self) -> None:
         who = self.seat.name if self.seat is not None else self.player.name
         self.server.say(f"{who}'s seat ({self.peer}) was closed: it flooded the table with input")
+        self.server.flooded(self)
         self.close_with(FLOODED)
 
     def _ended(self) -> None:
@@ -598,8 +619,15 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
                 self._failed(f"{type(exc).__name__}: {exc}")
                 self.close_with("Closed: this seat's input could not be read.")
 
+    @property
+    def address(self) -> str:
+        return self.owner.address if self.owner is not None else "?"
+
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        self.size = clamp_size(width, height)
+        size = clamp_size(width, height)
+        if size == self.size:
+            return  # beyond the largest size, or no change: nothing to lay out again
+        self.size = size
         # A dragged window (or a client sending thousands) changes size many times: the
         # seat is laid out again once, for the last.
         if self._window_change is None:
