@@ -345,10 +345,11 @@ class Connection(asyncssh.SSHServer):
             return
         if player.role == "spectator":
             self.player = Player(player.role, server.free_name(player.name), player.key)
-        elif (other := server.holder(player.name)) is not None or server.table.named(player.name):
-            if player.key is None or other is None:  # first come: a password, or the GM
+        elif player.key is None:
+            if server.name_taken(player.name):  # taken while this login was answered
                 self.drop(f"{player.name} is already at the table.")
                 return
+        elif (other := server.holder(player.name)) is not None:
             # The same key (the same person) sat down again: the old seat gives way.
             other.drop("You sat down at the table again from another connection.")
         server.connections.add(self)
