@@ -87,11 +87,13 @@ async def test_bare_connections_never_keep_a_player_out(served: Served) -> None:
     held: list[asyncio.StreamWriter] = []
     stop = asyncio.Event()
 
-    async def hold() -> None:
-        # Bare TCP connections, reopened as soon as the server drops them.
+    async def hold(address: str) -> None:
+        # Bare TCP connections from another address, reopened as soon as they are dropped.
         while not stop.is_set():
             try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", served.port, local_addr=(address, 0)
+                )
             except OSError:  # the listen queue overflowed: knock again
                 await asyncio.sleep(0.01)
                 continue
@@ -99,19 +101,31 @@ async def test_bare_connections_never_keep_a_player_out(served: Served) -> None:
             with contextlib.suppress(OSError):
                 await reader.read()
 
-    crowd = [asyncio.create_task(hold()) for _ in range(70)]
+    crowd = [asyncio.create_task(hold("127.0.0.2")) for _ in range(70)]
     await until(lambda: len(held) >= 70)
-    assert len(served.server.pending.waiting) <= served.server.config.max_pending
+    pending = served.server.pending.waiting
+    assert sum(k.address == "127.0.0.2" for k in pending) <= 8  # its share of the pool
     alice = await Client.join(served, "alice")  # a keyed player still sits down
-    assert alice.seat is not None and not served.server.pending.waiting.get(alice)
+    assert alice.seat is not None
     stop.set()
-    for writer in held:
-        writer.close()
     for task in crowd:
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
+    for writer in held:
+        writer.close()
+    # From the player's own address too: held bare connections give way to a real client.
+    held.clear()
+    for _ in range(40):
+        _, writer = await asyncio.open_connection("127.0.0.1", served.port)
+        held.append(writer)
+    bob = await Client.join(served, "bob")
+    assert bob.seat is not None
+    assert len(served.server.pending.waiting) <= served.server.config.max_pending
+    for writer in held:
+        writer.close()
     await alice.close()
+    await bob.close()
 
 
 async def test_a_connection_that_does_not_log_in_is_closed(served: Served) -> None:
