@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock
+.PHONY: run test check lint demo clean lock soak
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
@@ -44,6 +44,11 @@ check: $(STAMP)
 	$(BIN)/lint-imports
 
 lint: check
+
+# Random hostile SSH clients against a served table for a minute, then the GM's session
+# checked (tests/serve/soak.py). Not part of `make test`: it takes its time.
+soak: $(STAMP)
+	$(BIN)/python -m tests.serve.soak
 
 # Rebuild the bundled demo encounters from tracker/demos/
 demo: $(STAMP)

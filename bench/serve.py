@@ -12,6 +12,13 @@ resident set from before the seats joined to after the last note, over N.
 Each count is run twice: with seats that only watch (drawn by shared views, see
 tracker/serve/views.py), and with seats that have each pressed a key (↓) first, so that
 every seat's own app draws it: the worst case, where nothing is shared.
+
+The hostile row (``--hostile``, and in the default run at 32 seats): the seats watch while
+three more attack the table: one floods keys as the notes begin (300 KB of ↓; closed for
+it, it keeps knocking), one presses ↓ the whole time as fast as a seat may (the input
+limit: 120 a second), one asks for a huge window (20000x10000 at login, window changes to
+65535x65535 and in-band resizes every half second). Only the watching seats' latency is
+counted.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import itertools
 import json
 import statistics
 import subprocess
@@ -26,11 +34,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 PASSWORD = "bench"
 SEATS = (8, 32, 64)
+HOSTILE_SEATS = 32
+FLOOD = "\x1b[B" * 100_000  # 300 KB of ↓
 
 
 def rss_mb() -> float:
@@ -56,12 +67,9 @@ async def one_seat(
     ready: asyncio.Event,
     active: bool,
 ) -> None:
-    import asyncssh
 
     name = "spectator" if index % 4 == 3 else f"p{index}"
-    conn = await asyncssh.connect(
-        "127.0.0.1", port, username=name, password=PASSWORD, known_hosts=None, client_keys=None
-    )
+    conn = await connect(port, name)
     process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
     tail = ""
     waiting = list(marks)
@@ -84,7 +92,77 @@ async def one_seat(
     conn.close()
 
 
-async def clients(port: int, count: int, events: int, active: bool) -> None:
+async def connect(port: int, name: str) -> Any:
+    """Log in; the server lets only so many log in at once per address (all of these are
+    127.0.0.1), and asks the rest to try again."""
+    import asyncssh
+
+    for attempt in range(50):
+        try:
+            return await asyncssh.connect(
+                "127.0.0.1",
+                port,
+                username=name,
+                password=PASSWORD,
+                known_hosts=None,
+                client_keys=None,
+            )
+        except (asyncssh.DisconnectError, ConnectionError):
+            await asyncio.sleep(0.05 * (attempt + 1))
+    raise RuntimeError(f"{name} could not log in")
+
+
+async def flooder(port: int) -> None:
+    """Floods keys (closed for it at once, it keeps knocking: refused for a while)."""
+    while True:
+        try:
+            conn = await connect(port, "flooder")
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24))
+            process.stdin.write(FLOOD)
+            while await process.stdout.read(65536):
+                pass
+            conn.close()
+        except Exception:  # any refusal or drop: it only tries again
+            await asyncio.sleep(0.1)
+
+
+async def typist(port: int) -> None:
+    """Presses ↓ as fast as a seat may (the input limit), the whole time: never closed."""
+    from tracker.serve.limits import EVENTS_PER_SECOND
+
+    conn = await connect(port, "typist")
+    process = await conn.create_process(term_type="xterm", term_size=(80, 24))
+
+    async def drain() -> None:
+        while await process.stdout.read(65536):
+            pass
+
+    reader = asyncio.create_task(drain())
+    while True:
+        process.stdin.write("\x1b[B" * 12)
+        await asyncio.sleep(12 / EVENTS_PER_SECOND)
+    reader.cancel()
+
+
+async def giant(port: int) -> None:
+    """Asks for a huge window, then for huger ones, every half second."""
+    conn = await connect(port, "giant")
+    process = await conn.create_process(term_type="xterm", term_size=(20000, 10000))
+
+    async def drain() -> None:
+        while await process.stdout.read(65536):
+            pass
+
+    reader = asyncio.create_task(drain())
+    sizes = [(65535, 65535), (20000, 10000)]
+    for turn in itertools.count():
+        await asyncio.sleep(0.5)
+        process.change_terminal_size(*sizes[turn % 2])
+        process.stdin.write("\x1b[48;4000;4000;0;0t")
+    reader.cancel()
+
+
+async def clients(port: int, count: int, events: int, active: bool, hostile: bool) -> None:
     marks = [f"M{number:04d}X" for number in range(events)]
     seen: list[dict[str, float]] = [{} for _ in range(count)]
     ready = [asyncio.Event() for _ in range(count)]
@@ -93,15 +171,24 @@ async def clients(port: int, count: int, events: int, active: bool) -> None:
         for i in range(count)
     ]
     await asyncio.gather(*(event.wait() for event in ready))
+    attackers = []
+    if hostile:
+        attackers = [asyncio.create_task(giant(port)), asyncio.create_task(typist(port))]
+        await asyncio.sleep(2)  # the attack is under way when the notes begin
+        attackers.append(asyncio.create_task(flooder(port)))  # with the first note
     print("ready", flush=True)
     await asyncio.wait(tasks, timeout=120)
+    for attacker in attackers:
+        attacker.cancel()
     print(json.dumps(seen), flush=True)
 
 
 # --- the server process ------------------------------------------------------------------------
 
 
-async def measure(count: int, events: int, gap: float, active: bool) -> dict[str, float]:
+async def measure(
+    count: int, events: int, gap: float, active: bool, hostile: bool
+) -> dict[str, float]:
     from rules.commands import AddCombatant, AddNote
     from rules.dice import SeededDice
     from rules.engine import new_encounter
@@ -118,7 +205,7 @@ async def measure(count: int, events: int, gap: float, active: bool) -> dict[str
     for name in ("Orla", "Brak", "Goblin", "Boss"):
         session.execute(AddCombatant(name=name, gm_only=name == "Boss"))
     table = Table(session)
-    config = Config(port=0, password=PASSWORD, host_key=folder / "key", max_seats=count + 1)
+    config = Config(port=0, password=PASSWORD, host_key=folder / "key", max_seats=count + 4)
     server = TableServer(table, config)
     await server.start()
     gc.collect()
@@ -131,6 +218,7 @@ async def measure(count: int, events: int, gap: float, active: bool) -> dict[str
         str(count),
         str(events),
         str(int(active)),
+        str(int(hostile)),
         stdout=subprocess.PIPE,
     )
     assert child.stdout is not None
@@ -159,6 +247,7 @@ async def measure(count: int, events: int, gap: float, active: bool) -> dict[str
     return {
         "seats": count,
         "active": active,
+        "hostile": hostile,
         "median": statistics.median(latencies),
         "p95": percentile(latencies, 0.95),
         "max": max(latencies),
@@ -178,6 +267,8 @@ def table(results: list[dict[str, float]], events: int, gap: float) -> str:
     ]
     for r in results:
         they = "each typed a key" if r["active"] else "watch"
+        if r["hostile"]:
+            they = "watch; 1 floods, 1 types at the limit, 1 huge window"
         rows.append(
             f"| {r['seats']:.0f} | {they} | {r['median']:.1f} ms | {r['p95']:.1f} ms"
             f" | {r['max']:.1f} ms | {r['missing']:.0f} | {r['per_seat_mb']:.2f} MB |"
@@ -185,9 +276,10 @@ def table(results: list[dict[str, float]], events: int, gap: float) -> str:
     return "\n".join(rows)
 
 
-def write_doc(text: str) -> None:
+def write_doc(text: str, block: str = "serve") -> None:
+    """Put ``text`` between the ``block`` markers of docs/performance.md."""
     doc = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
-    start, end = "<!-- serve:start -->", "<!-- serve:end -->"
+    start, end = f"<!-- {block}:start -->", f"<!-- {block}:end -->"
     current = doc.read_text()
     if start not in current:
         current += (
@@ -202,42 +294,58 @@ def write_doc(text: str) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--client":
-        port, count, events, active = (int(value) for value in sys.argv[2:6])
-        asyncio.run(clients(port, count, events, bool(active)))
+        port, count, events, active, hostile = (int(value) for value in sys.argv[2:7])
+        asyncio.run(clients(port, count, events, bool(active), bool(hostile)))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--server":
-        count, events, active = (int(value) for value in sys.argv[2:5])
-        gap = float(sys.argv[5])
-        print(json.dumps(asyncio.run(measure(count, events, gap, bool(active)))), flush=True)
+        count, events, active, hostile = (int(value) for value in sys.argv[2:6])
+        gap = float(sys.argv[6])
+        result = asyncio.run(measure(count, events, gap, bool(active), bool(hostile)))
+        print(json.dumps(result), flush=True)
         return
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
+    parser.add_argument("--seats", type=int, nargs="*", default=list(SEATS))
     parser.add_argument("--events", type=int, default=15)
     parser.add_argument("--gap", type=float, default=1.0, help="seconds between notes")
     parser.add_argument(
         "--only", choices=("watch", "typed"), help="only seats that watch, or that typed"
     )
+    parser.add_argument(
+        "--hostile",
+        type=int,
+        nargs="*",
+        default=[HOSTILE_SEATS],
+        metavar="SEATS",
+        help=f"watching seats under attack (default {HOSTILE_SEATS}; none: skip)",
+    )
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     args = parser.parse_args()
     modes = {"watch": (False,), "typed": (True,), None: (False, True)}[args.only]
+    runs = [(count, active, False) for active in modes for count in args.seats]
+    runs += [(count, False, True) for count in args.hostile]
     results = []
-    for active in modes:
-        for count in args.seats:
-            # Each in a process of its own: its memory figure must not reuse an earlier
-            # run's freed heap.
-            argv = ("--server", count, args.events, int(active), args.gap)
-            run = subprocess.run(
-                [sys.executable, __file__, *map(str, argv)],
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            results.append(json.loads(run.stdout.strip().splitlines()[-1]))
-            print(results[-1], file=sys.stderr, flush=True)
-    text = table(results, args.events, args.gap)
-    print(text)
-    if args.write:
-        write_doc(text)
+    for count, active, hostile in runs:
+        # Each in a process of its own: its memory figure must not reuse an earlier run's
+        # freed heap.
+        argv = ("--server", count, args.events, int(active), int(hostile), args.gap)
+        run = subprocess.run(
+            [sys.executable, __file__, *map(str, argv)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        results.append(json.loads(run.stdout.strip().splitlines()[-1]))
+        print(results[-1], file=sys.stderr, flush=True)
+    # The hostile rows have a table of their own (docs/performance.md, "Hostile seats").
+    for block, rows in (
+        ("serve", [r for r in results if not r["hostile"]]),
+        ("serve-hostile", [r for r in results if r["hostile"]]),
+    ):
+        if rows:
+            text = table(rows, args.events, args.gap)
+            print(text)
+            if args.write:
+                write_doc(text, block)
 
 
 if __name__ == "__main__":

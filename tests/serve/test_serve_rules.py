@@ -165,9 +165,10 @@ def test_the_host_key_is_made_once_and_kept(tmp_path: Path) -> None:
     from tracker.serve.server import host_key
 
     path = tmp_path / "config" / "tracker" / "host_key"
-    first = host_key(path)
+    first, note = host_key(path)
+    assert note == ""
     assert path.stat().st_mode & 0o777 == 0o600
-    assert host_key(path).get_fingerprint() == first.get_fingerprint()
+    assert host_key(path)[0].get_fingerprint() == first.get_fingerprint()
 
 
 def test_the_clients_colours_come_from_its_terminal() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import logging
 import os
 import signal
 import sys
@@ -37,7 +38,7 @@ def config_from(args: argparse.Namespace) -> Config:
             raise storage.SaveError(args.players, problem) from None
     password = None
     if args.password:
-        password = os.environ.get(PASSWORD_ENV) or getpass.getpass("Table password: ")
+        password = os.environ.get(PASSWORD_ENV) or ask_password()
         if not password:
             raise storage.SaveError(Path("--password"), "needs a password that is not empty")
     if not players and password is None:
@@ -56,6 +57,18 @@ def config_from(args: argparse.Namespace) -> Config:
     )
 
 
+def ask_password() -> str:
+    """The table password, typed at the terminal (there must be one to ask at)."""
+    if not sys.stdin.isatty():
+        raise storage.SaveError(
+            Path("--password"), f"no terminal to ask for the password at: set ${PASSWORD_ENV}"
+        )
+    try:
+        return getpass.getpass("Table password: ")
+    except (EOFError, KeyboardInterrupt):
+        raise storage.SaveError(Path("--password"), "no password was given") from None
+
+
 def run_serve(args: argparse.Namespace) -> int:
     config = config_from(args)
     if args.file is not None:
@@ -67,9 +80,17 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"tracker: {error}", file=sys.stderr)
         return 2
     table = Table(session)
-    server = TableServer(table, config)
     try:
-        return asyncio.run(_serve(table, server, args.headless, [*skipped, opened.note]))
+        server = TableServer(table, config)
+    except storage.SaveError:
+        session.close()
+        raise
+    notes = [*skipped, opened.note]
+    if server.key_note:
+        print(f"tracker: {server.key_note}", file=sys.stderr)
+        notes.append(server.key_note)
+    try:
+        return asyncio.run(_serve(table, server, args.headless, notes))
     finally:
         error = session.close()
         if error:
@@ -89,6 +110,10 @@ async def _serve(table: Table, server: TableServer, headless: bool, notes: list[
     try:
         if headless:
             print(where, file=sys.stderr, flush=True)
+            # What the GM would be shown as a notice (tracker.serve.server.LOG), on stderr.
+            said = logging.StreamHandler(sys.stderr)
+            said.setFormatter(logging.Formatter("tracker: %(message)s"))
+            logging.getLogger("tracker.serve").addHandler(said)
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):

@@ -12,11 +12,12 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from textual import events
+from textual import events, messages
 from textual.driver import Driver
 from textual.geometry import Size
 
 from tracker import textual_internals
+from tracker.serve.limits import PARSE_STEP, InputLimit, clamp_size
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -50,6 +51,11 @@ class ChannelDriver(Driver):
     (anything but the mouse moving) calls ``on_input`` first, which unmutes it.
     ``modes=False`` leaves the terminal's modes (alternate screen, mouse) to the seats: a
     shared view's driver draws on many terminals that each entered them already.
+
+    Input is bounded (tracker.serve.limits): what arrives beyond the seat's budget is
+    dropped before it is parsed, events beyond it after, and what is let through is parsed
+    a step at a time so that other seats are drawn in between. ``on_flood`` is called once
+    when the seat has dropped more than a person could ever type; its input stops there.
     """
 
     def __init__(
@@ -63,12 +69,17 @@ class ChannelDriver(Driver):
         modes: bool = True,
         muted: bool = False,
         on_input: Callable[[], None] | None = None,
+        on_flood: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._channel = channel
         self._parser = textual_internals.xterm_parser(debug)
-        self._window = size or (80, 24)  # the client's, as last told
+        self._window = clamp_size(*(size or (0, 0)))  # the client's, as last told
         self._tick: asyncio.TimerHandle | None = None
+        self._limit = InputLimit()
+        self._pending = ""  # let through, not parsed yet
+        self._step: asyncio.Handle | None = None
+        self.on_flood = on_flood
         self._input = False
         self._modes = modes
         self.muted = muted
@@ -90,8 +101,12 @@ class ChannelDriver(Driver):
 
     def disable_input(self) -> None:
         self._input = False
+        self._pending = ""
         if self._tick is not None:
             self._tick.cancel()
+        if self._step is not None:
+            self._step.cancel()
+            self._step = None
 
     def stop_application_mode(self) -> None:
         self.disable_input()
@@ -102,11 +117,34 @@ class ChannelDriver(Driver):
         """Keys (and mouse reports, pastes...) typed on the client's terminal."""
         if not self._input:
             return
-        for message in self._parser.feed(data):
+        self._pending += self._limit.admit_text(data)
+        if not self._flooded() and self._step is None and self._pending:
+            self._step = asyncio.get_running_loop().call_soon(self._parse_step)
+
+    def _parse_step(self) -> None:
+        self._step = None
+        if not self._input:
+            return
+        chunk, self._pending = self._pending[:PARSE_STEP], self._pending[PARSE_STEP:]
+        for message in self._parser.feed(chunk):
             self._process(message)
+        if self._flooded():
+            return
+        loop = asyncio.get_running_loop()
+        if self._pending:
+            self._step = loop.call_soon(self._parse_step)
+            return
         if self._tick is not None:
             self._tick.cancel()
-        self._tick = asyncio.get_running_loop().call_later(ESCAPE_TICK, self._tick_parser)
+        self._tick = loop.call_later(ESCAPE_TICK, self._tick_parser)
+
+    def _flooded(self) -> bool:
+        if not self._limit.flooding:
+            return False
+        self.disable_input()
+        if self.on_flood is not None:
+            self.on_flood()
+        return True
 
     def _tick_parser(self) -> None:
         self._tick = None
@@ -114,6 +152,12 @@ class ChannelDriver(Driver):
             self._process(message)
 
     def _process(self, message: Any) -> None:
+        # The seat's size is its SSH window's (``resize``); the client's terminal has no
+        # say in-band (``ESC[48;H;W;...t``).
+        if isinstance(message, events.Resize | messages.InBandWindowResize):
+            return
+        if not self._input or not self._limit.admit_event():
+            return
         if self.muted:
             if type(message) is events.MouseMove:  # hovering: still only watching
                 return
@@ -123,7 +167,7 @@ class ChannelDriver(Driver):
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""
-        self._window = (max(width, 1), max(height, 1))
+        self._window = clamp_size(width, height)
         if self._input:
             self._send_size()
 

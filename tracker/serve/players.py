@@ -13,6 +13,7 @@ are skipped.
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,7 @@ import asyncssh
 from rules.visibility import Role
 
 ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
+SIZE_LIMIT = 1024 * 1024  # bytes: a table's keys are a few KB
 
 
 class PlayersError(Exception):
@@ -57,7 +59,18 @@ def parse(text: str, source: str = "players file") -> list[Player]:
 
 
 def load(path: Path) -> list[Player]:
+    """The players in ``path``; a file anyone could write to is refused (anyone could seat
+    themselves as the GM)."""
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise PlayersError(f"{path}: the players file is not a regular file")
+        if info.st_mode & stat.S_IWOTH:
+            raise PlayersError(
+                f"{path}: the players file is writable by anyone: refused (chmod o-w)"
+            )
+        if info.st_size > SIZE_LIMIT:
+            raise PlayersError(f"{path}: the players file is too large to be one")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PlayersError(f"{path}: cannot read the players file ({exc})") from None

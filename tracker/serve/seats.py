@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
 SPECTATOR = Viewer(role="spectator")
+NOTICES = 6  # the latest kept for the seats dialog
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,8 @@ class Table:
         self._ids = itertools.count(1)
         self._public: list[Subscriber] = []
         self._watchers: list[Callable[[str], None]] = []
+        # What the GM is told about the door: refused logins, lockouts, seats that failed.
+        self.notices: deque[str] = deque(maxlen=NOTICES)
         self._hidden = hidden_ids(session.history.effective_events(), session.state)
         self._public_state: Encounter | None = None  # see ``_seen``
         self._unsubscribe = session.subscribe(self._changed)
@@ -95,6 +99,16 @@ class Table:
         seat.close("The GM closed your seat.")
         self.leave(seat)
         return True
+
+    def notice(self, line: str) -> None:
+        """Tell the GM something about the table's door (kept for the seats dialog)."""
+        self.notices.append(line)
+        self._tell_watchers(line)
+
+    def named(self, name: str) -> Seat | None:
+        """The seat called ``name`` (names are compared without case)."""
+        folded = name.casefold()
+        return next((s for s in self.seats.values() if s.name.casefold() == folded), None)
 
     def assign(self, player: str, ids: frozenset[str]) -> None:
         self.assigned[player] = ids

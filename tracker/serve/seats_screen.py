@@ -43,6 +43,7 @@ class SeatsScreen(ModalScreen[None]):
         with Vertical(id="dialog"):
             yield Label(Text("Seats at the table", style="bold"))
             yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
+            yield Label(id="notices")  # the door: refused logins, lockouts, failed seats
             yield Label(Text("a / Enter: assign combatants   k: kick   Esc: close", style="dim"))
 
     def on_mount(self) -> None:
@@ -63,6 +64,9 @@ class SeatsScreen(ModalScreen[None]):
             self._unwatch()
 
     def refresh_seats(self) -> None:
+        notices = self.table.notices
+        self.query_one("#notices", Label).update(Text("\n".join(notices), style="yellow"))
+        self.query_one("#notices", Label).display = bool(notices)
         grid = self.query_one(DataTable)
         keep = self.selected()
         grid.clear()

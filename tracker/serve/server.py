@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import io
 import logging
 import os
+import stat
 import sys
 import time
 from collections.abc import Mapping
@@ -21,10 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
+from rich.console import Console
 
-from tracker import textual_internals
+from tracker import storage, textual_internals
+from tracker.serve.admission import PasswordTries, Pending
 from tracker.serve.driver import ENTER_SCREEN
 from tracker.serve.heap import Heap
+from tracker.serve.limits import FLOODED, clamp_size
 from tracker.serve.players import Player, Role, find
 from tracker.serve.seats import Seat, Table
 from tracker.serve.views import RESIZE_SETTLE, Channel, View, Views, view_key
@@ -32,12 +37,22 @@ from tracker.serve.views import RESIZE_SETTLE, Channel, View, Views, view_key
 # asyncssh logs to the root logger's last resort (stderr), which is the GM's screen.
 logging.getLogger("asyncssh").addHandler(logging.NullHandler())
 logging.getLogger("asyncssh").propagate = False
+# What the server has to say about a seat (a flood, an error) goes to the GM's screen as a
+# notice; `serve --headless` also writes it to stderr (tracker/serve/command.py).
+LOG = logging.getLogger("tracker.serve")
+LOG.addHandler(logging.NullHandler())
+LOG.propagate = False
 
 NO_TERMINAL = (
     "This is a combat tracker table: it needs a terminal.\r\n"
     "Connect with plain ssh (or ssh -t), without a command.\r\n"
 )
 SPECTATOR_NAMES = ("spectator", "watch", "watcher")
+MAX_NAME = 32  # characters in a password seat's name (its login)
+HOST_KEY_LIMIT = 64 * 1024  # bytes: any real private key is far smaller
+FLOOD_COOLDOWN = 60.0  # seconds a flooding seat's key, or password address, may not sit again
+CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
+WINDOW_CHANGES = 0.05  # seconds: a burst of window changes is applied once, at its end
 
 
 def default_host_key() -> Path:
@@ -48,15 +63,51 @@ def default_host_key() -> Path:
     return config / "tracker" / "ssh_host_ed25519_key"
 
 
-def host_key(path: Path) -> asyncssh.SSHKey:
-    """The server's key, generated on the first start and kept, so clients see no change."""
-    if path.exists():
-        return asyncssh.read_private_key(path)
+def host_key(path: Path) -> tuple[asyncssh.SSHKey, str]:
+    """The server's key, generated on the first start and kept, so clients see no change;
+    with a line to show if something had to be said (the file was made private).
+
+    A file that is no private key (a folder, garbage, empty, one with a passphrase) is
+    refused with one line (``storage.SaveError``)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return new_host_key(path), ""
+    except OSError as exc:
+        raise storage.SaveError(path, f"cannot read the host key ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise storage.SaveError(path, "is not a host key file (a folder, or a special file)")
+    if info.st_size > HOST_KEY_LIMIT:
+        raise storage.SaveError(path, "is far too large to be a host key")
+    note = ""
+    if info.st_mode & 0o077:
+        try:
+            path.chmod(0o600)
+        except OSError:
+            raise storage.SaveError(
+                path, "the host key is readable by others and cannot be made private: chmod 600"
+            ) from None
+        note = f"{path}: the host key was readable by others: made private (chmod 600)"
+    try:
+        data = path.read_bytes()
+        key = asyncssh.import_private_key(data)
+    except OSError as exc:
+        raise storage.SaveError(path, f"cannot read the host key ({exc.strerror})") from None
+    except (asyncssh.KeyImportError, ValueError) as exc:
+        why = "it has a passphrase" if b"ENCRYPTED" in data or "assphrase" in str(exc) else exc
+        raise storage.SaveError(path, f"is not a usable host key ({why})") from None
+    return key, note
+
+
+def new_host_key(path: Path) -> asyncssh.SSHKey:
     key = asyncssh.generate_private_key("ssh-ed25519", comment="tracker table")
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(key.export_private_key())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key.export_private_key())
+    except OSError as exc:
+        raise storage.SaveError(path, f"cannot write the host key ({exc.strerror})") from None
     return key
 
 
@@ -78,8 +129,15 @@ class Config:
     host_key: Path = field(default_factory=default_host_key)
     max_seats: int = 64
     idle_timeout: float = 30 * 60
-    login_timeout: float = 30
+    login_timeout: float = 10
     saves: Path = Path("saves")
+    # Connections that have not logged in: their own pool (tracker/serve/admission.py).
+    max_pending: int = 32
+    pending_per_address: int = 8
+    # Wrong table passwords, per address: the growing wait, and the lockout.
+    password_delay: float = 0.5
+    password_lock_after: int = 8
+    password_lockout: float = 300
 
 
 class TableServer:
@@ -87,16 +145,25 @@ class TableServer:
 
     def __init__(self, table: Table, config: Config) -> None:
         textual_internals.check_serving()  # a wrong Textual fails here, not at a seat
+        self.key, self.key_note = host_key(config.host_key)  # a bad one: one line, first
         self.table = table
         self.config = config
-        self.connections: set[Connection] = set()
+        self.connections: set[Connection] = set()  # logged in: each may hold a seat
+        self.pending: Pending[Connection] = Pending(config.max_pending, config.pending_per_address)
+        # Who flooded (a key's name, a password login's address) -> until when they may not
+        # sit down again: each new seat costs the loop a whole app, so no quick come-backs.
+        self.cooldown: dict[str, float] = {}
+        self.tries = PasswordTries(
+            delay=config.password_delay,
+            lock_after=config.password_lock_after,
+            lockout=config.password_lockout,
+        )
         self.channels: set[SeatChannel] = set()
         self._server: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self.heap = Heap()
         self.views = Views(table, config.saves, heap=self.heap, ended=self._unviewed)
         self._unwatch = table.watch(self._assignments)
-        self.key = host_key(config.host_key)
         # Each seat's app redirects stdout/stderr while it runs; they are put back to these
         # when a seat ends, so nothing points at a finished seat's capture.
         self._streams = (sys.stdout, sys.stderr)
@@ -165,27 +232,127 @@ class TableServer:
     def restore_streams(self) -> None:
         sys.stdout, sys.stderr = self._streams
 
+    def say(self, line: str) -> None:
+        """Something the GM should know about a seat or the door: a notice, and the log."""
+        LOG.warning(line)
+        self.table.notice(line)
+
+    def flooded(self, channel: SeatChannel) -> None:
+        player = channel.player
+        who = f"key:{player.name.casefold()}" if player.key is not None else channel.address
+        self.cooldown[who] = time.monotonic() + FLOOD_COOLDOWN
+
+    def cooling(self, player: Player, address: str) -> bool:
+        now = time.monotonic()
+        for who, until in list(self.cooldown.items()):
+            if until <= now:
+                del self.cooldown[who]
+        who = f"key:{player.name.casefold()}" if player.key is not None else address
+        return who in self.cooldown
+
+    # --- names: a seat's name is its identity ---
+
+    def holder(self, name: str) -> Connection | None:
+        folded = name.casefold()
+        return next(
+            (c for c in self.connections if c.player and c.player.name.casefold() == folded),
+            None,
+        )
+
+    def name_taken(self, name: str) -> bool:
+        return self.holder(name) is not None or self.table.named(name) is not None
+
+    def free_name(self, name: str) -> str:
+        """``name``, numbered if a seat has it already (spectators share no name either)."""
+        number = 1
+        free = name
+        while self.name_taken(free):
+            number += 1
+            free = f"{name} {number}"
+        return free
+
+    def password_name_problem(self, name: str) -> str:
+        """Why a password login may not sit down under ``name`` ('' if it may)."""
+        if not 0 < len(name) <= MAX_NAME or not name.isprintable():
+            return f"Log in with your name: 1 to {MAX_NAME} printable characters."
+        folded = name.casefold()
+        if folded in SPECTATOR_NAMES:
+            return ""
+        keyed = {p.name.casefold() for p in self.config.players}
+        if folded == "gm" or folded in keyed:
+            return f"{name} is a seat for a key; log in under another name."
+        if self.name_taken(name):
+            return f"{name} is already at the table; log in under another name."
+        return ""
+
 
 class Connection(asyncssh.SSHServer):
-    """One SSH connection: its authentication and its sessions."""
+    """One SSH connection: its authentication and its one seat.
+
+    Until it has logged in it waits in the server's pending pool and is no seat; once in,
+    it counts against ``max_seats``."""
 
     def __init__(self, server: TableServer) -> None:
         self.server = server
         self.player: Player | None = None
         self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.began = False  # the client asked to log in
+        self.channel: SeatChannel | None = None
+
+    def progress(self) -> int:
+        if self.began:
+            return 2
+        return int(self.conn is not None and bool(self.conn.get_extra_info("client_version")))
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
-        if len(self.server.connections) >= self.server.config.max_seats:
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "The table is full")
-            return
-        self.server.connections.add(self)
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        admitted, evicted = self.server.pending.admit(self)
+        if evicted is not None:
+            evicted.drop("Too many connections are logging in: try again.")
+        if not admitted:
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "Too many are logging in")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.server.pending.leave(self)
         self.server.connections.discard(self)
 
+    def drop(self, message: str) -> None:
+        """Close this connection (and its seat), telling the client why."""
+        self.server.pending.leave(self)
+        self.server.connections.discard(self)
+        if self.channel is not None:
+            self.channel.close_with(message)
+        elif self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, message)
+
     def begin_auth(self, username: str) -> bool:
+        self.began = True
         return True
+
+    def auth_completed(self) -> None:
+        server = self.server
+        server.pending.leave(self)
+        player = self.player
+        assert player is not None
+        if len(server.connections) >= server.config.max_seats:
+            self.drop("The table is full.")
+            return
+        if server.cooling(player, self.address):
+            self.drop(f"Closed for flooding: wait {FLOOD_COOLDOWN:.0f} s before sitting again.")
+            return
+        if player.role == "spectator":
+            self.player = Player(player.role, server.free_name(player.name), player.key)
+        elif player.key is None:
+            if server.name_taken(player.name):  # taken while this login was answered
+                self.drop(f"{player.name} is already at the table.")
+                return
+        elif (other := server.holder(player.name)) is not None:
+            # The same key (the same person) sat down again: the old seat gives way.
+            other.drop("You sat down at the table again from another connection.")
+        server.connections.add(self)
 
     def public_key_auth_supported(self) -> bool:
         return bool(self.server.config.players)
@@ -197,12 +364,42 @@ class Connection(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return self.server.config.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
-        expected = self.server.config.password
-        if expected is None or not hmac.compare_digest(password.encode(), expected.encode()):
+    async def validate_password(self, username: str, password: str) -> bool:
+        server = self.server
+        expected = server.config.password
+        tries = server.tries
+        address = self.address
+        if expected is None or tries.locked(address):
+            return False
+        problem = server.password_name_problem(username)
+        if problem:
+            if self.conn is not None:
+                self.conn.send_auth_banner(problem + "\r\n")
+            return False
+        shown = repr(username[:MAX_NAME])
+        wait = tries.wait(address)
+        if tries.locked(address):
+            server.say(
+                f"{address} may not try the table password for {tries.lockout / 60:.0f} min:"
+                f" {tries.wrong(address)} wrong tries (the last as {shown})"
+            )
+        right = False
+        try:
+            await asyncio.sleep(wait)  # a newer try from the client cancels this one
+            right = hmac.compare_digest(password.encode(), expected.encode())
+        finally:
+            if right:
+                tries.right(address)
+            elif not tries.locked(address):
+                server.say(
+                    f"Wrong table password as {shown} from {address}"
+                    f" ({tries.wrong(address)} wrong; the next answer waits"
+                    f" {tries.wait_after(address):.1f} s)"
+                )
+        if not right:
             return False
         # A password seat has no key: its login is its name, and says if it only watches.
-        role: Role = "spectator" if username.lower() in SPECTATOR_NAMES else "player"
+        role: Role = "spectator" if username.casefold() in SPECTATOR_NAMES else "player"
         self.player = Player(role, username, None)
         return True
 
@@ -213,9 +410,11 @@ class Connection(asyncssh.SSHServer):
         return False
 
     def session_requested(self) -> SeatChannel | bool:
-        if self.player is None:
+        # One seat a connection: seats are counted by connections.
+        if self.player is None or self.channel is not None or self not in self.server.connections:
             return False
-        return SeatChannel(self.server, self.player, self.peer)
+        self.channel = SeatChannel(self.server, self.player, self.peer, self)
+        return self.channel
 
     @property
     def peer(self) -> str:
@@ -241,13 +440,16 @@ class Connection(asyncssh.SSHServer):
 class SeatChannel(asyncssh.SSHServerSession[str]):
     """One session channel: a seat at the table, its app drawn on the channel."""
 
-    def __init__(self, server: TableServer, player: Player, peer: str) -> None:
+    def __init__(
+        self, server: TableServer, player: Player, peer: str, owner: Connection | None = None
+    ) -> None:
         self.server = server
         self.player = player
         self.peer = peer
+        self.owner = owner
         self.chan: asyncssh.SSHServerChannel[str] | None = None
         self.term: str | None = None
-        self.size = (80, 24)
+        self.size = clamp_size(0, 0)
         self.seat: Seat | None = None
         self.app: Any = None
         self.task: asyncio.Task[None] | None = None
@@ -257,6 +459,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.typed = False
         self.view: View | None = None
         self._settle: asyncio.TimerHandle | None = None
+        self._window_change: asyncio.TimerHandle | None = None
+        self._errors = io.StringIO()  # a seat's app's traceback, never the server's stderr
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         self.chan = chan
@@ -265,8 +469,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
     ) -> bool:
         self.term = term_type or "xterm"
-        width, height = term_size[:2]
-        self.size = (width or 80, height or 24)
+        self.size = clamp_size(*term_size[:2])
         return True
 
     def shell_requested(self) -> bool:
@@ -293,9 +496,10 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         table = self.server.table
         self.seat = table.join(player.role, player.name, self.peer, close=self.close_with)
         self.app = TableApp(table, self.seat, saves=self.server.config.saves)
+        self.app.error_console = Console(file=self._errors, width=100, markup=False)
         colours = color_system(self.term, self.chan.get_environment())
         textual_internals.use_colours(self.app.console, colours)  # the client's, not ours
-        self.app.draw_on(self.chan, muted=True, on_input=self._typed)
+        self.app.draw_on(self.chan, muted=True, on_input=self._typed, on_flood=self._flooded)
         self.chan.write(ENTER_SCREEN)  # whichever app draws it, from now on
         self.server.channels.add(self)
         self.server.heap.changed()
@@ -360,12 +564,32 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     async def _run(self) -> None:
         try:
             await self.app.run_async(size=self.size)
+        except Exception as exc:  # the seat's failure ends the seat, and nothing else
+            self._failed(f"{type(exc).__name__}: {exc}")
         finally:
             self.server.restore_streams()
             self._ended()
+        if self.app.return_code not in (None, 0) or self._errors.tell():
+            lines = [line.strip() for line in self._errors.getvalue().splitlines()]
+            self._failed(next((line for line in reversed(lines) if line), "an error"))
+
+    def _failed(self, why: str) -> None:
+        """The seat's app failed: one line for the GM, the traceback kept from stderr."""
+        who = self.seat.name if self.seat is not None else self.player.name
+        self.server.say(f"{who}'s seat ({self.peer}) was closed by an error: {why[:200]}")
+        self._errors = io.StringIO()
+
+    def _flooded(self) -> None:
+        who = self.seat.name if self.seat is not None else self.player.name
+        self.server.say(f"{who}'s seat ({self.peer}) was closed: it flooded the table with input")
+        self.server.flooded(self)
+        self.close_with(FLOODED)
 
     def _ended(self) -> None:
         self._cancel_settle()
+        if self._window_change is not None:
+            self._window_change.cancel()
+            self._window_change = None
         self._leave_view()
         self.server.channels.discard(self)
         self.server.heap.changed(ended=True)
@@ -376,6 +600,11 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             if self._farewell:
                 chan.write(self._farewell + "\r\n")
             chan.exit(0)
+        owner = self.owner
+        if owner is not None and owner.conn is not None:
+            # The seat is gone: so is its connection (a client that keeps it open would
+            # still count against the seats), once the farewell is on its way.
+            asyncio.get_running_loop().call_later(CLOSE_AFTER, owner.conn.close)
 
     def seat_last_input(self) -> float:
         return self.seat.last_input if self.seat is not None else time.monotonic()
@@ -385,14 +614,34 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             self.seat.last_input = time.monotonic()
         driver = self.app.channel_driver if self.app is not None else None
         if driver is not None:
-            driver.feed(data)
+            try:
+                driver.feed(data)
+            except Exception as exc:  # no input reaches the server's stderr as a traceback
+                self._failed(f"{type(exc).__name__}: {exc}")
+                self.close_with("Closed: this seat's input could not be read.")
+
+    @property
+    def address(self) -> str:
+        return self.owner.address if self.owner is not None else "?"
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        self.size = (width or 80, height or 24)
+        size = clamp_size(width, height)
+        if size == self.size:
+            return  # beyond the largest size, or no change: nothing to lay out again
+        self.size = size
+        # A dragged window (or a client sending thousands) changes size many times: the
+        # seat is laid out again once, for the last.
+        if self._window_change is None:
+            self._window_change = asyncio.get_running_loop().call_later(
+                WINDOW_CHANGES, self._apply_size
+            )
+
+    def _apply_size(self) -> None:
+        self._window_change = None
         driver = self.app.channel_driver if self.app is not None else None
         if driver is not None:
             driver.resize(*self.size)
-        if self.app is not None and not self.typed:
+        if self.app is not None and not self.typed and self.seat is not None:
             # Drawn on its own while the size settles (a dragged window sends many), then
             # back to the view of its new size.
             self.draw_own()
