@@ -243,7 +243,10 @@ def test_a_hidden_attackers_wounds_show_on_orla_without_margin_dice_or_attacker(
 
     session, ids = encounter()
     session.dice = ScriptedDice([12, 11, 1, 1, 1])  # the boon explodes: a sure hit on Orla
-    session.execute(LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Orla"]))
+    # A damage roll (against Fortitude): the table answers it, not a to-hit roll.
+    session.execute(
+        LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Orla"], defense="fortitude")
+    )
     session.execute(LiveHackApplyConsequence())
     gm = [line for e, b in session.history.in_effect() for line in lines(b, e)]
     [wounded] = [line for line in gm if line.startswith("Orla takes ")]
@@ -262,7 +265,9 @@ def test_the_players_consequences_pane_keeps_the_last_roll_they_saw() -> None:
     session, ids = encounter()
     table = Table(session)
     session.dice = ScriptedDice([12, 11, 1, 1, 1])  # Orla's boon explodes: a sure hit
-    session.execute(LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids["Goblin"]))
+    session.execute(
+        LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids["Goblin"], defense="fortitude")
+    )
     orla_rolled = session.state.last_roll
     shown = session.system.landing(table.sight(PLAYER).state)
     assert session.system.pending(table.sight(PLAYER).state).startswith("Goblin takes")
