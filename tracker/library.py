@@ -37,6 +37,8 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.registry import get_system, known
 from rules.system import RuleSystem
+from tracker import storage
+from tracker.storage import slug
 
 BUNDLED = Path(__file__).with_name("stat_blocks")
 SUFFIX = ".toml"
@@ -44,7 +46,8 @@ MAX_BYTES = 64 * 1024  # a stat block is a few hundred bytes; this is room for l
 MAX_FILES = 2000  # read from one library folder: more than anyone keeps, fewer than a stall
 MAX_TEXT = 2000  # characters of one value (notes, a list of skills)
 TOP = ("name", "system", "kind", "side", "hidden", "notes", "sheet")
-GROUP = re.compile(r"(?P<name>.*?\S)\s*[x×]\s*(?P<count>[0-9]+)", re.IGNORECASE)
+COUNT = re.compile(r"x(?P<count>[0-9]{1,4})", re.IGNORECASE)  # "x3": three of them
+GROUP = re.compile(rf"(?P<name>.*?\S)\s+{COUNT.pattern}", re.IGNORECASE)  # "Goblin x3"
 
 
 class LibraryError(Exception):
@@ -153,14 +156,14 @@ def parse(text: str, source: str = "stat block") -> Entry:
         if key not in TOP:
             raise LibraryError(f"{at(key)}: unknown field {key!r} (fields: {', '.join(TOP)})")
     if "system" not in data:
-        raise LibraryError(f"{source}: no system (e.g. system = \"livehack\")")
+        raise LibraryError(f'{source}: no system (e.g. system = "livehack")')
     system_name = _text(data["system"], "system", at("system"))
     try:
         system = get_system(known(system_name))
     except Rejected as exc:
         raise LibraryError(f"{at('system')}: {exc.message}") from None
     if "name" not in data:
-        raise LibraryError(f"{source}: no name (e.g. name = \"Goblin\")")
+        raise LibraryError(f'{source}: no name (e.g. name = "Goblin")')
     name = " ".join(_text(data["name"], "name", at("name")).split())
     if not name or len(name) > MAX_NAME:
         raise LibraryError(f"{at('name')}: a name has 1 to {MAX_NAME} characters")
@@ -265,7 +268,9 @@ class Library:
         if found is None:
             names = ", ".join(slug(e.name) for e in self.of(system)) or "none"
             title = get_system(system).title
-            raise LibraryError(f"no {title} stat block {word!r} in the library (there are: {names})")
+            raise LibraryError(
+                f"no {title} stat block {word!r} in the library (there are: {names})"
+            )
         return found
 
 
@@ -295,10 +300,6 @@ def load(folder: Path | None) -> Library:
 
 
 # --- writing -----------------------------------------------------------------------------------
-
-
-def slug(name: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "-", name.casefold()).strip("-") or "stat-block"
 
 
 def _toml_string(text: str) -> str:
@@ -372,8 +373,6 @@ def path_for(folder: Path, entry: Entry) -> Path:
 def write(folder: Path, entry: Entry, text: str | None = None) -> Path:
     """Keep a stat block in ``folder`` (as ``text`` when given, so a user's comments stay),
     replacing one of the same name; the path written."""
-    from tracker import storage
-
     path = path_for(folder, entry)
     try:
         storage.write_text(path, text if text is not None else to_toml(entry))
@@ -398,7 +397,7 @@ def parse_group(text: str) -> tuple[str, int]:
     found = GROUP.fullmatch(text)
     if found is None:
         return text, 1
-    count = int(found.group("count")) if len(found.group("count")) <= 4 else MAX_GROUP + 1
+    count = int(found.group("count"))
     if not 1 <= count <= MAX_GROUP:
         raise LibraryError(f"{text!r}: a group is 1 to {MAX_GROUP} combatants")
     return found.group("name"), count
