@@ -90,7 +90,8 @@ class Entry:
     def summary(self) -> str:
         """The sheet in a few words, as the combatants pane shows it."""
         system = get_system(self.system)
-        return "  ".join(s for s in system.sheet_stats(self.sheet()) if s.strip())
+        stats = zip(system.stat_columns, system.sheet_stats(self.sheet()), strict=False)
+        return "  ".join(f"{column} {value}" for column, value in stats if value.strip())
 
     def to_json(self) -> dict[str, object]:
         return {
