@@ -104,7 +104,7 @@ async def test_keep_by_key_and_by_command(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await type_line(pilot, "keep goblin-boss")
         kept = tmp_path / "lib" / "livehack" / "goblin-boss.toml"
-        assert "Kept Goblin Boss in the library" in screen_text(app)
+        assert "Kept Goblin Boss" in screen_text(app)
         entry = library.read(kept)
         assert dict(entry.fields).get("wounds") is None  # kept as a fight starts: no Wounds
         await pilot.press("down", "k")  # Brak
