@@ -101,7 +101,7 @@ async def test_add_a_group_on_the_command_line(tmp_path: Path) -> None:
 
 async def test_keep_by_key_and_by_command(tmp_path: Path) -> None:
     app = make_app(tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await type_line(pilot, "keep goblin-boss")
         kept = tmp_path / "lib" / "livehack" / "goblin-boss.toml"
         assert "Kept Goblin Boss" in screen_text(app)
