@@ -20,6 +20,13 @@ class AddCombatant(Struct, frozen=True, kw_only=True):
     index: int | None = None
 
 
+class AddCombatants(Struct, frozen=True):
+    """Several combatants at once (a group of foes, a party carried over): one undo step,
+    each added as ``AddCombatant`` adds it, so repeated names are numbered in turn."""
+
+    members: tuple[AddCombatant, ...]
+
+
 class EditCombatant(Struct, frozen=True, kw_only=True):
     """Change some of a combatant's details; a field left as None stays as it is."""
 
@@ -80,6 +87,7 @@ class DiscardConsequence(Struct, frozen=True):
 
 CoreCommand = (
     AddCombatant
+    | AddCombatants
     | EditCombatant
     | RemoveCombatant
     | MoveCombatant

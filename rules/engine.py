@@ -13,6 +13,7 @@ from msgspec import structs
 
 from rules.commands import (
     AddCombatant,
+    AddCombatants,
     AddCondition,
     AddNote,
     DiscardConsequence,
@@ -46,6 +47,7 @@ from rules.registry import get_system
 from rules.visibility import mentions
 
 MAX_NAME = 60
+MAX_GROUP = 100  # combatants added by one command: more than any table fields at once
 NUMBERED = re.compile(r"(.*\S)\s+([0-9]+)")  # "Bandit 2": a name and its number
 
 
@@ -94,6 +96,8 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
     match command:
         case AddCombatant():
             return _add(state, command)
+        case AddCombatants(members=members):
+            return _add_all(state, members)
         case EditCombatant():
             return _edit(state, command)
         case RemoveCombatant():
@@ -163,6 +167,19 @@ def _add(state: Encounter, cmd: AddCombatant) -> list[Event]:
         raise Rejected(f"place {index + 1} is outside the turn order")
     added = CombatantAdded(combatant, index)
     return [CombatantEdited(renamed), added] if renamed is not None else [added]
+
+
+def _add_all(state: Encounter, members: tuple[AddCombatant, ...]) -> list[Event]:
+    if not members:
+        raise Rejected("nobody to add")
+    if len(members) > MAX_GROUP:
+        raise Rejected(f"at most {MAX_GROUP} combatants can be added at once")
+    events: list[Event] = []
+    for member in members:
+        added = _add(state, member)  # each sees the ones before it: names are numbered in turn
+        state = fold_onto(state, added)
+        events += added
+    return events
 
 
 def _split_number(name: str) -> tuple[str, int | None]:

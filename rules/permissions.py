@@ -21,6 +21,7 @@ from rules.visibility import Viewer, mentions
 GM_COMMANDS = frozenset(
     {
         "AddCombatant",
+        "AddCombatants",
         "EditCombatant",
         "RemoveCombatant",
         "MoveCombatant",

@@ -177,6 +177,16 @@ class RuleSystem(ABC):
         ability typed without a category); ``Rejected`` when it cannot be. Default: as is."""
         return sheet
 
+    def sheet_kinds(self) -> tuple[tuple[str, Any], ...]:
+        """Each kind of sheet, blank, under the word a stat block names it by (``kind =
+        "challenge"``); the first is ``new_sheet``'s. By default one kind, named ""."""
+        return (("", self.new_sheet()),)
+
+    def fresh_sheet(self, sheet: Any) -> Any:
+        """The sheet as it starts a new fight: damage healed, pools full, what a fight spends
+        given back (a party carried over ``--fresh``). By default: as it is."""
+        return sheet
+
     # --- actions: forms described as data, turned into commands ------------------------------
 
     @abstractmethod

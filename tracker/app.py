@@ -66,10 +66,13 @@ class TrackerApp(App[None]):
         replay: History | None = None,
         dice: DiceSource | None = None,
         settings_file: Path | None = None,
+        library: Path | None = None,
     ) -> None:
         """``warnings``: shown in a dialog, to be read (``notes``: notifications).
-        ``settings_file``: where the theme is remembered; None (tests) remembers nothing."""
+        ``settings_file``: where the theme is remembered; None (tests) remembers nothing.
+        ``library``: the folder of the user's stat blocks; None: no library."""
         super().__init__()
+        self.library = library
         self.session = session
         self.saves = saves
         self.notes = list(notes)
@@ -102,7 +105,7 @@ class TrackerApp(App[None]):
 
             self.push_screen(ReplayScreen(self.replay), self._after_standalone_replay)
         elif self.session is not None:
-            self.push_screen(EncounterScreen(self.session))
+            self.push_screen(EncounterScreen(self.session, self.library))
         for note in self.notes:
             self.notify(note, markup=False, timeout=8)
         for warning in self.warnings:
@@ -157,12 +160,21 @@ class TrackerApp(App[None]):
     ) -> None:
         self.play_branch(message.branch)
 
+    def on_encounter_screen_new_encounter_requested(
+        self, message: EncounterScreen.NewEncounterRequested
+    ) -> None:
+        self.play_new(message.history, "New encounter", "Not saved")
+
     def play_branch(self, branch: History) -> None:
         """Save a branch as a new encounter and play it in place of the current one."""
+        self.play_new(branch, "Branched into", "Branch not saved")
+
+    def play_new(self, history: History, saying: str, failed: str) -> None:
+        """Save ``history`` as a new encounter and play it in place of the current one."""
         try:
-            opened = storage.create(self.saves, branch, "Branched into {path}")
+            opened = storage.create(self.saves, history, f"{saying} {{path}}")
         except storage.SaveError as exc:
-            self.notify(str(exc), title="Branch not saved", severity="error", markup=False)
+            self.notify(str(exc), title=failed, severity="error", markup=False)
             return
         self.open_encounter(opened)
 
@@ -220,7 +232,7 @@ class TrackerApp(App[None]):
         self.session, error = EncounterSession.resume(opened, self.dice)
         if self.OWNS_MEMORY:
             settle_memory()
-        screen = EncounterScreen(self.session)
+        screen = EncounterScreen(self.session, self.library)
         if isinstance(self.screen, EncounterScreen):
             self.switch_screen(screen)
         else:

@@ -34,6 +34,13 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
             metavar="DIR",
             help="folder of saved encounters (default: ./saves)",
         )
+        to.add_argument(
+            "--library",
+            type=Path,
+            default=None if default is not argparse.SUPPRESS else default,
+            metavar="DIR",
+            help="folder of your stat blocks (default: your data folder)",
+        )
 
     # Given before or after the command: a command's own copy sets it only when given, so
     # `tracker --saves DIR open FILE` keeps DIR.
@@ -51,6 +58,19 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     # Listing the systems scans their folder: the parser of a headless command does without.
     new.add_argument("--system", required=True, choices=None if only else names())
     new.add_argument("--name", required=True)
+    new.add_argument("--party", type=Path, metavar="SAVE", help="bring the party side of SAVE")
+    new.add_argument(
+        "--fresh",
+        action="store_true",
+        help="the party as the library has them (else their sheets reset to full)",
+    )
+    new.add_argument(
+        "--add",
+        action="append",
+        default=[],
+        metavar='"NAME xK"',
+        help="K numbered copies of a library stat block (repeatable)",
+    )
 
     open_ = sub.add_parser("open", parents=[saves], help="open a saved encounter")
     open_.add_argument("file", type=Path)
@@ -65,6 +85,10 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     export.add_argument("--gm", action="store_true", help="include GM-only combatants")
     export.add_argument(
         "--force", action="store_true", help="export a damaged save's readable part anyway"
+    )
+
+    library_arguments(
+        sub.add_parser("library", parents=[saves], help="the library of stat blocks"), saves
     )
 
     serve_arguments(sub.add_parser("serve", parents=[saves], help="serve the encounter over SSH"))
@@ -102,6 +126,24 @@ def bounded(low: int, high: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def library_arguments(parser: argparse.ArgumentParser, folders: Parser) -> None:
+    what = parser.add_subparsers(dest="library_command", required=True, parser_class=Parser)
+    listed = what.add_parser(
+        "list", parents=[folders], help="every stat block, bundled and your own"
+    )
+    listed.add_argument("--system", help="only this system's")
+    listed.add_argument("--json", action="store_true", help="print them as JSON")
+    add = what.add_parser(
+        "add", parents=[folders], help="check a stat block file and keep it in the library"
+    )
+    add.add_argument("file", type=Path, metavar="FILE.toml")
+    export = what.add_parser(
+        "export", parents=[folders], help="print a combatant of a save as a stat block"
+    )
+    export.add_argument("save", type=Path, metavar="SAVE")
+    export.add_argument("name", metavar="NAME")
 
 
 def forecast_arguments(parser: argparse.ArgumentParser) -> None:
@@ -161,10 +203,13 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("roll", "odds"):
         return headless.run(args)
     from tracker import launch, storage
+    from tracker.library import LibraryError
 
     try:
         if args.command == "export":
             return launch.run_export(args)
+        if args.command == "library":
+            return launch.run_library(args)
         if args.command == "forecast":
             return launch.run_forecast(args)
         if args.command == "replay":
@@ -174,7 +219,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
             return run_serve(args)
         return launch.run_app(args)
-    except (storage.SaveError, Rejected) as exc:
+    except (storage.SaveError, Rejected, LibraryError) as exc:
         print(f"tracker: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # BrokenPipeError is main's; anything else the file system says

@@ -17,14 +17,24 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rules import solo
-from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn, RemoveCondition
+from rules.commands import (
+    AddCombatant,
+    AddCombatants,
+    AddCondition,
+    AddNote,
+    NextTurn,
+    RemoveCondition,
+)
 from rules.conditions import Duration
 from rules.encounter import Combatant, Encounter
+from rules.engine import MAX_GROUP
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.forms import Field
 from rules.outcome import outcome as fight_outcome
 from rules.system import Action, RuleSystem
+from tracker.library import COUNT, Library
+from tracker.storage import slug as file_slug
 
 MAX_STEPS = 1000  # undo/redo steps in one command: far more than anyone means to type
 DICE = ("d4", "d6", "d8", "d10", "d12", "d20")
@@ -88,6 +98,7 @@ class Context:
     palette: Sequence[tuple[str, str, str]] = ()  # (title, action, help), as the palette lists
     selected: str | None = None
     known_conditions: Sequence[str] = ()  # condition names seen in the log, for completion
+    library: Library | None = None  # the stat blocks ``add`` finds by name
 
 
 # --- the built-in commands ---------------------------------------------------------------------
@@ -111,7 +122,12 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("redo", "[N]", "redo N steps (1)"),
     Builtin("apply", "", "apply the last roll's consequence"),
     Builtin("note", "TEXT", "add a note to the log"),
-    Builtin("add", "NAME [SIDE]", "add a combatant (side: foes)"),
+    Builtin(
+        "add",
+        "NAME [SIDE] [xK]",
+        "add K (1) of a library stat block, or a blank sheet (side: foes)",
+    ),
+    Builtin("keep", "[NAME]", "keep a combatant (the selected) in the library"),
     Builtin("save", "", "save now"),
     Builtin("open", "", "open another encounter"),
     Builtin("help", "[COMMAND]", "every key; with a command, how it is used"),
@@ -414,10 +430,12 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
                 return ScreenAction("apply_result")  # its dialog takes the user's choices
             return Execute(ctx.system.consequence_command(state), "apply result")
         case "add":
-            if len(words) > 2:
-                raise Rejected('usage: add NAME [SIDE] (quote a name with spaces: "Goblin Archer")')
-            side = words[1] if len(words) > 1 else "foes"
-            return Execute(AddCombatant(name=words[0], side=side), f"add {words[0]}")
+            return _add(ctx, words)
+        case "keep":
+            if len(words) > 1:
+                raise Rejected('usage: keep [NAME] (quote a name with spaces: "Goblin Archer")')
+            chosen = need_combatant(state, words[0]).id if words else ""
+            return ScreenAction(f"keep_combatant({chosen!r})")
         case "save":
             return ScreenAction("save")
         case "open":
@@ -426,6 +444,25 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             if not words:
                 return ScreenAction("help")
             return Say(usage(ctx, words[0]))
+
+
+def _add(ctx: Context, words: Sequence[str]) -> Outcome:
+    """``add NAME [SIDE] [xK]``: K of the library's NAME, else K blank sheets called NAME."""
+    counts = [found for w in words[1:] if (found := COUNT.fullmatch(w))]
+    rest = [w for w in words if not any(w == c.group(0) for c in counts)]
+    if not rest or len(rest) > 2 or len(counts) > 1:
+        raise Rejected('usage: add NAME [SIDE] [xK] (quote a name with spaces: "Goblin Archer")')
+    count = int(counts[0].group("count")) if counts else 1
+    if not 1 <= count <= MAX_GROUP:
+        raise Rejected(f"a group is 1 to {MAX_GROUP} combatants, not {count}")
+    side = rest[1] if len(rest) > 1 else None
+    entry = ctx.library.find(ctx.system.name, rest[0]) if ctx.library else None
+    if entry is not None:
+        members = entry.copies(count, side)
+    else:
+        members = (AddCombatant(name=rest[0], side=side or "foes"),) * count
+    label = f"add {entry.name if entry else rest[0]}" + (f" x{count}" if count > 1 else "")
+    return Execute(members[0] if count == 1 else AddCombatants(members), label)
 
 
 def _condition_on(person: Combatant, words: Sequence[str]) -> str:
@@ -596,11 +633,21 @@ def _builtin_options(ctx: Context, name: str, args: Sequence[str], word: str) ->
         case "uncond", 1:
             person = find_combatant_quiet(ctx.state, args[0])
             return [_word(c.name) for c in person.conditions] if person else []
+        case "add", 0:
+            return _library_words(ctx)
         case "add", 1:
             return list(dict.fromkeys(c.side for c in ctx.state.combatants))
+        case "keep", 0:
+            return people
         case "help", 0:
             return list(command_names(ctx))
     return []
+
+
+def _library_words(ctx: Context) -> list[str]:
+    if ctx.library is None:
+        return []
+    return [file_slug(e.name) for e in ctx.library.of(ctx.system.name)]
 
 
 def hint(text: str, ctx: Context) -> str:

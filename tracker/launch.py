@@ -15,6 +15,7 @@ from tracker import settings, storage
 from tracker.headless.seeds import dice_for
 
 if TYPE_CHECKING:
+    from rules.history import History
     from tracker.app import TrackerApp
 
 
@@ -45,6 +46,41 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def library_of(args: argparse.Namespace) -> Path:
+    from tracker.defaults import library_folder
+
+    folder: Path | None = getattr(args, "library", None)
+    return folder if folder is not None else library_folder()
+
+
+def run_library(args: argparse.Namespace) -> int:
+    import json
+
+    from rules.registry import known
+    from tracker import library
+    from tracker.command_line import need_combatant
+
+    folder = library_of(args)
+    if args.library_command == "add":
+        entry, path = library.add_file(folder, args.file)
+        print(f"Kept {entry.name} ({entry.system}) in {path}", file=sys.stderr)
+        return 0
+    if args.library_command == "export":
+        state = storage.read(args.save).state
+        combatant = need_combatant(state, args.name)
+        sys.stdout.write(library.to_toml(library.from_combatant(state.system, combatant)))
+        return 0
+    found = library.load(folder)
+    for problem in found.problems:
+        print(f"tracker: {problem}", file=sys.stderr)
+    entries = found.of(known(args.system)) if args.system else found.entries
+    if args.json:
+        print(json.dumps([e.to_json() for e in entries], indent=2))
+    else:
+        print(library.listing(entries))
+    return 0
+
+
 def run_forecast(args: argparse.Namespace) -> int:
     import json
     import secrets
@@ -71,13 +107,9 @@ def run_forecast(args: argparse.Namespace) -> int:
 
 def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str]]:
     """The encounter to start on, and the lines to tell the user about files passed over."""
-    from rules.engine import new_encounter
-    from rules.history import History
-
     folder: Path = args.saves
     if args.command == "new":
-        history = History(new_encounter(args.name, args.system))
-        return storage.create(folder, history, "New encounter: {path}"), []
+        return storage.create(folder, _new_history(args), "New encounter: {path}"), []
     if args.command == "open":
         if storage.is_demo(args.file):
             return storage.play_copy_of_demo(args.file, folder), []
@@ -105,6 +137,25 @@ def _told(opened: storage.Opened) -> storage.Opened:
     return opened
 
 
+def _new_history(args: argparse.Namespace) -> History:
+    from rules.dice import ANY_FACE
+    from tracker import library, prepare
+
+    if args.fresh and args.party is None:
+        raise library.LibraryError("--fresh is for a party: give --party SAVE too")
+    found = library.load(library_of(args))
+    party_from = storage.read(args.party).state if args.party is not None else None
+    return prepare.new_history(
+        args.name,
+        args.system,
+        ANY_FACE,  # adding rolls no dice
+        library=found,
+        party_from=party_from,
+        fresh=args.fresh,
+        foes=args.add,
+    )
+
+
 def run_app(args: argparse.Namespace) -> int:
     opened, skipped = choose_encounter(args)
     from tracker.app import TrackerApp  # Textual is loaded only for the app
@@ -124,6 +175,7 @@ def run_app(args: argparse.Namespace) -> int:
         notes=notes,
         warnings=warnings,
         settings_file=settings.settings_path(),
+        library=library_of(args),
     )
     return _run(app)
 

@@ -29,6 +29,7 @@ from tracker.command_line import (
     logged_conditions,
     resolve,
 )
+from tracker.library import Library
 from tracker.quick_flow import recent_events
 from tracker.session import EncounterSession
 
@@ -160,6 +161,7 @@ def prompt_for(
     palette: Callable[[], list[tuple[str, str, str]]],
     selected: str | None,
     settle_first: Callable[[str, Callable[[], None]], None] | None = None,
+    library: Library | None = None,
 ) -> CommandLineScreen:
     """The prompt, wired to an encounter screen: lines run through its session, and screen
     actions (``:replay``...) on the screen. A line that would leave a result unapplied (a
@@ -177,6 +179,7 @@ def prompt_for(
                     palette=palette(),
                     selected=selected,
                     known_conditions=known,
+                    library=library,
                 )
             ]
         return cached[0]

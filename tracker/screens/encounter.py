@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from textual.app import ComposeResult
@@ -13,6 +14,7 @@ from textual.screen import Screen
 from rules import solo
 from rules.commands import (
     AddCombatant,
+    AddCombatants,
     AddCondition,
     AddNote,
     DiscardConsequence,
@@ -39,7 +41,9 @@ from tracker.widgets.roll_log import RollLog
 from tracker.widgets.thresholds import ThresholdsPane
 
 if TYPE_CHECKING:
+    from tracker.library import Library
     from tracker.screens.form import FormScreen, FormSettings
+    from tracker.screens.library import Pick
     from tracker.screens.solo import SoloChoices
 
 # The dialogs are imported where they open, not with this screen: the first frame needs
@@ -86,6 +90,13 @@ class EncounterScreen(Screen[None]):
             super().__init__()
             self.branch = branch
 
+    class NewEncounterRequested(Message):
+        """A new encounter was prepared (the party carried over): the app saves and plays it."""
+
+        def __init__(self, history: History) -> None:
+            super().__init__()
+            self.history = history
+
     BINDINGS = [
         Binding("r", "roll", "Roll"),
         Binding("t", "quick_turn", "Quick turn"),
@@ -94,6 +105,7 @@ class EncounterScreen(Screen[None]):
         Binding("n", "next_turn", "Next turn/round"),
         Binding("a", "add_combatant", "Add"),
         Binding("e", "edit_combatant", "Edit", show=False),
+        Binding("k", "keep_combatant", "Keep in library", show=False),
         Binding("x,delete", "remove_combatant", "Remove", show=False),
         Binding("c", "add_condition", "Condition"),
         Binding("C", "remove_condition", "Drop condition", show=False),
@@ -108,14 +120,18 @@ class EncounterScreen(Screen[None]):
         Binding("f", "fight_summary", "Fight summary", show=False),
         Binding("F", "forecast", "Forecast", show=False),
         Binding("ctrl+o", "open_save", "Open encounter", show=False),
+        Binding("N", "new_party", "New encounter with this party", show=False),
         Binding("colon", "command_line", "Command line"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, session: EncounterSession) -> None:
+    def __init__(self, session: EncounterSession, library: Path | None = None) -> None:
+        """``library``: the user's stat blocks folder; None: no library (``a`` opens the
+        blank sheet at once)."""
         super().__init__()
         self.session = session
+        self.library_folder = library
         self._unsubscribe: Callable[[], None] | None = None
         self._forms: dict[str, FormScreen] = {}  # the system actions' dialogs, built once
         self._was_over = False  # the fight was over at the last change seen
@@ -273,11 +289,121 @@ class EncounterScreen(Screen[None]):
         }
 
     def action_add_combatant(self) -> None:
+        found = self.library()
+        if found is None:
+            self.add_blank()
+            return
+        from tracker.screens.library import LibraryScreen
+
+        system = self.session.system
+        self.app.push_screen(LibraryScreen(found.of(system.name), system.title), self._picked)
+
+    def _picked(self, pick: Pick | None) -> None:
+        if pick is None:
+            return
+        if pick.entry is None:
+            self.add_blank(pick.name)
+            return
+        entry = pick.entry
+        try:
+            members = entry.copies(pick.count)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+        command = members[0] if len(members) == 1 else AddCombatants(members)
+        self.run(command, f"add {entry.name}" + (f" x{len(members)}" if len(members) > 1 else ""))
+
+    def add_blank(self, name: str = "") -> None:
+        """The add dialog on a blank sheet."""
+
         def submit(values: Mapping[str, str]) -> None:
             parsed = self.parse_combatant(values, None)
             self.session.execute(AddCombatant(**parsed), f"add {parsed['name']}")
 
-        self.ask("Add combatant", self.combatant_fields(None), submit, ok_label="Add")
+        fields = self.combatant_fields(None)
+        if name:
+            fields[0] = Field(key="name", label="Name", kind="text", default=name)
+        self.ask("Add combatant", fields, submit, ok_label="Add")
+
+    def library(self) -> Library | None:
+        """The stat blocks (read anew: the files may have changed), or None without a library;
+        a file that cannot be read is skipped, with a notice."""
+        if self.library_folder is None:
+            return None
+        from tracker import library
+
+        found = library.load(self.library_folder)
+        for problem in found.problems[:3]:
+            self.notify(problem, severity="warning", markup=False)
+        return found
+
+    def action_keep_combatant(self, combatant_id: str = "") -> None:
+        """Keep a combatant (the selected one) in the library, as it starts a fight."""
+        combatant = self.state.find(combatant_id) if combatant_id else self.selected()
+        if combatant is None:
+            return
+        if self.library_folder is None:
+            self.notify("No library here", severity="warning")
+            return
+        from tracker import library
+
+        entry = library.from_combatant(self.state.system, combatant, fresh=True)
+        replaced = library.path_for(self.library_folder, entry).exists()
+        try:
+            path = library.write(self.library_folder, entry)
+        except library.LibraryError as exc:
+            self.notify(str(exc), title="Not kept", severity="error", markup=False)
+            return
+        done = "Replaced" if replaced else "Kept"
+        self.notify(f"{done} {entry.name} in the library: {path}", markup=False)
+
+    def action_new_party(self) -> None:
+        """A new encounter with this one's party, and foes from the library."""
+        from tracker import prepare
+
+        try:
+            side = prepare.party_side(self.state)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+        fields = [
+            Field(key="name", label="New encounter's name", kind="text"),
+            Field(
+                key="fresh",
+                label=f"The {side}",
+                kind="choice",
+                default="ended",
+                choices=(("ended", "As they ended"), ("fresh", "Fresh")),
+                help="Fresh: as the library has them, else their sheets reset to full",
+            ),
+            Field(
+                key="foes",
+                label="Foes from the library",
+                kind="text",
+                help="goblin x3, goblin-boss",
+            ),
+        ]
+
+        def submit(values: Mapping[str, str]) -> None:
+            from tracker.library import Library, LibraryError
+
+            found = self.library() or Library()
+            foes = [part for part in values["foes"].split(",") if part.strip()]
+            try:
+                history = prepare.new_history(
+                    values["name"],
+                    self.state.system,
+                    self.session.dice,
+                    library=found,
+                    party_from=self.state,
+                    fresh=values["fresh"] == "fresh",
+                    foes=foes,
+                )
+            except LibraryError as exc:
+                raise Rejected(str(exc)) from None
+            self.post_message(self.NewEncounterRequested(history))
+
+        self.ask("New encounter with this party", fields, submit, ok_label="Start")
 
     def action_edit_combatant(self) -> None:
         combatant = self.selected()
@@ -545,7 +671,14 @@ class EncounterScreen(Screen[None]):
 
         selected = self.query_one(CombatantsPane).selected_id
         self.app.push_screen(
-            prompt_for(self, self.session, self.palette_commands, selected, self.settle_first)
+            prompt_for(
+                self,
+                self.session,
+                self.palette_commands,
+                selected,
+                self.settle_first,
+                library=self.library(),
+            )
         )
 
     def action_apply_result(self, then: Callable[[], None] | None = None) -> None:

@@ -88,6 +88,13 @@ class BeerRunSheet(Struct, frozen=True, kw_only=True, tag="beerrun.sheet"):
         return tuple(o for o in self.outcomes if o.kind == "inflicted")
 
 
+def rested(sheet: BeerRunSheet) -> BeerRunSheet:
+    """The sheet as a new fight begins: abilities back to their rating, situation and penalty
+    dice and the goal gone; outcome dice (permanent) and Intensity (no maximum) stay."""
+    abilities = tuple(structs.replace(a, size=a.rating, full=0) for a in sheet.abilities)
+    return structs.replace(sheet, abilities=abilities, situation=(), penalty=(), goal=None)
+
+
 def damaged(sheet: BeerRunSheet, name: str, pips: int) -> BeerRunSheet:
     """The sheet with an ability ``pips`` smaller, never below zero."""
     abilities = tuple(

@@ -58,6 +58,7 @@ from .model import (
     parse_abilities,
     parse_outcomes,
     parse_temp_dice,
+    rested,
     spend_one,
     temp_text,
 )
@@ -259,6 +260,9 @@ class BeerRun(RuleSystem):
             penalty=parse_temp_dice(values.get("penalty", ""), "Penalty dice"),
             outcomes=parse_outcomes(values.get("outcomes", "")),
         )
+
+    def fresh_sheet(self, sheet: BeerRunSheet) -> BeerRunSheet:
+        return rested(sheet)
 
     def fit_sheet(self, state: Encounter, sheet: BeerRunSheet) -> BeerRunSheet:
         """Abilities typed without a category (as the combatants pane shows them): each takes

@@ -40,6 +40,11 @@ SHORT: dict[str, str] = {
 }
 
 
+def rested(sheet: FatigueSheet) -> FatigueSheet:
+    """The sheet as a new fight begins: every pool at its maximum."""
+    return structs.replace(sheet, **{pool: getattr(sheet, f"{pool}_max") for pool in POOLS})
+
+
 class Skill(Struct, frozen=True):
     name: str
     level: int

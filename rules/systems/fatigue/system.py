@@ -88,6 +88,7 @@ from .sheet import (
     bar,
     costs_text,
     defense_consequence,
+    rested,
     sheet_fields,
     sheet_from_values,
 )
@@ -133,6 +134,9 @@ class FatigueThresholds(RuleSystem):
 
     def sheet_from_form(self, values: Mapping[str, str], sheet: FatigueSheet) -> FatigueSheet:
         return sheet_from_values(values, sheet)
+
+    def fresh_sheet(self, sheet: FatigueSheet) -> FatigueSheet:
+        return rested(sheet)
 
     def sheet_stats(self, sheet: FatigueSheet) -> tuple[str, ...]:
         return (

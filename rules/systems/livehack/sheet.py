@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from msgspec import Struct
+from msgspec import Struct, structs
 
 from rules.errors import Rejected
 
@@ -126,6 +126,13 @@ class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
     @property
     def held_total(self) -> int:
         return sum(h.bonus for h in self.held)
+
+
+def rested(sheet: LiveHackSheet) -> LiveHackSheet:
+    """The sheet as a new fight begins: Wounds, Fatigue and attribute damage healed, effort
+    and held positions back; Grimness stays (docs/rulings.md, "A party carried over fresh")."""
+    damage = {f"{key}_damage": 0 for key in ATTRIBUTE_FIELDS}
+    return structs.replace(sheet, wounds=0, fatigue=0, effort_spent=0, held=(), **damage)
 
 
 # --- ratings typed as text: "Spot 3, Hide 2" ------------------------------------------------

@@ -84,6 +84,7 @@ from .sheet import (
     Rating,
     Trait,
     offset_effects,
+    rested,
 )
 from .sheet_form import sheet_fields, sheet_values
 
@@ -191,6 +192,9 @@ class LiveHack(RuleSystem):
 
     def sheet_from_form(self, values: Mapping[str, str], sheet: LiveHackSheet) -> LiveHackSheet:
         return sheet_values(values, sheet)
+
+    def fresh_sheet(self, sheet: LiveHackSheet) -> LiveHackSheet:
+        return rested(sheet)
 
     def sheet_stats(self, sheet: LiveHackSheet) -> tuple[str, ...]:
         fort = sheet.defense("fortitude") + sheet.attribute("con") + sheet.armour

@@ -129,6 +129,15 @@ class ChallengeSheet(Struct, frozen=True, kw_only=True, tag="painpool.challenge"
         return self.lost // self.spiral if self.spiral else 0
 
 
+def rested(sheet: HeroSheet | ChallengeSheet) -> HeroSheet | ChallengeSheet:
+    """The sheet as a new fight begins: a hero's crossed-off levels back and no held dice
+    (favor, earned, stays); a challenge's health tokens all back."""
+    if isinstance(sheet, ChallengeSheet):
+        return structs.replace(sheet, lost=0)
+    boons = tuple(structs.replace(b, damage=0, failure=0) for b in sheet.boons)
+    return structs.replace(sheet, boons=boons, held=())
+
+
 def out_of_fight(sheet: HeroSheet | ChallengeSheet) -> str:
     """Why a combatant is out of the fight ("" while in it): a challenge with no health
     tokens left is "passed"; a hero with boons, every one crossed off, is "spent" (nothing

@@ -75,6 +75,7 @@ from .sheets import (
     hero_from_form,
     hero_stats,
     out_of_fight,
+    rested,
 )
 
 if TYPE_CHECKING:
@@ -151,6 +152,12 @@ class PainPool(RuleSystem):
         if isinstance(sheet, ChallengeSheet):
             return challenge_from_form(values, sheet)
         return hero_from_form(values, sheet)
+
+    def sheet_kinds(self) -> tuple[tuple[str, HeroSheet | ChallengeSheet], ...]:
+        return (("hero", HeroSheet()), ("challenge", ChallengeSheet()))
+
+    def fresh_sheet(self, sheet: HeroSheet | ChallengeSheet) -> HeroSheet | ChallengeSheet:
+        return rested(sheet)
 
     def sheet_stats(self, sheet: HeroSheet | ChallengeSheet) -> tuple[str, ...]:
         if isinstance(sheet, ChallengeSheet):

@@ -1,0 +1,429 @@
+"""The library of stat blocks: one human-editable TOML file per combatant.
+
+A stat block names its system and gives the sheet's fields by the keys of the system's add
+form, each checked by the system's own form parsing::
+
+    name = "Goblin Sneak"
+    system = "livehack"
+    side = "foes"
+    notes = "Stabs from the dark"
+
+    [sheet]
+    attack = 2
+    skills = "Hide +3, Spot +1"
+
+A system with more than one kind of sheet (Pain Pool: hero, challenge) says which with
+``kind = "challenge"``. The bundled set ships in ``tracker/stat_blocks/<system>/``; the user's
+library (``--library``, else ``tracker.defaults.library_folder()``) holds the same files, and
+one of theirs stands in for a bundled one of the same system and name. No Textual here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rules.commands import AddCombatant
+from rules.encounter import Combatant
+from rules.engine import MAX_GROUP, MAX_NAME, NUMBERED
+from rules.errors import Rejected
+from rules.forms import Field
+from rules.registry import get_system, known
+from rules.system import RuleSystem
+from tracker import storage
+from tracker.storage import slug
+
+BUNDLED = Path(__file__).with_name("stat_blocks")
+SUFFIX = ".toml"
+MAX_BYTES = 64 * 1024  # a stat block is a few hundred bytes; this is room for long notes
+MAX_FILES = 2000  # read from one library folder: more than anyone keeps, fewer than a stall
+MAX_TEXT = 2000  # characters of one value (notes, a list of skills)
+TOP = ("name", "system", "kind", "side", "hidden", "notes", "sheet")
+COUNT = re.compile(r"x(?P<count>[0-9]{1,4})", re.IGNORECASE)  # "x3": three of them
+GROUP = re.compile(rf"(?P<name>.*?\S)\s+{COUNT.pattern}", re.IGNORECASE)  # "Goblin x3"
+
+
+class LibraryError(Exception):
+    """A stat block that cannot be read or kept; ``str()`` is the one line to show."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A stat block: ``fields`` are the sheet's form values, by key, as typed."""
+
+    name: str
+    system: str
+    side: str = "foes"
+    notes: str = ""
+    hidden: bool = False
+    kind: str = ""
+    fields: tuple[tuple[str, str], ...] = ()
+    path: Path | None = None
+    bundled: bool = False
+
+    def sheet(self) -> Any:
+        system = get_system(self.system)
+        return system.sheet_from_form(dict(self.fields), _blank(system, self.kind))
+
+    def command(self, name: str | None = None, side: str | None = None) -> AddCombatant:
+        return AddCombatant(
+            name=name or self.name,
+            side=side or self.side,
+            gm_only=self.hidden,
+            notes=self.notes,
+            sheet=self.sheet(),
+        )
+
+    def copies(self, count: int, side: str | None = None) -> tuple[AddCombatant, ...]:
+        """``count`` of it, each under the entry's name: adding numbers them (Goblin 1...)."""
+        if not 1 <= count <= MAX_GROUP:
+            raise LibraryError(f"a group is 1 to {MAX_GROUP} combatants, not {count}")
+        return (self.command(side=side),) * count
+
+    def summary(self) -> str:
+        """The sheet in a few words, as the combatants pane shows it."""
+        system = get_system(self.system)
+        stats = zip(system.stat_columns, system.sheet_stats(self.sheet()), strict=False)
+        return "  ".join(f"{column} {value}" for column, value in stats if value.strip())
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "system": self.system,
+            "kind": self.kind,
+            "side": self.side,
+            "hidden": self.hidden,
+            "notes": self.notes,
+            "sheet": dict(self.fields),
+            "bundled": self.bundled,
+            "file": str(self.path) if self.path else None,
+        }
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def _blank(system: RuleSystem, kind: str) -> Any:
+    return dict(system.sheet_kinds())[kind]
+
+
+def _form(system: RuleSystem, kind: str) -> dict[str, Field]:
+    return {f.key: f for f in system.sheet_form(_blank(system, kind))}
+
+
+def _line_of(text: str, key: str, table: str = "") -> int:
+    """The line (from 1) where ``key`` is set, in ``[table]`` or at the top; 1 if not found."""
+    current = ""
+    pattern = re.compile(rf"""\s*(["']?){re.escape(key)}\1\s*=""")
+    header = re.compile(r"\s*\[\s*([^\]]*?)\s*\]")
+    for number, line in enumerate(text.splitlines(), 1):
+        found = header.match(line)
+        if found:
+            current = found.group(1).strip("\"'")
+            if key == table == current:
+                return number
+        elif current == table and pattern.match(line):
+            return number
+    return 1
+
+
+def _text(value: object, what: str, where: str, limit: int = MAX_TEXT) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise LibraryError(f"{where}: {what} must be text")
+    text = str(value)
+    if len(text) > limit:
+        raise LibraryError(f"{where}: {what} is longer than {limit:,} characters")
+    return text
+
+
+def parse(text: str, source: str = "stat block") -> Entry:
+    """A stat block from its TOML text; ``LibraryError`` names the source, line and field."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LibraryError(f"{source}: not valid TOML: {exc}") from None
+
+    def at(key: str, table: str = "") -> str:
+        return f"{source} line {_line_of(text, key, table)}"
+
+    for key in data:
+        if key not in TOP:
+            raise LibraryError(f"{at(key)}: unknown field {key!r} (fields: {', '.join(TOP)})")
+    if "system" not in data:
+        raise LibraryError(f'{source}: no system (e.g. system = "livehack")')
+    system_name = _text(data["system"], "system", at("system"))
+    try:
+        system = get_system(known(system_name))
+    except Rejected as exc:
+        raise LibraryError(f"{at('system')}: {exc.message}") from None
+    if "name" not in data:
+        raise LibraryError(f'{source}: no name (e.g. name = "Goblin")')
+    name = " ".join(_text(data["name"], "name", at("name")).split())
+    if not name or len(name) > MAX_NAME:
+        raise LibraryError(f"{at('name')}: a name has 1 to {MAX_NAME} characters")
+    kinds = [k for k, _ in system.sheet_kinds()]
+    kind = _text(data.get("kind", kinds[0]), "kind", at("kind"))
+    if kind not in kinds:
+        listed = ", ".join(k for k in kinds if k) or "none: leave it out"
+        raise LibraryError(f"{at('kind')}: {system.title} has no kind {kind!r} (kinds: {listed})")
+    hidden = data.get("hidden", False)
+    if not isinstance(hidden, bool):
+        raise LibraryError(f"{at('hidden')}: hidden must be true or false")
+    sheet = data.get("sheet", {})
+    if not isinstance(sheet, dict):
+        raise LibraryError(f"{at('sheet')}: sheet must be a table ([sheet])")
+    form = _form(system, kind)
+    blank = _blank(system, kind)
+    fields: list[tuple[str, str]] = []
+    for key, value in sheet.items():
+        where = at(key, "sheet")
+        if key not in form:
+            keys = ", ".join(form)
+            raise LibraryError(f"{where}: {system.title} sheets have no field {key!r} ({keys})")
+        typed = ("yes" if value else "no") if isinstance(value, bool) else value
+        fields.append((key, _text(typed, form[key].label, where)))
+    entry = Entry(
+        name=name,
+        system=system.name,
+        side=" ".join(_text(data.get("side", "foes"), "side", at("side"), MAX_NAME).split())
+        or "foes",
+        notes=_text(data.get("notes", ""), "notes", at("notes")).strip(),
+        hidden=hidden,
+        kind=kind,
+        fields=tuple(fields),
+    )
+    try:
+        entry.sheet()
+    except Rejected as exc:
+        # The line of the first field refused on its own (a field may need another: Pain
+        # Pool's Impacted boon is one of the boons), else the table's.
+        line = at("sheet", "sheet")
+        for key, value in fields:
+            try:
+                system.sheet_from_form({key: value}, blank)
+            except Rejected:
+                line = at(key, "sheet")
+                break
+        raise LibraryError(f"{line}: {exc.message}") from None
+    return entry
+
+
+def read_text(path: Path) -> str:
+    """A stat block file's text: a regular file of at most ``MAX_BYTES``, in UTF-8."""
+    try:
+        # Never opened unless it is a regular file: a FIFO or a device would block or never end.
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise LibraryError(f"{path}: is a folder, not a stat block file")
+        if not stat.S_ISREG(info.st_mode):
+            raise LibraryError(f"{path}: is not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise LibraryError(f"{path}: is larger than {MAX_BYTES // 1024} KiB")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as file:
+            data = file.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise LibraryError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise LibraryError(f"{path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise LibraryError(f"{path}: is larger than {MAX_BYTES // 1024} KiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LibraryError(f"{path}: is not UTF-8 text") from None
+
+
+def read(path: Path, bundled: bool = False) -> Entry:
+    return replace(parse(read_text(path), str(path)), path=path, bundled=bundled)
+
+
+@dataclass
+class Library:
+    """The stat blocks found: the bundled set, then the user's (theirs win a clash), and a
+    line for each file that could not be read (skipped)."""
+
+    entries: list[Entry] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def of(self, system: str) -> list[Entry]:
+        return [e for e in self.entries if e.system == system]
+
+    def find(self, system: str, word: str) -> Entry | None:
+        """The entry a word names: its name in any case, or its slug (``goblin-sneak``)."""
+        wanted = word.strip().casefold()
+        for entry in self.of(system):
+            if wanted in (entry.name.casefold(), slug(entry.name)):
+                return entry
+        return None
+
+    def need(self, system: str, word: str) -> Entry:
+        found = self.find(system, word)
+        if found is None:
+            names = ", ".join(slug(e.name) for e in self.of(system)) or "none"
+            title = get_system(system).title
+            raise LibraryError(
+                f"no {title} stat block {word!r} in the library (there are: {names})"
+            )
+        return found
+
+
+def _files(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.glob(f"*/*{SUFFIX}"))[:MAX_FILES]
+    except OSError:
+        return []
+
+
+def load(folder: Path | None) -> Library:
+    """Every stat block: bundled, then ``folder``'s (None: the bundled set alone)."""
+    library = Library()
+    chosen: dict[tuple[str, str], Entry] = {}
+    for bundled, where in ((True, BUNDLED), (False, folder)):
+        if where is None:
+            continue
+        for path in _files(where):
+            try:
+                entry = read(path, bundled)
+            except LibraryError as exc:
+                library.problems.append(f"Skipped {exc}")
+                continue
+            chosen[entry.system, entry.name.casefold()] = entry
+    library.entries = sorted(chosen.values(), key=lambda e: (e.system, e.name.casefold()))
+    return library
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+def _toml_string(text: str) -> str:
+    # A JSON string is a TOML basic string, but for DEL, which TOML wants escaped.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_string(key)
+
+
+def to_toml(entry: Entry) -> str:
+    """The stat block as a TOML file (numbers as numbers, the rest as text)."""
+    system = get_system(entry.system)
+    form = _form(system, entry.kind)
+    lines = [
+        f"# A {system.title} stat block for the combat tracker (tracker library add FILE)",
+        f"name = {_toml_string(entry.name)}",
+        f"system = {_toml_string(entry.system)}",
+    ]
+    if entry.kind:
+        lines.append(f"kind = {_toml_string(entry.kind)}")
+    lines.append(f"side = {_toml_string(entry.side)}")
+    if entry.hidden:
+        lines.append("hidden = true")
+    if entry.notes:
+        lines.append(f"notes = {_toml_string(entry.notes)}")
+    lines += ["", "[sheet]"]
+    for key, value in entry.fields:
+        number = form[key].kind == "int" and re.fullmatch(r"[+-]?[0-9]{1,15}", value)
+        lines.append(f"{_toml_key(key)} = {int(value) if number else _toml_string(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _kind_of(system: RuleSystem, sheet: object) -> str:
+    return next((k for k, blank in system.sheet_kinds() if type(blank) is type(sheet)), "")
+
+
+def from_combatant(system_name: str, combatant: Combatant[Any], fresh: bool = False) -> Entry:
+    """A combatant as a stat block: its sheet's form values, those left blank left out.
+
+    ``fresh``: its sheet as a new fight begins (``RuleSystem.fresh_sheet``), under its name
+    without the number adding gave it ("Goblin 2" is kept as "Goblin").
+    """
+    system = get_system(system_name)
+    sheet = system.fresh_sheet(combatant.sheet) if fresh else combatant.sheet
+    kind = _kind_of(system, sheet)
+    blank = _form(system, kind)
+    fields = tuple(
+        (f.key, f.default)
+        for f in system.sheet_form(sheet)
+        if f.key in blank and f.default != blank[f.key].default
+    )
+    name = combatant.name
+    numbered = NUMBERED.fullmatch(name) if fresh else None
+    return Entry(
+        name=numbered.group(1) if numbered else name,
+        system=system_name,
+        side=combatant.side,
+        notes=combatant.notes,
+        hidden=combatant.gm_only,
+        kind=kind,
+        fields=fields,
+    )
+
+
+def path_for(folder: Path, entry: Entry) -> Path:
+    return folder / entry.system / f"{slug(entry.name)}{SUFFIX}"
+
+
+def write(folder: Path, entry: Entry, text: str | None = None) -> Path:
+    """Keep a stat block in ``folder`` (as ``text`` when given, so a user's comments stay),
+    replacing one of the same name; the path written."""
+    path = path_for(folder, entry)
+    try:
+        storage.write_text(path, text if text is not None else to_toml(entry))
+    except storage.SaveError as exc:
+        raise LibraryError(str(exc)) from None
+    return path
+
+
+def add_file(folder: Path, path: Path) -> tuple[Entry, Path]:
+    """Check a stat block file and copy it into the library."""
+    text = read_text(path)
+    entry = parse(text, str(path))
+    return entry, write(folder, entry, text)
+
+
+# --- groups --------------------------------------------------------------------------------------
+
+
+def parse_group(text: str) -> tuple[str, int]:
+    """ "Goblin x3" -> ("Goblin", 3); a name alone is one."""
+    text = " ".join(text.split())
+    found = GROUP.fullmatch(text)
+    if found is None:
+        return text, 1
+    count = int(found.group("count"))
+    if not 1 <= count <= MAX_GROUP:
+        raise LibraryError(f"{text!r}: a group is 1 to {MAX_GROUP} combatants")
+    return found.group("name"), count
+
+
+def groups(
+    library: Library, system: str, asked: Iterable[str]
+) -> list[tuple[Entry, tuple[AddCombatant, ...]]]:
+    """Each "NAME xK" asked for: its entry and the K copies to add."""
+    out = []
+    for text in asked:
+        name, count = parse_group(text)
+        entry = library.need(system, name)
+        out.append((entry, entry.copies(count)))
+    return out
+
+
+def listing(entries: Sequence[Entry]) -> str:
+    """The library as text, one line a stat block."""
+    if not entries:
+        return "No stat blocks."
+    width = max(len(e.name) for e in entries)
+    lines = []
+    for e in entries:
+        where = "bundled" if e.bundled else str(e.path)
+        kind = f" ({e.kind})" if e.kind else ""
+        lines.append(f"{e.system:<9} {e.name:<{width}}  {e.side}{kind}  {where}")
+    return "\n".join(lines)

@@ -1,0 +1,86 @@
+"""A new encounter prepared in one go: the party of another save carried over, as it ended
+or fresh, and groups of foes from the library. Everything is added by commands
+(``AddCombatants``), so the new encounter's log says who came in, and undo takes it back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.commands import AddCombatant, AddCombatants
+from rules.dice import DiceSource
+from rules.encounter import Combatant, Encounter
+from rules.engine import decide, new_encounter
+from rules.errors import Rejected
+from rules.history import History
+from rules.registry import get_system
+from tracker.library import Library, groups
+
+PARTY_SIDES = ("party", "heroes")  # the party's usual names; else the first side not a foe's
+FOE_SIDES = ("foes", "challenge")
+
+
+def party_side(state: Encounter) -> str:
+    """The side of an encounter that is the party: "party" or "heroes" when there is one,
+    else the first side in the turn order that is not "foes" or "challenge"."""
+    sides = list(dict.fromkeys(c.side for c in state.combatants))
+    for wanted in PARTY_SIDES:
+        found = next((s for s in sides if s.casefold() == wanted), None)
+        if found is not None:
+            return found
+    found = next((s for s in sides if s.casefold() not in FOE_SIDES), None)
+    if found is None:
+        raise Rejected(f"{state.name} has no party side (sides: {', '.join(sides) or 'none'})")
+    return found
+
+
+def party(state: Encounter, library: Library, fresh: bool) -> tuple[AddCombatant, ...]:
+    """The party side of ``state`` to add to a new encounter: each as it ended, or ``fresh``:
+    with the sheet of the library's stat block of its name, else its own reset to full."""
+    side = party_side(state)
+    return tuple(
+        _member(state.system, c, library, fresh) for c in state.combatants if c.side == side
+    )
+
+
+def _member(system: str, combatant: Combatant[Any], library: Library, fresh: bool) -> AddCombatant:
+    sheet = combatant.sheet
+    if fresh:
+        entry = library.find(system, combatant.name)
+        sheet = entry.sheet() if entry else get_system(system).fresh_sheet(sheet)
+    return AddCombatant(
+        name=combatant.name,
+        side=combatant.side,
+        gm_only=combatant.gm_only,
+        notes=combatant.notes,
+        sheet=sheet,
+    )
+
+
+def new_history(
+    name: str,
+    system: str,
+    dice: DiceSource,
+    *,
+    library: Library,
+    party_from: Encounter | None = None,
+    fresh: bool = False,
+    foes: Sequence[str] = (),
+) -> History:
+    """A new encounter: the party of ``party_from``, then each "NAME xK" of ``foes``."""
+    history = History(new_encounter(name, system))
+    steps: list[tuple[tuple[AddCombatant, ...], str]] = []
+    if party_from is not None:
+        if party_from.system != system:
+            theirs = get_system(party_from.system).title
+            raise Rejected(
+                f"{party_from.name} is a {theirs} encounter, not {get_system(system).title}"
+            )
+        how = "fresh" if fresh else "as it ended"
+        steps.append((party(party_from, library, fresh), f"the party of {party_from.name}, {how}"))
+    for entry, copies in groups(library, system, foes):
+        steps.append((copies, f"add {entry.name} x{len(copies)}"))
+    for members, label in steps:
+        if members:
+            history.commit(decide(history.state, AddCombatants(members), dice), label)
+    return history
