@@ -56,10 +56,11 @@ def make_side(
     attitude: Attitude,
     effort: tuple[Cost, ...],
 ) -> Side:
-    """A side's numbers, read from its sheet as it stands before this check's effort."""
-    sheet = sheet_of(combatant)
+    """A side's numbers, read from its sheet once this check's effort is paid: "Attempting
+    to make any Difficulty Check first requires spending" N (and 3N more when intense)."""
     nominal = halved(effort) if attitude.startswith("relaxed") else effort
     upfront = merge(nominal, scaled(nominal, 3)) if attitude == "intense" else nominal
+    sheet = sheet_of(combatant).spent(upfront)
     check_penalty, fumble_penalty = task_penalties(sheet, tuple(c.pool for c in nominal))
     return Side(
         combatant_id=combatant.id,

@@ -21,6 +21,7 @@ from .events import (
     SIDES,
     FatigueCheck,
     FatigueChecked,
+    call_off_refusal,
     out_word,
     pending,
     sheet_of,
@@ -198,7 +199,9 @@ def suckage_form(state: Encounter) -> list[Field]:
 
 
 def calloff_form(state: Encounter) -> list[Field]:
-    pending(state)
+    refusal = call_off_refusal(state, pending(state))
+    if refusal:
+        raise Rejected(refusal)
     return [Field(key="levels", label="Levels lower (1 or 2)", default="1")]
 
 

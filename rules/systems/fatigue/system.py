@@ -56,6 +56,7 @@ from .events import (
     FatigueSuckageTaken,
     FatigueTakeSuckage,
     Suckage,
+    call_off_refusal,
     level_name,
     out_word,
     pending,
@@ -323,14 +324,9 @@ class FatigueThresholds(RuleSystem):
         roll = pending(state)
         if cmd.levels not in (1, 2):
             raise Rejected("Calling off lowers the consequence one or two levels")
-        if roll.called_off:
-            raise Rejected("That effort has already been called off")
-        sufferer = roll.sufferer
-        if roll.level is None or sufferer is None:
-            raise Rejected("There is no consequence to call off")
-        if sufferer.attitude == "intense":
-            name = state.name_of(sufferer.combatant_id)
-            raise Rejected(f"{name} set out with an intense effort and cannot call it off")
+        refusal = call_off_refusal(state, roll)
+        if refusal:
+            raise Rejected(refusal)
         return FatigueCalledOff(cmd.levels)
 
     def _aid(self, state: Encounter, cmd: FatigueAid, dice: DiceSource) -> FatigueAided:
@@ -413,7 +409,8 @@ class FatigueThresholds(RuleSystem):
         if roll.fumbled and roll.attacker is not None:
             attacker = state.name_of(roll.attacker.combatant_id)
             summary = f"{head}: {attacker} FUMBLES, {level_name(roll, roll.level)}{cuts}"
-            return Landing(tier=0, value=roll.loss, summary=summary)
+            # No meaningful attack is made: the defender's band is the first, whatever the sums.
+            return Landing(tier=0, value=min(roll.loss, 0), summary=summary)
         value = roll.loss
         if value <= 0:
             summary = f"{head}: {defender} defends{cuts}"

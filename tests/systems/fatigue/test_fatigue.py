@@ -129,6 +129,21 @@ def test_dice_plus_skills_minus_fatigue_and_the_defender_wins_ties() -> None:
         run(history, FatigueApply())
 
 
+def test_n_is_paid_before_the_penalty_and_spacing_are_read() -> None:
+    # "Attempting to make any Difficulty Check first requires spending ... N": Bob at Wind
+    # 5/40 dodges for 5 Wind, so he checks with Wind empty (penalty 4, spacing 6), not at
+    # Wind 5/40 (penalty 3, spacing 7).
+    history = fight(defender=FatigueSheet(wind=5, skills=(Skill("Dodge", 2),)))
+    roll = attack(history, 10, 10)
+    assert sheet(history, "c2").wind == 0
+    assert (roll.defender.penalty, roll.defender.spacing) == (4, 6)
+    assert roll.defender_total == 10 + 2 - 4
+    # The preview line shows what the check will use: the thresholds after paying.
+    history = fight(defender=FatigueSheet(wind=5, skills=(Skill("Dodge", 2),)))
+    values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
+    assert "thresholds 0/6/12/18/24" in SYSTEM.preview(history.state, "roll", values)
+
+
 def test_against_nature_the_gm_sets_the_total_to_beat() -> None:
     history = fight()
     run(history, FatigueCheck(attacker_id=None, defender_id="c2", nature_total=15), 14)
@@ -305,14 +320,17 @@ def test_intense_pays_3n_more_up_front_for_plus_5() -> None:
     history = fight()
     roll = attack(history, 10, 10, attacker_effort=(Cost("wind", 5),), attacker_attitude="intense")
     assert sheet(history, "c1").wind == 20
-    assert roll.attacker_total == 10 + 3 + 5
+    # N + 3N is paid first: Wind 20/40 gives the check a penalty of 2.
+    assert roll.attacker is not None and roll.attacker.penalty == 2
+    assert roll.attacker_total == 10 + 3 + 5 - 2
     # The penalty effort still reckons from N, not 4N.
     assert roll.attacker is not None and roll.attacker.effort == (Cost("wind", 5),)
 
 
 def test_calling_off_lowers_one_or_two_levels_but_not_an_intense_effort() -> None:
+    # A task outside combat (no weapon): *Other Things* lets the effort be called off.
     history = fight()
-    attack(history, 20, 1)  # 23 vs 3: lost by 20, Bad
+    attack(history, 20, 1, weapon="")  # 23 vs 3: lost by 20, Bad
     run(history, FatigueCallOff(2))
     roll = history.state.last_roll
     assert isinstance(roll, FatigueChecked) and roll.level == 0
@@ -322,7 +340,7 @@ def test_calling_off_lowers_one_or_two_levels_but_not_an_intense_effort() -> Non
     assert sheet(history, "c2").wind == 40 - 5 - 10
 
     history = fight()
-    attack(history, 13, 10)  # lost by 4: Ordinary; one level lower is nothing more to pay
+    attack(history, 13, 10, weapon="")  # lost by 4: Ordinary; one level lower: nothing more
     before = history.state
     [event] = run(history, FatigueCallOff(1))
     line = describe(before, event).plain  # type: ignore[arg-type]
@@ -333,9 +351,23 @@ def test_calling_off_lowers_one_or_two_levels_but_not_an_intense_effort() -> Non
     assert sheet(history, "c2").wind == 35
 
     history = fight()
-    attack(history, 20, 1, defender_attitude="intense")
+    attack(history, 20, 1, weapon="", defender_attitude="intense")
     with pytest.raises(Rejected, match="intense effort and cannot call it off"):
         run(history, FatigueCallOff(1))
+
+
+@pytest.mark.parametrize("weapon", ["Sword", "9mm Pistol"])
+def test_an_attack_with_a_weapon_cannot_be_called_off(weapon: str) -> None:
+    # The case: a shot defender lost by 35 ("Terrible", the pistol's 60 Health) would
+    # have been called off two levels to Flailing (10 Health). Combat is not *Other Things*.
+    history = fight()
+    roll = attack(history, 20, 1, weapon=weapon, attacker_skills=("Sword",), attacker_effort=())
+    assert roll.level is not None and roll.level >= 2
+    with pytest.raises(Rejected, match="is combat: calling off is for tasks outside combat"):
+        run(history, FatigueCallOff(2))
+    with pytest.raises(Rejected, match="is combat"):
+        SYSTEM.action_form(history.state, "calloff", None)
+    run(history, FatigueApply())  # the consequence is paid in full
 
 
 # --- fumble thresholds ---------------------------------------------------------------------
