@@ -92,6 +92,10 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
     suckage: tuple[Suckage, ...] = ()
     called_off: int = 0
     aids: tuple[Aid, ...] = ()
+    # Several defenders: those compared with the attacker next, each once the one before is
+    # settled; or, when the lowest scorer defends, those who scored higher and do not.
+    waiting: tuple[Side, ...] = ()
+    spared: tuple[Side, ...] = ()
 
     def aid_for(self, side: SideName) -> int:
         return sum(aid.bonus for aid in self.aids if aid.side == side)
@@ -210,6 +214,10 @@ class FatigueCheck(Struct, frozen=True, kw_only=True):
     defender_effort: tuple[Cost, ...] = (Cost("wind", 5),)
     nature_total: int = 0
     fumble_threshold: int | None = None  # None: the weapon's
+    # More defenders, each rolling the defender's dice, attitude and N with the named skills
+    # it has; ``lowest``: only whoever scores the lowest of them all defends.
+    more_defenders: tuple[str, ...] = ()
+    lowest: bool = False
 
 
 class FatigueApply(Struct, frozen=True):

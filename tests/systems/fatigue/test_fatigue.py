@@ -547,3 +547,89 @@ def test_a_skill_typed_twice_counts_once() -> None:
         history.state, "roll", values | {"attacker_skills": "Sword, sword"}
     )
     assert isinstance(command, FatigueCheck) and command.attacker_skills == ("Sword",)
+
+
+# --- several defenders -------------------------------------------------------------------------
+
+
+def three() -> History:
+    """Ann (c1) against Bob (c2, Dodge 2) and Cid (c3, no skills)."""
+    history = fight()
+    run(history, AddCombatant(name="Cid", sheet=FatigueSheet()))
+    return history
+
+
+def test_each_defender_is_compared_and_settles_in_turn() -> None:
+    # "an 'attacker' ... and one or more 'defenders'": Ann 20 + 3 = 23 against Bob 10 + 2
+    # (lost by 11, Flailing) and Cid 1 (lost by 22, Bad). Every one paid N at the check.
+    history = three()
+    roll = attack(history, 20, 10, 1, more_defenders=("c3",))
+    assert sheet(history, "c2").wind == sheet(history, "c3").wind == 35
+    assert roll.defender.combatant_id == "c2" and roll.level == 1
+    assert SYSTEM.pending(history.state) == "Bob pays for Flailing defense, then Cid"
+    assert "Cid loses by 22: Bad defense" in describe(three().state, roll).plain
+    run(history, FatigueApply())
+    assert (sheet(history, "c2").wind, sheet(history, "c2").stamina) == (0, 30)  # 10N, 2N
+    roll = history.state.last_roll
+    assert isinstance(roll, FatigueChecked) and roll.defender.combatant_id == "c3"
+    assert not history.state.last_roll_applied and roll.level == 2
+    assert SYSTEM.pending(history.state) == "Cid pays for Bad defense"
+    # Cid's comparison is his own: his suckage, then his payment (a sword's first hit).
+    run(history, FatigueTakeSuckage(3, "drops his lantern"))
+    assert history.state.last_roll.level == 1  # type: ignore[union-attr]
+    run(history, FatigueApply())
+    assert history.state.last_roll_applied
+    with pytest.raises(Rejected, match="already been paid"):
+        run(history, FatigueApply())
+
+
+def test_a_defender_who_won_is_passed_over() -> None:
+    history = three()
+    roll = attack(history, 10, 12, 1, more_defenders=("c3",))  # 13: Bob 14 holds, Cid 1 loses
+    assert roll.defender.combatant_id == "c3" and roll.loss == 12
+    assert SYSTEM.pending(history.state) == "Cid pays for Flailing defense"
+    history = three()
+    attack(history, 10, 12, 15, more_defenders=("c3",))  # both hold: nothing to pay
+    assert SYSTEM.pending(history.state) == ""
+
+
+def test_discarding_one_defenders_consequence_moves_to_the_next() -> None:
+    from rules.commands import DiscardConsequence
+
+    history = three()
+    attack(history, 20, 10, 1, more_defenders=("c3",))
+    run(history, DiscardConsequence())
+    roll = history.state.last_roll
+    assert isinstance(roll, FatigueChecked) and roll.defender.combatant_id == "c3"
+    assert not history.state.last_roll_applied
+    assert sheet(history, "c2").wind == 35  # Bob's consequence set aside
+
+
+def test_when_it_is_unclear_whoever_scores_the_lowest_defends() -> None:
+    # "the defender will generally be whoever scores the lowest on the difficutly check"
+    history = three()
+    roll = attack(history, 12, 15, 4, more_defenders=("c3",), lowest=True)
+    assert roll.defender.combatant_id == "c3" and roll.loss == 15 - 4
+    assert [s.combatant_id for s in roll.spared] == ["c2"] and roll.waiting == ()
+    assert sheet(history, "c2").wind == sheet(history, "c3").wind == 35  # both paid N
+    text = describe(three().state, roll).plain
+    assert "(the lowest of 2)" in text.splitlines()[0]
+    assert "scored higher: does not defend" in text
+    run(history, FatigueApply())
+    assert history.state.last_roll_applied and sheet(history, "c2").wind == 35
+
+
+def test_more_defenders_from_the_dialog() -> None:
+    history = three()
+    values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
+    values |= {"attacker": "c1", "defender": "c2", "more_defenders": "cid"}
+    command = SYSTEM.action_command(history.state, "roll", values)
+    assert command.more_defenders == ("c3",) and not command.lowest
+    assert "(+1 more: each in turn)" in SYSTEM.preview(history.state, "roll", values)
+    with pytest.raises(Rejected, match="No combatant named 'Dan'"):
+        SYSTEM.action_command(history.state, "roll", {**values, "more_defenders": "Dan"})
+    with pytest.raises(Rejected, match="Ann is already in this check"):
+        run(
+            history,
+            SYSTEM.action_command(history.state, "roll", {**values, "more_defenders": "Ann"}),
+        )
