@@ -185,7 +185,7 @@ class PainPool(RuleSystem):
             return ""
         if solo.settled(state, roll):
             return ""
-        if roll.kind == "maneuver":
+        if roll.kind == "maneuver" and roll.outcome == "success":
             to = state.find(roll.beneficiary_id)
             return f"a bonus die for {to.name}" if to is not None else ""
         if roll.tokens_lost:
@@ -194,13 +194,13 @@ class PainPool(RuleSystem):
                 return ""
             plural = "s" * (roll.tokens_lost != 1)
             return f"{foe.name} loses {roll.tokens_lost} health token{plural}"
-        kind = "damage" if roll.harm == "damage" else "failure levels"
+        kind = "damage" if roll.harm_taken == "damage" else "failure levels"
         return f"{state.name_of(roll.hero_id)} takes {roll.hero_damage} {kind}"
 
     def pending_action(self, state: Encounter) -> str:
         """A hero's damage is placed in the Take damage dialog (the player picks the boons)."""
         roll = state.last_roll
-        if not isinstance(roll, PainPoolRolled) or roll.tokens_lost or roll.kind == "maneuver":
+        if not isinstance(roll, PainPoolRolled) or roll.tokens_lost or roll.outcome == "success":
             return ""
         return "damage" if self.pending(state) else ""
 
@@ -354,9 +354,7 @@ class PainPool(RuleSystem):
         who = state.name_of(roll.hero_id)
         if roll.outcome == "tie":
             raise Rejected("A tie (Good outcome): partial success, and no damage either way")
-        if roll.kind == "maneuver":
-            if roll.outcome == "failure":
-                raise Rejected("A failed maneuver risks no damage: nothing to apply")
+        if roll.kind == "maneuver" and roll.outcome == "success":
             hero(state, roll.beneficiary_id)
             return BonusGranted(
                 hero_id=roll.beneficiary_id, name=roll.intent or "maneuver", sticky=roll.sticky
@@ -364,7 +362,7 @@ class PainPool(RuleSystem):
         if roll.outcome == "failure":
             if not roll.hero_damage:
                 raise Rejected(f"{who} lost, but the damage comes to 0: nothing to apply")
-            kind = "damage" if roll.harm == "damage" else "failure levels"
+            kind = "damage" if roll.harm_taken == "damage" else "failure levels"
             raise Rejected(
                 f"{who} takes {roll.hero_damage} {kind}: choose the boons with s → Take damage"
             )
@@ -397,8 +395,14 @@ class PainPool(RuleSystem):
         assigned = sum(h.levels for h in hits)
         if assigned != due:
             raise Rejected(f"Assign exactly {due} point{'s' * (due != 1)} (now {assigned})")
-        impacted = "" if sheet.impacted or not hits else hits[0].boon
-        return BoonsDamaged(hero_id=who.id, harm=roll.harm, hits=tuple(hits), impacted=impacted)
+        # "the next Boon he assigns damage to becomes Impacted": damage only (failure levels
+        # all return at the end of the scene), the first hit boon in the sheet's order.
+        order = [boon.name for boon in sheet.boons]
+        hit = sorted((h.boon for h in hits if h.levels), key=order.index)
+        impacted = hit[0] if hit and not sheet.impacted and roll.harm_taken == "damage" else ""
+        return BoonsDamaged(
+            hero_id=who.id, harm=roll.harm_taken, hits=tuple(hits), impacted=impacted
+        )
 
     # apply
 
@@ -492,7 +496,7 @@ class PainPool(RuleSystem):
         pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
         bonus = sum(part.value for part in damage_parts(foe, cmd.initiator))
         pools = tuple(view.pool_dice(sheet, cmd))
-        found = painpool_odds(pools, pain, bonus, harms=cmd.kind == "attack")
+        found = painpool_odds(pools, pain, bonus)
         return _named(state, cmd.hero_id, cmd.challenge_id, found)
 
     def _reroll_odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
@@ -511,7 +515,7 @@ class PainPool(RuleSystem):
             return None
         pools = tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
         bonus = sum(part.value for part in roll.damage_parts)
-        harms = roll.kind == "attack"
+        harms = True  # an attack deals damage, a maneuver costs failure levels
         pain = roll.pain
         if spent is None:
             count = pain_count(pain.parts)
@@ -529,7 +533,7 @@ class PainPool(RuleSystem):
             return None
         pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
         bonus = sum(part.value for part in roll.damage_parts)
-        found = painpool_odds(pools, len(roll.pain.dice), bonus, harms=roll.kind == "attack")
+        found = painpool_odds(pools, len(roll.pain.dice), bonus)
         return _named(state, roll.hero_id, roll.challenge_id, found)
 
     def status(self, state: Encounter) -> str:

@@ -295,7 +295,7 @@ def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
             room = sum(r for _, r in damage_targets(who.sheet))
             due = min(roll.hero_damage, room)
             assigned = sum(points for _, points in damage_command(state, values).hits)
-            kind = "damage" if roll.harm == "damage" else "failure levels"
+            kind = "damage" if roll.harm_taken == "damage" else "failure levels"
             return f"{who.name} takes {due} {kind}: {assigned} of {due} assigned"
         case "despair":
             count = pain_count(open_roll(state).pain.parts)
@@ -355,9 +355,9 @@ def hope_preview(state: Encounter, values: Mapping[str, str]) -> str:
 def tiers(state: Encounter) -> list[Tier]:
     roll = state.last_roll if isinstance(state.last_roll, PainPoolRolled) else None
     maneuver = roll is not None and roll.kind == "maneuver"
-    hurt = "failure levels" if roll is not None and roll.harm == "failure" else "damage"
+    hurt = "failure levels" if roll is not None and roll.harm_taken == "failure" else "damage"
     best = "success: a bonus die" if maneuver else "success: tokens off the Pain Pool"
-    worst = "failure: no damage (maneuver)" if maneuver else f"failure: the hero takes {hurt}"
+    worst = f"failure: the hero takes {hurt}"
     texts = (roll.best, roll.good, roll.worst) if roll else ("", "", "")
     effects = (best, "tie: partial, no damage", worst)
     return [
@@ -463,17 +463,15 @@ def outcome_lines(state: Encounter, roll: PainPoolRolled) -> list[Line]:
 def consequence_text(state: Encounter, roll: PainPoolRolled) -> str:
     who = state.name_of(roll.hero_id, "The hero")
     foe = state.name_of(roll.challenge_id, "The challenge")
-    if roll.kind == "maneuver":
-        if roll.outcome == "success":
-            to = state.name_of(roll.beneficiary_id)
-            return f"Maneuver succeeds: a bonus die for {to} (d applies)"
-        return "A maneuver neither risks nor deals damage"
+    if roll.kind == "maneuver" and roll.outcome == "success":
+        to = state.name_of(roll.beneficiary_id)
+        return f"Maneuver succeeds: a bonus die for {to} (d applies)"
     if roll.tokens_lost:
         plural = "s" * (roll.tokens_lost != 1)
         return f"{foe} loses {roll.tokens_lost} health token{plural} (d applies)"
     if roll.hero_damage:
         adjust = "".join(f", {p.label} {p.value:+d}" for p in roll.damage_parts)
-        kind = "damage" if roll.harm == "damage" else "failure levels"
+        kind = "damage" if roll.harm_taken == "damage" else "failure levels"
         return (
             f"{who} takes {roll.hero_damage} {kind} ({-roll.difference}{adjust}): "
             "s → Take damage to choose boons"

@@ -238,9 +238,9 @@ def test_damage_crosses_off_levels_and_the_first_damaged_boon_becomes_impacted()
     history = fight(hero("Fighting +3d pre; Wits +2d pos; Brawn +1d pow"))
     roll(history, [2, 2, 2, 6, 6, 3])  # 6 vs 15: 9 damage, capped at 6 levels
     (event,) = run(history, TakeDamage(hits=(("Wits", 2), ("Fighting", 3), ("Brawn", 1))))
-    assert event.impacted == "Wits"
+    assert event.impacted == "Fighting"  # the first damaged boon in the sheet's order
     sheet = sheet_of(history)
-    assert sheet.impacted == "Wits"
+    assert sheet.impacted == "Fighting"
     assert [b.usable for b in sheet.boons] == [0, 0, 0]
 
 
@@ -289,12 +289,28 @@ def test_failure_levels_return_at_the_end_of_the_scene_damage_lingers() -> None:
 # --- maneuvers ----------------------------------------------------------------------------
 
 
-def test_a_failed_maneuver_risks_no_damage() -> None:
-    history = fight(hero("Fighting +3d pre"))
-    rolled = roll(history, [1, 1, 1, 6, 6, 6], kind="maneuver")
-    assert rolled.outcome == "failure" and rolled.hero_damage == 0
-    with pytest.raises(Rejected, match="risks no damage"):
+def test_a_failed_maneuver_costs_failure_levels_not_damage() -> None:
+    # "A character performing a maneuver does not risk being damaged": the loss is still a
+    # loss, paid in failure levels, whatever the roll's stakes said.
+    history = fight(hero("Fighting +3d pre; Wits +2d pos"))
+    rolled = roll(history, [1, 1, 1, 2, 1, 1], kind="maneuver", harm="damage")
+    assert rolled.outcome == "failure" and rolled.hero_damage == 1
+    assert SYSTEM.pending(history.state) == "Bullet takes 1 failure levels"
+    with pytest.raises(Rejected, match="takes 1 failure levels: choose the boons"):
         run(history, ApplyOutcome())
+    (event,) = run(history, TakeDamage(hits=(("Wits", 1),)))
+    assert event.harm == "failure" and event.impacted == ""  # failure levels impact nothing
+    wits = sheet_of(history).boons[1]
+    assert (wits.failure, wits.damage) == (1, 0)
+    run(history, EndScene())  # failure levels return at the end of the scene
+    assert sheet_of(history).boons[1].failure == 0
+
+
+def test_only_damage_makes_a_boon_impacted() -> None:
+    history = fight(hero("Fighting +3d pre; Wits +2d pos"))
+    roll(history, [1, 1, 1, 2, 1, 1], harm="failure")
+    (event,) = run(history, TakeDamage(hits=(("Wits", 1),)))
+    assert event.impacted == "" and sheet_of(history).impacted == ""
 
 
 def test_a_successful_maneuver_gives_a_bonus_die_to_hold_or_give() -> None:
