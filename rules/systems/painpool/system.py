@@ -25,6 +25,7 @@ from . import solo, view
 from .events import (
     ApplyOutcome,
     BonusGranted,
+    BonusPassed,
     BoonHit,
     BoonsDamaged,
     DespairSpent,
@@ -32,6 +33,7 @@ from .events import (
     HopeSpent,
     PainPoolRoll,
     PainPoolState,
+    PassBonus,
     PoolReroll,
     SceneEnded,
     SpendDespair,
@@ -98,8 +100,17 @@ class PainPool(RuleSystem):
         BonusGranted,
         BoonsDamaged,
         SceneEnded,
+        BonusPassed,
     )
-    command_types = (PainPoolRoll, SpendDespair, SpendHope, ApplyOutcome, TakeDamage, EndScene)
+    command_types = (
+        PainPoolRoll,
+        SpendDespair,
+        SpendHope,
+        ApplyOutcome,
+        TakeDamage,
+        EndScene,
+        PassBonus,
+    )
     roll_event_types = (PainPoolRolled,)
     state_type = PainPoolState
     stat_columns = ("Dice", "Boons / Health", "Favor", "Held")
@@ -231,7 +242,9 @@ class PainPool(RuleSystem):
             case TakeDamage():
                 return [self._damage(state, command)]
             case EndScene():
-                return [SceneEnded(heal=command.heal)]
+                return [SceneEnded(heal=command.heal, bonus_ends=command.bonus_ends)]
+            case PassBonus():
+                return [self._pass_bonus(state, command)]
         raise Rejected(f"Pain Pool does not know the command {type(command).__name__}")
 
     def _roll(self, state: Encounter, cmd: PainPoolRoll, dice: DiceSource) -> PainPoolRolled:
@@ -318,6 +331,16 @@ class PainPool(RuleSystem):
                 f"Using sticky maneuvers again costs {favor} favor; {who.name} has {sheet.favor}"
             )
         return indices, favor
+
+    def _pass_bonus(self, state: Encounter, cmd: PassBonus) -> BonusPassed:
+        holder = hero(state, cmd.hero_id)
+        if not 0 <= cmd.index < len(holder.sheet.held):
+            raise Rejected(f"{holder.name} does not hold that bonus die")
+        if cmd.to_id:
+            to = hero(state, cmd.to_id)
+            if to.id == holder.id:
+                raise Rejected(f"{holder.name} already holds it: give it to another hero")
+        return BonusPassed(hero_id=holder.id, index=cmd.index, to_id=cmd.to_id)
 
     def _despair(self, state: Encounter, dice: DiceSource) -> DespairSpent:
         roll = open_roll(state)
@@ -443,7 +466,18 @@ class PainPool(RuleSystem):
             case SceneEnded():
                 for who in state.combatants:
                     if isinstance(who.sheet, HeroSheet):
-                        state = with_sheet(state, who, end_scene(who.sheet, event.heal))
+                        ended = end_scene(who.sheet, event.heal, event.bonus_ends)
+                        state = with_sheet(state, who, ended)
+                return state
+            case BonusPassed():
+                holder = state.combatant(event.hero_id)
+                die = holder.sheet.held[event.index]
+                rest = holder.sheet.held[: event.index] + holder.sheet.held[event.index + 1 :]
+                state = with_sheet(state, holder, structs.replace(holder.sheet, held=rest))
+                if event.to_id:
+                    to = state.combatant(event.to_id)
+                    held = (*to.sheet.held, die)
+                    state = with_sheet(state, to, structs.replace(to.sheet, held=held))
                 return state
         raise TypeError(f"not a Pain Pool event: {event!r}")
 
