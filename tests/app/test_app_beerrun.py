@@ -220,3 +220,25 @@ async def test_the_add_form_takes_the_abilities_as_the_table_shows_them(tmp_path
         await pilot.pause()
         assert app.session.state.combatants[2] == before
         assert not isinstance(app.screen, FormScreen)
+
+
+async def test_the_gm_chooses_how_many_helping_dice_are_replaced_by_keys(tmp_path: Path) -> None:
+    from rules.systems.beerrun.model import Goal, SetGoal
+
+    history = tavern()
+    goal = SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8))
+    history.commit(decide(history.state, goal, ScriptedDice([])), "goal")
+    app = make_app(tmp_path, history, [])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, 1)
+        await menu(pilot, POOL)  # focus on Dice; then Against, Difficulty, Dice replaced
+        await pilot.press("tab", "tab", *"d10,d2,d2")
+        await pilot.pause()
+        assert "against d10,d8,d8" in screen_text(app)  # up to 3 replaced, by default
+        await pilot.press("tab", "backspace", "1")
+        await pilot.pause()
+        assert "against d10,d8,d2" in screen_text(app)  # the GM replaces only one
+        await pilot.press("enter")
+        await pilot.pause()
+        [paid] = app.session.state.system_state.pools
+        assert paid.difficulty == (10, 8, 2)

@@ -10,7 +10,7 @@ from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.systems.fatigue.demo import build as fatigue_demo
 from rules.systems.fatigue.sheet import FatigueSheet, Skill, Weapon
-from rules.systems.fatigue.system import FatigueChecked
+from rules.systems.fatigue.system import FatigueCheck, FatigueChecked
 from tests.cli.support import tracker
 from tests.screen import screen_text
 from tracker.app import TrackerApp
@@ -53,19 +53,20 @@ def two_fighters() -> History:
 
 
 async def test_a_fight_drains_wind_and_narrows_the_thresholds(tmp_path: Path) -> None:
-    dice = ScriptedDice([15, 12, 3, 7, 18, 5, 15])
+    dice = ScriptedDice([15, 13, 3, 7, 18, 5, 15])
     app = make_app(tmp_path, dice, two_fighters())
     async with app.run_test(size=BIG, notifications=True) as pilot:
         await pilot.pause()
         text = screen_text(app)
         assert "▮▮▮▮ 40/40" in text and "▮▮▯▯ 15/40" in text and "2/0" in text
 
-        # Check 1: Ann 15 + 2 = 17; Bob 12 + 1 - 2 (Wind 15/40) = 11. Lost by 6 of 8: Ordinary.
+        # Check 1: Ann 15 + 2 = 17; Bob pays his 5 Wind first, then 13 + 1 - 3 (Wind 10/40)
+        # = 11. Lost by 6 of 7: Ordinary.
         await pilot.press("r", "enter")
         await pilot.pause()
         text = screen_text(app)
         assert "Ann vs Bob 17 vs 11 Bob loses by 6: Ordinary defense" in text
-        assert "Bob's thresholds 0/8/16/24/32" in text
+        assert "Bob's thresholds 0/7/14/21/28" in text
         await pilot.press("d")  # 2N = 10 Wind: 15 - 5 - 10 = 0
         await pilot.pause()
         text = screen_text(app)
@@ -126,7 +127,7 @@ async def test_the_fatigue_demo_fits_80_columns(tmp_path: Path) -> None:
         text = screen_text(app)
         for part in ("Ironbridge Skirmish", "Round 2", "Mara", "Raider", "Consequences"):
             assert part in text
-        assert "0/6/12/18/24" in text
+        assert "0/7/14/21/28" in text  # Mara's, at Wind 3/40 once her dodge is paid
         assert "▯▯▯▯ 0/40" in text
 
 
@@ -140,12 +141,25 @@ def test_the_bundled_demo_save_is_the_demo_mid_fight() -> None:
     assert saved.state.round == 2 and roll.level is not None
 
 
-async def test_calling_off_from_the_demo_by_keys(tmp_path: Path) -> None:
-    # The demo ends on Mara's Bad defense against the Brute, not yet paid.
+async def test_calling_off_by_keys_outside_combat_only(tmp_path: Path) -> None:
+    # The demo ends on Mara's Bad defense against the Brute's greatsword: combat, so the
+    # effort cannot be called off.
     app = make_app(tmp_path, history=fatigue_demo())
-    async with app.run_test(size=BIG, notifications=True) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
         assert "waiting (d): Mara pays for Bad" in screen_text(app)  # the header
+        await pilot.press("s", "down", "down", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Levels lower" not in text and "is combat" in text
+    # Bob against nature (no weapon): 6 - 3 (Wind 10/40 once paid) = 3 against 20, lost by
+    # 17 at spacing 7: a Bad result he calls off two levels.
+    history = two_fighters()
+    check = FatigueCheck(attacker_id=None, defender_id="c2", nature_total=20)
+    history.commit(decide(history.state, check, ScriptedDice([6])), "check")
+    app = make_app(tmp_path, history=history)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
         await pilot.press("s", "down", "down", "enter")
         await pilot.pause()
         assert "Levels lower" in screen_text(app)
@@ -155,10 +169,35 @@ async def test_calling_off_from_the_demo_by_keys(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Mara calls off the effort (2 levels): Bad defense -> Ordinary defense" in text
+        assert "Bob calls off the effort (2 levels)" in text
         await pilot.press("d")
         await pilot.pause()
-        assert "Mara pays 10 Wind for Ordinary defense" in screen_text(app)
+        assert "Bob pays 10 Wind for Ordinary defense" in screen_text(app)
+
+
+async def test_a_check_against_two_defenders_by_keys(tmp_path: Path) -> None:
+    history = two_fighters()
+    cid = FatigueSheet(skills=(Skill("Dodge", 1),))
+    history.commit(decide(history.state, AddCombatant(name="Cid", side="foes", sheet=cid), None))
+    # Ann 15 + 2 = 17; Bob 4 + 1 - 3 = 2 (lost by 15 at spacing 7: Bad); Cid 9 + 1 = 10
+    # (lost by 7 at spacing 10: Ordinary).
+    app = make_app(tmp_path, ScriptedDice([15, 4, 9]), history)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("r", *["tab"] * 11, *"Cid")  # from the Weapon to More defenders
+        await pilot.pause()
+        assert "(+1 more: each in turn)" in screen_text(app)  # the preview line
+        await pilot.press("enter")
+        await pilot.pause()
+        app.clear_notifications()
+        await pilot.pause()
+        assert "waiting (d): Bob pays for Bad defense, then Cid" in screen_text(app)
+        await pilot.press("d")
+        await pilot.pause()
+        assert "waiting (d): Cid pays for Ordinary defense" in screen_text(app)
+        await pilot.press("d")
+        await pilot.pause()
+        assert "Cid pays 10 Wind for Ordinary defense" in screen_text(app)
+        assert app.session.state.last_roll_applied
 
 
 async def test_the_roll_dialog_shows_a_certain_fumble_as_tracker_odds_does(tmp_path: Path) -> None:
@@ -170,14 +209,15 @@ async def test_the_roll_dialog_shows_a_certain_fumble_as_tracker_odds_does(tmp_p
         await pilot.press(*["tab"] * 9, *"14")  # the Sword's fumble 8 typed as 14: line 18
         await pilot.pause(0.5)
         text = screen_text(app)
-        assert "Mara 1d20 -4, fumble line 18 vs Raider 1d20 +0" in text
+        # The Raider pays his 5 Wind first: 8/40 is a penalty of 3, less than his Dodge 2.
+        assert "Mara 1d20 -4, fumble line 18 vs Raider 1d20 -1" in text
         assert "Odds before the dice: Mara's chances vs Raider" in text
         assert "<=0   ████████████ 100.0%" in text  # the fumble lands as a defense...
         assert "Mara fumbles: 100.0% (18 or less; in <=0)" in text  # ...and says so
         # The very number `tracker odds fatigue` gives for that check.
         cli = tracker(
             *("odds", "fatigue", "--attacker-dice", "1d20", "--attacker", "-4"),
-            *("--defender-dice", "1d20", "--defender", "0", "--fatigue-penalty", "2"),
+            *("--defender-dice", "1d20", "--defender", "-1", "--fatigue-penalty", "3"),
             *("--fumble", "18"),
         )
         assert "fumble: 100.00%" in cli.stdout

@@ -115,7 +115,7 @@ async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None
         await pilot.pause()
         text = screen_text(app)
         assert "Bo takes failure levels: Aim -2, Wit -1" in text
-        assert "Aim is now the Impacted Boon" in text
+        assert "Impacted Boon" not in text  # failure levels impact no boon; damage does
         assert "Boons 1/4" in text
 
         # The crossed-off boons drop out of the next roll, which passes the challenge.
@@ -206,3 +206,26 @@ async def test_the_hope_and_despair_dialogs_show_the_odds_on_the_rolled_dice(
         await pilot.press("shift+tab", "shift+tab", "right")  # Precision: No
         await pilot.pause(0.3)
         assert percent(float(no_precision.tiers[0].p)) in screen_text(app)
+
+
+async def test_a_bonus_die_given_to_another_hero_by_keys(tmp_path: Path) -> None:
+    from rules.commands import AddCombatant
+    from rules.engine import decide
+    from rules.systems.painpool.sheets import HeldBonus, HeroSheet
+
+    history = History(new_encounter("Bridge", "painpool"))
+    for name, sheet in (
+        ("Prof", HeroSheet(held=(HeldBonus(name="armour weak"),))),
+        ("Bullet", HeroSheet()),
+    ):
+        history.commit(decide(history.state, AddCombatant(name=name, sheet=sheet), None))
+    app = make_app(tmp_path, history=history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await menu(pilot, 6)  # Give or drop a bonus die
+        text = screen_text(app)
+        assert "Prof: armour weak" in text and "nobody: the situation ended it" in text
+        await pilot.press("tab", "tab", "right", "right", "enter")  # Give to: Bullet
+        await pilot.pause()
+        assert "Prof holds armour weak: gives it to Bullet" in screen_text(app)
+        held = [c.sheet.held for c in app.session.state.combatants]
+        assert held == [(), (HeldBonus(name="armour weak"),)]

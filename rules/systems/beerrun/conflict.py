@@ -19,7 +19,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 
-from .dice import Die, compare, pool_cost, roll_dice, with_target_die
+from .dice import MAX_REPLACED, Die, compare, pool_cost, roll_dice, with_target_die
 from .model import (
     HEALTH,
     Ability,
@@ -211,6 +211,12 @@ def build_pool(state: Encounter, cmd: BuildPool) -> Pool:
     kind = goal.kind if goal is not None and not goal.gained else "conflict"
     if kind != "conflict":
         assert goal is not None
+        if not 0 <= cmd.replace <= MAX_REPLACED:
+            raise Rejected(
+                f"The GM may replace up to {MAX_REPLACED} difficulty dice, not {cmd.replace}"
+            )
+        if not cmd.difficulty and not cmd.replace:
+            raise Rejected("A blank difficulty is target dice: replace 1 to 3, or type the dice")
         return Pool(
             combatant_id=combatant.id,
             round=state.round,
@@ -219,7 +225,7 @@ def build_pool(state: Encounter, cmd: BuildPool) -> Pool:
             cost=plan.cost,
             kind=kind,
             against=None,
-            difficulty=with_target_die(cmd.difficulty, goal.die),
+            difficulty=with_target_die(cmd.difficulty, goal.die, cmd.replace),
             ally_id=goal.ally_id,
             target_die=goal.die,
         )
@@ -279,19 +285,25 @@ def roll_round(
         raise Rejected(f"Nobody has paid for a pool in round {state.round}: s, Build pool")
     events: list[object] = []
     helping = [p for p in pools if p.kind == "helping"]
+    helpers: dict[str, SideRoll] = {}
     if helping:
-        events += roll_helping(state, helping, dice)
+        events += roll_helping(state, helping, dice, helpers)
         for event in events:
             state = apply(state, event)
-    events += roll_main(state, [p for p in pools if p.kind != "helping"], dice)
+    events += roll_main(state, [p for p in pools if p.kind != "helping"], dice, helpers)
     return events
 
 
-def roll_helping(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[object]:
+def roll_helping(
+    state: Encounter, pools: list[Pool], dice: DiceSource, rolls: dict[str, SideRoll]
+) -> list[object]:
+    """The helping pools' round, each roll kept in ``rolls``: a helper attacked this round
+    resists with the pool it paid for, rolled once."""
     contests: list[Contest] = []
     spent: list[Spent] = []
     for pool in pools:
         side = roll_side(state, pool, dice)
+        rolls[pool.combatant_id] = side
         spent += side.spent
         contests.append(
             Contest(
@@ -335,7 +347,9 @@ def roll_helping(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[
     return events
 
 
-def roll_main(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[object]:
+def roll_main(
+    state: Encounter, pools: list[Pool], dice: DiceSource, helpers: dict[str, SideRoll]
+) -> list[object]:
     rolls = {pool.combatant_id: roll_side(state, pool, dice) for pool in pools}
     contests: list[Contest] = []
     paired: set[frozenset[str]] = set()
@@ -357,7 +371,8 @@ def roll_main(state: Encounter, pools: list[Pool], dice: DiceSource) -> list[obj
         if pair in paired or state.find(pool.against) is None:
             continue  # they chose each other: one comparison; or the opponent has left
         paired.add(pair)
-        theirs = rolls.get(pool.against)
+        # "Every pool is now rolled by its owner": a helper's is its helping roll.
+        theirs = rolls.get(pool.against) or helpers.get(pool.against)
         contests.append(
             Contest(
                 kind="conflict",
@@ -480,6 +495,17 @@ def cede(state: Encounter, cmd: Cede) -> list[object]:
         raise Rejected(f"{ceder.name} cannot cede to themselves")
     if pending_now(state):
         raise Rejected("Land this round's damage first (d): a side cedes after the effects")
+    # "Either side may then decide to cede": after a round's effects, before the next
+    # round's pools are paid.
+    rolled = br_state(state).rolled_round
+    if rolled != state.round:
+        if round_pools(state):
+            raise Rejected(
+                f"Round {state.round}'s pools are paid: roll it (r) and land its effects, "
+                "then a side may cede"
+            )
+        if not rolled:
+            raise Rejected("A side cedes after a round's effects: roll the first round (r)")
     events: list[object] = [
         Ceded(combatant_id=ceder.id, to_id=winner.id),
         GoalGained(combatant_id=winner.id, reason=f"{ceder.name} ceded"),

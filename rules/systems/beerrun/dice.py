@@ -39,11 +39,17 @@ def pool_cost(extra: int) -> int:
     return 1 + extra_cost(extra)
 
 
-def with_target_die(difficulty: tuple[int, ...], target: int, replace: int = 3) -> tuple[int, ...]:
-    """A helping or situational difficulty: up to ``replace`` of its dice become the target die.
+MAX_REPLACED = 3  # "The GM may replace up to three dice in the pool"
 
-    An empty difficulty is three target dice. The smallest dice smaller than the target are
-    replaced (default d2s first), as replacing makes the roll harder.
+
+def with_target_die(
+    difficulty: tuple[int, ...], target: int, replace: int = MAX_REPLACED
+) -> tuple[int, ...]:
+    """A helping or situational difficulty: up to ``replace`` of its dice (the GM's choice,
+    0-3) become the target die.
+
+    An empty difficulty is ``replace`` target dice. The smallest dice smaller than the target
+    are replaced (default d2s first), as replacing makes the roll harder.
     """
     if not difficulty:
         return (target,) * replace

@@ -272,6 +272,7 @@ class BuildPool(Struct, frozen=True, kw_only=True):
     extra: tuple[str, ...] = ()
     against: str | None = None
     difficulty: tuple[int, ...] = ()
+    replace: int = 3  # helping or situational: how many difficulty dice become the target die
 
 
 class RollRound(Struct, frozen=True):

@@ -23,7 +23,7 @@ from rules.odds import mid_percentile, percent
 from rules.system import Action, Damage, Figure, Landing, Luck, RuleSystem, Tier
 
 from . import conflict, forecast, solo
-from .dice import compare, parse_die, parse_pool, pool_text
+from .dice import MAX_REPLACED, compare, parse_die, parse_pool, pool_text
 from .log import UNSEEN, describe_event, goal_text
 from .model import (
     MAX_INTENSITY,
@@ -429,6 +429,12 @@ class BeerRun(RuleSystem):
                 choices=(*people, (DIFFICULTY, "a difficulty pool")),
             ),
             Field(key="difficulty", label="Difficulty dice", kind="text", help="e.g. d10,d10,d4"),
+            Field(
+                key="replace",
+                label="Dice replaced",
+                default=str(MAX_REPLACED),
+                help="helping/situational: 0-3 difficulty dice become the target die",
+            ),
         ]
 
     def _cede_form(
@@ -535,6 +541,7 @@ class BeerRun(RuleSystem):
             extra=extra,
             against=None if against == DIFFICULTY else against,
             difficulty=parse_pool(values.get("difficulty", ""), "The difficulty pool"),
+            replace=int_value(values, "replace", "Dice replaced", MAX_REPLACED),
         )
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
@@ -804,7 +811,7 @@ class BeerRun(RuleSystem):
         pools = conflict.round_pools(state)
         if not pools or any(p.kind == "helping" for p in pools):
             return None
-        rolled = conflict.roll_main(state, list(pools), ANY_FACE)[0]
+        rolled = conflict.roll_main(state, list(pools), ANY_FACE, {})[0]
         assert isinstance(rolled, RoundRolled)
         return rolled.contests[0] if rolled.contests else None
 
@@ -813,11 +820,15 @@ class BeerRun(RuleSystem):
         assert isinstance(command, BuildPool)
         pool = conflict.build_pool(state, command)
         state = self.apply(state, PoolBuilt(pool))
+        helpers: dict[str, conflict.SideRoll] = {}
         if pool.kind == "helping":
-            rolled = conflict.roll_helping(state, [pool], ANY_FACE)[0]
+            rolled = conflict.roll_helping(state, [pool], ANY_FACE, helpers)[0]
         else:
-            main = [p for p in conflict.round_pools(state) if p.kind != "helping"]
-            rolled = conflict.roll_main(state, main, ANY_FACE)[0]
+            pools = conflict.round_pools(state)
+            helping = [p for p in pools if p.kind == "helping"]
+            conflict.roll_helping(state, helping, ANY_FACE, helpers)  # a helper resists with it
+            main = [p for p in pools if p.kind != "helping"]
+            rolled = conflict.roll_main(state, main, ANY_FACE, helpers)[0]
         assert isinstance(rolled, RoundRolled)
         who = pool.combatant_id
         for contest in rolled.contests:

@@ -56,10 +56,11 @@ def make_side(
     attitude: Attitude,
     effort: tuple[Cost, ...],
 ) -> Side:
-    """A side's numbers, read from its sheet as it stands before this check's effort."""
-    sheet = sheet_of(combatant)
+    """A side's numbers, read from its sheet once this check's effort is paid: "Attempting
+    to make any Difficulty Check first requires spending" N (and 3N more when intense)."""
     nominal = halved(effort) if attitude.startswith("relaxed") else effort
     upfront = merge(nominal, scaled(nominal, 3)) if attitude == "intense" else nominal
+    sheet = sheet_of(combatant).spent(upfront)
     check_penalty, fumble_penalty = task_penalties(sheet, tuple(c.pool for c in nominal))
     return Side(
         combatant_id=combatant.id,
@@ -86,43 +87,104 @@ def attack_weapon(attacker: Combatant | None, name: str) -> Weapon | None:
     return weapon
 
 
+def defenders_of(state: Encounter, cmd: FatigueCheck) -> list[tuple[Combatant, tuple[str, ...]]]:
+    """Each defender of a check with the skills it rolls: the first its named skills, the
+    others those of the named skills they have."""
+    first = state.combatant(cmd.defender_id)
+    out = [(first, cmd.defender_skills)]
+    for combatant_id in cmd.more_defenders:
+        other = state.combatant(combatant_id)
+        if any(other.id == c.id for c, _ in out) or other.id == cmd.attacker_id:
+            raise Rejected(f"{other.name} is already in this check")
+        have = tuple(name for name in cmd.defender_skills if sheet_of(other).skill(name))
+        out.append((other, have))
+    return out
+
+
 def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueChecked:
     attacker = state.combatant(cmd.attacker_id) if cmd.attacker_id is not None else None
-    defender = state.combatant(cmd.defender_id)
-    if attacker is not None and attacker.id == defender.id:
+    defenders = defenders_of(state, cmd)
+    if attacker is not None and attacker.id == cmd.defender_id:
         raise Rejected(f"{attacker.name} cannot check against themselves")
     weapon = attack_weapon(attacker, cmd.weapon)
     effort = cmd.attacker_effort
     if effort is None:
         effort = (Cost("wind", weapon.n),) if weapon is not None else ()
-    # Everything is checked before any die is rolled; then the attacker's dice, the defender's.
+    # Everything is checked before any die is rolled; then the attacker's dice, each
+    # defender's in order.
     if attacker is not None:
         resolve_skills(attacker, cmd.attacker_skills)
-    resolve_skills(defender, cmd.defender_skills)
+    for defender, skills in defenders:
+        resolve_skills(defender, skills)
     attack = None
     if attacker is not None:
         faces = roll_stress(dice, cmd.attacker_dice)
         attack = make_side(
             attacker, cmd.attacker_dice, faces, cmd.attacker_skills, cmd.attacker_attitude, effort
         )
-    defend = make_side(
-        defender,
-        cmd.defender_dice,
-        roll_stress(dice, cmd.defender_dice),
-        cmd.defender_skills,
-        cmd.defender_attitude,
-        cmd.defender_effort,
-    )
+    sides = [
+        make_side(
+            defender,
+            cmd.defender_dice,
+            roll_stress(dice, cmd.defender_dice),
+            skills,
+            cmd.defender_attitude,
+            cmd.defender_effort,
+        )
+        for defender, skills in defenders
+    ]
     threshold = cmd.fumble_threshold
     if threshold is None:
         threshold = weapon.fumble if weapon is not None else 0
+    # "When it is unclear who should play the role of the defender, the defender will
+    # generally be whoever scores the lowest" (the first of them on a tie).
+    defend = min(sides, key=lambda side: side.total) if cmd.lowest else sides[0]
+    others = tuple(side for side in sides if side is not defend)
     return FatigueChecked(
         attacker=attack,
         defender=defend,
         nature_total=cmd.nature_total,
         weapon=weapon,
         fumble_threshold=threshold,
+        waiting=() if cmd.lowest else others,
+        spared=others if cmd.lowest else (),
     )
+
+
+def next_comparison(roll: FatigueChecked) -> FatigueChecked | None:
+    """The check against the next waiting defender who lost, with its own suckage, calling
+    off and aid to come (the attacker's aid stays); None when no one is left to settle or
+    the attacker fumbled (no meaningful attack was made)."""
+    if roll.fumbled:
+        return None
+    waiting = roll.waiting
+    attacker_aid = tuple(aid for aid in roll.aids if aid.side == "attacker")
+    while waiting:
+        found = structs.replace(
+            roll,
+            defender=waiting[0],
+            waiting=waiting[1:],
+            suckage=(),
+            called_off=0,
+            aids=attacker_aid,
+        )
+        if found.level is not None:
+            return found
+        waiting = waiting[1:]
+    return None
+
+
+def paying_sides(roll: FatigueChecked) -> tuple[Side, ...]:
+    """Everyone who rolled in a check, each of whom paid its effort at the check."""
+    attacker = (roll.attacker,) if roll.attacker is not None else ()
+    return (*attacker, roll.defender, *roll.waiting, *roll.spared)
+
+
+def first_comparison(roll: FatigueChecked) -> FatigueChecked:
+    """A check as it opens: its first defender, or the first who lost when that one won."""
+    if roll.level is None and not roll.fumbled:
+        return next_comparison(roll) or roll
+    return roll
 
 
 def consequence_of(roll: FatigueChecked) -> tuple[str, Consequence] | None:

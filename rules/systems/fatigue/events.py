@@ -92,6 +92,10 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
     suckage: tuple[Suckage, ...] = ()
     called_off: int = 0
     aids: tuple[Aid, ...] = ()
+    # Several defenders: those compared with the attacker next, each once the one before is
+    # settled; or, when the lowest scorer defends, those who scored higher and do not.
+    waiting: tuple[Side, ...] = ()
+    spared: tuple[Side, ...] = ()
 
     def aid_for(self, side: SideName) -> int:
         return sum(aid.bonus for aid in self.aids if aid.side == side)
@@ -159,6 +163,11 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
         return lowered if lowered >= lowest else None
 
     @property
+    def in_combat(self) -> bool:
+        """An attack with a weapon: its consequences come from the Melee or Guns table."""
+        return self.weapon is not None
+
+    @property
     def suckage_offer(self) -> int:
         """Points that would lift a failed defense across the next threshold (0: none)."""
         if self.fumbled or self.defense_rolled is None:
@@ -205,6 +214,10 @@ class FatigueCheck(Struct, frozen=True, kw_only=True):
     defender_effort: tuple[Cost, ...] = (Cost("wind", 5),)
     nature_total: int = 0
     fumble_threshold: int | None = None  # None: the weapon's
+    # More defenders, each rolling the defender's dice, attitude and N with the named skills
+    # it has; ``lowest``: only whoever scores the lowest of them all defends.
+    more_defenders: tuple[str, ...] = ()
+    lowest: bool = False
 
 
 class FatigueApply(Struct, frozen=True):
@@ -261,6 +274,26 @@ def level_name(roll: FatigueChecked, level: int | None) -> str:
     if roll.called_off and roll.level is None:
         return "called off, nothing more"
     return "no consequence" if roll.fumbled else "Successful defense"
+
+
+def call_off_refusal(state: Encounter, roll: FatigueChecked) -> str:
+    """Why the open check's effort cannot be called off ("" when it can): calling off is
+    for tasks outside combat (*Other Things*), and not for an intense effort."""
+    if roll.called_off:
+        return "That effort has already been called off"
+    sufferer = roll.sufferer
+    if roll.level is None or sufferer is None:
+        return "There is no consequence to call off"
+    if roll.in_combat:
+        weapon = roll.weapon.name if roll.weapon is not None else "a weapon"
+        return (
+            f"An attack with {weapon} is combat: calling off is for tasks outside combat "
+            "(building, repairing...), whose failure you see coming"
+        )
+    if sufferer.attitude == "intense":
+        name = state.name_of(sufferer.combatant_id)
+        return f"{name} set out with an intense effort and cannot call it off"
+    return ""
 
 
 def thresholds_text(side: Side) -> str:

@@ -22,6 +22,7 @@ from .events import (
     SIDES,
     FatigueCheck,
     FatigueChecked,
+    call_off_refusal,
     out_word,
     pending,
     sheet_of,
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 NATURE = "nature"
+WHO_DEFENDS: tuple[tuple[str, str], ...] = (
+    ("each", "each defender, in turn"),
+    ("lowest", "whoever scores lowest"),
+)
 DEFAULT_DEFENSE = "5 Wind"  # "Dodging that same attack has an N of 5 Wind"
 MAX_COST_TEXT = 80
 
@@ -138,6 +143,19 @@ def check_form(state: Encounter) -> list[Field]:
             default="",
             help="blank: weapon's (0 walk, 4 punch, 8 sword, 12 greatsword, 16 flail)",
         ),
+        Field(
+            key="more_defenders",
+            label="More defenders",
+            kind="text",
+            help="names, with commas: each rolls as the defender",
+        ),
+        Field(
+            key="who_defends",
+            label="Who defends",
+            kind="choice",
+            default="each",
+            choices=WHO_DEFENDS,
+        ),
     ]
 
 
@@ -162,7 +180,25 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
         fumble_threshold=(
             int_value(values, "fumble", "Fumble threshold", limit=MODIFIER) if fumble_raw else None
         ),
+        more_defenders=named_combatants(state, values.get("more_defenders", "")),
+        lowest=choice_value(values, fields["who_defends"]) == "lowest",
     )
+
+
+def named_combatants(state: Encounter, raw: str) -> tuple[str, ...]:
+    """Combatants typed by name (any case) or id, with commas, as their ids."""
+    out: list[str] = []
+    for name in split_names(raw):
+        wanted = name.casefold()
+        found = next(
+            (c for c in state.combatants if wanted in (c.name.casefold(), c.id.casefold())),
+            None,
+        )
+        if found is None:
+            raise Rejected(f"No combatant named {name!r} to defend")
+        if found.id not in out:
+            out.append(found.id)
+    return tuple(out)
 
 
 def check_preview(state: Encounter, values: Mapping[str, str]) -> str:
@@ -175,6 +211,9 @@ def check_preview(state: Encounter, values: Mapping[str, str]) -> str:
     text = (
         f"{defender} {roll.defender.dice} {d_mod:+d}, thresholds {thresholds_text(roll.defender)}"
     )
+    more = len(roll.waiting) + len(roll.spared)
+    if more:
+        text += f" (+{more} more: {'lowest defends' if cmd.lowest else 'each in turn'})"
     if roll.attacker is None:
         return f"Nature {roll.nature_total} vs {text}"
     a_mod = roll.attacker.total - roll.attacker.dice_total
@@ -201,7 +240,9 @@ def suckage_form(state: Encounter) -> list[Field]:
 
 
 def calloff_form(state: Encounter) -> list[Field]:
-    pending(state)
+    refusal = call_off_refusal(state, pending(state))
+    if refusal:
+        raise Rejected(refusal)
     return [Field(key="levels", label="Levels lower (1 or 2)", default="1")]
 
 

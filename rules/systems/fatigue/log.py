@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import structs
 
-from rules.logline import LogEntry, Span, spans
+from rules.logline import Line, LogEntry, Span, spans
 
 from .arithmetic import Cost, cutoffs, dice_text, effort_text, spacing
 from .events import (
@@ -60,7 +60,8 @@ def _solo(state: Encounter, side: Side) -> bool:
     return fighter is not None and state.is_solo(fighter)
 
 
-def check_alerts(state: Encounter, roll: FatigueChecked) -> list[str]:
+def check_alerts(state: Encounter, event: FatigueChecked, roll: FatigueChecked) -> list[str]:
+    """Alerts for a check ``event``, whose open comparison is ``roll``."""
     out = []
     # A fighter the tracker plays settles its own fumble and suckage: no prompt for the user.
     if roll.fumbled and roll.attacker is not None:
@@ -78,7 +79,7 @@ def check_alerts(state: Encounter, roll: FatigueChecked) -> list[str]:
             f"{roll.suckage_offer} suckage points would lift it to "
             f"{level_name(lifted, lifted.level)} (s: Take suckage points)."
         )
-    for side in (roll.attacker, roll.defender):
+    for side in (event.attacker, event.defender, *event.waiting, *event.spared):
         if side is not None:
             out += emptied_alerts(state, side.combatant_id, side.upfront)
     return out
@@ -103,17 +104,40 @@ def side_spans(state: Encounter, side: Side, aid: int = 0) -> list[Span]:
     return list(spans(*out))
 
 
-def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
+def _outcome(state: Encounter, roll: FatigueChecked) -> Span:
     defender = state.name_of(roll.defender.combatant_id)
     attacker = state.name_of(roll.attacker.combatant_id if roll.attacker else None, "Nature")
     if roll.fumbled:
-        outcome = Span(f"{attacker} FUMBLES: {level_name(roll, roll.level)}, no effect", "failure")
-    elif roll.loss <= 0:
-        outcome = Span(f"{defender} defends", "success")
-    else:
-        outcome = Span(
-            f"{defender} loses by {roll.loss}: {level_name(roll, roll.level)}", "failure"
+        return Span(f"{attacker} FUMBLES: {level_name(roll, roll.level)}, no effect", "failure")
+    if roll.loss <= 0:
+        return Span(f"{defender} defends", "success")
+    return Span(f"{defender} loses by {roll.loss}: {level_name(roll, roll.level)}", "failure")
+
+
+def _more_defenders(state: Encounter, roll: FatigueChecked) -> list[Line]:
+    """A line per further defender: its roll, and its own result or why it did not defend."""
+    lines: list[Line] = []
+    for side in roll.waiting:
+        alone = structs.replace(roll, defender=side, waiting=(), spared=())
+        lines.append(tuple(side_spans(state, side)))
+        result = spans(
+            "    ",
+            _outcome(state, alone),
+            Span(f" (thresholds {thresholds_text(side)}; settled in turn)", "muted"),
         )
+        lines.append(result)
+    for side in roll.spared:
+        lines.append(tuple(side_spans(state, side)))
+        lines.append(spans(Span("    scored higher: does not defend", "muted")))
+    return lines
+
+
+def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
+    defender = state.name_of(roll.defender.combatant_id)
+    attacker = state.name_of(roll.attacker.combatant_id if roll.attacker else None, "Nature")
+    outcome = _outcome(state, roll)
+    if roll.spared:
+        outcome = Span(f"{outcome.text} (the lowest of {len(roll.spared) + 1})", outcome.style)
     head = spans(
         Span(attacker, "name"),
         " vs ",
@@ -145,6 +169,7 @@ def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
         lines.append(
             spans(Span(f"  {roll.suckage_offer} suckage points lift it a threshold", "muted"))
         )
+    lines += _more_defenders(state, roll)
     return LogEntry("roll", tuple(lines))
 
 

@@ -30,6 +30,7 @@ from .events import (
     FatigueChecked,
     FatigueTakeSuckage,
     Suckage,
+    call_off_refusal,
     level_name,
     out_word,
     sheet_of,
@@ -224,7 +225,7 @@ def settle(state: Encounter, roll: FatigueChecked, who: Combatant) -> Move:
                 f"{level_name(after, after.level)} instead of {level_name(roll, roll.level)}"
             )
             return Move(who.id, FatigueTakeSuckage(points, cost), why)
-    levels = call_off_levels(roll, policy)
+    levels = call_off_levels(state, roll, policy)
     if levels:
         after = structs.replace(roll, called_off=levels)
         lowered = "nothing to pay" if after.level is None else level_name(after, after.level)
@@ -253,12 +254,9 @@ def suckage_points(roll: FatigueChecked, policy: str) -> int:
     return offer if policy == CAUTIOUS and offer <= SPARING and spares else 0
 
 
-def call_off_levels(roll: FatigueChecked, policy: str) -> int:
+def call_off_levels(state: Encounter, roll: FatigueChecked, policy: str) -> int:
     """A cautious fighter backs out of anything worse than an Ordinary loss (two levels)."""
-    sufferer = roll.sufferer
-    if policy != CAUTIOUS or roll.called_off or sufferer is None:
-        return 0
-    if sufferer.attitude == "intense" or roll.level is None:
+    if policy != CAUTIOUS or call_off_refusal(state, roll) or roll.level is None:
         return 0
     return 2 if roll.level >= 1 else 0
 

@@ -38,7 +38,10 @@ from .bands import DICE
 from .check import (
     check,
     consequence_of,
+    first_comparison,
     make_side,
+    next_comparison,
+    paying_sides,
     resolve_skills,
     spend,
 )
@@ -56,6 +59,7 @@ from .events import (
     FatigueSuckageTaken,
     FatigueTakeSuckage,
     Suckage,
+    call_off_refusal,
     level_name,
     out_word,
     pending,
@@ -294,6 +298,13 @@ class FatigueThresholds(RuleSystem):
                     what="an effort called off",
                     reckoning="called off: no consequence",
                 )
+            if next_comparison(roll) is not None:  # lifted to a win: on to the next defender
+                return FatiguePoolsSpent(
+                    combatant_id=roll.defender.combatant_id,
+                    costs=(),
+                    what="Successful defense",
+                    reckoning="defends: nothing beyond N",
+                )
             raise Rejected(
                 f"{state.name_of(roll.defender.combatant_id)} defended: "
                 "nothing to pay beyond N, paid at the check"
@@ -327,14 +338,9 @@ class FatigueThresholds(RuleSystem):
         roll = pending(state)
         if cmd.levels not in (1, 2):
             raise Rejected("Calling off lowers the consequence one or two levels")
-        if roll.called_off:
-            raise Rejected("That effort has already been called off")
-        sufferer = roll.sufferer
-        if roll.level is None or sufferer is None:
-            raise Rejected("There is no consequence to call off")
-        if sufferer.attitude == "intense":
-            name = state.name_of(sufferer.combatant_id)
-            raise Rejected(f"{name} set out with an intense effort and cannot call it off")
+        refusal = call_off_refusal(state, roll)
+        if refusal:
+            raise Rejected(refusal)
         return FatigueCalledOff(cmd.levels)
 
     def _aid(self, state: Encounter, cmd: FatigueAid, dice: DiceSource) -> FatigueAided:
@@ -360,10 +366,10 @@ class FatigueThresholds(RuleSystem):
     def apply(self, state: Encounter, event: object) -> Encounter:
         match event:
             case FatigueChecked():
-                state = state.update(last_roll=event, last_roll_applied=False)
-                if event.attacker is not None:
-                    state = spend(state, event.attacker.combatant_id, event.attacker.upfront)
-                return spend(state, event.defender.combatant_id, event.defender.upfront)
+                state = state.update(last_roll=first_comparison(event), last_roll_applied=False)
+                for side in paying_sides(event):
+                    state = spend(state, side.combatant_id, side.upfront)
+                return state
             case FatigueSuckageTaken():
                 roll = pending(state)
                 return state.update(
@@ -378,8 +384,20 @@ class FatigueThresholds(RuleSystem):
                 state = state.update(last_roll=structs.replace(roll, aids=(*roll.aids, event.aid)))
                 return spend(state, event.aid.helper.combatant_id, event.aid.helper.upfront)
             case FatiguePoolsSpent():
-                return spend(state, event.combatant_id, event.costs).update(last_roll_applied=True)
+                state = spend(state, event.combatant_id, event.costs)
+                return self._settled(state)
         raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
+
+    def _settled(self, state: Encounter) -> Encounter:
+        """The open comparison settled: the next defender's comes up, if one lost."""
+        roll = state.last_roll
+        following = next_comparison(roll) if isinstance(roll, FatigueChecked) else None
+        if following is None:
+            return state.update(last_roll_applied=True)
+        return state.update(last_roll=following, last_roll_applied=False)
+
+    def discard(self, state: Encounter) -> Encounter:
+        return self._settled(state)
 
     # what the app shows
 
@@ -417,7 +435,8 @@ class FatigueThresholds(RuleSystem):
         if roll.fumbled and roll.attacker is not None:
             attacker = state.name_of(roll.attacker.combatant_id)
             summary = f"{head}: {attacker} FUMBLES, {level_name(roll, roll.level)}{cuts}"
-            return Landing(tier=0, value=roll.loss, summary=summary)
+            # No meaningful attack is made: the defender's band is the first, whatever the sums.
+            return Landing(tier=0, value=min(roll.loss, 0), summary=summary)
         value = roll.loss
         if value <= 0:
             summary = f"{head}: {defender} defends{cuts}"
@@ -439,7 +458,7 @@ class FatigueThresholds(RuleSystem):
     def alerts(self, state: Encounter, event: object) -> list[str]:
         match event:
             case FatigueChecked():
-                return check_alerts(state, event)
+                return check_alerts(state, event, first_comparison(event))
             case FatiguePoolsSpent():
                 return emptied_alerts(state, event.combatant_id, event.costs)
             case FatigueAided():
@@ -454,9 +473,11 @@ class FatigueThresholds(RuleSystem):
         if not isinstance(roll, FatigueChecked) or state.last_roll_applied:
             return ""
         found = consequence_of(roll)
+        later = waiting_names(state, roll)
         if found is None or state.find(found[0]) is None:
-            return ""
-        return f"{state.name_of(found[0])} pays for {level_name(roll, roll.level)}"
+            return f"{later} still to pay" if later else ""
+        then = f", then {later}" if later else ""
+        return f"{state.name_of(found[0])} pays for {level_name(roll, roll.level)}{then}"
 
     # the log
 
@@ -491,6 +512,16 @@ class FatigueThresholds(RuleSystem):
             case FatiguePoolsSpent():
                 return describe_payment(state, event)
         raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
+
+
+def waiting_names(state: Encounter, roll: FatigueChecked) -> str:
+    """The defenders who lost and are still to settle after the open comparison."""
+    names = []
+    following = next_comparison(roll)
+    while following is not None:
+        names.append(state.name_of(following.defender.combatant_id))
+        following = next_comparison(following)
+    return ", ".join(names)
 
 
 def _named(state: Encounter, roll: FatigueChecked, found: Odds) -> Odds:

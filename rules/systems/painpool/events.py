@@ -73,9 +73,20 @@ class TakeDamage(Struct, frozen=True, kw_only=True):
 
 
 class EndScene(Struct, frozen=True, kw_only=True):
-    """Failure levels return; with ``heal`` the lingering damage goes too."""
+    """Failure levels return; with ``heal`` the lingering damage goes too. The situations the
+    maneuvers made end with the scene, and with them the bonus dice held."""
 
     heal: bool = False
+    bonus_ends: bool = True
+
+
+class PassBonus(Struct, frozen=True, kw_only=True):
+    """A held bonus die given to another hero, or dropped (``to_id`` "") when the situation
+    that made it has changed."""
+
+    hero_id: str
+    index: int
+    to_id: str = ""
 
 
 # --- events ------------------------------------------------------------------------------------
@@ -121,6 +132,13 @@ class BoonsDamaged(Struct, frozen=True, kw_only=True, tag="painpool.boons-damage
 
 class SceneEnded(Struct, frozen=True, kw_only=True, tag="painpool.scene-ended"):
     heal: bool = False
+    bonus_ends: bool = False  # older saves' scenes left the bonus dice held
+
+
+class BonusPassed(Struct, frozen=True, kw_only=True, tag="painpool.bonus-passed"):
+    hero_id: str
+    index: int
+    to_id: str = ""  # "": dropped
 
 
 # --- how events change sheets and rolls ---------------------------------------------------------
@@ -138,11 +156,11 @@ def hit_boons(sheet: HeroSheet, hits: tuple[BoonHit, ...], harm: Harm) -> tuple[
     return tuple(out)
 
 
-def end_scene(sheet: HeroSheet, heal: bool) -> HeroSheet:
+def end_scene(sheet: HeroSheet, heal: bool, bonus_ends: bool = False) -> HeroSheet:
     boons = tuple(
         structs.replace(b, failure=0, damage=0 if heal else b.damage) for b in sheet.boons
     )
-    return structs.replace(sheet, boons=boons)
+    return structs.replace(sheet, boons=boons, held=() if bonus_ends else sheet.held)
 
 
 def spend_held(sheet: HeroSheet, indices: tuple[int, ...], favor: int) -> HeroSheet:

@@ -181,10 +181,15 @@ class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled"):
 
     @property
     def hero_damage(self) -> int:
-        """Damage or failure levels the hero takes (none from a maneuver or a win)."""
-        if self.kind == "maneuver" or self.outcome != "failure":
+        """Damage or failure levels the hero takes (none from a win or a tie)."""
+        if self.outcome != "failure":
             return 0
         return max(0, -self.difference + sum(p.value for p in self.damage_parts))
+
+    @property
+    def harm_taken(self) -> Harm:
+        """What a loss costs: a maneuver does not risk damage, only failure levels."""
+        return "failure" if self.kind == "maneuver" else self.harm
 
     @property
     def tokens_lost(self) -> int:

@@ -77,8 +77,8 @@ def solo(state: Encounter, combatant_id: str) -> Combatant | None:
 
 
 def settled(state: Encounter, roll: PainPoolRolled) -> bool:
-    """Whether the open roll leaves nothing to apply (a tie, a failed maneuver, no damage,
-    or a hero with no boon levels left to cross off)."""
+    """Whether the open roll leaves nothing to apply (a tie, no damage, or a hero with no
+    boon levels left to cross off)."""
     if roll.tokens_lost or (roll.kind == "maneuver" and roll.outcome == "success"):
         return False
     if not roll.hero_damage:

@@ -25,6 +25,7 @@ from . import forecast, solo, view
 from .events import (
     ApplyOutcome,
     BonusGranted,
+    BonusPassed,
     BoonHit,
     BoonsDamaged,
     DespairSpent,
@@ -32,6 +33,7 @@ from .events import (
     HopeSpent,
     PainPoolRoll,
     PainPoolState,
+    PassBonus,
     PoolReroll,
     SceneEnded,
     SpendDespair,
@@ -99,8 +101,17 @@ class PainPool(RuleSystem):
         BonusGranted,
         BoonsDamaged,
         SceneEnded,
+        BonusPassed,
     )
-    command_types = (PainPoolRoll, SpendDespair, SpendHope, ApplyOutcome, TakeDamage, EndScene)
+    command_types = (
+        PainPoolRoll,
+        SpendDespair,
+        SpendHope,
+        ApplyOutcome,
+        TakeDamage,
+        EndScene,
+        PassBonus,
+    )
     roll_event_types = (PainPoolRolled,)
     state_type = PainPoolState
     stat_columns = ("Dice", "Boons / Health", "Favor", "Held")
@@ -192,7 +203,7 @@ class PainPool(RuleSystem):
             return ""
         if solo.settled(state, roll):
             return ""
-        if roll.kind == "maneuver":
+        if roll.kind == "maneuver" and roll.outcome == "success":
             to = state.find(roll.beneficiary_id)
             return f"a bonus die for {to.name}" if to is not None else ""
         if roll.tokens_lost:
@@ -201,13 +212,13 @@ class PainPool(RuleSystem):
                 return ""
             plural = "s" * (roll.tokens_lost != 1)
             return f"{foe.name} loses {roll.tokens_lost} health token{plural}"
-        kind = "damage" if roll.harm == "damage" else "failure levels"
+        kind = "damage" if roll.harm_taken == "damage" else "failure levels"
         return f"{state.name_of(roll.hero_id)} takes {roll.hero_damage} {kind}"
 
     def pending_action(self, state: Encounter) -> str:
         """A hero's damage is placed in the Take damage dialog (the player picks the boons)."""
         roll = state.last_roll
-        if not isinstance(roll, PainPoolRolled) or roll.tokens_lost or roll.kind == "maneuver":
+        if not isinstance(roll, PainPoolRolled) or roll.tokens_lost or roll.outcome == "success":
             return ""
         return "damage" if self.pending(state) else ""
 
@@ -241,7 +252,9 @@ class PainPool(RuleSystem):
             case TakeDamage():
                 return [self._damage(state, command)]
             case EndScene():
-                return [SceneEnded(heal=command.heal)]
+                return [SceneEnded(heal=command.heal, bonus_ends=command.bonus_ends)]
+            case PassBonus():
+                return [self._pass_bonus(state, command)]
         raise Rejected(f"Pain Pool does not know the command {type(command).__name__}")
 
     def _roll(self, state: Encounter, cmd: PainPoolRoll, dice: DiceSource) -> PainPoolRolled:
@@ -329,6 +342,16 @@ class PainPool(RuleSystem):
             )
         return indices, favor
 
+    def _pass_bonus(self, state: Encounter, cmd: PassBonus) -> BonusPassed:
+        holder = hero(state, cmd.hero_id)
+        if not 0 <= cmd.index < len(holder.sheet.held):
+            raise Rejected(f"{holder.name} does not hold that bonus die")
+        if cmd.to_id:
+            to = hero(state, cmd.to_id)
+            if to.id == holder.id:
+                raise Rejected(f"{holder.name} already holds it: give it to another hero")
+        return BonusPassed(hero_id=holder.id, index=cmd.index, to_id=cmd.to_id)
+
     def _despair(self, state: Encounter, dice: DiceSource) -> DespairSpent:
         roll = open_roll(state)
         if tokens(state).despair < 1:
@@ -364,9 +387,7 @@ class PainPool(RuleSystem):
         who = state.name_of(roll.hero_id)
         if roll.outcome == "tie":
             raise Rejected("A tie (Good outcome): partial success, and no damage either way")
-        if roll.kind == "maneuver":
-            if roll.outcome == "failure":
-                raise Rejected("A failed maneuver risks no damage: nothing to apply")
+        if roll.kind == "maneuver" and roll.outcome == "success":
             hero(state, roll.beneficiary_id)
             return BonusGranted(
                 hero_id=roll.beneficiary_id, name=roll.intent or "maneuver", sticky=roll.sticky
@@ -374,7 +395,7 @@ class PainPool(RuleSystem):
         if roll.outcome == "failure":
             if not roll.hero_damage:
                 raise Rejected(f"{who} lost, but the damage comes to 0: nothing to apply")
-            kind = "damage" if roll.harm == "damage" else "failure levels"
+            kind = "damage" if roll.harm_taken == "damage" else "failure levels"
             raise Rejected(
                 f"{who} takes {roll.hero_damage} {kind}: choose the boons with s → Take damage"
             )
@@ -407,8 +428,14 @@ class PainPool(RuleSystem):
         assigned = sum(h.levels for h in hits)
         if assigned != due:
             raise Rejected(f"Assign exactly {due} point{'s' * (due != 1)} (now {assigned})")
-        impacted = "" if sheet.impacted or not hits else hits[0].boon
-        return BoonsDamaged(hero_id=who.id, harm=roll.harm, hits=tuple(hits), impacted=impacted)
+        # "the next Boon he assigns damage to becomes Impacted": damage only (failure levels
+        # all return at the end of the scene), the first hit boon in the sheet's order.
+        order = [boon.name for boon in sheet.boons]
+        hit = sorted((h.boon for h in hits if h.levels), key=order.index)
+        impacted = hit[0] if hit and not sheet.impacted and roll.harm_taken == "damage" else ""
+        return BoonsDamaged(
+            hero_id=who.id, harm=roll.harm_taken, hits=tuple(hits), impacted=impacted
+        )
 
     # apply
 
@@ -449,7 +476,18 @@ class PainPool(RuleSystem):
             case SceneEnded():
                 for who in state.combatants:
                     if isinstance(who.sheet, HeroSheet):
-                        state = with_sheet(state, who, end_scene(who.sheet, event.heal))
+                        ended = end_scene(who.sheet, event.heal, event.bonus_ends)
+                        state = with_sheet(state, who, ended)
+                return state
+            case BonusPassed():
+                holder = state.combatant(event.hero_id)
+                die = holder.sheet.held[event.index]
+                rest = holder.sheet.held[: event.index] + holder.sheet.held[event.index + 1 :]
+                state = with_sheet(state, holder, structs.replace(holder.sheet, held=rest))
+                if event.to_id:
+                    to = state.combatant(event.to_id)
+                    held = (*to.sheet.held, die)
+                    state = with_sheet(state, to, structs.replace(to.sheet, held=held))
                 return state
         raise TypeError(f"not a Pain Pool event: {event!r}")
 
@@ -509,7 +547,7 @@ class PainPool(RuleSystem):
         pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
         bonus = sum(part.value for part in damage_parts(foe, cmd.initiator))
         pools = tuple(view.pool_dice(sheet, cmd))
-        found = painpool_odds(pools, pain, bonus, harms=cmd.kind == "attack")
+        found = painpool_odds(pools, pain, bonus)
         return _named(state, cmd.hero_id, cmd.challenge_id, found)
 
     def _reroll_odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
@@ -528,7 +566,7 @@ class PainPool(RuleSystem):
             return None
         pools = tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
         bonus = sum(part.value for part in roll.damage_parts)
-        harms = roll.kind == "attack"
+        harms = True  # an attack deals damage, a maneuver costs failure levels
         pain = roll.pain
         if spent is None:
             count = pain_count(pain.parts)
@@ -546,7 +584,7 @@ class PainPool(RuleSystem):
             return None
         pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
         bonus = sum(part.value for part in roll.damage_parts)
-        found = painpool_odds(pools, len(roll.pain.dice), bonus, harms=roll.kind == "attack")
+        found = painpool_odds(pools, len(roll.pain.dice), bonus)
         return _named(state, roll.hero_id, roll.challenge_id, found)
 
     def status(self, state: Encounter) -> str:

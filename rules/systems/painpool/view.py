@@ -17,12 +17,14 @@ from rules.system import Action, Landing, Tier
 
 from .events import (
     BonusGranted,
+    BonusPassed,
     BoonsDamaged,
     DespairSpent,
     EndScene,
     HopeMode,
     HopeSpent,
     PainPoolRoll,
+    PassBonus,
     SceneEnded,
     SpendDespair,
     SpendHope,
@@ -64,13 +66,16 @@ from .table import TIER_LABELS as TIER_LABELS
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
+DROP = "drop"  # a bonus die given to nobody: the situation that made it has ended
+
 ACTIONS = [
     Action("roll", "Roll the pools", "Power, Precision and Possibility against the Pain Pool"),
     Action("challenge", "Add challenge", "A Pain Pool with health tokens, spiral and templates"),
     Action("damage", "Take damage", "Cross off boon levels for the last roll's damage"),
     Action("despair", "Spend Despair", "GM: re-roll the Pain Pool, keep the higher; +1 Hope"),
     Action("hope", "Spend Hope", "Re-roll hero pools keeping the higher, or raise for favor"),
-    Action("scene", "End scene", "Failure levels return; damage lingers unless healed"),
+    Action("scene", "End scene", "Failure levels return, bonus dice end; damage lingers"),
+    Action("bonus", "Give or drop a bonus die", "Hand a held bonus die on, or end it"),
 ]
 
 KINDS: tuple[tuple[Kind, str], ...] = (
@@ -135,7 +140,26 @@ def action_form(state: Encounter, action: str, selected: str | None) -> list[Fie
             ]
         case "scene":
             return [_choice("heal", "Damage heals too", YES_NO, "no")]
+        case "bonus":
+            return bonus_form(state, selected)
     raise Rejected(f"Pain Pool has no action {action!r}")
+
+
+def bonus_form(state: Encounter, selected: str | None) -> list[Field]:
+    holders = [c for c in _people(state, HeroSheet) if c.sheet.held]
+    if not holders:
+        raise Rejected("No hero holds a bonus die: a successful maneuver gives one")
+    holder = next((h for h in holders if h.id == selected), holders[0])
+    dice = tuple(
+        (f"{h.id}:{i}", f"{h.name}: {die.name}{' (sticky)' * die.sticky}")
+        for h in holders
+        for i, die in enumerate(h.sheet.held)
+    )
+    others = tuple((c.id, c.name) for c in _people(state, HeroSheet))
+    return [
+        _choice("die", "Bonus die", dice, f"{holder.id}:0"),
+        _choice("to", "Give to", ((DROP, "nobody: the situation ended it"), *others), DROP),
+    ]
 
 
 def roll_form(state: Encounter, selected: str | None) -> list[Field]:
@@ -245,6 +269,11 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
             return SpendHope(mode=mode, pools=pools, raise_by=raise_by)
         case "scene":
             return EndScene(heal=values.get("heal") == "yes")
+        case "bonus":
+            fields = {f.key: f for f in bonus_form(state, None)}
+            holder, _, index = choice_value(values, fields["die"]).rpartition(":")
+            to = choice_value(values, fields["to"])
+            return PassBonus(hero_id=holder, index=int(index), to_id="" if to == DROP else to)
     raise Rejected(f"Pain Pool has no action {action!r}")
 
 
@@ -295,7 +324,7 @@ def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
             room = sum(r for _, r in damage_targets(who.sheet))
             due = min(roll.hero_damage, room)
             assigned = sum(points for _, points in damage_command(state, values).hits)
-            kind = "damage" if roll.harm == "damage" else "failure levels"
+            kind = "damage" if roll.harm_taken == "damage" else "failure levels"
             return f"{who.name} takes {due} {kind}: {assigned} of {due} assigned"
         case "despair":
             count = pain_count(open_roll(state).pain.parts)
@@ -304,7 +333,8 @@ def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
             return hope_preview(state, values)
         case "scene":
             heal = values.get("heal") == "yes"
-            return "Failure levels return" + (" and damage heals" if heal else "; damage lingers")
+            back = "Failure levels return" + (" and damage heals" if heal else "; damage lingers")
+            return back + "; held bonus dice end with the scene"
     return ""
 
 
@@ -355,9 +385,9 @@ def hope_preview(state: Encounter, values: Mapping[str, str]) -> str:
 def tiers(state: Encounter) -> list[Tier]:
     roll = state.last_roll if isinstance(state.last_roll, PainPoolRolled) else None
     maneuver = roll is not None and roll.kind == "maneuver"
-    hurt = "failure levels" if roll is not None and roll.harm == "failure" else "damage"
+    hurt = "failure levels" if roll is not None and roll.harm_taken == "failure" else "damage"
     best = "success: a bonus die" if maneuver else "success: tokens off the Pain Pool"
-    worst = "failure: no damage (maneuver)" if maneuver else f"failure: the hero takes {hurt}"
+    worst = f"failure: the hero takes {hurt}"
     texts = (roll.best, roll.good, roll.worst) if roll else ("", "", "")
     effects = (best, "tie: partial, no damage", worst)
     return [
@@ -463,17 +493,15 @@ def outcome_lines(state: Encounter, roll: PainPoolRolled) -> list[Line]:
 def consequence_text(state: Encounter, roll: PainPoolRolled) -> str:
     who = state.name_of(roll.hero_id, "The hero")
     foe = state.name_of(roll.challenge_id, "The challenge")
-    if roll.kind == "maneuver":
-        if roll.outcome == "success":
-            to = state.name_of(roll.beneficiary_id)
-            return f"Maneuver succeeds: a bonus die for {to} (d applies)"
-        return "A maneuver neither risks nor deals damage"
+    if roll.kind == "maneuver" and roll.outcome == "success":
+        to = state.name_of(roll.beneficiary_id)
+        return f"Maneuver succeeds: a bonus die for {to} (d applies)"
     if roll.tokens_lost:
         plural = "s" * (roll.tokens_lost != 1)
         return f"{foe} loses {roll.tokens_lost} health token{plural} (d applies)"
     if roll.hero_damage:
         adjust = "".join(f", {p.label} {p.value:+d}" for p in roll.damage_parts)
-        kind = "damage" if roll.harm == "damage" else "failure levels"
+        kind = "damage" if roll.harm_taken == "damage" else "failure levels"
         return (
             f"{who} takes {roll.hero_damage} {kind} ({-roll.difference}{adjust}): "
             "s → Take damage to choose boons"
@@ -528,6 +556,12 @@ def describe(state: Encounter, event: object) -> LogEntry:
             return describe_damage(state, event)
         case SceneEnded():
             return describe_scene(state, event)
+        case BonusPassed():
+            holder = state.combatant(event.hero_id)
+            die = holder.sheet.held[event.index]
+            where = f" gives it to {state.name_of(event.to_id)}" if event.to_id else " drops it"
+            line = spans(Span(holder.name, "name"), " holds ", Span(die.name, "note"), f":{where}")
+            return LogEntry("consequence", (line,))
     raise TypeError(f"not a Pain Pool event: {event!r}")
 
 
@@ -591,6 +625,10 @@ def describe_scene(state: Encounter, event: SceneEnded) -> LogEntry:
             lines.append(spans("  ", Span(who.name, "name"), " recovers ", Span(text, "tier")))
     if len(lines) == 1:
         lines.append(spans(Span("  No boon levels to recover", "muted")))
+    if event.bonus_ends:
+        held = [who.name for who in _people(state, HeroSheet) if who.sheet.held]
+        if held:
+            lines.append(spans(Span(f"  Bonus dice end: {', '.join(held)}", "muted")))
     return LogEntry("consequence", tuple(lines))
 
 

@@ -12,7 +12,7 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.history import History
 from rules.snapshot import decode, encode
-from rules.systems.beerrun.conflict import categories, pending_now, plan_pool
+from rules.systems.beerrun.conflict import br_state, categories, pending_now, plan_pool
 from rules.systems.beerrun.model import (
     AddOutcomeDie,
     BeerRunSheet,
@@ -645,3 +645,74 @@ def test_successes_against_a_side_with_every_die_at_zero_are_lost():
     )
     assert events and pending_now(history.state) == ()
     rejects(history, LandDamage(), "have all landed: cede")
+
+
+# --- the GM's helping difficulty, a helper attacked, when to cede (issue 18) -------------------
+
+
+@pytest.mark.parametrize(
+    ("difficulty", "replace", "expected"),
+    [
+        ((), 3, [8, 8, 8]),  # "Often in practice ... roll against three of those dice"
+        ((), 2, [8, 8]),
+        ((10, 2, 2, 2), 1, [10, 8, 2, 2]),  # the GM replaces only one
+        ((10, 2, 2, 2), 0, [10, 2, 2, 2]),  # or none
+        ((10, 2, 2, 2), 3, [10, 8, 8, 8]),
+    ],
+)
+def test_the_gm_chooses_how_many_difficulty_dice_become_the_target_die(
+    difficulty: tuple[int, ...], replace: int, expected: list[int]
+):
+    history = brawl()
+    run(history, SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8)))
+    run(history, BuildPool(combatant_id="c2", difficulty=difficulty, replace=replace))
+    [pool] = br_state(history.state).pools
+    assert list(pool.difficulty) == expected
+
+
+def test_dice_replaced_is_0_to_3_and_a_blank_difficulty_needs_one():
+    history = brawl()
+    run(history, SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8)))
+    rejects(history, BuildPool(combatant_id="c2", replace=4), "up to 3 difficulty dice, not 4")
+    rejects(history, BuildPool(combatant_id="c2", replace=0), "replace 1 to 3")
+    fields = {f.key: f for f in SYSTEM.action_form(history.state, "pool", "c2")}
+    assert fields["replace"].default == "3"
+    values = {key: f.default for key, f in fields.items()} | {"who": "c2", "replace": "1"}
+    values["difficulty"] = "d10,d2,d2"
+    command = SYSTEM.action_command(history.state, "pool", values)
+    assert isinstance(command, BuildPool) and command.replace == 1
+    assert command.difficulty == (10, 2, 2)
+
+
+def test_a_helper_attacked_in_the_same_round_resists_with_its_helping_pool():
+    # "Every pool is now rolled by its owner, and they are compared to each other": Ann helps
+    # Orla, and the Goblin attacks Ann. Ann's helping roll (Health 6, Charm 8) meets the Goblin.
+    history = brawl()
+    run(history, SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8)))
+    run(history, BuildPool(combatant_id="c2"))
+    run(history, BuildPool(combatant_id="c3", against="c2"))
+    # Helping: Ann 6, 8 vs three d8s 7, 2, 5. Then the Goblin's Stab 5.
+    events = run(history, RollRound(), (6, 8, 7, 2, 5, 5))
+    [contest] = rolled(events).contests
+    assert (contest.top_id, contest.bottom_id) == ("c3", "c2")
+    assert [(d.label, d.face) for d in contest.bottom] == [("Health", 6), ("Charm", 8)]
+    # Ann's 8 beats the 5 (upper hand), her 6 meets the Goblin's missing die: 2 successes.
+    assert [(p.dealer_id, p.pips) for p in pending_now(history.state)] == [("c2", 2)]
+
+
+def test_a_side_cedes_only_after_a_rounds_effects():
+    # "Dice pools are assembled, rolled, and compared, and abilities adjusted appropriately.
+    # Either side may then decide to cede victory."
+    history = brawl()
+    cede = Cede(combatant_id="c3", to_id="c1")
+    rejects(history, cede, "after a round's effects: roll the first round")
+    run(history, BuildPool(combatant_id="c1", against="c3"))
+    rejects(history, cede, "Round 1's pools are paid: roll it")
+    run(history, RollRound(), (8, 6))  # Orla 8, 6 against the Goblin's missing dice
+    rejects(history, cede, "Land this round's damage first")
+    run(history, LandDamage())
+    decide(history.state, cede, ScriptedDice([]))  # after the effects: accepted
+    run(history, NextTurn())  # round 2, nobody has paid yet: still the moment to cede
+    decide(history.state, cede, ScriptedDice([]))
+    run(history, BuildPool(combatant_id="c1", against="c3"))
+    rejects(history, cede, "Round 2's pools are paid")

@@ -68,8 +68,16 @@ def test_a_fight_to_its_end_by_commands() -> None:
     assert (party.luck, foes.luck) == (Fraction(401, 576), Fraction(175, 576))
 
 
+def a_quiet_round(history: History) -> None:
+    """Orla's Fencing and Wits against the Goblin, who pays for nothing: two 1s, all ties.
+    A side cedes after a round's effects."""
+    run(history, BuildPool(combatant_id="c1", against="c2"))
+    run(history, RollRound(), (1, 1))
+
+
 def test_a_cede_leaves_the_conflict_and_ends_the_fight() -> None:
     history = brawl(("Orla", ORLA), ("Goblin", FRAIL))
+    a_quiet_round(history)
     events = run(history, Cede(combatant_id="c2", to_id="c1"))
     goblin = history.state.combatant("c2")
     assert goblin.condition("Ceded") is not None  # marked, as the solo side marks itself
@@ -83,6 +91,7 @@ def test_a_cede_leaves_the_conflict_and_ends_the_fight() -> None:
 def test_out_of_the_fight_is_never_chosen_by_solo_play_or_the_quick_turn() -> None:
     history = brawl(("Orla", ORLA), ("Goblin", FRAIL))
     run(history, AddCombatant(name="Rat", side="foes", sheet=sheet("Body: Bite d4, Health d4")))
+    a_quiet_round(history)
     run(history, Cede(combatant_id="c2", to_id="c1"))
     state = history.state
     orla = state.combatant("c1")

@@ -129,6 +129,21 @@ def test_dice_plus_skills_minus_fatigue_and_the_defender_wins_ties() -> None:
         run(history, FatigueApply())
 
 
+def test_n_is_paid_before_the_penalty_and_spacing_are_read() -> None:
+    # "Attempting to make any Difficulty Check first requires spending ... N": Bob at Wind
+    # 5/40 dodges for 5 Wind, so he checks with Wind empty (penalty 4, spacing 6), not at
+    # Wind 5/40 (penalty 3, spacing 7).
+    history = fight(defender=FatigueSheet(wind=5, skills=(Skill("Dodge", 2),)))
+    roll = attack(history, 10, 10)
+    assert sheet(history, "c2").wind == 0
+    assert (roll.defender.penalty, roll.defender.spacing) == (4, 6)
+    assert roll.defender_total == 10 + 2 - 4
+    # The preview line shows what the check will use: the thresholds after paying.
+    history = fight(defender=FatigueSheet(wind=5, skills=(Skill("Dodge", 2),)))
+    values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
+    assert "thresholds 0/6/12/18/24" in SYSTEM.preview(history.state, "roll", values)
+
+
 def test_against_nature_the_gm_sets_the_total_to_beat() -> None:
     history = fight()
     run(history, FatigueCheck(attacker_id=None, defender_id="c2", nature_total=15), 14)
@@ -305,14 +320,17 @@ def test_intense_pays_3n_more_up_front_for_plus_5() -> None:
     history = fight()
     roll = attack(history, 10, 10, attacker_effort=(Cost("wind", 5),), attacker_attitude="intense")
     assert sheet(history, "c1").wind == 20
-    assert roll.attacker_total == 10 + 3 + 5
+    # N + 3N is paid first: Wind 20/40 gives the check a penalty of 2.
+    assert roll.attacker is not None and roll.attacker.penalty == 2
+    assert roll.attacker_total == 10 + 3 + 5 - 2
     # The penalty effort still reckons from N, not 4N.
     assert roll.attacker is not None and roll.attacker.effort == (Cost("wind", 5),)
 
 
 def test_calling_off_lowers_one_or_two_levels_but_not_an_intense_effort() -> None:
+    # A task outside combat (no weapon): *Other Things* lets the effort be called off.
     history = fight()
-    attack(history, 20, 1)  # 23 vs 3: lost by 20, Bad
+    attack(history, 20, 1, weapon="")  # 23 vs 3: lost by 20, Bad
     run(history, FatigueCallOff(2))
     roll = history.state.last_roll
     assert isinstance(roll, FatigueChecked) and roll.level == 0
@@ -322,7 +340,7 @@ def test_calling_off_lowers_one_or_two_levels_but_not_an_intense_effort() -> Non
     assert sheet(history, "c2").wind == 40 - 5 - 10
 
     history = fight()
-    attack(history, 13, 10)  # lost by 4: Ordinary; one level lower is nothing more to pay
+    attack(history, 13, 10, weapon="")  # lost by 4: Ordinary; one level lower: nothing more
     before = history.state
     [event] = run(history, FatigueCallOff(1))
     line = describe(before, event).plain  # type: ignore[arg-type]
@@ -333,9 +351,23 @@ def test_calling_off_lowers_one_or_two_levels_but_not_an_intense_effort() -> Non
     assert sheet(history, "c2").wind == 35
 
     history = fight()
-    attack(history, 20, 1, defender_attitude="intense")
+    attack(history, 20, 1, weapon="", defender_attitude="intense")
     with pytest.raises(Rejected, match="intense effort and cannot call it off"):
         run(history, FatigueCallOff(1))
+
+
+@pytest.mark.parametrize("weapon", ["Sword", "9mm Pistol"])
+def test_an_attack_with_a_weapon_cannot_be_called_off(weapon: str) -> None:
+    # The issue's case: a shot defender lost by 35 ("Terrible", the pistol's 60 Health) would
+    # have been called off two levels to Flailing (10 Health). Combat is not *Other Things*.
+    history = fight()
+    roll = attack(history, 20, 1, weapon=weapon, attacker_skills=("Sword",), attacker_effort=())
+    assert roll.level is not None and roll.level >= 2
+    with pytest.raises(Rejected, match="is combat: calling off is for tasks outside combat"):
+        run(history, FatigueCallOff(2))
+    with pytest.raises(Rejected, match="is combat"):
+        SYSTEM.action_form(history.state, "calloff", None)
+    run(history, FatigueApply())  # the consequence is paid in full
 
 
 # --- fumble thresholds ---------------------------------------------------------------------
@@ -515,3 +547,89 @@ def test_a_skill_typed_twice_counts_once() -> None:
         history.state, "roll", values | {"attacker_skills": "Sword, sword"}
     )
     assert isinstance(command, FatigueCheck) and command.attacker_skills == ("Sword",)
+
+
+# --- several defenders -------------------------------------------------------------------------
+
+
+def three() -> History:
+    """Ann (c1) against Bob (c2, Dodge 2) and Cid (c3, no skills)."""
+    history = fight()
+    run(history, AddCombatant(name="Cid", sheet=FatigueSheet()))
+    return history
+
+
+def test_each_defender_is_compared_and_settles_in_turn() -> None:
+    # "an 'attacker' ... and one or more 'defenders'": Ann 20 + 3 = 23 against Bob 10 + 2
+    # (lost by 11, Flailing) and Cid 1 (lost by 22, Bad). Every one paid N at the check.
+    history = three()
+    roll = attack(history, 20, 10, 1, more_defenders=("c3",))
+    assert sheet(history, "c2").wind == sheet(history, "c3").wind == 35
+    assert roll.defender.combatant_id == "c2" and roll.level == 1
+    assert SYSTEM.pending(history.state) == "Bob pays for Flailing defense, then Cid"
+    assert "Cid loses by 22: Bad defense" in describe(three().state, roll).plain
+    run(history, FatigueApply())
+    assert (sheet(history, "c2").wind, sheet(history, "c2").stamina) == (0, 30)  # 10N, 2N
+    roll = history.state.last_roll
+    assert isinstance(roll, FatigueChecked) and roll.defender.combatant_id == "c3"
+    assert not history.state.last_roll_applied and roll.level == 2
+    assert SYSTEM.pending(history.state) == "Cid pays for Bad defense"
+    # Cid's comparison is his own: his suckage, then his payment (a sword's first hit).
+    run(history, FatigueTakeSuckage(3, "drops his lantern"))
+    assert history.state.last_roll.level == 1  # type: ignore[union-attr]
+    run(history, FatigueApply())
+    assert history.state.last_roll_applied
+    with pytest.raises(Rejected, match="already been paid"):
+        run(history, FatigueApply())
+
+
+def test_a_defender_who_won_is_passed_over() -> None:
+    history = three()
+    roll = attack(history, 10, 12, 1, more_defenders=("c3",))  # 13: Bob 14 holds, Cid 1 loses
+    assert roll.defender.combatant_id == "c3" and roll.loss == 12
+    assert SYSTEM.pending(history.state) == "Cid pays for Flailing defense"
+    history = three()
+    attack(history, 10, 12, 15, more_defenders=("c3",))  # both hold: nothing to pay
+    assert SYSTEM.pending(history.state) == ""
+
+
+def test_discarding_one_defenders_consequence_moves_to_the_next() -> None:
+    from rules.commands import DiscardConsequence
+
+    history = three()
+    attack(history, 20, 10, 1, more_defenders=("c3",))
+    run(history, DiscardConsequence())
+    roll = history.state.last_roll
+    assert isinstance(roll, FatigueChecked) and roll.defender.combatant_id == "c3"
+    assert not history.state.last_roll_applied
+    assert sheet(history, "c2").wind == 35  # Bob's consequence set aside
+
+
+def test_when_it_is_unclear_whoever_scores_the_lowest_defends() -> None:
+    # "the defender will generally be whoever scores the lowest on the difficutly check"
+    history = three()
+    roll = attack(history, 12, 15, 4, more_defenders=("c3",), lowest=True)
+    assert roll.defender.combatant_id == "c3" and roll.loss == 15 - 4
+    assert [s.combatant_id for s in roll.spared] == ["c2"] and roll.waiting == ()
+    assert sheet(history, "c2").wind == sheet(history, "c3").wind == 35  # both paid N
+    text = describe(three().state, roll).plain
+    assert "(the lowest of 2)" in text.splitlines()[0]
+    assert "scored higher: does not defend" in text
+    run(history, FatigueApply())
+    assert history.state.last_roll_applied and sheet(history, "c2").wind == 35
+
+
+def test_more_defenders_from_the_dialog() -> None:
+    history = three()
+    values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
+    values |= {"attacker": "c1", "defender": "c2", "more_defenders": "cid"}
+    command = SYSTEM.action_command(history.state, "roll", values)
+    assert command.more_defenders == ("c3",) and not command.lowest
+    assert "(+1 more: each in turn)" in SYSTEM.preview(history.state, "roll", values)
+    with pytest.raises(Rejected, match="No combatant named 'Dan'"):
+        SYSTEM.action_command(history.state, "roll", {**values, "more_defenders": "Dan"})
+    with pytest.raises(Rejected, match="Ann is already in this check"):
+        run(
+            history,
+            SYSTEM.action_command(history.state, "roll", {**values, "more_defenders": "Ann"}),
+        )

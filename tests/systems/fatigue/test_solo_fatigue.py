@@ -171,7 +171,8 @@ def test_an_npc_who_is_down_passes_its_turn() -> None:
         ("steady", (19, 10), FatigueApply()),  # 13: 4 is too many
         ("aggressive", (17, 10), FatigueApply()),  # never
         ("cautious", (20, 1), FatigueTakeSuckage(4, "falls to one knee")),  # 23: spares Health
-        ("cautious", (19, 10), FatigueCallOff(2)),  # 13: 4 spare no Health; backs out
+        # 13: 4 spare no Health; an attack with a sword is combat, not called off
+        ("cautious", (19, 10), FatigueApply()),
     ],
 )
 def test_suckage_and_calling_off_by_policy(policy: str, dice: tuple[int, int], expected) -> None:
@@ -179,6 +180,14 @@ def test_suckage_and_calling_off_by_policy(policy: str, dice: tuple[int, int], e
     ann_attacks(history, "c2", *dice)
     move = next_move(history.state)
     assert move.actor_id == "c2" and move.command == expected
+
+
+def test_a_cautious_npc_calls_off_a_task_outside_combat() -> None:
+    history = skirmish(("Brute", sheet("Dodge 1"), "cautious"))
+    ann_attacks(history, "c2", 19, 10, weapon="")  # 24 vs 11, no weapon: lost by 13
+    move = next_move(history.state)
+    assert move.command == FatigueCallOff(2)
+    assert move.reason == "calls off the effort: nothing to pay instead of Flailing defense"
 
 
 def test_suckage_names_what_it_lifts_to() -> None:
@@ -191,20 +200,22 @@ def test_suckage_names_what_it_lifts_to() -> None:
 
 def test_an_intense_defense_cannot_be_called_off_so_it_pays() -> None:
     history = skirmish(("Brute", sheet("Dodge 1"), "cautious"))
-    ann_attacks(history, "c2", 20, 1, defender_attitude="intense")  # 25 vs 2 + 5: 18
+    # Outside combat (no weapon), so only the intense attitude stops the calling off. The
+    # Brute pays N + 3N = 20 Wind first: 25 vs 2 + 1 + 5 - 2, lost by 19 at spacing 8.
+    ann_attacks(history, "c2", 20, 1, weapon="", defender_attitude="intense")
     move = next_move(history.state)
-    assert move.command == FatigueApply() and move.reason == "pays for Flailing defense"
+    assert move.command == FatigueApply() and move.reason == "pays for Bad defense"
 
 
-def test_a_cautious_npc_calls_off_its_own_fumble() -> None:
+def test_a_cautious_npc_pays_its_own_fumble_with_a_weapon() -> None:
     history = skirmish(("Brute", sheet("Axe 0", AXE), "cautious"))
     to_turn_of(history, "c2")
     run(history, next_move(history.state).command, 2, 10)  # 2 does not beat the line 8
     assert next_move(history.state).command == NextTurn()
     run(history, NextTurn())
     move = next_move(history.state)
-    assert move.command == FatigueCallOff(2)
-    assert move.reason == "calls off the effort: nothing to pay instead of Flailing fumble"
+    assert move.command == FatigueApply()  # combat: an axe's fumble is not called off
+    assert move.reason == "pays for Flailing fumble"
 
 
 def test_a_cautious_teammate_aids_a_defense_an_aid_could_save() -> None:

@@ -238,9 +238,9 @@ def test_damage_crosses_off_levels_and_the_first_damaged_boon_becomes_impacted()
     history = fight(hero("Fighting +3d pre; Wits +2d pos; Brawn +1d pow"))
     roll(history, [2, 2, 2, 6, 6, 3])  # 6 vs 15: 9 damage, capped at 6 levels
     (event,) = run(history, TakeDamage(hits=(("Wits", 2), ("Fighting", 3), ("Brawn", 1))))
-    assert event.impacted == "Wits"
+    assert event.impacted == "Fighting"  # the first damaged boon in the sheet's order
     sheet = sheet_of(history)
-    assert sheet.impacted == "Wits"
+    assert sheet.impacted == "Fighting"
     assert [b.usable for b in sheet.boons] == [0, 0, 0]
 
 
@@ -289,12 +289,28 @@ def test_failure_levels_return_at_the_end_of_the_scene_damage_lingers() -> None:
 # --- maneuvers ----------------------------------------------------------------------------
 
 
-def test_a_failed_maneuver_risks_no_damage() -> None:
-    history = fight(hero("Fighting +3d pre"))
-    rolled = roll(history, [1, 1, 1, 6, 6, 6], kind="maneuver")
-    assert rolled.outcome == "failure" and rolled.hero_damage == 0
-    with pytest.raises(Rejected, match="risks no damage"):
+def test_a_failed_maneuver_costs_failure_levels_not_damage() -> None:
+    # "A character performing a maneuver does not risk being damaged": the loss is still a
+    # loss, paid in failure levels, whatever the roll's stakes said.
+    history = fight(hero("Fighting +3d pre; Wits +2d pos"))
+    rolled = roll(history, [1, 1, 1, 2, 1, 1], kind="maneuver", harm="damage")
+    assert rolled.outcome == "failure" and rolled.hero_damage == 1
+    assert SYSTEM.pending(history.state) == "Bullet takes 1 failure levels"
+    with pytest.raises(Rejected, match="takes 1 failure levels: choose the boons"):
         run(history, ApplyOutcome())
+    (event,) = run(history, TakeDamage(hits=(("Wits", 1),)))
+    assert event.harm == "failure" and event.impacted == ""  # failure levels impact nothing
+    wits = sheet_of(history).boons[1]
+    assert (wits.failure, wits.damage) == (1, 0)
+    run(history, EndScene())  # failure levels return at the end of the scene
+    assert sheet_of(history).boons[1].failure == 0
+
+
+def test_only_damage_makes_a_boon_impacted() -> None:
+    history = fight(hero("Fighting +3d pre; Wits +2d pos"))
+    roll(history, [1, 1, 1, 2, 1, 1], harm="failure")
+    (event,) = run(history, TakeDamage(hits=(("Wits", 1),)))
+    assert event.impacted == "" and sheet_of(history).impacted == ""
 
 
 def test_a_successful_maneuver_gives_a_bonus_die_to_hold_or_give() -> None:
@@ -545,3 +561,59 @@ def test_the_roll_dialog_defaults_to_the_boons_that_add_the_most_dice() -> None:
         "Fighting",
         "",  # Lucky is crossed off
     )
+
+
+# --- held bonus dice: held, given on, or ended by the situation (issue 18) ---------------------
+
+
+def test_a_held_bonus_die_can_be_given_to_another_or_dropped() -> None:
+    # "He can give this die to another or hold on to it"
+    history = fight(hero(held=(HeldBonus(name="armour weak"), HeldBonus(name="high ground"))))
+    from rules.systems.painpool.events import PassBonus
+
+    before = history.state
+    (event,) = run(history, PassBonus(hero_id=HERO, index=1, to_id=ALLY))
+    assert "Bullet holds high ground: gives it to Prof" in describe(before, event).plain
+    assert sheet_of(history).held == (HeldBonus(name="armour weak"),)
+    assert sheet_of(history, ALLY).held == (HeldBonus(name="high ground"),)
+    # "once ... something happens to change the situation the maneuver can't be used again"
+    run(history, PassBonus(hero_id=HERO, index=0))
+    assert sheet_of(history).held == ()
+    with pytest.raises(Rejected, match="does not hold that bonus die"):
+        run(history, PassBonus(hero_id=HERO, index=0))
+    with pytest.raises(Rejected, match="already holds it"):
+        run(history, PassBonus(hero_id=ALLY, index=0, to_id=ALLY))
+    with pytest.raises(Rejected, match="is a challenge"):
+        run(history, PassBonus(hero_id=ALLY, index=0, to_id=FOE))
+
+
+def test_the_dialog_names_each_held_die_and_its_holder() -> None:
+    history = fight(hero(held=(HeldBonus(name="flanked", sticky=True),)))
+    fields = {f.key: f for f in SYSTEM.action_form(history.state, "bonus", None)}
+    assert fields["die"].choices == (("c1:0", "Bullet: flanked (sticky)"),)
+    values = {"die": "c1:0", "to": "c3"}
+    command = SYSTEM.action_command(history.state, "bonus", values)
+    run(history, command)
+    assert sheet_of(history, ALLY).held == (HeldBonus(name="flanked", sticky=True),)
+    with pytest.raises(Rejected, match="No hero holds a bonus die"):
+        SYSTEM.action_form(fight().state, "bonus", None)
+
+
+def test_the_end_of_the_scene_ends_the_bonus_dice() -> None:
+    history = fight(hero(held=(HeldBonus(name="armour weak"),)))
+    before = history.state
+    (event,) = run(history, EndScene())
+    assert event.bonus_ends and sheet_of(history).held == ()
+    assert "Bonus dice end: Bullet" in describe(before, event).plain
+
+
+def test_an_older_saves_end_of_scene_still_leaves_the_dice_held() -> None:
+    import msgspec
+
+    from rules.systems.painpool.events import SceneEnded
+
+    old = msgspec.json.decode(b'{"type":"painpool.scene-ended","heal":false}', type=SceneEnded)
+    assert old == SceneEnded(heal=False, bonus_ends=False)
+    history = fight(hero(held=(HeldBonus(name="armour weak"),)))
+    history.commit([old], "old scene")
+    assert sheet_of(history).held == (HeldBonus(name="armour weak"),)
