@@ -43,6 +43,7 @@ from rules.events import (
 )
 from rules.logline import LogEntry, Span, spans
 from rules.registry import get_system
+from rules.text import inert, inert_value
 from rules.visibility import mentions
 
 MAX_NAME = 60
@@ -50,7 +51,7 @@ NUMBERED = re.compile(r"(.*\S)\s+([0-9]+)")  # "Bandit 2": a name and its number
 
 
 def new_encounter(name: str, system: str) -> EncounterCreated:
-    name = name.strip()
+    name = inert(name).strip()
     if not name:
         raise Rejected("an encounter needs a name")
     get_system(system)  # rejects an unknown system
@@ -91,6 +92,8 @@ def _clean_name(name: str) -> str:
 
 
 def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
+    # Every command's text, the core's and each system's, made inert before anyone reads it.
+    command = inert_value(command)
     match command:
         case AddCombatant():
             return _add(state, command)
