@@ -16,8 +16,6 @@ from __future__ import annotations
 import re
 from typing import Any, TypeVar, cast
 
-import msgspec
-
 T = TypeVar("T")
 
 # Written out, not read from unicodedata at import: this module is loaded by every command
@@ -76,34 +74,37 @@ _ESCAPE = re.compile(r"\\[bfnrtu]")
 def inert_value(value: T) -> T:
     """``value`` (a Struct, or tuples, lists and dicts of them) with each of its strings made
     ``inert``; ``value`` itself when none needed it, the usual case, found in one pass in C."""
+    # Imported here: the command line's output passes through this module, and `tracker
+    # odds` starts without msgspec.
+    import msgspec
+
     try:
         encoded = msgspec.json.encode(value).decode()
     except (TypeError, ValueError):  # not JSON (a Raw record's MessagePack): look at each part
-        return cast("T", _walk(value))
+        return cast("T", _walk(value, msgspec))
     if _ESCAPE.search(encoded) is None and is_inert(encoded):
         return value
-    return cast("T", _walk(value))
+    return cast("T", _walk(value, msgspec))
 
 
-def _walk(value: Any) -> Any:
-    if isinstance(value, str):
-        return inert(value)
-    if isinstance(value, msgspec.Struct):
-        changes = {}
-        for name in value.__struct_fields__:
-            was = getattr(value, name)
-            now = _walk(was)
-            if now is not was:
-                changes[name] = now
-        return msgspec.structs.replace(value, **changes) if changes else value
-    if isinstance(value, tuple | list):
-        items = [_walk(item) for item in value]
-        if all(now is was for now, was in zip(items, value, strict=True)):
-            return value
-        return type(value)(items) if not hasattr(value, "_fields") else type(value)(*items)
-    if isinstance(value, dict):
-        pairs = [(key, item, _walk(key), _walk(item)) for key, item in value.items()]
-        if all(k is k2 and v is v2 for k, v, k2, v2 in pairs):
-            return value
-        return {k2: v2 for _, _, k2, v2 in pairs}
-    return value
+def _walk(value: Any, msgspec: Any) -> Any:
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return inert(value)
+        if isinstance(value, msgspec.Struct):
+            fields = {name: getattr(value, name) for name in value.__struct_fields__}
+            changes = {name: now for name, was in fields.items() if (now := walk(was)) is not was}
+            return msgspec.structs.replace(value, **changes) if changes else value
+        if isinstance(value, tuple | list):
+            items = [walk(item) for item in value]
+            if all(now is was for now, was in zip(items, value, strict=True)):
+                return value
+            return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+        if isinstance(value, dict):
+            pairs = [(key, item, walk(key), walk(item)) for key, item in value.items()]
+            if all(k is k2 and v is v2 for k, v, k2, v2 in pairs):
+                return value
+            return {k2: v2 for _, _, k2, v2 in pairs}
+        return value
+
+    return walk(value)

@@ -1,7 +1,8 @@
 """Fight reports: a readable Markdown account, or a JSON document for other tools.
 
 Headless: no Textual. GM-only combatants, and every event that names them, are left out
-unless the report is for the GM.
+unless the report is for the GM. Both reports are inert (``rules.text``): no character in
+them can act on the terminal they are printed to, whatever the save holds.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rules.history import History
 from rules.logline import Line
 from rules.outcome import Summary, luck_text, outcome, summary
 from rules.registry import get_system
+from rules.text import inert, inert_document, inert_value
 from rules.visibility import GM, Sight, Viewer, hidden_ids, sight
 
 EXPORT_VERSION = 1
@@ -25,8 +27,9 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
 
 
 def md(text: str) -> str:
-    """Markdown-escape text typed by users, so a name like ``*x*`` stays as typed."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    """Markdown-escape text typed by users, so a name like ``*x*`` stays as typed (and on
+    one line: a line break in it could start a heading)."""
+    return _MD_SPECIAL.sub(r"\\\1", inert(text))
 
 
 def _sight(history: History, gm: bool) -> Sight:
@@ -115,7 +118,7 @@ def to_markdown(history: History, gm: bool = False) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"Conditions gained: {gained}; conditions lost: {lost}.", ""]
     lines += [*_outcome_lines(_summary(history, gm)), ""]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+    return inert_document(re.sub(r"\n{3,}", "\n\n", "\n".join(lines)))
 
 
 USER_TEXT = {"name", "note", "condition"}
@@ -142,7 +145,7 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
                 "event": msgspec.to_builtins(event),
             }
         )
-    return {
+    report = {
         "export": "combat-tracker",
         "version": EXPORT_VERSION,
         "gm": gm,
@@ -153,3 +156,4 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "combatants": [msgspec.to_builtins(c) for c in _visible_combatants(state, gm)],
         "outcome": _summary(history, gm).to_json(),
     }
+    return inert_value(report)
