@@ -119,9 +119,10 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             return [_add_condition(state, command)]
         case RemoveCondition():
             target = state.combatant(command.combatant_id)
-            condition = target.condition(command.name)
+            name = " ".join(command.name.split())  # as a condition's name is kept
+            condition = target.condition(name)
             if condition is None:
-                raise Rejected(f"{target.name} is not {command.name}")
+                raise Rejected(f"{target.name} is not {name}")
             return [ConditionRemoved(target.id, condition.name)]
         case AddNote():
             text = command.text.strip()

@@ -2,13 +2,13 @@
 
 The one place that decides which characters are unsafe, used where text enters (every
 command, in ``rules.engine.decide``; a save as it is read, in ``rules.snapshot``; the app's
-pastes and forms) and again where it leaves (the app's and the seats' screens, exports, the
+pastes) and again where it leaves (the app's and the seats' screens, exports, the
 command line's output). Unsafe are: the C0 controls (ESC among them), DEL and the C1
 controls, which a terminal obeys; Unicode's format characters (bidi overrides such as
 U+202E, zero-width spaces and joiners, the BOM), line and paragraph separators and lone
-surrogates, which reorder, hide or break text; and the invisible Hangul fillers, which pass
-for a blank name. In one line of text a tab or line break becomes a space; a document keeps
-its line breaks and tabs.
+surrogates, which reorder, hide or break text. None of them is printable (``str.isprintable``),
+which is every check's fast path. In one line of text a tab or line break becomes a space; a
+document keeps its line breaks and tabs.
 """
 
 from __future__ import annotations
@@ -26,15 +26,14 @@ _FORMAT = (
     "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
 )
-_INVISIBLE = "\u034f\u115f\u1160\u3164\uffa0"  # a grapheme joiner, the Hangul fillers
 _SEPARATORS = "\u2028\u2029"
 _SURROGATES = "\ud800-\udfff"  # only a lone one can be in a str; never valid UTF-8
 _LINE_BREAKS = "\t\n\x0b\x0c\r\x1c-\x1f\x85" + _SEPARATORS  # what str.split() splits on
 
-UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_FORMAT}{_INVISIBLE}{_SEPARATORS}{_SURROGATES}]")
+UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_FORMAT}{_SEPARATORS}{_SURROGATES}]")
 _SPACED = re.compile(f"[{_LINE_BREAKS}]")
 _UNSAFE_IN_DOCUMENTS = re.compile(
-    f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_FORMAT}{_INVISIBLE}{_SEPARATORS}{_SURROGATES}]"
+    f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_FORMAT}{_SEPARATORS}{_SURROGATES}]"
 )
 
 
@@ -57,12 +56,6 @@ def inert_document(text: str) -> str:
     if _UNSAFE_IN_DOCUMENTS.search(text) is None:
         return text
     return _UNSAFE_IN_DOCUMENTS.sub("", text.replace("\r\n", "\n"))
-
-
-def without_unsafe(text: str) -> str:
-    """Every unsafe character removed, tabs and line breaks too: for text already laid out in
-    cells, where a character taking no cell must not become one that does."""
-    return text if is_inert(text) else UNSAFE.sub("", text)
 
 
 # --- whole values: a command, an event, a save's state ---------------------------------------

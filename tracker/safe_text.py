@@ -9,11 +9,25 @@ whatever widget draws it, on the local terminal and on every seat, so a name lik
 
 from __future__ import annotations
 
+import re
+
+from rich.cells import cell_len
 from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
 
-from rules.text import without_unsafe
+from rules.text import UNSAFE
+
+
+def _blank(found: re.Match[str]) -> str:
+    # Most take no cell and simply go; the few Rich counts a cell wide (a soft hyphen) leave
+    # a space, so the rest of the line stays where it was laid out.
+    return " " * cell_len(found.group())
+
+
+def drawn(text: str) -> str:
+    """Text laid out in cells, with every unsafe character taken out."""
+    return UNSAFE.sub(_blank, text)
 
 
 class NoControlCodes(LineFilter):
@@ -22,7 +36,7 @@ class NoControlCodes(LineFilter):
         if all(text.isprintable() or control is not None for text, _, control in segments):
             return segments
         return [
-            Segment(without_unsafe(text), style, control)
+            Segment(drawn(text), style, control)
             if control is None and not text.isprintable()
             else Segment(text, style, control)
             for text, style, control in segments
