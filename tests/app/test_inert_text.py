@@ -3,12 +3,8 @@ shows none of them, in any pane, the header, a dialog or the replay; a paste is 
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import Future
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeAlias, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,14 +19,11 @@ from rules.history import History
 from tests.app.support import make_app
 from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING, hostile_text, raw_fight, unsafe
 from tests.screen import screen_text
-from tracker.app import TrackerApp
+from tests.threaded import InThread
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.replay import ReplayScreen
 from tracker.session import EncounterSession
-
-T = TypeVar("T")
-Job: TypeAlias = Callable[[Pilot[None]], Awaitable[T]]
 
 
 async def until_shown(pilot: Pilot[None], kind: type[Screen[object]]) -> None:
@@ -79,52 +72,10 @@ async def test_every_control_character_in_a_fight_is_drawn_inert(tmp_path: Path)
     assert "Edit Orla ]0;PWNED(0c" in shown[1] and "(replay)" in shown[2]
 
 
-class AppInThread:
-    """One app, running in a thread of its own, that a hypothesis test (which cannot await)
-    drives from each example: starting an app per example would cost seconds each."""
-
-    def __init__(self, app: TrackerApp) -> None:
-        self.app = app
-        self.loop = asyncio.new_event_loop()
-        self._jobs: asyncio.Queue[tuple[Job[Any], Future[Any]] | None] = asyncio.Queue()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self.loop.run_until_complete, args=(self._run(),))
-
-    async def _run(self) -> None:
-        # Each job runs here, in the app's own context (Textual finds its active app there).
-        async with self.app.run_test(size=(80, 24)) as pilot:
-            self._ready.set()
-            while (item := await self._jobs.get()) is not None:
-                job, done = item
-                try:
-                    done.set_result(await job(pilot))
-                except BaseException as exc:  # handed to the test's thread, which raises it
-                    done.set_exception(exc)
-        left = asyncio.all_tasks() - {asyncio.current_task()}
-        for task in left:  # Textual's timers, stopped with the app but not yet ended
-            task.cancel()
-        await asyncio.gather(*left, return_exceptions=True)
-
-    def __enter__(self) -> AppInThread:
-        self._thread.start()
-        assert self._ready.wait(60), "the app did not start"
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.loop.call_soon_threadsafe(self._jobs.put_nowait, None)
-        self._thread.join(60)
-        self.loop.close()
-
-    def run(self, job: Job[T]) -> T:
-        done: Future[T] = Future()
-        self.loop.call_soon_threadsafe(self._jobs.put_nowait, (job, done))
-        return done.result(60)
-
-
 @pytest.fixture(scope="module")
-def one_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppInThread]:
+def one_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InThread[Pilot[None]]]:
     app = make_app(tmp_path_factory.mktemp("inert"), history=raw_fight("", "", ""))
-    with AppInThread(app) as running:
+    with InThread(lambda: app.run_test(size=(80, 24))) as running:
         yield running
 
 
@@ -133,7 +84,7 @@ def one_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppInThread]:
 )
 @given(st.lists(hostile_text, min_size=3, max_size=3))
 def test_hostile_names_notes_and_conditions_are_drawn_inert(
-    one_app: AppInThread, texts: list[str]
+    one_app: InThread[Pilot[None]], texts: list[str]
 ) -> None:
     name, note, condition = texts
     session = EncounterSession(raw_fight(name, note, condition), SeededDice(1))
