@@ -126,7 +126,8 @@ USER_TEXT = {"name", "note", "condition"}
 
 def _md_line(line: Line) -> str:
     # Only what users typed is escaped: the rules' own text (dice in brackets) stays readable.
-    return "".join(md(span.text) if span.style in USER_TEXT else span.text for span in line)
+    # A log line is one line, whatever a span holds (a side's name is part of the rules' text).
+    return "".join(md(span.text) if span.style in USER_TEXT else inert(span.text) for span in line)
 
 
 def to_json(history: History, gm: bool = False) -> dict[str, Any]:
