@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import asyncssh
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,8 @@ from rules.events import ConditionAdded, NoteAdded
 from tests.hostile_text import CONTROLS, EVERY, SEQUENCES, SPOOFING, hostile_text, unsafe
 from tests.serve.serve_helpers import Client, Served, serve, until
 from tests.threaded import InThread
+from tracker.serve import players
+from tracker.serve.players import PlayersError
 
 Seats = tuple[Served, Client, Client]
 
@@ -94,3 +97,12 @@ def test_the_check_sees_what_textual_does_not_send() -> None:
     assert not_textuals("Orla\x1bc") == ["\x1b"]
     assert not_textuals("\x1b]0;PWNED\x07") == ["\x07", "\x1b"]
     assert not_textuals("Or\u202ela\x9b") == ["\x9b", "\u202e"]
+
+
+def test_a_players_file_name_with_a_control_character_is_refused() -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode().strip()
+    with pytest.raises(PlayersError, match="line 2: the name 'Al\\\\x1bice' holds a control"):
+        players.parse(f"gm {key}\nplayer:Al\x1bice {key}")
+    # A key's comment is only a default name: its controls are dropped.
+    (player,) = players.parse(f"spectator {key} bob\u202e\x1b]0;x\x07@home")
+    assert player.name == "bob]0;x@home"
