@@ -19,7 +19,8 @@ class SeededDice:
         self._random = Random(seed)
 
     def roll(self, sides: int) -> int:
-        return self._random.randint(1, sides)
+        # randint(1, sides) is 1 + randrange(sides), face for face, one call layer slower.
+        return self._random.randrange(sides) + 1
 
 
 class ScriptExhausted(Exception):

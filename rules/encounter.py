@@ -38,8 +38,13 @@ class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
     sheet: S
 
     def condition(self, name: str) -> Condition | None:
+        if not self.conditions:
+            return None  # most combatants, most of the time: asked often (a forecast's runs)
         wanted = name.casefold()
-        return next((c for c in self.conditions if c.name.casefold() == wanted), None)
+        for condition in self.conditions:
+            if condition.name.casefold() == wanted:
+                return condition
+        return None
 
 
 class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
@@ -66,7 +71,10 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
         return self.find(self.current_id) if self.current_id else None
 
     def find(self, combatant_id: str | None) -> Combatant[S] | None:
-        return next((c for c in self.combatants if c.id == combatant_id), None)
+        for combatant in self.combatants:
+            if combatant.id == combatant_id:
+                return combatant
+        return None
 
     def combatant(self, combatant_id: str) -> Combatant[S]:
         found = self.find(combatant_id)

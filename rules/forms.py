@@ -10,12 +10,11 @@ from typing import Literal, TypeVar, overload
 
 from msgspec import Struct
 
+from rules.bounds import LIMIT, within
 from rules.errors import Rejected
 
 FieldKind = Literal["int", "text", "choice"]
 
-# Far beyond any number a game uses, and well inside what a save can hold.
-LIMIT = 1_000_000
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
@@ -28,18 +27,20 @@ class Field(Struct, frozen=True, kw_only=True):
     help: str = ""
 
 
-def int_value(values: Mapping[str, str], key: str, label: str, default: int = 0) -> int:
-    """Parse an integer field, with a message naming the field when it is not one."""
+def int_value(
+    values: Mapping[str, str], key: str, label: str, default: int = 0, limit: int = LIMIT
+) -> int:
+    """Parse an integer field, with a message naming the field when it is not one or is
+    beyond ``±limit`` (``rules.bounds.MODIFIER`` for what is added to a roll)."""
     raw = values.get(key, "").strip()
     if not raw:
         return default
     # Plain ASCII digits only: int() would also take "1_000" and other scripts' digits.
     if not WHOLE_NUMBER.fullmatch(raw):
         raise Rejected(f"{label} must be a whole number, not {raw!r}")
-    value = int(raw)
-    if abs(value) > LIMIT:
-        raise Rejected(f"{label} must be between {-LIMIT:,} and {LIMIT:,}")
-    return value
+    if len(raw) > len(str(LIMIT)) + 1:  # int() of a huge string is slow, and it is refused
+        raise Rejected(f"{label} must be between {-limit:,} and {limit:,}")
+    return within(int(raw), label, -limit, limit)
 
 
 C = TypeVar("C", bound=str)

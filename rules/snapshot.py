@@ -126,6 +126,7 @@ class Codec(NamedTuple):
     lazy: msgspec.msgpack.Decoder[Any]
     record: msgspec.msgpack.Decoder[Any]
     entry: msgspec.msgpack.Decoder[Any]
+    state: msgspec.msgpack.Decoder[Any]  # an Encounter alone (a forecast's worker gets one)
 
 
 def _union(types: tuple[Any, ...]) -> Any:
@@ -162,6 +163,7 @@ def codec(system_name: str) -> Codec:
         lazy=msgspec.msgpack.Decoder(_of(LazySnapshot, encounter)),
         record=msgspec.msgpack.Decoder(record),
         entry=msgspec.msgpack.Decoder(_of(Entry, record)),
+        state=msgspec.msgpack.Decoder(encounter),
     )
 
 

@@ -8,6 +8,7 @@ callers never probe a system for what it offers.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from fractions import Fraction
@@ -20,6 +21,7 @@ from rules.encounter import Combatant, Encounter, NoState
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
+from rules.mentions import mentions
 from rules.odds import Odds, mid_percentile
 
 
@@ -85,6 +87,17 @@ def policy_among(policies: tuple[Policy, ...], combatant: Combatant[Any]) -> str
     if combatant.policy and any(p.id == combatant.policy for p in policies):
         return combatant.policy
     return policies[0].id if policies else ""
+
+
+class Figure(NamedTuple):
+    """One number of a combatant's state, under a name (a forecast averages them)."""
+
+    name: str
+    value: int
+
+
+_BARS = " ▮▯"
+_FIGURE = re.compile(r"(?:([A-Za-z]+) )?([+-]?[0-9]+)(?:/[0-9]+)?")
 
 
 class Move(Struct, frozen=True):
@@ -213,6 +226,25 @@ class RuleSystem(ABC):
         asks before it rolls)."""
         return False
 
+    # --- what a player may see (``rules.visibility``) -----------------------------------------
+
+    def conceal(self, state: Encounter, event: Any, hidden: frozenset[str]) -> Any | None:
+        """An event (applied to ``state``) or the last roll as one who may not see the
+        ``hidden`` combatants sees it. Asked only of an event that names one of them or comes
+        of a roll that does: return a copy without what only their roll could tell (its
+        margin, dice, who made it), e.g. the wounds it left on a combatant the reader sees;
+        or None to leave it out, the default. A copy that still names a hidden combatant is
+        left out too."""
+        return None
+
+    def conceal_state(self, state: Encounter, hidden: frozenset[str]) -> Encounter:
+        """The encounter (its hidden combatants already gone) without what in the system's
+        own state or the sheets names a hidden combatant. By default the system's state
+        starts afresh (``new_state``) when anything in it does; a system keeps what it can."""
+        if mentions(state.system_state) & hidden:
+            return state.update(system_state=self.new_state())
+        return state
+
     def discard(self, state: Encounter) -> Encounter:
         """The state once what waits is set aside unapplied (the core ``ConsequenceDiscarded``
         event): by default the last roll counts as settled."""
@@ -309,3 +341,25 @@ class RuleSystem(ABC):
         """A user's dialog values with the solo combatants' fields chosen by their policies,
         and a Move (its command None) per choice, whose reason is logged."""
         return dict(values), []
+
+    # --- forecasts (see ``rules.forecast``) --------------------------------------------------
+
+    def forecast_move(self, state: Encounter, acted: frozenset[str]) -> Move | None:
+        """In a forecast every side is solo; when no solo move waits, what the table does
+        next that no policy does (Beer Run: roll the round; Pain Pool: a hero's roll).
+        ``acted``: the combatants whose move this was since the turn or round began. None:
+        the turn or round ends (``NextTurn``). By default the table only ends turns."""
+        return None
+
+    def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
+        """A combatant's figures worth averaging over many fights (a forecast's expected end
+        state), in the system's terms: by default each stat that reads as a number or
+        "now/max" (bars aside), its first number, named by the word before it ("Health 7/8")
+        or else by its column."""
+        stats = self.sheet_stats(combatant.sheet)
+        out = []
+        for column, text in zip(self.stat_columns, stats, strict=False):
+            found = _FIGURE.fullmatch(text.strip(_BARS))
+            if found is not None:
+                out.append(Figure(found.group(1) or column, int(found.group(2))))
+        return tuple(out)

@@ -1,14 +1,18 @@
 """What a role may see: one place that answers it, for every pane, the log, notifications,
 the command palette, exports and remote seats.
 
-A combatant is hidden while it is GM-only; every event that mentions a hidden combatant
-(its rolls, its turns, its conditions) is hidden with it. Players and spectators see the
-same thing: the encounter without hidden combatants, without a last roll that involved one,
-and without the GM's notes on any combatant (the hidden stats).
+A combatant is hidden while it is GM-only. Players and spectators see the same thing: the
+encounter without hidden combatants and without the GM's notes on any combatant (the hidden
+stats). Hidden means hidden: an event that names a hidden combatant (its rolls, its turns,
+its conditions) is left out, or shown as the rule system conceals it (``RuleSystem.conceal``):
+the wounds a hidden attacker's roll left on a combatant players see are shown, without its
+margin, dice or name. Public stays public: a new round and the turn of a combatant players
+see are shown whoever acted before. The Consequences pane keeps the last roll players saw.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal
 
@@ -16,6 +20,9 @@ import msgspec
 from msgspec import Struct
 
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, Event
+from rules.events import SoloChose, TurnAdvanced
+from rules.mentions import mentions
+from rules.registry import get_system
 
 Role = Literal["gm", "player", "spectator"]
 
@@ -35,30 +42,6 @@ class Viewer(Struct, frozen=True, kw_only=True):
 GM = Viewer()
 
 
-def _ids_in(value: object, out: set[str]) -> None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(item, str) and (
-                key.endswith("_id") or (key == "id" and "sheet" in value)
-            ):
-                out.add(item)
-            elif isinstance(item, list | tuple) and key.endswith("_ids"):
-                out.update(i for i in item if isinstance(i, str))
-            else:
-                _ids_in(item, out)
-    elif isinstance(value, list | tuple):  # msgspec.to_builtins keeps a tuple a tuple
-        for item in value:
-            _ids_in(item, out)
-
-
-def mentions(event: object) -> set[str]:
-    """The ids of every combatant an event (or command) names, however deep in it."""
-    found: set[str] = set()
-    _ids_in(msgspec.to_builtins(event), found)
-    found.discard("")
-    return found
-
-
 def hidden_ids(events: Iterable[Event], state: Encounter) -> set[str]:
     """Combatants GM-only as last known: those in the encounter now, and those removed."""
     last: dict[str, bool] = {}
@@ -70,21 +53,101 @@ def hidden_ids(events: Iterable[Event], state: Encounter) -> set[str]:
     return {cid for cid, hidden in last.items() if hidden}
 
 
+Pairs = list[tuple[Event, Encounter]]
+
+
 class Sight(Struct, frozen=True):
-    """What one role may see of an encounter: the filtered state, and a test for events."""
+    """What one role may see of an encounter: the filtered state, and its view of events."""
 
     state: Encounter
     hidden: frozenset[str]
     everything: bool
 
-    def shows(self, event: Event) -> bool:
-        return self.everything or not (mentions(event) & self.hidden)
-
-    def pairs(self, pairs: Iterable[tuple[Event, Encounter]]) -> list[tuple[Event, Encounter]]:
-        """The (event, state before it) pairs this role may see, each state filtered too."""
+    def pairs(
+        self,
+        pairs: Iterable[tuple[Event, Encounter]],
+        after: Encounter,
+        seen: Encounter | None = None,
+    ) -> Pairs:
+        """The (event, state before it) pairs this role may see, each event as it may see
+        it and each state filtered too. ``after``: the state after the last pair; ``seen``:
+        what this role saw before the first (the last roll it saw carries on)."""
         if self.everything:
             return list(pairs)
-        return [(scrub(e), strip(before, self.hidden)) for e, before in pairs if self.shows(e)]
+        return follow(pairs, after, self.hidden, seen)[0]
+
+
+def follow(
+    pairs: Iterable[tuple[Event, Encounter]],
+    after: Encounter,
+    hidden: frozenset[str],
+    seen: Encounter | None = None,
+) -> tuple[Pairs, Encounter]:
+    """Pairs as seen without the ``hidden`` combatants (see ``Sight.pairs``), and the state
+    seen after them."""
+    listed = list(pairs)
+    afters = [before for _, before in listed[1:]] + [after]
+    out: Pairs = []
+    for (event, before), next_state in zip(listed, afters, strict=True):
+        seen = strip(before, hidden, seen)
+        shown = conceal(before, event, next_state, hidden)
+        if shown is not None:
+            out.append((shown, seen))
+    return out, strip(after, hidden, seen)
+
+
+def _roll_hidden(state: Encounter, hidden: frozenset[str]) -> bool:
+    return state.last_roll is not None and bool(mentions(state.last_roll) & hidden)
+
+
+def _roll_of(state: Encounter) -> tuple[object, bool, bool]:
+    return state.last_roll, state.last_roll_applied, state.last_roll_discarded
+
+
+def conceal(
+    before: Encounter, event: Event, after: Encounter, hidden: frozenset[str]
+) -> Event | None:
+    """An event as seen without the ``hidden`` combatants: itself, a copy without what only
+    a hidden combatant's roll could tell, or None. ``after``: the state it led to."""
+    if isinstance(event, TurnAdvanced):
+        return _turn(before, event, hidden)
+    if isinstance(event, SoloChose) and _names_hidden(event.reason, before, hidden):
+        return None  # the tracker's reason for a move against a hidden combatant
+    named = mentions(event) & hidden
+    # An event that settles or changes a hidden roll (its consequence, a re-roll, suckage)
+    # comes of it even when it names nobody hidden: its numbers are that roll's.
+    of_hidden_roll = (
+        _roll_hidden(before, hidden)
+        and _roll_hidden(after, hidden)
+        and _roll_of(before) != _roll_of(after)
+    )
+    if not named and not of_hidden_roll:
+        return scrub(event)
+    system = get_system(before.system)
+    if not isinstance(event, system.event_types):
+        return None  # a core event naming one: a condition, a note, a discarded result
+    shown = system.conceal(before, event, hidden)
+    return None if shown is None or mentions(shown) & hidden else scrub(shown)
+
+
+def _names_hidden(text: str, state: Encounter, hidden: frozenset[str]) -> bool:
+    """Whether free text names a hidden combatant ("Goblin", not "Goblin 2": another one)."""
+    return any(
+        re.search(rf"(?<!\w){re.escape(c.name)}(?!\w| [0-9])", text)
+        for c in state.combatants
+        if c.id in hidden
+    )
+
+
+def _turn(before: Encounter, event: TurnAdvanced, hidden: frozenset[str]) -> TurnAdvanced | None:
+    """A new round and a visible combatant's turn are public, whoever acted before."""
+    actor = None if event.actor_id in hidden else event.actor_id
+    if actor is None and event.round == before.round:
+        return None  # a hidden combatant's turn in the same round: nothing to see
+    previous = None if event.previous_id in hidden else event.previous_id
+    if (actor, previous) == (event.actor_id, event.previous_id):
+        return event
+    return TurnAdvanced(round=event.round, actor_id=actor, previous_id=previous)
 
 
 def scrub(event: Event) -> Event:
@@ -95,25 +158,44 @@ def scrub(event: Event) -> Event:
     return event
 
 
-def strip(state: Encounter, hidden: Iterable[str]) -> Encounter:
-    """The encounter without hidden combatants, their last roll, or anyone's GM notes."""
-    hidden = set(hidden) | {c.id for c in state.combatants if c.gm_only}
+def strip(state: Encounter, hidden: Iterable[str], seen: Encounter | None = None) -> Encounter:
+    """The encounter without hidden combatants, what names them, or anyone's GM notes.
+
+    A last roll that names a hidden combatant is shown as the system conceals it, else the
+    last roll seen before (``seen``: the state seen then) stays in its place; what waited on
+    it is set aside, as a new roll left it behind."""
+    hidden = frozenset(hidden) | {c.id for c in state.combatants if c.gm_only}
     combatants = tuple(
         c if not c.notes else msgspec.structs.replace(c, notes="")
         for c in state.combatants
         if c.id not in hidden
     )
-    last_roll = state.last_roll
-    if last_roll is not None and mentions(last_roll) & hidden:
-        last_roll = None
+    roll, applied, discarded = _roll_of(state)
+    if roll is not None and mentions(roll) & hidden:
+        system = get_system(state.system)
+        roll = system.conceal(state, roll, hidden)
+        if roll is None or mentions(roll) & hidden:
+            roll, applied, discarded = _roll_of(seen) if seen is not None else (None, False, False)
+            if seen is not None and not applied and system.pending(seen):
+                applied = discarded = True  # what waited on it will not be applied now
     current = state.current_id if state.current_id not in hidden else None
-    return state.update(combatants=combatants, last_roll=last_roll, current_id=current)
+    stripped = state.update(
+        combatants=combatants,
+        last_roll=roll,
+        last_roll_applied=applied,
+        last_roll_discarded=discarded,
+        current_id=current,
+    )
+    return get_system(state.system).conceal_state(stripped, hidden)
 
 
-def sight(state: Encounter, viewer: Viewer, known: Iterable[str] = ()) -> Sight:
+def sight(
+    state: Encounter, viewer: Viewer, known: Iterable[str] = (), seen: Encounter | None = None
+) -> Sight:
     """What ``viewer`` may see of ``state``. ``known``: ids hidden as last known (removed
-    combatants included, see ``hidden_ids``), so their old rolls stay hidden."""
+    combatants included, see ``hidden_ids``), so their old rolls stay hidden; ``seen``: the
+    state the viewer saw before, whose last roll carries on (see ``strip``)."""
     if viewer.is_gm:
         return Sight(state, frozenset(), True)
     hidden = frozenset(known) | {c.id for c in state.combatants if c.gm_only}
-    return Sight(strip(state, hidden), hidden, False)
+    return Sight(strip(state, hidden, seen), hidden, False)

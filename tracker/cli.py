@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -67,6 +67,10 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
 
     serve_arguments(sub.add_parser("serve", parents=[saves], help="serve the encounter over SSH"))
 
+    forecast_arguments(
+        sub.add_parser("forecast", help="play the fight out many times by solo policy and report")
+    )
+
     roll = sub.add_parser("roll", help="roll once, headless, and print the breakdown")
     rolls = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
     odds = sub.add_parser("odds", help="the exact chance of every result tier, before rolling")
@@ -81,6 +85,44 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
             if module is not None:
                 headless.add_arguments(asked, module, subparsers.add_parser(name, help=help_))
     return parser
+
+
+def bounded(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low:,} to {high:,}")
+        return value
+
+    return parse
+
+
+def forecast_arguments(parser: argparse.ArgumentParser) -> None:
+    # The bounds live with the forecast; importing it here would load the rules for every
+    # command, so they are repeated as numbers and a test checks they agree.
+    parser.add_argument("file", type=Path)
+    parser.add_argument(
+        "--runs", type=bounded(1, 1_000_000), default=1000, metavar="N", help="fights (1000)"
+    )
+    parser.add_argument(
+        "--seed", type=bounded(0, 2**63 - 1), metavar="S", help="seed (default: a fresh one)"
+    )
+    parser.add_argument(
+        "--jobs", type=bounded(1, 64), metavar="J", help="processes (default: the CPUs, up to 8)"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=bounded(1, 1000),
+        default=50,
+        metavar="R",
+        help="a fight still going after R rounds has no winner (50)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the forecast as JSON")
 
 
 def is_system(word: str) -> bool:
@@ -119,6 +161,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "export":
             return launch.run_export(args)
+        if args.command == "forecast":
+            return launch.run_forecast(args)
         if args.command == "replay":
             return launch.run_replay(args)
         if args.command == "serve":

@@ -1,8 +1,10 @@
 """Fight reports: a readable Markdown account, or a JSON document for other tools.
 
-Headless: no Textual. GM-only combatants, and every event that names them, are left out
-unless the report is for the GM. Both reports are inert (``rules.text``): no character in
-them can act on the terminal they are printed to, whatever the save holds.
+Headless: no Textual. Unless the report is for the GM, it is what players see
+(``rules.visibility``): no GM-only combatant, nothing of their rolls, and the combatants
+numbered by the report itself (``c1``, ``c2``... as they appear), so no id hints at one.
+Both reports are inert (``rules.text``): no character in them can act on the terminal
+they are printed to, whatever the save holds.
 """
 
 from __future__ import annotations
@@ -12,15 +14,16 @@ from typing import Any
 
 import msgspec
 
-from rules.encounter import Encounter
+from rules.encounter import CombatantAdded, Encounter
 from rules.engine import describe
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
 from rules.logline import Line
+from rules.mentions import relabel
 from rules.outcome import Summary, luck_text, outcome, summary
 from rules.registry import get_system
 from rules.text import inert, inert_document, inert_value
-from rules.visibility import GM, Sight, Viewer, hidden_ids, sight
+from rules.visibility import follow, hidden_ids
 
 EXPORT_VERSION = 1
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
@@ -32,24 +35,19 @@ def md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", inert(text))
 
 
-def _sight(history: History, gm: bool) -> Sight:
-    viewer = GM if gm else Viewer(role="spectator")
-    return sight(history.state, viewer, hidden_ids(history.effective_events(), history.state))
+def _seen(history: History, gm: bool) -> tuple[list[tuple[Any, Encounter]], Encounter]:
+    """The events the report's reader may see, each with the state before it, and the
+    state they end in, as that reader sees it."""
+    if gm:
+        return list(history.in_effect()), history.state
+    hidden = frozenset(hidden_ids(history.effective_events(), history.state))
+    return follow(history.in_effect(), history.state, hidden)
 
 
-def _visible_events(history: History, gm: bool) -> list[tuple[Any, Encounter]]:
-    return _sight(history, gm).pairs(history.in_effect())
-
-
-def _visible_combatants(state: Encounter, gm: bool) -> list[Any]:
-    return list(state.combatants if gm else sight(state, Viewer(role="spectator")).state.combatants)
-
-
-def _summary(history: History, gm: bool) -> Summary:
+def _summary(history: History, pairs: list[tuple[Any, Encounter]], seen: Encounter) -> Summary:
     """The fight's figures as the report's reader may see them; whether it is over and who
     won are the whole encounter's (a hidden side still standing keeps it going)."""
-    seen = _sight(history, gm)
-    return summary(seen.pairs(history.in_effect()), seen.state, outcome(history.state))
+    return summary(pairs, seen, outcome(history.state))
 
 
 def plural(count: int, word: str) -> str:
@@ -91,7 +89,8 @@ def to_markdown(history: History, gm: bool = False) -> str:
         "",
     ]
     gained = lost = 0
-    for event, before in _visible_events(history, gm):
+    pairs, seen = _seen(history, gm)
+    for event, before in pairs:
         if isinstance(event, TurnAdvanced):
             if event.round != before.round:
                 lines += ["", f"## Round {event.round}", ""]
@@ -108,7 +107,7 @@ def to_markdown(history: History, gm: bool = False) -> str:
     header = ["Combatant", "Side", *system.stat_columns, "Conditions"]
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "---|" * len(header))
-    for combatant in _visible_combatants(state, gm):
+    for combatant in seen.combatants:
         cells = [
             md(combatant.name),
             md(combatant.side),
@@ -117,7 +116,7 @@ def to_markdown(history: History, gm: bool = False) -> str:
         ]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"Conditions gained: {gained}; conditions lost: {lost}.", ""]
-    lines += [*_outcome_lines(_summary(history, gm)), ""]
+    lines += [*_outcome_lines(_summary(history, pairs, seen)), ""]
     return inert_document(re.sub(r"\n{3,}", "\n\n", "\n".join(lines)))
 
 
@@ -132,17 +131,19 @@ def _md_line(line: Line) -> str:
 
 def to_json(history: History, gm: bool = False) -> dict[str, Any]:
     state = history.state
+    pairs, seen = _seen(history, gm)
     events = []
     round_ = 1
-    for index, (event, before) in enumerate(_visible_events(history, gm)):
+    for index, (event, before) in enumerate(pairs):
         if isinstance(event, TurnAdvanced):
             round_ = event.round
+        entry = describe(before, event)
         events.append(
             {
                 "index": index,
                 "round": round_,
-                "kind": describe(before, event).kind,
-                "text": describe(before, event).plain,
+                "kind": entry.kind,
+                "text": entry.plain,
                 "event": msgspec.to_builtins(event),
             }
         )
@@ -154,7 +155,17 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "system": state.system,
         "round": state.round,
         "events": events,
-        "combatants": [msgspec.to_builtins(c) for c in _visible_combatants(state, gm)],
-        "outcome": _summary(history, gm).to_json(),
+        "combatants": [msgspec.to_builtins(c) for c in seen.combatants],
+        "outcome": _summary(history, pairs, seen).to_json(),
     }
-    return inert_value(report)
+    if gm:
+        return inert_value(report)
+    labelled: dict[str, Any] = relabel(report, _labels(pairs, seen))
+    return inert_value(labelled)
+
+
+def _labels(pairs: list[tuple[Any, Encounter]], seen: Encounter) -> dict[str, str]:
+    """A player's report's own ids: ``c1``, ``c2``... in the order its combatants appear."""
+    order = [e.combatant.id for e, _ in pairs if isinstance(e, CombatantAdded)]
+    order += [c.id for c in seen.combatants]
+    return {cid: f"c{number}" for number, cid in enumerate(dict.fromkeys(order), 1)}

@@ -38,6 +38,27 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_forecast(args: argparse.Namespace) -> int:
+    import json
+    import secrets
+
+    from tracker.headless import forecast
+
+    history = storage.read(args.file)
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    jobs = args.jobs or forecast.default_jobs()
+    try:
+        result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, jobs)
+    except KeyboardInterrupt:
+        print("tracker: forecast stopped", file=sys.stderr)  # ctrl+c: no traceback
+        return 130
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(forecast.as_text(result))
+    return 0
+
+
 # --- the app -------------------------------------------------------------------------------------
 
 

@@ -48,7 +48,7 @@ def test_the_breakdown_marks_the_kept_dice(capsys: pytest.CaptureFixture[str]) -
     [
         (("--pain", "2d6"), "--pain is at least 3d6"),
         (("--pain", "9d8"), "--pain is at least 3d6"),
-        (("--pain", "lots"), "--pain must look like 3d8"),
+        (("--pain", "lots"), "--pain must look like 3d6"),
     ],
 )
 def test_bad_dice_are_one_line_and_exit_2(

@@ -33,7 +33,7 @@ def test_players_and_spectators_see_no_gm_only_combatant_roll_or_note() -> None:
         assert [c.name for c in seen.state.combatants] == ["Orla", "Brak", "Goblin"]
         assert seen.state.last_roll is None
         assert SECRET_NOTE not in str(seen.state)
-        pairs = seen.pairs(session.history.in_effect())
+        pairs = seen.pairs(session.history.in_effect(), session.state)
         assert SECRET not in str(pairs) and SECRET_NOTE not in str(pairs)
     assert sight(state, GM).state == state
 
@@ -46,7 +46,7 @@ def test_a_removed_secret_combatant_stays_hidden_in_the_log() -> None:
     session.execute(RemoveCombatant(ids[SECRET]))
     state = session.state
     seen = sight(state, ALICE, hidden_ids(session.history.effective_events(), state))
-    assert "it stirs" not in str(seen.pairs(session.history.in_effect()))
+    assert "it stirs" not in str(seen.pairs(session.history.in_effect(), session.state))
 
 
 def test_what_a_player_may_do() -> None:
@@ -212,7 +212,7 @@ def test_a_discarded_result_of_a_hidden_roll_is_hidden_and_discarding_is_the_gm_
         e for e in session.history.effective_events() if isinstance(e, ConsequenceDiscarded)
     ]
     assert ids[SECRET] in discarded.combatant_ids
-    pairs = seen.pairs(session.history.in_effect())
+    pairs = seen.pairs(session.history.in_effect(), session.state)
     assert not any(isinstance(event, ConsequenceDiscarded) for event, _ in pairs)
 
 

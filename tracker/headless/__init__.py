@@ -30,7 +30,10 @@ def add_arguments(command: str, module: ModuleType, parser: argparse.ArgumentPar
     """The system's options for ``command``, then those every system shares."""
     module.add_arguments(parser)
     if command == "roll":
-        parser.add_argument("--seed", type=int, help="seed the dice, to reproduce a roll")
+        # Set only when given here, so `tracker --seed 5 roll ...` keeps the top-level seed.
+        parser.add_argument(
+            "--seed", type=int, default=argparse.SUPPRESS, help="seed the dice, to reproduce a roll"
+        )
         parser.add_argument("--json", action="store_true", help="print every die as JSON")
     else:
         parser.add_argument("--json", action="store_true", help="print the odds as JSON")

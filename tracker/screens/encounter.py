@@ -106,6 +106,7 @@ class EncounterScreen(Screen[None]):
         Binding("R", "replay", "Replay", show=False),
         Binding("S", "solo", "Solo play", show=False),
         Binding("f", "fight_summary", "Fight summary", show=False),
+        Binding("F", "forecast", "Forecast", show=False),
         Binding("ctrl+o", "open_save", "Open encounter", show=False),
         Binding("colon", "command_line", "Command line"),
         Binding("question_mark", "help", "Help"),
@@ -678,6 +679,11 @@ class EncounterScreen(Screen[None]):
             apply_choices(self.session, result, warn)
 
         self.app.push_screen(SoloScreen(self.state), chosen)
+
+    def action_forecast(self) -> None:
+        from tracker.screens.forecast import ForecastScreen
+
+        self.app.push_screen(ForecastScreen(self.state))
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."

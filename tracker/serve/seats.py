@@ -21,7 +21,7 @@ from rules.history import Applied
 from rules.outcome import Outcome
 from rules.permissions import may_use
 from rules.system import RuleSystem
-from rules.visibility import GM, Role, Sight, Viewer, hidden_ids, sight, strip
+from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids
 from tracker.session import Change, EncounterSession, Subscriber
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class Table:
         self._public: list[Subscriber] = []
         self._watchers: list[Callable[[str], None]] = []
         self._hidden = hidden_ids(session.history.effective_events(), session.state)
+        self._public_state: Encounter | None = None  # see ``_seen``
         self._unsubscribe = session.subscribe(self._changed)
 
     # --- seats ---
@@ -122,7 +123,18 @@ class Table:
     # --- what players see ---
 
     def sight(self, viewer: Viewer) -> Sight:
-        return sight(self.session.state, viewer, self._hidden)
+        if viewer.is_gm:
+            return Sight(self.session.state, frozenset(), True)
+        return Sight(self._seen(), frozenset(self._hidden), False)
+
+    def _seen(self) -> Encounter:
+        """The encounter as players see it now, worked out again from the whole history
+        only when a change could not simply follow on (an undo, a combatant hidden)."""
+        if self._public_state is None:
+            history = self.session.history
+            hidden = frozenset(self._hidden)
+            self._public_state = follow(history.in_effect(), history.state, hidden)[1]
+        return self._public_state
 
     def subscribe_public(self, subscriber: Subscriber) -> Callable[[], None]:
         self._public.append(subscriber)
@@ -130,20 +142,37 @@ class Table:
 
     def _changed(self, change: Change) -> None:
         state = change.state
+        was = self._hidden
         if change.kind == "applied":
             self._hidden = {
                 cid for cid in self._hidden if (c := state.find(cid)) is None or c.gm_only
             } | hidden_ids(change.record.events, state)
         else:
             self._hidden = hidden_ids(self.session.history.effective_events(), state)
+        seen = self._public_state
+        self._public_state = None
+        if change.kind == "applied" and self._hidden == was and seen is not None:
+            # Follows on from what players saw: no need to go through the history again.
+            hidden = frozenset(self._hidden)
+            pairs, self._public_state = follow(change.happened(), state, hidden, seen)
+        elif self._public:
+            # An undone record's events were applied to the state the undo went back to,
+            # and led to the one before the undo. Followed without what players saw before,
+            # these states lack the last roll they saw: only lines of hidden rolls, left
+            # out anyway, would read it.
+            after = change.before if change.kind == "undone" else state
+            pairs = follow(change.happened(), after, frozenset(self._hidden))[0]
         if not self._public:
             return
         # Worked out once for every player and spectator: they all see the same.
-        seen = sight(state, SPECTATOR, self._hidden)
-        pairs = tuple(seen.pairs(change.happened()))
         record = msgspec.structs.replace(change.record, events=tuple(e for e, _ in pairs))
         public = SeatChange(
-            change.kind, record, strip(change.before, self._hidden), seen.state, None, pairs
+            change.kind,
+            record,
+            pairs[0][1] if pairs else self._seen(),
+            self._seen(),
+            None,
+            tuple(pairs),
         )
         for subscriber in list(self._public):
             subscriber(public)
@@ -160,7 +189,8 @@ class History:
 
     def in_effect(self) -> list[tuple[Event, Encounter]]:
         seat = self._seat
-        return seat.table.sight(seat.viewer).pairs(seat.table.session.history.in_effect())
+        history = seat.table.session.history
+        return seat.table.sight(seat.viewer).pairs(history.in_effect(), history.state)
 
 
 class SeatSession:

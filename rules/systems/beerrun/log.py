@@ -24,7 +24,7 @@ from .model import (
 if TYPE_CHECKING:
     from rules.encounter import Encounter
 
-CELL = 3
+CELL = 3  # a column per pair: two digits and a space, wider when a face has more digits
 # Pair marks: the top row's success, the bottom row's; hollow when that success is discarded.
 MARKS = {("top", True): "▲", ("top", False): "△", ("bottom", True): "▼", ("bottom", False): "▽"}
 
@@ -35,7 +35,7 @@ def goal_text(state: Encounter, goal: Goal | None) -> str:
     done = "✓ " if goal.gained else ""
     match goal.kind:
         case "helping":
-            text = f"help {state.name_of(goal.ally_id)} to a d{goal.die}"
+            text = f"help {state.name_of(goal.ally_id, 'someone')} to a d{goal.die}"
         case "situational":
             text = f"gain a d{goal.die}"
         case _:
@@ -45,7 +45,12 @@ def goal_text(state: Encounter, goal: Goal | None) -> str:
     return done + text
 
 
+UNSEEN = ""  # in a player's view: a combatant the GM hides (``BeerRun.conceal``)
+
+
 def side_name(state: Encounter, combatant_id: str | None) -> str:
+    if combatant_id == UNSEEN:
+        return "Someone"
     return "Difficulty" if combatant_id is None else state.name_of(combatant_id)
 
 
@@ -58,21 +63,23 @@ def contest_lines(
     width = max(len(top), len(bottom), 6)
     head = _contest_head(top, bottom, _verb(state, contest), outcome)
     rows: list[Line] = [head]
+    faces = [die.face for pair in outcome.pairs for die in (pair.top, pair.bottom)]
+    cell = max(CELL, max((len(str(face)) + 1 for face in faces), default=CELL))
     for name, which in ((top, "top"), (bottom, "bottom")):
         cells: list[Span] = [Span("  "), Span(name.ljust(width), "name")]
         for pair in outcome.pairs:
             die = pair.top if which == "top" else pair.bottom
             style = "muted" if die == NO_DIE else "die"
-            cells.append(Span(str(die.face).rjust(CELL), style))
+            cells.append(Span(str(die.face).rjust(cell), style))
         cells.append(Span("   " + _dice_sizes(pairs_dice(outcome, which)), "muted"))
         rows.append(tuple(cells))
     marks: list[Span] = [Span("  " + " " * width)]
     for index, pair in enumerate(outcome.pairs):
         if pair.winner == "tie":
-            marks.append(Span("=".rjust(CELL), "muted"))
+            marks.append(Span("=".rjust(cell), "muted"))
         else:
             kept = index in outcome.kept_pairs
-            marks.append(Span(MARKS[(pair.winner, kept)].rjust(CELL), "success"))
+            marks.append(Span(MARKS[(pair.winner, kept)].rjust(cell), "success"))
     rows.append(tuple(marks))
     rows.append(_summary(top, bottom, outcome))
     return rows

@@ -25,7 +25,8 @@ def parse_die(text: str, what: str = "A die") -> int:
     match = DIE_TEXT.fullmatch(text.strip())
     if match is None or match.group(1):
         raise Rejected(f"{what} must be written like d8, not {text.strip()!r}")
-    size = int(match.group(2))
+    digits = match.group(2)
+    size = int(digits) if len(digits) <= len(str(MAX_DIE)) else MAX_DIE + 1
     if not 1 <= size <= MAX_DIE:
         raise Rejected(f"{what} must be a d1 to a d{MAX_DIE}, not d{size}")
     return size
@@ -40,7 +41,10 @@ def parse_pool(text: str, what: str = "A pool") -> tuple[int, ...]:
         match = DIE_TEXT.fullmatch(part)
         if match is None:
             raise Rejected(f"{what} is a list of dice like d12,d8,2d6; {part!r} is not a die")
-        count = int(match.group(1) or 1)
+        digits = match.group(1) or "1"
+        count = int(digits) if len(digits) <= 3 else MAX_POOL + 1
+        if count == 0:
+            raise Rejected(f"{what}: {part!r} rolls no dice; leave it out")
         size = parse_die(f"d{match.group(2)}", f"{what}'s die")
         sizes += [size] * count
         if len(sizes) > MAX_POOL:

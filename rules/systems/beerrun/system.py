@@ -18,12 +18,13 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded, TurnAdvanced
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
+from rules.mentions import mentions
 from rules.odds import mid_percentile, percent
-from rules.system import Action, Damage, Landing, Luck, RuleSystem, Tier
+from rules.system import Action, Damage, Figure, Landing, Luck, RuleSystem, Tier
 
-from . import conflict, solo
+from . import conflict, forecast, solo
 from .dice import compare, parse_die, parse_pool, pool_text
-from .log import describe_event, goal_text
+from .log import UNSEEN, describe_event, goal_text
 from .model import (
     MAX_INTENSITY,
     Ability,
@@ -644,6 +645,12 @@ class BeerRun(RuleSystem):
     def solo_move(self, state: Encounter) -> solo.Move | None:
         return solo.next_move(state)
 
+    def forecast_move(self, state: Encounter, acted: frozenset[str]) -> solo.Move | None:
+        return forecast.forecast_move(state, acted)
+
+    def end_figures(self, state: Encounter, combatant: Combatant) -> tuple[Figure, ...]:
+        return forecast.end_figures(combatant)
+
     # --- decide and apply ---
 
     def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
@@ -892,6 +899,44 @@ class BeerRun(RuleSystem):
             case ConditionAdded(combatant_id=cid, condition=c) if c.name == conflict.DEAD:
                 return [f"{state.name_of(cid)}'s Health is at zero: {state.name_of(cid)} dies."]
         return []
+
+    # --- what a player may see ---
+
+    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+        """A round's contests players may see (the others left out), and the pips a hidden
+        dealer lands on one they see, from someone unseen (``UNSEEN``)."""
+        match event:
+            case RoundRolled():
+                contests = tuple(c for c in event.contests if not mentions(c) & hidden)
+                spent = tuple(s for s in event.spent if s.combatant_id not in hidden)
+                if not contests and not spent:
+                    return None
+                return structs.replace(event, contests=contests, spent=spent)
+            case DamageLanded() if event.target_id not in hidden:
+                unseen = event.dealer_id in hidden
+                return structs.replace(event, dealer_id=UNSEEN) if unseen else event
+            case DiceGained() if event.combatant_id not in hidden:
+                unseen = event.source_id in hidden
+                return structs.replace(event, source_id=UNSEEN) if unseen else event
+        return None
+
+    def conceal_state(self, state: Encounter, hidden: frozenset[str]) -> Encounter:
+        own = conflict.br_state(state)
+        own = structs.replace(
+            own,
+            pools=tuple(p for p in own.pools if not mentions(p) & hidden),
+            pending=tuple(p for p in own.pending if not mentions(p) & hidden),
+        )
+
+        def unseen_ally(who: Combatant) -> Combatant:
+            goal = who.sheet.goal
+            if goal is None or goal.ally_id not in hidden:
+                return who
+            sheet = structs.replace(who.sheet, goal=structs.replace(goal, ally_id=None))
+            return structs.replace(who, sheet=sheet)
+
+        combatants = tuple(unseen_ally(c) for c in state.combatants)
+        return state.update(system_state=own, combatants=combatants)
 
     def status(self, state: Encounter) -> str:
         """Where the round stands, in place of whose turn it is."""

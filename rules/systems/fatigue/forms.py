@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
@@ -157,8 +158,10 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
         defender_attitude=choice_value(values, fields["defender_attitude"], ATTITUDES),
         attacker_effort=parse_effort(effort_raw, "Attacker effort") if effort_raw else None,
         defender_effort=parse_effort(values.get("defender_effort", ""), "Defender effort"),
-        nature_total=int_value(values, "nature_total", "Nature's total"),
-        fumble_threshold=int_value(values, "fumble", "Fumble threshold") if fumble_raw else None,
+        nature_total=int_value(values, "nature_total", "Nature's total", limit=MODIFIER),
+        fumble_threshold=(
+            int_value(values, "fumble", "Fumble threshold", limit=MODIFIER) if fumble_raw else None
+        ),
     )
 
 

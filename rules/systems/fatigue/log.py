@@ -170,7 +170,8 @@ def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
     target = state.find(event.combatant_id)
     name = state.name_of(event.combatant_id)
     if not event.costs:
-        return LogEntry("consequence", (spans(Span(name, "name"), f": {event.reckoning}"),))
+        what = event.reckoning or event.what
+        return LogEntry("consequence", (spans(Span(name, "name"), f": {what}"),))
     after = sheet_of(target).spent(event.costs) if target is not None else None
     pools = ""
     if after is not None:
@@ -184,7 +185,7 @@ def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
             Span(costs_text(event.costs), "total"),
             " for ",
             Span(event.what, "tier"),
-            Span(f" ({event.reckoning})", "muted"),
+            Span(f" ({event.reckoning})" if event.reckoning else "", "muted"),
             f" -> {pools}",
         )
     ]

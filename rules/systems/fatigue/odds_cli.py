@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.errors import Rejected
+from rules.bounds import MODIFIER, modifier, within
 from rules.odds import Odds
 
 from .bands import DICE, FLOOR
@@ -56,11 +56,10 @@ def check_arguments(parser: Parser, dice_required: bool) -> None:
 
 
 def penalty_of(args: Arguments) -> int:
-    """``--fatigue-penalty``, refused below 0."""
-    if args.fatigue_penalty < 0:
-        raise Rejected("--fatigue-penalty must be 0 or more")
-    penalty: int = args.fatigue_penalty
-    return penalty
+    """``--fatigue-penalty``, refused below 0 (and checks both modifiers on the way)."""
+    modifier(args.attacker, "--attacker")
+    modifier(args.defender, "--defender")
+    return within(args.fatigue_penalty, "--fatigue-penalty", 0, MODIFIER)
 
 
 def add_arguments(parser: Parser) -> None:
@@ -82,5 +81,5 @@ def answer(args: Arguments) -> Odds:
         args.defender,
         penalty_of(args),
         args.floor,
-        args.fumble,
+        None if args.fumble is None else modifier(args.fumble, "--fumble"),
     )

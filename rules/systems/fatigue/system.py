@@ -425,6 +425,13 @@ class FatigueThresholds(RuleSystem):
         index = next(i for i, tier in enumerate(tiers) if tier.contains(value))
         return Landing(tier=index, value=value, summary=summary)
 
+    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+        """What a hidden attacker's check costs a combatant players see: the pools and the
+        level, not the reckoning (its N, its weapon)."""
+        if isinstance(event, FatiguePoolsSpent) and event.combatant_id not in hidden:
+            return structs.replace(event, reckoning="")
+        return None
+
     def alerts(self, state: Encounter, event: object) -> list[str]:
         match event:
             case FatigueChecked():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal, overload
 
+from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
@@ -133,8 +134,12 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         attacker_id=choice_value(values, f["attacker"]),
         defender_id=choice_value(values, f["defender"]),
         defense=choice_value(values, f["defense"], DEFENSES),
-        attacker_extra=int_value(values, "attacker_extra", "Attacker extra modifier"),
-        defender_extra=int_value(values, "defender_extra", "Defender extra modifier"),
+        attacker_extra=int_value(
+            values, "attacker_extra", "Attacker extra modifier", limit=MODIFIER
+        ),
+        defender_extra=int_value(
+            values, "defender_extra", "Defender extra modifier", limit=MODIFIER
+        ),
         attacker_take=choice_value(values, f["attacker_take"], TAKES),
         defender_take=choice_value(values, f["defender_take"], TAKES),
         trait=choice_value(values, f["trait"], TRAIT_CHOICES),
@@ -215,7 +220,7 @@ def aid_command(state: Encounter, values: Mapping[str, str], selected: str | Non
         aided_id=choice_value(values, f["aided"]),
         dr=int_value(values, "dr", "Helper's DR"),
         take=choice_value(values, f["take"], TAKES),
-        extra=int_value(values, "extra", "Helper extra modifier"),
+        extra=int_value(values, "extra", "Helper extra modifier", limit=MODIFIER),
     )
 
 
@@ -292,7 +297,7 @@ def save_command(
         kind=kind,
         combatant_id=choice_value(values, f["who"]),
         take=choice_value(values, f["take"], TAKES),
-        extra=int_value(values, "extra", "Extra modifier"),
+        extra=int_value(values, "extra", "Extra modifier", limit=MODIFIER),
         dr=dr if kind != "check" or dr is not None else 0,
         attribute=choice_value(values, f["attribute"]) if "attribute" in f else "dex",
         defense=choice_value(values, f["defense"], SAVE_DEFENSES)

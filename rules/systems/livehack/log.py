@@ -195,7 +195,7 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                         Span(name(event.combatant_id), "name"),
                         text,
                         Span(trait_name(event.trait), "tier"),
-                        f" (margin {event.margin:+d})",
+                        f" (margin {event.margin:+d})" if event.margin is not None else "",
                     ),
                 ),
             )

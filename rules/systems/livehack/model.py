@@ -246,7 +246,7 @@ class LiveHackTraitInflicted(Struct, frozen=True, kw_only=True, tag="livehack.tr
     combatant_id: str
     trait: Trait
     levels: int
-    margin: int
+    margin: int | None  # None in a player's view of a hidden attacker's roll
     grimlock: bool = False  # a grim test's Transformation turns into a Grimlock
 
 

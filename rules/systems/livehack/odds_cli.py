@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.bounds import modifier
 from rules.odds import Odds
 
 from .odds import opposed_odds
@@ -26,8 +27,8 @@ def add_arguments(parser: Parser) -> None:
 
 def answer(args: Arguments) -> Odds:
     return opposed_odds(
-        args.attacker,
-        args.defender,
+        modifier(args.attacker, "--attacker"),
+        modifier(args.defender, "--defender"),
         args.attacker_take or "roll",
         args.defender_take or "roll",
     )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.bounds import MODIFIER, modifier, within
 from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.headless import RollReport
@@ -66,19 +67,19 @@ def add_arguments(parser: Parser) -> None:
 
 
 def side_parts(args: Arguments, side: str) -> tuple[Part, ...]:
-    parts = [Part("modifier", getattr(args, side))]
+    parts = [Part("modifier", modifier(getattr(args, side), f"--{side}"))]
     for part in COMPONENTS:
-        value = getattr(args, f"{side}_{part}")
+        value = modifier(getattr(args, f"{side}_{part}"), f"--{side}-{part}")
         if value:
             parts.append(Part(part, value))
-    parts += [Part("item", value) for value in getattr(args, f"{side}_item")]
+    parts += [
+        Part("item", modifier(value, f"--{side}-item")) for value in getattr(args, f"{side}_item")
+    ]
     return tuple(parts)
 
 
 def _effort(value: int, option: str) -> int:
-    if not 0 <= value <= EFFORT_PER_ROLL:
-        raise Rejected(f"{option} must be between 0 and {EFFORT_PER_ROLL}, not {value}")
-    return value
+    return within(value, option, 0, EFFORT_PER_ROLL)
 
 
 def defender_parts(args: Arguments) -> tuple[Part, ...]:
@@ -93,9 +94,11 @@ def attacker_parts(args: Arguments) -> tuple[Part, ...]:
     parts = list(side_parts(args, "attacker"))
     if args.effort:
         parts.append(Part("effort", args.effort))
-    if args.positional:
+    # A margin bonus is what a hit's margin gave: never negative.
+    if within(args.positional, "--positional", 0, MODIFIER):
         parts.append(Part("positional", args.positional))
-    parts += [Part("aid", aid_bonus(mos)) for mos in args.aid_mos if aid_bonus(mos)]
+    aids = [aid_bonus(modifier(mos, "--aid-mos")) for mos in args.aid_mos]
+    parts += [Part("aid", aid) for aid in aids if aid]
     return tuple(parts)
 
 
@@ -114,7 +117,7 @@ def roll(args: Arguments, dice: DiceSource) -> RollReport:
         roll_side(attacker_parts(args), args.attacker_take or "roll", dice), "Attacker"
     )
     helpers = [
-        named(roll_side((Part("modifier", m),), "roll", dice), f"Helper {n}")
+        named(roll_side((Part("modifier", modifier(m, "--helper")),), "roll", dice), f"Helper {n}")
         for n, m in enumerate(args.helper, 1)
     ]
     defender = named(

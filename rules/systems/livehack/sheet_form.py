@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from msgspec import structs
 
+from rules.bounds import MODIFIER
 from rules.forms import Field, choice_value, int_value
 
 from .sheet import (
@@ -69,7 +70,9 @@ def sheet_fields(sheet: LiveHackSheet) -> list[Field]:
 
 def sheet_values(values: Mapping[str, str], sheet: LiveHackSheet) -> LiveHackSheet:
     changes: dict[str, object] = {
-        key: int_value(values, key, label, getattr(sheet, key)) for key, label in NUMBERS
+        # Every number of a LiveHack sheet is a modifier or a small count.
+        key: int_value(values, key, label, getattr(sheet, key), MODIFIER)
+        for key, label in NUMBERS
     }
     for key, label, _ in LISTS:
         if key in values:

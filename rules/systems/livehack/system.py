@@ -18,6 +18,7 @@ from rules.errors import Rejected
 from rules.events import TurnAdvanced
 from rules.forms import Field
 from rules.logline import LogEntry
+from rules.mentions import mentions
 from rules.odds import Odds, whose_chances
 from rules.system import Action, Damage, Landing, RuleSystem, Tier
 
@@ -425,6 +426,41 @@ class LiveHack(RuleSystem):
             return log.turn_alerts(state, event)
         return log.event_alerts(state, event)
 
+    # what a player may see
+
+    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+        """A hidden attacker's wounds on a combatant players see: the levels, not the margin."""
+        if isinstance(event, LiveHackTraitInflicted) and event.combatant_id not in hidden:
+            return structs.replace(event, margin=None)
+        return None
+
+    def conceal_state(self, state: Encounter, hidden: frozenset[str]) -> Encounter:
+        own = _system(state)
+        rollover = own.rollover
+        if rollover is not None and {rollover.holder_id, rollover.target_id} & hidden:
+            rollover = None
+        joint = own.joint if own.joint is None or not mentions(own.joint) & hidden else None
+        own = structs.replace(
+            own,
+            rollover=rollover,
+            aids=tuple(a for a in own.aids if not {a.aided_id, a.helper_id} & hidden),
+            grimlocks=tuple(g for g in own.grimlocks if g not in hidden),
+            turn_marks=tuple(m for m in own.turn_marks if _marked_id(m) not in hidden),
+            joint=joint,
+        )
+        combatants = tuple(
+            structs.replace(
+                c,
+                sheet=structs.replace(
+                    c.sheet, held=tuple(h for h in c.sheet.held if h.target_id not in hidden)
+                ),
+            )
+            if any(h.target_id in hidden for h in c.sheet.held)
+            else c
+            for c in state.combatants
+        )
+        return state.update(system_state=own, combatants=combatants)
+
     def status(self, state: Encounter) -> str:
         over = _system(state).rollover
         # A holder missing from the state is one this viewer may not see (GM-only).
@@ -513,6 +549,11 @@ def _marked(state: Encounter, cid: str | None, what: str) -> Encounter:
     kept = tuple(m for m in system.turn_marks if m.startswith(prefix))
     marks = (*kept, f"{prefix}{cid}:{what}")
     return state.update(system_state=structs.replace(system, turn_marks=marks))
+
+
+def _marked_id(mark: str) -> str:
+    """Whose a turn mark is (``round:id:what``)."""
+    return mark.partition(":")[2].partition(":")[0]
 
 
 def decide_aid(event: LiveHackAidRolled) -> Aid:

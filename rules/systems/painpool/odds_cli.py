@@ -18,7 +18,7 @@ from .table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS, PoolName
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
 
-DICE = re.compile(r"([0-9]{1,2})d([0-9]{1,2})")
+DICE = re.compile(r"([0-9]*)d([0-9]+)")  # the count may be left out, as in Beer Run: d8
 MAX_DICE = 30
 EXAMPLE = ("--power", "2d8", "--precision", "1d6", "--possibility", "1d4", "--pain", "5d6")
 
@@ -37,13 +37,16 @@ def answer(args: Arguments) -> Odds:
     return painpool_odds(tuple(pools_from(args)), pain_from(args))
 
 
-def parse_dice(text: str, what: str) -> tuple[int, int]:
+def parse_dice(text: str, what: str, example: str = "3d8") -> tuple[int, int]:
     match = DICE.fullmatch(text.strip().lower())
     if match is None:
-        raise Rejected(f"--{what} must look like 3d8, not {text!r}")
-    count, size = int(match[1]), int(match[2])
+        raise Rejected(f"--{what} must look like {example}, not {text!r}")
+    digits = match[1] or "1"
+    # Thousands of digits are refused without int(), which would be slow on them.
+    count = int(digits) if len(digits) <= 3 else MAX_DICE + 1
     if not 1 <= count <= MAX_DICE:
-        raise Rejected(f"--{what} must roll between 1 and {MAX_DICE} dice")
+        raise Rejected(f"--{what} must roll between 1 and {MAX_DICE} dice, not {text!r}")
+    size = int(match[2]) if len(match[2]) <= 3 else 0
     return count, size
 
 
@@ -55,7 +58,7 @@ def pools_from(args: Arguments) -> list[tuple[PoolName, int, int]]:
 
 
 def pain_from(args: Arguments) -> int:
-    pain_count, pain_size = parse_dice(args.pain, "pain")
+    pain_count, pain_size = parse_dice(args.pain, "pain", f"{MIN_PAIN_DICE}d{PAIN_DIE}")
     if pain_size != PAIN_DIE or pain_count < MIN_PAIN_DICE:
         raise Rejected(f"--pain is at least {MIN_PAIN_DICE}d6, not {args.pain!r}")
     return pain_count

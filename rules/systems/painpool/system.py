@@ -21,7 +21,7 @@ from rules.logline import LogEntry
 from rules.odds import whose_chances
 from rules.system import Action, Damage, Landing, RuleSystem, Tier
 
-from . import solo, view
+from . import forecast, solo, view
 from .events import (
     ApplyOutcome,
     BonusGranted,
@@ -210,6 +210,9 @@ class PainPool(RuleSystem):
 
     def solo_move(self, state: Encounter) -> Move | None:
         return solo.next_move(state)
+
+    def forecast_move(self, state: Encounter, acted: frozenset[str]) -> Move | None:
+        return forecast.forecast_move(state, acted)
 
     def solo_fill(
         self, state: Encounter, action: str, values: dict[str, str]
@@ -469,6 +472,13 @@ class PainPool(RuleSystem):
 
     def describe(self, state: Encounter, event: object) -> LogEntry:
         return view.describe(state, event)
+
+    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+        """What a hidden challenge's roll leaves on a hero players see: the boons it crosses
+        off, a bonus die it gives; its dice and re-rolls stay hidden."""
+        if isinstance(event, BoonsDamaged | BonusGranted) and event.hero_id not in hidden:
+            return event
+        return None
 
     def alerts(self, state: Encounter, event: object) -> list[str]:
         return view.alerts(state, event)

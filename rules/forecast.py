@@ -1,0 +1,364 @@
+"""Forecasts: a fight played out many times from where it stands, every side by its solo
+policy, and what came of it (``tracker forecast``, the app's ``F``).
+
+Pure, like the rest of ``rules``: one run is a function of the state and its seed, and a batch
+of runs (``simulate``) a function of the state's bytes and a range of run indices, so a batch
+can run in any process (``tracker/headless/forecast.py`` spreads them over a process pool, and
+the same function could run on a cluster: ``docs/forecast.md``). Tallies hold only integers
+and merge by addition, so any split of the runs gives the same figures, bit for bit.
+
+In a run every side is played by the tracker: each combatant by its own policy (the system's
+default when it has none), the table's part (rolling the round, a hero's roll, ending the
+turn) by the system's ``forecast_move``. Nothing is logged and nothing is saved: the events
+are folded into a scratch state and dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+import msgspec
+from msgspec import Struct
+
+from rules.commands import NextTurn
+from rules.dice import SeededDice
+from rules.encounter import Encounter
+from rules.engine import apply, decide
+from rules.errors import Rejected
+from rules.outcome import outcome
+from rules.registry import get_system
+from rules.snapshot import codec
+from rules.system import Figure
+
+DEFAULT_RUNS = 1000
+DEFAULT_ROUNDS = 50
+MAX_RUNS = 1_000_000
+RUN_BITS = 20  # 2**20 > MAX_RUNS
+MAX_ROUNDS = 1000
+MAX_SEED = 2**63 - 1
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+# A guard: a policy that never settles must not hang a run (it ends it unfinished).
+MOVES_PER_ROUND = 500
+
+
+# --- what a worker is given -----------------------------------------------------------------
+
+
+class Job(Struct, frozen=True, array_like=True):
+    """A forecast's input as bytes: the state (for its system's decoder), seed and limit."""
+
+    system: str
+    state: msgspec.Raw
+    seed: int
+    rounds: int
+
+
+_encoder = msgspec.msgpack.Encoder()
+_job_decoder = msgspec.msgpack.Decoder(Job)
+
+
+def job_bytes(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> bytes:
+    return _encoder.encode(Job(state.system, msgspec.Raw(_encoder.encode(state)), seed, rounds))
+
+
+def read_job(data: bytes) -> tuple[Encounter, int, int]:
+    job = _job_decoder.decode(data)
+    state: Encounter = codec(job.system).state.decode(job.state)
+    return state, job.seed, job.rounds
+
+
+def run_seed(seed: int, index: int) -> int:
+    """The dice seed of run ``index``: its own, whichever process plays it, and never another
+    run's (``MAX_RUNS`` fits below ``RUN_BITS``)."""
+    return (seed << RUN_BITS) | index
+
+
+# --- one run ----------------------------------------------------------------------------------
+
+
+class Ending(NamedTuple):
+    """How one run ended."""
+
+    winner: str | None
+    over: bool
+    rounds: int  # rounds played (0: it was over before it began; the limit if unfinished)
+    out: tuple[str, ...]  # who is out of the fight at the end
+    first_out: str | None  # the first to go out during the run
+    figures: dict[str, tuple[Figure, ...]]  # each combatant's end figures
+    refused: bool  # a policy asked for something the rules refused (the run went on)
+
+
+def all_solo(state: Encounter) -> Encounter:
+    """The state with every side played by the tracker."""
+    return state.update(solo_sides=tuple(dict.fromkeys(c.side for c in state.combatants)))
+
+
+def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Ending:
+    """One fight from ``state`` to its end, or to ``rounds`` rounds, on dice seeded ``seed``."""
+    system = get_system(state.system)
+    dice = SeededDice(seed)
+    state = all_solo(state)
+    start = state.round
+    result = outcome(state)
+    out_before = set(result.out)
+    first: str | None = None
+    acted: set[str] = set()
+    refused = False
+    moves = 0
+    limit = rounds * MOVES_PER_ROUND
+    while not result.over and state.round - start < rounds and moves < limit:
+        moves += 1
+        move = system.solo_move(state)
+        if move is None:
+            move = system.forecast_move(state, frozenset(acted))
+            if move is not None:
+                acted.add(move.actor_id)
+        command: Any = move.command if move is not None else NextTurn()
+        try:
+            events = decide(state, command, dice)
+        except Rejected:
+            events = []
+            refused = True
+        if not events and not isinstance(command, NextTurn):
+            refused = refused or (move is not None and move.command is not None)
+            command = NextTurn()
+            try:
+                events = decide(state, command, dice)
+            except Rejected:
+                break  # nobody left to take a turn: the run ends where it stands
+        if isinstance(command, NextTurn):
+            acted.clear()
+        before = state
+        for event in events:
+            state = apply(state, event)
+        # Who is out depends on the combatants (and the system's state): a move that changed
+        # neither (a turn passed, a roll not yet applied) leaves the outcome as it was.
+        if state.combatants is not before.combatants or (
+            state.system_state is not before.system_state
+        ):
+            result = outcome(state)
+        if first is None:
+            first = next((cid for cid in result.out if cid not in out_before), None)
+    played = 0 if moves == 0 else min(state.round - start + 1, rounds)
+    if not result.over:
+        played = rounds
+    figures = {c.id: tuple(system.end_figures(state, c)) for c in state.combatants}
+    return Ending(result.winner, result.over, played, tuple(result.out), first, figures, refused)
+
+
+# --- many runs --------------------------------------------------------------------------------
+
+
+class Tally(Struct, kw_only=True):
+    """What many runs came to: counts and sums only, so tallies add up in any order."""
+
+    runs: int = 0
+    wins: dict[str, int] = {}
+    nobody: int = 0  # over with no side standing
+    unfinished: int = 0  # still going at the round limit
+    lengths: dict[int, int] = {}
+    out: dict[str, int] = {}
+    first_out: dict[str, int] = {}
+    figures: dict[str, dict[str, int]] = {}  # sums over the runs
+    refused: int = 0
+
+    def add(self, ending: Ending) -> None:
+        self.runs += 1
+        if ending.winner is not None:
+            _count(self.wins, ending.winner)
+        elif ending.over:
+            self.nobody += 1
+        else:
+            self.unfinished += 1
+        _count(self.lengths, ending.rounds)
+        for cid in ending.out:
+            _count(self.out, cid)
+        if ending.first_out is not None:
+            _count(self.first_out, ending.first_out)
+        for cid, figures in ending.figures.items():
+            sums = self.figures.setdefault(cid, {})
+            for name, value in figures:
+                _count(sums, name, value)
+        self.refused += ending.refused
+
+    def merge(self, other: Tally) -> None:
+        self.runs += other.runs
+        self.nobody += other.nobody
+        self.unfinished += other.unfinished
+        self.refused += other.refused
+        for mine, theirs in (
+            (self.wins, other.wins),
+            (self.lengths, other.lengths),
+            (self.out, other.out),
+            (self.first_out, other.first_out),
+        ):
+            for key, count in theirs.items():
+                _count(mine, key, count)
+        for cid, sums in other.figures.items():
+            mine_sums = self.figures.setdefault(cid, {})
+            for name, value in sums.items():
+                _count(mine_sums, name, value)
+
+
+def _count(counts: dict[Any, int], key: Any, by: int = 1) -> None:
+    counts[key] = counts.get(key, 0) + by
+
+
+def simulate(job: bytes, start: int, stop: int) -> Tally:
+    """Runs ``start`` to ``stop`` (indices, each with its own seed) of a forecast's job."""
+    state, seed, rounds = read_job(job)
+    tally = Tally()
+    for index in range(start, stop):
+        tally.add(play_out(state, run_seed(seed, index), rounds))
+    return tally
+
+
+def merged(tallies: Iterable[Tally]) -> Tally:
+    total = Tally()
+    for tally in tallies:
+        total.merge(tally)
+    return total
+
+
+# --- the figures ------------------------------------------------------------------------------
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default): sound near 0% and 100%,
+    where the textbook one is not."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+class SideChance(NamedTuple):
+    side: str
+    wins: int
+    p: float
+    low: float
+    high: float
+
+
+class EndFigure(NamedTuple):
+    name: str
+    start: int
+    mean: float
+
+
+class Risk(NamedTuple):
+    """One combatant's lot over the runs."""
+
+    id: str
+    name: str
+    side: str
+    out: float  # the chance to be out of the fight at the end
+    first_out: float  # the chance to be the first to go out
+    end: tuple[EndFigure, ...]  # its expected figures at the end
+
+
+class Report(NamedTuple):
+    runs: int
+    seed: int
+    rounds_limit: int
+    start_round: int
+    sides: tuple[SideChance, ...]
+    none: float  # no side won: nobody standing, or still going at the limit
+    unfinished: float  # still going at the limit
+    mean_rounds: float
+    histogram: dict[int, int]  # rounds played → runs
+    combatants: tuple[Risk, ...]
+    refused: int  # runs where a policy asked for what the rules refused
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "runs": self.runs,
+            "seed": self.seed,
+            "sides": {
+                s.side: {"win": _r(s.p), "low": _r(s.low), "high": _r(s.high)} for s in self.sides
+            },
+            "none": _r(self.none),
+            "rounds": {
+                "mean": round(self.mean_rounds, 3),
+                "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+            },
+            "combatants": {
+                c.id: {
+                    "name": c.name,
+                    "side": c.side,
+                    "out": _r(c.out),
+                    "first_out": _r(c.first_out),
+                    "end": {f.name: round(f.mean, 3) for f in c.end},
+                }
+                for c in self.combatants
+            },
+        }
+
+
+def _r(p: float) -> float:
+    return round(p, 4)
+
+
+def report(state: Encounter, tally: Tally, seed: int, rounds: int) -> Report:
+    """The figures a tally of runs from ``state`` comes to."""
+    system = get_system(state.system)
+    n = tally.runs
+    sides = tuple(
+        SideChance(
+            side,
+            tally.wins.get(side, 0),
+            _share(tally.wins.get(side, 0), n),
+            *wilson(tally.wins.get(side, 0), n),
+        )
+        for side in dict.fromkeys(c.side for c in state.combatants)
+    )
+    total_rounds = sum(length * count for length, count in tally.lengths.items())
+    risks = []
+    for c in state.combatants:
+        sums = tally.figures.get(c.id, {})
+        end = tuple(
+            EndFigure(f.name, f.value, sums.get(f.name, 0) / n if n else float(f.value))
+            for f in system.end_figures(state, c)
+        )
+        risks.append(
+            Risk(
+                c.id,
+                c.name,
+                c.side,
+                _share(tally.out.get(c.id, 0), n),
+                _share(tally.first_out.get(c.id, 0), n),
+                end,
+            )
+        )
+    return Report(
+        runs=n,
+        seed=seed,
+        rounds_limit=rounds,
+        start_round=state.round,
+        sides=sides,
+        none=_share(tally.nobody + tally.unfinished, n),
+        unfinished=_share(tally.unfinished, n),
+        mean_rounds=total_rounds / n if n else 0.0,
+        histogram=dict(sorted(tally.lengths.items())),
+        combatants=tuple(risks),
+        refused=tally.refused,
+    )
+
+
+def _share(count: int, n: int) -> float:
+    return count / n if n else 0.0
+
+
+def forecast(
+    state: Encounter, runs: int = DEFAULT_RUNS, seed: int = 0, rounds: int = DEFAULT_ROUNDS
+) -> Report:
+    """A whole forecast in this process (``tracker/headless/forecast.py`` spreads one over
+    several)."""
+    return report(state, simulate(job_bytes(state, seed, rounds), 0, runs), seed, rounds)

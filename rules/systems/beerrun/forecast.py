@@ -1,0 +1,31 @@
+"""Beer Run in a forecast (``rules.forecast``): the table's part, and the figures to average."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.system import Figure, Move
+
+from .conflict import br_state, round_pools, sheet_of
+from .model import HEALTH, RollRound
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+
+def forecast_move(state: Encounter, acted: frozenset[str]) -> Move | None:
+    """The table rolls the round once the pools are paid (the solo sides land the successes
+    and cede by themselves); then the round ends."""
+    if br_state(state).rolled_round != state.round and round_pools(state):
+        return Move("", RollRound(), "the table rolls the round")
+    return None
+
+
+def end_figures(combatant: Combatant) -> tuple[Figure, ...]:
+    """Intensity left, and the Health die's size (0 once it is gone)."""
+    sheet = sheet_of(combatant)
+    health = sheet.ability(HEALTH)
+    figures = [Figure("Int", sheet.intensity)]
+    if health is not None:
+        figures.append(Figure("Health", health.size))
+    return tuple(figures)

@@ -1,0 +1,97 @@
+"""``tracker forecast``: text with bars, JSON for scripts, the save untouched, one line and
+exit 2 for bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules.forecast import MAX_ROUNDS, MAX_RUNS, MAX_SEED
+from tracker.cli import build_parser
+
+from .support import tracker
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def save(tmp_path: Path) -> Path:
+    """A played copy of the Fatigue demo (not a demo: a forecast of a real save)."""
+    path = tmp_path / "brawl.fight"
+    shutil.copy(ROOT / "saves" / "demo-fatigue.fight", path)
+    return path
+
+
+def test_text_shows_the_chances_with_bars_and_each_combatants_risk(save: Path) -> None:
+    done = tracker("forecast", str(save), "--runs", "40", "--seed", "4", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("40 fights from round 2, seed 4 (at most 50 rounds each)")
+    assert "Who wins" in out and "█" in out
+    assert "party" in out and "foes" in out and "no winner" in out
+    assert "rounds on average" in out
+    assert "Mara" in out and "out  first  expected at the end" in out
+
+
+def test_json_same_seed_same_forecast_and_the_save_never_changes(save: Path) -> None:
+    before = save.read_bytes()
+    runs = [
+        tracker("forecast", str(save), "--runs", "30", "--seed", "8", "--jobs", jobs, "--json")
+        for jobs in ("1", "2")
+    ]
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    assert runs[0].stdout == runs[1].stdout
+    doc = json.loads(runs[0].stdout)
+    assert (doc["runs"], doc["seed"]) == (30, 8)
+    assert set(doc["sides"]) == {"party", "foes"}
+    assert doc["combatants"]["c1"]["name"] == "Mara"
+    assert save.read_bytes() == before
+    assert sorted(p.name for p in save.parent.iterdir()) == ["brawl.fight"]  # no journal
+
+
+def test_a_seed_is_chosen_and_printed_back_when_none_is_given(save: Path) -> None:
+    done = tracker("forecast", str(save), "--runs", "3", "--jobs", "1", "--json")
+    assert done.returncode == 0
+    assert isinstance(json.loads(done.stdout)["seed"], int)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--runs", "0"],
+        ["--runs", "many"],
+        ["--runs", str(MAX_RUNS + 1)],
+        ["--jobs", "0"],
+        ["--rounds", "0"],
+        ["--rounds", str(MAX_ROUNDS + 1)],
+        ["--seed", "-1"],
+        ["--seed", str(MAX_SEED + 1)],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(save: Path, args: list[str]) -> None:
+    done = tracker("forecast", str(save), *args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "error" in done.stderr
+
+
+def test_a_missing_or_foreign_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    foreign = tmp_path / "notes.fight"
+    foreign.write_text("not a save")
+    for path in (tmp_path / "nowhere.fight", foreign, tmp_path):
+        done = tracker("forecast", str(path), "--runs", "2")
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("tracker: ")
+
+
+def test_the_command_lines_bounds_are_the_forecasts() -> None:
+    parser = build_parser()
+    args = parser.parse_args(["forecast", "x", "--runs", str(MAX_RUNS)])
+    assert args.runs == MAX_RUNS
+    args = parser.parse_args(
+        ["forecast", "x", "--rounds", str(MAX_ROUNDS), "--seed", str(MAX_SEED)]
+    )
+    assert (args.rounds, args.seed, args.jobs, args.json) == (MAX_ROUNDS, MAX_SEED, None, False)

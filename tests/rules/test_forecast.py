@@ -1,0 +1,275 @@
+"""Forecasts (``rules.forecast``): certain outcomes, a duel small enough to solve exactly, the
+same seed giving the same forecast however the runs are split, and workers free of the app."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rules import registry
+from rules.commands import AddCombatant, AddCondition, SetPolicy
+from rules.conditions import Duration
+from rules.dice import ANY_FACE
+from rules.encounter import Encounter
+from rules.engine import apply, decide, new_encounter
+from rules.forecast import (
+    MAX_ROUNDS,
+    MAX_RUNS,
+    MAX_SEED,
+    RUN_BITS,
+    Tally,
+    job_bytes,
+    merged,
+    play_out,
+    report,
+    run_seed,
+    simulate,
+    wilson,
+)
+from rules.forecast import forecast as forecast_here
+from rules.history import History
+from tests.contract.test_fifth_system import forget
+from tracker.headless.forecast import run_forecast, spans
+from tracker.storage import read
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A duel: on its turn each duellist fires once, and a 6 on a d6 puts the other out. The first
+# to fire wins with probability p + (1-p)^2 p + ... = p / (1 - (1-p)^2), p = 1/6: 6/11.
+DUEL = """
+from __future__ import annotations
+from typing import Any
+from msgspec import Struct, structs
+from rules.logline import LogEntry
+from rules.system import Move, Policy, RuleSystem
+
+
+class DuelSheet(Struct, frozen=True, tag="duel.sheet"):
+    hit: bool = False
+
+
+class Fire(Struct, frozen=True):
+    shooter_id: str
+    target_id: str
+
+
+class Fired(Struct, frozen=True, tag="duel.fired"):
+    shooter_id: str
+    target_id: str
+    face: int
+
+
+class Duel(RuleSystem):
+    name = "duel"
+    title = "Duel"
+    sheet_types = (DuelSheet,)
+    event_types = (Fired,)
+    command_types = (Fire,)
+    roll_event_types = (Fired,)
+    stat_columns = ("Hit",)
+    uses_turn_order = True
+    solo_policies = (Policy("fire", "Fire"),)
+
+    def new_sheet(self): return DuelSheet()
+    def sheet_form(self, sheet): return []
+    def sheet_from_form(self, values, sheet): return sheet
+    def sheet_stats(self, sheet): return (str(int(sheet.hit)),)
+    def actions(self, state): return []
+    def action_form(self, state, action, selected): return []
+    def action_command(self, state, action, values): return None
+    def consequence_command(self, state): return None
+    def tiers(self, state): return []
+    def landing(self, state): return None
+    def describe(self, state, event): return LogEntry("roll", ())
+
+    def decide(self, state, command, dice):
+        return [Fired(command.shooter_id, command.target_id, dice.roll(6))]
+
+    def apply(self, state, event):
+        target = state.combatant(event.target_id)
+        if event.face == 6:
+            state = state.replace_combatant(structs.replace(target, sheet=DuelSheet(True)))
+        return state.update(last_roll=event)
+
+    def out_of_fight(self, state, combatant):
+        return "hit" if combatant.sheet.hit else ""
+
+    def solo_move(self, state):
+        actor = state.current
+        last = state.last_roll
+        if actor is None or (last is not None and last.shooter_id == actor.id):
+            return None  # it has fired this turn: the table ends the turn
+        foe = next(c for c in state.combatants if c.side != actor.side)
+        return Move(actor.id, Fire(actor.id, foe.id), "fires")
+
+
+SYSTEM = Duel()
+"""
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Iterator[Encounter]:
+    """The duel registered by its folder for the test, then forgotten."""
+    (tmp_path / "duel").mkdir()
+    (tmp_path / "duel" / "__init__.py").touch()
+    (tmp_path / "duel" / "system.py").write_text(DUEL, encoding="utf-8")
+    package = importlib.import_module(registry.PACKAGE)
+    before = list(package.__path__)
+    package.__path__ = [*before, str(tmp_path)]
+    forget()
+    try:
+        state = History(new_encounter("Dawn", "duel")).state
+        for name, side in (("Ann", "left"), ("Bo", "right")):
+            for event in decide(state, AddCombatant(name=name, side=side), ANY_FACE):
+                state = apply(state, event)
+        yield state
+    finally:
+        package.__path__ = before
+        for module in [m for m in sys.modules if m.startswith(f"{registry.PACKAGE}.duel")]:
+            del sys.modules[module]
+        forget()
+
+
+def demo(name: str) -> Encounter:
+    return read(ROOT / "saves" / f"demo-{name}.fight").state
+
+
+def test_a_duel_small_enough_to_solve_lands_inside_the_interval(duel: Encounter) -> None:
+    rounds = 50
+    p, miss_both = Fraction(1, 6), Fraction(25, 36)
+    first = p * (1 - miss_both**rounds) / (1 - miss_both)  # Ann fires first
+    second = (1 - p) * p * (1 - miss_both**rounds) / (1 - miss_both)
+    result = forecast_here(duel, runs=2000, seed=5, rounds=rounds)
+    ann, bo = result.sides
+    assert (ann.side, bo.side) == ("left", "right")
+    assert ann.low <= float(first) <= ann.high
+    assert bo.low <= float(second) <= bo.high
+    assert abs(ann.p - float(first)) > 0 or ann.wins > 0  # the runs were really played
+    # The first to fall is the one who lost, and the duel takes 1/(1 - (25/36)) rounds or so.
+    (a, b) = result.combatants
+    assert a.first_out == a.out and b.first_out == b.out
+    assert a.out + b.out == pytest.approx(1 - result.none)
+    mean = 1 / (1 - float(miss_both))
+    assert mean - 0.3 < result.mean_rounds < mean + 0.3
+
+
+def test_the_duel_with_the_first_shooter_already_down_is_certain(duel: Encounter) -> None:
+    # Ann out at the start: Bo has won already, in every run, without a round played.
+    hit = duel.replace_combatant(
+        type(duel.combatants[0])(
+            id="c1",
+            name="Ann",
+            side="left",
+            sheet=type(duel.combatants[0].sheet)(True),  # type: ignore[call-arg]  # the duel's own sheet
+        )
+    )
+    result = forecast_here(hit, runs=50, seed=1)
+    assert [(s.side, s.p) for s in result.sides] == [("left", 0.0), ("right", 1.0)]
+    assert result.sides[1].low > 0.9
+    assert result.histogram == {0: 50}
+    assert result.combatants[0].out == 1.0 and result.combatants[0].first_out == 0.0
+
+
+def test_one_side_already_out_of_a_demo_wins_nobody_else_anything() -> None:
+    state = demo("livehack")
+    for event in decide(state, AddCondition("c3", "Dead", Duration()), ANY_FACE):
+        state = apply(state, event)
+    result = forecast_here(state, runs=20, seed=3)
+    assert {s.side: s.p for s in result.sides} == {"party": 1.0, "foes": 0.0}
+    assert result.none == 0.0 and result.mean_rounds == 0.0
+    assert result.to_json()["rounds"]["histogram"] == {"0": 20}
+
+
+@pytest.mark.parametrize("name", ["livehack", "beer-run", "fatigue", "pain-pool"])
+def test_every_demo_plays_out_to_an_end_without_a_refusal(name: str) -> None:
+    result = forecast_here(demo(name), runs=30, seed=2)
+    assert result.runs == 30
+    assert result.refused == 0
+    assert result.unfinished < 0.5
+    assert sum(s.p for s in result.sides) + result.none == pytest.approx(1.0)
+    assert any(c.first_out for c in result.combatants)
+
+
+def test_the_json_has_the_issues_shape() -> None:
+    doc = forecast_here(demo("livehack"), runs=10, seed=9).to_json()
+    assert set(doc) == {"runs", "seed", "sides", "none", "rounds", "combatants"}
+    assert (doc["runs"], doc["seed"]) == (10, 9)
+    assert set(doc["sides"]["party"]) == {"win", "low", "high"}
+    assert set(doc["rounds"]) == {"mean", "histogram"}
+    assert all(isinstance(k, str) for k in doc["rounds"]["histogram"])
+    orla = doc["combatants"]["c1"]
+    assert orla["name"] == "Orla" and {"out", "first_out", "end"} <= set(orla)
+    assert "Wnd" in orla["end"]
+
+
+def test_a_policy_set_on_a_combatant_is_the_one_it_plays() -> None:
+    state = demo("livehack")
+    zero = state
+    for cid in ("c1", "c2", "c3"):
+        for event in decide(zero, SetPolicy(cid, "take-zero"), ANY_FACE):
+            zero = apply(zero, event)
+    # Nobody rolls: every run is the same fight, so its figures are certain.
+    result = forecast_here(zero, runs=5, seed=1)
+    assert len(result.histogram) == 1
+    assert {s.p for s in result.sides} <= {0.0, 1.0}
+    assert forecast_here(state, runs=40, seed=1).histogram != result.histogram
+
+
+def test_tallies_add_up_the_same_however_the_runs_are_split() -> None:
+    state = demo("pain-pool")
+    job = job_bytes(state, 11, 50)
+    whole = simulate(job, 0, 24)
+    parts = merged(simulate(job, a, b) for a, b in [(16, 24), (0, 5), (5, 16)])
+    assert parts == whole
+    assert report(state, parts, 11, 50) == report(state, whole, 11, 50)
+    assert Tally() == merged([])
+
+
+def test_same_seed_same_forecast_with_one_job_or_two() -> None:
+    state = demo("livehack")
+    one = run_forecast(state, 40, 123, 50, jobs=1)
+    two = run_forecast(state, 40, 123, 50, jobs=2)
+    assert one.to_json() == two.to_json()
+    assert one == two
+    other = run_forecast(state, 40, 124, 50, jobs=1)
+    assert other.to_json()["seed"] == 124 and other.histogram != one.histogram
+
+
+def test_a_worker_process_loads_no_textual_and_no_storage() -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tests.forecast_probe import loaded_in_worker
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        assert pool.submit(loaded_in_worker).result(timeout=60) == []
+
+
+def test_run_seeds_never_repeat_and_the_bounds_hold() -> None:
+    assert MAX_RUNS < 2**RUN_BITS
+    seeds = {run_seed(s, i) for s in (0, 1, MAX_SEED) for i in (0, 1, MAX_RUNS - 1)}
+    assert len(seeds) == 9
+    assert spans(10, 2) == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8),
+                            (8, 9), (9, 10)]  # fmt: skip
+    assert sum(b - a for a, b in spans(1001, 2)) == 1001
+    assert MAX_ROUNDS >= 50
+
+
+def test_the_wilson_interval() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    low, high = wilson(100, 100)
+    assert high == 1.0 and low == pytest.approx(0.9630, abs=1e-4)
+    assert wilson(0, 100)[0] == 0.0
+
+
+def test_one_run_is_a_function_of_its_seed() -> None:
+    state = demo("fatigue")
+    assert play_out(state, 77) == play_out(state, 77)

@@ -1,0 +1,319 @@
+"""Hidden means hidden, public stays public: random fights of every system, played by the
+solo policies with some combatants GM-only, checked against the GM's own log.
+
+What players see comes two ways, and both are checked: live, change by change, as the
+table tells its seats (``Table.subscribe_public``), and from the whole history, as a seat's
+log and a player's export read it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules import registry
+from rules.commands import AddCondition, AddNote, EditCombatant, NextTurn, SetSolo
+from rules.conditions import Duration
+from rules.dice import SeededDice
+from rules.encounter import Encounter, Event
+from rules.engine import describe
+from rules.errors import Rejected
+from rules.events import TurnAdvanced
+from rules.history import History
+from rules.mentions import mentions
+from rules.visibility import Viewer, follow, hidden_ids
+from tests.contract.support import demo, values_of
+from tracker import export
+from tracker.serve.seats import SeatChange, Table
+from tracker.session import Change, EncounterSession
+
+HIDDEN_NAME = "Zorbex"  # hidden combatants are renamed Zorbex1, Zorbex2...: found anywhere
+PLAYER = Viewer(role="player", name="Alice")
+
+Step = tuple[str, int]
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(
+            ["next", "next", "roll", "solo", "unsolo", "apply", "condition", "note", "undo"]
+        ),
+        st.integers(0, 7),
+    ),
+    max_size=10,
+)
+
+
+class LiveLog:
+    """A player's roll log and notifications, as a seat keeps them from the table's changes."""
+
+    def __init__(self, table: Table) -> None:
+        self.entries: list[list[str]] = []
+        self.alerts: list[str] = []
+        self.system = table.session.system
+        table.subscribe_public(self.told)
+
+    def told(self, change: Change) -> None:
+        assert isinstance(change, SeatChange)
+        happened = change.happened()
+        if change.kind == "undone":
+            del self.entries[len(self.entries) - len(happened) :]
+            return
+        for event, before in happened:
+            self.entries.append(lines(before, event))
+            self.alerts += self.system.alerts(before, event)
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for entry in self.entries for line in entry]
+
+
+def lines(before: Encounter, event: Event) -> list[str]:
+    return describe(before, event).plain.splitlines()
+
+
+def fight(name: str, hide: list[int], steps: list[Step], seed: int) -> tuple[History, LiveLog, int]:
+    """The system's demo with the combatants at ``hide`` hidden and renamed, then ``steps``
+    (an undo never takes back more than they did). Also: how many events were in effect
+    before the steps, when the players' live log starts."""
+    session = EncounterSession(demo(name), SeededDice(seed))
+    people = session.state.combatants
+    for number, index in enumerate(sorted({i % len(people) for i in hide}), 1):
+        hide_it = EditCombatant(
+            combatant_id=people[index].id, name=f"{HIDDEN_NAME}{number}", gm_only=True
+        )
+        session.execute(hide_it)
+    start = len(list(session.history.in_effect()))
+    table = Table(session)
+    live = LiveLog(table)
+    system = session.system
+    done = 0
+    for kind, pick in steps:
+        state = session.state
+        people = state.combatants
+        who = people[pick % len(people)]
+        sides = sorted({c.side for c in people})
+        side = sides[pick % len(sides)]
+        commands: dict[str, Any] = {
+            "next": NextTurn(),
+            "solo": SetSolo(side, True) if system.solo_policies else NextTurn(),
+            "unsolo": SetSolo(side, False),
+            "condition": AddCondition(who.id, "Marked", Duration("end-of-round")),
+            "note": AddNote("a note", who.id),
+        }
+        try:
+            if kind == "undo":
+                if done:
+                    session.undo()
+                    done -= 1
+            elif kind == "apply":
+                done += session.execute(system.consequence_command(state)) is not None
+            elif kind == "roll":  # the roll dialog's defaults, for the picked combatant
+                values = values_of(system.action_form(state, "roll", who.id))
+                roll = system.action_command(state, "roll", values)
+                done += session.execute(roll) is not None
+            else:
+                done += session.execute(commands[kind]) is not None
+        except Rejected:
+            pass
+        seen = table.sight(PLAYER).state
+        assert HIDDEN_NAME not in str(seen), "the players' state names a hidden combatant"
+        shown = [system.pending(seen), system.status(seen)]
+        landing = system.landing(seen)
+        shown += [landing.summary] if landing is not None else []
+        assert not any(HIDDEN_NAME in text or "?" in text for text in shown), shown
+    table.close()
+    return session.history, live, start
+
+
+def public_lines(pairs: list[tuple[Event, Encounter]], hidden: set[str]) -> list[str]:
+    """The rounds, and the turns of those players see, in the order the log shows them."""
+    out = []
+    for event, before in pairs:
+        if isinstance(event, TurnAdvanced):
+            if event.round != before.round:
+                out.append(f"— Round {event.round} —")
+            if event.actor_id is not None and event.actor_id not in hidden:
+                out.append(f"▶ {before.name_of(event.actor_id)}'s turn")
+    return out
+
+
+def public_alerts(history: History, hidden: set[str]) -> Counter[str]:
+    """The GM's notifications at each turn and round that name only combatants players see."""
+    system = registry.get_system(history.state.system)
+    found: Counter[str] = Counter()
+    for event, before in history.in_effect():
+        if not isinstance(event, TurnAdvanced):
+            continue
+        visible = [c.name for c in before.combatants if c.id not in hidden]
+        for alert in system.alerts(before, event):
+            if HIDDEN_NAME not in alert and any(re.search(rf"\b{n}\b", alert) for n in visible):
+                found[alert] += 1
+    return found
+
+
+def json_ids(value: Any, out: set[str]) -> set[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str) and (key == "id" or key.endswith("_id") or key == "against"):
+                out.add(item)
+            else:
+                json_ids(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            json_ids(item, out)
+    return out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(registry.names()),
+    hide=st.lists(st.integers(0, 7), min_size=1, max_size=2),
+    steps=STEPS,
+    seed=st.integers(0, 2**16),
+)
+def test_players_see_nothing_hidden_and_every_public_line(
+    name: str, hide: list[int], steps: list[Step], seed: int
+) -> None:
+    history, live, start = fight(name, hide, steps, seed)
+    state = history.state
+    hidden = hidden_ids(history.effective_events(), state)
+    gm_pairs = list(history.in_effect())
+    gm = export.to_json(history, gm=True)
+    player = export.to_json(history)
+    seen_pairs = follow(gm_pairs, state, frozenset(hidden))[0]
+    player_lines = [line for e in player["events"] for line in e["text"].splitlines()]
+    markdown = export.to_markdown(history)
+
+    # Hidden means hidden: no name, no id, no line of a hidden roll, however it is read.
+    everything = "\n".join([*live.lines, *live.alerts, markdown, json.dumps(player)])
+    assert HIDDEN_NAME not in everything
+    labels = json_ids(player, set()) - {""}  # "": someone unseen (Beer Run's hidden dealer)
+    assert labels <= {f"c{n}" for n in range(1, len(labels) + 1)}, "ids with gaps"
+    visible_lines = {
+        line for e, before in gm_pairs if not mentions(e) & hidden for line in lines(before, e)
+    }
+    system = registry.get_system(name)
+    gm_events = [e for e, _ in gm_pairs]
+    # A roll the system shows in part (Beer Run: the contests players see) is its own.
+    concealed = {
+        line for e, before in seen_pairs if e not in gm_events for line in lines(before, e)
+    }
+    for event, before in gm_pairs:
+        if isinstance(event, system.roll_event_types) and mentions(event) & hidden:
+            for line in lines(before, event):
+                if re.search(r"[0-9]", line) and line not in visible_lines | concealed:
+                    assert line not in player_lines, f"a line of a hidden roll: {line!r}"
+                    assert line not in live.lines, f"a line of a hidden roll: {line!r}"
+
+    # Public stays public: every round, every visible turn, every alert about them.
+    expected = public_lines(gm_pairs, hidden)
+    shown = [line for line in player_lines if line.startswith(("— Round", "▶ "))]
+    assert shown == expected
+    live_public = [line for line in live.lines if line.startswith(("— Round", "▶ "))]
+    assert live_public == public_lines(gm_pairs[start:], hidden)
+    assert not public_alerts(history, hidden) - Counter(live.alerts)
+    rounds = [line for line in markdown.splitlines() if line.startswith("## Round ")]
+    assert rounds == ["## Round 1"] + [
+        f"## {line.strip('— ')}" for line in expected if "Round" in line
+    ]
+    assert len(gm["events"]) >= len(player["events"])
+
+
+# --- the cases of issue 17, one by one ----------------------------------------------------------
+
+
+def player_view(session: EncounterSession) -> tuple[list[str], list[str], Encounter]:
+    """A player's log lines and notifications from the whole history, and the state seen."""
+    history = session.history
+    hidden = frozenset(hidden_ids(history.effective_events(), history.state))
+    pairs, seen = follow(history.in_effect(), history.state, hidden)
+    found = [line for event, before in pairs for line in lines(before, event)]
+    alerts = [a for event, before in pairs for a in session.system.alerts(before, event)]
+    return found, alerts, seen
+
+
+def test_a_hidden_attackers_wounds_show_on_orla_without_margin_dice_or_attacker() -> None:
+    from rules.dice import ScriptedDice
+    from rules.systems.livehack.model import LiveHackApplyConsequence, LiveHackRoll
+    from tests.serve.serve_helpers import SECRET, encounter
+
+    session, ids = encounter()
+    session.dice = ScriptedDice([12, 11, 1, 1, 1])  # the boon explodes: a sure hit on Orla
+    session.execute(LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Orla"]))
+    session.execute(LiveHackApplyConsequence())
+    gm = [line for e, b in session.history.in_effect() for line in lines(b, e)]
+    [wounded] = [line for line in gm if line.startswith("Orla takes ")]
+    assert "(margin +" in wounded
+    seen, _, _ = player_view(session)
+    assert wounded.split(" (margin")[0] in seen
+    assert not any("margin" in line or SECRET in line for line in seen)
+    assert not any(line.strip().startswith("Orla:") for line in seen), "the defence's dice"
+
+
+def test_the_players_consequences_pane_keeps_the_last_roll_they_saw() -> None:
+    from rules.dice import ScriptedDice
+    from rules.systems.livehack.model import LiveHackRoll
+    from tests.serve.serve_helpers import SECRET, encounter
+
+    session, ids = encounter()
+    table = Table(session)
+    session.dice = ScriptedDice([12, 11, 1, 1, 1])  # Orla's boon explodes: a sure hit
+    session.execute(LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids["Goblin"]))
+    orla_rolled = session.state.last_roll
+    shown = session.system.landing(table.sight(PLAYER).state)
+    assert session.system.pending(table.sight(PLAYER).state).startswith("Goblin takes")
+    session.dice = SeededDice(3)
+    session.execute(LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Brak"]))
+    for seen in (table.sight(PLAYER).state, player_view(session)[2]):
+        assert seen.last_roll == orla_rolled  # not "No roll yet"
+        assert session.system.landing(seen) == shown
+        assert session.system.pending(seen) == ""  # a newer roll left it behind
+        assert seen.last_roll_applied and seen.last_roll_discarded
+    table.close()
+
+
+def test_a_new_round_orla_s_turn_and_her_dying_alert_follow_a_hidden_actor() -> None:
+    from msgspec import structs
+
+    from tests.serve.serve_helpers import SECRET, encounter
+
+    session, ids = encounter()  # Orla, Brak, Goblin, then the hidden one: the last to act
+    orla = session.state.combatant(ids["Orla"])
+    session.execute(
+        EditCombatant(combatant_id=orla.id, sheet=structs.replace(orla.sheet, wounds=9))
+    )
+    session.execute(AddCondition(orla.id, "Dying"))
+    table = Table(session)
+    live = LiveLog(table)
+    for _ in range(4):
+        session.execute(NextTurn())
+    gm = [line for e, b in session.history.in_effect() for line in lines(b, e)]
+    assert f"▶ {SECRET}'s turn" in gm and "— Round 2 —" in gm
+    seen, alerts, _ = player_view(session)
+    for shown, told in ((seen, alerts), (live.lines, live.alerts)):
+        assert shown[-2:] == ["— Round 2 —", "▶ Orla's turn"]
+        assert any(a.startswith("End of round 1: Orla is dying") for a in told)
+        assert not any(SECRET in line for line in [*shown, *told])
+    assert "## Round 2" in export.to_markdown(session.history).splitlines()
+    table.close()
+
+
+def test_a_player_s_export_numbers_its_own_combatants_and_names_no_unseen_opponent() -> None:
+    history = demo("beerrun")
+    session = EncounterSession(history, SeededDice(1))
+    people = session.state.combatants
+    hidden = people[1]
+    session.execute(EditCombatant(combatant_id=hidden.id, name=f"{HIDDEN_NAME}1", gm_only=True))
+    gm = export.to_json(session.history, gm=True)
+    player = export.to_json(session.history)
+    assert hidden.id in json_ids(gm, set())
+    visible = [c for c in people if c.id != hidden.id]
+    assert [c["id"] for c in player["combatants"]] == [f"c{n}" for n in range(1, len(visible) + 1)]
+    assert [c["name"] for c in player["combatants"]] == [c.name for c in visible]
+    assert json_ids(player, set()) - {""} <= {c["id"] for c in player["combatants"]}
+    text = json.dumps(player) + export.to_markdown(session.history)
+    assert HIDDEN_NAME not in text and "vs ?" not in text and " ? " not in text

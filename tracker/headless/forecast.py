@@ -1,0 +1,240 @@
+"""``tracker forecast`` and the app's ``F``: a forecast's runs spread over processes, and its
+figures as text with small bar charts.
+
+The runs are cut into spans of run indices; each span goes to ``rules.forecast.simulate``
+(pure: the state's bytes and the span in, a tally out) in a process of the standard library's
+pool, started with "spawn" so a worker loads the rules alone, never Textual or the saves, or
+is played by this process, which counts as one of the jobs (it works while the others start).
+Every run's seed comes from its index and tallies add up in any order, so the forecast is the
+same bit for bit whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+from rules.encounter import Encounter
+from rules.forecast import Report, Tally, job_bytes, merged, report, simulate
+
+MAX_JOBS = 64
+SPANS_PER_JOB = 16  # a smooth progress bar, a short wait for the last span, no cost
+BAR = 20
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def spans(runs: int, jobs: int) -> list[tuple[int, int]]:
+    """The runs cut into spans of indices ``[start, stop)``."""
+    size = max(1, math.ceil(runs / (jobs * SPANS_PER_JOB)))
+    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+
+
+def ready_for_processes() -> None:
+    """Start multiprocessing's resource tracker with the real stderr. It hands its process
+    stderr's descriptor, and under Textual stderr is captured (no descriptor: the pool would
+    fail to start). Call it on the thread that owns the screen, before a pool is started."""
+    from multiprocessing import resource_tracker
+
+    captured = sys.stderr
+    if sys.__stderr__ is not None:
+        sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = captured
+
+
+class Cancelled(Exception):
+    """The forecast was stopped before its end."""
+
+
+def run_forecast(
+    state: Encounter,
+    runs: int,
+    seed: int,
+    rounds: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> Report:
+    """Play ``runs`` fights from ``state`` on ``jobs`` processes, this one included (1: this
+    one alone), and report. ``progress`` is told the runs done so far; ``cancel`` set stops
+    it (``Cancelled``)."""
+    job = job_bytes(state, seed, rounds)
+    cut = spans(runs, jobs)
+    tallies: list[Tally] = []
+    done = 0
+
+    def finished(tally: Tally) -> None:
+        nonlocal done
+        tallies.append(tally)
+        done += tally.runs
+        if progress is not None:
+            progress(done)
+
+    if jobs <= 1:
+        for start, stop in cut:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled
+            finished(simulate(job, start, stop))
+        return report(state, merged(tallies), seed, rounds)
+    # This process is one of the jobs: while the others start (a fresh interpreter loading
+    # the rules), it plays the spans from the end of the list; they play from the front.
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context)
+    try:
+        futures = [pool.submit(simulate, job, a, b) for a, b in cut]
+        waiting: set[Future[Tally]] = set()
+        for future, (start, stop) in reversed(list(zip(futures, cut, strict=True))):
+            if cancel is not None and cancel.is_set():
+                raise Cancelled
+            if future.cancel():  # not begun by a worker: played here
+                finished(simulate(job, start, stop))
+            else:
+                waiting = {f for f in futures if not f.cancelled()}
+                break
+        while waiting:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled
+            ready, waiting = wait(waiting, timeout=0.1, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished(future.result())
+    finally:
+        # On a cancel, the spans not begun are dropped and those running end on their own.
+        pool.shutdown(wait=False, cancel_futures=True)
+    return report(state, merged(tallies), seed, rounds)
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+
+def percent(p: float) -> str:
+    return f"{p * 100:.1f}%"
+
+
+def bar(p: float, width: int = BAR) -> str:
+    """A bar of block characters, eighths included, for a share from 0 to 1."""
+    eighths = round(max(0.0, min(1.0, p)) * width * 8)
+    full, part = divmod(eighths, 8)
+    partial = " ▏▎▍▌▋▊▉"[part] if part else ""
+    return ("█" * full + partial).ljust(width, "·")
+
+
+def heading(result: Report) -> str:
+    return (
+        f"{result.runs:,} fights from round {result.start_round}, seed {result.seed} "
+        f"(at most {result.rounds_limit} rounds each)"
+    )
+
+
+def win_lines(result: Report, width: int = BAR) -> list[str]:
+    """Each side's chance to win, with its interval, then no winner."""
+    names = [s.side for s in result.sides] + ["no winner"]
+    pad = min(max(len(n) for n in names), 14)
+    lines = [
+        f"{s.side[:pad]:<{pad}} {bar(s.p, width)} {percent(s.p):>6} "
+        f"({percent(s.low)}-{percent(s.high)})"
+        for s in result.sides
+    ]
+    lines.append(f"{'no winner':<{pad}} {bar(result.none, width)} {percent(result.none):>6}")
+    if result.unfinished:
+        lines.append(
+            f"  still fighting after {result.rounds_limit} rounds: {percent(result.unfinished)}"
+        )
+    return lines
+
+
+def length_lines(result: Report, width: int = BAR, rows: int = 12) -> list[str]:
+    """The mean length, and a bar per number of rounds (the longest few together)."""
+    lines = [f"Length: {result.mean_rounds:.1f} rounds on average"]
+    counts = sorted(result.histogram.items())
+    if len(counts) > rows:
+        head, tail = counts[: rows - 1], counts[rows - 1 :]
+        shown = [(str(k), v) for k, v in head] + [(f"{tail[0][0]}+", sum(v for _, v in tail))]
+    else:
+        shown = [(str(k), v) for k, v in counts]
+    top = max((v for _, v in shown), default=1)
+    pad = max((len(k) for k, _ in shown), default=1)
+    for key, count in shown:
+        share = count / result.runs if result.runs else 0.0
+        lines.append(f"{key:>{pad}} {bar(count / top, width)} {percent(share):>6}")
+    return lines
+
+
+def risk_lines(result: Report, width: int = 80) -> list[str]:
+    """Each combatant: its chance to be out at the end, to fall first, and what changes."""
+    pad = min(max((len(c.name) for c in result.combatants), default=4), 18)
+    lines = [f"{'':<{pad}}    out  first  expected at the end"]
+    for c in result.combatants:
+        changed = [
+            f"{f.name} {f.start}→{f.mean:.1f}" for f in c.end if abs(f.mean - f.start) >= 0.05
+        ]
+        line = (
+            f"{c.name[:pad]:<{pad}} {percent(c.out):>6} {percent(c.first_out):>6}  "
+            f"{', '.join(changed) or 'as now'}"
+        )
+        lines.append(line if len(line) <= width else line[: width - 1] + "…")
+    return lines
+
+
+def as_text(result: Report, width: int = 80) -> str:
+    lines = [heading(result), "", "Who wins", *win_lines(result), ""]
+    lines += length_lines(result)
+    lines += ["", *risk_lines(result, width)]
+    if result.refused:
+        lines += ["", f"In {result.refused} runs a policy asked for what the rules refused."]
+    return "\n".join(lines)
+
+
+# --- a narrow panel (the app shows two side by side) ------------------------------------------
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(histogram: dict[int, int], cells: int = 16) -> tuple[str, str]:
+    """The lengths as one line of block characters, and its span in rounds ("1-9")."""
+    if not histogram:
+        return "", ""
+    low, high = min(histogram), max(histogram)
+    span = high - low + 1
+    per = math.ceil(span / cells)
+    sums = [
+        sum(histogram.get(r, 0) for r in range(start, min(start + per, high + 1)))
+        for start in range(low, high + 1, per)
+    ]
+    top = max(sums) or 1
+    line = "".join(SPARKS[min(7, round(s / top * 7))] if s else " " for s in sums)
+    return line, f"{low}" if low == high else f"{low}-{high}"
+
+
+def panel_lines(result: Report, width: int) -> list[str]:
+    """A forecast in ``width`` columns: the win chances, the length, each one's risk."""
+    names = [s.side for s in result.sides] + ["no winner"]
+    pad = min(max(len(n) for n in names), 10)
+    cells = max(4, width - pad - 17)
+    lines = []
+    for name, p, low, high in [(s.side, s.p, s.low, s.high) for s in result.sides] + [
+        ("no winner", result.none, None, None)
+    ]:
+        interval = (
+            f" {low * 100:.0f}-{high * 100:.0f}" if low is not None and high is not None else ""
+        )
+        lines.append(f"{name[:pad]:<{pad}} {bar(p, cells)} {p * 100:5.1f}%{interval}")
+    spark, span = sparkline(result.histogram, max(4, width - 24))
+    lines += ["", f"Length {result.mean_rounds:.1f} rounds  {spark} {span}"]
+    npad = min(max((len(c.name) for c in result.combatants), default=4), max(6, width - 22))
+    lines += ["", f"{'':<{npad}}   out  first"]
+    for c in result.combatants:
+        changed = [f"{f.name}→{f.mean:.1f}" for f in c.end if abs(f.mean - f.start) >= 0.05]
+        chances = f"{c.out * 100:4.0f}% {c.first_out * 100:4.0f}%"
+        line = f"{c.name[:npad]:<{npad}} {chances} {' '.join(changed)}"
+        lines.append(line.rstrip() if len(line) <= width else line[: width - 1] + "…")
+    return lines
