@@ -14,6 +14,7 @@ document keeps its line breaks and tabs.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
@@ -64,9 +65,10 @@ def inert_document(text: str) -> str:
 _ESCAPE = re.compile(r"\\[bfnrtu]")
 
 
-def inert_value(value: T) -> T:
+def inert_value(value: T, lines: bool = False) -> T:
     """``value`` (a Struct, or tuples, lists and dicts of them) with each of its strings made
-    ``inert``; ``value`` itself when none needed it, the usual case, found in one pass in C."""
+    ``inert`` (``inert_document`` given ``lines``: a report's text of several lines keeps
+    them); ``value`` itself when none needed it, the usual case, found in one pass in C."""
     # Imported here: the command line's output passes through this module, and `tracker
     # odds` starts without msgspec.
     import msgspec
@@ -74,16 +76,16 @@ def inert_value(value: T) -> T:
     try:
         encoded = msgspec.json.encode(value).decode()
     except (TypeError, ValueError):  # not JSON (a Raw record's MessagePack): look at each part
-        return cast("T", _walk(value, msgspec))
+        return cast("T", _walk(value, msgspec, inert_document if lines else inert))
     if _ESCAPE.search(encoded) is None and is_inert(encoded):
         return value
-    return cast("T", _walk(value, msgspec))
+    return cast("T", _walk(value, msgspec, inert_document if lines else inert))
 
 
-def _walk(value: Any, msgspec: Any) -> Any:
+def _walk(value: Any, msgspec: Any, clean: Callable[[str], str]) -> Any:
     def walk(value: Any) -> Any:
         if isinstance(value, str):
-            return inert(value)
+            return clean(value)
         if isinstance(value, msgspec.Struct):
             fields = {name: getattr(value, name) for name in value.__struct_fields__}
             changes = {name: now for name, was in fields.items() if (now := walk(was)) is not was}

@@ -158,10 +158,11 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "combatants": [msgspec.to_builtins(c) for c in seen.combatants],
         "outcome": _summary(history, pairs, seen).to_json(),
     }
+    # An event's text keeps its lines ("— Round 2 —", then "▶ Mara's turn").
     if gm:
-        return inert_value(report)
+        return inert_value(report, lines=True)
     labelled: dict[str, Any] = relabel(report, _labels(pairs, seen))
-    return inert_value(labelled)
+    return inert_value(labelled, lines=True)
 
 
 def _labels(pairs: list[tuple[Any, Encounter]], seen: Encounter) -> dict[str, str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from rules.events import TurnAdvanced
 from tests.cli.support import tracker
 from tests.hostile_text import (
     CONTROLS,
@@ -19,8 +20,8 @@ from tests.hostile_text import (
     SPOOFING,
     hostile_text,
     raw_fight,
+    strings_in,
     unsafe,
-    unsafe_strings,
 )
 from tracker import export, storage
 from tracker.cli import main
@@ -51,8 +52,15 @@ def test_both_reports_are_inert_whatever_the_fight_holds(
     for gm in (False, True):
         assert unsafe(export.to_markdown(fight, gm), allowed="\n") == []
         document = export.to_json(fight, gm)
-        assert unsafe_strings(document) == []
+        assert [text for text in strings_in(document) if unsafe(text, allowed="\n\t")] == []
         assert unsafe(json.dumps(document, ensure_ascii=False)) == []
+
+
+def test_an_event_of_several_lines_keeps_them_in_json() -> None:
+    fight = raw_fight("the Bold", "", "")
+    fight.commit([TurnAdvanced(round=2, actor_id="c1", previous_id="c2")], "next")
+    (turn,) = [e for e in export.to_json(fight)["events"] if e["kind"] == "turn"]
+    assert turn["text"] == "— Round 2 —\n▶ Orla the Bold's turn"
 
 
 def test_a_line_break_in_a_name_starts_no_heading() -> None:

@@ -67,6 +67,7 @@ def test_a_value_needing_nothing_is_the_same_object() -> None:
     cleaned = inert_value(AddCombatant(name="Or\x1bla", notes="a\nb"))
     assert cleaned == AddCombatant(name="Orla", notes="a b")
     assert inert_value({"k\x1b": ["x\x9b", ("y",)]}) == {"k": ["x", ("y",)]}
+    assert inert_value(["a\nb\x1b"], lines=True) == ["a\nb"]
 
 
 @settings(max_examples=60, deadline=None)
