@@ -44,6 +44,7 @@ from rules.events import (
 )
 from rules.logline import LogEntry, Span, spans
 from rules.registry import get_system
+from rules.text import inert, inert_value
 from rules.visibility import mentions
 
 MAX_NAME = 60
@@ -52,7 +53,7 @@ NUMBERED = re.compile(r"(.*\S)\s+([0-9]+)")  # "Bandit 2": a name and its number
 
 
 def new_encounter(name: str, system: str) -> EncounterCreated:
-    name = name.strip()
+    name = inert(name).strip()
     if not name:
         raise Rejected("an encounter needs a name")
     get_system(system)  # rejects an unknown system
@@ -93,6 +94,8 @@ def _clean_name(name: str) -> str:
 
 
 def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
+    # Every command's text, the core's and each system's, made inert before anyone reads it.
+    command = inert_value(command)
     match command:
         case AddCombatant():
             return _add(state, command)
@@ -120,9 +123,10 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             return [_add_condition(state, command)]
         case RemoveCondition():
             target = state.combatant(command.combatant_id)
-            condition = target.condition(command.name)
+            name = " ".join(command.name.split())  # as a condition's name is kept
+            condition = target.condition(name)
             if condition is None:
-                raise Rejected(f"{target.name} is not {command.name}")
+                raise Rejected(f"{target.name} is not {name}")
             return [ConditionRemoved(target.id, condition.name)]
         case AddNote():
             text = command.text.strip()

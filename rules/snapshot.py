@@ -7,6 +7,8 @@ A save is two files (``tracker.storage`` reads and writes them):
 - the journal: the records committed since that snapshot, one frame each (see
   ``encode_frame``), appended and flushed one at a time.
 
+Whatever a file holds, the text read from it is made inert (``rules.text``) as it is decoded.
+
 The checksums turn a flipped byte into a clear "damaged" error rather than a wrong fight,
 and let a record torn by a crash be told from a good one.
 """
@@ -26,6 +28,7 @@ from rules.errors import Rejected
 from rules.events import CoreEvent
 from rules.history import Applied, History, Record, RecordLog, Redone, Undone
 from rules.registry import get_system
+from rules.text import inert_value
 
 Rec = TypeVar("Rec")  # one system's Record union
 Enc = TypeVar("Enc")  # one system's Encounter
@@ -201,7 +204,7 @@ def read_header(data: bytes) -> Header:
     """Check the magic, checksum and version; raises SnapshotError."""
     body = _body(data)
     try:
-        header = _header_decoder.decode(body)
+        header = inert_value(_header_decoder.decode(body))
     except (msgspec.DecodeError, RecursionError) as exc:
         raise SnapshotError(f"the file is damaged ({exc})") from None
     if header.format > FORMAT:
@@ -232,9 +235,10 @@ def decode_snapshot(data: bytes) -> Snapshot[Record, Encounter]:
     types = codec(header.system)
     try:
         if header.format == FORMAT:
-            return cast("Snapshot[Record, Encounter]", types.snapshot.decode(body))
-        doc = migrate(msgspec.msgpack.decode(body))
-        return cast("Snapshot[Record, Encounter]", msgspec.convert(doc, types.snapshot_type))
+            snapshot = types.snapshot.decode(body)
+        else:
+            snapshot = msgspec.convert(migrate(msgspec.msgpack.decode(body)), types.snapshot_type)
+        return cast("Snapshot[Record, Encounter]", inert_value(snapshot))
     except msgspec.ValidationError as exc:
         raise _not_understood(exc, header.system) from None
     except (msgspec.DecodeError, RecursionError, KeyError, TypeError) as exc:
@@ -255,8 +259,8 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
     types = codec(header.system)
     try:
         lazy = types.lazy.decode(_body(data))
-        log = RecordLog(lazy.records, types.record.decode)
-        history = History.restore(log, lazy.done, lazy.undone, lazy.state)
+        log = RecordLog(lazy.records, lambda raw: inert_value(types.record.decode(raw)))
+        history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state))
         for record in more or []:
             history._replay(record)
     except msgspec.ValidationError as exc:
@@ -332,7 +336,7 @@ def decode_frames(data: bytes, system: str) -> Frames:
         if zlib.crc32(payload) != int.from_bytes(head[4:], "big"):
             return Frames(entries, f"its journal is damaged after record {len(entries)}", offset)
         try:
-            entries.append(decoder.decode(payload))
+            entries.append(inert_value(decoder.decode(payload)))
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
             return Frames(entries, f"its journal holds a record it cannot read ({exc})", offset)
         offset += _FRAME_HEAD + size

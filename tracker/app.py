@@ -7,14 +7,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from textual import events
 from textual.app import App, CSSPathType
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
 
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
+from rules.text import inert_document
 from tracker import partial_renders, settings, storage
 from tracker.palette import ScreenActions
+from tracker.safe_text import NO_CONTROL_CODES
 from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
 from tracker.widgets import scrolled_lines
@@ -116,6 +120,17 @@ class TrackerApp(App[None]):
         from tracker.screens.notice import NoticeScreen
 
         self.push_screen(NoticeScreen("The save was damaged", text))
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), NO_CONTROL_CODES]
+
+    async def on_event(self, event: events.Event) -> None:
+        # A bracketed paste can carry any bytes (ESC among them) into whichever input has
+        # focus: its text is made inert before any widget sees it. Lines stay: an input
+        # takes the first.
+        if isinstance(event, events.Paste):
+            event.text = inert_document(event.text)
+        await super().on_event(event)
 
     def notify(
         self,

@@ -12,6 +12,7 @@ from rules.errors import Rejected
 from rules.registry import known, names
 from tracker import headless
 from tracker.defaults import DEFAULT_SAVES, systems
+from tracker.inert_output import inert_output
 from tracker.serve import add_arguments as serve_arguments
 
 
@@ -185,6 +186,7 @@ def headless_asked_for(argv: Sequence[str]) -> tuple[str | None, str | None]:
     return None, None
 
 
+@inert_output()
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)

@@ -3,6 +3,8 @@
 Headless: no Textual. Unless the report is for the GM, it is what players see
 (``rules.visibility``): no GM-only combatant, nothing of their rolls, and the combatants
 numbered by the report itself (``c1``, ``c2``... as they appear), so no id hints at one.
+Both reports are inert (``rules.text``): no character in them can act on the terminal
+they are printed to, whatever the save holds.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from rules.logline import Line
 from rules.mentions import relabel
 from rules.outcome import Summary, luck_text, outcome, summary
 from rules.registry import get_system
+from rules.text import inert, inert_document, inert_value
 from rules.visibility import follow, hidden_ids
 
 EXPORT_VERSION = 1
@@ -27,8 +30,9 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
 
 
 def md(text: str) -> str:
-    """Markdown-escape text typed by users, so a name like ``*x*`` stays as typed."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    """Markdown-escape text typed by users, so a name like ``*x*`` stays as typed (and on
+    one line: a line break in it could start a heading)."""
+    return _MD_SPECIAL.sub(r"\\\1", inert(text))
 
 
 def _seen(history: History, gm: bool) -> tuple[list[tuple[Any, Encounter]], Encounter]:
@@ -113,7 +117,7 @@ def to_markdown(history: History, gm: bool = False) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"Conditions gained: {gained}; conditions lost: {lost}.", ""]
     lines += [*_outcome_lines(_summary(history, pairs, seen)), ""]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+    return inert_document(re.sub(r"\n{3,}", "\n\n", "\n".join(lines)))
 
 
 USER_TEXT = {"name", "note", "condition"}
@@ -121,7 +125,8 @@ USER_TEXT = {"name", "note", "condition"}
 
 def _md_line(line: Line) -> str:
     # Only what users typed is escaped: the rules' own text (dice in brackets) stays readable.
-    return "".join(md(span.text) if span.style in USER_TEXT else span.text for span in line)
+    # A log line is one line, whatever a span holds (a side's name is part of the rules' text).
+    return "".join(md(span.text) if span.style in USER_TEXT else inert(span.text) for span in line)
 
 
 def to_json(history: History, gm: bool = False) -> dict[str, Any]:
@@ -153,10 +158,11 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "combatants": [msgspec.to_builtins(c) for c in seen.combatants],
         "outcome": _summary(history, pairs, seen).to_json(),
     }
+    # An event's text keeps its lines ("— Round 2 —", then "▶ Mara's turn").
     if gm:
-        return report
+        return inert_value(report, lines=True)
     labelled: dict[str, Any] = relabel(report, _labels(pairs, seen))
-    return labelled
+    return inert_value(labelled, lines=True)
 
 
 def _labels(pairs: list[tuple[Any, Encounter]], seen: Encounter) -> dict[str, str]:

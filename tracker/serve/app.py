@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, cast
@@ -11,17 +11,13 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.driver import Driver
-from textual.filter import LineFilter
 from textual.screen import Screen
 
 from rules.history import History
 from tracker.app import TrackerApp
 from tracker.screens.encounter import EncounterScreen
 from tracker.serve.driver import Channel, ChannelDriver
-from tracker.serve.safe_text import NoControlCodes
 from tracker.serve.seats import Seat, SeatSession, Table
-
-NO_CONTROL_CODES = NoControlCodes()
 
 
 class TableCommands(Provider):
@@ -112,9 +108,6 @@ class TableApp(TrackerApp):
             self._unwatch = None
         elif news:
             self.call_later(self.notify, news, markup=False, timeout=10)
-
-    def get_line_filters(self) -> Sequence[LineFilter]:
-        return [*super().get_line_filters(), NO_CONTROL_CODES]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "seats":

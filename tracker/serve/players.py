@@ -8,7 +8,8 @@ Like ``authorized_keys``, one key a line, with the role (and the player's name) 
     spectator:Bob     ssh-rsa      AAAAB3NzaC1yc2EAAAAD...
 
 Without a name, the key's comment (or the role) is the name. Blank lines and ``#`` comments
-are skipped.
+are skipped. A name with a control or invisible character (``rules.text``) is refused; such
+characters are dropped from a comment.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import asyncssh
 
+from rules.text import inert, is_inert
 from rules.visibility import Role
 
 ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
@@ -53,7 +55,11 @@ def parse(text: str, source: str = "players file") -> list[Player]:
             key = asyncssh.import_public_key(" ".join(words[1:3]))
         except (asyncssh.KeyImportError, ValueError) as exc:
             raise PlayersError(f"{source}, line {number}: not a public key ({exc})") from None
-        comment = " ".join(words[3:])
+        if not is_inert(name):
+            raise PlayersError(
+                f"{source}, line {number}: the name {name!r} holds a control or invisible character"
+            )
+        comment = " ".join(inert(" ".join(words[3:])).split())
         players.append(Player(role, name or comment or role, key))
     return players
 
