@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import chain
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from textual.app import ComposeResult
@@ -28,7 +29,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.history import History
 from rules.odds import Odds
-from rules.outcome import summary
+from rules.outcome import Summary, summary
 from tracker import quick_flow
 from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession
@@ -385,9 +386,16 @@ class EncounterScreen(Screen[None]):
         """Who won, the rounds, each combatant's part and end state, each side's luck."""
         from tracker.screens.summary import SummaryScreen
 
-        history = self.session.history
-        figures = summary(history.in_effect(), self.state, self.session.outcome())
-        self.app.push_screen(SummaryScreen(figures))
+        # The events in effect and the states are taken now (the first step of in_effect);
+        # counting them up, a long fight's second or two, is the screen's worker's.
+        pairs = self.session.history.in_effect()
+        first = next(pairs)
+        state, result = self.state, self.session.outcome()
+
+        def count() -> Summary:
+            return summary(chain([first], pairs), state, result)
+
+        self.app.push_screen(SummaryScreen(result, count))
 
     def action_roll(self) -> None:
         self.action_system("roll")
