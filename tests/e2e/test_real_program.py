@@ -89,9 +89,10 @@ def fight_to_the_end(tmux: Tmux, system: str) -> str:
             keys = ("d",)
         else:
             keys, step = next_keys(system, screen, step)
-        for key in keys:  # each once the screen has taken the one before, as a person types
+        for key in keys[:-1]:  # each once the screen has taken the one before, as a person types
             tmux.keys(key)
             tmux.settle(quiet=0.1)
+        tmux.keys(keys[-1])
         before, screen = screen, tmux.changed(screen)
         if screen == before:  # every move shows something: a dialog, a roll, a new turn
             raise AssertionError(f"nothing came of {' '.join(keys)}; the screen:\n{screen}")

@@ -66,7 +66,7 @@ class Tmux:
             time.sleep(0.05)
         return self.settle()
 
-    def settle(self, quiet: float = 0.25, timeout: float = 5.0) -> str:
+    def settle(self, quiet: float = 0.2, timeout: float = 5.0) -> str:
         """The screen once it has stopped changing for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout
         screen = self.capture()

@@ -356,20 +356,28 @@ class EncounterScreen(Screen[None]):
         doing = "end the turn" if self.session.system.uses_turn_order else "end the round"
         self.settle_first(doing, end)
 
-    def settle_first(self, doing: str, go_on: Callable[[], None]) -> None:
+    def settle_first(
+        self, doing: str, go_on: Callable[[], None], *, over: bool | None = None
+    ) -> None:
         """Do ``go_on`` once nothing the last roll left waits to be applied; while something
         does, ask first: apply it (as ``d``), discard it (a line in the log), or go back.
 
         Every key that would leave a result behind (the end of a turn, a new roll) asks
-        here, so no result is ever dropped without a word.
+        here, so no result is ever dropped without a word. What was applied here may end
+        the fight (``over``: whether it was over when asked): then nothing goes on, the
+        summary opens instead.
         """
+        if over is None:
+            over = self.session.outcome().over
         waiting = self.session.system.pending(self.state)
         if not waiting:
-            go_on()
+            if over or not self.session.outcome().over:
+                go_on()
             return
 
         def again() -> None:
-            self.settle_first(doing, go_on)  # what is left (a solo answer may wait in turn)
+            # What is left (a solo answer may wait in turn).
+            self.settle_first(doing, go_on, over=over)
 
         def answered(answer: str | None) -> None:
             if answer == "apply":
