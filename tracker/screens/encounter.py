@@ -461,8 +461,18 @@ class EncounterScreen(Screen[None]):
 
         def preview(values: Mapping[str, str]) -> str:
             chosen, moves = filled(values)
-            line = system.preview(self.state, action_id, chosen)
-            return solo.preview_line(self.state, moves, line)
+            line = solo.preview_line(
+                self.state, moves, system.preview(self.state, action_id, chosen)
+            )
+            waiting = system.pending(self.state) if rolls else ""
+            if waiting:
+                try:
+                    command = system.action_command(self.state, action_id, chosen)
+                except Rejected:
+                    command = None  # a half-typed value: the roll is not known yet
+                if command is None or not system.follow_up(self.state, action_id, command):
+                    line += f"\nNot applied yet: {waiting} (Enter asks first)"
+            return line
 
         def odds(values: Mapping[str, str]) -> Odds | None:
             return system.odds(self.state, action_id, filled(values)[0])

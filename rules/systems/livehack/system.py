@@ -242,7 +242,19 @@ class LiveHack(RuleSystem):
         return list(ACTIONS)
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
-        return forms.form_for(state, action, selected)
+        fields = forms.form_for(state, action, selected)
+        roll = state.last_roll
+        if self.follow_up(state, action) and isinstance(roll, LiveHackRolled):
+            # A hit waits: the roll offered is its damage roll, which carries it on.
+            follow = {
+                "attacker": roll.attacker.combatant_id,
+                "defender": roll.defender.combatant_id,
+                "defense": "fortitude",
+            }
+            fields = [
+                structs.replace(f, default=follow[f.key]) if f.key in follow else f for f in fields
+            ]
+        return fields
 
     def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
         return forms.command_for(state, action, values, None)
