@@ -265,7 +265,8 @@ async def test_livehack_another_roll_over_a_hit_says_before_enter_that_it_asks(
         hit = app.session.state.last_roll
         await pilot.press("r", "shift+tab", "left")  # Against: Reflex again, not the damage
         await pilot.pause()
-        assert app.screen.values()["defense"] == "reflex"  # type: ignore[attr-defined]
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.values()["defense"] == "reflex"
         assert "Not applied yet: Goblin Sneak takes" in screen_text(app)  # said at once
         assert "(Enter asks first)" in screen_text(app)
         await pilot.press("enter")

@@ -24,8 +24,6 @@ from rules.outcome import Outcome, Summary, luck_text
 from tracker.fit import Column, abbreviate, fit_columns
 
 COUNTING = "Counting the fight's figures…"
-# Cells the dialog takes around the table: its border and padding, either side.
-FRAME = 4
 # (label, rank, limit, glyphs) of the columns before the sheet's stats; a lower rank gives way
 # first, and the sheet's stats and the rolls are cut before what the fight did is shortened.
 # The name goes last; the numbers are never cut (a cut number would mislead).
@@ -129,14 +127,17 @@ class SummaryScreen(ModalScreen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         if self.summary is not None:
-            self.fill_table()
+            self.call_after_refresh(self.fill_table)  # once the dialog has its new width
 
     def fill_table(self) -> None:
         """The rows, their columns fitted to the dialog's width."""
         assert self.summary is not None
         table = self.query_one("#summary-table", DataTable)
+        space = self.query_one("#summary-dialog").content_size.width
+        if not space:  # not laid out yet
+            self.call_after_refresh(self.fill_table)
+            return
         columns = table_columns(self.summary)
-        space = min(self.size.width, self._widest()) - FRAME
         if len(self.summary.fighters) + 1 > self._rows_shown():
             space -= table.styles.scrollbar_size_vertical
         widths = fit_columns(columns, space, 1, protect=KEPT)
@@ -153,10 +154,6 @@ class SummaryScreen(ModalScreen[None]):
             for cell in cells[1:]:
                 cell.pad_left(1)
             table.add_row(*cells, key=fighter.id)
-
-    def _widest(self) -> int:
-        dialog = self.query_one("#summary-dialog").styles.width
-        return int(dialog.value) if dialog is not None else self.size.width
 
     def _rows_shown(self) -> int:
         most = self.query_one("#summary-table").styles.max_height
