@@ -4,7 +4,8 @@
 It opens by itself once when a fight ends, and on ``f`` (or "Fight summary" in the palette)
 at any time. The figures are ``rules.outcome.summary``'s, counted off the UI thread (a long
 fight's are a second or two of work); this screen only draws them, its columns fitted to the
-width as the combatants pane's are (the sheet's stats give way first, then the side).
+width as the combatants pane's are: the sheet's stats give way first, and the last of them
+are left out rather than what the fight did be shortened.
 """
 
 from __future__ import annotations
@@ -141,6 +142,15 @@ class SummaryScreen(ModalScreen[None]):
         if len(self.summary.fighters) + 1 > self._rows_shown():
             space -= table.styles.scrollbar_size_vertical
         widths = fit_columns(columns, space, 1, protect=KEPT)
+        # Rather than shorten what the fight did, leave the last of the sheet's stats out
+        # (the combatants pane shows them all).
+        while len(columns) > len(FIXED) and any(
+            width < column.natural
+            for column, width in zip(columns, widths, strict=True)
+            if column.rank >= KEPT
+        ):
+            columns.pop()
+            widths = fit_columns(columns, space, 1, protect=KEPT)
         shown = [(i, width) for i, width in enumerate(widths) if width]
         table.clear(columns=True)
         table.cell_padding = 0
