@@ -130,8 +130,8 @@ async def test_a_livehack_solo_fight_by_keys_runs_to_its_end(tmp_path: Path) -> 
                 await pilot.press("r", "enter")  # attack the Ogre (the default target)
                 await pilot.pause()
                 if session.state.last_roll.success:  # type: ignore[union-attr]
-                    # The damage roll: Against (one field up) → Fortitude.
-                    await pilot.press("r", "shift+tab", "right", "enter")
+                    # The damage roll: r opens set for it (Against Fortitude).
+                    await pilot.press("r", "enter")
                     await pilot.pause()
                     if session.state.last_roll.success:  # type: ignore[union-attr]
                         await pilot.press("d")

@@ -396,7 +396,7 @@ class EncounterScreen(Screen[None]):
 
         # The events in effect and the states are taken now (the first step of in_effect);
         # counting them up, a long fight's second or two, is the screen's worker's.
-        pairs = self.session.history.in_effect()
+        pairs = iter(self.session.history.in_effect())  # a seat's is a list already
         first = next(pairs)
         state, result = self.state, self.session.outcome()
 
