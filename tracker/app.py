@@ -10,6 +10,7 @@ from typing import ClassVar
 from textual import events
 from textual.app import App, CSSPathType
 from textual.filter import LineFilter
+from textual.markup import escape
 from textual.notifications import SeverityLevel
 from textual.theme import Theme
 
@@ -141,10 +142,13 @@ class TrackerApp(App[None]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Textual's notification, shown for as long as it takes to read unless told."""
+        """Textual's notification, shown for as long as it takes to read unless told. A title
+        leads the message's line (under a dialog, a notification has one line)."""
         if timeout is None:
             timeout = reading_time(message, title)
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        if title:
+            message = f"{escape(title) if markup else title}: {message}"
+        super().notify(message, severity=severity, timeout=timeout, markup=markup)
 
     def _remember_theme(self, theme: Theme) -> None:
         """Keep the theme chosen (in the palette: "Change theme") for the next start."""

@@ -239,3 +239,25 @@ async def test_a_solo_side_plays_no_more_once_the_fight_is_over(tmp_path: Path) 
         assert state.current_id == "c2"  # the dying Goblin's turn: the tracker passes nothing
         last = app.session.history.applied_in_effect()[-1]
         assert not any(isinstance(event, SoloChose) for event in last.events)
+
+
+async def test_applying_from_the_question_that_ends_the_fight_ends_no_turn(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path, livehack(), (11, 1, 1, 1))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("t", "enter", "escape")  # rolled; the blow not applied yet
+        await pilot.pause()
+        assert "waiting (d)" in screen_text(app)
+        await pilot.press("n")  # asks first
+        await pilot.pause()
+        assert "Not applied yet" in screen_text(app)
+        await pilot.press("d")  # applied from the question: the Goblin falls
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.session.outcome().over
+        assert app.session.state.current_id == "c1"  # still Orla's turn: the fight is over
+        assert app.session.state.round == 1
+        assert isinstance(app.screen, SummaryScreen)  # the summary instead
+        assert "Fight over: party won" in screen_text(app)

@@ -263,6 +263,29 @@ async def test_livehack_a_damage_roll_follows_a_hit_without_a_question(tmp_path:
         assert not discards(app)
 
 
+async def test_livehack_another_roll_over_a_hit_says_before_enter_that_it_asks(
+    tmp_path: Path,
+) -> None:
+    app, _ = demo_app(tmp_path, "livehack")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("t", "enter", "escape")  # Orla's hit on the Goblin Sneak waits
+        await pilot.pause()
+        hit = app.session.state.last_roll
+        await pilot.press("r", "shift+tab", "left")  # Against: Reflex again, not the damage
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.values()["defense"] == "reflex"
+        assert "Not applied yet: Goblin Sneak takes" in screen_text(app)  # said at once
+        assert "(Enter asks first)" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WaitingScreen)
+        await pilot.press("escape")  # back to the dialog
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        assert app.session.state.last_roll is hit
+
+
 async def test_the_replay_shows_a_discard_like_any_event(tmp_path: Path) -> None:
     app, keys = demo_app(tmp_path, "livehack")
     async with app.run_test(size=SMALL) as pilot:
@@ -277,7 +300,9 @@ async def test_the_replay_shows_a_discard_like_any_event(tmp_path: Path) -> None
         assert "(discarded)" in text
         await pilot.press("left")  # before it, the hit still waits
         await pilot.pause()
-        assert "waiting (d):" in screen_text(app)  # the header (cut at 80 columns)
+        text = screen_text(app)
+        assert "not applied yet: Goblin Sneak takes" in text.splitlines()[1]  # the header
+        assert "(d)" not in text  # read-only: no key applies it here
 
 
 async def test_a_system_action_that_rolls_anew_asks_and_one_that_does_not_opens(

@@ -222,7 +222,7 @@ async def test_the_replays_key_bar_shows_whole_keys(tmp_path: Path) -> None:
 
 
 async def test_notifications_keep_clear_of_the_prompts_hint(tmp_path: Path) -> None:
-    app = demo_app("demo-livehack", tmp_path)
+    app = demo_app("demo-beer-run", tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await pilot.pause()
         app.notify("Something long enough to be seen for a while, over two lines here")
@@ -231,28 +231,62 @@ async def test_notifications_keep_clear_of_the_prompts_hint(tmp_path: Path) -> N
         await pilot.pause(0.3)
         text = screen_text(app)
         assert "no command 'atack' — did you mean 'attack'?" in text
-        assert "Something long enough" in text.splitlines()[0]  # at the top, for now
-        lines = text.splitlines()
-        assert sum("Something long enough" in line for line in lines) == 1  # shown once
+        assert "waiting (d)" in text.splitlines()[1]  # the header's line, uncovered
+        assert "Something long enough" not in text  # beneath the prompt, for now
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause(0.3)
+        assert "Something long enough" in screen_text(app)  # back once the prompt is gone
 
 
-async def test_notifications_keep_clear_of_a_dialogs_buttons(tmp_path: Path) -> None:
-    app = demo_app("demo-livehack", tmp_path)
+def toast_rows(app: TrackerApp) -> set[int]:
+    """The screen rows notifications show on (those scrolled out of the rack are not)."""
+    return {
+        y
+        for severity in (".-information", ".-warning", ".-error")
+        for toast in app.screen.query(severity)
+        for y in range(toast.region.y, toast.region.bottom)
+        if y < app.size.height
+    }
+
+
+@pytest.mark.parametrize(
+    ("demo", "keys"),
+    [("demo-livehack", ("r",)), ("demo-beer-run", ("s", "down", "down", "enter"))],
+    ids=["roll dialog", "build pool"],
+)
+async def test_notifications_keep_clear_of_a_dialog_and_the_header(
+    tmp_path: Path, demo: str, keys: tuple[str, ...]
+) -> None:
+    app = demo_app(demo, tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await pilot.pause()
-        await pilot.press("r")
+        header = screen_text(app).splitlines()[:2]
+        await pilot.press(*keys)
         await pilot.pause()
+        app.notify(
+            "A notice long enough to wrap onto three lines or more, at the top of a tall "
+            "dialog, over its title and first fields, as it did before",
+            severity="warning",
+        )
         app.notify("A notice that would have sat on the buttons for five seconds")
         await pilot.pause()
         await pilot.pause(0.3)
         dialog = app.screen.query_one("#dialog")
         text = screen_text(app)
-        assert "A notice that would" in text
+        lines = text.splitlines()
+        assert toast_rows(app) == {SMALL[1] - 1}  # the last row alone: the newest, one line
+        assert "A notice that would have sat on the buttons" in lines[-1]
+        assert dialog.region.bottom <= SMALL[1] - 1
+        if dialog.region.y >= 2:  # a short dialog: the header stays whole (what waits)
+            assert lines[:2] == header
         for button in app.screen.query(Button):
-            row = text.splitlines()[button.region.y + 1]  # its label's row
+            row = lines[button.region.y + 1]  # its label's row
             assert str(button.label) in row
-        toasts = [toast.region for toast in app.screen.query(".-information")]
-        assert toasts and all(region.bottom <= dialog.region.y + 2 for region in toasts)
+        await pilot.press("escape")  # the dialog closes: the notices are the screen's again
+        await pilot.pause()
+        await pilot.pause(0.3)
+        assert "A notice long enough" in screen_text(app)
 
 
 def test_short_notifications_go_sooner() -> None:

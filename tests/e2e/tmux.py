@@ -56,7 +56,17 @@ class Tmux:
                 raise AssertionError(f"{text!r} never showed; the last screen:\n{screen}")
             time.sleep(0.1)
 
-    def settle(self, quiet: float = 0.25, timeout: float = 5.0) -> str:
+    def changed(self, before: str, timeout: float = 5.0) -> str:
+        """The screen once it differs from ``before`` and has settled; ``before`` if it never
+        changes within ``timeout`` (a busy program may not draw at once)."""
+        deadline = time.monotonic() + timeout
+        while self.capture() == before:
+            if time.monotonic() > deadline:
+                return before
+            time.sleep(0.05)
+        return self.settle()
+
+    def settle(self, quiet: float = 0.2, timeout: float = 5.0) -> str:
         """The screen once it has stopped changing for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout
         screen = self.capture()

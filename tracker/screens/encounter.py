@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
@@ -30,7 +31,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.history import History
 from rules.odds import Odds
-from rules.outcome import summary
+from rules.outcome import Summary, summary
 from tracker import quick_flow
 from tracker.screens.help import HelpScreen, key_label
 from tracker.session import Change, EncounterSession
@@ -482,20 +483,28 @@ class EncounterScreen(Screen[None]):
         doing = "end the turn" if self.session.system.uses_turn_order else "end the round"
         self.settle_first(doing, end)
 
-    def settle_first(self, doing: str, go_on: Callable[[], None]) -> None:
+    def settle_first(
+        self, doing: str, go_on: Callable[[], None], *, over: bool | None = None
+    ) -> None:
         """Do ``go_on`` once nothing the last roll left waits to be applied; while something
         does, ask first: apply it (as ``d``), discard it (a line in the log), or go back.
 
         Every key that would leave a result behind (the end of a turn, a new roll) asks
-        here, so no result is ever dropped without a word.
+        here, so no result is ever dropped without a word. What was applied here may end
+        the fight (``over``: whether it was over when asked): then nothing goes on, the
+        summary opens instead.
         """
+        if over is None:
+            over = self.session.outcome().over
         waiting = self.session.system.pending(self.state)
         if not waiting:
-            go_on()
+            if over or not self.session.outcome().over:
+                go_on()
             return
 
         def again() -> None:
-            self.settle_first(doing, go_on)  # what is left (a solo answer may wait in turn)
+            # What is left (a solo answer may wait in turn).
+            self.settle_first(doing, go_on, over=over)
 
         def answered(answer: str | None) -> None:
             if answer == "apply":
@@ -512,9 +521,16 @@ class EncounterScreen(Screen[None]):
         """Who won, the rounds, each combatant's part and end state, each side's luck."""
         from tracker.screens.summary import SummaryScreen
 
-        history = self.session.history
-        figures = summary(history.in_effect(), self.state, self.session.outcome())
-        self.app.push_screen(SummaryScreen(figures))
+        # The events in effect and the states are taken now (the first step of in_effect);
+        # counting them up, a long fight's second or two, is the screen's worker's.
+        pairs = iter(self.session.history.in_effect())  # a seat's is a list already
+        first = next(pairs)
+        state, result = self.state, self.session.outcome()
+
+        def count() -> Summary:
+            return summary(chain([first], pairs), state, result)
+
+        self.app.push_screen(SummaryScreen(result, count))
 
     def action_roll(self) -> None:
         self.action_system("roll")
@@ -572,8 +588,18 @@ class EncounterScreen(Screen[None]):
 
         def preview(values: Mapping[str, str]) -> str:
             chosen, moves = filled(values)
-            line = system.preview(self.state, action_id, chosen)
-            return solo.preview_line(self.state, moves, line)
+            line = solo.preview_line(
+                self.state, moves, system.preview(self.state, action_id, chosen)
+            )
+            waiting = system.pending(self.state) if rolls else ""
+            if waiting:
+                try:
+                    command = system.action_command(self.state, action_id, chosen)
+                except Rejected:
+                    command = None  # a half-typed value: the roll is not known yet
+                if command is None or not system.follow_up(self.state, action_id, command):
+                    line += f"\nNot applied yet: {waiting} (Enter asks first)"
+            return line
 
         def odds(values: Mapping[str, str]) -> Odds | None:
             return system.odds(self.state, action_id, filled(values)[0])

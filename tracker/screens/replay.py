@@ -59,7 +59,7 @@ class ReplayScreen(Screen[History | None]):
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield EncounterView(log_title="Roll log (replay)")
+        yield EncounterView(log_title="Roll log (replay)", read_only=True)
         yield TimelineBar(id="timeline")
         yield KeyBar(first=KEEP_IN_FOOTER)
 

@@ -2,23 +2,46 @@
 (damage dealt and taken, rolls), and how lucky each side was against its exact odds.
 
 It opens by itself once when a fight ends, and on ``f`` (or "Fight summary" in the palette)
-at any time. The figures are ``rules.outcome.summary``'s; this screen only draws them.
+at any time. The figures are ``rules.outcome.summary``'s, counted off the UI thread (a long
+fight's are a second or two of work); this screen only draws them, its columns fitted to the
+width as the combatants pane's are: the sheet's stats give way first, and the last of them
+are left out rather than what the fight did be shortened.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
+from textual.worker import get_current_worker
 
-from rules.outcome import Summary, luck_text
+from rules.outcome import Outcome, Summary, luck_text
+from tracker.fit import Column, abbreviate, fit_columns
+
+COUNTING = "Counting the fight's figures…"
+# (label, rank, limit, glyphs) of the columns before the sheet's stats; a lower rank gives way
+# first, and the sheet's stats and the rolls are cut before what the fight did is shortened.
+# The name goes last; the numbers are never cut (a cut number would mislead).
+KEPT, NAME_RANK = 2, 3
+FIXED = (
+    ("Name", NAME_RANK, 10, False),
+    ("Side", KEPT, 4, False),
+    ("Out", KEPT, 8, False),
+    ("Dealt", KEPT, 8, False),
+    ("Taken", KEPT, 8, False),
+    ("Rolls", 1, 8, False),
+)
+STAT = (0, 8, True)  # a sheet stat: gives way first, its bars go before its numbers
 
 
-def title_of(summary: Summary) -> str:
-    return summary.outcome.headline or "The fight so far (not over)"
+def title_of(outcome: Outcome) -> str:
+    return outcome.headline or "The fight so far (not over)"
 
 
 def facts_line(summary: Summary) -> str:
@@ -39,40 +62,109 @@ def luck_lines(summary: Summary) -> Text:
     return text
 
 
+def table_columns(summary: Summary) -> list[Column]:
+    """The table's columns, unfitted: what the fight did first, then the end state."""
+    rows = [
+        (
+            Text(fighter.name, style="bold"),
+            Text(fighter.side),
+            Text(f"✗ {fighter.out}" if fighter.out else "in"),
+            Text(str(fighter.dealt), justify="right"),
+            Text(str(fighter.taken), justify="right"),
+            Text(str(fighter.rolls), justify="right"),
+            *(Text(stat) for stat in fighter.stats),
+        )
+        for fighter in summary.fighters
+    ]
+    specs = [*FIXED, *((label, *STAT) for label in summary.columns)]
+    return [
+        Column(Text(label), [row[i] for row in rows], rank, limit, glyphs)
+        for i, (label, rank, limit, glyphs) in enumerate(specs)
+    ]
+
+
 class SummaryScreen(ModalScreen[None]):
-    """The figures of the fight; any of Esc, Enter, f or q closes it."""
+    """The figures of the fight; any of Esc, Enter, f or q closes it.
+
+    ``outcome``: who won, known at once; ``count``: the figures, called in a worker thread."""
 
     BINDINGS = [Binding("escape,enter,f,q", "dismiss", "Close the summary")]
 
-    def __init__(self, summary: Summary) -> None:
+    def __init__(self, outcome: Outcome, count: Callable[[], Summary]) -> None:
         super().__init__()
-        self.summary = summary
+        self.outcome = outcome
+        self.count = count
+        self.summary: Summary | None = None
 
     def compose(self) -> ComposeResult:
-        summary = self.summary
         with Vertical(id="summary-dialog"):
-            yield Label(Text(title_of(summary), style="bold"), id="summary-title")
-            yield Label(Text(facts_line(summary)), id="summary-facts")
+            yield Label(Text(title_of(self.outcome), style="bold"), id="summary-title")
+            yield Label(Text(COUNTING, style="italic"), id="summary-facts")
             yield DataTable(id="summary-table", cursor_type="row", zebra_stripes=True)
             yield Label(Text("Luck: how the rolls landed against their exact odds (50% is par)"))
-            yield Static(luck_lines(summary), id="summary-luck")
+            yield Static("", id="summary-luck")
             yield Label(Text("Esc / Enter / f: close", style="dim"))
 
     def on_mount(self) -> None:
+        self.query_one("#summary-table", DataTable).focus()
+        self.count_figures()
+
+    @work(thread=True, exclusive=True, group="summary")
+    def count_figures(self) -> None:
+        figures = self.count()
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.show, figures)
+
+    def show(self, summary: Summary) -> None:
+        if not self.is_attached:
+            return  # closed while it counted
+        self.summary = summary
+        self.query_one("#summary-title", Label).update(
+            Text(title_of(summary.outcome), style="bold")
+        )
+        self.query_one("#summary-facts", Label).update(Text(facts_line(summary)))
+        self.query_one("#summary-luck", Static).update(luck_lines(summary))
+        self.fill_table()
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.summary is not None:
+            self.call_after_refresh(self.fill_table)  # once the dialog has its new width
+
+    def fill_table(self) -> None:
+        """The rows, their columns fitted to the dialog's width."""
+        assert self.summary is not None
         table = self.query_one("#summary-table", DataTable)
-        summary = self.summary
-        # What the fight did first, then the end state: at 80 columns the sheet's stats are
-        # the ones scrolled to (→).
-        table.add_columns("Name", "Side", "Out", "Dealt", "Taken", "Rolls", *summary.columns)
-        for fighter in summary.fighters:
-            table.add_row(
-                Text(fighter.name, style="bold"),
-                Text(fighter.side),
-                Text(f"✗ {fighter.out}" if fighter.out else "in"),
-                Text(str(fighter.dealt), justify="right"),
-                Text(str(fighter.taken), justify="right"),
-                Text(str(fighter.rolls), justify="right"),
-                *(Text(stat) for stat in fighter.stats),
-                key=fighter.id,
-            )
-        table.focus()
+        space = self.query_one("#summary-dialog").content_size.width
+        if not space:  # not laid out yet
+            self.call_after_refresh(self.fill_table)
+            return
+        columns = table_columns(self.summary)
+        if len(self.summary.fighters) + 1 > self._rows_shown():
+            space -= table.styles.scrollbar_size_vertical
+        widths = fit_columns(columns, space, 1, protect=KEPT)
+        # Rather than shorten what the fight did, leave the last of the sheet's stats out
+        # (the combatants pane shows them all).
+        while len(columns) > len(FIXED) and any(
+            width < column.natural
+            for column, width in zip(columns, widths, strict=True)
+            if column.rank >= KEPT
+        ):
+            columns.pop()
+            widths = fit_columns(columns, space, 1, protect=KEPT)
+        shown = [(i, width) for i, width in enumerate(widths) if width]
+        table.clear(columns=True)
+        table.cell_padding = 0
+        # A cell of space before each column but the first (after a right-aligned number
+        # would be trimmed away).
+        for place, (index, width) in enumerate(shown):
+            label = abbreviate(columns[index].label, width)
+            table.add_column(Text(" " * bool(place)) + label, width=width + bool(place))
+        for row, fighter in enumerate(self.summary.fighters):
+            cells = [columns[i].fit_cell(columns[i].cells[row], width) for i, width in shown]
+            for cell in cells[1:]:
+                cell.pad_left(1)
+            table.add_row(*cells, key=fighter.id)
+
+    def _rows_shown(self) -> int:
+        most = self.query_one("#summary-table").styles.max_height
+        return int(most.value) if most is not None else 1 << 30

@@ -16,16 +16,26 @@ from rules.outcome import Outcome, outcome
 from rules.registry import get_system
 from tracker.fit import Part, wrap_parts
 
+
+def waiting_text(waiting: str, read_only: bool = False) -> str:
+    """What the last roll left to apply, and the key that applies it (none in a replay)."""
+    return f"not applied yet: {waiting}" if read_only else f"waiting (d): {waiting}"
+
+
 MAX_LINES = 2  # before the least needed parts give way (those left are never cut)
 # How long each part stays when the header runs out of lines: higher stays longer.
 NAME, TITLE, USUAL, NEEDED = 0, 1, 2, 3
 
 
 def header_parts(
-    state: Encounter, result: Outcome | None = None, over_style: Style | str = "bold"
+    state: Encounter,
+    result: Outcome | None = None,
+    over_style: Style | str = "bold",
+    read_only: bool = False,
 ) -> list[Part]:
     """The header's parts, in reading order; ``result`` is the fight's outcome where the state
-    shown is not the whole encounter (a player's seat), else it is read off the state."""
+    shown is not the whole encounter (a player's seat), else it is read off the state;
+    ``read_only``: a replay, where no key applies what waits."""
     system = get_system(state.system)
     parts = [
         Part(Text.assemble("⚔ ", (state.name, "bold")), NAME),
@@ -41,7 +51,7 @@ def header_parts(
         parts.append(Part(Text.assemble("▶ ", (current.name, "bold"), "'s turn"), NEEDED))
     waiting = system.pending(state)
     if waiting:  # before the rest: a result not yet applied is what must not be missed
-        parts.append(Part(Text(f"waiting (d): {waiting}", style="bold reverse"), NEEDED))
+        parts.append(Part(Text(waiting_text(waiting, read_only), style="bold reverse"), NEEDED))
     if state.solo_sides:
         parts.append(Part(Text(f"⚙ solo: {', '.join(state.solo_sides)}"), USUAL))
     status = system.status(state)
@@ -55,8 +65,9 @@ class EncounterHeader(Static):
 
     state: reactive[Encounter | None] = reactive(None, layout=False)
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, read_only: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.read_only = read_only
         self._result: Outcome | None = None  # told by the screen; else read off the state
         self._parts: list[Part] = []
         self._lines = 1
@@ -72,7 +83,9 @@ class EncounterHeader(Static):
 
     def watch_state(self, state: Encounter | None) -> None:
         over = self.get_component_rich_style("encounter-header--over", partial=True)
-        self._parts = header_parts(state, self._result, over) if state is not None else []
+        self._parts = (
+            header_parts(state, self._result, over, self.read_only) if state is not None else []
+        )
         self._draw()
 
     def on_resize(self) -> None:

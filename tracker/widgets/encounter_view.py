@@ -17,16 +17,22 @@ from tracker.widgets.thresholds import ThresholdsPane
 
 
 class EncounterView(Vertical):
-    def __init__(self, *, log_title: str = "Roll log", id: str | None = None) -> None:
+    def __init__(
+        self, *, log_title: str = "Roll log", read_only: bool = False, id: str | None = None
+    ) -> None:
+        """``read_only``: a replay, where no key applies a result (none is offered)."""
         super().__init__(id=id)
         self.log_title = log_title
+        self.read_only = read_only
 
     def compose(self) -> ComposeResult:
-        yield EncounterHeader(id="header")
+        yield EncounterHeader(read_only=self.read_only, id="header")
         yield CombatantsPane(id="combatants")
         with Horizontal(id="results"):
             yield RollLog(id="log")
-            yield ThresholdsPane(id="thresholds")
+            thresholds = ThresholdsPane(id="thresholds")
+            thresholds.read_only = self.read_only
+            yield thresholds
 
     def on_mount(self) -> None:
         self.query_one(CombatantsPane).border_title = "Combatants"

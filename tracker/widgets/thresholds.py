@@ -13,6 +13,7 @@ from textual.widgets import Static
 from rules.encounter import Encounter
 from rules.odds import Odds, percent
 from rules.registry import get_system
+from tracker.widgets.encounter_header import waiting_text
 from tracker.widgets.odds_table import odds_grid, odds_note
 
 
@@ -30,6 +31,7 @@ def _chance_of(odds: Odds | None, index: int, label: str) -> str:
 
 
 class ThresholdsPane(Static):
+    read_only = False  # a replay: what waits is shown without the key that applies it
     _shown: Encounter | None = None  # redrawn only when the state differs
     _drawn = False  # the first drawing leaves the odds to the next frame
     _looks: tuple[object, ...] | None = None  # what the pane shows, to skip a same drawing
@@ -100,7 +102,7 @@ class ThresholdsPane(Static):
         grid = Table.grid(expand=True)
         grid.add_row(text)
         if waiting:
-            grid.add_row(Text(f"waiting (d): {waiting}", style="bold"))
+            grid.add_row(Text(waiting_text(waiting, self.read_only), style="bold"))
         if whose:
             grid.add_row(Text(whose, style="bold"))
         if landing is not None and landed_chance:

@@ -181,16 +181,35 @@ class PainPool(RuleSystem):
         return view.ACTIONS
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
-        return view.action_form(state, action, selected)
+        fields = view.action_form(state, action, selected)
+        if action == "damage":
+            fields = self._suggested_damage(state, fields)
+        return fields
+
+    @staticmethod
+    def _suggested_damage(state: Encounter, fields: list[Field]) -> list[Field]:
+        """Take damage filled in as a steady hero would place it (the boons this roll did not
+        use first, down the sheet), so Enter takes a fair choice; the player can change it."""
+        roll = open_roll(state)
+        sheet = hero(state, roll.hero_id).sheet
+        plan = dict(solo.damage_plan(sheet, roll, solo.STEADY)[0])
+        targets = [target for target, _ in damage_targets(sheet)]  # the fields hit0, hit1...
+        return [
+            structs.replace(field, default=str(plan.get(targets[int(field.key[3:])], 0)))
+            for field in fields
+        ]
 
     def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
         return view.action_command(state, action, values)
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
-            return view.preview(state, action, values)
+            text = view.preview(state, action, values)
         except Rejected as exc:
             return exc.message
+        if action == "damage":
+            text += " (filled in first on the boons this roll did not use; change any)"
+        return text
 
     def consequence_command(self, state: Encounter) -> ApplyOutcome:
         return ApplyOutcome()

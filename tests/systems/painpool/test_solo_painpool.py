@@ -222,6 +222,20 @@ def test_a_cascade_is_one_target_for_the_plan() -> None:
     run(history, TakeDamage(hits=plan))  # the rules take it as given
 
 
+def test_take_damage_is_filled_in_as_a_steady_hero_places_it() -> None:
+    """The player's dialog offers the steady plan, so Enter takes a fair choice."""
+    history = table()
+    bo_rolls(history, LOSE_BY_3)  # rolled with Arm, Aim and Sing; Wit stayed out
+    state = history.state
+    fields = SYSTEM.action_form(state, "damage", None)
+    values = {f.key: f.default for f in fields}
+    plan, _ = damage_plan(state.combatant("c1").sheet, state.last_roll, "steady")
+    command = SYSTEM.action_command(state, "damage", values)
+    assert isinstance(command, TakeDamage) and dict(command.hits) == dict(plan)  # sheet order
+    assert sum(points for _, points in plan) == state.last_roll.hero_damage
+    assert "did not use" in SYSTEM.preview(state, "damage", values)
+
+
 # --- a user's dialog ------------------------------------------------------------------------------
 
 
