@@ -244,9 +244,11 @@ async def test_a_solo_side_plays_no_more_once_the_fight_is_over(tmp_path: Path) 
 async def test_applying_from_the_question_that_ends_the_fight_ends_no_turn(
     tmp_path: Path,
 ) -> None:
-    app = make_app(tmp_path, livehack(), (11, 1, 1, 1))
+    app = make_app(tmp_path, livehack(), (11, 1, 1, 1) * 2)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.press("t", "enter", "escape")  # rolled; the blow not applied yet
+        await pilot.press("t", "enter", "escape")  # a hit
+        await pilot.pause()
+        await pilot.press("d")  # its damage roll; the blow not applied yet
         await pilot.pause()
         assert "waiting (d)" in screen_text(app)
         await pilot.press("n")  # asks first

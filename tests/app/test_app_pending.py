@@ -275,7 +275,7 @@ async def test_livehack_another_roll_over_a_hit_says_before_enter_that_it_asks(
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)
         assert app.screen.values()["defense"] == "reflex"
-        assert "Not applied yet: Goblin Sneak takes" in screen_text(app)  # said at once
+        assert "Not applied yet: Orla's damage roll" in screen_text(app)  # said at once
         assert "(Enter asks first)" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
@@ -301,7 +301,7 @@ async def test_the_replay_shows_a_discard_like_any_event(tmp_path: Path) -> None
         await pilot.press("left")  # before it, the hit still waits
         await pilot.pause()
         text = screen_text(app)
-        assert "not applied yet: Goblin Sneak takes" in text.splitlines()[1]  # the header
+        assert "not applied yet: Orla's damage roll" in text.splitlines()[1]  # the header
         assert "(d)" not in text  # read-only: no key applies it here
 
 
