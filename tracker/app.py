@@ -14,6 +14,7 @@ from textual.theme import Theme
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
 from tracker import partial_renders, settings, storage
+from tracker.defaults import saves_folder
 from tracker.palette import ScreenActions
 from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
@@ -60,7 +61,7 @@ class TrackerApp(App[None]):
         self,
         session: EncounterSession | None,
         *,
-        saves: Path = storage.DEFAULT_SAVES,
+        saves: Path | None = None,
         notes: Sequence[str] = (),
         replay: History | None = None,
         dice: DiceSource | None = None,
@@ -69,7 +70,7 @@ class TrackerApp(App[None]):
         """``settings_file``: where the theme is remembered; None (tests) remembers nothing."""
         super().__init__()
         self.session = session
-        self.saves = saves
+        self.saves = saves if saves is not None else saves_folder()
         self.notes = list(notes)
         self.settings_file = settings_file
         self.settings = settings.Settings()

@@ -11,7 +11,7 @@ from typing import NoReturn
 from rules.errors import Rejected
 from rules.registry import known, names
 from tracker import headless
-from tracker.defaults import DEFAULT_SAVES, systems
+from tracker.defaults import systems
 from tracker.serve import add_arguments as serve_arguments
 
 
@@ -32,7 +32,7 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
             type=Path,
             default=default,
             metavar="DIR",
-            help="folder of saved encounters (default: ./saves)",
+            help="folder of saved encounters (default: saves in the user's data folder)",
         )
 
     # Given before or after the command: a command's own copy sets it only when given, so
@@ -43,7 +43,7 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
         prog="tracker",
         description="A keyboard-driven combat tracker. No command: the newest save, or the demo.",
     )
-    add_saves(parser, DEFAULT_SAVES)
+    add_saves(parser, None)
     parser.add_argument("--seed", type=int, help="seed the dice (for reproducible play)")
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
 
@@ -154,7 +154,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(*headless_asked_for(words)).parse_args(words)
     if args.command in ("roll", "odds"):
         return headless.run(args)
-    from tracker import launch, storage
+    from tracker import defaults, launch, storage
+
+    # The user's own folder unless --saves says otherwise (a checkout's `make run` does).
+    args.user_saves = args.saves is None
+    if args.user_saves:
+        args.saves = defaults.saves_folder()
 
     try:
         if args.command == "export":

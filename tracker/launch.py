@@ -77,6 +77,10 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
             return storage.play_copy_of_demo(args.file, folder), []
         return storage.open_save(args.file), []
     skipped: list[str] = []
+    if getattr(args, "user_saves", False) and not storage.saves_by_recency(folder):
+        from tracker.demos import write_demos
+
+        write_demos(folder, keep=True)  # an installed tool's first start: a checkout's demos
     for path in storage.saves_by_recency(folder):
         try:
             return storage.open_save(path), skipped

@@ -23,6 +23,7 @@ from typing import Any
 import asyncssh
 
 from tracker import textual_internals
+from tracker.defaults import config_folder
 from tracker.serve.driver import ENTER_SCREEN
 from tracker.serve.heap import Heap
 from tracker.serve.players import Player, Role, find
@@ -38,14 +39,17 @@ NO_TERMINAL = (
     "Connect with plain ssh (or ssh -t), without a command.\r\n"
 )
 SPECTATOR_NAMES = ("spectator", "watch", "watcher")
+KEY_NAME = "ssh_host_ed25519_key"
 
 
 def default_host_key() -> Path:
     """Where the host key is kept: $TRACKER_HOST_KEY, else the user's config folder."""
     if os.environ.get("TRACKER_HOST_KEY"):
         return Path(os.environ["TRACKER_HOST_KEY"])
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return config / "tracker" / "ssh_host_ed25519_key"
+    # A key made before the platform's folders were used stays where it is: a new one would
+    # make every player's ssh warn of a changed host.
+    earlier = Path.home() / ".config" / "tracker" / KEY_NAME
+    return earlier if earlier.exists() else config_folder() / KEY_NAME
 
 
 def host_key(path: Path) -> asyncssh.SSHKey:
