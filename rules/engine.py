@@ -455,4 +455,3 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             line = spans(Span("⚙ ", "muted"), name(cid), f" ({policy or 'default'}): ", reason)
             return LogEntry("solo", (line,))
     return get_system(before.system).describe(before, event)
-

@@ -6,19 +6,23 @@ unless the report is for the GM.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from rules.encounter import Encounter
 from rules.engine import describe
+from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
 from rules.logline import Line
 from rules.outcome import Summary, luck_text, outcome, summary
 from rules.registry import get_system
 from rules.visibility import GM, Sight, Viewer, hidden_ids, sight
+from tracker import storage
 
 EXPORT_VERSION = 1
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
@@ -153,3 +157,46 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "combatants": [msgspec.to_builtins(c) for c in _visible_combatants(state, gm)],
         "outcome": _summary(history, gm).to_json(),
     }
+
+
+# --- a report as a file ----------------------------------------------------------------------
+
+SUFFIXES = {"markdown": ".md", "json": ".json"}
+MAX_FILE_NAME = 100
+
+
+def report_text(history: History, fmt: str, gm: bool) -> str:
+    """The report in ``fmt`` ("markdown" or "json"), as written to a file or stdout."""
+    if fmt == "json":
+        return json.dumps(to_json(history, gm), indent=2) + "\n"
+    return to_markdown(history, gm)
+
+
+def report_path(save: Path | None, fmt: str, name: str = "") -> Path:
+    """Where the app writes a report: ``name`` (or the save's name, ``-report``) in the save's
+    folder, with the format's suffix when it has none; ``Rejected`` for a name that is a
+    path, too long, or a save's."""
+    if save is None:
+        raise Rejected("This encounter is not saved to a file, so it has no saves folder")
+    name = name.strip() or f"{save.stem}-report"
+    if len(name) > MAX_FILE_NAME:
+        raise Rejected(f"A report's file name is at most {MAX_FILE_NAME} characters")
+    if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
+        raise Rejected(f"{name!r}: give a file name, not a path (reports go beside the save)")
+    path = save.parent / name
+    if not path.suffix:
+        path = path.with_suffix(SUFFIXES[fmt])
+    if path.suffix in (".fight", ".journal") or path.name.endswith(".fight.journal"):
+        raise Rejected(f"{path.name}: that is a save's name; choose another for the report")
+    return path
+
+
+def write_report(history: History, fmt: str, save: Path | None, name: str = "") -> Path:
+    """Write the GM's report beside the save (atomically); the path written."""
+    if fmt not in SUFFIXES:
+        raise Rejected(f"a report is markdown or json, not {fmt!r}")
+    path = report_path(save, fmt, name)
+    if path.is_dir() or storage.is_save(path):
+        raise Rejected(f"{path.name} is a folder or a save; choose another name for the report")
+    storage.write_text(path, report_text(history, fmt, gm=True))
+    return path

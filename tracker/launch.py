@@ -19,15 +19,10 @@ if TYPE_CHECKING:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    import json
-
     from tracker import export
 
     history = storage.read(args.file)
-    if args.format == "json":
-        text = json.dumps(export.to_json(history, args.gm), indent=2) + "\n"
-    else:
-        text = export.to_markdown(history, args.gm)
+    text = export.report_text(history, args.format, args.gm)
     if args.output is None:
         sys.stdout.write(text)
         return 0

@@ -303,8 +303,6 @@ class BeerRun(RuleSystem):
             out.append(ability)
         return tuple(out)
 
-    track_words = ("damage", "heal")
-
     def main_track(self, combatant: Combatant[Any]) -> Track | None:
         # The Health die, in pips: at zero the character dies (*Effects*).
         health = combatant.sheet.ability("Health")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.bounds import LIMIT
 from rules.conditions import Condition
 from rules.dice import DiceSource
 from rules.errors import Rejected
@@ -19,7 +20,6 @@ from rules.events import TurnAdvanced
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds import Odds, whose_chances
-from rules.bounds import LIMIT
 from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import decide, forms, log, odds, solo

@@ -152,7 +152,7 @@ class PainPool(RuleSystem):
             return challenge_from_form(values, sheet)
         return hero_from_form(values, sheet)
 
-    track_words = ("damage", "heal")
+    track_words = ("lose", "heal")  # "the pain pool looses health tokens"
 
     def main_track(self, combatant: Combatant[Any]) -> Track | None:
         # A challenge's health tokens (*Pain Pool*: it "looses health tokens"); a hero's
