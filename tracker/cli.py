@@ -70,6 +70,10 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
         sub.add_parser("forecast", help="play the fight out many times by solo policy and report")
     )
 
+    from tracker.headless import dice
+
+    dice.add_arguments(sub.add_parser("dice", help="roll plain dice (2d6+3, 4d6kh3, 3d6!)"))
+
     roll = sub.add_parser("roll", help="roll once, headless, and print the breakdown")
     rolls = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
     odds = sub.add_parser("odds", help="the exact chance of every result tier, before rolling")
@@ -154,6 +158,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(*headless_asked_for(words)).parse_args(words)
     if args.command in ("roll", "odds"):
         return headless.run(args)
+    if args.command == "dice":
+        from tracker.headless import dice
+
+        return dice.run(args)
     from tracker import defaults, launch, storage
 
     # The user's own folder unless --saves says otherwise (a checkout's `make run` does).
