@@ -32,6 +32,7 @@ from rules.events import ConditionAdded
 from rules.forms import Field
 from rules.outcome import outcome as fight_outcome
 from rules.system import Action, RuleSystem
+from tracker.export import check_name
 
 MAX_STEPS = 1000  # undo/redo steps in one command: far more than anyone means to type
 DICE = ("d4", "d6", "d8", "d10", "d12", "d20")
@@ -469,7 +470,7 @@ def _export_action(words: Sequence[str]) -> str:
         words.pop(0)
     if len(words) > 1:
         raise Rejected('usage: export [md | json] [FILE] (quote a name with spaces: "my fight")')
-    file = words[0] if words else ""
+    file = check_name(words[0]) if words else ""
     if fmt is None:
         fmt = "json" if file.casefold().endswith(".json") else "markdown"
     return f"export({fmt!r}, {file!r})"

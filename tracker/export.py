@@ -178,17 +178,19 @@ def report_path(save: Path | None, fmt: str, name: str = "") -> Path:
     path, too long, or a save's."""
     if save is None:
         raise Rejected("This encounter is not saved to a file, so it has no saves folder")
-    name = name.strip() or f"{save.stem}-report"
+    path = save.parent / (check_name(name.strip()) or f"{save.stem}-report")
+    return path if path.suffix else path.with_suffix(SUFFIXES[fmt])
+
+
+def check_name(name: str) -> str:
+    """``name`` if a report may be called so: a plain file name, not a save's."""
     if len(name) > MAX_FILE_NAME:
         raise Rejected(f"A report's file name is at most {MAX_FILE_NAME} characters")
     if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
         raise Rejected(f"{name!r}: give a file name, not a path (reports go beside the save)")
-    path = save.parent / name
-    if not path.suffix:
-        path = path.with_suffix(SUFFIXES[fmt])
-    if path.suffix in (".fight", ".journal") or path.name.endswith(".fight.journal"):
-        raise Rejected(f"{path.name}: that is a save's name; choose another for the report")
-    return path
+    if name.endswith((".fight", ".journal")):
+        raise Rejected(f"{name}: that is a save's name; choose another for the report")
+    return name
 
 
 def write_report(history: History, fmt: str, save: Path | None, name: str = "") -> Path:

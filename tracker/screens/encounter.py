@@ -336,7 +336,7 @@ class EncounterScreen(Screen[None]):
         except storage.SaveError as exc:
             self.notify(str(exc), title="Not exported", severity="error", markup=False)
             return
-        self.notify(f"Report written: {path}", markup=False)
+        self.notify(f"Report written: {path.name} (in {path.parent})", markup=False)
 
     def action_move(self, delta: int) -> None:
         combatant = self.selected()
