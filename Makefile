@@ -38,18 +38,18 @@ run: $(STAMP)
 TOOL_VENV ?= $(HOME)/.local/share/combat-tracker/venv
 TOOL_BIN ?= $(HOME)/.local/bin
 install:
-	if command -v pipx >/dev/null 2>&1; then \
+	@if command -v pipx >/dev/null 2>&1; then \
 		pipx install --force . ; \
 	else \
 		$(PYTHON) -m venv $(TOOL_VENV) \
 		&& $(TOOL_VENV)/bin/pip install --quiet --upgrade pip \
-		&& $(TOOL_VENV)/bin/pip install --quiet -c constraints.txt --force-reinstall --no-cache-dir . \
+		&& $(TOOL_VENV)/bin/pip install --quiet -c constraints.txt . \
 		&& mkdir -p $(TOOL_BIN) && ln -sf $(TOOL_VENV)/bin/tracker $(TOOL_BIN)/tracker \
 		&& echo "tracker is in $(TOOL_BIN)/tracker" ; \
 	fi
 
 uninstall:
-	if command -v pipx >/dev/null 2>&1 && pipx list --short 2>/dev/null | grep -q combat-tracker; then \
+	@if command -v pipx >/dev/null 2>&1 && pipx list --short 2>/dev/null | grep -q combat-tracker; then \
 		pipx uninstall combat-tracker ; \
 	else \
 		rm -rf $(TOOL_VENV) && rm -f $(TOOL_BIN)/tracker ; \
