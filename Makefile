@@ -47,6 +47,7 @@ install:
 		&& mkdir -p $(TOOL_BIN) && ln -sf $(TOOL_VENV)/bin/tracker $(TOOL_BIN)/tracker \
 		&& echo "tracker is in $(TOOL_BIN)/tracker" ; \
 	fi
+	@rm -rf build  # the wheel's build folder, left by pip
 
 uninstall:
 	@if command -v pipx >/dev/null 2>&1 && pipx list --short 2>/dev/null | grep -q combat-tracker; then \
