@@ -6,16 +6,14 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock soak
+.PHONY: run test check lint demo clean lock soak install uninstall
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	# compat: a plain path entry, not the import-finder hook that costs every process ~20 ms
-	# (setuptools calls the mode transitional: if it is ever gone, the default install still works)
-	$(BIN)/pip install --quiet -c constraints.txt -e ".[test]" --config-settings editable_mode=compat \
-		|| $(BIN)/pip install --quiet -c constraints.txt -e ".[test]"
+	# A plain path entry to this folder (pyproject.toml's package-dir says why), so no warning
+	$(BIN)/pip install --quiet -c constraints.txt -e ".[test]"
 	touch $(STAMP)
 
 # Regenerate constraints.txt: the newest versions pyproject.toml allows, resolved in a fresh
@@ -30,8 +28,33 @@ lock:
 	mv constraints.txt.new constraints.txt
 	rm -rf $(LOCK_VENV)
 
+# In a checkout the saves are this folder's saves/, with the bundled demos; an installed
+# tracker keeps them in the user's data folder (README, "Saves").
 run: $(STAMP)
-	$(BIN)/tracker
+	$(BIN)/tracker --saves saves
+
+# Put `tracker` on the user's PATH, as a tool: with pipx when it is there, else in a venv of
+# its own under ~/.local/share (what pipx does), linked from ~/.local/bin.
+TOOL_VENV ?= $(HOME)/.local/share/combat-tracker/venv
+TOOL_BIN ?= $(HOME)/.local/bin
+install:
+	@if command -v pipx >/dev/null 2>&1; then \
+		pipx install --force . ; \
+	else \
+		$(PYTHON) -m venv $(TOOL_VENV) \
+		&& $(TOOL_VENV)/bin/pip install --quiet --upgrade pip \
+		&& $(TOOL_VENV)/bin/pip install --quiet -c constraints.txt . \
+		&& mkdir -p $(TOOL_BIN) && ln -sf $(TOOL_VENV)/bin/tracker $(TOOL_BIN)/tracker \
+		&& echo "tracker is in $(TOOL_BIN)/tracker" ; \
+	fi
+	@rm -rf build  # the wheel's build folder, left by pip
+
+uninstall:
+	@if command -v pipx >/dev/null 2>&1 && pipx list --short 2>/dev/null | grep -q combat-tracker; then \
+		pipx uninstall combat-tracker ; \
+	else \
+		rm -rf $(TOOL_VENV) && rm -f $(TOOL_BIN)/tracker ; \
+	fi
 
 # Every check CI runs: lint, format, types, import contracts, then the suite.
 test: check

@@ -85,6 +85,20 @@ class DiscardConsequence(Struct, frozen=True):
     """Set aside what the last roll left waiting, unapplied (logged, never silent)."""
 
 
+class RollDice(Struct, frozen=True):
+    """Roll plain dice in standard notation (``rules.plain_dice``), in any system."""
+
+    notation: str
+
+
+class ChangeTrack(Struct, frozen=True):
+    """Move a combatant's main track by ``steps``: positive is worse (a wound), negative
+    better (healing)."""
+
+    combatant_id: str
+    steps: int
+
+
 CoreCommand = (
     AddCombatant
     | AddCombatants
@@ -98,4 +112,6 @@ CoreCommand = (
     | SetSolo
     | SetPolicy
     | DiscardConsequence
+    | RollDice
+    | ChangeTrack
 )

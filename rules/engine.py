@@ -11,17 +11,21 @@ from collections.abc import Iterable
 
 from msgspec import structs
 
+from rules import plain_dice
+from rules.bounds import LIMIT, within
 from rules.commands import (
     AddCombatant,
     AddCombatants,
     AddCondition,
     AddNote,
+    ChangeTrack,
     DiscardConsequence,
     EditCombatant,
     MoveCombatant,
     NextTurn,
     RemoveCombatant,
     RemoveCondition,
+    RollDice,
     SetPolicy,
     SetSolo,
 )
@@ -35,11 +39,13 @@ from rules.events import (
     ConditionAdded,
     ConditionRemoved,
     ConsequenceDiscarded,
+    DiceRolled,
     EncounterCreated,
     NoteAdded,
     PolicySet,
     SoloChose,
     SoloSideSet,
+    TrackChanged,
     TurnAdvanced,
 )
 from rules.logline import LogEntry, Span, spans
@@ -145,10 +151,30 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
                 raise Rejected("Nothing is waiting to be applied")
             involved = tuple(sorted(mentions(state.last_roll))) if state.last_roll else ()
             return [ConsequenceDiscarded(what, involved)]
+        case RollDice():
+            return [plain_dice.rolled(command.notation, dice)]
+        case ChangeTrack():
+            return [_change_track(state, command)]
     system = get_system(state.system)
     if isinstance(command, system.command_types):
         return system.decide(state, command, dice)
     raise Rejected(f"{type(command).__name__} is not a command of {system.title}")
+
+
+def _change_track(state: Encounter, cmd: ChangeTrack) -> TrackChanged:
+    target = state.combatant(cmd.combatant_id)
+    track = get_system(state.system).main_track(target)
+    if track is None:
+        raise Rejected(f"{target.name} has no track to change quickly: edit the sheet (e)")
+    steps = within(cmd.steps, "a change", -LIMIT, LIMIT)
+    if steps == 0:
+        raise Rejected("a change is at least 1")
+    wanted = track.value + (steps if track.rising else -steps)
+    after = max(track.low, min(track.high, wanted))
+    if after == track.value:
+        edge = "worst" if (steps > 0) else "best"
+        raise Rejected(f"{target.name}'s {track.name} is already at its {edge} ({track.value})")
+    return TrackChanged(target.id, track.name, track.value, after)
 
 
 def _add(state: Encounter, cmd: AddCombatant) -> list[Event]:
@@ -359,8 +385,12 @@ def apply(state: Encounter, event: Event) -> Encounter:
             target = state.combatant(cid)
             kept = tuple(c for c in target.conditions if c.name.casefold() != name.casefold())
             return state.replace_combatant(_with_conditions(target, kept))
-        case NoteAdded() | SoloChose():
+        case NoteAdded() | SoloChose() | DiceRolled():
             return state
+        case TrackChanged(combatant_id=cid, after=value):
+            target = state.combatant(cid)
+            sheet = get_system(state.system).with_track(target.sheet, value)
+            return state.replace_combatant(structs.replace(target, sheet=sheet))
         case SoloSideSet(side=side, on=on):
             sides = tuple(s for s in state.solo_sides if s != side)
             return state.update(solo_sides=(*sides, side) if on else sides)
@@ -436,6 +466,12 @@ def describe(before: Encounter, event: Event) -> LogEntry:
         case ConsequenceDiscarded(what=what):
             line = spans(Span("⊘ ", "muted"), "Discarded, not applied: ", Span(what, "tier"))
             return LogEntry("roll", (line,))
+        case DiceRolled():
+            return LogEntry("roll", (plain_dice.line(event),))
+        case TrackChanged(combatant_id=cid, track=track, before=was, after=now):
+            change = f"{now - was:+d}"
+            line = spans(name(cid), f" {track}: {was} → ", Span(str(now), "tier"), f" ({change})")
+            return LogEntry("roster", (line,))
         case SoloChose(combatant_id=cid, policy=policy, reason=reason):
             line = spans(Span("⚙ ", "muted"), name(cid), f" ({policy or 'default'}): ", reason)
             return LogEntry("solo", (line,))

@@ -5,6 +5,7 @@ from typing import Literal
 from msgspec import Struct
 
 from rules.conditions import Condition
+from rules.plain_dice import DiceRolled
 
 
 class EncounterCreated(Struct, frozen=True, tag="encounter-created"):
@@ -77,6 +78,16 @@ class ConsequenceDiscarded(Struct, frozen=True, tag="consequence-discarded"):
     combatant_ids: tuple[str, ...] = ()
 
 
+class TrackChanged(Struct, frozen=True, tag="track-changed"):
+    """A combatant's main track (``RuleSystem.main_track``) set from ``before`` to ``after``
+    by hand, without its sheet's form."""
+
+    combatant_id: str
+    track: str
+    before: int
+    after: int
+
+
 CoreEvent = (
     EncounterCreated
     | CombatantRemoved
@@ -89,4 +100,6 @@ CoreEvent = (
     | PolicySet
     | SoloChose
     | ConsequenceDiscarded
+    | DiceRolled
+    | TrackChanged
 )

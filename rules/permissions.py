@@ -29,6 +29,7 @@ GM_COMMANDS = frozenset(
         "SetSolo",
         "SetPolicy",
         "DiscardConsequence",  # setting a result aside unapplied is the GM's call
+        "ChangeTrack",  # a wound or healing by hand, outside the rules' rolls
     }
 )
 # The screen's key actions each role has (the GM has all).

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from msgspec import Struct
 
+from rules.commands import ChangeTrack
 from rules.dice import ANY_FACE, DiceSource
 from rules.encounter import Combatant, Encounter, NoState
 from rules.errors import Rejected
@@ -89,6 +90,17 @@ def policy_among(policies: tuple[Policy, ...], combatant: Combatant[Any]) -> str
     return policies[0].id if policies else ""
 
 
+class Track(NamedTuple):
+    """A combatant's main track, which quick changes move (``:wound NAME N``, ``+`` / ``-``):
+    its name, where it stands and its bounds; ``rising``: a higher value is worse (Wounds)."""
+
+    name: str
+    value: int
+    low: int
+    high: int
+    rising: bool = False
+
+
 class Figure(NamedTuple):
     """One number of a combatant's state, under a name (a forecast averages them)."""
 
@@ -136,6 +148,9 @@ class RuleSystem(ABC):
     # commands refused to players, and action ids not offered to them.
     gm_commands: ClassVar[tuple[type[Struct], ...]] = ()
     gm_actions: ClassVar[frozenset[str]] = frozenset()
+    # The `:` line's words for a quick change of the main track (``main_track``): worse, then
+    # better. ``wound`` and ``heal`` work in every system; these are the system's own.
+    track_words: ClassVar[tuple[str, str]] = ("wound", "heal")
     # The actions whose roll becomes the new last roll: the app asks about a consequence
     # still waiting before it opens one of them (see ``pending``).
     roll_actions: ClassVar[tuple[str, ...]] = ("roll",)
@@ -171,6 +186,21 @@ class RuleSystem(ABC):
 
     @abstractmethod
     def sheet_stats(self, sheet: Any) -> tuple[str, ...]: ...
+
+    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+        """The track a quick change moves (LiveHack Wounds, Fatigue Health...), or None when
+        the combatant has none (then only its sheet's form changes it). Default: none."""
+        return None
+
+    def with_track(self, sheet: Any, value: int) -> Any:
+        """The sheet with its main track at ``value`` (within the track's bounds)."""
+        raise Rejected(f"{self.title} has no track to change")
+
+    def track_command(self, state: Encounter, combatant: Combatant[Any], steps: int) -> Any:
+        """The command that moves ``combatant``'s main track ``steps`` worse (negative:
+        better). Default: the core's ``ChangeTrack``; a system with a rule about it (LiveHack
+        healing that stabilizes) gives its own."""
+        return ChangeTrack(combatant.id, steps)
 
     def fit_sheet(self, state: Encounter, sheet: Any) -> Any:
         """A sheet being added or edited, completed from the encounter (Beer Run files an

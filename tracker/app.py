@@ -18,6 +18,7 @@ from rules.dice import DiceSource, SeededDice
 from rules.history import History
 from rules.text import inert_document
 from tracker import partial_renders, settings, storage
+from tracker.defaults import saves_folder
 from tracker.palette import ScreenActions
 from tracker.safe_text import NO_CONTROL_CODES
 from tracker.screens.encounter import EncounterScreen
@@ -65,7 +66,7 @@ class TrackerApp(App[None]):
         self,
         session: EncounterSession | None,
         *,
-        saves: Path = storage.DEFAULT_SAVES,
+        saves: Path | None = None,
         notes: Sequence[str] = (),
         warnings: Sequence[str] = (),
         replay: History | None = None,
@@ -79,7 +80,7 @@ class TrackerApp(App[None]):
         super().__init__()
         self.library = library
         self.session = session
-        self.saves = saves
+        self.saves = saves if saves is not None else saves_folder()
         self.notes = list(notes)
         self.warnings = list(warnings)
         # Why the encounter's last changes are not in its file, when the user quit past a

@@ -11,7 +11,7 @@ from typing import NoReturn
 from rules.errors import Rejected
 from rules.registry import known, names
 from tracker import headless
-from tracker.defaults import DEFAULT_SAVES, systems
+from tracker.defaults import systems
 from tracker.inert_output import inert_output
 from tracker.serve import add_arguments as serve_arguments
 
@@ -33,7 +33,7 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
             type=Path,
             default=default,
             metavar="DIR",
-            help="folder of saved encounters (default: ./saves)",
+            help="folder of saved encounters (default: saves in the user's data folder)",
         )
         to.add_argument(
             "--library",
@@ -51,7 +51,7 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
         prog="tracker",
         description="A keyboard-driven combat tracker. No command: the newest save, or the demo.",
     )
-    add_saves(parser, DEFAULT_SAVES)
+    add_saves(parser, None)
     parser.add_argument("--seed", type=int, help="seed the dice (for reproducible play)")
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
 
@@ -97,6 +97,10 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     forecast_arguments(
         sub.add_parser("forecast", help="play the fight out many times by solo policy and report")
     )
+
+    from tracker.headless import dice
+
+    dice.add_arguments(sub.add_parser("dice", help="roll plain dice (2d6+3, 4d6kh3, 3d6!)"))
 
     roll = sub.add_parser("roll", help="roll once, headless, and print the breakdown")
     rolls = roll.add_subparsers(dest="system", required=True, parser_class=Parser)
@@ -204,8 +208,17 @@ def _main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(*headless_asked_for(words)).parse_args(words)
     if args.command in ("roll", "odds"):
         return headless.run(args)
-    from tracker import launch, storage
+    if args.command == "dice":
+        from tracker.headless import dice
+
+        return dice.run(args)
+    from tracker import defaults, launch, storage
     from tracker.library import LibraryError
+
+    # The user's own folder unless --saves says otherwise (a checkout's `make run` does).
+    args.user_saves = args.saves is None
+    if args.user_saves:
+        args.saves = defaults.saves_folder()
 
     try:
         if args.command == "export":

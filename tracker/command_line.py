@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rules import solo
+from rules import plain_dice, solo
 from rules.commands import (
     AddCombatant,
     AddCombatants,
@@ -24,6 +24,7 @@ from rules.commands import (
     AddNote,
     NextTurn,
     RemoveCondition,
+    RollDice,
 )
 from rules.conditions import Duration
 from rules.encounter import Combatant, Encounter
@@ -33,6 +34,7 @@ from rules.events import ConditionAdded
 from rules.forms import Field
 from rules.outcome import outcome as fight_outcome
 from rules.system import Action, RuleSystem
+from tracker.export import check_name
 from tracker.library import COUNT, Library
 from tracker.storage import slug as file_slug
 
@@ -114,7 +116,10 @@ class Builtin:
 FORM_USAGE = "[ACTOR] [TARGET] [word]... [+field value | field=value]..."
 BUILTINS: tuple[Builtin, ...] = (
     Builtin("attack", FORM_USAGE, "roll the system's roll: names, choices, then +field value"),
-    Builtin("roll", FORM_USAGE, "the same as attack"),
+    Builtin("roll", FORM_USAGE, "the same as attack; dice notation rolls plain dice"),
+    Builtin("dice", "NOTATION [>= N]", "plain dice: 2d6+3, 4d6kh3, 2d20kl1, 3d6!"),
+    Builtin("wound", "NAME [N]", "the main track N worse (1): Wounds, Health..."),
+    Builtin("heal", "NAME [N]", "the main track N better (1)"),
     Builtin("cond", "NAME CONDITION [N | round | next-turn]", "add a condition (N rounds)"),
     Builtin("uncond", "NAME [CONDITION]", "drop a condition"),
     Builtin("next", "", "next turn (or round)"),
@@ -128,6 +133,7 @@ BUILTINS: tuple[Builtin, ...] = (
         "add K (1) of a library stat block, or a blank sheet (side: foes)",
     ),
     Builtin("keep", "[NAME]", "keep a combatant (the selected) in the library"),
+    Builtin("export", "[md | json] [FILE]", "a fight report, written in the saves folder"),
     Builtin("save", "", "save now"),
     Builtin("open", "", "open another encounter"),
     Builtin("help", "[COMMAND]", "every key; with a command, how it is used"),
@@ -172,6 +178,9 @@ def command_names(ctx: Context) -> dict[str, Named]:
     for action in ctx.system.actions(ctx.state):
         for name in (_norm(action.id), slug(action.title)):
             names.setdefault(name, Named("system", action.id, action.title))
+    # The system's own words for a quick track change, where no action has them already.
+    for word, key in zip(ctx.system.track_words, ("wound", "heal"), strict=True):
+        names.setdefault(word, Named("builtin", key, BUILTIN_NAMES[key].help))
     for title, screen_action, help_text in ctx.palette:
         if screen_action.startswith("system("):
             continue  # the system's actions are listed above, with their fields
@@ -393,8 +402,24 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
         return Execute(AddNote(rest), "note")
     words = split_words(rest)
     match name:
+        case "roll" if plain_dice.looks_like_dice(rest):
+            return Execute(RollDice(rest), f"roll {rest}")
+        case "dice":
+            return Execute(RollDice(rest), f"roll {rest}")
         case "attack" | "roll":
             return system_outcome(ctx, "roll", words)
+        case "wound" | "heal":
+            if not 1 <= len(words) <= 2:
+                raise Rejected(f"usage: {name} NAME [N]")
+            person = need_combatant(state, words[0])
+            if len(words) == 2 and not (words[1].isdigit() and 1 <= int(words[1]) <= MAX_STEPS):
+                raise Rejected(f"{name} {words[0]} N: N is from 1 to {MAX_STEPS}, not {words[1]!r}")
+            steps = int(words[1]) if len(words) == 2 else 1
+            steps = steps if name == "wound" else -steps
+            command = ctx.system.track_command(state, person, steps)
+            return Execute(command, f"{name} {person.name} {abs(steps)}")
+        case "export":
+            return ScreenAction(_export_action(words))
         case "cond":
             if len(words) < 2:
                 raise Rejected("usage: cond NAME CONDITION [N | round | next-turn]")
@@ -463,6 +488,23 @@ def _add(ctx: Context, words: Sequence[str]) -> Outcome:
         members = (AddCombatant(name=rest[0], side=side or "foes"),) * count
     label = f"add {entry.name if entry else rest[0]}" + (f" x{count}" if count > 1 else "")
     return Execute(members[0] if count == 1 else AddCombatants(members), label)
+
+
+REPORT_FORMATS = {"md": "markdown", "markdown": "markdown", "json": "json"}
+
+
+def _export_action(words: Sequence[str]) -> str:
+    """``export [md|json] [FILE]`` as the screen's action: a file's ``.json`` chooses JSON."""
+    words = list(words)
+    fmt = REPORT_FORMATS.get(words[0].casefold()) if words else None
+    if fmt is not None:
+        words.pop(0)
+    if len(words) > 1:
+        raise Rejected('usage: export [md | json] [FILE] (quote a name with spaces: "my fight")')
+    file = check_name(words[0]) if words else ""
+    if fmt is None:
+        fmt = "json" if file.casefold().endswith(".json") else "markdown"
+    return f"export({fmt!r}, {file!r})"
 
 
 def _condition_on(person: Combatant, words: Sequence[str]) -> str:
@@ -624,8 +666,10 @@ def _builtin_options(ctx: Context, name: str, args: Sequence[str], word: str) ->
     match name, len(args):
         case (("attack" | "roll"), _):
             return _form_options(ctx, "roll", args, word)
-        case (("cond" | "uncond"), 0):
+        case (("cond" | "uncond" | "wound" | "heal"), 0):
             return people
+        case "export", 0:
+            return list(REPORT_FORMATS)
         case "cond", 1:
             return [_word(n) for n in condition_names(ctx)]
         case "cond", 2:

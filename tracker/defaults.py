@@ -1,11 +1,43 @@
-"""Defaults shared by the command line and the storage layer (kept light to import)."""
+"""Defaults shared by the command line and the storage layer (kept light to import).
 
-import os
+Where the tracker keeps its files when installed as a tool: the platform's user folders, as
+``platformdirs`` names them (on Linux ``~/.local/share/combat-tracker/`` for saves and the
+library, ``~/.config/combat-tracker/`` for settings and the SSH host key, each following
+``$XDG_DATA_HOME`` / ``$XDG_CONFIG_HOME``). A checkout's ``make run`` passes
+``--saves saves`` instead, so it opens the bundled demos (README, "Saves").
+"""
+
+from __future__ import annotations
+
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-DEFAULT_SAVES = Path("saves")
-DATA_FOLDER = "combat-tracker"
+if TYPE_CHECKING:
+    from platformdirs import PlatformDirs
+
+APP = "combat-tracker"
 FIRST_SYSTEM = "livehack"  # listed first, as in the README; its demo is what a fresh start opens
+
+
+def _dirs() -> PlatformDirs:
+    from platformdirs import PlatformDirs  # only when asked: `tracker odds` never needs it
+
+    return PlatformDirs(APP, appauthor=False)
+
+
+def saves_folder() -> Path:
+    """The saves folder when ``--saves`` is not given: in the user's data folder."""
+    return _dirs().user_data_path / "saves"
+
+
+def library_folder() -> Path:
+    """The stat-block library when ``--library`` is not given: in the user's data folder."""
+    return _dirs().user_data_path / "library"
+
+
+def config_folder() -> Path:
+    """The user's settings folder (settings, the SSH host key)."""
+    return _dirs().user_config_path
 
 
 def systems() -> tuple[str, ...]:
@@ -14,11 +46,3 @@ def systems() -> tuple[str, ...]:
     from rules.registry import names  # only when asked: storage imports this module too
 
     return tuple(sorted(names(), key=lambda name: name != FIRST_SYSTEM))
-
-
-def library_folder() -> Path:
-    """The user's library of stat blocks (``--library DIR`` chooses another):
-    ``$XDG_DATA_HOME/combat-tracker/library``, ``~/.local/share/...`` when that is unset."""
-    data = os.environ.get("XDG_DATA_HOME") or ""
-    base = Path(data).expanduser() if os.path.isabs(data) else Path.home() / ".local" / "share"
-    return base / DATA_FOLDER / "library"

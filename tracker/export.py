@@ -9,13 +9,16 @@ they are printed to, whatever the save holds.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from rules.encounter import CombatantAdded, Encounter
 from rules.engine import describe
+from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
 from rules.logline import Line
@@ -24,6 +27,7 @@ from rules.outcome import Summary, luck_text, outcome, summary
 from rules.registry import get_system
 from rules.text import inert, inert_document, inert_value
 from rules.visibility import follow, hidden_ids
+from tracker import storage
 
 EXPORT_VERSION = 1
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
@@ -170,3 +174,48 @@ def _labels(pairs: list[tuple[Any, Encounter]], seen: Encounter) -> dict[str, st
     order = [e.combatant.id for e, _ in pairs if isinstance(e, CombatantAdded)]
     order += [c.id for c in seen.combatants]
     return {cid: f"c{number}" for number, cid in enumerate(dict.fromkeys(order), 1)}
+
+
+# --- a report as a file ----------------------------------------------------------------------
+
+SUFFIXES = {"markdown": ".md", "json": ".json"}
+MAX_FILE_NAME = 100
+
+
+def report_text(history: History, fmt: str, gm: bool) -> str:
+    """The report in ``fmt`` ("markdown" or "json"), as written to a file or stdout."""
+    if fmt == "json":
+        return json.dumps(to_json(history, gm), indent=2) + "\n"
+    return to_markdown(history, gm)
+
+
+def report_path(save: Path | None, fmt: str, name: str = "") -> Path:
+    """Where the app writes a report: ``name`` (or the save's name, ``-report``) in the save's
+    folder, with the format's suffix when it has none; ``Rejected`` for a name that is a
+    path, too long, or a save's."""
+    if save is None:
+        raise Rejected("This encounter is not saved to a file, so it has no saves folder")
+    path = save.parent / (check_name(name.strip()) or f"{save.stem}-report")
+    return path if path.suffix else path.with_suffix(SUFFIXES[fmt])
+
+
+def check_name(name: str) -> str:
+    """``name`` if a report may be called so: a plain file name, not a save's."""
+    if len(name) > MAX_FILE_NAME:
+        raise Rejected(f"A report's file name is at most {MAX_FILE_NAME} characters")
+    if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
+        raise Rejected(f"{name!r}: give a file name, not a path (reports go beside the save)")
+    if name.endswith((".fight", ".journal")):
+        raise Rejected(f"{name}: that is a save's name; choose another for the report")
+    return name
+
+
+def write_report(history: History, fmt: str, save: Path | None, name: str = "") -> Path:
+    """Write the GM's report beside the save (atomically); the path written."""
+    if fmt not in SUFFIXES:
+        raise Rejected(f"a report is markdown or json, not {fmt!r}")
+    path = report_path(save, fmt, name)
+    if path.is_dir() or storage.is_save(path):
+        raise Rejected(f"{path.name} is a folder or a save; choose another name for the report")
+    storage.write_text(path, report_text(history, fmt, gm=True))
+    return path

@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    import json
-
     from tracker import export
 
     loaded = storage.load(args.file)
@@ -31,11 +29,7 @@ def run_export(args: argparse.Namespace) -> int:
                 args.file, f"{loaded.problem}; --force exports the records before it"
             )
         print(f"tracker: {loaded.notice}", file=sys.stderr)
-    history = loaded.history
-    if args.format == "json":
-        text = json.dumps(export.to_json(history, args.gm), indent=2) + "\n"
-    else:
-        text = export.to_markdown(history, args.gm)
+    text = export.report_text(loaded.history, args.format, args.gm)
     if args.output is None:
         sys.stdout.write(text)
         return 0
@@ -115,6 +109,10 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
             return storage.play_copy_of_demo(args.file, folder), []
         return _told(storage.open_save(args.file)), []
     skipped: list[str] = []
+    if getattr(args, "user_saves", False) and not storage.saves_by_recency(folder):
+        from tracker.demos import write_demos
+
+        write_demos(folder, keep=True)  # an installed tool's first start: a checkout's demos
     for path in storage.saves_by_recency(folder):
         try:
             return _told(storage.open_save(path)), skipped

@@ -1,7 +1,7 @@
 """The user's settings (for now, the theme), kept in a small JSON file in their config folder.
 
-The file is ``$XDG_CONFIG_HOME/combat-tracker/settings.json`` (``~/.config/...`` when
-XDG_CONFIG_HOME is unset); ``TRACKER_SETTINGS`` names another file (tests use it). A file
+The file is ``settings.json`` in the user's config folder (``tracker.defaults``; on Linux
+``~/.config/combat-tracker/``); ``TRACKER_SETTINGS`` names another file (tests use it). A file
 that cannot be read gives one line to show and the defaults; it is replaced when a setting
 next changes.
 """
@@ -13,8 +13,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from tracker.defaults import config_folder
+
 ENV_FILE = "TRACKER_SETTINGS"
-FOLDER = "combat-tracker"
 NAME = "settings.json"
 
 
@@ -24,13 +25,11 @@ class Settings:
 
 
 def settings_path() -> Path:
-    """Where the settings live: TRACKER_SETTINGS, else the XDG config folder."""
+    """Where the settings live: TRACKER_SETTINGS, else the user's config folder."""
     override = os.environ.get(ENV_FILE)
     if override:
         return Path(override).expanduser()
-    config = os.environ.get("XDG_CONFIG_HOME") or ""
-    base = Path(config).expanduser() if os.path.isabs(config) else Path.home() / ".config"
-    return base / FOLDER / NAME
+    return config_folder() / NAME
 
 
 def load(path: Path) -> tuple[Settings, str | None]:

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from rules import snapshot
 from rules.history import History, Record
-from tracker.defaults import DEFAULT_SAVES  # noqa: F401 - re-exported for the app
 
 SUFFIX = ".fight"
 DEMO_PREFIX = "demo-"

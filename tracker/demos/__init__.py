@@ -7,9 +7,11 @@ committed.
 """
 
 from collections.abc import Callable
+from pathlib import Path
 
 from rules.history import History
 from rules.registry import part
+from tracker import storage
 from tracker.defaults import systems
 
 
@@ -23,3 +25,14 @@ def _demos() -> dict[str, Callable[[], History]]:
 
 
 DEMOS: dict[str, Callable[[], History]] = _demos()  # by file stem, the first system's first
+
+
+def write_demos(folder: Path, *, keep: bool = False) -> list[Path]:
+    """Write every demo into ``folder``; ``keep`` leaves one already there as it is."""
+    written = []
+    for stem, build in DEMOS.items():
+        path = folder / f"{stem}{storage.SUFFIX}"
+        if not (keep and path.exists()):
+            storage.write(path, build())
+            written.append(path)
+    return written

@@ -3,11 +3,7 @@
 import sys
 from pathlib import Path
 
-from tracker import storage
-from tracker.demos import DEMOS
+from tracker.demos import write_demos
 
-folder = Path(sys.argv[1] if len(sys.argv) > 1 else "saves")
-for stem, build in DEMOS.items():
-    path = folder / f"{stem}{storage.SUFFIX}"
-    storage.write(path, build())
+for path in write_demos(Path(sys.argv[1] if len(sys.argv) > 1 else "saves")):
     print(path)

@@ -111,6 +111,8 @@ class EncounterScreen(Screen[None]):
         Binding("c", "add_condition", "Condition"),
         Binding("C", "remove_condition", "Drop condition", show=False),
         Binding("o", "note", "Note", show=False),
+        Binding("plus", "nudge(1)", "Main track +1", show=False),
+        Binding("minus", "nudge(-1)", "Main track -1", show=False),
         Binding("K,shift+up", "move(-1)", "Move up in order", show=False),
         Binding("J,shift+down", "move(1)", "Move down in order", show=False),
         Binding("u", "undo", "Undo"),
@@ -436,6 +438,33 @@ class EncounterScreen(Screen[None]):
             ConfirmScreen(f"Remove {combatant.name} from the encounter?"), answered
         )
 
+    def action_nudge(self, delta: int) -> None:
+        """The selected combatant's main track one up (``+``) or down (``-``), as shown."""
+        combatant = self.selected()
+        if combatant is None:
+            return
+        system = self.session.system
+        track = system.main_track(combatant)
+        if track is None:
+            self.notify(f"{combatant.name} has no track to change: e edits the sheet", markup=False)
+            return
+        steps = delta if track.rising else -delta  # steps count toward worse
+        self.run(system.track_command(self.state, combatant, steps), f"{track.name} {delta:+d}")
+
+    def action_export(self, fmt: str, name: str = "") -> None:
+        """Write a fight report (Markdown or JSON) beside the save, and say where."""
+        from tracker import export, storage
+
+        try:
+            path = export.write_report(self.session.history, fmt, self.session.path, name)
+        except Rejected as exc:
+            self.notify(exc.message, title="Not exported", severity="error", markup=False)
+            return
+        except storage.SaveError as exc:
+            self.notify(str(exc), title="Not exported", severity="error", markup=False)
+            return
+        self.notify(f"Report written: {path.name} (in {path.parent})", markup=False)
+
     def action_move(self, delta: int) -> None:
         combatant = self.selected()
         if combatant is None:
@@ -654,6 +683,10 @@ class EncounterScreen(Screen[None]):
             if self.session.allows(name, argument.strip("()'\"")):
                 seen.add(binding.action)
                 out.append((binding.description, binding.action, f"key: {key_label(binding.key)}"))
+        if self.session.allows("export"):
+            for title, fmt in (("Markdown", "markdown"), ("JSON", "json")):
+                where = "a file in the saves folder"
+                out.append((f"Export report ({title})", f"export({fmt!r})", where))
         system = self.session.system
         for action in system.actions(self.state):
             if not self.session.allows("system", action.id):

@@ -15,6 +15,7 @@ from textual.widgets import Label, Static
 
 def key_label(keys: str) -> str:
     names = {"question_mark": "?", "delete": "Del", "escape": "Esc", "colon": ":"}
+    names |= {"plus": "+", "minus": "-"}
     return " / ".join(names.get(k, k) for k in keys.split(","))
 
 

@@ -26,6 +26,7 @@ import asyncssh
 from rich.console import Console
 
 from tracker import storage, textual_internals
+from tracker.defaults import config_folder
 from tracker.serve.admission import PasswordTries, Pending
 from tracker.serve.driver import ENTER_SCREEN
 from tracker.serve.heap import Heap
@@ -53,14 +54,17 @@ HOST_KEY_LIMIT = 64 * 1024  # bytes: any real private key is far smaller
 FLOOD_COOLDOWN = 60.0  # seconds a flooding seat's key, or password address, may not sit again
 CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
 WINDOW_CHANGES = 0.05  # seconds: a burst of window changes is applied once, at its end
+KEY_NAME = "ssh_host_ed25519_key"
 
 
 def default_host_key() -> Path:
     """Where the host key is kept: $TRACKER_HOST_KEY, else the user's config folder."""
     if os.environ.get("TRACKER_HOST_KEY"):
         return Path(os.environ["TRACKER_HOST_KEY"])
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return config / "tracker" / "ssh_host_ed25519_key"
+    # A key made before the platform's folders were used stays where it is: a new one would
+    # make every player's ssh warn of a changed host.
+    earlier = Path.home() / ".config" / "tracker" / KEY_NAME
+    return earlier if earlier.exists() else config_folder() / KEY_NAME
 
 
 def host_key(path: Path) -> tuple[asyncssh.SSHKey, str]:

@@ -9,7 +9,7 @@ the round. Values live in ``model``, the dice in ``dice``, the rules in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
@@ -20,7 +20,7 @@ from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import mid_percentile, percent
-from rules.system import Action, Damage, Figure, Landing, Luck, RuleSystem, Tier
+from rules.system import Action, Damage, Figure, Landing, Luck, RuleSystem, Tier, Track
 
 from . import conflict, forecast, solo
 from .dice import MAX_REPLACED, compare, parse_die, parse_pool, pool_text
@@ -307,6 +307,17 @@ class BeerRun(RuleSystem):
                 ability = structs.replace(ability, full=before.full)
             out.append(ability)
         return tuple(out)
+
+    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+        # The Health die, in pips: at zero the character dies (*Effects*).
+        health = combatant.sheet.ability("Health")
+        return None if health is None else Track("Health", health.size, 0, health.rating)
+
+    def with_track(self, sheet: BeerRunSheet, value: int) -> BeerRunSheet:
+        health = sheet.ability("Health")
+        if health is None:
+            raise Rejected("This sheet has no Health die")
+        return damaged(sheet, health.name, health.size - value)
 
     def sheet_stats(self, sheet: BeerRunSheet) -> tuple[str, ...]:
         extra = [f"+d{d.size}x{d.uses}" for d in sheet.situation]

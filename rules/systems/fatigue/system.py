@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
@@ -20,7 +20,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry, Span, spans
 from rules.odds import percent, whose_chances
-from rules.system import Action, Damage, Landing, RuleSystem, Tier
+from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import odds, solo
 from .arithmetic import (
@@ -141,6 +141,17 @@ class FatigueThresholds(RuleSystem):
 
     def fresh_sheet(self, sheet: FatigueSheet) -> FatigueSheet:
         return rested(sheet)
+
+    track_words = ("damage", "heal")
+
+    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+        # Health: the pool whose loss kills (*Consequences*: "Health damage"); it stops at
+        # minus its maximum, as the other pools but Wind and Wit do.
+        sheet: FatigueSheet = combatant.sheet
+        return Track("Health", sheet.health, -sheet.health_max, sheet.health_max)
+
+    def with_track(self, sheet: FatigueSheet, value: int) -> FatigueSheet:
+        return structs.replace(sheet, health=value)
 
     def sheet_stats(self, sheet: FatigueSheet) -> tuple[str, ...]:
         return (

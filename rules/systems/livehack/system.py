@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.bounds import LIMIT
 from rules.conditions import Condition
 from rules.dice import DiceSource
 from rules.errors import Rejected
@@ -21,7 +22,7 @@ from rules.forms import Field
 from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import Odds, percent, whose_chances
-from rules.system import Action, Damage, Landing, RuleSystem, Tier
+from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import decide, forms, log, odds, solo
 from .forms import DEFENSES, TAKES, default_target
@@ -195,6 +196,19 @@ class LiveHack(RuleSystem):
 
     def fresh_sheet(self, sheet: LiveHackSheet) -> LiveHackSheet:
         return rested(sheet)
+
+    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+        sheet: LiveHackSheet = combatant.sheet
+        return Track("Wounds", sheet.wounds, 0, LIMIT, rising=True)
+
+    def with_track(self, sheet: LiveHackSheet, value: int) -> LiveHackSheet:
+        return structs.replace(sheet, wounds=value)
+
+    def track_command(self, state: Encounter, combatant: Combatant[Any], steps: int) -> Any:
+        # Healing is the Heal wounds action's, which stabilizes the dying (*Healing*).
+        if steps < 0 and combatant.sheet.wounds > 0:
+            return LiveHackHeal(combatant_id=combatant.id, levels=min(-steps, LIMIT))
+        return super().track_command(state, combatant, steps)
 
     def sheet_stats(self, sheet: LiveHackSheet) -> tuple[str, ...]:
         fort = sheet.defense("fortitude") + sheet.attribute("con") + sheet.armour

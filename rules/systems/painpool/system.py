@@ -19,7 +19,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds import whose_chances
-from rules.system import Action, Damage, Landing, RuleSystem, Tier
+from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import forecast, solo, view
 from .events import (
@@ -169,6 +169,19 @@ class PainPool(RuleSystem):
 
     def fresh_sheet(self, sheet: HeroSheet | ChallengeSheet) -> HeroSheet | ChallengeSheet:
         return rested(sheet)
+
+    track_words = ("lose", "heal")  # "the pain pool looses health tokens"
+
+    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+        # A challenge's health tokens (*Pain Pool*: it "looses health tokens"); a hero's
+        # damage is crossed off boons, chosen in Take damage, so a hero has no such track.
+        sheet = combatant.sheet
+        if not isinstance(sheet, ChallengeSheet):
+            return None
+        return Track("Health tokens", sheet.remaining, 0, sheet.tokens)
+
+    def with_track(self, sheet: ChallengeSheet, value: int) -> ChallengeSheet:
+        return structs.replace(sheet, lost=sheet.tokens - value)
 
     def sheet_stats(self, sheet: HeroSheet | ChallengeSheet) -> tuple[str, ...]:
         if isinstance(sheet, ChallengeSheet):

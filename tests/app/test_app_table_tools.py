@@ -1,0 +1,137 @@
+"""Plain dice, quick track changes and reports from the app, at 80x24, by keys."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rules.dice import ScriptedDice, SeededDice
+from rules.history import History
+from rules.plain_dice import DiceRolled
+from rules.systems.fatigue.demo import build as fatigue_demo
+from rules.systems.livehack.demo import build as livehack_demo
+from tests.screen import screen_text
+from tracker.app import TrackerApp
+from tracker.screens.command_line import CommandLineScreen
+from tracker.screens.encounter import EncounterScreen
+from tracker.session import EncounterSession
+from tracker.widgets.combatants import CombatantsPane
+
+from .test_app_command_line import type_line
+
+SMALL = (80, 24)
+
+
+def make_app(tmp_path: Path, history: History | None = None, faces: list[int] | None = None):  # type: ignore[no-untyped-def]
+    dice = ScriptedDice(faces) if faces is not None else SeededDice(2)
+    session = EncounterSession(history or livehack_demo(), dice, tmp_path / "warren.fight")
+    return TrackerApp(session, saves=tmp_path)
+
+
+def wounds(app: TrackerApp, cid: str) -> int:
+    return app.session.state.combatant(cid).sheet.wounds  # type: ignore[no-any-return]
+
+
+async def test_plain_dice_on_the_line(tmp_path: Path) -> None:
+    app = make_app(tmp_path, faces=[4, 2, 1, 6, 3, 5])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await type_line(pilot, "roll 2d6+3")  # dice notation after :roll is dice
+        assert isinstance(app.screen, EncounterScreen)
+        assert "🎲 2d6+3: 4 2 + 3 = 9 · mean 10" in screen_text(app)
+        await type_line(pilot, "dice 4d6kh3 >= 12")
+        assert "4d6kh3 >= 12: (1) 6 3 5 = 14" in screen_text(app)
+        rolled = [e for e in app.session.history.effective_events() if isinstance(e, DiceRolled)]
+        assert [e.total for e in rolled] == [9, 14]
+        await pilot.press("u")
+        await pilot.pause()
+        assert "🎲 4d6kh3" not in screen_text(app)
+
+
+async def test_bad_dice_keep_the_prompt_open_with_one_line(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        before = len(app.session.history.records)
+        await type_line(pilot, "roll 200d6")
+        assert isinstance(app.screen, CommandLineScreen)
+        assert "200d6: roll 1 to 100 dice, not 200" in screen_text(app)
+        await pilot.press("ctrl+u", *"dice 2d6+", "enter")
+        await pilot.pause()
+        assert "cannot read dice at 'the end'" in screen_text(app)
+        assert len(app.session.history.records) == before
+
+
+async def test_wound_and_heal_on_the_line_and_undo(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await type_line(pilot, "wound orla 2")
+        assert wounds(app, "c1") == 2
+        assert "Orla Wounds: 0 → 2 (+2)" in screen_text(app)
+        await type_line(pilot, "heal orla")  # LiveHack's own healing: 1 level
+        assert wounds(app, "c1") == 1
+        assert "Orla heals 1 Wounds" in screen_text(app)
+        await type_line(pilot, "undo 2")
+        assert wounds(app, "c1") == 0
+        await type_line(pilot, "heal orla")
+        assert isinstance(app.screen, CommandLineScreen)
+        assert "Orla's Wounds is already at its best (0)" in screen_text(app)
+
+
+async def test_plus_and_minus_on_the_selected_row(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        pane = app.screen.query_one(CombatantsPane)
+        pane.focus()
+        await pilot.pause()
+        selected = pane.selected_id
+        assert selected is not None
+        before = wounds(app, selected)
+        await pilot.press("plus", "plus")
+        await pilot.pause()
+        assert wounds(app, selected) == before + 2  # + raises the number shown: Wounds
+        await pilot.press("minus")
+        await pilot.pause()
+        assert wounds(app, selected) == before + 1
+        await pilot.press("u")
+        await pilot.pause()
+        assert wounds(app, selected) == before + 2
+
+
+async def test_the_systems_own_word_and_a_falling_track(tmp_path: Path) -> None:
+    app = make_app(tmp_path, fatigue_demo())
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        pane = app.screen.query_one(CombatantsPane)
+        first = app.session.state.combatant(pane.selected_id or "")
+        health = first.sheet.health
+        await type_line(pilot, f"damage {first.id} 3")  # Fatigue's word for the worse way
+        assert app.session.state.combatant(first.id).sheet.health == health - 3
+        assert f"{first.name} Health: {health} → {health - 3} (-3)" in screen_text(app)
+        pane.focus()
+        await pilot.press("plus")  # + raises the number shown: Health, so it heals
+        await pilot.pause()
+        assert app.session.state.combatant(first.id).sheet.health == health - 2
+
+
+async def test_export_from_the_line_and_the_palette(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await type_line(pilot, "export")
+        report = tmp_path / "warren-report.md"
+        assert report.read_text().startswith("# ")
+        assert "Report written: warren-report.md" in screen_text(app)
+        await type_line(pilot, "export json round2")
+        data = json.loads((tmp_path / "round2.json").read_text())
+        assert data["encounter"] == "Goblin Warren" and data["gm"] is True
+        await type_line(pilot, "export ../elsewhere.md")
+        assert isinstance(app.screen, CommandLineScreen)  # the prompt stays, to fix the name
+        assert not (tmp_path.parent / "elsewhere.md").exists()
+        assert "give a file name, not a path" in screen_text(app)
+        await pilot.press("ctrl+u", *"export md warren.fight", "enter")
+        await pilot.pause()
+        assert "that is a save's name" in screen_text(app)
+        await pilot.press("escape")
+        (tmp_path / "warren-report.json").unlink(missing_ok=True)
+        await pilot.press("ctrl+p", *"export json")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert json.loads((tmp_path / "warren-report.json").read_text())

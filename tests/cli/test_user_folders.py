@@ -1,0 +1,49 @@
+"""An installed tracker keeps its files in the platform's user folders (platformdirs)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from tracker import defaults, launch, settings, storage
+from tracker.serve.server import default_host_key
+
+
+def test_the_user_folders_follow_the_platform(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv(settings.ENV_FILE, raising=False)
+    monkeypatch.delenv("TRACKER_HOST_KEY", raising=False)
+    assert defaults.saves_folder() == tmp_path / "data" / "combat-tracker" / "saves"
+    assert defaults.library_folder() == tmp_path / "data" / "combat-tracker" / "library"
+    assert settings.settings_path() == tmp_path / "config" / "combat-tracker" / "settings.json"
+    key = tmp_path / "config" / "combat-tracker" / "ssh_host_ed25519_key"
+    assert default_host_key() == key
+    # A host key made where earlier versions kept it stays in use (clients would see a change).
+    earlier = tmp_path / "home" / ".config" / "tracker" / "ssh_host_ed25519_key"
+    earlier.parent.mkdir(parents=True)
+    earlier.write_text("key")
+    assert default_host_key() == earlier
+
+
+def test_a_first_start_in_the_user_folder_opens_the_demo(tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    args = argparse.Namespace(command=None, saves=folder, user_saves=True)
+    opened, skipped = launch.choose_encounter(args)
+    assert not skipped
+    assert opened.history.state.system == defaults.FIRST_SYSTEM
+    assert len(storage.demos(folder)) == 4
+    assert storage.demos(folder)[0].name == "demo-livehack.fight"
+    assert opened.path.parent == folder and not storage.is_demo(opened.path)
+
+
+def test_a_folder_given_with_saves_gets_no_demos_written(tmp_path: Path) -> None:
+    args = argparse.Namespace(command=None, saves=tmp_path, user_saves=False)
+    with pytest.raises(storage.SaveError, match="no saves and no demo here"):
+        launch.choose_encounter(args)
+    assert list(tmp_path.iterdir()) == []
