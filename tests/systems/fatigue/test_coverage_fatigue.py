@@ -1,10 +1,17 @@
 """Fatigue & Thresholds mechanics the coverage table (docs/rulings.md, "Coverage") found with no
-test of their own: *Aid Mechanic*'s "apply more than one of your skills to a check", and *Fumble
-Thresholds*' "if it is not specified, the threshold is probably 0"."""
+test of their own: *Aid Mechanic*'s "apply more than one of your skills to a check", *Fumble
+Thresholds*' "if it is not specified, the threshold is probably 0", and *Other Things*' narrated
+consequences of a task outside combat."""
 
+import pytest
+
+from rules.commands import AddCombatant
+from rules.engine import describe, new_encounter
+from rules.history import History
 from rules.systems.fatigue.arithmetic import Cost
+from rules.systems.fatigue.events import FatiguePoolsSpent
 from rules.systems.fatigue.sheet import FatigueSheet, Skill
-from rules.systems.fatigue.system import FatigueAid, FatigueChecked
+from rules.systems.fatigue.system import FatigueAid, FatigueApply, FatigueCheck, FatigueChecked
 from tests.systems.fatigue.test_fatigue import attack, fight, run, sheet
 
 
@@ -39,3 +46,36 @@ def test_an_action_with_no_fumble_threshold_has_a_line_of_0() -> None:
     history = fight()
     roll = attack(history, 1, 10, weapon="", attacker_skills=())  # 1 beats 0
     assert roll.fumble_line == 0 and not roll.fumbled
+
+
+@pytest.mark.parametrize(
+    ("beaten_by", "narrated"),
+    [
+        (5, ""),  # Ordinary: 2N, nothing to narrate
+        (15, "GM: a slip, strain or lost ground (first consequence)"),
+        (25, "GM: something breaks or an injury (second consequence)"),
+        (35, "GM: a device blows up or a severe injury (third consequence)"),
+        (45, "GM: disaster, a crippling injury (fourth consequence)"),
+    ],
+)
+def test_a_task_outside_combat_pays_2n_and_its_worse_levels_are_narrated(
+    beaten_by: int, narrated: str
+) -> None:
+    """*Other Things*: "The results of the failure will be determined by what you are
+    attempting": building or repairing, the four consequences are the GM's to narrate, each
+    named in the log; the pools pay 2N."""
+    history = History(new_encounter("Workshop", "fatigue"))
+    run(history, AddCombatant(name="Tinker", sheet=FatigueSheet(skills=(Skill("Repair", 0),))))
+    check = FatigueCheck(
+        attacker_id=None,
+        defender_id="c1",
+        nature_total=10 + beaten_by,
+        defender_effort=(Cost("wit", 2),),
+    )
+    run(history, check, 10)
+    before = history.state
+    [paid] = run(history, FatigueApply())
+    assert isinstance(paid, FatiguePoolsSpent)
+    assert paid.costs == (Cost("wit", 4),) and paid.narrate == narrated
+    if narrated:
+        assert narrated in describe(before, paid).plain
