@@ -1,0 +1,83 @@
+"""docs/rulings.md stays true to the code: every test, module and name it cites exists, and every
+link within it leads to one of its headings (its "Coverage" tables are read this way)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RULINGS = ROOT / "docs" / "rulings.md"
+
+# `path.py`, `path.py::name`, `path.py::Class.name`, or `::name` (in the path cited last).
+REFERENCE = re.compile(r"`((?:tests|rules|tracker)/[\w/]+\.py)?(?:::([\w.]+))?`")
+LINK = re.compile(r"\]\(#([^)]+)\)")
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to -."""
+    kept = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return kept.replace(" ", "-")
+
+
+def defines(source: str, name: str) -> bool:
+    """Whether a module defines ``name`` (a function, class or assigned name), at any depth."""
+    pattern = rf"^\s*(?:(?:async\s+)?def|class)\s+{name}\b|^\s*{name}\s*[:=]"
+    return re.search(pattern, source, re.MULTILINE) is not None
+
+
+def references(text: str) -> list[tuple[str, str | None]]:
+    """Every (path, name) cited; a bare ``::name`` belongs to the path cited just before."""
+    found: list[tuple[str, str | None]] = []
+    current: str | None = None
+    for match in REFERENCE.finditer(text):
+        path, name = match.group(1), match.group(2)
+        if path is None and name is None:
+            continue
+        current = path or current
+        assert current is not None, f"`::{name}` with no file cited before it"
+        found.append((current, name))
+    return found
+
+
+def test_every_cited_file_and_name_exists() -> None:
+    missing = []
+    for path, name in references(RULINGS.read_text(encoding="utf-8")):
+        file = ROOT / path
+        if not file.is_file():
+            missing.append(path)
+        elif name is not None:
+            source = file.read_text(encoding="utf-8")
+            missing += [f"{path}::{name}" for part in name.split(".") if not defines(source, part)]
+    assert missing == []
+
+
+def test_every_link_leads_to_a_heading() -> None:
+    text = RULINGS.read_text(encoding="utf-8")
+    anchors = {slug(line.lstrip("#")) for line in text.splitlines() if line.startswith("#")}
+    assert sorted(set(LINK.findall(text)) - anchors) == []
+
+
+@pytest.mark.parametrize(
+    ("heading", "anchor"),
+    [
+        ('### Aiding: MOS 0 and "part thereof"', "aiding-mos-0-and-part-thereof"),
+        ("### 15+ on a Will roll transforms", "15-on-a-will-roll-transforms"),
+        ("## LiveHack (`001`)", "livehack-001"),
+        ("### Solo play: the GM's challenges", "solo-play-the-gms-challenges"),
+    ],
+)
+def test_anchors_are_made_as_github_makes_them(heading: str, anchor: str) -> None:
+    assert slug(heading.lstrip("#")) == anchor
+
+
+def test_the_checks_catch_a_missing_name_and_a_bare_name() -> None:
+    cited = references("`tests/rules/test_rulings_doc.py::slug`, `::no_such_name`")
+    assert cited == [
+        ("tests/rules/test_rulings_doc.py", "slug"),
+        ("tests/rules/test_rulings_doc.py", "no_such_name"),
+    ]
+    source = Path(__file__).read_text(encoding="utf-8")
+    assert defines(source, "slug") and not defines(source, "no_such_" + "name")
