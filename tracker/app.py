@@ -301,7 +301,9 @@ class TrackerApp(App[None]):
             problem = None
             try:
                 if path.exists() or path.is_symlink():
-                    problem = f"{path}: is already there; choose a new file"
+                    # The name, not the path: the prompt shows the path, and a one-line
+                    # notification would cut the reason off a long one.
+                    problem = f"{path.name} is already there; choose a new file"
                 else:
                     storage.write(path, session.history)
             except storage.SaveError as exc:
