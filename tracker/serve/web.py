@@ -328,6 +328,7 @@ class WebServer:
                 web.get("/join/{token}", self._join),
                 web.get("/ws/{token}", self._socket),
                 web.static("/static", STATIC, show_index=False, follow_symlinks=False),
+                web.get("/favicon.ico", self._no_icon),
             ]
         )
         app.on_response_prepare.append(self._headers)
@@ -359,6 +360,10 @@ class WebServer:
         if link is None:
             raise web.HTTPForbidden(text=NO_SEAT)
         return link
+
+    @staticmethod
+    async def _no_icon(request: web.Request) -> web.Response:
+        return web.Response(status=204)  # browsers ask; a 404 would be an error in their log
 
     async def _join(self, request: web.Request) -> web.Response:
         link = self._link(request)
