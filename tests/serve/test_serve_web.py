@@ -11,11 +11,14 @@ import pytest
 
 from rules.commands import AddNote
 from rules.systems.livehack.model import LiveHackRoll
-from tests.serve.serve_helpers import SECRET, Client
+from tests.screen import screen_text
+from tests.serve.serve_helpers import SECRET, Client, encounter
 from tests.serve.web_helpers import Browser, WebServed, channel_of, seat_of, serve_web, until
 from tracker.serve import players
+from tracker.serve.app import TableApp
 from tracker.serve.limits import FLOODED, MAX_SIZE
 from tracker.serve.links import Links
+from tracker.serve.seats import Table
 from tracker.serve.web import BACKLOG, Socket
 
 
@@ -236,3 +239,51 @@ def test_link_lines_in_the_players_file() -> None:
     ]
     with pytest.raises(players.PlayersError, match="line 1: the GM has no join link"):
         players.parse("gm link")
+
+
+async def test_the_gm_makes_copies_and_revokes_links_in_the_seats_dialog(tmp_path: Path) -> None:
+    session, _ = encounter()
+    table = Table(session)
+    table.links.base = "http://192.0.2.7:8080"
+    kept = table.links.make("player", "Alice")
+    app = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("w")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert table.links.url(kept) in shown and "l: make a join link" in shown
+        await pilot.press("l")
+        await pilot.pause()
+        assert "A join link for a browser seat" in screen_text(app)
+        await pilot.press(*"Cara", "enter")
+        await pilot.pause()
+        made = [link for link in table.links if link.name == "Cara"]
+        assert len(made) == 1 and made[0].role == "player"
+        url = table.links.url(made[0])
+        assert app.clipboard == url  # copied, and shown to read out
+        await pilot.pause(0.3)
+        assert "Cara's link (copied)" in screen_text(app)
+        assert url in screen_text(app)  # in the links
+        await pilot.press("tab", "down", "c")  # to the links; Cara's
+        assert app.clipboard == url
+        await pilot.press("x")
+        await pilot.pause()
+        assert "Revoke Cara's join link?" in screen_text(app)
+        await pilot.press("y")
+        await pilot.pause()
+        assert [link.name for link in table.links] == ["Alice"]
+        assert url not in screen_text(app)
+
+
+async def test_without_web_the_dialog_says_how_to_make_links(tmp_path: Path) -> None:
+    session, _ = encounter()
+    table = Table(session)
+    app = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("w")
+        await pilot.pause()
+        assert "make a join link" not in screen_text(app)
+        await pilot.press("l")
+        await pilot.pause(0.3)
+        assert "Serve with --web" in screen_text(app)
+        assert not len(table.links)

@@ -65,7 +65,7 @@ class SeatsScreen(ModalScreen[None]):
         for label in ("Who", "Role", "From", "Acts for", "Idle"):
             grid.add_column(label)
         links = self.query_one("#links", DataTable)
-        for label in ("Link for", "Role", "Join link"):
+        for label in ("Join link", "For", "Role"):  # the link first: it is read out
             links.add_column(label)
 
         # Told from the session's loop; the screen redraws on its own.
@@ -113,7 +113,7 @@ class SeatsScreen(ModalScreen[None]):
         keep = self.selected_link()
         grid.clear()
         for number, link in enumerate(links):
-            grid.add_row(Text(link.name), Text(link.role), Text(links.url(link)), key=str(number))
+            grid.add_row(Text(links.url(link)), Text(link.name), Text(link.role), key=str(number))
             if link is keep:
                 grid.move_cursor(row=number, animate=False)
 
