@@ -208,7 +208,9 @@ async def clients(
     # With links, every other seat is a browser's.
     tasks = [
         asyncio.create_task(
-            one_seat(port, i, marks, seen[i], ready[i], active, links[i // 2] if i % 2 else "")
+            one_seat(
+                port, i, marks, seen[i], ready[i], active, links[i // 2] if links and i % 2 else ""
+            )
         )
         for i in range(count)
     ]
