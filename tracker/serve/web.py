@@ -25,6 +25,7 @@ import html
 import ipaddress
 import logging
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -194,7 +195,8 @@ class Socket:
         self._wake = asyncio.Event()
         self._closing = False
         self.overflowed = False
-        self.on_overflow: Any = None  # called once when the browser falls too far behind
+        # Called once when the browser falls too far behind.
+        self.on_overflow: Callable[[], None] | None = None
 
     def write(self, data: str) -> None:
         if self.is_closing():
