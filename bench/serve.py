@@ -19,6 +19,11 @@ it, it keeps knocking), one presses ↓ the whole time as fast as a seat may (th
 limit: 120 a second), one asks for a huge window (20000x10000 at login, window changes to
 65535x65535 and in-band resizes every half second). Only the watching seats' latency is
 counted.
+
+Browser seats (``--web``): the same rows again with every other seat in a browser, by a
+join link: a WebSocket client that speaks as the page's textual.js does (JSON packets
+out, the frames in), against the same server's ``--web`` (tracker/serve/web.py). Same
+targets as the SSH seats.
 """
 
 from __future__ import annotations
@@ -66,8 +71,11 @@ async def one_seat(
     seen: dict[str, float],
     ready: asyncio.Event,
     active: bool,
+    link: str = "",
 ) -> None:
-
+    if link:
+        await one_browser(link, marks, seen, ready, active)
+        return
     name = "spectator" if index % 4 == 3 else f"p{index}"
     conn = await connect(port, name)
     process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
@@ -90,6 +98,35 @@ async def one_seat(
             seen[waiting.pop(0)] = now
         tail = text[-16:]
     conn.close()
+
+
+async def one_browser(
+    link: str, marks: list[str], seen: dict[str, float], ready: asyncio.Event, active: bool
+) -> None:
+    """A seat in a browser: its join link's socket, as textual.js opens it."""
+    import aiohttp
+
+    socket = link.replace("/join/", "/ws/") + "?width=80&height=24"
+    async with aiohttp.ClientSession() as http, http.ws_connect(socket) as ws:
+        tail = ""
+        waiting = list(marks)
+        frames = 0
+        async for message in ws:
+            if message.type != aiohttp.WSMsgType.BINARY:
+                continue
+            now = time.monotonic()
+            text = tail + message.data.decode("utf-8", "replace")
+            if "Roll log" in text and not ready.is_set():
+                frames += 1
+                if active and frames == 1:
+                    await ws.send_str(json.dumps(["stdin", "\x1b[B"]))
+                else:
+                    ready.set()
+            while waiting and waiting[0] in text:
+                seen[waiting.pop(0)] = now
+            tail = text[-16:]
+            if not waiting:
+                break
 
 
 async def connect(port: int, name: str) -> Any:
@@ -162,12 +199,19 @@ async def giant(port: int) -> None:
     reader.cancel()
 
 
-async def clients(port: int, count: int, events: int, active: bool, hostile: bool) -> None:
+async def clients(
+    port: int, count: int, events: int, active: bool, hostile: bool, links: list[str]
+) -> None:
     marks = [f"M{number:04d}X" for number in range(events)]
     seen: list[dict[str, float]] = [{} for _ in range(count)]
     ready = [asyncio.Event() for _ in range(count)]
+    # With links, every other seat is a browser's.
     tasks = [
-        asyncio.create_task(one_seat(port, i, marks, seen[i], ready[i], active))
+        asyncio.create_task(
+            one_seat(
+                port, i, marks, seen[i], ready[i], active, links[i // 2] if links and i % 2 else ""
+            )
+        )
         for i in range(count)
     ]
     await asyncio.gather(*(event.wait() for event in ready))
@@ -187,7 +231,7 @@ async def clients(port: int, count: int, events: int, active: bool, hostile: boo
 
 
 async def measure(
-    count: int, events: int, gap: float, active: bool, hostile: bool
+    count: int, events: int, gap: float, active: bool, hostile: bool, web: bool = False
 ) -> dict[str, float]:
     from rules.commands import AddCombatant, AddNote
     from rules.dice import SeededDice
@@ -208,6 +252,17 @@ async def measure(
     config = Config(port=0, password=PASSWORD, host_key=folder / "key", max_seats=count + 4)
     server = TableServer(table, config)
     await server.start()
+    links: list[str] = []
+    browsers = None
+    if web:
+        from tracker.serve.web import WebServer
+
+        browsers = WebServer(server, "127.0.0.1", 0)
+        await browsers.start()
+        for number in range(count // 2):
+            role = "spectator" if number % 4 == 3 else "player"
+            links.append(table.links.url(table.links.make(role, f"b{number}")))
+    (folder / "links.json").write_text(json.dumps(links))
     gc.collect()
     before = rss_mb()
     child = await asyncio.create_subprocess_exec(
@@ -219,6 +274,7 @@ async def measure(
         str(events),
         str(int(active)),
         str(int(hostile)),
+        str(folder / "links.json"),
         stdout=subprocess.PIPE,
     )
     assert child.stdout is not None
@@ -241,6 +297,8 @@ async def measure(
     per_seat = (rss_mb() - before) / count  # every seat connected, drawn and updated
     await child.wait()
     server.close()
+    if browsers is not None:
+        await browsers.close()
     await server.wait_closed()
     latencies = [(at[mark] - sent[mark]) * 1000 for at in seen for mark in at]
     missing = count * events - len(latencies)
@@ -248,6 +306,7 @@ async def measure(
         "seats": count,
         "active": active,
         "hostile": hostile,
+        "web": web,
         "median": statistics.median(latencies),
         "p95": percentile(latencies, 0.95),
         "max": max(latencies),
@@ -269,6 +328,8 @@ def table(results: list[dict[str, float]], events: int, gap: float) -> str:
         they = "each typed a key" if r["active"] else "watch"
         if r["hostile"]:
             they = "watch; 1 floods, 1 types at the limit, 1 huge window"
+        if r.get("web"):
+            they += ", half in a browser"
         rows.append(
             f"| {r['seats']:.0f} | {they} | {r['median']:.1f} ms | {r['p95']:.1f} ms"
             f" | {r['max']:.1f} ms | {r['missing']:.0f} | {r['per_seat_mb']:.2f} MB |"
@@ -295,12 +356,13 @@ def write_doc(text: str, block: str = "serve") -> None:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--client":
         port, count, events, active, hostile = (int(value) for value in sys.argv[2:7])
-        asyncio.run(clients(port, count, events, bool(active), bool(hostile)))
+        links = json.loads(Path(sys.argv[7]).read_text())
+        asyncio.run(clients(port, count, events, bool(active), bool(hostile), links))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--server":
-        count, events, active, hostile = (int(value) for value in sys.argv[2:6])
-        gap = float(sys.argv[6])
-        result = asyncio.run(measure(count, events, gap, bool(active), bool(hostile)))
+        count, events, active, hostile, web = (int(value) for value in sys.argv[2:7])
+        gap = float(sys.argv[7])
+        result = asyncio.run(measure(count, events, gap, bool(active), bool(hostile), bool(web)))
         print(json.dumps(result), flush=True)
         return
     parser = argparse.ArgumentParser(description=__doc__)
@@ -318,6 +380,11 @@ def main() -> None:
         metavar="SEATS",
         help=f"watching seats under attack (default {HOSTILE_SEATS}; none: skip)",
     )
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="only rows with every other seat in a browser, by a join link",
+    )
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     args = parser.parse_args()
     modes = {"watch": (False,), "typed": (True,), None: (False, True)}[args.only]
@@ -327,7 +394,8 @@ def main() -> None:
     for count, active, hostile in runs:
         # Each in a process of its own: its memory figure must not reuse an earlier run's
         # freed heap.
-        argv = ("--server", count, args.events, int(active), int(hostile), args.gap)
+        web = int(args.web)
+        argv = ("--server", count, args.events, int(active), int(hostile), web, args.gap)
         run = subprocess.run(
             [sys.executable, __file__, *map(str, argv)],
             check=True,
@@ -338,8 +406,9 @@ def main() -> None:
         print(results[-1], file=sys.stderr, flush=True)
     # The hostile rows have a table of their own (docs/performance.md, "Hostile seats").
     for block, rows in (
-        ("serve", [r for r in results if not r["hostile"]]),
-        ("serve-hostile", [r for r in results if r["hostile"]]),
+        ("serve", [r for r in results if not r["hostile"] and not r["web"]]),
+        ("serve-hostile", [r for r in results if r["hostile"] and not r["web"]]),
+        ("serve-web", [r for r in results if r["web"]]),
     ):
         if rows:
             text = table(rows, args.events, args.gap)

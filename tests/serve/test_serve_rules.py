@@ -142,7 +142,9 @@ def tracker(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_serve_refuses_bad_set_ups_in_one_line(tmp_path: Path) -> None:
     nobody = tracker("serve", cwd=tmp_path)
     assert nobody.returncode == 2
-    assert nobody.stderr.strip().endswith("nobody could join: give a players file, or --password")
+    assert nobody.stderr.strip().endswith(
+        "nobody could join: give a players file, --password or --web"
+    )
     (tmp_path / "players").write_text("wizard ssh-ed25519 AAAA\n")
     bad = tracker("serve", "--players", "players", cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1

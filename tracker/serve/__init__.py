@@ -24,7 +24,17 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         "--players",
         type=Path,
         metavar="FILE",
-        help="the players file: 'ROLE[:NAME] KEYTYPE KEY' a line (see the README)",
+        help="the players file: 'ROLE[:NAME] KEYTYPE KEY' or 'ROLE[:NAME] link' a line",
+    )
+    serve.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="also seat players in a browser, from join links (e.g. 127.0.0.1:8080)",
+    )
+    serve.add_argument(
+        "--web-url",
+        metavar="URL",
+        help="the address players' browsers reach --web at, for the links (a proxy's)",
     )
     serve.add_argument(
         "--password",

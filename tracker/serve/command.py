@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 import sys
+import urllib.parse
 from pathlib import Path
 
 from tracker import launch, storage
@@ -20,11 +21,21 @@ from tracker.serve.server import Config, TableServer, default_host_key
 from tracker.session import EncounterSession
 
 
-def parse_listen(text: str) -> tuple[str, int]:
+def parse_listen(text: str, option: str = "--listen") -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise storage.SaveError(Path(text), "is not HOST:PORT for --listen")
+        raise storage.SaveError(Path(text), f"is not HOST:PORT for {option}")
     return host.strip("[]"), int(port)
+
+
+def web_url(text: str | None) -> str:
+    """``--web-url``: an http(s) address with a host and no query, for the join links."""
+    if text is None:
+        return ""
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise storage.SaveError(Path(text), "is not an http:// or https:// address for --web-url")
+    return text.rstrip("/")
 
 
 def config_from(args: argparse.Namespace) -> Config:
@@ -41,9 +52,14 @@ def config_from(args: argparse.Namespace) -> Config:
         password = os.environ.get(PASSWORD_ENV) or ask_password()
         if not password:
             raise storage.SaveError(Path("--password"), "needs a password that is not empty")
-    if not players and password is None:
+    links = [p for p in players if p.link]
+    if links and args.web is None:
         raise storage.SaveError(
-            Path("--players"), "nobody could join: give a players file, or --password"
+            args.players, f"has join links ({links[0].name}) but no --web HOST:PORT serves them"
+        )
+    if not players and password is None and (args.web is None or args.headless):
+        raise storage.SaveError(
+            Path("--players"), "nobody could join: give a players file, --password or --web"
         )
     return Config(
         host=host,
@@ -71,6 +87,8 @@ def ask_password() -> str:
 
 def run_serve(args: argparse.Namespace) -> int:
     config = config_from(args)
+    web = parse_listen(args.web, "--web") if args.web is not None else None
+    url = web_url(args.web_url)
     if args.file is not None:
         args.command = "open"
     opened, skipped = launch.choose_encounter(args)
@@ -82,6 +100,12 @@ def run_serve(args: argparse.Namespace) -> int:
     table = Table(session)
     try:
         server = TableServer(table, config)
+        for player in config.players:
+            if player.link:
+                try:
+                    table.links.make(player.role, player.name)
+                except ValueError as exc:
+                    raise storage.SaveError(args.players, str(exc)) from None
     except storage.SaveError:
         session.close()
         raise
@@ -90,14 +114,21 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"tracker: {server.key_note}", file=sys.stderr)
         notes.append(server.key_note)
     try:
-        return asyncio.run(_serve(table, server, args.headless, notes))
+        return asyncio.run(_serve(table, server, args.headless, notes, web, url))
     finally:
         error = session.close()
         if error:
             print(f"tracker: {error}", file=sys.stderr)
 
 
-async def _serve(table: Table, server: TableServer, headless: bool, notes: list[str]) -> int:
+async def _serve(
+    table: Table,
+    server: TableServer,
+    headless: bool,
+    notes: list[str],
+    web: tuple[str, int] | None = None,
+    url: str = "",
+) -> int:
     try:
         await server.start()
     except OSError as exc:
@@ -107,6 +138,23 @@ async def _serve(table: Table, server: TableServer, headless: bool, notes: list[
         )
         return 2
     where = f"Serving on {server.config.host}:{server.port} · host key {server.fingerprint}"
+    browsers = None
+    if web is not None:
+        from tracker.serve.web import WebServer  # only --web loads aiohttp
+
+        browsers = WebServer(server, *web, url=url)
+        try:
+            await browsers.start()
+        except OSError as exc:
+            print(f"tracker: cannot listen on {web[0]}:{web[1]} (--web): {exc}", file=sys.stderr)
+            server.close()
+            await server.wait_closed()
+            return 2
+        where += f" · browsers at {browsers.url}"
+        # The links, once, where the GM started the table (never in a log): the GM's
+        # screen shows them again in the seats dialog (w).
+        for link in table.links:
+            print(f"{link.role}:{link.name}  {table.links.url(link)}", flush=True)
     try:
         if headless:
             print(where, file=sys.stderr, flush=True)
@@ -128,4 +176,6 @@ async def _serve(table: Table, server: TableServer, headless: bool, notes: list[
         return 0
     finally:
         server.close()
+        if browsers is not None:
+            await browsers.close()
         await server.wait_closed()

@@ -64,6 +64,14 @@ class Bucket:
         self.tokens -= granted
         return granted
 
+    def take_all(self, wanted: int) -> bool:
+        """Whether all of ``wanted`` may pass now (then they are spent), or none."""
+        self.take(0)  # refilled up to now
+        if self.tokens < wanted:
+            return False
+        self.tokens -= wanted
+        return True
+
 
 @dataclass
 class InputLimit:
@@ -89,6 +97,15 @@ class InputLimit:
         if self.events.take(1):
             return True
         self.dropped_events += 1
+        return False
+
+    def admit_packet(self, size: int) -> bool:
+        """One message of ``size`` bytes from a browser seat, whole or not at all (its
+        text is then bounded again by the seat's driver, like an SSH seat's)."""
+        if self.events.take_all(1) and self.bytes.take_all(size):
+            return True
+        self.dropped_events += 1
+        self.dropped_bytes += size
         return False
 
     @property

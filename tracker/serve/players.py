@@ -6,10 +6,13 @@ Like ``authorized_keys``, one key a line, with the role (and the player's name) 
     gm                ssh-ed25519  AAAAC3NzaC1lZDI1NTE5... gm@laptop
     player:Alice      ssh-ed25519  AAAAC3NzaC1lZDI1NTE5... alice@home
     spectator:Bob     ssh-rsa      AAAAB3NzaC1yc2EAAAAD...
+    player:Cara       link
 
-Without a name, the key's comment (or the role) is the name. Blank lines and ``#`` comments
-are skipped. A name with a control or invisible character (``rules.text``) is refused; such
-characters are dropped from a comment.
+Without a name, the key's comment (or the role) is the name. ``link`` instead of a key
+gives a player or spectator a join link for a browser (``serve --web``,
+tracker/serve/links.py). Blank lines and ``#`` comments are skipped. A name with a control
+or invisible character (``rules.text``) is refused; such characters are dropped from a
+comment.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ class PlayersError(Exception):
 class Player:
     role: Role
     name: str
-    key: asyncssh.SSHKey | None  # None: seated by the table password
+    key: asyncssh.SSHKey | None  # None: seated by the table password, or by a link
+    link: bool = False  # sits down from a browser with a join link
 
 
 def parse(text: str, source: str = "players file") -> list[Player]:
@@ -49,8 +53,17 @@ def parse(text: str, source: str = "players file") -> list[Player]:
             raise PlayersError(
                 f"{source}, line {number}: {role!r} is not a role (gm, player or spectator)"
             )
+        if words[1:] == ["link"]:
+            if role == "gm":
+                raise PlayersError(
+                    f"{source}, line {number}: the GM has no join link (the GM joins by key)"
+                )
+            players.append(Player(role, name or role, None, link=True))
+            continue
         if len(words) < 3:
-            raise PlayersError(f"{source}, line {number}: expected ROLE[:NAME] KEYTYPE KEY")
+            raise PlayersError(
+                f"{source}, line {number}: expected ROLE[:NAME] KEYTYPE KEY, or ROLE[:NAME] link"
+            )
         try:
             key = asyncssh.import_public_key(" ".join(words[1:3]))
         except (asyncssh.KeyImportError, ValueError) as exc:

@@ -23,6 +23,7 @@ from rules.outcome import Outcome
 from rules.permissions import may_use
 from rules.system import RuleSystem
 from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids
+from tracker.serve.links import Link, Links
 from tracker.session import Change, EncounterSession, Subscriber
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class Seat:
     app: App[Any] | None = None
     close: Callable[[str], None] | None = None  # disconnects the seat with a message
     view: Viewer | None = None  # a shared view's own seat: what it shows, fixed
+    link: Link | None = None  # the join link a browser seat sat down with
     # A shared view draws this seat (tracker/serve/views.py): its own app is not told of
     # changes, and catches up when the seat takes over.
     muted: bool = False
@@ -76,6 +78,8 @@ class Table:
         self._watchers: list[Callable[[str], None]] = []
         # What the GM is told about the door: refused logins, lockouts, seats that failed.
         self.notices: deque[str] = deque(maxlen=NOTICES)
+        # Join links for browser seats (tracker/serve/web.py); the seats dialog shows them.
+        self.links = Links(changed=lambda: self._tell_watchers(""))
         self._hidden = hidden_ids(session.history.effective_events(), session.state)
         self._public_state: Encounter | None = None  # see ``_seen``
         self._unsubscribe = session.subscribe(self._changed)

@@ -1,4 +1,5 @@
-"""The GM's seats dialog: who is connected, which combatants each player acts for, kick."""
+"""The GM's seats dialog: who is connected, which combatants each player acts for, kick;
+and the join links for browser seats: make, copy, revoke."""
 
 from __future__ import annotations
 
@@ -12,12 +13,16 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
-from rules.forms import Field
+from rules.errors import Rejected
+from rules.forms import Field, choice_value
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FormScreen
+from tracker.serve.links import LINK_ROLES, Link
 from tracker.serve.seats import Seat, Table
 
 YES_NO = (("no", "No"), ("yes", "Yes"))
+ROLE_CHOICES = tuple((role, role.capitalize()) for role in LINK_ROLES)
+NO_WEB = "Serve with --web HOST:PORT to seat players in a browser"
 
 
 class AssignForm(FormScreen):
@@ -31,6 +36,9 @@ class SeatsScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("a,enter", "assign", "Assign combatants"),
         Binding("k", "kick", "Kick"),
+        Binding("l", "make_link", "Make a join link"),
+        Binding("c", "copy_link", "Copy the join link"),
+        Binding("x", "revoke_link", "Revoke the join link"),
         Binding("escape,w", "close", "Close"),
     ]
 
@@ -43,13 +51,22 @@ class SeatsScreen(ModalScreen[None]):
         with Vertical(id="dialog"):
             yield Label(Text("Seats at the table", style="bold"))
             yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
+            # Join links for browser seats (only when served with --web).
+            yield DataTable(id="links", cursor_type="row", zebra_stripes=True)
             yield Label(id="notices")  # the door: refused logins, lockouts, failed seats
             yield Label(Text("a / Enter: assign combatants   k: kick   Esc: close", style="dim"))
+            yield Label(
+                Text("l: make a join link   c: copy it   x: revoke it   Tab: links", style="dim"),
+                id="link-keys",
+            )
 
     def on_mount(self) -> None:
-        grid = self.query_one(DataTable)
+        grid = self.query_one("#seats", DataTable)
         for label in ("Who", "Role", "From", "Acts for", "Idle"):
             grid.add_column(label)
+        links = self.query_one("#links", DataTable)
+        for label in ("Join link", "For", "Role"):  # the link first: it is read out
+            links.add_column(label)
 
         # Told from the session's loop; the screen redraws on its own.
         def seats_changed(_: str) -> None:
@@ -67,7 +84,8 @@ class SeatsScreen(ModalScreen[None]):
         notices = self.table.notices
         self.query_one("#notices", Label).update(Text("\n".join(notices), style="yellow"))
         self.query_one("#notices", Label).display = bool(notices)
-        grid = self.query_one(DataTable)
+        self.refresh_links()
+        grid = self.query_one("#seats", DataTable)
         keep = self.selected()
         grid.clear()
         state = self.table.session.state
@@ -86,8 +104,30 @@ class SeatsScreen(ModalScreen[None]):
         if keep is not None and str(keep.id) in {str(s) for s in self.table.seats}:
             grid.move_cursor(row=list(self.table.seats).index(keep.id), animate=False)
 
+    def refresh_links(self) -> None:
+        links = self.table.links
+        served = bool(links.base)
+        self.query_one("#links", DataTable).display = served
+        self.query_one("#link-keys", Label).display = served
+        grid = self.query_one("#links", DataTable)
+        keep = self.selected_link()
+        grid.clear()
+        for number, link in enumerate(links):
+            grid.add_row(Text(links.url(link)), Text(link.name), Text(link.role), key=str(number))
+            if link is keep:
+                grid.move_cursor(row=number, animate=False)
+
+    def selected_link(self) -> Link | None:
+        grid = self.query_one("#links", DataTable)
+        if not grid.row_count:
+            return None
+        row_key, _ = grid.coordinate_to_cell_key(grid.cursor_coordinate)
+        shown = list(self.table.links)
+        number = int(row_key.value or 0)
+        return shown[number] if number < len(shown) else None
+
     def selected(self) -> Seat | None:
-        grid = self.query_one(DataTable)
+        grid = self.query_one("#seats", DataTable)
         if not grid.row_count:
             return None
         row_key, _ = grid.coordinate_to_cell_key(grid.cursor_coordinate)
@@ -136,6 +176,55 @@ class SeatsScreen(ModalScreen[None]):
                 self.table.kick(seat.id)
 
         self.app.push_screen(ConfirmScreen(f"Close {seat.name}'s seat ({seat.peer})?"), answered)
+
+    def action_make_link(self) -> None:
+        links = self.table.links
+        if not links.base:
+            self.notify(NO_WEB, severity="warning", markup=False)
+            return
+        role_field = Field(key="role", label="Role", kind="choice", choices=ROLE_CHOICES)
+        fields = [Field(key="name", label="Name", kind="text"), role_field]
+
+        def submit(values: Mapping[str, str]) -> None:
+            role = choice_value(values, role_field, ROLE_CHOICES)
+            try:
+                link = links.make(role, values.get("name", "").strip())
+            except ValueError as exc:
+                raise Rejected(str(exc)) from None
+            self.call_later(self._copy, link)
+
+        self.app.push_screen(
+            FormScreen("A join link for a browser seat", fields, submit, ok_label="Make")
+        )
+
+    def action_copy_link(self) -> None:
+        link = self.selected_link()
+        if link is None:
+            self.notify("Make a join link first (l)", severity="warning", markup=False)
+            return
+        self._copy(link)
+
+    def _copy(self, link: Link) -> None:
+        """To the GM's clipboard (where the terminal passes it on), and shown to read out."""
+        url = self.table.links.url(link)
+        self.app.copy_to_clipboard(url)
+        self.notify(f"{link.name}'s link (copied): {url}", markup=False, timeout=30)
+
+    def action_revoke_link(self) -> None:
+        link = self.selected_link()
+        if link is None:
+            self.notify("There is no join link to revoke", severity="warning", markup=False)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.table.links.revoke(link):
+                for seat in list(self.table.seats.values()):
+                    if seat.link is link and seat.close is not None:
+                        seat.close("The GM revoked your join link.")
+
+        self.app.push_screen(
+            ConfirmScreen(f"Revoke {link.name}'s join link? Its seats close too."), answered
+        )
 
     def action_close(self) -> None:
         self.dismiss(None)

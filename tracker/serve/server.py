@@ -31,6 +31,7 @@ from tracker.serve.admission import PasswordTries, Pending
 from tracker.serve.driver import ENTER_SCREEN
 from tracker.serve.heap import Heap
 from tracker.serve.limits import FLOODED, clamp_size
+from tracker.serve.links import MAX_NAME
 from tracker.serve.players import Player, Role, find
 from tracker.serve.seats import Seat, Table
 from tracker.serve.views import RESIZE_SETTLE, Channel, View, Views, view_key
@@ -49,7 +50,6 @@ NO_TERMINAL = (
     "Connect with plain ssh (or ssh -t), without a command.\r\n"
 )
 SPECTATOR_NAMES = ("spectator", "watch", "watcher")
-MAX_NAME = 32  # characters in a password seat's name (its login)
 HOST_KEY_LIMIT = 64 * 1024  # bytes: any real private key is far smaller
 FLOOD_COOLDOWN = 60.0  # seconds a flooding seat's key, or password address, may not sit again
 CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
@@ -115,6 +115,16 @@ def new_host_key(path: Path) -> asyncssh.SSHKey:
     return key
 
 
+def door_of(player: Player, address: str) -> str:
+    """Who is kept out for a while after a flood: a key's or a player link's name (the
+    same person, wherever from), else the address (a password login, a spectator link)."""
+    if player.key is not None:
+        return f"key:{player.name.casefold()}"
+    if player.link and player.role == "player":
+        return f"link:{player.name.casefold()}"
+    return address
+
+
 def color_system(term: str, env: Mapping[str, str]) -> str:
     """The colours the client's terminal shows, from its TERM and COLORTERM."""
     if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
@@ -163,6 +173,8 @@ class TableServer:
             lockout=config.password_lockout,
         )
         self.channels: set[SeatChannel] = set()
+        # Seats in a browser (tracker/serve/web.py): they count against ``max_seats`` too.
+        self.web_seats: set[SeatChannel] = set()
         self._server: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self.heap = Heap()
@@ -242,17 +254,28 @@ class TableServer:
         self.table.notice(line)
 
     def flooded(self, channel: SeatChannel) -> None:
-        player = channel.player
-        who = f"key:{player.name.casefold()}" if player.key is not None else channel.address
-        self.cooldown[who] = time.monotonic() + FLOOD_COOLDOWN
+        self.cooldown[door_of(channel.player, channel.address)] = time.monotonic() + FLOOD_COOLDOWN
 
     def cooling(self, player: Player, address: str) -> bool:
         now = time.monotonic()
         for who, until in list(self.cooldown.items()):
             if until <= now:
                 del self.cooldown[who]
-        who = f"key:{player.name.casefold()}" if player.key is not None else address
-        return who in self.cooldown
+        return door_of(player, address) in self.cooldown
+
+    def seated(self) -> int:
+        """Seats taken: SSH connections logged in, and browsers."""
+        return len(self.connections) + len(self.web_seats)
+
+    def give_way(self, name: str) -> None:
+        """The holder of ``name`` (a key or a link) sat down again: the old seat closes."""
+        message = "You sat down at the table again from another connection."
+        if (other := self.holder(name)) is not None:
+            other.drop(message)
+        folded = name.casefold()
+        for channel in list(self.web_seats):
+            if channel.seat is not None and channel.seat.name.casefold() == folded:
+                channel.close_with(message)
 
     # --- names: a seat's name is its identity ---
 
@@ -283,8 +306,9 @@ class TableServer:
         if folded in SPECTATOR_NAMES:
             return ""
         keyed = {p.name.casefold() for p in self.config.players}
+        keyed |= {link.name.casefold() for link in self.table.links}
         if folded == "gm" or folded in keyed:
-            return f"{name} is a seat for a key; log in under another name."
+            return f"{name} is a seat for a key or a link; log in under another name."
         if self.name_taken(name):
             return f"{name} is already at the table; log in under another name."
         return ""
@@ -341,7 +365,7 @@ class Connection(asyncssh.SSHServer):
         server.pending.leave(self)
         player = self.player
         assert player is not None
-        if len(server.connections) >= server.config.max_seats:
+        if server.seated() >= server.config.max_seats:
             self.drop("The table is full.")
             return
         if server.cooling(player, self.address):
@@ -353,13 +377,13 @@ class Connection(asyncssh.SSHServer):
             if server.name_taken(player.name):  # taken while this login was answered
                 self.drop(f"{player.name} is already at the table.")
                 return
-        elif (other := server.holder(player.name)) is not None:
+        else:
             # The same key (the same person) sat down again: the old seat gives way.
-            other.drop("You sat down at the table again from another connection.")
+            server.give_way(player.name)
         server.connections.add(self)
 
     def public_key_auth_supported(self) -> bool:
-        return bool(self.server.config.players)
+        return any(p.key is not None for p in self.server.config.players)
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         self.player = find(self.server.config.players, key)
