@@ -272,6 +272,8 @@ async def test_the_gm_makes_copies_and_revokes_links_in_the_seats_dialog(tmp_pat
         await pilot.press("y")
         await pilot.pause()
         assert [link.name for link in table.links] == ["Alice"]
+        app.clear_notifications()  # "copied: URL" may still be up; the links must not show it
+        await pilot.pause()
         assert url not in screen_text(app)
 
 
