@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -50,6 +50,9 @@ def settle_memory() -> None:
     fight stall for tens of milliseconds at random. The app lets go of them on exit.
     """
     gc.freeze()
+
+
+QUITTING = "Quitting"
 
 
 class TrackerApp(App[None]):
@@ -244,11 +247,20 @@ class TrackerApp(App[None]):
             self.play_branch(branch)
 
     def open_encounter(self, opened: storage.Opened, note: str = "") -> None:
-        """Close the current session (saving it) and play another encounter."""
+        """Close the current session (saving it) and play another encounter; if the current
+        one cannot be saved, the user chooses first, as when quitting."""
+
+        def stay() -> None:  # the other encounter is not opened after all
+            if opened.lock is not None:
+                opened.lock.release()
+
+        self.leave_saving(
+            lambda: self._play(opened, note), "Opening another encounter", on_back=stay
+        )
+
+    def _play(self, opened: storage.Opened, note: str) -> None:
         if self.session is not None:
-            error = self.session.close()
-            if error:
-                self.notify(error, title="Not saved", severity="error", markup=False)
+            self.session.let_go()  # saved, or left unsaved by the user's choice
         self.session, error = EncounterSession.resume(opened, self.dice)
         if self.OWNS_MEMORY:
             settle_memory()
@@ -269,34 +281,63 @@ class TrackerApp(App[None]):
         self.quit_saving()
 
     def quit_saving(self) -> None:
-        """Quit once the encounter is saved; if it cannot be, the user chooses what to do:
-        changes are never dropped without a word."""
+        """Quit once the encounter is saved (see ``leave_saving``)."""
+        self.leave_saving(self.exit, QUITTING)
+
+    def leave_saving(
+        self,
+        then: Callable[[], None],
+        leaving: str,
+        on_back: Callable[[], None] | None = None,
+    ) -> None:
+        """``then`` once the encounter is saved; if it cannot be, the user chooses what to
+        do (``leaving`` says what would lose the changes): changes are never dropped
+        without a word. Esc calls ``on_back``."""
         error = self.session.save() if self.session is not None else None
         if error is None:
-            self.exit()
+            then()
             return
         from tracker.screens.unsaved import Answer, UnsavedScreen
 
         def answered(answer: Answer | None) -> None:
             if answer == "retry":
-                self.quit_saving()
+                self.leave_saving(then, leaving, on_back)
             elif answer == "quit":
-                self.left_unsaved = f"quit without saving: {error}"
-                self.exit()
+                what = "quit" if leaving == QUITTING else "opened another encounter"
+                then()
+                self.left_unsaved_because(f"{what} without saving: {error}", leaving)
             elif answer == "elsewhere":
-                self.ask_where_to_save(error)
+                self.ask_where_to_save(error, then=then, leaving=leaving, on_back=on_back)
+            elif on_back is not None:
+                on_back()
 
-        self.push_screen(UnsavedScreen(error), answered)
+        self.push_screen(UnsavedScreen(error, leaving), answered)
 
-    def ask_where_to_save(self, error: str, suggested: Path | None = None) -> None:
+    def left_unsaved_because(self, line: str, leaving: str) -> None:
+        """Said on stderr (and exit status 1) after quitting; at once when moving on."""
+        if leaving == QUITTING:
+            self.left_unsaved = line
+        else:
+            self.notify(line, title="Not saved", severity="warning", markup=False, timeout=10)
+
+    def ask_where_to_save(
+        self,
+        error: str,
+        suggested: Path | None = None,
+        *,
+        then: Callable[[], None] | None = None,
+        leaving: str = QUITTING,
+        on_back: Callable[[], None] | None = None,
+    ) -> None:
         from tracker.screens.save_elsewhere import SaveElsewhereScreen
 
         session = self.session
         assert session is not None and session.path is not None  # only a saving session fails
+        go = then or self.exit
 
         def chosen(path: Path | None) -> None:
             if path is None:
-                self.quit_saving()  # back to the question
+                self.leave_saving(go, leaving, on_back)  # back to the question
                 return
             problem = None
             try:
@@ -312,10 +353,10 @@ class TrackerApp(App[None]):
                 problem = f"{path}: cannot be saved there ({exc})"
             if problem is not None:
                 self.notify(problem, title="Not saved", severity="error", markup=False)
-                self.ask_where_to_save(error, path)
+                self.ask_where_to_save(error, path, then=go, leaving=leaving, on_back=on_back)
                 return
-            self.left_unsaved = f"{error}; saved to {path} instead"
-            self.exit()
+            go()
+            self.left_unsaved_because(f"{error}; saved to {path} instead", leaving)
 
         suggested = suggested or Path.home() / session.path.name
         self.push_screen(SaveElsewhereScreen(suggested), chosen)

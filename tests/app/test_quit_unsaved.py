@@ -147,3 +147,55 @@ async def test_q_with_everything_saved_quits_at_once(tmp_path: Path) -> None:
         await pilot.pause()
         assert not app.is_running
     assert app.left_unsaved is None
+
+
+def other_save(folder: Path) -> Path:
+    folder.mkdir()
+    opened = storage.create(folder, History(new_encounter("Crypt", "livehack")))
+    assert opened.lock is not None
+    opened.lock.release()
+    return opened.path
+
+
+async def test_opening_another_encounter_over_unsaved_changes_asks_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = app_in(tmp_path / "saves")
+    path = app.session.path  # type: ignore[union-attr]  # the app was made with a session
+    other = other_save(tmp_path / "other")
+    async with app.run_test(size=(80, 24)) as pilot:
+        with read_only(tmp_path / "saves", monkeypatch):
+            await add_combatant(pilot, "Ann")
+            app.open_path(other)  # as the saves browser (ctrl+o) does
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Changes not saved" in text
+            assert "Opening another encounter now loses them" in text
+            assert "Q: leave them" in text
+            await pilot.press("escape")  # back: still the Cellar, the Crypt not held
+            await pilot.pause()
+            assert app.session.state.name == "Cellar"  # type: ignore[union-attr]
+            storage.open_save(other).lock.release()  # type: ignore[union-attr]  # free
+        app.open_path(other)  # the folder writable again: saved, then opened
+        await pilot.pause()
+        assert app.session.state.name == "Crypt"  # type: ignore[union-attr]
+    assert app.left_unsaved is None
+    assert names_in(path) == ["Ann"]
+
+
+async def test_leaving_unsaved_changes_for_another_encounter_is_said_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = app_in(tmp_path / "saves")
+    other = other_save(tmp_path / "other")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        with read_only(tmp_path / "saves", monkeypatch):
+            await add_combatant(pilot, "Ann")
+            app.open_path(other)
+            await pilot.pause()
+            await pilot.press("Q")
+            await pilot.pause()
+            assert app.session.state.name == "Crypt"  # type: ignore[union-attr]
+            await pilot.pause()
+            assert "Not saved: opened another encounter" in screen_text(app)  # said at once
+    assert app.left_unsaved is None  # a later quit is clean: nothing to say then

@@ -1,4 +1,5 @@
-"""Quitting with changes that could not be saved: try again, save elsewhere, or quit anyway."""
+"""Leaving (quitting, or opening another encounter) with changes that could not be saved:
+try again, save elsewhere, or leave anyway."""
 
 from typing import Literal
 
@@ -22,17 +23,19 @@ class UnsavedScreen(ModalScreen[Answer | None]):
         Binding("escape", "answer(None)", "Back"),
     ]
 
-    def __init__(self, error: str) -> None:
+    def __init__(self, error: str, leaving: str = "Quitting") -> None:
         super().__init__()
         self.error = error
+        self.leaving = leaving  # what would lose them: "Quitting", "Opening another encounter"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(Text("Changes not saved", style="bold"))
             yield Static(Text(self.error))
-            yield Label(Text("Quitting now loses them.", style="bold"))
+            yield Label(Text(f"{self.leaving} now loses them.", style="bold"))
+            anyway = "quit anyway" if self.leaving == "Quitting" else "leave them"
             yield Label(
-                Text("r: try again   e: save elsewhere   Q: quit anyway   Esc: back", style="dim")
+                Text(f"r: try again   e: save elsewhere   Q: {anyway}   Esc: back", style="dim")
             )
 
     def action_answer(self, answer: Answer | None) -> None:
