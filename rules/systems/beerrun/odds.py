@@ -129,6 +129,16 @@ def _kept(counts: Successes, total: int, length: int) -> list[Fraction]:
     return [Fraction(w, total) for w in kept]
 
 
+def _counts(top: tuple[int, ...], bottom: tuple[int, ...]) -> tuple[Successes, Successes, int]:
+    """Each side's ``successes`` against the other, sorted high to low and padded to the
+    same length, and the number of equally likely rolls (``Rejected`` when too large)."""
+    check_size(top, bottom)
+    length = max(len(top), len(bottom))
+    a = _padded(tuple(sorted(top, reverse=True)), length)
+    b = _padded(tuple(sorted(bottom, reverse=True)), length)
+    return successes(a, b), successes(b, a), prod(top) * prod(bottom)
+
+
 @lru_cache(maxsize=1024)
 def pool_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> Odds:
     """The odds of ``top`` (the pool) against ``bottom`` (the dice against it).
@@ -137,12 +147,8 @@ def pool_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> Odds:
     ``PIP_BANDS``. Extras: ``upper_hand`` {pool, against, none} and ``kept`` {pool, against},
     lists indexed by the number of kept successes. Too large a question: ``Rejected``.
     """
-    check_size(top, bottom)
+    mine, theirs, total = _counts(top, bottom)
     length = max(len(top), len(bottom))
-    a = _padded(tuple(sorted(top, reverse=True)), length)
-    b = _padded(tuple(sorted(bottom, reverse=True)), length)
-    mine, theirs = successes(a, b), successes(b, a)
-    total = prod(top) * prod(bottom)
     by_value = [mine[0], *(0 for _ in range(length))]  # the upper hand's successes
     for count in range(length + 1):
         by_value[count] += mine[1][count] + theirs[1][count]
@@ -174,11 +180,6 @@ def upper_hand_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> tuple[Frac
     """The chance of each result of ``top`` against ``bottom`` from the top side's view, worst
     first: the bottom side's upper hand with n successes, ..., with 1, every pair tied, then
     the top side's upper hand with 1, ..., n (the upper hand keeps them all)."""
-    check_size(top, bottom)
-    length = max(len(top), len(bottom))
-    a = _padded(tuple(sorted(top, reverse=True)), length)
-    b = _padded(tuple(sorted(bottom, reverse=True)), length)
-    mine, theirs = successes(a, b), successes(b, a)
-    total = prod(top) * prod(bottom)
+    mine, theirs, total = _counts(top, bottom)
     worst_first = [*reversed(theirs[1][1:]), mine[0], *mine[1][1:]]
     return tuple(Fraction(count, total) for count in worst_first)
