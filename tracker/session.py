@@ -72,6 +72,9 @@ class EncounterSession:
         # A journal only makes sense after a snapshot: write one first if there is none yet,
         # and again after a failed append, which would leave a gap in the journal.
         self._needs_snapshot = path is not None and not path.exists()
+        # Nothing recorded since the last snapshot: a second save (quitting saves, then the
+        # launcher closes) would rewrite the whole file for nothing.
+        self._saved = False
 
     @classmethod
     def resume(
@@ -146,7 +149,7 @@ class EncounterSession:
 
     def save(self) -> str | None:
         """Write a fresh snapshot and empty the journal; returns the error line, if any."""
-        if self._journal is None:
+        if self._journal is None or self._saved:
             return None
         try:
             self._journal.compact(self.history)
@@ -155,6 +158,7 @@ class EncounterSession:
             return str(exc)
         self._since_compaction = 0
         self._needs_snapshot = False
+        self._saved = True
         return None
 
     def close(self) -> str | None:
@@ -176,6 +180,7 @@ class EncounterSession:
         """Make the newest record durable: one journal append, now and then a compaction."""
         if self._journal is None:
             return None
+        self._saved = False
         if self._needs_snapshot:
             return self.save()
         try:
