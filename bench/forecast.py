@@ -1,17 +1,26 @@
 """Forecast benchmark: fights per second for each demo, with one job and with two.
 
-Run: ``.venv/bin/python bench/forecast.py [--write] [--runs N] [--repeats K]``. For each demo,
-a whole ``tracker forecast`` of N fights (1,000) as the command runs it (the process pool's
-start included), one job then two, alternately, K times (3); the table gives the median
-seconds, fights per second and the speed-up of two jobs over one, and the CPU time of one
-simulated fight (the best of K batches of 100, in this process: the figure the machine's
-other load disturbs least). ``--write`` puts the table into docs/performance.md.
+Run: ``.venv/bin/python bench/forecast.py [--write] [--runs N] [--repeats K]``. Each figure is
+a whole forecast of N fights (1,000) in a fresh process, as the program runs it: the workers'
+start, the fights, the tallies merged and the report's text; the interpreter's start, the
+imports and reading the save (the same whatever the jobs, and no fights) are left aside. For
+each demo, alternately, K times (3), the median of:
+
+- one job;
+- two jobs as ``tracker forecast`` runs them (the worker forked before the save is read);
+- two jobs as the app's first ``F`` runs them (Textual loaded: the worker spawned), and a
+  what-if after it in the same process (the worker warm).
+
+Then the CPU time of one simulated fight (the best of K batches of 100, in this process: the
+figure the machine's other load disturbs least). ``--write`` puts the table into
+docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -19,22 +28,47 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules.forecast import job_bytes, simulate  # noqa: E402
-from tracker import storage  # noqa: E402
-from tracker.headless.forecast import run_forecast  # noqa: E402
-
 DEMOS = ("livehack", "beer-run", "fatigue", "pain-pool")
 SEED = 20
+WAYS = ("one", "command", "app")
 
 
-def seconds(path: Path, runs: int, jobs: int) -> float:
-    state = storage.read(path).state
+def measure(way: str, path: Path, runs: int) -> list[float]:
+    """In this (fresh) process: the seconds of a forecast made ``way``, and for the app's way
+    of a what-if after it too."""
+    import tracker.cli  # noqa: F401  (what the command has loaded when it starts the workers)
+
+    if way == "app":
+        import textual.app  # noqa: F401  (the app's process: the worker is spawned)
+    from tracker.headless import forecast
+
     start = time.perf_counter()
-    run_forecast(state, runs, SEED, 50, jobs)
-    return time.perf_counter() - start
+    workers = forecast.Workers(1 if way == "one" else 2)
+    started = time.perf_counter() - start
+    from tracker import storage
+
+    state = storage.read(path).state  # aside: the same for one job and two
+    figures = []
+    for _ in range(2 if way == "app" else 1):
+        start = time.perf_counter()
+        forecast.as_text(forecast.run_forecast(state, runs, SEED, 50, workers))
+        figures.append(started + time.perf_counter() - start)
+        started = 0.0
+    assert way == "one" or workers.method == ("spawn" if way == "app" else "fork")
+    workers.close()
+    return figures
+
+
+def in_a_fresh_process(way: str, path: Path, runs: int) -> list[float]:
+    command = [sys.executable, __file__, "--measure", way, str(path), str(runs)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+    return [float(word) for word in done.stdout.split()]
 
 
 def cpu_ms_per_fight(path: Path, repeats: int) -> float:
+    from rules.forecast import job_bytes, simulate
+    from tracker import storage
+
     job = job_bytes(storage.read(path).state, SEED, 50)
     simulate(job, 0, 3)  # the system loaded, its caches warm
     best = float("inf")
@@ -50,26 +84,38 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--measure", nargs=3, metavar=("WAY", "SAVE", "RUNS"), help="internal")
     args = parser.parse_args()
+    if args.measure:
+        way, path, runs = args.measure
+        print(*measure(way, Path(path), int(runs)))
+        return
+    n = f"{args.runs:,}"
     lines = [
-        f"| demo | 1 job: {args.runs:,} fights | fights/s | 2 jobs: {args.runs:,} fights "
-        "| fights/s | speed-up | one fight (CPU) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| demo | 1 job | 2 jobs (command) | fights/s, 1 → 2 jobs | speed-up "
+        "| app's first `F` | a what-if | one fight (CPU) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for demo in DEMOS:
         path = ROOT / "saves" / f"demo-{demo}.fight"
-        one: list[float] = []
-        two: list[float] = []
+        seen: dict[str, list[float]] = {"one": [], "command": [], "app": [], "warm": []}
         for _ in range(args.repeats):
-            one.append(seconds(path, args.runs, 1))
-            two.append(seconds(path, args.runs, 2))
-        a, b = statistics.median(one), statistics.median(two)
+            for way in WAYS:
+                figures = in_a_fresh_process(way, path, args.runs)
+                seen[way].append(figures[0])
+                if way == "app":
+                    seen["warm"].append(figures[1])
+        one, two, app, warm = (
+            statistics.median(seen[k]) for k in ("one", "command", "app", "warm")
+        )
         lines.append(
-            f"| {demo} | {a:.2f} s | {args.runs / a:,.0f} | {b:.2f} s | {args.runs / b:,.0f} "
-            f"| {a / b:.2f}x | {cpu_ms_per_fight(path, args.repeats):.2f} ms |"
+            f"| {demo} | {one:.2f} s | {two:.2f} s "
+            f"| {args.runs / one:,.0f} → {args.runs / two:,.0f} | **{one / two:.2f}x** "
+            f"| {app:.2f} s ({one / app:.2f}x) | {warm:.2f} s ({one / warm:.2f}x) "
+            f"| {cpu_ms_per_fight(path, args.repeats):.2f} ms |"
         )
         print(lines[-1], flush=True)
-    text = "\n".join(lines)
+    text = f"{n} fights per forecast.\n\n" + "\n".join(lines)
     print(text)
     if args.write:
         doc = ROOT / "docs" / "performance.md"

@@ -212,6 +212,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from tracker.headless import dice
 
         return dice.run(args)
+    if args.command == "forecast":
+        from tracker.headless.forecast import Workers
+
+        # Before the save is read, while this process holds the rules alone: the workers are
+        # forked from it then, ready in milliseconds with nothing else loaded.
+        args.workers = Workers(args.jobs)
     from tracker import defaults, launch, storage
     from tracker.library import LibraryError
 

@@ -81,14 +81,16 @@ def run_forecast(args: argparse.Namespace) -> int:
 
     from tracker.headless import forecast
 
-    history = storage.read(args.file)
-    seed = args.seed if args.seed is not None else secrets.randbits(32)
-    jobs = args.jobs or forecast.default_jobs()
-    try:
-        result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, jobs)
-    except KeyboardInterrupt:
-        print("tracker: forecast stopped", file=sys.stderr)  # ctrl+c: no traceback
-        return 130
+    # The workers were started before the save is read (``tracker.cli``).
+    workers: forecast.Workers = args.workers
+    with workers:
+        history = storage.read(args.file)
+        seed = args.seed if args.seed is not None else secrets.randbits(32)
+        try:
+            result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, workers)
+        except KeyboardInterrupt:
+            print("tracker: forecast stopped", file=sys.stderr)  # ctrl+c: no traceback
+            return 130
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -34,7 +34,7 @@ from rules.forecast import (
 from rules.forecast import forecast as forecast_here
 from rules.history import History
 from tests.contract.test_fifth_system import forget
-from tracker.headless.forecast import run_forecast, spans
+from tracker.headless.forecast import Workers, run_forecast, spans
 from tracker.storage import read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -232,11 +232,13 @@ def test_tallies_add_up_the_same_however_the_runs_are_split() -> None:
 
 def test_same_seed_same_forecast_with_one_job_or_two() -> None:
     state = demo("livehack")
-    one = run_forecast(state, 40, 123, 50, jobs=1)
-    two = run_forecast(state, 40, 123, 50, jobs=2)
-    assert one.to_json() == two.to_json()
+    one = run_forecast(state, 40, 123, 50)
+    with Workers(2) as workers:
+        two = run_forecast(state, 40, 123, 50, workers)
+        again = run_forecast(state, 40, 123, 50, workers)  # warm workers, the same figures
+    assert one.to_json() == two.to_json() == again.to_json()
     assert one == two
-    other = run_forecast(state, 40, 124, 50, jobs=1)
+    other = run_forecast(state, 40, 124, 50)
     assert other.to_json()["seed"] == 124 and other.histogram != one.histogram
 
 
@@ -273,3 +275,65 @@ def test_the_wilson_interval() -> None:
 def test_one_run_is_a_function_of_its_seed() -> None:
     state = demo("fatigue")
     assert play_out(state, 77) == play_out(state, 77)
+
+
+COMMAND_LINE_WORKER = """
+import json, sys
+from tests.forecast_probe import DEMO, loaded_in_worker
+from tracker import cli
+from tracker.headless import forecast
+
+seen = {}
+play = forecast.run_forecast
+
+def probed(state, runs, seed, rounds, workers=None, *rest):
+    seen["method"] = workers.method
+    seen["loaded"] = workers.pool.submit(loaded_in_worker).result(timeout=60)
+    seen["parent has storage"] = "tracker.storage" in sys.modules
+    return play(state, runs, seed, rounds, workers, *rest)
+
+forecast.run_forecast = probed
+code = cli.main(["forecast", str(DEMO), "--runs", "4", "--jobs", "2", "--json"])
+print(json.dumps(seen), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_the_command_lines_workers_are_forked_before_it_loads_the_storage() -> None:
+    import json
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", COMMAND_LINE_WORKER],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stderr.strip().splitlines()[-1])
+    assert seen == {"method": "fork", "loaded": [], "parent has storage": True}
+    assert json.loads(done.stdout)["runs"] == 4
+
+
+def test_a_killed_worker_costs_time_not_the_forecast() -> None:
+    import os
+
+    state = demo("livehack")
+    alone = run_forecast(state, 40, 123, 50)
+    with Workers(2) as workers:
+        assert workers.pool is not None
+        workers.pool.submit(os._exit, 9)  # as the kernel's OOM killer or a kill -9 would
+        assert run_forecast(state, 40, 123, 50, workers) == alone
+        assert run_forecast(state, 40, 123, 50, workers) == alone  # the pool stays broken
+
+
+def test_workers_closed_under_a_forecast_stop_it() -> None:
+    from tracker.headless.forecast import Cancelled
+
+    with Workers(2) as workers:
+        assert workers.pool is not None
+        workers.pool.shutdown(wait=True)  # what the screen's closing does mid-forecast
+        with pytest.raises(Cancelled):
+            run_forecast(demo("livehack"), 40, 123, 50, workers)

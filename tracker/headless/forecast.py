@@ -2,11 +2,10 @@
 figures as text with small bar charts.
 
 The runs are cut into spans of run indices; each span goes to ``rules.forecast.simulate``
-(pure: the state's bytes and the span in, a tally out) in a process of the standard library's
-pool, started with "spawn" so a worker loads the rules alone, never Textual or the saves, or
-is played by this process, which counts as one of the jobs (it works while the others start).
-Every run's seed comes from its index and tallies add up in any order, so the forecast is the
-same bit for bit whatever the number of jobs.
+(pure: the state's bytes and the span in, a tally out) in one of the standard library's pool
+of worker processes (``Workers``), or is played by this process, which counts as one of the
+jobs (it works while the others start). Every run's seed comes from its index and tallies add
+up in any order, so the forecast is the same bit for bit whatever the number of jobs.
 """
 
 from __future__ import annotations
@@ -14,10 +13,13 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
 
 from rules.encounter import Encounter
 from rules.forecast import Report, Tally, job_bytes, merged, report, simulate
@@ -37,10 +39,10 @@ def spans(runs: int, jobs: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, runs)) for start in range(0, runs, size)]
 
 
-def ready_for_processes() -> None:
-    """Start multiprocessing's resource tracker with the real stderr. It hands its process
-    stderr's descriptor, and under Textual stderr is captured (no descriptor: the pool would
-    fail to start). Call it on the thread that owns the screen, before a pool is started."""
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (spawned workers need it) with the real stderr:
+    it hands its process stderr's descriptor, and under Textual stderr is captured (no
+    descriptor: the pool would fail to start)."""
     from multiprocessing import resource_tracker
 
     captured = sys.stderr
@@ -56,20 +58,85 @@ class Cancelled(Exception):
     """The forecast was stopped before its end."""
 
 
+# Loaded by a process that must not be forked into a worker (a worker imports no Textual and
+# no storage); a process holding any of them spawns its workers instead.
+NOT_IN_A_WORKER = ("textual", "rich", "tracker.storage", "tracker.app")
+
+
+def _fork_is_sound() -> bool:
+    """Fork (a worker ready in milliseconds, the rules already loaded) only on Linux (macOS's
+    own libraries are not fork-safe), from a process running no other thread (a forked lock
+    may be held forever) that holds the rules alone: the command line before it reads the
+    save. Anything else, the app among them, spawns fresh interpreters."""
+    return (
+        sys.platform.startswith("linux")
+        and threading.active_count() == 1
+        and not any(name in sys.modules for name in NOT_IN_A_WORKER)
+    )
+
+
+def _worker_started() -> None:
+    # Ctrl+C reaches every process of the terminal's group: the caller stops the forecast
+    # and says so once; a worker must not print a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _ready() -> None:
+    """Submitted first, so that the workers start at once rather than at the first span."""
+
+
+class Workers:
+    """The processes a forecast's other jobs run in (``jobs - 1``: this process is a job too),
+    started when made and kept until closed, so a what-if after a forecast finds them warm.
+    Make them on the thread that owns the screen, if there is one (stderr is swapped)."""
+
+    def __init__(self, jobs: int | None = None) -> None:
+        self.jobs = max(1, min(jobs or default_jobs(), MAX_JOBS))
+        self.pool: ProcessPoolExecutor | None = None
+        self.method = "fork" if _fork_is_sound() else "spawn"
+        if self.jobs > 1:
+            if self.method == "spawn":
+                _start_resource_tracker()
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.jobs - 1,
+                mp_context=multiprocessing.get_context(self.method),
+                initializer=_worker_started,
+            )
+            self.pool.submit(_ready)
+
+    def close(self) -> None:
+        """Spans not begun are dropped; those running end on their own."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
 def run_forecast(
     state: Encounter,
     runs: int,
     seed: int,
     rounds: int,
-    jobs: int = 1,
+    workers: Workers | None = None,
     progress: Callable[[int], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> Report:
-    """Play ``runs`` fights from ``state`` on ``jobs`` processes, this one included (1: this
-    one alone), and report. ``progress`` is told the runs done so far; ``cancel`` set stops
-    it (``Cancelled``)."""
+    """Play ``runs`` fights from ``state`` on this process and ``workers`` (none: this one
+    alone), and report. ``progress`` is told the runs done so far; ``cancel`` set stops it
+    (``Cancelled``)."""
     job = job_bytes(state, seed, rounds)
-    cut = spans(runs, jobs)
+    pool = workers.pool if workers is not None else None
+    cut = spans(runs, workers.jobs if workers is not None else 1)
     tallies: list[Tally] = []
     done = 0
 
@@ -80,36 +147,49 @@ def run_forecast(
         if progress is not None:
             progress(done)
 
-    if jobs <= 1:
+    def stop_if_cancelled() -> None:
+        if cancel is not None and cancel.is_set():
+            raise Cancelled
+
+    futures: list[Future[Tally]] = []
+    if pool is not None:
+        try:
+            futures = [pool.submit(simulate, job, a, b) for a, b in cut]
+        except BrokenProcessPool:  # a worker was killed before: this process plays them all
+            futures = []
+        except RuntimeError as exc:  # the workers were closed (the screen went away)
+            raise Cancelled from exc
+    if not futures:
         for start, stop in cut:
-            if cancel is not None and cancel.is_set():
-                raise Cancelled
+            stop_if_cancelled()
             finished(simulate(job, start, stop))
         return report(state, merged(tallies), seed, rounds)
-    # This process is one of the jobs: while the others start (a fresh interpreter loading
-    # the rules), it plays the spans from the end of the list; they play from the front.
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context)
+    # The workers play the spans from the front of the list; this process plays them from
+    # the end while the workers start (or finish a span of a forecast cancelled before).
+    span_of = dict(zip(futures, cut, strict=True))
     try:
-        futures = [pool.submit(simulate, job, a, b) for a, b in cut]
         waiting: set[Future[Tally]] = set()
-        for future, (start, stop) in reversed(list(zip(futures, cut, strict=True))):
-            if cancel is not None and cancel.is_set():
-                raise Cancelled
+        for future in reversed(futures):
+            stop_if_cancelled()
             if future.cancel():  # not begun by a worker: played here
-                finished(simulate(job, start, stop))
+                finished(simulate(job, *span_of[future]))
             else:
                 waiting = {f for f in futures if not f.cancelled()}
                 break
         while waiting:
-            if cancel is not None and cancel.is_set():
-                raise Cancelled
+            stop_if_cancelled()
             ready, waiting = wait(waiting, timeout=0.1, return_when=FIRST_COMPLETED)
             for future in ready:
-                finished(future.result())
+                if future.cancelled():  # the workers were closed under this forecast
+                    raise Cancelled
+                try:
+                    tally = future.result()
+                except BrokenProcessPool:  # a worker was killed: its span is played here
+                    tally = simulate(job, *span_of[future])
+                finished(tally)
     finally:
-        # On a cancel, the spans not begun are dropped and those running end on their own.
-        pool.shutdown(wait=False, cancel_futures=True)
+        for future in futures:  # a forecast stopped early leaves no span queued behind it
+            future.cancel()
     return report(state, merged(tallies), seed, rounds)
 
 

@@ -2,7 +2,8 @@
 with its win chances, length and each combatant's risk; and "what if" on a scratch copy.
 
 The forecast runs in a thread worker (the runs themselves in worker processes:
-``tracker.headless.forecast``), with a progress bar; ``Esc`` stops it and closes. The what-if
+``tracker.headless.forecast``, started at the first forecast and kept warm for the what-ifs
+until the screen closes), with a progress bar; ``Esc`` stops it and closes. The what-if
 copy is changed with the rules' own commands (a policy, a copy of a combatant, a removal),
 folded into a scratch state: the session, its history and its file are never touched. Each
 new forecast is shown beside the one before it, on the same seed, so what differs is the
@@ -61,6 +62,7 @@ class ForecastScreen(ModalScreen[None]):
         self.shown: list[tuple[str, Report]] = []  # the last two forecasts, oldest first
         self.cancel = threading.Event()
         self.running = False
+        self.processes: forecast.Workers | None = None  # ``workers`` is Textual's
 
     def compose(self) -> ComposeResult:
         with Vertical(id="forecast-dialog"):
@@ -93,8 +95,8 @@ class ForecastScreen(ModalScreen[None]):
         bar = self.query_one("#forecast-progress", ProgressBar)
         bar.update(total=RUNS, progress=0)
         bar.display = True
-        if self.jobs > 1:
-            forecast.ready_for_processes()
+        if self.processes is None:
+            self.processes = forecast.Workers(self.jobs)
         title = f"Forecast: {RUNS:,} fights by solo policy, seed {self.seed} · running…"
         self.query_one("#forecast-title", Label).update(Text(title, style="bold"))
         self.compute(self.scratch, label)
@@ -109,7 +111,7 @@ class ForecastScreen(ModalScreen[None]):
 
         try:
             result = forecast.run_forecast(
-                state, RUNS, self.seed, DEFAULT_ROUNDS, self.jobs, progress, self.cancel
+                state, RUNS, self.seed, DEFAULT_ROUNDS, self.processes, progress, self.cancel
             )
         except forecast.Cancelled:
             return
@@ -217,3 +219,7 @@ class ForecastScreen(ModalScreen[None]):
         self.cancel.set()
         self.workers.cancel_group(self, "forecast")
         self.dismiss(None)
+
+    def on_unmount(self) -> None:
+        if self.processes is not None:
+            self.processes.close()
