@@ -34,7 +34,7 @@ from rules.forecast import (
 from rules.forecast import forecast as forecast_here
 from rules.history import History
 from tests.contract.test_fifth_system import forget
-from tracker.headless.forecast import Workers, run_forecast, spans
+from tracker.headless.forecast import MAX_SPAN, Workers, run_forecast, spans
 from tracker.storage import read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -260,6 +260,8 @@ def test_run_seeds_never_repeat_and_the_bounds_hold() -> None:
     assert spans(10, 2) == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8),
                             (8, 9), (9, 10)]  # fmt: skip
     assert sum(b - a for a, b in spans(1001, 2)) == 1001
+    assert max(b - a for a, b in spans(MAX_RUNS, 2)) == MAX_SPAN  # a stop is quick
+    assert spans(MAX_RUNS, 2)[-1][1] == MAX_RUNS
     assert MAX_ROUNDS >= 50
 
 

@@ -26,6 +26,9 @@ from rules.forecast import Report, Tally, job_bytes, merged, report, simulate
 
 MAX_JOBS = 64
 SPANS_PER_JOB = 16  # a smooth progress bar, a short wait for the last span, no cost
+# A span is never longer than this many runs (a fifth of a second for the slowest demo):
+# a stopped forecast's workers end their span and go, so Ctrl+C or Esc is quick at any --runs.
+MAX_SPAN = 64
 BAR = 20
 
 
@@ -35,7 +38,7 @@ def default_jobs() -> int:
 
 def spans(runs: int, jobs: int) -> list[tuple[int, int]]:
     """The runs cut into spans of indices ``[start, stop)``."""
-    size = max(1, math.ceil(runs / (jobs * SPANS_PER_JOB)))
+    size = max(1, min(MAX_SPAN, math.ceil(runs / (jobs * SPANS_PER_JOB))))
     return [(start, min(start + size, runs)) for start in range(0, runs, size)]
 
 
