@@ -28,19 +28,26 @@ class Field(Struct, frozen=True, kw_only=True):
 
 
 def int_value(
-    values: Mapping[str, str], key: str, label: str, default: int = 0, limit: int = LIMIT
+    values: Mapping[str, str],
+    key: str,
+    label: str,
+    default: int = 0,
+    limit: int = LIMIT,
+    low: int | None = None,
 ) -> int:
     """Parse an integer field, with a message naming the field when it is not one or is
-    beyond ``±limit`` (``rules.bounds.MODIFIER`` for what is added to a roll)."""
+    beyond ``±limit`` (``rules.bounds.MODIFIER`` for what is added to a roll), or below
+    ``low`` when given."""
     raw = values.get(key, "").strip()
     if not raw:
         return default
     # Plain ASCII digits only: int() would also take "1_000" and other scripts' digits.
     if not WHOLE_NUMBER.fullmatch(raw):
         raise Rejected(f"{label} must be a whole number, not {raw!r}")
+    bottom = -limit if low is None else low
     if len(raw) > len(str(LIMIT)) + 1:  # int() of a huge string is slow, and it is refused
-        raise Rejected(f"{label} must be between {-limit:,} and {limit:,}")
-    return within(int(raw), label, -limit, limit)
+        raise Rejected(f"{label} must be between {bottom:,} and {limit:,}")
+    return within(int(raw), label, bottom, limit)
 
 
 C = TypeVar("C", bound=str)

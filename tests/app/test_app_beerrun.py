@@ -222,6 +222,26 @@ async def test_the_add_form_takes_the_abilities_as_the_table_shows_them(tmp_path
         assert not isinstance(app.screen, FormScreen)
 
 
+async def test_the_add_form_in_a_new_encounter_takes_abilities_with_no_category(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path, History(new_encounter("Alley", "beerrun")), [])
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("a", *"Thug", "tab", "tab", "tab", "tab")
+        await pilot.press(*"Fists d6, Health d6", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        assert "Which category" not in screen_text(app)
+        assert "Fists d6, Health d6" in rows_of(app, "Thug")
+        await pilot.press("e")  # the edit form shows where they were filed
+        await pilot.pause()
+        assert "General: Fists d6, Health d6" in screen_text(app)
+
+
+def rows_of(app: TrackerApp, name: str) -> str:
+    return next(line for line in screen_text(app).splitlines() if f" {name} " in line)
+
+
 async def test_the_gm_chooses_how_many_helping_dice_are_replaced_by_keys(tmp_path: Path) -> None:
     from rules.systems.beerrun.model import Goal, SetGoal
 

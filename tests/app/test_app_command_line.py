@@ -49,6 +49,19 @@ async def test_an_attack_typed_on_the_line(tmp_path: Path) -> None:
         assert "Orla vs Goblin Sneak (vs Reflex)" in screen_text(app)
 
 
+async def test_a_huge_effort_on_the_line_reports_the_efforts_own_bound(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = len(app.session.history.records)
+        await pilot.press("colon", *"attack Orla goblin-sneak +effort 99999999999", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandLineScreen)
+        text = screen_text(app)
+        assert "Effort must be between 0 and 5" in text
+        assert "1,000,000" not in text
+        assert len(app.session.history.records) == before
+
+
 async def test_tab_completes_and_cycles_and_the_right_arrow_takes_the_suggestion(
     tmp_path: Path,
 ) -> None:

@@ -255,3 +255,17 @@ async def test_holding_a_position_asks_for_its_description(tmp_path: Path) -> No
         assert "Goblin: on the stairs (no damage roll)" in text
         assert "+2 on the stairs" in rows(app, "Orla")
         assert "waiting (d)" not in text  # no damage roll follows a held hit
+
+
+async def test_a_stabilized_combatant_healed_on_the_line_can_act_again(tmp_path: Path) -> None:
+    history = fight(("Ann", "party", LiveHackSheet()), ("Bob", "foes", LiveHackSheet(wounds=4)))
+    for name in ("Prone", "Stabilized", "Incapacitated"):
+        history.commit(decide(history.state, AddCondition("c2", name), ScriptedDice([])), name)
+    app = make_app(tmp_path, history)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        assert "✗" in rows(app, "Bob")
+        await pilot.press("colon", *"heal Bob", "enter")
+        await pilot.pause()
+        assert "Bob is no longer Incapacitated" in screen_text(app)
+        assert "✗" not in rows(app, "Bob")

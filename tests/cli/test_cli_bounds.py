@@ -99,6 +99,7 @@ def test_the_top_level_seed_reaches_every_headless_roll(
             ),
             "--fumble",
         ),
+        (("roll", "fatigue", *ROLLS["fatigue"], "--fumble", f"-{HUGE}"), "--fumble"),
     ],
 )
 def test_a_modifier_beyond_the_rules_is_one_line_at_once(

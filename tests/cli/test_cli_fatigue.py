@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from tests.cli.support import tracker
 
@@ -46,3 +47,33 @@ def test_bad_arguments_get_one_line_and_status_2() -> None:
         result = tracker(*args)
         assert result.returncode == 2, args
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_fumble_line_is_reported_as_the_odds_count_it() -> None:
+    def rolled(*more: str) -> Any:
+        return json.loads(tracker(*BASE, "--seed", "4", *more, "--json").stdout)
+
+    plain = rolled()
+    total = plain["attacker"]["total"]
+    assert plain["fumble"] is None
+    at_the_line = rolled("--fumble", str(total))  # at or under the line: a fumble
+    assert at_the_line["fumble"] == {"line": total, "fumbled": True}
+    assert at_the_line["defender_wins"] and at_the_line["tier"]["level"] is None
+    assert at_the_line["tier"]["name"] == "Successful defense"
+    under = rolled("--fumble", str(total - 1))
+    assert under["fumble"] == {"line": total - 1, "fumbled": False}
+    assert under["tier"] == plain["tier"]
+    # The odds at the same line: the attacker's 1d20 + 3 at or under it, in the <=0 band.
+    odds = ("odds", "fatigue", "--attacker-dice", "1d20", "--attacker", "3")
+    odds += ("--defender-dice", "1d20", "--defender", "-50", "--fumble", str(total), "--json")
+    answer = json.loads(tracker(*odds).stdout)
+    assert answer["fumble"] == (total - 3) / 20
+    assert answer["tiers"][0]["label"] == "<=0" and answer["tiers"][0]["p"] == answer["fumble"]
+
+
+def test_a_fumble_wins_no_threshold_whatever_the_margin() -> None:
+    args = ("roll", "fatigue", "--attacker", "3", "--defender", "-50", "--seed", "2")
+    result = tracker(*args, "--fumble", "100")
+    assert "Fumble line 100: attacker's " in result.stdout and "fumbles" in result.stdout
+    assert "Successful defense" in result.stdout and "margin +" in result.stdout
+    assert "Catastrophic" in tracker(*args).stdout

@@ -23,6 +23,8 @@ Stage = Literal["helping", "main"]
 HEALTH = "health"
 MAX_USES = 99
 MAX_INTENSITY = 1000
+# Where abilities typed with no category go in an encounter that has no category yet.
+DEFAULT_CATEGORY = "General"
 
 
 # --- the sheet -------------------------------------------------------------------------------

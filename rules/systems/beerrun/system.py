@@ -26,6 +26,7 @@ from . import conflict, forecast, solo
 from .dice import MAX_REPLACED, compare, parse_die, parse_pool, pool_text
 from .log import UNSEEN, describe_event, goal_text
 from .model import (
+    DEFAULT_CATEGORY,
     MAX_INTENSITY,
     Ability,
     AddOutcomeDie,
@@ -268,7 +269,8 @@ class BeerRun(RuleSystem):
         """Abilities typed without a category (as the combatants pane shows them): each takes
         the category the same ability has on a sheet here, else that of its nearest neighbour
         in the list that has one (the pane lists a sheet category by category); with none at
-        all, refused (see docs/rulings.md)."""
+        all, the encounter's only category (``General`` in one that has none yet), and with
+        several to choose from, refused (see docs/rulings.md)."""
         if all(a.category for a in sheet.abilities):
             return sheet
         filed = {
@@ -279,13 +281,15 @@ class BeerRun(RuleSystem):
             if a.category
         }
         found = [a.category or filed.get(a.name.casefold(), "") for a in sheet.abilities]
+        game = conflict.categories(state)
+        if not any(found) and len(game) <= 1:
+            # One category or none: nothing to choose, and the base pool is one die either way.
+            found = [game[0] if game else DEFAULT_CATEGORY] * len(found)
         if not any(found):
-            game = conflict.categories(state)
             first = sheet.abilities[0]
-            known = f" (categories here: {', '.join(game)})" if game else ""
             raise Rejected(
                 f"Which category is {first.name} in? Write the abilities under their "
-                f"categories, like {game[0] if game else 'Body'}: {first.text()}{known}"
+                f"categories, like {game[0]}: {first.text()} (categories here: {', '.join(game)})"
             )
         for index, category in enumerate(found):
             if not category:

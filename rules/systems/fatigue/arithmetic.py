@@ -26,6 +26,7 @@ from .bands import band_label as band_label
 from .bands import cutoffs as cutoffs
 from .bands import defense_bands as defense_bands
 from .bands import defense_level as defense_level
+from .bands import fumbles as fumbles
 from .bands import spacing as spacing
 from .bands import stress_total as stress_total
 
@@ -199,7 +200,7 @@ def suckage_to_lift(loss: int, space: int) -> int:
 def fumble_level(total: int, line: int, space: int) -> int | None:
     """An attacker who fails to beat the fumble line suffers a first consequence, one level
     worse for each further threshold missed; None when the line is beaten."""
-    if total > line:
+    if not fumbles(total, line):
         return None
     missed = line - total
     return min(TOP_LEVEL, 1 + missed // space)

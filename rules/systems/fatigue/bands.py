@@ -34,6 +34,11 @@ def stress_total(kind: DiceKind, faces: tuple[int, ...]) -> int:
 # --- thresholds --------------------------------------------------------------------------------
 
 
+def fumbles(total: int, line: int) -> bool:
+    """Whether an attacker's total fails to beat its fumble line (*Fumble thresholds*)."""
+    return total <= line
+
+
 def spacing(penalty: int, floor: int) -> int:
     """Thresholds are 10 - fatigue penalty apart, never closer than the floor T."""
     return max(SPACING - penalty, floor)

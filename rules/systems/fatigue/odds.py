@@ -26,6 +26,7 @@ from .bands import (
     FLOOR,
     WIN_BAND,
     DiceKind,
+    fumbles,
     level_bands,
     spacing,
     stress_total,
@@ -158,7 +159,7 @@ def margin_distribution(
 def fumble_chance(attacker_dice: DiceKind, attacker: int, line: int) -> Fraction:
     """The chance the attacker's total is at or under the fumble line."""
     counts, whole = dice_counts(attacker_dice)
-    return Fraction(sum(w for total, w in counts if total + attacker <= line), whole)
+    return Fraction(sum(w for total, w in counts if fumbles(total + attacker, line)), whole)
 
 
 def _first_kept(attacker_dice: DiceKind, attacker: int, line: int) -> int:

@@ -53,6 +53,13 @@ def check_arguments(parser: Parser, dice_required: bool) -> None:
         metavar="T",
         help="the closest the thresholds get (3; 2 or 1 for negative pools)",
     )
+    parser.add_argument(
+        "--fumble",
+        type=int,
+        metavar="N",
+        help="the attacker's fumble line (threshold + fumble penalty): a total at or under it "
+        "fumbles and counts as a defense",
+    )
 
 
 def penalty_of(args: Arguments) -> int:
@@ -62,15 +69,13 @@ def penalty_of(args: Arguments) -> int:
     return within(args.fatigue_penalty, "--fatigue-penalty", 0, MODIFIER)
 
 
+def fumble_of(args: Arguments) -> int | None:
+    """``--fumble``, within the bound of a modifier (None: no fumble line)."""
+    return None if args.fumble is None else modifier(args.fumble, "--fumble")
+
+
 def add_arguments(parser: Parser) -> None:
     check_arguments(parser, dice_required=True)
-    parser.add_argument(
-        "--fumble",
-        type=int,
-        metavar="N",
-        help="the attacker's fumble line (threshold + fumble penalty): a total at or under it "
-        "fumbles and counts as a defense",
-    )
 
 
 def answer(args: Arguments) -> Odds:
@@ -81,5 +86,5 @@ def answer(args: Arguments) -> Odds:
         args.defender,
         penalty_of(args),
         args.floor,
-        None if args.fumble is None else modifier(args.fumble, "--fumble"),
+        fumble_of(args),
     )

@@ -14,12 +14,13 @@ from .arithmetic import (
     cutoffs,
     defense_level,
     dice_text,
+    fumbles,
     roll_stress,
     spacing,
     stress_total,
     suckage_to_lift,
 )
-from .odds_cli import check_arguments, penalty_of
+from .odds_cli import check_arguments, fumble_of, penalty_of
 
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
@@ -32,10 +33,10 @@ def add_arguments(parser: Parser) -> None:
 
 
 def roll(args: Arguments, dice: DiceSource) -> RollReport:
-    penalty = penalty_of(args)
+    penalty, line = penalty_of(args), fumble_of(args)
     attacker = _side(args.attacker_dice, args.attacker, roll_stress(dice, args.attacker_dice))
     defender = _side(args.defender_dice, args.defender, roll_stress(dice, args.defender_dice))
-    result = as_json(attacker, defender, penalty, args.floor)
+    result = as_json(attacker, defender, penalty, args.floor, line)
     return RollReport(as_text(result), result)
 
 
@@ -51,11 +52,17 @@ def _side(kind: DiceKind, modifier: int, faces: tuple[int, ...]) -> dict[str, An
 
 
 def as_json(
-    attacker: dict[str, Any], defender: dict[str, Any], penalty: int, floor: int
+    attacker: dict[str, Any],
+    defender: dict[str, Any],
+    penalty: int,
+    floor: int,
+    line: int | None = None,
 ) -> dict[str, Any]:
     margin = int(attacker["total"]) - int(defender["total"])
     space = spacing(penalty, floor)
-    level = defense_level(margin, space)
+    # As the odds count it: a fumble is no meaningful attack, so it is a successful defense.
+    fumbled = line is not None and fumbles(int(attacker["total"]), line)
+    level = None if fumbled else defense_level(margin, space)
     return {
         "system": "fatigue",
         "attacker": attacker,
@@ -64,10 +71,11 @@ def as_json(
         "defender_wins": level is None,
         "spacing": space,
         "thresholds": list(cutoffs(space)),
+        "fumble": None if line is None else {"line": line, "fumbled": fumbled},
         "tier": {
             "level": level,
             "name": "Successful defense" if level is None else DEFENSE_NAMES[level],
-            "suckage_to_lift": suckage_to_lift(margin, space),
+            "suckage_to_lift": 0 if fumbled else suckage_to_lift(margin, space),
         },
     }
 
@@ -83,6 +91,13 @@ def as_text(result: dict[str, Any]) -> str:
         )
     tier = result["tier"]
     cuts = "/".join(str(cut) for cut in result["thresholds"])
+    fumble = result["fumble"]
+    if fumble is not None:
+        attacker = result["attacker"]["total"]
+        lines.append(
+            f"Fumble line {fumble['line']}: attacker's {attacker} "
+            + ("fumbles (no meaningful attack)" if fumble["fumbled"] else "beats it")
+        )
     verdict = f"margin {result['margin']:+d}: {tier['name']} (thresholds {cuts})"
     if tier["suckage_to_lift"]:
         verdict += f"; {tier['suckage_to_lift']} suckage points lift it a threshold"

@@ -495,10 +495,14 @@ def heal(state: Encounter, cmd: LiveHackHeal) -> list[object]:
     sheet: LiveHackSheet = person.sheet
     events: list[object] = [LiveHackHealed(combatant_id=person.id, levels=cmd.levels)]
     left = max(sheet.wounds - cmd.levels, 0)
-    # *Stabilizing*: healing "to fewer wounds than the -10 Con threshold" (Con - Wounds > -10).
-    if (person.condition("Dying") or person.condition("Comatose")) and left < sheet.attribute(
-        "con"
-    ) + 10:
+    if left >= sheet.attribute("con") + 10:
+        # *Stabilizing*: healing "to fewer wounds than the -10 Con threshold" (Con - Wounds > -10).
+        return events
+    if person.condition("Dying") or person.condition("Comatose"):
         events += _removed(person, "Dying", "Comatose", "Incapacitated")
         events.append(_added(state, person.id, "Stabilized"))
+    elif person.condition("Stabilized"):
+        # Stabilized by the dying save, still down: the same healing that would have saved them
+        # dying ends the incapacitation (docs/rulings.md, "Healing the stabilized").
+        events += _removed(person, "Incapacitated")
     return events

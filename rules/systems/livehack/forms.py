@@ -29,7 +29,7 @@ from .model import (
     Take,
     out_of_fight,
 )
-from .sheet import ATTRIBUTES, TRAIT_CHOICES
+from .sheet import ATTRIBUTES, EFFORT_PER_ROLL, TRAIT_CHOICES
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -183,8 +183,11 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         specialty=values.get("specialty", "").strip(),
         bond=values.get("bond", "").strip(),
         items=values.get("items", "").strip(),
-        effort=int_value(values, "effort", "Effort"),
-        defender_effort=int_value(values, "defender_effort", "Defender effort"),
+        # Effort's own bound (*Effort*: "up to +5"), before a huge number meets the general one.
+        effort=int_value(values, "effort", "Effort", low=0, limit=EFFORT_PER_ROLL),
+        defender_effort=int_value(
+            values, "defender_effort", "Defender effort", low=0, limit=EFFORT_PER_ROLL
+        ),
         grim_goal=_grim_goal(values, f["grim_goal"]),
         cash_in=_yes(values, f["cash_in"]),
         defender_skill=values.get("defender_skill", "").strip(),

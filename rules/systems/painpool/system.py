@@ -18,8 +18,8 @@ from rules.dice import ANY_FACE, DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
-from rules.odds import whose_chances
-from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
+from rules.odds import mid_percentile, whose_chances
+from rules.system import Action, Damage, Landing, Luck, RuleSystem, Tier, Track
 
 from . import forecast, solo, view
 from .events import (
@@ -148,6 +148,24 @@ class PainPool(RuleSystem):
         if not isinstance(event, PainPoolRolled):
             return None, None
         return event.challenge_id, event.hero_id
+
+    def roll_luck(self, state: Encounter, event: object) -> tuple[Luck, ...]:
+        """Where the roll's difference sits among every difference it could have had, from the
+        hero's side (the challenge has one minus it): a win by 8 is luckier than a win by 1.
+        The three tiers alone say too little: against even odds (d8, d6, d4 against 3d6) a
+        success and a failure always averaged exactly 50% and a tie was 50% (docs/rulings.md,
+        "Luck against the odds, in the summary")."""
+        odds = self.last_odds(state)
+        if not isinstance(event, PainPoolRolled) or odds is None:
+            return ()
+        chances = odds.extra.get("difference")
+        if not isinstance(chances, dict) or event.difference not in chances:
+            return ()
+        differences = sorted(chances)
+        hero = mid_percentile(
+            [chances[d] for d in differences], differences.index(event.difference)
+        )
+        return (Luck(event.hero_id, hero), Luck(event.challenge_id, 1 - hero))
 
     # sheets
 

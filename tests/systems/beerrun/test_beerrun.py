@@ -140,6 +140,28 @@ def test_an_ability_of_no_known_category_takes_its_neighbours():
     )
 
 
+def test_abilities_with_no_category_in_a_new_encounter_go_under_general():
+    history = History(new_encounter("Alley", "beerrun"))
+    typed = SYSTEM.sheet_from_form({"abilities": "Fists d6, Health d6"}, BeerRunSheet())
+    run(history, AddCombatant(name="Thug", sheet=typed))
+    assert [(a.name, a.category) for a in me(history, "c1").abilities] == [
+        ("Fists", "General"),
+        ("Health", "General"),
+    ]
+    typed = SYSTEM.sheet_from_form({"abilities": "Bite d8, Speed d4"}, BeerRunSheet())
+    run(history, AddCombatant(name="Dog", side="foes", sheet=typed))  # the one category there
+    assert {a.category for a in me(history, "c2").abilities} == {"General"}
+    assert categories(history.state) == ("General",)
+
+
+def test_abilities_with_no_category_take_the_gms_only_category():
+    history = History(new_encounter("Alley", "beerrun"))
+    run(history, SetCategories(("Body",)))
+    typed = SYSTEM.sheet_from_form({"abilities": "Fists d6, Health d6"}, BeerRunSheet())
+    run(history, AddCombatant(name="Thug", sheet=typed))
+    assert {a.category for a in me(history, "c1").abilities} == {"Body"}
+
+
 def test_a_die_worn_to_zero_can_be_edited():
     history = brawl()
     zeroed = structs.replace(

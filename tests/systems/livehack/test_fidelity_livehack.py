@@ -236,3 +236,43 @@ def test_healing_that_leaves_wounds_at_the_threshold_does_not_stabilize():
     assert who(history, "c2").condition("Dying")
     play(history, LiveHackHeal(combatant_id="c2", levels=1))  # 11
     assert not who(history, "c2").condition("Dying")
+
+
+def test_down_dying_stabilized_then_healed_acts_again():
+    """The whole path: struck down, dying saves, stabilized (still down), healed: up again
+    (docs/rulings.md, "Healing the stabilized")."""
+    history = encounter(LiveHackSheet(attack=15), LiveHackSheet())
+    play(history, hit(defense="fortitude", **ZERO))
+    play(history, LiveHackApplyConsequence())
+    goblin = who(history, "c2")
+    assert goblin.sheet.wounds == 4 and SYSTEM.cannot_act(history.state, goblin) == "Dying"
+    dying_save = LiveHackSave(kind="dying", combatant_id="c2")
+    assert "holds on" in play(history, dying_save, [9, 3])  # +6 vs Wounds 4: MOS 2
+    text = play(history, LiveHackSave(kind="dying", combatant_id="c2", extra=4), [11, 1])
+    assert "stabilizes" in text  # +14 vs 4: MOS 10
+    assert condition_names(history, "c2") == ["Prone", "Stabilized", "Incapacitated"]
+    assert SYSTEM.cannot_act(history.state, who(history, "c2")) == "Incapacitated"
+    text = play(history, LiveHackHeal(combatant_id="c2", levels=1))
+    assert "Incapacitated" in text  # the log says it ended
+    assert condition_names(history, "c2") == ["Prone", "Stabilized"]
+    assert SYSTEM.cannot_act(history.state, who(history, "c2")) == ""
+    assert SYSTEM.out_of_fight(history.state, who(history, "c2")) == ""
+
+
+def test_healing_the_stabilized_still_needs_them_under_the_con_threshold():
+    history = encounter(LiveHackSheet(), LiveHackSheet(wounds=12, con=1))
+    run(history, AddCondition("c2", "Incapacitated"))
+    run(history, AddCondition("c2", "Stabilized"))
+    play(history, LiveHackHeal(combatant_id="c2", levels=1))  # 11 = Con + 10: not fewer
+    assert who(history, "c2").condition("Incapacitated")
+    play(history, LiveHackHeal(combatant_id="c2", levels=1))  # 10
+    assert condition_names(history, "c2") == ["Stabilized"]
+
+
+def test_healing_ends_no_incapacitation_but_a_stabilized_or_dying_ones():
+    """A plain Incapacitated (table MOS 10-14) lasts "until the condition that caused [it] goes
+    away": the GM's call, not a level of healing's."""
+    history = encounter(LiveHackSheet(), LiveHackSheet(wounds=3))
+    run(history, AddCondition("c2", "Incapacitated"))
+    play(history, LiveHackHeal(combatant_id="c2", levels=1))
+    assert condition_names(history, "c2") == ["Incapacitated"]

@@ -6,6 +6,9 @@ Pool. A hero with no boons rolls d8, d6, d4.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import product
+
 from rules.commands import AddCombatant
 from rules.dice import ScriptedDice
 from rules.engine import decide, new_encounter
@@ -43,13 +46,35 @@ def test_a_fight_to_its_end_by_commands() -> None:
     bo, ogre = figures.fighters
     assert (bo.dealt, bo.rolls, ogre.taken, ogre.out) == (2, 1, 2, "passed")
     assert "passed" in ogre.stats[1]
-    # The tiers go success, tie, failure: a success is the hero's best, so its percentile is
-    # 1 - P(success) / 2, and the challenge's P(success) / 2.
-    odds = SYSTEM.last_odds(history.state)
-    assert odds is not None
+    # Luck ranks the difference (+7) among every difference d8 + d6 + d4 - 3d6 can have:
+    # counted here over all 8 * 6 * 4 * 6^3 rolls, apart from the odds code.
+    below = at = 0
+    for faces in product(range(1, 9), range(1, 7), range(1, 5), *[range(1, 7)] * 3):
+        difference = sum(faces[:3]) - sum(faces[3:])
+        below += difference < 7
+        at += difference == 7
     heroes, challenge = figures.luck
-    assert heroes.luck == 1 - odds.tiers[0].p / 2
-    assert challenge.luck == odds.tiers[0].p / 2
+    assert heroes.luck == Fraction(2 * below + at, 2 * 8 * 6 * 4 * 6**3) == Fraction(2185, 2304)
+    assert challenge.luck == 1 - heroes.luck
+
+
+def luck_of(*rolls: tuple[int, ...]) -> Fraction | None:
+    history = bridge(tokens=50)
+    for faces in rolls:
+        run(history, PainPoolRoll(hero_id="c1", challenge_id="c2"), *faces)
+    return summary_of(history).luck[0].luck
+
+
+def test_luck_counts_by_how_much_a_roll_won_not_only_that_it_won() -> None:
+    """d8 + d6 + d4 against 3d6 are even odds (both average 10.5, both symmetric): by the
+    three tiers alone a success and a failure always averaged exactly 50%, as did a tie."""
+    by_seven, by_one = (5, 3, 2, 1, 1, 1), (4, 3, 2, 3, 3, 2)  # 10 vs 3, 9 vs 8
+    lost_by_one = (3, 3, 2, 3, 3, 3)  # 8 vs 9
+    assert luck_of(by_seven) > luck_of(by_one) > Fraction(1, 2)
+    assert luck_of(by_seven, lost_by_one) != Fraction(1, 2)
+    assert luck_of(by_seven, lost_by_one) > Fraction(1, 2)  # won by much, lost by little
+    assert luck_of(by_one, lost_by_one) == Fraction(1, 2)  # even odds, even luck
+    assert luck_of((3, 3, 2, 3, 3, 2)) == Fraction(1, 2)  # a tie at 8 vs 8: the middle
 
 
 def test_a_hero_with_every_boon_crossed_off_is_spent() -> None:
