@@ -30,6 +30,10 @@ Route = Callable[[events.Event], Awaitable[None]]
 
 MOST_HELD = 10_000  # keys waiting at once; past it a key goes on at once (a runaway paste)
 STUCK = 1.0  # seconds a key may take before the ones behind it go on without it
+# Times a key is followed up to the app: once behind the key itself, once more behind what
+# its binding set off in the widgets keys go to (Enter's Input.Submitted closing a dialog; a
+# screen it opened, behind its mount and the focus it gives).
+PASSES = 2
 
 
 def typed(event: events.Event) -> bool:
@@ -72,24 +76,33 @@ class TypedKeys:
         if wait and not screen.is_mounted:
             # Its turn comes once the screen has mounted, behind the focus it gave then.
             self.held.appendleft(event)
-            self._after(screen, lambda: self.app.call_later(self._next, turn))
+            self._after(screen, turn, lambda: self.app.call_later(self._next, turn))
             return
-        target: DOMNode = self.app.focused or screen
+        target = self._target()
         await self.route(event)
-        self._behind_key(target, turn)
+        self._behind(target, turn, PASSES)
 
-    def _behind_key(self, node: DOMNode, turn: int) -> None:
+    def _target(self) -> DOMNode:
+        """Where Textual sends a key now."""
+        try:
+            return self.app.focused or self.app.screen
+        except Exception:  # no screen (closing)
+            return self.app
+
+    def _behind(self, node: DOMNode, turn: int, passes: int) -> None:
         """Wait behind the key in ``node``'s queue, then in its parent's, up to the app's:
-        a key handled by a widget goes no further, one that bubbles is ahead in each."""
-
-        if node is self.app:  # behind the key's binding, which runs here
-            self.app.call_later(self._next, turn)
+        a key handled by a widget goes no further, one that bubbles is ahead in each. Then,
+        ``passes`` more than one, again from where keys go now."""
+        if node is not self.app:
+            self._after(node, turn, lambda: self._behind(node.parent or self.app, turn, passes))
+        elif passes > 1:  # behind the key's binding (it runs in the app): what it set off
+            self.app.call_later(lambda: self._behind(self._target(), turn, passes - 1))
         else:
-            self._after(node, lambda: self._behind_key(node.parent or self.app, turn))
+            self.app.call_later(self._next, turn)
 
-    def _after(self, node: DOMNode, then: Callable[[], object]) -> None:
+    def _after(self, node: DOMNode, turn: int, then: Callable[[], object]) -> None:
         if not node.call_later(then):  # closed: nothing more to wait for there
-            self.app.call_later(self._next, self.turn)
+            self.app.call_later(self._next, turn)
 
     async def _next(self, turn: int, wait: bool = True) -> None:
         if turn != self.turn:  # a key the watchdog has already sent the others on past
