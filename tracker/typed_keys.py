@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -51,8 +52,7 @@ class TypedKeys:
         self.held: deque[events.Event] = deque()
         self.busy = False  # a key is on its way, or waits for its screen
         self.turn = 0  # counts the keys sent on: the watchdog's sign of progress
-        self.watchdog: Timer | None = None
-        self.watched = 0  # the turn the watchdog saw last
+        self.watchdog: Timer | None = None  # while keys are held
 
     async def take(self, event: events.Event) -> None:
         """Route ``event`` now if nothing is ahead of it, else when its turn comes."""
@@ -60,9 +60,7 @@ class TypedKeys:
             await self._send(event)
             return
         self.held.append(event)
-        if self.watchdog is None:
-            self.watched = self.turn
-            self.watchdog = self.app.set_interval(STUCK, self._watch, name="typed keys")
+        self._watch()
 
     async def _send(self, event: events.Event, wait: bool = True) -> None:
         self.turn += 1
@@ -111,11 +109,15 @@ class TypedKeys:
         if self.held:
             await self._send(self.held.popleft(), wait)
 
-    async def _watch(self) -> None:
-        if not self.held:
-            if self.watchdog is not None:
-                self.watchdog.stop()
-            self.watchdog = None
-        elif self.turn == self.watched:  # no key has gone on since the last look: stuck
-            await self._next(self.turn, wait=False)
-        self.watched = self.turn
+    def _watch(self) -> None:
+        """Keys are held: if the key ahead of them is still on its way in STUCK seconds, it
+        is taken as lost (each key gets that long at the least)."""
+        if self.watchdog is None:
+            self.watchdog = self.app.set_timer(STUCK, partial(self._stuck, self.turn))
+
+    async def _stuck(self, turn: int) -> None:
+        self.watchdog = None
+        if turn == self.turn and self.busy:
+            await self._next(turn, wait=False)
+        if self.held:
+            self._watch()
