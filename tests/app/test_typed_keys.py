@@ -34,7 +34,7 @@ def make_app(tmp_path: Path) -> TrackerApp:
 def last_notes(app: TrackerApp) -> list[str]:
     """The notes the roll log shows (the demo has none of its own)."""
     lines = screen_text(app).splitlines()
-    return [line.split("✎ ")[1].split("│")[0].strip() for line in lines if "✎ " in line]
+    return [line.split("✎ ")[1].split("  ")[0] for line in lines if "✎ " in line]
 
 
 async def test_a_line_typed_in_one_burst_after_the_colon_runs(tmp_path: Path) -> None:
