@@ -53,7 +53,8 @@ async def test_lines_typed_in_one_burst_run_in_turn(tmp_path: Path) -> None:
         await press_at_once(pilot, *keys_of(":note one"), "enter", *keys_of(":note two"), "enter")
         assert isinstance(app.screen, EncounterScreen)
         assert last_notes(app) == ["one", "two"]
-        assert (app.session.state.round, app.session.state.current_id) == before  # no `n` (next turn) escaped onto the encounter
+        # No `n` of the burst reached the encounter (next turn).
+        assert (app.session.state.round, app.session.state.current_id) == before
 
 
 async def test_a_dialog_opened_by_a_key_takes_the_burst_behind_it(tmp_path: Path) -> None:
