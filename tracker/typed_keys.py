@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any
 
 from textual import events
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.dom import DOMNode
 from textual.timer import Timer
 
@@ -67,7 +67,7 @@ class TypedKeys:
         turn = self.turn
         try:
             screen = self.app.screen
-        except Exception:  # no screen (starting or closing): Textual's own routing says so
+        except ScreenStackError:  # no screen (starting or closing): Textual's routing says so
             await self.route(event)
             return
         self.busy = True
@@ -84,7 +84,7 @@ class TypedKeys:
         """Where Textual sends a key now."""
         try:
             return self.app.focused or self.app.screen
-        except Exception:  # no screen (closing)
+        except ScreenStackError:  # no screen (closing)
             return self.app
 
     def _behind(self, node: DOMNode, turn: int, passes: int) -> None:
@@ -99,8 +99,8 @@ class TypedKeys:
             self.app.call_later(self._next, turn)
 
     def _after(self, node: DOMNode, turn: int, then: Callable[[], object]) -> None:
-        if not node.call_later(then):  # closed: nothing more to wait for there
-            self.app.call_later(self._next, turn)
+        if not node.call_later(then):  # closed: nothing more to wait for there, or to mount
+            self.app.call_later(self._next, turn, False)
 
     async def _next(self, turn: int, wait: bool = True) -> None:
         if turn != self.turn:  # a key the watchdog has already sent the others on past
