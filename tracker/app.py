@@ -23,6 +23,7 @@ from tracker.palette import ScreenActions
 from tracker.safe_text import NO_CONTROL_CODES
 from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
+from tracker.typed_keys import TypedKeys, typed
 from tracker.widgets import scrolled_lines
 
 # The speed patches on Textual's private code, checked now: if Textual is not the one they
@@ -97,6 +98,7 @@ class TrackerApp(App[None]):
                 self.notes.append(problem)
         self.replay = replay
         self.dice = dice or (session.dice if session else SeededDice(0))
+        self.typed_keys = TypedKeys(self, super().on_event)
 
     def on_mount(self) -> None:
         if self.OWNS_MEMORY:
@@ -135,7 +137,10 @@ class TrackerApp(App[None]):
         # takes the first.
         if isinstance(event, events.Paste):
             event.text = inert_document(event.text)
-        await super().on_event(event)
+        if typed(event):  # in the order typed, once the screen it was typed for is up
+            await self.typed_keys.take(event)
+        else:
+            await super().on_event(event)
 
     def notify(
         self,

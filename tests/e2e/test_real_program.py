@@ -1,6 +1,6 @@
 """The real tracker program in a real terminal (tmux, 80x24), driven by keys as a person
-would: each system's demo fought to its end with the foes played by the tracker, and a note
-typed after the terminal shrank."""
+would: each system's demo fought to its end with the foes played by the tracker, a note
+typed after the terminal shrank, and lines typed in one burst after the key that opens them."""
 
 from __future__ import annotations
 
@@ -129,3 +129,18 @@ def test_a_note_typed_after_the_terminal_shrank_shows(tmux: Tmux, tmp_path: Path
     screen = tmux.wait_for("Rope bridge sways")
     assert all(len(line) <= 80 for line in screen.splitlines())
     assert len(screen.splitlines()) <= 24
+
+
+def test_lines_typed_in_one_burst_land(tmux: Tmux, tmp_path: Path) -> None:
+    # Read by the program in one go: the keys after `:` or `o` once went to the encounter's
+    # table while the prompt or the dialog was still opening, and were lost.
+    start(tmux, tmp_path, "livehack", 1, (80, 24))
+    tmux.settle()
+    tmux.burst(":note burst test", "Enter")
+    tmux.wait_for("✎ burst test")
+    tmux.burst(":note one", "Enter", ":note two", "Enter", "o", "three", "Enter")
+    screen = tmux.wait_for("✎ three")
+    # A note's text, up to the log's edge or a notification over it.
+    log = [line.split("✎ ")[1].split("  ")[0] for line in screen.splitlines() if "✎ " in line]
+    assert log == ["burst test", "one", "two", "three"], screen
+    assert "Orla's turn" in header(screen)  # no key of the burst reached the encounter (n)

@@ -36,6 +36,10 @@ class Tmux:
         for key in keys:
             self.run("send-keys", "-t", self.session, key)
 
+    def burst(self, *keys: str) -> None:
+        """All in one ``send-keys``: the program reads them at once, as from a fast typist."""
+        self.run("send-keys", "-t", self.session, *keys)
+
     def type(self, text: str) -> None:
         self.run("send-keys", "-t", self.session, "-l", text)
 
