@@ -7,6 +7,7 @@ import importlib
 import sys
 from collections.abc import Iterator
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ from rules.forecast import (
 from rules.forecast import forecast as forecast_here
 from rules.history import History
 from tests.contract.test_fifth_system import forget
-from tracker.headless.forecast import MAX_SPAN, Workers, run_forecast, spans
+from tracker.headless.forecast import MAX_SPAN, Runs, Workers, run_forecast
 from tracker.storage import read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -253,15 +254,31 @@ def test_a_worker_process_loads_no_textual_and_no_storage() -> None:
         assert pool.submit(loaded_in_worker).result(timeout=60) == []
 
 
+def every_span(runs: int, jobs: int) -> list[tuple[int, int]]:
+    """The spans in the order handed out, the front and the back taking turns."""
+    left, cut = Runs(runs, jobs), []
+    while (span := left.from_front()) is not None:
+        cut.append(span)
+        if (span := left.from_back()) is not None:
+            cut.append(span)
+    return cut
+
+
 def test_run_seeds_never_repeat_and_the_bounds_hold() -> None:
     assert MAX_RUNS < 2**RUN_BITS
     seeds = {run_seed(s, i) for s in (0, 1, MAX_SEED) for i in (0, 1, MAX_RUNS - 1)}
     assert len(seeds) == 9
-    assert spans(10, 2) == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8),
-                            (8, 9), (9, 10)]  # fmt: skip
-    assert sum(b - a for a, b in spans(1001, 2)) == 1001
-    assert max(b - a for a, b in spans(MAX_RUNS, 2)) == MAX_SPAN  # a stop is quick
-    assert spans(MAX_RUNS, 2)[-1][1] == MAX_RUNS
+    assert every_span(10, 2) == [(0, 2), (8, 10), (2, 3), (7, 8), (3, 4), (6, 7), (4, 5),
+                                 (5, 6)]  # fmt: skip
+    cut = every_span(1000, 2)
+    assert cut[:2] == [(0, MAX_SPAN), (1000 - MAX_SPAN, 1000)]
+    assert [b - a for a, b in cut][-4:] == [1, 1, 1, 1]  # the ends meet on small spans
+    big = every_span(MAX_RUNS, 2)
+    assert max(b - a for a, b in big) == MAX_SPAN  # a stop is quick
+    for runs, jobs in [(1, 1), (7, 3), (1001, 2), (MAX_RUNS, 8)]:
+        cut = sorted(every_span(runs, jobs))
+        assert cut[0][0] == 0 and cut[-1][1] == runs
+        assert all(a < b for a, b in cut) and all(x[1] == y[0] for x, y in pairwise(cut))
     assert MAX_ROUNDS >= 50
 
 
@@ -339,3 +356,17 @@ def test_workers_closed_under_a_forecast_stop_it() -> None:
         workers.pool.shutdown(wait=True)  # what the screen's closing does mid-forecast
         with pytest.raises(Cancelled):
             run_forecast(demo("livehack"), 40, 123, 50, workers)
+
+
+def test_the_switch_interval_is_set_back_when_the_last_forecast_ends() -> None:
+    from tracker.headless.forecast import SWITCH_INTERVAL, QuickHandoffs
+
+    handoffs, before = QuickHandoffs(), sys.getswitchinterval()
+    first, second = handoffs, handoffs  # two seats' forecasts, overlapping
+    first.__enter__()
+    second.__enter__()
+    assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
+    first.__exit__(None, None, None)
+    assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)  # the second still runs
+    second.__exit__(None, None, None)
+    assert sys.getswitchinterval() == before

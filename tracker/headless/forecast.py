@@ -25,10 +25,12 @@ from rules.encounter import Encounter
 from rules.forecast import Report, Tally, job_bytes, merged, report, simulate
 
 MAX_JOBS = 64
-SPANS_PER_JOB = 16  # a smooth progress bar, a short wait for the last span, no cost
-# A span is never longer than this many runs (a fifth of a second for the slowest demo):
-# a stopped forecast's workers end their span and go, so Ctrl+C or Esc is quick at any --runs.
+# A span is never longer than this many runs (a fifth of a second for the slowest demo): the
+# progress bar moves, and a stopped forecast's workers end their span and go, so Ctrl+C or Esc
+# is quick at any --runs.
 MAX_SPAN = 64
+IN_FLIGHT = 2  # spans sent ahead to each worker: it starts the next as it sends one back
+SWITCH_INTERVAL = 0.0005  # seconds: see ``QuickHandoffs``
 BAR = 20
 
 
@@ -36,10 +38,58 @@ def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
-def spans(runs: int, jobs: int) -> list[tuple[int, int]]:
-    """The runs cut into spans of indices ``[start, stop)``."""
-    size = max(1, min(MAX_SPAN, math.ceil(runs / (jobs * SPANS_PER_JOB))))
-    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+class QuickHandoffs:
+    """While a pool works, the threads that feed it spans and read back its tallies wait for
+    the GIL at most ``SWITCH_INTERVAL`` (Python's default, 5 ms, kept workers waiting for
+    their first and next spans while this process played). The interval is the whole
+    process's: it is set back when the last forecast running in it ends (seats of a served
+    table may forecast at once)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+        self.saved = sys.getswitchinterval()
+
+    def __enter__(self) -> None:
+        with self.lock:
+            if self.users == 0:
+                self.saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(self.saved, SWITCH_INTERVAL))
+            self.users += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.users -= 1
+            if self.users == 0:
+                sys.setswitchinterval(self.saved)
+
+
+QUICK_HANDOFFS = QuickHandoffs()
+
+
+class Runs:
+    """The runs still to play, handed out as spans of indices ``[start, stop)``: the workers
+    take theirs from the front, this process from the back. A span is a share of what is left
+    (guided scheduling), so spans shrink as the two ends meet and nobody waits long for the
+    last one, however soon or late the workers began."""
+
+    def __init__(self, runs: int, jobs: int) -> None:
+        self.front, self.back, self.jobs = 0, runs, jobs
+
+    def _size(self) -> int:
+        return max(1, min(MAX_SPAN, (self.back - self.front) // (2 * self.jobs)))
+
+    def from_front(self) -> tuple[int, int] | None:
+        if self.front >= self.back:
+            return None
+        start, self.front = self.front, min(self.back, self.front + self._size())
+        return start, self.front
+
+    def from_back(self) -> tuple[int, int] | None:
+        if self.front >= self.back:
+            return None
+        stop, self.back = self.back, max(self.front, self.back - self._size())
+        return self.back, stop
 
 
 def _start_resource_tracker() -> None:
@@ -139,61 +189,84 @@ def run_forecast(
     (``Cancelled``)."""
     job = job_bytes(state, seed, rounds)
     pool = workers.pool if workers is not None else None
-    cut = spans(runs, workers.jobs if workers is not None else 1)
+    left = Runs(runs, workers.jobs if pool is not None and workers is not None else 1)
     tallies: list[Tally] = []
     done = 0
 
-    def finished(tally: Tally) -> None:
+    def count(tally: Tally) -> None:
         nonlocal done
         tallies.append(tally)
         done += tally.runs
         if progress is not None:
             progress(done)
 
-    def stop_if_cancelled() -> None:
+    def play(span: tuple[int, int]) -> None:
         if cancel is not None and cancel.is_set():
             raise Cancelled
+        count(simulate(job, *span))
 
-    futures: list[Future[Tally]] = []
-    if pool is not None:
-        try:
-            futures = [pool.submit(simulate, job, a, b) for a, b in cut]
-        except BrokenProcessPool:  # a worker was killed before: this process plays them all
-            futures = []
-        except RuntimeError as exc:  # the workers were closed (the screen went away)
-            raise Cancelled from exc
-    if not futures:
-        for start, stop in cut:
-            stop_if_cancelled()
-            finished(simulate(job, start, stop))
+    if pool is None or workers is None:
+        while (span := left.from_back()) is not None:
+            play(span)
         return report(state, merged(tallies), seed, rounds)
-    # The workers play the spans from the front of the list; this process plays them from
-    # the end while the workers start (or finish a span of a forecast cancelled before).
-    span_of = dict(zip(futures, cut, strict=True))
+    sent: dict[Future[Tally], tuple[int, int]] = {}
+    most = IN_FLIGHT * (workers.jobs - 1)
     try:
-        waiting: set[Future[Tally]] = set()
-        for future in reversed(futures):
-            stop_if_cancelled()
-            if future.cancel():  # not begun by a worker: played here
-                finished(simulate(job, *span_of[future]))
-            else:
-                waiting = {f for f in futures if not f.cancelled()}
-                break
-        while waiting:
-            stop_if_cancelled()
-            ready, waiting = wait(waiting, timeout=0.1, return_when=FIRST_COMPLETED)
-            for future in ready:
-                if future.cancelled():  # the workers were closed under this forecast
+        with QUICK_HANDOFFS:
+            _send(pool, job, left, sent, most)
+            while (span := left.from_back()) is not None:
+                play(span)
+                _take_back(sent, count, play, block=False)
+                _send(pool, job, left, sent, most)
+            while sent:
+                if cancel is not None and cancel.is_set():
                     raise Cancelled
-                try:
-                    tally = future.result()
-                except BrokenProcessPool:  # a worker was killed: its span is played here
-                    tally = simulate(job, *span_of[future])
-                finished(tally)
+                _take_back(sent, count, play, block=True)
     finally:
-        for future in futures:  # a forecast stopped early leaves no span queued behind it
+        for future in sent:  # a forecast stopped early leaves no span queued behind it
             future.cancel()
     return report(state, merged(tallies), seed, rounds)
+
+
+def _send(
+    pool: ProcessPoolExecutor,
+    job: bytes,
+    left: Runs,
+    sent: dict[Future[Tally], tuple[int, int]],
+    most: int,
+) -> None:
+    """Spans from the front to the workers, until ``most`` are on their way."""
+    while len(sent) < most and (span := left.from_front()) is not None:
+        try:
+            sent[pool.submit(simulate, job, *span)] = span
+        except BrokenProcessPool:  # a worker was killed: this process plays the rest
+            left.front = span[0]
+            return
+        except RuntimeError as exc:  # the workers were closed (the screen went away)
+            raise Cancelled from exc
+
+
+def _take_back(
+    sent: dict[Future[Tally], tuple[int, int]],
+    count: Callable[[Tally], None],
+    play: Callable[[tuple[int, int]], None],
+    block: bool,
+) -> None:
+    """The tallies of the spans the workers have finished (waiting a moment for one if
+    ``block``); a killed worker's span is played here."""
+    done = [f for f in sent if f.done()]
+    if not done and block:
+        done = list(wait(sent, timeout=0.1, return_when=FIRST_COMPLETED).done)
+    for future in done:
+        span = sent.pop(future)
+        if future.cancelled():  # the workers were closed under this forecast
+            raise Cancelled
+        try:
+            tally = future.result()
+        except BrokenProcessPool:
+            play(span)
+        else:
+            count(tally)
 
 
 # --- text ---------------------------------------------------------------------------------------
