@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import compileall
-import re
 import statistics
 import subprocess
 import sys
@@ -26,6 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.doc import write_block  # noqa: E402
 
 SIZE = (120, 40)
 
@@ -218,12 +219,7 @@ def main() -> None:
     print(text)
     print(f"(building the big fight took {built:.1f} s)")
     if args.write:
-        doc = ROOT / "docs" / "performance.md"
-        old = doc.read_text()
-        block = f"<!-- app:start -->\n{text}\n<!-- app:end -->"
-        new = re.sub(r"<!-- app:start -->.*<!-- app:end -->", lambda _: block, old, flags=re.S)
-        doc.write_text(new)
-        print(f"wrote {doc}")
+        write_block("app", text)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.doc import write_block  # noqa: E402
+
 DEMOS = ("livehack", "beer-run", "fatigue", "pain-pool")
 SEED = 20
 WAYS = ("one", "command", "app", "ceiling")
@@ -150,11 +152,7 @@ def main() -> None:
     text = f"{n} fights per forecast.\n\n" + "\n".join(lines)
     print(text)
     if args.write:
-        doc = ROOT / "docs" / "performance.md"
-        start, end = "<!-- forecast:start -->", "<!-- forecast:end -->"
-        before, rest = doc.read_text().split(start)
-        _, after = rest.split(end)
-        doc.write_text(f"{before}{start}\n{text}\n{end}{after}")
+        write_block("forecast", text)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import icepool  # noqa: E402
 
+from bench.doc import write_block  # noqa: E402
 from rules.systems.beerrun import odds as beerrun  # noqa: E402
 from rules.systems.beerrun.odds import pool_odds  # noqa: E402
 from rules.systems.fatigue import odds as fatigue  # noqa: E402
@@ -272,11 +273,7 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if args.write:
-        doc = ROOT / "docs" / "performance.md"
-        start, end = "<!-- odds:start -->", "<!-- odds:end -->"
-        before, rest = doc.read_text().split(start)
-        _, after = rest.split(end)
-        doc.write_text(f"{before}{start}\n{text}\n{end}{after}")
+        write_block("odds", text)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.doc import write_block
 from rules.commands import AddCombatant, AddNote, NextTurn
 from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
@@ -124,15 +125,6 @@ def table(results: dict[int, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-def write_doc(text: str) -> None:
-    doc = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
-    start, end = "<!-- saves:start -->", "<!-- saves:end -->"
-    current = doc.read_text()
-    before, rest = current.split(start)
-    _, after = rest.split(end)
-    doc.write_text(f"{before}{start}\n{text}\n{end}{after}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
@@ -142,7 +134,7 @@ def main() -> None:
     text = table(results)
     print(text)
     if args.write:
-        write_doc(text)
+        write_block("saves", text)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.doc import write_block
+
 PASSWORD = "bench"
 SEATS = (8, 32, 64)
 HOSTILE_SEATS = 32
@@ -337,22 +339,6 @@ def table(results: list[dict[str, float]], events: int, gap: float) -> str:
     return "\n".join(rows)
 
 
-def write_doc(text: str, block: str = "serve") -> None:
-    """Put ``text`` between the ``block`` markers of docs/performance.md."""
-    doc = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
-    start, end = f"<!-- {block}:start -->", f"<!-- {block}:end -->"
-    current = doc.read_text()
-    if start not in current:
-        current += (
-            "\n## Serving over SSH (`bench/serve.py`)\n\nRun `.venv/bin/python bench/serve.py "
-            f"--write` to refresh this table. Target: 32 seats with p95 under 100 ms and under "
-            f"5 MB per seat.\n\n{start}\n{end}\n"
-        )
-    before, rest = current.split(start)
-    _, after = rest.split(end)
-    doc.write_text(f"{before}{start}\n{text}\n{end}{after}")
-
-
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--client":
         port, count, events, active, hostile = (int(value) for value in sys.argv[2:7])
@@ -414,7 +400,7 @@ def main() -> None:
             text = table(rows, args.events, args.gap)
             print(text)
             if args.write:
-                write_doc(text, block)
+                write_block(block, text)
 
 
 if __name__ == "__main__":
