@@ -17,14 +17,6 @@ from tracker.screens.help import HelpScreen
 from tracker.serve.seats import SeatSession
 
 
-@pytest.fixture
-async def served(tmp_path: Path):
-    served = await serve(tmp_path)
-    yield served
-    served.server.close()
-    await served.server.wait_closed()
-
-
 async def test_each_role_sees_its_own_view(served: Served) -> None:
     gm = await Client.join(served, "gm")
     alice = await Client.join(served, "alice")

@@ -7,23 +7,14 @@ seats keep being served, the GM is told, and nothing reaches the server's stderr
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import asyncssh
 import pytest
 
 from rules.commands import AddNote
-from tests.serve.serve_helpers import Client, Served, serve, until
+from tests.serve.serve_helpers import Client, Served, until
 from tracker.serve import limits
 from tracker.serve.limits import FLOODED, MAX_SIZE, MIN_SIZE, Bucket, InputLimit, clamp_size
-
-
-@pytest.fixture
-async def served(tmp_path: Path):
-    served = await serve(tmp_path)
-    yield served
-    served.server.close()
-    await served.server.wait_closed()
 
 
 def test_sizes_are_clamped() -> None:
