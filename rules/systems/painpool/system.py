@@ -155,8 +155,10 @@ class PainPool(RuleSystem):
         The three tiers alone say too little: against even odds (d8, d6, d4 against 3d6) a
         success and a failure always averaged exactly 50% and a tie was 50% (docs/rulings.md,
         "Luck against the odds, in the summary")."""
+        if not isinstance(event, PainPoolRolled):
+            return ()
         odds = self.last_odds(state)
-        if not isinstance(event, PainPoolRolled) or odds is None:
+        if odds is None:
             return ()
         chances = odds.extra.get("difference")
         if not isinstance(chances, dict) or event.difference not in chances:
