@@ -11,7 +11,7 @@ reads them, and the state after each record is computed only when undo needs it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeAlias, TypeVar, overload
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar, overload
 
 import msgspec
 from msgspec import Struct
@@ -38,6 +38,21 @@ class Redone(Struct, frozen=True, tag="redone"):
 
 
 Record: TypeAlias = Applied[Any] | Undone | Redone
+
+RECENT = 2000  # records looked back through for what happened lately: a fight's worth and more
+
+
+class HistoryView(Protocol):
+    """What the screens read of a history: the GM's whole one, or a seat's, where a player
+    or spectator sees only what their role may (``tracker.serve.seats``)."""
+
+    @property
+    def state(self) -> Encounter: ...
+
+    def in_effect(self) -> Iterable[tuple[Event, Encounter]]: ...
+
+    def recent_events(self, limit: int = RECENT) -> Iterator[Event]: ...
+
 
 RecordDecoder: TypeAlias = Callable[[msgspec.Raw], Record]
 
@@ -152,6 +167,13 @@ class History:
 
     def effective_events(self) -> list[Event]:
         return [event for record in self.applied_in_effect() for event in record.events]
+
+    def recent_events(self, limit: int = RECENT) -> Iterator[Event]:
+        """The events in effect, newest first, from the last ``limit`` records only."""
+        for index, _ in reversed(self._done[-limit:]):
+            record = self.records[index]
+            if isinstance(record, Applied):
+                yield from reversed(record.events)
 
     def in_effect(self) -> Iterator[tuple[Event, Encounter]]:
         """Every event in effect, with the state it was applied to (for the log)."""

@@ -7,29 +7,19 @@ the state without changing it, so the user confirms what they see.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from msgspec import Struct, structs
 
 from rules.dice import ScriptedDice, ScriptExhausted
-from rules.encounter import Combatant, Encounter, Event
+from rules.encounter import Combatant, Encounter
 from rules.engine import apply, decide, describe
 from rules.errors import Rejected
 from rules.forms import Field
-from rules.history import Applied, History
+from rules.history import HistoryView
 from rules.logline import Line
 from rules.outcome import Outcome
 from rules.system import RuleSystem
-
-RECENT = 2000  # records looked back through for a last target: a fight's worth and more
-
-
-def recent_events(history: History, limit: int = RECENT) -> Iterator[Event]:
-    """The events in effect, newest first, from the last ``limit`` records only."""
-    for index in reversed(history.done_indices()[-limit:]):
-        record = history.records[index]
-        if isinstance(record, Applied):
-            yield from reversed(record.events)
 
 
 def roll_parties(event: object) -> list[str]:
@@ -79,13 +69,13 @@ def quick_actor(state: Encounter, selected: str | None) -> Combatant | None:
 
 
 def last_target(
-    history: History, system: RuleSystem, actor: Combatant, state: Encounter
+    history: HistoryView, system: RuleSystem, actor: Combatant, state: Encounter
 ) -> Combatant | None:
     """The defender of the last roll the actor made (else the last who rolled against it),
     if it is still in the fight; else the first combatant of another side still in it."""
     made: str | None = None
     received: str | None = None
-    for event in recent_events(history):
+    for event in history.recent_events():
         if not isinstance(event, system.roll_event_types):
             continue
         parties = roll_parties(event)
@@ -149,7 +139,7 @@ def consequence_preview(state: Encounter, system: RuleSystem) -> tuple[object, l
     return command, lines
 
 
-def roll_preset(history: History, system: RuleSystem, selected: str | None) -> dict[str, str]:
+def roll_preset(history: HistoryView, system: RuleSystem, selected: str | None) -> dict[str, str]:
     """The roll dialog's values for the quick key: the actor, then its last target."""
     state = history.state
     actor = quick_actor(state, selected)

@@ -263,3 +263,26 @@ async def test_a_hidden_foe_still_standing_keeps_the_fight_going_for_every_seat(
         text = screen_text(app)
         assert "Fight over: party won" in text  # its summary, opened for every seat
         assert SECRET not in text  # and still nothing of the hidden foe
+
+
+async def test_a_players_quick_turn_and_prompt_read_the_seats_own_history(
+    tmp_path: Path,
+) -> None:
+    """Issue 26: a player's `t` closed the seat (the seat's history had no ``state``), and so
+    did `:` (no ``done_indices``). Both read what the player may see of the log."""
+    session, ids = encounter()
+    session.execute(LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids["Goblin"]))
+    table = Table(session)
+    table.assign("Alice", frozenset({ids["Orla"]}))
+    seat = table.join("player", "Alice")
+    app = TableApp(table, seat, saves=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        dialog = screen_text(app)
+        await pilot.press("escape", "colon")
+        await pilot.pause()
+        prompt = screen_text(app)
+    assert app.return_code in (None, 0)
+    assert "Orla" in dialog and "Goblin" in dialog  # the actor, then her last target
+    assert SECRET not in dialog and SECRET not in prompt

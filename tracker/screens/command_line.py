@@ -30,7 +30,6 @@ from tracker.command_line import (
     resolve,
 )
 from tracker.library import Library
-from tracker.quick_flow import recent_events
 from tracker.session import EncounterSession
 
 Complete = Callable[[str], Completion]
@@ -167,7 +166,7 @@ def prompt_for(
     actions (``:replay``...) on the screen. A line that would leave a result unapplied (a
     new roll, the end of a turn) runs through ``settle_first``, which asks about it first."""
     # Read once per prompt: nothing changes the encounter while the prompt is open.
-    known = logged_conditions(recent_events(session.history))
+    known = logged_conditions(session.history.recent_events())
     cached: list[Context] = []
 
     def context() -> Context:

@@ -11,14 +11,14 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from rules.encounter import Encounter, Event
-from rules.history import Applied
+from rules.history import RECENT, Applied
 from rules.outcome import Outcome
 from rules.permissions import may_use
 from rules.system import RuleSystem
@@ -200,15 +200,25 @@ class Table:
 
 
 class History:
-    """The history as a seat may read it: only what its role may see, for the log."""
+    """The history as a seat may read it (``rules.history.HistoryView``): only what its
+    role may see, for the log, the quick turn's last target and the prompt's completion."""
 
     def __init__(self, seat: SeatSession) -> None:
         self._seat = seat
+
+    @property
+    def state(self) -> Encounter:
+        return self._seat.state
 
     def in_effect(self) -> list[tuple[Event, Encounter]]:
         seat = self._seat
         history = seat.table.session.history
         return seat.table.sight(seat.viewer).pairs(history.in_effect(), history.state)
+
+    def recent_events(self, limit: int = RECENT) -> Iterator[Event]:
+        """What the seat may see of the events in effect, newest first (the last ``limit``)."""
+        for event, _ in reversed(self.in_effect()[-limit:]):
+            yield event
 
 
 class SeatSession:
@@ -236,6 +246,7 @@ class SeatSession:
 
     @property
     def history(self) -> Any:
+        # The GM's seat reads the whole history (replay, export); others a HistoryView.
         return self._session.history if self.viewer.is_gm else History(self)
 
     @property
