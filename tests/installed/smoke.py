@@ -91,13 +91,14 @@ async def opens(pilot: Any, key: str, shows: str = "") -> str:
     opened = type(app.screen).__name__
     await until(f"{opened} to show {shows!r}", lambda: shows in screen_text(app))
     assert screen_text(app).strip(), f"{key}: {opened} shows nothing"
-    for _ in range(4):  # a screen opened from a screen (the palette's) needs another Esc
-        if app.screen is base:
-            break
-        await pilot.press("escape")
-        await pilot.pause()
-    assert app.screen is base, f"{key}: Esc did not leave {type(app.screen).__name__}"
+    while app.screen is not base:  # a screen opened from a screen needs another Esc
+        await closes(pilot, app.screen)
     return opened
+
+
+async def closes(pilot: Any, screen: object) -> None:
+    await pilot.press("escape")
+    await until(f"Esc to close {type(screen).__name__}", lambda: pilot.app.screen is not screen)
 
 
 def tour_of(keys: tuple[str, ...], check: Callable[[Any], None] = lambda app: None) -> Tour:
@@ -107,7 +108,7 @@ def tour_of(keys: tuple[str, ...], check: Callable[[Any], None] = lambda app: No
         shown = []
         for key in keys:
             began = time.monotonic()
-            shown.append(f"{await opens(pilot, key)} {time.monotonic() - began:.1f}s")
+            shown.append(f"{key} {await opens(pilot, key)} {time.monotonic() - began:.1f}s")
         print(f"  {pilot.app.session.state.system}: opened {', '.join(shown)}", flush=True)
         await pilot.press("q")
 
