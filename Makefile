@@ -64,7 +64,7 @@ test: check browser
 
 # The wheel built and installed (not editable) in a fresh venv, and the installed tracker
 # smoke-tested there, from outside the checkout (tests/installed/run.py says how; about a
-# minute; the dependencies' wheels are downloaded once, into .venv/wheelhouse).
+# minute under load; the dependencies' wheels are downloaded once, into .venv/wheelhouse).
 smoke: $(STAMP)
 	$(BIN)/python -m tests.installed.run
 
