@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock soak install uninstall browser
+.PHONY: run test check lint demo clean lock soak install uninstall browser smoke
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
@@ -56,9 +56,17 @@ uninstall:
 		rm -rf $(TOOL_VENV) && rm -f $(TOOL_BIN)/tracker ; \
 	fi
 
-# Every check CI runs: lint, format, types, import contracts, then the suite.
+# Every check CI runs: lint, format, types, import contracts, the suite, then the installed
+# wheel's smoke test.
 test: check browser
 	$(BIN)/pytest
+	@$(MAKE) --no-print-directory smoke
+
+# The wheel built and installed (not editable) in a fresh venv, and the installed tracker
+# smoke-tested there, from outside the checkout (tests/installed/run.py says how; about a
+# minute under load; the dependencies' wheels are downloaded once, into .venv/wheelhouse).
+smoke: $(STAMP)
+	$(BIN)/python -m tests.installed.run
 
 # The real-browser test (tests/serve/test_serve_browser.py) drives Chromium from the system's
 # packages. As root with apt (CI) a missing one is installed (about a minute, once); anyone

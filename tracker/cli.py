@@ -23,6 +23,23 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+class Version(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("combat-tracker")
+        except PackageNotFoundError:  # run from a folder, never installed
+            found = "(not installed)"
+        print(f"tracker {found}")
+        parser.exit()
+
+
 def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     """The whole parser, or with ``only`` (a system) and ``command`` (``roll`` or ``odds``)
     just what that headless command needs, so it loads nothing else."""
@@ -52,6 +69,7 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
         description="A keyboard-driven combat tracker. No command: the newest save, or the demo.",
     )
     add_saves(parser, None)
+    parser.add_argument("--version", action=Version)
     parser.add_argument("--seed", type=int, help="seed the dice (for reproducible play)")
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,12 @@ def test_a_bad_argument_is_one_line_and_exit_2(args: tuple[str, ...]) -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_version_is_the_installed_distributions() -> None:
+    result = tracker("--version")
+    assert result.returncode == 0
+    assert result.stdout == f"tracker {version('combat-tracker')}\n"
 
 
 def test_opening_a_bad_file_is_one_line_exit_2_and_untouched(tmp_path: Path) -> None:
