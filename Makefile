@@ -56,11 +56,11 @@ uninstall:
 		rm -rf $(TOOL_VENV) && rm -f $(TOOL_BIN)/tracker ; \
 	fi
 
-# Every check CI runs: lint, format, types, import contracts, the suite, then the installed
-# wheel's smoke test.
+# Every check CI runs: lint, format, types, import contracts, the installed wheel's smoke
+# test, then the suite (last, so its summary is the run's closing line).
 test: check browser
-	$(BIN)/pytest
 	@$(MAKE) --no-print-directory smoke
+	$(BIN)/pytest
 
 # The wheel built and installed (not editable) in a fresh venv, and the installed tracker
 # smoke-tested there, from outside the checkout (tests/installed/run.py says how; about a
