@@ -213,4 +213,4 @@ def _run(app: TrackerApp) -> int:
     if error:
         print(f"tracker: {error}", file=sys.stderr)
         return 1
-    return 0
+    return app.return_code or 0  # Textual sets 1 when the app crashed
