@@ -202,7 +202,7 @@ def encode(history: History, save_id: bytes = b"") -> bytes:
     return MAGIC + zlib.crc32(body).to_bytes(_CRC, "big") + body
 
 
-def _body(data: bytes) -> bytes:
+def _body(data: bytes) -> memoryview:
     if not data:
         raise SnapshotError("the file is empty")
     if not data.startswith(MAGIC):
@@ -210,7 +210,7 @@ def _body(data: bytes) -> bytes:
         raise SnapshotError("the file is truncated" if truncated else "not a combat tracker save")
     if len(data) < len(MAGIC) + _CRC:
         raise SnapshotError("the file is truncated")
-    body = data[len(MAGIC) + _CRC :]
+    body = memoryview(data)[len(MAGIC) + _CRC :]  # not a copy: a save may be 64 MB
     expected = int.from_bytes(data[len(MAGIC) : len(MAGIC) + _CRC], "big")
     if zlib.crc32(body) != expected:
         raise SnapshotError("the file is truncated or damaged (checksum mismatch)")
