@@ -153,6 +153,9 @@ def test_another_saves_journal_is_never_merged(tmp_path: Path) -> None:
     assert loaded.stray and loaded.notice and "not this save's journal" in loaded.notice
     assert notes_in(mine) == ["mine"]  # in its snapshot; nothing of theirs
     assert storage.journal_path(mine).read_bytes() == stray  # a reader never moves it
+    done = tracker("export", str(mine))
+    assert done.returncode == 0 and "mine" in done.stdout and "theirs" not in done.stdout
+    assert done.stderr == f"tracker: {loaded.notice}\n"
     opened = storage.open_save(mine)
     assert opened.repaired and "kept as" in opened.note
     assert not storage.journal_path(mine).exists()
@@ -233,4 +236,4 @@ def test_a_name_too_long_to_draw_is_refused(tmp_path: Path) -> None:
     path.write_bytes(snapshot.MAGIC + zlib.crc32(data).to_bytes(4, "big") + data)
     done = tracker("--saves", str(tmp_path), "open", str(path))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
-    assert "length <= 1000" in done.stderr
+    assert "length <= 200" in done.stderr
