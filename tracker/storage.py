@@ -169,7 +169,7 @@ def free_path(folder: Path, name: str) -> Path:
     base = slug(name)
     candidate = folder / f"{base}{SUFFIX}"
     number = 2
-    while candidate.exists():
+    while os.path.lexists(candidate):  # a dangling link is taken too: never written through
         candidate = folder / f"{base}-{number}{SUFFIX}"
         number += 1
     return candidate

@@ -101,6 +101,14 @@ def test_a_save_report_or_setting_in_place_of_a_link_is_refused(tmp_path: Path) 
     assert target.read_bytes() == KEY
 
 
+def test_a_new_save_never_takes_the_name_of_a_dangling_link(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere"
+    (tmp_path / "foo.fight").symlink_to(target)
+    opened = storage.create(tmp_path, History(new_encounter("Foo", "livehack")))
+    assert opened.path == tmp_path / "foo-2.fight"
+    assert not target.exists()
+
+
 def test_a_dangling_link_for_a_new_save_is_moved_aside_not_followed(tmp_path: Path) -> None:
     target = tmp_path / "elsewhere"
     storage.journal_path(tmp_path / "foo.fight").symlink_to(target)
