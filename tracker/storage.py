@@ -470,9 +470,10 @@ class Journal:
         try:
             if self._fd is None:
                 self.journal.parent.mkdir(parents=True, exist_ok=True)
+                owner = self._owner()  # before the open: a refusal here leaves no descriptor
                 fd = files.open_append(self.journal)
                 if os.fstat(fd).st_size == 0:
-                    frame = snapshot.journal_header(self._owner()) + frame
+                    frame = snapshot.journal_header(owner) + frame
                 self._fd = fd
             os.write(self._fd, frame)
             os.fsync(self._fd)
