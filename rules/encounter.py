@@ -15,7 +15,7 @@ from msgspec import Struct, structs
 
 from rules.conditions import Condition, Duration, Expiry
 from rules.errors import Rejected
-from rules.events import CoreEvent
+from rules.events import CoreEvent, Name
 
 S = TypeVar("S")  # a system's sheet
 R = TypeVar("R")  # a system's roll events, one of which is the last roll
@@ -29,7 +29,7 @@ class NoState(Struct, frozen=True, tag="none"):
 
 class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
     id: str
-    name: str
+    name: Name
     side: str = "foes"
     gm_only: bool = False
     notes: str = ""
@@ -48,7 +48,7 @@ class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
 
 
 class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
-    name: str
+    name: Name
     system: str
     round: int = 1
     combatants: tuple[Combatant[S], ...] = ()  # in turn order

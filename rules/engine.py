@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from msgspec import structs
 
 from rules import plain_dice
-from rules.bounds import LIMIT, within
+from rules.bounds import LIMIT, NAME, within
 from rules.commands import (
     AddCombatant,
     AddCombatants,
@@ -53,7 +53,7 @@ from rules.registry import get_system
 from rules.text import inert, inert_value
 from rules.visibility import mentions
 
-MAX_NAME = 60
+MAX_NAME = NAME
 MAX_GROUP = 100  # combatants added by one command: more than any table fields at once
 NUMBERED = re.compile(r"(.*\S)\s+([0-9]+)")  # "Bandit 2": a name and its number
 

@@ -1,15 +1,19 @@
 """Core events that any rule system may emit. Each tag is part of the save format: never rename."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
+from rules.bounds import SAVED_NAME
 from rules.conditions import Condition
 from rules.plain_dice import DiceRolled
 
+Name = Annotated[str, Meta(max_length=SAVED_NAME)]
+"""A name: a save holding a longer one is refused as it is decoded."""
+
 
 class EncounterCreated(Struct, frozen=True, tag="encounter-created"):
-    name: str
+    name: Name
     system: str
 
 

@@ -34,8 +34,14 @@ Rec = TypeVar("Rec")  # one system's Record union
 Enc = TypeVar("Enc")  # one system's Encounter
 
 MAGIC = b"CMBTRK\x00\x01"
-FORMAT = 3
+FORMAT = 4
+LAZY = 3  # the first format that stores the records in effect: opened without a replay
 _CRC = 4
+JOURNAL_MAGIC = b"CMBTRKJ\x01"  # a journal's first bytes (format 4), then its save's id
+ID_BYTES = 16
+# Records in a save: five times the biggest fight measured (docs/performance.md), and few
+# enough that opening one cannot take the memory of a machine.
+MAX_RECORDS = 500_000
 
 
 class SnapshotError(Exception):
@@ -49,6 +55,7 @@ class Header(Struct):
     system: str
     name: str
     record_count: int = -1  # absent before format 2
+    save_id: bytes = b""  # absent before format 4: the journal names it (see journal_header)
 
 
 class Snapshot(Struct, Generic[Rec, Enc]):
@@ -60,6 +67,7 @@ class Snapshot(Struct, Generic[Rec, Enc]):
     state: Enc
     done: list[int]  # indices of the records in effect (format 3)
     undone: list[int]  # indices of undone records, newest last (format 3)
+    save_id: bytes = b""  # format 4
 
 
 class LazySnapshot(Struct, Generic[Enc]):
@@ -73,6 +81,7 @@ class LazySnapshot(Struct, Generic[Enc]):
     state: Enc
     done: list[int]
     undone: list[int]
+    save_id: bytes = b""
 
 
 # --- migrations: each takes a format-N document (plain dicts and lists) to format N+1 ---------
@@ -99,9 +108,15 @@ def _format_2_to_3(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "format": 3, "done": done, "undone": undone}
 
 
+def _format_3_to_4(doc: dict[str, Any]) -> dict[str, Any]:
+    # Format 4 adds the save's id, which its journal repeats; an older save has none.
+    return {**doc, "format": 4, "save_id": b""}
+
+
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _format_1_to_2,
     2: _format_2_to_3,
+    3: _format_3_to_4,
 }
 
 
@@ -167,7 +182,8 @@ def codec(system_name: str) -> Codec:
     )
 
 
-def encode(history: History) -> bytes:
+def encode(history: History, save_id: bytes = b"") -> bytes:
+    """The snapshot's bytes; ``save_id`` ties its journal to it (``journal_header``)."""
     state = history.state
     body = _encoder.encode(
         LazySnapshot(
@@ -180,12 +196,13 @@ def encode(history: History) -> bytes:
             state=state,
             done=history.done_indices(),
             undone=history.undone_indices(),
+            save_id=save_id,
         )
     )
     return MAGIC + zlib.crc32(body).to_bytes(_CRC, "big") + body
 
 
-def _body(data: bytes) -> bytes:
+def _body(data: bytes) -> memoryview:
     if not data:
         raise SnapshotError("the file is empty")
     if not data.startswith(MAGIC):
@@ -193,7 +210,7 @@ def _body(data: bytes) -> bytes:
         raise SnapshotError("the file is truncated" if truncated else "not a combat tracker save")
     if len(data) < len(MAGIC) + _CRC:
         raise SnapshotError("the file is truncated")
-    body = data[len(MAGIC) + _CRC :]
+    body = memoryview(data)[len(MAGIC) + _CRC :]  # not a copy: a save may be 64 MB
     expected = int.from_bytes(data[len(MAGIC) : len(MAGIC) + _CRC], "big")
     if zlib.crc32(body) != expected:
         raise SnapshotError("the file is truncated or damaged (checksum mismatch)")
@@ -214,6 +231,13 @@ def read_header(data: bytes) -> Header:
         )
     if header.format < 1:
         raise SnapshotError(f"it has an impossible format number ({header.format})")
+    if header.record_count > MAX_RECORDS:
+        raise SnapshotError(
+            f"it holds {header.record_count:,} records, more than a save may "
+            f"(at most {MAX_RECORDS:,})"
+        )
+    if header.save_id and len(header.save_id) != ID_BYTES:
+        raise SnapshotError("the file is damaged (its id is not one the tracker writes)")
     return header
 
 
@@ -246,30 +270,49 @@ def decode_snapshot(data: bytes) -> Snapshot[Record, Encounter]:
 
 
 def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
-    """The history in a save, fast: records stay undecoded and the log is not replayed.
+    """The history in a save, fast: the log is not replayed.
 
-    The snapshot's state is trusted (its checksum covers it); ``decode`` checks everything.
+    Every record is decoded once, to check it (a checksum only catches accidents: a crafted
+    save has a good one), then left as bytes until something reads it. The snapshot's state
+    is used as stored once its records in effect are checked to fit; ``decode`` refolds it.
     Records from the journal are then applied one by one, as they were when first made.
     """
     header = read_header(data)
-    if header.format < FORMAT:
+    if header.format < LAZY:
         # An older save is replayed under today's rules: its log, not its stored state,
         # is what it means (the rules may have learnt to track more since).
         return history_of(decode_snapshot(data), more, verify=False)
     types = codec(header.system)
     try:
         lazy = types.lazy.decode(_body(data))
+        _check_records(lazy, types.record)
         log = RecordLog(lazy.records, lambda raw: inert_value(types.record.decode(raw)))
         history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state))
         for record in more or []:
             history._replay(record)
     except msgspec.ValidationError as exc:
         raise _not_understood(exc, header.system) from None
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise SnapshotError(f"the file is damaged ({exc})") from None
     except SnapshotError:
         raise
     except Exception as exc:  # any rule error while replaying: the file, not the app, is at fault
         raise SnapshotError(f"its event log cannot be replayed ({exc})") from None
     return history
+
+
+def _check_records(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any]) -> None:
+    """Every record decodes as one of the system's, and the records in effect and undone
+    are ones that can be (raises msgspec's errors or SnapshotError)."""
+    if len(lazy.records) != lazy.record_count:
+        raise SnapshotError("the file is damaged (its record count does not match its log)")
+    changes = [isinstance(decoder.decode(raw), Applied) for raw in lazy.records]
+    if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
+        raise SnapshotError("the file is damaged (it names records its log does not hold)")
+    if not changes or not all(changes[i] for i in [0, *lazy.done, *lazy.undone]):
+        raise SnapshotError("the file is damaged (its records in effect are not all changes)")
+    if len(set(lazy.done + lazy.undone)) != len(lazy.done) + len(lazy.undone):
+        raise SnapshotError("the file is damaged (a record is in effect twice)")
 
 
 def history_of(
@@ -290,7 +333,7 @@ def history_of(
 
 def decode(data: bytes) -> History:
     """The history a snapshot holds (without a journal), fully checked; raises SnapshotError."""
-    current = read_header(data).format == FORMAT
+    current = read_header(data).format >= LAZY  # a stored state to check the log against
     return history_of(decode_snapshot(data), verify=current)
 
 
@@ -341,6 +384,23 @@ def decode_frames(data: bytes, system: str) -> Frames:
             return Frames(entries, f"its journal holds a record it cannot read ({exc})", offset)
         offset += _FRAME_HEAD + size
     return Frames(entries, None, offset)
+
+
+def journal_header(save_id: bytes) -> bytes:
+    """A journal's first bytes: the id of the save it continues (none for a save written
+    before format 4, whose journal is frames alone)."""
+    return JOURNAL_MAGIC + save_id if save_id else b""
+
+
+def journal_owner(data: bytes) -> tuple[bytes | None, bytes]:
+    """The id of the save a journal belongs to (``b""``: a save of format 3 or before; None:
+    the journal holds nothing yet, or a header cut short), and the frames after it."""
+    head = len(JOURNAL_MAGIC) + ID_BYTES
+    if data.startswith(JOURNAL_MAGIC):
+        return (None, b"") if len(data) < head else (data[len(JOURNAL_MAGIC) : head], data[head:])
+    if JOURNAL_MAGIC.startswith(data):  # empty, or a header cut short by a crash
+        return None, b""
+    return b"", data
 
 
 def records_in(data: bytes) -> int:

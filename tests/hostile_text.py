@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 from hypothesis import strategies as st
 
+from rules.bounds import SAVED_NAME
 from rules.conditions import Condition
 from rules.encounter import Combatant, CombatantAdded
 from rules.events import ConditionAdded, EncounterCreated, NoteAdded
@@ -79,7 +80,9 @@ def unsafe_strings(value: Any) -> list[str]:
 
 
 def raw_fight(name: str, note: str, condition: str, system: str = "livehack") -> History:
-    """A fight whose encounter, combatant, side, note and condition hold the text as it is."""
+    """A fight whose encounter, combatant, side, note and condition hold the text as it is
+    (a name cut to what a save may hold, so the fight can be saved and read back)."""
+    name = name[: SAVED_NAME - len("Fight ")]
     history = History(EncounterCreated(name=f"Fight {name}", system=system))
     sheet = get_system(system).new_sheet()
     combatant = Combatant(

@@ -5,8 +5,11 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+from tracker import files
+
 KEEP = 500  # lines remembered; older ones drop off
 FILE_NAME = ".command-history"
+MAX_BYTES = 1024 * 1024  # KEEP lines of a long command each, and more
 
 
 def history_path(save: Path | None) -> Path | None:
@@ -19,7 +22,7 @@ def load(path: Path | None) -> list[str]:
     if path is None:
         return []
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = files.read_bytes(path, MAX_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return []
     return [line for line in text.splitlines() if line.strip()][-KEEP:]
@@ -34,5 +37,5 @@ def remember(lines: list[str], line: str, path: Path | None) -> list[str]:
     if path is not None:
         # The history is a convenience: a failed write must never stop a command.
         with contextlib.suppress(OSError):
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            files.write_atomically(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return lines

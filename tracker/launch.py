@@ -23,11 +23,11 @@ def run_export(args: argparse.Namespace) -> int:
     from tracker import export
 
     loaded = storage.load(args.file)
-    if loaded.notice:
-        if not args.force:
-            raise storage.SaveError(
-                args.file, f"{loaded.problem}; --force exports the records before it"
-            )
+    if loaded.problem and not args.force:
+        raise storage.SaveError(
+            args.file, f"{loaded.problem}; --force exports the records before it"
+        )
+    if loaded.notice:  # the damage, forced past; or another save's journal, not read
         print(f"tracker: {loaded.notice}", file=sys.stderr)
     text = export.report_text(loaded.history, args.format, args.gm)
     if args.output is None:
@@ -213,4 +213,4 @@ def _run(app: TrackerApp) -> int:
     if error:
         print(f"tracker: {error}", file=sys.stderr)
         return 1
-    return 0
+    return app.return_code or 0  # Textual sets 1 when the app crashed

@@ -149,6 +149,8 @@ def parse(text: str, source: str = "stat block") -> Entry:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LibraryError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once a level: arrays in arrays, 20,000 deep
+        raise LibraryError(f"{source}: nested too deeply to be a stat block") from None
 
     def at(key: str, table: str = "") -> str:
         return f"{source} line {_line_of(text, key, table)}"

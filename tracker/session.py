@@ -60,14 +60,16 @@ class EncounterSession:
         dice: DiceSource,
         path: Path | None = None,
         lock: storage.SaveLock | None = None,
+        save_id: bytes | None = None,
     ) -> None:
-        """``lock``: the save's, held by this session from now on (``close`` releases it)."""
+        """``lock``: the save's, held by this session from now on (``close`` releases it);
+        ``save_id``: the save's id, if known (else read from the save when first needed)."""
         self.history = history
         self.dice = dice
         self.path = path
         self._lock = lock
         self._subscribers: list[Subscriber] = []
-        self._journal = storage.Journal(path) if path is not None else None
+        self._journal = storage.Journal(path, save_id) if path is not None else None
         self._since_compaction = 0
         # A journal only makes sense after a snapshot: write one first if there is none yet,
         # and again after a failed append, which would leave a gap in the journal.
@@ -81,7 +83,7 @@ class EncounterSession:
         cls, opened: storage.Opened, dice: DiceSource
     ) -> tuple[EncounterSession, str | None]:
         """A session on an opened save; a repaired one first sheds its torn journal end."""
-        session = cls(opened.history, dice, opened.path, opened.lock)
+        session = cls(opened.history, dice, opened.path, opened.lock, opened.save_id)
         error = session.save() if opened.repaired else None
         return session, error
 

@@ -13,10 +13,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from tracker import files
 from tracker.defaults import config_folder
 
 ENV_FILE = "TRACKER_SETTINGS"
 NAME = "settings.json"
+MAX_BYTES = 64 * 1024  # a theme's name takes a line
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,8 @@ def settings_path() -> Path:
 def load(path: Path) -> tuple[Settings, str | None]:
     """The settings in ``path`` (defaults if there is no file), and a line if it was bad."""
     try:
-        raw = path.read_text(encoding="utf-8")
+        # Read through a link (a dotfiles manager may link it), but never written through one.
+        raw = files.read_bytes(path.resolve(), MAX_BYTES).decode("utf-8")
     except FileNotFoundError:
         return Settings(), None
     except (OSError, UnicodeDecodeError) as exc:
@@ -56,10 +59,7 @@ def save(path: Path, settings: Settings) -> str | None:
     """Write the settings (atomically); returns the line to show if that failed."""
     text = json.dumps({"theme": settings.theme}, indent=2) + "\n"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        files.write_atomically(path, text.encode("utf-8"))
     except OSError as exc:
         return f"Settings not saved: {path}: {exc.strerror or exc}"
     return None

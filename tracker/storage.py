@@ -8,15 +8,14 @@ import errno
 import fcntl
 import os
 import re
-import shutil
 import stat
-import tempfile
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rules import snapshot
 from rules.history import History, Record
+from tracker import files
 
 SUFFIX = ".fight"
 DEMO_PREFIX = "demo-"
@@ -36,9 +35,10 @@ class SaveLocked(SaveError):
     """Another process is writing this save."""
 
 
-# A 100,000-record fight is 17 MB (docs/performance.md): anything past this is not a save,
-# and is refused from its size alone, before a byte of it is read.
-MAX_BYTES = 256 * 1024 * 1024
+# A 100,000-record fight is 17-21 MB (docs/performance.md): anything past this is not a save,
+# and is refused from its size alone, before a byte of it is read. With snapshot.MAX_RECORDS
+# it bounds the memory an opened save takes (about 300 MB at worst).
+MAX_BYTES = 64 * 1024 * 1024
 _MAX_MB = MAX_BYTES // 2**20
 
 
@@ -52,27 +52,6 @@ def lock_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.lock")
 
 
-def _not_regular(mode: int) -> str | None:
-    """Why a file of this mode is no save (a pipe would hang a read, a device never end)."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "is a folder, not a save file"
-    if stat.S_ISFIFO(mode):
-        return "is a pipe (FIFO), not a save file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "is a device, not a save file"
-    return "is not a regular file"
-
-
-def _check_file(path: Path, info: os.stat_result) -> None:
-    problem = _not_regular(info.st_mode)
-    if problem is None and info.st_size > MAX_BYTES:
-        problem = f"is {info.st_size // 2**20} MB, too big for a save (at most {_MAX_MB} MB)"
-    if problem is not None:
-        raise SaveError(path, problem)
-
-
 def _os_problem(path: Path, exc: OSError) -> SaveError:
     if isinstance(exc, FileNotFoundError):
         return SaveError(path, "no such file")
@@ -82,56 +61,71 @@ def _os_problem(path: Path, exc: OSError) -> SaveError:
 
 
 def _check_save(path: Path) -> None:
-    """Refuse at once what cannot be a save: missing, a folder, a pipe, a device, too big."""
+    """Refuse at once what cannot be a save: missing, a link, a folder, a pipe, a device, too
+    big."""
     try:
-        info = os.stat(path)
+        info = files.check(path, "save file")
     except OSError as exc:
         raise _os_problem(path, exc) from None
-    _check_file(path, info)
+    if info.st_size > MAX_BYTES:
+        raise SaveError(
+            path, f"is {info.st_size // 2**20} MB, too big for a save (at most {_MAX_MB} MB)"
+        )
 
 
 def _read_bytes(path: Path) -> bytes:
-    _check_save(path)  # a pipe or a device is never even opened
+    _check_save(path)
     try:
-        # Non-blocking, in case it became a pipe since: the open then cannot hang.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        try:
-            _check_file(path, os.fstat(fd))
-            with os.fdopen(fd, "rb", closefd=False) as file:
-                data = file.read(MAX_BYTES + 1)
-        finally:
-            os.close(fd)
+        return files.read_bytes(path, MAX_BYTES, "save file")
     except OSError as exc:
         raise _os_problem(path, exc) from None
-    if len(data) > MAX_BYTES:  # it grew while it was read
-        raise SaveError(path, f"is too big for a save (at most {_MAX_MB} MB)")
-    return data
+
+
+def new_save_id() -> bytes:
+    """A new save's id, which its journal repeats: a journal left by another save never
+    matches it."""
+    return os.urandom(snapshot.ID_BYTES)
 
 
 @dataclass
 class Loaded:
-    """A save as read: its history, and a notice when a torn journal end was dropped."""
+    """A save as read: its history, and a notice when a torn journal end was dropped or its
+    journal was not its own."""
 
     history: History
     notice: str | None = None
     problem: str | None = None  # the damage itself, as the notice names it
+    save_id: bytes = b""
+    stray: bool = False  # the journal beside it belongs to another save, and was not used
 
 
 def load(path: Path) -> Loaded:
     """Open a save: the snapshot, then its journal. Never writes to either file."""
     data = _read_bytes(path)
+    journal = journal_path(path)
     try:
-        journal = journal_path(path)
+        header = snapshot.read_header(data)
+        owner, rest = (None, b"") if not os.path.lexists(journal) else _journal_of(journal)
+        stray = owner is not None and owner != header.save_id
         records: list[Record] = []
         problem = None
-        if journal.exists():
-            frames = snapshot.decode_frames(_read_bytes(journal), snapshot.read_header(data).system)
+        if owner is not None and not stray:
+            frames = snapshot.decode_frames(rest, header.system)
             records, problem = snapshot.continue_log(snapshot.records_in(data), frames)
         history = snapshot.open_lazily(data, records)
     except snapshot.SnapshotError as exc:
         raise SaveError(path, str(exc)) from None
+    if stray:
+        return Loaded(history, f"{journal}: {STRAY}", None, header.save_id, stray=True)
     notice = f"{path}: {problem}; the records before it were kept" if problem else None
-    return Loaded(history, notice, problem)
+    return Loaded(history, notice, problem, header.save_id)
+
+
+STRAY = "is not this save's journal (it was left by another save), so it was not used"
+
+
+def _journal_of(journal: Path) -> tuple[bytes | None, bytes]:
+    return snapshot.journal_owner(_read_bytes(journal))
 
 
 def read(path: Path) -> History:
@@ -139,25 +133,15 @@ def read(path: Path) -> History:
     return load(path).history
 
 
-def write(path: Path, history: History) -> None:
-    """Replace ``path`` with the encounter, atomically: a reader sees the old or the new file."""
-    _write_atomically(path, snapshot.encode(history))
+def write(path: Path, history: History, save_id: bytes | None = None) -> None:
+    """Replace ``path`` with the encounter, atomically: a reader sees the old or the new file.
+    Without ``save_id`` it is a new save, with an id of its own."""
+    _write_atomically(path, snapshot.encode(history, save_id or new_save_id()))
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        _fsync_folder(path.parent)
+        files.write_atomically(path, data)
     except OSError as exc:
         raise SaveError(path, f"could not save ({exc.strerror or exc})") from None
 
@@ -170,26 +154,9 @@ def write_text(path: Path, text: str) -> None:
 def is_save(path: Path) -> bool:
     """Whether a file starts like one of our saves (so a report never overwrites one)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False  # opening a pipe to look would hang
-        with open(path, "rb") as file:
-            return file.read(len(snapshot.MAGIC)) == snapshot.MAGIC
+        return files.read_head(path, len(snapshot.MAGIC)) == snapshot.MAGIC
     except OSError:
         return False
-
-
-def _fsync_folder(folder: Path) -> None:
-    # Makes the rename itself durable; some file systems refuse to open a folder for this.
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def slug(name: str) -> str:
@@ -202,7 +169,7 @@ def free_path(folder: Path, name: str) -> Path:
     base = slug(name)
     candidate = folder / f"{base}{SUFFIX}"
     number = 2
-    while candidate.exists():
+    while os.path.lexists(candidate):  # a dangling link is taken too: never written through
         candidate = folder / f"{base}-{number}{SUFFIX}"
         number += 1
     return candidate
@@ -358,6 +325,7 @@ class Opened:
     note: str = ""
     repaired: bool = False  # a torn journal end was dropped: compact before appending
     lock: SaveLock | None = None
+    save_id: bytes | None = None  # None: as the snapshot on disk says
 
 
 # mkstemp's names in _write_atomically: the prefix, eight of these characters, the suffix.
@@ -378,37 +346,62 @@ def _remove_stale_temp_files(path: Path) -> None:
                 os.unlink(path.parent / name)
 
 
+def _aside(original: Path, why: str) -> Path:
+    """A free name beside ``original`` for a copy of it kept aside (``.damaged-STAMP``)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    copy = original.with_name(f"{original.name}.{why}-{stamp}")
+    number = 2
+    while os.path.lexists(copy):
+        copy = original.with_name(f"{original.name}.{why}-{stamp}-{number}")
+        number += 1
+    return copy
+
+
 def _keep_damaged(path: Path) -> list[Path]:
     """Copies of a damaged save and journal beside them, before anything rewrites them."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
     kept = []
     for original in (path, journal_path(path)):
-        copy = original.with_name(f"{original.name}.damaged-{stamp}")
-        number = 2
-        while copy.exists():
-            copy = original.with_name(f"{original.name}.damaged-{stamp}-{number}")
-            number += 1
+        copy = _aside(original, "damaged")
         try:
-            shutil.copyfile(original, copy)
-        except OSError as exc:
-            copy.unlink(missing_ok=True)
+            files.write_new(copy, _read_bytes(original))
+        except (OSError, SaveError) as exc:
+            why = exc.problem if isinstance(exc, SaveError) else exc.strerror or exc
             raise SaveError(
-                path, f"is damaged, and a copy of it could not be kept ({exc.strerror or exc})"
+                path, f"is damaged, and a copy of it could not be kept ({why})"
             ) from None
         kept.append(copy)
     return kept
 
 
+def _set_aside(path: Path) -> str:
+    """Move a journal that is not this save's out of its way (renamed, never merged or
+    dropped); the notice to give."""
+    journal = journal_path(path)
+    kept = _aside(journal, "stray")
+    try:
+        os.rename(journal, kept)
+    except OSError as exc:
+        raise SaveError(
+            path,
+            f"has a journal that is not its own, which could not be moved aside "
+            f"({exc.strerror or exc})",
+        ) from None
+    return f"{journal}: {STRAY}; it was kept as {kept.name}"
+
+
 def open_save(path: Path) -> Opened:
     """Open a save to play: locked first, so no other writer reads it half-written or writes
-    it after us; a damaged one is copied aside before the session rewrites it."""
+    it after us; a damaged one is copied aside before the session rewrites it, and a journal
+    left by another save is moved aside."""
     _check_save(path)  # no lock file is made beside a folder, a pipe or a missing file
     lock = SaveLock.take(path)
     try:
         loaded = load(path)
         _remove_stale_temp_files(path)
         note = ""
-        if loaded.notice:
+        if loaded.stray:
+            note = _set_aside(path)
+        elif loaded.notice:
             kept = _keep_damaged(path)
             note = f"{loaded.notice}; the damaged files were copied to " + " and ".join(
                 p.name for p in kept
@@ -416,23 +409,30 @@ def open_save(path: Path) -> Opened:
     except BaseException:
         lock.release()
         raise
-    return Opened(loaded.history, path, note, repaired=bool(note), lock=lock)
+    return Opened(
+        loaded.history, path, note, repaired=bool(note), lock=lock, save_id=loaded.save_id
+    )
 
 
 def create(folder: Path, history: History, note: str = "") -> Opened:
-    """A new save in ``folder`` for ``history``, locked and written (its first snapshot)."""
+    """A new save in ``folder`` for ``history``, locked and written (its first snapshot); a
+    journal left beside the name by a deleted save is moved aside, never continued."""
     while True:
         path = free_path(folder, history.state.name)
         lock = SaveLock.take(path)
-        if not path.exists():  # not taken by another process since free_path looked
+        if not os.path.lexists(path):  # not taken by another process since free_path looked
             break
         lock.release()
+    save_id = new_save_id()
     try:
-        write(path, history)
+        told = note.format(path=path)
+        if os.path.lexists(journal_path(path)):
+            told = "; ".join(line for line in (told, _set_aside(path)) if line)
+        write(path, history, save_id)
     except BaseException:
         lock.release()
         raise
-    return Opened(history, path, note.format(path=path), lock=lock)
+    return Opened(history, path, told, lock=lock, save_id=save_id)
 
 
 def play_copy_of_demo(demo: Path, folder: Path) -> Opened:
@@ -444,25 +444,36 @@ class Journal:
     """Appends each record to the save's journal, flushed to disk before it returns.
 
     Appending costs the same however long the fight is; ``compact`` folds the journal into a
-    new snapshot (written atomically) and empties it.
+    new snapshot (written atomically) and starts a new journal. A journal opens with its
+    save's id (``snapshot.journal_header``), so one left by another save is never taken for
+    this one's. ``save_id`` None: read from the snapshot when first needed.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, save_id: bytes | None = None) -> None:
         self.path = path
         self.journal = journal_path(path)
+        self.save_id = save_id
         self._fd: int | None = None
+
+    def _owner(self) -> bytes:
+        if self.save_id is None:
+            try:
+                self.save_id = snapshot.read_header(_read_bytes(self.path)).save_id
+            except SaveError:
+                self.save_id = b""  # no snapshot yet: the first compaction gives it an id
+            except snapshot.SnapshotError as exc:
+                raise SaveError(self.path, str(exc)) from None
+        return self.save_id
 
     def append(self, number: int, record: Record) -> None:
         frame = snapshot.encode_frame(number, record)
         try:
             if self._fd is None:
                 self.journal.parent.mkdir(parents=True, exist_ok=True)
-                # Non-blocking: a pipe put in the journal's place fails here instead of hanging.
-                flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC
-                fd = os.open(self.journal, flags, 0o644)
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
-                    os.close(fd)
-                    raise SaveError(self.journal, "could not save (it is not a regular file)")
+                owner = self._owner()  # before the open: a refusal here leaves no descriptor
+                fd = files.open_append(self.journal)
+                if os.fstat(fd).st_size == 0:
+                    frame = snapshot.journal_header(owner) + frame
                 self._fd = fd
             os.write(self._fd, frame)
             os.fsync(self._fd)
@@ -470,12 +481,14 @@ class Journal:
             raise SaveError(self.journal, f"could not save ({exc.strerror or exc})") from None
 
     def compact(self, history: History) -> None:
-        # The snapshot lands first; a crash before the journal is emptied leaves records the
-        # snapshot already holds, which opening skips by their numbers.
-        write(self.path, history)
+        # The snapshot lands first; a crash before the new journal replaces the old one
+        # leaves records the snapshot already holds, which opening skips by their numbers.
+        save_id = self._owner() or new_save_id()  # a save from before ids gets one now
+        write(self.path, history, save_id)
+        self.save_id = save_id
+        self.close()
         try:
-            with open(self.journal, "wb") as out:
-                os.fsync(out.fileno())
+            files.write_atomically(self.journal, snapshot.journal_header(save_id))
         except OSError as exc:
             raise SaveError(self.journal, f"could not clear ({exc.strerror or exc})") from None
 

@@ -142,3 +142,19 @@ async def test_the_palette_and_the_line_offer_the_new_encounter(tmp_path: Path) 
         await pilot.pause()
         assert "no LiveHack stat block 'zork'" in screen_text(app)  # the dialog stays open
         assert isinstance(app.screen, FormScreen)
+
+
+async def test_a_deeply_nested_file_in_the_library_is_skipped_with_a_notice(
+    tmp_path: Path,
+) -> None:
+    deep = tmp_path / "lib" / "livehack" / "deep.toml"
+    deep.parent.mkdir(parents=True)
+    deep.write_text("x = " + "[" * 20_000 + "]" * 20_000 + "\n")
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, LibraryScreen)
+        assert "Goblin Sneak" in screen_text(app)
+        notices = [n.message for n in app._notifications]  # private, tests only
+        assert any("deep.toml: nested too deeply" in n for n in notices), notices

@@ -18,7 +18,7 @@ from rules.engine import new_encounter
 from rules.history import History
 from tests.app.support import add_combatant
 from tests.screen import screen_text
-from tracker import storage
+from tracker import files, storage
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
 
@@ -36,7 +36,7 @@ def read_only(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                     raise PermissionError(13, "Permission denied")
                 return real(*args, dir=dir, **kwargs)
 
-            patch.setattr(storage.tempfile, "mkstemp", refused)
+            patch.setattr(files.tempfile, "mkstemp", refused)
         try:
             yield
         finally:

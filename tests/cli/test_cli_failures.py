@@ -4,6 +4,7 @@ stderr and exit status 2, never a traceback."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +60,22 @@ def test_an_unforeseen_file_system_error_is_still_one_line(
     monkeypatch.setattr(launch, "run_export", vanished)
     assert cli.main(["export", "x.fight"]) == 2
     assert capsys.readouterr().err == "tracker: saves/gone.fight: No such file or directory\n"
+
+
+def test_an_app_that_crashes_exits_non_zero(tmp_path: Path) -> None:
+    from rules.dice import SeededDice
+    from tracker.app import TrackerApp
+    from tracker.session import EncounterSession
+
+    class Crashing(TrackerApp):
+        CSS_PATH = str(Path(launch.__file__).with_name("tracker.tcss"))  # relative to a module
+
+        def on_mount(self) -> None:
+            raise RuntimeError("a bug")
+
+        def run(self, *args: Any, **kwargs: Any) -> Any:  # no terminal in a test
+            return super().run(*args, headless=True, **kwargs)
+
+    path = tmp_path / "x.fight"
+    session = EncounterSession(History(new_encounter("Crash", "livehack")), SeededDice(1), path)
+    assert launch._run(Crashing(session, saves=tmp_path)) == 1

@@ -225,3 +225,21 @@ def test_new_refuses_in_one_line(
 def test_the_library_command_from_the_shell(tmp_path: Path) -> None:
     result = tracker("library", "list", "--system", "painpool", "--library", str(tmp_path))
     assert result.returncode == 0 and "Juggernaut" in result.stdout and result.stderr == ""
+
+
+DEEP = "x = " + "[" * 20_000 + "]" * 20_000 + "\n"  # 40 KB, and past any recursion limit
+
+
+def test_a_deeply_nested_file_gets_one_line_in_add_list_and_new(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path, DEEP, "deep.toml")
+    code, out, err = run(capsys, "library", "add", str(source), "--library", str(tmp_path / "l"))
+    assert code == 2 and out == ""
+    assert err == f"tracker: {source}: nested too deeply to be a stat block\n"
+    write(tmp_path, DEEP, "lib/livehack/deep.toml")
+    code, out, err = run(capsys, "library", "list", "--library", str(tmp_path / "lib"))
+    assert code == 0 and "Goblin Sneak" in out
+    assert "Skipped" in err and "nested too deeply" in err and "Traceback" not in err
+    history = new_args(tmp_path, "--system", "livehack", "--name", "Deep")
+    assert history.state.name == "Deep"

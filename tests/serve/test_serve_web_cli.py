@@ -40,6 +40,12 @@ def test_links_need_web(
         ("--web", "host:99999", "is not HOST:PORT for --web"),
         ("--web-url", "ftp://table", "--web-url"),
         ("--web-url", "http://table/?x=1", "--web-url"),
+        ("--web-url", "http://[::1", "'http://[::1' is not an http"),
+        ("--web-url", "http://[zz]", "'http://[zz]' is not an http"),
+        ("--web-url", "http://a b", "'http://a b' is not an http"),
+        ("--web-url", "http://h:99999", "'http://h:99999' is not an http"),
+        ("--listen", "[zz]:2222", "is not HOST:PORT for --listen"),
+        ("--listen", "a b:2222", "is not HOST:PORT for --listen"),
     ],
 )
 def test_bad_web_options_are_one_line(
@@ -51,7 +57,7 @@ def test_bad_web_options_are_one_line(
     says: str,
 ) -> None:
     save, players = linked
-    extra = [] if option == "--web" else ["--web", "127.0.0.1:0"]
+    extra = ["--web", "127.0.0.1:0"] if option == "--web-url" else []
     code = serve(tmp_path, str(save), "--players", str(players), *extra, option, value)
     assert code == 2
     assert says in one_line(capsys)

@@ -71,7 +71,7 @@ def test_a_damaged_save_that_cannot_be_copied_aside_is_not_opened(
     def full(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(storage.shutil, "copyfile", full)
+    monkeypatch.setattr(storage.files, "write_new", full)
     with pytest.raises(storage.SaveError, match="could not be kept"):
         storage.open_save(path)
     assert (path.read_bytes(), storage.journal_path(path).read_bytes()) == (snapshot, journal)

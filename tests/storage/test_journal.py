@@ -21,6 +21,12 @@ def session_at(path: Path) -> EncounterSession:
     return EncounterSession(History(new_encounter("Journal", "livehack")), SeededDice(1), path)
 
 
+def frames_in(path: Path) -> snapshot.Frames:
+    """The frames of a save's journal, after the save's id that heads it."""
+    _, frames = snapshot.journal_owner(storage.journal_path(path).read_bytes())
+    return snapshot.decode_frames(frames, "livehack")
+
+
 def play(session: EncounterSession, notes: int) -> None:
     for number in range(notes):
         session.execute(AddNote(f"note {number}"))
@@ -35,8 +41,8 @@ def test_each_record_goes_to_the_journal_and_reopens(tmp_path: Path) -> None:
     session.undo()
     journal = storage.journal_path(path)
     # The first change wrote the snapshot (there was none); the rest are journal frames.
-    frames = snapshot.decode_frames(journal.read_bytes(), "livehack")
-    assert [e.number for e in frames.entries] == [2, 3, 4]
+    assert journal.read_bytes().startswith(snapshot.JOURNAL_MAGIC)
+    assert [e.number for e in frames_in(path).entries] == [2, 3, 4]
     assert storage.read(path).state == session.state
     assert storage.read(path).records == session.history.records
 
@@ -46,13 +52,13 @@ def test_compaction_folds_the_journal_into_the_snapshot(tmp_path: Path) -> None:
     session = session_at(path)
     session.COMPACT_EVERY = 5
     play(session, 12)
-    frames = snapshot.decode_frames(storage.journal_path(path).read_bytes(), "livehack")
+    frames = frames_in(path)
     # Note 1 wrote the first snapshot; notes 2-6 and 7-11 filled the journal and were
     # compacted; note 12 (record 12) is the only frame left.
     assert [e.number for e in frames.entries] == [12]
     assert storage.read(path).state == session.state
     assert session.close() is None
-    assert storage.journal_path(path).read_bytes() == b""
+    assert frames_in(path).entries == []
     assert storage.read(path).records == session.history.records
 
 
@@ -61,7 +67,7 @@ def test_a_crash_between_snapshot_and_clearing_skips_the_repeats(tmp_path: Path)
     session = session_at(path)
     play(session, 4)
     journal = storage.journal_path(path).read_bytes()
-    storage.write(path, session.history)  # the snapshot landed...
+    storage.write(path, session.history, storage.load(path).save_id)  # the snapshot landed...
     storage.journal_path(path).write_bytes(journal)  # ...but the journal was not yet emptied
     loaded = storage.load(path)
     assert loaded.notice is None
@@ -187,7 +193,8 @@ def test_unknown_fields_from_a_later_minor_change_are_ignored(tmp_path: Path) ->
 
     history = storage.read(DATA / "format-2-livehack.fight")
     doc = msgspec.to_builtins(
-        snapshot.LazySnapshot(
+        builtin_types=(bytes,),
+        obj=snapshot.LazySnapshot(
             format=snapshot.FORMAT,
             system="livehack",
             name=history.state.name,
@@ -196,7 +203,7 @@ def test_unknown_fields_from_a_later_minor_change_are_ignored(tmp_path: Path) ->
             state=history.state,
             done=history.done_indices(),
             undone=history.undone_indices(),
-        )
+        ),
     )
     doc["written_by"] = "a later tracker"
     doc["state"]["weather"] = "rain"

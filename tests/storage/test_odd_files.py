@@ -16,7 +16,7 @@ from rules.engine import new_encounter
 from rules.history import History
 from tests.cli.support import tracker
 from tests.storage.support import start
-from tracker import storage
+from tracker import files, storage
 from tracker.session import EncounterSession
 
 
@@ -64,13 +64,14 @@ def test_a_pipe_as_journal_fails_an_append_instead_of_hanging(tmp_path: Path) ->
 
 @pytest.mark.parametrize("which", ["save", "journal"])
 def test_a_link_to_a_device_is_refused_before_reading(tmp_path: Path, which: str) -> None:
+    # Refused as a link: the tracker never reads its files through one.
     path = a_save(tmp_path)
     target = path if which == "save" else storage.journal_path(path)
     target.unlink()
     target.symlink_to("/dev/zero")
     done = tracker("export", str(path))
     assert done.returncode == 2
-    assert done.stderr == f"tracker: {target}: is a device, not a save file\n"
+    assert done.stderr == f"tracker: {target}: {files.LINK}\n"
 
 
 def test_a_folder_as_journal_is_refused(tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ BAD_FILES = {
     "flipped byte": (None, "damaged"),
     "foreign text": (b"# my notes\nnot a save at all\n", "not a combat tracker save"),
     "json": (b'{"format": 1}', "not a combat tracker save"),
-    "newer": (_newer_file(), "newer tracker (format 4; this one reads up to format 3)"),
+    "newer": (_newer_file(), "newer tracker (format 5; this one reads up to format 4)"),
 }
 
 

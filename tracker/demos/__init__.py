@@ -6,9 +6,11 @@ with seeded dice, so it is the same every time) and ``STEM``, the name of its fi
 committed.
 """
 
+import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
+from rules import snapshot
 from rules.history import History
 from rules.registry import part
 from tracker import storage
@@ -33,6 +35,8 @@ def write_demos(folder: Path, *, keep: bool = False) -> list[Path]:
     for stem, build in DEMOS.items():
         path = folder / f"{stem}{storage.SUFFIX}"
         if not (keep and path.exists()):
-            storage.write(path, build())
+            # An id from its name: the committed file is the same every time it is rewritten.
+            save_id = hashlib.sha256(stem.encode()).digest()[: snapshot.ID_BYTES]
+            storage.write(path, build(), save_id)
             written.append(path)
     return written

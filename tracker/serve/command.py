@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import ipaddress
 import logging
 import os
+import re
 import signal
 import sys
 import urllib.parse
 from pathlib import Path
 
+from rules.text import inert
 from tracker import launch, storage
 from tracker.headless.seeds import dice_for
 from tracker.serve import PASSWORD_ENV
@@ -20,21 +23,53 @@ from tracker.serve.seats import Table
 from tracker.serve.server import Config, TableServer, default_host_key
 from tracker.session import EncounterSession
 
+# A host name (letters, digits, dots, hyphens) or an IPv4 address; IPv6 goes in brackets.
+_HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?")
+
+
+def _host(text: str) -> str | None:
+    """The host ``text`` names (a bracketed IPv6 address unbracketed); None if it names none."""
+    if text.startswith("[") and text.endswith("]"):
+        try:
+            return str(ipaddress.IPv6Address(text[1:-1]))
+        except ValueError:
+            return None
+    return text if _HOST_NAME.fullmatch(text) else None
+
 
 def parse_listen(text: str, option: str = "--listen") -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise storage.SaveError(Path(text), f"is not HOST:PORT for {option}")
-    return host.strip("[]"), int(port)
+    where, _, port = text.rpartition(":")
+    host = _host(where)
+    if host is None or not port.isdigit() or len(port) > 5 or not 0 <= int(port) < 65536:
+        raise storage.SaveError(Path(inert(text)), f"is not HOST:PORT for {option}")
+    return host, int(port)
 
 
 def web_url(text: str | None) -> str:
     """``--web-url``: an http(s) address with a host and no query, for the join links."""
     if text is None:
         return ""
-    parts = urllib.parse.urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise storage.SaveError(Path(text), "is not an http:// or https:// address for --web-url")
+    refused = storage.SaveError(
+        Path("--web-url"), f"{inert(text)!r} is not an http:// or https:// address with a host"
+    )
+    try:
+        parts = urllib.parse.urlsplit(text)
+        port = parts.port  # a port past 65535 raises
+    except ValueError:
+        raise refused from None
+    where = parts.netloc.rpartition("@")[2]
+    host = where.rsplit(":", 1)[0] if port is not None or where.endswith(":") else where
+    if (
+        parts.scheme not in ("http", "https")
+        or _host(host) is None
+        or port == 0
+        or "@" in parts.netloc
+        or parts.query
+        or parts.fragment
+        or not text.isprintable()
+        or " " in text
+    ):
+        raise refused
     return text.rstrip("/")
 
 
@@ -173,7 +208,7 @@ async def _serve(
         seat = table.join("gm", "GM")
         app = TableApp(table, seat, saves=server.config.saves, notes=[where, *notes])
         await app.run_async()
-        return 0
+        return app.return_code or 0  # a crash of the app is not a clean exit
     finally:
         server.close()
         if browsers is not None:
