@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
 import pytest
 
+from tests.serve.attacks import Stall, after_key_exchange, banner_only, crowd
 from tests.serve.serve_helpers import Client, Served, serve, until
 from tracker.serve.admission import PasswordTries, Pending, TurnedAway
 
@@ -212,68 +212,10 @@ async def test_two_seats_never_share_a_name(served: Served) -> None:
         await client.close()
 
 
-class Stalled(asyncssh.SSHClient):
-    """A client that exchanges keys, asks to log in, and never says its password."""
-
-    async def password_auth_requested(self) -> str | None:
-        await asyncio.Event().wait()
-        return None
-
-
-async def banner_only(served: Served, address: str) -> None:
-    reader, writer = await asyncio.open_connection(
-        "127.0.0.1", served.port, local_addr=(address, 0)
-    )
-    writer.write(b"SSH-2.0-x\r\n")
-    with contextlib.suppress(OSError):
-        await reader.read()  # until the server drops it
-    writer.close()
-
-
-async def after_key_exchange(served: Served, address: str) -> None:
-    with contextlib.suppress(asyncssh.Error, OSError):
-        await asyncssh.connect(
-            "127.0.0.1",
-            served.port,
-            local_addr=(address, 0),
-            username="mallory",
-            client_factory=Stalled,
-            client_keys=None,
-            known_hosts=None,
-            preferred_auth="password",
-        )
-
-
-@contextlib.asynccontextmanager
-async def crowd(
-    served: Served, stall: Callable[[Served, str], Awaitable[None]], addresses: int, each: int
-) -> AsyncIterator[None]:
-    """``each`` connections from each of ``addresses`` other addresses, all stalled, each
-    reconnecting as soon as it is dropped."""
-
-    async def keep(address: str) -> None:
-        while True:
-            with contextlib.suppress(OSError):
-                await stall(served, address)
-            await asyncio.sleep(0.01)
-
-    tasks = [
-        asyncio.create_task(keep(f"127.0.0.{n + 2}")) for n in range(addresses) for _ in range(each)
-    ]
-    try:
-        yield
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
 @pytest.mark.parametrize("stall", [banner_only, after_key_exchange])
-async def test_stalled_handshakes_never_keep_a_player_out(
-    served: Served, stall: Callable[[Served, str], Awaitable[None]]
-) -> None:
+async def test_stalled_handshakes_never_keep_a_player_out(served: Served, stall: Stall) -> None:
     pool = served.server.pending
-    async with crowd(served, stall, addresses=4, each=8):  # the whole pool, 8 an address
+    async with crowd(served.port, stall, addresses=4, each=8):  # the whole pool, 8 an address
         await until(lambda: len(pool.waiting) >= pool.size, timeout=30)
         if stall is after_key_exchange:  # each of them asked to log in
             await until(lambda: all(k.progress() == 2 for k in pool.waiting), timeout=30)

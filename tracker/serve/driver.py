@@ -155,11 +155,6 @@ class ChannelDriver(Driver):
                 self.on_flood()
         return True
 
-    def count_window_change(self) -> bool:
-        """A window change is input too: counted as an event against the seat's budget.
-        Whether it may be applied (not beyond the budget, nor once the seat flooded)."""
-        return self._limit.admit_event() and not self._flooded()
-
     def _tick_parser(self) -> None:
         self._tick = None
         for message in self._parser.tick():

@@ -28,9 +28,9 @@ from rich.console import Console
 from tracker import storage, textual_internals
 from tracker.defaults import config_folder
 from tracker.serve.admission import PasswordTries, Pending, TurnedAway
-from tracker.serve.driver import ENTER_SCREEN
+from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN
 from tracker.serve.heap import Heap
-from tracker.serve.limits import FLOODED, Fair, clamp_size
+from tracker.serve.limits import FLOODED, Fair, InputLimit, clamp_size
 from tracker.serve.links import MAX_NAME
 from tracker.serve.players import Player, Role, find
 from tracker.serve.seats import Seat, Table
@@ -54,6 +54,7 @@ HOST_KEY_LIMIT = 64 * 1024  # bytes: any real private key is far smaller
 FLOOD_COOLDOWN = 60.0  # seconds a flooding seat's key, or password address, may not sit again
 CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
 WINDOW_CHANGES = 0.05  # seconds: a burst of window changes is applied once, at its end
+HANG_UP = 0.2  # seconds between a flood's farewell and its connection's end
 SESSION_WAIT = 5.0  # seconds a logged-in connection has to open its session (its seat)
 KEY_NAME = "ssh_host_ed25519_key"
 
@@ -536,6 +537,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.view: View | None = None
         self._settle: asyncio.TimerHandle | None = None
         self._window_change: asyncio.TimerHandle | None = None
+        self.window_changes = InputLimit()
+        self._flood_closed = False
         self._errors = io.StringIO()  # a seat's app's traceback, never the server's stderr
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
@@ -659,10 +662,23 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self._errors = io.StringIO()
 
     def _flooded(self) -> None:
+        if self._flood_closed:  # told once, whichever input flooded
+            return
+        self._flood_closed = True
         who = self.seat.name if self.seat is not None else self.player.name
         self.server.say(f"{who}'s seat ({self.peer}) was closed: it flooded the table with input")
         self.server.flooded(self)
         self.close_with(FLOODED)
+        owner = self.owner
+        if owner is not None and owner.conn is not None:
+            # Each packet it sends still costs the loop its decryption, however little is
+            # done with it: the connection goes soon, whether or not the app has closed.
+            asyncio.get_running_loop().call_later(HANG_UP, self._hang_up, owner.conn)
+
+    def _hang_up(self, conn: asyncssh.SSHServerConnection) -> None:
+        if self.chan is not None and not self.chan.is_closing():  # no farewell yet
+            self.chan.write(LEAVE_SCREEN + FLOODED + "\r\n")
+        conn.disconnect(asyncssh.DISC_BY_APPLICATION, FLOODED)
 
     def _ended(self) -> None:
         self._cancel_settle()
@@ -704,9 +720,12 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         return self.owner.address if self.owner is not None else "?"
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        driver = self.app.channel_driver if self.app is not None else None
-        if driver is not None and not driver.count_window_change():
-            return  # beyond the seat's input budget (a flood of them closes the seat)
+        # Window changes are input too, counted from the first (before the app is up):
+        # beyond the seat's budget they are dropped, and a flood of them closes the seat.
+        if not self.window_changes.admit_event():
+            if self.window_changes.flooding:
+                self._flooded()
+            return
         size = clamp_size(width, height)
         if size == self.size:
             return  # beyond the largest size, or no change: nothing to lay out again
