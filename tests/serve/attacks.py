@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
+from typing import Any
 
 import asyncssh
 
@@ -55,9 +56,14 @@ async def crowd(port: int, stall: Stall, addresses: int, each: int) -> AsyncIter
                 await stall(port, address)
             await asyncio.sleep(0.01)
 
-    tasks = [
-        asyncio.create_task(keep(f"127.0.0.{n + 2}")) for n in range(addresses) for _ in range(each)
-    ]
+    async with running(keep(f"127.0.0.{n + 2}") for n in range(addresses) for _ in range(each)):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def running(coroutines: Iterable[Coroutine[Any, Any, None]]) -> AsyncIterator[None]:
+    """The attackers run for as long as the block does, then are cancelled."""
+    tasks = [asyncio.create_task(coroutine) for coroutine in coroutines]
     try:
         yield
     finally:

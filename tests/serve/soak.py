@@ -39,7 +39,7 @@ import asyncssh
 
 from bench.doc import write_block
 from rules.commands import AddNote
-from tests.serve.attacks import after_key_exchange, banner_only, crowd
+from tests.serve.attacks import after_key_exchange, banner_only, crowd, running
 from tests.serve.serve_helpers import Client, Served, serve, until
 
 PASSWORD = "soak"
@@ -255,12 +255,8 @@ async def window_changes(port: int) -> AsyncIterator[None]:
                 reading.cancel()
             await asyncio.sleep(0.1)
 
-    task = asyncio.create_task(resize())
-    try:
+    async with running([resize()]):
         yield
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
 
 
 @contextlib.asynccontextmanager
@@ -279,13 +275,10 @@ async def busy_seats(port: int) -> AsyncIterator[None]:
         finally:
             reading.cancel()
 
-    tasks = [asyncio.create_task(press(process)) for _, process in seats]
     try:
-        yield
+        async with running(press(process) for _, process in seats):
+            yield
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
         for conn, _ in seats:
             conn.close()
 
