@@ -229,12 +229,13 @@ async def test_stalled_handshakes_never_keep_a_player_out(served: Served, stall:
 
 
 async def test_a_login_that_opens_no_session_is_no_seat_and_is_closed(tmp_path: Path) -> None:
-    served = await serve(tmp_path, password=PASSWORD, password_delay=0.02, max_seats=1)
+    served = await serve(tmp_path, password=PASSWORD, password_delay=0.02, max_seats=2)
     try:
+        gm = await Client.join(served, "gm")  # the GM's own key: never kept out either
         idle = [await login(served, f"Idle{n}", PASSWORD) for n in range(3)]
         # Logged in, no session: they hold no seat, so a spectator still sits down.
         watcher = await Client.join(served, "spectator", password=PASSWORD)
-        assert watcher.seat is not None and served.server.seated() == 1
+        assert watcher.seat is not None and served.server.seated() == 2
         # The table is full for the next spectator, never for a player's own key.
         with pytest.raises((asyncssh.Error, ConnectionError)):
             await Client.join(served, "bob")
@@ -246,8 +247,11 @@ async def test_a_login_that_opens_no_session_is_no_seat_and_is_closed(tmp_path: 
         await until(lambda: any("opened no session" in n for n in served.table.notices))
         assert any("The table is full" in n for n in served.table.notices)  # Bob's refusal
         assert not served.server.pending.waiting
+        gm.type("w")  # the GM sees who was turned away in the seats dialog
+        await until(lambda: "opened no session" in gm.text())
         await watcher.close()
         await alice.close()
+        await gm.close()
     finally:
         served.server.close()
         await served.server.wait_closed()
