@@ -92,7 +92,8 @@ check: $(STAMP)
 lint: check
 
 # Random hostile SSH clients against a served table for a minute, then the GM's session
-# checked (tests/serve/soak.py). Not part of `make test`: it takes its time.
+# checked; then the GM's response and a player's join timed under each of issue 27's
+# attacks (tests/serve/soak.py). Not part of `make test`: it takes its time.
 soak: $(STAMP)
 	$(BIN)/python -m tests.serve.soak
 

@@ -135,7 +135,10 @@ class Client:
 
     @property
     def seat(self) -> Seat | None:
-        _, port = self.conn.get_extra_info("sockname")[:2]
+        sockname = self.conn.get_extra_info("sockname")
+        if sockname is None:  # the server hung up
+            return None
+        _, port = sockname[:2]
         return next(
             (s for s in self.served.table.seats.values() if s.peer.endswith(f":{port}")), None
         )

@@ -9,6 +9,15 @@ dropped handshake, pastes full of escape codes. Each attack is bounded (in bytes
 time). After it: every GM note is in the session, in order, and nothing else was added
 (the attackers sit with no combatants); the GM's screen shows the last note; a keyed
 player still sits down; no seat, pending login or traceback is left behind.
+
+Then the hostile phases (``--phase-seconds`` each; ``--phases-only`` skips the random
+part): with no attack, then under half-open logins (32 connections from 4 addresses
+sending only a banner, reconnecting when dropped), logins stalled after key exchange (as
+many), a window-change flood (a seated player sending them as fast as it can, coming back
+when closed) and forty busy seats (each pressing ``?`` and Esc, ``?`` twice a second), the
+GM's response (``?`` pressed to the help shown) and a keyed player's time to join (connect
+to the first frame) are measured; each must stay under ``TARGET``. ``--write`` puts the
+figures in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -18,26 +27,32 @@ import asyncio
 import contextlib
 import io
 import random
+import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
 import asyncssh
 
+from bench.doc import write_block
 from rules.commands import AddNote
+from tests.serve.attacks import after_key_exchange, banner_only, crowd, running
 from tests.serve.serve_helpers import Client, Served, serve, until
 
 PASSWORD = "soak"
 Attack = Callable[[Served, random.Random], Awaitable[None]]
 
 
-async def seated(served: Served, name: str, size: tuple[int, int] = (80, 24)) -> tuple:
+async def seated(
+    port: int, name: str, size: tuple[int, int] = (80, 24), address: str = "127.0.0.1"
+) -> tuple:
     conn = await asyncssh.connect(
         "127.0.0.1",
-        served.port,
+        port,
+        local_addr=(address, 0),
         username=name,
         password=PASSWORD,
         client_keys=None,
@@ -55,7 +70,7 @@ async def drain(process: asyncssh.SSHClientProcess, seconds: float) -> None:
 
 
 async def random_keys(served: Served, rng: random.Random) -> None:
-    conn, process = await seated(served, f"noise{rng.randrange(1000)}")
+    conn, process = await seated(served.port, f"noise{rng.randrange(1000)}")
     for _ in range(rng.randrange(1, 20)):
         process.stdin.write("".join(chr(rng.randrange(128)) for _ in range(rng.randrange(2000))))
         await asyncio.sleep(rng.random() / 5)
@@ -64,14 +79,14 @@ async def random_keys(served: Served, rng: random.Random) -> None:
 
 
 async def flood(served: Served, rng: random.Random) -> None:
-    conn, process = await seated(served, "flooder")
+    conn, process = await seated(served.port, "flooder")
     process.stdin.write("\x1b[B" * rng.randrange(10_000, 100_000))
     await drain(process, 3)
     conn.close()
 
 
 async def huge_window(served: Served, rng: random.Random) -> None:
-    conn, process = await seated(served, "watch", size=(20000, 10000))
+    conn, process = await seated(served.port, "watch", size=(20000, 10000))
     for _ in range(5):
         process.change_terminal_size(rng.randrange(1, 65536), rng.randrange(1, 65536))
         process.stdin.write(f"\x1b[48;{rng.randrange(9999)};{rng.randrange(9999)};0;0t")
@@ -107,7 +122,7 @@ async def wrong_passwords(served: Served, rng: random.Random) -> None:
 
 async def squatter(served: Served, rng: random.Random) -> None:
     with contextlib.suppress(asyncssh.Error, OSError):
-        conn, _ = await seated(served, rng.choice(["Alice", "GM", "gm", "x" * 50]))
+        conn, _ = await seated(served.port, rng.choice(["Alice", "GM", "gm", "x" * 50]))
         conn.close()
 
 
@@ -119,7 +134,7 @@ async def dropped_handshake(served: Served, rng: random.Random) -> None:
 
 
 async def escape_pastes(served: Served, rng: random.Random) -> None:
-    conn, process = await seated(served, f"paster{rng.randrange(1000)}")
+    conn, process = await seated(served.port, f"paster{rng.randrange(1000)}")
     nasty = ["\x1b]0;PWNED\x07", "\x1b(0", "\x1bc", "\x1b[2J", "\x9b31m", "\x00"]
     for _ in range(rng.randrange(1, 6)):
         body = "".join(rng.choice(nasty) + "x" * rng.randrange(40) for _ in range(20))
@@ -205,6 +220,176 @@ async def soak(seconds: float, clients: int, seed: int) -> list[str]:
     return problems
 
 
+TARGET = 2.0  # seconds: the GM's response and a player's join, under any attack
+BUSY_SEATS = 40
+
+
+@contextlib.asynccontextmanager
+async def no_attack(port: int) -> AsyncIterator[None]:
+    yield
+
+
+@contextlib.asynccontextmanager
+async def half_open(port: int) -> AsyncIterator[None]:
+    async with crowd(port, banner_only, addresses=4, each=8):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def stalled_logins(port: int) -> AsyncIterator[None]:
+    async with crowd(port, after_key_exchange, addresses=4, each=8):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def window_changes(port: int) -> AsyncIterator[None]:
+    async def resize() -> None:
+        while True:
+            with contextlib.suppress(asyncssh.Error, OSError):
+                conn, process = await seated(port, "resizer", address="127.0.0.6")
+                reading = asyncio.create_task(drain(process, 3600))
+                while not conn.is_closed():
+                    for n in range(200):
+                        process.change_terminal_size(80 + n % 2, 24)
+                    await asyncio.sleep(0)
+                reading.cancel()
+            await asyncio.sleep(0.1)
+
+    async with running([resize()]):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def busy_seats(port: int) -> AsyncIterator[None]:
+    seats = []
+    for n in range(BUSY_SEATS):  # from addresses of their own, as forty players are
+        seats.append(await seated(port, f"busy{n}", address=f"127.0.1.{n + 1}"))
+
+    async def press(process: asyncssh.SSHClientProcess) -> None:
+        reading = asyncio.create_task(drain(process, 3600))
+        try:
+            while True:
+                for key in ("?", "\x1b"):
+                    process.stdin.write(key)
+                    await asyncio.sleep(0.25)
+        finally:
+            reading.cancel()
+
+    try:
+        async with running(press(process) for _, process in seats):
+            yield
+    finally:
+        for conn, _ in seats:
+            conn.close()
+
+
+PHASES: dict[str, tuple[str, Callable[[int], contextlib.AbstractAsyncContextManager[None]]]] = {
+    "none": ("no attack", no_attack),
+    "half-open": ("32 half-open logins (a banner only)", half_open),
+    "stalled": ("32 logins stalled after key exchange", stalled_logins),
+    "window-changes": ("a window-change flood", window_changes),
+    "busy-seats": (f"{BUSY_SEATS} seats pressing ? twice a second", busy_seats),
+}
+
+
+async def attack_for(name: str, port: int, seconds: float) -> None:
+    """``--attack``: one phase's attack on ``port``, in a process of its own (as an
+    attacker's machine would be), for ``seconds``."""
+    async with PHASES[name][1](port):
+        await asyncio.sleep(seconds)
+
+
+@contextlib.asynccontextmanager
+async def attacking(name: str, port: int) -> AsyncIterator[None]:
+    attacker = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.serve.soak", "--attack", name, "--port", str(port),
+        "--seconds", "600", stderr=asyncio.subprocess.DEVNULL,  # its failures are its own
+    )  # fmt: skip
+    try:
+        yield
+    finally:
+        attacker.terminate()
+        await attacker.wait()
+
+
+async def gm_response(gm: Client) -> float:
+    """Seconds from the GM's ``?`` to the help on the GM's screen (then closed again)."""
+    began = time.monotonic()
+    gm.type("?")
+    await until(lambda: "Keys" in gm.text(), timeout=60)
+    took = time.monotonic() - began
+    gm.type("\x1b")
+    await until(lambda: "Keys" not in gm.text(), timeout=60)
+    return took
+
+
+async def join_time(served: Served) -> float:
+    """Seconds from a keyed player's connecting to the table drawn on their screen."""
+    began = time.monotonic()
+    alice = await Client.join(served, "alice")
+    took = time.monotonic() - began
+    await alice.close()
+    return took
+
+
+async def phases(seconds: float) -> tuple[list[str], list[str]]:
+    """The figures' table rows, and the problems found."""
+    folder = Path(tempfile.mkdtemp(prefix="tracker-soak-phases-"))
+    served = await serve(folder, password=PASSWORD, password_lock_after=1000)
+    rows: list[str] = []
+    problems: list[str] = []
+    try:
+        gm = await Client.join(served, "gm")
+        for key, (name, _) in PHASES.items():
+            print(f"soak: {name}", file=sys.stderr)
+            responses: list[float] = []
+            joins: list[float] = []
+            async with attacking(key, served.port):
+                end = time.monotonic() + seconds
+                await asyncio.sleep(min(2.0, seconds / 4))  # the attack builds up
+                if key == "busy-seats":  # measured once they all sit, pressing keys
+                    await until(lambda: len(served.table.seats) > BUSY_SEATS, timeout=120)
+                    end = time.monotonic() + seconds
+                while time.monotonic() < end:
+                    responses.append(await gm_response(gm))
+                    if len(responses) % 3 == 1:
+                        try:
+                            joins.append(await join_time(served))
+                        except Exception as exc:
+                            problems.append(f"{name}: a keyed player could not join: {exc!r}")
+                    await asyncio.sleep(0.5)
+            rows.append(
+                f"| {name} | {statistics.median(responses):.2f} s | {max(responses):.2f} s"
+                f" | {max(joins, default=float('nan')):.2f} s | {len(responses)} / {len(joins)} |"
+            )
+            if max(responses) > TARGET or max(joins, default=0) > TARGET:
+                problems.append(f"{name}: over {TARGET:.0f} s ({rows[-1]})")
+            try:  # the attack's seats are gone before the next: the GM alone
+                await until(lambda: len(served.table.seats) == 1, timeout=60)
+            except AssertionError:
+                problems.append(f"{name}: {len(served.table.seats) - 1} seats left behind")
+        await gm.close()
+    finally:
+        served.server.close()
+        await served.server.wait_closed()
+    return rows, problems
+
+
+def table(rows: list[str], seconds: float) -> str:
+    return "\n".join(
+        [
+            f"Each attack for {seconds:.0f} s; the GM presses `?` every half second or so"
+            " (to the help drawn on the GM's SSH seat), a keyed player joins every third"
+            " time (connect to the first frame). The attackers run in a process of their own.",
+            "",
+            "| attack | GM's response, median | GM's response, max | a player's join, max"
+            " | measured (GM / joins) |",
+            "|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+
+
 class Tee(io.TextIOBase):
     """The server's stderr, passed through and kept: no traceback may reach it."""
 
@@ -225,9 +410,23 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--phase-seconds", type=float, default=12)
+    parser.add_argument("--phases-only", action="store_true")
+    parser.add_argument("--write", action="store_true", help="the figures to performance.md")
+    parser.add_argument("--attack", choices=PHASES, help="only run this attack (on --port)")
+    parser.add_argument("--port", type=int, default=2222)
     args = parser.parse_args()
+    if args.attack:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(attack_for(args.attack, args.port, args.seconds))
+        return 0
     stderr = sys.stderr = Tee(sys.stderr)
-    problems = asyncio.run(soak(args.seconds, args.clients, args.seed))
+    problems = [] if args.phases_only else asyncio.run(soak(args.seconds, args.clients, args.seed))
+    rows, found = asyncio.run(phases(args.phase_seconds))
+    problems += found
+    print(table(rows, args.phase_seconds), file=sys.stderr)
+    if args.write:
+        write_block("soak-hostile", table(rows, args.phase_seconds))
     if "Traceback" in stderr.kept.getvalue():
         problems.append("a traceback reached the server's stderr")
     for problem in problems:

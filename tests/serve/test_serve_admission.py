@@ -10,8 +10,9 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from tests.serve.attacks import Stall, after_key_exchange, banner_only, crowd
 from tests.serve.serve_helpers import Client, Served, serve, until
-from tracker.serve.admission import PasswordTries, Pending
+from tracker.serve.admission import PasswordTries, Pending, TurnedAway
 
 PASSWORD = "open sesame"
 
@@ -50,22 +51,43 @@ class Knock:
         return self.stage
 
 
-def test_the_pending_pool_makes_room_with_the_least_advanced() -> None:
-    pool: Pending[Knock] = Pending(size=4, per_address=2, clock=lambda: 0.0)
-    bare = Knock("10.0.0.1")
-    client = Knock("10.0.0.1", stage=1)
-    assert pool.admit(client) == (True, None)
-    assert pool.admit(bare) == (True, None)
-    newcomer = Knock("10.0.0.1")
-    assert pool.admit(newcomer) == (True, bare)  # the bare one makes room, not the client
-    newcomer.stage = 2
-    # Both at 10.0.0.1 now speak SSH: a bare newcomer waits outside.
-    assert pool.admit(Knock("10.0.0.1")) == (False, None)
-    # Other addresses have their own share of the pool, up to its size.
-    others = [Knock(f"10.0.0.{n}", stage=1) for n in (2, 3)]
-    assert all(pool.admit(k)[0] for k in others)
-    assert pool.admit(Knock("10.0.0.9", stage=1)) == (False, None)
+def test_the_pending_pool_makes_room_with_the_least_advanced_and_oldest() -> None:
+    now = [0.0]
+    pool: Pending[Knock] = Pending(size=4, per_address=2, clock=lambda: now[0])
+
+    def knock(address: str, stage: int = 0) -> tuple[Knock, Knock | None]:
+        now[0] += 1
+        newcomer = Knock(address, stage)
+        return newcomer, pool.admit(newcomer)
+
+    knock("10.0.0.1", stage=1)
+    bare, _ = knock("10.0.0.1")
+    assert knock("10.0.0.1")[1] is bare  # the bare one makes room, not the client
+    # Stalled at any stage, the least advanced and oldest give way: a newcomer always
+    # gets in (it passes the stages in a moment; the stalled stay where they are).
+    pool.waiting.clear()
+    banners = [knock(f"10.0.0.{n}", stage=1)[0] for n in range(1, 5)]
+    late, evicted = knock("10.0.0.9")
+    assert evicted is banners[0]
+    assert knock("10.0.0.8", stage=3)[1] is late  # it sent nothing yet: it goes first
+    assert knock("10.0.0.7", stage=2)[1] is banners[1]
     assert len(pool.waiting) == 4
+
+
+def test_turned_away_connections_are_told_a_few_lines_at_a_time() -> None:
+    now = [100.0]
+    turned = TurnedAway(every=5, shown=2, clock=lambda: now[0])
+    assert turned.add("10.0.0.1", "too many logging in") == 0  # the first is told at once
+    assert turned.report() == ["Turned away 1 connection from 10.0.0.1: too many logging in"]
+    for address in ["10.0.0.1"] * 30 + ["10.0.0.2"] * 3 + ["10.0.0.3", "10.0.0.4"]:
+        due = turned.add(address, "too many logging in")
+    assert due == 5  # the rest wait for the next report, counted
+    now[0] += 5
+    assert turned.report() == [
+        "Turned away 30 connections from 10.0.0.1: too many logging in",
+        "Turned away 3 connections from 10.0.0.2: too many logging in",
+        "Turned away 2 more connections",
+    ]
 
 
 def test_wrong_passwords_wait_longer_each_time_then_lock_the_address() -> None:
@@ -188,3 +210,48 @@ async def test_two_seats_never_share_a_name(served: Served) -> None:
     assert [s.name for s in served.table.seats.values()].count("Alice") == 1
     for client in (carol, *watchers, first, second):
         await client.close()
+
+
+@pytest.mark.parametrize("stall", [banner_only, after_key_exchange])
+async def test_stalled_handshakes_never_keep_a_player_out(served: Served, stall: Stall) -> None:
+    pool = served.server.pending
+    async with crowd(served.port, stall, addresses=4, each=8):  # the whole pool, 8 an address
+        await until(lambda: len(pool.waiting) >= pool.size, timeout=30)
+        if stall is after_key_exchange:  # each of them asked to log in
+            await until(lambda: all(k.progress() == 2 for k in pool.waiting), timeout=30)
+        for _ in range(3):  # from a fifth address, a key holder gets in every time
+            alice = await Client.join(served, "alice")
+            assert alice.seat is not None
+            await alice.close()
+    # The GM is told who was turned away (in a few lines, not one a connection).
+    await until(lambda: any("Turned away" in n for n in served.table.notices))
+    assert any("from 127.0.0." in n and "logging in" in n for n in served.table.notices)
+
+
+async def test_a_login_that_opens_no_session_is_no_seat_and_is_closed(tmp_path: Path) -> None:
+    served = await serve(tmp_path, password=PASSWORD, password_delay=0.02, max_seats=2)
+    try:
+        gm = await Client.join(served, "gm")  # the GM's own key: never kept out either
+        idle = [await login(served, f"Idle{n}", PASSWORD) for n in range(3)]
+        # Logged in, no session: they hold no seat, so a spectator still sits down.
+        watcher = await Client.join(served, "spectator", password=PASSWORD)
+        assert watcher.seat is not None and served.server.seated() == 2
+        # The table is full for the next spectator, never for a player's own key.
+        with pytest.raises((asyncssh.Error, ConnectionError)):
+            await Client.join(served, "bob")
+        alice = await Client.join(served, "alice")
+        assert alice.seat is not None
+        # Within seconds, the connections that opened no session are closed, and told.
+        for conn in idle:
+            await asyncio.wait_for(conn.wait_closed(), 15)
+        await until(lambda: any("opened no session" in n for n in served.table.notices))
+        assert any("The table is full" in n for n in served.table.notices)  # Bob's refusal
+        assert not served.server.pending.waiting
+        gm.type("w")  # the GM sees who was turned away in the seats dialog
+        await until(lambda: "opened no session" in gm.text())
+        await watcher.close()
+        await alice.close()
+        await gm.close()
+    finally:
+        served.server.close()
+        await served.server.wait_closed()

@@ -163,10 +163,14 @@ async def test_the_same_link_again_takes_the_seat_back(web: WebServed) -> None:
 async def test_the_seat_cap_counts_browsers(tmp_path: Path) -> None:
     web = await serve_web(tmp_path, max_seats=1)
     try:
-        alice = await Browser.join(web, web.link())
-        full = await Browser.join(web, web.link("player", "Cara"), wait=False)
+        watcher = await Browser.join(web, web.link("spectator", "Pub"))
+        full = await Browser.join(web, web.link("spectator", "Inn"), wait=False)
         await until(lambda: "The table is full." in full.output and full.closed)
-        await alice.close()
+        # A player's own link (one seat, its holder's) is never kept out by the others.
+        cara = await Browser.join(web, web.link("player", "Cara"))
+        assert seat_of(web, "Cara") is not None
+        for browser in (watcher, cara):
+            await browser.close()
     finally:
         await web.close()
 

@@ -43,6 +43,13 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
     )
     serve.add_argument("--host-key", type=Path, metavar="PATH", help="the server's key file")
     serve.add_argument("--max-seats", type=int, default=64, metavar="N")
+    serve.add_argument(
+        "--link-seats",
+        type=int,
+        default=8,
+        metavar="N",
+        help="browsers one spectator link may seat at once (default 8)",
+    )
     serve.add_argument("--idle-timeout", type=float, default=1800, metavar="SECONDS")
     serve.add_argument(
         "--headless", action="store_true", help="no local GM screen: serve until interrupted"

@@ -1,16 +1,21 @@
 """Who gets to knock: connections that have not logged in yet, and table-password tries.
 
-A connection is not a seat until it has logged in. Until then it waits in a small pool of
-its own, bounded in all and per address; when the pool is full, the connection that has
-shown least sign of being an SSH client (nothing sent yet, then the oldest) makes room,
-so bare connections held open cannot keep a real client out. Table-password tries are
-slowed per address, each wrong one doubling the wait before the next is answered, and
-after ``lock_after`` wrong ones the address may not try again for ``lockout`` seconds.
+A connection is not a seat until it has logged in and opened its session. Until then it
+waits in a small pool of its own, bounded in all and per address; when the pool (or its
+address's share) is full, a newcomer always gets in, and a connection of its own address
+(or, the pool being full, of the address holding most of it) makes room: the least
+advanced (nothing sent, then only a banner, then logging in, then logged in without a
+session), the oldest of those. A real client passes each stage in a moment,
+so connections stalled at any stage cannot keep it out: they are the ones turned away.
+Table-password tries are slowed per address, each wrong one doubling the wait before the
+next is answered, and after ``lock_after`` wrong ones the address may not try again for
+``lockout`` seconds.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
@@ -23,7 +28,7 @@ class Knocking(Protocol):
     def address(self) -> str: ...
 
     def progress(self) -> int:
-        """0: has sent nothing; 1: is speaking SSH; 2: is logging in."""
+        """0: has sent nothing; 1: is speaking SSH; 2: is logging in; 3: logged in."""
         ...
 
 
@@ -39,20 +44,21 @@ class Pending(Generic[K]):
     clock: Callable[[], float] = time.monotonic
     waiting: dict[K, float] = field(default_factory=dict)  # -> since
 
-    def admit(self, newcomer: K) -> tuple[bool, K | None]:
-        """Whether ``newcomer`` may wait, and who (if anyone) leaves to make room."""
-        same = [k for k in self.waiting if k.address == newcomer.address]
-        crowd = same if len(same) >= self.per_address else None
-        if crowd is None and len(self.waiting) >= self.size:
-            crowd = list(self.waiting)
+    def admit(self, newcomer: K) -> K | None:
+        """Let ``newcomer`` wait; who (if anyone) leaves to make room."""
+        counts = Counter(k.address for k in self.waiting)
+        crowd: list[K] = []
+        if counts[newcomer.address] >= self.per_address:
+            crowd = [k for k in self.waiting if k.address == newcomer.address]
+        elif len(self.waiting) >= self.size:  # the address holding most of the pool gives way
+            most = max(counts.values())
+            crowd = [k for k in self.waiting if counts[k.address] == most]
         evicted = None
-        if crowd is not None:
+        if crowd:
             evicted = min(crowd, key=lambda k: (k.progress(), self.waiting[k]))
-            if evicted.progress() > 0:  # all of them are real clients: the newcomer waits
-                return False, None
             del self.waiting[evicted]
         self.waiting[newcomer] = self.clock()
-        return True, evicted
+        return evicted
 
     def leave(self, knocking: K) -> None:
         self.waiting.pop(knocking, None)
@@ -111,3 +117,33 @@ class PasswordTries:
 
     def locked_addresses(self) -> list[tuple[str, float]]:
         return [(a, left) for a in list(self.addresses) if (left := self.locked(a)) > 0]
+
+
+@dataclass
+class TurnedAway:
+    """Connections turned away at the door (evicted from the pool, refused a seat), told to
+    the GM a few lines at a time: a crowd at the door must not flood the GM's notices."""
+
+    every: float = 5.0  # seconds between two reports
+    shown: int = 3  # addresses named in a report; the rest are counted
+    clock: Callable[[], float] = time.monotonic
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)  # (why, address) -> n
+    told: float = float("-inf")
+
+    def add(self, address: str, why: str) -> float:
+        """Count one; in how many seconds the next report is due."""
+        self.counts[why, address] = self.counts.get((why, address), 0) + 1
+        return max(self.told + self.every - self.clock(), 0.0)
+
+    def report(self) -> list[str]:
+        """The lines to tell the GM now (then the counts start again)."""
+        self.told = self.clock()
+        ranked = sorted(self.counts.items(), key=lambda item: -item[1])
+        self.counts.clear()
+        lines = [
+            f"Turned away {n} connection{'s' * (n > 1)} from {address}: {why}"
+            for (why, address), n in ranked[: self.shown]
+        ]
+        if rest := ranked[self.shown :]:
+            lines.append(f"Turned away {sum(n for _, n in rest)} more connections")
+        return lines

@@ -103,6 +103,7 @@ def config_from(args: argparse.Namespace) -> Config:
         password=password,
         host_key=args.host_key or default_host_key(),
         max_seats=args.max_seats,
+        link_seats=args.link_seats,
         idle_timeout=args.idle_timeout,
         saves=args.saves,
     )

@@ -17,7 +17,7 @@ from textual.driver import Driver
 from textual.geometry import Size
 
 from tracker import textual_internals
-from tracker.serve.limits import PARSE_STEP, InputLimit, clamp_size
+from tracker.serve.limits import PARSE_STEP, Fair, InputLimit, clamp_size
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -56,6 +56,8 @@ class ChannelDriver(Driver):
     dropped before it is parsed, events beyond it after, and what is let through is parsed
     a step at a time so that other seats are drawn in between. ``on_flood`` is called once
     when the seat has dropped more than a person could ever type; its input stops there.
+    With ``fair`` (every seat's but the GM's), the events let through wait their turn in the
+    table's input budget before the app gets them.
     """
 
     def __init__(
@@ -70,6 +72,7 @@ class ChannelDriver(Driver):
         muted: bool = False,
         on_input: Callable[[], None] | None = None,
         on_flood: Callable[[], None] | None = None,
+        fair: Fair | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._channel = channel
@@ -80,6 +83,8 @@ class ChannelDriver(Driver):
         self._pending = ""  # let through, not parsed yet
         self._step: asyncio.Handle | None = None
         self.on_flood = on_flood
+        self._flood_told = False
+        self.fair = fair
         self._input = False
         self._modes = modes
         self.muted = muted
@@ -107,6 +112,8 @@ class ChannelDriver(Driver):
         if self._step is not None:
             self._step.cancel()
             self._step = None
+        if self.fair is not None:
+            self.fair.forget(self)
 
     def stop_application_mode(self) -> None:
         self.disable_input()
@@ -141,9 +148,11 @@ class ChannelDriver(Driver):
     def _flooded(self) -> bool:
         if not self._limit.flooding:
             return False
-        self.disable_input()
-        if self.on_flood is not None:
-            self.on_flood()
+        if not self._flood_told:
+            self._flood_told = True
+            self.disable_input()
+            if self.on_flood is not None:
+                self.on_flood()
         return True
 
     def _tick_parser(self) -> None:
@@ -157,6 +166,16 @@ class ChannelDriver(Driver):
         if isinstance(message, events.Resize | messages.InBandWindowResize):
             return
         if not self._input or not self._limit.admit_event():
+            return
+        if self.muted and type(message) is events.MouseMove:
+            return  # hovering over a shared view: nothing to hand on
+        if self.fair is None:
+            self._deliver(message)
+        else:
+            self.fair.submit(self, message, lambda: self._deliver(message))
+
+    def _deliver(self, message: Any) -> None:
+        if not self._input:
             return
         if self.muted:
             if type(message) is events.MouseMove:  # hovering: still only watching

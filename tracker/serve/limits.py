@@ -8,9 +8,12 @@ flooding is closed.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from textual import events
 
 # A 4K screen at a small font is about 380x110 cells. Beyond this size a seat's frames
 # would cost the loop (and the memory) of many seats.
@@ -111,3 +114,102 @@ class InputLimit:
     @property
     def flooding(self) -> bool:
         return self.dropped_bytes > FLOOD_BYTES or self.dropped_events > FLOOD_EVENTS
+
+
+# The table's input budget (``Fair``).
+QUEUE = 64  # events a seat may have waiting; beyond, its newest are dropped
+MIN_PAUSE = 0.005  # seconds after each event handed out: at most 200 a second, table-wide
+PAUSE_PER_SEAT = 0.01  # the longest pause grows with the seats typing, up to ``MAX_PAUSE``
+MAX_PAUSE = 0.25
+LATE = 0.02  # seconds the pump may wake late before the loop counts as busy
+BUSY_FOR = 1.0  # seconds a seat counts as typing after its last event
+
+
+class Fair:
+    """The table's input budget: the seats' events handed out in turn, at the loop's pace.
+
+    Every seat's app runs on the one loop that also runs the GM's, and a seat's own limit
+    (``InputLimit``) cannot stop forty seats, each inside theirs, from taking the whole loop
+    between them. So every seat's input but the GM's is queued here (``QUEUE`` events a
+    seat, a mouse move replacing the one before it), and a pump hands out one event at a
+    time, taking the seats that wait in turn, then pauses. The pause follows the loop: when
+    the pump wakes late, the work the last events caused (or anything else) held the loop,
+    and it doubles; on time, it halves (``MIN_PAUSE`` to ``PAUSE_PER_SEAT`` times the seats
+    typing, at most ``MAX_PAUSE``). A quiet table's keys pass at once; a busy one slows its
+    seats, each as much as the others, while the GM's keys, never queued, go first.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.pause = MIN_PAUSE
+        self.dropped = 0
+        self._queues: dict[object, list[tuple[object, Callable[[], None]]]] = {}
+        self._typing: dict[object, float] = {}  # seat -> its last event
+        self._wake: asyncio.Event | None = None
+        self._pump: asyncio.Task[None] | None = None
+
+    def submit(self, seat: object, event: object, deliver: Callable[[], None]) -> None:
+        """Queue ``deliver`` (which hands ``event`` to ``seat``'s app) for its turn."""
+        queue = self._queues.setdefault(seat, [])
+        self._typing[seat] = self.clock()
+        if queue and isinstance(event, events.MouseMove) and type(queue[-1][0]) is type(event):
+            queue[-1] = (event, deliver)  # only where the mouse is now matters
+        elif len(queue) >= QUEUE:
+            self.dropped += 1
+        else:
+            queue.append((event, deliver))
+        if self._pump is None or self._pump.done():
+            self._wake = asyncio.Event()
+            self._pump = asyncio.create_task(self._run())
+        assert self._wake is not None
+        self._wake.set()
+
+    def forget(self, seat: object) -> None:
+        """``seat`` is gone (or takes no more input): its waiting events are dropped."""
+        self._queues.pop(seat, None)
+        self._typing.pop(seat, None)
+
+    def waiting(self) -> int:
+        """Events waiting their turn, over all the seats."""
+        return sum(len(queue) for queue in self._queues.values())
+
+    def close(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+        self._queues.clear()
+
+    def take(self) -> Callable[[], None] | None:
+        """The next seat's next event (the seats in turn), or None if none waits."""
+        for seat, queue in self._queues.items():
+            _, deliver = queue.pop(0)
+            del self._queues[seat]
+            if queue:
+                self._queues[seat] = queue  # to the back of the line
+            return deliver
+        return None
+
+    def pace(self, late: float) -> float:
+        """The pause after this one, the pump having woken ``late`` seconds after it."""
+        now = self.clock()
+        for seat, last in list(self._typing.items()):
+            if now - last > BUSY_FOR and seat not in self._queues:
+                del self._typing[seat]
+        longest = min(MAX_PAUSE, max(MIN_PAUSE, PAUSE_PER_SEAT * len(self._typing)))
+        self.pause = min(self.pause * 2, longest) if late > LATE else self.pause / 2
+        self.pause = max(self.pause, MIN_PAUSE)
+        return self.pause
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            deliver = self.take()
+            if deliver is None:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            deliver()
+            asked = self.pause
+            began = loop.time()
+            await asyncio.sleep(asked)
+            self.pace(loop.time() - began - asked)

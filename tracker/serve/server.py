@@ -27,10 +27,10 @@ from rich.console import Console
 
 from tracker import storage, textual_internals
 from tracker.defaults import config_folder
-from tracker.serve.admission import PasswordTries, Pending
-from tracker.serve.driver import ENTER_SCREEN
+from tracker.serve.admission import PasswordTries, Pending, TurnedAway
+from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN
 from tracker.serve.heap import Heap
-from tracker.serve.limits import FLOODED, clamp_size
+from tracker.serve.limits import FLOODED, Fair, InputLimit, clamp_size
 from tracker.serve.links import MAX_NAME
 from tracker.serve.players import Player, Role, find
 from tracker.serve.seats import Seat, Table
@@ -54,6 +54,8 @@ HOST_KEY_LIMIT = 64 * 1024  # bytes: any real private key is far smaller
 FLOOD_COOLDOWN = 60.0  # seconds a flooding seat's key, or password address, may not sit again
 CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
 WINDOW_CHANGES = 0.05  # seconds: a burst of window changes is applied once, at its end
+HANG_UP = 0.2  # seconds between a flood's farewell and its connection's end
+SESSION_WAIT = 5.0  # seconds a logged-in connection has to open its session (its seat)
 KEY_NAME = "ssh_host_ed25519_key"
 
 
@@ -148,6 +150,8 @@ class Config:
     # Connections that have not logged in: their own pool (tracker/serve/admission.py).
     max_pending: int = 32
     pending_per_address: int = 8
+    # Browsers one join link may seat at once (a player's link seats one: its holder).
+    link_seats: int = 8
     # Wrong table passwords, per address: the growing wait, and the lockout.
     password_delay: float = 0.5
     password_lock_after: int = 8
@@ -172,6 +176,9 @@ class TableServer:
             lock_after=config.password_lock_after,
             lockout=config.password_lockout,
         )
+        self.turned_away = TurnedAway()
+        self.fair = Fair()  # the seats' input, the GM's aside: the table's budget
+        self._report: asyncio.TimerHandle | None = None
         self.channels: set[SeatChannel] = set()
         # Seats in a browser (tracker/serve/web.py): they count against ``max_seats`` too.
         self.web_seats: set[SeatChannel] = set()
@@ -213,8 +220,11 @@ class TableServer:
     def close(self) -> None:
         if self._reaper is not None:
             self._reaper.cancel()
+        if self._report is not None:
+            self._report.cancel()
         self._unwatch()
         self.heap.close()
+        self.fair.close()
         for channel in list(self.channels):
             channel.close_with("The table is closing.")
         self.views.close()
@@ -252,6 +262,27 @@ class TableServer:
         """Something the GM should know about a seat or the door: a notice, and the log."""
         LOG.warning(line)
         self.table.notice(line)
+
+    def turn_away(self, address: str, why: str) -> None:
+        """A connection was turned away at the door: the GM is told, a few lines at a time."""
+        due = self.turned_away.add(address, why)
+        if self._report is None:
+            self._report = asyncio.get_running_loop().call_later(due, self._tell_turned_away)
+
+    def _tell_turned_away(self) -> None:
+        self._report = None
+        for line in self.turned_away.report():
+            self.say(line)
+
+    def refusal(self, player: Player, address: str) -> str:
+        """Why ``player`` may not sit down now ('' if they may). A named player (a key or a
+        player's link: one seat each) is never kept out by a table full of others."""
+        named = player.role != "spectator" and (player.key is not None or player.link)
+        if not named and self.seated() >= self.config.max_seats:
+            return "The table is full."
+        if self.cooling(player, address):
+            return f"Closed for flooding: wait {FLOOD_COOLDOWN:.0f} s before sitting again."
+        return ""
 
     def flooded(self, channel: SeatChannel) -> None:
         self.cooldown[door_of(channel.player, channel.address)] = time.monotonic() + FLOOD_COOLDOWN
@@ -317,8 +348,9 @@ class TableServer:
 class Connection(asyncssh.SSHServer):
     """One SSH connection: its authentication and its one seat.
 
-    Until it has logged in it waits in the server's pending pool and is no seat; once in,
-    it counts against ``max_seats``."""
+    Until it has logged in and opened its session it waits in the server's pending pool
+    and is no seat; then it counts against ``max_seats``. Logged in, it has
+    ``SESSION_WAIT`` seconds to open its session."""
 
     def __init__(self, server: TableServer) -> None:
         self.server = server
@@ -326,26 +358,29 @@ class Connection(asyncssh.SSHServer):
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
         self.began = False  # the client asked to log in
+        self.logged_in = False
         self.channel: SeatChannel | None = None
+        self._session_wait: asyncio.TimerHandle | None = None
 
     def progress(self) -> int:
         if self.began:
-            return 2
+            return 3 if self.logged_in else 2
         return int(self.conn is not None and bool(self.conn.get_extra_info("client_version")))
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        admitted, evicted = self.server.pending.admit(self)
+        evicted = self.server.pending.admit(self)
         if evicted is not None:
             evicted.drop("Too many connections are logging in: try again.")
-        if not admitted:
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "Too many are logging in")
+            self.server.turn_away(evicted.address, "too many logging in (the least advanced)")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.pending.leave(self)
         self.server.connections.discard(self)
+        if self._session_wait is not None:
+            self._session_wait.cancel()
 
     def drop(self, message: str) -> None:
         """Close this connection (and its seat), telling the client why."""
@@ -361,26 +396,35 @@ class Connection(asyncssh.SSHServer):
         return True
 
     def auth_completed(self) -> None:
+        # Still no seat: it waits in the pool until it opens its session, for a while.
+        self.logged_in = True
+        self._session_wait = asyncio.get_running_loop().call_later(SESSION_WAIT, self._no_session)
+
+    def _no_session(self) -> None:
+        self._session_wait = None
+        if self.channel is None:
+            self.drop("Closed: no session was opened.")
+            self.server.turn_away(self.address, "logged in but opened no session")
+
+    def _sit_down(self) -> str:
+        """Take a seat (the session was asked for): why not, if it may not ('')."""
         server = self.server
-        server.pending.leave(self)
         player = self.player
         assert player is not None
-        if server.seated() >= server.config.max_seats:
-            self.drop("The table is full.")
-            return
-        if server.cooling(player, self.address):
-            self.drop(f"Closed for flooding: wait {FLOOD_COOLDOWN:.0f} s before sitting again.")
-            return
+        refusal = server.refusal(player, self.address)
+        if refusal:
+            return refusal
         if player.role == "spectator":
             self.player = Player(player.role, server.free_name(player.name), player.key)
         elif player.key is None:
             if server.name_taken(player.name):  # taken while this login was answered
-                self.drop(f"{player.name} is already at the table.")
-                return
+                return f"{player.name} is already at the table."
         else:
             # The same key (the same person) sat down again: the old seat gives way.
             server.give_way(player.name)
+        server.pending.leave(self)
         server.connections.add(self)
+        return ""
 
     def public_key_auth_supported(self) -> bool:
         return any(p.key is not None for p in self.server.config.players)
@@ -439,7 +483,12 @@ class Connection(asyncssh.SSHServer):
 
     def session_requested(self) -> SeatChannel | bool:
         # One seat a connection: seats are counted by connections.
-        if self.player is None or self.channel is not None or self not in self.server.connections:
+        if not self.logged_in or self.player is None or self.channel is not None:
+            return False
+        refusal = self._sit_down()
+        if refusal:
+            self.drop(refusal)
+            self.server.turn_away(self.address, refusal.rstrip("."))
             return False
         self.channel = SeatChannel(self.server, self.player, self.peer, self)
         return self.channel
@@ -488,6 +537,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.view: View | None = None
         self._settle: asyncio.TimerHandle | None = None
         self._window_change: asyncio.TimerHandle | None = None
+        self.window_changes = InputLimit()
+        self._flood_closed = False
         self._errors = io.StringIO()  # a seat's app's traceback, never the server's stderr
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
@@ -527,7 +578,10 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.app.error_console = Console(file=self._errors, width=100, markup=False)
         colours = color_system(self.term, self.chan.get_environment())
         textual_internals.use_colours(self.app.console, colours)  # the client's, not ours
-        self.app.draw_on(self.chan, muted=True, on_input=self._typed, on_flood=self._flooded)
+        fair = None if player.role == "gm" else self.server.fair  # the GM's keys go first
+        self.app.draw_on(
+            self.chan, muted=True, on_input=self._typed, on_flood=self._flooded, fair=fair
+        )
         self.chan.write(ENTER_SCREEN)  # whichever app draws it, from now on
         self.server.channels.add(self)
         self.server.heap.changed()
@@ -608,10 +662,23 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self._errors = io.StringIO()
 
     def _flooded(self) -> None:
+        if self._flood_closed:  # told once, whichever input flooded
+            return
+        self._flood_closed = True
         who = self.seat.name if self.seat is not None else self.player.name
         self.server.say(f"{who}'s seat ({self.peer}) was closed: it flooded the table with input")
         self.server.flooded(self)
         self.close_with(FLOODED)
+        owner = self.owner
+        if owner is not None and owner.conn is not None:
+            # Each packet it sends still costs the loop its decryption, however little is
+            # done with it: the connection goes soon, whether or not the app has closed.
+            asyncio.get_running_loop().call_later(HANG_UP, self._hang_up, owner.conn)
+
+    def _hang_up(self, conn: asyncssh.SSHServerConnection) -> None:
+        if self.chan is not None and not self.chan.is_closing():  # no farewell yet
+            self.chan.write(LEAVE_SCREEN + FLOODED + "\r\n")
+        conn.disconnect(asyncssh.DISC_BY_APPLICATION, FLOODED)
 
     def _ended(self) -> None:
         self._cancel_settle()
@@ -653,6 +720,12 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         return self.owner.address if self.owner is not None else "?"
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        # Window changes are input too, counted from the first (before the app is up):
+        # beyond the seat's budget they are dropped, and a flood of them closes the seat.
+        if not self.window_changes.admit_event():
+            if self.window_changes.flooding:
+                self._flooded()
+            return
         size = clamp_size(width, height)
         if size == self.size:
             return  # beyond the largest size, or no change: nothing to lay out again

@@ -25,6 +25,7 @@ import html
 import ipaddress
 import logging
 import socket
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from aiohttp import WSMsgType, web
 from tracker.serve.limits import BYTE_BURST, InputLimit, clamp_size
 from tracker.serve.links import Link
 from tracker.serve.players import Player
-from tracker.serve.server import FLOOD_COOLDOWN, SeatChannel, TableServer
+from tracker.serve.server import SeatChannel, TableServer
 
 # aiohttp's logs name the requested paths, and a path holds a token: they go nowhere.
 logging.getLogger("aiohttp").addHandler(logging.NullHandler())
@@ -156,6 +157,14 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+# Every response, whatever it is (a file, a refusal, the socket's upgrade): not to be framed.
+NO_FRAMING = {
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "Referrer-Policy": HEADERS["Referrer-Policy"],
+    "X-Content-Type-Options": HEADERS["X-Content-Type-Options"],
+}
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def page(link: Link) -> str:
@@ -176,6 +185,20 @@ def public_host(host: str) -> str:
         probe.connect(("10.255.255.255", 1))  # no packet is sent: only a route is chosen
         return str(probe.getsockname()[0])
     return socket.gethostname()
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of ``url`` as a browser sends it in ``Origin`` ('' if none)."""
+    try:
+        parts = urllib.parse.urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return ""
+    if not parts.scheme or not parts.hostname:
+        return ""
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    shown = f":{port}" if port is not None and port != DEFAULT_PORTS.get(parts.scheme) else ""
+    return f"{parts.scheme.lower()}://{host.lower()}{shown}"
 
 
 def to_int(text: str | None, default: int) -> int:
@@ -354,8 +377,20 @@ class WebServer:
 
     @staticmethod
     async def _headers(request: web.Request, response: web.StreamResponse) -> None:
-        for name in ("Referrer-Policy", "X-Content-Type-Options"):
-            response.headers.setdefault(name, HEADERS[name])
+        for name, value in NO_FRAMING.items():
+            response.headers.setdefault(name, value)
+
+    def origins(self) -> set[str]:
+        """The pages that may open a seat's socket: served from the links' address
+        (``--web-url``, or where the table listens)."""
+        listening = f"http://{public_host(self.host)}:{self.port}"
+        return {origin for origin in (origin_of(self.url), origin_of(listening)) if origin}
+
+    def _foreign(self, request: web.Request) -> bool:
+        """The socket is asked for by a page from another site. (A browser always says
+        where its page came from; a client that is no browser has no page to check.)"""
+        origin = request.headers.get("Origin")
+        return origin is not None and origin_of(origin) not in self.origins()
 
     def _link(self, request: web.Request) -> Link:
         link = self.server.table.links.find(request.match_info["token"])
@@ -371,16 +406,19 @@ class WebServer:
         link = self._link(request)
         return web.Response(text=page(link), content_type="text/html", headers=HEADERS)
 
-    def _refusal(self, player: Player, address: str) -> str:
+    def _refusal(self, player: Player, address: str, link: Link) -> str:
         server = self.server
-        if server.seated() >= server.config.max_seats:
-            return "The table is full."
-        if server.cooling(player, address):
-            return f"Closed for flooding: wait {FLOOD_COOLDOWN:.0f} s before sitting again."
-        return ""
+        sitting = sum(1 for c in server.web_seats if c.seat is not None and c.seat.link is link)
+        if link.role == "spectator" and sitting >= server.config.link_seats:
+            return f"This link seats {server.config.link_seats} at most: ask the GM for another."
+        return server.refusal(player, address)
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         link = self._link(request)
+        if self._foreign(request):
+            peer = request.transport.get_extra_info("peername") if request.transport else None
+            self.server.turn_away(str(peer[0]) if peer else "?", "a page from another site")
+            raise web.HTTPForbidden(text="This table's seats open from its own pages only.\n")
         ws = web.WebSocketResponse(
             max_msg_size=MAX_PACKET, heartbeat=HEARTBEAT, timeout=CLOSE_TIMEOUT, compress=False
         )
@@ -391,8 +429,9 @@ class WebServer:
         server = self.server
         name = server.free_name(link.name) if link.role == "spectator" else link.name
         player = Player(link.role, name, None, link=True)
-        refusal = self._refusal(player, address)
+        refusal = self._refusal(player, address, link)
         if refusal:
+            server.turn_away(address, refusal.rstrip("."))
             await ws.send_bytes(refusal.encode() + b"\r\n")
             await ws.close()
             return ws

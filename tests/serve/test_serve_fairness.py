@@ -1,0 +1,122 @@
+"""Table-wide fairness: window changes count as input, the seats' input shares one budget
+with the GM's keys first, a join link seats a bounded number, and a seat's socket opens
+from the table's own pages only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+import pytest
+from textual import events
+
+from rules.commands import AddNote
+from tests.serve.serve_helpers import Client, Served, until
+from tests.serve.web_helpers import Browser, seat_of, serve_web
+from tracker.serve import limits
+from tracker.serve.limits import FLOODED, Fair
+from tracker.serve.web import origin_of
+
+
+async def test_a_window_change_flood_closes_the_seat(served: Served) -> None:
+    gm = await Client.join(served, "gm")
+    alice = await Client.join(served, "alice")
+    seat = alice.seat
+    assert seat is not None
+    for n in range(20_000):  # far more than anyone drags a window
+        alice.process.change_terminal_size(80 + n % 2, 24)
+    await until(lambda: FLOODED in alice.output, timeout=30)
+    await until(lambda: seat.id not in served.table.seats)
+    assert "key:alice" in served.server.cooldown
+    served.session.execute(AddNote("after the resizes"))
+    await until(lambda: "after the resizes" in gm.text())
+    await gm.close()
+    await alice.close()
+
+
+async def test_the_gm_keys_never_wait_behind_the_seats(served: Served) -> None:
+    gm = await Client.join(served, "gm")
+    alice = await Client.join(served, "alice")
+    fair = served.server.fair
+    assert gm.channel.app.channel_driver.fair is None  # the GM's keys are never queued
+    fair.pause = 60.0  # the table is busy: the seats' next event waits its turn
+    alice.type("?")
+    await until(lambda: "Keys" in alice.text())  # a quiet table's key passes at once
+    alice.type("\x1b")
+    await until(lambda: fair.waiting() == 1)
+    gm.type("?")
+    await until(lambda: "Keys" in gm.text())
+    assert fair.waiting() == 1 and "Keys" in alice.text()  # hers still waits
+    await gm.close()
+    await alice.close()
+
+
+async def test_the_seats_take_turns_and_mouse_moves_are_merged() -> None:
+    fair = Fair()
+    got: list[str] = []
+    for n in range(3):
+        fair.submit("busy", n, lambda n=n: got.append(f"busy {n}"))
+    fair.submit("quiet", 0, lambda: got.append("quiet"))
+    move = events.MouseMove(None, 1, 1, 0, 0, 0, False, False, False)
+    for _ in range(10):
+        fair.submit("mouse", move, lambda: got.append("moved"))
+    assert fair.waiting() == 5
+    while (deliver := fair.take()) is not None:
+        deliver()
+    assert got == ["busy 0", "quiet", "moved", "busy 1", "busy 2"]
+    for n in range(limits.QUEUE + 5):
+        fair.submit("flood", n, lambda: None)
+    assert fair.waiting() == limits.QUEUE and fair.dropped == 5
+    fair.forget("flood")
+    assert fair.waiting() == 0
+    fair.close()
+
+
+def test_the_pause_follows_the_loop_and_the_seats_typing() -> None:
+    now = [0.0]
+    fair = Fair(clock=lambda: now[0])
+    fair._typing = {seat: 0.0 for seat in range(40)}  # forty seats typing
+    pauses = [fair.pace(late=0.1) for _ in range(10)]  # the loop keeps waking late
+    assert pauses[0] == 2 * limits.MIN_PAUSE and pauses[-1] == limits.MAX_PAUSE
+    assert fair.pace(late=0) == limits.MAX_PAUSE / 2  # on time: it eases
+    now[0] += limits.BUSY_FOR + 1
+    fair._typing = {"one": now[0]}  # one seat typing: it is never slowed much
+    assert max(fair.pace(late=1) for _ in range(10)) == limits.PAUSE_PER_SEAT
+
+
+def test_origins_are_compared_as_browsers_send_them() -> None:
+    assert origin_of("https://Table.example:443/join/x") == "https://table.example"
+    assert origin_of("http://[::1]:8080") == "http://[::1]:8080"
+    assert origin_of("http://h:99999") == origin_of("null") == origin_of("") == ""
+
+
+async def test_a_link_seats_a_bounded_number_and_only_from_its_own_pages(
+    tmp_path: Path,
+) -> None:
+    web = await serve_web(tmp_path, link_seats=2)
+    try:
+        pub = web.link("spectator", "Pub")
+        seated = [await Browser.join(web, pub) for _ in range(2)]
+        third = await Browser.join(web, pub, wait=False)
+        await until(lambda: "seats 2 at most" in third.output and third.closed)
+        alice = await Browser.join(web, web.link())  # a player's link still sits down
+        assert seat_of(web, "Alice") is not None
+        # The socket opens from the table's own page; a page from elsewhere gets a 403.
+        socket = web.url(pub).replace("/join/", "/ws/")
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await web.http.ws_connect(socket, origin="http://evil.example")
+        assert refused.value.status == 403
+        await until(lambda: any("another site" in n for n in web.served.table.notices))
+        await seated[0].close()
+        ws = await web.http.ws_connect(socket, origin=web.web.url)
+        await ws.close()
+        # Every response, whatever it is, may not be framed.
+        for path in ("/static/js/textual.js", "/favicon.ico", "/join/nope", "/ws/nope", "/x"):
+            async with web.http.get(web.web.url + path) as response:
+                assert response.headers["X-Frame-Options"] == "DENY", path
+                csp = response.headers["Content-Security-Policy"]
+                assert "frame-ancestors 'none'" in csp, path
+        for browser in (*seated, third, alice):
+            await browser.close()
+    finally:
+        await web.close()
