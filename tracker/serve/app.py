@@ -14,6 +14,7 @@ from textual.driver import Driver
 from textual.screen import Screen
 
 from rules.history import History
+from tracker import storage
 from tracker.app import TrackerApp
 from tracker.screens.encounter import EncounterScreen
 from tracker.serve.driver import Channel, ChannelDriver
@@ -126,5 +127,21 @@ class TableApp(TrackerApp):
         if self.seat.role == "gm":
             self.push_screen(SeatsScreen(self.table))
 
+    # The served encounter stays the one served: every way to another one ends here, before
+    # any file is written (the seat's session is the table's, which it cannot let go of).
     def play_branch(self, branch: History) -> None:
         self.notify("While serving, a branch cannot replace the served encounter", markup=False)
+
+    def play_new(self, history: History, saying: str, failed: str) -> None:
+        self.notify(
+            "While serving, a new encounter cannot replace the served encounter", markup=False
+        )
+
+    def open_path(self, path: Path | None) -> None:
+        if path is not None:
+            self.notify("While serving, another encounter cannot be opened", markup=False)
+
+    def open_encounter(self, opened: storage.Opened, note: str = "") -> None:
+        if opened.lock is not None:
+            opened.lock.release()
+        self.notify("While serving, another encounter cannot be opened", markup=False)
