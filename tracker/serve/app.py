@@ -62,6 +62,7 @@ class TableApp(TrackerApp):
         seat.app = self
         self.channel_driver: ChannelDriver | None = None  # made by the app's run (draw_on)
         self._held: AbstractContextManager[None] | None = None  # batch_update while muted
+        self._wants_muted = False  # as last asked (see ``mute``)
         self._unwatch = table.watch(self._seats_changed) if seat.role == "gm" else None
 
     def draw_on(self, channel: Channel, **options: Any) -> None:
@@ -76,18 +77,35 @@ class TableApp(TrackerApp):
         self.driver_class = cast("type[Driver]", make)
 
     # --- drawn by a shared view, or on its own (tracker/serve/views.py) ---
+    #
+    # Asked for from outside the app: an SSH connection's callback (a first key), the loop's
+    # (a window change), another app's (the GM assigns combatants, a view ends). Textual
+    # finds its app through the context it runs in, and there is none there, or another
+    # seat's: the work is done as a callback, in the app's own context. Keys that follow
+    # are queued after it, so they reach a screen already caught up.
 
     def mute(self) -> None:
         """A shared view draws this seat: draw nothing, and skip changes until ``unmute``."""
+        self._wants_muted = True
         self.seat.muted = True
-        if self._held is None:
-            self._held = self.batch_update()
-            self._held.__enter__()
         if self.channel_driver is not None:
             self.channel_driver.muted = True
+        self.call_later(self._apply_muting)
 
     def unmute(self) -> None:
         """Draw the seat from now on: caught up, and the whole screen at once."""
+        self._wants_muted = False
+        self.call_later(self._apply_muting)
+
+    def _apply_muting(self) -> None:
+        """Muted or drawn as last asked (a mute and an unmute may both be waiting)."""
+        if self._wants_muted:
+            if self._held is None:
+                self._held = self.batch_update()
+                self._held.__enter__()
+            return
+        if not self.seat.muted:
+            return  # drawn already
         self.seat.muted = False
         if self.channel_driver is not None:
             self.channel_driver.muted = False

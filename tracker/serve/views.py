@@ -105,7 +105,9 @@ class Views:
             view = self.views[key] = self._start(key)
         view.fanout.channels.append(channel)
         if view.app.is_running:
-            view.app.refresh()  # the newcomer's terminal needs all of it
+            # The newcomer's terminal needs all of it (drawn in the view's app's context:
+            # see TableApp.mute).
+            view.app.call_later(view.app.refresh)
         return view
 
     def leave(self, view: View, channel: Channel) -> None:
