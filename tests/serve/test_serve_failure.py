@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
 
 import pytest
 
 from rules.commands import AddNote
 from tests.hostile_text import EVERY, unsafe
 from tests.serve.serve_helpers import Client, Served, until
+from tests.serve.web_helpers import Browser, channel_of, seat_of, serve_web
 from tracker.serve import failure
 
 
@@ -72,3 +74,30 @@ async def test_an_error_on_the_tables_loop_is_one_line(
     ), said
     out, err = capfd.readouterr()
     assert "Traceback" not in err + out
+
+
+async def test_a_browser_seat_that_fails_is_one_line_too(
+    tmp_path: Path, capfd: pytest.CaptureFixture
+) -> None:
+    web = await serve_web(tmp_path)
+    try:
+        cara = await Browser.join(web, web.link("player", "Cara"))
+        await cara.type("?")  # her first key: her own app draws her
+        await until(lambda: "closes this help" in cara.text())
+        await cara.type("\x1b")
+        await until(lambda: "closes this help" not in cara.text())
+        channel = channel_of(web, "Cara")
+        channel.app.screen.BINDINGS = 5
+        await cara.type("?")
+        await until(lambda: seat_of(web, "Cara") is None)
+        said = [n for n in web.served.table.notices if "Cara" in n]
+        assert len(said) == 1 and re.fullmatch(
+            r"Cara's seat \(127\.0\.0\.1:\d+ \(web\)\) was closed by an error: TypeError: 'int'"
+            r" object is not iterable \(tracker/screens/help\.py:\d+ in __init__\)",
+            said[0],
+        ), said
+        out, err = capfd.readouterr()
+        assert "Traceback" not in err + out
+        await cara.close()
+    finally:
+        await web.close()

@@ -34,7 +34,7 @@ from tests.serve.web_helpers import Browser, channel_of, seat_of, serve_web
 # the suite's budget on a loaded machine); SERVE_WALK_SEED=N replays one.
 SEED = int(os.environ.get("SERVE_WALK_SEED") or random.SystemRandom().randrange(10**6))
 SYSTEM = registry.names()[SEED % len(registry.names())]
-STEPS = 15  # per seat
+STEPS = int(os.environ.get("SERVE_WALK_STEPS", "15"))  # per seat; more to explore
 SIZES = ((80, 24), (100, 30), (160, 48))
 
 
