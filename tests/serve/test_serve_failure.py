@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,15 @@ from tests.hostile_text import EVERY, unsafe
 from tests.serve.serve_helpers import Client, Served, until
 from tests.serve.web_helpers import Browser, channel_of, seat_of, serve_web
 from tracker.serve import failure
+
+# What ``fail_in_our_code`` (and a help dialog given no bindings) is said as.
+IN_HELP = r"TypeError: 'int' object is not iterable \(tracker/screens/help\.py:\d+ in __init__\)"
+
+
+def said_once(notices: Iterable[str], pattern: str) -> None:
+    """Exactly one notice, and it reads ``pattern``."""
+    found = list(notices)
+    assert len(found) == 1 and re.fullmatch(pattern, found[0]), found
 
 
 def fail_in_our_code() -> None:
@@ -26,10 +36,7 @@ def test_one_line_names_the_exception_and_our_innermost_line() -> None:
     with pytest.raises(TypeError) as caught:
         fail_in_our_code()
     line = failure.one_line(caught.value)
-    assert re.fullmatch(
-        r"TypeError: 'int' object is not iterable \(tracker/screens/help\.py:\d+ in __init__\)",
-        line,
-    ), line
+    assert re.fullmatch(IN_HELP, line), line
 
 
 def test_one_line_is_inert_and_short_and_says_no_place_outside_our_code() -> None:
@@ -66,12 +73,7 @@ async def test_an_error_on_the_tables_loop_is_one_line(
 ) -> None:
     asyncio.get_running_loop().call_soon(fail_in_our_code)
     await until(lambda: any("loop" in n for n in served.table.notices))
-    said = [n for n in served.table.notices if "loop" in n]
-    assert re.fullmatch(
-        r"An error on the table's loop: TypeError: 'int' object is not iterable"
-        r" \(tracker/screens/help\.py:\d+ in __init__\)",
-        said[0],
-    ), said
+    said_once(served.table.notices, "An error on the table's loop: " + IN_HELP)
     out, err = capfd.readouterr()
     assert "Traceback" not in err + out
 
@@ -90,12 +92,10 @@ async def test_a_browser_seat_that_fails_is_one_line_too(
         channel.app.screen.BINDINGS = 5
         await cara.type("?")
         await until(lambda: seat_of(web, "Cara") is None)
-        said = [n for n in web.served.table.notices if "Cara" in n]
-        assert len(said) == 1 and re.fullmatch(
-            r"Cara's seat \(127\.0\.0\.1:\d+ \(web\)\) was closed by an error: TypeError: 'int'"
-            r" object is not iterable \(tracker/screens/help\.py:\d+ in __init__\)",
-            said[0],
-        ), said
+        said_once(
+            (n for n in web.served.table.notices if "Cara" in n),
+            r"Cara's seat \(127\.0\.0\.1:\d+ \(web\)\) was closed by an error: " + IN_HELP,
+        )
         out, err = capfd.readouterr()
         assert "Traceback" not in err + out
         await cara.close()
