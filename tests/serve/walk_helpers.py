@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from textual.app import App
+
 from rules.commands import AddCombatant
 from rules.dice import SeededDice
 from rules.engine import fold
@@ -16,11 +18,13 @@ from rules.registry import part
 from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING
 from tests.serve.serve_helpers import SECRET, Served, until
 from tracker import storage
+from tracker.screens.help import HelpScreen
 from tracker.serve.seats import Seat
 from tracker.serve.server import SeatChannel
 from tracker.session import EncounterSession
 
 ESC = "\x1b"
+BOTTOM = 2  # screens under everything: Textual's default one, and the encounter's
 KEYS = {  # what each role is offered, as its terminal sends it
     "gm": ("r", "t", "\r", ESC, "d", "n", ":", "f", "?", "\t", "\x1b[A", "\x1b[B", "u"),
     "player": ("r", "t", "\r", ESC, "d", ":", "f", "?", "\t", "\x1b[A", "\x1b[B"),
@@ -137,21 +141,41 @@ def failures(served: Served) -> list[str]:
 
 
 async def answers(walker: Walker) -> None:
-    """The seat still answers: Esc closes what is open, then `?` draws the help."""
-    for attempt in range(5):
-        channel = walker.channel()
-        assert channel is not None and channel.app is not None, (
-            f"{walker.name}'s seat is gone; its last words: {walker.output()[-200:]!r}"
-        )
-        if "closes this help" in walker.text():
-            return
-        await press(walker, ESC)
+    """The seat still answers: Esc closes what is open (one screen at a time), then `?`
+    draws the help. Waits on the seat's screens, not on its frames, until the last: the
+    frames of four seats read by four terminal emulators in the test's own loop may lag
+    far behind on a loaded machine, and a key pressed again would toggle what lags."""
+    channel = walker.channel()
+    assert channel is not None and channel.app is not None, (
+        f"{walker.name}'s seat is gone; its last words: {walker.output()[-200:]!r}"
+    )
+    app = channel.app
+    for _ in range(4):  # another seat's change may open a screen (the fight's summary)
+        await close_all(walker, app)
         await press(walker, "?")
         with contextlib.suppress(AssertionError):
-            # Drawn soon after it is read; else something was open (or, on a loaded
-            # machine, the key was lost: tracker/typed_keys.py): Esc again.
-            await until(lambda: "closes this help" in walker.text(), timeout=3 * 2**attempt)
-    raise AssertionError(f"{walker.name}'s seat no longer answers a key")
+            await until(lambda: len(app.screen_stack) > BOTTOM, timeout=60)
+        if isinstance(app.screen, HelpScreen):
+            break
+    try:
+        await until(lambda: "closes this help" in walker.text(), timeout=120)
+    except AssertionError:
+        raise AssertionError(
+            f"{walker.name}'s seat no longer draws the help; its screens"
+            f" {app.screen_stack}:\n{walker.text()}"
+        ) from None
+
+
+async def close_all(walker: Walker, app: App[object]) -> None:
+    """Esc until only the encounter is on screen."""
+    for _ in range(8):
+        depth = len(app.screen_stack)
+        if depth <= BOTTOM:
+            return
+        await press(walker, ESC)
+        with contextlib.suppress(AssertionError):  # Esc may not close it: try again
+            await until(lambda: len(app.screen_stack) < depth, timeout=10)  # noqa: B023
+    raise AssertionError(f"Esc closes nothing on {walker.name}'s seat: {app.screen_stack}")
 
 
 def same_everywhere(session: EncounterSession) -> None:
