@@ -29,6 +29,7 @@ from tests.serve.walk_helpers import (
     words_of,
 )
 from tests.serve.web_helpers import Browser, channel_of, seat_of, serve_web
+from tracker.serve.server import SeatChannel
 
 # A fresh seed each run (a run walks one system, chosen by the seed: all four do not fit
 # the suite's budget on a loaded machine); SERVE_WALK_SEED=N replays one.
@@ -42,13 +43,14 @@ def ssh_walker(name: str, role: str, client: Client) -> Walker:
     async def send(keys: str) -> None:
         client.type(keys)
 
-    def channel() -> object:
+    def channel() -> SeatChannel | None:
         seat = client.seat
         return next((c for c in client.served.server.channels if c.seat is seat and seat), None)
 
-    return Walker(
-        name, role, send, client.text, lambda: client.output, lambda: client.seat, channel
-    )  # type: ignore[arg-type]
+    def output() -> str:
+        return client.output
+
+    return Walker(name, role, send, client.text, output, lambda: client.seat, channel)
 
 
 async def test_every_seat_walks_at_once(tmp_path: Path, capfd: pytest.CaptureFixture) -> None:
