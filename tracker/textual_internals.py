@@ -43,6 +43,7 @@ except ImportError:
 
 if TYPE_CHECKING:
     from textual._xterm_parser import XTermParser
+    from textual.app import App
 
 WRITTEN_FOR = "8.2.8"  # the Textual whose code the fingerprints below were taken from
 
@@ -255,3 +256,11 @@ def _missing(what: str) -> str:
         f"does not have; it was written for Textual {WRITTEN_FOR} "
         '(pip install -c constraints.txt -e ".[test]" installs the pinned versions)'
     )
+
+
+def first_error(app: App[Any]) -> BaseException | None:
+    """The first exception that ended ``app`` (None if none did), for a one-line report
+    instead of Textual's traceback. Public route: none (``run_test`` re-raises it; an app's
+    ``run_async`` only prints it). Fails open: without it the report says less."""
+    error = getattr(app, "_exception", None)
+    return error if isinstance(error, BaseException) else None

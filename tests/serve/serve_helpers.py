@@ -58,16 +58,27 @@ def encounter(path: Path | None = None) -> tuple[EncounterSession, dict[str, str
     return session, {c.name: c.id for c in session.state.combatants}
 
 
-async def serve(tmp_path: Path, **config: object) -> Served:
-    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("gm", "alice", "bob")}
+async def serve(
+    tmp_path: Path,
+    fight: tuple[EncounterSession, dict[str, str]] | None = None,
+    more: tuple[str, ...] = (),
+    **config: object,
+) -> Served:
+    """A table serving ``fight`` (else ``encounter``'s, Alice given Orla) to the keys gm,
+    alice, bob (a spectator) and one player key for each name in ``more`` (its key by the
+    name in lower case)."""
+    names = ("gm", "alice", "bob", *(name.lower() for name in more))
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in names}
     players = [
         Player("gm", "GM", keys["gm"]),
         Player("player", "Alice", keys["alice"]),
         Player("spectator", "Bob", keys["bob"]),
+        *(Player("player", name, keys[name.lower()]) for name in more),
     ]
-    session, ids = encounter(tmp_path / "cellar.fight")
+    session, ids = fight or encounter(tmp_path / "cellar.fight")
     table = Table(session)
-    table.assign("Alice", frozenset({ids["Orla"]}))
+    if fight is None:
+        table.assign("Alice", frozenset({ids["Orla"]}))
     settings: dict[str, object] = {
         "port": 0,
         "players": players,
@@ -95,6 +106,7 @@ class Client:
         self.conn = conn
         self.process = process
         self.output = ""
+        self.port = conn.get_extra_info("sockname")[1]  # kept: a closed connection has none
         self.terminal = pyte.Screen(*size)
         self._stream = pyte.Stream(self.terminal)
         self._reader = asyncio.create_task(self._read())
@@ -135,12 +147,9 @@ class Client:
 
     @property
     def seat(self) -> Seat | None:
-        sockname = self.conn.get_extra_info("sockname")
-        if sockname is None:  # the server hung up
-            return None
-        _, port = sockname[:2]
         return next(
-            (s for s in self.served.table.seats.values() if s.peer.endswith(f":{port}")), None
+            (s for s in self.served.table.seats.values() if s.peer.endswith(f":{self.port}")),
+            None,
         )
 
     @property

@@ -288,3 +288,19 @@ async def test_a_table_password_seats_players_by_their_login(tmp_path: Path) -> 
     finally:
         served.server.close()
         await served.server.wait_closed()
+
+
+async def test_a_new_encounter_cannot_replace_the_served_one(served: Served) -> None:
+    # Found by the served walk: `N` from the GM's seat closed it with an AttributeError.
+    gm = await Client.join(served, "gm")
+    saves = sorted(p.name for p in served.server.config.saves.iterdir())
+    gm.type("N")
+    await until(lambda: "New encounter with this party" in gm.text())
+    gm.type("Next fight")
+    await until(lambda: "Next fight" in gm.text())
+    gm.type("\r")
+    await until(lambda: "While serving, a new encounter" in gm.text())
+    assert gm.seat is not None and not served.table.notices
+    assert sorted(p.name for p in served.server.config.saves.iterdir()) == saves  # no new file
+    assert served.session.state.name == "Cellar"
+    await gm.close()

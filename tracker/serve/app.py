@@ -14,6 +14,7 @@ from textual.driver import Driver
 from textual.screen import Screen
 
 from rules.history import History
+from tracker import storage
 from tracker.app import TrackerApp
 from tracker.screens.encounter import EncounterScreen
 from tracker.serve.driver import Channel, ChannelDriver
@@ -61,6 +62,7 @@ class TableApp(TrackerApp):
         seat.app = self
         self.channel_driver: ChannelDriver | None = None  # made by the app's run (draw_on)
         self._held: AbstractContextManager[None] | None = None  # batch_update while muted
+        self._wants_muted = False  # as last asked (see ``mute``)
         self._unwatch = table.watch(self._seats_changed) if seat.role == "gm" else None
 
     def draw_on(self, channel: Channel, **options: Any) -> None:
@@ -75,18 +77,35 @@ class TableApp(TrackerApp):
         self.driver_class = cast("type[Driver]", make)
 
     # --- drawn by a shared view, or on its own (tracker/serve/views.py) ---
+    #
+    # Asked for from outside the app: an SSH connection's callback (a first key), the loop's
+    # (a window change), another app's (the GM assigns combatants, a view ends). Textual
+    # finds its app through the context it runs in, and there is none there, or another
+    # seat's: the work is done as a callback, in the app's own context. Keys that follow
+    # are queued after it, so they reach a screen already caught up.
 
     def mute(self) -> None:
         """A shared view draws this seat: draw nothing, and skip changes until ``unmute``."""
+        self._wants_muted = True
         self.seat.muted = True
-        if self._held is None:
-            self._held = self.batch_update()
-            self._held.__enter__()
         if self.channel_driver is not None:
             self.channel_driver.muted = True
+        self.call_later(self._apply_muting)
 
     def unmute(self) -> None:
         """Draw the seat from now on: caught up, and the whole screen at once."""
+        self._wants_muted = False
+        self.call_later(self._apply_muting)
+
+    def _apply_muting(self) -> None:
+        """Muted or drawn as last asked (a mute and an unmute may both be waiting)."""
+        if self._wants_muted:
+            if self._held is None:
+                self._held = self.batch_update()
+                self._held.__enter__()
+            return
+        if not self.seat.muted:
+            return  # drawn already
         self.seat.muted = False
         if self.channel_driver is not None:
             self.channel_driver.muted = False
@@ -126,5 +145,21 @@ class TableApp(TrackerApp):
         if self.seat.role == "gm":
             self.push_screen(SeatsScreen(self.table))
 
+    # The served encounter stays the one served: every way to another one ends here, before
+    # any file is written (the seat's session is the table's, which it cannot let go of).
     def play_branch(self, branch: History) -> None:
         self.notify("While serving, a branch cannot replace the served encounter", markup=False)
+
+    def play_new(self, history: History, saying: str, failed: str) -> None:
+        self.notify(
+            "While serving, a new encounter cannot replace the served encounter", markup=False
+        )
+
+    def open_path(self, path: Path | None) -> None:
+        if path is not None:
+            self.notify("While serving, another encounter cannot be opened", markup=False)
+
+    def open_encounter(self, opened: storage.Opened, note: str = "") -> None:
+        if opened.lock is not None:
+            opened.lock.release()
+        self.notify("While serving, another encounter cannot be opened", markup=False)

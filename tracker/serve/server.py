@@ -25,8 +25,10 @@ from typing import Any
 import asyncssh
 from rich.console import Console
 
+from rules.text import inert
 from tracker import storage, textual_internals
 from tracker.defaults import config_folder
+from tracker.serve import failure
 from tracker.serve.admission import PasswordTries, Pending, TurnedAway
 from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN
 from tracker.serve.heap import Heap
@@ -184,8 +186,11 @@ class TableServer:
         self.web_seats: set[SeatChannel] = set()
         self._server: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
+        self._loop_handler: Any = None  # the loop's exception handler before the table's
         self.heap = Heap()
-        self.views = Views(table, config.saves, heap=self.heap, ended=self._unviewed)
+        self.views = Views(
+            table, config.saves, heap=self.heap, ended=self._unviewed, failed=self.say
+        )
         self._unwatch = table.watch(self._assignments)
         # Each seat's app redirects stdout/stderr while it runs; they are put back to these
         # when a seat ends, so nothing points at a finished seat's capture.
@@ -216,12 +221,27 @@ class TableServer:
             keepalive_interval=60,
         )
         self._reaper = asyncio.create_task(self._reap_idle())
+        loop = asyncio.get_running_loop()
+        self._loop_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_error)
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """A callback or a forgotten task on the table's loop failed: one line for the GM,
+        where asyncio would print a traceback on the GM's screen."""
+        error = context.get("exception")
+        if isinstance(error, BaseException):
+            self.say(f"An error on the table's loop: {failure.one_line(error)}")
+        else:
+            LOG.warning("%s", inert(str(context.get("message", "?")))[:300])
 
     def close(self) -> None:
         if self._reaper is not None:
             self._reaper.cancel()
         if self._report is not None:
             self._report.cancel()
+        if self._server is not None:
+            with contextlib.suppress(RuntimeError):  # no loop running: nothing to put back
+                asyncio.get_running_loop().set_exception_handler(self._loop_handler)
         self._unwatch()
         self.heap.close()
         self.fair.close()
@@ -644,21 +664,26 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             self._watch()
 
     async def _run(self) -> None:
+        error: BaseException | None = None
         try:
             await self.app.run_async(size=self.size)
         except Exception as exc:  # the seat's failure ends the seat, and nothing else
-            self._failed(f"{type(exc).__name__}: {exc}")
+            error = exc
         finally:
             self.server.restore_streams()
             self._ended()
-        if self.app.return_code not in (None, 0) or self._errors.tell():
-            lines = [line.strip() for line in self._errors.getvalue().splitlines()]
-            self._failed(next((line for line in reversed(lines) if line), "an error"))
+        error = textual_internals.first_error(self.app) or error
+        if error is not None:
+            self._failed(error)
+        elif self.app.return_code not in (None, 0) or self._errors.tell():
+            self._failed(None)
 
-    def _failed(self, why: str) -> None:
-        """The seat's app failed: one line for the GM, the traceback kept from stderr."""
+    def _failed(self, error: BaseException | None) -> None:
+        """The seat's app failed: one line for the GM (Textual's traceback went to
+        ``_errors``, never to the server's stderr)."""
         who = self.seat.name if self.seat is not None else self.player.name
-        self.server.say(f"{who}'s seat ({self.peer}) was closed by an error: {why[:200]}")
+        why = failure.one_line(error) if error is not None else "an error"
+        self.server.say(f"{who}'s seat ({self.peer}) was closed by an error: {why}")
         self._errors = io.StringIO()
 
     def _flooded(self) -> None:
@@ -712,7 +737,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             try:
                 driver.feed(data)
             except Exception as exc:  # no input reaches the server's stderr as a traceback
-                self._failed(f"{type(exc).__name__}: {exc}")
+                self._failed(exc)
                 self.close_with("Closed: this seat's input could not be read.")
 
     @property

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
+from rich.console import Console
 
 from rules.visibility import Viewer
 from tracker import textual_internals
+from tracker.serve import failure
 from tracker.serve.driver import Channel
 from tracker.serve.heap import Heap
 from tracker.serve.seats import Seat, Table
@@ -82,15 +85,18 @@ class Views:
         *,
         heap: Heap,
         ended: Callable[[list[Channel]], None] = lambda channels: None,
+        failed: Callable[[str], None] | None = None,
     ) -> None:
         """``heap`` is told when a view's app starts and ends; ``ended``: a view's app
         stopped, and these channels (maybe none) were still watching it: they must be
-        drawn some other way."""
+        drawn some other way; ``failed``: a view's app failed, in one line for the GM (by
+        default a notice of the table's)."""
         self.table = table
         self.saves = saves
         self.views: dict[ViewKey, View] = {}
         self._heap = heap
         self._ended = ended
+        self._failed = failed or table.notice
 
     def watch(self, key: ViewKey, channel: Channel) -> View:
         """Draw ``key``'s view on ``channel`` too: a whole frame now, then every change."""
@@ -99,7 +105,9 @@ class Views:
             view = self.views[key] = self._start(key)
         view.fanout.channels.append(channel)
         if view.app.is_running:
-            view.app.refresh()  # the newcomer's terminal needs all of it
+            # The newcomer's terminal needs all of it (drawn in the view's app's context:
+            # see TableApp.mute).
+            view.app.call_later(view.app.refresh)
         return view
 
     def leave(self, view: View, channel: Channel) -> None:
@@ -123,6 +131,8 @@ class Views:
 
         seat = Seat(0, key.viewer.role, "", view=key.viewer)  # never joins the table's seats
         app = TableApp(self.table, seat, saves=self.saves)
+        # Textual prints a failed app's traceback on stderr: the GM's screen. Not a view's.
+        app.error_console = Console(file=io.StringIO(), markup=False)
         textual_internals.use_colours(app.console, key.colours)
         if app.theme != key.theme:
             app.theme = key.theme
@@ -134,11 +144,21 @@ class Views:
         return view
 
     async def _run(self, view: View) -> None:
+        error: BaseException | None = None
         try:
             await view.app.run_async(size=view.key.size)
+        except Exception as exc:  # a view's failure: its seats draw themselves, nothing else
+            error = exc
         finally:
             if self.views.get(view.key) is view:
                 del self.views[view.key]
             left, view.fanout.channels = view.fanout.channels, []
             self._heap.changed(ended=True)
             self._ended(left)
+        error = textual_internals.first_error(view.app) or error
+        if error is not None:
+            role, (width, height) = view.key.viewer.role, view.key.size
+            self._failed(
+                f"The shared {role} view ({width}x{height}) failed, its seats now drawn on"
+                f" their own: {failure.one_line(error)}"
+            )
