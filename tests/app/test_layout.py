@@ -13,6 +13,8 @@ from tests.app.test_app import make_app
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp, reading_time
 from tracker.demos import DEMOS
+from tracker.screens.form import FormScreen
+from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.key_bar import KeyBar
@@ -293,3 +295,29 @@ def test_short_notifications_go_sooner() -> None:
     assert reading_time("Saved") == 3.0
     assert reading_time("Select a combatant first (add one with a)") < 5
     assert reading_time("x" * 500) == 10.0
+
+
+@pytest.mark.parametrize("notified", [False, True], ids=["alone", "under a notification"])
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_the_roll_dialogs_buttons_are_on_screen_at_80x24(
+    tmp_path: Path, demo: str, notified: bool
+) -> None:
+    """Found by the walk (tests/walk): at 80x24 Fatigue's roll dialog, with its odds, was a
+    row taller than the screen, and its buttons were cut off."""
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("r")
+        if isinstance(app.screen, WaitingScreen):  # apply what waits, then the dialog opens
+            await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        await pilot.pause(0.3)  # the odds come from a worker thread
+        if notified:
+            app.notify("A notice in the last row")
+            await pilot.pause()
+        lines = screen_text(app).splitlines()
+        for button in app.screen.query(Button):
+            placed = app.screen.find_widget(button)
+            assert placed.region.intersection(placed.clip) == placed.region, str(button.label)
+            assert placed.region.bottom <= SMALL[1] - notified
+            assert str(button.label) in lines[button.region.y + 1]  # its label's row
