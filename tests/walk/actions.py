@@ -132,6 +132,8 @@ def choose(rng: random.Random, world: World) -> Step:
             line = command_line(rng, world)
             options.append((4, lambda: ("colon", *typing(line), "enter")))
         options.append((1, lambda: (rng.choice(STRAY_KEYS),)))
+        titles = [title for title, action, _ in screen.palette_commands() if action != "quit"]
+        options.append((1, lambda: ("ctrl+p", *typing(rng.choice(titles)), "enter")))
         options.append((2, lambda: (rng.choice(("up", "down", "tab")),)))
     if isinstance(focused, Input):
         if isinstance(screen, CommandLineScreen):
@@ -140,7 +142,7 @@ def choose(rng: random.Random, world: World) -> Step:
             value = int_values(rng)
         else:
             value = text_values(rng, world.seen)
-        clear = rng.random() < 0.7
+        clear = rng.random() < 0.7 or not value  # typing nothing: the field cleared
         options.append((6, lambda: (*(("home", "ctrl+k") if clear else ()), *typing(value))))
         options.append((1, lambda: (rng.choice(("backspace", "right", "tab", "up", "down")),)))
     if world.table is not None and not world.sees_hidden:

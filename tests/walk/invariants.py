@@ -20,6 +20,7 @@ from tests.contract.support import states_in_effect
 from tests.screen import app_error, screen_text
 from tests.walk.world import HIDDEN_ID, HIDDEN_NAME, SMALL, World
 from tracker import export, storage
+from tracker.serve.seats import SeatSession
 
 SECRETS = (HIDDEN_NAME, HIDDEN_ID)
 
@@ -37,6 +38,8 @@ def escaped(world: World) -> str | None:
     for worker in app.workers:
         if worker.state == WorkerState.ERROR:
             return f"the worker {worker.name!r} failed: {worker.error!r}"
+    if world.table is not None and not isinstance(app.session, SeatSession):
+        return f"the seat plays another encounter than the table's: {app.session!r}"
     return None
 
 

@@ -46,9 +46,10 @@ class Walked:
         )
 
     def report(self) -> str:
-        """The failure, how to replay it, and the steps taken, as typed."""
+        """What broke (if anything), how to replay it, and the steps taken, as typed."""
+        what = f"failed at step {self.failed_at}: {self.problem}" if self.problem else "passed"
         lines = [
-            f"walk {self.case} seed {self.seed} failed at step {self.failed_at}: {self.problem}",
+            f"walk {self.case} seed {self.seed} {what}",
             f"replay: {self.replay()}",
             "steps:",
         ]
