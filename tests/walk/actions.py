@@ -29,9 +29,11 @@ if TYPE_CHECKING:
 Step = tuple[str, ...]
 PASTE = "paste:"
 GM = "gm:"  # what the GM does at the same table meanwhile (a player's or spectator's walk)
-GM_MOVES = ("next", "roll", "hidden-roll", "apply", "undo")
+# A combatant the players saw may be hidden (and renamed Zorbex...: no trace of the new name
+# may reach them) or removed.
+GM_MOVES = ("next", "next", "roll", "hidden-roll", "apply", "undo", "hide", "remove")
 # Typed a key at a time up to this length; longer text is pasted (a key each is slow).
-TYPED = 24
+TYPED = 12
 # Never pressed: quitting ends the walk, and the palette's titles reach it too.
 SKIPPED_ACTIONS = {"quit", "app.quit", "command_palette", "app.command_palette", "help_quit"}
 SKIPPED_ACTIONS |= {"app.help_quit", "screenshot", "app.screenshot", "app.suspend_process"}

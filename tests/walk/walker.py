@@ -14,13 +14,13 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from rules.commands import NextTurn
+from rules.commands import EditCombatant, NextTurn, RemoveCombatant
 from rules.errors import Rejected
 from tests.contract.support import actor, values_of
 from tests.screen import screen_text
 from tests.walk import invariants
 from tests.walk.actions import GM, PASTE, Step, choose, shown
-from tests.walk.world import HIDDEN_ID, Case, World, build
+from tests.walk.world import HIDDEN_ID, HIDDEN_NAME, Case, World, build
 
 COSTLY_EVERY = 6  # steps between the costly checks (and always after the last step)
 STEP_TIMEOUT = 60.0  # seconds: a step not done by then hung the app (even on a busy machine)
@@ -85,6 +85,18 @@ def gm_move(world: World, move: str) -> None:
             session.execute(system.action_command(state, "roll", values), "roll")
         elif move == "apply":
             session.execute(system.consequence_command(state), "apply")
+        elif move in ("hide", "remove"):
+            others = [c for c in state.combatants if not c.gm_only and c.id not in world.assigned]
+            if others:
+                them = others[len(session.history.records) % len(others)]
+                session.execute(
+                    EditCombatant(
+                        combatant_id=them.id, name=f"{HIDDEN_NAME} {them.id}", gm_only=True
+                    )
+                    if move == "hide"
+                    else RemoveCombatant(them.id),
+                    move,
+                )
         elif move == "undo" and len(session.history.applied_in_effect()) > world.start:
             session.undo()  # only what was done in the walk: the hidden foe stays
     except Rejected:

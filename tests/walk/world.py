@@ -68,6 +68,7 @@ class World:
     table: Table | None
     folder: Path
     start: int = 0  # records in effect when the walk began
+    assigned: frozenset[str] = frozenset()  # the player's combatants
 
     @property
     def session(self) -> EncounterSession:
@@ -113,12 +114,16 @@ def build(case: Case, folder: Path, seed: int) -> World:
         app = TrackerApp(session, saves=folder, library=library)
         return World(case, app, None, folder, len(session.history.applied_in_effect()))
     table = Table(session)
+    players = frozenset(assigned(session.state))
     if case.role == "player":
-        table.assign(PLAYER, frozenset(assigned(session.state)))
+        table.assign(PLAYER, players)
+    if case.role == "gm-seat":  # someone at the table for the seats dialog to assign to
+        table.join("player", PLAYER)
+        table.join("spectator", "Bob")
     role = "gm" if case.role == "gm-seat" else case.role
     seat = table.join(role, {"gm": "GM", "player": PLAYER, "spectator": "Bob"}[role])
     start = len(session.history.applied_in_effect())
-    return World(case, TableApp(table, seat, saves=folder), table, folder, start)
+    return World(case, TableApp(table, seat, saves=folder), table, folder, start, players)
 
 
 def assigned(state: Encounter) -> list[str]:
