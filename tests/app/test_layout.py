@@ -297,6 +297,27 @@ def test_short_notifications_go_sooner() -> None:
     assert reading_time("x" * 500) == 10.0
 
 
+async def open_roll_dialog(pilot) -> FormScreen:
+    """``r``, applying first what waits."""
+    await pilot.press("r")
+    if isinstance(pilot.app.screen, WaitingScreen):  # apply what waits, then it opens
+        await pilot.press("d")
+    await pilot.pause()
+    dialog = pilot.app.screen
+    assert isinstance(dialog, FormScreen)
+    await pilot.pause(0.3)  # the odds come from a worker thread
+    return dialog
+
+
+def assert_buttons_on_screen(app: TrackerApp, rows: int) -> None:
+    lines = screen_text(app).splitlines()
+    for button in app.screen.query(Button):
+        placed = app.screen.find_widget(button)
+        assert placed.region.intersection(placed.clip) == placed.region, str(button.label)
+        assert placed.region.bottom <= rows
+        assert str(button.label) in lines[button.region.y + 1]  # its label's row
+
+
 @pytest.mark.parametrize("notified", [False, True], ids=["alone", "under a notification"])
 @pytest.mark.parametrize("demo", sorted(DEMOS))
 async def test_the_roll_dialogs_buttons_are_on_screen_at_80x24(
@@ -306,18 +327,29 @@ async def test_the_roll_dialogs_buttons_are_on_screen_at_80x24(
     row taller than the screen, and its buttons were cut off."""
     app = demo_app(demo, tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
-        await pilot.press("r")
-        if isinstance(app.screen, WaitingScreen):  # apply what waits, then the dialog opens
-            await pilot.press("d")
-        await pilot.pause()
-        assert isinstance(app.screen, FormScreen)
-        await pilot.pause(0.3)  # the odds come from a worker thread
+        await open_roll_dialog(pilot)
         if notified:
             app.notify("A notice in the last row")
             await pilot.pause()
-        lines = screen_text(app).splitlines()
-        for button in app.screen.query(Button):
-            placed = app.screen.find_widget(button)
-            assert placed.region.intersection(placed.clip) == placed.region, str(button.label)
-            assert placed.region.bottom <= SMALL[1] - notified
-            assert str(button.label) in lines[button.region.y + 1]  # its label's row
+        assert_buttons_on_screen(app, SMALL[1] - notified)
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_a_refused_value_is_said_above_the_buttons_at_80x24(
+    tmp_path: Path, demo: str
+) -> None:
+    """Found by the walk: the line saying why a value was refused pushed the buttons off."""
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await open_roll_dialog(pilot)
+        kinds = [field.kind for field in dialog.fields]
+        if "int" not in kinds:
+            pytest.skip("its roll dialog has no number to refuse")
+        first = next(i for i, kind in enumerate(kinds) if kind != "choice")  # focused
+        tabs = kinds.index("int") - first
+        await pilot.press(*["tab" if tabs > 0 else "shift+tab"] * abs(tabs))
+        await pilot.press("home", "ctrl+k", *"99999999999999999999", "enter")
+        await pilot.pause()
+        assert app.screen is dialog  # refused: the dialog stays open, saying why
+        assert "must be between" in screen_text(app)
+        assert_buttons_on_screen(app, SMALL[1])

@@ -146,11 +146,12 @@ class FormScreen(ModalScreen[bool]):
                     yield self._widget_for(field)
             yield Static("", id="preview")
             yield OddsTable(id="form-odds")
-            # Shown only with an error: an empty row would push the buttons off a short screen.
-            yield Static("", id="error", classes="-empty")
-            with Horizontal(id="buttons"):
-                yield Button(self.ok_label, variant="primary", id="ok")
-                yield Button("Cancel", id="cancel")
+            with Vertical(id="form-foot"):
+                # Shown only with an error: an empty row would take the room of the odds.
+                yield Static("", id="error", classes="-empty")
+                with Horizontal(id="buttons"):
+                    yield Button(self.ok_label, variant="primary", id="ok")
+                    yield Button("Cancel", id="cancel")
 
     def _widget_for(self, field: Field) -> Input | Choice:
         if field.kind == "choice":
