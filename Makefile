@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock soak install uninstall browser smoke
+.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
@@ -96,6 +96,12 @@ lint: check
 # attacks (tests/serve/soak.py). Not part of `make test`: it takes its time.
 soak: $(STAMP)
 	$(BIN)/python -m tests.serve.soak
+
+# Random walks of the app (tests/walk/) with fresh seeds, every system, role and size, for
+# EXPLORE_MINUTES in two processes; then what they reached and what failed (seed and steps).
+EXPLORE_MINUTES ?= 10
+explore: $(STAMP)
+	$(BIN)/python -m tests.walk --explore --minutes $(EXPLORE_MINUTES)
 
 # Rebuild the bundled demo encounters from tracker/demos/
 demo: $(STAMP)

@@ -13,6 +13,8 @@ from tests.app.test_app import make_app
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp, reading_time
 from tracker.demos import DEMOS
+from tracker.screens.form import FormScreen
+from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.key_bar import KeyBar
@@ -293,3 +295,61 @@ def test_short_notifications_go_sooner() -> None:
     assert reading_time("Saved") == 3.0
     assert reading_time("Select a combatant first (add one with a)") < 5
     assert reading_time("x" * 500) == 10.0
+
+
+async def open_roll_dialog(pilot) -> FormScreen:
+    """``r``, applying first what waits."""
+    await pilot.press("r")
+    if isinstance(pilot.app.screen, WaitingScreen):  # apply what waits, then it opens
+        await pilot.press("d")
+    await pilot.pause()
+    dialog = pilot.app.screen
+    assert isinstance(dialog, FormScreen)
+    await pilot.pause(0.3)  # the odds come from a worker thread
+    return dialog
+
+
+def assert_buttons_on_screen(app: TrackerApp, rows: int) -> None:
+    lines = screen_text(app).splitlines()
+    for button in app.screen.query(Button):
+        placed = app.screen.find_widget(button)
+        assert placed.region.intersection(placed.clip) == placed.region, str(button.label)
+        assert placed.region.bottom <= rows
+        assert str(button.label) in lines[button.region.y + 1]  # its label's row
+
+
+@pytest.mark.parametrize("notified", [False, True], ids=["alone", "under a notification"])
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_the_roll_dialogs_buttons_are_on_screen_at_80x24(
+    tmp_path: Path, demo: str, notified: bool
+) -> None:
+    """Found by the walk (tests/walk): at 80x24 Fatigue's roll dialog, with its odds, was a
+    row taller than the screen, and its buttons were cut off."""
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await open_roll_dialog(pilot)
+        if notified:
+            app.notify("A notice in the last row")
+            await pilot.pause()
+        assert_buttons_on_screen(app, SMALL[1] - notified)
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_a_refused_value_is_said_above_the_buttons_at_80x24(
+    tmp_path: Path, demo: str
+) -> None:
+    """Found by the walk: the line saying why a value was refused pushed the buttons off."""
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await open_roll_dialog(pilot)
+        kinds = [field.kind for field in dialog.fields]
+        if "int" not in kinds:
+            pytest.skip("its roll dialog has no number to refuse")
+        first = next(i for i, kind in enumerate(kinds) if kind != "choice")  # focused
+        tabs = kinds.index("int") - first
+        await pilot.press(*["tab" if tabs > 0 else "shift+tab"] * abs(tabs))
+        await pilot.press("home", "ctrl+k", *"99999999999999999999", "enter")
+        await pilot.pause()
+        assert app.screen is dialog  # refused: the dialog stays open, saying why
+        assert "must be between" in screen_text(app)
+        assert_buttons_on_screen(app, SMALL[1])

@@ -286,3 +286,23 @@ async def test_a_players_quick_turn_and_prompt_read_the_seats_own_history(
     assert app.return_code in (None, 0)
     assert "Orla" in dialog and "Goblin" in dialog  # the actor, then her last target
     assert SECRET not in dialog and SECRET not in prompt
+
+
+async def test_the_gm_seat_is_not_offered_a_new_encounter_in_place_of_the_served_one(
+    tmp_path: Path,
+) -> None:
+    """Found by the walk (tests/walk): the GM's seat pressed N, named the new encounter and
+    pressed Enter, and the seat closed with "'SeatSession' object has no attribute
+    'let_go'". The served encounter stays the one served: N is not offered at a seat."""
+    session, _ = encounter()
+    table = Table(session)
+    app = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("N", *"Next fight", "enter")
+        await pilot.pause()
+        assert app.return_code is None and app.is_running
+        assert app.session is not None and app.session.state == session.state
+        assert "New encounter with this party" not in screen_text(app)
+        await pilot.press("ctrl+p", *"new encounter")
+        await pilot.pause()
+        assert "New encounter with this party" not in screen_text(app)

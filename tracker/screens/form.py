@@ -132,7 +132,7 @@ class FormScreen(ModalScreen[bool]):
                     widget.placeholder = field.help
                     widget.value = field.default
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False)
-        self.query_one("#error", Static).update("")
+        self.say("")
         self.query_one(OddsTable).show(None)
 
     def compose(self) -> ComposeResult:
@@ -146,10 +146,12 @@ class FormScreen(ModalScreen[bool]):
                     yield self._widget_for(field)
             yield Static("", id="preview")
             yield OddsTable(id="form-odds")
-            yield Static("", id="error")
-            with Horizontal(id="buttons"):
-                yield Button(self.ok_label, variant="primary", id="ok")
-                yield Button("Cancel", id="cancel")
+            with Vertical(id="form-foot"):
+                # Shown only with an error: an empty row would take the room of the odds.
+                yield Static("", id="error", classes="-empty")
+                with Horizontal(id="buttons"):
+                    yield Button(self.ok_label, variant="primary", id="ok")
+                    yield Button("Cancel", id="cancel")
 
     def _widget_for(self, field: Field) -> Input | Choice:
         if field.kind == "choice":
@@ -221,9 +223,15 @@ class FormScreen(ModalScreen[bool]):
         try:
             self.submit(self.values())
         except Rejected as exc:
-            self.query_one("#error", Static).update(Text(exc.message))
+            self.say(exc.message)
             return
         self.dismiss(True)
+
+    def say(self, error: str) -> None:
+        """The line under the fields saying why a value is refused ("" hides it)."""
+        line = self.query_one("#error", Static)
+        line.update(Text(error))
+        line.set_class(not error, "-empty")
 
     def action_cancel(self) -> None:
         self.dismiss(False)

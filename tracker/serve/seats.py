@@ -267,7 +267,7 @@ class SeatSession:
         return self._session.path
 
     def allows(self, action: str, argument: str = "") -> bool:
-        if action == "open_save":  # the served encounter stays the one served
+        if action in ("open_save", "new_party"):  # the served encounter stays the one served
             return False
         return may_use(self.viewer, self._session.state.system, action, argument)
 
