@@ -8,7 +8,7 @@ import pytest
 
 from rules.dice import ScriptedDice
 from rules.systems.livehack.demo import build as livehack_demo
-from tests.app.support import BIG, add_combatant, make_app
+from tests.app.support import BIG, add_combatant, burst_handled, make_app
 from tests.screen import screen_text
 from tracker import storage
 
@@ -240,7 +240,7 @@ async def test_keys_typed_in_a_burst_land_in_their_fields(tmp_path: Path) -> Non
         for key in [*"Vex", "tab", *"party", "enter"]:
             character = "\t" if key == "tab" else "\r" if key == "enter" else key
             app.post_message(events.Key(key, character))
-        await pilot.pause(0.3)
+        await burst_handled(pilot)
         assert [(c.name, c.side) for c in app.session.state.combatants] == [("Vex", "party")]
 
 
