@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bench.doc import write_block  # noqa: E402
 
 SIZE = (120, 40)
+PATIENCE = 120.0  # seconds a key's frame may take before the bench stops, saying which
 
 # Each start is a fresh process; it prints the seconds from its own start to the first frame.
 START_TRACKER = """
@@ -149,6 +150,8 @@ async def key_to_frame(history: object, runs: int, saves: Path) -> dict[str, lis
         start = time.perf_counter()
         await pilot.press(*keys)
         while not any(t > start and shown(seen) for t, seen in frames):
+            if time.perf_counter() - start > PATIENCE:  # a frame that never comes: say so
+                raise SystemExit(f"{name}: no frame showed it in {PATIENCE:g} s; {probe()}")
             await pilot.pause()
         times[name].append(next(t for t, seen in frames if t > start and shown(seen)) - start)
         await pilot.pause()
@@ -164,7 +167,12 @@ async def key_to_frame(history: object, runs: int, saves: Path) -> dict[str, lis
             end = log.scroll_offset.y
             await timed("scroll", ["pageup"], lambda seen, y=end: 0 <= seen[3] < y or y == 0)
             await pilot.press("end", "shift+tab")
-            await pilot.pause()
+            # Undone, so each run rolls from the same state: a roll leaves a result waiting
+            # (d), and `r` over it asks first instead of opening the dialog, which then never
+            # came (the bench once waited for it forever); rolls enough would end the fight.
+            await pilot.press("u")
+            while len(log.entries) != before:
+                await pilot.pause()
     session.close()
     return times
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,10 @@ from tracker.app import TrackerApp
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
+# Seconds a test waits for the app to reach a state before it fails: generous, as a loaded
+# machine (bench/load.py) may take many times longer than a quiet one; a passing test never
+# waits it out.
+PATIENCE = 60.0
 
 
 def make_app(
@@ -41,11 +47,34 @@ async def press_at_once(pilot: Any, *keys: str) -> None:
     """The keys as a burst reaches the app from a terminal (a fast typist, a paste, tmux
     send-keys): all of them in its queue before it handles the first. ``Pilot.press`` waits
     for the app to be idle after each key, which no person at a keyboard does."""
+    post_keys(pilot, *keys)
+    await burst_handled(pilot)
+
+
+def post_keys(pilot: Any, *keys: str) -> None:
+    """The burst put in the app's queue, without waiting for any of it to be handled."""
     for key in keys:
         character = CHARACTERS.get(key, key if len(key) == 1 else None)
         pilot.app.post_message(events.Key(key, character))
-    for _ in range(3):  # each key waits for the one before: let the whole burst through
+
+
+async def until(pilot: Any, condition: Callable[[], object], what: str = "") -> None:
+    """Let the app run until ``condition()`` holds; fails after PATIENCE seconds. A test waits
+    on what the app does this way, never on a number of pauses or a sleep."""
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {PATIENCE:g} s in vain{': ' + what if what else ''}")
         await pilot.pause()
+    await pilot.pause()  # and let the screen show it
+
+
+async def burst_handled(pilot: Any) -> None:
+    """Wait until every key put in the app's queue has been seen through (tracker.typed_keys):
+    what they set off has run, and the screen they opened is up."""
+    keys = pilot.app.typed_keys
+    await pilot.pause()  # the keys are posted: let the app read them
+    await until(pilot, lambda: not (keys.held or keys.busy), "typed keys still on their way")
 
 
 def keys_of(text: str) -> list[str]:

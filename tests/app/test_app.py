@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.command import CommandList
 
 from rules.dice import ScriptedDice
 from rules.systems.livehack.demo import build as livehack_demo
-from tests.app.support import BIG, add_combatant, make_app
+from tests.app.support import BIG, add_combatant, burst_handled, make_app, until
 from tests.screen import screen_text
 from tracker import storage
 
@@ -222,10 +223,10 @@ async def test_every_action_is_in_the_palette(tmp_path: Path, query: str) -> Non
         await add_combatant(pilot, "Bob")
         await pilot.press("ctrl+p")
         await pilot.press(*query)
-        await pilot.pause(0.3)
+        # The palette searches in the background: Enter picks its first hit, once there is one.
+        await until(pilot, lambda: app.screen.query_one(CommandList).option_count > 0)
         await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert "▶ Bob's turn" in screen_text(app)
+        await until(pilot, lambda: "▶ Bob's turn" in screen_text(app), "Bob's turn")
 
 
 async def test_keys_typed_in_a_burst_land_in_their_fields(tmp_path: Path) -> None:
@@ -240,7 +241,7 @@ async def test_keys_typed_in_a_burst_land_in_their_fields(tmp_path: Path) -> Non
         for key in [*"Vex", "tab", *"party", "enter"]:
             character = "\t" if key == "tab" else "\r" if key == "enter" else key
             app.post_message(events.Key(key, character))
-        await pilot.pause(0.3)
+        await burst_handled(pilot)
         assert [(c.name, c.side) for c in app.session.state.combatants] == [("Vex", "party")]
 
 

@@ -8,19 +8,24 @@ as a terminal does; ``pilot.press`` would wait between keys and never show it.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
+from textual.widget import Widget
+from textual.widgets import Input, Static
 
 from rules.dice import SeededDice
 from rules.systems.livehack.demo import build as livehack_demo
-from tests.app.support import keys_of, press_at_once
+from tests.app.support import PATIENCE, burst_handled, keys_of, post_keys, press_at_once
 from tests.screen import screen_text
+from tests.serve.serve_helpers import until as until_true
 from tracker import typed_keys
 from tracker.app import TrackerApp
 from tracker.screens.command_line import CommandLineScreen
 from tracker.screens.encounter import EncounterScreen
+from tracker.screens.form import FormScreen
 from tracker.session import EncounterSession
 
 SIZE = (80, 24)
@@ -78,18 +83,62 @@ async def test_keys_wait_for_a_screen_opened_without_a_key(tmp_path: Path) -> No
         assert app.screen.query_one(Input).value == "note"
 
 
-async def test_a_key_never_seen_through_holds_the_others_only_a_moment(
+async def test_a_burst_waits_for_a_dialog_however_long_it_takes_to_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A widget on a key's way closed: the keys behind it go on as Textual routes them.
-    monkeypatch.setattr(typed_keys, "STUCK", 0.2)
+    # Under load a dialog can take seconds to build: its first key once went on after a
+    # second to the dialog being built, with nothing focused to type into ("ope bridge").
+    monkeypatch.setattr(typed_keys, "STUCK", 0.01)
+    built = asyncio.Event()
+    looks = 0
+    build = FormScreen.mount_composed_widgets
+    stuck = typed_keys.TypedKeys._stuck
+
+    async def slowly(self: FormScreen, widgets: list[Widget]) -> None:
+        await built.wait()  # as long as the test says: a machine as slow as it likes
+        await build(self, widgets)
+
+    async def looking(self: typed_keys.TypedKeys) -> None:
+        nonlocal looks
+        looks += 1
+        await stuck(self)
+
+    monkeypatch.setattr(FormScreen, "mount_composed_widgets", slowly)
+    monkeypatch.setattr(typed_keys.TypedKeys, "_stuck", looking)
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        app.typed_keys.busy = True  # as if a key were on its way, never to come back
+        post_keys(pilot, "o", *keys_of("rope bridge"), "enter")
+        try:
+            # Not Pilot's pause: it waits for the dialog, not built until the test says.
+            await until_true(lambda: looks >= 20, PATIENCE)  # the watchdog looked, and waits
+            assert len(app.typed_keys.held) == len("rope bridge") + 1  # "r" and on wait
+        finally:
+            built.set()
+        await burst_handled(pilot)
+        assert last_notes(app) == ["rope bridge"]
+
+
+async def test_keys_behind_a_key_whose_widget_closed_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The widget a key's callback waits in was taken out of the app: it will never come back.
+    monkeypatch.setattr(typed_keys, "STUCK", 0.01)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        app.typed_keys.busy = True  # as if a key were on its way, in a widget now gone
+        app.typed_keys.waiting = Static()
         await press_at_once(pilot, *keys_of(":note late"), "enter")
-        for _ in range(100):
-            if not (app.typed_keys.held or app.typed_keys.busy):
-                break
-            await pilot.pause(0.02)
-        await pilot.pause()
+        assert last_notes(app) == ["late"]
+
+
+async def test_a_key_never_seen_through_holds_the_others_a_minute_at_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A handler that never returns: after GIVE_UP the keys go on as Textual routes them.
+    monkeypatch.setattr(typed_keys, "STUCK", 0.01)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        app.typed_keys.busy = True  # as if a key had been on its way for GIVE_UP seconds
+        app.typed_keys.started = time.monotonic() - typed_keys.GIVE_UP - 1
+        await press_at_once(pilot, *keys_of(":note late"), "enter")
         assert last_notes(app) == ["late"]

@@ -144,3 +144,16 @@ def test_lines_typed_in_one_burst_land(tmux: Tmux, tmp_path: Path) -> None:
     log = [line.split("✎ ")[1].split("  ")[0] for line in screen.splitlines() if "✎ " in line]
     assert log == ["burst test", "one", "two", "three"], screen
     assert "Orla's turn" in header(screen)  # no key of the burst reached the encounter (n)
+
+
+def test_a_burst_typed_into_a_dialog_as_it_opens_lands_whole(tmux: Tmux, tmp_path: Path) -> None:
+    # On a busy machine a dialog takes its time to build: the first key typed behind the one
+    # that opens it (`p` of `pistol`) once went to the dialog before its field had focus.
+    start(tmux, tmp_path, "fatigue", 1, (80, 24))
+    tmux.keys("d")  # the demo opens on a result waiting: applied, `r` opens the roll dialog
+    tmux.wait_for("r Roll")
+    tmux.settle()
+    tmux.burst("r", "C-u", "pistol")  # C-u: the weapon field's default out of the way
+    screen = tmux.wait_for("istol")  # never shows at all if a key went elsewhere
+    weapon = next(line for line in screen.splitlines() if "Weapon " in line)
+    assert weapon.split("Weapon")[1].split()[0] == "pistol", screen
