@@ -52,6 +52,10 @@ class FormScreen(ModalScreen[bool]):
         # (a fast typist, or a burst over SSH) land in the next field, not the last one.
         Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
+        # ↓ and ↑ move between fields too, as in most forms: left to the field list, they
+        # scrolled it and could hide the focused field above its top (found by the walk).
+        Binding("down", "app.focus_next", "Next field", show=False, priority=True),
+        Binding("up", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
 
     def __init__(

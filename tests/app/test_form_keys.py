@@ -1,0 +1,52 @@
+"""Moving about a dialog's fields by keys, at 80x24."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules.dice import SeededDice
+from tests.app.support import burst_handled
+from tracker.app import TrackerApp
+from tracker.demos import DEMOS
+from tracker.screens.form import FormScreen
+from tracker.screens.waiting import WaitingScreen
+from tracker.session import EncounterSession
+
+SMALL = (80, 24)
+
+
+def on_screen(app: TrackerApp) -> bool:
+    """The focused field is wholly inside what the dialog shows of its field list."""
+    assert app.focused is not None
+    placed = app.screen.find_widget(app.focused)
+    return placed.region.intersection(placed.clip) == placed.region
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_down_and_up_move_between_fields_and_keep_the_focused_one_in_view(
+    tmp_path: Path, demo: str
+) -> None:
+    """Found by the walk (seed 885319991): ↓ scrolled the field list under the focused
+    field, hiding it above the list's top at 80x24; now ↓ and ↑ move between fields."""
+    session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "fight.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("r")
+        await burst_handled(pilot)
+        if isinstance(app.screen, WaitingScreen):  # apply what waits, then it opens
+            await pilot.press("d")
+            await burst_handled(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, FormScreen)
+        for _ in range(12):  # round every field, the list scrolled as focus moves
+            before = app.focused
+            await pilot.press("down")
+            await burst_handled(pilot)
+            assert app.focused is not before, "↓ did not move to another field"
+            assert on_screen(app), f"{app.focused} is not wholly on screen"
+        await pilot.press("up")
+        await burst_handled(pilot)
+        assert on_screen(app)
+        assert app.screen is dialog  # ↓ and ↑ never closed or submitted it
