@@ -22,7 +22,7 @@ async def served(tmp_path: Path):
     served = await serve(
         tmp_path,
         password=PASSWORD,
-        login_timeout=5.0,  # short, yet long enough for a login on a loaded machine
+        login_timeout=20.0,  # short, yet long enough for a login at a load average of 20
         password_delay=0.02,
         password_lock_after=4,
     )
