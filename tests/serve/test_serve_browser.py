@@ -23,7 +23,7 @@ import pyte
 import pytest
 
 from rules.systems.livehack.model import LiveHackRoll
-from tests.serve.serve_helpers import SECRET, until
+from tests.serve.serve_helpers import LIMIT, SECRET, until
 from tests.serve.web_helpers import WebServed, seat_of, serve_web
 
 CHROMIUM = os.environ.get("TRACKER_CHROMIUM", "/usr/bin/chromium")
@@ -93,7 +93,7 @@ class DevTools:
         number = next(self._ids)
         answer = self._waiting[number] = asyncio.get_running_loop().create_future()
         await self.ws.send_str(json.dumps({"id": number, "method": method, "params": params}))
-        data = await asyncio.wait_for(answer, 15)
+        data = await asyncio.wait_for(answer, LIMIT)
         assert "error" not in data, data
         return data.get("result", {})
 
@@ -124,7 +124,7 @@ async def chromium(profile: Path) -> AsyncIterator[DevTools]:
     )
     try:
         active = profile / "DevToolsActivePort"
-        await until(lambda: active.exists() and len(active.read_text().splitlines()) >= 2, 30)
+        await until(lambda: active.exists() and len(active.read_text().splitlines()) >= 2)
         port = int(active.read_text().splitlines()[0])
         async with aiohttp.ClientSession() as http:
             async with http.get(f"http://127.0.0.1:{port}/json/list") as response:
@@ -158,10 +158,10 @@ async def test_a_player_joins_from_a_link_in_chromium(tmp_path: Path) -> None:
         url = web.url(web.link())
         async with chromium(tmp_path / "profile") as tools:
             await tools.call("Page.navigate", url=url)
-            await until(lambda: seat_of(web, "Alice") is not None, 30)
+            await until(lambda: seat_of(web, "Alice") is not None)
             seat = seat_of(web, "Alice")
             assert seat is not None
-            await until(lambda: seat.app is not None and seat.app.is_running, 30)
+            await until(lambda: seat.app is not None and seat.app.is_running)
             size = tuple(seat.app.size)  # type: ignore[union-attr]  # what the page's terminal fits
             assert size[0] > 40 and size[1] > 10
 
@@ -169,11 +169,11 @@ async def test_a_player_joins_from_a_link_in_chromium(tmp_path: Path) -> None:
                 return text in await screen(tools, size)  # type: ignore[arg-type]
 
             async def until_shown(text: str) -> None:
-                for _ in range(300):
-                    if await shows(text):
-                        return
-                    await asyncio.sleep(0.05)
-                raise AssertionError(f"{text!r} never shown:\n{await screen(tools, size)}")  # type: ignore[arg-type]
+                try:
+                    await until(lambda: shows(text))
+                except AssertionError:
+                    shown = await screen(tools, size)  # type: ignore[arg-type]
+                    raise AssertionError(f"{text!r} never shown:\n{shown}") from None
 
             await until_shown("Roll log")
             assert await shows("Orla") and not await shows(SECRET)
@@ -194,6 +194,6 @@ async def test_a_player_joins_from_a_link_in_chromium(tmp_path: Path) -> None:
             assert tools.errors == []
             # The tab closes: the seat is free.
             await tools.call("Page.navigate", url="about:blank")
-            await until(lambda: not served.table.seats, 30)
+            await until(lambda: not served.table.seats)
     finally:
         await web.close()

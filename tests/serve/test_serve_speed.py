@@ -1,11 +1,11 @@
 """What keeps a served table quick: one frame per new log entry, the scrollbar's thumb a
 moment later, entries described once for every seat, and the served heap frozen once seats
-settle. (Speed itself is bench/serve.py's job; these check that nothing is lost for it.)
+settle. (Speed itself is bench/serve.py's job; these check that nothing is lost for it, and
+wait on state, never on the clock: how soon the thumb or the heap settles is not asserted.)
 """
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import weakref
 from pathlib import Path
@@ -15,6 +15,7 @@ from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
 from tests.screen import screen_text
+from tests.serve.serve_helpers import until
 from tracker.app import TrackerApp
 from tracker.serve.heap import Heap
 from tracker.session import EncounterSession
@@ -46,9 +47,11 @@ async def test_a_new_entry_shows_at_once_and_the_thumb_catches_up(tmp_path: Path
         assert log.virtual_size.height == len(log.entries)
         end = log.virtual_size.height - log.container_size.height
         assert log.scroll_y == log.max_scroll_y == end
-        assert bar.window_virtual_size < log.virtual_size.height  # the thumb lags...
-        await pilot.pause(roll_log.THUMB_LAG + 0.1)
-        assert bar.window_virtual_size == log.virtual_size.height  # ...then catches up
+
+        def thumb_caught_up() -> bool:
+            return bar.window_virtual_size == log.virtual_size.height
+
+        await until(thumb_caught_up)  # the thumb may lag behind the entries, never for good
         assert bar.window_size == log.container_size.height
         assert bar.position == log.scroll_y
         # A key scrolls from where the log is now, not from where it was before the notes.
@@ -57,7 +60,8 @@ async def test_a_new_entry_shows_at_once_and_the_thumb_catches_up(tmp_path: Path
         assert log.scroll_y == end - 1
         # Scrolled up, the log stays put while entries arrive; End follows them again.
         app.session.execute(AddNote("while reading"))
-        await pilot.pause(roll_log.THUMB_LAG + 0.1)
+        await until(lambda: log.virtual_size.height == end + log.container_size.height + 1)
+        await until(thumb_caught_up)  # all the entry's work is done
         assert log.scroll_y == end - 1 and "while reading" not in screen_text(app)
         await pilot.press("end")
         await pilot.pause()
@@ -96,14 +100,14 @@ async def test_the_heap_is_frozen_once_seats_settle_and_given_back_on_close() ->
     try:
         heap.changed()
         heap.changed()  # a burst of joins settles once
-        assert gc.get_freeze_count() == 0
-        await asyncio.sleep(0.15)
+        assert gc.get_freeze_count() == 0 and not heap.settled
+        await until(lambda: heap.settled)
         assert gc.get_freeze_count() > 0
     finally:
         heap.close()
     assert gc.get_freeze_count() == 0
-    heap.changed()  # a seat ending after the table closed freezes nothing again
-    await asyncio.sleep(0.1)
+    heap.changed()  # a seat ending after the table closed freezes nothing again...
+    assert heap.settled  # ...nor will: nothing is due
     assert gc.get_freeze_count() == 0
 
 
@@ -117,13 +121,13 @@ async def test_only_an_ended_app_unfreezes_the_heap_to_free_its_objects() -> Non
         node.cycle = node  # type: ignore[attr-defined]  # freed only by a full collection
         gone = weakref.ref(node)
         heap.changed()
-        await asyncio.sleep(0.15)
+        await until(lambda: heap.settled)
         del node
         heap.changed()  # a seat joined or woke: only what is not frozen is collected
-        await asyncio.sleep(0.15)
-        assert gone() is not None and heap.settled
+        await until(lambda: heap.settled)
+        assert gone() is not None
         heap.changed(ended=True)  # a seat left: everything is looked at once
-        await asyncio.sleep(0.15)
+        await until(lambda: heap.settled)
         assert gone() is None
     finally:
         heap.close()

@@ -12,6 +12,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from tests.serve.serve_helpers import LIMIT
 from tests.serve.test_serve_cli import one_line, serve, table  # noqa: F401  # a fixture
 
 
@@ -108,7 +109,7 @@ async def test_the_links_are_printed_and_open_the_table(
     assert process.stdout is not None and process.stderr is not None
     try:
         lines = [
-            (await asyncio.wait_for(process.stdout.readline(), 30)).decode().split()
+            (await asyncio.wait_for(process.stdout.readline(), LIMIT)).decode().split()
             for _ in range(2)
         ]
         assert [words[0] for words in lines] == ["player:Cara", "spectator:Table"]
@@ -122,7 +123,7 @@ async def test_the_links_are_printed_and_open_the_table(
                 assert response.status == 403
     finally:
         process.send_signal(signal.SIGINT)
-        code = await asyncio.wait_for(process.wait(), 30)
+        code = await asyncio.wait_for(process.wait(), LIMIT)
     err = (await process.stderr.read()).decode()
     assert code == 0, err
     assert "browsers at http://127.0.0.1:" in err

@@ -118,7 +118,7 @@ async def press(walker: Walker, keys: str) -> None:
         now = walker.seat()
         return now is None or (now.last_input != before and read(walker.channel()))
 
-    await until(arrived, timeout=60)
+    await until(arrived)
 
 
 async def walk(
@@ -154,7 +154,7 @@ async def answers(walker: Walker) -> None:
         await close_all(walker, app)
         await press(walker, "?")
         with contextlib.suppress(AssertionError):
-            await until(lambda: len(app.screen_stack) > BOTTOM, timeout=60)
+            await until(lambda: len(app.screen_stack) > BOTTOM)
         if isinstance(app.screen, HelpScreen):
             break
     try:
@@ -174,7 +174,7 @@ async def close_all(walker: Walker, app: App[object]) -> None:
             return
         await press(walker, ESC)
         with contextlib.suppress(AssertionError):  # Esc may not close it: try again
-            await until(lambda: len(app.screen_stack) < depth, timeout=10)  # noqa: B023
+            await until(lambda: len(app.screen_stack) < depth)  # noqa: B023
     raise AssertionError(f"Esc closes nothing on {walker.name}'s seat: {app.screen_stack}")
 
 
