@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
+from textual.command import CommandList, CommandPalette
 
 from rules.dice import DiceSource, SeededDice
 from rules.engine import new_encounter
@@ -75,6 +76,20 @@ async def burst_handled(pilot: Any) -> None:
     keys = pilot.app.typed_keys
     await pilot.pause()  # the keys are posted: let the app read them
     await until(pilot, lambda: not (keys.held or keys.busy), "typed keys still on their way")
+
+
+async def from_palette(pilot: Any, query: str) -> None:
+    """``ctrl+p``, ``query`` typed, then Enter on its first hit once the palette (which searches
+    in the background) shows one."""
+    app = pilot.app
+    await pilot.press("ctrl+p", *query)
+
+    def hits() -> bool:
+        screen = app.screen
+        return isinstance(screen, CommandPalette) and screen.query_one(CommandList).option_count > 0
+
+    await until(pilot, hits, f"the palette's hits for {query!r}")
+    await pilot.press("enter")
 
 
 def keys_of(text: str) -> list[str]:

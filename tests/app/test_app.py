@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.command import CommandList
 
 from rules.dice import ScriptedDice
 from rules.systems.livehack.demo import build as livehack_demo
-from tests.app.support import BIG, add_combatant, burst_handled, make_app, until
+from tests.app.support import BIG, add_combatant, burst_handled, from_palette, make_app, until
 from tests.screen import screen_text
 from tracker import storage
 
@@ -68,7 +67,8 @@ async def test_a_short_fight_by_keys(tmp_path: Path) -> None:
 async def test_the_demo_fits_80_by_24(tmp_path: Path) -> None:
     app = make_app(tmp_path, history=livehack_demo())
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        # The key bar fills in once the screen's bindings are known: the last thing drawn.
+        await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
         text = screen_text(app)
         for part in ("Goblin Warren", "Round 2", "Combatants", "Roll log", "Consequences"):
             assert part in text
@@ -221,11 +221,7 @@ async def test_every_action_is_in_the_palette(tmp_path: Path, query: str) -> Non
     async with app.run_test(size=BIG, notifications=True) as pilot:
         await add_combatant(pilot, "Ann")
         await add_combatant(pilot, "Bob")
-        await pilot.press("ctrl+p")
-        await pilot.press(*query)
-        # The palette searches in the background: Enter picks its first hit, once there is one.
-        await until(pilot, lambda: app.screen.query_one(CommandList).option_count > 0)
-        await pilot.press("enter")
+        await from_palette(pilot, query)
         await until(pilot, lambda: "▶ Bob's turn" in screen_text(app), "Bob's turn")
 
 

@@ -10,6 +10,7 @@ from rules.history import History
 from rules.plain_dice import DiceRolled
 from rules.systems.fatigue.demo import build as fatigue_demo
 from rules.systems.livehack.demo import build as livehack_demo
+from tests.app.support import from_palette, until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_line import CommandLineScreen
@@ -117,7 +118,7 @@ async def test_export_from_the_line_and_the_palette(tmp_path: Path) -> None:
         await type_line(pilot, "export")
         report = tmp_path / "warren-report.md"
         assert report.read_text().startswith("# ")
-        assert "Report written: warren-report.md" in screen_text(app)
+        await until(pilot, lambda: "Report written: warren-report.md" in screen_text(app))
         await type_line(pilot, "export json round2")
         data = json.loads((tmp_path / "round2.json").read_text())
         assert data["encounter"] == "Goblin Warren" and data["gm"] is True
@@ -130,8 +131,7 @@ async def test_export_from_the_line_and_the_palette(tmp_path: Path) -> None:
         assert "that is a save's name" in screen_text(app)
         await pilot.press("escape")
         (tmp_path / "warren-report.json").unlink(missing_ok=True)
-        await pilot.press("ctrl+p", *"export json")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert json.loads((tmp_path / "warren-report.json").read_text())
+        await from_palette(pilot, "export json")
+        written = tmp_path / "warren-report.json"  # written whole (atomically), or not yet
+        await until(pilot, written.exists, "the palette's export")
+        assert json.loads(written.read_text())

@@ -14,6 +14,7 @@ from bench.big import SYSTEMS, big_fight, log_length
 from rules.dice import SeededDice
 from rules.engine import describe
 from rules.history import History
+from tests.app.support import until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
@@ -114,11 +115,12 @@ async def test_a_roll_updates_only_the_rows_that_changed(fight: History, tmp_pat
 async def test_switching_theme_redraws_both_panes(tmp_path: Path) -> None:
     app = app_on(big_fight("fatigue", 20, 100), tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
         text = screen_text(app)
+        themes: list[object] = []
+        app.theme_changed_signal.subscribe(app.screen, themes.append)
         app.theme = "nord"
-        await pilot.pause()
-        await pilot.pause()
-        assert screen_text(app) == text  # the same words, in the new theme's colours
+        # The same words, in the new theme's colours, once the change has reached the panes.
+        await until(pilot, lambda: themes and screen_text(app) == text, "the screen redrawn")
         log = app.screen.query_one(RollLog)
         assert log._style_map()["success"].color is not None

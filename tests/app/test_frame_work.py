@@ -9,9 +9,23 @@ from textual.screen import Screen
 
 from rules.commands import AddNote, NextTurn
 from rules.dice import SeededDice
-from tests.app.support import add_combatant, make_app
+from tests.app.support import add_combatant, make_app, until
 from tests.screen import screen_text
+from tracker.app import TrackerApp
+from tracker.screens.encounter import EncounterScreen
+from tracker.widgets.roll_log import RollLog
 from tracker.widgets.thresholds import ThresholdsPane
+
+
+def settled(app: TrackerApp) -> bool:
+    """The encounter screen at rest: the log at its end with its thumb caught up (it may lag a
+    new entry, see RollLog), and the key bar drawn."""
+    if not isinstance(app.screen, EncounterScreen):
+        return False
+    log = app.screen.query_one(RollLog)
+    caught_up = log.vertical_scrollbar.window_virtual_size == log.virtual_size.height
+    at_rest = log.show_vertical_scrollbar and caught_up and log.is_vertical_scroll_end
+    return at_rest and "r Roll" in screen_text(app).splitlines()[-1]
 
 
 async def test_a_turn_redraws_neither_the_layout_nor_the_consequences(
@@ -24,7 +38,9 @@ async def test_a_turn_redraws_neither_the_layout_nor_the_consequences(
         await pilot.press("r", "enter")  # a roll: the pane marks its tier
         for number in range(14):  # the log scrolls (its scrollbar comes once, laid out)
             app.session.execute(AddNote(f"note {number}"))
-        await pilot.pause(0.3)
+        # All of that drawn and laid out before counting: the scrollbar shown, its thumb
+        # caught up, the key bar back after the roll's dialog.
+        await until(pilot, lambda: settled(app), "the notes laid out")
         layouts: list[Screen] = []
         drawn: list[object] = []
         layout = Screen._refresh_layout
@@ -44,6 +60,9 @@ async def test_a_turn_redraws_neither_the_layout_nor_the_consequences(
         for _ in range(3):
             app.session.execute(NextTurn())
             await pilot.pause()
+        turn = f"▶ {app.session.state.current.name}'s turn"
+        # All three turns seen through (what they set off included) before counting.
+        await until(pilot, lambda: settled(app) and turn in screen_text(app), "the turns drawn")
         text = screen_text(app)
         header = text.splitlines()[0]  # shows the new turn
         assert header != pane.splitlines()[0]
@@ -53,5 +72,4 @@ async def test_a_turn_redraws_neither_the_layout_nor_the_consequences(
             line[46:] for line in pane.splitlines()[10:20]
         ]
         await pilot.press("r", "enter")  # another roll is drawn (its odds, then its tier)
-        await pilot.pause(0.3)
-        assert drawn
+        await until(pilot, lambda: drawn, "the roll drawn in the consequences pane")

@@ -9,10 +9,12 @@ import pytest
 from textual.widgets import Button
 
 from rules.dice import SeededDice
+from tests.app.support import PATIENCE, until
 from tests.app.test_app import make_app
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp, reading_time
 from tracker.demos import DEMOS
+from tracker.screens.encounter import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
@@ -47,10 +49,40 @@ def runs(rows: list[int]) -> int:
     return sum(1 for i, row in enumerate(rows) if i == 0 or rows[i - 1] != row - 1)
 
 
+async def resize(pilot, size: tuple[int, int]) -> None:
+    """The terminal resized, and the screen laid out at the new size, its log at rest."""
+    app = pilot.app
+    await pilot.resize_terminal(*size)
+
+    def laid_out() -> bool:
+        screen = app.screen
+        at_rest = not isinstance(screen, EncounterScreen) or log_at_rest(app) is not None
+        return tuple(screen.size) == size and at_rest
+
+    await until(pilot, laid_out, f"the screen laid out at {size}")
+
+
+def log_at_rest(app: TrackerApp) -> RollLog | None:
+    """The encounter's log once what it was given is laid out: its scrollbar's thumb, which
+    may lag a new entry by half a second (RollLog), caught up; None until then."""
+    screen = app.screen
+    if not isinstance(screen, EncounterScreen):
+        return None
+    log = screen.query_one(RollLog)
+    bar = log.vertical_scrollbar
+    if log.show_vertical_scrollbar and bar.window_virtual_size != log.virtual_size.height:
+        return None
+    return log
+
+
 async def add_note(pilot, text: str) -> None:
     await pilot.press("o", *text, "enter")
-    await pilot.pause()
-    await pilot.pause(0.6)  # the thumb may lag a new entry by half a second
+
+    def logged() -> bool:
+        log = log_at_rest(pilot.app)
+        return log is not None and any(text in entry for entry in log.entries)
+
+    await until(pilot, logged, f"the note {text!r} in the log")
 
 
 async def test_the_log_follows_new_entries_after_a_resize(tmp_path: Path) -> None:
@@ -58,9 +90,7 @@ async def test_the_log_follows_new_entries_after_a_resize(tmp_path: Path) -> Non
     async with app.run_test(size=LARGE) as pilot:
         await pilot.pause()
         log = app.screen.query_one(RollLog)
-        await pilot.resize_terminal(*SMALL)
-        await pilot.pause()
-        await pilot.pause()
+        await resize(pilot, SMALL)
         assert log.is_vertical_scroll_end  # the newest entry is still in view
         await add_note(pilot, "after the resize")
         assert "✎ after the resize" in screen_text(app)
@@ -69,9 +99,7 @@ async def test_the_log_follows_new_entries_after_a_resize(tmp_path: Path) -> Non
         assert runs(rows) == 1  # one thumb...
         assert rows[-1] == log.vertical_scrollbar.region.height - 1  # ...at the end
 
-        await pilot.resize_terminal(*LARGE)  # and back
-        await pilot.pause()
-        await pilot.pause()
+        await resize(pilot, LARGE)  # and back
         await add_note(pilot, "larger again")
         assert "✎ larger again" in screen_text(app)
         assert "✎ after the resize" in screen_text(app)
@@ -87,9 +115,7 @@ async def test_a_log_that_fitted_follows_once_it_no_longer_fits(tmp_path: Path) 
         for number in range(14):
             await add_note(pilot, f"note {number}")
         assert log.max_scroll_y == 0  # it all fits
-        await pilot.resize_terminal(*SMALL)
-        await pilot.pause()
-        await pilot.pause()
+        await resize(pilot, SMALL)
         await add_note(pilot, "one more")
         assert "✎ one more" in screen_text(app)
         rows = thumb_rows(app, log)
@@ -103,9 +129,7 @@ async def test_a_log_scrolled_up_stays_where_it_is_through_a_resize(tmp_path: Pa
         log = app.screen.query_one(RollLog)
         await pilot.press("tab", "home")  # the log, scrolled to its first entry
         await pilot.pause()
-        await pilot.resize_terminal(*SMALL)
-        await pilot.pause()
-        await pilot.pause()
+        await resize(pilot, SMALL)
         assert log.scroll_y == 0
         await pilot.press("shift+tab")
         await add_note(pilot, "while scrolled up")
@@ -136,9 +160,7 @@ async def test_the_header_shows_what_waits_in_full(tmp_path: Path, demo: str, wa
         header = screen_text(app).splitlines()[:2]  # on a second line if need be
         assert any(waiting in line for line in header)
         assert "⚙ solo: foes" in "\n".join(header)
-        await pilot.resize_terminal(*LARGE)
-        await pilot.pause()
-        await pilot.pause()
+        await resize(pilot, LARGE)
         first, second = screen_text(app).splitlines()[:2]
         assert waiting in first and "⚙ solo: foes" in first  # one line, wide enough
         assert second.startswith("┏━ Combatants")
@@ -196,17 +218,14 @@ def footer_entries(app: TrackerApp) -> tuple[list[str], str]:
 async def test_the_footer_shows_whole_keys_the_help_first(tmp_path: Path) -> None:
     app = demo_app("demo-fatigue", tmp_path)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        await pilot.pause()
+        await until(pilot, lambda: app.screen.query(KeyBar) and footer_entries(app)[0], "keys")
         entries, row = footer_entries(app)
         assert "? Help" in entries and "r Roll" in entries and "^p palette" in entries
         assert "q Quit" not in entries  # it would not fit
         assert all(entry in row for entry in entries)  # whole
         for key in app.screen.query_one(KeyBar).query("FooterKey"):
             assert not key.display or key.region.right <= SMALL[0]
-        await pilot.resize_terminal(*LARGE)
-        await pilot.pause()
-        await pilot.pause()
+        await resize(pilot, LARGE)
         entries, row = footer_entries(app)
         assert "q Quit" in entries and "c Condition" in entries
         assert all(entry in row for entry in entries)
@@ -215,8 +234,7 @@ async def test_the_footer_shows_whole_keys_the_help_first(tmp_path: Path) -> Non
 async def test_the_replays_key_bar_shows_whole_keys(tmp_path: Path) -> None:
     app = TrackerApp(None, replay=DEMOS["demo-livehack"](), dice=SeededDice(7))
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        await pilot.pause()
+        await until(pilot, lambda: app.screen.query(KeyBar) and footer_entries(app)[0], "keys")
         entries, row = footer_entries(app)
         assert {"← Previous event", "→ Next event", "esc Close replay"} <= set(entries)
         assert all(entry in row for entry in entries)
@@ -226,19 +244,18 @@ async def test_the_replays_key_bar_shows_whole_keys(tmp_path: Path) -> None:
 async def test_notifications_keep_clear_of_the_prompts_hint(tmp_path: Path) -> None:
     app = demo_app("demo-beer-run", tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
-        await pilot.pause()
-        app.notify("Something long enough to be seen for a while, over two lines here")
+        notice = "Something long enough to be seen for a while, over two lines here"
+        app.notify(notice, timeout=PATIENCE)  # still up however slowly the test runs
+        await until(pilot, lambda: "Something long enough" in screen_text(app), "the notice")
         await pilot.press("colon", *"atack", "enter")
-        await pilot.pause()
-        await pilot.pause(0.3)
+        hint = "no command 'atack' — did you mean 'attack'?"
+        await until(pilot, lambda: hint in screen_text(app), "the prompt's hint")
         text = screen_text(app)
-        assert "no command 'atack' — did you mean 'attack'?" in text
         assert "waiting (d)" in text.splitlines()[1]  # the header's line, uncovered
         assert "Something long enough" not in text  # beneath the prompt, for now
         await pilot.press("escape")
-        await pilot.pause()
-        await pilot.pause(0.3)
-        assert "Something long enough" in screen_text(app)  # back once the prompt is gone
+        # Back once the prompt is gone.
+        await until(pilot, lambda: "Something long enough" in screen_text(app), "the notice back")
 
 
 def toast_rows(app: TrackerApp) -> set[int]:
@@ -265,15 +282,16 @@ async def test_notifications_keep_clear_of_a_dialog_and_the_header(
         await pilot.pause()
         header = screen_text(app).splitlines()[:2]
         await pilot.press(*keys)
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
         app.notify(
             "A notice long enough to wrap onto three lines or more, at the top of a tall "
             "dialog, over its title and first fields, as it did before",
             severity="warning",
+            timeout=PATIENCE,  # still up however slowly the test runs
         )
-        app.notify("A notice that would have sat on the buttons for five seconds")
-        await pilot.pause()
-        await pilot.pause(0.3)
+        last = "A notice that would have sat on the buttons"
+        app.notify(f"{last} for five seconds", timeout=PATIENCE)
+        await until(pilot, lambda: last in screen_text(app).splitlines()[-1], "the notices")
         dialog = app.screen.query_one("#dialog")
         text = screen_text(app)
         lines = text.splitlines()
@@ -286,9 +304,7 @@ async def test_notifications_keep_clear_of_a_dialog_and_the_header(
             row = lines[button.region.y + 1]  # its label's row
             assert str(button.label) in row
         await pilot.press("escape")  # the dialog closes: the notices are the screen's again
-        await pilot.pause()
-        await pilot.pause(0.3)
-        assert "A notice long enough" in screen_text(app)
+        await until(pilot, lambda: "A notice long enough" in screen_text(app), "the notices")
 
 
 def test_short_notifications_go_sooner() -> None:
@@ -302,10 +318,17 @@ async def open_roll_dialog(pilot) -> FormScreen:
     await pilot.press("r")
     if isinstance(pilot.app.screen, WaitingScreen):  # apply what waits, then it opens
         await pilot.press("d")
-    await pilot.pause()
+    await until(pilot, lambda: isinstance(pilot.app.screen, FormScreen), "the roll dialog")
     dialog = pilot.app.screen
     assert isinstance(dialog, FormScreen)
-    await pilot.pause(0.3)  # the odds come from a worker thread
+    app = pilot.app
+
+    def odds_shown() -> bool:
+        """The odds, worked out in a thread once the dialog shows, are in (or there are none)."""
+        reckoning = any(w.group == "odds" and not w.is_finished for w in app.workers)
+        return not dialog._fresh and not reckoning
+
+    await until(pilot, odds_shown, "the dialog's odds")
     return dialog
 
 
