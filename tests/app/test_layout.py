@@ -361,7 +361,8 @@ async def test_the_roll_dialogs_buttons_are_on_screen_at_80x24(
 async def test_a_refused_value_is_said_above_the_buttons_at_80x24(
     tmp_path: Path, demo: str
 ) -> None:
-    """Found by the walk: the line saying why a value was refused pushed the buttons off."""
+    """The line saying why a number was refused stands above the buttons, all on screen.
+    (The walk's case, a player's refusal under the odds, is tests/serve/test_seat_forms.py.)"""
     app = demo_app(demo, tmp_path)
     async with app.run_test(size=SMALL) as pilot:
         dialog = await open_roll_dialog(pilot)
