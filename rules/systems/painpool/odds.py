@@ -55,6 +55,8 @@ def pain_joint(count: int) -> tuple[tuple[tuple[int, int], int], ...]:
     every die placed so far being kept. Once the kept dice are full, the rest only need lower
     faces: ``(face - 1) ** rest`` ways, so the work grows with ``count``, not ``6 ** count``.
     """
+    if count > MOST_COUNTED:
+        raise ValueError(f"exact odds are counted for pools of at most {MOST_COUNTED} dice")
     keep = min(KEPT_PAIN, count)
     states: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
     done: dict[tuple[int, int], int] = {}
@@ -70,6 +72,9 @@ def pain_joint(count: int) -> tuple[tuple[tuple[int, int], int], ...]:
             done[final] = done.get(final, 0) + ways * full
         states = nxt  # after the face 1, a state short of its kept dice is impossible
     return tuple(sorted((key, w) for key, w in done.items() if w))
+
+
+MOST_COUNTED = 100  # dice in one pool (or the Pain Pool) whose odds are counted
 
 
 @lru_cache(maxsize=64)
@@ -243,6 +248,10 @@ def painpool_odds(
     """
     if pain < 1 or any(count < 1 or size < 1 for _, count, size in pools):
         raise ValueError("every pool needs at least one die of at least one face")
+    # The counting grows with the dice: a pool typed or edited to a million dice would keep a
+    # worker (and the app's shutdown behind it) busy for ever. Far beyond any table's pools.
+    if pain > MOST_COUNTED or any(count > MOST_COUNTED for _, count, _ in pools):
+        raise ValueError(f"exact odds are counted for pools of at most {MOST_COUNTED} dice")
     dice = tuple((count, size) for _, count, size in pools)
     counts = difference_counts(dice, pain, False)
     space = _space(dice) * PAIN_DIE**pain

@@ -19,7 +19,13 @@ from rules.systems.painpool.events import (
     PoolReroll,
     changed_roll,
 )
-from rules.systems.painpool.odds import despair_odds, hope_odds, pain_totals, painpool_odds
+from rules.systems.painpool.odds import (
+    MOST_COUNTED,
+    despair_odds,
+    hope_odds,
+    pain_totals,
+    painpool_odds,
+)
 from rules.systems.painpool.roll import PainPoolRolled, PainRoll, Part, PoolRoll, dominant
 from rules.systems.painpool.roll_cli import rolled as headless_roll
 from rules.systems.painpool.system import SYSTEM
@@ -493,3 +499,14 @@ def test_last_odds_are_the_odds_the_last_roll_had() -> None:
         (("power", 1, 8), ("precision", 1, 6), ("possibility", 1, 4)), 3
     )
     assert odds is not None and odds.tier_of(rolled.difference) == 0
+
+
+def test_a_pool_of_a_million_dice_is_refused_at_once_not_counted_for_ever() -> None:
+    """Found by the walk: a Pain Pool edited to 1,000,008 dice kept the roll dialog's odds
+    worker counting for ever, and the app's shutdown waited on it."""
+    pools = (("power", 3, 8), ("precision", 3, 6), ("possibility", 4, 4))
+    with pytest.raises(ValueError, match="at most"):
+        painpool_odds(pools, 1_000_008)
+    with pytest.raises(ValueError, match="at most"):
+        painpool_odds((("power", 1_000_000, 8), *pools[1:]), 3)
+    assert painpool_odds(pools, MOST_COUNTED).tiers  # the bound itself is still counted
