@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from rules.dice import SeededDice
+from rules.errors import Rejected
+from tests.app.support import until
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
@@ -81,3 +83,25 @@ async def test_escape_while_it_runs_stops_it_and_the_table_is_back(tmp_path: Pat
         await pilot.press("n")  # the table is usable: the exchange ends
         await pilot.pause()
         assert session.state.round == round_ + 1
+
+
+async def test_a_fight_the_rules_cannot_play_is_said_not_crashed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by the walk (seed 753775627): a Beer Run fighter left with no ability dice made
+    the forecast's worker raise ``Rejected``, and the failed worker closed the GM's seat."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise Rejected("Mags has no ability dice to roll")
+
+    monkeypatch.setattr(forecast_screen.forecast, "run_forecast", refuse)
+    history = storage.read(ROOT / "saves" / "demo-livehack.fight")
+    app = TrackerApp(EncounterSession(history, SeededDice(1), None), saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("F")
+        await until(pilot, lambda: "No forecast:" in screen_text(app), "the refusal")
+        assert "Mags has no ability dice to roll" in screen_text(app)
+        assert isinstance(app.screen, ForecastScreen)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the table")
+    assert app.return_code in (None, 0)

@@ -115,8 +115,19 @@ class ForecastScreen(ModalScreen[None]):
             )
         except forecast.Cancelled:
             return
+        except Rejected as exc:  # the rules cannot play this fight (a fighter with no dice)
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self.refused, exc.message)
+            return
         if not worker.is_cancelled:
             self.app.call_from_thread(self.finished, label, result)
+
+    def refused(self, why: str) -> None:
+        self.running = False
+        self.query_one("#forecast-progress", ProgressBar).display = False
+        title = Text(f"No forecast: {why}", style="bold")
+        self.query_one("#forecast-title", Label).update(title)
+        self.notify(why, title="No forecast", severity="warning", markup=False)
 
     def advanced(self, done: int) -> None:
         self.query_one("#forecast-progress", ProgressBar).update(progress=done)
