@@ -47,6 +47,9 @@ def keep_highest(count: int, size: int) -> Counts:
     return tuple((k, k**count - (k - 1) ** count) for k in range(1, size + 1))
 
 
+MOST_COUNTED = 100  # dice in one pool (or the Pain Pool) whose odds are counted
+
+
 @lru_cache(maxsize=64)
 def pain_joint(count: int) -> tuple[tuple[tuple[int, int], int], ...]:
     """Ways for each (kept total, highest die) of the Pain Pool (over ``6 ** count``).
@@ -72,9 +75,6 @@ def pain_joint(count: int) -> tuple[tuple[tuple[int, int], int], ...]:
             done[final] = done.get(final, 0) + ways * full
         states = nxt  # after the face 1, a state short of its kept dice is impossible
     return tuple(sorted((key, w) for key, w in done.items() if w))
-
-
-MOST_COUNTED = 100  # dice in one pool (or the Pain Pool) whose odds are counted
 
 
 @lru_cache(maxsize=64)
