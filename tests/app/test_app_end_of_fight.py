@@ -18,6 +18,7 @@ from rules.systems.beerrun.model import BeerRunSheet, BuildPool, SetCategories, 
 from rules.systems.fatigue.sheet import FatigueSheet, Skill, Weapon
 from rules.systems.livehack.sheet import LiveHackSheet
 from rules.systems.painpool.sheets import ChallengeSheet, HeroSheet
+from tests.app.support import from_palette, until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.confirm import ConfirmScreen
@@ -196,11 +197,8 @@ async def test_n_stops_at_the_end_and_asks_before_playing_on(tmp_path: Path) -> 
 async def test_the_summary_is_in_the_palette(tmp_path: Path) -> None:
     app = make_app(tmp_path, livehack(), ())
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.press("ctrl+p", *"Fight summary")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert isinstance(app.screen, SummaryScreen)
+        await from_palette(pilot, "Fight summary")
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
         assert "The fight so far (not over)" in screen_text(app)  # any time, not only at the end
 
 

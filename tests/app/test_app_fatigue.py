@@ -11,9 +11,11 @@ from rules.history import History
 from rules.systems.fatigue.demo import build as fatigue_demo
 from rules.systems.fatigue.sheet import FatigueSheet, Skill, Weapon
 from rules.systems.fatigue.system import FatigueCheck, FatigueChecked
+from tests.app.support import until
 from tests.cli.support import tracker
 from tests.screen import screen_text
 from tracker.app import TrackerApp
+from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
@@ -207,7 +209,7 @@ async def test_the_roll_dialog_shows_a_certain_fumble_as_tracker_odds_does(tmp_p
         await pilot.press("shift+tab", "right")  # the defender: Brute, then Raider
         await pilot.press("tab", "tab", "backspace")  # no attacker skill: 1d20 -4 (fatigue)
         await pilot.press(*["tab"] * 9, *"14")  # the Sword's fumble 8 typed as 14: line 18
-        await pilot.pause(0.5)
+        await until(pilot, lambda: "fumbles: 100.0%" in screen_text(app), "the dialog's odds")
         text = screen_text(app)
         # The Raider pays his 5 Wind first: 8/40 is a penalty of 3, less than his Dodge 2.
         assert "Mara 1d20 -4, fumble line 18 vs Raider 1d20 -1" in text
@@ -222,7 +224,7 @@ async def test_the_roll_dialog_shows_a_certain_fumble_as_tracker_odds_does(tmp_p
         )
         assert "fumble: 100.00%" in cli.stdout
         await pilot.press("enter")  # rolled: the Consequences pane keeps the chance
-        await pilot.pause(0.5)
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the dialog to close")
         pane = screen_text(app).split("Consequences")[1]
         assert "Mara's chances vs Raider" in pane.replace("│", "").replace("\n", " ")
         assert "Mara fumbles: 100.0%" in " ".join(

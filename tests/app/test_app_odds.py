@@ -10,7 +10,7 @@ import pytest
 from rules.dice import ScriptedDice, SeededDice
 from rules.odds import Odds, TierOdds
 from rules.systems.livehack.system import SYSTEM
-from tests.app.support import BIG, add_combatant, make_app
+from tests.app.support import BIG, add_combatant, make_app, until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
@@ -51,16 +51,14 @@ async def test_odds_follow_the_dialog_and_stay_beside_the_result(
         await add_combatant(pilot, "Ann")
         await add_combatant(pilot, "Bob")
         await pilot.press("r")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "Odds before the dice" in screen_text(app), "the odds")
         text = screen_text(app)
-        assert "Odds before the dice" in text
         assert "50.0%" in text and "12.5%" in text
         await pilot.press("3")  # the attacker's extra modifier: the odds follow
-        await pilot.pause(0.3)
-        text = screen_text(app)
-        assert "50.0%" not in text and "25.0%" in text
+        await until(pilot, lambda: "25.0%" in screen_text(app), "the odds to follow")
+        assert "50.0%" not in screen_text(app)
         await pilot.press("backspace", "0", "enter")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "HIT, margin" in screen_text(app), "the roll's line")
         text = screen_text(app)
         assert "Ann vs Bob (vs Reflex) 8 vs 1 HIT, margin +7" in text
         assert "landed in 5-9, which had a 12.5% chance" in pane_text(text, "Consequences")
@@ -81,6 +79,12 @@ def pane_text(screen: str, title: str) -> str:
     return " ".join(part for part in inside if part)
 
 
+def consequences(app: TrackerApp) -> str:
+    """The Consequences pane's text, or nothing while the screen does not show it yet."""
+    text = screen_text(app)
+    return pane_text(text, "Consequences") if "╭─ Consequences" in text else ""
+
+
 WHOSE = {
     # The roll dialog's defender: the Goblin Boss is out of the fight (incapacitated).
     "demo-livehack": ("Orla's chances vs Goblin Boss", "Orla's chances vs Goblin Sneak"),
@@ -96,7 +100,7 @@ async def test_every_systems_odds_say_whose_they_are(tmp_path: Path, demo: str) 
     session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "demo.fight")
     app = TrackerApp(session, saves=tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: after in consequences(app), "the last roll's chances")
         pane = pane_text(screen_text(app), "Consequences")
         assert after in pane  # the last roll's chances, named
         if demo == "demo-beer-run":  # the round is rolled: the pane's labels are the struck's
@@ -105,7 +109,7 @@ async def test_every_systems_odds_say_whose_they_are(tmp_path: Path, demo: str) 
         await pilot.press("r")
         if session.system.pending(session.state):  # the demo's last result waits: set it aside
             await pilot.press("x")
-        await pilot.pause(0.5)
+        await until(pilot, lambda: "Odds before the dice:" in screen_text(app), "the dialog's odds")
         text = screen_text(app)
         assert f"Odds before the dice: {before}" in text
         assert f"{before}, before the dice" in pane_text(text, "Consequences")

@@ -8,6 +8,7 @@ from rules.dice import ScriptedDice, SeededDice
 from rules.engine import new_encounter
 from rules.history import History
 from rules.systems.painpool.demo import build as painpool_demo
+from tests.app.support import until
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
@@ -198,14 +199,14 @@ async def test_the_hope_and_despair_dialogs_show_the_odds_on_the_rolled_dice(
     app = make_app(tmp_path, history=history)
     async with app.run_test(size=BIG) as pilot:
         await menu(pilot, 4)  # Spend Hope: every pool re-rolled by default
-        await pilot.pause(0.3)
+        await until(pilot, lambda: best in screen_text(app), "the dialog's odds")
         text = screen_text(app)
         assert "Odds before the dice" in text
         assert best in text and worst in text
         assert hope.extra["note"] in text  # the damage line: 3 chance, mean, most
         await pilot.press("shift+tab", "shift+tab", "right")  # Precision: No
-        await pilot.pause(0.3)
-        assert percent(float(no_precision.tiers[0].p)) in screen_text(app)
+        changed = percent(float(no_precision.tiers[0].p))
+        await until(pilot, lambda: changed in screen_text(app), "the odds to follow")
 
 
 async def test_a_bonus_die_given_to_another_hero_by_keys(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from rules.systems.beerrun.model import BeerRunSheet, parse_abilities
 from rules.systems.beerrun.solo import in_the_fight
 from rules.systems.livehack.solo import is_out
 from rules.systems.livehack.system import LiveHackRolled, LiveHackSheet
+from tests.app.support import until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
@@ -72,8 +73,8 @@ async def test_the_solo_dialog_turns_a_side_over_and_the_screen_says_so(tmp_path
         await pilot.pause()
         assert "Aggressive: goes for the most hurt or dazed foe" in screen_text(app)
         await pilot.press("enter")
-        await pilot.pause()
-        await pilot.pause(0.5)  # the pane's widened column is laid out on the next frame
+        # The pane's widened Solo column is laid out on a later frame.
+        await until(pilot, lambda: "⚙ aggressive" in screen_text(app), "the Solo column")
         text = screen_text(app)
         assert "⚙ solo: foes" in text  # the header
         ogre = next(line for line in text.splitlines() if " Ogre " in line)

@@ -16,7 +16,7 @@ from textual.widgets import Input
 
 from rules.dice import SeededDice
 from rules.history import History
-from tests.app.support import make_app
+from tests.app.support import make_app, until
 from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING, hostile_text, raw_fight, unsafe
 from tests.screen import screen_text
 from tests.threaded import InThread
@@ -27,11 +27,7 @@ from tracker.session import EncounterSession
 
 
 async def until_shown(pilot: Pilot[None], kind: type[Screen[object]]) -> None:
-    for _ in range(100):
-        if isinstance(pilot.app.screen, kind):
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"no {kind.__name__} shown")
+    await until(pilot, lambda: isinstance(pilot.app.screen, kind), f"no {kind.__name__} shown")
 
 
 async def screens_of(pilot: Pilot[None], session: EncounterSession, all: bool = True) -> list[str]:

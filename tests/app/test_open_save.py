@@ -12,6 +12,7 @@ from rules.engine import new_encounter
 from rules.history import History
 from rules.systems.fatigue.demo import build as fatigue_demo
 from rules.systems.livehack.demo import build as livehack_demo
+from tests.app.support import until
 from tests.helpers import run
 from tests.screen import screen_text
 from tracker import storage
@@ -37,7 +38,7 @@ async def test_browse_filter_and_open(tmp_path: Path) -> None:
     app = TrackerApp(session, saves=tmp_path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await pilot.press("ctrl+o")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "not a combat tracker save" in screen_text(app), "the list")
         text = screen_text(app)
         assert "Bridge" in text and "Crypt" in text and "LiveHack" in text
         assert "not a combat tracker save" in text  # the bad file says what is wrong
@@ -52,7 +53,7 @@ async def test_browse_filter_and_open(tmp_path: Path) -> None:
         assert app.session.path == tmp_path / "crypt.fight"
 
         await pilot.press("ctrl+o")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "not a combat tracker save" in screen_text(app), "the list")
         await pilot.press(*"broken", "enter")
         await pilot.pause()
         assert "Cannot open" in screen_text(app)
@@ -74,7 +75,7 @@ async def test_a_demo_and_its_copy_are_told_apart_and_the_file_fits(
     app = TrackerApp(session, saves=tmp_path)
     async with app.run_test(size=size) as pilot:
         await pilot.press("ctrl+o")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: screen_text(app).count(".fight") >= 4, "the list")
         rows = {line.split("█")[1].strip() for line in screen_text(app).splitlines() if "█" in line}
         found = {row for row in rows if ".fight" in row}
         assert any("Goblin Warren  (demo)" in r and "demo-livehack.fight" in r for r in found)

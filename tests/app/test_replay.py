@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rules.engine import fold
 from rules.replay import Timeline
 from rules.systems.livehack.demo import build as livehack_demo
+from tests.app.support import until
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
@@ -103,10 +104,7 @@ async def test_play_runs_to_the_end(tmp_path: Path) -> None:
         await pilot.press("space")
         assert app.screen.playing  # (a pause here would already see it finish)
         # Wait for the end, however busy the machine: at 16/s it takes about a second.
-        for _ in range(100):
-            await pilot.pause(0.1)
-            if not app.screen.playing:
-                break
+        await until(pilot, lambda: not app.screen.playing, "the replay's end")
         text = screen_text(app)
         assert f"event {len(EVENTS)}/{len(EVENTS)}" in text and "paused" in text
 

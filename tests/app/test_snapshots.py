@@ -34,9 +34,8 @@ def replay_app(demo: str) -> TrackerApp:
 async def settle(pilot) -> None:
     """Let workers (the odds) finish and the screen catch up."""
     await pilot.pause()
+    # The odds worker hands its result to the screen (beneath the dialog too) before it ends.
     await pilot.app.workers.wait_for_complete()
-    # The odds reach the screen beneath the dialog through a call from the worker's thread.
-    await pilot.pause(0.2)
     await pilot.pause()
 
 

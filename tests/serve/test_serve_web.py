@@ -265,8 +265,7 @@ async def test_the_gm_makes_copies_and_revokes_links_in_the_seats_dialog(tmp_pat
         assert len(made) == 1 and made[0].role == "player"
         url = table.links.url(made[0])
         assert app.clipboard == url  # copied, and shown to read out
-        await pilot.pause(0.3)
-        assert "Cara's link (copied)" in screen_text(app)
+        await until(lambda: "Cara's link (copied)" in screen_text(app))
         assert url in screen_text(app)  # in the links
         await pilot.press("tab", "down", "c")  # to the links; Cara's
         assert app.clipboard == url
@@ -290,6 +289,5 @@ async def test_without_web_the_dialog_says_how_to_make_links(tmp_path: Path) -> 
         await pilot.pause()
         assert "make a join link" not in screen_text(app)
         await pilot.press("l")
-        await pilot.pause(0.3)
-        assert "Serve with --web" in screen_text(app)
+        await until(lambda: "Serve with --web" in screen_text(app))
         assert not len(table.links)
