@@ -49,6 +49,12 @@ EVERY_SCREEN = (
     *("ctrl+o", "N", "colon", "ctrl+p"),
 )
 A_SYSTEMS_OWN = ("r", "s", "question_mark")  # what differs from system to system
+# Dialogs that need something first, by the keys that reach them and what they show: the
+# quick turn's question once its roll is made, and a condition to drop.
+SET_UP_FIRST = (
+    (("t", "enter"), "Apply the result?"),
+    (("c", *"Prone", "enter", "C"), "Remove a condition from"),
+)
 
 Tour = Callable[[Any], Awaitable[None]]
 TOURS: list[Tour] = []  # the next app started plays the first
@@ -101,7 +107,24 @@ async def closes(pilot: Any, screen: object) -> None:
     await until(f"Esc to close {type(screen).__name__}", lambda: pilot.app.screen is not screen)
 
 
-def tour_of(keys: tuple[str, ...], check: Callable[[Any], None] = lambda app: None) -> Tour:
+async def reaches(pilot: Any, keys: tuple[str, ...], shows: str) -> str:
+    """``keys`` pressed from the encounter screen open a dialog showing ``shows``; Esc goes
+    back. The dialog's name."""
+    app = pilot.app
+    base = app.screen
+    await pilot.press(*keys)
+    await until(f"{' '.join(keys)} to show {shows!r}", lambda: shows in screen_text(app))
+    opened = type(app.screen).__name__
+    while app.screen is not base:
+        await closes(pilot, app.screen)
+    return opened
+
+
+def tour_of(
+    keys: tuple[str, ...],
+    check: Callable[[Any], None] = lambda app: None,
+    reached: tuple[tuple[tuple[str, ...], str], ...] = (),
+) -> Tour:
     async def tour(pilot: Any) -> None:
         await until("the encounter", lambda: pilot.app.session is not None)
         check(pilot.app)
@@ -109,6 +132,8 @@ def tour_of(keys: tuple[str, ...], check: Callable[[Any], None] = lambda app: No
         for key in keys:
             began = time.monotonic()
             shown.append(f"{key} {await opens(pilot, key)} {time.monotonic() - began:.1f}s")
+        for path, shows in reached:
+            shown.append(f"{' '.join(path)} {await reaches(pilot, path, shows)}")
         print(f"  {pilot.app.session.state.system}: opened {', '.join(shown)}", flush=True)
         await pilot.press("q")
 
@@ -161,7 +186,7 @@ def first_start() -> list[Path]:
         assert session.path.parent == saves
         assert not storage.is_demo(session.path)
 
-    run(tour=tour_of(EVERY_SCREEN, is_first_demos_copy))
+    run(tour=tour_of(EVERY_SCREEN, is_first_demos_copy, SET_UP_FIRST))
     demos = [saves / f"{stem}{storage.SUFFIX}" for stem in DEMOS]
     assert {storage.read(demo).state.system for demo in demos} == set(names())
     print(f"first start: the demos in {saves}: {', '.join(d.name for d in demos)}")
@@ -170,14 +195,40 @@ def first_start() -> list[Path]:
 
 async def seats_tour(pilot: Any) -> None:
     """The GM of a served table opens the seats dialog (w): it lists the player's join
-    link, and the link's page is served."""
+    link, and the link's page is served; from it, the dialog that makes a link (l)."""
     app = pilot.app
     assert await opens(pilot, "w", shows="Alice") == "SeatsScreen"
     (link,) = app.table.links
     page = await asyncio.to_thread(_fetch, app.table.links.url(link))
     assert "textual" in page.lower(), page[:200]
+    await pilot.press("w")
+    seats = app.screen
+    await until("the seats dialog", lambda: type(seats).__name__ == "SeatsScreen")
+    await pilot.press("l")
+    await until("the link dialog", lambda: "A join link for a browser seat" in screen_text(app))
+    while app.screen is not seats:
+        await closes(pilot, app.screen)
+    await closes(pilot, seats)
     await pilot.press("q")
-    print("tracker serve: the seats dialog (w) lists Alice's link; her page is served")
+    print("tracker serve: the seats dialog (w) lists Alice's link; her page is served; l opens")
+
+
+async def damaged_tour(pilot: Any) -> None:
+    """A save whose journal is another save's: one notice, dismissed by Enter."""
+    app = pilot.app
+    await until("the notice", lambda: "The save was damaged" in screen_text(app))
+    assert type(app.screen).__name__ == "NoticeScreen"
+    await pilot.press("enter")
+    await until("the encounter", lambda: type(app.screen).__name__ == "EncounterScreen")
+    await pilot.press("q")
+    print("tracker open of a save with a stray journal: its notice, then the encounter")
+
+
+def damaged(demo: Path, folder: Path) -> None:
+    save = folder / f"stray{storage.SUFFIX}"
+    save.write_bytes(demo.read_bytes())
+    Path(f"{save}.journal").write_bytes(b"not this save's journal")
+    run("open", str(save), tour=damaged_tour)
 
 
 def _fetch(url: str) -> str:
@@ -200,6 +251,7 @@ def main(version: str) -> None:
     _, *others = first_start()
     for demo in others:
         run("open", str(demo), tour=tour_of(A_SYSTEMS_OWN))
+    damaged(others[0], Path.cwd())
     serve(others[-1], Path.cwd())
     print(f"The installed tracker passed its smoke test in {time.monotonic() - started:.0f} s")
 
