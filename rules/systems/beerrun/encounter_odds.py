@@ -48,7 +48,7 @@ def contest_odds(contest: Contest, state: Encounter) -> Odds:
     return found._replace(whose=whose, extra={**found.extra, "note": note})
 
 
-def odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
     """The exact odds of the contest the Consequences pane would show after this action.
 
     ``roll``: the round's first comparison (None once rolled, or while helping pools wait:

@@ -302,7 +302,7 @@ class BeerRun(RuleSystem):
     # --- odds ---
 
     def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        return encounter_odds.odds(state, action, values)
+        return encounter_odds.dialog_odds(state, action, values)
 
     def last_odds(self, state: Encounter) -> Odds | None:
         return encounter_odds.last_odds(state)
