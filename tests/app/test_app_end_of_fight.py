@@ -18,7 +18,7 @@ from rules.systems.beerrun.events import BuildPool, SetCategories
 from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
 from rules.systems.fatigue.sheet import FatigueSheet, Skill, Weapon
 from rules.systems.livehack.sheet import LiveHackSheet
-from rules.systems.painpool.sheets import ChallengeSheet, HeroSheet
+from rules.systems.painpool.sheet import ChallengeSheet, HeroSheet
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.confirm import ConfirmScreen
