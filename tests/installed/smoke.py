@@ -76,10 +76,17 @@ async def driven(app: TrackerApp, **_: object) -> None:
     """``App.run_async`` for this test: the next tour, by keys, where a terminal would be."""
     tour = TOURS.pop(0)
     async with app.run_test(size=SIZE) as pilot:
-        await tour(pilot)
+        try:
+            await tour(pilot)
+        except AssertionError as failed:  # what the screen showed then says why
+            raise AssertionError(f"{failed}; the screen:\n{screen_text(app)}") from None
 
 
-async def until(what: str, condition: Callable[[], object], timeout: float = 30.0) -> None:
+# Seconds to wait for a screen: generous, as a loaded machine may take many times longer.
+PATIENCE = 60.0
+
+
+async def until(what: str, condition: Callable[[], object], timeout: float = PATIENCE) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -95,11 +102,16 @@ async def opens(pilot: Any, key: str, shows: str = "") -> str:
     await pilot.press(key)
     await until(f"{key} to open a screen", lambda: app.screen is not base)
     opened = type(app.screen).__name__
-    await until(f"{opened} to show {shows!r}", lambda: shows in screen_text(app))
-    assert screen_text(app).strip(), f"{key}: {opened} shows nothing"
+    await until(f"{opened} to show {shows!r}", lambda: drawn(app, shows))
     while app.screen is not base:  # a screen opened from a screen needs another Esc
         await closes(pilot, app.screen)
     return opened
+
+
+def drawn(app: Any, shows: str) -> bool:
+    """The screen is drawn (not blank, as it is for a moment after a push) and shows ``shows``."""
+    text = screen_text(app)
+    return bool(text.strip()) and shows in text
 
 
 async def closes(pilot: Any, screen: object) -> None:
@@ -113,7 +125,7 @@ async def reaches(pilot: Any, keys: tuple[str, ...], shows: str) -> str:
     app = pilot.app
     base = app.screen
     await pilot.press(*keys)
-    await until(f"{' '.join(keys)} to show {shows!r}", lambda: shows in screen_text(app))
+    await until(f"{' '.join(keys)} to show {shows!r}", lambda: drawn(app, shows))
     opened = type(app.screen).__name__
     while app.screen is not base:
         await closes(pilot, app.screen)
