@@ -52,7 +52,7 @@ def run_library(args: argparse.Namespace) -> int:
 
     from rules.registry import known
     from tracker import library
-    from tracker.command_line import need_combatant
+    from tracker.line_commands.words import need_combatant
 
     folder = library_of(args)
     if args.library_command == "add":

@@ -726,7 +726,7 @@ class EncounterScreen(Screen[None]):
         )
 
     def action_command_line(self) -> None:
-        from tracker.screens.command_line import prompt_for
+        from tracker.screens.command_prompt import prompt_for
 
         selected = self.query_one(CombatantsPane).selected_id
         self.app.push_screen(
