@@ -12,6 +12,7 @@ from rules import registry
 from rules.dice import SeededDice
 from rules.events import ConsequenceDiscarded
 from rules.history import History
+from tests.app.support import until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.encounter import EncounterScreen
@@ -85,10 +86,11 @@ async def test_n_over_a_waiting_result_asks_and_esc_changes_nothing(
         assert "waiting (d): " in screen_text(app)  # the Consequences pane (and the header)
         before, records = app.session.state, len(app.session.history.records)
         await pilot.press("n")
-        await pilot.pause()
+        # A screen just pushed is blank until its first frame.
+        await until(pilot, lambda: "Not applied yet" in screen_text(app), "the question")
         assert isinstance(app.screen, WaitingScreen)
         text = screen_text(app)
-        assert "Not applied yet" in text and waiting in text
+        assert waiting in text
         doing = "end the turn" if app.session.system.uses_turn_order else "end the round"
         assert f"Apply it before you {doing}?" in text
         assert "d / Enter: apply it    x: discard it    Esc: back" in text

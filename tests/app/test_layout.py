@@ -215,10 +215,18 @@ def footer_entries(app: TrackerApp) -> tuple[list[str], str]:
     return [f"{key.key_display} {key.description}".strip() for key in keys], row
 
 
+def footer_drawn(app: TrackerApp) -> bool:
+    """The footer has entries and its row, as drawn, shows them (a frame after a resize)."""
+    if not app.screen.query(KeyBar):
+        return False
+    entries, row = footer_entries(app)
+    return bool(entries) and all(entry in row for entry in entries)
+
+
 async def test_the_footer_shows_whole_keys_the_help_first(tmp_path: Path) -> None:
     app = demo_app("demo-fatigue", tmp_path)
     async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: app.screen.query(KeyBar) and footer_entries(app)[0], "keys")
+        await until(pilot, lambda: footer_drawn(app), "keys")
         entries, row = footer_entries(app)
         assert "? Help" in entries and "r Roll" in entries and "^p palette" in entries
         assert "q Quit" not in entries  # it would not fit
@@ -226,6 +234,7 @@ async def test_the_footer_shows_whole_keys_the_help_first(tmp_path: Path) -> Non
         for key in app.screen.query_one(KeyBar).query("FooterKey"):
             assert not key.display or key.region.right <= SMALL[0]
         await resize(pilot, LARGE)
+        await until(pilot, lambda: footer_drawn(app) and "q Quit" in footer_entries(app)[1])
         entries, row = footer_entries(app)
         assert "q Quit" in entries and "c Condition" in entries
         assert all(entry in row for entry in entries)

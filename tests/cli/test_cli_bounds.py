@@ -111,7 +111,8 @@ def test_a_modifier_beyond_the_rules_is_one_line_at_once(
     assert err.count("\n") == 1
     assert err.startswith(f"tracker: {message} must be between ")
     assert f"{MODIFIER}" in err
-    assert time.perf_counter() - started < 5  # not a speed target: hangs used to be forever
+    # Not a speed target (a loaded machine took 10 s): a refusal used to hang for ever.
+    assert time.perf_counter() - started < 60
 
 
 def test_the_largest_modifiers_the_rules_allow_still_answer(
