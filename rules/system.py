@@ -120,6 +120,11 @@ class Move(Struct, frozen=True):
     reason: str
 
 
+# A command's declared actor (``RuleSystem.command_actors``): it acts for whoever the last roll
+# involved (applying its result, spending a token on it...), and names nobody itself.
+LAST_ROLL = "<last roll>"
+
+
 class RuleSystem(ABC):
     """A resolution system.
 
@@ -154,6 +159,14 @@ class RuleSystem(ABC):
     # The actions whose roll becomes the new last roll: the app asks about a consequence
     # still waiting before it opens one of them (see ``pending``).
     roll_actions: ClassVar[tuple[str, ...]] = ("roll",)
+    # Whom each command acts for, which a served table checks against a player's seat: the
+    # name of the command's field holding the combatant's id (or a tuple of ids), or
+    # LAST_ROLL. A command not listed here is the GM's alone.
+    command_actors: ClassVar[Mapping[type, str]] = {}
+    # The system's own styles of log lines (``Span.style``), besides the app's
+    # (``tracker/render.py``): a Rich style, where a colour may be a theme's (``$warning``,
+    # ``$secondary``...: the app colours it from its theme).
+    log_styles: ClassVar[Mapping[str, str]] = {}
 
     REQUIRED: ClassVar[tuple[str, ...]] = (
         "name",

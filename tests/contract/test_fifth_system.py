@@ -13,6 +13,8 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 from rules import registry, snapshot
+from rules.errors import Rejected
+from rules.forecast import forecast
 from rules.system import RuleSystem
 from tests.rules.test_purity import offences
 
@@ -120,6 +122,8 @@ def test_the_toy_keeps_the_contract(coinflip: RuleSystem):
     check_consequence(coinflip, rolled)
     figures = check_outcome(coinflip, rolled.history)  # the hooks' defaults
     assert not figures.outcome.out and all(side.luck is None for side in figures.luck)
+    with pytest.raises(Rejected, match="Coin Flip has no solo play"):  # no policy plays it
+        forecast(history.state, runs=10)
 
 
 def test_the_toy_has_the_headless_parts(coinflip: RuleSystem, capsys):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules import registry
 from rules.encounter import CombatantAdded, CombatantEdited, NoState
 from rules.engine import initial_state, new_encounter
+from rules.errors import Rejected
 from rules.events import CoreEvent
 from rules.history import Applied, Redone, Undone
 from rules.system import Action, RuleSystem
@@ -67,3 +70,15 @@ def test_a_new_encounter_can_be_shown(system: RuleSystem):
     assert system.landing(state) is None
     assert system.last_odds(state) is None
     assert isinstance(system.actions(state), list)
+
+
+@pytest.mark.parametrize("folder", ["CoinFlip", "coin_flip", "2d6", "coin-flip"])
+def test_a_folder_not_named_as_a_system_is_refused_in_one_line(folder: str):
+    with pytest.raises(TypeError, match="lowercase letters and digits") as refused:
+        registry.get_system(folder)
+    assert "\n" not in str(refused.value)
+
+
+def test_a_name_may_hold_digits():
+    with pytest.raises(Rejected, match="unknown rule system 'd20'"):  # a good name, no folder
+        registry.get_system("d20")

@@ -20,7 +20,7 @@ from rules.forms import Field, choice_value, int_value
 from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import mid_percentile, percent
-from rules.system import Action, Damage, Figure, Landing, Luck, RuleSystem, Tier, Track
+from rules.system import LAST_ROLL, Action, Damage, Figure, Landing, Luck, RuleSystem, Tier, Track
 
 from . import conflict, forecast, solo
 from .dice import MAX_REPLACED, compare, parse_die, parse_pool, pool_text
@@ -154,6 +154,13 @@ class BeerRun(RuleSystem):
         OutcomeDieAdded,
     )
     command_types = (SetCategories, SetGoal, BuildPool, RollRound, LandDamage, Cede, AddOutcomeDie)
+    command_actors = {  # whom each acts for; the rest are the GM's
+        SetGoal: "combatant_id",
+        BuildPool: "combatant_id",
+        Cede: "combatant_id",
+        AddOutcomeDie: "combatant_id",
+        LandDamage: LAST_ROLL,
+    }
     roll_event_types = (RoundRolled,)
     state_type = BeerRunState
     stat_columns = ("Int", "Abilities", "Goal", "Extra dice")

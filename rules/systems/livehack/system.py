@@ -22,7 +22,7 @@ from rules.forms import Field
 from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import Odds, percent, whose_chances
-from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
+from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import decide, forms, log, odds, solo
 from .forms import DEFENSES, TAKES, default_target
@@ -171,6 +171,18 @@ class LiveHack(RuleSystem):
         LiveHackDrop,
         LiveHackHeal,
     )
+    command_actors = {  # whom each acts for; the rest are the GM's
+        LiveHackRoll: "attacker_id",
+        LiveHackApplyConsequence: LAST_ROLL,
+        LiveHackJointRoll: "participant_ids",
+        LiveHackAid: "helper_id",
+        LiveHackGrimTest: "combatant_id",
+        LiveHackSave: "combatant_id",
+        LiveHackHold: LAST_ROLL,
+        LiveHackCancel: LAST_ROLL,
+        LiveHackDrop: "holder_id",
+        LiveHackHeal: "combatant_id",
+    }
     roll_event_types = (LiveHackRolled,)
     state_type = LiveHackState
     stat_columns = ("Atk", "R/F/W", "Wnd", "Fat", "Grm", "Pos")

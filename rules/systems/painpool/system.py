@@ -19,7 +19,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds import mid_percentile, whose_chances
-from rules.system import Action, Damage, Landing, Luck, RuleSystem, Tier, Track
+from rules.system import LAST_ROLL, Action, Damage, Landing, Luck, RuleSystem, Tier, Track
 
 from . import forecast, solo, view
 from .events import (
@@ -112,6 +112,13 @@ class PainPool(RuleSystem):
         EndScene,
         PassBonus,
     )
+    command_actors = {  # whom each acts for; the rest are the GM's
+        PainPoolRoll: "hero_id",
+        SpendHope: LAST_ROLL,
+        ApplyOutcome: LAST_ROLL,
+        TakeDamage: LAST_ROLL,
+        PassBonus: "hero_id",
+    }
     roll_event_types = (PainPoolRolled,)
     state_type = PainPoolState
     stat_columns = ("Dice", "Boons / Health", "Favor", "Held")
