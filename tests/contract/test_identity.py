@@ -12,7 +12,7 @@ from rules.events import CoreEvent
 from rules.history import Applied, Redone, Undone
 from rules.system import Action, RuleSystem
 
-from .support import check_identity, check_tags, check_view, tag_of
+from .support import check_identity, check_log_styles, check_tags, check_view, tag_of
 
 CORE_TYPES = (
     *CoreEvent.__args__,
@@ -36,6 +36,10 @@ def test_it_is_a_rule_system_named_for_its_folder(name: str):
 
 def test_every_saved_type_has_a_tag_of_its_own_with_the_system_prefix(system: RuleSystem):
     check_tags(system)
+
+
+def test_its_own_log_styles_are_new_and_readable(system: RuleSystem):
+    check_log_styles(system)
 
 
 def test_tags_are_unique_across_every_system_and_the_core():

@@ -719,10 +719,12 @@ class EncounterScreen(Screen[None]):
         except Rejected as exc:
             self.notify(exc.message, markup=False)
             return
+        from tracker.render import styles_of
         from tracker.screens.apply_result import ApplyResultScreen
 
         self.app.push_screen(
-            ApplyResultScreen(lines), lambda yes: self.action_apply_result() if yes else None
+            ApplyResultScreen(lines, styles_of(self.state.system)),
+            lambda yes: self.action_apply_result() if yes else None,
         )
 
     def action_command_line(self) -> None:

@@ -171,6 +171,11 @@ class LiveHack(RuleSystem):
         LiveHackDrop,
         LiveHackHeal,
     )
+    log_styles = {  # a Noon, a Midnight and an Eclipse stand out in the log
+        "noon": "bold $warning",
+        "midnight": "bold $secondary",
+        "eclipse": "bold reverse $warning",
+    }
     command_actors = {  # whom each acts for; the rest are the GM's
         LiveHackRoll: "attacker_id",
         LiveHackApplyConsequence: LAST_ROLL,
