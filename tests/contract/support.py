@@ -165,10 +165,15 @@ def check_view(system: RuleSystem, state: Encounter) -> None:
     assert landing is None or isinstance(landing, Landing)
     if landing is not None:
         assert 0 <= landing.tier < len(tiers), f"landing in tier {landing.tier} of {len(tiers)}"
-        assert tiers[landing.tier].contains(landing.value), (
+        assert system.lands_in(state, landing), (
             f"{landing.value} is not in the tier it landed in, {tiers[landing.tier]}"
         )
         assert isinstance(landing.summary, str) and landing.summary.strip()
+    order = system.turn_order(state)
+    assert len({c.id for c in order}) == len(order), "someone takes two turns in a round"
+    assert all(state.find(c.id) is not None for c in order), "a turn for someone not here"
+    actor = system.default_actor(state, None)
+    assert actor is None or state.find(actor.id) is not None, f"acting: {actor}"
     for combatant in state.combatants:
         assert isinstance(system.cannot_act(state, combatant), str)
         badges = system.badges(state, combatant)
