@@ -11,6 +11,7 @@ from rules.errors import Rejected
 from rules.events import CoreEvent
 from rules.history import Applied, Redone, Undone
 from rules.system import Action, RuleSystem
+from rules.testing import Kit, kit
 
 from .support import check_identity, check_log_styles, check_tags, check_view, tag_of
 
@@ -86,3 +87,7 @@ def test_a_folder_not_named_as_a_system_is_refused_in_one_line(folder: str):
 def test_a_name_may_hold_digits():
     with pytest.raises(Rejected, match="unknown rule system 'd20'"):  # a good name, no folder
         registry.get_system("d20")
+
+
+def test_its_test_kit_if_any_is_a_kit(name: str):
+    assert isinstance(kit(name), Kit)
