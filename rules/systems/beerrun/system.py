@@ -277,7 +277,7 @@ class BeerRun(RuleSystem):
         the category the same ability has on a sheet here, else that of its nearest neighbour
         in the list that has one (the pane lists a sheet category by category); with none at
         all, the encounter's only category (``General`` in one that has none yet), and with
-        several to choose from, refused (see docs/rulings.md)."""
+        several to choose from, refused (see rulings.md)."""
         if all(a.category for a in sheet.abilities):
             return sheet
         filed = {

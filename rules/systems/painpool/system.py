@@ -122,7 +122,7 @@ class PainPool(RuleSystem):
     roll_event_types = (PainPoolRolled,)
     state_type = PainPoolState
     stat_columns = ("Dice", "Boons / Health", "Favor", "Held")
-    # A conflict-resolution game: exchanges, not initiative (see docs/rulings.md).
+    # A conflict-resolution game: exchanges, not initiative (see rulings.md).
     uses_turn_order = False
     has_odds = True
     damage_unit = "points"
@@ -160,7 +160,7 @@ class PainPool(RuleSystem):
         """Where the roll's difference sits among every difference it could have had, from the
         hero's side (the challenge has one minus it): a win by 8 is luckier than a win by 1.
         The three tiers alone say too little: against even odds (d8, d6, d4 against 3d6) a
-        success and a failure always averaged exactly 50% and a tie was 50% (docs/rulings.md,
+        success and a failure always averaged exactly 50% and a tie was 50% (rulings.md,
         "Luck against the odds, in the summary")."""
         if not isinstance(event, PainPoolRolled):
             return ()
