@@ -52,7 +52,7 @@ def known(name: str) -> str:
 def get_system(name: str) -> RuleSystem:
     from rules.system import RuleSystem  # here, not above: `tracker odds` loads no msgspec
 
-    if NAME.fullmatch(name) is None:
+    if NAME.fullmatch(name) is None and name in names():  # a folder no save may name
         raise TypeError(f"{PACKAGE}.{name}: {NAME_RULE}")
     system = part(name, "system")
     found = getattr(system, "SYSTEM", None) if system is not None else None

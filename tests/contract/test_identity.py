@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
 import pytest
 
 from rules import registry
@@ -77,11 +80,25 @@ def test_a_new_encounter_can_be_shown(system: RuleSystem):
     assert isinstance(system.actions(state), list)
 
 
-@pytest.mark.parametrize("folder", ["CoinFlip", "coin_flip", "2d6", "coin-flip"])
-def test_a_folder_not_named_as_a_system_is_refused_in_one_line(folder: str):
-    with pytest.raises(TypeError, match="lowercase letters and digits") as refused:
+@pytest.mark.parametrize("folder", ["CoinFlip", "coin_flip", "coin-flip"])
+def test_a_folder_not_named_as_a_system_is_refused_in_one_line(
+    folder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / "__init__.py").touch()
+    package = importlib.import_module(registry.PACKAGE)
+    monkeypatch.setattr(package, "__path__", [*package.__path__, str(tmp_path)])
+    registry.names.cache_clear()
+    try:
+        assert folder in registry.names()
+        with pytest.raises(TypeError, match="lowercase letters and digits") as refused:
+            registry.get_system(folder)
+        assert "\n" not in str(refused.value)
+    finally:
+        monkeypatch.undo()
+        registry.names.cache_clear()
+    with pytest.raises(Rejected, match="unknown rule system"):  # a save naming it: one line
         registry.get_system(folder)
-    assert "\n" not in str(refused.value)
 
 
 def test_a_name_may_hold_digits():
