@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke
+.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke example
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
@@ -28,9 +28,11 @@ lock:
 	mv constraints.txt.new constraints.txt
 	rm -rf $(LOCK_VENV)
 
-# In a checkout the saves are this folder's saves/, with the bundled demos; an installed
-# tracker keeps them in the user's data folder (README, "Saves").
+# In a checkout the saves are this folder's saves/, with the bundled demos (a system's demo
+# not committed yet is written there first); an installed tracker keeps them in the user's
+# data folder (README, "Saves").
 run: $(STAMP)
+	@$(BIN)/python -m tracker.demos --missing saves >/dev/null
 	$(BIN)/tracker --saves saves
 
 # Put `tracker` on the user's PATH, as a tool: with pipx when it is there, else in a venv of
@@ -62,6 +64,10 @@ test: check browser
 	@$(MAKE) --no-print-directory smoke
 	$(BIN)/pytest
 
+# docs/adding-a-system.md's worked example written into rules/systems/ of a temporary copy of
+# the checkout, and every check and the whole suite run there (tests/example.py).
+example: $(STAMP)
+	$(BIN)/python -m tests.example $(ARGS)
 # The wheel built and installed (not editable) in a fresh venv, and the installed tracker
 # smoke-tested there, from outside the checkout (tests/installed/run.py says how; about a
 # minute under load; the dependencies' wheels are downloaded once, into .venv/wheelhouse).

@@ -291,16 +291,19 @@ def _next_turn(state: Encounter) -> list[Event]:
         return _next_round(state)
     if not state.combatants:
         raise Rejected("there is nobody in the turn order yet")
+    order = get_system(state.system).turn_order(state)
+    if not order:
+        raise Rejected("nobody takes a turn now")
     events: list[Event] = []
     ending = state.current
-    index = state.index_of(state.current_id)
+    index = next((i for i, c in enumerate(order) if c.id == state.current_id), -1)
     if ending is not None:
         events += [
             ConditionRemoved(ending.id, c.name, "expired")
             for c in ending.conditions
             if c.ends_with_turn(ending.id, state.round)
         ]
-    wraps = index + 1 >= len(state.combatants)
+    wraps = index + 1 >= len(order)
     if wraps:
         for combatant in state.combatants:
             events += [
@@ -309,7 +312,7 @@ def _next_turn(state: Encounter) -> list[Event]:
                 if c.ends_with_round(state.round)
                 and not (combatant is ending and c.ends_with_turn(ending.id, state.round))
             ]
-    following = state.combatants[0 if wraps else index + 1]
+    following = order[0 if wraps else index + 1]
     events.append(
         TurnAdvanced(
             round=state.round + 1 if wraps else state.round,

@@ -60,6 +60,11 @@ _job_decoder = msgspec.msgpack.Decoder(Job)
 
 
 def job_bytes(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> bytes:
+    """The job of a forecast from ``state``; ``Rejected`` when its system has no solo play
+    (nothing could play its sides, and every run would end unfinished)."""
+    system = get_system(state.system)
+    if not system.solo_policies:
+        raise Rejected(f"{system.title} has no solo play: the tracker cannot fight it out")
     return _encoder.encode(Job(state.system, msgspec.Raw(_encoder.encode(state)), seed, rounds))
 
 

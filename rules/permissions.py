@@ -1,19 +1,19 @@
 """What a role may do: one place that answers it, asked by the session for every command.
 
 The GM may do anything. A player acts only for the combatants assigned to them: a command
-is theirs when the combatant it acts for (its attacker, hero, helper, holder, participants
-or combatant) is assigned to them, or, for a command that names nobody (apply the result,
-spend Hope, take damage on one's boons...), when the last roll involved one of theirs. The
-running of the table (the roster, the turn order, the GM's tokens) is the GM's. A spectator
-does nothing.
+is theirs when the combatant it acts for, as its system declares (``command_actors``), is
+assigned to them, or, for a command declared to act for the last roll's (apply the result,
+spend Hope, take damage on one's boons...), when the last roll involved one of theirs. A
+command nothing declares is the GM's, as is the running of the table (the roster, the
+turn order, the GM's tokens). A spectator does nothing.
 """
 
 from __future__ import annotations
 
-import msgspec
-
+from rules.commands import AddCondition, AddNote, RemoveCondition, RollDice
 from rules.encounter import Encounter
 from rules.registry import get_system
+from rules.system import LAST_ROLL, RuleSystem
 from rules.visibility import Viewer, mentions
 
 # The core's commands only the GM gives, by class name (a system names its own: the
@@ -33,27 +33,28 @@ GM_COMMANDS = frozenset(
     }
 )
 
-# The fields naming whom a command acts for, most specific first.
-ACTOR_FIELDS = (
-    "attacker_id",
-    "hero_id",
-    "helper_id",
-    "holder_id",
-    "participant_ids",
-    "combatant_id",
-)
+# Whom the core's commands a player may give act for (see ``RuleSystem.command_actors``).
+CORE_ACTORS: dict[type, str] = {
+    AddCondition: "combatant_id",
+    RemoveCondition: "combatant_id",
+    AddNote: "combatant_id",
+    RollDice: LAST_ROLL,
+}
 
 
-def actors(command: object) -> set[str] | None:
-    """Whom a command acts for; None when it names nobody."""
-    fields = msgspec.structs.asdict(command) if isinstance(command, msgspec.Struct) else {}
-    for name in ACTOR_FIELDS:
-        value = fields.get(name)
-        if isinstance(value, str) and value:
-            return {value}
-        if isinstance(value, tuple) and value:
-            return set(value)
-    return None
+def actors(system: RuleSystem, command: object) -> set[str] | None:
+    """Whom a command acts for, as declared; an empty set for the last roll's (or a declared
+    field left empty); None when nothing declares it: the GM's alone."""
+    kind = type(command)
+    declared = CORE_ACTORS.get(kind) or system.command_actors.get(kind)
+    if not declared:
+        return None
+    value = getattr(command, declared, None) if declared != LAST_ROLL else None
+    if isinstance(value, str) and value:
+        return {value}
+    if isinstance(value, tuple):
+        return set(value)
+    return set()
 
 
 def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
@@ -62,15 +63,17 @@ def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
         return None
     if viewer.role != "player":
         return "Spectators watch: they cannot change the encounter"
-    mine = get_system(state.system).gm_commands
-    if type(command).__name__ in GM_COMMANDS or isinstance(command, mine):
+    system = get_system(state.system)
+    acting = actors(system, command)
+    if type(command).__name__ in GM_COMMANDS or isinstance(command, system.gm_commands):
+        return "Only the GM can do that"
+    if acting is None:  # a command that says for whom it acts: the GM's
         return "Only the GM can do that"
     hidden = {c.id for c in state.combatants if c.gm_only}
     named = mentions(command)
     if named & hidden or any(state.find(cid) is None for cid in named):
         return "No such combatant"
-    acting = actors(command)
-    if acting is None:
+    if not acting:
         roll = state.last_roll
         if roll is None or not (mentions(roll) & viewer.assigned):
             return "Only the GM, or a player whose combatant made the last roll, can do that"

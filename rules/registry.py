@@ -9,6 +9,7 @@ holds ``SYSTEM``), a system's package may have other parts the tracker looks up 
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import import_module, util
 from types import ModuleType
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from rules.system import RuleSystem
 
 PACKAGE = "rules.systems"
+# A system's name: its folder, its saves' ``system`` field and its tags' prefix.
+NAME = re.compile(r"[a-z][a-z0-9]*")
+NAME_RULE = "a rule system's name is lowercase letters and digits, starting with a letter"
 
 
 @cache
@@ -48,6 +52,8 @@ def known(name: str) -> str:
 def get_system(name: str) -> RuleSystem:
     from rules.system import RuleSystem  # here, not above: `tracker odds` loads no msgspec
 
+    if NAME.fullmatch(name) is None and name in names():  # a folder no save may name
+        raise TypeError(f"{PACKAGE}.{name}: {NAME_RULE}")
     system = part(name, "system")
     found = getattr(system, "SYSTEM", None) if system is not None else None
     if not isinstance(found, RuleSystem) or found.missing() or found.name != name:

@@ -120,6 +120,11 @@ class Move(Struct, frozen=True):
     reason: str
 
 
+# A command's declared actor (``RuleSystem.command_actors``): it acts for whoever the last roll
+# involved (applying its result, spending a token on it...), and names nobody itself.
+LAST_ROLL = "<last roll>"
+
+
 class RuleSystem(ABC):
     """A resolution system.
 
@@ -154,6 +159,14 @@ class RuleSystem(ABC):
     # The actions whose roll becomes the new last roll: the app asks about a consequence
     # still waiting before it opens one of them (see ``pending``).
     roll_actions: ClassVar[tuple[str, ...]] = ("roll",)
+    # Whom each command acts for, which a served table checks against a player's seat: the
+    # name of the command's field holding the combatant's id (or a tuple of ids), or
+    # LAST_ROLL. A command not listed here is the GM's alone.
+    command_actors: ClassVar[Mapping[type, str]] = {}
+    # The system's own styles of log lines (``Span.style``), besides the app's
+    # (``tracker/render.py``): a Rich style, where a colour may be a theme's (``$warning``,
+    # ``$secondary``...: the app colours it from its theme).
+    log_styles: ClassVar[Mapping[str, str]] = {}
 
     REQUIRED: ClassVar[tuple[str, ...]] = (
         "name",
@@ -233,6 +246,15 @@ class RuleSystem(ABC):
         """A line shown live under the dialog as the user types ("" for none)."""
         return ""
 
+    def default_actor(self, state: Encounter, selected: str | None) -> Combatant[Any] | None:
+        """Whom a dialog proposes as acting (its first field's default): by default whoever's
+        turn it is, else the highlighted combatant (``selected``), else the first still in
+        the fight; None when there is nobody."""
+        found = state.current or state.find(selected)
+        if found is not None:
+            return found
+        return next((c for c in state.combatants if not self.out_of_fight(state, c)), None)
+
     @abstractmethod
     def consequence_command(self, state: Encounter) -> Any:
         """The command that applies the last roll's result (the ``d`` key)."""
@@ -306,6 +328,13 @@ class RuleSystem(ABC):
     @abstractmethod
     def landing(self, state: Encounter) -> Landing | None: ...
 
+    def lands_in(self, state: Encounter, landing: Landing) -> bool:
+        """Whether the last roll's value may land in the tier ``landing`` names: by default
+        when the value lies in the tier's band. A system whose tiers are more than bands of
+        one number says so itself (a d20's natural 20 hits, whatever the total)."""
+        tiers = self.tiers(state)
+        return 0 <= landing.tier < len(tiers) and tiers[landing.tier].contains(landing.value)
+
     @abstractmethod
     def describe(self, state: Encounter, event: Any) -> LogEntry: ...
 
@@ -316,6 +345,13 @@ class RuleSystem(ABC):
     def status(self, state: Encounter) -> str:
         """Extra text for the header, e.g. token counts ("" for none)."""
         return ""
+
+    def turn_order(self, state: Encounter) -> tuple[Combatant[Any], ...]:
+        """Who takes a turn, in the order they take it (``uses_turn_order``; ``n`` passes the
+        turn to the next): by default every combatant, as the order lists them (the GM moves
+        them). A system may sort them (by initiative) or leave out who takes no turn (who is
+        out of the fight); a current combatant left out passes the turn to the first."""
+        return state.combatants
 
     def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
         """Why a combatant cannot act now ("" if it can): the turn order marks it with ✗."""

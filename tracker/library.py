@@ -13,7 +13,8 @@ form, each checked by the system's own form parsing::
     skills = "Hide +3, Spot +1"
 
 A system with more than one kind of sheet (Pain Pool: hero, challenge) says which with
-``kind = "challenge"``. The bundled set ships in ``tracker/stat_blocks/<system>/``; the user's
+``kind = "challenge"``. The bundled set is each system's own, in its folder
+(``rules/systems/<system>/stat_blocks/``, found through the registry); the user's
 library (``--library``, else ``tracker.defaults.library_folder()``) holds the same files, and
 one of theirs stands in for a bundled one of the same system and name. No Textual here.
 """
@@ -27,6 +28,7 @@ import stat
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +37,12 @@ from rules.encounter import Combatant
 from rules.engine import MAX_GROUP, MAX_NAME, NUMBERED
 from rules.errors import Rejected
 from rules.forms import Field
-from rules.registry import get_system, known
+from rules.registry import PACKAGE, get_system, known, names
 from rules.system import RuleSystem
 from tracker import storage
 from tracker.storage import slug
 
-BUNDLED = Path(__file__).with_name("stat_blocks")
+BUNDLED = "stat_blocks"  # a system's own, in its folder: rules/systems/<system>/stat_blocks/
 SUFFIX = ".toml"
 MAX_BYTES = 64 * 1024  # a stat block is a few hundred bytes; this is room for long notes
 MAX_FILES = 2000  # read from one library folder: more than anyone keeps, fewer than a stall
@@ -277,21 +279,28 @@ class Library:
         return found
 
 
-def _files(folder: Path) -> list[Path]:
+def _files(folder: Path, pattern: str = f"*/*{SUFFIX}") -> list[Path]:
     try:
-        return sorted(folder.glob(f"*/*{SUFFIX}"))[:MAX_FILES]
+        return sorted(folder.glob(pattern))[:MAX_FILES]
     except OSError:
         return []
+
+
+def bundled_files() -> list[Path]:
+    """Every system's own stat blocks, by the registry's systems."""
+    found = []
+    for name in names():
+        for folder in import_module(f"{PACKAGE}.{name}").__path__:
+            found += _files(Path(folder) / BUNDLED, f"*{SUFFIX}")
+    return found
 
 
 def load(folder: Path | None) -> Library:
     """Every stat block: bundled, then ``folder``'s (None: the bundled set alone)."""
     library = Library()
     chosen: dict[tuple[str, str], Entry] = {}
-    for bundled, where in ((True, BUNDLED), (False, folder)):
-        if where is None:
-            continue
-        for path in _files(where):
+    for bundled, paths in ((True, bundled_files()), (False, _files(folder) if folder else [])):
+        for path in paths:
             try:
                 entry = read(path, bundled)
             except LibraryError as exc:

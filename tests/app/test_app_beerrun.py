@@ -10,6 +10,7 @@ from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.systems.beerrun.demo import build as beerrun_demo
 from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
+from tests.app.test_app_odds import pane_text
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.form import FormScreen
@@ -169,6 +170,15 @@ async def test_the_demo_reads_mid_conflict(tmp_path: Path) -> None:
         text = screen_text(app)
         for part in ("Tavern Brawl", "Round 2", "Mags", "Tib", "Bouncer", "waiting (d)"):
             assert part in text
+
+
+async def test_the_rolled_rounds_chances_are_the_struck_ones(tmp_path: Path) -> None:
+    app = make_app(tmp_path, beerrun_demo(), [])
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause(0.3)
+        pane = pane_text(screen_text(app), "Consequences")
+        assert "the upper hand's successes in Mags vs Bouncer" in pane
+        assert "upper hand: Mags" in pane and "Health d6 → d2" in pane
 
 
 async def test_a_pool_it_cannot_pay_for_is_refused_in_the_dialog(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from rules.registry import get_system
 from rules.systems.fatigue import demo as fatigue
 from rules.systems.livehack import demo as livehack
 from rules.systems.painpool import demo as painpool
+from rules.testing import kit
 from tests.screen import screen_text
 from tracker import quick_flow
 from tracker.app import TrackerApp
@@ -79,23 +80,15 @@ async def test_livehack_four_keys_from_the_demo(tmp_path: Path) -> None:
         assert len(app.session.history.records) == records + 4
 
 
-# The dice seed each demo needs for a roll with a consequence, and keys pressed first; any other
-# system: seed 1, no keys. (LiveHack has the test above too, key by key.)
-QUIRKS: dict[str, tuple[int, tuple[str, ...]]] = {
-    "livehack": (2, ()),  # seed 1: Orla misses
-    "painpool": (7, ()),
-    # Beer Run: the demo's round is rolled already; undo it, and its paid pools remain.
-    "beerrun": (1, ("u",)),
-    # Fatigue: the demo ends on Mara's Bad defense, unpaid: t would first ask about it.
-    "fatigue": (1, ("d",)),
-}
-
-
 @pytest.mark.parametrize("system", registry.names())
 async def test_four_keys_in_every_demo(tmp_path: Path, system: str) -> None:
-    seed, before = QUIRKS.get(system, (1, ()))
+    # The dice seed for a roll with a consequence, and keys that settle what the demo leaves
+    # waiting: the system's test kit (rules.testing). LiveHack has the test above too.
+    seed, before = kit(system).quick_seed, kit(system).quick_keys
     demo = registry.part(system, "demo")
     assert demo is not None, f"{system} has no demo"
+    if not before and get_system(system).pending(demo.build().state):
+        before = ("d",)  # the demo's result waits: apply it first
     app = make_app(tmp_path, demo.build(), seed)
     async with app.run_test(size=BIG) as pilot:
         for key in before:

@@ -9,14 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.color import Color
 
 from bench.big import SYSTEMS, big_fight, log_length
+from rules import registry
 from rules.dice import SeededDice
 from rules.engine import describe
 from rules.history import History
+from rules.registry import get_system
 from tests.app.support import until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
+from tracker.render import THEME_COLOUR
 from tracker.session import EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.roll_log import RollLog
@@ -124,3 +128,21 @@ async def test_switching_theme_redraws_both_panes(tmp_path: Path) -> None:
         await until(pilot, lambda: themes and screen_text(app) == text, "the screen redrawn")
         log = app.screen.query_one(RollLog)
         assert log._style_map()["success"].color is not None
+
+
+@pytest.mark.parametrize("system", [s.name for s in registry.all_systems() if s.log_styles])
+async def test_a_systems_own_log_styles_take_the_themes_colours(
+    tmp_path: Path, system: str
+) -> None:
+    app = app_on(big_fight(system, 2, 1), tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
+        log = app.screen.query_one(RollLog)
+        for theme in ("textual-dark", "nord"):
+            app.theme = theme
+            await pilot.pause()
+            for name, style in get_system(system).log_styles.items():
+                drawn = log._style_map()[name]
+                assert drawn.bold == ("bold" in style.split())
+                for colour in THEME_COLOUR.findall(style)[:1]:
+                    assert drawn.color == Color.parse(app.theme_variables[colour]).rich_color

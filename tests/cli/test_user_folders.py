@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from tracker import defaults, launch, settings, storage
+from tracker.demos import DEMOS, write_demos
 from tracker.serve.server import default_host_key
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_user_folders_follow_the_platform(
@@ -37,9 +40,20 @@ def test_a_first_start_in_the_user_folder_opens_the_demo(tmp_path: Path) -> None
     opened, skipped = launch.choose_encounter(args)
     assert not skipped
     assert opened.history.state.system == defaults.FIRST_SYSTEM
-    assert len(storage.demos(folder)) == 4
-    assert storage.demos(folder)[0].name == "demo-livehack.fight"
+    assert sorted(path.stem for path in storage.demos(folder)) == sorted(DEMOS)  # each system's
+    assert storage.demos(folder)[0].name == storage.FIRST_DEMO
     assert opened.path.parent == folder and not storage.is_demo(opened.path)
+
+
+def test_every_committed_demo_is_what_its_demo_py_builds(tmp_path: Path) -> None:
+    """``saves/`` holds the demos ``make run`` opens: each as ``make demo`` writes it today
+    (a system without one there has it written by ``make run``)."""
+    committed = sorted(ROOT.joinpath("saves").glob(f"{storage.DEMO_PREFIX}*{storage.SUFFIX}"))
+    assert {path.stem for path in committed} <= set(DEMOS), "a demo no system builds"
+    for path in write_demos(tmp_path):
+        kept = ROOT / "saves" / path.name
+        if kept.exists():
+            assert kept.read_bytes() == path.read_bytes(), f"{kept} has drifted: run make demo"
 
 
 def test_a_folder_given_with_saves_gets_no_demos_written(tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgspec
+from rich.errors import StyleSyntaxError
+from rich.style import Style
 
 from rules import registry, snapshot, solo
 from rules.commands import DiscardConsequence, SetSolo
@@ -31,7 +33,7 @@ from rules.logline import LogEntry, Span
 from rules.odds import Odds, TierOdds
 from rules.outcome import Summary, outcome, summary_of
 from rules.system import Damage, Landing, Luck, Move, Policy, RuleSystem, Tier
-from tracker.render import STYLES
+from tracker.render import PLAIN_COLOURS, STYLES, THEME_COLOUR, styles_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 1
@@ -163,10 +165,15 @@ def check_view(system: RuleSystem, state: Encounter) -> None:
     assert landing is None or isinstance(landing, Landing)
     if landing is not None:
         assert 0 <= landing.tier < len(tiers), f"landing in tier {landing.tier} of {len(tiers)}"
-        assert tiers[landing.tier].contains(landing.value), (
+        assert system.lands_in(state, landing), (
             f"{landing.value} is not in the tier it landed in, {tiers[landing.tier]}"
         )
         assert isinstance(landing.summary, str) and landing.summary.strip()
+    order = system.turn_order(state)
+    assert len({c.id for c in order}) == len(order), "someone takes two turns in a round"
+    assert all(state.find(c.id) is not None for c in order), "a turn for someone not here"
+    actor = system.default_actor(state, None)
+    assert actor is None or state.find(actor.id) is not None, f"acting: {actor}"
     for combatant in state.combatants:
         assert isinstance(system.cannot_act(state, combatant), str)
         badges = system.badges(state, combatant)
@@ -208,10 +215,23 @@ def check_sheet_round_trip(system: RuleSystem, sheet: Any) -> None:
     assert again == sheet, f"the sheet form changes an untouched sheet:\n{sheet}\n{again}"
 
 
+def check_log_styles(system: RuleSystem) -> None:
+    """A system's own log styles are new names, each a style Rich reads, theme colours named."""
+    shadowed = set(system.log_styles) & set(STYLES)
+    assert not shadowed, f"{system.name}.log_styles redefines the app's {shadowed}"
+    for name, style in system.log_styles.items():
+        unknown = set(THEME_COLOUR.findall(style)) - set(PLAIN_COLOURS)
+        assert not unknown, f"{system.name}.log_styles[{name!r}]: no theme colour {unknown}"
+        try:
+            Style.parse(styles_of(system.name)[name])
+        except StyleSyntaxError as exc:
+            raise AssertionError(f"{system.name}.log_styles[{name!r}]: {exc}") from None
+
+
 # --- events ----------------------------------------------------------------------------------
 
 
-def check_entry(entry: object, event: object) -> None:
+def check_entry(entry: object, event: object, styles: Iterable[str] = STYLES) -> None:
     what = type(event).__name__
     assert isinstance(entry, LogEntry), f"describe({what}) is a {type(entry).__name__}"
     assert isinstance(entry.kind, str) and entry.kind, f"describe({what}): no kind"
@@ -219,7 +239,7 @@ def check_entry(entry: object, event: object) -> None:
     for line in entry.lines:
         assert all(isinstance(span, Span) for span in line), f"describe({what}): not Spans"
         assert "".join(span.text for span in line).strip(), f"describe({what}): an empty line"
-        unknown = {span.style for span in line} - set(STYLES) - {""}
+        unknown = {span.style for span in line} - set(styles) - {""}
         assert not unknown, f"describe({what}) uses styles the app does not know: {unknown}"
 
 
@@ -235,7 +255,7 @@ def play(system: RuleSystem, state: Encounter, events: Iterable[object]) -> Enco
         assert isinstance(event, kinds), (
             f"{type(event).__name__} is neither a core event nor in {system.name}.event_types"
         )
-        check_entry(describe(state, event), event)
+        check_entry(describe(state, event), event, styles_of(system.name))
         alerts = system.alerts(state, event)
         assert isinstance(alerts, list) and all(isinstance(a, str) for a in alerts)
         state = apply(state, event)

@@ -12,9 +12,15 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
+import tests.app.test_app_odds as odds_screen
+import tests.app.test_app_quick_flow as quick_flow
+import tests.serve.test_seat_forms as seat_forms
 from rules import registry, snapshot
+from rules.errors import Rejected
+from rules.forecast import forecast
 from rules.system import RuleSystem
 from tests.rules.test_purity import offences
+from tracker.demos import DEMOS
 
 from .support import (
     ROOT,
@@ -59,19 +65,24 @@ def forget() -> None:
 
 
 @pytest.fixture
-def coinflip(tmp_path: Path) -> Iterator[RuleSystem]:
+def coinflip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[RuleSystem]:
     """The toy system, registered by its folder alone (in a temporary place the registry
-    is pointed at), and unregistered afterwards."""
+    is pointed at), its demo among the app's, and unregistered afterwards."""
+    if TOY in registry.names():  # make example: it is in rules/systems/, checked there
+        pytest.skip(f"{TOY} is in rules/systems/ itself: every generic test checks it there")
     for path, code in files_in_the_doc().items():
-        target = tmp_path / PurePosixPath(path).relative_to("rules/systems")
+        target = tmp_path / "systems" / PurePosixPath(path).relative_to("rules/systems")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(code, encoding="utf-8")
-    (tmp_path / TOY / "__init__.py").touch()
+    (tmp_path / "systems" / TOY / "__init__.py").touch()
     package = importlib.import_module(registry.PACKAGE)
     before = list(package.__path__)
-    package.__path__ = [*before, str(tmp_path)]
+    package.__path__ = [*before, str(tmp_path / "systems")]
     forget()
     try:
+        demo_part = registry.part(TOY, "demo")
+        assert demo_part is not None
+        monkeypatch.setitem(DEMOS, demo_part.STEM, demo_part.build)
         yield registry.get_system(TOY)
     finally:
         package.__path__ = before
@@ -120,6 +131,8 @@ def test_the_toy_keeps_the_contract(coinflip: RuleSystem):
     check_consequence(coinflip, rolled)
     figures = check_outcome(coinflip, rolled.history)  # the hooks' defaults
     assert not figures.outcome.out and all(side.luck is None for side in figures.luck)
+    with pytest.raises(Rejected, match="Coin Flip has no solo play"):  # no policy plays it
+        forecast(history.state, runs=10)
 
 
 def test_the_toy_has_the_headless_parts(coinflip: RuleSystem, capsys):
@@ -127,3 +140,30 @@ def test_the_toy_has_the_headless_parts(coinflip: RuleSystem, capsys):
     check_roll_cli(TOY)
     check_odds_cli(coinflip)
     check_tracker_roll_and_odds(coinflip, capsys)
+
+
+def test_a_dialog_proposes_whoever_s_turn_it_is(coinflip: RuleSystem):
+    history = demo(TOY)
+    state = history.state
+    assert state.current_id is not None
+    other = next(c.id for c in state.combatants if c.id != state.current_id)
+    fields = coinflip.action_form(state, "roll", other)  # another combatant highlighted
+    assert fields[0].default == state.current_id
+
+
+# The app's generic tests, run on the toy as on every system (``make example`` runs them all,
+# with the walk and the real terminal, on a copy of the project with the toy in place).
+
+
+async def test_the_toy_takes_a_quick_turn_by_keys(coinflip: RuleSystem, tmp_path: Path):
+    await quick_flow.test_four_keys_in_every_demo(tmp_path, TOY)
+
+
+async def test_the_toy_at_a_served_players_seat(coinflip: RuleSystem, tmp_path: Path):
+    stem = registry.part(TOY, "demo").STEM  # type: ignore[union-attr]
+    await seat_forms.test_a_players_refused_roll_keeps_the_buttons_on_screen(tmp_path, stem)
+
+
+async def test_the_toys_odds_say_whose_they_are(coinflip: RuleSystem, tmp_path: Path):
+    stem = registry.part(TOY, "demo").STEM  # type: ignore[union-attr]
+    await odds_screen.test_every_systems_odds_say_whose_they_are(tmp_path, stem)

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
+import pytest
+
 from rules import registry
 from rules.encounter import CombatantAdded, CombatantEdited, NoState
 from rules.engine import initial_state, new_encounter
+from rules.errors import Rejected
 from rules.events import CoreEvent
 from rules.history import Applied, Redone, Undone
 from rules.system import Action, RuleSystem
+from rules.testing import Kit, kit
 
-from .support import check_identity, check_tags, check_view, tag_of
+from .support import check_identity, check_log_styles, check_tags, check_view, tag_of
 
 CORE_TYPES = (
     *CoreEvent.__args__,
@@ -33,6 +40,10 @@ def test_it_is_a_rule_system_named_for_its_folder(name: str):
 
 def test_every_saved_type_has_a_tag_of_its_own_with_the_system_prefix(system: RuleSystem):
     check_tags(system)
+
+
+def test_its_own_log_styles_are_new_and_readable(system: RuleSystem):
+    check_log_styles(system)
 
 
 def test_tags_are_unique_across_every_system_and_the_core():
@@ -67,3 +78,33 @@ def test_a_new_encounter_can_be_shown(system: RuleSystem):
     assert system.landing(state) is None
     assert system.last_odds(state) is None
     assert isinstance(system.actions(state), list)
+
+
+@pytest.mark.parametrize("folder", ["CoinFlip", "coin_flip", "coin-flip"])
+def test_a_folder_not_named_as_a_system_is_refused_in_one_line(
+    folder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / "__init__.py").touch()
+    package = importlib.import_module(registry.PACKAGE)
+    monkeypatch.setattr(package, "__path__", [*package.__path__, str(tmp_path)])
+    registry.names.cache_clear()
+    try:
+        assert folder in registry.names()
+        with pytest.raises(TypeError, match="lowercase letters and digits") as refused:
+            registry.get_system(folder)
+        assert "\n" not in str(refused.value)
+    finally:
+        monkeypatch.undo()
+        registry.names.cache_clear()
+    with pytest.raises(Rejected, match="unknown rule system"):  # a save naming it: one line
+        registry.get_system(folder)
+
+
+def test_a_name_may_hold_digits():
+    with pytest.raises(Rejected, match="unknown rule system 'd20'"):  # a good name, no folder
+        registry.get_system("d20")
+
+
+def test_its_test_kit_if_any_is_a_kit(name: str):
+    assert isinstance(kit(name), Kit)

@@ -12,22 +12,26 @@ from pathlib import Path
 import pytest
 
 from rules import registry
+from rules.registry import get_system
+from rules.system import RuleSystem
+from rules.testing import kit
 from tests.e2e.tmux import Tmux
+from tracker import storage
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: no real terminal to drive"
 )
 
-ROOT = Path(__file__).resolve().parents[2]
 TRACKER = Path(sys.executable).parent / "tracker"
-SEEDS: dict[str, int] = {"fatigue": 7}  # a fight of a few rounds: the test takes ~15 s
 STEPS = 120  # moves (a key or a few) at most before the fight must be over
 
 
 def start(tmux: Tmux, tmp_path: Path, system: str, seed: int, size: tuple[int, int]) -> str:
     part = registry.part(system, "demo")
     assert part is not None, f"{system} has no demo"
-    demo = ROOT / "saves" / f"{part.STEM}.fight"
+    demo = tmp_path / "demos" / f"{part.STEM}{storage.SUFFIX}"  # as make demo writes it
+    demo.parent.mkdir()
+    storage.write(demo, part.build())
     command = [str(TRACKER), "--saves", str(tmp_path), "--seed", str(seed), "open", str(demo)]
     tmux.start(command, *size)
     return tmux.wait_for("Round")
@@ -42,20 +46,9 @@ def hand_the_foes_over(tmux: Tmux) -> None:
     tmux.wait_for("⚙ solo: ")
 
 
-# What the player does on the main screen when nothing else is asked of them, in turn: t
-# rolls the actor's attack (the dialogs that follow take Enter), n ends the turn. Beer Run and
-# Pain Pool have rounds, not turns, and `t` rolls for the selected hero: Beer Run pays each
-# hero's base pool (s, Build pool, its defaults), rolls the round with t and ends it with n
-# once the header says it is rolled; Pain Pool rolls for each hero in turn, then n.
-PLANS: dict[str, list[tuple[str, ...]]] = {
-    "beerrun": [
-        ("Up", "Up", "s", "Down", "Down", "Enter"),
-        ("Down", "s", "Down", "Down", "Enter"),
-        ("t",),
-    ],
-    "painpool": [("Up", "Up", "t"), ("Down", "t"), ("n",)],
-}
-TURN: list[tuple[str, ...]] = [("t",), ("n",)]
+# What the player does on the main screen when nothing else is asked of them: the system's
+# test kit's plan (rules.testing), by default t (the actor's attack; the dialogs that follow
+# take Enter), then n (the turn ends); after the kit's ``round_over`` words in the header, n.
 DIALOG = "█▀▀▀"  # a dialog's top edge
 
 
@@ -65,10 +58,10 @@ def header(screen: str) -> str:
 
 def next_keys(system: str, screen: str, step: int) -> tuple[tuple[str, ...], int]:
     """The keys for the main screen, and the next step of the plan."""
-    if system == "beerrun" and "rolled:" in header(screen):
+    plan = kit(system)
+    if plan.round_over and plan.round_over in header(screen):
         return ("n",), 0
-    plan = PLANS.get(system, TURN)
-    return plan[step % len(plan)], step + 1
+    return plan.fight_plan[step % len(plan.fight_plan)], step + 1
 
 
 def fight_to_the_end(tmux: Tmux, system: str) -> str:
@@ -103,7 +96,9 @@ def fight_to_the_end(tmux: Tmux, system: str) -> str:
 def test_a_demo_fought_to_its_end_in_a_real_terminal(
     tmux: Tmux, tmp_path: Path, system: str
 ) -> None:
-    start(tmux, tmp_path, system, SEEDS.get(system, 1), (80, 24))
+    if type(get_system(system)).out_of_fight is RuleSystem.out_of_fight:
+        pytest.skip("nobody is ever out of its fights (out_of_fight's default): they never end")
+    start(tmux, tmp_path, system, kit(system).fight_seed, (80, 24))
     hand_the_foes_over(tmux)
     fight_to_the_end(tmux, system)
     tmux.wait_for("Fight over:")

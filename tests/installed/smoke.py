@@ -181,7 +181,8 @@ def check_commands(version: str, package: Path) -> None:
     assert installed_command("--version") == f"tracker {version}\n"
     entries = json.loads(installed_command("library", "list", "--json"))
     bundled = {Path(entry["file"]).resolve() for entry in entries if entry["bundled"]}
-    assert bundled == set((package / "stat_blocks").resolve().rglob("*.toml")), bundled
+    systems = package.parent / "rules" / "systems"
+    assert bundled == set(systems.resolve().glob("*/stat_blocks/*.toml")), bundled
     assert {entry["system"] for entry in entries} == set(names())
     print(f"tracker --version, tracker library list: {len(entries)} stat blocks")
 

@@ -16,6 +16,7 @@ from rules.conditions import Duration
 from rules.engine import MAX_NAME, apply, decide, describe, fold, new_encounter
 from rules.errors import Rejected
 from rules.events import CombatantMoved, ConditionRemoved, NoteAdded, TurnAdvanced
+from rules.registry import get_system
 from rules.systems.livehack.system import LiveHackSheet
 from tests.helpers import (
     advance,
@@ -292,6 +293,24 @@ def test_next_turn_event_records_who_acted_before():
 
 def test_next_turn_with_nobody_is_rejected():
     rejects(new_history(), NextTurn(), "nobody")
+
+
+def test_the_turn_passes_in_the_systems_own_turn_order(monkeypatch):
+    history = people(4)
+    system = get_system(history.state.system)
+    # A system's order: the fourth goes first, the second takes no turn.
+    monkeypatch.setattr(
+        type(system),
+        "turn_order",
+        lambda self, state: tuple(state.find(cid) for cid in ("c4", "c1", "c3")),
+    )
+    seen = []
+    for _ in range(4):
+        advance(history)
+        seen.append(position(history))
+    assert seen == [(1, "c3"), (2, "c4"), (2, "c1"), (2, "c3")]
+    monkeypatch.setattr(type(system), "turn_order", lambda self, state: ())
+    rejects(history, NextTurn(), "nobody takes a turn")
 
 
 def test_a_lone_combatant_starts_a_new_round_each_turn():

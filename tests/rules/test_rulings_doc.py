@@ -1,5 +1,6 @@
-"""docs/rulings.md stays true to the code: every test, module and name it cites exists, and every
-link within it leads to one of its headings (its "Coverage" tables are read this way)."""
+"""docs/rulings.md and each system's own rulings (``rules/systems/<name>/rulings.md``) stay true
+to the code: every test, module and name they cite exists, and every link leads to a heading of
+the page it names (their "Coverage" tables are read this way)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 RULINGS = ROOT / "docs" / "rulings.md"
 
 # `path.py`, `path.py::name`, `path.py::Class.name`, or `::name` (in the path cited last).
+PAGES = [RULINGS, *sorted(ROOT.joinpath("rules", "systems").glob("*/rulings.md"))]
 REFERENCE = re.compile(r"`((?:tests|rules|tracker)/[\w/]+\.py)?(?:::([\w.]+))?`")
-LINK = re.compile(r"\]\(#([^)]+)\)")
+LINK = re.compile(r"\]\(([^)#\s]*)(?:#([^)]+))?\)")  # a page (this one: ""), its heading
 
 
 def slug(heading: str) -> str:
@@ -42,9 +44,15 @@ def references(text: str) -> list[tuple[str, str | None]]:
     return found
 
 
-def test_every_cited_file_and_name_exists() -> None:
+def anchors_of(page: Path) -> set[str]:
+    text = page.read_text(encoding="utf-8")
+    return {slug(line.lstrip("#")) for line in text.splitlines() if line.startswith("#")}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_every_cited_file_and_name_exists(page: Path) -> None:
     missing = []
-    for path, name in references(RULINGS.read_text(encoding="utf-8")):
+    for path, name in references(page.read_text(encoding="utf-8")):
         file = ROOT / path
         if not file.is_file():
             missing.append(path)
@@ -54,10 +62,22 @@ def test_every_cited_file_and_name_exists() -> None:
     assert missing == []
 
 
-def test_every_link_leads_to_a_heading() -> None:
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_every_link_leads_to_a_heading(page: Path) -> None:
+    broken = []
+    for target, anchor in LINK.findall(page.read_text(encoding="utf-8")):
+        if target.startswith(("http:", "https:")):
+            continue
+        linked = (page.parent / target).resolve() if target else page
+        if not linked.is_file() or (anchor and anchor not in anchors_of(linked)):
+            broken.append(f"{target}#{anchor}")
+    assert broken == []
+
+
+def test_each_systems_rulings_are_linked_from_the_tracker_wide_page() -> None:
     text = RULINGS.read_text(encoding="utf-8")
-    anchors = {slug(line.lstrip("#")) for line in text.splitlines() if line.startswith("#")}
-    assert sorted(set(LINK.findall(text)) - anchors) == []
+    linked = {(RULINGS.parent / target).resolve() for target, _ in LINK.findall(text) if target}
+    assert set(PAGES[1:]) <= linked
 
 
 @pytest.mark.parametrize(

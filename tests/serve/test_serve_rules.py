@@ -7,11 +7,14 @@ import sys
 from pathlib import Path
 
 import asyncssh
+import msgspec
 import pytest
 
+from rules import registry
 from rules.commands import AddCondition, AddNote, EditCombatant, NextTurn
 from rules.errors import Rejected
 from rules.permissions import refusal
+from rules.system import LAST_ROLL
 from rules.systems.livehack.events import LiveHackApplyConsequence, LiveHackRoll
 from rules.visibility import GM, Viewer, hidden_ids, sight
 from tests.screen import screen_text
@@ -73,6 +76,32 @@ def test_what_a_player_may_do() -> None:
         session.execute(NextTurn(), viewer=alice)
     with pytest.raises(Rejected, match="Only the GM can undo"):
         session.undo(alice)
+
+
+class Shove(msgspec.Struct, frozen=True):
+    """A command no system declares an actor for: its field is named like none before."""
+
+    source_id: str
+
+
+def test_a_command_that_declares_no_actor_is_the_gms_alone() -> None:
+    session, ids = encounter()
+    alice = Viewer(role="player", name="Alice", assigned=frozenset({ids["Orla"]}))
+    session.execute(LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids["Goblin"]))
+    # The last roll was Orla's: once, any command naming nobody the tracker knew was hers.
+    assert refusal(session.state, alice, Shove(ids["Orla"])) == "Only the GM can do that"
+    assert refusal(session.state, GM, Shove(ids["Orla"])) is None
+    with pytest.raises(Rejected, match="Only the GM"):
+        session.execute(Shove(ids["Brak"]), viewer=alice)
+
+
+def test_every_declared_actor_is_a_field_of_its_command() -> None:
+    for system in registry.all_systems():
+        for kind, field in system.command_actors.items():
+            assert kind in system.command_types, f"{system.name}: {kind.__name__}"
+            assert field == LAST_ROLL or field in kind.__struct_fields__, (
+                f"{system.name}: {kind.__name__} has no field {field!r}"
+            )
 
 
 def test_what_each_role_is_offered() -> None:

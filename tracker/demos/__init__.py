@@ -3,7 +3,8 @@
 A system's ``rules/systems/<name>/demo.py`` has ``build() -> History`` (played from commands
 with seeded dice, so it is the same every time) and ``STEM``, the name of its file in
 ``saves/``. ``make demo`` (``python -m tracker.demos saves``) rewrites those files, which are
-committed.
+committed (``tests/cli/test_user_folders.py`` checks they are what ``build`` makes); ``make
+run`` writes one that is missing (a new system's) first.
 """
 
 import hashlib

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from rules.logline import Line
-from tracker.render import line_text
+from tracker.render import STYLES, line_text
 
 
 class ApplyResultScreen(ModalScreen[bool]):
@@ -21,15 +23,18 @@ class ApplyResultScreen(ModalScreen[bool]):
         Binding("escape,n", "answer(False)", "Skip"),
     ]
 
-    def __init__(self, lines: list[Line]) -> None:
+    def __init__(self, lines: list[Line], styles: Mapping[str, str] = STYLES) -> None:
         super().__init__()
         self.lines = lines
+        self.log_styles = styles  # the system's too (``tracker.render.styles_of``)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(Text("Apply the result?", style="bold"))
             if self.lines:
-                yield Static(Text("\n").join(line_text(line) for line in self.lines))
+                yield Static(
+                    Text("\n").join(line_text(line, self.log_styles) for line in self.lines)
+                )
             else:
                 yield Static(Text("The consequence rolls dice of its own when applied."))
             yield Label(Text("Enter: apply    Esc: skip", style="dim"))

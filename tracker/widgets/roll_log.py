@@ -18,6 +18,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.color import Color
 from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
@@ -27,7 +28,7 @@ from textual.timer import Timer
 from rules.encounter import Encounter, Event
 from rules.engine import describe
 from rules.logline import LogEntry
-from tracker.render import STYLES, entry_text
+from tracker.render import STYLES, entry_text, system_styles
 from tracker.widgets.scrolled_lines import keep_scrolled_lines
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
@@ -80,7 +81,8 @@ SHARED = Shared()
 class RollLog(ScrollView, can_focus=True):
     """Entries wrap to the pane; the log follows the newest entry unless scrolled up."""
 
-    # The log's semantic styles, coloured by the theme in tracker.tcss.
+    # The log's semantic styles, coloured by the theme in tracker.tcss (a system's own styles
+    # name the theme's colours themselves: ``_style_map``).
     COMPONENT_CLASSES = {f"roll-log--{name}" for name in STYLES}
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -93,6 +95,7 @@ class RollLog(ScrollView, can_focus=True):
         self._width = 0
         self._strips: dict[int, list[Strip]] = {}  # entry index -> its rendered lines
         self._styles: dict[str, Style] | None = None
+        self._system = ""  # the system whose own log styles are drawn
         self._following = False  # a scroll to the newest entry is on its way
         # Whether the newest line was in view when the log last scrolled: kept through a
         # resize (which can leave the end out of view without a scroll), so the log goes
@@ -150,6 +153,9 @@ class RollLog(ScrollView, can_focus=True):
 
     def _add(self, events: Iterable[tuple[Event, Encounter]]) -> None:
         for event, before in events:
+            if before.system != self._system:  # its own log styles
+                self._system, self._styles = before.system, None
+                self._strips.clear()
             entry = SHARED.entry(before, event)
             plain = entry.plain
             self._logged.append(entry)
@@ -268,6 +274,14 @@ class RollLog(ScrollView, can_focus=True):
                 name: self.get_component_rich_style(f"roll-log--{name}", partial=True)
                 for name in STYLES
             }
+            if self._system:
+                theme = self.app.theme_variables
+
+                def colour(name: str) -> str:  # as tracker.tcss's $name gives it
+                    return Color.parse(theme[name]).rich_color.name if name in theme else ""
+
+                own = system_styles(self._system, colour)
+                self._styles.update((name, Style.parse(style)) for name, style in own.items())
         return self._styles
 
     def _render_entry(self, index: int) -> list[Strip]:

@@ -21,7 +21,7 @@ from rules.forms import Field
 from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import mid_percentile
-from rules.system import Action, Damage, Figure, Landing, Luck, RuleSystem, Tier, Track
+from rules.system import LAST_ROLL, Action, Damage, Figure, Landing, Luck, RuleSystem, Tier, Track
 
 from . import apply, decide, encounter_odds, forecast, forms, log, solo
 from .dice import compare
@@ -86,6 +86,13 @@ class BeerRun(RuleSystem):
         OutcomeDieAdded,
     )
     command_types = (SetCategories, SetGoal, BuildPool, RollRound, LandDamage, Cede, AddOutcomeDie)
+    command_actors = {  # whom each acts for; the rest are the GM's
+        SetGoal: "combatant_id",
+        BuildPool: "combatant_id",
+        Cede: "combatant_id",
+        AddOutcomeDie: "combatant_id",
+        LandDamage: LAST_ROLL,
+    }
     roll_event_types = (RoundRolled,)
     state_type = BeerRunState
     stat_columns = ("Int", "Abilities", "Goal", "Extra dice")
@@ -160,7 +167,7 @@ class BeerRun(RuleSystem):
         the category the same ability has on a sheet here, else that of its nearest neighbour
         in the list that has one (the pane lists a sheet category by category); with none at
         all, the encounter's only category (``General`` in one that has none yet), and with
-        several to choose from, refused (see docs/rulings.md)."""
+        several to choose from, refused (see rulings.md)."""
         if all(a.category for a in sheet.abilities):
             return sheet
         filed = {

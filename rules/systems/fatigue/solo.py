@@ -5,7 +5,7 @@ attacks a foe with its first weapon and ends its turn at once; whoever owes a ch
 consequence settles it (aid from a teammate, suckage points, calling off, then paying), the
 player's side by hand and a solo side by its policy. Solo combatants never roll while a
 consequence waits on the player, so nothing the player owes is lost under a new check.
-The readings are in docs/rulings.md (Fatigue & Thresholds, "Solo play").
+The readings are in rulings.md (Fatigue & Thresholds, "Solo play").
 """
 
 from __future__ import annotations

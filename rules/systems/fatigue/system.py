@@ -18,7 +18,7 @@ from rules.encounter import NoState
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
-from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
+from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import apply, decide, encounter_odds, forms, log, solo
 from .arithmetic import (
@@ -84,6 +84,13 @@ class FatigueThresholds(RuleSystem):
         FatiguePoolsSpent,
     )
     command_types = (FatigueCheck, FatigueApply, FatigueTakeSuckage, FatigueCallOff, FatigueAid)
+    command_actors = {  # whom each acts for; the rest are the GM's
+        FatigueCheck: "attacker_id",
+        FatigueApply: LAST_ROLL,
+        FatigueTakeSuckage: LAST_ROLL,
+        FatigueCallOff: LAST_ROLL,
+        FatigueAid: "helper_id",
+    }
     roll_event_types = (FatigueChecked,)
     state_type = NoState
     stat_columns = ("Wind", "Sta", "HP", "Mind", "Pen")

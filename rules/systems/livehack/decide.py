@@ -503,6 +503,6 @@ def heal(state: Encounter, cmd: LiveHackHeal) -> list[object]:
         events.append(_added(state, person.id, "Stabilized"))
     elif person.condition("Stabilized"):
         # Stabilized by the dying save, still down: the same healing that would have saved them
-        # dying ends the incapacitation (docs/rulings.md, "Healing the stabilized").
+        # dying ends the incapacitation (rulings.md, "Healing the stabilized").
         events += _removed(person, "Incapacitated")
     return events

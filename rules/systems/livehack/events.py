@@ -52,7 +52,7 @@ def cannot_act(combatant: Combatant[LiveHackSheet]) -> str:
     return f"{stops[0].attribute.capitalize()} -10" if stops else ""
 
 
-# Out of the fight (docs/rulings.md): the conditions that end a combatant's part in it, with the
+# Out of the fight (rulings.md): the conditions that end a combatant's part in it, with the
 # word shown, and the -10 offsets the text calls "complete incapacitation", in the text's words
 # (not Wisdom's: one who "will do whatever anyone tells them" still acts when told).
 OUT_OF_THE_FIGHT: tuple[tuple[str, str], ...] = (

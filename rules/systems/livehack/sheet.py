@@ -134,7 +134,7 @@ class LiveHackSheet(Struct, frozen=True, kw_only=True, tag="livehack.sheet"):
 
 def rested(sheet: LiveHackSheet) -> LiveHackSheet:
     """The sheet as a new fight begins: Wounds, Fatigue and attribute damage healed, effort
-    and held positions back; Grimness stays (docs/rulings.md, "A party carried over fresh")."""
+    and held positions back; Grimness stays (rulings.md, "A party carried over fresh")."""
     damage = {f"{key}_damage": 0 for key in ATTRIBUTE_FIELDS}
     return structs.replace(sheet, wounds=0, fatigue=0, effort_spent=0, held=(), **damage)
 

@@ -21,7 +21,7 @@ from rules.forms import Field
 from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import Odds
-from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
+from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import apply, decide, encounter_odds, forms, log, solo
 from .apply import livehack_state, marked_id
@@ -163,6 +163,23 @@ class LiveHack(RuleSystem):
         LiveHackDrop,
         LiveHackHeal,
     )
+    log_styles = {  # a Noon, a Midnight and an Eclipse stand out in the log
+        "noon": "bold $warning",
+        "midnight": "bold $secondary",
+        "eclipse": "bold reverse $warning",
+    }
+    command_actors = {  # whom each acts for; the rest are the GM's
+        LiveHackRoll: "attacker_id",
+        LiveHackApplyConsequence: LAST_ROLL,
+        LiveHackJointRoll: "participant_ids",
+        LiveHackAid: "helper_id",
+        LiveHackGrimTest: "combatant_id",
+        LiveHackSave: "combatant_id",
+        LiveHackHold: LAST_ROLL,
+        LiveHackCancel: LAST_ROLL,
+        LiveHackDrop: "holder_id",
+        LiveHackHeal: "combatant_id",
+    }
     roll_event_types = (LiveHackRolled,)
     state_type = LiveHackState
     stat_columns = ("Atk", "R/F/W", "Wnd", "Fat", "Grm", "Pos")

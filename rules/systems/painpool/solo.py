@@ -5,7 +5,7 @@ challenge, the GM may spend Despair; the roll's outcome belongs to its hero's si
 ``d`` or Take damage), made by policy for a solo hero and by the player otherwise. Once a
 hero's action against a solo challenge is settled, the challenge strikes back with one roll
 it initiates. A solo hero never invents an intent: it acts when its player rolls for it.
-The readings are in docs/rulings.md (Pain Pool, "Solo play").
+The readings are in rulings.md (Pain Pool, "Solo play").
 """
 
 from __future__ import annotations

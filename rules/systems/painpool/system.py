@@ -20,7 +20,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.odds import mid_percentile
-from rules.system import Action, Damage, Landing, Luck, RuleSystem, Tier, Track
+from rules.system import LAST_ROLL, Action, Damage, Landing, Luck, RuleSystem, Tier, Track
 
 from . import apply, decide, encounter_odds, forecast, forms, log, solo
 from .events import (
@@ -94,10 +94,17 @@ class PainPool(RuleSystem):
         EndScene,
         PassBonus,
     )
+    command_actors = {  # whom each acts for; the rest are the GM's
+        PainPoolRoll: "hero_id",
+        SpendHope: LAST_ROLL,
+        ApplyOutcome: LAST_ROLL,
+        TakeDamage: LAST_ROLL,
+        PassBonus: "hero_id",
+    }
     roll_event_types = (PainPoolRolled,)
     state_type = PainPoolState
     stat_columns = ("Dice", "Boons / Health", "Favor", "Held")
-    # A conflict-resolution game: exchanges, not initiative (see docs/rulings.md).
+    # A conflict-resolution game: exchanges, not initiative (see rulings.md).
     uses_turn_order = False
     has_odds = True
     damage_unit = "points"
@@ -135,7 +142,7 @@ class PainPool(RuleSystem):
         """Where the roll's difference sits among every difference it could have had, from the
         hero's side (the challenge has one minus it): a win by 8 is luckier than a win by 1.
         The three tiers alone say too little: against even odds (d8, d6, d4 against 3d6) a
-        success and a failure always averaged exactly 50% and a tie was 50% (docs/rulings.md,
+        success and a failure always averaged exactly 50% and a tie was 50% (rulings.md,
         "Luck against the odds, in the summary")."""
         if not isinstance(event, PainPoolRolled):
             return ()

@@ -1,4 +1,4 @@
-"""Beer Run mechanics the coverage table (docs/rulings.md, "Coverage") found with no test of
+"""Beer Run mechanics the coverage table (beerrun/rulings.md, "Coverage") found with no test of
 their own: *Abilities Reduced to Zero*, "If a character gains their goal, they may immediately
 declare another, to keep the conflict going"."""
 

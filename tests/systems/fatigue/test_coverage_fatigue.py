@@ -1,4 +1,4 @@
-"""Fatigue & Thresholds mechanics the coverage table (docs/rulings.md, "Coverage") found with no
+"""Fatigue & Thresholds mechanics the coverage table (fatigue/rulings.md, "Coverage") found with no
 test of their own: *Aid Mechanic*'s "apply more than one of your skills to a check", *Fumble
 Thresholds*' "if it is not specified, the threshold is probably 0", and *Other Things*' narrated
 consequences of a task outside combat."""

@@ -1,4 +1,4 @@
-"""LiveHack mechanics the coverage table (docs/rulings.md, "Coverage") found with no test of
+"""LiveHack mechanics the coverage table (livehack/rulings.md, "Coverage") found with no test of
 their own: every row of *Grim Experiences*, every row of *Cumulative Offset Penalties*, every
 condition *Discombobulation* names the effects of, a grim Discombobulation, and *Stabilizing*'s
 "no longer incapacitated"."""

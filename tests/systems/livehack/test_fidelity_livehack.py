@@ -220,7 +220,7 @@ def test_a_dying_save_takes_no_ten_unless_the_gm_allows_it():
 
 def test_any_healing_below_the_con_threshold_stabilizes_one_fresh_from_the_table():
     """Dying from the table comes with at least 4 Wounds; under Con + 10 one level of
-    healing is enough (docs/rulings.md, "Stabilizing by healing")."""
+    healing is enough (livehack/rulings.md, "Stabilizing by healing")."""
     history = encounter(LiveHackSheet(attack=15), LiveHackSheet())
     play(history, hit(defense="fortitude", **ZERO))
     play(history, LiveHackApplyConsequence())
@@ -240,7 +240,7 @@ def test_healing_that_leaves_wounds_at_the_threshold_does_not_stabilize():
 
 def test_down_dying_stabilized_then_healed_acts_again():
     """The whole path: struck down, dying saves, stabilized (still down), healed: up again
-    (docs/rulings.md, "Healing the stabilized")."""
+    (livehack/rulings.md, "Healing the stabilized")."""
     history = encounter(LiveHackSheet(attack=15), LiveHackSheet())
     play(history, hit(defense="fortitude", **ZERO))
     play(history, LiveHackApplyConsequence())

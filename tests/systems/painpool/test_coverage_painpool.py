@@ -1,4 +1,4 @@
-"""Pain Pool mechanics the coverage table (docs/rulings.md, "Coverage") found with no test of
+"""Pain Pool mechanics the coverage table (painpool/rulings.md, "Coverage") found with no test of
 their own: several bonus dice in one action (*Maneuvers*), Possibility's flavour (*Dominance*),
 and a resolved subplot (*Failure Levels and Damage*, the Impacted Boon)."""
 

@@ -205,10 +205,12 @@ class RollKeys(Area):
         except Rejected as exc:
             self.notify(exc.message, markup=False)
             return
+        from tracker.render import styles_of
         from tracker.screens.apply_result import ApplyResultScreen
 
         self.app.push_screen(
-            ApplyResultScreen(lines), lambda yes: self.action_apply_result() if yes else None
+            ApplyResultScreen(lines, styles_of(self.state.system)),
+            lambda yes: self.action_apply_result() if yes else None,
         )
 
     def action_apply_result(self, then: Callable[[], None] | None = None) -> None:
