@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tracker import defaults, launch, settings, storage
-from tracker.serve.server import default_host_key
+from tracker.serve.config import default_host_key
 
 
 def test_the_user_folders_follow_the_platform(

@@ -34,10 +34,11 @@ import msgspec
 import textual_serve
 from aiohttp import WSMsgType, web
 
+from tracker.serve.channel import SeatChannel
 from tracker.serve.limits import BYTE_BURST, InputLimit, clamp_size
 from tracker.serve.links import Link
 from tracker.serve.players import Player
-from tracker.serve.server import SeatChannel, TableServer
+from tracker.serve.server import TableServer
 
 # aiohttp's logs name the requested paths, and a path holds a token: they go nowhere.
 logging.getLogger("aiohttp").addHandler(logging.NullHandler())
