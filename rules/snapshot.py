@@ -15,6 +15,7 @@ and let a record torn by a crash be told from a good one.
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable
 from functools import cache
@@ -23,6 +24,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, Union, cast
 import msgspec
 from msgspec import Struct
 
+from rules.bounds import out_of_bounds
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, NoState
 from rules.errors import Rejected
 from rules.events import CoreEvent
@@ -30,6 +32,7 @@ from rules.history import Applied, History, Record, RecordLog, Redone, Undone
 from rules.registry import get_system
 from rules.text import inert_value
 
+T = TypeVar("T")
 Rec = TypeVar("Rec")  # one system's Record union
 Enc = TypeVar("Enc")  # one system's Encounter
 
@@ -262,7 +265,7 @@ def decode_snapshot(data: bytes) -> Snapshot[Record, Encounter]:
             snapshot = types.snapshot.decode(body)
         else:
             snapshot = msgspec.convert(migrate(msgspec.msgpack.decode(body)), types.snapshot_type)
-        return cast("Snapshot[Record, Encounter]", inert_value(snapshot))
+        return cast("Snapshot[Record, Encounter]", _within_bounds(inert_value(snapshot)))
     except msgspec.ValidationError as exc:
         raise _not_understood(exc, header.system) from None
     except (msgspec.DecodeError, RecursionError, KeyError, TypeError) as exc:
@@ -306,13 +309,32 @@ def _check_records(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any
     are ones that can be (raises msgspec's errors or SnapshotError)."""
     if len(lazy.records) != lazy.record_count:
         raise SnapshotError("the file is damaged (its record count does not match its log)")
-    changes = [isinstance(decoder.decode(raw), Applied) for raw in lazy.records]
+    changes = [
+        isinstance(_within_bounds(decoder.decode(raw), raw), Applied) for raw in lazy.records
+    ]
+    _within_bounds(lazy.state)
     if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
         raise SnapshotError("the file is damaged (it names records its log does not hold)")
     if not changes or not all(changes[i] for i in [0, *lazy.done, *lazy.undone]):
         raise SnapshotError("the file is damaged (its records in effect are not all changes)")
     if len(set(lazy.done + lazy.undone)) != len(lazy.done) + len(lazy.undone):
         raise SnapshotError("the file is damaged (a record is in effect twice)")
+
+
+# MessagePack's floats, its 32- and 64-bit integers and its strings of 256 bytes or more: a
+# record with none of these holds no text or number out of bounds, and is not walked.
+_WIDE = re.compile(rb"[\xca\xcb\xce\xcf\xd2\xd3\xda\xdb]")
+
+
+def _within_bounds(value: T, raw: bytes | msgspec.Raw | None = None) -> T:
+    """``value`` (decoded from ``raw``, if given) if it holds no text or number beyond what
+    input may (``rules.bounds``); else SnapshotError."""
+    if raw is not None and not _WIDE.search(raw):
+        return value
+    beyond = out_of_bounds(value)
+    if beyond is not None:
+        raise SnapshotError(f"it holds what no input could: {beyond}")
+    return value
 
 
 def history_of(
@@ -379,8 +401,8 @@ def decode_frames(data: bytes, system: str) -> Frames:
         if zlib.crc32(payload) != int.from_bytes(head[4:], "big"):
             return Frames(entries, f"its journal is damaged after record {len(entries)}", offset)
         try:
-            entries.append(inert_value(decoder.decode(payload)))
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+            entries.append(_within_bounds(inert_value(decoder.decode(payload)), payload))
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, SnapshotError) as exc:
             return Frames(entries, f"its journal holds a record it cannot read ({exc})", offset)
         offset += _FRAME_HEAD + size
     return Frames(entries, None, offset)
