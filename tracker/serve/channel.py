@@ -221,16 +221,20 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.server.say(f"{who}'s seat ({self.peer}) was closed: it flooded the table with input")
         self.server.flooded(self)
         self.close_with(FLOODED)
-        owner = self.owner
-        if owner is not None and owner.conn is not None:
-            # Each packet it sends still costs the loop its decryption, however little is
-            # done with it: the connection goes soon, whether or not the app has closed.
-            asyncio.get_running_loop().call_later(HANG_UP, self._hang_up, owner.conn)
+        # Each packet it sends still costs the loop (its decryption, its reading), however
+        # little is done with it: the connection goes soon, whether or not the app has closed.
+        asyncio.get_running_loop().call_later(HANG_UP, self._hang_up)
 
-    def _hang_up(self, conn: asyncssh.SSHServerConnection) -> None:
+    def _hang_up(self) -> None:
         if self.chan is not None and not self.chan.is_closing():  # no farewell yet
             self.chan.write(LEAVE_SCREEN + FLOODED + "\r\n")
-        conn.disconnect(asyncssh.DISC_BY_APPLICATION, FLOODED)
+        self.disconnect(FLOODED)
+
+    def disconnect(self, why: str) -> None:
+        """End the connection itself (an SSH connection's every channel with it)."""
+        owner = self.owner
+        if owner is not None and owner.conn is not None:
+            owner.conn.disconnect(asyncssh.DISC_BY_APPLICATION, why)
 
     def _ended(self) -> None:
         self._cancel_settle()
