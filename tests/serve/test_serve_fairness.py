@@ -15,7 +15,7 @@ from tests.serve.serve_helpers import Client, Served, until
 from tests.serve.web_helpers import Browser, seat_of, serve_web
 from tracker.serve import limits
 from tracker.serve.limits import FLOODED, Fair
-from tracker.serve.web import origin_of
+from tracker.serve.web import WebServer, origin_of
 
 
 async def test_a_window_change_flood_closes_the_seat(served: Served) -> None:
@@ -88,6 +88,27 @@ def test_origins_are_compared_as_browsers_send_them() -> None:
     assert origin_of("https://Table.example:443/join/x") == "https://table.example"
     assert origin_of("http://[::1]:8080") == "http://[::1]:8080"
     assert origin_of("http://h:99999") == origin_of("null") == origin_of("") == ""
+
+
+async def test_the_loopback_is_the_served_host_under_any_of_its_names(tmp_path: Path) -> None:
+    web = await serve_web(tmp_path)  # on 127.0.0.1
+    try:
+        socket = web.url(web.link("spectator", "Pub")).replace("/join/", "/ws/")
+        port = web.web.port
+        for host in ("127.0.0.1", "localhost", "[::1]"):
+            ws = await web.http.ws_connect(socket, origin=f"http://{host}:{port}")
+            await ws.close()
+        for origin in (f"http://localhost:{port + 1}", f"https://localhost:{port}"):
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await web.http.ws_connect(socket, origin=origin)
+        # Links on another loopback address (--web-url): its page, under any name, too.
+        other = WebServer(web.served.server, "127.0.0.1", 0, url="http://localhost:9999")
+        await other.start()
+        assert origin_of("http://[::1]:9999") in other.origins()
+        assert origin_of("http://table.example:9999") not in other.origins()
+        await other.close()
+    finally:
+        await web.close()
 
 
 async def test_a_link_seats_a_bounded_number_and_only_from_its_own_pages(
