@@ -38,17 +38,35 @@ async def test_the_gm_keys_never_wait_behind_the_seats(served: Served) -> None:
     gm = await Client.join(served, "gm")
     alice = await Client.join(served, "alice")
     fair = served.server.fair
-    assert gm.channel.app.channel_driver.fair is None  # the GM's keys are never queued
-    fair.pause = 60.0  # the table is busy: the seats' next event waits its turn
+    driver = gm.channel.app.channel_driver
+    assert driver.fair is fair and driver.first  # the GM's keys are never queued
     alice.type("?")
     await until(lambda: "Keys" in alice.text())  # a quiet table's key passes at once
+    release = fair.hold(at_most=3600)  # as a GM's key or a newcomer holds the seats' input
     alice.type("\x1b")
     await until(lambda: fair.waiting() == 1)
     gm.type("?")
     await until(lambda: "Keys" in gm.text())
     assert fair.waiting() == 1 and "Keys" in alice.text()  # hers still waits
+    release()
+    await until(lambda: "Keys" not in alice.text())
     await gm.close()
     await alice.close()
+
+
+async def test_a_gm_key_and_a_newcomer_hold_the_seats_until_drawn(served: Served) -> None:
+    gm = await Client.join(served, "gm")
+    fair = served.server.fair
+    await until(lambda: fair.held == 0)
+    holds = fair.holds
+    gm.type("?")  # holds the seats' input until the GM's screen has it
+    await until(lambda: "Keys" in gm.text() and fair.held == 0)
+    assert fair.holds == holds + 1
+    bob = await Client.join(served, "bob", wait=False)
+    await until(lambda: "Roll log" in bob.text() and fair.held == 0)
+    assert fair.holds == holds + 3  # the newcomer's app and its view, until they start
+    await gm.close()
+    await bob.close()
 
 
 async def test_the_seats_take_turns_and_mouse_moves_are_merged() -> None:
@@ -72,16 +90,14 @@ async def test_the_seats_take_turns_and_mouse_moves_are_merged() -> None:
     fair.close()
 
 
-def test_the_pause_follows_the_loop_and_the_seats_typing() -> None:
-    now = [0.0]
-    fair = Fair(clock=lambda: now[0])
-    fair._typing = {seat: 0.0 for seat in range(40)}  # forty seats typing
-    pauses = [fair.pace(late=0.1) for _ in range(10)]  # the loop keeps waking late
-    assert pauses[0] == 2 * limits.MIN_PAUSE and pauses[-1] == limits.MAX_PAUSE
-    assert fair.pace(late=0) == limits.MAX_PAUSE / 2  # on time: it eases
-    now[0] += limits.BUSY_FOR + 1
-    fair._typing = {"one": now[0]}  # one seat typing: it is never slowed much
-    assert max(fair.pace(late=1) for _ in range(10)) == limits.PAUSE_PER_SEAT
+def test_the_seats_input_takes_at_most_its_share_of_the_loop() -> None:
+    fair = Fair()
+    for took in (0.0, 0.01, 0.3, 5.0):  # the last event's work, from its key to its frame
+        pause = fair.pace(took)
+        assert limits.MIN_PAUSE <= pause <= limits.MAX_PAUSE
+        share = took / (took + pause)
+        assert share <= limits.SHARE or pause == limits.MAX_PAUSE
+    assert fair.pace(0.3) == pytest.approx(0.3 * (1 - limits.SHARE) / limits.SHARE)
 
 
 def test_origins_are_compared_as_browsers_send_them() -> None:

@@ -16,7 +16,7 @@ from rich.console import Console
 from tracker import textual_internals
 from tracker.serve import failure
 from tracker.serve.config import Config
-from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN
+from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN, drawn
 from tracker.serve.heap import Heap
 from tracker.serve.limits import FLOODED, Fair, InputLimit, clamp_size
 from tracker.serve.players import Player
@@ -125,15 +125,20 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.app.error_console = Console(file=self._errors, width=100, markup=False)
         colours = color_system(self.term, self.chan.get_environment())
         textual_internals.use_colours(self.app.console, colours)  # the client's, not ours
-        fair = None if player.role == "gm" else self.server.fair  # the GM's keys go first
         self.app.draw_on(
-            self.chan, muted=True, on_input=self._typed, on_flood=self._flooded, fair=fair
+            self.chan,
+            muted=True,
+            on_input=self._typed,
+            on_flood=self._flooded,
+            fair=self.server.fair,
+            first=player.role == "gm",  # the GM's keys go first
         )
         self.chan.write(ENTER_SCREEN)  # whichever app draws it, from now on
         self.server.channels.add(self)
         self.server.heap.changed()
         self._watch()
         self.task = asyncio.create_task(self._run())
+        self.server.fair.hold(drawn(self.app))  # a newcomer's app starts before more input
 
     # --- who draws the seat: a shared view, or its own app ---
 

@@ -21,9 +21,11 @@ from rules.text import inert
 from tracker import textual_internals
 from tracker.serve import failure
 from tracker.serve.admission import PasswordTries, Pending, TurnedAway
+from tracker.serve.app import TableApp
 from tracker.serve.channel import SeatChannel
 from tracker.serve.config import Config, host_key
 from tracker.serve.connection import SPECTATOR_NAMES, Connection
+from tracker.serve.driver import drawn
 from tracker.serve.heap import Heap
 from tracker.serve.limits import Fair
 from tracker.serve.links import MAX_NAME
@@ -80,9 +82,14 @@ class TableServer:
         self._server: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self._loop_handler: Any = None  # the loop's exception handler before the table's
-        self.heap = Heap()
+        self.heap = Heap(busy=self.fair.busy)  # no full collection while seats type
         self.views = Views(
-            table, config.saves, heap=self.heap, ended=self._unviewed, failed=self.say
+            table,
+            config.saves,
+            heap=self.heap,
+            ended=self._unviewed,
+            failed=self.say,
+            starting=self._view_starting,
         )
         self._unwatch = table.watch(self._assignments)
         # Each seat's app redirects stdout/stderr while it runs; they are put back to these
@@ -148,6 +155,9 @@ class TableServer:
         """Combatants were assigned (or seats came and went): a player may see another view."""
         for channel in list(self.channels):
             channel.rewatch()
+
+    def _view_starting(self, app: TableApp) -> None:
+        self.fair.hold(drawn(app))  # a newcomer's view goes before the seats' input
 
     def _unviewed(self, channels: list[Channel]) -> None:
         self.restore_streams()  # the view's app had redirected them while it ran
