@@ -282,3 +282,16 @@ def test_big_but_honest_numbers_and_texts_are_kept(tmp_path: Path) -> None:
     with_record(path, {"type": "turn-advanced", "round": SAVED_NUMBER, "actor_id": None})
     rounds = [getattr(e, "round", 0) for e in storage.read(path).effective_events()]
     assert SAVED_NUMBER in rounds
+
+
+@pytest.mark.parametrize("command", ["replay", "export"])
+def test_an_event_for_a_combatant_never_added_is_refused_in_one_line(
+    tmp_path: Path, command: str
+) -> None:
+    path = tmp_path / "ghost.fight"
+    ghost = {"type": "track-changed", "combatant_id": "c999", "track": "t", "before": 0, "after": 5}
+    with_record(path, ghost)
+    done = tracker("--saves", str(tmp_path), command, str(path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"tracker: {path}: its event log cannot be replayed")
+    assert "Traceback" not in done.stderr + done.stdout
