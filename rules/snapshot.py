@@ -15,7 +15,8 @@ and let a record torn by a crash be told from a good one.
 
 from __future__ import annotations
 
-import re
+import bisect
+import itertools
 import zlib
 from collections.abc import Callable
 from functools import cache
@@ -309,8 +310,11 @@ def _check_records(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any
     are ones that can be (raises msgspec's errors or SnapshotError)."""
     if len(lazy.records) != lazy.record_count:
         raise SnapshotError("the file is damaged (its record count does not match its log)")
+    wide = _wide(lazy.records)
+    records = (decoder.decode(raw) for raw in lazy.records)
     changes = [
-        isinstance(_within_bounds(decoder.decode(raw), raw), Applied) for raw in lazy.records
+        isinstance(_within_bounds(record) if n in wide else record, Applied)
+        for n, record in enumerate(records)
     ]
     _within_bounds(lazy.state)
     if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
@@ -322,14 +326,28 @@ def _check_records(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any
 
 
 # MessagePack's floats, its 32- and 64-bit integers and its strings of 256 bytes or more: a
-# record with none of these holds no text or number out of bounds, and is not walked.
-_WIDE = re.compile(rb"[\xca\xcb\xce\xcf\xd2\xd3\xda\xdb]")
+# record with none of these bytes holds no text or number out of bounds, and is not walked.
+_WIDE = bytes(int(byte in b"\xca\xcb\xce\xcf\xd2\xd3\xda\xdb") for byte in range(256))
+
+
+def _wide(raws: list[msgspec.Raw]) -> set[int]:
+    """Which of ``raws`` hold one of those bytes: found in C, one jump a record found (a
+    search a record took as long as the rest of the check, a regular expression half)."""
+    marked = b"".join(raws).translate(_WIDE)  # 1 where such a byte is, else 0
+    ends = list(itertools.accumulate(map(len, raws)))
+    found: set[int] = set()
+    at = marked.find(1)
+    while at >= 0:
+        record = bisect.bisect_right(ends, at)
+        found.add(record)
+        at = marked.find(1, ends[record])
+    return found
 
 
 def _within_bounds(value: T, raw: bytes | msgspec.Raw | None = None) -> T:
     """``value`` (decoded from ``raw``, if given) if it holds no text or number beyond what
     input may (``rules.bounds``); else SnapshotError."""
-    if raw is not None and not _WIDE.search(raw):
+    if raw is not None and not bytes(raw).translate(_WIDE).count(1):
         return value
     beyond = out_of_bounds(value)
     if beyond is not None:
