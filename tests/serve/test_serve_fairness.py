@@ -11,10 +11,13 @@ import pytest
 from textual import events
 
 from rules.commands import AddNote
-from tests.serve.serve_helpers import Client, Served, until
+from tests.screen import screen_text
+from tests.serve.serve_helpers import Client, Served, encounter, until
 from tests.serve.web_helpers import Browser, seat_of, serve_web
 from tracker.serve import limits
+from tracker.serve.app import TableApp
 from tracker.serve.limits import FLOODED, Fair
+from tracker.serve.seats import Table
 from tracker.serve.web import WebServer, origin_of
 
 
@@ -87,6 +90,20 @@ async def test_the_seats_take_turns_and_mouse_moves_are_merged() -> None:
     assert fair.waiting() == limits.QUEUE and fair.dropped == 5
     fair.forget("flood")
     assert fair.waiting() == 0
+    fair.close()
+
+
+async def test_the_local_gm_keys_hold_the_seats_too(tmp_path: Path) -> None:
+    session, _ = encounter()
+    table = Table(session)
+    fair = Fair()
+    app = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    app.goes_first = fair  # as `tracker serve` sets it for the GM's own terminal
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("question_mark")
+        await until(lambda: "Keys" in screen_text(app))
+        assert fair.holds >= 1  # (a key held back for its screen is seen again)
+        await until(lambda: fair.held == 0)  # released once drawn
     fair.close()
 
 

@@ -209,6 +209,7 @@ async def _serve(
 
         seat = table.join("gm", "GM")
         app = TableApp(table, seat, saves=server.config.saves, notes=[where, *notes])
+        app.goes_first = server.fair
         await app.run_async()
         return app.return_code or 0  # a crash of the app is not a clean exit
     finally:
