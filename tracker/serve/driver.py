@@ -191,7 +191,8 @@ class ChannelDriver(Driver):
             self._deliver(message)
         elif self.first:
             self._deliver(message)
-            self.fair.hold(drawn(self._seat_app))  # the seats' input waits for this seat's frame
+            if type(message) is not events.MouseMove:  # a key, a click: the seats wait for it
+                self.fair.hold(drawn(self._seat_app))
         else:
             self.fair.submit(self, message, lambda: self._deliver(message))
 
