@@ -239,9 +239,10 @@ async def measure(
     from rules.dice import SeededDice
     from rules.engine import new_encounter
     from rules.history import History
+    from tracker.serve.config import Config
     from tracker.serve.heap import SETTLE_AFTER
     from tracker.serve.seats import Table
-    from tracker.serve.server import Config, TableServer
+    from tracker.serve.server import TableServer
     from tracker.session import EncounterSession
 
     folder = Path(tempfile.mkdtemp())

@@ -7,6 +7,8 @@ grows with it. Other numbers (a track's maximum, a count) are bounded by ``LIMIT
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.errors import Rejected
 
 MODIFIER = 100
@@ -16,6 +18,12 @@ NAME = 60  # characters of a name (an encounter's, a combatant's), as typed
 # it: room for a hand-made save's escape sequences, short of what slows a screen (a name of
 # 1,000 characters took 3.5 s more to draw the first frame at 80x24; 200, 0.4 s).
 SAVED_NAME = 200
+# Characters of any other text typed (a note, a sheet's field, a reason): a page of it. A
+# longer one in a save is refused as it is opened, like a longer name.
+TEXT = 4000
+# How big any number in a record or a state may be, either way: far beyond what the rules
+# make of bounded input, short of a count that would keep a loop or a screen busy for ever.
+SAVED_NUMBER = 10**9
 
 
 def within(value: int, label: str, low: int, high: int) -> int:
@@ -28,3 +36,34 @@ def within(value: int, label: str, low: int, high: int) -> int:
 def modifier(value: int, label: str) -> int:
     """``value`` if a roll can be given it: within ``±MODIFIER``."""
     return within(value, label, -MODIFIER, MODIFIER)
+
+
+def out_of_bounds(value: object) -> str | None:
+    """What in ``value`` (a Struct, or tuples, lists and dicts of them) no input could hold:
+    a text longer than ``TEXT``, a number beyond ``SAVED_NUMBER`` (or not a number); None
+    if nothing. A command is checked with it as it comes in, a record as a save is opened."""
+    if isinstance(value, str):
+        if len(value) > TEXT:
+            return f"a text is {len(value):,} characters long (at most {TEXT:,})"
+        return None
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        if not -SAVED_NUMBER <= value <= SAVED_NUMBER:  # NaN is not either
+            shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+            return f"a number is {shown} (at most {SAVED_NUMBER:,} either way)"
+        return None
+    fields = getattr(type(value), "__struct_fields__", None)
+    items: Iterable[object]
+    if fields is not None:
+        items = (getattr(value, name) for name in fields)
+    elif isinstance(value, dict):
+        items = (part for pair in value.items() for part in pair)
+    elif isinstance(value, tuple | list | set | frozenset):
+        items = value
+    else:
+        return None
+    for item in items:
+        if (found := out_of_bounds(item)) is not None:
+            return found
+    return None

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from msgspec import structs
 
 from rules import plain_dice
-from rules.bounds import LIMIT, NAME, within
+from rules.bounds import LIMIT, NAME, out_of_bounds, within
 from rules.commands import (
     AddCombatant,
     AddCombatants,
@@ -102,6 +102,8 @@ def _clean_name(name: str) -> str:
 def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
     # Every command's text, the core's and each system's, made inert before anyone reads it.
     command = inert_value(command)
+    if (beyond := out_of_bounds(command)) is not None:  # what a save could not hold
+        raise Rejected(f"too much: {beyond}")
     match command:
         case AddCombatant():
             return _add(state, command)

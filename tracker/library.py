@@ -22,9 +22,7 @@ one of theirs stands in for a bundled one of the same system and name. No Textua
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -39,7 +37,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.registry import PACKAGE, get_system, known, names
 from rules.system import RuleSystem
-from tracker import storage
+from tracker import files, storage
 from tracker.storage import slug
 
 BUNDLED = "stat_blocks"  # a system's own, in its folder: rules/systems/<system>/stat_blocks/
@@ -220,25 +218,14 @@ def parse(text: str, source: str = "stat block") -> Entry:
 
 
 def read_text(path: Path) -> str:
-    """A stat block file's text: a regular file of at most ``MAX_BYTES``, in UTF-8."""
+    """A stat block file's text: a regular file of at most ``MAX_BYTES``, in UTF-8, never
+    read through a link (a library folder may be shared)."""
     try:
-        # Never opened unless it is a regular file: a FIFO or a device would block or never end.
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise LibraryError(f"{path}: is a folder, not a stat block file")
-        if not stat.S_ISREG(info.st_mode):
-            raise LibraryError(f"{path}: is not a regular file")
-        if info.st_size > MAX_BYTES:
-            raise LibraryError(f"{path}: is larger than {MAX_BYTES // 1024} KiB")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as file:
-            data = file.read(MAX_BYTES + 1)
+        data = files.read_bytes(path, MAX_BYTES, "stat block file")
     except FileNotFoundError:
         raise LibraryError(f"{path}: no such file") from None
     except OSError as exc:
         raise LibraryError(f"{path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise LibraryError(f"{path}: is larger than {MAX_BYTES // 1024} KiB")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -496,3 +496,9 @@ class Journal:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def unreplayable(path: Path, exc: Exception) -> SaveError:
+    """A save whose checked records still do not fold: a crafted one (an event for a
+    combatant its log never added, say), refused like a damaged one."""
+    return SaveError(path, f"its event log cannot be replayed ({exc})")

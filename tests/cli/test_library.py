@@ -122,13 +122,24 @@ def test_an_oversized_file_and_a_fifo_are_refused_unread(
 ) -> None:
     big = write(tmp_path, GOBLIN + "#" * library.MAX_BYTES)
     code, _, err = run(capsys, "library", "add", str(big), "--library", str(tmp_path / "l"))
-    assert code == 2 and "larger than 64 KiB" in err
+    assert code == 2 and "too big" in err
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)  # opening it would wait for a writer for ever
     code, _, err = run(capsys, "library", "add", str(fifo), "--library", str(tmp_path / "l"))
-    assert code == 2 and "is not a regular file" in err
+    assert code == 2 and "is a pipe" in err
     code, _, err = run(capsys, "library", "add", str(tmp_path), "--library", str(tmp_path / "l"))
     assert code == 2 and "is a folder" in err
+
+
+def test_a_stat_block_is_never_read_through_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    block = write(tmp_path, GOBLIN)
+    link = tmp_path / "linked.toml"
+    link.symlink_to(block)
+    code, _, err = run(capsys, "library", "add", str(link), "--library", str(tmp_path / "l"))
+    assert code == 2 and "symbolic link" in err and not (tmp_path / "l").exists()
+    assert run(capsys, "library", "add", str(block), "--library", str(tmp_path / "l"))[0] == 0
 
 
 def test_a_bad_file_in_the_library_is_skipped_with_a_line(

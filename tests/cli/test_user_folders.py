@@ -9,7 +9,7 @@ import pytest
 
 from tracker import defaults, launch, settings, storage
 from tracker.demos import DEMOS, write_demos
-from tracker.serve.server import default_host_key
+from tracker.serve.config import default_host_key
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,9 +16,11 @@ from rules.commands import AddCombatant
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
+from tracker.serve.channel import SeatChannel
+from tracker.serve.config import Config
 from tracker.serve.players import Player
 from tracker.serve.seats import Seat, Table
-from tracker.serve.server import Config, SeatChannel, TableServer
+from tracker.serve.server import TableServer
 from tracker.session import EncounterSession
 
 SECRET = "Vexmoor"  # the GM-only combatant's name: never on a player's screen

@@ -332,8 +332,8 @@ async def join_time(served: Served) -> float:
     return took
 
 
-async def phases(seconds: float) -> tuple[list[str], list[str]]:
-    """The figures' table rows, and the problems found."""
+async def phases(seconds: float, only: list[str]) -> tuple[list[str], list[str]]:
+    """The figures' table rows, and the problems found (every phase, or ``only`` these)."""
     folder = Path(tempfile.mkdtemp(prefix="tracker-soak-phases-"))
     served = await serve(folder, password=PASSWORD, password_lock_after=1000)
     rows: list[str] = []
@@ -341,15 +341,18 @@ async def phases(seconds: float) -> tuple[list[str], list[str]]:
     try:
         gm = await Client.join(served, "gm")
         for key, (name, _) in PHASES.items():
-            print(f"soak: {name}", file=sys.stderr)
+            if only and key not in only:
+                continue
+            print(f"soak: {name}", file=sys.__stderr__)  # the apps redirect sys.stderr
             responses: list[float] = []
             joins: list[float] = []
             async with attacking(key, served.port):
                 end = time.monotonic() + seconds
                 await asyncio.sleep(min(2.0, seconds / 4))  # the attack builds up
                 if key == "busy-seats":  # measured once they all sit, pressing keys
-                    await until(lambda: len(served.table.seats) > BUSY_SEATS, timeout=120)
+                    await until(lambda: len(served.table.seats) > BUSY_SEATS, timeout=300)
                     end = time.monotonic() + seconds
+                print(f"soak: {name}: measuring", file=sys.__stderr__)
                 while time.monotonic() < end:
                     responses.append(await gm_response(gm))
                     if len(responses) % 3 == 1:
@@ -414,6 +417,7 @@ def main() -> int:
     parser.add_argument("--phases-only", action="store_true")
     parser.add_argument("--write", action="store_true", help="the figures to performance.md")
     parser.add_argument("--attack", choices=PHASES, help="only run this attack (on --port)")
+    parser.add_argument("--phase", choices=PHASES, action="append", default=[], help="only these")
     parser.add_argument("--port", type=int, default=2222)
     args = parser.parse_args()
     if args.attack:
@@ -422,7 +426,7 @@ def main() -> int:
         return 0
     stderr = sys.stderr = Tee(sys.stderr)
     problems = [] if args.phases_only else asyncio.run(soak(args.seconds, args.clients, args.seed))
-    rows, found = asyncio.run(phases(args.phase_seconds))
+    rows, found = asyncio.run(phases(args.phase_seconds, args.phase))
     problems += found
     print(table(rows, args.phase_seconds), file=sys.stderr)
     if args.write:

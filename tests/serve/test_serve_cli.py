@@ -12,7 +12,8 @@ import pytest
 from tests.serve.serve_helpers import encounter
 from tracker.cli import main
 from tracker.serve import PASSWORD_ENV
-from tracker.serve.server import host_key
+from tracker.serve.config import host_key
+from tracker.serve.players import PlayersError, load
 
 
 @pytest.fixture
@@ -102,4 +103,13 @@ def test_a_players_file_anyone_can_write_is_refused(
     assert serve(tmp_path, str(save), "--players", str(players)) == 2
     assert "writable by anyone" in one_line(capsys)
     assert serve(tmp_path, str(save), "--players", str(tmp_path)) == 2  # a folder
-    assert "not a regular file" in one_line(capsys)
+    assert "is a folder" in one_line(capsys)
+
+
+def test_a_players_file_is_never_read_through_a_link(table: tuple[Path, Path]) -> None:
+    _, path = table
+    link = path.with_name("linked-players.txt")
+    link.symlink_to(path)
+    assert load(path)[0].role == "gm"
+    with pytest.raises(PlayersError, match="symbolic link"):
+        load(link)

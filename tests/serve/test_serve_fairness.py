@@ -11,11 +11,14 @@ import pytest
 from textual import events
 
 from rules.commands import AddNote
-from tests.serve.serve_helpers import Client, Served, until
+from tests.screen import screen_text
+from tests.serve.serve_helpers import Client, Served, encounter, until
 from tests.serve.web_helpers import Browser, seat_of, serve_web
 from tracker.serve import limits
+from tracker.serve.app import TableApp
 from tracker.serve.limits import FLOODED, Fair
-from tracker.serve.web import origin_of
+from tracker.serve.seats import Table
+from tracker.serve.web import WebServer, origin_of
 
 
 async def test_a_window_change_flood_closes_the_seat(served: Served) -> None:
@@ -38,17 +41,35 @@ async def test_the_gm_keys_never_wait_behind_the_seats(served: Served) -> None:
     gm = await Client.join(served, "gm")
     alice = await Client.join(served, "alice")
     fair = served.server.fair
-    assert gm.channel.app.channel_driver.fair is None  # the GM's keys are never queued
-    fair.pause = 60.0  # the table is busy: the seats' next event waits its turn
+    driver = gm.channel.app.channel_driver
+    assert driver.fair is fair and driver.first  # the GM's keys are never queued
     alice.type("?")
     await until(lambda: "Keys" in alice.text())  # a quiet table's key passes at once
+    release = fair.hold(at_most=3600)  # as a GM's key or a newcomer holds the seats' input
     alice.type("\x1b")
     await until(lambda: fair.waiting() == 1)
     gm.type("?")
     await until(lambda: "Keys" in gm.text())
     assert fair.waiting() == 1 and "Keys" in alice.text()  # hers still waits
+    release()
+    await until(lambda: "Keys" not in alice.text())
     await gm.close()
     await alice.close()
+
+
+async def test_a_gm_key_and_a_newcomer_hold_the_seats_until_drawn(served: Served) -> None:
+    gm = await Client.join(served, "gm")
+    fair = served.server.fair
+    await until(lambda: fair.held == 0)
+    holds = fair.holds
+    gm.type("?")  # holds the seats' input until the GM's screen has it
+    await until(lambda: "Keys" in gm.text() and fair.held == 0)
+    assert fair.holds == holds + 1
+    bob = await Client.join(served, "bob", wait=False)
+    await until(lambda: "Roll log" in bob.text() and fair.held == 0)
+    assert fair.holds == holds + 3  # the newcomer's app and its view, until they start
+    await gm.close()
+    await bob.close()
 
 
 async def test_the_seats_take_turns_and_mouse_moves_are_merged() -> None:
@@ -72,22 +93,55 @@ async def test_the_seats_take_turns_and_mouse_moves_are_merged() -> None:
     fair.close()
 
 
-def test_the_pause_follows_the_loop_and_the_seats_typing() -> None:
-    now = [0.0]
-    fair = Fair(clock=lambda: now[0])
-    fair._typing = {seat: 0.0 for seat in range(40)}  # forty seats typing
-    pauses = [fair.pace(late=0.1) for _ in range(10)]  # the loop keeps waking late
-    assert pauses[0] == 2 * limits.MIN_PAUSE and pauses[-1] == limits.MAX_PAUSE
-    assert fair.pace(late=0) == limits.MAX_PAUSE / 2  # on time: it eases
-    now[0] += limits.BUSY_FOR + 1
-    fair._typing = {"one": now[0]}  # one seat typing: it is never slowed much
-    assert max(fair.pace(late=1) for _ in range(10)) == limits.PAUSE_PER_SEAT
+async def test_the_local_gm_keys_hold_the_seats_too(tmp_path: Path) -> None:
+    session, _ = encounter()
+    table = Table(session)
+    fair = Fair()
+    app = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    app.goes_first = fair  # as `tracker serve` sets it for the GM's own terminal
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("question_mark")
+        await until(lambda: "Keys" in screen_text(app))
+        assert fair.holds >= 1  # (a key held back for its screen is seen again)
+        await until(lambda: fair.held == 0)  # released once drawn
+    fair.close()
+
+
+def test_the_seats_input_takes_at_most_its_share_of_the_loop() -> None:
+    fair = Fair()
+    for took in (0.0, 0.01, 0.3, 5.0):  # the last event's work, from its key to its frame
+        pause = fair.pace(took)
+        assert limits.MIN_PAUSE <= pause <= limits.MAX_PAUSE
+        share = took / (took + pause)
+        assert share <= limits.SHARE or pause == limits.MAX_PAUSE
+    assert fair.pace(0.3) == pytest.approx(0.3 * (1 - limits.SHARE) / limits.SHARE)
 
 
 def test_origins_are_compared_as_browsers_send_them() -> None:
     assert origin_of("https://Table.example:443/join/x") == "https://table.example"
     assert origin_of("http://[::1]:8080") == "http://[::1]:8080"
     assert origin_of("http://h:99999") == origin_of("null") == origin_of("") == ""
+
+
+async def test_the_loopback_is_the_served_host_under_any_of_its_names(tmp_path: Path) -> None:
+    web = await serve_web(tmp_path)  # on 127.0.0.1
+    try:
+        socket = web.url(web.link("spectator", "Pub")).replace("/join/", "/ws/")
+        port = web.web.port
+        for host in ("127.0.0.1", "localhost", "[::1]"):
+            ws = await web.http.ws_connect(socket, origin=f"http://{host}:{port}")
+            await ws.close()
+        for origin in (f"http://localhost:{port + 1}", f"https://localhost:{port}"):
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await web.http.ws_connect(socket, origin=origin)
+        # Links on another loopback address (--web-url): its page, under any name, too.
+        other = WebServer(web.served.server, "127.0.0.1", 0, url="http://localhost:9999")
+        await other.start()
+        assert origin_of("http://[::1]:9999") in other.origins()
+        assert origin_of("http://table.example:9999") not in other.origins()
+        await other.close()
+    finally:
+        await web.close()
 
 
 async def test_a_link_seats_a_bounded_number_and_only_from_its_own_pages(

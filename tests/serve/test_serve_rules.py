@@ -194,7 +194,7 @@ def test_headless_commands_load_no_ssh() -> None:
 
 
 def test_the_host_key_is_made_once_and_kept(tmp_path: Path) -> None:
-    from tracker.serve.server import host_key
+    from tracker.serve.config import host_key
 
     path = tmp_path / "config" / "tracker" / "host_key"
     first, note = host_key(path)
@@ -204,7 +204,7 @@ def test_the_host_key_is_made_once_and_kept(tmp_path: Path) -> None:
 
 
 def test_the_clients_colours_come_from_its_terminal() -> None:
-    from tracker.serve.server import color_system
+    from tracker.serve.channel import color_system
 
     assert color_system("xterm", {}) == "standard"
     assert color_system("xterm-256color", {}) == "256"

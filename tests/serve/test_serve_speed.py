@@ -10,6 +10,8 @@ import gc
 import weakref
 from pathlib import Path
 
+import pytest
+
 from rules.commands import AddNote
 from rules.dice import SeededDice
 from rules.engine import new_encounter
@@ -17,6 +19,7 @@ from rules.history import History
 from tests.screen import screen_text
 from tests.serve.serve_helpers import until
 from tracker.app import TrackerApp
+from tracker.serve import heap as heap_module
 from tracker.serve.heap import Heap
 from tracker.session import EncounterSession
 from tracker.widgets import roll_log
@@ -129,5 +132,43 @@ async def test_only_an_ended_app_unfreezes_the_heap_to_free_its_objects() -> Non
         heap.changed(ended=True)  # a seat left: everything is looked at once
         await until(lambda: heap.settled)
         assert gone() is None
+    finally:
+        heap.close()
+
+
+async def test_a_busy_table_frees_ended_apps_in_a_quiet_moment_or_after_many(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Node:
+        pass
+
+    busy = [True]  # seats are typing
+    heap = Heap(delay=0.05, busy=lambda: busy[0])
+    monkeypatch.setattr(heap_module, "RECLAIM_AFTER", 2)
+    nodes = [Node() for _ in range(3)]  # three apps' objects, freed only by a full collection
+    for node in nodes:
+        node.cycle = node  # type: ignore[attr-defined]
+    gone = [weakref.ref(node) for node in nodes]
+    try:
+        heap.changed()
+        await until(lambda: heap.settled)  # frozen
+        del node
+        nodes.pop(0)
+        heap.changed(ended=True)
+        done = heap.collections
+        await until(lambda: heap.collections > done)
+        assert gone[0]() is not None and heap.unfreed == 1 and not heap.settled  # it waits
+        nodes.pop(0)
+        heap.changed(ended=True)  # the second app ended: both freed, however busy
+        await until(lambda: heap.settled)
+        assert gone[0]() is None and gone[1]() is None and heap.unfreed == 0
+        nodes.pop(0)
+        heap.changed(ended=True)
+        done = heap.collections
+        await until(lambda: heap.collections > done)
+        assert gone[2]() is not None
+        busy[0] = False  # a quiet moment
+        await until(lambda: heap.settled)
+        assert gone[2]() is None
     finally:
         heap.close()

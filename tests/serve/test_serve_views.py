@@ -80,7 +80,7 @@ async def test_a_player_given_combatants_moves_to_that_view(served: Served) -> N
 async def test_a_resized_watcher_draws_itself_then_watches_its_size(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tracker.serve.server.RESIZE_SETTLE", 0.3)
+    monkeypatch.setattr("tracker.serve.channel.RESIZE_SETTLE", 0.3)
     one, two = await watcher(served, "watch"), await watcher(served, "watcher")
     channel = one.channel
     drawn_by: list[object] = []  # who drew the seat after each change of hands

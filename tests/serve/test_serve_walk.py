@@ -29,7 +29,7 @@ from tests.serve.walk_helpers import (
     words_of,
 )
 from tests.serve.web_helpers import Browser, channel_of, seat_of, serve_web
-from tracker.serve.server import SeatChannel
+from tracker.serve.channel import SeatChannel
 
 # A fresh seed each run (a run walks one system, chosen by the seed: all four do not fit
 # the suite's budget on a loaded machine); SERVE_WALK_SEED=N replays one.

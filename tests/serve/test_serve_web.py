@@ -131,6 +131,21 @@ async def test_a_flood_closes_the_seat_and_the_link_cools_down(web: WebServed) -
     await until(lambda: again.closed)
 
 
+async def test_a_flooding_browser_is_hung_up_before_its_app_ends(web: WebServed) -> None:
+    alice = await Browser.join(web, web.link())
+    channel = channel_of(web, "Alice")
+    close_with = channel.close_with
+    channel.close_with = lambda message: None  # type: ignore[method-assign]  # a slow app
+    try:
+        for _ in range(1500):  # far more packets than anyone types
+            await alice.type("x")
+        await until(lambda: alice.closed and FLOODED in alice.output)
+        assert channel.task is not None and not channel.task.done()  # its app still runs
+    finally:
+        close_with("")
+    await until(lambda: seat_of(web, "Alice") is None)
+
+
 async def test_a_closed_tab_frees_its_seat(web: WebServed) -> None:
     served = web.served
     alice = await Browser.join(web, web.link())

@@ -19,8 +19,8 @@ from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING
 from tests.serve.serve_helpers import SECRET, Served, until
 from tracker import storage
 from tracker.screens.help import HelpScreen
+from tracker.serve.channel import SeatChannel
 from tracker.serve.seats import Seat
-from tracker.serve.server import SeatChannel
 from tracker.session import EncounterSession
 
 ESC = "\x1b"

@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from rules import snapshot
+from rules.bounds import SAVED_NUMBER, TEXT
 from rules.commands import AddNote
 from rules.dice import SeededDice
 from rules.engine import new_encounter
@@ -245,3 +246,52 @@ def test_a_name_too_long_to_draw_is_refused(tmp_path: Path) -> None:
     done = tracker("--saves", str(tmp_path), "open", str(path))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "length <= 200" in done.stderr
+
+
+def with_record(path: Path, event: dict[str, object]) -> None:
+    """A save whose second record holds ``event`` (as MessagePack), its checksum made good."""
+    played(path, "one", "two").close()
+    body = msgspec.msgpack.decode(path.read_bytes()[len(snapshot.MAGIC) + 4 :])
+    body["records"][1]["events"] = [event]
+    data = msgspec.msgpack.encode(body)
+    path.write_bytes(snapshot.MAGIC + zlib.crc32(data).to_bytes(4, "big") + data)
+
+
+@pytest.mark.parametrize(
+    ("event", "why"),
+    [
+        ({"type": "note-added", "text": "x" * (TEXT + 1)}, f"at most {TEXT:,}"),
+        ({"type": "turn-advanced", "round": 10**15, "actor_id": None}, "a number is"),
+    ],
+)
+@pytest.mark.parametrize("command", ["open", "export"])
+def test_a_text_or_number_no_input_could_hold_is_refused(
+    tmp_path: Path, event: dict[str, object], why: str, command: str
+) -> None:
+    path = tmp_path / "big.fight"
+    with_record(path, event)
+    done = tracker("--saves", str(tmp_path), command, str(path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and why in done.stderr
+    assert done.stderr.startswith(f"tracker: {path}: it holds what no input could")
+
+
+def test_big_but_honest_numbers_and_texts_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "honest.fight"
+    with_record(path, {"type": "note-added", "text": "é" * TEXT})  # 8,000 bytes
+    assert notes_in(path) == ["é" * TEXT, "two"]
+    with_record(path, {"type": "turn-advanced", "round": SAVED_NUMBER, "actor_id": None})
+    rounds = [getattr(e, "round", 0) for e in storage.read(path).effective_events()]
+    assert SAVED_NUMBER in rounds
+
+
+@pytest.mark.parametrize("command", ["replay", "export"])
+def test_an_event_for_a_combatant_never_added_is_refused_in_one_line(
+    tmp_path: Path, command: str
+) -> None:
+    path = tmp_path / "ghost.fight"
+    ghost = {"type": "track-changed", "combatant_id": "c999", "track": "t", "before": 0, "after": 5}
+    with_record(path, ghost)
+    done = tracker("--saves", str(tmp_path), command, str(path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"tracker: {path}: its event log cannot be replayed")
+    assert "Traceback" not in done.stderr + done.stdout

@@ -37,7 +37,10 @@ def report(args: argparse.Namespace) -> int:
         )
     if loaded.notice:  # the damage, forced past; or another save's journal, not read
         print(f"tracker: {loaded.notice}", file=sys.stderr)
-    text = export.report_text(loaded.history, args.format, args.gm)
+    try:
+        text = export.report_text(loaded.history, args.format, args.gm)
+    except Exception as exc:  # the log folded as it is read: the file is at fault, not the app
+        raise storage.unreplayable(args.file, exc) from None
     if args.output is None:
         sys.stdout.write(text)
         return 0

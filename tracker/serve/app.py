@@ -7,6 +7,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, cast
 
+from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -17,7 +18,8 @@ from rules.history import History
 from tracker import storage
 from tracker.app import TrackerApp
 from tracker.screens.encounter import EncounterScreen
-from tracker.serve.driver import Channel, ChannelDriver
+from tracker.serve.driver import Channel, ChannelDriver, drawn
+from tracker.serve.limits import Fair
 from tracker.serve.seats import Seat, SeatSession, Table
 
 
@@ -44,6 +46,9 @@ class TableCommands(Provider):
                 yield Hit(score, matcher.highlight(title), lambda a=action: self.app.run_action(a))
 
 
+GM_INPUT = (events.Key, events.MouseDown, events.Paste)
+
+
 class TableApp(TrackerApp):
     """A seat's app: the GM's local terminal, or a remote seat on an SSH channel."""
 
@@ -64,6 +69,14 @@ class TableApp(TrackerApp):
         self._held: AbstractContextManager[None] | None = None  # batch_update while muted
         self._wants_muted = False  # as last asked (see ``mute``)
         self._unwatch = table.watch(self._seats_changed) if seat.role == "gm" else None
+        # The local GM's terminal (no ChannelDriver): each key holds the seats' input until
+        # this app has drawn it, as an SSH GM's does (tracker.serve.limits.Fair).
+        self.goes_first: Fair | None = None
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.goes_first is not None and isinstance(event, GM_INPUT):
+            self.goes_first.hold(drawn(self))
+        await super().on_event(event)
 
     def draw_on(self, channel: Channel, **options: Any) -> None:
         """Run on ``channel`` (a seat's, or a shared view's fan-out), with a ChannelDriver

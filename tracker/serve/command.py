@@ -19,8 +19,9 @@ from tracker import launch, storage
 from tracker.headless.seeds import dice_for
 from tracker.serve import PASSWORD_ENV
 from tracker.serve import players as players_file
+from tracker.serve.config import Config, default_host_key
 from tracker.serve.seats import Table
-from tracker.serve.server import Config, TableServer, default_host_key
+from tracker.serve.server import TableServer
 from tracker.session import EncounterSession
 
 # A host name (letters, digits, dots, hyphens) or an IPv4 address; IPv6 goes in brackets.
@@ -208,6 +209,7 @@ async def _serve(
 
         seat = table.join("gm", "GM")
         app = TableApp(table, seat, saves=server.config.saves, notes=[where, *notes])
+        app.goes_first = server.fair
         await app.run_async()
         return app.return_code or 0  # a crash of the app is not a clean exit
     finally:

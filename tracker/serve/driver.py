@@ -36,6 +36,20 @@ ENTER_SCREEN = (
 LEAVE_SCREEN = "\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l\x1b[?7h\x1b[?1049l\x1b[?25h"
 
 
+def drawn(app: App[Any]) -> asyncio.Future[None]:
+    """Done once ``app`` has handled what it was given so far (started, if it has not
+    yet), and drawn it."""
+    future = asyncio.get_running_loop().create_future()
+
+    def done() -> None:
+        if not future.done():
+            future.set_result(None)
+
+    if not app.call_after_refresh(done):
+        done()  # the app is closing: nothing to wait for
+    return future
+
+
 class Channel(Protocol):
     """What the driver needs of an SSH channel (asyncssh's ``SSHServerChannel``)."""
 
@@ -56,8 +70,9 @@ class ChannelDriver(Driver):
     dropped before it is parsed, events beyond it after, and what is let through is parsed
     a step at a time so that other seats are drawn in between. ``on_flood`` is called once
     when the seat has dropped more than a person could ever type; its input stops there.
-    With ``fair`` (every seat's but the GM's), the events let through wait their turn in the
-    table's input budget before the app gets them.
+    With ``fair``, the events let through wait their turn in the table's input budget before
+    the app gets them; with ``first`` too (the GM's), they never wait, and each holds the
+    other seats' input until this app has drawn it.
     """
 
     def __init__(
@@ -73,6 +88,7 @@ class ChannelDriver(Driver):
         on_input: Callable[[], None] | None = None,
         on_flood: Callable[[], None] | None = None,
         fair: Fair | None = None,
+        first: bool = False,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._channel = channel
@@ -85,6 +101,8 @@ class ChannelDriver(Driver):
         self.on_flood = on_flood
         self._flood_told = False
         self.fair = fair
+        self.first = first
+        self._seat_app = app  # Textual keeps its own as a private attribute
         self._input = False
         self._modes = modes
         self.muted = muted
@@ -171,18 +189,23 @@ class ChannelDriver(Driver):
             return  # hovering over a shared view: nothing to hand on
         if self.fair is None:
             self._deliver(message)
+        elif self.first:
+            self._deliver(message)
+            if type(message) is not events.MouseMove:  # a key, a click: the seats wait for it
+                self.fair.hold(drawn(self._seat_app))
         else:
             self.fair.submit(self, message, lambda: self._deliver(message))
 
-    def _deliver(self, message: Any) -> None:
+    def _deliver(self, message: Any) -> asyncio.Future[None] | None:
         if not self._input:
-            return
+            return None
         if self.muted:
             if type(message) is events.MouseMove:  # hovering: still only watching
-                return
+                return None
             if self.on_input is not None:
                 self.on_input()
         self.process_message(message)
+        return drawn(self._seat_app)
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size."""

@@ -31,6 +31,8 @@ PARSE_STEP = 2048  # characters parsed in one go, so that other seats draw in be
 # Dropped beyond these, over a seat's life, it is flooding: it is closed.
 FLOOD_BYTES = 64 * 1024
 FLOOD_EVENTS = 1000
+# Hands an event to a seat's app; returns what to wait on until its work is drawn, if anything.
+Deliver = Callable[[], "asyncio.Future[None] | None"]
 FLOODED = "Closed: this seat sent far more input than anyone types (a flood of keys?)."
 
 
@@ -118,11 +120,12 @@ class InputLimit:
 
 # The table's input budget (``Fair``).
 QUEUE = 64  # events a seat may have waiting; beyond, its newest are dropped
+SHARE = 0.5  # of the loop's time, at most, for the work the seats' input causes
 MIN_PAUSE = 0.005  # seconds after each event handed out: at most 200 a second, table-wide
-PAUSE_PER_SEAT = 0.01  # the longest pause grows with the seats typing, up to ``MAX_PAUSE``
-MAX_PAUSE = 0.25
-LATE = 0.02  # seconds the pump may wake late before the loop counts as busy
-BUSY_FOR = 1.0  # seconds a seat counts as typing after its last event
+MAX_PAUSE = 1.0
+DRAWN_WITHIN = 2.0  # seconds the pump waits at most for an event's work to be drawn
+HOLD_AT_MOST = 3.0  # seconds a GM's key or a seat sitting down holds the seats' input
+QUIET = 2.0  # seconds without input or a newcomer before the table counts as quiet
 
 
 class Fair:
@@ -130,28 +133,32 @@ class Fair:
 
     Every seat's app runs on the one loop that also runs the GM's, and a seat's own limit
     (``InputLimit``) cannot stop forty seats, each inside theirs, from taking the whole loop
-    between them. So every seat's input but the GM's is queued here (``QUEUE`` events a
-    seat, a mouse move replacing the one before it), and a pump hands out one event at a
-    time, taking the seats that wait in turn, then pauses. The pause follows the loop: when
-    the pump wakes late, the work the last events caused (or anything else) held the loop,
-    and it doubles; on time, it halves (``MIN_PAUSE`` to ``PAUSE_PER_SEAT`` times the seats
-    typing, at most ``MAX_PAUSE``). A quiet table's keys pass at once; a busy one slows its
-    seats, each as much as the others, while the GM's keys, never queued, go first.
+    between them: one key may cost a seat's app a new screen, its layout and its frame. So
+    every seat's input but the GM's is queued here (``QUEUE`` events a seat, a mouse move
+    replacing the one before it), and a pump hands out one event at a time, taking the
+    seats that wait in turn. It then waits until that event's work is drawn (``deliver``
+    returns what to wait on) and pauses as long again (``SHARE``): the seats' input takes
+    at most half the loop between them, each seat as much as the others. A quiet table's
+    keys pass at once. The GM's keys are never queued, and each holds the pump (``hold``)
+    until the GM's screen is drawn, as a seat sitting down does until its first frame: the
+    GM and a newcomer go first.
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.pause = MIN_PAUSE
         self.dropped = 0
-        self._queues: dict[object, list[tuple[object, Callable[[], None]]]] = {}
-        self._typing: dict[object, float] = {}  # seat -> its last event
+        self.held = 0  # holds not released yet: the pump waits
+        self.holds = 0  # ever given
+        self._last = -QUIET  # when input last came, or a seat sat down
+        self._queues: dict[object, list[tuple[object, Deliver]]] = {}
         self._wake: asyncio.Event | None = None
         self._pump: asyncio.Task[None] | None = None
 
-    def submit(self, seat: object, event: object, deliver: Callable[[], None]) -> None:
+    def submit(self, seat: object, event: object, deliver: Deliver) -> None:
         """Queue ``deliver`` (which hands ``event`` to ``seat``'s app) for its turn."""
+        self._last = self.clock()
         queue = self._queues.setdefault(seat, [])
-        self._typing[seat] = self.clock()
         if queue and isinstance(event, events.MouseMove) and type(queue[-1][0]) is type(event):
             queue[-1] = (event, deliver)  # only where the mouse is now matters
         elif len(queue) >= QUEUE:
@@ -161,13 +168,43 @@ class Fair:
         if self._pump is None or self._pump.done():
             self._wake = asyncio.Event()
             self._pump = asyncio.create_task(self._run())
-        assert self._wake is not None
-        self._wake.set()
+        self._poke()
+
+    def hold(
+        self, until: asyncio.Future[None] | None = None, at_most: float = HOLD_AT_MOST
+    ) -> Callable[[], None]:
+        """Hold the seats' input until ``until`` is done, or the returned release is called
+        (at most ``at_most`` seconds either way)."""
+        self._last = self.clock()
+        self.held += 1
+        self.holds += 1
+        released = False
+        loop = asyncio.get_running_loop()
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.held -= 1
+                timer.cancel()
+                self._poke()
+
+        timer = loop.call_later(at_most, release)
+        if until is not None:
+            until.add_done_callback(lambda _: release())
+        return release
+
+    def busy(self) -> bool:
+        """Input came, or a seat sat down, in the last ``QUIET`` seconds."""
+        return self.clock() - self._last < QUIET or bool(self._queues)
+
+    def _poke(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
 
     def forget(self, seat: object) -> None:
         """``seat`` is gone (or takes no more input): its waiting events are dropped."""
         self._queues.pop(seat, None)
-        self._typing.pop(seat, None)
 
     def waiting(self) -> int:
         """Events waiting their turn, over all the seats."""
@@ -178,7 +215,7 @@ class Fair:
             self._pump.cancel()
         self._queues.clear()
 
-    def take(self) -> Callable[[], None] | None:
+    def take(self) -> Deliver | None:
         """The next seat's next event (the seats in turn), or None if none waits."""
         for seat, queue in self._queues.items():
             _, deliver = queue.pop(0)
@@ -188,28 +225,21 @@ class Fair:
             return deliver
         return None
 
-    def pace(self, late: float) -> float:
-        """The pause after this one, the pump having woken ``late`` seconds after it."""
-        now = self.clock()
-        for seat, last in list(self._typing.items()):
-            if now - last > BUSY_FOR and seat not in self._queues:
-                del self._typing[seat]
-        longest = min(MAX_PAUSE, max(MIN_PAUSE, PAUSE_PER_SEAT * len(self._typing)))
-        self.pause = min(self.pause * 2, longest) if late > LATE else self.pause / 2
-        self.pause = max(self.pause, MIN_PAUSE)
+    def pace(self, took: float) -> float:
+        """The pause after an event whose work took ``took`` seconds to be drawn."""
+        self.pause = min(MAX_PAUSE, max(MIN_PAUSE, took * (1 - SHARE) / SHARE))
         return self.pause
 
     async def _run(self) -> None:
         assert self._wake is not None
-        loop = asyncio.get_running_loop()
         while True:
-            deliver = self.take()
+            deliver = None if self.held else self.take()
             if deliver is None:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            deliver()
-            asked = self.pause
-            began = loop.time()
-            await asyncio.sleep(asked)
-            self.pace(loop.time() - began - asked)
+            began = self.clock()
+            drawn = deliver()
+            if drawn is not None:
+                await asyncio.wait({drawn}, timeout=DRAWN_WITHIN)
+            await asyncio.sleep(self.pace(self.clock() - began))

@@ -25,6 +25,7 @@ import asyncssh
 
 from rules.text import inert, is_inert
 from rules.visibility import Role
+from tracker import files
 
 ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
 SIZE_LIMIT = 1024 * 1024  # bytes: a table's keys are a few KB
@@ -81,18 +82,15 @@ def load(path: Path) -> list[Player]:
     """The players in ``path``; a file anyone could write to is refused (anyone could seat
     themselves as the GM)."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise PlayersError(f"{path}: the players file is not a regular file")
+        info = files.check(path, "players file")  # never through a link, nor a pipe
         if info.st_mode & stat.S_IWOTH:
             raise PlayersError(
                 f"{path}: the players file is writable by anyone: refused (chmod o-w)"
             )
-        if info.st_size > SIZE_LIMIT:
-            raise PlayersError(f"{path}: the players file is too large to be one")
-        text = path.read_text(encoding="utf-8")
+        text = files.read_bytes(path, SIZE_LIMIT, "players file").decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise PlayersError(f"{path}: cannot read the players file ({exc})") from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise PlayersError(f"{path}: cannot read the players file ({why})") from None
     return parse(text, str(path))
 
 

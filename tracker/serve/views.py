@@ -86,17 +86,19 @@ class Views:
         heap: Heap,
         ended: Callable[[list[Channel]], None] = lambda channels: None,
         failed: Callable[[str], None] | None = None,
+        starting: Callable[[TableApp], None] = lambda app: None,
     ) -> None:
         """``heap`` is told when a view's app starts and ends; ``ended``: a view's app
         stopped, and these channels (maybe none) were still watching it: they must be
         drawn some other way; ``failed``: a view's app failed, in one line for the GM (by
-        default a notice of the table's)."""
+        default a notice of the table's); ``starting``: a view's app was made, and runs."""
         self.table = table
         self.saves = saves
         self.views: dict[ViewKey, View] = {}
         self._heap = heap
         self._ended = ended
         self._failed = failed or table.notice
+        self._starting = starting
 
     def watch(self, key: ViewKey, channel: Channel) -> View:
         """Draw ``key``'s view on ``channel`` too: a whole frame now, then every change."""
@@ -140,6 +142,7 @@ class Views:
         app.draw_on(fanout, modes=False)
         view = View(key, app, fanout)
         view.task = asyncio.create_task(self._run(view))
+        self._starting(app)
         self._heap.changed()
         return view
 

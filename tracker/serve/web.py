@@ -34,10 +34,11 @@ import msgspec
 import textual_serve
 from aiohttp import WSMsgType, web
 
+from tracker.serve.channel import SeatChannel
 from tracker.serve.limits import BYTE_BURST, InputLimit, clamp_size
 from tracker.serve.links import Link
 from tracker.serve.players import Player
-from tracker.serve.server import SeatChannel, TableServer
+from tracker.serve.server import TableServer
 
 # aiohttp's logs name the requested paths, and a path holds a token: they go nowhere.
 logging.getLogger("aiohttp").addHandler(logging.NullHandler())
@@ -201,6 +202,36 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme.lower()}://{host.lower()}{shown}"
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+
+
+def is_loopback(host: str) -> bool:
+    """``host`` (a name, or an address, IPv6 with or without brackets) is this machine
+    itself, reached without a network."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def with_aliases(origin: str) -> set[str]:
+    """``origin`` and, when its host is the loopback, the same page under the loopback's
+    other names: a browser on this machine may say any of them."""
+    if not origin:
+        return set()
+    scheme, _, rest = origin.partition("://")
+    host, port = rest, ""
+    if not rest.endswith("]") and ":" in rest:
+        host, _, port = rest.rpartition(":")
+    if not is_loopback(host):
+        return {origin}
+    shown = f":{port}" if port else ""
+    return {origin} | {f"{scheme}://{name}{shown}" for name in LOOPBACK_NAMES}
+
+
 def to_int(text: str | None, default: int) -> int:
     if text is None or not text.isascii() or not text.isdigit() or len(text) > 6:
         return default
@@ -300,6 +331,9 @@ class BrowserSeat(SeatChannel):
     def address(self) -> str:
         return self._address
 
+    def disconnect(self, why: str) -> None:
+        self.socket.exit(0)  # what is queued (a farewell) is sent, then the socket closes
+
     def _slow(self) -> None:
         who = self.seat.name if self.seat is not None else self.player.name
         self.server.say(f"{who}'s browser seat ({self.peer}) was closed: it fell behind")
@@ -382,9 +416,13 @@ class WebServer:
 
     def origins(self) -> set[str]:
         """The pages that may open a seat's socket: served from the links' address
-        (``--web-url``, or where the table listens)."""
-        listening = f"http://{public_host(self.host)}:{self.port}"
-        return {origin for origin in (origin_of(self.url), origin_of(listening)) if origin}
+        (``--web-url``, or where the table listens), the loopback under any of its names."""
+        hosts = {public_host(self.host)}
+        with contextlib.suppress(ValueError):
+            if ipaddress.ip_address(self.host).is_unspecified:  # every address: this one too
+                hosts.add("localhost")
+        listening = [origin_of(f"http://{host}:{self.port}") for host in hosts]
+        return set().union(*(with_aliases(o) for o in [origin_of(self.url), *listening]))
 
     def _foreign(self, request: web.Request) -> bool:
         """The socket is asked for by a page from another site. (A browser always says

@@ -1,0 +1,331 @@
+"""One seat's session channel: its app drawn on the channel, or a shared view while it only
+watches; its input counted and a flood closed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import time
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import asyncssh
+from rich.console import Console
+
+from tracker import textual_internals
+from tracker.serve import failure
+from tracker.serve.config import Config
+from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN, drawn
+from tracker.serve.heap import Heap
+from tracker.serve.limits import FLOODED, Fair, InputLimit, clamp_size
+from tracker.serve.players import Player
+from tracker.serve.seats import Seat, Table
+from tracker.serve.views import RESIZE_SETTLE, View, Views, view_key
+
+NO_TERMINAL = (
+    "This is a combat tracker table: it needs a terminal.\r\n"
+    "Connect with plain ssh (or ssh -t), without a command.\r\n"
+)
+CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
+WINDOW_CHANGES = 0.05  # seconds: a burst of window changes is applied once, at its end
+HANG_UP = 0.2  # seconds between a flood's farewell and its connection's end
+
+
+class Host(Protocol):
+    """What a seat asks of the server that seats it (tracker/serve/server.py)."""
+
+    table: Table
+    config: Config
+    fair: Fair
+    heap: Heap
+    views: Views
+    channels: set[SeatChannel]
+
+    def say(self, line: str) -> None: ...
+    def flooded(self, channel: SeatChannel) -> None: ...
+    def restore_streams(self) -> None: ...
+
+
+class Owner(Protocol):
+    """The SSH connection a seat's channel belongs to (tracker/serve/connection.py)."""
+
+    address: str
+    conn: asyncssh.SSHServerConnection | None
+
+
+def color_system(term: str, env: Mapping[str, str]) -> str:
+    """The colours the client's terminal shows, from its TERM and COLORTERM."""
+    if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return "truecolor"
+    if "256color" in term or "kitty" in term or "direct" in term:
+        return "256"
+    return "standard"
+
+
+class SeatChannel(asyncssh.SSHServerSession[str]):
+    """One session channel: a seat at the table, its app drawn on the channel."""
+
+    def __init__(self, server: Host, player: Player, peer: str, owner: Owner | None = None) -> None:
+        self.server = server
+        self.player = player
+        self.peer = peer
+        self.owner = owner
+        self.chan: asyncssh.SSHServerChannel[str] | None = None
+        self.term: str | None = None
+        self.size = clamp_size(0, 0)
+        self.seat: Seat | None = None
+        self.app: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self._farewell = ""
+        # Until its first key the seat only watches: a shared view draws it, its own app
+        # muted (see tracker/serve/views.py).
+        self.typed = False
+        self.view: View | None = None
+        self._settle: asyncio.TimerHandle | None = None
+        self._window_change: asyncio.TimerHandle | None = None
+        self.window_changes = InputLimit()
+        self._flood_closed = False
+        self._errors = io.StringIO()  # a seat's app's traceback, never the server's stderr
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
+        self.chan = chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
+    ) -> bool:
+        self.term = term_type or "xterm"
+        self.size = clamp_size(*term_size[:2])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False  # SFTP among them
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        assert self.chan is not None
+        if self.term is None:
+            self.chan.write_stderr(NO_TERMINAL)
+            self.chan.exit(1)
+            return
+        from tracker.serve.app import TableApp
+
+        player = self.player
+        table = self.server.table
+        self.seat = table.join(player.role, player.name, self.peer, close=self.close_with)
+        self.app = TableApp(table, self.seat, saves=self.server.config.saves)
+        self.app.error_console = Console(file=self._errors, width=100, markup=False)
+        colours = color_system(self.term, self.chan.get_environment())
+        textual_internals.use_colours(self.app.console, colours)  # the client's, not ours
+        self.app.draw_on(
+            self.chan,
+            muted=True,
+            on_input=self._typed,
+            on_flood=self._flooded,
+            fair=self.server.fair,
+            first=player.role == "gm",  # the GM's keys go first
+        )
+        self.chan.write(ENTER_SCREEN)  # whichever app draws it, from now on
+        self.server.channels.add(self)
+        self.server.heap.changed()
+        self._watch()
+        self.task = asyncio.create_task(self._run())
+        self.server.fair.hold(drawn(self.app))  # a newcomer's app starts before more input
+
+    # --- who draws the seat: a shared view, or its own app ---
+
+    def write(self, data: str) -> None:
+        """A shared view's frame (the seat is a ``Channel`` for ``Fanout``)."""
+        if self.chan is not None and not self.chan.is_closing():
+            self.chan.write(data)
+
+    def is_closing(self) -> bool:
+        return self.chan is None or self.chan.is_closing()
+
+    def _watch(self) -> None:
+        """Show the shared view for this seat's role, size and looks; the own app muted."""
+        assert self.seat is not None
+        self._leave_view()
+        self.app.mute()
+        self.view = self.server.views.watch(
+            view_key(self.server.table, self.seat, self.app, self.size), self
+        )
+
+    def _leave_view(self) -> None:
+        if self.view is not None:
+            self.server.views.leave(self.view, self)
+            self.view = None
+
+    def rewatch(self) -> None:
+        """The seat's view may have changed (its player was given other combatants)."""
+        if self.view is None or self.seat is None:
+            return
+        if view_key(self.server.table, self.seat, self.app, self.size) != self.view.key:
+            self._leave_view()
+            self._watch()
+
+    def draw_own(self) -> None:
+        """The seat's own app draws it from now on, starting with a whole frame."""
+        if self.view is not None:
+            self._leave_view()
+            self.app.unmute()
+            self.server.heap.changed()  # its app lays out and draws again: new long-lived objects
+
+    def _typed(self) -> None:
+        """The first key, click or paste: the seat is no longer only watching."""
+        self.typed = True
+        self._cancel_settle()
+        self.draw_own()
+
+    def _cancel_settle(self) -> None:
+        if self._settle is not None:
+            self._settle.cancel()
+            self._settle = None
+
+    def _settled(self) -> None:
+        self._settle = None
+        if not self.typed and self.seat is not None and self.seat.id in self.server.table.seats:
+            self._watch()
+
+    async def _run(self) -> None:
+        error: BaseException | None = None
+        try:
+            await self.app.run_async(size=self.size)
+        except Exception as exc:  # the seat's failure ends the seat, and nothing else
+            error = exc
+        finally:
+            self.server.restore_streams()
+            self._ended()
+        error = textual_internals.first_error(self.app) or error
+        if error is not None:
+            self._failed(error)
+        elif self.app.return_code not in (None, 0) or self._errors.tell():
+            self._failed(None)
+
+    def _failed(self, error: BaseException | None) -> None:
+        """The seat's app failed: one line for the GM (Textual's traceback went to
+        ``_errors``, never to the server's stderr)."""
+        who = self.seat.name if self.seat is not None else self.player.name
+        why = failure.one_line(error) if error is not None else "an error"
+        self.server.say(f"{who}'s seat ({self.peer}) was closed by an error: {why}")
+        self._errors = io.StringIO()
+
+    def _flooded(self) -> None:
+        if self._flood_closed:  # told once, whichever input flooded
+            return
+        self._flood_closed = True
+        who = self.seat.name if self.seat is not None else self.player.name
+        self.server.say(f"{who}'s seat ({self.peer}) was closed: it flooded the table with input")
+        self.server.flooded(self)
+        self.close_with(FLOODED)
+        # Each packet it sends still costs the loop (its decryption, its reading), however
+        # little is done with it: the connection goes soon, whether or not the app has closed.
+        asyncio.get_running_loop().call_later(HANG_UP, self._hang_up)
+
+    def _hang_up(self) -> None:
+        if self.chan is not None and not self.chan.is_closing():  # no farewell yet
+            self.chan.write(LEAVE_SCREEN + FLOODED + "\r\n")
+        self.disconnect(FLOODED)
+
+    def disconnect(self, why: str) -> None:
+        """End the connection itself (an SSH connection's every channel with it)."""
+        owner = self.owner
+        if owner is not None and owner.conn is not None:
+            owner.conn.disconnect(asyncssh.DISC_BY_APPLICATION, why)
+
+    def _ended(self) -> None:
+        self._cancel_settle()
+        if self._window_change is not None:
+            self._window_change.cancel()
+            self._window_change = None
+        self._leave_view()
+        self.server.channels.discard(self)
+        self.server.heap.changed(ended=True)
+        if self.seat is not None:
+            self.server.table.leave(self.seat)
+        chan = self.chan
+        if chan is not None and not chan.is_closing():
+            if self._farewell:
+                chan.write(self._farewell + "\r\n")
+            chan.exit(0)
+        owner = self.owner
+        if owner is not None and owner.conn is not None:
+            # The seat is gone: so is its connection (a client that keeps it open would
+            # still count against the seats), once the farewell is on its way.
+            asyncio.get_running_loop().call_later(CLOSE_AFTER, owner.conn.close)
+
+    def seat_last_input(self) -> float:
+        return self.seat.last_input if self.seat is not None else time.monotonic()
+
+    def data_received(self, data: str, datatype: Any) -> None:
+        if self.seat is not None:
+            self.seat.last_input = time.monotonic()
+        driver = self.app.channel_driver if self.app is not None else None
+        if driver is not None:
+            try:
+                driver.feed(data)
+            except Exception as exc:  # no input reaches the server's stderr as a traceback
+                self._failed(exc)
+                self.close_with("Closed: this seat's input could not be read.")
+
+    @property
+    def address(self) -> str:
+        return self.owner.address if self.owner is not None else "?"
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        # Window changes are input too, counted from the first (before the app is up):
+        # beyond the seat's budget they are dropped, and a flood of them closes the seat.
+        if not self.window_changes.admit_event():
+            if self.window_changes.flooding:
+                self._flooded()
+            return
+        size = clamp_size(width, height)
+        if size == self.size:
+            return  # beyond the largest size, or no change: nothing to lay out again
+        self.size = size
+        # A dragged window (or a client sending thousands) changes size many times: the
+        # seat is laid out again once, for the last.
+        if self._window_change is None:
+            self._window_change = asyncio.get_running_loop().call_later(
+                WINDOW_CHANGES, self._apply_size
+            )
+
+    def _apply_size(self) -> None:
+        self._window_change = None
+        driver = self.app.channel_driver if self.app is not None else None
+        if driver is not None:
+            driver.resize(*self.size)
+        if self.app is not None and not self.typed and self.seat is not None:
+            # Drawn on its own while the size settles (a dragged window sends many), then
+            # back to the view of its new size.
+            self.draw_own()
+            self._cancel_settle()
+            self._settle = asyncio.get_running_loop().call_later(RESIZE_SETTLE, self._settled)
+
+    def eof_received(self) -> bool:
+        self.close_with("")
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        # The client went away (at any moment): end the seat; the encounter is untouched.
+        self.chan = None
+        self.close_with("")
+
+    def close_with(self, message: str) -> None:
+        """End this seat, telling the client why."""
+        self._farewell = message
+        if self.app is not None and self.task is not None and not self.task.done():
+            with contextlib.suppress(Exception):
+                self.app.exit()
+        elif self.chan is not None and not self.chan.is_closing():
+            if message:
+                self.chan.write(message + "\r\n")
+            self.chan.exit(0)
