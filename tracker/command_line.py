@@ -9,7 +9,6 @@ without code of its own here. Any mistake raises ``Rejected`` with one line for 
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from collections import Counter
@@ -34,6 +33,14 @@ from rules.events import ConditionAdded
 from rules.forms import Field
 from rules.outcome import outcome as fight_outcome
 from rules.system import Action, RuleSystem
+from tracker.did_you_mean import (
+    check_sheet_word,
+    combatant_words,
+    did_you_mean,
+    meant_a_combatant,
+    no_combatant,
+    sheet_names,
+)
 from tracker.export import check_name
 from tracker.library import COUNT, Library
 from tracker.storage import slug as file_slug
@@ -154,8 +161,7 @@ def _norm(word: str) -> str:
 
 
 def _suggest(word: str, names: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word.casefold(), list(names), n=1, cutoff=0.6)
-    return f" — did you mean '{close[0]}'?" if close else ""
+    return did_you_mean(word, names)
 
 
 # --- command names -----------------------------------------------------------------------------
@@ -232,7 +238,7 @@ def find_combatant(state: Encounter, word: str) -> Combatant | None:
 def need_combatant(state: Encounter, word: str) -> Combatant:
     found = find_combatant(state, word)
     if found is None:
-        raise Rejected(f"no combatant '{word}'{_suggest(word, [h for h, _ in handles(state)])}")
+        raise no_combatant(word, combatant_words(state, handles(state)))
     return found
 
 
@@ -308,7 +314,7 @@ def fill_form(
         elif "=" in word and not word.startswith("="):
             named, value = word.split("=", 1)
         else:
-            _place(state, fields, word, title, done, put)
+            _place(state, fields, word, title, done, put, values)
             continue
         form_field = _field_named(fields, named, title)
         put(form_field, _choice_value(state, form_field, value) if form_field.choices else value)
@@ -322,8 +328,10 @@ def _place(
     title: str,
     done: set[str],
     put: Callable[[Field, str], None],
+    values: dict[str, str],
 ) -> None:
-    """Put a word without a field name where it fits (see ``fill_form``)."""
+    """Put a word without a field name where it fits (see ``fill_form``); a word close to
+    a combatant's name or a name on a sheet, but not it, is refused (``tracker.did_you_mean``)."""
     open_fields = [f for f in fields if f.key not in done]
     person = find_combatant(state, word)
     if person is not None:
@@ -338,8 +346,17 @@ def _place(
             value = _choice_matching(state, form_field, word)
             if value is not None:
                 return put(form_field, value)
+    people = [f for f in fields if _people_field(state, f)]
+    named = [c for f in people if (c := state.find(values[f.key])) is not None]
+    if any(f in open_fields for f in people):
+        choices = [label for f in fields if f not in people for _v, label in f.choices]
+        others = [*choices, *(n for c in state.combatants for n in sheet_names(c))]
+        suggestions = combatant_words(state, handles(state))
+        if meant_a_combatant(word, suggestions, others):
+            raise no_combatant(word, suggestions)
     for form_field in open_fields:
         if form_field.kind == "text" and not form_field.default:
+            check_sheet_word(word, named)
             return put(form_field, word)
     raise Rejected(f"'{word}' fits no field of {title}: name one with +field value")
 
@@ -518,7 +535,7 @@ def _condition_on(person: Combatant, words: Sequence[str]) -> str:
     for condition in person.conditions:
         if words[0].casefold() in (condition.name.casefold(), slug(condition.name)):
             return condition.name
-    names = [slug(c.name) for c in person.conditions]
+    names = [c.name for c in person.conditions]
     raise Rejected(f"{person.name} is not {words[0]}{_suggest(words[0], names)}")
 
 
@@ -577,13 +594,7 @@ def _starting(word: str, options: Iterable[str]) -> list[str]:
 
 def sheet_words(combatant: Combatant) -> list[str]:
     """Names on a sheet worth completing (skills, weapons, boons...): any named part."""
-    out: list[str] = []
-    sheet = combatant.sheet
-    for key in getattr(sheet, "__struct_fields__", ()):
-        value = getattr(sheet, key)
-        if isinstance(value, tuple):
-            out += [p.name for p in value if isinstance(getattr(p, "name", None), str)]
-    return [_word(name) for name in out]
+    return [_word(name) for name in sheet_names(combatant)]
 
 
 def _word(text: str) -> str:

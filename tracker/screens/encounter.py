@@ -122,6 +122,7 @@ class EncounterScreen(Screen[None]):
         Binding("S", "solo", "Solo play", show=False),
         Binding("f", "fight_summary", "Fight summary", show=False),
         Binding("F", "forecast", "Forecast", show=False),
+        Binding("z", "zoom", "Zoom the pane (the whole screen, and back)", show=False),
         Binding("ctrl+o", "open_save", "Open encounter", show=False),
         Binding("N", "new_party", "New encounter with this party", show=False),
         Binding("colon", "command_line", "Command line"),
@@ -876,6 +877,12 @@ class EncounterScreen(Screen[None]):
         from tracker.screens.forecast import ForecastScreen
 
         self.app.push_screen(ForecastScreen(self.state))
+
+    def action_zoom(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+        elif self.focused is not None:
+            self.maximize(self.focused, container=False)
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."

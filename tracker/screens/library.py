@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from rules.engine import MAX_GROUP
 from tracker.library import GROUP, Entry, LibraryError, parse_group
+from tracker.widgets.more_sign import keep_more_sign
 
 BLANK = "blank"
 
@@ -51,6 +52,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
     def on_mount(self) -> None:
         self.query_one("#filter", Input).focus()
         self.refilter()
+        keep_more_sign(self.query_one("#dialog"), self.query_one("#stat-blocks"))
 
     def _asked(self) -> tuple[str, int]:
         text = self.query_one("#filter", Input).value
