@@ -162,6 +162,7 @@ def library_arguments(parser: argparse.ArgumentParser, folders: Parser) -> None:
         "add", parents=[folders], help="check a stat block file and keep it in the library"
     )
     add.add_argument("file", type=Path, metavar="FILE.toml")
+    add.add_argument("--replace", action="store_true", help="replace one of the same name")
     export = what.add_parser(
         "export", parents=[folders], help="print a combatant of a save as a stat block"
     )

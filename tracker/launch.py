@@ -56,13 +56,15 @@ def run_library(args: argparse.Namespace) -> int:
 
     folder = library_of(args)
     if args.library_command == "add":
-        entry, path = library.add_file(folder, args.file)
+        entry, path = library.add_file(folder, args.file, args.replace)
         print(f"Kept {entry.name} ({entry.system}) in {path}", file=sys.stderr)
         return 0
     if args.library_command == "export":
         state = storage.read(args.save).state
         combatant = need_combatant(state, args.name)
-        sys.stdout.write(library.to_toml(library.from_combatant(state.system, combatant)))
+        # Its stat block, as a fight starts (unhurt, its number dropped), not its state now.
+        kept = library.from_combatant(state.system, combatant, fresh=True)
+        sys.stdout.write(library.to_toml(kept))
         return 0
     found = library.load(folder)
     for problem in found.problems:

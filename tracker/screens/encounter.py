@@ -141,6 +141,7 @@ class EncounterScreen(Screen[None]):
         self._was_over = False  # the fight was over at the last change seen
         self._warned_at: Encounter | None = None  # n refused here: n again asks to play on
         self._playing_on: str | None = None  # the headline of the end the GM plays on past
+        self._told: set[str] = set()  # the library's problems told already
 
     # --- layout and updates ---
 
@@ -300,7 +301,9 @@ class EncounterScreen(Screen[None]):
         from tracker.screens.library import LibraryScreen
 
         system = self.session.system
-        self.app.push_screen(LibraryScreen(found.of(system.name), system.title), self._picked)
+        present = [(c.name, c.side) for c in self.state.combatants]
+        screen = LibraryScreen(found.of(system.name), system.title, present)
+        self.app.push_screen(screen, self._picked)
 
     def _picked(self, pick: Pick | None) -> None:
         if pick is None:
@@ -337,7 +340,9 @@ class EncounterScreen(Screen[None]):
         from tracker import library
 
         found = library.load(self.library_folder)
-        for problem in found.problems[:3]:
+        # Each broken file is told once, not on every read (after every :attack, a, N).
+        for problem in [p for p in found.problems if p not in self._told][:3]:
+            self._told.add(problem)
             self.notify(problem, severity="warning", markup=False)
         return found
 
