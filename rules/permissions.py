@@ -32,13 +32,6 @@ GM_COMMANDS = frozenset(
         "ChangeTrack",  # a wound or healing by hand, outside the rules' rolls
     }
 )
-# The screen's key actions each role has (the GM has all).
-PLAYER_KEYS = frozenset(
-    {"roll", "quick_turn", "system_menu", "system", "apply_result"}
-    | {"add_condition", "remove_condition"}
-    | {"note", "help", "quit", "fight_summary"}
-)
-SPECTATOR_KEYS = frozenset({"help", "quit", "fight_summary"})
 
 # The fields naming whom a command acts for, most specific first.
 ACTOR_FIELDS = (
@@ -86,18 +79,6 @@ def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
         names = ", ".join(sorted(state.name_of(cid) for cid in acting - viewer.assigned))
         return f"You do not act for {names}"
     return None
-
-
-def may_use(viewer: Viewer, system: str, action: str, argument: str = "") -> bool:
-    """Whether a screen action (a key, or a system action by id) is offered to ``viewer``."""
-    if viewer.is_gm:
-        return True
-    keys = PLAYER_KEYS if viewer.role == "player" else SPECTATOR_KEYS
-    if action in ("roll", "quick_turn"):  # the r and t keys open the system's "roll" action
-        argument = "roll"
-    if action not in keys:
-        return False
-    return argument not in get_system(system).gm_actions
 
 
 def may_undo(viewer: Viewer) -> bool:

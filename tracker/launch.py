@@ -1,6 +1,7 @@
-"""Starting the tracker on an encounter, replaying one, and exporting reports.
+"""Starting the app on an encounter (``tracker``, ``tracker new``, ``tracker open``) or on a
+fight's replay (``tracker replay``).
 
-Split from ``tracker.cli`` so that the headless ``roll`` and ``odds`` commands load none of
+Apart from ``tracker.cli`` so that the headless ``roll`` and ``odds`` commands load none of
 this (saving and opening loads every rule system).
 """
 
@@ -19,85 +20,11 @@ if TYPE_CHECKING:
     from tracker.app import TrackerApp
 
 
-def run_export(args: argparse.Namespace) -> int:
-    from tracker import export
-
-    loaded = storage.load(args.file)
-    if loaded.problem and not args.force:
-        raise storage.SaveError(
-            args.file, f"{loaded.problem}; --force exports the records before it"
-        )
-    if loaded.notice:  # the damage, forced past; or another save's journal, not read
-        print(f"tracker: {loaded.notice}", file=sys.stderr)
-    text = export.report_text(loaded.history, args.format, args.gm)
-    if args.output is None:
-        sys.stdout.write(text)
-        return 0
-    if args.output.resolve() == args.file.resolve() or storage.is_save(args.output):
-        raise storage.SaveError(args.output, "is a save; choose another file for the report")
-    storage.write_text(args.output, text)
-    print(f"Wrote {args.output}", file=sys.stderr)
-    return 0
-
-
 def library_of(args: argparse.Namespace) -> Path:
     from tracker.defaults import library_folder
 
     folder: Path | None = getattr(args, "library", None)
     return folder if folder is not None else library_folder()
-
-
-def run_library(args: argparse.Namespace) -> int:
-    import json
-
-    from rules.registry import known
-    from tracker import library
-    from tracker.command_line import need_combatant
-
-    folder = library_of(args)
-    if args.library_command == "add":
-        entry, path = library.add_file(folder, args.file, args.replace)
-        print(f"Kept {entry.name} ({entry.system}) in {path}", file=sys.stderr)
-        return 0
-    if args.library_command == "export":
-        state = storage.read(args.save).state
-        combatant = need_combatant(state, args.name)
-        # Its stat block, as a fight starts (unhurt, its number dropped), not its state now.
-        kept = library.from_combatant(state.system, combatant, fresh=True)
-        sys.stdout.write(library.to_toml(kept))
-        return 0
-    found = library.load(folder)
-    for problem in found.problems:
-        print(f"tracker: {problem}", file=sys.stderr)
-    entries = found.of(known(args.system)) if args.system else found.entries
-    if args.json:
-        print(json.dumps([e.to_json() for e in entries], indent=2))
-    else:
-        print(library.listing(entries))
-    return 0
-
-
-def run_forecast(args: argparse.Namespace) -> int:
-    import json
-    import secrets
-
-    from tracker.headless import forecast
-
-    # The workers were started before the save is read (``tracker.cli``).
-    workers: forecast.Workers = args.workers
-    with workers:
-        history = storage.read(args.file)
-        seed = args.seed if args.seed is not None else secrets.randbits(32)
-        try:
-            result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, workers)
-        except KeyboardInterrupt:
-            print("tracker: forecast stopped", file=sys.stderr)  # ctrl+c: no traceback
-            return 130
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print(forecast.as_text(result))
-    return 0
 
 
 # --- the app -------------------------------------------------------------------------------------

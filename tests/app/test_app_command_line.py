@@ -11,7 +11,7 @@ from rules.history import History
 from rules.systems.livehack.demo import build as livehack_demo
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.screens.command_line import CommandLineScreen
+from tracker.screens.command_prompt import CommandLineScreen
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen

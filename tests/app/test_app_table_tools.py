@@ -13,7 +13,7 @@ from rules.systems.livehack.demo import build as livehack_demo
 from tests.app.support import from_palette, until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.screens.command_line import CommandLineScreen
+from tracker.screens.command_prompt import CommandLineScreen
 from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
 from tracker.widgets.combatants import CombatantsPane

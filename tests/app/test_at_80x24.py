@@ -15,7 +15,7 @@ from tests.app.test_layout import SMALL, crowd, demo_app
 from tests.screen import screen_text
 from tracker.demos import DEMOS
 from tracker.screens.action_menu import ActionMenuScreen
-from tracker.screens.command_line import CommandLineScreen
+from tracker.screens.command_prompt import CommandLineScreen
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen

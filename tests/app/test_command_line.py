@@ -27,20 +27,10 @@ from rules.systems.fatigue import demo as fatigue
 from rules.systems.livehack import demo as livehack
 from rules.systems.painpool import demo as painpool
 from tracker import command_history
-from tracker.command_line import (
-    Context,
-    Execute,
-    Redo,
-    Say,
-    ScreenAction,
-    Undo,
-    complete,
-    find_combatant,
-    handles,
-    hint,
-    resolve,
-    slug,
-)
+from tracker.line_commands.completion import complete
+from tracker.line_commands.outcomes import Context, Execute, Redo, Say, ScreenAction, Undo
+from tracker.line_commands.resolve import hint, resolve
+from tracker.line_commands.words import find_combatant, handles, slug
 
 PALETTE = (
     ("Next turn/round", "next_turn", "key: n"),

@@ -23,7 +23,7 @@ from tests.screen import screen_text
 from tests.serve.serve_helpers import until as until_true
 from tracker import typed_keys
 from tracker.app import TrackerApp
-from tracker.screens.command_line import CommandLineScreen
+from tracker.screens.command_prompt import CommandLineScreen
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.session import EncounterSession

@@ -79,6 +79,16 @@ def test_opening_a_bad_file_is_one_line_exit_2_and_untouched(tmp_path: Path) -> 
     assert bad.read_bytes() == b"\x00garbage"
 
 
+def test_each_subcommand_is_one_module_in_the_table() -> None:
+    """A ``cmd_*.py`` the table misses would never be offered; one listed must exist."""
+    folder = Path(cli.__file__).parent
+    assert sorted(p.stem.removeprefix("cmd_") for p in folder.glob("cmd_*.py")) == sorted(
+        cli.COMMANDS
+    )
+    usage = cli.build_parser().format_usage()
+    assert "{" + ",".join(cli.COMMANDS) + "}" in usage
+
+
 def test_headless_roll_does_not_load_textual() -> None:
     code = (
         "import sys; from tracker.cli import main; "

@@ -12,6 +12,7 @@ from rules.engine import new_encounter
 from rules.history import History
 from tests.cli.support import tracker
 from tracker import cli, launch, storage
+from tracker.cli import cmd_export
 
 
 def a_save(folder: Path) -> Path:
@@ -57,7 +58,7 @@ def test_an_unforeseen_file_system_error_is_still_one_line(
     def vanished(args: object) -> int:
         raise FileNotFoundError(2, "No such file or directory", "saves/gone.fight")
 
-    monkeypatch.setattr(launch, "run_export", vanished)
+    monkeypatch.setattr(cmd_export, "report", vanished)
     assert cli.main(["export", "x.fight"]) == 2
     assert capsys.readouterr().err == "tracker: saves/gone.fight: No such file or directory\n"
 

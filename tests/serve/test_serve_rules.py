@@ -11,11 +11,12 @@ import pytest
 
 from rules.commands import AddCondition, AddNote, EditCombatant, NextTurn
 from rules.errors import Rejected
-from rules.permissions import may_use, refusal
+from rules.permissions import refusal
 from rules.systems.livehack.model import LiveHackApplyConsequence, LiveHackRoll
 from rules.visibility import GM, Viewer, hidden_ids, sight
 from tests.screen import screen_text
 from tests.serve.serve_helpers import SECRET, SECRET_NOTE, encounter
+from tracker.screens.encounter_keys.roles import may_use
 from tracker.serve import players
 from tracker.serve.app import TableApp
 from tracker.serve.seats import Table

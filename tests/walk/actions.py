@@ -19,8 +19,9 @@ from textual.widgets import Input
 from rules.encounter import Encounter
 from tests.app.support import keys_of
 from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING
-from tracker.command_line import BUILTINS, handles
-from tracker.screens.command_line import CommandLineScreen
+from tracker.line_commands.table import BUILTINS
+from tracker.line_commands.words import handles
+from tracker.screens.command_prompt import CommandLineScreen
 from tracker.screens.encounter import EncounterScreen
 
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ import msgspec
 from rules.encounter import Encounter, Event
 from rules.history import RECENT, Applied
 from rules.outcome import Outcome
-from rules.permissions import may_use
 from rules.system import RuleSystem
 from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids
+from tracker.screens.encounter_keys.roles import may_use
 from tracker.serve.links import Link, Links
 from tracker.session import Change, EncounterSession, Subscriber
 

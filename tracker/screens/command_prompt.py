@@ -1,4 +1,7 @@
-"""The `:` prompt at the foot of the screen: completion, a usage hint and ↑/↓ history."""
+"""The `:` prompt at the foot of the screen: completion, a usage hint and ↑/↓ history.
+
+What a typed line means is `tracker.line_commands`'s job; this module is its screen.
+"""
 
 from __future__ import annotations
 
@@ -16,20 +19,10 @@ from textual.widgets import Input, Static
 
 from rules.errors import Rejected
 from tracker import command_history
-from tracker.command_line import (
-    Completion,
-    Context,
-    Execute,
-    Redo,
-    Say,
-    ScreenAction,
-    Undo,
-    complete,
-    hint,
-    logged_conditions,
-    resolve,
-)
 from tracker.library import Library
+from tracker.line_commands.completion import Completion, complete
+from tracker.line_commands.outcomes import Context, Execute, Redo, Say, ScreenAction, Undo
+from tracker.line_commands.resolve import hint, logged_conditions, resolve
 from tracker.session import EncounterSession
 
 Complete = Callable[[str], Completion]

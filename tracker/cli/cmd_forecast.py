@@ -1,0 +1,69 @@
+"""``tracker forecast FILE``: the fight played out many times by solo policy, reported."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tracker.cli.parsing import Building, bounded
+from tracker.cli.with_saves import with_saves
+
+HELP = "play the fight out many times by solo policy and report"
+FOLDERS = False
+
+
+def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
+    # The bounds live with the forecast; importing it here would load the rules for every
+    # command, so they are repeated as numbers and a test checks they agree.
+    parser.add_argument("file", type=Path)
+    parser.add_argument(
+        "--runs", type=bounded(1, 1_000_000), default=1000, metavar="N", help="fights (1000)"
+    )
+    parser.add_argument(
+        "--seed", type=bounded(0, 2**63 - 1), metavar="S", help="seed (default: a fresh one)"
+    )
+    parser.add_argument(
+        "--jobs", type=bounded(1, 64), metavar="J", help="processes (default: the CPUs, up to 8)"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=bounded(1, 1000),
+        default=50,
+        metavar="R",
+        help="a fight still going after R rounds has no winner (50)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the forecast as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tracker.headless.forecast import Workers
+
+    # Before the save is read, while this process holds the rules alone: the workers are
+    # forked from it then, ready in milliseconds with nothing else loaded.
+    args.workers = Workers(args.jobs)
+    return with_saves(args, play_out)
+
+
+def play_out(args: argparse.Namespace) -> int:
+    import json
+    import secrets
+
+    from tracker import storage
+    from tracker.headless import forecast
+
+    # The workers were started before the save is read (``run``).
+    workers: forecast.Workers = args.workers
+    with workers:
+        history = storage.read(args.file)
+        seed = args.seed if args.seed is not None else secrets.randbits(32)
+        try:
+            result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, workers)
+        except KeyboardInterrupt:
+            print("tracker: forecast stopped", file=sys.stderr)  # ctrl+c: no traceback
+            return 130
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(forecast.as_text(result))
+    return 0

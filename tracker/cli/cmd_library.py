@@ -1,0 +1,68 @@
+"""``tracker library list|add|export``: the stat blocks, bundled and the user's own."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tracker.cli.parsing import Building, Parser
+from tracker.cli.with_saves import with_saves
+
+HELP = "the library of stat blocks"
+FOLDERS = True
+
+
+def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
+    folders = building.folders
+    what = parser.add_subparsers(dest="library_command", required=True, parser_class=Parser)
+    listed = what.add_parser(
+        "list", parents=[folders], help="every stat block, bundled and your own"
+    )
+    listed.add_argument("--system", help="only this system's")
+    listed.add_argument("--json", action="store_true", help="print them as JSON")
+    add = what.add_parser(
+        "add", parents=[folders], help="check a stat block file and keep it in the library"
+    )
+    add.add_argument("file", type=Path, metavar="FILE.toml")
+    add.add_argument("--replace", action="store_true", help="replace one of the same name")
+    export = what.add_parser(
+        "export", parents=[folders], help="print a combatant of a save as a stat block"
+    )
+    export.add_argument("save", type=Path, metavar="SAVE")
+    export.add_argument("name", metavar="NAME")
+
+
+def run(args: argparse.Namespace) -> int:
+    return with_saves(args, library_command)
+
+
+def library_command(args: argparse.Namespace) -> int:
+    import json
+
+    from rules.registry import known
+    from tracker import library, storage
+    from tracker.launch import library_of
+    from tracker.line_commands.words import need_combatant
+
+    folder = library_of(args)
+    if args.library_command == "add":
+        entry, path = library.add_file(folder, args.file, args.replace)
+        print(f"Kept {entry.name} ({entry.system}) in {path}", file=sys.stderr)
+        return 0
+    if args.library_command == "export":
+        state = storage.read(args.save).state
+        combatant = need_combatant(state, args.name)
+        # Its stat block, as a fight starts (unhurt, its number dropped), not its state now.
+        kept = library.from_combatant(state.system, combatant, fresh=True)
+        sys.stdout.write(library.to_toml(kept))
+        return 0
+    found = library.load(folder)
+    for problem in found.problems:
+        print(f"tracker: {problem}", file=sys.stderr)
+    entries = found.of(known(args.system)) if args.system else found.entries
+    if args.json:
+        print(json.dumps([e.to_json() for e in entries], indent=2))
+    else:
+        print(library.listing(entries))
+    return 0

@@ -1,0 +1,40 @@
+"""Running a subcommand that reads or writes files: the saves folder chosen, and whatever
+goes wrong said in one line (exit 2), never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+
+def with_saves(args: argparse.Namespace, go: Callable[[argparse.Namespace], int]) -> int:
+    """``go(args)`` with ``args.saves`` set (and ``args.user_saves``: whether it is the
+    user's own folder, not one given by ``--saves``)."""
+    from rules.errors import Rejected
+    from tracker import defaults, storage
+    from tracker.library import LibraryError
+
+    # The user's own folder unless --saves says otherwise (a checkout's `make run` does).
+    args.user_saves = args.saves is None
+    if args.user_saves:
+        args.saves = defaults.saves_folder()
+
+    try:
+        return go(args)
+    except (storage.SaveError, Rejected, LibraryError) as exc:
+        print(f"tracker: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # BrokenPipeError is main's; anything else the file system says
+        if isinstance(exc, BrokenPipeError):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tracker: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def play(args: argparse.Namespace) -> int:
+    """The app on the encounter the arguments choose (``new``, ``open``, or the newest)."""
+    from tracker import launch
+
+    return launch.run_app(args)

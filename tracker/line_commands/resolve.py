@@ -1,0 +1,263 @@
+"""A typed line resolved into what to do, and how a command is used."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from rules import plain_dice
+from rules.commands import (
+    AddCombatant,
+    AddCombatants,
+    AddCondition,
+    AddNote,
+    NextTurn,
+    RemoveCondition,
+    RollDice,
+)
+from rules.conditions import Duration
+from rules.encounter import Combatant
+from rules.engine import MAX_GROUP
+from rules.errors import Rejected
+from rules.events import ConditionAdded
+from rules.outcome import outcome as fight_outcome
+from tracker.export import check_name
+from tracker.library import COUNT
+from tracker.line_commands.forms import system_outcome
+from tracker.line_commands.outcomes import Context, Execute, Outcome, Redo, Say, ScreenAction, Undo
+from tracker.line_commands.table import (
+    BUILTIN_NAMES,
+    BUILTINS,
+    DIALOG_OF,
+    FORM_USAGE,
+    command_names,
+    named_as,
+)
+from tracker.line_commands.words import (
+    need_combatant,
+    norm,
+    slug,
+    split_words,
+    suggest,
+)
+
+MAX_STEPS = 1000  # undo/redo steps in one command: far more than anyone means to type
+DURATION_WORDS: dict[str, Duration] = {
+    "until-removed": Duration("until-removed"),
+    "next-turn": Duration("end-of-next-turn"),
+    "end-of-next-turn": Duration("end-of-next-turn"),
+    "round": Duration("end-of-round"),
+    "end-of-round": Duration("end-of-round"),
+}
+ROUNDS = re.compile(r"([0-9]+)r?")
+
+
+def _split_name(text: str) -> tuple[str, str]:
+    parts = text.strip().removeprefix(":").split(maxsplit=1)
+    return (parts[0], parts[1].strip()) if len(parts) == 2 else (parts[0] if parts else "", "")
+
+
+def _steps(words: Sequence[str], what: str) -> int:
+    if not words:
+        return 1
+    if len(words) > 1 or not words[0].isdigit() or not 1 <= int(words[0]) <= MAX_STEPS:
+        typed = " ".join(words)
+        raise Rejected(f"{what} takes a number of steps from 1 to {MAX_STEPS}, not {typed!r}")
+    return int(words[0])
+
+
+def duration_of(words: Sequence[str]) -> Duration:
+    text = "-".join(w.casefold() for w in words)
+    if not text:
+        return Duration()
+    if text in DURATION_WORDS:
+        return DURATION_WORDS[text]
+    rounds = ROUNDS.fullmatch(text.removesuffix("-rounds").removesuffix("-round"))
+    if rounds and 1 <= int(rounds.group(1)) <= MAX_STEPS:
+        return Duration("rounds", int(rounds.group(1)))
+    options = ", ".join(["N (rounds)", *DURATION_WORDS])
+    raise Rejected(f"a duration is one of: {options} (not {' '.join(words)!r})")
+
+
+def condition_names(ctx: Context) -> list[str]:
+    """Conditions worth offering: those on someone now, then those seen in the log."""
+    names = [c.name for person in ctx.state.combatants for c in person.conditions]
+    return list(dict.fromkeys([*names, *ctx.known_conditions]))
+
+
+def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
+    state = ctx.state
+    if name == "note":  # the rest of the line as typed: quotes and apostrophes stay
+        return Execute(AddNote(rest), "note")
+    words = split_words(rest)
+    match name:
+        case "roll" if plain_dice.looks_like_dice(rest):
+            return Execute(RollDice(rest), f"roll {rest}")
+        case "dice":
+            return Execute(RollDice(rest), f"roll {rest}")
+        case "attack" | "roll":
+            return system_outcome(ctx, "roll", words)
+        case "wound" | "heal":
+            if not 1 <= len(words) <= 2:
+                raise Rejected(f"usage: {name} NAME [N]")
+            person = need_combatant(state, words[0])
+            if len(words) == 2 and not (words[1].isdigit() and 1 <= int(words[1]) <= MAX_STEPS):
+                raise Rejected(f"{name} {words[0]} N: N is from 1 to {MAX_STEPS}, not {words[1]!r}")
+            steps = int(words[1]) if len(words) == 2 else 1
+            steps = steps if name == "wound" else -steps
+            command = ctx.system.track_command(state, person, steps)
+            return Execute(command, f"{name} {person.name} {abs(steps)}")
+        case "export":
+            return ScreenAction(_export_action(words))
+        case "cond":
+            if len(words) < 2:
+                raise Rejected("usage: cond NAME CONDITION [N | round | next-turn]")
+            person = need_combatant(state, words[0])
+            known = {c.casefold(): c for c in condition_names(ctx)}
+            typed = words[1]
+            # A known name keeps its spelling; a new one typed in lower case gets a capital,
+            # as the dialogs' conditions have ("prone" -> "Prone").
+            condition = known.get(
+                typed.casefold(), typed.capitalize() if typed.islower() else typed
+            )
+            return Execute(
+                AddCondition(person.id, condition, duration_of(words[2:])), "add condition"
+            )
+        case "uncond":
+            if not words or len(words) > 2:
+                raise Rejected("usage: uncond NAME [CONDITION]")
+            person = need_combatant(state, words[0])
+            return Execute(
+                RemoveCondition(person.id, _condition_on(person, words[1:])), "remove condition"
+            )
+        case "next":
+            if fight_outcome(state).over:  # the n key's check: it says so, and asks to play on
+                return ScreenAction("next_turn")
+            doing = "end the turn" if ctx.system.uses_turn_order else "end the round"
+            return Execute(NextTurn(), "next turn", leaves=doing)
+        case "undo":
+            return Undo(_steps(words, "undo"))
+        case "redo":
+            return Redo(_steps(words, "redo"))
+        case "apply":
+            if ctx.system.pending_action(state):
+                return ScreenAction("apply_result")  # its dialog takes the user's choices
+            return Execute(ctx.system.consequence_command(state), "apply result")
+        case "add":
+            return _add(ctx, words)
+        case "keep":
+            if len(words) > 1:
+                raise Rejected('usage: keep [NAME] (quote a name with spaces: "Goblin Archer")')
+            chosen = need_combatant(state, words[0]).id if words else ""
+            return ScreenAction(f"keep_combatant({chosen!r})")
+        case "save":
+            return ScreenAction("save")
+        case "open":
+            return ScreenAction("open_save")
+        case _:  # help
+            if not words:
+                return ScreenAction("help")
+            return Say(usage(ctx, words[0]))
+
+
+def _add(ctx: Context, words: Sequence[str]) -> Outcome:
+    """``add NAME [SIDE] [xK]``: K of the library's NAME, else K blank sheets called NAME."""
+    counts = [found for w in words[1:] if (found := COUNT.fullmatch(w))]
+    rest = [w for w in words if not any(w == c.group(0) for c in counts)]
+    if not rest or len(rest) > 2 or len(counts) > 1:
+        raise Rejected('usage: add NAME [SIDE] [xK] (quote a name with spaces: "Goblin Archer")')
+    count = int(counts[0].group("count")) if counts else 1
+    if not 1 <= count <= MAX_GROUP:
+        raise Rejected(f"a group is 1 to {MAX_GROUP} combatants, not {count}")
+    side = rest[1] if len(rest) > 1 else None
+    entry = ctx.library.find(ctx.system.name, rest[0]) if ctx.library else None
+    if entry is not None:
+        members = entry.copies(count, side)
+    else:
+        members = (AddCombatant(name=rest[0], side=side or "foes"),) * count
+    label = f"add {entry.name if entry else rest[0]}" + (f" x{count}" if count > 1 else "")
+    return Execute(members[0] if count == 1 else AddCombatants(members), label)
+
+
+REPORT_FORMATS = {"md": "markdown", "markdown": "markdown", "json": "json"}
+
+
+def _export_action(words: Sequence[str]) -> str:
+    """``export [md|json] [FILE]`` as the screen's action: a file's ``.json`` chooses JSON."""
+    words = list(words)
+    fmt = REPORT_FORMATS.get(words[0].casefold()) if words else None
+    if fmt is not None:
+        words.pop(0)
+    if len(words) > 1:
+        raise Rejected('usage: export [md | json] [FILE] (quote a name with spaces: "my fight")')
+    file = check_name(words[0]) if words else ""
+    if fmt is None:
+        fmt = "json" if file.casefold().endswith(".json") else "markdown"
+    return f"export({fmt!r}, {file!r})"
+
+
+def _condition_on(person: Combatant, words: Sequence[str]) -> str:
+    if not person.conditions:
+        raise Rejected(f"{person.name} has no conditions")
+    if not words:
+        if len(person.conditions) > 1:
+            listed = ", ".join(c.name for c in person.conditions)
+            raise Rejected(f"{person.name} has {listed}: say which")
+        return person.conditions[0].name
+    for condition in person.conditions:
+        if words[0].casefold() in (condition.name.casefold(), slug(condition.name)):
+            return condition.name
+    names = [c.name for c in person.conditions]
+    raise Rejected(f"{person.name} is not {words[0]}{suggest(words[0], names)}")
+
+
+def resolve(text: str, ctx: Context) -> Outcome:
+    """What a typed line asks for; raises ``Rejected`` with one line when it cannot be done."""
+    name, rest = _split_name(text)
+    if not name:
+        raise Rejected("type a command, e.g. attack, cond, next, undo, help")
+    named = named_as(ctx, name)
+    if named.kind == "palette":
+        if rest:
+            raise Rejected(f"{name} takes no words; it works as its key does")
+        return ScreenAction(named.key)
+    if named.kind == "system":
+        return system_outcome(ctx, named.key, split_words(rest))
+    if not rest and named.key in DIALOG_OF:
+        return ScreenAction(DIALOG_OF[named.key])
+    return _builtin(ctx, named.key, rest)
+
+
+def usage(ctx: Context, name: str) -> str:
+    """How a command is used, in one line."""
+    named = named_as(ctx, name)
+    if named.kind == "palette":
+        return f"{name}: {named.help}"
+    if named.kind == "builtin" and named.key not in ("attack", "roll"):
+        builtin = BUILTIN_NAMES[named.key]
+        return f"{builtin.name} {builtin.usage}".strip() + f": {builtin.help}"
+    action_id = "roll" if named.kind == "builtin" else named.key
+    try:
+        fields = ctx.system.action_form(ctx.state, action_id, ctx.selected)
+    except Rejected as exc:
+        return f"{name}: {exc.message}"
+    keys = " ".join("+" + norm(f.key) for f in fields)
+    return f"{name} {FORM_USAGE if fields else ''}".strip() + (f"; fields: {keys}" if keys else "")
+
+
+def hint(text: str, ctx: Context) -> str:
+    """A line under the prompt: how the command being typed is used."""
+    name, _ = _split_name(text)
+    typing_name = " " not in text.lstrip(": ")
+    if not name or (typing_name and name.casefold() not in command_names(ctx)):
+        return "commands: " + " ".join(b.name for b in BUILTINS) + " … (Tab completes)"
+    try:
+        return usage(ctx, name)
+    except Rejected as exc:
+        return exc.message
+
+
+def logged_conditions(events: Iterable[object]) -> list[str]:
+    """Condition names added in a log (newest first, as ``recent_events`` gives), each once."""
+    names = [e.condition.name for e in events if isinstance(e, ConditionAdded)]
+    return list(dict.fromkeys(names))

@@ -1,0 +1,89 @@
+"""The built-in commands, and every name the line accepts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.errors import Rejected
+from tracker.line_commands.outcomes import Context
+from tracker.line_commands.words import (
+    norm,
+    slug,
+    suggest,
+)
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    usage: str
+    help: str
+
+
+FORM_USAGE = "[ACTOR] [TARGET] [word]... [+field value | field=value]..."
+BUILTINS: tuple[Builtin, ...] = (
+    Builtin("attack", FORM_USAGE, "roll the system's roll: names, choices, then +field value"),
+    Builtin("roll", FORM_USAGE, "the same as attack; dice notation rolls plain dice"),
+    Builtin("dice", "NOTATION [>= N]", "plain dice: 2d6+3, 4d6kh3, 2d20kl1, 3d6!"),
+    Builtin("wound", "NAME [N]", "the main track N worse (1): Wounds, Health..."),
+    Builtin("heal", "NAME [N]", "the main track N better (1)"),
+    Builtin("cond", "NAME CONDITION [N | round | next-turn]", "add a condition (N rounds)"),
+    Builtin("uncond", "NAME [CONDITION]", "drop a condition"),
+    Builtin("next", "", "next turn (or round)"),
+    Builtin("undo", "[N]", "undo N steps (1)"),
+    Builtin("redo", "[N]", "redo N steps (1)"),
+    Builtin("apply", "", "apply the last roll's consequence"),
+    Builtin("note", "TEXT", "add a note to the log"),
+    Builtin(
+        "add",
+        "NAME [SIDE] [xK]",
+        "add K (1) of a library stat block, or a blank sheet (side: foes)",
+    ),
+    Builtin("keep", "[NAME]", "keep a combatant (the selected) in the library"),
+    Builtin("export", "[md | json] [FILE]", "a fight report, written in the saves folder"),
+    Builtin("save", "", "save now"),
+    Builtin("open", "", "open another encounter"),
+    Builtin("help", "[COMMAND]", "every key; with a command, how it is used"),
+)
+BUILTIN_NAMES = {b.name: b for b in BUILTINS}
+# Without words, these open their dialog rather than complain.
+DIALOG_OF = {"cond": "add_condition", "uncond": "remove_condition", "note": "note"}
+DIALOG_OF |= {"add": "add_combatant", "attack": "roll", "roll": "roll"}
+
+
+@dataclass(frozen=True)
+class Named:
+    """What a command name stands for: a built-in, a system action or a palette entry."""
+
+    kind: str  # "builtin" | "system" | "palette"
+    key: str  # the builtin's name, the action's id or the screen action
+    help: str = ""
+
+
+def command_names(ctx: Context) -> dict[str, Named]:
+    """Every name the line accepts, built-ins first (they win a clash)."""
+    names: dict[str, Named] = {}
+    for builtin in BUILTINS:
+        names[builtin.name] = Named("builtin", builtin.name, builtin.help)
+    for action in ctx.system.actions(ctx.state):
+        for name in (norm(action.id), slug(action.title)):
+            names.setdefault(name, Named("system", action.id, action.title))
+    # The system's own words for a quick track change, where no action has them already.
+    for word, key in zip(ctx.system.track_words, ("wound", "heal"), strict=True):
+        names.setdefault(word, Named("builtin", key, BUILTIN_NAMES[key].help))
+    for title, screen_action, help_text in ctx.palette:
+        if screen_action.startswith("system("):
+            continue  # the system's actions are listed above, with their fields
+        for name in (slug(title), norm(screen_action) if screen_action.isidentifier() else ""):
+            if name:
+                names.setdefault(name, Named("palette", screen_action, f"{title} ({help_text})"))
+    return names
+
+
+def named_as(ctx: Context, word: str) -> Named:
+    names = command_names(ctx)
+    found = names.get(word.casefold()) or names.get(norm(word))
+    if found is None:
+        shown = word if word else "(nothing)"
+        raise Rejected(f"no command '{shown}'{suggest(word, names)}")
+    return found

@@ -1,0 +1,97 @@
+"""The encounter screen's conditions and notes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from textual.binding import Binding
+
+from rules.commands import AddCondition, AddNote, RemoveCondition
+from rules.conditions import Duration, DurationKind
+from rules.forms import Field, choice_value, int_value
+from tracker.screens.encounter_keys.area import Area
+
+DURATIONS: tuple[tuple[DurationKind, str], ...] = (
+    ("until-removed", "Until removed"),
+    ("end-of-next-turn", "End of its next turn"),
+    ("end-of-round", "End of this round"),
+    ("rounds", "A number of rounds"),
+)
+
+
+class ConditionKeys(Area):
+    """``c``, ``C``, ``o``: conditions on a combatant, notes in the log."""
+
+    KEYS: ClassVar[list[Binding]] = [
+        Binding("c", "add_condition", "Condition"),
+        Binding("C", "remove_condition", "Drop condition", show=False),
+        Binding("o", "note", "Note", show=False),
+    ]
+    PLAYERS = frozenset({"add_condition", "remove_condition", "note"})
+
+    def action_add_condition(self) -> None:
+        combatant = self.selected()
+        if combatant is None:
+            return
+        who = Field(
+            key="who", label="Combatant", kind="choice", default=combatant.id, choices=self.people()
+        )
+        duration = Field(
+            key="duration", label="Lasts", kind="choice", default="until-removed", choices=DURATIONS
+        )
+        fields = [
+            who,
+            Field(key="name", label="Condition", kind="text", help="e.g. Prone"),
+            duration,
+            Field(key="rounds", label="Rounds (if counted)", default="1"),
+        ]
+
+        def submit(values: Mapping[str, str]) -> None:
+            chosen = Duration(
+                choice_value(values, duration, DURATIONS),
+                int_value(values, "rounds", "Rounds", 1),
+            )
+            target = choice_value(values, who)
+            self.session.execute(AddCondition(target, values["name"], chosen), "add condition")
+
+        self.ask("Add condition", fields, submit, ok_label="Add")
+
+    def action_remove_condition(self) -> None:
+        combatant = self.selected()
+        if combatant is None:
+            return
+        if not combatant.conditions:
+            self.notify(f"{combatant.name} has no conditions", markup=False)
+            return
+        which = Field(
+            key="name",
+            label="Condition",
+            kind="choice",
+            default=combatant.conditions[0].name,
+            choices=tuple((c.name, c.name) for c in combatant.conditions),
+        )
+
+        def submit(values: Mapping[str, str]) -> None:
+            self.session.execute(
+                RemoveCondition(combatant.id, choice_value(values, which)), "remove condition"
+            )
+
+        self.ask(f"Remove a condition from {combatant.name}", [which], submit, ok_label="Remove")
+
+    def action_note(self) -> None:
+        about = Field(
+            key="about",
+            label="About",
+            kind="choice",
+            default="",
+            choices=(("", "the encounter"), *self.people()),
+        )
+        fields = [Field(key="text", label="Note", kind="text"), about]
+
+        def submit(values: Mapping[str, str]) -> None:
+            self.session.execute(
+                AddNote(values["text"], choice_value(values, about) or None), "note"
+            )
+
+        self.ask("Add a note to the log", fields, submit, ok_label="Add")

@@ -1,0 +1,228 @@
+"""The encounter screen's rolls and their results: roll, quick turn, the system's actions, apply."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.binding import Binding
+
+from rules import solo
+from rules.commands import DiscardConsequence
+from rules.errors import Rejected
+from rules.odds import Odds
+from tracker import quick_flow
+from tracker.screens.encounter_keys.area import Area
+from tracker.widgets.combatants import CombatantsPane
+from tracker.widgets.thresholds import ThresholdsPane
+
+if TYPE_CHECKING:
+    from tracker.screens.form import FormScreen, FormSettings
+
+ROLL_AGAIN = "roll again"  # what a new roll would do, as the question about a waiting result says
+
+
+class RollKeys(Area):
+    """``r``, ``t``, ``s``, ``d``: the system's dialogs, and what a roll leaves waiting."""
+
+    KEYS: ClassVar[list[Binding]] = [
+        Binding("r", "roll", "Roll"),
+        Binding("t", "quick_turn", "Quick turn"),
+        Binding("s", "system_menu", "System actions", show=False),
+        Binding("d", "apply_result", "Apply result"),
+    ]
+    PLAYERS = frozenset({"roll", "quick_turn", "system_menu", "system", "apply_result"})
+    # The keys that open the system's "roll" action: a system may keep it for the GM.
+    OPENS = {"roll": "roll", "quick_turn": "roll"}
+
+    _forms: dict[str, FormScreen]  # the system actions' dialogs, built once
+
+    def settle_first(
+        self, doing: str, go_on: Callable[[], None], *, over: bool | None = None
+    ) -> None:
+        """Do ``go_on`` once nothing the last roll left waits to be applied; while something
+        does, ask first: apply it (as ``d``), discard it (a line in the log), or go back.
+
+        Every key that would leave a result behind (the end of a turn, a new roll) asks
+        here, so no result is ever dropped without a word. What was applied here may end
+        the fight (``over``: whether it was over when asked): then nothing goes on, the
+        summary opens instead.
+        """
+        if over is None:
+            over = self.session.outcome().over
+        waiting = self.session.system.pending(self.state)
+        if not waiting:
+            if over or not self.session.outcome().over:
+                go_on()
+            return
+
+        def again() -> None:
+            # What is left (a solo answer may wait in turn).
+            self.settle_first(doing, go_on, over=over)
+
+        def answered(answer: str | None) -> None:
+            if answer == "apply":
+                self.action_apply_result(then=again)
+            elif answer == "discard" and self.run(DiscardConsequence(), "discard result"):
+                again()
+
+        from tracker.screens.waiting import WaitingScreen
+
+        can_discard = self.session.allows("discard_consequence")
+        self.app.push_screen(WaitingScreen(waiting, doing, can_discard=can_discard), answered)
+
+    def action_roll(self) -> None:
+        self.action_system("roll")
+
+    def action_system_menu(self) -> None:
+        from tracker.screens.action_menu import ActionMenuScreen
+
+        system = self.session.system
+        actions = [a for a in system.actions(self.state) if self.session.allows("system", a.id)]
+        self.app.push_screen(
+            ActionMenuScreen(f"{system.title} actions", actions),
+            lambda chosen: self.action_system(chosen) if chosen else None,
+        )
+
+    def action_system(
+        self,
+        action_id: str,
+        preset: Mapping[str, str] | None = None,
+        then: Callable[[], None] | None = None,
+    ) -> None:
+        """Open the dialog of one of the system's actions ("roll" is the r key).
+
+        ``preset`` fills some fields in; ``then`` runs once the dialog's command is done.
+        """
+        system = self.session.system
+        action = next((a for a in system.actions(self.state) if a.id == action_id), None)
+        if action is None:
+            self.notify(f"{system.title} has no action {action_id!r}", severity="warning")
+            return
+        rolls = action_id in system.roll_actions
+        if rolls and system.pending(self.state) and not system.follow_up(self.state, action_id):
+            self.settle_first(ROLL_AGAIN, lambda: self.action_system(action_id, preset, then))
+            return
+        selected = self.query_one(CombatantsPane).selected_id
+        try:
+            fields = system.action_form(self.state, action_id, selected)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+        fields = quick_flow.with_defaults(fields, preset or {})
+
+        # Solo play: the fields a solo combatant chooses (a defence...) by its policy.
+        def filled(values: Mapping[str, str]) -> tuple[dict[str, str], list[solo.Move]]:
+            return solo.fill(self.state, action_id, dict(values))
+
+        def submit(values: Mapping[str, str]) -> None:
+            chosen, moves = filled(values)
+            command = system.action_command(self.state, action_id, chosen)
+            waiting = system.pending(self.state)
+            if rolls and waiting and not system.follow_up(self.state, action_id, command):
+                # Not the roll that carries what waits on: ask over the dialog, then roll.
+                self.settle_first(ROLL_AGAIN, self._forms[action_id].action_submit)
+                raise Rejected(f"Not applied yet: {waiting} (d applies it, x discards it)")
+            self.session.execute(command, action.title, choices=moves)
+
+        def preview(values: Mapping[str, str]) -> str:
+            chosen, moves = filled(values)
+            line = solo.preview_line(
+                self.state, moves, system.preview(self.state, action_id, chosen)
+            )
+            waiting = system.pending(self.state) if rolls else ""
+            if waiting:
+                try:
+                    command = system.action_command(self.state, action_id, chosen)
+                except Rejected:
+                    command = None  # a half-typed value: the roll is not known yet
+                if command is None or not system.follow_up(self.state, action_id, command):
+                    line += f"\nNot applied yet: {waiting} (Enter asks first)"
+            return line
+
+        def odds(values: Mapping[str, str]) -> Odds | None:
+            return system.odds(self.state, action_id, filled(values)[0])
+
+        def show_odds(found: Odds | None) -> None:
+            if found is not None:
+                self.query_one(ThresholdsPane).show_preview(found)
+
+        def closed(done: bool | None) -> None:
+            self.query_one(ThresholdsPane).show(self.state)  # back from the preview
+            if done and then is not None:
+                then()
+
+        settings: FormSettings = {
+            "ok_label": "Roll" if action_id == "roll" else "OK",
+            "preview": preview,
+            "odds": odds if system.has_odds else None,
+            "on_odds": show_odds,
+        }
+        form = self._forms.get(action_id)
+        if form is not None and form.shape(form.fields) == form.shape(fields):
+            form.reopen(action.title, fields, submit, **settings)
+        else:
+            if form is not None:
+                self._forget_form(action_id)
+            from tracker.screens.form import FormScreen
+
+            form = FormScreen(action.title, fields, submit, **settings)
+            # Kept installed, so the next time (the next roll) it opens without being built.
+            self.app.install_screen(form, self._form_name(action_id))
+            self._forms[action_id] = form
+        self.app.push_screen(form, closed)
+
+    def _form_name(self, action_id: str) -> str:
+        return f"encounter-{id(self)}-{action_id}"
+
+    def _forget_form(self, action_id: str) -> None:
+        form = self._forms.pop(action_id)
+        if form in self.app.screen_stack:
+            return  # still open as the app closes: Textual removes it with the app
+        self.app.uninstall_screen(self._form_name(action_id))
+        form.remove()
+
+    def action_quick_turn(self) -> None:
+        """The roll dialog set for the actor and its last target; after it, apply the result."""
+        if self.session.system.follow_up(self.state, "roll"):
+            self._quick_turn()  # the roll itself is asked about, unless it follows up
+        else:
+            self.settle_first(ROLL_AGAIN, self._quick_turn)
+
+    def _quick_turn(self) -> None:
+        selected = self.query_one(CombatantsPane).selected_id
+        why = quick_flow.refusal(self.state, self.session.system, selected, self.session.outcome())
+        if why:
+            self.notify(why, severity="warning", markup=False)
+            return
+        preset = quick_flow.roll_preset(self.session.history, self.session.system, selected)
+        self.action_system("roll", preset, self.confirm_result)
+
+    def confirm_result(self) -> None:
+        """Show what applying the last roll's result would do: Enter applies, Esc skips."""
+        try:
+            _, lines = quick_flow.consequence_preview(self.state, self.session.system)
+        except Rejected as exc:
+            self.notify(exc.message, markup=False)
+            return
+        from tracker.screens.apply_result import ApplyResultScreen
+
+        self.app.push_screen(
+            ApplyResultScreen(lines), lambda yes: self.action_apply_result() if yes else None
+        )
+
+    def action_apply_result(self, then: Callable[[], None] | None = None) -> None:
+        """Apply the last roll's result (``then`` runs once it is applied); one that needs
+        the user's choices opens the system's dialog for it."""
+        system = self.session.system
+        dialog = system.pending_action(self.state)
+        if dialog:
+            self.action_system(dialog, then=then)
+            return
+        try:
+            command = system.consequence_command(self.state)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+        if self.run(command, "apply result") and then is not None:
+            then()

@@ -1,0 +1,76 @@
+"""The encounter screen's own keys: the ``:`` line, the palette's list, help, quit."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding
+
+from tracker.screens.encounter_keys.area import Area
+from tracker.screens.help import HelpScreen, key_label
+from tracker.widgets.combatants import CombatantsPane
+
+
+class ScreenKeys(Area):
+    """``:``, ``z``, ``?``, ``q``."""
+
+    KEYS: ClassVar[list[Binding]] = [
+        Binding("colon", "command_line", "Command line"),
+        Binding("z", "zoom", "Zoom the pane (the whole screen, and back)", show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+    PLAYERS = frozenset({"help", "quit", "zoom"})
+    SPECTATORS = frozenset({"help", "quit", "zoom"})
+
+    def action_command_line(self) -> None:
+        from tracker.screens.command_prompt import prompt_for
+
+        selected = self.query_one(CombatantsPane).selected_id
+        self.app.push_screen(
+            prompt_for(
+                self,
+                self.session,
+                self.palette_commands,
+                selected,
+                self.settle_first,
+                library=self.library(),
+            )
+        )
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        """(title, action, help) for the command palette: every key, and the system's actions."""
+        seen: set[str] = set()
+        out = []
+        for binding in self.BINDINGS:
+            if not isinstance(binding, Binding) or binding.action in seen:
+                continue
+            name, _, argument = binding.action.partition("(")
+            if self.session.allows(name, argument.strip("()'\"")):
+                seen.add(binding.action)
+                out.append((binding.description, binding.action, f"key: {key_label(binding.key)}"))
+        if self.session.allows("export"):
+            for title, fmt in (("Markdown", "markdown"), ("JSON", "json")):
+                where = "a file in the saves folder"
+                out.append((f"Export report ({title})", f"export({fmt!r})", where))
+        system = self.session.system
+        for action in system.actions(self.state):
+            if not self.session.allows("system", action.id):
+                continue
+            out.append(
+                (f"{system.title}: {action.title}", f"system({action.id!r})", action.description)
+            )
+        return out
+
+    def action_zoom(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+        elif self.focused is not None:
+            self.maximize(self.focused, container=False)
+
+    def action_help(self) -> None:
+        intro = "The encounter is saved after every change. Tab moves between panes."
+        self.app.push_screen(HelpScreen(self.BINDINGS, intro))
+
+    async def action_quit(self) -> None:
+        await self.app.action_quit()  # the app's: it saves first

@@ -1,0 +1,57 @@
+"""The encounter screen's table tools: solo play, the fight's summary, the forecast."""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.binding import Binding
+
+from rules.outcome import Summary, summary
+from tracker.screens.encounter_keys.area import Area
+
+if TYPE_CHECKING:
+    from tracker.screens.solo import SoloChoices
+
+
+class ToolKeys(Area):
+    """``S``, ``f``, ``F``."""
+
+    KEYS: ClassVar[list[Binding]] = [
+        Binding("S", "solo", "Solo play", show=False),
+        Binding("f", "fight_summary", "Fight summary", show=False),
+        Binding("F", "forecast", "Forecast", show=False),
+    ]
+    PLAYERS = frozenset({"fight_summary"})
+    SPECTATORS = frozenset({"fight_summary"})
+
+    def action_solo(self) -> None:
+        from tracker.screens.solo import SoloScreen, apply_choices
+
+        def warn(message: str) -> None:
+            self.notify(message, severity="warning", markup=False)
+
+        def chosen(result: SoloChoices | None) -> None:
+            apply_choices(self.session, result, warn)
+
+        self.app.push_screen(SoloScreen(self.state), chosen)
+
+    def action_fight_summary(self) -> None:
+        """Who won, the rounds, each combatant's part and end state, each side's luck."""
+        from tracker.screens.summary import SummaryScreen
+
+        # The events in effect and the states are taken now (the first step of in_effect);
+        # counting them up, a long fight's second or two, is the screen's worker's.
+        pairs = iter(self.session.history.in_effect())  # a seat's is a list already
+        first = next(pairs)
+        state, result = self.state, self.session.outcome()
+
+        def count() -> Summary:
+            return summary(chain([first], pairs), state, result)
+
+        self.app.push_screen(SummaryScreen(result, count))
+
+    def action_forecast(self) -> None:
+        from tracker.screens.forecast import ForecastScreen
+
+        self.app.push_screen(ForecastScreen(self.state))
