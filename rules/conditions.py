@@ -41,6 +41,15 @@ class Condition(Struct, frozen=True):
     duration: Duration = Duration()
     expires: Expiry | None = None
 
+    def time_left(self, round_: int) -> str:
+        """Its time left in ``round_``, in a few cells: "2r" (rounds, this one counted), "1t"
+        (until the end of its bearer's next turn), "" (until removed)."""
+        if self.expires is None:
+            return ""
+        if self.expires.actor_id is not None:
+            return "1t"
+        return f"{max(self.expires.round - round_ + 1, 0)}r"
+
     def ends_with_turn(self, actor_id: str, round_: int) -> bool:
         e = self.expires
         return e is not None and e.actor_id == actor_id and e.round <= round_

@@ -266,6 +266,7 @@ class TrackerApp(App[None]):
     def _play(self, opened: storage.Opened, note: str) -> None:
         if self.session is not None:
             self.session.let_go()  # saved, or left unsaved by the user's choice
+        self.clear_notifications()  # the last encounter's: they do not belong over this one
         self.session, error = EncounterSession.resume(opened, self.dice)
         if self.OWNS_MEMORY:
             settle_memory()

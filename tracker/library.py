@@ -380,10 +380,17 @@ def write(folder: Path, entry: Entry, text: str | None = None) -> Path:
     return path
 
 
-def add_file(folder: Path, path: Path) -> tuple[Entry, Path]:
-    """Check a stat block file and copy it into the library."""
+def add_file(folder: Path, path: Path, replace: bool = False) -> tuple[Entry, Path]:
+    """Check a stat block file and copy it into the library; one of the same system and name
+    already there is replaced only when told to (``replace``)."""
     text = read_text(path)
     entry = parse(text, str(path))
+    target = path_for(folder, entry)
+    if not replace and (target.exists() or target.is_symlink()):
+        raise LibraryError(
+            f"{target}: the library has a stat block named {entry.name!r} already; "
+            "add --replace to replace it"
+        )
     return entry, write(folder, entry, text)
 
 

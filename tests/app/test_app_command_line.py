@@ -90,7 +90,7 @@ async def test_a_typo_gets_a_suggestion_and_the_prompt_stays(tmp_path: Path) -> 
         before = len(app.session.history.records)
         await type_line(pilot, "atack orla goblin-sneak")
         assert isinstance(app.screen, CommandLineScreen)
-        assert "no command 'atack' — did you mean 'attack'?" in screen_text(app)
+        assert "no command 'atack': did you mean 'attack'?" in screen_text(app)
         # Fix it in place: the line is still there to edit.
         await pilot.press("home", "right", "t", "enter")
         await pilot.pause()

@@ -127,6 +127,8 @@ async def test_a_log_scrolled_up_stays_where_it_is_through_a_resize(tmp_path: Pa
     async with app.run_test(size=LARGE) as pilot:
         await pilot.pause()
         log = app.screen.query_one(RollLog)
+        while not log.max_scroll_y:  # a log longer than its pane, even at 160x48
+            await add_note(pilot, "filler")
         await pilot.press("tab", "home")  # the log, scrolled to its first entry
         await pilot.pause()
         await resize(pilot, SMALL)
@@ -260,7 +262,7 @@ async def test_notifications_keep_clear_of_the_prompts_hint(tmp_path: Path) -> N
         app.notify(notice, timeout=PATIENCE)  # still up however slowly the test runs
         await until(pilot, lambda: "Something long enough" in screen_text(app), "the notice")
         await pilot.press("colon", *"atack", "enter")
-        hint = "no command 'atack' — did you mean 'attack'?"
+        hint = "no command 'atack': did you mean 'attack'?"
         await until(pilot, lambda: hint in screen_text(app), "the prompt's hint")
         text = screen_text(app)
         assert "waiting (d)" in text.splitlines()[1]  # the header's line, uncovered

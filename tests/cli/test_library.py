@@ -87,6 +87,21 @@ def test_add_keeps_a_file_and_it_stands_in_for_a_bundled_one(
     assert not goblin.bundled and goblin.notes == "Hates light"
 
 
+def test_add_refuses_a_name_already_kept_unless_told_to_replace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "lib"
+    first = write(tmp_path, GOBLIN, "first.toml")
+    second = write(tmp_path, GOBLIN.replace("Hates light", "Loves light"), "second.toml")
+    assert run(capsys, "library", "add", str(first), "--library", str(folder))[0] == 0
+    code, _, err = run(capsys, "library", "add", str(second), "--library", str(folder))
+    assert code == 2 and "named 'Cave Goblin' already" in err and "--replace" in err
+    assert library.load(folder).need("livehack", "cave-goblin").notes == "Hates light"
+    code, _, err = run(capsys, "library", "add", str(second), "--replace", "--library", str(folder))
+    assert code == 0 and "Kept Cave Goblin" in err
+    assert library.load(folder).need("livehack", "cave-goblin").notes == "Loves light"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -159,7 +174,9 @@ def test_export_prints_a_combatant_as_toml(
     code, out, _ = run(capsys, "library", "export", str(save), "goblin-boss")
     assert code == 0
     entry = library.parse(out)
-    assert entry.name == "Goblin Boss" and dict(entry.fields)["wounds"] == "3"
+    # Its stat block, not its state: the demo's Goblin Boss has taken 3 Wounds.
+    assert entry.name == "Goblin Boss" and "wounds" not in dict(entry.fields)
+    assert livehack_demo().state.combatants[-1].sheet.wounds == 3  # hurt in the save
     code, _, err = run(capsys, "library", "export", str(save), "Zed")
     assert code == 2 and "no combatant 'Zed'" in err
 

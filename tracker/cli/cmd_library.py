@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
         "add", parents=[folders], help="check a stat block file and keep it in the library"
     )
     add.add_argument("file", type=Path, metavar="FILE.toml")
+    add.add_argument("--replace", action="store_true", help="replace one of the same name")
     export = what.add_parser(
         "export", parents=[folders], help="print a combatant of a save as a stat block"
     )
@@ -46,13 +47,15 @@ def library_command(args: argparse.Namespace) -> int:
 
     folder = library_of(args)
     if args.library_command == "add":
-        entry, path = library.add_file(folder, args.file)
+        entry, path = library.add_file(folder, args.file, args.replace)
         print(f"Kept {entry.name} ({entry.system}) in {path}", file=sys.stderr)
         return 0
     if args.library_command == "export":
         state = storage.read(args.save).state
         combatant = need_combatant(state, args.name)
-        sys.stdout.write(library.to_toml(library.from_combatant(state.system, combatant)))
+        # Its stat block, as a fight starts (unhurt, its number dropped), not its state now.
+        kept = library.from_combatant(state.system, combatant, fresh=True)
+        sys.stdout.write(library.to_toml(kept))
         return 0
     found = library.load(folder)
     for problem in found.problems:

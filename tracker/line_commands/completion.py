@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from rules.encounter import Combatant
 from rules.errors import Rejected
 from rules.forms import Field
+from tracker.did_you_mean import sheet_names
 from tracker.line_commands.forms import people_field
 from tracker.line_commands.outcomes import Context
 from tracker.line_commands.resolve import DURATION_WORDS, REPORT_FORMATS, condition_names
@@ -42,13 +43,7 @@ def _starting(word: str, options: Iterable[str]) -> list[str]:
 
 def sheet_words(combatant: Combatant) -> list[str]:
     """Names on a sheet worth completing (skills, weapons, boons...): any named part."""
-    out: list[str] = []
-    sheet = combatant.sheet
-    for key in getattr(sheet, "__struct_fields__", ()):
-        value = getattr(sheet, key)
-        if isinstance(value, tuple):
-            out += [p.name for p in value if isinstance(getattr(p, "name", None), str)]
-    return [quote(name) for name in out]
+    return [quote(name) for name in sheet_names(combatant)]
 
 
 def _form_options(ctx: Context, action_id: str, before: Sequence[str], word: str) -> list[str]:

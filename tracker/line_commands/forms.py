@@ -9,9 +9,17 @@ from rules.encounter import Encounter
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.system import Action
+from tracker.did_you_mean import (
+    check_sheet_word,
+    combatant_words,
+    meant_a_combatant,
+    no_combatant,
+    sheet_names,
+)
 from tracker.line_commands.outcomes import Context, Execute, Outcome, ScreenAction
 from tracker.line_commands.words import (
     find_combatant,
+    handles,
     norm,
     slug,
     suggest,
@@ -80,7 +88,7 @@ def fill_form(
         elif "=" in word and not word.startswith("="):
             named, value = word.split("=", 1)
         else:
-            _place(state, fields, word, title, done, put)
+            _place(state, fields, word, title, done, put, values)
             continue
         form_field = _field_named(fields, named, title)
         put(form_field, _choice_value(state, form_field, value) if form_field.choices else value)
@@ -94,8 +102,10 @@ def _place(
     title: str,
     done: set[str],
     put: Callable[[Field, str], None],
+    values: dict[str, str],
 ) -> None:
-    """Put a word without a field name where it fits (see ``fill_form``)."""
+    """Put a word without a field name where it fits (see ``fill_form``); a word close to
+    a combatant's name or a name on a sheet, but not it, is refused (``tracker.did_you_mean``)."""
     open_fields = [f for f in fields if f.key not in done]
     person = find_combatant(state, word)
     if person is not None:
@@ -110,8 +120,17 @@ def _place(
             value = _choice_matching(state, form_field, word)
             if value is not None:
                 return put(form_field, value)
+    people = [f for f in fields if people_field(state, f)]
+    named = [c for f in people if (c := state.find(values[f.key])) is not None]
+    if any(f in open_fields for f in people):
+        choices = [label for f in fields if f not in people for _v, label in f.choices]
+        others = [*choices, *(n for c in state.combatants for n in sheet_names(c))]
+        suggestions = combatant_words(state, handles(state))
+        if meant_a_combatant(word, suggestions, others):
+            raise no_combatant(word, suggestions)
     for form_field in open_fields:
         if form_field.kind == "text" and not form_field.default:
+            check_sheet_word(word, named)
             return put(form_field, word)
     raise Rejected(f"'{word}' fits no field of {title}: name one with +field value")
 

@@ -207,7 +207,7 @@ def _condition_on(person: Combatant, words: Sequence[str]) -> str:
     for condition in person.conditions:
         if words[0].casefold() in (condition.name.casefold(), slug(condition.name)):
             return condition.name
-    names = [slug(c.name) for c in person.conditions]
+    names = [c.name for c in person.conditions]
     raise Rejected(f"{person.name} is not {words[0]}{suggest(words[0], names)}")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from collections import Counter
@@ -10,6 +9,7 @@ from collections.abc import Iterable
 
 from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
+from tracker.did_you_mean import combatant_words, did_you_mean, no_combatant
 
 
 def slug(text: str) -> str:
@@ -22,8 +22,7 @@ def norm(word: str) -> str:
 
 
 def suggest(word: str, names: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word.casefold(), list(names), n=1, cutoff=0.6)
-    return f" — did you mean '{close[0]}'?" if close else ""
+    return did_you_mean(word, names)
 
 
 def handles(state: Encounter) -> list[tuple[str, Combatant]]:
@@ -56,7 +55,7 @@ def find_combatant(state: Encounter, word: str) -> Combatant | None:
 def need_combatant(state: Encounter, word: str) -> Combatant:
     found = find_combatant(state, word)
     if found is None:
-        raise Rejected(f"no combatant '{word}'{suggest(word, [h for h, _ in handles(state)])}")
+        raise no_combatant(word, combatant_words(state, handles(state)))
     return found
 
 

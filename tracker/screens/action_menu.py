@@ -11,6 +11,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from rules.system import Action
+from tracker.widgets.more_sign import keep_more_sign, show_more_sign
 
 
 class ActionMenuScreen(ModalScreen[str | None]):
@@ -31,6 +32,12 @@ class ActionMenuScreen(ModalScreen[str | None]):
         with Vertical(id="dialog"):
             yield Label(Text(self.title_text, style="bold"))
             yield OptionList(*options, id="menu")
+
+    def on_mount(self) -> None:
+        keep_more_sign(self.query_one("#dialog"), self.query_one("#menu"))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(show_more_sign, self.query_one("#dialog"), self.query_one("#menu"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -74,6 +74,7 @@ class EncounterScreen(
         self._was_over = False  # the fight was over at the last change seen
         self._warned_at: Encounter | None = None  # n refused here: n again asks to play on
         self._playing_on: str | None = None  # the headline of the end the GM plays on past
+        self.library_told: set[str] = set()  # the library's problems told already
 
     # --- layout and updates ---
 

@@ -18,6 +18,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.odds import Odds
 from tracker.widgets.choice import Choice
+from tracker.widgets.more_sign import keep_more_sign, show_more_sign
 from tracker.widgets.odds_table import OddsTable
 
 Submit = Callable[[Mapping[str, str]], None]
@@ -156,6 +157,13 @@ class FormScreen(ModalScreen[bool]):
                 with Horizontal(id="buttons"):
                     yield Button(self.ok_label, variant="primary", id="ok")
                     yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        keep_more_sign(self.query_one("#dialog"), self.query_one("#fields"))
+
+    def on_resize(self) -> None:
+        fields = self.query_one("#fields")
+        self.call_after_refresh(show_more_sign, self.query_one("#dialog"), fields)
 
     def _widget_for(self, field: Field) -> Input | Choice:
         if field.kind == "choice":

@@ -12,6 +12,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from tracker.widgets.more_sign import keep_more_sign
+
 
 def key_label(keys: str) -> str:
     names = {"question_mark": "?", "delete": "Del", "escape": "Esc", "colon": ":"}
@@ -37,6 +39,9 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="dialog"):
             yield Label(Text("Keys", style="bold"))
             yield Label(Text(self.intro, style="dim"))
-            with VerticalScroll():
+            with VerticalScroll(id="help-keys"):
                 yield Static(table)
             yield Label(Text("Esc or ? closes this help", style="dim"))
+
+    def on_mount(self) -> None:
+        keep_more_sign(self.query_one("#dialog"), self.query_one("#help-keys"))

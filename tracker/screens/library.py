@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from rules.engine import MAX_GROUP
 from tracker.library import GROUP, Entry, LibraryError, parse_group
+from tracker.widgets.more_sign import keep_more_sign
 
 BLANK = "blank"
 
@@ -36,10 +38,15 @@ class LibraryScreen(ModalScreen[Pick | None]):
         Binding("up", "move(-1)", "Previous", show=False, priority=True),
     ]
 
-    def __init__(self, entries: list[Entry], title: str) -> None:
+    def __init__(
+        self, entries: list[Entry], title: str, present: Iterable[tuple[str, str]] = ()
+    ) -> None:
+        """``present``: (name, side) of each combatant in the fight, which is not chosen
+        before the others (a stray Enter would add a hero twice)."""
         super().__init__()
         self.entries = entries
         self.system_title = title
+        self.present = {(name.casefold(), side) for name, side in present}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="wide"):
@@ -51,6 +58,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
     def on_mount(self) -> None:
         self.query_one("#filter", Input).focus()
         self.refilter()
+        keep_more_sign(self.query_one("#dialog"), self.query_one("#stat-blocks"))
 
     def _asked(self) -> tuple[str, int]:
         text = self.query_one("#filter", Input).value
@@ -74,8 +82,12 @@ class LibraryScreen(ModalScreen[Pick | None]):
             line.append(f"{entry.side:<9} ", style="dim")
             line.append(entry.summary())
             options.add_option(Option(line, id=str(self.entries.index(entry))))
-        # The best match first: the blank sheet only when nothing matches.
-        options.highlighted = 1 if shown else 0
+        # The best match first, one not in the fight already if there is one: the blank sheet
+        # only when nothing matches.
+        absent = [
+            i for i, e in enumerate(shown, 1) if (e.name.casefold(), e.side) not in self.present
+        ]
+        options.highlighted = (absent[0] if absent else 1) if shown else 0
         total = len(self.entries)
         matched = f"{len(shown)} of {total}" if wanted else f"{total}"
         self.query_one("#library-title", Label).update(

@@ -4,7 +4,8 @@ Redrawn by difference: when the rows are the same combatants in the same order, 
 cells that changed are updated, so a roll in a 200-combatant fight touches a row or two.
 Every mark has a symbol or word besides its colour: ▶ (the current actor, also in bold),
 ✗ (cannot act), ✗ and a word after the name (out of the fight, and why: "✗ dead"), "(GM)"
-(hidden from players), and the conditions by name.
+(hidden from players), and the conditions by name, each with its time left ("On fire 2r":
+two rounds, this one counted; "Prone 1t": until the end of its bearer's next turn).
 """
 
 from __future__ import annotations
@@ -61,10 +62,16 @@ def conditions_text(
     condition_style: str | Style = "italic yellow",
     badge_style: str | Style = "italic magenta",
     out: str = "",
+    round_: int = 0,
 ) -> Text:
-    """Its conditions, then its badges; a condition that says why it is ``out`` of the fight
-    ("Dead") is left to the word shown by its name."""
-    shown = [c.name for c in combatant.conditions if c.name.casefold() != out.casefold()]
+    """Its conditions with the time each has left in ``round_`` ("On fire 2r"), then its
+    badges; a condition that says why it is ``out`` of the fight ("Dead") is left to the word
+    shown by its name."""
+    shown = [
+        f"{c.name} {left}" if (left := c.time_left(round_)) else c.name
+        for c in combatant.conditions
+        if c.name.casefold() != out.casefold()
+    ]
     text = Text(", ".join(shown), style=condition_style)
     for badge in badges:
         text.append(", " if text else "")
@@ -273,7 +280,9 @@ class CombatantsPane(DataTable[Text]):
             marks = tuple(system.badges(state, combatant))
             solo = state.is_solo(combatant)
             # A row depends on these only; an unchanged combatant is the same object.
-            depends = (combatant, current, blocked, out, marks, solo, solo_column)
+            # The round only for a condition that counts down.
+            ticking = state.round if any(c.expires for c in combatant.conditions) else 0
+            depends = (combatant, current, blocked, out, marks, solo, solo_column, ticking)
             known = self._made.get(combatant.id)
             if known is not None and known[0] == depends:
                 rows[combatant.id] = known[1]
@@ -295,7 +304,7 @@ class CombatantsPane(DataTable[Text]):
                 *((policy,) if solo_column else ()),
                 Text(combatant.side, style=style),
                 *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
-                conditions_text(combatant, marks, condition, badge, out),
+                conditions_text(combatant, marks, condition, badge, out, state.round),
             )
             made[combatant.id] = (depends, rows[combatant.id])
         self._made = made

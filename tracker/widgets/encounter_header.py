@@ -2,8 +2,8 @@
 who won), what waits to be applied, and system status.
 
 Its parts wrap onto a second line when they do not fit the width, so what must not be missed
-(a result waiting, the end of the fight) is never cut; at the narrowest, the name and the
-system's title give way first.
+(a result waiting, the end of the fight) is never cut; at the narrowest, the system's title
+and the solo sides give way first, then the encounter's name (which fight this is).
 """
 
 from rich.style import Style
@@ -24,7 +24,7 @@ def waiting_text(waiting: str, read_only: bool = False) -> str:
 
 MAX_LINES = 2  # before the least needed parts give way (those left are never cut)
 # How long each part stays when the header runs out of lines: higher stays longer.
-NAME, TITLE, USUAL, NEEDED = 0, 1, 2, 3
+TITLE, USUAL, NAME, NEEDED = 0, 1, 2, 3
 
 
 def header_parts(

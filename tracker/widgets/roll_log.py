@@ -238,7 +238,11 @@ class RollLog(ScrollView, can_focus=True):
         self._pinned = new_value >= self.max_scroll_y
 
     def on_resize(self) -> None:
+        follow = self._at_end()
         self._rewrap()
+        if follow and self.scroll_y < self.max_scroll_y:
+            # Shorter now (the combatants pane grew above it): the newest entry stays shown.
+            self._to_end()
 
     def _rewrap(self) -> None:
         """Lay the entries out again for the width of the pane (a scrollbar takes some)."""

@@ -42,6 +42,7 @@ class Area(Base):
 
     session: EncounterSession
     library_folder: Path | None  # the user's stat blocks folder; None: no library
+    library_told: set[str]  # the library's problems told already
 
     # The messages keep the screen's name: the app handles ``on_encounter_screen_...``.
     class OpenRequested(Message, namespace="encounter_screen"):
@@ -108,6 +109,9 @@ class Area(Base):
         from tracker import library
 
         found = library.load(self.library_folder)
-        for problem in found.problems[:3]:
+        # Each broken file is told once, not on every read (after every :attack, a, N).
+        told = self.library_told
+        for problem in [p for p in found.problems if p not in told][:3]:
+            told.add(problem)
             self.notify(problem, severity="warning", markup=False)
         return found

@@ -102,7 +102,9 @@ class RosterKeys(Area):
         from tracker.screens.library import LibraryScreen
 
         system = self.session.system
-        self.app.push_screen(LibraryScreen(found.of(system.name), system.title), self._picked)
+        present = [(c.name, c.side) for c in self.state.combatants]
+        screen = LibraryScreen(found.of(system.name), system.title, present)
+        self.app.push_screen(screen, self._picked)
 
     def _picked(self, pick: Pick | None) -> None:
         if pick is None:

@@ -12,15 +12,16 @@ from tracker.widgets.combatants import CombatantsPane
 
 
 class ScreenKeys(Area):
-    """``:``, ``?``, ``q``."""
+    """``:``, ``z``, ``?``, ``q``."""
 
     KEYS: ClassVar[list[Binding]] = [
         Binding("colon", "command_line", "Command line"),
+        Binding("z", "zoom", "Zoom the pane (the whole screen, and back)", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
-    PLAYERS = frozenset({"help", "quit"})
-    SPECTATORS = frozenset({"help", "quit"})
+    PLAYERS = frozenset({"help", "quit", "zoom"})
+    SPECTATORS = frozenset({"help", "quit", "zoom"})
 
     def action_command_line(self) -> None:
         from tracker.screens.command_prompt import prompt_for
@@ -60,6 +61,12 @@ class ScreenKeys(Area):
                 (f"{system.title}: {action.title}", f"system({action.id!r})", action.description)
             )
         return out
+
+    def action_zoom(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+        elif self.focused is not None:
+            self.maximize(self.focused, container=False)
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."

@@ -1,0 +1,78 @@
+"""The small things a session trusts, by keys at 80x24: `a` does not offer a hero twice, a
+broken library file is told once, and another encounter opens without the last one's notices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules.dice import SeededDice
+from tests.app.support import keys_of, until
+from tests.screen import screen_text
+from tracker import storage
+from tracker.app import TrackerApp
+from tracker.demos import DEMOS
+from tracker.screens.encounter import EncounterScreen
+from tracker.screens.library import LibraryScreen
+from tracker.session import EncounterSession
+
+SIZE = (80, 24)
+
+
+def library_app(tmp_path: Path, demo: str) -> TrackerApp:
+    session = EncounterSession(DEMOS[demo](), SeededDice(2), tmp_path / "fight.fight")
+    return TrackerApp(session, saves=tmp_path, library=tmp_path / "lib")
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_a_does_not_offer_first_one_already_in_the_fight(tmp_path: Path, demo: str) -> None:
+    app = library_app(tmp_path, demo)
+    async with app.run_test(size=SIZE) as pilot:
+        state = app.session.state
+        present = {(c.name, c.side) for c in state.combatants}
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library")
+        screen = app.screen
+        entries = screen.entries
+        picked = screen._picked()
+        assert picked is not None
+        if any((e.name, e.side) not in present for e in entries):
+            assert (picked.name, picked.side) not in present, picked.name
+        assert f"Enter adds 1 x {picked.name}" in screen_text(app)
+
+
+async def test_a_broken_library_file_is_told_once(tmp_path: Path) -> None:
+    demo = sorted(DEMOS)[0]
+    app = library_app(tmp_path, demo)
+    folder = tmp_path / "lib" / DEMOS[demo]().state.system
+    folder.mkdir(parents=True)
+    (folder / "broken.toml").write_text("name = \n", encoding="utf-8")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library")
+        await until(pilot, lambda: "Skipped" in screen_text(app), "the file told")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the fight")
+        app.clear_notifications()
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library again")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the fight again")
+        assert "Skipped" not in screen_text(app)
+
+
+async def test_another_encounter_opens_without_the_last_ones_notices(tmp_path: Path) -> None:
+    first, other = sorted(DEMOS)[:2]
+    storage.write(tmp_path / "other.fight", DEMOS[other]())
+    session = EncounterSession(DEMOS[first](), SeededDice(2), tmp_path / "first.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        app.notify("said over the first fight", timeout=60)
+        await until(pilot, lambda: "said over the first fight" in screen_text(app), "a notice")
+        await pilot.press("ctrl+o")
+        await pilot.press(*keys_of("other"), "enter")
+        await until(pilot, lambda: app.session.path.name == "other.fight", "the other fight")
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "its screen")
+        assert "said over the first fight" not in screen_text(app)
