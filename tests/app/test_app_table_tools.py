@@ -54,7 +54,7 @@ async def test_bad_dice_keep_the_prompt_open_with_one_line(tmp_path: Path) -> No
         before = len(app.session.history.records)
         await type_line(pilot, "roll 200d6")
         assert isinstance(app.screen, CommandLineScreen)
-        assert "200d6: roll 1 to 100 dice, not 200" in screen_text(app)
+        assert "200d6: roll 0 to 100 dice, not 200" in screen_text(app)
         await pilot.press("ctrl+u", *"dice 2d6+", "enter")
         await pilot.pause()
         assert "cannot read dice at 'the end'" in screen_text(app)
