@@ -15,6 +15,7 @@ work out, in about a second at worst. The ways, cheapest first:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from fractions import Fraction
 from math import comb, lcm
@@ -26,6 +27,7 @@ from rules.notation.faces import chain_of, die_denominator, die_weights
 from rules.notation.roll import apply_binary
 from rules.notation.tree import (
     COMPARISONS,
+    MAX_EXPLOSIONS,
     Binary,
     Dice,
     Group,
@@ -103,7 +105,9 @@ def _node(node: Node, budget: Budget) -> Distribution:
                     f"{notation(right)} can come to 0, and nothing divides by 0: "
                     f"{notation(node)} has no answer then"
                 )
-            return combine(a, b, lambda x, y: apply_binary(op, x, y, node), budget)
+            fast = _FAST.get(op)
+            how = fast if fast else (lambda x, y: apply_binary(op, x, y, node))
+            return combine(a, b, how, budget)
         case Dice():
             return _dice(node, budget)
         case Group():
@@ -124,7 +128,15 @@ def combine(
 
 
 def add(a: Distribution, b: Distribution, budget: Budget) -> Distribution:
-    return combine(a, b, lambda x, y: x + y, budget)
+    return combine(a, b, operator.add, budget)
+
+
+# The operators whose Python meaning is d20's (``/`` is not: it stays exact, see roll).
+_FAST: dict[str, Callable[[Value, Value], Value]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
 
 
 def chance_of(op: str, left: Distribution, right: Distribution, budget: Budget) -> Fraction:
@@ -152,8 +164,12 @@ def _uniform_sum(dice: Dice, budget: Budget) -> Distribution:
             runs.append((int(v), int(v), one[v]))
     low, weights = 0, [1]
     smallest, largest = runs[0][0], runs[-1][1]
+    span = largest - smallest + 1
+    # Paid before the first step, so what is too big is refused at once: a die at a time,
+    # each run over the totals so far (and the weights of ``!`` dice are long numbers).
+    size = 1 + dice.quantity * die_denominator(dice).bit_length() // 256
+    budget.spend(sum(len(runs) * (i * span + span) * size for i in range(dice.quantity)))
     for _ in range(dice.quantity):
-        budget.spend(len(runs) * (len(weights) + largest - smallest + 1))
         prefix = [0]
         for weight in weights:
             prefix.append(prefix[-1] + weight)
@@ -192,6 +208,8 @@ def _dice(dice: Dice, budget: Budget) -> Distribution:
 
 
 def _repeat(one: Distribution, count: int, budget: Budget) -> Distribution:
+    span = int(max(one.weights) - min(one.weights)) + 1
+    budget.spend(sum((i * span + 1) * len(one.weights) for i in range(1, count)))
     total = one
     for _ in range(count - 1):
         total = add(total, one, budget)
@@ -240,6 +258,9 @@ def _ranked(
     """The total of the dice at ``ranks`` among ``count`` such dice (or how many of them
     ``counter`` matches): the values placed from the highest down, choosing how many dice
     show each, and the ways they can."""
+    span = 2 if counter is not None else int(max(one.weights) - min(one.weights)) + 1
+    sums = len(ranks) * span + 1
+    budget.spend(len(one.weights) * (count + 1) ** 2 * sums // 2)
     below = [0] * (count + 1)  # below[i]: how many kept ranks are under i
     for i in range(count):
         below[i + 1] = below[i] + (i in ranks)
@@ -250,7 +271,6 @@ def _ranked(
         last = index == len(values) - 1
         worth = value if counter is None else int(any(s.matches(value) for s in counter.selectors))
         following: dict[tuple[int, Value], int] = {}
-        budget.spend(len(states) * (count + 1))
         for (placed, total), ways in states.items():
             left = count - placed
             for here in range(left if last else 0, left + 1):
@@ -264,21 +284,27 @@ def _ranked(
 # --- every branch -----------------------------------------------------------------------------
 
 
+Options = tuple[list[tuple[Value, int]], int]  # values with whole-number weights, their total
+
+
 class _Branch:
-    """A Draw that replays the choices made so far and takes the first of any new one."""
+    """A Draw that replays the choices made so far and takes the first of any new one; the
+    branch's chance is ``numerator / denominator``."""
 
     def __init__(self, choices: list[int]) -> None:
         self.choices = choices
         self.sizes: list[int] = []
-        self.chance = Fraction(1)
+        self.numerator = self.denominator = 1
 
-    def pick(self, options: list[tuple[Value, Fraction]]) -> Value:
+    def pick(self, options: Options) -> Value:
         at = len(self.sizes)
         if at == len(self.choices):
             self.choices.append(0)
-        self.sizes.append(len(options))
-        chosen, chance = options[self.choices[at]]
-        self.chance *= chance
+        values, total = options
+        self.sizes.append(len(values))
+        chosen, weight = values[self.choices[at]]
+        self.numerator *= weight
+        self.denominator *= total
         return chosen
 
     def die(self, dice: Dice) -> tuple[int, ...]:
@@ -288,10 +314,10 @@ class _Branch:
         return [chain_of(dice, int(self.pick(_die_options(dice, op))))]
 
 
-_OPTIONS: dict[tuple[Dice, Op | None], list[tuple[Value, Fraction]]] = {}
+_OPTIONS: dict[tuple[Dice, Op | None], Options] = {}
 
 
-def _die_options(dice: Dice, op: Op | None) -> list[tuple[Value, Fraction]]:
+def _die_options(dice: Dice, op: Op | None) -> Options:
     key = (dice._replace(quantity=1, ops=(), wraps=(), labels=()), op)
     if key not in _OPTIONS:
         weights = die_weights(dice)
@@ -299,45 +325,66 @@ def _die_options(dice: Dice, op: Op | None) -> list[tuple[Value, Fraction]]:
             weights = {
                 v: w for v, w in weights.items() if not any(s.matches(v) for s in op.selectors)
             }
-        total = sum(weights.values())
         if len(_OPTIONS) > 256:
             _OPTIONS.clear()
-        _OPTIONS[key] = [(v, Fraction(w, total)) for v, w in weights.items()]
+        _OPTIONS[key] = (list(weights.items()), sum(weights.values()))
     return _OPTIONS[key]
 
 
 def _branches(node: Dice | Group, budget: Budget) -> Distribution:
     """Every way the pool can fall, run through ``pool`` as a roll would, with its chance."""
-    item_options: list[list[tuple[Value, Fraction]]] = []
+    items: list[Options] = []
     if isinstance(node, Group):
         for item in node.items:
             part = _node(item, budget)
-            item_options.append(
-                [(v, Fraction(w, part.denominator)) for v, w in part.weights.items()]
-            )
-    size = len(node.items) if isinstance(node, Group) else node.quantity
-    found: dict[Value, Fraction] = {}
+            items.append((list(part.weights.items()), part.denominator))
+    budget.spend(_BRANCH * _fewest_branches(node, items))
+    found: dict[tuple[Value, int], int] = {}  # (value, denominator) -> numerator
     choices: list[int] = []
     while True:
-        budget.spend(8 * (size + len(node.ops) + 1))
         branch = _Branch(choices)
         if isinstance(node, Dice):
             entries = [pool.Entry(branch.die(node)) for _ in range(node.quantity)]
             pool.apply(entries, node.ops, node, branch)
         else:
-            entries = [pool.Entry((), branch.pick(options)) for options in item_options]
+            entries = [pool.Entry((), branch.pick(options)) for options in items]
             pool.apply(entries, node.ops, None, branch)
-        value = pool.value(entries, node.ops)
-        found[value] = found.get(value, Fraction(0)) + branch.chance
+        key = (pool.value(entries, node.ops), branch.denominator)
+        found[key] = found.get(key, 0) + branch.numerator
         choices, sizes = branch.choices, branch.sizes
+        budget.spend(_BRANCH + len(sizes) + len(entries) * len(node.ops))
         del choices[len(sizes) :]
         while choices and choices[-1] + 1 >= sizes[len(choices) - 1]:
             choices.pop()
         if not choices:
             break
         choices[-1] += 1
-    denominator = lcm(*(p.denominator for p in found.values()))
-    return Distribution({v: int(p * denominator) for v, p in found.items()}, denominator)
+    denominator = lcm(*(d for _, d in found))
+    weights: dict[Value, int] = {}
+    for (value, below), numerator in found.items():
+        weights[value] = weights.get(value, 0) + numerator * (denominator // below)
+    return Distribution(weights, denominator)
+
+
+_BRANCH = 40  # steps one branch costs, about (a roll of a small pool through its ops)
+
+
+def _fewest_branches(node: Dice | Group, items: list[Options]) -> int:
+    """At least how many branches the pool has, known before any: so a pool that has far
+    too many is refused at once, not after a second of trying."""
+    if isinstance(node, Group):
+        ways = 1
+        for values, _ in items:
+            ways *= len(values)
+        return ways
+    faces = len(_die_options(node, None)[0])
+    per_die = faces
+    for op in node.ops:
+        if op.name == "e":  # a matching face rolls again, up to the bound
+            matching = faces - len(_die_options(node, op)[0])
+            per_die = (faces - matching) * sum(matching**k for k in range(MAX_EXPLOSIONS))
+            per_die += faces * matching**MAX_EXPLOSIONS
+    return int(per_die**node.quantity)
 
 
 def _group(node: Group, budget: Budget) -> Distribution:
