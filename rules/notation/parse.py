@@ -315,16 +315,27 @@ class _Reader:
         if op in ("mi", "ma") and kind:
             raise Rejected(f"'{written}': '{op}' takes a plain number, e.g. {example}")
         if op in ("k", "p", "c") and not kind:
-            shown = f"{op}h{digits}" if op != "c" else f"c>={digits}"
-            raise Rejected(
-                f"'{written}' is read differently by dice bots (d20: the dice showing "
-                f"{digits}; Roll20: the {digits} highest): write {shown}, or {op}={digits} "
-                f"for the dice showing {digits}"
-            )
+            raise Rejected(f"'{written}' is read differently by dice bots {_BARE[op](digits)}")
         if op in ("rr", "e", "c") and kind in ("h", "l"):
             what = "count" if op == "c" else "never stop"
             raise Rejected(f"'{written}' would {what}: '{op}' takes a number, <N, >N, <=N or >=N")
         return Selector(kind or "=", number)
+
+
+_BARE = {
+    "k": lambda n: (
+        f"(d20 keeps the dice showing {n}, Roll20 the {n} highest): write kh{n} for the {n} "
+        f"highest, or k={n} for the dice showing {n}"
+    ),
+    "p": lambda n: (
+        f"(d20 drops the dice showing {n}, others the {n} lowest): write pl{n} or ph{n} for "
+        f"the {n} lowest or highest, or p={n} for the dice showing {n}"
+    ),
+    "c": lambda n: (
+        f"(Roll20 counts {n} or more, others the dice showing {n}): write c>={n} for {n} or "
+        f"more, or c={n} for the dice showing {n}"
+    ),
+}
 
 
 def _check_stops(dice: Dice) -> None:
