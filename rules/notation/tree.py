@@ -155,8 +155,9 @@ def notation(node: Node) -> str:
         case Unary(op=op, operand=operand):
             return op + notation(operand)
         case Binary(op=op, left=left, right=right):
-            gap = " " if op in COMPARISONS else ""
-            return f"{notation(left)}{gap}{op}{gap}{notation(right)}"
+            before = notation(left)
+            gap = " " if op in COMPARISONS or before.endswith("]") else ""  # after a label
+            return f"{before}{gap}{op}{gap}{notation(right)}"
     raise TypeError(node)
 
 

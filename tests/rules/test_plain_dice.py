@@ -31,7 +31,7 @@ def test_notation_written_back_in_full() -> None:
     assert notation(parse(" D20 - d4 + 2 ")) == "1d20-1d4+2"
     assert notation(parse("4d6kh3 >= 12")) == "4d6kh3 >= 12"
     assert notation(parse("3d6!≥14")) == "3d6! >= 14"
-    assert notation(parse("2d6 [Fire] + 1d4 [cold]")) == "2d6 [Fire]+1d4 [cold]"
+    assert notation(parse("2d6 [Fire] + 1d4 [cold]")) == "2d6 [Fire] + 1d4 [cold]"
     assert notation(parse("((10d6kh5)kl2)kh1")) == "((10d6kh5)kl2)kh1"
     assert notation(parse("10d6kh1kl1")) == "10d6kh1kl1"  # one keep of both, as d20
 
@@ -46,7 +46,7 @@ def test_every_die_is_shown_with_what_happened_to_it() -> None:
     assert shown("2d6mi3", 1, 5).startswith("🎲 2d6mi3: 1→3 5 = 8 · ")
     assert shown("4d10c>=8", 9, 2, 8, 1).startswith("🎲 4d10c>=8: 9✓ 2 8✓ 1 = 2 · ")
     labelled = shown("2d6 [fire] + 1d4 [cold]", 3, 4, 2)
-    assert labelled.startswith("🎲 2d6 [fire]+1d4 [cold]: 3 4 [fire] + 2 [cold] = 9 · ")
+    assert labelled.startswith("🎲 2d6 [fire] + 1d4 [cold]: 3 4 [fire] + 2 [cold] = 9 · ")
     assert shown("(1d8+4)*2", 5).startswith("🎲 (1d8+4)*2: (5 + 4) * 2 = 18 · mean 17")
     assert shown("2d6*2", 3, 4).startswith("🎲 2d6*2: (3 4) * 2 = 14 · ")
 
