@@ -42,6 +42,7 @@ EXAMPLES = "like 2d6+3, 4d6kh3, 1d20ro1+5, (1d8+4)*2, 6d10c>=8, 1d20+5 >= 15"
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _NUMBER = re.compile(r"[0-9]*(?:\.[0-9]*)?")
 _DIGITS = re.compile(r"[0-9]*")
+_OPERATION = re.compile(r"(rr|ro|ra|mi|ma|k|p|e|c)(h|l|<|>|=)?[0-9]")
 _SELECTOR = re.compile(r"(h|l|<=|>=|<|>|=)?([0-9]*)")
 DICE_OPS = ("rr", "ro", "ra", "mi", "ma", "k", "p", "e", "c")
 SET_OPS = ("k", "p", "c")
@@ -100,6 +101,11 @@ class _Reader:
 
     def leftover(self) -> None:
         rest = self.text[self.at :].strip()
+        if _OPERATION.match(rest.translate(_LOWER)):
+            raise Rejected(
+                f"cannot read dice at {self.here()}: an operation goes right after its dice, "
+                "with no space (4d6kh3)"
+            )
         if rest[0].isalpha():
             word = rest.split()[0]
             raise Rejected(

@@ -106,6 +106,7 @@ def test_an_explosion_stops_at_its_bound() -> None:
         ("2d6 3", "join terms with + - * / // % or a comparison"),
         ("fireball", "cannot read dice at 'fireball'"),
         ("2d6 fire", "a label goes in brackets, e.g. 2d6 [fire]"),
+        ("4d6 kh3", "an operation goes right after its dice, with no space (4d6kh3)"),
         ("1d20rr", "'rr' needs a selector, e.g. rr<3"),
         ("1d20rrh1", "'rrh1' would never stop"),
         ("4d6k3", "'k3' is read differently by dice bots"),
