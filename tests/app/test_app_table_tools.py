@@ -48,13 +48,31 @@ async def test_plain_dice_on_the_line(tmp_path: Path) -> None:
         assert "🎲 4d6kh3" not in screen_text(app)
 
 
+async def test_dice_bots_notation_on_the_line_by_keys(tmp_path: Path) -> None:
+    app = make_app(tmp_path, faces=[1, 14, 3, 4, 2, 9, 2, 8, 1])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("colon", *"dice 1d20ro1+5 >= 15", "enter")
+        await pilot.pause()
+        assert "🎲 1d20ro1+5 >= 15: 1→14 + 5 = 19 · made" in screen_text(app)  # the log wraps
+        await type_line(pilot, "roll 2d6 [fire] + 1d4 [cold]")  # dice after :roll are dice
+        assert "🎲 2d6 [fire] + 1d4 [cold]: 3 4 [fire]" in screen_text(app)
+        assert "[cold] = 9 · mean 9.50" in screen_text(app)
+        await type_line(pilot, "dice 4d10c>=8")
+        assert "🎲 4d10c>=8: 9✓ 2 8✓ 1 = 2" in screen_text(app)
+        before = len(app.session.history.records)
+        await type_line(pilot, "dice 4d6k3")
+        assert isinstance(app.screen, CommandLineScreen)
+        assert "'k3' is read differently by dice bots" in screen_text(app)
+        assert len(app.session.history.records) == before
+
+
 async def test_bad_dice_keep_the_prompt_open_with_one_line(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         before = len(app.session.history.records)
         await type_line(pilot, "roll 200d6")
         assert isinstance(app.screen, CommandLineScreen)
-        assert "200d6: roll 1 to 100 dice, not 200" in screen_text(app)
+        assert "200d6: roll 0 to 100 dice, not 200" in screen_text(app)
         await pilot.press("ctrl+u", *"dice 2d6+", "enter")
         await pilot.pause()
         assert "cannot read dice at 'the end'" in screen_text(app)

@@ -26,15 +26,46 @@ def test_dice_as_text_and_json() -> None:
     assert data["mean"]["fraction"] == "15869/1296"
     assert data["at_least"]["fraction"] == "799/1296"
     assert data["at_least"]["reached"] == (data["total"] >= 12)
+    chances = {row["total"]: row["fraction"] for row in data["distribution"]}
+    assert len(chances) == 16 and chances[18] == "7/432" and chances[3] == "1/1296"
+    assert data["goal"] == {
+        "comparison": ">=",
+        "against": 12,
+        "fraction": "799/1296",
+        "p": 799 / 1296,
+        "reached": data["total"] >= 12,
+    }
+
+
+def test_dice_labels_rerolls_and_a_goal_made_or_missed() -> None:
+    done = tracker("dice", "1d20ro1+5 [luck] >= 15", "--seed", "4")
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("1d20ro1+5 [luck] >= 15: ") and " [luck] = " in first
+    assert (" · made it · " in first) != (" · missed · " in first)
+    assert "exactly" not in done.stdout  # the fractions only when asked
+    exact = tracker("dice", "4d6kh3", "--seed", "4", "--exact").stdout
+    assert "exactly: mean 15869/1296" in exact
+
+
+def test_dice_chart_draws_the_distribution_in_blocks() -> None:
+    lines = tracker("dice", "2d6", "--seed", "1", "--chart").stdout.splitlines()
+    rows = [line for line in lines if "%" in line and "█" in line]
+    assert len(rows) == 11
+    assert rows[5].startswith(" 7 " + "█" * 40) and rows[5].endswith("16.7%")
+    assert rows[0].startswith(" 2 ██████▋") and rows[0].endswith("2.8%")
 
 
 @pytest.mark.parametrize(
     ("words", "message"),
     [
         (["2d6+x"], "cannot read dice at 'x'"),
-        (["200d6"], "roll 1 to 100 dice, not 200"),
-        (["2d6", ">=", "lots"], "after >= comes a whole number"),
+        (["200d6"], "roll 0 to 100 dice, not 200"),
+        (["2d6", ">=", "lots"], "cannot read dice at 'lots': expected a number"),
         (["100d6!"], "too many possible totals"),
+        (["1d6rr<7"], "it would never stop"),
+        (["10/(1d6-1)"], "nothing divides by 0"),
+        (["(" * 30 + "1" + ")" * 30], "parentheses inside each other"),
+        (["1d6\x1b[2J"], "cannot hold control characters"),
     ],
 )
 def test_bad_notation_is_one_line_and_exit_2(words: list[str], message: str) -> None:

@@ -22,7 +22,7 @@ def test_plain_dice_in_any_system(history: History) -> None:
     assert len(events) == 1 and isinstance(events[0], DiceRolled)
     history.commit(events, "roll 2d6+3")
     assert history.state == before  # dice change nothing in the encounter
-    line = "🎲 2d6+3 >= 10: 4 2 + 3 = 9 · mean 10 · 10+: 7/12 (58.3%)"
+    line = "🎲 2d6+3 >= 10: 4 2 + 3 = 9 · missed · mean 10 · 10+: 7/12 (58.3%)"
     assert describe(before, events[0]).plain == line
     check_save_round_trip(history)  # every die is in the save: a replay needs no dice
     history.undo()

@@ -1,153 +1,198 @@
-"""Plain dice: notation read and bounded, every die rolled and kept, exact odds."""
+"""Plain dice: notation read and bounded, every die rolled and shown, the log's event."""
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from fractions import Fraction
 
-import icepool
+import msgspec
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from rules import plain_dice
 from rules.dice import ScriptedDice, SeededDice
 from rules.errors import Rejected
-from rules.plain_dice import MAX_EXPLOSIONS, parse
+from rules.notation.answer import answer, work_out
+from rules.notation.parse import parse
+from rules.notation.tree import MAX_EXPLOSIONS, notation
+from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING, unsafe
 
 
-def total(notation: str, *faces: int) -> int:
-    return plain_dice.roll(parse(notation), ScriptedDice(faces)).total
+def shown(text: str, *faces: int) -> str:
+    """The log line of a roll of ``text`` with these faces, as plain text."""
+    event = plain_dice.rolled(text, ScriptedDice(faces))
+    return "".join(span.text for span in plain_dice.line(event))
 
 
-def test_notation_read_in_full() -> None:
-    assert parse("2d6+3").notation == "2d6+3"
-    assert parse(" D20 - d4 + 2 ").notation == "1d20-1d4+2"
-    assert parse("4d6kh3 >= 12").notation == "4d6kh3 >= 12"
-    assert parse("2d20kl").notation == "2d20kl1"  # keep one when no count is given
-    assert parse("3d6!≥14").at_least == 14
-    assert parse("-1d4+5").terms[0].sign == -1
-    assert parse("4d6kh4").notation == "4d6"  # keeping every die keeps nothing out
+def test_notation_written_back_in_full() -> None:
+    assert notation(parse("2d6+3")) == "2d6+3"
+    assert notation(parse(" D20 - d4 + 2 ")) == "1d20-1d4+2"
+    assert notation(parse("4d6kh3 >= 12")) == "4d6kh3 >= 12"
+    assert notation(parse("3d6!≥14")) == "3d6! >= 14"
+    assert notation(parse("2d6 [Fire] + 1d4 [cold]")) == "2d6 [Fire] + 1d4 [cold]"
+    assert notation(parse("((10d6kh5)kl2)kh1")) == "((10d6kh5)kl2)kh1"
+    assert notation(parse("10d6kh1kl1")) == "10d6kh1kl1"  # one keep of both, as d20
 
 
-def test_rolls_keep_and_explode() -> None:
-    assert total("2d6+3", 4, 2) == 9
-    assert total("1d20-1d4+2", 15, 3) == 14
-    assert total("4d6kh3", 1, 6, 3, 5) == 14  # the 1 is dropped
-    assert total("2d20kl1", 17, 4) == 4
-    assert total("3d6!", 6, 6, 2, 3, 1) == 18  # the first die: 6+6+2
-    rolled = plain_dice.roll(parse("4d6kh3"), ScriptedDice([3, 5, 3, 3]))
-    # Between equal dice the first rolled is kept.
-    assert rolled.groups[0].kept == (True, True, True, False)
+def test_every_die_is_shown_with_what_happened_to_it() -> None:
+    assert shown("2d6+3", 4, 2) == "🎲 2d6+3: 4 2 + 3 = 9 · mean 10"
+    assert shown("4d6kh3", 1, 6, 3, 5).startswith("🎲 4d6kh3: (1) 6 3 5 = 14 · ")
+    assert shown("3d6!", 6, 6, 2, 3, 1).startswith("🎲 3d6!: 6+6+2 3 1 = 18 · ")
+    assert shown("1d20ro1+5", 1, 14).startswith("🎲 1d20ro1+5: 1→14 + 5 = 19 · ")
+    assert shown("2d6rr<3", 1, 5, 2, 6).startswith("🎲 2d6rr<3: 1→2→6 5 = 11 · ")
+    assert shown("2d6e6", 6, 2, 3).startswith("🎲 2d6e6: 6! 2 3 = 11 · ")
+    assert shown("2d6mi3", 1, 5).startswith("🎲 2d6mi3: 1→3 5 = 8 · ")
+    assert shown("4d10c>=8", 9, 2, 8, 1).startswith("🎲 4d10c>=8: 9✓ 2 8✓ 1 = 2 · ")
+    labelled = shown("2d6 [fire] + 1d4 [cold]", 3, 4, 2)
+    assert labelled.startswith("🎲 2d6 [fire] + 1d4 [cold]: 3 4 [fire] + 2 [cold] = 9 · ")
+    assert shown("(1d8+4)*2", 5).startswith("🎲 (1d8+4)*2: (5 + 4) * 2 = 18 · mean 17")
+    assert shown("2d6*2", 3, 4).startswith("🎲 2d6*2: (3 4) * 2 = 14 · ")
+
+
+def test_a_goal_says_whether_this_roll_made_it() -> None:
+    assert shown("2d6+3 >= 10", 4, 2) == (
+        "🎲 2d6+3 >= 10: 4 2 + 3 = 9 · missed · mean 10 · 10+: 7/12 (58.3%)"
+    )
+    assert "= 10 · made it · " in shown("2d6+3 >= 10", 4, 3)
+    below = shown("1d20 < 5", 3)
+    assert below == "🎲 1d20 < 5: 3 = 3 · made it · mean 21/2 · < 5: 1/5 (20.0%)".replace(
+        "21/2", "10.50"
+    )
+    against = shown("1d20+2 > 1d20", 10, 15)
+    assert against.startswith("🎲 1d20+2 > 1d20: 10 + 2 = 12 vs 15 · missed · ")
+
+
+def test_the_event_keeps_every_die_and_an_older_event_still_reads() -> None:
+    event = plain_dice.rolled("4d6kh3-1d6!", ScriptedDice([1, 6, 3, 5, 6, 2]))
+    assert [g.chains for g in event.groups] == [((1,), (6,), (3,), (5,)), ((6, 2),)]
+    assert event.groups[0].kept == (False, True, True, True) and event.groups[1].sign == -1
+    again = msgspec.json.decode(msgspec.json.encode(event), type=plain_dice.DiceRolled)
+    assert again == event
+    older = msgspec.json.decode(
+        json.dumps(
+            {
+                "type": "dice-rolled",
+                "notation": "2d6+3 >= 10",
+                "groups": [{"notation": "2d6", "sign": 1, "chains": [[4], [2]], "kept": [1, 1]}],
+                "constant": 3,
+                "total": 9,
+                "mean": "10",
+                "at_least": 10,
+                "chance": "7/12",
+            }
+        ).replace("[1, 1]", "[true, true]"),
+        type=plain_dice.DiceRolled,
+    )
+    line = "".join(span.text for span in plain_dice.line(older))
+    assert line == "🎲 2d6+3 >= 10: 4 2 + 3 = 9 · missed · mean 10 · 10+: 7/12 (58.3%)"
 
 
 def test_an_explosion_stops_at_its_bound() -> None:
     faces = [6] * (MAX_EXPLOSIONS + 1)
-    rolled = plain_dice.roll(parse("1d6!"), ScriptedDice(faces))
-    assert rolled.groups[0].chains == (tuple(faces),)
-    assert rolled.total == 6 * (MAX_EXPLOSIONS + 1)
+    event = plain_dice.rolled("1d6!", ScriptedDice(faces))
+    assert event.groups[0].chains == (tuple(faces),)
+    assert event.total == 6 * (MAX_EXPLOSIONS + 1)
+    exploding = answer("1d6e6", ScriptedDice([6] * (MAX_EXPLOSIONS + 1)))
+    assert exploding.total == 6 * (MAX_EXPLOSIONS + 1)  # the last die brings no other
 
 
 @pytest.mark.parametrize(
-    ("notation", "message"),
+    ("text", "message"),
     [
         ("", "type some dice"),
-        ("2d6+", "cannot read dice at 'the end'"),
-        ("2d6 3", "join terms with + or -"),
+        ("2d6+", "cannot read dice at 'the end': expected a number, dice like 2d6, or ("),
+        ("2d6 3", "join terms with + - * / // % or a comparison"),
         ("fireball", "cannot read dice at 'fireball'"),
-        ("5+3", "has no dice in it"),
-        ("0d6", "roll 1 to 100 dice, not 0"),
-        ("101d6", "roll 1 to 100 dice, not 101"),
+        ("2d6 fire", "a label goes in brackets, e.g. 2d6 [fire]"),
+        ("4d6 kh3", "an operation goes right after its dice, with no space (4d6kh3)"),
+        ("1d20rr", "'rr' needs a selector, e.g. rr<3"),
+        ("1d20rrh1", "'rrh1' would never stop"),
+        ("4d6k3", "'k3' is read differently by dice bots"),
+        ("4d6k3", "write kh3 for the 3 highest, or k=3 for the dice showing 3"),
+        ("4d6p1", "write pl1 or ph1 for the 1 lowest or highest, or p=1 for the dice showing 1"),
+        ("6d10c8", "write c>=8 for 8 or more, or c=8 for the dice showing 8"),
+        ("2d6mih1", "'mi' takes a plain number, e.g. mi2"),
+        ("(1d6)rr1", "'rr' works on dice, not on a set"),
+        ("2d6x", "after 2d6 comes an operation"),
+        ("2d6c>4kh1", "'c' counts the dice, so it comes last"),
+        ("(1, 2", "expected ',' or ')'"),
+        ("1)", "this ')' closes no '('"),
+        ("2d6 [fire", "a label ends with ']'"),
+        ("101d6", "101d6: roll 0 to 100 dice, not 101"),
         ("60d6+60d6", "at most 100 dice at once, not 120"),
-        ("2d1", "a die has 2 to 1,000 sides, not 1"),
-        ("1d1001", "not 1,001"),
-        ("2d6kh3", "keep 1 to 2 of the 2 dice, not 3"),
-        ("2d6 >= many", "after >= comes a whole number"),
-        ("1d6+5000", "a number must be between 0 and 1,000"),
-        ("2d6" + "+1" * 60, "at most 100 characters"),
+        ("2d0", "a die has 1 to 1,000 sides, not 0"),
+        ("1d1001", "not 1001"),
+        ("1d6+5000000", "a number is at most 1,000,000"),
+        ("2d6" + "+1" * 80, "at most 150 characters"),
+        ("1" + "+1" * 70, "at most 60 numbers, dice and operators"),
+        ("(" * 25 + "1" + ")" * 25, "at most 20 signs and parentheses inside each other"),
+        ("-" * 30 + "1", "at most 20 signs and parentheses"),
+        ("1d6rr<7", "'rr<7' rerolls every face of a d6: it would never stop"),
+        ("1d20e>0", "'e>0' explodes every face of a d20"),
+        ("10/(1d6-1)", "(1d6-1) can come to 0, and nothing divides by 0"),
+        ("1d6\x1b[31m", "cannot hold control characters"),
+        ("1d6\u202e", "cannot hold control characters"),
         ("100d6!", "too many possible totals to work out exactly"),
         ("100d20kh3", "too many possible totals"),
+        ("1d1000*1d1000*1d1000", "too many possible totals"),
     ],
 )
-def test_bad_or_oversized_notation_is_one_line(notation: str, message: str) -> None:
+def test_bad_or_oversized_notation_is_one_line(text: str, message: str) -> None:
     with pytest.raises(Rejected, match=re.escape(message)) as refused:
-        parse(notation)
+        work_out(text)
     assert "\n" not in refused.value.message
+    assert all(c.isprintable() for c in refused.value.message)
 
 
-def test_exact_odds_agree_with_icepool() -> None:
-    cases = {
-        "2d6+3": icepool.d6 + icepool.d6 + 3,
-        "4d6kh3": icepool.d6.pool(4).highest(3).sum(),
-        "2d20kl1": icepool.d20.pool(2).lowest(1).sum(),
-        "3d6!": 3 @ icepool.d6.explode(depth=MAX_EXPLOSIONS),
-        "1d8-1d4": icepool.d8 - icepool.d4,
-        "3d4!kh2": icepool.d4.explode(depth=MAX_EXPLOSIONS).pool(3).highest(2).sum(),
-    }
-    for notation, expected in cases.items():
-        odds = plain_dice.distribution(parse(notation))
-        for outcome, quantity in expected.items():
-            assert odds.chance(outcome) == Fraction(quantity, expected.denominator()), notation
-        assert odds.mean == Fraction(expected.mean()), notation
-
-
-def test_the_chance_of_reaching_a_number() -> None:
-    odds = plain_dice.distribution(parse("2d6"))
-    assert odds.at_least(12) == Fraction(1, 36)
-    assert odds.at_least(7) == Fraction(21, 36)
-    assert odds.at_least(2) == 1 and odds.at_least(13) == 0
-    event = plain_dice.rolled("2d6+3 >= 10", ScriptedDice([4, 2]))
-    assert (event.total, event.mean, event.chance) == (9, "10", "7/12")
-    line = "".join(span.text for span in plain_dice.line(event))
-    assert line == "🎲 2d6+3 >= 10: 4 2 + 3 = 9 · mean 10 · 10+: 7/12 (58.3%)"
-
-
-def test_the_log_line_shows_every_die() -> None:
-    event = plain_dice.rolled("4d6kh3-1d6!", ScriptedDice([1, 6, 3, 5, 6, 2]))
-    line = "".join(span.text for span in plain_dice.line(event))
-    assert line.startswith("🎲 4d6kh3-1d6!: (1) 6 3 5 - 6+2 = 6 · mean ")
-
-
-TERM = st.tuples(
-    st.integers(1, 4),  # count
-    st.sampled_from([2, 3, 4, 6, 8, 10, 12, 20]),
-    st.booleans(),  # explode
-    st.sampled_from(["", "kh", "kl"]),
-    st.integers(1, 4),  # keep
-    st.sampled_from(["+", "-"]),
+@pytest.mark.parametrize(
+    "text",
+    [*SEQUENCES, *(f"1d6 [a{c}b]" for c in CONTROLS + SPOOFING), *(f"2d{c}6" for c in CONTROLS)],
 )
+def test_hostile_text_gets_one_inert_line(text: str) -> None:
+    with pytest.raises(Rejected) as refused:
+        answer(text, SeededDice(1))
+    assert "\n" not in refused.value.message
+    assert unsafe(refused.value.message) == []
 
 
-def notation_of(terms: list[tuple[int, int, bool, str, int, str]], constant: int) -> str:
-    text = ""
-    for count, sides, explode, keep, kept, sign in terms:
-        keep_text = f"{keep}{min(kept, count)}" if keep else ""
-        text += f"{sign}{count}d{sides}{'!' if explode and sides <= 6 else ''}{keep_text}"
-    return f"{text}{constant:+d}"
+def test_the_chance_of_each_goal() -> None:
+    assert work_out("2d6 >= 12").chance == Fraction(1, 36)
+    assert work_out("2d6 > 7").chance == Fraction(15, 36)
+    assert work_out("2d6 == 7").chance == Fraction(1, 6)
+    assert work_out("2d6 != 7").chance == Fraction(5, 6)
+    assert work_out("2d6 <= 3").chance == Fraction(1, 12)
+    assert work_out("1d6 >= 1d6").chance == Fraction(21, 36)
+    assert work_out("2d6+3 >= 10").at_least == 10
+    assert work_out("2d6 > 7").at_least is None
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(TERM, min_size=1, max_size=3), st.integers(-20, 20), st.integers(0, 2**32))
-def test_the_total_is_the_kept_dice_and_the_constants(
-    terms: list[tuple[int, int, bool, str, int, str]], constant: int, seed: int
-) -> None:
-    expression = parse(notation_of(terms, constant))
-    rolled = plain_dice.roll(expression, SeededDice(seed))
-    kept = sum(
-        group.sign * sum(chain)
-        for group in rolled.groups
-        for chain, keep in zip(group.chains, group.kept, strict=True)
-        if keep
+def test_a_total_with_a_fraction_is_cut_toward_zero_at_the_end() -> None:
+    assert set(work_out("1d4/2").odds.weights) == {0, 1, 2}
+    assert set(work_out("-1d4/2").odds.weights) == {0, -1, -2}
+    assert work_out("(1d4/2)*2").odds.weights == {1: 1, 2: 1, 3: 1, 4: 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "dice"),
+    [("2d6+3", True), ("d20 >= 15", True), ("4d6kh3", True), ("2d6 [fire]", True),
+     ("(1d8+4)*2", True), ("d%", True), ("orla goblin", False), ("5+3", False)],
+)  # fmt: skip
+def test_what_reads_as_dice_on_the_line(text: str, dice: bool) -> None:
+    assert plain_dice.looks_like_dice(text) is dice
+
+
+def test_the_notation_loads_without_msgspec() -> None:
+    code = (
+        "import sys; from rules.notation.answer import answer; from rules.notation import "
+        "chart, words; from rules.dice import SeededDice; answer('4d6kh3 >= 12', SeededDice(1)); "
+        "print(sorted(m for m in sys.modules if m.startswith(('msgspec', 'dataclasses'))))"
     )
-    assert rolled.total == kept + constant
-    for term, group in zip(expression.terms, rolled.groups, strict=True):
-        assert len(group.chains) == term.count
-        assert sum(group.kept) == (term.keep_count if term.keep else term.count)
-        for chain in group.chains:
-            assert all(1 <= face <= term.sides for face in chain)
-            assert all(face == term.sides for face in chain[:-1])  # only a top face explodes
-    odds = plain_dice.distribution(expression)
-    assert sum(odds.weights.values()) == odds.denominator  # the chances sum to 1
-    assert odds.chance(rolled.total) > 0  # what was rolled could be
-    low, high = min(odds.weights), max(odds.weights)
-    assert odds.at_least(low) == 1 and odds.at_least(high + 1) == 0
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_seeded_roll_is_the_same_roll() -> None:
+    first = plain_dice.rolled("4d6kh3+1d20ro1 [luck]", SeededDice(7))
+    assert plain_dice.rolled("4d6kh3+1d20ro1 [luck]", SeededDice(7)) == first

@@ -1,0 +1,113 @@
+"""A line of dice notation answered: its exact odds worked out first (so what cannot be
+worked out is refused before a die is rolled), then rolled, with the goal made or missed.
+
+A comparison at the top (``1d20+5 >= 15``) is a goal: the total is its left side, and the
+answer says whether this roll made it and the exact chance it would. A total that is not a
+whole number (``15/2``) is cut toward zero at the end, as d20 does.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import NamedTuple
+
+from rules.dice import DiceSource
+from rules.notation.exact import Budget, Distribution, chance_of, distribution
+from rules.notation.parse import parse
+from rules.notation.roll import Piece, RolledDice, compare, roll
+from rules.notation.tree import COMPARISONS, Binary, Node, Number, Paren, Unary, Value, notation
+
+
+class Odds(NamedTuple):
+    """What a line asks, worked out: the total's exact distribution and the goal's chance."""
+
+    notation: str
+    total: Node
+    goal_op: str  # "" without a goal
+    goal: Node | None
+    odds: Distribution  # of the whole-number total
+    chance: Fraction | None  # that the goal is made
+
+    @property
+    def goal_text(self) -> str:
+        return f"{self.goal_op} {notation(self.goal)}" if self.goal is not None else ""
+
+    @property
+    def at_least(self) -> int | None:
+        """N when the goal is ``>= N`` for a whole number N (the older, shorter answer)."""
+        if self.goal_op != ">=" or self.goal is None:
+            return None
+        fixed = constant_value(self.goal)
+        return fixed if isinstance(fixed, int) else None
+
+
+class Answer(NamedTuple):
+    odds: Odds
+    total: int
+    pieces: tuple[Piece, ...]
+    dice: tuple[RolledDice, ...]
+    goal_value: Value | None
+    made: bool | None
+    constant: Value
+    against: str  # a goal with dice in it, as its dice fell: "19", "4 2 + 3 = 9"
+
+
+def work_out(text: str) -> Odds:
+    """Parse and work out the exact odds; ``Rejected`` with one line if either cannot be."""
+    tree = parse(text)
+    budget = Budget()
+    op, goal = "", None
+    total = tree
+    if isinstance(tree, Binary) and tree.op in COMPARISONS:
+        op, total, goal = tree.op, tree.left, tree.right
+    left = distribution(total, budget)
+    chance = None
+    if goal is not None:
+        chance = chance_of(op, left, distribution(goal, budget), budget)
+    whole = left.mapped(lambda v: int(v))
+    return Odds(notation(tree), total, op, goal, whole, chance)
+
+
+def answer(text: str, dice: DiceSource) -> Answer:
+    """Work out the odds, then roll every die."""
+    odds = work_out(text)
+    rolled = roll(odds.total, dice)
+    pieces = rolled.pieces
+    made = goal_value = None
+    dice_rolled, against = rolled.dice, ""
+    if odds.goal is not None:
+        goal = roll(odds.goal, dice)
+        goal_value = goal.value
+        made = compare(odds.goal_op, rolled.value, goal.value)
+        dice_rolled += goal.dice
+        if goal.dice:  # a goal with dice in it: say how they fell
+            against = "".join(text for text, _ in goal.pieces)
+            if len(goal.pieces) > 1:
+                against += f" = {int(goal.value)}"
+    total = int(rolled.value)
+    return Answer(odds, total, pieces, dice_rolled, goal_value, made, constant(odds.total), against)
+
+
+def constant(node: Node, sign: int = 1) -> Value:
+    """The numbers added to the dice at the top of the expression (``2d6+3-1``: 2)."""
+    match node:
+        case Number(value=value):
+            return sign * value
+        case Unary(op=op, operand=operand):
+            return constant(operand, -sign if op == "-" else sign)
+        case Binary(op="+" | "-", left=left, right=right):
+            return constant(left, sign) + constant(right, -sign if node.op == "-" else sign)
+    return 0
+
+
+def constant_value(node: Node) -> Value | None:
+    """The value of a part with no dice in it, or None."""
+    match node:
+        case Number(value=value):
+            return value
+        case Paren(inner=inner):
+            return constant_value(inner)
+        case Unary(op=op, operand=operand):
+            part = constant_value(operand)
+            return None if part is None else (-part if op == "-" else part)
+    return None

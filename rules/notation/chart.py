@@ -1,0 +1,46 @@
+"""A distribution drawn in block characters, a row per total (or per run of totals, when
+there are more than ``MAX_ROWS``), each bar as long as its chance against the likeliest."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.notation.exact import Distribution
+from rules.odds import percent
+
+MAX_ROWS = 24
+WIDTH = 40
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def chart(odds: Distribution, width: int = WIDTH) -> list[str]:
+    """The rows: ``  7 ██████████▌ 16.7%``."""
+    totals = sorted(odds.weights)
+    if not totals:
+        return []
+    runs = _runs(totals)
+    rows: list[tuple[str, Fraction]] = []
+    for low, high in runs:
+        weight = sum(odds.weights[t] for t in totals if low <= t <= high)
+        label = str(low) if low == high else f"{low}-{high}"
+        rows.append((label, Fraction(weight, odds.denominator)))
+    most = max(p for _, p in rows)
+    pad = max(len(label) for label, _ in rows)
+    return [f"{label:>{pad}} {_bar(p / most, width):<{width}} {percent(p)}" for label, p in rows]
+
+
+def _runs(totals: list[int | Fraction]) -> list[tuple[int | Fraction, int | Fraction]]:
+    if len(totals) <= MAX_ROWS:
+        return [(t, t) for t in totals]
+    size = -(-len(totals) // MAX_ROWS)
+    return [
+        (totals[i], totals[min(i + size, len(totals)) - 1]) for i in range(0, len(totals), size)
+    ]
+
+
+def _bar(share: Fraction, width: int) -> str:
+    eighths = round(share * width * 8)
+    if eighths == 0 and share > 0:
+        eighths = 1  # a chance that is there shows, however small
+    full, part = divmod(eighths, 8)
+    return "█" * full + (_EIGHTHS[part] if part else "")

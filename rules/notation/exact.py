@@ -1,0 +1,396 @@
+"""The exact distribution of a tree's value: whole-number weights over one denominator.
+
+Bounded: every step is paid for from a ``Budget`` before it is taken, and an expression
+that would cost more (``100d20kh3``, ``1d1000*1d1000*1d1000``) is refused as too big to
+work out, in about a second at worst. The ways, cheapest first:
+
+- dice without operations: the totals a die at a time, by prefix sums;
+- operations that touch each die on its own (``rr<3``, ``ro1``, ``mi2``, ``e6``, ``k>4``,
+  ``c>=8``): one die's pool worked out, then added up ``count`` times;
+- keeping and dropping by rank (``kh3``, ``(10d6kh5)kl2``, after per-die rerolls): which
+  ranks stay is known before the roll, so the dice are placed value by value, best first;
+- anything else (``ra``, ``ro`` by rank, sets with ``kh1``): every branch of the pool run
+  through ``rules.notation.pool``, as a roll would.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from fractions import Fraction
+from math import comb, lcm
+from typing import NamedTuple
+
+from rules.errors import Rejected
+from rules.notation import pool
+from rules.notation.faces import chain_of, die_denominator, die_weights
+from rules.notation.roll import apply_binary
+from rules.notation.tree import (
+    COMPARISONS,
+    MAX_EXPLOSIONS,
+    Binary,
+    Dice,
+    Group,
+    Node,
+    Number,
+    Op,
+    Paren,
+    Unary,
+    Value,
+    notation,
+)
+
+# Steps the work may take: about a second at worst on a slow machine (bench/dice.py).
+MAX_WORK = 1_500_000
+
+
+class TooBig(Rejected):
+    """The exact odds would take too long to work out."""
+
+
+class Budget:
+    def __init__(self, steps: int = MAX_WORK) -> None:
+        self.left = steps
+
+    def spend(self, steps: int) -> None:
+        self.left -= steps
+        if self.left < 0:
+            raise TooBig("too many possible totals to work out exactly: roll fewer or smaller dice")
+
+
+class Distribution(NamedTuple):
+    """Each value's whole-number weight; its chance is the weight over ``denominator``."""
+
+    weights: dict[Value, int]
+    denominator: int
+
+    def chance(self, value: Value) -> Fraction:
+        return Fraction(self.weights.get(value, 0), self.denominator)
+
+    def at_least(self, goal: Value) -> Fraction:
+        return Fraction(sum(w for t, w in self.weights.items() if t >= goal), self.denominator)
+
+    @property
+    def mean(self) -> Fraction:
+        return Fraction(sum(t * w for t, w in self.weights.items()), self.denominator)
+
+    def mapped(self, how: Callable[[Value], Value]) -> Distribution:
+        out: dict[Value, int] = {}
+        for v, w in self.weights.items():
+            key = how(v)
+            out[key] = out.get(key, 0) + w
+        return Distribution(out, self.denominator)
+
+
+def distribution(node: Node, budget: Budget | None = None) -> Distribution:
+    """The exact distribution of the tree's value (``TooBig`` when it would take too long,
+    ``Rejected`` when a divisor can come to 0)."""
+    return _node(node, budget or Budget())
+
+
+def _node(node: Node, budget: Budget) -> Distribution:
+    budget.spend(1)
+    match node:
+        case Number(value=value):
+            return Distribution({value: 1}, 1)
+        case Paren(inner=inner):
+            return _node(inner, budget)
+        case Unary(op=op, operand=operand):
+            part = _node(operand, budget)
+            return part.mapped(lambda v: -v) if op == "-" else part
+        case Binary(op=op, left=left, right=right):
+            a, b = _node(left, budget), _node(right, budget)
+            if op in ("/", "//", "%") and 0 in b.weights:
+                raise Rejected(
+                    f"{notation(right)} can come to 0, and nothing divides by 0: "
+                    f"{notation(node)} has no answer then"
+                )
+            fast = _FAST.get(op)
+            how = fast if fast else (lambda x, y: apply_binary(op, x, y, node))
+            return combine(a, b, how, budget)
+        case Dice():
+            return _dice(node, budget)
+        case Group():
+            return _group(node, budget)
+    raise TypeError(node)
+
+
+def combine(
+    a: Distribution, b: Distribution, how: Callable[[Value, Value], Value], budget: Budget
+) -> Distribution:
+    budget.spend(len(a.weights) * len(b.weights))
+    out: dict[Value, int] = {}
+    for x, wx in a.weights.items():
+        for y, wy in b.weights.items():
+            key = how(x, y)
+            out[key] = out.get(key, 0) + wx * wy
+    return Distribution(out, a.denominator * b.denominator)
+
+
+def add(a: Distribution, b: Distribution, budget: Budget) -> Distribution:
+    return combine(a, b, operator.add, budget)
+
+
+# The operators whose Python meaning is d20's (``/`` is not: it stays exact, see roll).
+_FAST: dict[str, Callable[[Value, Value], Value]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+
+
+def chance_of(op: str, left: Distribution, right: Distribution, budget: Budget) -> Fraction:
+    """The chance that ``left op right`` holds (a comparison, as a goal)."""
+    from rules.notation.roll import compare
+
+    assert op in COMPARISONS
+    held = combine(left, right, lambda x, y: int(compare(op, x, y)), budget)
+    return held.chance(1)
+
+
+# --- one die --------------------------------------------------------------------------------
+
+
+def _uniform_sum(dice: Dice, budget: Budget) -> Distribution:
+    """The total of ``count`` such dice, a die at a time, by prefix sums over runs of equally
+    likely values (one run for a plain die, one per chain length for ``!``)."""
+    one = die_weights(dice)
+    values = sorted(one)
+    runs: list[tuple[int, int, int]] = []
+    for v in values:
+        if runs and runs[-1][1] == v - 1 and runs[-1][2] == one[v]:
+            runs[-1] = (runs[-1][0], int(v), runs[-1][2])
+        else:
+            runs.append((int(v), int(v), one[v]))
+    low, weights = 0, [1]
+    smallest, largest = runs[0][0], runs[-1][1]
+    span = largest - smallest + 1
+    # Paid before the first step, so what is too big is refused at once: a die at a time,
+    # each run over the totals so far (and the weights of ``!`` dice are long numbers).
+    size = 1 + dice.quantity * die_denominator(dice).bit_length() // 256
+    budget.spend(sum(len(runs) * (i * span + span) * size for i in range(dice.quantity)))
+    for _ in range(dice.quantity):
+        prefix = [0]
+        for weight in weights:
+            prefix.append(prefix[-1] + weight)
+        top = len(weights) - 1
+        out = [0] * (top + largest - smallest + 1)
+        for run_low, run_high, run_weight in runs:
+            for offset in range(run_low, top + run_high + 1):
+                first, last = max(0, offset - run_high), min(top, offset - run_low)
+                if first <= last:
+                    out[offset - smallest] += run_weight * (prefix[last + 1] - prefix[first])
+        low, weights = low + smallest, out
+    totals: dict[Value, int] = {low + i: w for i, w in enumerate(weights) if w}
+    return Distribution(totals, die_denominator(dice) ** dice.quantity)
+
+
+# --- dice with operations -------------------------------------------------------------------
+
+
+def _dice(dice: Dice, budget: Budget) -> Distribution:
+    if dice.quantity == 0:
+        return Distribution({0: 1}, 1)
+    if not dice.ops and not dice.percent:
+        return _uniform_sum(dice, budget)
+    ops = dice.ops
+    if all(not s.ranks for op in ops for s in op.selectors) and not any(
+        op.name == "ra" for op in ops
+    ):
+        one = _branches(dice._replace(quantity=1), budget)
+        return _repeat(one, dice.quantity, budget)
+    ranked = _rank_split(ops)
+    if ranked is not None:
+        before, by_rank, counter = ranked
+        one = _branches(dice._replace(quantity=1, ops=before), budget)
+        return _ranked(one, dice.quantity, _kept_ranks(dice.quantity, by_rank), counter, budget)
+    return _branches(dice, budget)
+
+
+def _repeat(one: Distribution, count: int, budget: Budget) -> Distribution:
+    span = int(max(one.weights) - min(one.weights)) + 1
+    budget.spend(sum((i * span + 1) * len(one.weights) for i in range(1, count)))
+    total = one
+    for _ in range(count - 1):
+        total = add(total, one, budget)
+    return total
+
+
+def _rank_split(ops: tuple[Op, ...]) -> tuple[tuple[Op, ...], tuple[Op, ...], Op | None] | None:
+    """``ops`` as per-die changes that drop nothing, then keeps and drops all by rank, then
+    perhaps a count; None when they are not of that shape."""
+    index = 0
+    while index < len(ops) and ops[index].name in ("rr", "ro", "mi", "ma"):
+        if any(s.ranks for s in ops[index].selectors):
+            return None
+        index += 1
+    start = index
+    while index < len(ops) and ops[index].name in ("k", "p"):
+        if not all(s.ranks for s in ops[index].selectors):
+            return None
+        index += 1
+    end = index
+    counter = None
+    if index < len(ops) and ops[index].name == "c":
+        counter, index = ops[index], index + 1
+    if end == start or index != len(ops):
+        return None
+    return ops[:start], ops[start:end], counter
+
+
+def _kept_ranks(count: int, ops: tuple[Op, ...]) -> list[int]:
+    """Which ranks (0 the highest die) are still kept after keeping and dropping by rank."""
+    kept = list(range(count))
+    for op in ops:
+        chosen: set[int] = set()
+        for selector in op.selectors:
+            batch = (
+                kept[: selector.number] if selector.kind == "h" else kept[::-1][: selector.number]
+            )
+            chosen.update(batch)
+        kept = [r for r in kept if (r in chosen) == (op.name == "k")]
+    return kept
+
+
+def _ranked(
+    one: Distribution, count: int, ranks: list[int], counter: Op | None, budget: Budget
+) -> Distribution:
+    """The total of the dice at ``ranks`` among ``count`` such dice (or how many of them
+    ``counter`` matches): the values placed from the highest down, choosing how many dice
+    show each, and the ways they can."""
+    span = 2 if counter is not None else int(max(one.weights) - min(one.weights)) + 1
+    sums = len(ranks) * span + 1
+    budget.spend(len(one.weights) * (count + 1) ** 2 * sums // 2)
+    below = [0] * (count + 1)  # below[i]: how many kept ranks are under i
+    for i in range(count):
+        below[i + 1] = below[i] + (i in ranks)
+    states: dict[tuple[int, Value], int] = {(0, 0): 1}
+    values = sorted(one.weights, reverse=True)
+    for index, value in enumerate(values):
+        weight = one.weights[value]
+        last = index == len(values) - 1
+        worth = value if counter is None else int(any(s.matches(value) for s in counter.selectors))
+        following: dict[tuple[int, Value], int] = {}
+        for (placed, total), ways in states.items():
+            left = count - placed
+            for here in range(left if last else 0, left + 1):
+                taken = below[placed + here] - below[placed]
+                key = (placed + here, total + taken * worth)
+                following[key] = following.get(key, 0) + ways * comb(left, here) * weight**here
+        states = following
+    return Distribution({s: w for (_, s), w in states.items()}, one.denominator**count)
+
+
+# --- every branch -----------------------------------------------------------------------------
+
+
+Options = tuple[list[tuple[Value, int]], int]  # values with whole-number weights, their total
+
+
+class _Branch:
+    """A Draw that replays the choices made so far and takes the first of any new one; the
+    branch's chance is ``numerator / denominator``."""
+
+    def __init__(self, choices: list[int]) -> None:
+        self.choices = choices
+        self.sizes: list[int] = []
+        self.numerator = self.denominator = 1
+
+    def pick(self, options: Options) -> Value:
+        at = len(self.sizes)
+        if at == len(self.choices):
+            self.choices.append(0)
+        values, total = options
+        self.sizes.append(len(values))
+        chosen, weight = values[self.choices[at]]
+        self.numerator *= weight
+        self.denominator *= total
+        return chosen
+
+    def die(self, dice: Dice) -> tuple[int, ...]:
+        return chain_of(dice, int(self.pick(_die_options(dice, None))))
+
+    def unlike(self, dice: Dice, op: Op) -> list[tuple[int, ...]]:
+        return [chain_of(dice, int(self.pick(_die_options(dice, op))))]
+
+
+_OPTIONS: dict[tuple[Dice, Op | None], Options] = {}
+
+
+def _die_options(dice: Dice, op: Op | None) -> Options:
+    key = (dice._replace(quantity=1, ops=(), wraps=(), labels=()), op)
+    if key not in _OPTIONS:
+        weights = die_weights(dice)
+        if op is not None:
+            weights = {
+                v: w for v, w in weights.items() if not any(s.matches(v) for s in op.selectors)
+            }
+        if len(_OPTIONS) > 256:
+            _OPTIONS.clear()
+        _OPTIONS[key] = (list(weights.items()), sum(weights.values()))
+    return _OPTIONS[key]
+
+
+def _branches(node: Dice | Group, budget: Budget) -> Distribution:
+    """Every way the pool can fall, run through ``pool`` as a roll would, with its chance."""
+    items: list[Options] = []
+    if isinstance(node, Group):
+        for item in node.items:
+            part = _node(item, budget)
+            items.append((list(part.weights.items()), part.denominator))
+    budget.spend(_BRANCH * _fewest_branches(node, items))
+    found: dict[tuple[Value, int], int] = {}  # (value, denominator) -> numerator
+    choices: list[int] = []
+    while True:
+        branch = _Branch(choices)
+        if isinstance(node, Dice):
+            entries = [pool.Entry(branch.die(node)) for _ in range(node.quantity)]
+            pool.apply(entries, node.ops, node, branch)
+        else:
+            entries = [pool.Entry((), branch.pick(options)) for options in items]
+            pool.apply(entries, node.ops, None, branch)
+        key = (pool.value(entries, node.ops), branch.denominator)
+        found[key] = found.get(key, 0) + branch.numerator
+        choices, sizes = branch.choices, branch.sizes
+        budget.spend(_BRANCH + len(sizes) + len(entries) * len(node.ops))
+        del choices[len(sizes) :]
+        while choices and choices[-1] + 1 >= sizes[len(choices) - 1]:
+            choices.pop()
+        if not choices:
+            break
+        choices[-1] += 1
+    denominator = lcm(*(d for _, d in found))
+    weights: dict[Value, int] = {}
+    for (value, below), numerator in found.items():
+        weights[value] = weights.get(value, 0) + numerator * (denominator // below)
+    return Distribution(weights, denominator)
+
+
+_BRANCH = 40  # steps one branch costs, about (a roll of a small pool through its ops)
+
+
+def _fewest_branches(node: Dice | Group, items: list[Options]) -> int:
+    """At least how many branches the pool has, known before any: so a pool that has far
+    too many is refused at once, not after a second of trying."""
+    if isinstance(node, Group):
+        ways = 1
+        for values, _ in items:
+            ways *= len(values)
+        return ways
+    faces = len(_die_options(node, None)[0])
+    per_die = faces
+    for op in node.ops:
+        if op.name == "e":  # a matching face rolls again, up to the bound
+            matching = faces - len(_die_options(node, op)[0])
+            per_die = (faces - matching) * sum(matching**k for k in range(MAX_EXPLOSIONS))
+            per_die += faces * matching**MAX_EXPLOSIONS
+    return int(per_die**node.quantity)
+
+
+def _group(node: Group, budget: Budget) -> Distribution:
+    if not node.ops:
+        total = Distribution({0: 1}, 1)
+        for item in node.items:
+            total = add(total, _node(item, budget), budget)
+        return total
+    return _branches(node, budget)
