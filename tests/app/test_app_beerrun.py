@@ -9,7 +9,7 @@ from rules.dice import ScriptedDice
 from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.systems.beerrun.demo import build as beerrun_demo
-from rules.systems.beerrun.model import BeerRunSheet, parse_abilities
+from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.form import FormScreen
@@ -243,7 +243,8 @@ def rows_of(app: TrackerApp, name: str) -> str:
 
 
 async def test_the_gm_chooses_how_many_helping_dice_are_replaced_by_keys(tmp_path: Path) -> None:
-    from rules.systems.beerrun.model import Goal, SetGoal
+    from rules.systems.beerrun.events import SetGoal
+    from rules.systems.beerrun.sheet import Goal
 
     history = tavern()
     goal = SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8))

@@ -14,10 +14,11 @@ from rules.dice import ScriptedDice
 from rules.engine import decide, new_encounter
 from rules.events import SoloChose
 from rules.history import History
-from rules.systems.beerrun.model import BeerRunSheet, BuildPool, SetCategories, parse_abilities
+from rules.systems.beerrun.events import BuildPool, SetCategories
+from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
 from rules.systems.fatigue.sheet import FatigueSheet, Skill, Weapon
 from rules.systems.livehack.sheet import LiveHackSheet
-from rules.systems.painpool.sheets import ChallengeSheet, HeroSheet
+from rules.systems.painpool.sheet import ChallengeSheet, HeroSheet
 from tests.app.support import from_palette, until
 from tests.screen import screen_text
 from tracker.app import TrackerApp

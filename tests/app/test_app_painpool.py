@@ -212,7 +212,7 @@ async def test_the_hope_and_despair_dialogs_show_the_odds_on_the_rolled_dice(
 async def test_a_bonus_die_given_to_another_hero_by_keys(tmp_path: Path) -> None:
     from rules.commands import AddCombatant
     from rules.engine import decide
-    from rules.systems.painpool.sheets import HeldBonus, HeroSheet
+    from rules.systems.painpool.sheet import HeldBonus, HeroSheet
 
     history = History(new_encounter("Bridge", "painpool"))
     for name, sheet in (

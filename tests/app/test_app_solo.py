@@ -9,8 +9,8 @@ from rules.dice import ScriptedDice, SeededDice
 from rules.engine import decide, new_encounter
 from rules.events import SoloChose
 from rules.history import History
-from rules.systems.beerrun.conflict import pending_now
-from rules.systems.beerrun.model import BeerRunSheet, parse_abilities
+from rules.systems.beerrun.decide import pending_now
+from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
 from rules.systems.beerrun.solo import in_the_fight
 from rules.systems.livehack.solo import is_out
 from rules.systems.livehack.system import LiveHackRolled, LiveHackSheet

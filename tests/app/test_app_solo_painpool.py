@@ -11,7 +11,7 @@ from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.systems.painpool.events import damage_targets
 from rules.systems.painpool.roll import PainPoolRolled
-from rules.systems.painpool.sheets import ChallengeSheet, HeroSheet, parse_boons
+from rules.systems.painpool.sheet import ChallengeSheet, HeroSheet, parse_boons
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.summary import SummaryScreen

@@ -15,7 +15,8 @@ from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.errors import Rejected
 from rules.history import History
-from rules.systems.beerrun.model import Goal, SetGoal
+from rules.systems.beerrun.events import SetGoal
+from rules.systems.beerrun.sheet import Goal
 from rules.text import UNSAFE, inert, inert_document, inert_value, is_inert
 from tests.hostile_text import (
     CONTROLS,

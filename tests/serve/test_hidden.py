@@ -238,7 +238,7 @@ def player_view(session: EncounterSession) -> tuple[list[str], list[str], Encoun
 
 def test_a_hidden_attackers_wounds_show_on_orla_without_margin_dice_or_attacker() -> None:
     from rules.dice import ScriptedDice
-    from rules.systems.livehack.model import LiveHackApplyConsequence, LiveHackRoll
+    from rules.systems.livehack.events import LiveHackApplyConsequence, LiveHackRoll
     from tests.serve.serve_helpers import SECRET, encounter
 
     session, ids = encounter()
@@ -259,7 +259,7 @@ def test_a_hidden_attackers_wounds_show_on_orla_without_margin_dice_or_attacker(
 
 def test_the_players_consequences_pane_keeps_the_last_roll_they_saw() -> None:
     from rules.dice import ScriptedDice
-    from rules.systems.livehack.model import LiveHackRoll
+    from rules.systems.livehack.events import LiveHackRoll
     from tests.serve.serve_helpers import SECRET, encounter
 
     session, ids = encounter()

@@ -9,7 +9,7 @@ import pytest
 
 from rules.commands import AddNote, NextTurn
 from rules.errors import Rejected
-from rules.systems.livehack.model import LiveHackRoll
+from rules.systems.livehack.events import LiveHackRoll
 from tests.serve.serve_helpers import SECRET, SECRET_NOTE, Client, Served, serve, until
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import HelpScreen

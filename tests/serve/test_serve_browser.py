@@ -22,7 +22,7 @@ import aiohttp
 import pyte
 import pytest
 
-from rules.systems.livehack.model import LiveHackRoll
+from rules.systems.livehack.events import LiveHackRoll
 from tests.serve.serve_helpers import LIMIT, SECRET, until
 from tests.serve.web_helpers import WebServed, seat_of, serve_web
 

@@ -12,7 +12,7 @@ import pytest
 from rules.commands import AddCondition, AddNote, EditCombatant, NextTurn
 from rules.errors import Rejected
 from rules.permissions import may_use, refusal
-from rules.systems.livehack.model import LiveHackApplyConsequence, LiveHackRoll
+from rules.systems.livehack.events import LiveHackApplyConsequence, LiveHackRoll
 from rules.visibility import GM, Viewer, hidden_ids, sight
 from tests.screen import screen_text
 from tests.serve.serve_helpers import SECRET, SECRET_NOTE, encounter
@@ -184,7 +184,7 @@ def test_the_clients_colours_come_from_its_terminal() -> None:
 def test_a_hidden_holders_margin_bonus_is_not_hinted_at_in_the_header() -> None:
     from msgspec import structs
 
-    from rules.systems.livehack.model import Rollover
+    from rules.systems.livehack.events import Rollover
 
     session, ids = encounter()
     state = session.state
@@ -223,7 +223,7 @@ def test_a_discarded_result_of_a_hidden_roll_is_hidden_and_discarding_is_the_gm_
 
 def test_ids_in_tuples_are_mentioned() -> None:
     """msgspec keeps a tuple a tuple: a joint action's participants are mentioned too."""
-    from rules.systems.livehack.model import LiveHackJointRoll
+    from rules.systems.livehack.events import LiveHackJointRoll
     from rules.visibility import mentions
 
     joint = LiveHackJointRoll(kind="cooperation", participant_ids=("c1", "c2"), defender_id="c3")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rules.commands import AddNote
-from rules.systems.livehack.model import LiveHackRoll
+from rules.systems.livehack.events import LiveHackRoll
 from tests.screen import screen_text
 from tests.serve.serve_helpers import SECRET, Client, encounter
 from tests.serve.web_helpers import Browser, WebServed, channel_of, seat_of, serve_web, until

@@ -7,17 +7,9 @@ from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
 
-from .conflict import pending_now
-from .model import (
-    BeerRunSheet,
-    BuildPool,
-    Goal,
-    LandDamage,
-    RollRound,
-    SetCategories,
-    SetGoal,
-    parse_abilities,
-)
+from .decide import pending_now
+from .events import BuildPool, LandDamage, RollRound, SetCategories, SetGoal
+from .sheet import BeerRunSheet, Goal, parse_abilities
 
 STEM = "demo-beer-run"  # its bundled save: saves/demo-beer-run.fight (make demo)
 

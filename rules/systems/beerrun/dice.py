@@ -11,13 +11,13 @@ from msgspec import Struct
 
 from rules.dice import DiceSource
 
-from .pools import DIE_TEXT as DIE_TEXT
-from .pools import MAX_DIE as MAX_DIE
-from .pools import MAX_POOL as MAX_POOL
-from .pools import NO_DIE_SIZE
-from .pools import kept_count as kept_count
-from .pools import parse_die as parse_die
-from .pools import parse_pool as parse_pool
+from .table import DIE_TEXT as DIE_TEXT
+from .table import MAX_DIE as MAX_DIE
+from .table import MAX_POOL as MAX_POOL
+from .table import NO_DIE_SIZE
+from .table import kept_count as kept_count
+from .table import parse_die as parse_die
+from .table import parse_pool as parse_pool
 
 Winner = Literal["top", "bottom", "tie"]
 

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING
 
 from rules.system import Figure, Move
 
-from .conflict import br_state, round_pools, sheet_of
-from .model import HEALTH, RollRound
+from .decide import br_state, round_pools, sheet_of
+from .events import RollRound
+from .sheet import HEALTH
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter

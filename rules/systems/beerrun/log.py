@@ -1,25 +1,28 @@
-"""How Beer Run reads in the log: the two sorted rows of a comparison side by side."""
+"""How Beer Run reads in the log (the two sorted rows of a comparison side by side), and its
+notifications."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.events import ConditionAdded, TurnAdvanced
 from rules.logline import Line, LogEntry, Span, spans
 
+from . import decide
 from .dice import NO_DIE, Outcome, Winner, compare
-from .model import (
+from .events import (
     CategoriesSet,
     Ceded,
     Contest,
     DamageLanded,
     DiceGained,
-    Goal,
     GoalGained,
     GoalSet,
     OutcomeDieAdded,
     PoolBuilt,
     RoundRolled,
 )
+from .sheet import Goal
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
@@ -242,3 +245,26 @@ def _describe_damage(state: Encounter, event: DamageLanded) -> LogEntry:
             ),
         ),
     )
+
+
+def alerts(state: Encounter, event: object) -> list[str]:
+    match event:
+        case TurnAdvanced(round=round_) if round_ != state.round:
+            left = decide.pending_now(state)
+            out = [
+                f"Round {round_}: every side states its goal and pays Intensity again "
+                "(s: Goal, Build pool), then r rolls all pools at once."
+            ]
+            if left:
+                out.append(
+                    f"{len(left)} set(s) of successes from round {state.round} never landed."
+                )
+            return out
+        case GoalGained(combatant_id=cid):
+            return [
+                f"{state.name_of(cid)} gains its goal: declare a new goal (s: Goal) "
+                "or let the other side cede."
+            ]
+        case ConditionAdded(combatant_id=cid, condition=c) if c.name == decide.DEAD:
+            return [f"{state.name_of(cid)}'s Health is at zero: {state.name_of(cid)} dies."]
+    return []

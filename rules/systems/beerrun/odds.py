@@ -1,7 +1,7 @@
 """Beer Run's exact odds: one pool against another, sorted high to low and compared pairwise.
 
 Source: ``shared/rules-texts/002`` (Beer Run), *Compare Rolls*; the mechanics are
-``rules.systems.beerrun.dice.compare`` and the tiers ``rules.systems.beerrun.pools.PIP_BANDS``.
+``rules.systems.beerrun.dice.compare`` and the tiers ``rules.systems.beerrun.table.PIP_BANDS``.
 
 The computation sweeps the faces from the highest down to 1 (see ``docs/odds.md``). Before
 face ``v`` is handled, every die that has not yet shown a higher face is, given that, uniform
@@ -30,7 +30,7 @@ from math import comb, prod
 from rules.errors import Rejected
 from rules.odds import Odds, TierOdds
 
-from .pools import NO_DIE_SIZE, PIP_BANDS, kept_count
+from .table import NO_DIE_SIZE, PIP_BANDS, kept_count
 
 # Who has the upper hand: no one (every pair ties), the top side (the pool) or the bottom one.
 NONE, TOP, BOTTOM = 0, 1, 2

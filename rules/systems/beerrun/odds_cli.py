@@ -12,7 +12,7 @@ from rules.errors import Rejected
 from rules.odds import Odds
 
 from .odds import pool_odds
-from .pools import parse_pool
+from .table import parse_pool
 
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser

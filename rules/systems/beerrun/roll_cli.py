@@ -8,8 +8,8 @@ from rules.dice import DiceSource
 from rules.headless import RollReport
 
 from .dice import Die, Outcome, compare, roll_dice
+from .events import Contest
 from .log import contest_lines
-from .model import Contest
 from .odds_cli import pool_arguments, pools_from
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rules.system import Move, Policy, policy_among
 
-from .conflict import (
+from .decide import (
     CEDED,
     br_state,
     default_split,
@@ -26,16 +26,8 @@ from .conflict import (
     round_pools,
     sheet_of,
 )
-from .model import (
-    HEALTH,
-    Ability,
-    BeerRunSheet,
-    BuildPool,
-    Cede,
-    Goal,
-    LandDamage,
-    SetGoal,
-)
+from .events import BuildPool, Cede, LandDamage, SetGoal
+from .sheet import HEALTH, Ability, BeerRunSheet, Goal
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter

@@ -2,7 +2,7 @@
 
 Source: ``shared/rules-texts/003`` ("Resolving Actions"). The system module
 (``rules.systems.fatigue.system``) turns these into commands, events and what the app shows. The
-situation dice and threshold bands live in ``bands`` (free of msgspec, for the exact
+situation dice and threshold bands live in ``table`` (free of msgspec, for the exact
 odds) and are re-exported here.
 """
 
@@ -16,19 +16,19 @@ from msgspec import Struct
 from rules.dice import DiceSource
 from rules.errors import Rejected
 
-from .bands import DICE as DICE
-from .bands import FLOOR as FLOOR
-from .bands import LEVEL_NAMES as LEVEL_NAMES
-from .bands import SPACING as SPACING
-from .bands import TOP_LEVEL as TOP_LEVEL
-from .bands import DiceKind as DiceKind
-from .bands import band_label as band_label
-from .bands import cutoffs as cutoffs
-from .bands import defense_bands as defense_bands
-from .bands import defense_level as defense_level
-from .bands import fumbles as fumbles
-from .bands import spacing as spacing
-from .bands import stress_total as stress_total
+from .table import DICE as DICE
+from .table import FLOOR as FLOOR
+from .table import LEVEL_NAMES as LEVEL_NAMES
+from .table import SPACING as SPACING
+from .table import TOP_LEVEL as TOP_LEVEL
+from .table import DiceKind as DiceKind
+from .table import band_label as band_label
+from .table import cutoffs as cutoffs
+from .table import defense_bands as defense_bands
+from .table import defense_level as defense_level
+from .table import fumbles as fumbles
+from .table import spacing as spacing
+from .table import stress_total as stress_total
 
 PoolName = Literal["wind", "stamina", "wit", "focus", "sanity", "health"]
 Attitude = Literal["ordinary", "relaxed", "relaxed-lod", "intense"]
@@ -184,7 +184,7 @@ def merge(*groups: tuple[Cost, ...]) -> tuple[Cost, ...]:
     return tuple(Cost(pool, amount) for pool, amount in out.items() if amount)
 
 
-# --- thresholds (the spacing and bands are in bands) -----------------------------------
+# --- thresholds (the spacing and bands are in table) -----------------------------------
 
 
 def suckage_to_lift(loss: int, space: int) -> int:

@@ -6,28 +6,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from msgspec import structs
+
 from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
-from .arithmetic import (
-    ATTITUDES,
-    DICE,
-    parse_effort,
-)
-from .check import (
-    check,
-)
+from .arithmetic import ATTITUDES, parse_effort
+from .check import check
 from .events import (
     SIDES,
+    FatigueAid,
+    FatigueCallOff,
     FatigueCheck,
     FatigueChecked,
+    FatigueTakeSuckage,
+    Suckage,
     call_off_refusal,
+    level_name,
     out_word,
     pending,
     sheet_of,
     thresholds_text,
 )
+from .table import DICE
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -259,3 +261,59 @@ def aid_form(state: Encounter, selected: str | None) -> list[Field]:
         _dice_field("dice", "Helper dice"),
         Field(key="effort", label="Helper effort N", kind="text", help="e.g. 2 Wit"),
     ]
+
+
+# --- the actions' dialogs, commands and previews -------------------------------------------
+
+
+def action_form(state: Encounter, action: str, selected: str | None) -> list[Field]:
+    match action:
+        case "roll":
+            return check_form(state)
+        case "suckage":
+            return suckage_form(state)
+        case "calloff":
+            return calloff_form(state)
+        case "aid":
+            return aid_form(state, selected)
+    raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
+
+
+def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> object:
+    match action:
+        case "roll":
+            return check_command(state, values)
+        case "suckage":
+            cost = " ".join(values.get("cost", "").split())
+            return FatigueTakeSuckage(int_value(values, "points", "Suckage points"), cost)
+        case "calloff":
+            return FatigueCallOff(int_value(values, "levels", "Levels", 1))
+        case "aid":
+            fields = {f.key: f for f in aid_form(state, None)}
+            return FatigueAid(
+                helper_id=choice_value(values, fields["helper"]),
+                side=choice_value(values, fields["side"], SIDES),
+                dice=choice_value(values, fields["dice"], DICE),
+                skills=split_names(values.get("skills", "")),
+                effort=parse_effort(values.get("effort", ""), "Helper effort"),
+            )
+    raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
+
+
+def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    try:
+        if action == "roll":
+            return check_preview(state, values)
+        if action == "suckage":
+            roll = pending(state)
+            points = int_value(values, "points", "Suckage points")
+            lifted = structs.replace(roll, suckage=(*roll.suckage, Suckage(points, "")))
+            return f"lost by {roll.loss} -> {lifted.loss}: {level_name(lifted, lifted.level)}"
+        if action == "calloff":
+            roll = pending(state)
+            levels = int_value(values, "levels", "Levels", 1)
+            lowered = structs.replace(roll, called_off=levels)
+            return f"{level_name(roll, roll.level)} -> {level_name(lowered, lowered.level)}"
+    except Rejected as exc:
+        return exc.message
+    return ""

@@ -9,13 +9,18 @@ from msgspec import structs
 from rules.logline import Line, LogEntry, Span, spans
 
 from .arithmetic import Cost, cutoffs, dice_text, effort_text, spacing
+from .check import first_comparison
 from .events import (
     Aid,
+    FatigueAided,
+    FatigueCalledOff,
     FatigueChecked,
     FatiguePoolsSpent,
+    FatigueSuckageTaken,
     Side,
     Suckage,
     level_name,
+    pending,
     sheet_of,
     thresholds_text,
 )
@@ -217,3 +222,50 @@ def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
     if event.narrate:
         lines.append(spans(Span(f"  {event.narrate}", "note")))
     return LogEntry("consequence", tuple(lines))
+
+
+# --- the hooks: notifications and log entries -----------------------------------------------
+
+
+def alerts(state: Encounter, event: object) -> list[str]:
+    match event:
+        case FatigueChecked():
+            return check_alerts(state, event, first_comparison(event))
+        case FatiguePoolsSpent():
+            return emptied_alerts(state, event.combatant_id, event.costs)
+        case FatigueAided():
+            return emptied_alerts(state, event.aid.helper.combatant_id, event.aid.helper.upfront)
+    return []
+
+
+def describe(state: Encounter, event: object) -> LogEntry:
+    match event:
+        case FatigueChecked():
+            return describe_check(state, event)
+        case FatigueSuckageTaken():
+            roll = pending(state)
+            after = structs.replace(roll, suckage=(*roll.suckage, event.suckage))
+            line = spans(
+                Span(state.name_of(roll.defender.combatant_id), "name"),
+                f" takes {plural(event.suckage.points, 'suckage point')} (",
+                Span(event.suckage.cost, "note"),
+                f"): lost by {roll.loss} -> {after.loss}, now ",
+                Span(level_name(after, after.level), "tier"),
+            )
+            return LogEntry("roll", (line,))
+        case FatigueCalledOff():
+            roll = pending(state)
+            after = structs.replace(roll, called_off=event.levels)
+            who = state.name_of(roll.sufferer.combatant_id if roll.sufferer else None)
+            line = spans(
+                Span(who, "name"),
+                f" calls off the effort ({plural(event.levels, 'level')}): ",
+                f"{level_name(roll, roll.level)} -> ",
+                Span(level_name(after, after.level), "tier"),
+            )
+            return LogEntry("roll", (line,))
+        case FatigueAided():
+            return describe_aid(state, event.aid)
+        case FatiguePoolsSpent():
+            return describe_payment(state, event)
+    raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")

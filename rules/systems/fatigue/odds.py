@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from rules.odds import Odds, TierOdds
 
-from .bands import (
+from .table import (
     DICE,
     FLOOR,
     WIN_BAND,

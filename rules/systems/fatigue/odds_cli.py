@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from rules.bounds import MODIFIER, modifier, within
 from rules.odds import Odds
 
-from .bands import DICE, FLOOR
 from .odds import check_odds
+from .table import DICE, FLOOR
 
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser

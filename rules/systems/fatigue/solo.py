@@ -20,7 +20,6 @@ from rules.forms import choice_value
 from rules.system import Move, Policy, policy_among
 
 from .arithmetic import AID_MAX, Attitude, defense_level, parse_effort, total_n
-from .bands import DiceKind
 from .events import (
     FLED,
     FatigueAid,
@@ -37,6 +36,7 @@ from .events import (
 )
 from .forms import DEFAULT_DEFENSE, check_command, check_form, first_skill
 from .sheet import defense_consequence
+from .table import DiceKind
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter

@@ -9,7 +9,6 @@ when tired), a worse named penalty from the weapon's table. Dice order: attacker
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
@@ -17,37 +16,25 @@ from msgspec import structs
 from rules.dice import DiceSource
 from rules.encounter import NoState
 from rules.errors import Rejected
-from rules.forms import Field, choice_value, int_value
-from rules.logline import LogEntry, Span, spans
-from rules.odds import percent, whose_chances
+from rules.forms import Field
+from rules.logline import LogEntry
 from rules.system import Action, Damage, Landing, RuleSystem, Tier, Track
 
-from . import odds, solo
+from . import apply, decide, encounter_odds, forms, log, solo
 from .arithmetic import (
     LEVEL_NAMES,
     POOLS,
     SPACING,
     Cost,
-    aid_bonus,
-    aid_target,
     defense_bands,
-    parse_effort,
-    roll_stress,
 )
-from .bands import DICE
 from .check import (
     check,
     consequence_of,
-    first_comparison,
     make_side,
     next_comparison,
-    paying_sides,
-    resolve_skills,
-    spend,
 )
 from .events import (
-    SIDES,
-    Aid,
     FatigueAid,
     FatigueAided,
     FatigueApply,
@@ -58,33 +45,13 @@ from .events import (
     FatiguePoolsSpent,
     FatigueSuckageTaken,
     FatigueTakeSuckage,
-    Suckage,
-    call_off_refusal,
     level_name,
     out_word,
-    pending,
     sheet_of,
     thresholds_text,
 )
 from .forms import (
-    MAX_COST_TEXT,
-    MiddleDice,
-    aid_form,
-    calloff_form,
-    check_command,
-    check_form,
-    check_preview,
     default_target,
-    split_names,
-    suckage_form,
-)
-from .log import (
-    check_alerts,
-    describe_aid,
-    describe_check,
-    describe_payment,
-    emptied_alerts,
-    plural,
 )
 from .sheet import (
     FatigueSheet,
@@ -202,72 +169,19 @@ class FatigueThresholds(RuleSystem):
         ]
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
-        match action:
-            case "roll":
-                return check_form(state)
-            case "suckage":
-                return suckage_form(state)
-            case "calloff":
-                return calloff_form(state)
-            case "aid":
-                return aid_form(state, selected)
-        raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
+        return forms.action_form(state, action, selected)
 
     def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
-        match action:
-            case "roll":
-                return check_command(state, values)
-            case "suckage":
-                cost = " ".join(values.get("cost", "").split())
-                return FatigueTakeSuckage(int_value(values, "points", "Suckage points"), cost)
-            case "calloff":
-                return FatigueCallOff(int_value(values, "levels", "Levels", 1))
-            case "aid":
-                fields = {f.key: f for f in aid_form(state, None)}
-                return FatigueAid(
-                    helper_id=choice_value(values, fields["helper"]),
-                    side=choice_value(values, fields["side"], SIDES),
-                    dice=choice_value(values, fields["dice"], DICE),
-                    skills=split_names(values.get("skills", "")),
-                    effort=parse_effort(values.get("effort", ""), "Helper effort"),
-                )
-        raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
+        return forms.action_command(state, action, values)
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
-        try:
-            if action == "roll":
-                return check_preview(state, values)
-            if action == "suckage":
-                roll = pending(state)
-                points = int_value(values, "points", "Suckage points")
-                lifted = structs.replace(roll, suckage=(*roll.suckage, Suckage(points, "")))
-                return f"lost by {roll.loss} -> {lifted.loss}: {level_name(lifted, lifted.level)}"
-            if action == "calloff":
-                roll = pending(state)
-                levels = int_value(values, "levels", "Levels", 1)
-                lowered = structs.replace(roll, called_off=levels)
-                return f"{level_name(roll, roll.level)} -> {level_name(lowered, lowered.level)}"
-        except Rejected as exc:
-            return exc.message
-        return ""
+        return forms.preview(state, action, values)
 
     def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        """The exact chance of each band for the check the dialog describes (None: no check yet,
-        or values the roll would refuse)."""
-        if action != "roll":
-            return None
-        try:
-            roll = check(state, check_command(state, values), MiddleDice())
-        except Rejected:
-            return None
-        return _named(state, roll, odds.checked_odds(roll))
+        return encounter_odds.dialog_odds(state, action, values)
 
     def last_odds(self, state: Encounter) -> Odds | None:
-        """The chances the last check had before its dice (aid and suckage came after)."""
-        roll = state.last_roll
-        if not isinstance(roll, FatigueChecked):
-            return None
-        return _named(state, roll, odds.checked_odds(roll))
+        return encounter_odds.last_odds(state)
 
     def consequence_command(self, state: Encounter) -> FatigueApply:
         return FatigueApply()
@@ -283,132 +197,25 @@ class FatigueThresholds(RuleSystem):
         return solo.fill(state, action, values)
 
     # decide and apply
-
     def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case FatigueCheck():
                 return [check(state, command, dice)]
             case FatigueApply():
-                return [self._pay(state)]
+                return [decide.pay(state)]
             case FatigueTakeSuckage():
-                return [self._suckage(state, command)]
+                return [decide.suckage(state, command)]
             case FatigueCallOff():
-                return [self._call_off(state, command)]
+                return [decide.call_off(state, command)]
             case FatigueAid():
-                return [self._aid(state, command, dice)]
+                return [decide.aid(state, command, dice)]
         raise Rejected(f"Fatigue & Thresholds does not know the command {type(command).__name__}")
 
-    def _pay(self, state: Encounter) -> FatiguePoolsSpent:
-        roll = pending(state)
-        found = consequence_of(roll)
-        if found is None:
-            if roll.called_off and roll.sufferer is not None:
-                return FatiguePoolsSpent(
-                    combatant_id=roll.sufferer.combatant_id,
-                    costs=(),
-                    what="an effort called off",
-                    reckoning="called off: no consequence",
-                )
-            if next_comparison(roll) is not None:  # lifted to a win: on to the next defender
-                return FatiguePoolsSpent(
-                    combatant_id=roll.defender.combatant_id,
-                    costs=(),
-                    what="Successful defense",
-                    reckoning="defends: nothing beyond N",
-                )
-            raise Rejected(
-                f"{state.name_of(roll.defender.combatant_id)} defended: "
-                "nothing to pay beyond N, paid at the check"
-            )
-        target, consequence = found
-        if state.find(target) is None:
-            raise Rejected("The one who pays is no longer in the encounter")
-        return FatiguePoolsSpent(
-            combatant_id=target,
-            costs=consequence.costs,
-            what=level_name(roll, roll.level),
-            reckoning=consequence.reckoning,
-            narrate=consequence.narrate,
-        )
-
-    def _suckage(self, state: Encounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
-        roll = pending(state)
-        if roll.fumbled or roll.defense_rolled is None:
-            raise Rejected("Suckage points only lift a failed defense: the last check has none")
-        if not 1 <= cmd.points <= roll.loss:
-            raise Rejected(
-                f"Take 1 to {roll.loss} suckage points (the defense lost by {roll.loss})"
-            )
-        if not cmd.cost:
-            raise Rejected("Say what the suckage costs (e.g. falls to one knee)")
-        if len(cmd.cost) > MAX_COST_TEXT:
-            raise Rejected(f"Keep the cost under {MAX_COST_TEXT} characters")
-        return FatigueSuckageTaken(Suckage(cmd.points, cmd.cost))
-
-    def _call_off(self, state: Encounter, cmd: FatigueCallOff) -> FatigueCalledOff:
-        roll = pending(state)
-        if cmd.levels not in (1, 2):
-            raise Rejected("Calling off lowers the consequence one or two levels")
-        refusal = call_off_refusal(state, roll)
-        if refusal:
-            raise Rejected(refusal)
-        return FatigueCalledOff(cmd.levels)
-
-    def _aid(self, state: Encounter, cmd: FatigueAid, dice: DiceSource) -> FatigueAided:
-        roll = pending(state)
-        if cmd.side == "attacker" and roll.attacker is None:
-            raise Rejected("Nature needs no aid: aid the defender")
-        helper = state.combatant(cmd.helper_id)
-        resolve_skills(helper, cmd.skills)
-        faces = roll_stress(dice, cmd.dice)
-        side = make_side(helper, cmd.dice, faces, cmd.skills, "ordinary", cmd.effort)
-        aided = roll.attacker if cmd.side == "attacker" else roll.defender
-        main = aided.total if aided is not None else 0
-        return FatigueAided(
-            Aid(
-                helper=side,
-                side=cmd.side,
-                main=main,
-                target=aid_target(main),
-                bonus=aid_bonus(side.total, main),
-            )
-        )
-
     def apply(self, state: Encounter, event: object) -> Encounter:
-        match event:
-            case FatigueChecked():
-                state = state.update(last_roll=first_comparison(event), last_roll_applied=False)
-                for side in paying_sides(event):
-                    state = spend(state, side.combatant_id, side.upfront)
-                return state
-            case FatigueSuckageTaken():
-                roll = pending(state)
-                return state.update(
-                    last_roll=structs.replace(roll, suckage=(*roll.suckage, event.suckage))
-                )
-            case FatigueCalledOff():
-                return state.update(
-                    last_roll=structs.replace(pending(state), called_off=event.levels)
-                )
-            case FatigueAided():
-                roll = pending(state)
-                state = state.update(last_roll=structs.replace(roll, aids=(*roll.aids, event.aid)))
-                return spend(state, event.aid.helper.combatant_id, event.aid.helper.upfront)
-            case FatiguePoolsSpent():
-                state = spend(state, event.combatant_id, event.costs)
-                return self._settled(state)
-        raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
-
-    def _settled(self, state: Encounter) -> Encounter:
-        """The open comparison settled: the next defender's comes up, if one lost."""
-        roll = state.last_roll
-        following = next_comparison(roll) if isinstance(roll, FatigueChecked) else None
-        if following is None:
-            return state.update(last_roll_applied=True)
-        return state.update(last_roll=following, last_roll_applied=False)
+        return apply.apply(state, event)
 
     def discard(self, state: Encounter) -> Encounter:
-        return self._settled(state)
+        return apply.settled(state)
 
     # what the app shows
 
@@ -467,16 +274,7 @@ class FatigueThresholds(RuleSystem):
         return None
 
     def alerts(self, state: Encounter, event: object) -> list[str]:
-        match event:
-            case FatigueChecked():
-                return check_alerts(state, event, first_comparison(event))
-            case FatiguePoolsSpent():
-                return emptied_alerts(state, event.combatant_id, event.costs)
-            case FatigueAided():
-                return emptied_alerts(
-                    state, event.aid.helper.combatant_id, event.aid.helper.upfront
-                )
-        return []
+        return log.alerts(state, event)
 
     def pending(self, state: Encounter) -> str:
         """The consequence waiting for ``d``, so nobody forgets to pay it."""
@@ -491,38 +289,8 @@ class FatigueThresholds(RuleSystem):
         return f"{state.name_of(found[0])} pays for {level_name(roll, roll.level)}{then}"
 
     # the log
-
     def describe(self, state: Encounter, event: object) -> LogEntry:
-        match event:
-            case FatigueChecked():
-                return describe_check(state, event)
-            case FatigueSuckageTaken():
-                roll = pending(state)
-                after = structs.replace(roll, suckage=(*roll.suckage, event.suckage))
-                line = spans(
-                    Span(state.name_of(roll.defender.combatant_id), "name"),
-                    f" takes {plural(event.suckage.points, 'suckage point')} (",
-                    Span(event.suckage.cost, "note"),
-                    f"): lost by {roll.loss} -> {after.loss}, now ",
-                    Span(level_name(after, after.level), "tier"),
-                )
-                return LogEntry("roll", (line,))
-            case FatigueCalledOff():
-                roll = pending(state)
-                after = structs.replace(roll, called_off=event.levels)
-                who = state.name_of(roll.sufferer.combatant_id if roll.sufferer else None)
-                line = spans(
-                    Span(who, "name"),
-                    f" calls off the effort ({plural(event.levels, 'level')}): ",
-                    f"{level_name(roll, roll.level)} -> ",
-                    Span(level_name(after, after.level), "tier"),
-                )
-                return LogEntry("roll", (line,))
-            case FatigueAided():
-                return describe_aid(state, event.aid)
-            case FatiguePoolsSpent():
-                return describe_payment(state, event)
-        raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
+        return log.describe(state, event)
 
 
 def waiting_names(state: Encounter, roll: FatigueChecked) -> str:
@@ -533,22 +301,6 @@ def waiting_names(state: Encounter, roll: FatigueChecked) -> str:
         names.append(state.name_of(following.defender.combatant_id))
         following = next_comparison(following)
     return ", ".join(names)
-
-
-def _named(state: Encounter, roll: FatigueChecked, found: Odds) -> Odds:
-    """Odds saying whose they are, and the attacker's chance of a fumble (which lands in the
-    first band, the defender's, so the bands alone would hide it)."""
-    defender = state.name_of(roll.defender.combatant_id)
-    if roll.attacker is None:
-        return found._replace(whose=whose_chances("Nature", defender))
-    attacker = state.name_of(roll.attacker.combatant_id)
-    extra = found.extra
-    fumble = extra.get("fumble")
-    if isinstance(fumble, Fraction):
-        first = found.tiers[0].label
-        note = f"{attacker} fumbles: {percent(fumble)} ({roll.fumble_line} or less; in {first})"
-        extra = {**extra, "note": note}
-    return found._replace(whose=whose_chances(attacker, defender), extra=extra)
 
 
 SYSTEM = FatigueThresholds()

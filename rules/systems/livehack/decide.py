@@ -11,7 +11,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved
 
-from .model import (
+from .events import (
     CONDITION_DURATIONS,
     DAZED,
     POSITION_LENGTH,

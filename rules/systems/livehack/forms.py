@@ -9,8 +9,8 @@ from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
-from .decide import hit_waiting
-from .model import (
+from .decide import check_take_ten, hit_waiting
+from .events import (
     GRIM_EXPERIENCES,
     Defense,
     JointKind,
@@ -29,6 +29,7 @@ from .model import (
     Take,
     out_of_fight,
 )
+from .parts import check_effort, defending_parts, needs_effort_check, paired_skill, roll_parts
 from .sheet import ATTRIBUTES, EFFORT_PER_ROLL, TRAIT_CHOICES
 
 if TYPE_CHECKING:
@@ -492,3 +493,48 @@ def form_for(state: Encounter, action: str, selected: str | None) -> list[Field]
         case "heal":
             return heal_form(state, selected)
     raise Rejected(f"LiveHack has no action {action!r}")
+
+
+# --- previews: the line under the dialog -------------------------------------------------------
+
+
+def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    try:
+        return _preview(state, action, values)
+    except Rejected as exc:
+        return exc.message
+
+
+def _preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    match action:
+        case "roll":
+            return _roll_preview(state, roll_command(state, values))
+        case "hold" | "cancel":
+            over = state.system_state.rollover
+            if over is None:
+                return "No margin bonus to use: it takes a success by 5 or more"
+            holder, target = state.name_of(over.holder_id), state.name_of(over.target_id)
+            if action == "hold":
+                held = state.combatant(over.holder_id).sheet.held_over(over.target_id)
+                what = " ".join(values.get("description", "").split())
+                where = f" ({what})" if what else ": describe the position"
+                return f"{holder} holds +{held + over.bonus} over {target}{where}; no damage"
+            return f"{holder} spends +{over.bonus} to cancel {target}'s position; no damage"
+        case "aid":
+            return "Aid: +1 per 5 MOS or part thereof; -1 per full 5 short; 0 to -4 nothing"
+    return ""
+
+
+def _roll_preview(state: Encounter, cmd: LiveHackRoll) -> str:
+    attacker = state.combatant(cmd.attacker_id)
+    defender = state.combatant(cmd.defender_id)
+    check_effort(attacker, cmd.effort)
+    check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
+    attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
+    defend = sum(p.value for p in defending_parts(state, defender, cmd))
+    against = paired_skill(cmd) if cmd.defense == "skill" else cmd.defense.capitalize()
+    line = f"{attacker.name} {attack:+d} vs {defender.name} {against} {defend:+d}, before the dice"
+    for person, effort in ((attacker, cmd.effort), (defender, cmd.defender_effort)):
+        if effort and needs_effort_check(person):
+            line += f"; Con -5: {person.name} rolls Con vs DR 0 first, or the effort is not spent"
+    return line

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rules.events import TurnAdvanced
 from rules.logline import Line, LogEntry, Span, spans
 
-from .model import (
+from .events import (
     DIE,
     GRIM_EXPERIENCES,
     LiveHackAidRolled,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
 
-from .model import (
+from .events import (
     GRIM_EXPERIENCES,
     SKILL_PAIRS,
     Defense,

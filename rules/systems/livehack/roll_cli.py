@@ -14,7 +14,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.headless import RollReport
 
-from .model import (
+from .events import (
     LiveHackJointRolled,
     LiveHackRolled,
     Part,

@@ -1,4 +1,5 @@
-"""The LiveHack character sheet: attributes, skills, bonds, items, negative traits, held bonuses.
+"""The LiveHack character sheet: attributes, skills, bonds, items, negative traits, held bonuses;
+and the sheet as a dialog (numbers, rated lists typed as text, a stat-block switch).
 
 Source: ``shared/rules-texts/001`` (*Roll Components*, *Modifying Monster Stat Blocks*,
 *Cumulative Offset Penalties*, *Effort*).
@@ -7,11 +8,14 @@ Source: ``shared/rules-texts/001`` (*Roll Components*, *Modifying Monster Stat B
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Literal
 
 from msgspec import Struct, structs
 
+from rules.bounds import MODIFIER
 from rules.errors import Rejected
+from rules.forms import Field, choice_value, int_value
 
 Attribute = Literal["str", "int", "wis", "dex", "con", "cha"]
 Trait = Literal["wounds", "fatigue", "grimness", "str", "int", "wis", "dex", "con", "cha"]
@@ -232,3 +236,69 @@ def offset_effects(sheet: LiveHackSheet) -> list[OffsetEffect]:
         elif value <= -5:
             out.append(minus_five)
     return out
+
+
+# --- the sheet as a dialog ------------------------------------------------------------------
+
+NUMBERS: tuple[tuple[str, str], ...] = (
+    ("attack", "Attack bonus"),
+    ("reflex", "Reflex"),
+    ("fortitude", "Fortitude"),
+    ("will", "Will"),
+    *((ATTRIBUTE_FIELDS[key], label) for key, label in ATTRIBUTES),
+    ("armour", "Armour (Fort bonus)"),
+    ("wounds", "Wounds"),
+    ("fatigue", "Fatigue"),
+    ("grimness", "Grimness"),
+    *((f"{key}_damage", f"{label} damage") for key, label in ATTRIBUTES),
+    ("effort_spent", "Effort spent this combat"),
+)
+LISTS: tuple[tuple[str, str, str], ...] = (
+    ("skills", "Skills", "Spot 3, Hide 2"),
+    ("specialties", "Specialties", "Spot/traps 2"),
+    ("bonds", "Bonds", "Orla 2"),
+    ("items", "Items", "Sword 2, Rope 1"),
+)
+STAT_BLOCK = (("no", "No: offsets"), ("yes", "Yes: as printed, 10 off"))
+STAT_BLOCK_FIELD = Field(
+    key="stat_block", label="Defenses as printed (AC/DC)", kind="choice", choices=STAT_BLOCK
+)
+
+
+def sheet_fields(sheet: LiveHackSheet) -> list[Field]:
+    effects = "; ".join(
+        f"{e.attribute.capitalize()} {e.level}: {e.text}" for e in offset_effects(sheet)
+    )
+    fields = [
+        structs.replace(STAT_BLOCK_FIELD, default="yes" if sheet.stat_block else "no"),
+        *(Field(key=key, label=label, default=str(getattr(sheet, key))) for key, label in NUMBERS),
+        *(
+            Field(
+                key=key,
+                label=label,
+                kind="text",
+                default=format_ratings(getattr(sheet, key)),
+                help=example,
+            )
+            for key, label, example in LISTS
+        ),
+    ]
+    if effects:
+        fields.append(
+            Field(key="effects", label="Offset effects (read only)", kind="text", default=effects)
+        )
+    return fields
+
+
+def sheet_values(values: Mapping[str, str], sheet: LiveHackSheet) -> LiveHackSheet:
+    changes: dict[str, object] = {
+        # Every number of a LiveHack sheet is a modifier or a small count.
+        key: int_value(values, key, label, getattr(sheet, key), MODIFIER)
+        for key, label in NUMBERS
+    }
+    for key, label, _ in LISTS:
+        if key in values:
+            changes[key] = parse_ratings(values[key], label)
+    if "stat_block" in values:
+        changes["stat_block"] = choice_value(values, STAT_BLOCK_FIELD) == "yes"
+    return structs.replace(sheet, **changes)

@@ -21,7 +21,7 @@ from rules.system import Move, Policy, policy_among
 
 from . import forms
 from .decide import hit_waiting
-from .model import (
+from .events import (
     LiveHackApplyConsequence,
     LiveHackCancel,
     LiveHackHold,

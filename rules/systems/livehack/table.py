@@ -1,6 +1,6 @@
 """LiveHack's dice and damage table, free of msgspec.
 
-The system (``rules.systems.livehack.model``) and its exact odds (``rules.systems.livehack.odds``)
+The system (``rules.systems.livehack.events``) and its exact odds (``rules.systems.livehack.odds``)
 both read these, so ``tracker odds livehack`` starts without loading the system's Structs.
 """
 

@@ -15,7 +15,7 @@ from .events import (
     damage_targets,
 )
 from .roll import PainPoolRolled
-from .sheets import ChallengeSheet, HeroSheet, parse_boons
+from .sheet import ChallengeSheet, HeroSheet, parse_boons
 
 STEM = "demo-pain-pool"  # its bundled save: saves/demo-pain-pool.fight (make demo)
 BULLET = "Big Gun +3d pow; Uncanny Aim +3d pre; Chink in the Armor +3d pos; Tough +2d pow"

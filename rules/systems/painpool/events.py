@@ -12,7 +12,7 @@ from msgspec import Struct, structs
 from rules.errors import Rejected
 
 from .roll import Harm, Initiator, Kind, PainPoolRolled, PoolRoll
-from .sheets import Boon, ChallengeSheet, HeldBonus, HeroSheet, PoolName
+from .sheet import Boon, ChallengeSheet, HeldBonus, HeroSheet, PoolName
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -183,6 +183,11 @@ def reroll_pools(roll: PainPoolRolled, rerolls: tuple[PoolReroll, ...]) -> tuple
 
 
 # --- lookups --------------------------------------------------------------------------------
+
+
+def combatants_with(state: Encounter, sheet_type: type) -> list[Combatant]:
+    """The combatants whose sheet is a ``sheet_type``: the heroes, or the challenges."""
+    return [c for c in state.combatants if isinstance(c.sheet, sheet_type)]
 
 
 def hero(state: Encounter, combatant_id: str) -> Combatant:

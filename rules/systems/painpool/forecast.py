@@ -8,8 +8,8 @@ from rules.errors import Rejected
 from rules.system import Move
 
 from . import solo
-from .sheets import ChallengeSheet, HeroSheet, out_of_fight
-from .view import roll_command, roll_form
+from .forms import roll_command, roll_form
+from .sheet import ChallengeSheet, HeroSheet, out_of_fight
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter

@@ -12,7 +12,7 @@ from msgspec import Struct
 
 from rules.dice import DiceSource
 
-from .sheets import (
+from .sheet import (
     MIN_PAIN_DICE,
     PAIN_DIE,
     POOL_TITLES,

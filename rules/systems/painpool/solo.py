@@ -23,9 +23,9 @@ from .events import (
     damage_targets,
     tokens,
 )
+from .forms import roll_command, roll_form
 from .roll import PainPoolRolled
-from .sheets import POOL_TITLES, POOLS, HeroSheet, PoolName, out_of_fight
-from .view import roll_command, roll_form
+from .sheet import POOL_TITLES, POOLS, HeroSheet, PoolName, out_of_fight
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter

@@ -2,9 +2,10 @@
 dominance, Despair and Hope.
 
 Source: ``shared/rules-texts/004`` (Resolution). Heroes and challenges are different sheet
-types; the hero is the default for ``a`` and "Add challenge" adds a challenge. The sheets
-live in ``sheets``, the roll in ``roll``, commands and events in
-``events``; forms and the log in ``view``.
+types; the hero is the default for ``a`` and "Add challenge" adds a challenge. The sheets live
+in ``sheet``, the roll in ``roll``, commands and events in ``events``, the decisions in
+``decide``, the fold in ``apply``, the dialogs in ``forms``, the log in ``log`` and the odds in
+``encounter_odds``; this module ties them into the ``RuleSystem``.
 """
 
 from __future__ import annotations
@@ -14,19 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
-from rules.dice import ANY_FACE, DiceSource
+from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry
-from rules.odds import mid_percentile, whose_chances
+from rules.odds import mid_percentile
 from rules.system import Action, Damage, Landing, Luck, RuleSystem, Tier, Track
 
-from . import forecast, solo, view
+from . import apply, decide, encounter_odds, forecast, forms, log, solo
 from .events import (
     ApplyOutcome,
     BonusGranted,
     BonusPassed,
-    BoonHit,
     BoonsDamaged,
     DespairSpent,
     EndScene,
@@ -34,41 +34,22 @@ from .events import (
     PainPoolRoll,
     PainPoolState,
     PassBonus,
-    PoolReroll,
     SceneEnded,
     SpendDespair,
     SpendHope,
     TakeDamage,
     TokensLost,
-    cascade_hits,
-    challenge,
-    changed_roll,
     damage_targets,
-    end_scene,
     hero,
-    hit_boons,
     open_roll,
-    spend_held,
     tokens,
-    with_sheet,
 )
-from .odds import despair_odds, hope_odds, painpool_odds
 from .roll import (
     PainPoolRolled,
-    PainRoll,
-    PoolRoll,
-    damage_parts,
-    pain_count,
-    pain_parts,
-    roll_dice,
 )
-from .sheets import (
-    PAIN_DIE,
+from .sheet import (
     POOL_TITLES,
-    POOLS,
-    Boon,
     ChallengeSheet,
-    HeldBonus,
     HeroSheet,
     challenge_form,
     challenge_from_form,
@@ -79,6 +60,7 @@ from .sheets import (
     out_of_fight,
     rested,
 )
+from .table import TIER_BOUNDS, TIER_LABELS
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -211,10 +193,10 @@ class PainPool(RuleSystem):
     # actions
 
     def actions(self, state: Encounter) -> list[Action]:
-        return view.ACTIONS
+        return forms.ACTIONS
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
-        fields = view.action_form(state, action, selected)
+        fields = forms.action_form(state, action, selected)
         if action == "damage":
             fields = self._suggested_damage(state, fields)
         return fields
@@ -233,11 +215,11 @@ class PainPool(RuleSystem):
         ]
 
     def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
-        return view.action_command(state, action, values)
+        return forms.action_command(state, action, values)
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
-            text = view.preview(state, action, values)
+            text = forms.preview(state, action, values)
         except Rejected as exc:
             return exc.message
         if action == "damage":
@@ -290,285 +272,38 @@ class PainPool(RuleSystem):
         return solo.fill(state, action, values)
 
     # decide
-
     def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case PainPoolRoll():
-                return [self._roll(state, command, dice)]
+                return [decide.roll(state, command, dice)]
             case SpendDespair():
-                return [self._despair(state, dice)]
+                return [decide.despair(state, dice)]
             case SpendHope():
-                return [self._hope(state, command, dice)]
+                return [decide.hope(state, command, dice)]
             case ApplyOutcome():
-                return [self._outcome(state)]
+                return [decide.outcome(state)]
             case TakeDamage():
-                return [self._damage(state, command)]
+                return [decide.damage(state, command)]
             case EndScene():
                 return [SceneEnded(heal=command.heal, bonus_ends=command.bonus_ends)]
             case PassBonus():
-                return [self._pass_bonus(state, command)]
+                return [decide.pass_bonus(state, command)]
         raise Rejected(f"Pain Pool does not know the command {type(command).__name__}")
-
-    def _roll(self, state: Encounter, cmd: PainPoolRoll, dice: DiceSource) -> PainPoolRolled:
-        who = hero(state, cmd.hero_id)
-        foe = challenge(state, cmd.challenge_id)
-        sheet: HeroSheet = who.sheet
-        foe_sheet: ChallengeSheet = foe.sheet
-        if foe_sheet.passed:
-            raise Rejected(f"{foe.name} is already passed: its Pain Pool has no health left")
-        if cmd.kind == "maneuver" and cmd.initiator != "hero":
-            raise Rejected("A maneuver is a hero's action: the hero initiates it")
-        beneficiary = cmd.beneficiary_id or who.id
-        if cmd.kind == "maneuver":
-            hero(state, beneficiary)
-        chosen = self._chosen_boons(sheet, cmd)
-        spent, favor = self._chosen_bonus(who, cmd)
-        pools = []
-        for pool in POOLS:
-            size = sheet.die(pool)
-            boon = chosen.get(pool)
-            bonus = [i for i, p in cmd.bonus if p == pool]
-            pools.append(
-                PoolRoll(
-                    pool=pool,
-                    size=size,
-                    attribute=dice.roll(size),
-                    boon=boon.name if boon else "",
-                    boon_dice=roll_dice(dice, boon.usable if boon else 0, size),
-                    bonus=tuple(sheet.held[i].name for i in bonus),
-                    bonus_dice=roll_dice(dice, len(bonus), size),
-                )
-            )
-        parts = pain_parts(foe_sheet, cmd.initiator, cmd.pain_extra)
-        pain = PainRoll(parts=parts, dice=roll_dice(dice, pain_count(parts), PAIN_DIE))
-        rolled = PainPoolRolled(
-            hero_id=who.id,
-            challenge_id=foe.id,
-            intent=cmd.intent.strip(),
-            best=cmd.best.strip(),
-            good=cmd.good.strip(),
-            worst=cmd.worst.strip(),
-            kind=cmd.kind,
-            initiator=cmd.initiator,
-            harm=cmd.harm,
-            pools=tuple(pools),
-            pain=pain,
-            damage_parts=damage_parts(foe_sheet, cmd.initiator),
-            beneficiary_id=beneficiary if cmd.kind == "maneuver" else "",
-            sticky=cmd.sticky,
-            spent=spent,
-            favor_spent=favor,
-        )
-        return structs.replace(rolled, despair_given=rolled.dominant == "pain")
-
-    def _chosen_boons(self, sheet: HeroSheet, cmd: PainPoolRoll) -> dict[str, Boon]:
-        chosen: dict[str, Boon] = {}
-        for pool, name in cmd.boons:
-            if not name:
-                continue
-            boon = sheet.boon(name)
-            if boon is None:
-                raise Rejected(f"The hero has no boon {name!r}")
-            if pool in chosen:
-                raise Rejected(f"{POOL_TITLES[pool]} can take only one boon per roll")
-            if pool not in boon.pools:
-                raise Rejected(f"{boon.name} does not feed {POOL_TITLES[pool]}")
-            if not boon.usable:
-                raise Rejected(f"{boon.name} is crossed off until it recovers")
-            if any(b.name == boon.name for b in chosen.values()):
-                raise Rejected(f"{boon.name} can feed only one pool per roll")
-            chosen[pool] = boon
-        return chosen
-
-    def _chosen_bonus(self, who: Combatant, cmd: PainPoolRoll) -> tuple[tuple[int, ...], int]:
-        sheet: HeroSheet = who.sheet
-        indices = tuple(i for i, _ in cmd.bonus)
-        if len(set(indices)) != len(indices):
-            raise Rejected("Each bonus die can be spent once per roll")
-        if any(not 0 <= i < len(sheet.held) for i in indices):
-            raise Rejected(f"{who.name} does not hold that bonus die")
-        favor = sum(sheet.held[i].favor_cost for i in indices)
-        if favor > sheet.favor:
-            raise Rejected(
-                f"Using sticky maneuvers again costs {favor} favor; {who.name} has {sheet.favor}"
-            )
-        return indices, favor
-
-    def _pass_bonus(self, state: Encounter, cmd: PassBonus) -> BonusPassed:
-        holder = hero(state, cmd.hero_id)
-        if not 0 <= cmd.index < len(holder.sheet.held):
-            raise Rejected(f"{holder.name} does not hold that bonus die")
-        if cmd.to_id:
-            to = hero(state, cmd.to_id)
-            if to.id == holder.id:
-                raise Rejected(f"{holder.name} already holds it: give it to another hero")
-        return BonusPassed(hero_id=holder.id, index=cmd.index, to_id=cmd.to_id)
-
-    def _despair(self, state: Encounter, dice: DiceSource) -> DespairSpent:
-        roll = open_roll(state)
-        if tokens(state).despair < 1:
-            raise Rejected("The GM has no Despair token to spend")
-        count = pain_count(roll.pain.parts)
-        return DespairSpent(dice=roll_dice(dice, count, PAIN_DIE))
-
-    def _hope(self, state: Encounter, cmd: SpendHope, dice: DiceSource) -> HopeSpent:
-        roll = open_roll(state)
-        if tokens(state).hope < 1:
-            raise Rejected("The players' pot has no Hope token")
-        who = hero(state, roll.hero_id)
-        if cmd.mode == "raise":
-            if cmd.raise_by < 1:
-                raise Rejected("Raise the roll by at least 1")
-            if cmd.raise_by > who.sheet.favor:
-                raise Rejected(
-                    f"Raising by {cmd.raise_by} costs {cmd.raise_by} favor; "
-                    f"{who.name} has {who.sheet.favor}"
-                )
-            return HopeSpent(hero_id=who.id, raised=cmd.raise_by)
-        if not cmd.pools:
-            raise Rejected("Choose at least one pool to re-roll")
-        rerolls = tuple(
-            PoolReroll(p.pool, roll_dice(dice, p.count, p.size))
-            for p in roll.pools
-            if p.pool in cmd.pools
-        )
-        return HopeSpent(hero_id=who.id, rerolls=rerolls)
-
-    def _outcome(self, state: Encounter) -> TokensLost | BonusGranted:
-        roll = open_roll(state)
-        who = state.name_of(roll.hero_id)
-        if roll.outcome == "tie":
-            raise Rejected("A tie (Good outcome): partial success, and no damage either way")
-        if roll.kind == "maneuver" and roll.outcome == "success":
-            hero(state, roll.beneficiary_id)
-            return BonusGranted(
-                hero_id=roll.beneficiary_id, name=roll.intent or "maneuver", sticky=roll.sticky
-            )
-        if roll.outcome == "failure":
-            if not roll.hero_damage:
-                raise Rejected(f"{who} lost, but the damage comes to 0: nothing to apply")
-            kind = "damage" if roll.harm_taken == "damage" else "failure levels"
-            raise Rejected(
-                f"{who} takes {roll.hero_damage} {kind}: choose the boons with s → Take damage"
-            )
-        foe = challenge(state, roll.challenge_id)
-        return TokensLost(challenge_id=foe.id, tokens=min(roll.tokens_lost, foe.sheet.remaining))
-
-    def _damage(self, state: Encounter, cmd: TakeDamage) -> BoonsDamaged:
-        roll = open_roll(state)
-        who = hero(state, roll.hero_id)
-        sheet: HeroSheet = who.sheet
-        if not roll.hero_damage:
-            raise Rejected(f"{who.name} has no damage to take from the last roll")
-        room = dict(damage_targets(sheet))
-        due = min(roll.hero_damage, sum(room.values()))
-        targets = [target for target, _ in cmd.hits]
-        if len(set(targets)) != len(targets):
-            raise Rejected("Name each boon or cascade once")
-        hits: list[BoonHit] = []
-        for target, points in cmd.hits:
-            if points < 0:
-                raise Rejected("Damage points cannot be negative")
-            if target not in room:
-                raise Rejected(f"{who.name} has no boon or cascade {target!r} with levels left")
-            if points > room[target]:
-                raise Rejected(f"{target} can take at most {room[target]} more")
-            if target in {b.cascade for b in sheet.boons if b.cascade}:
-                hits += cascade_hits(sheet, target, points)
-            elif points:
-                hits.append(BoonHit(target, points))
-        assigned = sum(h.levels for h in hits)
-        if assigned != due:
-            raise Rejected(f"Assign exactly {due} point{'s' * (due != 1)} (now {assigned})")
-        # "the next Boon he assigns damage to becomes Impacted": damage only (failure levels
-        # all return at the end of the scene), the first hit boon in the sheet's order.
-        order = [boon.name for boon in sheet.boons]
-        hit = sorted((h.boon for h in hits if h.levels), key=order.index)
-        impacted = hit[0] if hit and not sheet.impacted and roll.harm_taken == "damage" else ""
-        return BoonsDamaged(
-            hero_id=who.id, harm=roll.harm_taken, hits=tuple(hits), impacted=impacted
-        )
 
     # apply
 
     def apply(self, state: Encounter, event: object) -> Encounter:
-        match event:
-            case PainPoolRolled():
-                return self._apply_roll(state, event)
-            case DespairSpent():
-                pot = tokens(state)
-                spent = PainPoolState(despair=pot.despair - 1, hope=pot.hope + 1)
-                changed = changed_roll(open_roll(state), event)
-                return self._reroll(state.update(system_state=spent), changed)
-            case HopeSpent():
-                changed = changed_roll(open_roll(state), event)
-                who = state.combatant(event.hero_id)
-                pot = tokens(state)
-                paid = structs.replace(who.sheet, favor=who.sheet.favor - event.raised)
-                state = with_sheet(state, who, paid)
-                state = state.update(system_state=structs.replace(pot, hope=pot.hope - 1))
-                return self._reroll(state, changed)
-            case TokensLost():
-                foe = state.combatant(event.challenge_id)
-                lost = structs.replace(foe.sheet, lost=foe.sheet.lost + event.tokens)
-                return with_sheet(state, foe, lost).update(last_roll_applied=True)
-            case BonusGranted():
-                who = state.combatant(event.hero_id)
-                held = (*who.sheet.held, HeldBonus(name=event.name, sticky=event.sticky))
-                state = with_sheet(state, who, structs.replace(who.sheet, held=held))
-                return state.update(last_roll_applied=True)
-            case BoonsDamaged():
-                who = state.combatant(event.hero_id)
-                sheet = structs.replace(
-                    who.sheet,
-                    boons=hit_boons(who.sheet, event.hits, event.harm),
-                    impacted=event.impacted or who.sheet.impacted,
-                )
-                return with_sheet(state, who, sheet).update(last_roll_applied=True)
-            case SceneEnded():
-                for who in state.combatants:
-                    if isinstance(who.sheet, HeroSheet):
-                        ended = end_scene(who.sheet, event.heal, event.bonus_ends)
-                        state = with_sheet(state, who, ended)
-                return state
-            case BonusPassed():
-                holder = state.combatant(event.hero_id)
-                die = holder.sheet.held[event.index]
-                rest = holder.sheet.held[: event.index] + holder.sheet.held[event.index + 1 :]
-                state = with_sheet(state, holder, structs.replace(holder.sheet, held=rest))
-                if event.to_id:
-                    to = state.combatant(event.to_id)
-                    held = (*to.sheet.held, die)
-                    state = with_sheet(state, to, structs.replace(to.sheet, held=held))
-                return state
-        raise TypeError(f"not a Pain Pool event: {event!r}")
-
-    def _apply_roll(self, state: Encounter, roll: PainPoolRolled) -> Encounter:
-        who = state.combatant(roll.hero_id)
-        state = with_sheet(state, who, spend_held(who.sheet, roll.spent, roll.favor_spent))
-        if roll.despair_given:
-            pot = tokens(state)
-            state = state.update(system_state=structs.replace(pot, despair=pot.despair + 1))
-        return state.update(last_roll=roll, last_roll_applied=False)
-
-    def _reroll(self, state: Encounter, roll: PainPoolRolled) -> Encounter:
-        """A changed roll: the first time Pain dominates it, the GM gains a Despair token."""
-        if roll.dominant == "pain" and not roll.despair_given:
-            roll = structs.replace(roll, despair_given=True)
-            pot = tokens(state)
-            state = state.update(system_state=structs.replace(pot, despair=pot.despair + 1))
-        return state.update(last_roll=roll)
+        return apply.apply(state, event)
 
     # what the app shows
-
     def tiers(self, state: Encounter) -> list[Tier]:
-        return view.tiers(state)
+        return _tiers(state)
 
     def landing(self, state: Encounter) -> Landing | None:
-        return view.landing(state)
+        return _landing(state)
 
     def describe(self, state: Encounter, event: object) -> LogEntry:
-        return view.describe(state, event)
+        return log.describe(state, event)
 
     def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
         """What a hidden challenge's roll leaves on a hero players see: the boons it crosses
@@ -578,77 +313,49 @@ class PainPool(RuleSystem):
         return None
 
     def alerts(self, state: Encounter, event: object) -> list[str]:
-        return view.alerts(state, event)
+        return log.alerts(state, event)
 
     # odds
-
     def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        """The exact odds of the roll the dialog describes (None when it would be refused); for
-        Despair and Hope, the odds of the rolled roll after them, given the dice already down."""
-        if action in ("despair", "hope"):
-            return self._reroll_odds(state, action, values)
-        if action != "roll":
-            return None
-        try:
-            cmd = view.roll_command(state, values)
-            sheet: HeroSheet = hero(state, cmd.hero_id).sheet
-            foe: ChallengeSheet = challenge(state, cmd.challenge_id).sheet
-            self._chosen_boons(sheet, cmd)
-        except Rejected:
-            return None
-        pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
-        bonus = sum(part.value for part in damage_parts(foe, cmd.initiator))
-        pools = tuple(view.pool_dice(sheet, cmd))
-        found = painpool_odds(pools, pain, bonus)
-        return _named(state, cmd.hero_id, cmd.challenge_id, found)
-
-    def _reroll_odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        """The odds of the open roll after the Despair or Hope the dialog describes, refused
-        (None) exactly when the spend would be."""
-        try:
-            roll = open_roll(state)
-            if action == "despair":
-                self._despair(state, ANY_FACE)
-                spent = None
-            else:
-                command = view.action_command(state, "hope", values)
-                assert isinstance(command, SpendHope)
-                spent = self._hope(state, command, ANY_FACE)
-        except Rejected:
-            return None
-        pools = tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
-        bonus = sum(part.value for part in roll.damage_parts)
-        harms = True  # an attack deals damage, a maneuver costs failure levels
-        pain = roll.pain
-        if spent is None:
-            count = pain_count(pain.parts)
-            found = despair_odds(pools, count, pain.total, pain.top, roll.raised, bonus, harms)
-        else:
-            rerolled = tuple(reroll.pool for reroll in spent.rerolls)
-            raised = roll.raised + spent.raised
-            found = hope_odds(pools, rerolled, pain.total, pain.top, raised, bonus, harms)
-        return _named(state, roll.hero_id, roll.challenge_id, found)
+        return encounter_odds.dialog_odds(state, action, values)
 
     def last_odds(self, state: Encounter) -> Odds | None:
-        """The odds the last roll had when it was made (before any Despair or Hope)."""
-        roll = state.last_roll
-        if not isinstance(roll, PainPoolRolled):
-            return None
-        pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
-        bonus = sum(part.value for part in roll.damage_parts)
-        found = painpool_odds(pools, len(roll.pain.dice), bonus)
-        return _named(state, roll.hero_id, roll.challenge_id, found)
+        return encounter_odds.last_odds(state)
 
     def status(self, state: Encounter) -> str:
         pot = tokens(state)
         return f"Despair {pot.despair} · Hope {pot.hope}"
 
 
-def _named(state: Encounter, hero_id: str, challenge_id: str, found: Odds) -> Odds:
-    """The odds of a hero's roll: Best, Good and Worst are the hero's outcomes."""
-    hero_name = state.name_of(hero_id, "the hero")
-    foe = state.name_of(challenge_id, "the challenge")
-    return found._replace(whose=whose_chances(hero_name, foe))
+# --- the tiers and where the last roll landed ------------------------------------------------
+
+
+def _tiers(state: Encounter) -> list[Tier]:
+    roll = state.last_roll if isinstance(state.last_roll, PainPoolRolled) else None
+    maneuver = roll is not None and roll.kind == "maneuver"
+    hurt = "failure levels" if roll is not None and roll.harm_taken == "failure" else "damage"
+    best = "success: a bonus die" if maneuver else "success: tokens off the Pain Pool"
+    worst = f"failure: the hero takes {hurt}"
+    texts = (roll.best, roll.good, roll.worst) if roll else ("", "", "")
+    effects = (best, "tie: partial, no damage", worst)
+    return [
+        Tier(label, low, high, f"{effect}" + (f" — {text}" if text else ""))
+        for label, (low, high), effect, text in zip(
+            TIER_LABELS, TIER_BOUNDS, effects, texts, strict=True
+        )
+    ]
+
+
+def _landing(state: Encounter) -> Landing | None:
+    roll = state.last_roll
+    if not isinstance(roll, PainPoolRolled):
+        return None
+    index = {"success": 0, "tie": 1, "failure": 2}[roll.outcome]
+    summary = (
+        f"{roll.hero_total} vs {roll.pain.total}: {roll.outcome}, difference "
+        f"{roll.difference:+d} · {POOL_TITLES[roll.dominant]} dominates"
+    )
+    return Landing(tier=index, value=roll.difference, summary=summary)
 
 
 SYSTEM = PainPool()

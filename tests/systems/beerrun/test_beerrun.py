@@ -12,21 +12,23 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.history import History
 from rules.snapshot import decode, encode
-from rules.systems.beerrun.conflict import br_state, categories, pending_now, plan_pool
-from rules.systems.beerrun.model import (
+from rules.systems.beerrun.decide import br_state, categories, pending_now, plan_pool
+from rules.systems.beerrun.events import (
     AddOutcomeDie,
-    BeerRunSheet,
     BuildPool,
     Cede,
     DiceGained,
-    Goal,
     GoalGained,
     LandDamage,
-    OutcomeDie,
     RollRound,
     RoundRolled,
     SetCategories,
     SetGoal,
+)
+from rules.systems.beerrun.sheet import (
+    BeerRunSheet,
+    Goal,
+    OutcomeDie,
     TempDie,
     parse_abilities,
     parse_outcomes,

@@ -3,7 +3,8 @@ their own: *Abilities Reduced to Zero*, "If a character gains their goal, they m
 declare another, to keep the conflict going"."""
 
 from rules.commands import NextTurn
-from rules.systems.beerrun.model import BuildPool, Goal, GoalGained, LandDamage, RollRound, SetGoal
+from rules.systems.beerrun.events import BuildPool, GoalGained, LandDamage, RollRound, SetGoal
+from rules.systems.beerrun.sheet import Goal
 from rules.systems.beerrun.system import SYSTEM
 from tests.systems.beerrun.test_beerrun import ORLA, brawl, me, rolled, run
 

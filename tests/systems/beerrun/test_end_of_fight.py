@@ -10,15 +10,8 @@ from rules.engine import decide, new_encounter
 from rules.events import ConditionAdded
 from rules.history import History
 from rules.outcome import outcome, summary_of
-from rules.systems.beerrun.model import (
-    BeerRunSheet,
-    BuildPool,
-    Cede,
-    LandDamage,
-    RollRound,
-    SetCategories,
-    parse_abilities,
-)
+from rules.systems.beerrun.events import BuildPool, Cede, LandDamage, RollRound, SetCategories
+from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
 from rules.systems.beerrun.solo import target_for
 from rules.systems.beerrun.system import SYSTEM
 from tracker import quick_flow

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from rules.dice import SeededDice
 from rules.errors import Rejected
 from rules.systems.beerrun.dice import Die, compare, roll_dice
-from rules.systems.beerrun.model import BuildPool, Goal, RollRound, SetGoal
+from rules.systems.beerrun.events import BuildPool, RollRound, SetGoal
 from rules.systems.beerrun.odds import BOTTOM, NONE, TOP, pool_odds, successes
+from rules.systems.beerrun.sheet import Goal
 from rules.systems.beerrun.system import PIP_TIERS, SYSTEM
 from tests.helpers import unnamed
 from tests.systems.beerrun.beerrun_reference import joint, padded

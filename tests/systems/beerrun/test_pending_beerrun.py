@@ -7,15 +7,9 @@ from rules.dice import ScriptedDice
 from rules.engine import decide, describe, new_encounter
 from rules.errors import Rejected
 from rules.history import History
-from rules.systems.beerrun.conflict import pending_now
-from rules.systems.beerrun.model import (
-    BeerRunSheet,
-    BuildPool,
-    LandDamage,
-    RollRound,
-    SetCategories,
-    parse_abilities,
-)
+from rules.systems.beerrun.decide import pending_now
+from rules.systems.beerrun.events import BuildPool, LandDamage, RollRound, SetCategories
+from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
 from rules.systems.beerrun.system import SYSTEM
 
 

@@ -11,16 +11,9 @@ from rules.dice import ScriptedDice, SeededDice
 from rules.engine import apply, describe, fold, new_encounter
 from rules.events import NoteAdded, SoloChose
 from rules.history import History
-from rules.systems.beerrun.conflict import pending_now, round_pools
-from rules.systems.beerrun.model import (
-    BeerRunSheet,
-    BuildPool,
-    Goal,
-    LandDamage,
-    RollRound,
-    SetGoal,
-    parse_abilities,
-)
+from rules.systems.beerrun.decide import pending_now, round_pools
+from rules.systems.beerrun.events import BuildPool, LandDamage, RollRound, SetGoal
+from rules.systems.beerrun.sheet import BeerRunSheet, Goal, parse_abilities
 from rules.systems.beerrun.solo import POLICIES, in_the_fight, target_for
 from tracker.session import EncounterSession
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rules.dice import SeededDice
 from rules.systems.fatigue.arithmetic import defense_level, roll_stress, spacing, stress_total
 from rules.systems.fatigue.events import FatigueChecked, Side
+from rules.systems.fatigue.forms import check_form
 from rules.systems.fatigue.odds import (
     KINDS,
     band_odds,
@@ -23,7 +24,7 @@ from rules.systems.fatigue.odds import (
     margin_distribution,
 )
 from rules.systems.fatigue.sheet import FatigueSheet
-from rules.systems.fatigue.system import SYSTEM, check_form
+from rules.systems.fatigue.system import SYSTEM
 from tests.cli.support import tracker
 from tests.helpers import unnamed
 from tests.systems.fatigue.test_fatigue import attack, fight

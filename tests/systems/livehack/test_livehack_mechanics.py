@@ -7,7 +7,7 @@ from rules.dice import ScriptedDice
 from rules.engine import decide, describe
 from rules.errors import Rejected
 from rules.events import TurnAdvanced
-from rules.systems.livehack.model import aid_bonus, margin_bonus
+from rules.systems.livehack.events import aid_bonus, margin_bonus
 from rules.systems.livehack.sheet import offset_effects, parse_ratings
 from rules.systems.livehack.system import (
     SYSTEM,

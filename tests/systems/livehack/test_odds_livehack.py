@@ -12,7 +12,7 @@ import pytest
 
 from rules.dice import SeededDice
 from rules.systems.livehack import decide as decide_
-from rules.systems.livehack.model import LiveHackRolled
+from rules.systems.livehack.events import LiveHackRolled
 from rules.systems.livehack.odds import (
     ECLIPSE_ONE,
     joint_odds,

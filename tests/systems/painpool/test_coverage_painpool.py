@@ -5,7 +5,7 @@ and a resolved subplot (*Failure Levels and Damage*, the Impacted Boon)."""
 from rules.commands import EditCombatant
 from rules.engine import describe
 from rules.systems.painpool.events import TakeDamage
-from rules.systems.painpool.sheets import HeldBonus
+from rules.systems.painpool.sheet import HeldBonus
 from rules.systems.painpool.system import SYSTEM
 from tests.systems.painpool.test_painpool import HERO, fight, hero, roll, run, sheet_of
 

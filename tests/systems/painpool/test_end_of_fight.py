@@ -15,7 +15,7 @@ from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.outcome import outcome, summary_of
 from rules.systems.painpool.events import ApplyOutcome, PainPoolRoll, TakeDamage
-from rules.systems.painpool.sheets import ChallengeSheet, HeroSheet, parse_boons
+from rules.systems.painpool.sheet import ChallengeSheet, HeroSheet, parse_boons
 from rules.systems.painpool.solo import answer_target
 from rules.systems.painpool.system import SYSTEM
 from tracker import quick_flow

@@ -287,7 +287,7 @@ def test_a_despair_reroll_of_a_rolled_roll_equals_brute_force(pain: tuple[int, .
 
 
 def test_the_dialog_shows_the_odds_of_despair_and_hope_on_the_roll() -> None:
-    from rules.systems.painpool.sheets import ChallengeSheet
+    from rules.systems.painpool.sheet import ChallengeSheet
 
     # Slow but Strong: one Pain die less (5 - 1), 2 more damage
     history = fight(hero(favor=1), ChallengeSheet(pool=5, templates=("slow-but-strong",)))
@@ -469,7 +469,7 @@ def roll_values(**extra: str) -> dict[str, str]:
 
 
 def test_the_odds_hook_follows_the_dialog() -> None:
-    from rules.systems.painpool.sheets import ChallengeSheet
+    from rules.systems.painpool.sheet import ChallengeSheet
 
     history = fight(hero("Fighting +2d pre; Strong Arm +2d pow/pre"), ChallengeSheet(pool=5))
     state = history.state

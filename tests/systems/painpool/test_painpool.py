@@ -24,7 +24,7 @@ from rules.systems.painpool.events import (
     TakeDamage,
 )
 from rules.systems.painpool.roll import PainPoolRolled, PainRoll, PoolRoll, dominant
-from rules.systems.painpool.sheets import ChallengeSheet, HeldBonus, HeroSheet, parse_boons
+from rules.systems.painpool.sheet import ChallengeSheet, HeldBonus, HeroSheet, parse_boons
 from rules.systems.painpool.system import SYSTEM
 from tests.helpers import run
 

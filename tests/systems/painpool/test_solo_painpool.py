@@ -21,11 +21,11 @@ from rules.systems.painpool.events import (
     TakeDamage,
     damage_targets,
 )
+from rules.systems.painpool.forms import roll_command, roll_form
 from rules.systems.painpool.roll import PainPoolRolled
-from rules.systems.painpool.sheets import ChallengeSheet, HeroSheet, parse_boons
+from rules.systems.painpool.sheet import ChallengeSheet, HeroSheet, parse_boons
 from rules.systems.painpool.solo import damage_plan, fill, next_move
 from rules.systems.painpool.system import SYSTEM
-from rules.systems.painpool.view import roll_command, roll_form
 from tests.helpers import notes_in_effect
 from tracker.session import EncounterSession
 

@@ -1,4 +1,5 @@
-"""Beer Run's rules: building pools, rolling a round, landing damage, ceding.
+"""Beer Run's decisions: stating goals, building pools, rolling a round, landing damage, ceding,
+outcome dice; and the state they read.
 
 Dice order in a round: helping pools first (each: its dice, the penalty and inflicted dice
 rolled against it, then its difficulty); then every other pool in the order they were paid
@@ -20,10 +21,8 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded
 
 from .dice import MAX_REPLACED, Die, compare, pool_cost, roll_dice, with_target_die
-from .model import (
-    HEALTH,
-    Ability,
-    BeerRunSheet,
+from .events import (
+    AddOutcomeDie,
     BeerRunState,
     BuildPool,
     Cede,
@@ -32,13 +31,17 @@ from .model import (
     DamageLanded,
     DiceGained,
     GoalGained,
+    GoalSet,
     Hit,
+    OutcomeDieAdded,
     Pending,
     Pool,
     PoolDie,
     RoundRolled,
+    SetGoal,
     Spent,
 )
+from .sheet import HEALTH, Ability, BeerRunSheet
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -538,3 +541,24 @@ def last_opponent(state: Encounter, cid: str) -> str | None:
             if contest.bottom_id == cid:
                 return contest.top_id
     return None
+
+
+def set_goal(state: Encounter, cmd: SetGoal) -> list[object]:
+    who = state.combatant(cmd.combatant_id)
+    sheet_of(who)
+    if cmd.goal.ally_id is not None:
+        ally = state.combatant(cmd.goal.ally_id)
+        if ally.id == who.id:
+            raise Rejected(f"{who.name} cannot help themselves: choose a situational goal")
+    return [GoalSet(who.id, cmd.goal)]
+
+
+def add_outcome(state: Encounter, cmd: AddOutcomeDie) -> list[object]:
+    who = state.combatant(cmd.combatant_id)
+    sheet = sheet_of(who)
+    if cmd.die.kind == "gained":
+        if sheet.ability(cmd.die.name) is not None:
+            raise Rejected(f"{who.name} already has an ability called {cmd.die.name}")
+        if not cmd.category:
+            raise Rejected("A gained die needs the category it belongs to, like Body")
+    return [OutcomeDieAdded(combatant_id=who.id, die=cmd.die, category=cmd.category)]

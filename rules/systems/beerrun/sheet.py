@@ -1,24 +1,24 @@
-"""Beer Run's values: the sheet, the per-encounter state, commands and events.
+"""Beer Run's sheet: ability dice in categories, Intensity, temporary and outcome dice, the
+goal; their text forms and the sheet's dialog.
 
-Source: ``shared/rules-texts/002`` (Beer Run). Parsing of the sheet's text fields is here
-too, so the system module stays about the round.
+Source: ``shared/rules-texts/002`` (Beer Run).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Literal
 
 from msgspec import Struct, structs
 
 from rules.errors import Rejected
+from rules.forms import Field, int_value
 
-from .dice import Die, parse_die
+from .dice import parse_die
 
 GoalKind = Literal["conflict", "helping", "situational"]
-TempKind = Literal["situation", "penalty"]
 OutcomeKind = Literal["gained", "inflicted"]
-Stage = Literal["helping", "main"]
 
 HEALTH = "health"
 MAX_USES = 99
@@ -214,166 +214,65 @@ def outcomes_text(outcomes: tuple[OutcomeDie, ...]) -> str:
     return ", ".join(f"{'+' if o.kind == 'gained' else '-'}{o.name} d{o.size}" for o in outcomes)
 
 
-# --- per-encounter state ---------------------------------------------------------------------
+# --- the sheet's dialog ------------------------------------------------------------------------
 
 
-class PoolDie(Struct, frozen=True):
-    label: str
-    size: int
+def sheet_fields(sheet: BeerRunSheet) -> list[Field]:
+    return [
+        Field(
+            key="abilities",
+            label="Abilities",
+            kind="text",
+            default=abilities_text(sheet.abilities),
+            help="Body: Fencing d8, Health d6; Mind: Wits d6",
+        ),
+        Field(key="intensity", label="Intensity", default=str(sheet.intensity)),
+        Field(
+            key="situation",
+            label="Situation dice",
+            kind="text",
+            default=temp_text(sheet.situation),
+            help="d8x2 = a d8 for 2 rolls",
+        ),
+        Field(
+            key="penalty",
+            label="Penalty dice",
+            kind="text",
+            default=temp_text(sheet.penalty),
+            help="d6x1",
+        ),
+        Field(
+            key="outcomes",
+            label="Outcome dice",
+            kind="text",
+            default=outcomes_text(sheet.outcomes),
+            help="+Sword d6 (gained), -Limp d4 (inflicted)",
+        ),
+    ]
 
 
-class Pool(Struct, frozen=True, kw_only=True):
-    """What one side paid for in one round, and what it rolls against."""
-
-    combatant_id: str
-    round: int
-    dice: tuple[PoolDie, ...]
-    extra: int
-    cost: int
-    kind: GoalKind = "conflict"
-    against: str | None = None  # a combatant, or None for a difficulty pool
-    difficulty: tuple[int, ...] = ()
-    ally_id: str | None = None
-    target_die: int = 0
-
-
-class Pending(Struct, frozen=True, kw_only=True):
-    """Successes still to land as pips; ``dealer_id`` None is a difficulty pool."""
-
-    round: int
-    dealer_id: str | None
-    target_id: str
-    pips: int
-    upper: bool
+def sheet_values(values: Mapping[str, str], sheet: BeerRunSheet) -> BeerRunSheet:
+    intensity = int_value(values, "intensity", "Intensity", sheet.intensity)
+    if not 0 <= intensity <= MAX_INTENSITY:
+        raise Rejected(f"Intensity must be between 0 and {MAX_INTENSITY}")
+    return structs.replace(
+        sheet,
+        abilities=_kept_damage(
+            sheet, parse_abilities(values.get("abilities", ""), sheet.abilities)
+        ),
+        intensity=intensity,
+        situation=parse_temp_dice(values.get("situation", ""), "Situation dice"),
+        penalty=parse_temp_dice(values.get("penalty", ""), "Penalty dice"),
+        outcomes=parse_outcomes(values.get("outcomes", "")),
+    )
 
 
-class BeerRunState(Struct, frozen=True, kw_only=True, tag="beerrun.state"):
-    categories: tuple[str, ...] = ()
-    pools: tuple[Pool, ...] = ()
-    pending: tuple[Pending, ...] = ()
-    rolled_round: int = 0
-
-
-# --- commands ----------------------------------------------------------------------------------
-
-
-class SetCategories(Struct, frozen=True):
-    categories: tuple[str, ...]
-
-
-class SetGoal(Struct, frozen=True, kw_only=True):
-    combatant_id: str
-    goal: Goal
-
-
-class BuildPool(Struct, frozen=True, kw_only=True):
-    """``base`` None: the largest die of each category; ``extra``: more abilities by name."""
-
-    combatant_id: str
-    base: tuple[str, ...] | None = None
-    extra: tuple[str, ...] = ()
-    against: str | None = None
-    difficulty: tuple[int, ...] = ()
-    replace: int = 3  # helping or situational: how many difficulty dice become the target die
-
-
-class RollRound(Struct, frozen=True):
-    """Roll every pool of the round: helping pools first, then the others."""
-
-
-class LandDamage(Struct, frozen=True, kw_only=True):
-    """Land the next pending successes; ``split`` None puts them all on the default ability."""
-
-    split: tuple[tuple[str, int], ...] | None = None
-
-
-class Cede(Struct, frozen=True, kw_only=True):
-    combatant_id: str
-    to_id: str
-    ability: str | None = None  # the ceder's ability the winner's goal takes to zero
-
-
-class AddOutcomeDie(Struct, frozen=True, kw_only=True):
-    combatant_id: str
-    die: OutcomeDie
-    category: str = ""
-
-
-# --- events ------------------------------------------------------------------------------------
-
-
-class CategoriesSet(Struct, frozen=True, tag="beerrun.categories-set"):
-    categories: tuple[str, ...]
-
-
-class GoalSet(Struct, frozen=True, tag="beerrun.goal-set"):
-    combatant_id: str
-    goal: Goal
-
-
-class PoolBuilt(Struct, frozen=True, tag="beerrun.pool-built"):
-    pool: Pool
-
-
-class Contest(Struct, frozen=True, kw_only=True):
-    """One comparison: ``top`` is the actor's roll, ``bottom`` its opposition's."""
-
-    kind: GoalKind
-    top_id: str
-    top: tuple[Die, ...]
-    bottom_id: str | None  # None: a difficulty pool
-    bottom: tuple[Die, ...]
-    target_die: int = 0
-    ally_id: str | None = None
-
-
-class Spent(Struct, frozen=True):
-    combatant_id: str
-    kind: TempKind
-    size: int
-
-
-class RoundRolled(Struct, frozen=True, kw_only=True, tag="beerrun.round-rolled"):
-    round: int
-    stage: Stage
-    contests: tuple[Contest, ...]
-    spent: tuple[Spent, ...] = ()
-
-
-class DiceGained(Struct, frozen=True, kw_only=True, tag="beerrun.dice-gained"):
-    combatant_id: str
-    kind: TempKind
-    size: int
-    uses: int
-    source_id: str
-
-
-class GoalGained(Struct, frozen=True, kw_only=True, tag="beerrun.goal-gained"):
-    combatant_id: str
-    reason: str
-
-
-class Hit(Struct, frozen=True):
-    ability: str
-    pips: int
-    before: int
-
-
-class DamageLanded(Struct, frozen=True, kw_only=True, tag="beerrun.damage-landed"):
-    """Pips off abilities; ``from_pending`` False for a cede's damage, which no roll left."""
-
-    dealer_id: str | None
-    target_id: str
-    hits: tuple[Hit, ...]
-    from_pending: bool = True
-
-
-class Ceded(Struct, frozen=True, kw_only=True, tag="beerrun.ceded"):
-    combatant_id: str
-    to_id: str
-
-
-class OutcomeDieAdded(Struct, frozen=True, kw_only=True, tag="beerrun.outcome-die"):
-    combatant_id: str
-    die: OutcomeDie
-    category: str = ""
+def _kept_damage(sheet: BeerRunSheet, typed: tuple[Ability, ...]) -> tuple[Ability, ...]:
+    """An edit that leaves a damaged die as it was keeps its undamaged size."""
+    out = []
+    for ability in typed:
+        before = sheet.ability(ability.name)
+        if before is not None and before.size == ability.size:
+            ability = structs.replace(ability, full=before.full)
+        out.append(ability)
+    return tuple(out)

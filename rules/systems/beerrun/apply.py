@@ -1,0 +1,99 @@
+"""How Beer Run's events change the state: sheets, the categories, paid pools, and successes
+waiting to land. Never rolls or refuses: saves and undo replay it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from msgspec import structs
+
+from . import decide
+from .events import (
+    BeerRunState,
+    CategoriesSet,
+    Ceded,
+    DamageLanded,
+    DiceGained,
+    GoalGained,
+    GoalSet,
+    OutcomeDieAdded,
+    PoolBuilt,
+    RoundRolled,
+)
+from .sheet import Ability, Goal, TempDie, damaged, spend_one
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+
+def apply(state: Encounter, event: object) -> Encounter:
+    own: BeerRunState = decide.br_state(state)
+    match event:
+        case CategoriesSet():
+            return state.update(system_state=structs.replace(own, categories=event.categories))
+        case GoalSet():
+            return with_sheet(state, event.combatant_id, goal=event.goal)
+        case PoolBuilt(pool=pool):
+            sheet = decide.sheet_of(state.combatant(pool.combatant_id))
+            state = with_sheet(state, pool.combatant_id, intensity=sheet.intensity - pool.cost)
+            return state.update(system_state=structs.replace(own, pools=(*own.pools, pool)))
+        case RoundRolled():
+            return apply_round(state, own, event)
+        case DiceGained():
+            sheet = decide.sheet_of(state.combatant(event.combatant_id))
+            die = TempDie(event.size, event.uses)
+            if event.kind == "situation":
+                return with_sheet(state, event.combatant_id, situation=(*sheet.situation, die))
+            return with_sheet(state, event.combatant_id, penalty=(*sheet.penalty, die))
+        case GoalGained():
+            sheet = decide.sheet_of(state.combatant(event.combatant_id))
+            goal = structs.replace(sheet.goal or Goal(), gained=True)
+            return with_sheet(state, event.combatant_id, goal=goal)
+        case DamageLanded():
+            return apply_damage(state, own, event)
+        case Ceded():
+            return with_sheet(state, event.combatant_id, goal=None)
+        case OutcomeDieAdded():
+            return apply_outcome(state, event)
+    raise TypeError(f"not a Beer Run event: {event!r}")
+
+
+def with_sheet(state: Encounter, cid: str, **changes: object) -> Encounter:
+    who = state.combatant(cid)
+    sheet = structs.replace(decide.sheet_of(who), **changes)
+    return state.replace_combatant(structs.replace(who, sheet=sheet))
+
+
+def apply_round(state: Encounter, own: BeerRunState, event: RoundRolled) -> Encounter:
+    for spent in event.spent:
+        sheet = decide.sheet_of(state.combatant(spent.combatant_id))
+        field = "situation" if spent.kind == "situation" else "penalty"
+        left = spend_one(getattr(sheet, field), spent.size)
+        state = with_sheet(state, spent.combatant_id, **{field: left})
+    if event.stage == "helping":
+        return state
+    pending = [p for c in event.contests for p in decide.pending_from(event.round, c)]
+    kept = tuple(p for p in own.pending if p.round == event.round)
+    own = structs.replace(own, pending=(*kept, *pending), rolled_round=event.round)
+    return state.update(system_state=own, last_roll=event, last_roll_applied=not pending)
+
+
+def apply_damage(state: Encounter, own: BeerRunState, event: DamageLanded) -> Encounter:
+    sheet = decide.sheet_of(state.combatant(event.target_id))
+    for hit in event.hits:
+        sheet = damaged(sheet, hit.ability, hit.pips)
+    who = state.combatant(event.target_id)
+    state = state.replace_combatant(structs.replace(who, sheet=sheet))
+    if not event.from_pending:
+        return state  # a cede's damage: nothing was waiting
+    rest = decide.pending_now(state)[1:]  # the first waiting set landed; older ones are void
+    return state.update(system_state=structs.replace(own, pending=rest), last_roll_applied=not rest)
+
+
+def apply_outcome(state: Encounter, event: OutcomeDieAdded) -> Encounter:
+    sheet = decide.sheet_of(state.combatant(event.combatant_id))
+    changes: dict[str, object] = {"outcomes": (*sheet.outcomes, event.die)}
+    if event.die.kind == "gained":
+        ability = Ability(name=event.die.name, category=event.category, size=event.die.size)
+        changes["abilities"] = (*sheet.abilities, ability)
+    return with_sheet(state, event.combatant_id, **changes)

@@ -1,0 +1,118 @@
+"""Beer Run's odds in an encounter: the contest the roll dialog or the pool being built
+would make, and the last round's first one, named for the Consequences pane (the arithmetic
+is ``odds``, free of msgspec)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from msgspec import structs
+
+from rules.errors import Rejected
+from rules.odds import percent
+
+from . import decide, forms
+from .apply import apply
+from .events import BuildPool, Contest, PoolBuilt, RoundRolled
+from .odds import pool_odds
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+    from rules.odds import Odds
+
+
+class _AnyFace:
+    """Dice for finding which dice a roll would compare; their faces are never used."""
+
+    def roll(self, sides: int) -> int:
+        return 1
+
+
+ANY_FACE = _AnyFace()
+
+
+def contest_odds(contest: Contest, state: Encounter) -> Odds:
+    """The exact odds of one comparison, its top row as the pool. The tiers count the upper
+    hand's kept successes, whoever has it: the note says how likely each side is to."""
+    found = pool_odds(tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom))
+    top = state.name_of(contest.top_id)
+    bottom = state.name_of(contest.bottom_id, "the difficulty")
+    upper = found.extra["upper_hand"]
+    assert isinstance(upper, dict)
+    note = (
+        f"upper hand: {top} {percent(upper['pool'])}, {bottom} {percent(upper['against'])}, "
+        f"neither {percent(upper['none'])}"
+    )
+    whose = f"the upper hand's successes in {top} vs {bottom}"
+    return found._replace(whose=whose, extra={**found.extra, "note": note})
+
+
+def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+    """The exact odds of the contest the Consequences pane would show after this action.
+
+    ``roll``: the round's first comparison (None once rolled, or while helping pools wait:
+    their successes change the dice of the rest). ``pool``: the pool being built against
+    its opponent's paid pool (or its missing dice) or its difficulty.
+    """
+    try:
+        if action == "roll":
+            contest = _next_contest(state)
+        elif action == "pool":
+            contest = _pool_contest(state, values)
+        else:
+            return None
+        return None if contest is None else contest_odds(contest, state)
+    except Rejected:  # values that do not parse, or pools too large for exact odds
+        return None
+
+
+def last_odds(state: Encounter) -> Odds | None:
+    roll = state.last_roll
+    if not isinstance(roll, RoundRolled) or not roll.contests:
+        return None
+    try:
+        return contest_odds(roll.contests[0], state)
+    except Rejected:
+        return None
+
+
+def _next_contest(state: Encounter) -> Contest | None:
+    if decide.br_state(state).rolled_round == state.round:
+        return None
+    pools = decide.round_pools(state)
+    if not pools or any(p.kind == "helping" for p in pools):
+        return None
+    rolled = decide.roll_main(state, list(pools), ANY_FACE, {})[0]
+    assert isinstance(rolled, RoundRolled)
+    return rolled.contests[0] if rolled.contests else None
+
+
+def _pool_contest(state: Encounter, values: Mapping[str, str]) -> Contest | None:
+    command = forms.action_command(state, "pool", values)
+    assert isinstance(command, BuildPool)
+    pool = decide.build_pool(state, command)
+    state = apply(state, PoolBuilt(pool))
+    helpers: dict[str, decide.SideRoll] = {}
+    if pool.kind == "helping":
+        rolled = decide.roll_helping(state, [pool], ANY_FACE, helpers)[0]
+    else:
+        pools = decide.round_pools(state)
+        helping = [p for p in pools if p.kind == "helping"]
+        decide.roll_helping(state, helping, ANY_FACE, helpers)  # a helper resists with it
+        main = [p for p in pools if p.kind != "helping"]
+        rolled = decide.roll_main(state, main, ANY_FACE, helpers)[0]
+    assert isinstance(rolled, RoundRolled)
+    who = pool.combatant_id
+    for contest in rolled.contests:
+        if contest.top_id == who:
+            return contest
+        if contest.bottom_id == who:  # the opponent paid first: seen from the builder
+            return structs.replace(
+                contest,
+                top=contest.bottom,
+                bottom=contest.top,
+                top_id=who,
+                bottom_id=contest.top_id,
+            )
+    return None

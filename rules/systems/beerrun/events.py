@@ -1,0 +1,181 @@
+"""Beer Run's per-encounter state (paid pools, successes waiting to land), commands and
+events.
+
+Source: ``shared/rules-texts/002`` (Beer Run).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from msgspec import Struct
+
+from .dice import Die
+from .sheet import Goal, GoalKind, OutcomeDie
+
+TempKind = Literal["situation", "penalty"]
+Stage = Literal["helping", "main"]
+
+# --- per-encounter state ---------------------------------------------------------------------
+
+
+class PoolDie(Struct, frozen=True):
+    label: str
+    size: int
+
+
+class Pool(Struct, frozen=True, kw_only=True):
+    """What one side paid for in one round, and what it rolls against."""
+
+    combatant_id: str
+    round: int
+    dice: tuple[PoolDie, ...]
+    extra: int
+    cost: int
+    kind: GoalKind = "conflict"
+    against: str | None = None  # a combatant, or None for a difficulty pool
+    difficulty: tuple[int, ...] = ()
+    ally_id: str | None = None
+    target_die: int = 0
+
+
+class Pending(Struct, frozen=True, kw_only=True):
+    """Successes still to land as pips; ``dealer_id`` None is a difficulty pool."""
+
+    round: int
+    dealer_id: str | None
+    target_id: str
+    pips: int
+    upper: bool
+
+
+class BeerRunState(Struct, frozen=True, kw_only=True, tag="beerrun.state"):
+    categories: tuple[str, ...] = ()
+    pools: tuple[Pool, ...] = ()
+    pending: tuple[Pending, ...] = ()
+    rolled_round: int = 0
+
+
+# --- commands ----------------------------------------------------------------------------------
+
+
+class SetCategories(Struct, frozen=True):
+    categories: tuple[str, ...]
+
+
+class SetGoal(Struct, frozen=True, kw_only=True):
+    combatant_id: str
+    goal: Goal
+
+
+class BuildPool(Struct, frozen=True, kw_only=True):
+    """``base`` None: the largest die of each category; ``extra``: more abilities by name."""
+
+    combatant_id: str
+    base: tuple[str, ...] | None = None
+    extra: tuple[str, ...] = ()
+    against: str | None = None
+    difficulty: tuple[int, ...] = ()
+    replace: int = 3  # helping or situational: how many difficulty dice become the target die
+
+
+class RollRound(Struct, frozen=True):
+    """Roll every pool of the round: helping pools first, then the others."""
+
+
+class LandDamage(Struct, frozen=True, kw_only=True):
+    """Land the next pending successes; ``split`` None puts them all on the default ability."""
+
+    split: tuple[tuple[str, int], ...] | None = None
+
+
+class Cede(Struct, frozen=True, kw_only=True):
+    combatant_id: str
+    to_id: str
+    ability: str | None = None  # the ceder's ability the winner's goal takes to zero
+
+
+class AddOutcomeDie(Struct, frozen=True, kw_only=True):
+    combatant_id: str
+    die: OutcomeDie
+    category: str = ""
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+class CategoriesSet(Struct, frozen=True, tag="beerrun.categories-set"):
+    categories: tuple[str, ...]
+
+
+class GoalSet(Struct, frozen=True, tag="beerrun.goal-set"):
+    combatant_id: str
+    goal: Goal
+
+
+class PoolBuilt(Struct, frozen=True, tag="beerrun.pool-built"):
+    pool: Pool
+
+
+class Contest(Struct, frozen=True, kw_only=True):
+    """One comparison: ``top`` is the actor's roll, ``bottom`` its opposition's."""
+
+    kind: GoalKind
+    top_id: str
+    top: tuple[Die, ...]
+    bottom_id: str | None  # None: a difficulty pool
+    bottom: tuple[Die, ...]
+    target_die: int = 0
+    ally_id: str | None = None
+
+
+class Spent(Struct, frozen=True):
+    combatant_id: str
+    kind: TempKind
+    size: int
+
+
+class RoundRolled(Struct, frozen=True, kw_only=True, tag="beerrun.round-rolled"):
+    round: int
+    stage: Stage
+    contests: tuple[Contest, ...]
+    spent: tuple[Spent, ...] = ()
+
+
+class DiceGained(Struct, frozen=True, kw_only=True, tag="beerrun.dice-gained"):
+    combatant_id: str
+    kind: TempKind
+    size: int
+    uses: int
+    source_id: str
+
+
+class GoalGained(Struct, frozen=True, kw_only=True, tag="beerrun.goal-gained"):
+    combatant_id: str
+    reason: str
+
+
+class Hit(Struct, frozen=True):
+    ability: str
+    pips: int
+    before: int
+
+
+class DamageLanded(Struct, frozen=True, kw_only=True, tag="beerrun.damage-landed"):
+    """Pips off abilities; ``from_pending`` False for a cede's damage, which no roll left."""
+
+    dealer_id: str | None
+    target_id: str
+    hits: tuple[Hit, ...]
+    from_pending: bool = True
+
+
+class Ceded(Struct, frozen=True, kw_only=True, tag="beerrun.ceded"):
+    combatant_id: str
+    to_id: str
+
+
+class OutcomeDieAdded(Struct, frozen=True, kw_only=True, tag="beerrun.outcome-die"):
+    combatant_id: str
+    die: OutcomeDie
+    category: str = ""

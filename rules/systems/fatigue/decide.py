@@ -1,0 +1,119 @@
+"""Fatigue & Thresholds' decisions after a check: paying its consequence, suckage points, an
+effort called off, and aid (the check itself is built in ``check``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.dice import DiceSource
+from rules.errors import Rejected
+
+from .arithmetic import (
+    aid_bonus,
+    aid_target,
+    roll_stress,
+)
+from .check import (
+    consequence_of,
+    make_side,
+    next_comparison,
+    resolve_skills,
+)
+from .events import (
+    Aid,
+    FatigueAid,
+    FatigueAided,
+    FatigueCalledOff,
+    FatigueCallOff,
+    FatiguePoolsSpent,
+    FatigueSuckageTaken,
+    FatigueTakeSuckage,
+    Suckage,
+    call_off_refusal,
+    level_name,
+    pending,
+)
+from .forms import (
+    MAX_COST_TEXT,
+)
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+
+def pay(state: Encounter) -> FatiguePoolsSpent:
+    roll = pending(state)
+    found = consequence_of(roll)
+    if found is None:
+        if roll.called_off and roll.sufferer is not None:
+            return FatiguePoolsSpent(
+                combatant_id=roll.sufferer.combatant_id,
+                costs=(),
+                what="an effort called off",
+                reckoning="called off: no consequence",
+            )
+        if next_comparison(roll) is not None:  # lifted to a win: on to the next defender
+            return FatiguePoolsSpent(
+                combatant_id=roll.defender.combatant_id,
+                costs=(),
+                what="Successful defense",
+                reckoning="defends: nothing beyond N",
+            )
+        raise Rejected(
+            f"{state.name_of(roll.defender.combatant_id)} defended: "
+            "nothing to pay beyond N, paid at the check"
+        )
+    target, consequence = found
+    if state.find(target) is None:
+        raise Rejected("The one who pays is no longer in the encounter")
+    return FatiguePoolsSpent(
+        combatant_id=target,
+        costs=consequence.costs,
+        what=level_name(roll, roll.level),
+        reckoning=consequence.reckoning,
+        narrate=consequence.narrate,
+    )
+
+
+def suckage(state: Encounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
+    roll = pending(state)
+    if roll.fumbled or roll.defense_rolled is None:
+        raise Rejected("Suckage points only lift a failed defense: the last check has none")
+    if not 1 <= cmd.points <= roll.loss:
+        raise Rejected(f"Take 1 to {roll.loss} suckage points (the defense lost by {roll.loss})")
+    if not cmd.cost:
+        raise Rejected("Say what the suckage costs (e.g. falls to one knee)")
+    if len(cmd.cost) > MAX_COST_TEXT:
+        raise Rejected(f"Keep the cost under {MAX_COST_TEXT} characters")
+    return FatigueSuckageTaken(Suckage(cmd.points, cmd.cost))
+
+
+def call_off(state: Encounter, cmd: FatigueCallOff) -> FatigueCalledOff:
+    roll = pending(state)
+    if cmd.levels not in (1, 2):
+        raise Rejected("Calling off lowers the consequence one or two levels")
+    refusal = call_off_refusal(state, roll)
+    if refusal:
+        raise Rejected(refusal)
+    return FatigueCalledOff(cmd.levels)
+
+
+def aid(state: Encounter, cmd: FatigueAid, dice: DiceSource) -> FatigueAided:
+    roll = pending(state)
+    if cmd.side == "attacker" and roll.attacker is None:
+        raise Rejected("Nature needs no aid: aid the defender")
+    helper = state.combatant(cmd.helper_id)
+    resolve_skills(helper, cmd.skills)
+    faces = roll_stress(dice, cmd.dice)
+    side = make_side(helper, cmd.dice, faces, cmd.skills, "ordinary", cmd.effort)
+    aided = roll.attacker if cmd.side == "attacker" else roll.defender
+    main = aided.total if aided is not None else 0
+    return FatigueAided(
+        Aid(
+            helper=side,
+            side=cmd.side,
+            main=main,
+            target=aid_target(main),
+            bonus=aid_bonus(side.total, main),
+        )
+    )

@@ -1,0 +1,220 @@
+"""How LiveHack's events change the state: sheets, the margin bonus rolled over, aids, joint
+actions, Grimlocks and the turn notes solo play reads. Never rolls or refuses: saves and undo
+replay it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from msgspec import structs
+
+from rules.conditions import Condition
+
+from .events import (
+    Aid,
+    LiveHackAidRolled,
+    LiveHackBecameGrimlock,
+    LiveHackHealed,
+    LiveHackJointRolled,
+    LiveHackPositionHeld,
+    LiveHackPositionLost,
+    LiveHackRolled,
+    LiveHackSaveRolled,
+    LiveHackState,
+    LiveHackTraitInflicted,
+    Rollover,
+)
+from .sheet import TRAIT_FIELDS, Held, LiveHackSheet
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+
+def apply(state: Encounter, event: object) -> Encounter:
+    match event:
+        case LiveHackRolled():
+            return _rolled(state, event)
+        case LiveHackJointRolled():
+            state = _rolled(state, event.rolls[event.chosen])
+            state = _aided(state, *(r.attacker.combatant_id for r in event.rolls))
+            return state.update(system_state=structs.replace(livehack_state(state), joint=event))
+        case LiveHackAidRolled():
+            state = _aided(state, event.helper.combatant_id)
+            aid = decide_aid(event)
+            system = livehack_state(state)
+            return state.update(system_state=structs.replace(system, aids=(*system.aids, aid)))
+        case LiveHackSaveRolled():
+            what: str = event.kind
+            if event.kind == "check" and event.roller.parts:
+                what = f"check {event.roller.parts[0].label}"
+            if not event.note:  # a check before a roll leaves the aid to that roll
+                state = _aided(state, event.roller.combatant_id)
+            return _marked(state, event.roller.combatant_id, f"{what}:{event.outcome}")
+        case LiveHackTraitInflicted():
+            return _inflicted(state, event)
+        case LiveHackPositionHeld():
+            return _held(state, event)
+        case LiveHackPositionLost():
+            return _lost(state, event)
+        case LiveHackHealed():
+            return _sheet_change(
+                state, event.combatant_id, lambda s: {"wounds": max(s.wounds - event.levels, 0)}
+            )
+        case LiveHackBecameGrimlock():
+            return _grimlock(state, event)
+    raise TypeError(f"not a LiveHack event: {event!r}")
+
+
+def livehack_state(state: Encounter) -> LiveHackState:
+    system = state.system_state
+    assert isinstance(system, LiveHackState)
+    return system
+
+
+def _marked(state: Encounter, cid: str | None, what: str) -> Encounter:
+    """Note what a combatant the tracker plays rolled this round (older notes are dropped)."""
+    found = state.find(cid)
+    if found is None or not state.is_solo(found):
+        return state  # only solo play reads the notes: other fights keep none
+    system = livehack_state(state)
+    prefix = f"{state.round}:"
+    kept = tuple(m for m in system.turn_marks if m.startswith(prefix))
+    marks = (*kept, f"{prefix}{cid}:{what}")
+    return state.update(system_state=structs.replace(system, turn_marks=marks))
+
+
+def marked_id(mark: str) -> str:
+    """Whose a turn mark is (``round:id:what``)."""
+    return mark.partition(":")[2].partition(":")[0]
+
+
+def _aided(state: Encounter, *rollers: str | None) -> Encounter:
+    """*Aiding*: an aid is spent by the aided one's next roll, whatever it is."""
+    system = livehack_state(state)
+    aids = tuple(a for a in system.aids if a.aided_id not in rollers)
+    if aids == system.aids:
+        return state
+    return state.update(system_state=structs.replace(system, aids=aids))
+
+
+def decide_aid(event: LiveHackAidRolled) -> Aid:
+    return Aid(
+        aided_id=event.aided_id, helper_id=event.helper.combatant_id or "", bonus=event.bonus
+    )
+
+
+def _sheet_change(
+    state: Encounter, cid: str, change: Callable[[LiveHackSheet], dict[str, object]]
+) -> Encounter:
+    target = state.combatant(cid)
+    sheet: LiveHackSheet = target.sheet
+    return state.replace_combatant(
+        structs.replace(target, sheet=structs.replace(sheet, **change(sheet)))
+    )
+
+
+def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
+    system = livehack_state(state)
+    attacker_id = event.attacker.combatant_id
+    defender_id = event.defender.combatant_id
+    rollover = None
+    if (
+        event.kind == "roll"
+        and not event.answers_table
+        and event.success
+        and event.margin_bonus
+        and attacker_id
+        and defender_id
+    ):
+        # A damage roll's margin is read by the table: only a hit (or a skill's success)
+        # rolls its bonus over.
+        rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
+    state = state.update(
+        last_roll=event,
+        last_roll_applied=False,
+        system_state=structs.replace(system, rollover=rollover, joint=None),
+    )
+    state = _aided(state, attacker_id, defender_id)
+    if event.kind == "roll" and attacker_id is not None and attacker_id == state.current_id:
+        state = _marked(state, attacker_id, event.defense)
+    if defender_id is not None and event.defender_effort and state.find(defender_id):
+        state = _sheet_change(
+            state,
+            defender_id,
+            lambda s: {
+                "fatigue": s.fatigue + event.defender_effort,
+                "effort_spent": s.effort_spent + event.defender_effort,
+            },
+        )
+    if attacker_id is None or state.find(attacker_id) is None:
+        return state
+
+    def spend(sheet: LiveHackSheet) -> dict[str, object]:
+        changes: dict[str, object] = {
+            "fatigue": sheet.fatigue + event.effort,
+            "effort_spent": sheet.effort_spent + event.effort,
+        }
+        if event.cashed:
+            changes["held"] = tuple(h for h in sheet.held if h.target_id != defender_id)
+        return changes
+
+    return _sheet_change(state, attacker_id, spend)
+
+
+def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
+    field = TRAIT_FIELDS[event.trait]
+    state = _sheet_change(
+        state, event.combatant_id, lambda s: {field: getattr(s, field) + event.levels}
+    )
+    system = livehack_state(state)
+    if event.grimlock and event.combatant_id not in system.grimlocks:
+        system = structs.replace(system, grimlocks=(*system.grimlocks, event.combatant_id))
+    return state.update(last_roll_applied=True, system_state=system)
+
+
+def _held(state: Encounter, event: LiveHackPositionHeld) -> Encounter:
+    def add(sheet: LiveHackSheet) -> dict[str, object]:
+        total = sheet.held_over(event.target_id) + event.bonus
+        # The position as it is now described (an older save's hold kept the one it had).
+        described = event.description or sheet.position_over(event.target_id)
+        others = tuple(h for h in sheet.held if h.target_id != event.target_id)
+        return {"held": (*others, Held(event.target_id, total, described))}
+
+    state = _sheet_change(state, event.holder_id, add)
+    system = structs.replace(livehack_state(state), rollover=None)
+    return state.update(system_state=system, last_roll_applied=True)
+
+
+def _lost(state: Encounter, event: LiveHackPositionLost) -> Encounter:
+    state = _sheet_change(
+        state,
+        event.holder_id,
+        lambda s: {"held": tuple(h for h in s.held if h.target_id != event.target_id)},
+    )
+    if event.by_id is None:
+        return state
+    # Cancelling spends the canceller's margin bonus, and "does not do damage".
+    system = structs.replace(livehack_state(state), rollover=None)
+    return state.update(system_state=system, last_roll_applied=True)
+
+
+def _grimlock(state: Encounter, event: LiveHackBecameGrimlock) -> Encounter:
+    state = _sheet_change(
+        state,
+        event.combatant_id,
+        lambda s: {"strength": s.strength + event.grim, "wisdom": s.wisdom - event.grim},
+    )
+    target = state.combatant(event.combatant_id)
+    notes = (target.notes + "; " if target.notes else "") + "Grimlock: blind sight"
+    changed = structs.replace(
+        target,
+        side="grimlocks",
+        notes=notes,
+        conditions=(*target.conditions, Condition("Grimlock")),
+    )
+    system = livehack_state(state)
+    grimlocks = tuple(g for g in system.grimlocks if g != event.combatant_id)
+    return state.replace_combatant(changed).update(
+        system_state=structs.replace(system, grimlocks=grimlocks)
+    )
