@@ -30,6 +30,7 @@ from .events import (
     Contest,
     DamageLanded,
     DiceGained,
+    DifficultyWorn,
     GoalGained,
     GoalSet,
     Hit,
@@ -408,10 +409,26 @@ def _main_results(state: Encounter, contest: Contest) -> list[object]:
                 source_id=contest.top_id,
             )
         ]
-    if contest.bottom_id is None and outcome.upper == "top":
-        # A static difficulty has no abilities to wear down: the upper hand carries the goal.
-        return [GoalGained(combatant_id=contest.top_id, reason="beat the difficulty")]
+    if contest.bottom_id is None and outcome.top_kept:
+        return wear_difficulty(contest, outcome.top_kept)
     return []
+
+
+def wear_difficulty(contest: Contest, pips: int) -> list[object]:
+    """*Determine Effects* against a static difficulty: its dice stand for what opposes the
+    goal, and the actor's kept successes land on them as on abilities, all on the smallest
+    die (the quickest way to zero); a die at zero gains the goal (*Abilities Reduced to
+    Zero*). So "kill the dragon" against 4d12 takes rounds, not one lucky pair."""
+    before = tuple(d.size for d in contest.bottom if d.label == "difficulty")
+    if not before:
+        return []
+    smallest = before.index(min(before))
+    size = before[smallest] - pips
+    left = () if size <= 0 else (*before[:smallest], size, *before[smallest + 1 :])
+    worn = DifficultyWorn(combatant_id=contest.top_id, pips=pips, before=before, left=left)
+    if left:
+        return [worn]
+    return [worn, GoalGained(combatant_id=contest.top_id, reason="wore the difficulty down")]
 
 
 def pending_from(round_: int, contest: Contest) -> list[Pending]:

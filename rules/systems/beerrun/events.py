@@ -49,11 +49,19 @@ class Pending(Struct, frozen=True, kw_only=True):
     upper: bool
 
 
+class Worn(Struct, frozen=True):
+    """A static difficulty worn down by one actor's successes: the dice it has left."""
+
+    combatant_id: str
+    dice: tuple[int, ...]
+
+
 class BeerRunState(Struct, frozen=True, kw_only=True, tag="beerrun.state"):
     categories: tuple[str, ...] = ()
     pools: tuple[Pool, ...] = ()
     pending: tuple[Pending, ...] = ()
     rolled_round: int = 0
+    worn: tuple[Worn, ...] = ()  # difficulties worn down, by actor (none in older saves)
 
 
 # --- commands ----------------------------------------------------------------------------------
@@ -148,6 +156,16 @@ class DiceGained(Struct, frozen=True, kw_only=True, tag="beerrun.dice-gained"):
     size: int
     uses: int
     source_id: str
+
+
+class DifficultyWorn(Struct, frozen=True, kw_only=True, tag="beerrun.difficulty-worn"):
+    """An actor's kept successes landed as pips on its static difficulty's smallest die
+    (``before`` the dice rolled, ``left`` what stands for the next round; empty: beaten)."""
+
+    combatant_id: str
+    pips: int
+    before: tuple[int, ...]
+    left: tuple[int, ...]
 
 
 class GoalGained(Struct, frozen=True, kw_only=True, tag="beerrun.goal-gained"):

@@ -145,7 +145,13 @@ def _pool_form(
             default=opponent.id if opponent else DIFFICULTY,
             choices=(*people, (DIFFICULTY, "a difficulty pool")),
         ),
-        Field(key="difficulty", label="Difficulty dice", kind="text", help="e.g. d10,d10,d4"),
+        Field(
+            key="difficulty",
+            label="Difficulty dice",
+            kind="text",
+            default=worn_difficulty(state, who.id),
+            help="e.g. d10,d10,d4; as worn down so far",
+        ),
         Field(
             key="replace",
             label="Dice replaced",
@@ -153,6 +159,12 @@ def _pool_form(
             help="helping/situational: 0-3 difficulty dice become the target die",
         ),
     ]
+
+
+def worn_difficulty(state: Encounter, cid: str) -> str:
+    """The static difficulty this actor has worn down so far ("" when none)."""
+    worn = next((w for w in decide.br_state(state).worn if w.combatant_id == cid), None)
+    return pool_text(worn.dice) if worn else ""
 
 
 def _cede_form(

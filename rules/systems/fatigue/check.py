@@ -139,7 +139,13 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
     # "When it is unclear who should play the role of the defender, the defender will
     # generally be whoever scores the lowest" (the first of them on a tie).
     defend = min(sides, key=lambda side: side.total) if cmd.lowest else sides[0]
-    others = tuple(side for side in sides if side is not defend)
+    if cmd.lowest and attack is not None and attack.total < defend.total:
+        # "Whoever scores the lowest", the one who started it included (issue 30, R3-13):
+        # it defends against the best of the rest (the first of them on a tie), who swings
+        # no weapon of the starter's and has no fumble line to beat.
+        attack, defend = max(sides, key=lambda side: side.total), attack
+        weapon, threshold = None, 0
+    others = tuple(side for side in sides if side is not defend and side is not attack)
     return FatigueChecked(
         attacker=attack,
         defender=defend,

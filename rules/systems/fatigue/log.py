@@ -142,7 +142,8 @@ def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
     attacker = state.name_of(roll.attacker.combatant_id if roll.attacker else None, "Nature")
     outcome = _outcome(state, roll)
     if roll.spared:
-        outcome = Span(f"{outcome.text} (the lowest of {len(roll.spared) + 1})", outcome.style)
+        rolled = len(roll.spared) + (2 if roll.attacker else 1)  # the attacker scored too
+        outcome = Span(f"{outcome.text} (the lowest of {rolled})", outcome.style)
     head = spans(
         Span(attacker, "name"),
         " vs ",

@@ -613,7 +613,7 @@ def test_when_it_is_unclear_whoever_scores_the_lowest_defends() -> None:
     assert [s.combatant_id for s in roll.spared] == ["c2"] and roll.waiting == ()
     assert sheet(history, "c2").wind == sheet(history, "c3").wind == 35  # both paid N
     text = describe(three().state, roll).plain
-    assert "(the lowest of 2)" in text.splitlines()[0]
+    assert "(the lowest of 3)" in text.splitlines()[0]
     assert "scored higher: does not defend" in text
     run(history, FatigueApply())
     assert history.state.last_roll_applied and sheet(history, "c2").wind == 35
