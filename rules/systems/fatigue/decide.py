@@ -102,6 +102,11 @@ def aid(state: Encounter, cmd: FatigueAid, dice: DiceSource) -> FatigueAided:
     roll = pending(state)
     if cmd.side == "attacker" and roll.attacker is None:
         raise Rejected("Nature needs no aid: aid the defender")
+    if roll.suckage or roll.called_off:
+        # The order of play: the dice, then aid (its target is the check's result), then the
+        # loser's suckage or calling off, each chosen knowing the totals (issue 30, R3-15).
+        done = "suckage was taken" if roll.suckage else "the effort was called off"
+        raise Rejected(f"Aid comes before suckage and calling off: {done} on this check")
     helper = state.combatant(cmd.helper_id)
     resolve_skills(helper, cmd.skills)
     faces = roll_stress(dice, cmd.dice)

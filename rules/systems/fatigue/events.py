@@ -131,11 +131,13 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
 
     @property
     def fumble_rolled(self) -> int | None:
-        """The attacker's fumble level (1-4) before calling off; None when it beat the line."""
+        """The attacker's fumble level (1-4) before calling off; None when it beat the line.
+        Judged on the attacker's own roll: an aid, rolled after it, helps the check but does
+        not undo a fumble already made (issue 30, R3-15)."""
         line = self.fumble_line
         if line is None or self.attacker is None:
             return None
-        return fumble_level(self.attacker_total, line, self.attacker.spacing)
+        return fumble_level(self.attacker.total, line, self.attacker.spacing)
 
     @property
     def fumbled(self) -> bool:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
+from rules.commands import AddCombatant
 from rules.engine import describe
-from tests.systems.fatigue.test_fatigue import attack, sheet, three
+from rules.errors import Rejected
+from rules.systems.fatigue.events import FatigueAid, FatigueCallOff, FatigueTakeSuckage
+from rules.systems.fatigue.sheet import FatigueSheet, Skill
+from tests.systems.fatigue.test_fatigue import attack, fight, run, sheet, three
 
 # --- R3-13: whoever scores lowest defends, the one who started it included -------------------
 
@@ -23,3 +29,36 @@ def test_a_starter_tied_with_the_lowest_defender_keeps_its_role() -> None:
     roll = attack(history, 1, 15, 4, more_defenders=("c3",), lowest=True)  # Ann 4, Cid 4
     assert roll.attacker.combatant_id == "c1" and roll.defender.combatant_id == "c3"
     assert sheet(history, "c1").wind < 40  # Ann paid its N as the attacker
+
+
+# --- R3-15: aid has its place: after the dice, before suckage and calling off ---------------
+
+
+def aided_fight():
+    history = fight()
+    run(history, AddCombatant(name="Cy", sheet=FatigueSheet(skills=(Skill("Tactics", 2),))))
+    return history
+
+
+def test_an_aid_does_not_undo_the_attackers_fumble() -> None:
+    history = aided_fight()
+    roll = attack(history, 3, 10)  # Ann 3 + Sword 3 = 6: short of the Sword's line 8
+    assert roll.fumbled
+    run(history, FatigueAid(helper_id="c3", side="attacker", skills=("Tactics",)), 20)
+    roll = history.state.last_roll
+    assert roll.attacker_total == 6 + 5  # 22 of 30: +5, over the line now
+    assert roll.fumbled and roll.sufferer.combatant_id == "c1"  # the fumble stands
+
+
+def test_no_aid_after_suckage_or_calling_off() -> None:
+    history = aided_fight()
+    roll = attack(history, 15, 3)  # 18 vs 5: Bob loses by 13
+    run(history, FatigueTakeSuckage(points=roll.suckage_offer, cost="a twisted ankle"))
+    aid = FatigueAid(helper_id="c3", side="attacker", skills=("Tactics",))
+    with pytest.raises(Rejected, match="Aid comes before suckage and calling off: suckage"):
+        run(history, aid, 20)
+    history = aided_fight()
+    attack(history, 15, 3, weapon="")  # a task, not an attack: it may be called off
+    run(history, FatigueCallOff(levels=1))
+    with pytest.raises(Rejected, match="the effort was called off"):
+        run(history, aid, 20)
