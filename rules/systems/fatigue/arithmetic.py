@@ -162,9 +162,10 @@ def effort_text(costs: tuple[Cost, ...]) -> str:
     return " + ".join(f"{c.amount} {POOL_TITLES[c.pool]}" for c in costs) or "no effort"
 
 
-def halved(costs: tuple[Cost, ...]) -> tuple[Cost, ...]:
-    """A relaxed attitude halves N (rounding down), to a minimum of 1."""
-    return tuple(Cost(c.pool, max(1, c.amount // 2)) for c in costs)
+def halved(costs: tuple[Cost, ...], up: bool = False) -> tuple[Cost, ...]:
+    """A relaxed attitude halves N, to a minimum of 1, each pool's N rounded down (5 -> 2)
+    or, by the GM's choice, up (5 -> 3)."""
+    return tuple(Cost(c.pool, max(1, (c.amount + up) // 2)) for c in costs)
 
 
 def scaled(costs: tuple[Cost, ...], factor: int) -> tuple[Cost, ...]:

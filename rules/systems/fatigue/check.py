@@ -55,10 +55,11 @@ def make_side(
     skills: tuple[str, ...],
     attitude: Attitude,
     effort: tuple[Cost, ...],
+    relaxed_up: bool = False,
 ) -> Side:
     """A side's numbers, read from its sheet once this check's effort is paid: "Attempting
     to make any Difficulty Check first requires spending" N (and 3N more when intense)."""
-    nominal = halved(effort) if attitude.startswith("relaxed") else effort
+    nominal = halved(effort, relaxed_up) if attitude.startswith("relaxed") else effort
     upfront = merge(nominal, scaled(nominal, 3)) if attitude == "intense" else nominal
     sheet = sheet_of(combatant).spent(upfront)
     check_penalty, fumble_penalty = task_penalties(sheet, tuple(c.pool for c in nominal))
@@ -120,7 +121,13 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
     if attacker is not None:
         faces = roll_stress(dice, cmd.attacker_dice)
         attack = make_side(
-            attacker, cmd.attacker_dice, faces, cmd.attacker_skills, cmd.attacker_attitude, effort
+            attacker,
+            cmd.attacker_dice,
+            faces,
+            cmd.attacker_skills,
+            cmd.attacker_attitude,
+            effort,
+            cmd.relaxed_up,
         )
     sides = [
         make_side(
@@ -130,6 +137,7 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
             skills,
             cmd.defender_attitude,
             cmd.defender_effort,
+            cmd.relaxed_up,
         )
         for defender, skills in defenders
     ]

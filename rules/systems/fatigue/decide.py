@@ -92,7 +92,7 @@ def call_off(state: Encounter, cmd: FatigueCallOff) -> FatigueCalledOff:
     roll = pending(state)
     if cmd.levels not in (1, 2):
         raise Rejected("Calling off lowers the consequence one or two levels")
-    refusal = call_off_refusal(state, roll)
+    refusal = call_off_refusal(state, roll, cmd.gm_allows)
     if refusal:
         raise Rejected(refusal)
     return FatigueCalledOff(cmd.levels)

@@ -220,6 +220,7 @@ class FatigueCheck(Struct, frozen=True, kw_only=True):
     # it has; ``lowest``: only whoever scores the lowest of them all defends.
     more_defenders: tuple[str, ...] = ()
     lowest: bool = False
+    relaxed_up: bool = False  # the GM's rounding of a relaxed N: half of 5 is 3, not 2
 
 
 class FatigueApply(Struct, frozen=True):
@@ -233,6 +234,9 @@ class FatigueTakeSuckage(Struct, frozen=True):
 
 class FatigueCallOff(Struct, frozen=True):
     levels: int = 1
+    # *Other Things* and *Attitudes* ("may not be able to back out"): the GM may let a
+    # combat or intense effort be called off all the same.
+    gm_allows: bool = False
 
 
 class FatigueAid(Struct, frozen=True, kw_only=True):
@@ -278,14 +282,17 @@ def level_name(roll: FatigueChecked, level: int | None) -> str:
     return "no consequence" if roll.fumbled else "Successful defense"
 
 
-def call_off_refusal(state: Encounter, roll: FatigueChecked) -> str:
+def call_off_refusal(state: Encounter, roll: FatigueChecked, gm_allows: bool = False) -> str:
     """Why the open check's effort cannot be called off ("" when it can): calling off is
-    for tasks outside combat (*Other Things*), and not for an intense effort."""
+    for tasks outside combat (*Other Things*), and not for an intense effort, unless the GM
+    allows it ("may not be able to" is not "never")."""
     if roll.called_off:
         return "That effort has already been called off"
     sufferer = roll.sufferer
     if roll.level is None or sufferer is None:
         return "There is no consequence to call off"
+    if gm_allows:
+        return ""
     if roll.in_combat:
         weapon = roll.weapon.name if roll.weapon is not None else "a weapon"
         return (

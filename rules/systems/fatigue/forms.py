@@ -86,6 +86,13 @@ def default_target(state: Encounter, attacker: Combatant) -> Combatant:
     return next((c for c in foes if not out_word(c)), foes[0] if foes else others[0])
 
 
+# *Attitudes*: "halves the value of N, to a minimum of 1": an odd N is the GM's to round.
+RELAXED_ROUNDING: tuple[tuple[str, str], ...] = (
+    ("down", "rounded down (5 -> 2)"),
+    ("up", "rounded up (5 -> 3)"),
+)
+
+
 def check_form(state: Encounter) -> list[Field]:
     if len(state.combatants) < 1:
         raise Rejected("A check needs a combatant: add one first")
@@ -158,6 +165,13 @@ def check_form(state: Encounter) -> list[Field]:
             default="each",
             choices=WHO_DEFENDS,
         ),
+        Field(
+            key="relaxed_n",
+            label="Relaxed: half of N",
+            kind="choice",
+            default="down",
+            choices=RELAXED_ROUNDING,
+        ),
     ]
 
 
@@ -184,6 +198,7 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
         ),
         more_defenders=named_combatants(state, values.get("more_defenders", "")),
         lowest=choice_value(values, fields["who_defends"]) == "lowest",
+        relaxed_up=choice_value(values, fields["relaxed_n"]) == "up",
     )
 
 
@@ -241,11 +256,28 @@ def suckage_form(state: Encounter) -> list[Field]:
     ]
 
 
+GM_ALLOWS: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
+
+
 def calloff_form(state: Encounter) -> list[Field]:
-    refusal = call_off_refusal(state, pending(state))
+    roll = pending(state)
+    refusal = call_off_refusal(state, roll, gm_allows=True)
     if refusal:
         raise Rejected(refusal)
-    return [Field(key="levels", label="Levels lower (1 or 2)", default="1")]
+    levels = Field(key="levels", label="Levels lower (1 or 2)", default="1")
+    by_rule = call_off_refusal(state, roll)
+    if not by_rule:
+        return [levels]
+    # Combat or an intense effort: refused unless the GM allows it (the field says why).
+    allows = Field(
+        key="gm_allows",
+        label="GM allows it",
+        kind="choice",
+        default="no",
+        choices=GM_ALLOWS,
+        help=by_rule,
+    )
+    return [levels, allows]
 
 
 def aid_form(state: Encounter, selected: str | None) -> list[Field]:
@@ -287,7 +319,8 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
             cost = " ".join(values.get("cost", "").split())
             return FatigueTakeSuckage(int_value(values, "points", "Suckage points"), cost)
         case "calloff":
-            return FatigueCallOff(int_value(values, "levels", "Levels", 1))
+            allows = values.get("gm_allows", "no") == "yes"
+            return FatigueCallOff(int_value(values, "levels", "Levels", 1), gm_allows=allows)
         case "aid":
             fields = {f.key: f for f in aid_form(state, None)}
             return FatigueAid(

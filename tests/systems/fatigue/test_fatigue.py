@@ -365,8 +365,9 @@ def test_an_attack_with_a_weapon_cannot_be_called_off(weapon: str) -> None:
     assert roll.level is not None and roll.level >= 2
     with pytest.raises(Rejected, match="is combat: calling off is for tasks outside combat"):
         run(history, FatigueCallOff(2))
-    with pytest.raises(Rejected, match="is combat"):
-        SYSTEM.action_form(history.state, "calloff", None)
+    # The dialog opens only to ask the GM (issue 30, R3-12), "No" by default.
+    form = {f.key: f for f in SYSTEM.action_form(history.state, "calloff", None)}
+    assert form["gm_allows"].default == "no" and "is combat" in form["gm_allows"].help
     run(history, FatigueApply())  # the consequence is paid in full
 
 

@@ -7,8 +7,10 @@ import pytest
 from rules.commands import AddCombatant
 from rules.engine import describe
 from rules.errors import Rejected
+from rules.systems.fatigue.arithmetic import Cost, halved
 from rules.systems.fatigue.events import FatigueAid, FatigueCallOff, FatigueTakeSuckage
 from rules.systems.fatigue.sheet import FatigueSheet, Skill
+from rules.systems.fatigue.system import SYSTEM
 from tests.systems.fatigue.test_fatigue import attack, fight, run, sheet, three
 
 # --- R3-13: whoever scores lowest defends, the one who started it included -------------------
@@ -62,3 +64,49 @@ def test_no_aid_after_suckage_or_calling_off() -> None:
     run(history, FatigueCallOff(levels=1))
     with pytest.raises(Rejected, match="the effort was called off"):
         run(history, aid, 20)
+
+
+# --- R3-12: calling off in combat, or an intense effort: the GM may allow it ------------------
+
+
+def test_the_gm_may_let_a_sword_fight_be_called_off() -> None:
+    history = fight()
+    attack(history, 15, 3)  # 18 vs 5 with a sword: Bob loses by 13, Flailing
+    with pytest.raises(Rejected, match="is combat"):
+        run(history, FatigueCallOff(levels=1))
+    form = {f.key: f for f in SYSTEM.action_form(history.state, "calloff", None)}
+    assert form["gm_allows"].default == "no" and "is combat" in form["gm_allows"].help
+    command = SYSTEM.action_command(history.state, "calloff", {"levels": "1", "gm_allows": "yes"})
+    run(history, command)
+    assert history.state.last_roll.called_off == 1
+
+
+def test_the_gm_may_let_an_intense_effort_back_out() -> None:
+    history = fight()
+    attack(history, 15, 3, weapon="", defender_attitude="intense")
+    with pytest.raises(Rejected, match="intense effort and cannot call it off"):
+        run(history, FatigueCallOff(levels=1))
+    run(history, FatigueCallOff(levels=1, gm_allows=True))
+    assert history.state.last_roll.called_off == 1
+
+
+def test_a_task_outside_combat_is_called_off_without_asking_the_gm() -> None:
+    history = fight()
+    attack(history, 15, 3, weapon="")
+    assert [f.key for f in SYSTEM.action_form(history.state, "calloff", None)] == ["levels"]
+
+
+# --- R3-18: a relaxed N of 5 is 2 or 3: the GM's rounding -------------------------------------
+
+
+def test_a_relaxed_odd_n_rounds_as_the_gm_says() -> None:
+    assert halved((Cost("wind", 5), Cost("wit", 1))) == (Cost("wind", 2), Cost("wit", 1))
+    assert halved((Cost("wind", 5), Cost("wit", 1)), up=True) == (Cost("wind", 3), Cost("wit", 1))
+    history = fight()
+    values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
+    assert values["relaxed_n"] == "down"
+    values |= {"defender_attitude": "relaxed", "defender_effort": "5 Wind", "relaxed_n": "up"}
+    command = SYSTEM.action_command(history.state, "roll", values)
+    assert command.relaxed_up
+    run(history, command, 10, 10)
+    assert history.state.last_roll.defender.effort == (Cost("wind", 3),)
