@@ -232,6 +232,7 @@ def build_pool(state: Encounter, cmd: BuildPool) -> Pool:
             difficulty=with_target_die(cmd.difficulty, goal.die, cmd.replace),
             ally_id=goal.ally_id,
             target_die=goal.die,
+            penalty_to_ally=kind == "helping" and cmd.penalty_to_ally,
         )
     if cmd.against is None:
         if not cmd.difficulty:
@@ -318,6 +319,7 @@ def roll_helping(
                 bottom=_difficulty(pool, dice) + side.against,
                 target_die=pool.target_die,
                 ally_id=pool.ally_id,
+                penalty_to_ally=pool.penalty_to_ally,
             )
         )
     events: list[object] = [
@@ -338,10 +340,11 @@ def roll_helping(
                     source_id=contest.top_id,
                 )
             )
-        if outcome.bottom_kept:
+        if outcome.bottom_kept and (ally is not None or not contest.penalty_to_ally):
+            sufferer = ally.id if ally is not None and contest.penalty_to_ally else contest.top_id
             events.append(
                 DiceGained(
-                    combatant_id=contest.top_id,
+                    combatant_id=sufferer,
                     kind="penalty",
                     size=contest.target_die,
                     uses=outcome.bottom_kept,

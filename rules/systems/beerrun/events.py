@@ -37,6 +37,7 @@ class Pool(Struct, frozen=True, kw_only=True):
     difficulty: tuple[int, ...] = ()
     ally_id: str | None = None
     target_die: int = 0
+    penalty_to_ally: bool = False  # a failed help's penalty dice: the GM's choice of who
 
 
 class Pending(Struct, frozen=True, kw_only=True):
@@ -85,6 +86,9 @@ class BuildPool(Struct, frozen=True, kw_only=True):
     against: str | None = None
     difficulty: tuple[int, ...] = ()
     replace: int = 3  # helping or situational: how many difficulty dice become the target die
+    # *Helping Goal*: "the character in question must suffer" a failure's penalty die: the
+    # helper (False, the default) or, by the GM's choice, the one helped.
+    penalty_to_ally: bool = False
 
 
 class RollRound(Struct, frozen=True):
@@ -135,6 +139,7 @@ class Contest(Struct, frozen=True, kw_only=True):
     bottom: tuple[Die, ...]
     target_die: int = 0
     ally_id: str | None = None
+    penalty_to_ally: bool = False  # helping: a failure's penalty die goes to the one helped
 
 
 class Spent(Struct, frozen=True):

@@ -158,7 +158,19 @@ def _pool_form(
             default=str(MAX_REPLACED),
             help="helping/situational: 0-3 difficulty dice become the target die",
         ),
+        Field(
+            key="penalty_to",
+            label="Failed help's penalty",
+            kind="choice",
+            default="helper",
+            choices=PENALTY_TO,
+            help="helping: who rolls a failure's penalty die",
+        ),
     ]
+
+
+# *Helping Goal*: "the character in question" of a failure: the helper, or the one helped.
+PENALTY_TO: tuple[tuple[str, str], ...] = (("helper", "the helper"), ("helped", "the one helped"))
 
 
 def worn_difficulty(state: Encounter, cid: str) -> str:
@@ -275,6 +287,7 @@ def _pool_command(values: Mapping[str, str], fields: dict[str, Field]) -> BuildP
         against=None if against == DIFFICULTY else against,
         difficulty=parse_pool(values.get("difficulty", ""), "The difficulty pool"),
         replace=int_value(values, "replace", "Dice replaced", MAX_REPLACED),
+        penalty_to_ally=choice_value(values, fields["penalty_to"]) == "helped",
     )
 
 
