@@ -77,10 +77,14 @@ def pay(state: Encounter) -> FatiguePoolsSpent:
 
 def suckage(state: Encounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
     roll = pending(state)
-    if roll.fumbled or roll.defense_rolled is None:
-        raise Rejected("Suckage points only lift a failed defense: the last check has none")
-    if not 1 <= cmd.points <= roll.loss:
-        raise Rejected(f"Take 1 to {roll.loss} suckage points (the defense lost by {roll.loss})")
+    if roll.fumbled and not roll.fumble_missed:
+        raise Rejected("The fumble is on its line: suckage cannot take it out of the fumble")
+    if not roll.fumbled and roll.defense_rolled is None:
+        raise Rejected("Suckage points only lift a failed roll: the last check has none")
+    room = roll.suckage_room
+    if not 1 <= cmd.points <= room:
+        what = "the fumble stays a fumble" if roll.fumbled else f"the defense lost by {room}"
+        raise Rejected(f"Take 1 to {room} suckage points ({what})")
     if not cmd.cost:
         raise Rejected("Say what the suckage costs (e.g. falls to one knee)")
     if len(cmd.cost) > MAX_COST_TEXT:

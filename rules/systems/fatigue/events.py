@@ -137,7 +137,16 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
         line = self.fumble_line
         if line is None or self.attacker is None:
             return None
-        return fumble_level(self.attacker.total, line, self.attacker.spacing)
+        # Suckage is the fumbling attacker's own here: a defender takes none once it fumbled.
+        return fumble_level(self.attacker.total + self.suckage_points, line, self.attacker.spacing)
+
+    @property
+    def fumble_missed(self) -> int:
+        """How far the fumbling attacker is at or under its line, after suckage (0: none)."""
+        line = self.fumble_line
+        if not self.fumbled or line is None or self.attacker is None:
+            return 0
+        return line - self.attacker.total - self.suckage_points
 
     @property
     def fumbled(self) -> bool:
@@ -171,10 +180,23 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
 
     @property
     def suckage_offer(self) -> int:
-        """Points that would lift a failed defense across the next threshold (0: none)."""
-        if self.fumbled or self.defense_rolled is None:
+        """Points that would lift a failed roll across the next threshold (0: none): a failed
+        defense, or a fumble worse than the first (issue 30, R3-16: "boost a failed roll
+        upward"); suckage never takes an attacker out of its fumble."""
+        if self.fumbled:
+            level = self.fumble_rolled
+            if level is None or level <= 1 or self.attacker is None:
+                return 0
+            return self.fumble_missed - ((level - 1) * self.attacker.spacing - 1)
+        if self.defense_rolled is None:
             return 0
         return suckage_to_lift(self.loss, self.defender.spacing)
+
+    @property
+    def suckage_room(self) -> int:
+        """The most suckage points this check takes: a defender up to a win, a fumbling
+        attacker up to its line (still a fumble)."""
+        return self.fumble_missed if self.fumbled else self.loss
 
 
 class FatigueSuckageTaken(Struct, frozen=True, tag="fatigue.suckage-taken"):

@@ -249,7 +249,7 @@ def suckage_form(state: Encounter) -> list[Field]:
     roll = pending(state)
     offer = roll.suckage_offer
     if not offer:
-        raise Rejected("Suckage points only lift a failed defense: the last check has none")
+        raise Rejected("Suckage points only lift a failed roll across a threshold: none here")
     return [
         Field(key="points", label="Suckage points", default=str(offer)),
         Field(key="cost", label="Narrated cost", kind="text", help="e.g. falls to one knee"),
@@ -341,7 +341,11 @@ def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
             roll = pending(state)
             points = int_value(values, "points", "Suckage points")
             lifted = structs.replace(roll, suckage=(*roll.suckage, Suckage(points, "")))
-            return f"lost by {roll.loss} -> {lifted.loss}: {level_name(lifted, lifted.level)}"
+            if roll.fumbled:
+                moved = f"missed by {roll.fumble_missed} -> {lifted.fumble_missed}"
+            else:
+                moved = f"lost by {roll.loss} -> {lifted.loss}"
+            return f"{moved}: {level_name(lifted, lifted.level)}"
         if action == "calloff":
             roll = pending(state)
             levels = int_value(values, "levels", "Levels", 1)

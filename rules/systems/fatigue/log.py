@@ -74,7 +74,12 @@ def check_alerts(state: Encounter, event: FatigueChecked, roll: FatigueChecked) 
             out.append(
                 f"{state.name_of(roll.attacker.combatant_id)} fumbles (total "
                 f"{roll.attacker_total}, must beat {roll.fumble_line}): "
-                f"{level_name(roll, roll.level)}, and the attack has no effect. Press d to pay it."
+                f"{level_name(roll, roll.level)}, and the attack has no effect. Press d to pay it"
+                + (
+                    f" (or s: {roll.suckage_offer} suckage points lift it a threshold)."
+                    if roll.suckage_offer
+                    else "."
+                )
             )
     elif roll.suckage_offer and not _solo(state, roll.defender):
         defender = state.name_of(roll.defender.combatant_id)
@@ -246,11 +251,17 @@ def describe(state: Encounter, event: object) -> LogEntry:
         case FatigueSuckageTaken():
             roll = pending(state)
             after = structs.replace(roll, suckage=(*roll.suckage, event.suckage))
+            who = roll.sufferer or roll.defender
+            moved = (
+                f"missed by {roll.fumble_missed} -> {after.fumble_missed}"
+                if roll.fumbled
+                else f"lost by {roll.loss} -> {after.loss}"
+            )
             line = spans(
-                Span(state.name_of(roll.defender.combatant_id), "name"),
+                Span(state.name_of(who.combatant_id), "name"),
                 f" takes {plural(event.suckage.points, 'suckage point')} (",
                 Span(event.suckage.cost, "note"),
-                f"): lost by {roll.loss} -> {after.loss}, now ",
+                f"): {moved}, now ",
                 Span(level_name(after, after.level), "tier"),
             )
             return LogEntry("roll", (line,))

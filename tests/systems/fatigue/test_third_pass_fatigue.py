@@ -11,7 +11,7 @@ from rules.systems.fatigue.arithmetic import Cost, halved
 from rules.systems.fatigue.events import FatigueAid, FatigueCallOff, FatigueTakeSuckage
 from rules.systems.fatigue.sheet import FatigueSheet, Skill
 from rules.systems.fatigue.system import SYSTEM
-from tests.systems.fatigue.test_fatigue import attack, fight, run, sheet, three
+from tests.systems.fatigue.test_fatigue import SWORD, attack, fight, run, sheet, three
 
 # --- R3-13: whoever scores lowest defends, the one who started it included -------------------
 
@@ -110,3 +110,26 @@ def test_a_relaxed_odd_n_rounds_as_the_gm_says() -> None:
     assert command.relaxed_up
     run(history, command, 10, 10)
     assert history.state.last_roll.defender.effort == (Cost("wind", 3),)
+
+
+# --- R3-16: suckage lifts a fumble a threshold too, never out of the fumble -------------------
+
+
+def test_a_fumbling_attacker_takes_suckage_to_a_lesser_fumble() -> None:
+    history = fight()
+    # Ann 1 + Sword 3 = 4 against the Sword's line 8, spacing 10: a first fumble, no lift.
+    roll = attack(history, 1, 10)
+    assert roll.fumbled and roll.level == 1 and roll.suckage_offer == 0
+    with pytest.raises(Rejected, match="Take 1 to 4 suckage points"):
+        run(history, FatigueTakeSuckage(points=5, cost="drops the sword"))
+    tired = fight(FatigueSheet(skills=(Skill("Sword", 3),), weapons=(SWORD,), wind=0))
+    # Wind empty: 1 + 3 - 4 = 0 against the line 8 + 4 = 12 at spacing 6: 12 missed, a third.
+    roll = attack(tired, 1, 10)
+    assert roll.fumbled and roll.fumble_missed == 12 and roll.level == 3
+    assert roll.suckage_offer == 12 - (2 * 6 - 1)  # to 11 missed: a second fumble
+    before = tired.state
+    [taken] = run(tired, FatigueTakeSuckage(points=roll.suckage_offer, cost="drops the sword"))
+    line = describe(before, taken).plain
+    assert "Ann takes 1 suckage point (drops the sword): missed by 12 -> 11" in line
+    after = tired.state.last_roll
+    assert after.level == 2 and after.fumbled and after.sufferer.combatant_id == "c1"
