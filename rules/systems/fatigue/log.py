@@ -251,14 +251,14 @@ def describe(state: Encounter, event: object) -> LogEntry:
         case FatigueSuckageTaken():
             roll = pending(state)
             after = structs.replace(roll, suckage=(*roll.suckage, event.suckage))
-            who = roll.sufferer or roll.defender
+            payer = roll.sufferer or roll.defender
             moved = (
                 f"missed by {roll.fumble_missed} -> {after.fumble_missed}"
                 if roll.fumbled
                 else f"lost by {roll.loss} -> {after.loss}"
             )
             line = spans(
-                Span(state.name_of(who.combatant_id), "name"),
+                Span(state.name_of(payer.combatant_id), "name"),
                 f" takes {plural(event.suckage.points, 'suckage point')} (",
                 Span(event.suckage.cost, "note"),
                 f"): {moved}, now ",
