@@ -19,6 +19,7 @@ from .events import (
     FatigueChecked,
     FatiguePoolsSpent,
     FatigueSuckageTaken,
+    FatigueTraded,
     pending,
 )
 
@@ -40,6 +41,8 @@ def apply(state: Encounter, event: object) -> Encounter:
             )
         case FatigueCalledOff():
             return state.update(last_roll=structs.replace(pending(state), called_off=event.levels))
+        case FatigueTraded():
+            return state.update(last_roll=structs.replace(pending(state), traded=event.wind))
         case FatigueAided():
             roll = pending(state)
             state = state.update(last_roll=structs.replace(roll, aids=(*roll.aids, event.aid)))

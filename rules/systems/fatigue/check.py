@@ -220,3 +220,11 @@ def spend(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> Encou
     if target is None or not costs:
         return state
     return state.replace_combatant(structs.replace(target, sheet=sheet_of(target).spent(costs)))
+
+
+def tradable_wind(roll: FatigueChecked) -> int:
+    """The Wind of the open melee consequence the GM may trade (0: none to trade)."""
+    found = consequence_of(roll)
+    if found is None or roll.weapon is None or roll.weapon.kind != "melee" or roll.traded:
+        return 0
+    return sum(c.amount for c in found[1].costs if c.pool == "wind")

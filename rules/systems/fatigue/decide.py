@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.conditions import Condition, Duration
 from rules.dice import DiceSource
 from rules.errors import Rejected
+from rules.events import ConditionAdded
 
 from .arithmetic import (
+    Cost,
     aid_bonus,
     aid_target,
     roll_stress,
@@ -18,8 +21,10 @@ from .check import (
     make_side,
     next_comparison,
     resolve_skills,
+    tradable_wind,
 )
 from .events import (
+    TRADES,
     Aid,
     FatigueAid,
     FatigueAided,
@@ -28,6 +33,8 @@ from .events import (
     FatiguePoolsSpent,
     FatigueSuckageTaken,
     FatigueTakeSuckage,
+    FatigueTrade,
+    FatigueTraded,
     Suckage,
     call_off_refusal,
     level_name,
@@ -68,7 +75,7 @@ def pay(state: Encounter) -> FatiguePoolsSpent:
         raise Rejected("The one who pays is no longer in the encounter")
     return FatiguePoolsSpent(
         combatant_id=target,
-        costs=consequence.costs,
+        costs=traded_costs(consequence.costs, roll.traded),
         what=level_name(roll, roll.level),
         reckoning=consequence.reckoning,
         narrate=consequence.narrate,
@@ -90,6 +97,29 @@ def suckage(state: Encounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
     if len(cmd.cost) > MAX_COST_TEXT:
         raise Rejected(f"Keep the cost under {MAX_COST_TEXT} characters")
     return FatigueSuckageTaken(Suckage(cmd.points, cmd.cost))
+
+
+def traded_costs(costs: tuple[Cost, ...], wind: int) -> tuple[Cost, ...]:
+    """A consequence's costs less the Wind the GM traded for a condition."""
+    return tuple(Cost(c.pool, max(0, c.amount - wind)) if c.pool == "wind" else c for c in costs)
+
+
+def trade(state: Encounter, cmd: FatigueTrade) -> list[object]:
+    """*Melee*: the GM substitutes a condition for some of the first consequence's fatigue."""
+    roll = pending(state)
+    most = tradable_wind(roll)
+    if not most:
+        raise Rejected("Only a melee consequence's Wind may be traded, once, for a condition")
+    if cmd.instead not in dict(TRADES):
+        raise Rejected(f"Trade Wind for one of: {', '.join(dict(TRADES))}")
+    if not 1 <= cmd.wind <= most:
+        raise Rejected(f"Trade 1 to {most} Wind")
+    payer = roll.sufferer
+    assert payer is not None  # a consequence has one who pays it
+    duration = Duration("until-removed")
+    condition = Condition(cmd.instead, duration, state.expiry_for(payer.combatant_id, duration))
+    traded = FatigueTraded(combatant_id=payer.combatant_id, instead=cmd.instead, wind=cmd.wind)
+    return [traded, ConditionAdded(payer.combatant_id, condition)]
 
 
 def call_off(state: Encounter, cmd: FatigueCallOff) -> FatigueCalledOff:

@@ -96,6 +96,7 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
     # settled; or, when the lowest scorer defends, those who scored higher and do not.
     waiting: tuple[Side, ...] = ()
     spared: tuple[Side, ...] = ()
+    traded: int = 0  # Wind the GM let the payer off for being knocked prone, disarmed...
 
     def aid_for(self, side: SideName) -> int:
         return sum(aid.bonus for aid in self.aids if aid.side == side)
@@ -207,6 +208,15 @@ class FatigueCalledOff(Struct, frozen=True, tag="fatigue.called-off"):
     levels: int
 
 
+class FatigueTraded(Struct, frozen=True, kw_only=True, tag="fatigue.traded"):
+    """*Melee*: "At GM's option can substitute getting knocked prone, disarmed, etc for some
+    of fatigue": the payer is ``instead`` (a condition) and pays ``wind`` less."""
+
+    combatant_id: str
+    instead: str
+    wind: int
+
+
 class FatigueAided(Struct, frozen=True, tag="fatigue.aided"):
     aid: Aid
 
@@ -259,6 +269,15 @@ class FatigueCallOff(Struct, frozen=True):
     # *Other Things* and *Attitudes* ("may not be able to back out"): the GM may let a
     # combat or intense effort be called off all the same.
     gm_allows: bool = False
+
+
+class FatigueTrade(Struct, frozen=True, kw_only=True):
+    instead: str = "Prone"
+    wind: int = 1
+
+
+# What the GM may substitute for some of a melee consequence's Wind (a condition's name).
+TRADES: tuple[tuple[str, str], ...] = (("Prone", "knocked prone"), ("Disarmed", "disarmed"))
 
 
 class FatigueAid(Struct, frozen=True, kw_only=True):

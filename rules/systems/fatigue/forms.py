@@ -13,14 +13,16 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
 from .arithmetic import ATTITUDES, parse_effort
-from .check import check
+from .check import check, tradable_wind
 from .events import (
     SIDES,
+    TRADES,
     FatigueAid,
     FatigueCallOff,
     FatigueCheck,
     FatigueChecked,
     FatigueTakeSuckage,
+    FatigueTrade,
     Suckage,
     call_off_refusal,
     level_name,
@@ -256,6 +258,18 @@ def suckage_form(state: Encounter) -> list[Field]:
     ]
 
 
+def trade_form(state: Encounter) -> list[Field]:
+    """*Melee*: "At GM's option can substitute getting knocked prone, disarmed, etc for some of
+    fatigue": what instead, and how much Wind it spares (half by default)."""
+    most = tradable_wind(pending(state))
+    if not most:
+        raise Rejected("Only a melee consequence's Wind may be traded, once, for a condition")
+    return [
+        Field(key="instead", label="Instead", kind="choice", default="Prone", choices=TRADES),
+        Field(key="wind", label=f"Wind spared (1-{most})", default=str(max(1, most // 2))),
+    ]
+
+
 GM_ALLOWS: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
 
 
@@ -308,6 +322,8 @@ def action_form(state: Encounter, action: str, selected: str | None) -> list[Fie
             return calloff_form(state)
         case "aid":
             return aid_form(state, selected)
+        case "trade":
+            return trade_form(state)
     raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
 
 
@@ -318,6 +334,12 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
         case "suckage":
             cost = " ".join(values.get("cost", "").split())
             return FatigueTakeSuckage(int_value(values, "points", "Suckage points"), cost)
+        case "trade":
+            fields = {f.key: f for f in trade_form(state)}
+            return FatigueTrade(
+                instead=choice_value(values, fields["instead"], TRADES),
+                wind=int_value(values, "wind", "Wind traded", 1),
+            )
         case "calloff":
             allows = values.get("gm_allows", "no") == "yes"
             return FatigueCallOff(int_value(values, "levels", "Levels", 1), gm_allows=allows)

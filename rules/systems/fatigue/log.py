@@ -11,12 +11,14 @@ from rules.logline import Line, LogEntry, Span, spans
 from .arithmetic import Cost, cutoffs, dice_text, effort_text, spacing
 from .check import first_comparison
 from .events import (
+    TRADES,
     Aid,
     FatigueAided,
     FatigueCalledOff,
     FatigueChecked,
     FatiguePoolsSpent,
     FatigueSuckageTaken,
+    FatigueTraded,
     Side,
     Suckage,
     level_name,
@@ -278,6 +280,13 @@ def describe(state: Encounter, event: object) -> LogEntry:
             return LogEntry("roll", (line,))
         case FatigueAided():
             return describe_aid(state, event.aid)
+        case FatigueTraded():
+            instead = dict(TRADES).get(event.instead, event.instead)
+            line = spans(
+                Span(state.name_of(event.combatant_id), "name"),
+                f" is {instead} instead of paying {event.wind} Wind (the GM's option)",
+            )
+            return LogEntry("roll", (line,))
         case FatiguePoolsSpent():
             return describe_payment(state, event)
     raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")

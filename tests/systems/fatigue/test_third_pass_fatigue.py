@@ -8,7 +8,13 @@ from rules.commands import AddCombatant
 from rules.engine import describe
 from rules.errors import Rejected
 from rules.systems.fatigue.arithmetic import Cost, halved
-from rules.systems.fatigue.events import FatigueAid, FatigueCallOff, FatigueTakeSuckage
+from rules.systems.fatigue.events import (
+    FatigueAid,
+    FatigueApply,
+    FatigueCallOff,
+    FatigueTakeSuckage,
+    FatigueTrade,
+)
 from rules.systems.fatigue.sheet import FatigueSheet, Skill
 from rules.systems.fatigue.system import SYSTEM
 from tests.systems.fatigue.test_fatigue import SWORD, attack, fight, run, sheet, three
@@ -133,3 +139,30 @@ def test_a_fumbling_attacker_takes_suckage_to_a_lesser_fumble() -> None:
     assert "Ann takes 1 suckage point (drops the sword): missed by 12 -> 11" in line
     after = tired.state.last_roll
     assert after.level == 2 and after.fumbled and after.sufferer.combatant_id == "c1"
+
+
+# --- R3-17: at the GM's option, knocked prone or disarmed for some of the fatigue -------------
+
+
+def test_the_gm_trades_some_wind_for_knocking_the_defender_prone() -> None:
+    history = fight()
+    attack(history, 15, 3)  # 18 vs 5 (a dodge of N 5): lost by 13, Flailing: 2N + 8N = 50 Wind
+    form = {f.key: f for f in SYSTEM.action_form(history.state, "trade", None)}
+    assert form["wind"].label == "Wind spared (1-50)" and form["wind"].default == "25"
+    command = SYSTEM.action_command(history.state, "trade", {"instead": "Prone", "wind": "20"})
+    before = history.state
+    traded, _ = run(history, command)
+    assert "Bob is knocked prone instead of paying 20 Wind" in describe(before, traded).plain
+    assert [c.name for c in history.state.combatant("c2").conditions] == ["Prone"]
+    with pytest.raises(Rejected, match="once"):
+        run(history, FatigueTrade(instead="Disarmed", wind=1))
+    wind = sheet(history, "c2").wind
+    run(history, FatigueApply())
+    assert wind - sheet(history, "c2").wind == 50 - 20  # the Wind less the 20 traded
+
+
+def test_no_trade_outside_melee() -> None:
+    history = fight()
+    attack(history, 15, 3, weapon="9mm Pistol")
+    with pytest.raises(Rejected, match="Only a melee consequence"):
+        SYSTEM.action_form(history.state, "trade", None)
