@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import structs
 
+from rules.dice import ANY_FACE
 from rules.errors import Rejected
 from rules.odds import percent
 
@@ -20,16 +21,6 @@ from .odds import pool_odds
 if TYPE_CHECKING:
     from rules.encounter import Encounter
     from rules.odds import Odds
-
-
-class _AnyFace:
-    """Dice for finding which dice a roll would compare; their faces are never used."""
-
-    def roll(self, sides: int) -> int:
-        return 1
-
-
-ANY_FACE = _AnyFace()
 
 
 def contest_odds(contest: Contest, state: Encounter) -> Odds:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import structs
 
+from rules.dice import ANY_FACE
 from rules.errors import Rejected
 from rules.odds import Odds, percent, whose_chances
 
@@ -32,10 +33,10 @@ def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odd
             return _roll_odds(state, forms.roll_command(state, values))
         if action == "grim":
             command = forms.command_for(state, "grim", values, None)
-            event = decide.grim_test(state, command, _NO_DICE)
+            event = decide.grim_test(state, command, ANY_FACE)
         else:
             joint = forms.command_for(state, "joint", values, None)
-            return joint_odds(decide.joint(state, joint, _NO_DICE), state)
+            return joint_odds(decide.joint(state, joint, ANY_FACE), state)
     except (Rejected, KeyError, ValueError):
         return None
     return rolled_odds(event, state)
@@ -44,7 +45,7 @@ def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odd
 def _roll_odds(state: Encounter, cmd: LiveHackRoll) -> Odds:
     """An opposed roll's odds; with effort at Con -5, those of the roll with and without
     the effort, weighed by the chance of the Con check that decides it."""
-    decide.roll(state, cmd, _NO_DICE)  # refused as the real roll would be
+    decide.roll(state, cmd, ANY_FACE)  # refused as the real roll would be
     variants: list[tuple[Fraction, LiveHackRoll]] = [(Fraction(1), cmd)]
     notes = []
     for field, who in (("effort", cmd.attacker_id), ("defender_effort", cmd.defender_id)):
@@ -56,7 +57,7 @@ def _roll_odds(state: Encounter, cmd: LiveHackRoll) -> Odds:
         variants = [(w * p, c) for w, c in variants] + [
             (w * (1 - p), structs.replace(c, **{field: 0})) for w, c in variants
         ]
-    found = [(w, rolled_odds(decide.opposed(state, c, _NO_DICE), state)) for w, c in variants]
+    found = [(w, rolled_odds(decide.opposed(state, c, ANY_FACE), state)) for w, c in variants]
     first = found[0][1]
     if len(found) == 1:
         return first
@@ -78,16 +79,6 @@ def last_odds(state: Encounter) -> Odds | None:
     if joint is not None and joint.rolls[joint.chosen] == roll:
         return joint_odds(joint, state)
     return rolled_odds(roll, state)
-
-
-class _FixedDice:
-    """Dice for building a roll whose faces are never read (the odds need only its parts)."""
-
-    def roll(self, sides: int) -> int:
-        return 1
-
-
-_NO_DICE = _FixedDice()
 
 
 def rolled_odds(roll: LiveHackRolled, state: Encounter) -> Odds:
