@@ -238,3 +238,21 @@ async def test_the_roll_dialog_shows_a_certain_fumble_as_tracker_odds_does(tmp_p
         assert "Mara fumbles: 100.0%" in " ".join(
             line.split("│")[-2].strip() for line in pane.splitlines() if line.count("│") >= 2
         )
+
+
+async def test_the_gm_trades_wind_for_a_fall_by_keys(tmp_path: Path) -> None:
+    # Issue 30, R3-17: the demo's open melee consequence (Mara's Bad defense against the
+    # greatsword); the GM knocks her prone instead of half its Wind.
+    app = make_app(tmp_path, history=fatigue_demo())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("s", "down", "down", "down", "down", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Instead" in text and "knocked prone" in text and "Wind spared" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Mara is knocked prone instead of paying" in screen_text(app)
+        mara = next(c for c in app.session.state.combatants if c.name == "Mara")
+        assert [c.name for c in mara.conditions] == ["Prone"]
+        assert app.session.state.last_roll.traded > 0
