@@ -71,6 +71,9 @@ AID_MAX = 8
 # below (it names negative Stamina, Focus, Health and Sanity only), and an empty one's cost is
 # its penalty of 4 and the narrowed thresholds. Every other pool stops at minus its maximum.
 SHORT_TERM: tuple[PoolName, ...] = ("wind", "wit")
+# By the GM's choice (issue 30, R3-14), what an empty short-term pool cannot pay comes out of
+# the long-term pool behind it.
+SPILLS_INTO: dict[PoolName, PoolName] = {"wind": "stamina", "wit": "focus"}
 
 
 def pool_floor(pool: str, maximum: int) -> int:

@@ -56,12 +56,13 @@ def make_side(
     attitude: Attitude,
     effort: tuple[Cost, ...],
     relaxed_up: bool = False,
+    spill: bool = False,
 ) -> Side:
     """A side's numbers, read from its sheet once this check's effort is paid: "Attempting
     to make any Difficulty Check first requires spending" N (and 3N more when intense)."""
     nominal = halved(effort, relaxed_up) if attitude.startswith("relaxed") else effort
     upfront = merge(nominal, scaled(nominal, 3)) if attitude == "intense" else nominal
-    sheet = sheet_of(combatant).spent(upfront)
+    sheet = sheet_of(combatant).spent(upfront, spill)
     check_penalty, fumble_penalty = task_penalties(sheet, tuple(c.pool for c in nominal))
     return Side(
         combatant_id=combatant.id,
@@ -128,6 +129,7 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
             cmd.attacker_attitude,
             effort,
             cmd.relaxed_up,
+            cmd.spill,
         )
     sides = [
         make_side(
@@ -138,6 +140,7 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
             cmd.defender_attitude,
             cmd.defender_effort,
             cmd.relaxed_up,
+            cmd.spill,
         )
         for defender, skills in defenders
     ]
@@ -162,6 +165,7 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
         fumble_threshold=threshold,
         waiting=() if cmd.lowest else others,
         spared=others if cmd.lowest else (),
+        spill=cmd.spill,
     )
 
 
@@ -215,11 +219,14 @@ def consequence_of(roll: FatigueChecked) -> tuple[str, Consequence] | None:
 # --- paying -------------------------------------------------------------------------------------
 
 
-def spend(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> Encounter:
+def spend(
+    state: Encounter, combatant_id: str, costs: tuple[Cost, ...], spill: bool = False
+) -> Encounter:
     target = state.find(combatant_id)
     if target is None or not costs:
         return state
-    return state.replace_combatant(structs.replace(target, sheet=sheet_of(target).spent(costs)))
+    sheet = sheet_of(target).spent(costs, spill)
+    return state.replace_combatant(structs.replace(target, sheet=sheet))
 
 
 def tradable_wind(roll: FatigueChecked) -> int:

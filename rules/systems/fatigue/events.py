@@ -97,6 +97,7 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
     waiting: tuple[Side, ...] = ()
     spared: tuple[Side, ...] = ()
     traded: int = 0  # Wind the GM let the payer off for being knocked prone, disarmed...
+    spill: bool = False  # the GM's choice: what Wind or Wit cannot pay comes from Stamina/Focus
 
     def aid_for(self, side: SideName) -> int:
         return sum(aid.bonus for aid in self.aids if aid.side == side)
@@ -253,6 +254,7 @@ class FatigueCheck(Struct, frozen=True, kw_only=True):
     more_defenders: tuple[str, ...] = ()
     lowest: bool = False
     relaxed_up: bool = False  # the GM's rounding of a relaxed N: half of 5 is 3, not 2
+    spill: bool = False  # what Wind or Wit cannot pay comes from Stamina or Focus
 
 
 class FatigueApply(Struct, frozen=True):

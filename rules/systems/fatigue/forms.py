@@ -95,6 +95,14 @@ RELAXED_ROUNDING: tuple[tuple[str, str], ...] = (
 )
 
 
+# *Threshold Narrowing*: Wind "completely empty" has a penalty of 4; what it cannot pay is the
+# GM's: not paid (the default), or taken from Stamina (Focus for Wit).
+SHORT_POOLS: tuple[tuple[str, str], ...] = (
+    ("lost", "the rest is not paid"),
+    ("spill", "the rest from Stamina/Focus"),
+)
+
+
 def check_form(state: Encounter) -> list[Field]:
     if len(state.combatants) < 1:
         raise Rejected("A check needs a combatant: add one first")
@@ -168,6 +176,13 @@ def check_form(state: Encounter) -> list[Field]:
             choices=WHO_DEFENDS,
         ),
         Field(
+            key="short_pools",
+            label="Wind/Wit run out",
+            kind="choice",
+            default="lost",
+            choices=SHORT_POOLS,
+        ),
+        Field(
             key="relaxed_n",
             label="Relaxed: half of N",
             kind="choice",
@@ -201,6 +216,7 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
         more_defenders=named_combatants(state, values.get("more_defenders", "")),
         lowest=choice_value(values, fields["who_defends"]) == "lowest",
         relaxed_up=choice_value(values, fields["relaxed_n"]) == "up",
+        spill=choice_value(values, fields["short_pools"]) == "spill",
     )
 
 

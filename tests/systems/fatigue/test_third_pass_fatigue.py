@@ -166,3 +166,23 @@ def test_no_trade_outside_melee() -> None:
     attack(history, 15, 3, weapon="9mm Pistol")
     with pytest.raises(Rejected, match="Only a melee consequence"):
         SYSTEM.action_form(history.state, "trade", None)
+
+
+# --- R3-14: what Wind and Wit cannot pay: not paid (default) or from Stamina / Focus --------
+
+
+def test_what_wind_cannot_pay_spills_into_stamina_by_the_gms_choice() -> None:
+    assert FatigueSheet(wind=10, stamina=40).spent((Cost("wind", 50),)).stamina == 40
+    spilled = FatigueSheet(wind=10, stamina=40).spent((Cost("wind", 50),), spill=True)
+    assert (spilled.wind, spilled.stamina) == (0, 0)
+    assert FatigueSheet(wit=2, focus=40).spent((Cost("wit", 5),), spill=True).focus == 37
+    history = fight(defender=FatigueSheet(skills=(Skill("Dodge", 2),), wind=10))
+    values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
+    assert values["short_pools"] == "lost"
+    values |= {"attacker": "c1", "defender": "c2", "short_pools": "spill"}
+    run(history, SYSTEM.action_command(history.state, "roll", values), 15, 3)
+    bob = sheet(history, "c2")
+    assert (bob.wind, bob.stamina) == (5, 40)  # N 5 paid from Wind 10
+    run(history, FatigueApply())  # Bad (Wind 5/40: penalty 3): 2N + 8N Wind, 2N Stamina, a hit
+    bob = sheet(history, "c2")
+    assert bob.wind == 0 and bob.stamina == 40 - 10 - (50 - 5)
