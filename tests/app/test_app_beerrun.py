@@ -273,3 +273,26 @@ async def test_the_gm_chooses_how_many_helping_dice_are_replaced_by_keys(tmp_pat
         await pilot.pause()
         [paid] = app.session.state.system_state.pools
         assert paid.difficulty == (10, 8, 2)
+
+
+async def test_the_gm_gives_a_failed_helps_penalty_to_the_one_helped_by_keys(
+    tmp_path: Path,
+) -> None:
+    # Issue 30, R3-11: the pool dialog's last field says who rolls a failed help's penalty.
+    from rules.systems.beerrun.events import SetGoal
+    from rules.systems.beerrun.sheet import Goal
+
+    history = tavern()
+    goal = SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8))
+    history.commit(decide(history.state, goal, ScriptedDice([])), "goal")
+    app = make_app(tmp_path, history, [])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, 1)
+        await menu(pilot, POOL)  # Dice; Against, Difficulty, Dice replaced, Failed help's...
+        await pilot.press("tab", "tab", "tab", "tab")
+        await pilot.pause()
+        assert "◀ the helper ▶" in screen_text(app)
+        await pilot.press("right", "enter")
+        await pilot.pause()
+        [paid] = app.session.state.system_state.pools
+        assert paid.penalty_to_ally

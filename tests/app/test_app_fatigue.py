@@ -145,7 +145,7 @@ def test_the_bundled_demo_save_is_the_demo_mid_fight() -> None:
 
 async def test_calling_off_by_keys_outside_combat_only(tmp_path: Path) -> None:
     # The demo ends on Mara's Bad defense against the Brute's greatsword: combat, so the
-    # effort cannot be called off.
+    # effort is called off only if the GM allows it (issue 30, R3-12): "No" by default.
     app = make_app(tmp_path, history=fatigue_demo())
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
@@ -153,7 +153,15 @@ async def test_calling_off_by_keys_outside_combat_only(tmp_path: Path) -> None:
         await pilot.press("s", "down", "down", "enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Levels lower" not in text and "is combat" in text
+        assert "Levels lower" in text and "GM allows it" in text and "◀ No ▶" in text
+        await pilot.press("enter")  # the GM does not allow it: refused, the dialog stays
+        await pilot.pause()
+        assert "is combat" in screen_text(app)
+        assert app.session.state.last_roll.called_off == 0
+        await pilot.press("tab", "right", "enter")  # GM allows it: Yes
+        await pilot.pause()
+        assert "Mara calls off the effort (1 level" in screen_text(app)
+        assert app.session.state.last_roll.called_off == 1
     # Bob against nature (no weapon): 6 - 3 (Wind 10/40 once paid) = 3 against 20, lost by
     # 17 at spacing 7: a Bad result he calls off two levels.
     history = two_fighters()
@@ -230,3 +238,21 @@ async def test_the_roll_dialog_shows_a_certain_fumble_as_tracker_odds_does(tmp_p
         assert "Mara fumbles: 100.0%" in " ".join(
             line.split("│")[-2].strip() for line in pane.splitlines() if line.count("│") >= 2
         )
+
+
+async def test_the_gm_trades_wind_for_a_fall_by_keys(tmp_path: Path) -> None:
+    # Issue 30, R3-17: the demo's open melee consequence (Mara's Bad defense against the
+    # greatsword); the GM knocks her prone instead of half its Wind.
+    app = make_app(tmp_path, history=fatigue_demo())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("s", "down", "down", "down", "down", "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Instead" in text and "knocked prone" in text and "Wind spared" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Mara is knocked prone instead of paying" in screen_text(app)
+        mara = next(c for c in app.session.state.combatants if c.name == "Mara")
+        assert [c.name for c in mara.conditions] == ["Prone"]
+        assert app.session.state.last_roll.traded > 0

@@ -269,3 +269,24 @@ async def test_a_stabilized_combatant_healed_on_the_line_can_act_again(tmp_path:
         await pilot.pause()
         assert "Bob is no longer Incapacitated" in screen_text(app)
         assert "✗" not in rows(app, "Bob")
+
+
+async def test_the_damage_roll_by_keys_carries_the_hits_sword(tmp_path: Path) -> None:
+    # Issue 30, R3-01: the hit with Melee +4 and Sword +3; `d` rolls its damage with both.
+    orla = LiveHackSheet(skills=(Rating("Melee", 4),), items=(Rating("Sword", 3),))
+    history = fight(("Orla", "party", orla), ("Goblin", "foes", LiveHackSheet()))
+    app = make_app(tmp_path, history, faces=[3, 1, 1, 1, 1, 1, 1, 1])
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        app.screen.query_one("#field-skill").value = "Melee"
+        app.screen.query_one("#field-items").value = "Sword"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "HIT," in screen_text(app)
+        await pilot.press("d")  # the damage roll, as the hit was made
+        await pilot.pause()
+        damage = app.session.state.last_roll
+        assert damage.defense == "fortitude"
+        assert [p.label for p in damage.attacker.parts] == ["Melee", "Sword", "rolled over"]
+        assert "Melee +4 Sword +3 rolled over +1" in screen_text(app)

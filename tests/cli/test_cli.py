@@ -37,6 +37,17 @@ def test_roll_with_take_ten_and_zero_rolls_no_dice() -> None:
     data = json.loads(result.stdout)
     assert data["attacker"]["boon"] == [] and data["attacker"]["total"] == 12
     assert data["defender"]["total"] == 1 and data["margin"] == 11
+    assert data["tier"] is None  # a roll to hit: its damage roll comes next (issue 30)
+    assert data["margin_bonus"] == 2
+
+
+def test_the_json_tier_is_the_damage_tables_only_for_a_roll_it_answers() -> None:
+    """Issue 30: `--defense reflex --json` gave a roll to hit a damage-table tier."""
+    result = tracker(
+        "roll", "livehack", "--attacker", "2", "--defender", "1", "--defense", "fortitude",
+        "--attacker-take", "ten", "--defender-take", "zero", "--json",
+    )  # fmt: skip
+    data = json.loads(result.stdout)
     assert data["tier"] == {"low": 10, "high": 14, "levels": 3, "condition": "Incapacitated"}
 
 

@@ -14,11 +14,13 @@ from .events import (
     Ceded,
     DamageLanded,
     DiceGained,
+    DifficultyWorn,
     GoalGained,
     GoalSet,
     OutcomeDieAdded,
     PoolBuilt,
     RoundRolled,
+    Worn,
 )
 from .sheet import Ability, Goal, TempDie, damaged, spend_one
 
@@ -32,6 +34,10 @@ def apply(state: Encounter, event: object) -> Encounter:
         case CategoriesSet():
             return state.update(system_state=structs.replace(own, categories=event.categories))
         case GoalSet():
+            if decide.sheet_of(state.combatant(event.combatant_id)).goal != event.goal:
+                # Another goal faces another difficulty: the worn one is left behind.
+                worn = tuple(w for w in own.worn if w.combatant_id != event.combatant_id)
+                state = state.update(system_state=structs.replace(own, worn=worn))
             return with_sheet(state, event.combatant_id, goal=event.goal)
         case PoolBuilt(pool=pool):
             sheet = decide.sheet_of(state.combatant(pool.combatant_id))
@@ -45,6 +51,11 @@ def apply(state: Encounter, event: object) -> Encounter:
             if event.kind == "situation":
                 return with_sheet(state, event.combatant_id, situation=(*sheet.situation, die))
             return with_sheet(state, event.combatant_id, penalty=(*sheet.penalty, die))
+        case DifficultyWorn():
+            worn = tuple(w for w in own.worn if w.combatant_id != event.combatant_id)
+            if event.left:
+                worn = (*worn, Worn(event.combatant_id, event.left))
+            return state.update(system_state=structs.replace(own, worn=worn))
         case GoalGained():
             sheet = decide.sheet_of(state.combatant(event.combatant_id))
             goal = structs.replace(sheet.goal or Goal(), gained=True)

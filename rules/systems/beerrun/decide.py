@@ -30,6 +30,7 @@ from .events import (
     Contest,
     DamageLanded,
     DiceGained,
+    DifficultyWorn,
     GoalGained,
     GoalSet,
     Hit,
@@ -231,6 +232,7 @@ def build_pool(state: Encounter, cmd: BuildPool) -> Pool:
             difficulty=with_target_die(cmd.difficulty, goal.die, cmd.replace),
             ally_id=goal.ally_id,
             target_die=goal.die,
+            penalty_to_ally=kind == "helping" and cmd.penalty_to_ally,
         )
     if cmd.against is None:
         if not cmd.difficulty:
@@ -317,6 +319,7 @@ def roll_helping(
                 bottom=_difficulty(pool, dice) + side.against,
                 target_die=pool.target_die,
                 ally_id=pool.ally_id,
+                penalty_to_ally=pool.penalty_to_ally,
             )
         )
     events: list[object] = [
@@ -337,10 +340,11 @@ def roll_helping(
                     source_id=contest.top_id,
                 )
             )
-        if outcome.bottom_kept:
+        if outcome.bottom_kept and (ally is not None or not contest.penalty_to_ally):
+            sufferer = ally.id if ally is not None and contest.penalty_to_ally else contest.top_id
             events.append(
                 DiceGained(
-                    combatant_id=contest.top_id,
+                    combatant_id=sufferer,
                     kind="penalty",
                     size=contest.target_die,
                     uses=outcome.bottom_kept,
@@ -408,10 +412,26 @@ def _main_results(state: Encounter, contest: Contest) -> list[object]:
                 source_id=contest.top_id,
             )
         ]
-    if contest.bottom_id is None and outcome.upper == "top":
-        # A static difficulty has no abilities to wear down: the upper hand carries the goal.
-        return [GoalGained(combatant_id=contest.top_id, reason="beat the difficulty")]
+    if contest.bottom_id is None and outcome.top_kept:
+        return wear_difficulty(contest, outcome.top_kept)
     return []
+
+
+def wear_difficulty(contest: Contest, pips: int) -> list[object]:
+    """*Determine Effects* against a static difficulty: its dice stand for what opposes the
+    goal, and the actor's kept successes land on them as on abilities, all on the smallest
+    die (the quickest way to zero); a die at zero gains the goal (*Abilities Reduced to
+    Zero*). So "kill the dragon" against 4d12 takes rounds, not one lucky pair."""
+    before = tuple(d.size for d in contest.bottom if d.label == "difficulty")
+    if not before:
+        return []
+    smallest = before.index(min(before))
+    size = before[smallest] - pips
+    left = () if size <= 0 else (*before[:smallest], size, *before[smallest + 1 :])
+    worn = DifficultyWorn(combatant_id=contest.top_id, pips=pips, before=before, left=left)
+    if left:
+        return [worn]
+    return [worn, GoalGained(combatant_id=contest.top_id, reason="wore the difficulty down")]
 
 
 def pending_from(round_: int, contest: Contest) -> list[Pending]:

@@ -37,6 +37,7 @@ class Pool(Struct, frozen=True, kw_only=True):
     difficulty: tuple[int, ...] = ()
     ally_id: str | None = None
     target_die: int = 0
+    penalty_to_ally: bool = False  # a failed help's penalty dice: the GM's choice of who
 
 
 class Pending(Struct, frozen=True, kw_only=True):
@@ -49,11 +50,19 @@ class Pending(Struct, frozen=True, kw_only=True):
     upper: bool
 
 
+class Worn(Struct, frozen=True):
+    """A static difficulty worn down by one actor's successes: the dice it has left."""
+
+    combatant_id: str
+    dice: tuple[int, ...]
+
+
 class BeerRunState(Struct, frozen=True, kw_only=True, tag="beerrun.state"):
     categories: tuple[str, ...] = ()
     pools: tuple[Pool, ...] = ()
     pending: tuple[Pending, ...] = ()
     rolled_round: int = 0
+    worn: tuple[Worn, ...] = ()  # difficulties worn down, by actor (none in older saves)
 
 
 # --- commands ----------------------------------------------------------------------------------
@@ -77,6 +86,9 @@ class BuildPool(Struct, frozen=True, kw_only=True):
     against: str | None = None
     difficulty: tuple[int, ...] = ()
     replace: int = 3  # helping or situational: how many difficulty dice become the target die
+    # *Helping Goal*: "the character in question must suffer" a failure's penalty die: the
+    # helper (False, the default) or, by the GM's choice, the one helped.
+    penalty_to_ally: bool = False
 
 
 class RollRound(Struct, frozen=True):
@@ -127,6 +139,7 @@ class Contest(Struct, frozen=True, kw_only=True):
     bottom: tuple[Die, ...]
     target_die: int = 0
     ally_id: str | None = None
+    penalty_to_ally: bool = False  # helping: a failure's penalty die goes to the one helped
 
 
 class Spent(Struct, frozen=True):
@@ -148,6 +161,16 @@ class DiceGained(Struct, frozen=True, kw_only=True, tag="beerrun.dice-gained"):
     size: int
     uses: int
     source_id: str
+
+
+class DifficultyWorn(Struct, frozen=True, kw_only=True, tag="beerrun.difficulty-worn"):
+    """An actor's kept successes landed as pips on its static difficulty's smallest die
+    (``before`` the dice rolled, ``left`` what stands for the next round; empty: beaten)."""
+
+    combatant_id: str
+    pips: int
+    before: tuple[int, ...]
+    left: tuple[int, ...]
 
 
 class GoalGained(Struct, frozen=True, kw_only=True, tag="beerrun.goal-gained"):

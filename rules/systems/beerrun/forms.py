@@ -145,14 +145,38 @@ def _pool_form(
             default=opponent.id if opponent else DIFFICULTY,
             choices=(*people, (DIFFICULTY, "a difficulty pool")),
         ),
-        Field(key="difficulty", label="Difficulty dice", kind="text", help="e.g. d10,d10,d4"),
+        Field(
+            key="difficulty",
+            label="Difficulty dice",
+            kind="text",
+            default=worn_difficulty(state, who.id),
+            help="e.g. d10,d10,d4; as worn down so far",
+        ),
         Field(
             key="replace",
             label="Dice replaced",
             default=str(MAX_REPLACED),
             help="helping/situational: 0-3 difficulty dice become the target die",
         ),
+        Field(
+            key="penalty_to",
+            label="Failed help's penalty",
+            kind="choice",
+            default="helper",
+            choices=PENALTY_TO,
+            help="helping: who rolls a failure's penalty die",
+        ),
     ]
+
+
+# *Helping Goal*: "the character in question" of a failure: the helper, or the one helped.
+PENALTY_TO: tuple[tuple[str, str], ...] = (("helper", "the helper"), ("helped", "the one helped"))
+
+
+def worn_difficulty(state: Encounter, cid: str) -> str:
+    """The static difficulty this actor has worn down so far ("" when none)."""
+    worn = next((w for w in decide.br_state(state).worn if w.combatant_id == cid), None)
+    return pool_text(worn.dice) if worn else ""
 
 
 def _cede_form(
@@ -263,6 +287,7 @@ def _pool_command(values: Mapping[str, str], fields: dict[str, Field]) -> BuildP
         against=None if against == DIFFICULTY else against,
         difficulty=parse_pool(values.get("difficulty", ""), "The difficulty pool"),
         replace=int_value(values, "replace", "Dice replaced", MAX_REPLACED),
+        penalty_to_ally=choice_value(values, fields["penalty_to"]) == "helped",
     )
 
 

@@ -9,13 +9,14 @@ from rules.events import ConditionAdded, TurnAdvanced
 from rules.logline import Line, LogEntry, Span, spans
 
 from . import decide
-from .dice import NO_DIE, Outcome, Winner, compare
+from .dice import NO_DIE, Outcome, Winner, compare, pool_text
 from .events import (
     CategoriesSet,
     Ceded,
     Contest,
     DamageLanded,
     DiceGained,
+    DifficultyWorn,
     GoalGained,
     GoalSet,
     OutcomeDieAdded,
@@ -160,6 +161,17 @@ def describe_event(state: Encounter, event: object) -> LogEntry:
         case GoalSet(combatant_id=cid, goal=goal):
             text = goal_text(state, goal) or "a goal"
             return LogEntry("note", (spans(Span(state.name_of(cid), "name"), f" aims to {text}"),))
+        case DifficultyWorn(combatant_id=cid, pips=pips, before=before, left=left):
+            standing = pool_text(left) if left else "a die at zero"
+            return LogEntry(
+                "roll",
+                (
+                    spans(
+                        Span(state.name_of(cid), "name"),
+                        f" wears the difficulty {pool_text(before)} down by {pips}: {standing}",
+                    ),
+                ),
+            )
         case GoalGained(combatant_id=cid, reason=reason):
             return LogEntry(
                 "roll",

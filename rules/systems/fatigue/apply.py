@@ -19,6 +19,7 @@ from .events import (
     FatigueChecked,
     FatiguePoolsSpent,
     FatigueSuckageTaken,
+    FatigueTraded,
     pending,
 )
 
@@ -31,7 +32,7 @@ def apply(state: Encounter, event: object) -> Encounter:
         case FatigueChecked():
             state = state.update(last_roll=first_comparison(event), last_roll_applied=False)
             for side in paying_sides(event):
-                state = spend(state, side.combatant_id, side.upfront)
+                state = spend(state, side.combatant_id, side.upfront, event.spill)
             return state
         case FatigueSuckageTaken():
             roll = pending(state)
@@ -40,12 +41,15 @@ def apply(state: Encounter, event: object) -> Encounter:
             )
         case FatigueCalledOff():
             return state.update(last_roll=structs.replace(pending(state), called_off=event.levels))
+        case FatigueTraded():
+            return state.update(last_roll=structs.replace(pending(state), traded=event.wind))
         case FatigueAided():
             roll = pending(state)
             state = state.update(last_roll=structs.replace(roll, aids=(*roll.aids, event.aid)))
-            return spend(state, event.aid.helper.combatant_id, event.aid.helper.upfront)
+            return spend(state, event.aid.helper.combatant_id, event.aid.helper.upfront, roll.spill)
         case FatiguePoolsSpent():
-            state = spend(state, event.combatant_id, event.costs)
+            spill = isinstance(state.last_roll, FatigueChecked) and state.last_roll.spill
+            state = spend(state, event.combatant_id, event.costs, spill)
             return settled(state)
     raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
 

@@ -71,6 +71,9 @@ AID_MAX = 8
 # below (it names negative Stamina, Focus, Health and Sanity only), and an empty one's cost is
 # its penalty of 4 and the narrowed thresholds. Every other pool stops at minus its maximum.
 SHORT_TERM: tuple[PoolName, ...] = ("wind", "wit")
+# By the GM's choice (issue 30, R3-14), what an empty short-term pool cannot pay comes out of
+# the long-term pool behind it.
+SPILLS_INTO: dict[PoolName, PoolName] = {"wind": "stamina", "wit": "focus"}
 
 
 def pool_floor(pool: str, maximum: int) -> int:
@@ -162,9 +165,10 @@ def effort_text(costs: tuple[Cost, ...]) -> str:
     return " + ".join(f"{c.amount} {POOL_TITLES[c.pool]}" for c in costs) or "no effort"
 
 
-def halved(costs: tuple[Cost, ...]) -> tuple[Cost, ...]:
-    """A relaxed attitude halves N (rounding down), to a minimum of 1."""
-    return tuple(Cost(c.pool, max(1, c.amount // 2)) for c in costs)
+def halved(costs: tuple[Cost, ...], up: bool = False) -> tuple[Cost, ...]:
+    """A relaxed attitude halves N, to a minimum of 1, each pool's N rounded down (5 -> 2)
+    or, by the GM's choice, up (5 -> 3)."""
+    return tuple(Cost(c.pool, max(1, (c.amount + up) // 2)) for c in costs)
 
 
 def scaled(costs: tuple[Cost, ...], factor: int) -> tuple[Cost, ...]:

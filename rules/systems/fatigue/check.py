@@ -55,12 +55,14 @@ def make_side(
     skills: tuple[str, ...],
     attitude: Attitude,
     effort: tuple[Cost, ...],
+    relaxed_up: bool = False,
+    spill: bool = False,
 ) -> Side:
     """A side's numbers, read from its sheet once this check's effort is paid: "Attempting
     to make any Difficulty Check first requires spending" N (and 3N more when intense)."""
-    nominal = halved(effort) if attitude.startswith("relaxed") else effort
+    nominal = halved(effort, relaxed_up) if attitude.startswith("relaxed") else effort
     upfront = merge(nominal, scaled(nominal, 3)) if attitude == "intense" else nominal
-    sheet = sheet_of(combatant).spent(upfront)
+    sheet = sheet_of(combatant).spent(upfront, spill)
     check_penalty, fumble_penalty = task_penalties(sheet, tuple(c.pool for c in nominal))
     return Side(
         combatant_id=combatant.id,
@@ -120,7 +122,14 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
     if attacker is not None:
         faces = roll_stress(dice, cmd.attacker_dice)
         attack = make_side(
-            attacker, cmd.attacker_dice, faces, cmd.attacker_skills, cmd.attacker_attitude, effort
+            attacker,
+            cmd.attacker_dice,
+            faces,
+            cmd.attacker_skills,
+            cmd.attacker_attitude,
+            effort,
+            cmd.relaxed_up,
+            cmd.spill,
         )
     sides = [
         make_side(
@@ -130,6 +139,8 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
             skills,
             cmd.defender_attitude,
             cmd.defender_effort,
+            cmd.relaxed_up,
+            cmd.spill,
         )
         for defender, skills in defenders
     ]
@@ -139,7 +150,13 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
     # "When it is unclear who should play the role of the defender, the defender will
     # generally be whoever scores the lowest" (the first of them on a tie).
     defend = min(sides, key=lambda side: side.total) if cmd.lowest else sides[0]
-    others = tuple(side for side in sides if side is not defend)
+    if cmd.lowest and attack is not None and attack.total < defend.total:
+        # "Whoever scores the lowest", the one who started it included (issue 30, R3-13):
+        # it defends against the best of the rest (the first of them on a tie), who swings
+        # no weapon of the starter's and has no fumble line to beat.
+        attack, defend = max(sides, key=lambda side: side.total), attack
+        weapon, threshold = None, 0
+    others = tuple(side for side in sides if side is not defend and side is not attack)
     return FatigueChecked(
         attacker=attack,
         defender=defend,
@@ -148,6 +165,7 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
         fumble_threshold=threshold,
         waiting=() if cmd.lowest else others,
         spared=others if cmd.lowest else (),
+        spill=cmd.spill,
     )
 
 
@@ -201,8 +219,19 @@ def consequence_of(roll: FatigueChecked) -> tuple[str, Consequence] | None:
 # --- paying -------------------------------------------------------------------------------------
 
 
-def spend(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> Encounter:
+def spend(
+    state: Encounter, combatant_id: str, costs: tuple[Cost, ...], spill: bool = False
+) -> Encounter:
     target = state.find(combatant_id)
     if target is None or not costs:
         return state
-    return state.replace_combatant(structs.replace(target, sheet=sheet_of(target).spent(costs)))
+    sheet = sheet_of(target).spent(costs, spill)
+    return state.replace_combatant(structs.replace(target, sheet=sheet))
+
+
+def tradable_wind(roll: FatigueChecked) -> int:
+    """The Wind of the open melee consequence the GM may trade (0: none to trade)."""
+    found = consequence_of(roll)
+    if found is None or roll.weapon is None or roll.weapon.kind != "melee" or roll.traded:
+        return 0
+    return sum(c.amount for c in found[1].costs if c.pool == "wind")

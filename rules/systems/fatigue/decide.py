@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.conditions import Condition, Duration
 from rules.dice import DiceSource
 from rules.errors import Rejected
+from rules.events import ConditionAdded
 
 from .arithmetic import (
+    Cost,
     aid_bonus,
     aid_target,
     roll_stress,
@@ -18,8 +21,10 @@ from .check import (
     make_side,
     next_comparison,
     resolve_skills,
+    tradable_wind,
 )
 from .events import (
+    TRADES,
     Aid,
     FatigueAid,
     FatigueAided,
@@ -28,6 +33,8 @@ from .events import (
     FatiguePoolsSpent,
     FatigueSuckageTaken,
     FatigueTakeSuckage,
+    FatigueTrade,
+    FatigueTraded,
     Suckage,
     call_off_refusal,
     level_name,
@@ -68,7 +75,7 @@ def pay(state: Encounter) -> FatiguePoolsSpent:
         raise Rejected("The one who pays is no longer in the encounter")
     return FatiguePoolsSpent(
         combatant_id=target,
-        costs=consequence.costs,
+        costs=traded_costs(consequence.costs, roll.traded),
         what=level_name(roll, roll.level),
         reckoning=consequence.reckoning,
         narrate=consequence.narrate,
@@ -77,10 +84,14 @@ def pay(state: Encounter) -> FatiguePoolsSpent:
 
 def suckage(state: Encounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
     roll = pending(state)
-    if roll.fumbled or roll.defense_rolled is None:
-        raise Rejected("Suckage points only lift a failed defense: the last check has none")
-    if not 1 <= cmd.points <= roll.loss:
-        raise Rejected(f"Take 1 to {roll.loss} suckage points (the defense lost by {roll.loss})")
+    if roll.fumbled and not roll.fumble_missed:
+        raise Rejected("The fumble is on its line: suckage cannot take it out of the fumble")
+    if not roll.fumbled and roll.defense_rolled is None:
+        raise Rejected("Suckage points only lift a failed roll: the last check has none")
+    room = roll.suckage_room
+    if not 1 <= cmd.points <= room:
+        what = "the fumble stays a fumble" if roll.fumbled else f"the defense lost by {room}"
+        raise Rejected(f"Take 1 to {room} suckage points ({what})")
     if not cmd.cost:
         raise Rejected("Say what the suckage costs (e.g. falls to one knee)")
     if len(cmd.cost) > MAX_COST_TEXT:
@@ -88,11 +99,34 @@ def suckage(state: Encounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
     return FatigueSuckageTaken(Suckage(cmd.points, cmd.cost))
 
 
+def traded_costs(costs: tuple[Cost, ...], wind: int) -> tuple[Cost, ...]:
+    """A consequence's costs less the Wind the GM traded for a condition."""
+    return tuple(Cost(c.pool, max(0, c.amount - wind)) if c.pool == "wind" else c for c in costs)
+
+
+def trade(state: Encounter, cmd: FatigueTrade) -> list[object]:
+    """*Melee*: the GM substitutes a condition for some of the first consequence's fatigue."""
+    roll = pending(state)
+    most = tradable_wind(roll)
+    if not most:
+        raise Rejected("Only a melee consequence's Wind may be traded, once, for a condition")
+    if cmd.instead not in dict(TRADES):
+        raise Rejected(f"Trade Wind for one of: {', '.join(dict(TRADES))}")
+    if not 1 <= cmd.wind <= most:
+        raise Rejected(f"Trade 1 to {most} Wind")
+    payer = roll.sufferer
+    assert payer is not None  # a consequence has one who pays it
+    duration = Duration("until-removed")
+    condition = Condition(cmd.instead, duration, state.expiry_for(payer.combatant_id, duration))
+    traded = FatigueTraded(combatant_id=payer.combatant_id, instead=cmd.instead, wind=cmd.wind)
+    return [traded, ConditionAdded(payer.combatant_id, condition)]
+
+
 def call_off(state: Encounter, cmd: FatigueCallOff) -> FatigueCalledOff:
     roll = pending(state)
     if cmd.levels not in (1, 2):
         raise Rejected("Calling off lowers the consequence one or two levels")
-    refusal = call_off_refusal(state, roll)
+    refusal = call_off_refusal(state, roll, cmd.gm_allows)
     if refusal:
         raise Rejected(refusal)
     return FatigueCalledOff(cmd.levels)
@@ -102,6 +136,11 @@ def aid(state: Encounter, cmd: FatigueAid, dice: DiceSource) -> FatigueAided:
     roll = pending(state)
     if cmd.side == "attacker" and roll.attacker is None:
         raise Rejected("Nature needs no aid: aid the defender")
+    if roll.suckage or roll.called_off:
+        # The order of play: the dice, then aid (its target is the check's result), then the
+        # loser's suckage or calling off, each chosen knowing the totals (issue 30, R3-15).
+        done = "suckage was taken" if roll.suckage else "the effort was called off"
+        raise Rejected(f"Aid comes before suckage and calling off: {done} on this check")
     helper = state.combatant(cmd.helper_id)
     resolve_skills(helper, cmd.skills)
     faces = roll_stress(dice, cmd.dice)

@@ -96,6 +96,8 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
     # settled; or, when the lowest scorer defends, those who scored higher and do not.
     waiting: tuple[Side, ...] = ()
     spared: tuple[Side, ...] = ()
+    traded: int = 0  # Wind the GM let the payer off for being knocked prone, disarmed...
+    spill: bool = False  # the GM's choice: what Wind or Wit cannot pay comes from Stamina/Focus
 
     def aid_for(self, side: SideName) -> int:
         return sum(aid.bonus for aid in self.aids if aid.side == side)
@@ -131,11 +133,22 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
 
     @property
     def fumble_rolled(self) -> int | None:
-        """The attacker's fumble level (1-4) before calling off; None when it beat the line."""
+        """The attacker's fumble level (1-4) before calling off; None when it beat the line.
+        Judged on the attacker's own roll: an aid, rolled after it, helps the check but does
+        not undo a fumble already made (issue 30, R3-15)."""
         line = self.fumble_line
         if line is None or self.attacker is None:
             return None
-        return fumble_level(self.attacker_total, line, self.attacker.spacing)
+        # Suckage is the fumbling attacker's own here: a defender takes none once it fumbled.
+        return fumble_level(self.attacker.total + self.suckage_points, line, self.attacker.spacing)
+
+    @property
+    def fumble_missed(self) -> int:
+        """How far the fumbling attacker is at or under its line, after suckage (0: none)."""
+        line = self.fumble_line
+        if not self.fumbled or line is None or self.attacker is None:
+            return 0
+        return line - self.attacker.total - self.suckage_points
 
     @property
     def fumbled(self) -> bool:
@@ -169,10 +182,23 @@ class FatigueChecked(Struct, frozen=True, kw_only=True, tag="fatigue.checked"):
 
     @property
     def suckage_offer(self) -> int:
-        """Points that would lift a failed defense across the next threshold (0: none)."""
-        if self.fumbled or self.defense_rolled is None:
+        """Points that would lift a failed roll across the next threshold (0: none): a failed
+        defense, or a fumble worse than the first (issue 30, R3-16: "boost a failed roll
+        upward"); suckage never takes an attacker out of its fumble."""
+        if self.fumbled:
+            level = self.fumble_rolled
+            if level is None or level <= 1 or self.attacker is None:
+                return 0
+            return self.fumble_missed - ((level - 1) * self.attacker.spacing - 1)
+        if self.defense_rolled is None:
             return 0
         return suckage_to_lift(self.loss, self.defender.spacing)
+
+    @property
+    def suckage_room(self) -> int:
+        """The most suckage points this check takes: a defender up to a win, a fumbling
+        attacker up to its line (still a fumble)."""
+        return self.fumble_missed if self.fumbled else self.loss
 
 
 class FatigueSuckageTaken(Struct, frozen=True, tag="fatigue.suckage-taken"):
@@ -181,6 +207,15 @@ class FatigueSuckageTaken(Struct, frozen=True, tag="fatigue.suckage-taken"):
 
 class FatigueCalledOff(Struct, frozen=True, tag="fatigue.called-off"):
     levels: int
+
+
+class FatigueTraded(Struct, frozen=True, kw_only=True, tag="fatigue.traded"):
+    """*Melee*: "At GM's option can substitute getting knocked prone, disarmed, etc for some
+    of fatigue": the payer is ``instead`` (a condition) and pays ``wind`` less."""
+
+    combatant_id: str
+    instead: str
+    wind: int
 
 
 class FatigueAided(Struct, frozen=True, tag="fatigue.aided"):
@@ -218,6 +253,8 @@ class FatigueCheck(Struct, frozen=True, kw_only=True):
     # it has; ``lowest``: only whoever scores the lowest of them all defends.
     more_defenders: tuple[str, ...] = ()
     lowest: bool = False
+    relaxed_up: bool = False  # the GM's rounding of a relaxed N: half of 5 is 3, not 2
+    spill: bool = False  # what Wind or Wit cannot pay comes from Stamina or Focus
 
 
 class FatigueApply(Struct, frozen=True):
@@ -231,6 +268,18 @@ class FatigueTakeSuckage(Struct, frozen=True):
 
 class FatigueCallOff(Struct, frozen=True):
     levels: int = 1
+    # *Other Things* and *Attitudes* ("may not be able to back out"): the GM may let a
+    # combat or intense effort be called off all the same.
+    gm_allows: bool = False
+
+
+class FatigueTrade(Struct, frozen=True, kw_only=True):
+    instead: str = "Prone"
+    wind: int = 1
+
+
+# What the GM may substitute for some of a melee consequence's Wind (a condition's name).
+TRADES: tuple[tuple[str, str], ...] = (("Prone", "knocked prone"), ("Disarmed", "disarmed"))
 
 
 class FatigueAid(Struct, frozen=True, kw_only=True):
@@ -276,14 +325,17 @@ def level_name(roll: FatigueChecked, level: int | None) -> str:
     return "no consequence" if roll.fumbled else "Successful defense"
 
 
-def call_off_refusal(state: Encounter, roll: FatigueChecked) -> str:
+def call_off_refusal(state: Encounter, roll: FatigueChecked, gm_allows: bool = False) -> str:
     """Why the open check's effort cannot be called off ("" when it can): calling off is
-    for tasks outside combat (*Other Things*), and not for an intense effort."""
+    for tasks outside combat (*Other Things*), and not for an intense effort, unless the GM
+    allows it ("may not be able to" is not "never")."""
     if roll.called_off:
         return "That effort has already been called off"
     sufferer = roll.sufferer
     if roll.level is None or sufferer is None:
         return "There is no consequence to call off"
+    if gm_allows:
+        return ""
     if roll.in_combat:
         weapon = roll.weapon.name if roll.weapon is not None else "a weapon"
         return (

@@ -13,14 +13,16 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
 from .arithmetic import ATTITUDES, parse_effort
-from .check import check
+from .check import check, tradable_wind
 from .events import (
     SIDES,
+    TRADES,
     FatigueAid,
     FatigueCallOff,
     FatigueCheck,
     FatigueChecked,
     FatigueTakeSuckage,
+    FatigueTrade,
     Suckage,
     call_off_refusal,
     level_name,
@@ -84,6 +86,21 @@ def default_target(state: Encounter, attacker: Combatant) -> Combatant:
     others = [c for c in state.combatants if c.id != attacker.id]
     foes = [c for c in others if c.side != attacker.side]
     return next((c for c in foes if not out_word(c)), foes[0] if foes else others[0])
+
+
+# *Attitudes*: "halves the value of N, to a minimum of 1": an odd N is the GM's to round.
+RELAXED_ROUNDING: tuple[tuple[str, str], ...] = (
+    ("down", "rounded down (5 -> 2)"),
+    ("up", "rounded up (5 -> 3)"),
+)
+
+
+# *Threshold Narrowing*: Wind "completely empty" has a penalty of 4; what it cannot pay is the
+# GM's: not paid (the default), or taken from Stamina (Focus for Wit).
+SHORT_POOLS: tuple[tuple[str, str], ...] = (
+    ("lost", "the rest is not paid"),
+    ("spill", "the rest from Stamina/Focus"),
+)
 
 
 def check_form(state: Encounter) -> list[Field]:
@@ -158,6 +175,20 @@ def check_form(state: Encounter) -> list[Field]:
             default="each",
             choices=WHO_DEFENDS,
         ),
+        Field(
+            key="short_pools",
+            label="Wind/Wit run out",
+            kind="choice",
+            default="lost",
+            choices=SHORT_POOLS,
+        ),
+        Field(
+            key="relaxed_n",
+            label="Relaxed: half of N",
+            kind="choice",
+            default="down",
+            choices=RELAXED_ROUNDING,
+        ),
     ]
 
 
@@ -184,6 +215,8 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
         ),
         more_defenders=named_combatants(state, values.get("more_defenders", "")),
         lowest=choice_value(values, fields["who_defends"]) == "lowest",
+        relaxed_up=choice_value(values, fields["relaxed_n"]) == "up",
+        spill=choice_value(values, fields["short_pools"]) == "spill",
     )
 
 
@@ -234,18 +267,47 @@ def suckage_form(state: Encounter) -> list[Field]:
     roll = pending(state)
     offer = roll.suckage_offer
     if not offer:
-        raise Rejected("Suckage points only lift a failed defense: the last check has none")
+        raise Rejected("Suckage points only lift a failed roll across a threshold: none here")
     return [
         Field(key="points", label="Suckage points", default=str(offer)),
         Field(key="cost", label="Narrated cost", kind="text", help="e.g. falls to one knee"),
     ]
 
 
+def trade_form(state: Encounter) -> list[Field]:
+    """*Melee*: "At GM's option can substitute getting knocked prone, disarmed, etc for some of
+    fatigue": what instead, and how much Wind it spares (half by default)."""
+    most = tradable_wind(pending(state))
+    if not most:
+        raise Rejected("Only a melee consequence's Wind may be traded, once, for a condition")
+    return [
+        Field(key="instead", label="Instead", kind="choice", default="Prone", choices=TRADES),
+        Field(key="wind", label=f"Wind spared (1-{most})", default=str(max(1, most // 2))),
+    ]
+
+
+GM_ALLOWS: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
+
+
 def calloff_form(state: Encounter) -> list[Field]:
-    refusal = call_off_refusal(state, pending(state))
+    roll = pending(state)
+    refusal = call_off_refusal(state, roll, gm_allows=True)
     if refusal:
         raise Rejected(refusal)
-    return [Field(key="levels", label="Levels lower (1 or 2)", default="1")]
+    levels = Field(key="levels", label="Levels lower (1 or 2)", default="1")
+    by_rule = call_off_refusal(state, roll)
+    if not by_rule:
+        return [levels]
+    # Combat or an intense effort: refused unless the GM allows it (the field says why).
+    allows = Field(
+        key="gm_allows",
+        label="GM allows it",
+        kind="choice",
+        default="no",
+        choices=GM_ALLOWS,
+        help=by_rule,
+    )
+    return [levels, allows]
 
 
 def aid_form(state: Encounter, selected: str | None) -> list[Field]:
@@ -276,6 +338,8 @@ def action_form(state: Encounter, action: str, selected: str | None) -> list[Fie
             return calloff_form(state)
         case "aid":
             return aid_form(state, selected)
+        case "trade":
+            return trade_form(state)
     raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
 
 
@@ -286,8 +350,15 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
         case "suckage":
             cost = " ".join(values.get("cost", "").split())
             return FatigueTakeSuckage(int_value(values, "points", "Suckage points"), cost)
+        case "trade":
+            fields = {f.key: f for f in trade_form(state)}
+            return FatigueTrade(
+                instead=choice_value(values, fields["instead"], TRADES),
+                wind=int_value(values, "wind", "Wind traded", 1),
+            )
         case "calloff":
-            return FatigueCallOff(int_value(values, "levels", "Levels", 1))
+            allows = values.get("gm_allows", "no") == "yes"
+            return FatigueCallOff(int_value(values, "levels", "Levels", 1), gm_allows=allows)
         case "aid":
             fields = {f.key: f for f in aid_form(state, None)}
             return FatigueAid(
@@ -308,7 +379,11 @@ def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
             roll = pending(state)
             points = int_value(values, "points", "Suckage points")
             lifted = structs.replace(roll, suckage=(*roll.suckage, Suckage(points, "")))
-            return f"lost by {roll.loss} -> {lifted.loss}: {level_name(lifted, lifted.level)}"
+            if roll.fumbled:
+                moved = f"missed by {roll.fumble_missed} -> {lifted.fumble_missed}"
+            else:
+                moved = f"lost by {roll.loss} -> {lifted.loss}"
+            return f"{moved}: {level_name(lifted, lifted.level)}"
         if action == "calloff":
             roll = pending(state)
             levels = int_value(values, "levels", "Levels", 1)

@@ -11,12 +11,14 @@ from rules.logline import Line, LogEntry, Span, spans
 from .arithmetic import Cost, cutoffs, dice_text, effort_text, spacing
 from .check import first_comparison
 from .events import (
+    TRADES,
     Aid,
     FatigueAided,
     FatigueCalledOff,
     FatigueChecked,
     FatiguePoolsSpent,
     FatigueSuckageTaken,
+    FatigueTraded,
     Side,
     Suckage,
     level_name,
@@ -74,7 +76,12 @@ def check_alerts(state: Encounter, event: FatigueChecked, roll: FatigueChecked) 
             out.append(
                 f"{state.name_of(roll.attacker.combatant_id)} fumbles (total "
                 f"{roll.attacker_total}, must beat {roll.fumble_line}): "
-                f"{level_name(roll, roll.level)}, and the attack has no effect. Press d to pay it."
+                f"{level_name(roll, roll.level)}, and the attack has no effect. Press d to pay it"
+                + (
+                    f" (or s: {roll.suckage_offer} suckage points lift it a threshold)."
+                    if roll.suckage_offer
+                    else "."
+                )
             )
     elif roll.suckage_offer and not _solo(state, roll.defender):
         defender = state.name_of(roll.defender.combatant_id)
@@ -142,7 +149,8 @@ def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
     attacker = state.name_of(roll.attacker.combatant_id if roll.attacker else None, "Nature")
     outcome = _outcome(state, roll)
     if roll.spared:
-        outcome = Span(f"{outcome.text} (the lowest of {len(roll.spared) + 1})", outcome.style)
+        rolled = len(roll.spared) + (2 if roll.attacker else 1)  # the attacker scored too
+        outcome = Span(f"{outcome.text} (the lowest of {rolled})", outcome.style)
     head = spans(
         Span(attacker, "name"),
         " vs ",
@@ -245,11 +253,17 @@ def describe(state: Encounter, event: object) -> LogEntry:
         case FatigueSuckageTaken():
             roll = pending(state)
             after = structs.replace(roll, suckage=(*roll.suckage, event.suckage))
+            payer = roll.sufferer or roll.defender
+            moved = (
+                f"missed by {roll.fumble_missed} -> {after.fumble_missed}"
+                if roll.fumbled
+                else f"lost by {roll.loss} -> {after.loss}"
+            )
             line = spans(
-                Span(state.name_of(roll.defender.combatant_id), "name"),
+                Span(state.name_of(payer.combatant_id), "name"),
                 f" takes {plural(event.suckage.points, 'suckage point')} (",
                 Span(event.suckage.cost, "note"),
-                f"): lost by {roll.loss} -> {after.loss}, now ",
+                f"): {moved}, now ",
                 Span(level_name(after, after.level), "tier"),
             )
             return LogEntry("roll", (line,))
@@ -266,6 +280,13 @@ def describe(state: Encounter, event: object) -> LogEntry:
             return LogEntry("roll", (line,))
         case FatigueAided():
             return describe_aid(state, event.aid)
+        case FatigueTraded():
+            instead = dict(TRADES).get(event.instead, event.instead)
+            line = spans(
+                Span(state.name_of(event.combatant_id), "name"),
+                f" is {instead} instead of paying {event.wind} Wind (the GM's option)",
+            )
+            return LogEntry("roll", (line,))
         case FatiguePoolsSpent():
             return describe_payment(state, event)
     raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")

@@ -16,6 +16,7 @@ from .arithmetic import (
     MENTAL,
     PHYSICAL,
     POOLS,
+    SPILLS_INTO,
     Cost,
     PoolName,
     is_physical,
@@ -113,14 +114,19 @@ class FatigueSheet(Struct, frozen=True, kw_only=True, tag="fatigue.sheet"):
         wanted = name.casefold()
         return next((w for w in self.weapons if w.name.casefold() == wanted), None)
 
-    def spent(self, costs: tuple[Cost, ...]) -> FatigueSheet:
+    def spent(self, costs: tuple[Cost, ...], spill: bool = False) -> FatigueSheet:
         """The sheet after paying costs: Wind and Wit stop at 0, the other pools at minus
-        their maximum; what a pool cannot pay is lost."""
-        changes: dict[str, int] = {}
+        their maximum; what a pool cannot pay is lost, or with ``spill`` (the GM's choice)
+        what Wind or Wit cannot pay comes out of Stamina or Focus."""
+        sheet = self
         for cost in merge(costs):
-            now, top = self.pool(cost.pool)
-            changes[cost.pool] = pay(now, cost.amount, pool_floor(cost.pool, top))
-        return structs.replace(self, **changes)
+            now, top = sheet.pool(cost.pool)
+            after = pay(now, cost.amount, pool_floor(cost.pool, top))
+            sheet = structs.replace(sheet, **{cost.pool: after})
+            rest = cost.amount - max(now - after, 0)
+            if spill and rest > 0 and cost.pool in SPILLS_INTO:
+                sheet = sheet.spent((Cost(SPILLS_INTO[cost.pool], rest),))
+        return sheet
 
     def out_of_fight(self, fled: bool) -> str:
         """Why a fighter with this sheet is out of the fight ("" while it fights): "dead" at

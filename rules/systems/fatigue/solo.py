@@ -246,8 +246,8 @@ def health_lost(roll: FatigueChecked, loss: int) -> int:
 def suckage_points(roll: FatigueChecked, policy: str) -> int:
     """Steady: the text's advice, within a couple of points; cautious: also to keep Health."""
     offer = roll.suckage_offer
-    if not offer or policy == AGGRESSIVE:
-        return 0
+    if not offer or policy == AGGRESSIVE or roll.fumbled:
+        return 0  # a fumble the tracker plays is paid as rolled (its policies predate R3-16)
     if offer <= NEAR:
         return offer
     spares = health_lost(roll, roll.loss - offer) < health_lost(roll, roll.loss)

@@ -45,6 +45,8 @@ from .events import (
     FatiguePoolsSpent,
     FatigueSuckageTaken,
     FatigueTakeSuckage,
+    FatigueTrade,
+    FatigueTraded,
     level_name,
     out_word,
     sheet_of,
@@ -82,8 +84,16 @@ class FatigueThresholds(RuleSystem):
         FatigueCalledOff,
         FatigueAided,
         FatiguePoolsSpent,
+        FatigueTraded,
     )
-    command_types = (FatigueCheck, FatigueApply, FatigueTakeSuckage, FatigueCallOff, FatigueAid)
+    command_types = (
+        FatigueCheck,
+        FatigueApply,
+        FatigueTakeSuckage,
+        FatigueCallOff,
+        FatigueAid,
+        FatigueTrade,
+    )
     command_actors = {  # whom each acts for; the rest are the GM's
         FatigueCheck: "attacker_id",
         FatigueApply: LAST_ROLL,
@@ -173,6 +183,7 @@ class FatigueThresholds(RuleSystem):
             Action("suckage", "Take suckage points", "Lift a failed defense at a narrated cost"),
             Action("calloff", "Call off the effort", "Lower the consequence one or two levels"),
             Action("aid", "Aid the check", "A helper's roll adds up to +8 to one side"),
+            Action("trade", "Trade Wind (GM)", "Melee: knocked prone or disarmed for some Wind"),
         ]
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
@@ -216,6 +227,8 @@ class FatigueThresholds(RuleSystem):
                 return [decide.call_off(state, command)]
             case FatigueAid():
                 return [decide.aid(state, command, dice)]
+            case FatigueTrade():
+                return decide.trade(state, command)
         raise Rejected(f"Fatigue & Thresholds does not know the command {type(command).__name__}")
 
     def apply(self, state: Encounter, event: object) -> Encounter:

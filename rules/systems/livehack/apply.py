@@ -90,7 +90,7 @@ def marked_id(mark: str) -> str:
 
 
 def _aided(state: Encounter, *rollers: str | None) -> Encounter:
-    """*Aiding*: an aid is spent by the aided one's next roll, whatever it is."""
+    """*Aiding*: an aid is spent by the aided one's next roll of its own (``aid_parts``)."""
     system = livehack_state(state)
     aids = tuple(a for a in system.aids if a.aided_id not in rollers)
     if aids == system.aids:
@@ -135,7 +135,9 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
         last_roll_applied=False,
         system_state=structs.replace(system, rollover=rollover, joint=None),
     )
-    state = _aided(state, attacker_id, defender_id)
+    # The aid is spent by the roller's own roll: the character resisting a grim test, the
+    # actor otherwise (a defender's aid waits for its own action).
+    state = _aided(state, defender_id if event.kind == "grim" else attacker_id)
     if event.kind == "roll" and attacker_id is not None and attacker_id == state.current_id:
         state = _marked(state, attacker_id, event.defense)
     if defender_id is not None and event.defender_effort and state.find(defender_id):

@@ -38,9 +38,9 @@ from .events import (
     LiveHackTraitInflicted,
     Part,
     Rollover,
+    Take,
     aid_bonus,
     condition_for,
-    consequence_for,
     grim_experience,
     roll_side,
     static_side,
@@ -95,6 +95,7 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
     attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
     check_effort(attacker, cmd.effort)
     check_effort(defender, cmd.defender_effort)
+    check_take_ten(attacker, cmd.attacker_take, cmd.attacker_gm_allows_ten, "attacks")
     check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
     events: list[object] = []
     efforts = []
@@ -126,13 +127,13 @@ def effort_check(
     )
 
 
-def check_take_ten(person: Combatant, take: str, allowed: bool) -> None:
-    """*Taking Ten*: "If the Adventurers take plenty of time": a monster's defense takes no
-    ten unless the GM allows it."""
+def check_take_ten(person: Combatant, take: str, allowed: bool, does: str = "defends") -> None:
+    """*Taking Ten*: "If the Adventurers take plenty of time": a monster takes no ten, in
+    defense or attack, unless the GM allows it."""
     sheet: LiveHackSheet = person.sheet
     if take == "ten" and sheet.stat_block and not allowed:
         raise Rejected(
-            f"Take Ten needs plenty of time: {person.name}, a monster, defends by rolling or "
+            f"Take Ten needs plenty of time: {person.name}, a monster, {does} by rolling or "
             "taking zero (the GM may allow it: Take Ten (GM allows))"
         )
 
@@ -156,6 +157,11 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
         grim_advantage=bool(cmd.grim_goal),
         grim_goal=cmd.grim_goal,
         note=paired_skill(cmd) if cmd.defense == "skill" else "",
+        skill=cmd.skill,
+        attribute=cmd.attribute,
+        specialty=cmd.specialty,
+        bond=cmd.bond,
+        items=cmd.items,
     )
 
 
@@ -167,25 +173,46 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHac
     if defender.id in ids:
         raise Rejected(f"{defender.name} cannot work with others against themselves")
     check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
+    takes = joint_takes(cmd.takes, len(ids))
     sides = []
-    for cid in ids:
+    for cid, take in zip(ids, takes, strict=True):
         person = state.combatant(cid)
+        check_take_ten(person, take, cmd.participants_gm_allow_ten, "works with the others")
         parts = _joint_parts(person, cmd)
         bond = helper_bond(state, person, ids)
         if bond is not None:
             parts.append(bond)
         parts += aid_parts(state, cid)
-        sides.append(roll_side(tuple(parts), "roll", dice, cid))
-    defend_parts = (*defender_parts(defender, cmd.defense, 0), *aid_parts(state, defender.id))
+        sides.append(roll_side(tuple(parts), take, dice, cid))
+    defend_parts = defender_parts(defender, cmd.defense, 0)
     defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
     rolls = tuple(
-        LiveHackRolled(attacker=side, defender=defend, defense=cmd.defense, trait=cmd.trait)
+        LiveHackRolled(
+            attacker=side,
+            defender=defend,
+            defense=cmd.defense,
+            trait=cmd.trait,
+            skill=cmd.skill,
+            attribute=cmd.attribute,
+        )
         for side in sides
     )
     margins = [r.margin for r in rolls]
     # Cooperation: "the best margin among them is used"; Chaos: "taking the lowest roll".
     pick = max(margins) if cmd.kind == "cooperation" else min(margins)
     return LiveHackJointRolled(kind=cmd.kind, rolls=rolls, chosen=margins.index(pick))
+
+
+def joint_takes(takes: tuple[Take, ...], count: int) -> tuple[Take, ...]:
+    """Every participant's dice: as given one by one, one for all, or all rolling."""
+    if not takes:
+        rolling: Take = "roll"
+        return (rolling,) * count
+    if len(takes) == 1:
+        return takes * count
+    if len(takes) != count:
+        raise Rejected(f"Give the dice of each of the {count} participants, or one for all")
+    return takes
 
 
 def _joint_parts(person: Combatant, cmd: LiveHackJointRoll) -> list[Part]:
@@ -358,8 +385,10 @@ def consequence(state: Encounter) -> list[object]:
         raise Rejected("Nothing to apply: roll first")
     if state.last_roll_applied:
         raise Rejected("The last roll's consequence has already been applied")
-    row = consequence_for(roll.margin)
+    row = roll.row
     if row is None:
+        if roll.kind == "grim":
+            raise Rejected(f"The grim test was resisted (by {-roll.margin}): no Grimness")
         raise Rejected(f"The roll missed by {-roll.margin}: no consequence to apply")
     if not roll.answers_table:
         # *Damage*: the table answers the roll "to apply a negative trait", not the one to hit.
@@ -427,12 +456,19 @@ def hit_waiting(state: Encounter) -> LiveHackRolled | None:
 def damage_roll(hit: LiveHackRolled) -> LiveHackRoll:
     """*Damage*: "After a successful roll to hit, players make another roll ... vs the
     opponent's fort save": the hitter against the one it hit, the hit's margin bonus rolled
-    over (``roll_parts`` adds it)."""
+    over (``roll_parts`` adds it), and the ratings the hit was made with: *Roll Components*
+    asks "for each roll" the skill, attribute, specialty, bond and "all item ratings that
+    pertain" (the sword that hit is the sword that wounds). Effort is declared afresh."""
     return LiveHackRoll(
         attacker_id=hit.attacker.combatant_id or "",
         defender_id=hit.defender.combatant_id or "",
         defense="fortitude",
         trait=hit.trait,
+        skill=hit.skill,
+        attribute=hit.attribute,
+        specialty=hit.specialty,
+        bond=hit.bond,
+        items=hit.items,
     )
 
 

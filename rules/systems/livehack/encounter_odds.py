@@ -84,10 +84,11 @@ def last_odds(state: Encounter) -> Odds | None:
 def rolled_odds(roll: LiveHackRolled, state: Encounter) -> Odds:
     """The odds an opposed roll had before its dice: its sides' modifiers and takes."""
     a, d = roll.attacker, roll.defender
-    found = odds.opposed_odds(a.modifier, d.modifier, a.take, d.take)
     defender = log.side_name(state, d, "the defender")
     if roll.kind == "grim":  # the experience "attacks": its margin is the Grimness gained
+        found = odds.grim_odds(a.modifier, d.modifier, a.take, d.take)
         return found._replace(whose=f"the grim test's chances vs {defender}")
+    found = odds.opposed_odds(a.modifier, d.modifier, a.take, d.take)
     return found._replace(whose=whose_chances(log.side_name(state, a, "the attacker"), defender))
 
 
@@ -95,7 +96,8 @@ def joint_odds(event: LiveHackJointRolled, state: Encounter) -> Odds:
     """The odds of a joint action: every participant's modifier against the one defender."""
     defender = event.rolls[0].defender
     mods = tuple(roll.attacker.modifier for roll in event.rolls)
-    found = odds.joint_odds(event.kind, mods, defender.modifier, defender.take)
+    takes = tuple(roll.attacker.take for roll in event.rolls)
+    found = odds.joint_odds(event.kind, mods, defender.modifier, defender.take, takes)
     names = [log.side_name(state, roll.attacker, "a helper") for roll in event.rolls]
     together = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
     against = log.side_name(state, defender, "the defender")

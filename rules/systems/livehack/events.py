@@ -196,6 +196,13 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     defender_effort: int = 0
     grim_advantage: bool = False
     grim_goal: str = ""
+    # The ratings the roller named (*Roll Components*), so a hit's damage roll carries them
+    # ("all item ratings that pertain"); "" in saves from before they were kept.
+    skill: str = ""
+    attribute: str = ""
+    specialty: str = ""
+    bond: str = ""
+    items: str = ""
 
     @property
     def margin(self) -> int:
@@ -203,7 +210,19 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
 
     @property
     def success(self) -> bool:
+        """The actor meets or exceeds the defender's total. A grim test's actor is the
+        experience, but the one who rolls is the character, and the text's "meet or exceed"
+        is theirs (*Grimness*: "roll their will plus any current grimness to avoid
+        accumulating Grimness"): a tie resists, as a tied dying save holds."""
+        if self.kind == "grim":
+            return self.margin > 0
         return self.margin >= 0
+
+    @property
+    def row(self) -> Consequence | None:
+        """The damage-table row of a success's margin; None for a miss (or a resisted grim
+        test)."""
+        return consequence_for(self.margin) if self.success else None
 
     @property
     def margin_bonus(self) -> int:
@@ -321,6 +340,7 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     cash_in: bool = False
     defender_skill: str = ""
     gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
+    attacker_gm_allows_ten: bool = False  # and a monster's attack
 
 
 class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
@@ -335,6 +355,10 @@ class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
     skill: str = ""
     attribute: str = ""
     gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
+    # Each participant's dice, in order (*Taking Zero*: "Either side may choose ... on any
+    # roll"); empty: all roll. One value: everyone's.
+    takes: tuple[Take, ...] = ()
+    participants_gm_allow_ten: bool = False  # a monster participant may take ten
 
 
 class LiveHackAid(Struct, frozen=True, kw_only=True):

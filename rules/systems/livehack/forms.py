@@ -9,7 +9,7 @@ from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
-from .decide import check_take_ten, hit_waiting
+from .decide import check_take_ten, damage_roll, hit_waiting
 from .events import (
     GRIM_EXPERIENCES,
     Defense,
@@ -135,23 +135,25 @@ def roll_form(state: Encounter) -> list[Field]:
     attacker = state.current or state.combatants[0]
     defender = default_target(state, attacker)
     defense, trait = "reflex", "wounds"
+    carried = LiveHackRoll(attacker_id=attacker.id, defender_id=defender.id)
     hit = hit_waiting(state)
     if hit is not None:  # the damage roll comes next: the hitter against the one it hit
-        attacker = state.combatant(hit.attacker.combatant_id or "")
-        defender = state.combatant(hit.defender.combatant_id or "")
+        carried = damage_roll(hit)  # with the ratings the hit was made with
+        attacker = state.combatant(carried.attacker_id)
+        defender = state.combatant(carried.defender_id)
         defense, trait = "fortitude", hit.trait
     return [
         choice("attacker", "Attacker", people(state), attacker.id),
         choice("defender", "Defender", people(state), defender.id),
         choice("defense", "Against", DEFENSES, defense),
         number("attacker_extra", "Attacker extra modifier"),
-        choice("attacker_take", "Attacker dice", TAKES, "roll"),
+        choice("attacker_take", "Attacker dice", TAKES_GM, "roll"),
         number("effort", "Effort (+1 Fatigue each)"),
-        text("skill", "Skill", help="blank: attack bonus"),
-        choice("attribute", "Attribute", NO_ATTRIBUTE, ""),
-        text("specialty", "Specialty", help="one, as on the sheet"),
-        text("bond", "Bond", help="one companion"),
-        text("items", "Items", help="names, comma separated"),
+        text("skill", "Skill", carried.skill, help="blank: attack bonus"),
+        choice("attribute", "Attribute", NO_ATTRIBUTE, carried.attribute),
+        text("specialty", "Specialty", carried.specialty, help="one, as on the sheet"),
+        text("bond", "Bond", carried.bond, help="one companion"),
+        text("items", "Items", carried.items, help="names, comma separated"),
         choice("grim_goal", "Grim Advantage (GM)", GRIM_GOALS, "no"),
         choice("cash_in", "Cash in held position", YES_NO, "no"),
         number("defender_extra", "Defender extra modifier"),
@@ -165,6 +167,7 @@ def roll_form(state: Encounter) -> list[Field]:
 def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
     f = _fields(roll_form(state))
     defender_take, gm_allows_ten = take_value(values, f["defender_take"])
+    attacker_take, attacker_gm_allows_ten = take_value(values, f["attacker_take"])
     return LiveHackRoll(
         attacker_id=choice_value(values, f["attacker"]),
         defender_id=choice_value(values, f["defender"]),
@@ -175,9 +178,10 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         defender_extra=int_value(
             values, "defender_extra", "Defender extra modifier", limit=MODIFIER
         ),
-        attacker_take=choice_value(values, f["attacker_take"], TAKES),
+        attacker_take=attacker_take,
         defender_take=defender_take,
         gm_allows_ten=gm_allows_ten,
+        attacker_gm_allows_ten=attacker_gm_allows_ten,
         trait=choice_value(values, f["trait"], TRAIT_CHOICES),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
@@ -214,6 +218,7 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
         *slots,
         text("skill", "Skill (everyone's)", help="blank: attack bonus"),
         choice("attribute", "Attribute", NO_ATTRIBUTE, ""),
+        choice("take", "Participants' dice", TAKES_GM, "roll"),
         choice("defender", "Against", people(state), defender.id),
         choice("defense", "Defense", DEFENSES[:3], "reflex"),
         choice("defender_take", "Defender dice", TAKES_GM, "roll"),
@@ -227,6 +232,7 @@ def joint_command(
     f = _fields(joint_form(state, selected))
     ids = tuple(cid for cid in (choice_value(values, f[f"who{i}"]) for i in range(HELPERS)) if cid)
     defender_take, gm_allows_ten = take_value(values, f["defender_take"])
+    take, participants_gm_allow_ten = take_value(values, f["take"])
     return LiveHackJointRoll(
         kind=choice_value(values, f["kind"], JOINT_KINDS),
         participant_ids=ids,
@@ -237,6 +243,8 @@ def joint_command(
         trait=choice_value(values, f["trait"], TRAIT_CHOICES),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
+        takes=(take,),
+        participants_gm_allow_ten=participants_gm_allow_ten,
     )
 
 

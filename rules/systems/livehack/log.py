@@ -22,7 +22,6 @@ from .events import (
     SideRoll,
     cannot_act,
     condition_for,
-    consequence_for,
 )
 from .sheet import TRAITS, LiveHackSheet, offset_effects
 
@@ -84,10 +83,11 @@ def _eclipse_lines(state: Encounter, sides: tuple[SideRoll, ...]) -> list[Line]:
 def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
     attacker = side_name(state, roll.attacker, "Attacker")
     defender = side_name(state, roll.defender, "Defender")
-    row = consequence_for(roll.margin)
+    row = roll.row
     grim = roll.kind == "grim"
     if row is None:
-        outcome = Span(f"{'RESISTED' if grim else 'MISS'} by {-roll.margin}", "failure")
+        missed = "meets the DR" if grim and not roll.margin else f"by {-roll.margin}"
+        outcome = Span(f"{'RESISTED' if grim else 'MISS'} {missed}", "failure")
         result = Span("  no effect" if not grim else "  no Grimness", "muted")
     elif not roll.answers_table:
         # A hit (or a skill's success) has no table row: its bonus goes on to the next roll.

@@ -157,6 +157,34 @@ def opposed_odds(
     return Odds(system="livehack", tiers=tiers, extra={"eclipse": eclipse_chance(rollers)})
 
 
+RESISTED = "resisted"
+
+
+def grim_tiers(
+    tiers: tuple[tuple[str, int | None, int | None], ...],
+) -> tuple[tuple[str, int | None, int | None], ...]:
+    """A grim test's bands: a tie is the character's (docs/rulings.md, "The grim test"), so
+    margin 0 moves from the table's first row to the resisted band."""
+    (_, low, _), (_, _, high), *rest = tiers
+    first = f"1-{high}" if high is not None else "1+"
+    return ((RESISTED, low, 0), (first, 1, high), *rest)
+
+
+def grim_odds(attacker: int, defender: int, attacker_take: Take, defender_take: Take) -> Odds:
+    """The odds of a grim test: the experience's DR "attacks" the character's roll, a tie
+    resisted."""
+    found = opposed_odds(attacker, defender, attacker_take, defender_take)
+    a_rolls, a_fixed = side_dice(attacker_take)
+    d_rolls, d_fixed = side_dice(defender_take)
+    offset = attacker + a_fixed - defender - d_fixed
+    rollers = a_rolls + d_rolls
+    tie = margin_probability(rollers, offset, 0)
+    bands = grim_tiers(tuple((t.label, t.low, t.high) for t in found.tiers))
+    moved = [found.tiers[0].p + tie, found.tiers[1].p - tie, *(t.p for t in found.tiers[2:])]
+    tiers = tuple(TierOdds(*band, p) for band, p in zip(bands, moved, strict=True))
+    return found._replace(tiers=tiers)
+
+
 # --- joint actions: the best (Cooperation) or lowest (Chaos) margin against one defender roll --
 
 
@@ -180,12 +208,19 @@ def _elementary(values: list[Fraction]) -> list[Fraction]:
     return e
 
 
-def _components(kind: str, mods: tuple[int, ...], y: int, upper: bool) -> list[Fraction]:
+def _components(
+    kind: str, mods: tuple[int, ...], y: int, upper: bool, fixed: tuple[bool, ...] = ()
+) -> list[Fraction]:
     """``P(best >= y)`` split into parts, part ``k`` shrinking by ``q^k`` for each 12 further
     out (``upper``: towards +infinity, else -infinity). Exact for every ``y``; the scaling
-    holds once ``y`` is at least 11 beyond every modifier."""
+    holds once ``y`` is at least 11 beyond every modifier. A ``fixed`` participant (taking
+    zero or ten) is a step: beyond its value its factor is 0 and drops out of every part."""
     n = len(mods)
-    above = [dice_at_least(y - c) for c in mods]  # P(c + A >= y), shrinks upwards
+    steady = fixed or (False,) * n
+    # P(c + A >= y), shrinks upwards; for a fixed participant, whether c >= y.
+    above = [
+        Fraction(c >= y) if f else dice_at_least(y - c) for c, f in zip(mods, steady, strict=True)
+    ]
     below = [1 - p for p in above]  # P(c + A < y), shrinks downwards
     parts = [Fraction(0)] * (n + 1)
     if kind == "cooperation":  # the best: 1 - P(everyone below)
@@ -205,22 +240,26 @@ def _components(kind: str, mods: tuple[int, ...], y: int, upper: bool) -> list[F
     return parts
 
 
-def _best_at_least(kind: str, mods: tuple[int, ...], y: int) -> Fraction:
-    return sum(_components(kind, mods, y, True), Fraction(0))
+def _best_at_least(
+    kind: str, mods: tuple[int, ...], y: int, fixed: tuple[bool, ...] = ()
+) -> Fraction:
+    return sum(_components(kind, mods, y, True, fixed), Fraction(0))
 
 
 @lru_cache(maxsize=1024)
-def joint_at_least(kind: str, mods: tuple[int, ...], threshold: int) -> Fraction:
+def joint_at_least(
+    kind: str, mods: tuple[int, ...], threshold: int, fixed: tuple[bool, ...] = ()
+) -> Fraction:
     """``P(chosen margin >= threshold)`` against a rolling defender whose dice ``D`` count
     against everyone: ``sum_d P(D = d) P(best >= threshold + d)``. A window of ``d`` is summed
     term by term; beyond it each part is a geometric series (ratio ``q^(k+1)`` per 12)."""
     reach = max(abs(threshold), *(abs(c) for c in mods)) + 2 * DIE
     total = Fraction(0)
     for d in range(-reach, reach):
-        total += dice_exactly(d) * _best_at_least(kind, mods, threshold + d)
+        total += dice_exactly(d) * _best_at_least(kind, mods, threshold + d, fixed)
     for start, upper in ((reach, True), (-reach - DIE, False)):
         for d in range(start, start + DIE):
-            parts = _components(kind, mods, threshold + d, upper)
+            parts = _components(kind, mods, threshold + d, upper, fixed)
             p = dice_exactly(d)
             for k, part in enumerate(parts):
                 if part:
@@ -229,23 +268,30 @@ def joint_at_least(kind: str, mods: tuple[int, ...], threshold: int) -> Fraction
 
 
 def joint_odds(
-    kind: str, mods: tuple[int, ...], defender: int, defender_take: Take = "roll"
+    kind: str,
+    mods: tuple[int, ...],
+    defender: int,
+    defender_take: Take = "roll",
+    takes: tuple[Take, ...] = (),
 ) -> Odds:
     """Cooperation (the best margin) or Chaos (the lowest) of participants with modifiers
-    ``mods``, each rolling, against one defender roll (or its take zero or ten)."""
+    ``mods``, each rolling or taking zero or ten (``takes``, all rolling when empty), against
+    one defender roll (or its take zero or ten)."""
     d_rolls, d_fixed = side_dice(defender_take)
-    shifted = tuple(c - defender - d_fixed for c in mods)
+    sides = [side_dice(t) for t in takes] or [side_dice("roll")] * len(mods)
+    shifted = tuple(c + f - defender - d_fixed for c, (_, f) in zip(mods, sides, strict=True))
+    fixed = tuple(not r for r, _ in sides) if any(not r for r, _ in sides) else ()
 
     def at_least(value: int | None) -> Fraction:
         if value is None:
             return Fraction(1)
         if d_rolls:
-            return joint_at_least(kind, shifted, value)
-        return _best_at_least(kind, shifted, value)
+            return joint_at_least(kind, shifted, value, fixed)
+        return _best_at_least(kind, shifted, value, fixed)
 
     tiers = tuple(
         TierOdds(label, low, high, at_least(low) - (0 if high is None else at_least(high + 1)))
         for label, low, high in TIERS
     )
-    rollers = len(mods) + d_rolls
+    rollers = sum(r for r, _ in sides) + d_rolls
     return Odds(system="livehack", tiers=tiers, extra={"eclipse": eclipse_chance(rollers)})

@@ -83,6 +83,7 @@ def skill_parts(sheet: LiveHackSheet, cmd: LiveHackRoll) -> list[Part]:
     parts = skill_and_attribute(sheet, cmd.skill, cmd.attribute)
     if cmd.specialty.strip():
         special = find_rating(sheet.specialties, cmd.specialty, "specialty")
+        check_specialty(special.name, cmd.skill)
         parts.append(Part(f"specialty {special.name}", special.value))
     if cmd.bond.strip():
         bond = find_rating(sheet.bonds, cmd.bond, "bond")
@@ -91,6 +92,21 @@ def skill_parts(sheet: LiveHackSheet, cmd: LiveHackRoll) -> list[Part]:
         item = find_rating(sheet.items, name, "item")
         parts.append(Part(item.name, item.value))
     return parts
+
+
+def check_specialty(specialty: str, skill: str) -> None:
+    """*Roll Components*: "one applicable specialty of the skill": a specialty written
+    "Skill/specialty" goes only with its own skill (one written without a skill, with any)."""
+    owner, slash, _ = specialty.partition("/")
+    if not slash:
+        return
+    wanted = " ".join(skill.split()).casefold()
+    if " ".join(owner.split()).casefold() != wanted:
+        rolled = f"the {skill.strip()} skill" if wanted else "the attack bonus"
+        raise Rejected(
+            f"{specialty} is a specialty of {owner.strip()}, not of {rolled}: "
+            f"roll {owner.strip()} to use it"
+        )
 
 
 def roll_parts(
@@ -121,7 +137,9 @@ def roll_parts(
 
 
 def aid_parts(state: Encounter, cid: str) -> list[Part]:
-    """*Aiding*: the bonuses (or penalties) waiting for this one's next roll, whatever it is."""
+    """*Aiding*: the bonuses (or penalties) waiting for this one's next roll of its own: an
+    action (an attack, a skill, a joint action, a check or save, a grim test), never a
+    defense against another's roll (docs/rulings.md, "Aid goes to the aided one's action")."""
     system: LiveHackState = state.system_state
     return [
         Part(f"aid from {state.name_of(aid.helper_id)}", aid.bonus)
@@ -210,12 +228,13 @@ def needs_effort_check(person: Combatant) -> bool:
 
 
 def defending_parts(state: Encounter, defender: Combatant, cmd: LiveHackRoll) -> tuple[Part, ...]:
-    """Every part of the defending side: its defense, the extra, its effort, an aid."""
+    """Every part of the defending side: its defense, the extra, its effort. An aid waits for
+    the defender's own action: a defense is not the roll it aided (issue 30, R3-03)."""
     parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
     check_effort(defender, cmd.defender_effort)
     if cmd.defender_effort:
         parts = (*parts, Part("effort", cmd.defender_effort))
-    return (*parts, *aid_parts(state, defender.id))
+    return parts
 
 
 def helper_bond(state: Encounter, helper: Combatant, others: tuple[str, ...]) -> Part | None:

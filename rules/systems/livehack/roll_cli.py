@@ -21,7 +21,6 @@ from .events import (
     SideRoll,
     aid_bonus,
     condition_for,
-    consequence_for,
     opposed_roll,
     roll_side,
 )
@@ -164,7 +163,7 @@ def _side(side: SideRoll) -> dict[str, Any]:
 
 
 def as_json(rolled: LiveHackRolled) -> dict[str, Any]:
-    row = consequence_for(rolled.margin)
+    row = rolled.row if rolled.answers_table else None
     tier = None
     if row is not None:
         tier = {

@@ -32,7 +32,6 @@ from .events import (
     Take,
     cannot_act,
     condition_for,
-    consequence_for,
     out_of_fight,
 )
 from .parts import check_effort, defender_parts, roll_parts
@@ -184,7 +183,7 @@ def waiting_hit(state: Encounter) -> str:
     roll = state.last_roll
     if not isinstance(roll, LiveHackRolled) or state.last_roll_applied or not roll.answers_table:
         return ""
-    row = consequence_for(roll.margin)
+    row = roll.row
     target = state.find(roll.defender.combatant_id)
     if row is None or target is None:
         return ""
@@ -325,7 +324,7 @@ def _after_damage(state: Encounter, actor: Combatant) -> Move:
         or state.last_roll_applied
     ):
         return _pass(actor, "ends its turn")
-    row = consequence_for(last.margin)
+    row = last.row
     if row is None:
         return _pass(actor, f"the blow is shrugged off (short by {-last.margin}): ends its turn")
     target = state.name_of(last.defender.combatant_id)

@@ -23,7 +23,7 @@ from rules.mentions import mentions
 from rules.odds import Odds
 from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
-from . import apply, decide, encounter_odds, forms, log, solo
+from . import apply, decide, encounter_odds, forms, log, odds, solo
 from .apply import livehack_state, marked_id
 from .events import (
     CONDITION_DURATIONS,
@@ -439,6 +439,10 @@ class LiveHack(RuleSystem):
             if condition:
                 effect += f", {condition}"
             tiers.append(Tier(label, row.low, row.high, effect))
+        if isinstance(roll, LiveHackRolled) and roll.kind == "grim":
+            bands = odds.grim_tiers(tuple((t.label, t.low, t.high) for t in tiers))
+            effects = ["resisted: no Grimness", *(t.effect for t in tiers[1:])]
+            return [Tier(*band, effect) for band, effect in zip(bands, effects, strict=True)]
         return tiers
 
     def landing(self, state: Encounter) -> Landing | None:

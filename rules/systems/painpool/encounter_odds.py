@@ -50,7 +50,9 @@ def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odd
     except Rejected:
         return None
     pain = pain_count(pain_parts(foe, cmd.initiator, cmd.pain_extra))
-    bonus = sum(part.value for part in damage_parts(foe, cmd.initiator))
+    # A maneuver risks failure levels only: no template changes them (issue 30, R3-20).
+    parts = damage_parts(foe, cmd.initiator) if cmd.kind != "maneuver" else ()
+    bonus = sum(part.value for part in parts)
     pools = tuple(forms.pool_dice(sheet, cmd))
     found = painpool_odds(pools, pain, bonus)
     return _named(state, cmd.hero_id, cmd.challenge_id, found)
@@ -71,7 +73,7 @@ def _reroll_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Od
     except Rejected:
         return None
     pools = tuple((p.pool, p.count, p.size, p.kept) for p in roll.pools)
-    bonus = sum(part.value for part in roll.damage_parts)
+    bonus = template_bonus(roll)
     harms = True  # an attack deals damage, a maneuver costs failure levels
     pain = roll.pain
     if spent is None:
@@ -90,9 +92,14 @@ def last_odds(state: Encounter) -> Odds | None:
     if not isinstance(roll, PainPoolRolled):
         return None
     pools = tuple((p.pool, p.count, p.size) for p in roll.pools)
-    bonus = sum(part.value for part in roll.damage_parts)
+    bonus = template_bonus(roll)
     found = painpool_odds(pools, len(roll.pain.dice), bonus)
     return _named(state, roll.hero_id, roll.challenge_id, found)
+
+
+def template_bonus(roll: PainPoolRolled) -> int:
+    """The templates' change to what the hero's loss costs: none for a maneuver."""
+    return 0 if roll.kind == "maneuver" else sum(part.value for part in roll.damage_parts)
 
 
 def _named(state: Encounter, hero_id: str, challenge_id: str, found: Odds) -> Odds:

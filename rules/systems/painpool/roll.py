@@ -181,9 +181,13 @@ class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled"):
 
     @property
     def hero_damage(self) -> int:
-        """Damage or failure levels the hero takes (none from a win or a tie)."""
+        """Damage or failure levels the hero takes (none from a win or a tie). A maneuver's
+        loss is failure levels, the difference alone: "a character performing a maneuver
+        does not risk being damaged", so no template's damage change reaches it."""
         if self.outcome != "failure":
             return 0
+        if self.kind == "maneuver":
+            return -self.difference
         return max(0, -self.difference + sum(p.value for p in self.damage_parts))
 
     @property

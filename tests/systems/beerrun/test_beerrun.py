@@ -378,14 +378,38 @@ def test_static_opposition_is_a_difficulty_pool():
     rejects(brawl(), BuildPool(combatant_id="c1", against=None), "needs dice")
 
 
-def test_taking_the_upper_hand_over_a_difficulty_gains_the_goal():
+def test_wearing_a_difficulty_down_to_zero_gains_the_goal():
+    """Issue 30, R3-10: a difficulty is worn down as abilities are, round after round."""
     history = brawl()
     run(history, SetGoal(combatant_id="c1", goal=Goal(text="Climb the wall")))
-    run(history, BuildPool(combatant_id="c1", against=None, difficulty=(6,)))
-    events = run(history, RollRound(), (8, 2, 5))
-    assert GoalGained(combatant_id="c1", reason="beat the difficulty") in events
+    run(history, BuildPool(combatant_id="c1", against=None, difficulty=(6, 4)))
+    # Orla 8, 2 vs 3, 1: both pairs Orla's, the upper hand keeps both: the d4 falls to d2.
+    events = run(history, RollRound(), (8, 2, 3, 1))
+    assert not any(isinstance(e, GoalGained) for e in events)
+    assert not me(history, "c1").goal.gained  # type: ignore[union-attr]
+    assert (
+        "Orla wears the difficulty d6,d4 down by 2: d6,d2"
+        in describe(history.state, events[-1]).plain
+    )
+    form = {f.key: f.default for f in SYSTEM.action_form(history.state, "pool", "c1")}
+    assert form["difficulty"] == "d6,d2"  # the next round faces what is left
+    run(history, NextTurn())
+    run(history, BuildPool(combatant_id="c1", against=None, difficulty=(6, 2)))
+    events = run(history, RollRound(), (8, 2, 5, 1))
+    assert GoalGained(combatant_id="c1", reason="wore the difficulty down") in events
     assert me(history, "c1").goal.gained  # type: ignore[union-attr]
     assert SYSTEM.sheet_stats(me(history, "c1"))[2] == "✓ Climb the wall"
+    assert br_state(history.state).worn == ()
+
+
+def test_a_new_goal_faces_a_fresh_difficulty():
+    history = brawl()
+    run(history, SetGoal(combatant_id="c1", goal=Goal(text="Climb the wall")))
+    run(history, BuildPool(combatant_id="c1", against=None, difficulty=(6, 4)))
+    run(history, RollRound(), (8, 2, 3, 1))
+    assert [w.dice for w in br_state(history.state).worn] == [(6, 2)]
+    run(history, SetGoal(combatant_id="c1", goal=Goal(text="Run away")))
+    assert br_state(history.state).worn == ()
 
 
 def test_the_log_shows_both_sorted_rows_and_each_pairs_result():

@@ -365,8 +365,9 @@ def test_an_attack_with_a_weapon_cannot_be_called_off(weapon: str) -> None:
     assert roll.level is not None and roll.level >= 2
     with pytest.raises(Rejected, match="is combat: calling off is for tasks outside combat"):
         run(history, FatigueCallOff(2))
-    with pytest.raises(Rejected, match="is combat"):
-        SYSTEM.action_form(history.state, "calloff", None)
+    # The dialog opens only to ask the GM (issue 30, R3-12), "No" by default.
+    form = {f.key: f for f in SYSTEM.action_form(history.state, "calloff", None)}
+    assert form["gm_allows"].default == "no" and "is combat" in form["gm_allows"].help
     run(history, FatigueApply())  # the consequence is paid in full
 
 
@@ -613,7 +614,7 @@ def test_when_it_is_unclear_whoever_scores_the_lowest_defends() -> None:
     assert [s.combatant_id for s in roll.spared] == ["c2"] and roll.waiting == ()
     assert sheet(history, "c2").wind == sheet(history, "c3").wind == 35  # both paid N
     text = describe(three().state, roll).plain
-    assert "(the lowest of 2)" in text.splitlines()[0]
+    assert "(the lowest of 3)" in text.splitlines()[0]
     assert "scored higher: does not defend" in text
     run(history, FatigueApply())
     assert history.state.last_roll_applied and sheet(history, "c2").wind == 35

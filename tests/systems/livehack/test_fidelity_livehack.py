@@ -52,7 +52,7 @@ def test_the_aid_dialog_offers_the_skill_and_attribute():
 @pytest.mark.parametrize(
     "roll",
     [
-        hit("c2", "c1", **ZERO),  # the aided one defends
+        hit("c1", "c2", **ZERO),  # the aided one acts (a defense is not its roll: issue 30)
         LiveHackSave(kind="check", combatant_id="c1", attribute="dex", take="zero"),
         LiveHackJointRoll(
             kind="cooperation", participant_ids=("c1", "c3"), defender_id="c2", defender_take="zero"

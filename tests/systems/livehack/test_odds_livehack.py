@@ -303,7 +303,17 @@ def test_a_grim_tests_odds():
     history = duel()
     values = {"who": "c2", "experience": "tortured", "watching": "no", "take": "roll"}
     odds = SYSTEM.odds(history.state, "grim", values)
-    assert unnamed(odds) == opposed_odds(8, 0, "zero", "roll")  # DR 8 against Will 0 + Grimness 0
+    plain = opposed_odds(8, 0, "zero", "roll")  # DR 8 against Will 0 + Grimness 0
+    tie = margin_probability(1, 8, 0)  # the character's tie resists (issue 30, R3-02)
+    assert [t.p for t in unnamed(odds).tiers] == [
+        plain.tiers[0].p + tie,
+        plain.tiers[1].p - tie,
+        *(t.p for t in plain.tiers[2:]),
+    ]
+    assert [(t.label, t.low, t.high) for t in odds.tiers[:2]] == [
+        ("resisted", None, 0),
+        ("1-4", 1, 4),
+    ]
     assert odds is not None and odds.whose == "the grim test's chances vs B"
 
 
