@@ -6,14 +6,14 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke example
+.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke example docs
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	# A plain path entry to this folder (pyproject.toml's package-dir says why), so no warning
-	$(BIN)/pip install --quiet -c constraints.txt -e ".[test]"
+	$(BIN)/pip install --quiet -c constraints.txt -e ".[test,docs]"
 	touch $(STAMP)
 
 # Regenerate constraints.txt: the newest versions pyproject.toml allows, resolved in a fresh
@@ -22,7 +22,7 @@ lock:
 	rm -rf $(LOCK_VENV)
 	$(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/pip install --quiet --upgrade pip
-	$(LOCK_VENV)/bin/pip install --quiet -e ".[test]"
+	$(LOCK_VENV)/bin/pip install --quiet -e ".[test,docs]"
 	{ echo "# Every dependency's version, for pip install -c. Written by make lock: do not edit."; \
 		$(LOCK_VENV)/bin/pip freeze --exclude-editable; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
@@ -71,6 +71,13 @@ example: $(STAMP)
 # The wheel built and installed (not editable) in a fresh venv, and the installed tracker
 # smoke-tested there, from outside the checkout (tests/installed/run.py says how; about a
 # minute under load; the dependencies' wheels are downloaded once, into .venv/wheelhouse).
+# The docs site in site/ (mkdocs-material): the keys and command-line pages and each rule
+# system's page are made from the code as it builds; the README's picture is redrawn.
+docs: $(STAMP)
+	$(BIN)/python -m docs.generate
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet
+	@echo "The docs site is in site/ (open site/index.html, or: $(BIN)/mkdocs serve)"
+
 smoke: $(STAMP)
 	$(BIN)/python -m tests.installed.run
 
