@@ -30,7 +30,7 @@ lock:
 
 # In a checkout the saves are this folder's saves/, with the bundled demos (a system's demo
 # not committed yet is written there first); an installed tracker keeps them in the user's
-# data folder (README, "Saves").
+# data folder (docs/guide/saves.md).
 run: $(STAMP)
 	@$(BIN)/python -m tracker.demos --missing saves >/dev/null
 	$(BIN)/tracker --saves saves

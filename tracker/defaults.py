@@ -4,7 +4,7 @@ Where the tracker keeps its files when installed as a tool: the platform's user 
 ``platformdirs`` names them (on Linux ``~/.local/share/combat-tracker/`` for saves and the
 library, ``~/.config/combat-tracker/`` for settings and the SSH host key, each following
 ``$XDG_DATA_HOME`` / ``$XDG_CONFIG_HOME``). A checkout's ``make run`` passes
-``--saves saves`` instead, so it opens the bundled demos (README, "Saves").
+``--saves saves`` instead, so it opens the bundled demos (docs/guide/saves.md).
 """
 
 from __future__ import annotations
