@@ -127,7 +127,7 @@ async def test_a_seats_own_app_takes_over_with_what_its_view_showed(served: Serv
     served.session.execute(AddNote("before the key"))
     await until(lambda: "before the key" in carol.text())
     sent = len(carol.output)
-    carol.type("z")  # no such key: it only hands the seat to its own app
+    carol.type("y")  # no such key: it only hands the seat to its own app
     await until(lambda: not carol.seat.muted)  # type: ignore[union-attr]
     # Its own app drew the whole screen again, and it looks the same as the view's.
     await until(lambda: "Combatants" in carol.output[sent:] and "Roll log" in carol.output[sent:])
