@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rules.dice import SeededDice
-from tests.app.support import burst_handled
+from tests.app.support import burst_handled, until
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
 from tracker.screens.form import FormScreen
@@ -50,3 +50,26 @@ async def test_down_and_up_move_between_fields_and_keep_the_focused_one_in_view(
         await burst_handled(pilot)
         assert on_screen(app)
         assert app.screen is dialog  # ↓ and ↑ never closed or submitted it
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_page_keys_scroll_the_fields_and_the_focus_goes_along(
+    tmp_path: Path, demo: str
+) -> None:
+    """Found by the walk (seed 202940950): Page Down scrolled the field list and left the
+    focused field above it at 80x24; now the focus moves to a field in view."""
+    session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "fight.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("r")
+        await burst_handled(pilot)
+        if isinstance(app.screen, WaitingScreen):  # apply what waits, then it opens
+            await pilot.press("d")
+            await burst_handled(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, FormScreen)
+        for key in ("tab", "pagedown", "pagedown", "end", "pageup", "home"):
+            await pilot.press(key)
+            await burst_handled(pilot)
+            await until(pilot, lambda: on_screen(app), f"the focus in view after {key}")
+        assert app.screen is dialog
