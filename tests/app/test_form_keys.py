@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from rules.dice import SeededDice
 from tests.app.support import burst_handled, until
@@ -24,6 +25,18 @@ def on_screen(app: TrackerApp) -> bool:
     return placed.region.intersection(placed.clip) == placed.region
 
 
+async def roll_dialog(pilot: Pilot[None]) -> FormScreen:
+    """``r`` pressed: the roll dialog, once what waits (if anything) is applied."""
+    app = pilot.app
+    await pilot.press("r")
+    await burst_handled(pilot)
+    if isinstance(app.screen, WaitingScreen):  # apply what waits, then it opens
+        await pilot.press("d")
+        await burst_handled(pilot)
+    assert isinstance(app.screen, FormScreen)
+    return app.screen
+
+
 @pytest.mark.parametrize("demo", sorted(DEMOS))
 async def test_down_and_up_move_between_fields_and_keep_the_focused_one_in_view(
     tmp_path: Path, demo: str
@@ -33,13 +46,7 @@ async def test_down_and_up_move_between_fields_and_keep_the_focused_one_in_view(
     session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "fight.fight")
     app = TrackerApp(session, saves=tmp_path)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.press("r")
-        await burst_handled(pilot)
-        if isinstance(app.screen, WaitingScreen):  # apply what waits, then it opens
-            await pilot.press("d")
-            await burst_handled(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, FormScreen)
+        dialog = await roll_dialog(pilot)
         for _ in range(12):  # round every field, the list scrolled as focus moves
             before = app.focused
             await pilot.press("down")
@@ -61,13 +68,7 @@ async def test_page_keys_scroll_the_fields_and_the_focus_goes_along(
     session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "fight.fight")
     app = TrackerApp(session, saves=tmp_path)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.press("r")
-        await burst_handled(pilot)
-        if isinstance(app.screen, WaitingScreen):  # apply what waits, then it opens
-            await pilot.press("d")
-            await burst_handled(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, FormScreen)
+        dialog = await roll_dialog(pilot)
         for key in ("tab", "pagedown", "pagedown", "end", "pageup", "home"):
             await pilot.press(key)
             await burst_handled(pilot)
