@@ -51,6 +51,10 @@ class FieldsScroll(VerticalScroll):
         self.call_after_refresh(self._focus_in_view)
 
     def _focus_in_view(self) -> None:
+        if self.scroll_y != self.scroll_target_y:
+            # Still on its way (the focus itself may have set it off, chasing a field below
+            # the list): judge where it stops, or ↓ is undone halfway (seen on a busy machine).
+            return
         view = self.content_region
         focused = self.screen.focused
         if (
