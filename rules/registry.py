@@ -75,6 +75,13 @@ def part(name: str, module: str) -> ModuleType | None:
         raise
 
 
+def listed_first(name: str) -> bool:
+    """Whether the system's package says ``LISTED_FIRST = True``: it is listed first, and its
+    demo is what a fresh start opens. Only the package's ``__init__`` is read (it holds no
+    code), so listing the systems loads none of them."""
+    return bool(getattr(import_module(f"{PACKAGE}.{known(name)}"), "LISTED_FIRST", False))
+
+
 def all_systems() -> tuple[RuleSystem, ...]:
     """Every registered system, loaded (for the app's pickers and the contract tests)."""
     return tuple(get_system(name) for name in names())

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from platformdirs import PlatformDirs
 
 APP = "combat-tracker"
-FIRST_SYSTEM = "livehack"  # listed first, as in the README; its demo is what a fresh start opens
 
 
 def _dirs() -> PlatformDirs:
@@ -42,7 +41,18 @@ def config_folder() -> Path:
 
 def systems() -> tuple[str, ...]:
     """Every registered rule system's name as the tracker lists them (``tracker roll --help``,
-    ``make demo``): ``FIRST_SYSTEM``, then the others by name."""
-    from rules.registry import names  # only when asked: storage imports this module too
+    ``make demo``): the one whose package says it is listed first, then the others by name."""
+    from rules.registry import listed_first, names  # only when asked: storage imports this
 
-    return tuple(sorted(names(), key=lambda name: name != FIRST_SYSTEM))
+    return tuple(sorted(names(), key=lambda name: not listed_first(name)))
+
+
+def first_demo() -> str:
+    """The file stem of the demo a fresh start opens: the first listed system's ("" if none)."""
+    from rules.registry import part
+
+    for name in systems():
+        demo = part(name, "demo")
+        if demo is not None:
+            return str(demo.STEM)
+    return ""

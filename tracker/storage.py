@@ -15,11 +15,10 @@ from pathlib import Path
 
 from rules import snapshot
 from rules.history import History, Record
-from tracker import files
+from tracker import defaults, files
 
 SUFFIX = ".fight"
 DEMO_PREFIX = "demo-"
-FIRST_DEMO = "demo-livehack.fight"  # what a fresh `make run` opens
 
 
 class SaveError(Exception):
@@ -251,9 +250,10 @@ def saves_by_recency(folder: Path) -> list[Path]:
 
 
 def demos(folder: Path) -> list[Path]:
-    """The bundled demos, the one to start on first (the LiveHack fight), then by name."""
+    """The bundled demos, the one to start on first (``defaults.first_demo``), then by name."""
     found = sorted(folder.glob(f"{DEMO_PREFIX}*{SUFFIX}")) if folder.is_dir() else []
-    return sorted(found, key=lambda path: path.name != FIRST_DEMO)
+    first = defaults.first_demo() + SUFFIX if found else ""
+    return sorted(found, key=lambda path: path.name != first)
 
 
 class SaveLock:

@@ -39,9 +39,9 @@ def test_a_first_start_in_the_user_folder_opens_the_demo(tmp_path: Path) -> None
     args = argparse.Namespace(command=None, saves=folder, user_saves=True)
     opened, skipped = launch.choose_encounter(args)
     assert not skipped
-    assert opened.history.state.system == defaults.FIRST_SYSTEM
+    assert opened.history.state.system == defaults.systems()[0]
     assert sorted(path.stem for path in storage.demos(folder)) == sorted(DEMOS)  # each system's
-    assert storage.demos(folder)[0].name == storage.FIRST_DEMO
+    assert storage.demos(folder)[0].name == defaults.first_demo() + storage.SUFFIX
     assert opened.path.parent == folder and not storage.is_demo(opened.path)
 
 

@@ -52,3 +52,8 @@ def test_a_module_name_systems_share_is_in_the_layout_table() -> None:
     shared = {module for module, systems in counts.items() if systems > 1}
     unlisted = shared - set(layout())
     assert unlisted == set(), f"add a row for each to docs/adding-a-system.md: {unlisted}"
+
+
+def test_at_most_one_system_is_listed_first() -> None:
+    first = [name for name in registry.names() if registry.listed_first(name)]
+    assert len(first) <= 1, f"only one system's __init__.py may say LISTED_FIRST: {first}"

@@ -195,7 +195,7 @@ def first_start() -> list[Path]:
     def is_first_demos_copy(app: TrackerApp) -> None:
         session = app.session
         assert session is not None and session.path is not None
-        assert session.state.system == defaults.FIRST_SYSTEM
+        assert session.state.system == defaults.systems()[0]
         assert session.path.parent == saves
         assert not storage.is_demo(session.path)
 

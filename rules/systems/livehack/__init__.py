@@ -1,0 +1,3 @@
+"""LiveHack: the system listed first, and whose demo a fresh start opens."""
+
+LISTED_FIRST = True
