@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tracker import settings, storage
+from tracker import defaults, settings, storage
 from tracker.headless.seeds import dice_for
 
 if TYPE_CHECKING:
@@ -55,7 +55,8 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
         except storage.SaveError as exc:
             skipped.append(f"Skipped {exc}")
     raise storage.SaveError(
-        folder, "no saves and no demo here; try: tracker new --system livehack --name NAME"
+        folder,
+        f"no saves and no demo here; try: tracker new --system {defaults.systems()[0]} --name NAME",
     )
 
 

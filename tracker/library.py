@@ -159,7 +159,7 @@ def parse(text: str, source: str = "stat block") -> Entry:
         if key not in TOP:
             raise LibraryError(f"{at(key)}: unknown field {key!r} (fields: {', '.join(TOP)})")
     if "system" not in data:
-        raise LibraryError(f'{source}: no system (e.g. system = "livehack")')
+        raise LibraryError(f"{source}: no system (one of: {', '.join(names())})")
     system_name = _text(data["system"], "system", at("system"))
     try:
         system = get_system(known(system_name))
