@@ -5,8 +5,23 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
+
 # platformdirs reads these (on Linux): saves, the library, settings and the host key of a
 # `tracker` started without --saves go here, in this process and the ones it starts.
 _HOME = tempfile.mkdtemp(prefix="tracker-user-")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "slow: a test of half a minute or more on a busy machine; the suite starts it first",
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first: with xdist, one handed out last keeps a worker (and the run)
+    going long after the others are done; first, they overlap with the many short ones."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

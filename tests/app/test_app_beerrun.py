@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules.commands import AddCombatant
 from rules.dice import ScriptedDice
 from rules.engine import decide, new_encounter
@@ -57,6 +59,7 @@ async def pool(pilot, row: int, dice: str = "") -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> None:
     faces = [
         *(6, 8, 7, 2, 5),  # round 1, helping first: Ann 6 8 vs three d8s 7 2 5

@@ -154,6 +154,7 @@ async def test_the_last_blow_by_keys_ends_the_fight(
         assert isinstance(app.screen, EncounterScreen)
 
 
+@pytest.mark.slow
 async def test_n_stops_at_the_end_and_asks_before_playing_on(tmp_path: Path) -> None:
     app = make_app(tmp_path, livehack(), FIGHTS[0][1])
     async with app.run_test(size=SMALL, notifications=True) as pilot:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules.commands import AddCombatant
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import decide, new_encounter
@@ -54,6 +56,7 @@ def two_fighters() -> History:
     return history
 
 
+@pytest.mark.slow
 async def test_a_fight_drains_wind_and_narrows_the_thresholds(tmp_path: Path) -> None:
     dice = ScriptedDice([15, 13, 3, 7, 18, 5, 15])
     app = make_app(tmp_path, dice, two_fighters())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from rules.dice import SeededDice
@@ -115,6 +116,7 @@ async def test_keep_by_key_and_by_command(tmp_path: Path) -> None:
         assert "Replaced Brak" in screen_text(app)
 
 
+@pytest.mark.slow
 async def test_a_new_encounter_with_this_party(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules.commands import AddCombatant, AddCondition
 from rules.dice import ScriptedDice
 from rules.engine import decide, new_encounter
@@ -82,6 +84,7 @@ async def menu(pilot, index: int) -> None:
 JOINT, HOLD, GRIM, DYING = 1, 3, 6, 7
 
 
+@pytest.mark.slow
 async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -> None:
     faces = [
         *(8, 1, 4, 1, 2, 2),  # cooperation: Orla +7, Brak +3, the Goblin +0

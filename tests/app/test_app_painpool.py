@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import new_encounter
 from rules.history import History
@@ -37,6 +39,7 @@ async def menu(pilot, index: int) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_a_challenge_from_intent_to_passed_by_keys(tmp_path: Path) -> None:
     dice = ScriptedDice(MANEUVER + ATTACK + DESPAIR + HOPE + FINISH)
     app = make_app(tmp_path, dice)

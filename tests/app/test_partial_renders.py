@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from rules.commands import AddNote
@@ -20,6 +21,7 @@ def test_tracker_app_installs_it() -> None:
     assert textual_internals.installed_chops() is partial_renders.render_chops
 
 
+@pytest.mark.slow
 async def test_every_partial_update_sends_what_textual_would(tmp_path: Path, monkeypatch) -> None:
     console = Console(force_terminal=True, color_system="truecolor", width=80)
     partial = Compositor.render_partial_update

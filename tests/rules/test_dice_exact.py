@@ -129,6 +129,7 @@ OPERATION = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     st.integers(1, 3),

@@ -84,6 +84,7 @@ async def test_an_in_band_resize_is_not_obeyed(served: Served) -> None:
     await alice.close()
 
 
+@pytest.mark.slow
 async def test_a_key_flood_closes_the_seat_and_the_table_plays_on(served: Served) -> None:
     gm = await Client.join(served, "gm")
     alice = await Client.join(served, "alice")
@@ -104,6 +105,7 @@ async def test_a_key_flood_closes_the_seat_and_the_table_plays_on(served: Served
     await alice.close()
 
 
+@pytest.mark.slow
 async def test_random_keys_reach_no_stderr(served: Served, capfd: pytest.CaptureFixture) -> None:
     gm = await Client.join(served, "gm")
     bob = await Client.join(served, "bob")

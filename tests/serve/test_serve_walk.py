@@ -53,6 +53,7 @@ def ssh_walker(name: str, role: str, client: Client) -> Walker:
     return Walker(name, role, send, client.text, output, lambda: client.seat, channel)
 
 
+@pytest.mark.slow
 async def test_every_seat_walks_at_once(tmp_path: Path, capfd: pytest.CaptureFixture) -> None:
     system = SYSTEM
     rng = random.Random(f"{system}:{SEED}")

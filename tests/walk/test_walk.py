@@ -14,6 +14,7 @@ SEEDS = (1,)  # fixed: the suite walks the same steps every run
 STEPS = 12  # a case's budget; about 90 seconds for every case on two cores
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", cases(), ids=str)
 async def test_a_walk_breaks_nothing(case: Case, tmp_path: Path) -> None:
     for seed in SEEDS:
