@@ -17,6 +17,7 @@ from rules.permissions import refusal
 from rules.system import LAST_ROLL
 from rules.systems.livehack.events import LiveHackApplyConsequence, LiveHackRoll
 from rules.visibility import GM, Viewer, hidden_ids, sight
+from tests.app.support import until
 from tests.screen import screen_text
 from tests.serve.serve_helpers import SECRET, SECRET_NOTE, encounter
 from tracker.screens.encounter_keys.roles import may_use
@@ -138,6 +139,22 @@ async def test_a_spectators_palette_and_screen_hold_nothing_secret(tmp_path: Pat
         assert SECRET not in text and SECRET_NOTE not in text
     assert "Seats at the table" not in main
     assert "No roll yet" in main
+
+
+async def test_help_lists_only_the_keys_a_seat_has(tmp_path: Path) -> None:
+    """``?`` on a spectator's seat lists its own keys, not the GM's it cannot press."""
+    session, _ = encounter()
+    table = Table(session)
+    app = TableApp(table, table.join("spectator", "Bob"), saves=tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("question_mark")
+        await until(pilot, lambda: "Esc or ? closes" in screen_text(app), "the help")
+        shown = screen_text(app)
+    # The dialog's rows: what is inside its frame (█), not the panes beside it.
+    listed = "\n".join(line.split("█")[1] for line in shown.splitlines() if line.count("█") >= 2)
+    assert "Fight summary" in listed and "Quit" in listed
+    for gm_key in ("Next turn", "Add", "Roll", "Command line"):
+        assert gm_key not in listed, f"a spectator's help offers {gm_key!r}"
 
 
 def test_the_players_file(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual.actions import parse
 from textual.binding import Binding
 
 from tracker.screens.encounter_keys.area import Area
@@ -70,7 +71,13 @@ class ScreenKeys(Area):
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."
-        self.app.push_screen(HelpScreen(self.BINDINGS, intro))
+        # Only the keys this seat's role has: a player is not shown the GM's.
+        offered = [
+            binding
+            for binding in self.BINDINGS
+            if isinstance(binding, Binding) and self.check_action(*parse(binding.action)[1:])
+        ]
+        self.app.push_screen(HelpScreen(offered, intro))
 
     async def action_quit(self) -> None:
         await self.app.action_quit()  # the app's: it saves first
