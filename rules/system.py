@@ -363,8 +363,9 @@ class RuleSystem(ABC):
 
     def initiative_tiebreak(self, combatant: Combatant[Any]) -> tuple[int, ...]:
         """What breaks a tie of initiative, compared highest first (a higher tuple acts
-        first; e.g. ``(dexterity,)``, or ``(-1,)`` for one that loses every tie). Default
-        ``()``: tied combatants keep the order they had."""
+        first; e.g. ``(dexterity,)``). Give every combatant a tuple of the same length (a
+        shorter one loses to a longer it begins: ``(-1,)`` for a lair that loses every tie,
+        ``(0,)`` for the rest). Default ``()``: tied combatants keep the order they had."""
         return ()
 
     def initiative_on_add(self, state: Encounter, combatant: Combatant[Any]) -> bool:
