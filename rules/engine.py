@@ -451,10 +451,10 @@ def apply(state: Encounter, event: Event) -> Encounter:
     return after
 
 
-def _joined(parts: list[Span], between: str = ", ") -> list[str | Span]:
+def _joined(parts: list[Span]) -> list[str | Span]:
     out: list[str | Span] = []
     for index, part in enumerate(parts):
-        out += [between, part] if index else [part]
+        out += [", ", part] if index else [part]
     return out
 
 
@@ -523,9 +523,8 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             who = _joined([name(cid) for cid in ids])
             head = spans(*who, ": initiative ", Span(str(value), "tier"))
             return LogEntry("turn", (head, plain_dice.line(rolled)) if rolled else (head,))
-        case OrderSorted(order_ids=ids):
-            shown = _joined([name(cid) for cid in ids], ", then ")
-            return LogEntry("turn", (spans(Span("⇅ ", "muted"), "By initiative: ", *shown),))
+        case OrderSorted():  # the pane shows the order itself
+            return LogEntry("turn", (spans(Span("⇅ ", "muted"), "The order sorted by initiative"),))
         case TrackChanged(combatant_id=cid, track=track, before=was, after=now):
             change = f"{now - was:+d}"
             line = spans(name(cid), f" {track}: {was} → ", Span(str(now), "tier"), f" ({change})")

@@ -114,7 +114,9 @@ async def test_a_group_shares_one_roll_the_order_is_sorted_and_u_undoes_both(
         }
         assert order(app) == ["Goblin 1", "Goblin 2", "Goblin 3", "Bram", "Orla"]
         assert app.session.state.current_id == app.session.state.combatants[0].id  # the top
-        await until(pilot, lambda: "By initiative" in screen_text(app), "the sort in the log")
+        await until(
+            pilot, lambda: "sorted by initiative" in screen_text(app), "the sort in the log"
+        )
         rows = pane(app)
         assert [n for n in order(app) if any(n in r for r in rows)] == order(app)
         assert "▶" in row_of(app, "Goblin 1")
