@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules.dice import ScriptedDice
 from rules.engine import new_encounter
 from rules.history import History
@@ -18,6 +20,7 @@ from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.form import FormScreen
+from tracker.widgets.combatants import CombatantsPane
 
 WITH_ORDER = next(s for s in all_systems() if s.uses_turn_order)
 WITHOUT_ORDER = next(s for s in all_systems() if not s.uses_turn_order)
@@ -207,3 +210,55 @@ async def test_a_system_without_a_turn_order_says_why_not(tmp_path: Path) -> Non
         await from_palette(pilot, "initiative")
         await until(pilot, lambda: "no turn order" in screen_text(app), "the palette's line")
         assert len(app.session.history.records) == records
+
+
+async def test_the_round_ends_after_the_last_in_the_order(tmp_path: Path) -> None:
+    app = fight(tmp_path, 5, 12, 17)
+    async with app.run_test(size=SMALL) as pilot:
+        await party_and_goblins(pilot)
+        await line(pilot, "init roll")
+        state = app.session.state
+        for turn in state.combatants[1:]:
+            await pilot.press("n")
+            await until(pilot, lambda t=turn: app.session.state.current_id == t.id, turn.name)
+        assert app.session.state.round == 1  # Orla, the last, acts in round 1
+        await pilot.press("n")
+        await until(pilot, lambda: app.session.state.round == 2, "round 2")
+        assert app.session.state.current_id == state.combatants[0].id  # the top again
+
+
+def demos_in_order() -> list[str]:
+    from tracker.demos import DEMOS
+
+    return [d for d, build in sorted(DEMOS.items()) if build().state.system == WITH_ORDER.name]
+
+
+@pytest.mark.parametrize("demo", demos_in_order())
+async def test_ten_combatants_with_the_init_column_fit_at_80x24(tmp_path: Path, demo: str) -> None:
+    from tests.app.test_at_80x24 import ten_combatants
+    from tests.app.test_layout import demo_app
+
+    app = demo_app(demo, tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await ten_combatants(pilot)
+        await line(pilot, "init roll")
+        await until(pilot, lambda: "Init" in pane(app)[0], "the Init column")
+        widget = app.screen.query_one(CombatantsPane)
+        assert widget.virtual_size.width <= widget.size.width  # nothing beyond its edge
+        assert not widget.show_vertical_scrollbar  # all ten on screen
+        rows = "\n".join(pane(app))
+        for combatant in app.session.state.combatants:
+            assert combatant.name[:8] in rows, f"{combatant.name} is off the screen"
+            assert str(combatant.initiative) in row_of(app, combatant.name[:8])
+
+
+def test_tracker_new_add_gives_a_group_one_roll(tmp_path: Path) -> None:
+    from tracker import library, prepare
+
+    found = library.load(None)
+    foe = next(e for e in found.of(WITH_ORDER.name) if e.side == "foes")
+    history = prepare.new_history(
+        "Ambush", WITH_ORDER.name, ScriptedDice([]), library=found, foes=[f"{foe.name} x3"]
+    )
+    group = {c.group for c in history.state.combatants}
+    assert len(history.state.combatants) == 3 and len(group) == 1 and "" not in group
