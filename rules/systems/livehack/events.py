@@ -263,6 +263,7 @@ class LiveHackAidRolled(Struct, frozen=True, kw_only=True, tag="livehack.aid-rol
     target: SideRoll
     aided_id: str
     bonus: int
+    effort: int = 0  # the helper's (*Effort*), one Fatigue a point
 
 
 class LiveHackSaveRolled(Struct, frozen=True, kw_only=True, tag="livehack.save-rolled"):
@@ -274,6 +275,7 @@ class LiveHackSaveRolled(Struct, frozen=True, kw_only=True, tag="livehack.save-r
     target: SideRoll
     outcome: str
     note: str = ""
+    effort: int = 0  # the roller's (*Effort*), one Fatigue a point
 
     @property
     def margin(self) -> int:
@@ -359,6 +361,7 @@ class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
     # roll"); empty: all roll. One value: everyone's.
     takes: tuple[Take, ...] = ()
     participants_gm_allow_ten: bool = False  # a monster participant may take ten
+    efforts: tuple[int, ...] = ()  # each participant's effort, or one for all (as ``takes``)
 
 
 class LiveHackAid(Struct, frozen=True, kw_only=True):
@@ -372,6 +375,7 @@ class LiveHackAid(Struct, frozen=True, kw_only=True):
     extra: int = 0
     skill: str = ""
     attribute: str = ""
+    effort: int = 0
 
 
 class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
@@ -380,6 +384,7 @@ class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
     watching: bool = False
     companion: str = ""
     take: Take = "roll"
+    effort: int = 0
 
 
 class LiveHackSave(Struct, frozen=True, kw_only=True):
@@ -393,6 +398,7 @@ class LiveHackSave(Struct, frozen=True, kw_only=True):
     attribute: str = "dex"
     defense: SaveDefense = "fortitude"
     gm_allows_ten: bool = False  # a dying save may take ten (*Taking Ten*)
+    effort: int = 0
 
 
 class LiveHackApplyConsequence(Struct, frozen=True):

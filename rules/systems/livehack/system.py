@@ -23,7 +23,7 @@ from rules.mentions import mentions
 from rules.odds import Odds
 from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
-from . import apply, decide, encounter_odds, forms, log, odds, solo
+from . import apply, decide, encounter_odds, forms, log, odds, saves, solo
 from .apply import livehack_state, marked_id
 from .events import (
     CONDITION_DURATIONS,
@@ -352,13 +352,13 @@ class LiveHack(RuleSystem):
             case LiveHackApplyConsequence():
                 return decide.consequence(state)
             case LiveHackJointRoll():
-                return [decide.joint(state, command, dice)]
+                return decide.joint(state, command, dice)
             case LiveHackAid():
-                return [decide.aid(state, command, dice)]
+                return saves.aid(state, command, dice)
             case LiveHackGrimTest():
-                return [decide.grim_test(state, command, dice)]
+                return saves.grim_test(state, command, dice)
             case LiveHackSave():
-                return decide.save(state, command, dice)
+                return saves.save(state, command, dice)
             case LiveHackHold():
                 return [decide.hold(state, command)]
             case LiveHackCancel():
