@@ -25,10 +25,13 @@ from .events import (
     LiveHackTraitInflicted,
     Rollover,
 )
+from .parts import skill_bonus
 from .sheet import TRAIT_FIELDS, Held, LiveHackSheet
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
+
+FELL_DYING = "dying:fell"  # a turn mark: fell dying this round, its save is at the round's end
 
 
 def apply(state: Encounter, event: object) -> Encounter:
@@ -135,10 +138,13 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
         # A damage roll's margin is read by the table: only a hit (or a skill's success)
         # rolls its bonus over.
         rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
+    # R3-05: a skill success's bonus waits for its own roller, through others' rolls (an
+    # older save's rolls never keep one: ``keeps`` is False in them).
+    kept = skill_bonus(state) if event.keeps else None
     state = state.update(
         last_roll=event,
         last_roll_applied=False,
-        system_state=structs.replace(system, rollover=rollover, joint=None),
+        system_state=structs.replace(system, rollover=rollover, kept=kept, joint=None),
     )
     # The aid is spent by the roller's own roll: the character resisting a grim test, the
     # actor otherwise (a defender's aid waits for its own action).
@@ -178,6 +184,8 @@ def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
     state = _sheet_change(
         state, event.combatant_id, lambda s: {field: getattr(s, field) + event.levels}
     )
+    if event.falls_dying:
+        state = _marked(state, event.combatant_id, FELL_DYING)
     system = livehack_state(state)
     if event.grimlock and event.combatant_id not in system.grimlocks:
         system = structs.replace(system, grimlocks=(*system.grimlocks, event.combatant_id))

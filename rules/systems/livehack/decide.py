@@ -33,6 +33,7 @@ from .events import (
     Rollover,
     Take,
     condition_for,
+    is_dying,
     roll_side,
 )
 from .parts import (
@@ -42,7 +43,9 @@ from .parts import (
     defender_parts,
     defending_parts,
     helper_bond,
+    keeps_skill_bonus,
     paired_skill,
+    positional,
     roll_parts,
 )
 from .sheet import (
@@ -120,7 +123,8 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
         trait=cmd.trait,
         effort=cmd.effort,
         defender_effort=cmd.defender_effort,
-        cashed=cmd.cash_in,
+        cashed=bool(positional(attacker, defender, cmd)),
+        keeps=keeps_skill_bonus(state, attacker.id),
         grim_advantage=bool(cmd.grim_goal),
         grim_goal=cmd.grim_goal,
         note=paired_skill(cmd) if cmd.defense == "skill" else "",
@@ -183,6 +187,7 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
             skill=cmd.skill,
             attribute=cmd.attribute,
             effort=effort,
+            keeps=keeps_skill_bonus(state, *ids),
         )
         for side, effort in zip(sides, efforts, strict=True)
     )
@@ -256,6 +261,7 @@ def consequence(state: Encounter) -> list[object]:
             levels=row.levels,
             margin=roll.margin,
             grimlock=roll.kind == "grim" and condition == "Transforming",
+            falls_dying=condition == "Dying" and not is_dying(target),
         )
     ]
     if condition is not None:

@@ -27,6 +27,7 @@ from .events import (
     SaveDefense,
     SaveKind,
     Take,
+    is_dying,
     out_of_fight,
 )
 from .parts import check_effort, defending_parts, needs_effort_check, paired_skill, roll_parts
@@ -67,10 +68,6 @@ GRIM_GOALS: tuple[tuple[str, str], ...] = (
     *((f"{GRIM_GOAL}{e.key}", f"approved: {e.label.lower()}") for e in GRIM_EXPERIENCES),
 )
 HELPERS = 4
-
-
-def is_dying(combatant: Combatant) -> bool:
-    return bool(combatant.condition("Dying") or combatant.condition("Comatose"))
 
 
 def people(state: Encounter) -> tuple[tuple[str, str], ...]:
@@ -160,7 +157,6 @@ def roll_form(state: Encounter) -> list[Field]:
         text("bond", "Bond", carried.bond, help="one companion"),
         text("items", "Items", carried.items, help="names, comma separated"),
         choice("grim_goal", "Grim Advantage (GM)", GRIM_GOALS, "no"),
-        choice("cash_in", "Cash in held position", YES_NO, "no"),
         number("defender_extra", "Defender extra modifier"),
         choice("defender_take", "Defender dice", TAKES_GM, "roll"),
         number("defender_effort", "Defender effort (+1 Fatigue)"),
@@ -198,7 +194,6 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
             values, "defender_effort", "Defender effort", low=0, limit=EFFORT_PER_ROLL
         ),
         grim_goal=_grim_goal(values, f["grim_goal"]),
-        cash_in=_yes(values, f["cash_in"]),
         defender_skill=values.get("defender_skill", "").strip(),
     )
 

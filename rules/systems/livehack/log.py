@@ -309,7 +309,7 @@ def turn_alerts(state: Encounter, event: TurnAdvanced) -> list[str]:
     out = []
     if event.round != state.round:
         for c in state.combatants:
-            # The tracker rolls a solo combatant's dying save itself, at its turn.
+            # The tracker rolls a solo combatant's dying save itself, as the round ends.
             dying = c.condition("Dying") or c.condition("Comatose")
             if dying and not c.condition("Dead") and not state.is_solo(c):
                 wounds = c.sheet.wounds

@@ -34,6 +34,7 @@ from .parts import (
     aid_parts,
     attribute_label,
     defender_parts,
+    keeps_skill_bonus,
     skill_and_attribute,
 )
 from .sheet import LiveHackSheet, bond_with
@@ -96,6 +97,7 @@ def grim_roll(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> Live
         kind="grim",
         note=experience.label,
         defender_effort=cmd.effort,  # the character resists: its effort is the defender's
+        keeps=keeps_skill_bonus(state, person.id),
     )
 
 

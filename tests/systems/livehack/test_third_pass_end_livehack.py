@@ -4,20 +4,27 @@ held position and a skill's rolled-over bonus (R3-05), a solo foe's dying save (
 from fractions import Fraction
 
 import pytest
+from msgspec import structs
 
-from rules.commands import AddCondition
+from rules.commands import AddCombatant, AddCondition, NextTurn, SetPolicy
+from rules.dice import ScriptedDice
+from rules.engine import decide
 from rules.errors import Rejected
 from rules.systems.livehack import odds
 from rules.systems.livehack.system import (
     SYSTEM,
     LiveHackAid,
+    LiveHackApplyConsequence,
     LiveHackGrimTest,
+    LiveHackHold,
     LiveHackJointRoll,
     LiveHackSave,
     LiveHackSheet,
+    Rating,
 )
 from tests.helpers import encounter, run, who
-from tests.systems.livehack.test_livehack_mechanics import play
+from tests.systems.livehack.test_livehack_mechanics import hit, play
+from tests.systems.livehack.test_solo_livehack import chosen, fight
 
 ZERO = {"attacker_take": "zero", "defender_take": "zero"}
 
@@ -176,3 +183,118 @@ def test_an_old_save_and_check_fold_as_before():
             del raw["effort"]  # as an older tracker wrote it
             assert msgspec.convert(raw, type(event)) == event
     assert spent(history, "c1") == (0, 0)
+
+
+# --- R3-05: a held position comes by itself; a skill's bonus waits for its own roller -------
+
+
+def holding(attack=5):
+    """A holds +1 over B (on the stairs); C stands by."""
+    sheet = LiveHackSheet(attack=attack, skills=(Rating("Hide", 0),))
+    history = encounter(sheet, LiveHackSheet(), LiveHackSheet())
+    play(history, hit(**ZERO))
+    play(history, LiveHackHold(description="on the stairs"))
+    return history
+
+
+def test_a_held_position_comes_by_itself_on_the_next_attack_and_is_spent():
+    history = holding()
+    form = {f.key for f in SYSTEM.action_form(history.state, "roll", None)}
+    assert "cash_in" not in form  # nothing to remember: the text gives it to the next attack
+    text = play(history, hit(**ZERO))
+    assert "positional +1" in text and history.state.last_roll.attacker.total == 6
+    assert who(history, "c1").sheet.held == ()
+
+
+def test_a_held_position_waits_through_other_rolls_and_skill_contests():
+    history = holding()
+    play(history, hit("c1", "c3", **ZERO))  # another target: not its attack
+    assert "positional" not in play(history, hit(skill="Hide", defense="skill", **ZERO))
+    assert who(history, "c1").sheet.held_over("c2") == 1  # a skill contest is no attack
+    assert "positional +1" in play(history, hit(**ZERO))
+
+
+def test_the_preview_counts_the_held_position():
+    history = holding()
+    preview = SYSTEM.preview(history.state, "roll", {"attacker": "c1", "defender": "c2"})
+    assert preview.startswith("A +6 vs B Reflex +0")
+
+
+def spotter():
+    """A (Hide +5: B's Spot defends), B and C."""
+    return encounter(LiveHackSheet(skills=(Rating("Hide", 5),)), LiveHackSheet(), LiveHackSheet())
+
+
+def test_a_skills_bonus_waits_through_anothers_roll_for_its_own_roller():
+    history = encounter(
+        LiveHackSheet(skills=(Rating("Hide", 5),)), LiveHackSheet(), LiveHackSheet()
+    )
+    play(history, hit(skill="Hide", defense="skill", **ZERO))  # margin 5: +1
+    play(history, hit("c3", "c2", **ZERO))  # C's roll comes between
+    assert history.state.system_state.kept is not None
+    assert SYSTEM.status(history.state) == "A: margin bonus +1"
+    assert "rolled over +1" in play(history, hit(**ZERO))  # A's next roll against B
+    assert history.state.system_state.kept is None
+
+
+def test_a_skills_bonus_is_lost_at_its_rollers_own_unrelated_roll():
+    history = encounter(
+        LiveHackSheet(skills=(Rating("Hide", 5),)), LiveHackSheet(), LiveHackSheet()
+    )
+    play(history, hit(skill="Hide", defense="skill", **ZERO))
+    play(history, hit("c1", "c3", **ZERO))  # A's own roll, at C: not related
+    assert history.state.system_state.kept is None
+    assert "rolled over" not in play(history, hit(**ZERO))
+
+
+def test_a_hits_bonus_is_still_lost_at_anothers_roll():
+    history = encounter(LiveHackSheet(attack=5), LiveHackSheet(), LiveHackSheet())
+    play(history, hit(**ZERO))  # a hit: +1 for its damage roll, which follows at once
+    play(history, hit("c3", "c2", **ZERO))
+    assert history.state.system_state.kept is None
+    assert "rolled over" not in play(history, hit(defense="fortitude", **ZERO))
+
+
+def test_an_old_journal_folds_as_it_did():
+    """Rolls from before R3-05: a held position spent only when cashed in, a skill's bonus
+    gone at the next roll. Their events say so (``cashed`` False, ``keeps`` False)."""
+    from rules.history import History
+
+    history = holding()
+    skilled = encounter(
+        LiveHackSheet(skills=(Rating("Hide", 5),)), LiveHackSheet(), LiveHackSheet()
+    )
+    play(skilled, hit(skill="Hide", defense="skill", **ZERO))
+    for old, attacker in ((history, "c1"), (skilled, "c3")):
+        [event] = decide(old.state, hit(attacker, "c2", **ZERO), ScriptedDice([]))
+        old.commit([structs.replace(event, cashed=False, keeps=False)], "old")
+        replayed = History.from_records(list(old.records))
+        assert replayed.state == old.state
+    assert who(history, "c1").sheet.held_over("c2") == 1  # not cashed in: still held
+    assert skilled.state.system_state.kept is None
+
+
+# --- R3-09: a solo foe's dying save at the end of each round ----------------------------------
+
+
+def test_a_solo_foe_struck_down_saves_when_the_round_ends_not_at_its_turn():
+    # Orla, the Goblin (the tracker's), Brak; Grik's attack and the save each read [6, 1].
+    session = fight(ScriptedDice([6, 1, 6, 1]), "roll")
+    session.execute(AddCombatant(name="Grik", side="foes", sheet=LiveHackSheet()))
+    session.execute(SetPolicy("c4", "take-zero"))  # Grik rolls no dice
+    blow = hit("c1", "c2", defense="fortitude", attacker_take="ten", attacker_extra=10)
+    session.execute(structs.replace(blow, defender_take="zero"))  # 24 vs 3: margin 21
+    session.execute(LiveHackApplyConsequence())
+    assert who(session, "c2").condition("Dying")
+    assert chosen(session) == []  # fallen this round: its save is at the round's end
+    session.execute(NextTurn())  # the Goblin's turn: nothing to roll, it cannot act
+    assert chosen(session) == ["⚙ Goblin (roll): cannot act (Dying): passes the turn"]
+    assert session.state.current_id == "c3"
+    session.execute(NextTurn())  # Brak's ends; Grik plays its turn and the round ends
+    assert (session.state.round, session.state.current_id) == (2, "c1")
+    lines = chosen(session)
+    save = "⚙ Goblin (roll): dying save, Fortitude vs Wounds 4: rolls"
+    assert lines[-1] == save  # after Grik's turn, before Orla acts
+    assert lines.count(save) == 1
+    session.execute(NextTurn())  # Orla's turn ends; at its own turn the Goblin only passes
+    assert chosen(session) == ["⚙ Goblin (roll): cannot act (Dying): passes the turn"]
