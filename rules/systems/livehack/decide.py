@@ -63,15 +63,15 @@ UNTIL_REMOVED = Duration("until-removed")
 FALLS_DOWN = ("Incapacitated", "Dying")
 
 
-def _added(state: Encounter, cid: str, name: str, duration: Duration = UNTIL_REMOVED) -> object:
+def added(state: Encounter, cid: str, name: str, duration: Duration = UNTIL_REMOVED) -> object:
     return ConditionAdded(cid, Condition(name, duration, state.expiry_for(cid, duration)))
 
 
-def _removed(target: Combatant, *names: str) -> list[object]:
+def removed(target: Combatant, *names: str) -> list[object]:
     return [ConditionRemoved(target.id, n) for n in names if target.condition(n)]
 
 
-def _pair(state: Encounter, first_id: str, second_id: str) -> tuple[Combatant, Combatant]:
+def pair(state: Encounter, first_id: str, second_id: str) -> tuple[Combatant, Combatant]:
     first, second = state.combatant(first_id), state.combatant(second_id)
     if first.id == second.id:
         raise Rejected(f"{first.name} cannot roll against themselves")
@@ -82,7 +82,7 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
     """An opposed roll, after the Con checks a side at Con -5 makes to push its effort
     (*Cumulative Offset Penalties*: "must make a Con roll vs DR 0 to expend Fatigue"): a
     failed check leaves that side's effort unspent, out of the roll and its Fatigue."""
-    attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
+    attacker, defender = pair(state, cmd.attacker_id, cmd.defender_id)
     check_effort(attacker, cmd.effort)
     check_effort(defender, cmd.defender_effort)
     check_take_ten(attacker, cmd.attacker_take, cmd.attacker_gm_allows_ten, "attacks")
@@ -110,7 +110,7 @@ def check_take_ten(person: Combatant, take: str, allowed: bool, does: str = "def
 
 def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
     """The opposed roll itself, with the effort declared (the odds read it, without dice)."""
-    attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
+    attacker, defender = pair(state, cmd.attacker_id, cmd.defender_id)
     parts = roll_parts(state, attacker, defender, cmd)
     defend_parts = defending_parts(state, defender, cmd)
     # The attacker's dice are rolled first, then the defender's, so a script reads in order.
@@ -265,12 +265,12 @@ def consequence(state: Encounter) -> list[object]:
         )
     ]
     if condition is not None:
-        events.append(_added(state, target.id, condition, CONDITION_DURATIONS[condition]))
+        events.append(added(state, target.id, condition, CONDITION_DURATIONS[condition]))
     falls = condition in FALLS_DOWN or _falls(target, roll.trait, row.levels)
     if falls and not target.condition("Prone"):
         # *Incapacitation*: "the character falls down"; Dying is "the same as Incapacitation";
         # Str -10 "falls prone", Dex -10 "falls over paralyzed".
-        events.append(_added(state, target.id, "Prone"))
+        events.append(added(state, target.id, "Prone"))
     if condition in DAZED:
         # Ruling: a dazed holder can no longer press an advantage; its positions are lost.
         sheet: LiveHackSheet = target.sheet
@@ -390,10 +390,10 @@ def heal(state: Encounter, cmd: LiveHackHeal) -> list[object]:
         # *Stabilizing*: healing "to fewer wounds than the -10 Con threshold" (Con - Wounds > -10).
         return events
     if person.condition("Dying") or person.condition("Comatose"):
-        events += _removed(person, "Dying", "Comatose", "Incapacitated")
-        events.append(_added(state, person.id, "Stabilized"))
+        events += removed(person, "Dying", "Comatose", "Incapacitated")
+        events.append(added(state, person.id, "Stabilized"))
     elif person.condition("Stabilized"):
         # Stabilized by the dying save, still down: the same healing that would have saved them
         # dying ends the incapacitation (rulings.md, "Healing the stabilized").
-        events += _removed(person, "Incapacitated")
+        events += removed(person, "Incapacitated")
     return events

@@ -10,7 +10,7 @@ from msgspec import structs
 from rules.dice import DiceSource
 from rules.errors import Rejected
 
-from .decide import _added, _pair, _removed
+from .decide import added, pair, removed
 from .effort import effort_part, pushed
 from .events import (
     STABILIZE_MOS,
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> list[object]:
     """*Aiding*: "an appropriate resolution roll": the skill and attribute the helper
     chooses, its bond with the aided one ("always added"), its effort, against the GM's DR."""
-    helper, aided = _pair(state, cmd.helper_id, cmd.aided_id)
+    helper, aided = pair(state, cmd.helper_id, cmd.aided_id)
     checks, effort = pushed(state, helper, cmd.effort, dice)
     parts = skill_and_attribute(helper.sheet, cmd.skill, cmd.attribute)
     bond = bond_with(helper.sheet, aided.name)
@@ -152,17 +152,17 @@ def _dying_save(
     events: list[object] = []
     if margin >= STABILIZE_MOS:
         outcome = "stabilizes"
-        events = [*_removed(person, "Dying", "Comatose"), _added(state, person.id, "Stabilized")]
+        events = [*removed(person, "Dying", "Comatose"), added(state, person.id, "Stabilized")]
         if not person.condition("Incapacitated"):
-            events.append(_added(state, person.id, "Incapacitated"))
+            events.append(added(state, person.id, "Incapacitated"))
     elif margin >= 0:
         outcome = "holds on"
     elif person.condition("Comatose"):
         outcome = "dies"
-        events = [*_removed(person, "Dying", "Comatose"), _added(state, person.id, "Dead")]
+        events = [*removed(person, "Dying", "Comatose"), added(state, person.id, "Dead")]
     else:
         outcome = "falls into a coma"
-        events = [_added(state, person.id, "Comatose")]
+        events = [added(state, person.id, "Comatose")]
     roll = LiveHackSaveRolled(
         kind="dying", roller=side, target=target, outcome=outcome, effort=cmd.effort
     )
@@ -185,16 +185,16 @@ def _transform_save(
     events: list[object] = []
     if margin >= STABILIZE_MOS:
         outcome = "self-stabilizes"
-        events = _removed(person, "Transforming")
+        events = removed(person, "Transforming")
     elif margin >= 0:
         outcome = "holds the transformation off"
     else:
         outcome = "completes the transformation"
-        events = _removed(person, "Transforming")
+        events = removed(person, "Transforming")
         if grimlock:
             events.append(LiveHackBecameGrimlock(combatant_id=person.id, grim=sheet.grimness))
         else:
-            events.append(_added(state, person.id, "Transformed"))
+            events.append(added(state, person.id, "Transformed"))
     roll = LiveHackSaveRolled(
         kind="transforming", roller=side, target=target, outcome=outcome, effort=cmd.effort
     )
