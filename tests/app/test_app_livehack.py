@@ -11,8 +11,11 @@ from rules.dice import ScriptedDice
 from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.systems.livehack.system import LiveHackSheet, Rating
+from tests.app.support import burst_handled, until
+from tests.app.test_form_keys import on_screen
 from tests.screen import screen_text
 from tracker.app import TrackerApp
+from tracker.screens.form import FormScreen
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
@@ -111,8 +114,8 @@ async def test_a_fight_through_dying_and_stabilization_by_keys(tmp_path: Path) -
         assert "Orla holds +2 positional bonus over Goblin: behind the door (no damage" in text
         assert "+2 behind the door" in rows(app, "Orla")
 
-        # r: effort 2 (third field), then "Cash in held position" (seven fields on): yes.
-        await pilot.press("r", "tab", "tab", "2", *(["tab"] * 7), "right")
+        # r: effort 2 (third field); the held +2 comes by itself (R3-05).
+        await pilot.press("r", "tab", "tab", "2")
         await pilot.pause()
         assert "Orla +9 vs Goblin Reflex +1, before the dice" in screen_text(app)
         await pilot.press("enter")
@@ -293,3 +296,67 @@ async def test_the_damage_roll_by_keys_carries_the_hits_sword(tmp_path: Path) ->
         assert damage.defense == "fortitude"
         assert [p.label for p in damage.attacker.parts] == ["Melee", "Sword", "rolled over"]
         assert "Melee +4 Sword +3 rolled over +1" in screen_text(app)
+
+
+SMALL = (80, 24)
+
+
+async def tab_to(pilot, key: str) -> None:
+    """Tab through the open dialog until its field ``key`` has the focus (by keys, as a
+    person would), the field in view at 80x24."""
+    app = pilot.app
+    for _ in range(30):
+        focused = app.focused
+        if focused is not None and focused.id == f"field-{key}":
+            await until(pilot, lambda: on_screen(app), f"{key} scrolled into view")
+            return
+        await pilot.press("tab")
+        await burst_handled(pilot)
+    raise AssertionError(f"no field {key} in the dialog")
+
+
+async def test_the_joint_actions_participants_take_zero_by_keys(tmp_path: Path) -> None:
+    # Issue 30, R3-08: the joint dialog's "Participants' dice" field, by keys at 80x24.
+    app = make_app(tmp_path, party(), faces=[4, 1])  # the Goblin alone rolls: +1 + 3
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await menu(pilot, JOINT)
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the joint dialog")
+        await tab_to(pilot, "take")
+        await pilot.press("right")  # Roll → Take Zero
+        await until(pilot, lambda: "Take Zero" in screen_text(app), "Take Zero chosen")
+        assert "Participants' dice" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.session.state.system_state.joint is not None)
+        rolls = app.session.state.system_state.joint.rolls
+        assert [r.attacker.take for r in rolls] == ["zero", "zero"]
+        assert [r.attacker.total for r in rolls] == [7, 4]  # attack + bond, no dice
+        text = screen_text(app)
+        assert "Cooperation: the best margin counts" in text and "7 vs 4: hit, margin +3" in text
+        assert "Orla: attack +5 bond Brak +2 take zero" in text
+
+
+async def test_a_monsters_take_ten_by_the_gms_leave_by_keys(tmp_path: Path) -> None:
+    # Issue 30, R3-06: Take Ten refused for a monster's attack, then allowed by the GM.
+    history = fight(
+        ("Goblin", "foes", LiveHackSheet(attack=2, stat_block=True)),
+        ("Orla", "party", LiveHackSheet()),
+    )
+    app = make_app(tmp_path, history, faces=[1, 1])  # Orla's defense rolls 0
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the roll dialog")
+        await tab_to(pilot, "attacker_take")
+        await pilot.press("right", "right")  # Roll → Take Zero → Take Ten
+        await until(pilot, lambda: "Take Ten" in screen_text(app), "Take Ten chosen")
+        await pilot.press("enter")
+        await until(pilot, lambda: "Take Ten needs plenty of time" in screen_text(app))
+        assert isinstance(app.screen, FormScreen)  # refused: the dialog stays open
+        assert app.session.state.last_roll is None
+        await pilot.press("right")  # → Take Ten (GM allows)
+        await until(pilot, lambda: "Take Ten (GM allows)" in screen_text(app))
+        await pilot.press("enter")
+        await until(pilot, lambda: app.session.state.last_roll is not None, "the roll")
+        roll = app.session.state.last_roll
+        assert (roll.attacker.take, roll.attacker.total) == ("ten", 12)
+        text = screen_text(app)
+        assert "12 vs 0: hit, margin +12" in text and "Goblin: attack +2 take ten +10" in text

@@ -25,10 +25,13 @@ from .events import (
     LiveHackTraitInflicted,
     Rollover,
 )
+from .parts import skill_bonus
 from .sheet import TRAIT_FIELDS, Held, LiveHackSheet
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
+
+FELL_DYING = "dying:fell"  # a turn mark: fell dying this round, its save is at the round's end
 
 
 def apply(state: Encounter, event: object) -> Encounter:
@@ -38,9 +41,13 @@ def apply(state: Encounter, event: object) -> Encounter:
         case LiveHackJointRolled():
             state = _rolled(state, event.rolls[event.chosen])
             state = _aided(state, *(r.attacker.combatant_id for r in event.rolls))
+            for i, roll in enumerate(event.rolls):  # the chosen one's effort is paid above
+                if i != event.chosen:
+                    state = _pushed(state, roll.attacker.combatant_id, roll.effort)
             return state.update(system_state=structs.replace(livehack_state(state), joint=event))
         case LiveHackAidRolled():
             state = _aided(state, event.helper.combatant_id)
+            state = _pushed(state, event.helper.combatant_id, event.effort)
             aid = decide_aid(event)
             system = livehack_state(state)
             return state.update(system_state=structs.replace(system, aids=(*system.aids, aid)))
@@ -50,6 +57,7 @@ def apply(state: Encounter, event: object) -> Encounter:
                 what = f"check {event.roller.parts[0].label}"
             if not event.note:  # a check before a roll leaves the aid to that roll
                 state = _aided(state, event.roller.combatant_id)
+            state = _pushed(state, event.roller.combatant_id, event.effort)
             return _marked(state, event.roller.combatant_id, f"{what}:{event.outcome}")
         case LiveHackTraitInflicted():
             return _inflicted(state, event)
@@ -130,25 +138,20 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
         # A damage roll's margin is read by the table: only a hit (or a skill's success)
         # rolls its bonus over.
         rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
+    # R3-05: a skill success's bonus waits for its own roller, through others' rolls (an
+    # older save's rolls never keep one: ``keeps`` is False in them).
+    kept = skill_bonus(state) if event.keeps else None
     state = state.update(
         last_roll=event,
         last_roll_applied=False,
-        system_state=structs.replace(system, rollover=rollover, joint=None),
+        system_state=structs.replace(system, rollover=rollover, kept=kept, joint=None),
     )
     # The aid is spent by the roller's own roll: the character resisting a grim test, the
     # actor otherwise (a defender's aid waits for its own action).
     state = _aided(state, defender_id if event.kind == "grim" else attacker_id)
     if event.kind == "roll" and attacker_id is not None and attacker_id == state.current_id:
         state = _marked(state, attacker_id, event.defense)
-    if defender_id is not None and event.defender_effort and state.find(defender_id):
-        state = _sheet_change(
-            state,
-            defender_id,
-            lambda s: {
-                "fatigue": s.fatigue + event.defender_effort,
-                "effort_spent": s.effort_spent + event.defender_effort,
-            },
-        )
+    state = _pushed(state, defender_id, event.defender_effort)
     if attacker_id is None or state.find(attacker_id) is None:
         return state
 
@@ -164,11 +167,25 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
     return _sheet_change(state, attacker_id, spend)
 
 
+def _pushed(state: Encounter, cid: str | None, effort: int) -> Encounter:
+    """*Effort*: "for each point of effort used on a roll, the Adventurer adds one to their
+    Fatigue rating"; counted against the +5 a combat allows."""
+    if not effort or cid is None or state.find(cid) is None:
+        return state
+    return _sheet_change(
+        state,
+        cid,
+        lambda s: {"fatigue": s.fatigue + effort, "effort_spent": s.effort_spent + effort},
+    )
+
+
 def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
     field = TRAIT_FIELDS[event.trait]
     state = _sheet_change(
         state, event.combatant_id, lambda s: {field: getattr(s, field) + event.levels}
     )
+    if event.falls_dying:
+        state = _marked(state, event.combatant_id, FELL_DYING)
     system = livehack_state(state)
     if event.grimlock and event.combatant_id not in system.grimlocks:
         system = structs.replace(system, grimlocks=(*system.grimlocks, event.combatant_id))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from msgspec import structs
 
@@ -11,18 +11,13 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved
 
+from .effort import effort_part, pushed
 from .events import (
     CONDITION_DURATIONS,
     DAZED,
     POSITION_LENGTH,
-    STABILIZE_MOS,
-    WATCHING,
-    LiveHackAid,
-    LiveHackAidRolled,
-    LiveHackBecameGrimlock,
     LiveHackCancel,
     LiveHackDrop,
-    LiveHackGrimTest,
     LiveHackHeal,
     LiveHackHealed,
     LiveHackHold,
@@ -32,56 +27,51 @@ from .events import (
     LiveHackPositionLost,
     LiveHackRoll,
     LiveHackRolled,
-    LiveHackSave,
-    LiveHackSaveRolled,
     LiveHackState,
     LiveHackTraitInflicted,
     Part,
     Rollover,
     Take,
-    aid_bonus,
     condition_for,
-    grim_experience,
+    is_dying,
     roll_side,
-    static_side,
 )
 from .parts import (
-    DEFENSE_ATTRIBUTE,
     aid_parts,
     attribute_label,
     check_effort,
     defender_parts,
     defending_parts,
     helper_bond,
-    needs_effort_check,
+    keeps_skill_bonus,
     paired_skill,
+    positional,
     roll_parts,
-    skill_and_attribute,
 )
 from .sheet import (
     ATTRIBUTE_FIELDS,
     TRAIT_FIELDS,
     LiveHackSheet,
-    bond_with,
     offset_effects,
 )
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
+T = TypeVar("T")
 UNTIL_REMOVED = Duration("until-removed")
 FALLS_DOWN = ("Incapacitated", "Dying")
 
 
-def _added(state: Encounter, cid: str, name: str, duration: Duration = UNTIL_REMOVED) -> object:
+def added(state: Encounter, cid: str, name: str, duration: Duration = UNTIL_REMOVED) -> object:
     return ConditionAdded(cid, Condition(name, duration, state.expiry_for(cid, duration)))
 
 
-def _removed(target: Combatant, *names: str) -> list[object]:
+def removed(target: Combatant, *names: str) -> list[object]:
     return [ConditionRemoved(target.id, n) for n in names if target.condition(n)]
 
 
-def _pair(state: Encounter, first_id: str, second_id: str) -> tuple[Combatant, Combatant]:
+def pair(state: Encounter, first_id: str, second_id: str) -> tuple[Combatant, Combatant]:
     first, second = state.combatant(first_id), state.combatant(second_id)
     if first.id == second.id:
         raise Rejected(f"{first.name} cannot roll against themselves")
@@ -92,7 +82,7 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
     """An opposed roll, after the Con checks a side at Con -5 makes to push its effort
     (*Cumulative Offset Penalties*: "must make a Con roll vs DR 0 to expend Fatigue"): a
     failed check leaves that side's effort unspent, out of the roll and its Fatigue."""
-    attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
+    attacker, defender = pair(state, cmd.attacker_id, cmd.defender_id)
     check_effort(attacker, cmd.effort)
     check_effort(defender, cmd.defender_effort)
     check_take_ten(attacker, cmd.attacker_take, cmd.attacker_gm_allows_ten, "attacks")
@@ -100,31 +90,11 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
     events: list[object] = []
     efforts = []
     for person, effort in ((attacker, cmd.effort), (defender, cmd.defender_effort)):
-        check = effort_check(state, person, effort, dice)
-        if check is not None:
-            events.append(check)
-        efforts.append(0 if check is not None and check.outcome != "passes" else effort)
-    pushed = structs.replace(cmd, effort=efforts[0], defender_effort=efforts[1])
-    return [*events, opposed(state, pushed, dice)]
-
-
-def effort_check(
-    state: Encounter, person: Combatant, effort: int, dice: DiceSource
-) -> LiveHackSaveRolled | None:
-    """The Con roll vs DR 0 that effort at Con -5 needs (None when it needs none)."""
-    if not effort or not needs_effort_check(person):
-        return None
-    sheet: LiveHackSheet = person.sheet
-    # An aid waits for the action itself, not for this check before it.
-    side = roll_side((Part("Con", sheet.attribute("con")),), "roll", dice, person.id)
-    passes = side.total >= 0
-    return LiveHackSaveRolled(
-        kind="check",
-        roller=side,
-        target=static_side("DR", (Part("DR", 0),)),
-        outcome="passes" if passes else "fails: the effort is not spent",
-        note=f"Con -5, to push +{effort} effort",
-    )
+        checks, counted = pushed(state, person, effort, dice)
+        events += checks
+        efforts.append(counted)
+    declared = structs.replace(cmd, effort=efforts[0], defender_effort=efforts[1])
+    return [*events, opposed(state, declared, dice)]
 
 
 def check_take_ten(person: Combatant, take: str, allowed: bool, does: str = "defends") -> None:
@@ -140,7 +110,7 @@ def check_take_ten(person: Combatant, take: str, allowed: bool, does: str = "def
 
 def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
     """The opposed roll itself, with the effort declared (the odds read it, without dice)."""
-    attacker, defender = _pair(state, cmd.attacker_id, cmd.defender_id)
+    attacker, defender = pair(state, cmd.attacker_id, cmd.defender_id)
     parts = roll_parts(state, attacker, defender, cmd)
     defend_parts = defending_parts(state, defender, cmd)
     # The attacker's dice are rolled first, then the defender's, so a script reads in order.
@@ -153,7 +123,8 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
         trait=cmd.trait,
         effort=cmd.effort,
         defender_effort=cmd.defender_effort,
-        cashed=cmd.cash_in,
+        cashed=bool(positional(attacker, defender, cmd)),
+        keeps=keeps_skill_bonus(state, attacker.id),
         grim_advantage=bool(cmd.grim_goal),
         grim_goal=cmd.grim_goal,
         note=paired_skill(cmd) if cmd.defense == "skill" else "",
@@ -165,24 +136,45 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
     )
 
 
-def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHackJointRolled:
+def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> list[object]:
+    """A joint action, after the Con rolls that participants at Con -5 make to push."""
+    ids = participants(state, cmd)
+    events: list[object] = []
+    efforts = []
+    for cid, effort in zip(ids, joint_efforts(cmd.efforts, len(ids)), strict=True):
+        checks, counted = pushed(state, state.combatant(cid), effort, dice)
+        events += checks
+        efforts.append(counted)
+    return [*events, joint_roll(state, structs.replace(cmd, efforts=tuple(efforts)), dice)]
+
+
+def participants(state: Encounter, cmd: LiveHackJointRoll) -> tuple[str, ...]:
     ids = tuple(dict.fromkeys(cmd.participant_ids))
     if len(ids) < 2:
         raise Rejected("A joint action needs at least two participants")
     defender = state.combatant(cmd.defender_id)
     if defender.id in ids:
         raise Rejected(f"{defender.name} cannot work with others against themselves")
+    return ids
+
+
+def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHackJointRolled:
+    """The joint action itself, with the efforts declared (the odds read it, without dice)."""
+    ids = participants(state, cmd)
+    defender = state.combatant(cmd.defender_id)
     check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
     takes = joint_takes(cmd.takes, len(ids))
+    efforts = joint_efforts(cmd.efforts, len(ids))
     sides = []
-    for cid, take in zip(ids, takes, strict=True):
+    for cid, take, effort in zip(ids, takes, efforts, strict=True):
         person = state.combatant(cid)
         check_take_ten(person, take, cmd.participants_gm_allow_ten, "works with the others")
+        check_effort(person, effort)
         parts = _joint_parts(person, cmd)
         bond = helper_bond(state, person, ids)
         if bond is not None:
             parts.append(bond)
-        parts += aid_parts(state, cid)
+        parts += [*effort_part(effort), *aid_parts(state, cid)]
         sides.append(roll_side(tuple(parts), take, dice, cid))
     defend_parts = defender_parts(defender, cmd.defense, 0)
     defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
@@ -194,8 +186,10 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHac
             trait=cmd.trait,
             skill=cmd.skill,
             attribute=cmd.attribute,
+            effort=effort,
+            keeps=keeps_skill_bonus(state, *ids),
         )
-        for side in sides
+        for side, effort in zip(sides, efforts, strict=True)
     )
     margins = [r.margin for r in rolls]
     # Cooperation: "the best margin among them is used"; Chaos: "taking the lowest roll".
@@ -205,14 +199,23 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHac
 
 def joint_takes(takes: tuple[Take, ...], count: int) -> tuple[Take, ...]:
     """Every participant's dice: as given one by one, one for all, or all rolling."""
-    if not takes:
-        rolling: Take = "roll"
-        return (rolling,) * count
-    if len(takes) == 1:
-        return takes * count
-    if len(takes) != count:
-        raise Rejected(f"Give the dice of each of the {count} participants, or one for all")
-    return takes
+    rolling: Take = "roll"
+    return _each(takes, count, rolling, "dice")
+
+
+def joint_efforts(efforts: tuple[int, ...], count: int) -> tuple[int, ...]:
+    """Every participant's effort: one by one, one for all, or none."""
+    return _each(efforts, count, 0, "effort")
+
+
+def _each(given: tuple[T, ...], count: int, default: T, what: str) -> tuple[T, ...]:
+    if not given:
+        return (default,) * count
+    if len(given) == 1:
+        return given * count
+    if len(given) != count:
+        raise Rejected(f"Give the {what} of each of the {count} participants, or one for all")
+    return given
 
 
 def _joint_parts(person: Combatant, cmd: LiveHackJointRoll) -> list[Part]:
@@ -228,155 +231,6 @@ def _joint_parts(person: Combatant, cmd: LiveHackJointRoll) -> list[Part]:
     if cmd.attribute:
         parts.append(Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute)))
     return parts
-
-
-def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> LiveHackAidRolled:
-    """*Aiding*: "an appropriate resolution roll": the skill and attribute the helper
-    chooses, its bond with the aided one ("always added"), against the GM's DR."""
-    helper, aided = _pair(state, cmd.helper_id, cmd.aided_id)
-    parts = skill_and_attribute(helper.sheet, cmd.skill, cmd.attribute)
-    bond = bond_with(helper.sheet, aided.name)
-    if bond:
-        parts.append(Part(f"bond {aided.name}", bond))
-    parts += aid_parts(state, helper.id)
-    if cmd.extra:
-        parts.append(Part("extra", cmd.extra))
-    side = roll_side(tuple(parts), cmd.take, dice, helper.id)
-    target = static_side("DR", (Part("DR", cmd.dr),))
-    return LiveHackAidRolled(
-        helper=side, target=target, aided_id=aided.id, bonus=aid_bonus(side.total - cmd.dr)
-    )
-
-
-def grim_test(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> LiveHackRolled:
-    person = state.combatant(cmd.combatant_id)
-    experience = grim_experience(cmd.experience)
-    parts = [Part("DR", experience.dr)]
-    if experience.bond and cmd.companion.strip():
-        bond = bond_with(person.sheet, " ".join(cmd.companion.split()))
-        parts.append(Part(f"bond {cmd.companion.strip()}", bond))
-    if cmd.watching:
-        parts.append(Part("watching", -WATCHING))
-    # The experience acts and the character resists with "will plus any current grimness":
-    # a grim test is read through the damage table like a damage roll.
-    side = static_side(experience.label, tuple(parts))
-    resist = (*defender_parts(person, "will", 0, grim=True), *aid_parts(state, person.id))
-    defend = roll_side(resist, cmd.take, dice, person.id)
-    return LiveHackRolled(
-        attacker=side,
-        defender=defend,
-        defense="will",
-        trait="grimness",
-        kind="grim",
-        note=experience.label,
-    )
-
-
-def save(state: Encounter, cmd: LiveHackSave, dice: DiceSource) -> list[object]:
-    person = state.combatant(cmd.combatant_id)
-    match cmd.kind:
-        case "dying":
-            if cmd.take == "ten" and not cmd.gm_allows_ten:
-                # *Taking Ten* is for "plenty of time"; a dying save is rolled each round.
-                raise Rejected(
-                    "Take Ten needs plenty of time: a dying save is rolled or taken at zero "
-                    "(the GM may allow it: Take Ten (GM allows))"
-                )
-            return _dying_save(state, person, cmd, dice)
-        case "transforming":
-            return _transform_save(state, person, cmd, dice)
-        case "check":
-            return [_check(state, person, cmd, dice)]
-
-
-def _save_side(
-    state: Encounter, person: Combatant, defense: str, cmd: LiveHackSave
-) -> tuple[Part, ...]:
-    sheet: LiveHackSheet = person.sheet
-    attribute = DEFENSE_ATTRIBUTE[defense]
-    parts = [
-        Part(defense.capitalize(), sheet.defense(defense)),
-        Part(attribute_label(attribute), sheet.attribute(attribute)),
-        *aid_parts(state, person.id),
-    ]
-    if cmd.extra:
-        parts.append(Part("extra", cmd.extra))
-    return tuple(parts)
-
-
-def _dying_save(
-    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
-) -> list[object]:
-    if person.condition("Dead"):
-        raise Rejected(f"{person.name} is dead")
-    if not (person.condition("Dying") or person.condition("Comatose")):
-        raise Rejected(f"{person.name} is not dying")
-    sheet: LiveHackSheet = person.sheet
-    dr = sheet.wounds if cmd.dr is None else cmd.dr
-    side = roll_side(_save_side(state, person, "fortitude", cmd), cmd.take, dice, person.id)
-    target = static_side("Wounds", (Part("Wounds", dr),))
-    margin = side.total - dr
-    events: list[object] = []
-    if margin >= STABILIZE_MOS:
-        outcome = "stabilizes"
-        events = [*_removed(person, "Dying", "Comatose"), _added(state, person.id, "Stabilized")]
-        if not person.condition("Incapacitated"):
-            events.append(_added(state, person.id, "Incapacitated"))
-    elif margin >= 0:
-        outcome = "holds on"
-    elif person.condition("Comatose"):
-        outcome = "dies"
-        events = [*_removed(person, "Dying", "Comatose"), _added(state, person.id, "Dead")]
-    else:
-        outcome = "falls into a coma"
-        events = [_added(state, person.id, "Comatose")]
-    roll = LiveHackSaveRolled(kind="dying", roller=side, target=target, outcome=outcome)
-    return [roll, *events]
-
-
-def _transform_save(
-    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
-) -> list[object]:
-    if not person.condition("Transforming"):
-        raise Rejected(f"{person.name} is not transforming")
-    system: LiveHackState = state.system_state
-    grimlock = person.id in system.grimlocks
-    sheet: LiveHackSheet = person.sheet
-    default = sheet.grimness if grimlock else sheet.wounds
-    dr = default if cmd.dr is None else cmd.dr
-    side = roll_side(_save_side(state, person, cmd.defense, cmd), cmd.take, dice, person.id)
-    target = static_side("DR", (Part("DR", dr),))
-    margin = side.total - dr
-    events: list[object] = []
-    if margin >= STABILIZE_MOS:
-        outcome = "self-stabilizes"
-        events = _removed(person, "Transforming")
-    elif margin >= 0:
-        outcome = "holds the transformation off"
-    else:
-        outcome = "completes the transformation"
-        events = _removed(person, "Transforming")
-        if grimlock:
-            events.append(LiveHackBecameGrimlock(combatant_id=person.id, grim=sheet.grimness))
-        else:
-            events.append(_added(state, person.id, "Transformed"))
-    roll = LiveHackSaveRolled(kind="transforming", roller=side, target=target, outcome=outcome)
-    return [roll, *events]
-
-
-def _check(
-    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
-) -> LiveHackSaveRolled:
-    sheet: LiveHackSheet = person.sheet
-    parts = [Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute))]
-    parts += aid_parts(state, person.id)
-    if cmd.extra:
-        parts.append(Part("extra", cmd.extra))
-    dr = 0 if cmd.dr is None else cmd.dr
-    side = roll_side(tuple(parts), cmd.take, dice, person.id)
-    outcome = "passes" if side.total >= dr else "fails"
-    target = static_side("DR", (Part("DR", dr),))
-    return LiveHackSaveRolled(kind="check", roller=side, target=target, outcome=outcome)
 
 
 def consequence(state: Encounter) -> list[object]:
@@ -407,15 +261,16 @@ def consequence(state: Encounter) -> list[object]:
             levels=row.levels,
             margin=roll.margin,
             grimlock=roll.kind == "grim" and condition == "Transforming",
+            falls_dying=condition == "Dying" and not is_dying(target),
         )
     ]
     if condition is not None:
-        events.append(_added(state, target.id, condition, CONDITION_DURATIONS[condition]))
+        events.append(added(state, target.id, condition, CONDITION_DURATIONS[condition]))
     falls = condition in FALLS_DOWN or _falls(target, roll.trait, row.levels)
     if falls and not target.condition("Prone"):
         # *Incapacitation*: "the character falls down"; Dying is "the same as Incapacitation";
         # Str -10 "falls prone", Dex -10 "falls over paralyzed".
-        events.append(_added(state, target.id, "Prone"))
+        events.append(added(state, target.id, "Prone"))
     if condition in DAZED:
         # Ruling: a dazed holder can no longer press an advantage; its positions are lost.
         sheet: LiveHackSheet = target.sheet
@@ -535,10 +390,10 @@ def heal(state: Encounter, cmd: LiveHackHeal) -> list[object]:
         # *Stabilizing*: healing "to fewer wounds than the -10 Con threshold" (Con - Wounds > -10).
         return events
     if person.condition("Dying") or person.condition("Comatose"):
-        events += _removed(person, "Dying", "Comatose", "Incapacitated")
-        events.append(_added(state, person.id, "Stabilized"))
+        events += removed(person, "Dying", "Comatose", "Incapacitated")
+        events.append(added(state, person.id, "Stabilized"))
     elif person.condition("Stabilized"):
         # Stabilized by the dying save, still down: the same healing that would have saved them
         # dying ends the incapacitation (rulings.md, "Healing the stabilized").
-        events += _removed(person, "Incapacitated")
+        events += removed(person, "Incapacitated")
     return events

@@ -4,9 +4,9 @@ the same decisions as the real ones and named for the Consequences pane (the ari
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from msgspec import structs
 
@@ -14,9 +14,15 @@ from rules.dice import ANY_FACE
 from rules.errors import Rejected
 from rules.odds import Odds, percent, whose_chances
 
-from . import decide, forms, log, odds
+from . import decide, forms, log, odds, saves
 from .apply import livehack_state
-from .events import LiveHackJointRolled, LiveHackRoll, LiveHackRolled
+from .events import (
+    LiveHackGrimTest,
+    LiveHackJointRoll,
+    LiveHackJointRolled,
+    LiveHackRoll,
+    LiveHackRolled,
+)
 from .parts import needs_effort_check
 
 if TYPE_CHECKING:
@@ -24,40 +30,79 @@ if TYPE_CHECKING:
 
 
 def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
-    """The odds of the roll the dialog describes: an opposed roll or a grim test, built by
-    the same decision as the real roll (its dice are not used). None if it would not go."""
+    """The odds of the roll the dialog describes: an opposed roll, a grim test or a joint
+    action, built by the same decision as the real roll (its dice are not used). None if it
+    would not go."""
     if action not in ("roll", "grim", "joint"):
         return None
     try:
         if action == "roll":
             return _roll_odds(state, forms.roll_command(state, values))
         if action == "grim":
-            command = forms.command_for(state, "grim", values, None)
-            event = decide.grim_test(state, command, ANY_FACE)
-        else:
-            joint = forms.command_for(state, "joint", values, None)
-            return joint_odds(decide.joint(state, joint, ANY_FACE), state)
+            return _grim_odds(state, forms.command_for(state, "grim", values, None))
+        return _joint_odds(state, forms.command_for(state, "joint", values, None))
     except (Rejected, KeyError, ValueError):
         return None
-    return rolled_odds(event, state)
+
+
+C = TypeVar("C", LiveHackRoll, LiveHackGrimTest, LiveHackJointRoll)
+# Who pushes, how hard, and the command with that effort left out (its Con roll failed).
+Push = tuple[str, int, Callable[[C], C]]
 
 
 def _roll_odds(state: Encounter, cmd: LiveHackRoll) -> Odds:
-    """An opposed roll's odds; with effort at Con -5, those of the roll with and without
-    the effort, weighed by the chance of the Con check that decides it."""
     decide.roll(state, cmd, ANY_FACE)  # refused as the real roll would be
-    variants: list[tuple[Fraction, LiveHackRoll]] = [(Fraction(1), cmd)]
+    pushes: list[Push[LiveHackRoll]] = [
+        (cmd.attacker_id, cmd.effort, lambda c: structs.replace(c, effort=0)),
+        (cmd.defender_id, cmd.defender_effort, lambda c: structs.replace(c, defender_effort=0)),
+    ]
+    return _weighed(
+        state, cmd, pushes, lambda c: rolled_odds(decide.opposed(state, c, ANY_FACE), state)
+    )
+
+
+def _grim_odds(state: Encounter, cmd: LiveHackGrimTest) -> Odds:
+    saves.grim_test(state, cmd, ANY_FACE)  # refused as the real test would be
+    pushes: list[Push[LiveHackGrimTest]] = [
+        (cmd.combatant_id, cmd.effort, lambda c: structs.replace(c, effort=0))
+    ]
+    return _weighed(
+        state, cmd, pushes, lambda c: rolled_odds(saves.grim_roll(state, c, ANY_FACE), state)
+    )
+
+
+def _joint_odds(state: Encounter, cmd: LiveHackJointRoll) -> Odds:
+    decide.joint(state, cmd, ANY_FACE)  # refused as the real action would be
+    ids = decide.participants(state, cmd)
+    efforts = decide.joint_efforts(cmd.efforts, len(ids))
+    declared = structs.replace(cmd, efforts=efforts)
+
+    def without(i: int) -> Callable[[LiveHackJointRoll], LiveHackJointRoll]:
+        return lambda c: structs.replace(c, efforts=(*c.efforts[:i], 0, *c.efforts[i + 1 :]))
+
+    pushes: list[Push[LiveHackJointRoll]] = [
+        (cid, effort, without(i)) for i, (cid, effort) in enumerate(zip(ids, efforts, strict=True))
+    ]
+    return _weighed(
+        state, declared, pushes, lambda c: joint_odds(decide.joint_roll(state, c, ANY_FACE), state)
+    )
+
+
+def _weighed(state: Encounter, cmd: C, pushes: list[Push[C]], odds_of: Callable[[C], Odds]) -> Odds:
+    """A roll's odds; with effort at Con -5, those of the roll with and without each such
+    effort, weighed by the exact chance of the Con roll that decides it."""
+    variants: list[tuple[Fraction, C]] = [(Fraction(1), cmd)]
     notes = []
-    for field, who in (("effort", cmd.attacker_id), ("defender_effort", cmd.defender_id)):
-        person, effort = state.combatant(who), getattr(cmd, field)
+    for who, effort, unpush in pushes:
+        person = state.combatant(who)
         if not effort or not needs_effort_check(person):
             continue
         p = odds.dice_at_least(-person.sheet.attribute("con"))
         notes.append(f"{person.name}'s Con roll for +{effort} effort: {percent(float(p))}")
         variants = [(w * p, c) for w, c in variants] + [
-            (w * (1 - p), structs.replace(c, **{field: 0})) for w, c in variants
+            (w * (1 - p), unpush(c)) for w, c in variants
         ]
-    found = [(w, rolled_odds(decide.opposed(state, c, ANY_FACE), state)) for w, c in variants]
+    found = [(w, odds_of(c)) for w, c in variants]
     first = found[0][1]
     if len(found) == 1:
         return first

@@ -43,6 +43,11 @@ DAZED = ("Discombobulated", "Incapacitated", "Dying", "Comatose")
 CANNOT_ACT = (*DAZED, "Dead", "Transforming")
 
 
+def is_dying(combatant: Combatant) -> bool:
+    """Dying or in a coma: a dying save is due each round."""
+    return bool(combatant.condition("Dying") or combatant.condition("Comatose"))
+
+
 def cannot_act(combatant: Combatant[LiveHackSheet]) -> str:
     """Why the combatant cannot act ("" if it can): a condition, or a -10 offset."""
     found = next((name for name in CANNOT_ACT if combatant.condition(name)), None)
@@ -193,6 +198,7 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     note: str = ""
     effort: int = 0
     cashed: bool = False
+    keeps: bool = False  # a skill success's bonus waits on through this roll (R3-05)
     defender_effort: int = 0
     grim_advantage: bool = False
     grim_goal: str = ""
@@ -263,6 +269,7 @@ class LiveHackAidRolled(Struct, frozen=True, kw_only=True, tag="livehack.aid-rol
     target: SideRoll
     aided_id: str
     bonus: int
+    effort: int = 0  # the helper's (*Effort*), one Fatigue a point
 
 
 class LiveHackSaveRolled(Struct, frozen=True, kw_only=True, tag="livehack.save-rolled"):
@@ -274,6 +281,7 @@ class LiveHackSaveRolled(Struct, frozen=True, kw_only=True, tag="livehack.save-r
     target: SideRoll
     outcome: str
     note: str = ""
+    effort: int = 0  # the roller's (*Effort*), one Fatigue a point
 
     @property
     def margin(self) -> int:
@@ -286,6 +294,9 @@ class LiveHackTraitInflicted(Struct, frozen=True, kw_only=True, tag="livehack.tr
     levels: int
     margin: int | None  # None in a player's view of a hidden attacker's roll
     grimlock: bool = False  # a grim test's Transformation turns into a Grimlock
+    # It makes its target Dying: its first dying save is at the end of this round, not now
+    # (R3-09; False in older saves, whose solo foes saved at their turn).
+    falls_dying: bool = False
 
 
 class LiveHackPositionHeld(Struct, frozen=True, kw_only=True, tag="livehack.position-held"):
@@ -337,7 +348,6 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     effort: int = 0
     defender_effort: int = 0
     grim_goal: str = ""  # Grim Advantage, GM-approved, for this grim experience (a key)
-    cash_in: bool = False
     defender_skill: str = ""
     gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
     attacker_gm_allows_ten: bool = False  # and a monster's attack
@@ -359,6 +369,7 @@ class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
     # roll"); empty: all roll. One value: everyone's.
     takes: tuple[Take, ...] = ()
     participants_gm_allow_ten: bool = False  # a monster participant may take ten
+    efforts: tuple[int, ...] = ()  # each participant's effort, or one for all (as ``takes``)
 
 
 class LiveHackAid(Struct, frozen=True, kw_only=True):
@@ -372,6 +383,7 @@ class LiveHackAid(Struct, frozen=True, kw_only=True):
     extra: int = 0
     skill: str = ""
     attribute: str = ""
+    effort: int = 0
 
 
 class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
@@ -380,6 +392,7 @@ class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
     watching: bool = False
     companion: str = ""
     take: Take = "roll"
+    effort: int = 0
 
 
 class LiveHackSave(Struct, frozen=True, kw_only=True):
@@ -393,6 +406,7 @@ class LiveHackSave(Struct, frozen=True, kw_only=True):
     attribute: str = "dex"
     defense: SaveDefense = "fortitude"
     gm_allows_ten: bool = False  # a dying save may take ten (*Taking Ten*)
+    effort: int = 0
 
 
 class LiveHackApplyConsequence(Struct, frozen=True):
@@ -439,6 +453,8 @@ class Aid(Struct, frozen=True):
 
 class LiveHackState(Struct, frozen=True, kw_only=True, tag="livehack.state"):
     rollover: Rollover | None = None
+    # A skill success's bonus kept while others roll, for its roller's next roll (R3-05).
+    kept: Rollover | None = None
     aids: tuple[Aid, ...] = ()
     grimlocks: tuple[str, ...] = ()  # combatants whose Transformation makes a Grimlock
     # What each combatant of a solo side has rolled this round, as "round:id:what" ("reflex",

@@ -27,6 +27,7 @@ from .events import (
     SaveDefense,
     SaveKind,
     Take,
+    is_dying,
     out_of_fight,
 )
 from .parts import check_effort, defending_parts, needs_effort_check, paired_skill, roll_parts
@@ -69,10 +70,6 @@ GRIM_GOALS: tuple[tuple[str, str], ...] = (
 HELPERS = 4
 
 
-def is_dying(combatant: Combatant) -> bool:
-    return bool(combatant.condition("Dying") or combatant.condition("Comatose"))
-
-
 def people(state: Encounter) -> tuple[tuple[str, str], ...]:
     return tuple((c.id, c.name) for c in state.combatants)
 
@@ -105,6 +102,11 @@ def _grim_goal(values: Mapping[str, str], field: Field) -> str:
 def take_value(values: Mapping[str, str], field: Field) -> tuple[Take, bool]:
     """A take and whether the GM allowed Take Ten where it is not the roller's by default."""
     return TAKE_OF[choice_value(values, field, TAKES_GM)]
+
+
+def _effort(values: Mapping[str, str]) -> int:
+    # Effort's own bound (*Effort*: "up to +5"), before a huge number meets the general one.
+    return int_value(values, "effort", "Effort", low=0, limit=EFFORT_PER_ROLL)
 
 
 def _need_two(state: Encounter) -> None:
@@ -155,7 +157,6 @@ def roll_form(state: Encounter) -> list[Field]:
         text("bond", "Bond", carried.bond, help="one companion"),
         text("items", "Items", carried.items, help="names, comma separated"),
         choice("grim_goal", "Grim Advantage (GM)", GRIM_GOALS, "no"),
-        choice("cash_in", "Cash in held position", YES_NO, "no"),
         number("defender_extra", "Defender extra modifier"),
         choice("defender_take", "Defender dice", TAKES_GM, "roll"),
         number("defender_effort", "Defender effort (+1 Fatigue)"),
@@ -188,13 +189,11 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         specialty=values.get("specialty", "").strip(),
         bond=values.get("bond", "").strip(),
         items=values.get("items", "").strip(),
-        # Effort's own bound (*Effort*: "up to +5"), before a huge number meets the general one.
-        effort=int_value(values, "effort", "Effort", low=0, limit=EFFORT_PER_ROLL),
+        effort=_effort(values),
         defender_effort=int_value(
             values, "defender_effort", "Defender effort", low=0, limit=EFFORT_PER_ROLL
         ),
         grim_goal=_grim_goal(values, f["grim_goal"]),
-        cash_in=_yes(values, f["cash_in"]),
         defender_skill=values.get("defender_skill", "").strip(),
     )
 
@@ -219,6 +218,7 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
         text("skill", "Skill (everyone's)", help="blank: attack bonus"),
         choice("attribute", "Attribute", NO_ATTRIBUTE, ""),
         choice("take", "Participants' dice", TAKES_GM, "roll"),
+        number("effort", "Participants' effort (each)"),
         choice("defender", "Against", people(state), defender.id),
         choice("defense", "Defense", DEFENSES[:3], "reflex"),
         choice("defender_take", "Defender dice", TAKES_GM, "roll"),
@@ -245,6 +245,7 @@ def joint_command(
         attribute=choice_value(values, f["attribute"]),
         takes=(take,),
         participants_gm_allow_ten=participants_gm_allow_ten,
+        efforts=(_effort(values),),
     )
 
 
@@ -260,6 +261,7 @@ def aid_form(state: Encounter, selected: str | None) -> list[Field]:
         choice("attribute", "Helper's attribute", NO_ATTRIBUTE, ""),
         number("dr", "Helper's DR"),
         choice("take", "Helper dice", TAKES, "roll"),
+        number("effort", "Helper effort (+1 Fatigue each)"),
         number("extra", "Helper extra modifier"),
     ]
 
@@ -274,6 +276,7 @@ def aid_command(state: Encounter, values: Mapping[str, str], selected: str | Non
         extra=int_value(values, "extra", "Helper extra modifier", limit=MODIFIER),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
+        effort=_effort(values),
     )
 
 
@@ -309,6 +312,7 @@ def grim_form(state: Encounter, selected: str | None) -> list[Field]:
         choice("watching", "Only watching (DR -5)", YES_NO, "no"),
         text("companion", "Companion (starred rows)", help="a bond's name"),
         choice("take", "Dice", TAKES, "roll"),
+        number("effort", "Effort (+1 Fatigue each)"),
     ]
 
 
@@ -322,6 +326,7 @@ def grim_command(
         watching=_yes(values, f["watching"]),
         companion=values.get("companion", "").strip(),
         take=choice_value(values, f["take"], TAKES),
+        effort=_effort(values),
     )
 
 
@@ -351,7 +356,12 @@ def save_form(state: Encounter, kind: SaveKind, selected: str | None) -> list[Fi
             text("dr", "DR", help="blank: Wounds (Grimness for a Grimlock)"),
         ]
     takes = TAKES_GM if kind == "dying" else TAKES
-    return [*fields, choice("take", "Dice", takes, "roll"), number("extra", "Extra modifier")]
+    return [
+        *fields,
+        choice("take", "Dice", takes, "roll"),
+        number("effort", "Effort (+1 Fatigue each)"),
+        number("extra", "Extra modifier"),
+    ]
 
 
 def save_command(
@@ -368,6 +378,7 @@ def save_command(
         take=take,
         gm_allows_ten=gm_allows_ten,
         extra=int_value(values, "extra", "Extra modifier", limit=MODIFIER),
+        effort=_effort(values),
         dr=dr if kind != "check" or dr is not None else 0,
         attribute=choice_value(values, f["attribute"]) if "attribute" in f else "dex",
         defense=choice_value(values, f["defense"], SAVE_DEFENSES)

@@ -129,18 +129,9 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
         spans(result),
     ]
     if roll.effort:
-        lines.append(
-            spans(Span(f"  effort +{roll.effort}: {attacker} gains {roll.effort} Fatigue"))
-        )
+        lines.append(_effort_line(attacker, roll.effort))
     if roll.defender_effort:
-        lines.append(
-            spans(
-                Span(
-                    f"  effort +{roll.defender_effort}: {defender} gains "
-                    f"{roll.defender_effort} Fatigue"
-                )
-            )
-        )
+        lines.append(_effort_line(defender, roll.defender_effort))
     if roll.grim_advantage and roll.success:
         lines.append(
             spans(
@@ -171,7 +162,16 @@ def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
         name = side_name(state, roll.attacker, "?")
         lines.append((*tuple(side_spans(name, roll.attacker)), Span(f"  margin {roll.margin:+d}")))
     lines += roll_lines(state, chosen)[2:]
+    lines += [
+        _effort_line(side_name(state, roll.attacker, "?"), roll.effort)
+        for i, roll in enumerate(event.rolls)
+        if roll.effort and i != event.chosen
+    ]
     return LogEntry("roll", tuple(lines))
+
+
+def _effort_line(name: str, effort: int) -> Line:
+    return spans(Span(f"  effort +{effort}: {name} gains {effort} Fatigue"))
 
 
 def _save(state: Encounter, event: LiveHackSaveRolled) -> LogEntry:
@@ -185,6 +185,8 @@ def _save(state: Encounter, event: LiveHackSaveRolled) -> LogEntry:
         Span(f"{name} {event.outcome}", "tier"),
     )
     lines = [head, tuple(side_spans(name, event.roller)), tuple(side_spans("DR", event.target))]
+    if event.effort:
+        lines.append(_effort_line(name, event.effort))
     return LogEntry("roll", (*lines, *_eclipse_lines(state, (event.roller,))))
 
 
@@ -206,7 +208,10 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 f" (MOS {event.helper.total - event.target.total:+d}) → ",
                 Span(f"{event.bonus:+d} on the next roll", "tier"),
             )
-            return LogEntry("roll", (head, tuple(side_spans(helper, event.helper))))
+            lines = [head, tuple(side_spans(helper, event.helper))]
+            if event.effort:
+                lines.append(_effort_line(helper, event.effort))
+            return LogEntry("roll", tuple(lines))
         case LiveHackTraitInflicted():
             text = f" takes {event.levels} level{'s' if event.levels != 1 else ''} of "
             return LogEntry(
@@ -304,7 +309,7 @@ def turn_alerts(state: Encounter, event: TurnAdvanced) -> list[str]:
     out = []
     if event.round != state.round:
         for c in state.combatants:
-            # The tracker rolls a solo combatant's dying save itself, at its turn.
+            # The tracker rolls a solo combatant's dying save itself, as the round ends.
             dying = c.condition("Dying") or c.condition("Comatose")
             if dying and not c.condition("Dead") and not state.is_solo(c):
                 wounds = c.sheet.wounds

@@ -11,8 +11,10 @@ from .events import (
     SKILL_PAIRS,
     Defense,
     LiveHackRoll,
+    LiveHackRolled,
     LiveHackState,
     Part,
+    Rollover,
     is_dazed,
 )
 from .sheet import (
@@ -122,18 +124,44 @@ def roll_parts(
     if cmd.grim_goal:
         parts.append(grim_advantage(attacker.name, sheet, cmd.grim_goal))
     system: LiveHackState = state.system_state
-    over = system.rollover
-    if over is not None and over.holder_id == attacker.id and over.target_id == defender.id:
-        parts.append(Part("rolled over", over.bonus))
-    if cmd.cash_in:
-        held = sheet.held_over(defender.id)
-        if not held:
-            raise Rejected(f"{attacker.name} holds no positional bonus over {defender.name}")
+    for over in (system.rollover, system.kept):
+        if over is not None and over.holder_id == attacker.id and over.target_id == defender.id:
+            parts.append(Part("rolled over", over.bonus))
+            break
+    held = positional(attacker, defender, cmd)
+    if held:
         parts.append(Part("positional", held))
     parts += aid_parts(state, attacker.id)
     if cmd.attacker_extra:
         parts.append(Part("extra", cmd.attacker_extra))
     return tuple(parts)
+
+
+def positional(attacker: Combatant, defender: Combatant, cmd: LiveHackRoll) -> int:
+    """*Rolling over Success Margins*: "the attacker gets this bonus on their next attack
+    roll": what the attacker holds over the defender, added by itself to an attack (a roll
+    against Reflex, Fortitude or Will; a skill contest is no attack) and spent by it."""
+    if cmd.defense == "skill":
+        return 0
+    sheet: LiveHackSheet = attacker.sheet
+    return sheet.held_over(defender.id)
+
+
+def skill_bonus(state: Encounter) -> Rollover | None:
+    """A skill success's margin bonus still waiting for its roller's next roll: the last
+    roll's, or one kept while others rolled (R3-05)."""
+    system: LiveHackState = state.system_state
+    roll = state.last_roll
+    if system.rollover is not None and isinstance(roll, LiveHackRolled) and roll.defense == "skill":
+        return system.rollover
+    return system.kept
+
+
+def keeps_skill_bonus(state: Encounter, *rollers: str | None) -> bool:
+    """Whether a roll by ``rollers`` leaves a skill success's bonus waiting: it is someone
+    else's (only its own roller's next roll uses it or loses it)."""
+    waiting = skill_bonus(state)
+    return waiting is not None and waiting.holder_id not in rollers
 
 
 def aid_parts(state: Encounter, cid: str) -> list[Part]:

@@ -32,6 +32,7 @@ from .events import (
     Take,
     cannot_act,
     condition_for,
+    is_dying,
     out_of_fight,
 )
 from .parts import check_effort, defender_parts, roll_parts
@@ -143,6 +144,9 @@ def _replace(cmd: LiveHackRoll, **changes: object) -> LiveHackRoll:
 
 
 def next_move(state: Encounter) -> Move | None:
+    dying = _round_end_save(state)
+    if dying is not None:
+        return dying
     actor = state.current
     if actor is None or not state.is_solo(actor):
         return None
@@ -150,7 +154,7 @@ def next_move(state: Encounter) -> Move | None:
     done = marks(state, actor.id)
     if actor.condition("Dead"):
         return _pass(actor, "is dead: passes the turn")
-    save = _save(state, actor, policy, done)
+    save = _transform_save(state, actor, policy, done)
     if save is not None:
         return save
     why = cannot_act(actor) or out_of_fight(actor)
@@ -196,15 +200,30 @@ def _pass(actor: Combatant, reason: str) -> Move:
     return Move(actor.id, NextTurn(), reason)
 
 
-def _save(state: Encounter, actor: Combatant, policy: str, done: list[str]) -> Move | None:
-    """*Dying*: a save each round it is dying, rolled at its turn (which it cannot use);
-    *Transforming*: a save each turn."""
-    sheet: LiveHackSheet = actor.sheet
-    if forms.is_dying(actor) and _done(done, "dying") is None:
+def _round_end_save(state: Encounter) -> Move | None:
+    """*Dying*: "at the end of each round they are dying, they must roll a fort save": a
+    dying combatant the tracker plays saves when a round ends (as the new one begins), before
+    anyone acts, whoever's turn it is; one that fell dying this round saves at its end (its
+    fall is marked, ``FELL_DYING``), and none saves twice in a round (R3-09)."""
+    for person in state.combatants:
+        if not state.is_solo(person) or not is_dying(person) or person.condition("Dead"):
+            continue
+        if _done(marks(state, person.id), "dying") is not None:
+            continue
+        sheet: LiveHackSheet = person.sheet
         mod = sheet.defense("fortitude") + sheet.attribute("con")
+        policy = policy_among(POLICIES, person)
         take, why = take_for(policy, mod, sheet.wounds, defending=False)
-        cmd = LiveHackSave(kind="dying", combatant_id=actor.id, take=take)
-        return Move(actor.id, cmd, f"dying save, Fortitude vs Wounds {sheet.wounds}: {why}")
+        cmd = LiveHackSave(kind="dying", combatant_id=person.id, take=take)
+        return Move(person.id, cmd, f"dying save, Fortitude vs Wounds {sheet.wounds}: {why}")
+    return None
+
+
+def _transform_save(
+    state: Encounter, actor: Combatant, policy: str, done: list[str]
+) -> Move | None:
+    """*Transforming*: "make an appropriate save each turn"."""
+    sheet: LiveHackSheet = actor.sheet
     if actor.condition("Transforming") and _done(done, "transforming") is None:
         grimlock = actor.id in state.system_state.grimlocks
         dr = sheet.grimness if grimlock else sheet.wounds
@@ -269,7 +288,7 @@ def _attack(state: Encounter, actor: Combatant, policy: str) -> Move:
         return _pass(actor, "no foe is left standing: ends its turn")
     target, why = found
     held = actor.sheet.held_over(target.id)
-    cmd = LiveHackRoll(attacker_id=actor.id, defender_id=target.id, cash_in=bool(held))
+    cmd = LiveHackRoll(attacker_id=actor.id, defender_id=target.id)
     if held:
         why += f", cashing in its +{held} position"
     return _roll(state, actor, cmd, policy, why)

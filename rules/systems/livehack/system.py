@@ -23,7 +23,7 @@ from rules.mentions import mentions
 from rules.odds import Odds
 from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
-from . import apply, decide, encounter_odds, forms, log, odds, solo
+from . import apply, decide, encounter_odds, forms, log, odds, saves, solo
 from .apply import livehack_state, marked_id
 from .events import (
     CONDITION_DURATIONS,
@@ -352,13 +352,13 @@ class LiveHack(RuleSystem):
             case LiveHackApplyConsequence():
                 return decide.consequence(state)
             case LiveHackJointRoll():
-                return [decide.joint(state, command, dice)]
+                return decide.joint(state, command, dice)
             case LiveHackAid():
-                return [decide.aid(state, command, dice)]
+                return saves.aid(state, command, dice)
             case LiveHackGrimTest():
-                return [decide.grim_test(state, command, dice)]
+                return saves.grim_test(state, command, dice)
             case LiveHackSave():
-                return decide.save(state, command, dice)
+                return saves.save(state, command, dice)
             case LiveHackHold():
                 return [decide.hold(state, command)]
             case LiveHackCancel():
@@ -392,10 +392,14 @@ class LiveHack(RuleSystem):
         rollover = own.rollover
         if rollover is not None and {rollover.holder_id, rollover.target_id} & hidden:
             rollover = None
+        kept = own.kept
+        if kept is not None and {kept.holder_id, kept.target_id} & hidden:
+            kept = None
         joint = own.joint if own.joint is None or not mentions(own.joint) & hidden else None
         own = structs.replace(
             own,
             rollover=rollover,
+            kept=kept,
             aids=tuple(a for a in own.aids if not {a.aided_id, a.helper_id} & hidden),
             grimlocks=tuple(g for g in own.grimlocks if g not in hidden),
             turn_marks=tuple(m for m in own.turn_marks if marked_id(m) not in hidden),
@@ -415,12 +419,15 @@ class LiveHack(RuleSystem):
         return state.update(system_state=own, combatants=combatants)
 
     def status(self, state: Encounter) -> str:
-        over = livehack_state(state).rollover
-        # A holder missing from the state is one this viewer may not see (GM-only); after a
-        # hit the waiting damage roll already names the bonus.
-        if over is None or state.find(over.holder_id) is None or decide.hit_waiting(state):
-            return ""
-        return f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
+        own = livehack_state(state)
+        # After a hit the waiting damage roll already names its bonus; a holder missing from
+        # the state is one this viewer may not see (GM-only).
+        last = None if decide.hit_waiting(state) else own.rollover
+        return "; ".join(
+            f"{state.name_of(over.holder_id)}: margin bonus +{over.bonus}"
+            for over in (last, own.kept)
+            if over is not None and state.find(over.holder_id) is not None
+        )
 
     def tiers(self, state: Encounter) -> list[Tier]:
         """The damage table, for a roll it answers; for a roll to hit (or a skill roll) the

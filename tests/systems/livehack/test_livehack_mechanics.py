@@ -190,23 +190,24 @@ def test_a_margin_bonus_rolls_over_to_the_damage_roll():
 
 
 def test_a_held_position_accumulates_and_is_cashed_in():
-    history = encounter(LiveHackSheet(attack=5), LiveHackSheet())
+    history = encounter(LiveHackSheet(attack=9), LiveHackSheet())
     zero = {"attacker_take": "zero", "defender_take": "zero"}
-    play(history, hit(**zero))
+    play(history, hit(**zero))  # margin 9: +1
     with pytest.raises(Rejected, match="Describe the position held"):
         decide(history.state, LiveHackHold(description="  "), ScriptedDice([]))
     with pytest.raises(Rejected, match="at most 40 characters"):
         decide(history.state, LiveHackHold(description="x" * 41), ScriptedDice([]))
     play(history, LiveHackHold(description="on the stairs"))
     assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+1 on the stairs"
-    play(history, hit(**zero))
+    # The next attack gets the +1 by itself (R3-05): margin 10, a +2 to hold, higher.
+    assert "positional +1" in play(history, hit(**zero))
     text = play(history, LiveHackHold(description="  above,  on the  landing "))
-    assert "holds +1 positional bonus over B: above, on the landing (no damage roll)" in text
+    assert "holds +2 positional bonus over B: above, on the landing (no damage roll)" in text
     assert who(history, "c1").sheet.held_over("c2") == 2
     assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+2 above, on the landing"
     with pytest.raises(Rejected, match="already been applied"):
         decide(history.state, LiveHackApplyConsequence(), ScriptedDice([]))
-    text = play(history, hit(cash_in=True, **zero))
+    text = play(history, hit(**zero))  # cashing in: this time the hit goes to its damage roll
     assert "positional +2" in text
     assert who(history, "c1").sheet.held == ()
 

@@ -360,7 +360,7 @@ def test_last_odds_after_a_joint_action_are_the_whole_actions(kind, take):
     dice, runs = SeededDice(11), 4000
     landed: Counter[int] = Counter()
     for _ in range(runs):
-        joint = decide_.joint(history.state, command, dice)
+        joint = decide_.joint_roll(history.state, command, dice)
         landed[expected.tier_of(joint.rolls[joint.chosen].margin)] += 1  # type: ignore[index]
     for index, tier in enumerate(expected.tiers):
         assert abs(landed[index] / runs - float(tier.p)) < 0.025, tier.label

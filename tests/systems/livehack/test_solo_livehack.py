@@ -187,14 +187,14 @@ def test_a_cautious_defender_pushes_effort_against_damage():
     assert "pushes +2 effort to shrug off the blow" in chosen(session)[0]
 
 
-def test_a_dying_npc_saves_at_its_turn_and_passes():
+def test_a_dying_npc_the_gm_marks_saves_at_once_then_passes_its_turn():
     session = fight(ScriptedDice([6, 1]), "roll")
     session.execute(AddCombatant(name="Grik", side="foes", sheet=GOBLIN))  # the fight goes on
     session.execute(AddCondition("c2", "Dying"))
+    # No fall of its own to mark when the round began: it saves now (R3-09), once a round.
+    assert chosen(session) == ["⚙ Goblin (roll): dying save, Fortitude vs Wounds 0: rolls"]
     session.execute(NextTurn())
-    lines = chosen(session)
-    assert lines[0] == "⚙ Goblin (roll): dying save, Fortitude vs Wounds 0: rolls"
-    assert lines[1] == "⚙ Goblin (roll): cannot act (Dying): passes the turn"
+    assert chosen(session) == ["⚙ Goblin (roll): cannot act (Dying): passes the turn"]
     assert session.state.current_id == "c3"
 
 
