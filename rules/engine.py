@@ -472,7 +472,7 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             line = spans(Span("⊘ ", "muted"), "Discarded, not applied: ", Span(what, "tier"))
             return LogEntry("roll", (line,))
         case DiceRolled():
-            return LogEntry("roll", (plain_dice.line(event),))
+            return LogEntry("roll", plain_dice.lines(event))
         case TrackChanged(combatant_id=cid, track=track, before=was, after=now):
             change = f"{now - was:+d}"
             line = spans(name(cid), f" {track}: {was} → ", Span(str(now), "tier"), f" ({change})")

@@ -66,6 +66,18 @@ async def test_dice_bots_notation_on_the_line_by_keys(tmp_path: Path) -> None:
         assert len(app.session.history.records) == before
 
 
+async def test_a_chart_in_the_log_only_when_the_line_asks(tmp_path: Path) -> None:
+    app = make_app(tmp_path, faces=[3, 4, 5, 2, 6, 1])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await type_line(pilot, "roll 3d6")
+        assert "🎲 3d6: 3 4 5 = 12 · mean 10.50" in screen_text(app)
+        assert "12.5%" not in screen_text(app)  # no chart unless asked
+        await type_line(pilot, "roll 3d6 chart")
+        text = screen_text(app)
+        assert "🎲 3d6: 2 6 1 = 9 · mean 10.50" in text
+        assert "9-10 " + "█" * 20 + " 24.1%" in text and "17-18 █▌" in text  # fits 80x24
+
+
 async def test_bad_dice_keep_the_prompt_open_with_one_line(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
