@@ -16,7 +16,7 @@ from msgspec import Struct
 from rules.dice import DiceSource
 from rules.logline import Line, Span, spans
 from rules.notation import words
-from rules.notation.answer import answer
+from rules.notation.answer import Answer, answer
 from rules.notation.chart import chart
 from rules.notation.tree import MAX_EXPLOSIONS
 
@@ -27,6 +27,7 @@ __all__ = [
     "line",
     "lines",
     "looks_like_dice",
+    "recorded",
     "rolled",
     "split_chart",
 ]
@@ -98,7 +99,13 @@ def rolled(notation: str, dice: DiceSource) -> DiceRolled:
     distribution drawn too): the event it makes (``Rejected`` with one line, before any die
     is rolled, when it cannot be)."""
     notation, charted = split_chart(notation)
-    result = answer(notation, dice)
+    return recorded(answer(notation, dice), charted=charted)
+
+
+def recorded(result: Answer, *, charted: bool = False) -> DiceRolled:
+    """A line rolled (``rules.notation.answer``, or a system's dice field read and rolled by
+    ``rules.notation.field.roll``) as the log's event: every die, the total, the exact mean
+    and the goal's chance, and with ``charted`` the distribution drawn."""
     odds = result.odds
     return DiceRolled(
         notation=odds.notation,
