@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from tests.hostile_text import CONTROL_DICE, HOSTILE_DICE, unsafe
+
 from .support import tracker
 
 
@@ -98,3 +100,14 @@ def test_dice_loads_no_msgspec_no_textual_and_no_system(argv: list[str]) -> None
     status, loaded = out.stdout.strip().splitlines()[-1].split(" ", 1)
     assert status == "0", out.stderr
     assert json.loads(loaded) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "told"),
+    [*HOSTILE_DICE, *((line, "cannot hold control characters") for line in CONTROL_DICE)],
+)
+def test_hostile_dice_get_one_inert_line(line: str, told: str) -> None:
+    done = tracker("dice", line)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and told in done.stderr
+    assert not unsafe(done.stderr, "\n")
