@@ -79,7 +79,7 @@ def timed(text: str) -> tuple[float, float, str]:
             result = answer(text, SeededDice(seed))
             said = f"mean {float(result.odds.odds.mean):.2f}"
         except Rejected as refused:
-            said = "refused: " + refused.message.split(": ")[0][:80]
+            said = "refused: " + refused.message.split(": ")[0][:120]
         times.append(time.process_time() - start)
     return statistics.median(times), max(times), said
 

@@ -11,7 +11,9 @@ A system stores what was typed (text) on its sheet and calls, all without msgspe
   system's ``DiceSource``; ``rules.plain_dice.recorded`` makes it the log's event, to keep in
   the system's own (replayed without dice) and show with ``rules.plain_dice.line``;
 - ``count(text, label, sides)``: a number of dice of one size, as a pool field takes it:
-  ``3``, ``3d6`` or ``d6``; ``3d8`` on a field of d6 is refused by name.
+  ``3``, ``3d6`` or ``d6``; ``3d8`` on a field of d6 is refused by name;
+- ``sizes(text, label)``: a pool of dice of any sizes written as dice added up:
+  ``2d10+d4`` is a d10, a d10 and a d4.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.notation.answer import Answer, Odds, constant_value, roll_out, work_out
 from rules.notation.parse import parse
-from rules.notation.tree import Dice, notation
+from rules.notation.tree import Binary, Dice, Node, notation
 
 
 def read(text: str, label: str, *, goal: bool = False) -> Odds:
@@ -72,3 +74,22 @@ def count(
     if not low <= number <= high:
         raise Rejected(f"{label} must be between {low:,} and {high:,}")
     return number
+
+
+def sizes(text: str, label: str) -> tuple[int, ...]:
+    """The sides of each die of a pool written as dice added up (``2d10+d4``: 10, 10, 4);
+    a pool's dice are each its own, so anything else (``2d10-d4``, ``kh1``) is refused."""
+    try:
+        node = parse(text)
+    except Rejected as refused:
+        raise Rejected(f"{label}: {refused.message}") from None
+    return tuple(_sides(node, label))
+
+
+def _sides(node: Node, label: str) -> list[int]:
+    match node:
+        case Binary(op="+", left=left, right=right):
+            return _sides(left, label) + _sides(right, label)
+        case Dice(ops=(), percent=False, explode=False):
+            return [node.sides] * node.quantity
+    raise Rejected(f"{label} is dice added up, e.g. 2d10+d4, not {notation(node)!r}")
