@@ -87,3 +87,17 @@ def test_the_field_loads_without_msgspec() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_pool_of_several_sizes_is_dice_added_up() -> None:
+    assert field.sizes("2d10+d4", "Difficulty") == (10, 10, 4)
+    assert field.sizes("d20 [boss] + 1d6", "Difficulty") == (20, 6)
+    for text, told in {
+        "2d10-d4": "Difficulty is dice added up, e.g. 2d10+d4, not '2d10-1d4'",
+        "2d10+3": "Difficulty is dice added up, e.g. 2d10+d4, not '3'",
+        "2d6!": "Difficulty is dice added up, e.g. 2d10+d4, not '2d6!'",
+        "2d6+": "Difficulty: cannot read dice at 'the end'",
+    }.items():
+        with pytest.raises(Rejected) as refused:
+            field.sizes(text, "Difficulty")
+        assert refused.value.message.startswith(told), text
