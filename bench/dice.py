@@ -49,9 +49,15 @@ WORST = [
     "15d20!",
     "5d6kh3ro1",  # every branch of the pool
     "1d1000*1d1000",
+    "100d20kh3",  # many dice, a few kept
+    "(4d6, 4d6, 4d6, 4d6, 4d6, 4d6)kh3",  # a wide set of equal items
+    "(1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20)kh5",
+    "(1d4, 1d6, 1d8, 1d10, 1d12, 1d20)kh2",  # a set of unequal items
+    "(3d6, 2d8, 1d20, 4d4, 2d10)pl1",
 ]
 HOSTILE = [
-    "100d20kh3",
+    "100d20kh97",
+    "(1d20, 1d19, 1d18, 1d17, 1d16, 1d15, 1d14, 1d13, 1d12, 1d11)kh5",
     "100d6!",
     "100d6e6",
     "1d1000*1d1000*1d1000",
@@ -73,7 +79,7 @@ def timed(text: str) -> tuple[float, float, str]:
             result = answer(text, SeededDice(seed))
             said = f"mean {float(result.odds.odds.mean):.2f}"
         except Rejected as refused:
-            said = "refused: " + refused.message.split(":")[0][:48]
+            said = "refused: " + refused.message.split(": ")[0][:120]
         times.append(time.process_time() - start)
     return statistics.median(times), max(times), said
 

@@ -518,7 +518,7 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             line = spans(Span("⊘ ", "muted"), "Discarded, not applied: ", Span(what, "tier"))
             return LogEntry("roll", (line,))
         case DiceRolled():
-            return LogEntry("roll", (plain_dice.line(event),))
+            return LogEntry("roll", plain_dice.lines(event))
         case InitiativeSet(combatant_ids=ids, initiative=value, roll=rolled):
             who = _joined([name(cid) for cid in ids])
             head = spans(*who, ": initiative ", Span(str(value), "tier"))

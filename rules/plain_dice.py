@@ -16,10 +16,27 @@ from msgspec import Struct
 from rules.dice import DiceSource
 from rules.logline import Line, Span, spans
 from rules.notation import words
-from rules.notation.answer import answer
+from rules.notation.answer import Answer, answer
+from rules.notation.chart import chart
 from rules.notation.tree import MAX_EXPLOSIONS
 
-__all__ = ["MAX_EXPLOSIONS", "DiceRolled", "Group", "line", "looks_like_dice", "rolled"]
+__all__ = [
+    "MAX_EXPLOSIONS",
+    "DiceRolled",
+    "Group",
+    "line",
+    "lines",
+    "looks_like_dice",
+    "recorded",
+    "rolled",
+    "split_chart",
+]
+
+# The chart in the log: a row fits the log pane at 80 columns, and the roll's line stays in
+# sight above its rows at 24 lines.
+CHART_WIDTH = 20
+CHART_ROWS = 8
+_CHART = re.compile(r"\s+chart\s*$", re.IGNORECASE)
 
 _LABEL = re.compile(r"\[[^\]]*\]")
 _LOOKS = re.compile(r"[0-9dkhlproaemic%!+\-*/(),.<>=≥≤\s]*", re.IGNORECASE)
@@ -59,19 +76,36 @@ class DiceRolled(Struct, frozen=True, tag="dice-rolled"):
     goal: str = ""
     made: bool | None = None
     against: str = ""
+    chart: tuple[str, ...] = ()  # the distribution in blocks, when the line asked for it
+
+
+def split_chart(text: str) -> tuple[str, bool]:
+    """The notation, and whether the line ends with the word ``chart`` (``3d6 chart``: the
+    roll, and the distribution of its total drawn under it in the log)."""
+    bare = _CHART.sub("", " " + text)
+    return (bare.strip(), True) if bare != " " + text else (text, False)
 
 
 def looks_like_dice(text: str) -> bool:
     """Whether a line is written as dice notation (then it is read as dice, and its mistakes
-    are told as dice mistakes) rather than as words: ``2d6+3``, ``d20 >= 15``, ``4d6kh3``."""
-    bare = _LABEL.sub("", text).strip()
+    are told as dice mistakes) rather than as words: ``2d6+3``, ``d20 >= 15``, ``4d6kh3``,
+    ``3d6 chart``."""
+    bare = _LABEL.sub("", split_chart(text)[0]).strip()
     return bool(_LOOKS.fullmatch(bare)) and bool(_DIE.search(bare))
 
 
 def rolled(notation: str, dice: DiceSource) -> DiceRolled:
-    """Read, work out and roll a line of dice notation: the event it makes (``Rejected``
-    with one line, before any die is rolled, when it cannot be)."""
-    result = answer(notation, dice)
+    """Read, work out and roll a line of dice notation (ending with ``chart``: its
+    distribution drawn too): the event it makes (``Rejected`` with one line, before any die
+    is rolled, when it cannot be)."""
+    notation, charted = split_chart(notation)
+    return recorded(answer(notation, dice), charted=charted)
+
+
+def recorded(result: Answer, *, charted: bool = False) -> DiceRolled:
+    """A line rolled (``rules.notation.answer``, or a system's dice field read and rolled by
+    ``rules.notation.field.roll``) as the log's event: every die, the total, the exact mean
+    and the goal's chance, and with ``charted`` the distribution drawn."""
     odds = result.odds
     return DiceRolled(
         notation=odds.notation,
@@ -85,7 +119,13 @@ def rolled(notation: str, dice: DiceSource) -> DiceRolled:
         goal=odds.goal_text,
         made=result.made,
         against=result.against,
+        chart=tuple(chart(odds.odds, CHART_WIDTH, CHART_ROWS)) if charted else (),
     )
+
+
+def lines(event: DiceRolled) -> tuple[Line, ...]:
+    """The roll's line in the log, then its chart when the line asked for one."""
+    return (line(event), *(spans(Span(row, "muted")) for row in event.chart))
 
 
 def line(event: DiceRolled) -> Line:

@@ -32,6 +32,19 @@ SEQUENCES = (
     " " * 32 + "\x1b[201~",  # the filler that got a paste past the parser, and a paste end
 )
 EVERY = CONTROLS + SPOOFING + "".join(SEQUENCES)
+# Dice lines that must each get one inert line, at once, wherever dice are typed: each with
+# a part of what it is told.
+HOSTILE_DICE = (
+    ("(" * 30 + "1d6" + ")" * 30, "inside each other"),  # deep nesting
+    ("100d1000*100d1000", "at most 100 dice at once"),  # huge counts
+    ("99999999999d6", "at most 100 dice at once"),
+    ("1d6rr<7", "it would never stop"),  # a reroll that can never stop
+    ("10/(1d6-1)", "nothing divides by 0"),  # division by zero
+    ("100d6!", "too many possible totals"),  # too big to work out
+)
+# Control characters in dice: refused where they reach the notation (the command line); an
+# app's input takes them out as they are typed or pasted, so there nothing unsafe shows.
+CONTROL_DICE = ("1d6\x1b]0;PWNED\x07", "1d20\u202e+5", "2d6\x1b[2J", "1d4\x9b31m")
 
 hostile_text = st.lists(
     st.one_of(

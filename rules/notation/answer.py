@@ -70,7 +70,11 @@ def work_out(text: str) -> Odds:
 
 def answer(text: str, dice: DiceSource) -> Answer:
     """Work out the odds, then roll every die."""
-    odds = work_out(text)
+    return roll_out(work_out(text), dice)
+
+
+def roll_out(odds: Odds, dice: DiceSource) -> Answer:
+    """Roll every die of a line whose odds are worked out."""
     rolled = roll(odds.total, dice)
     pieces = rolled.pieces
     made = goal_value = None

@@ -13,26 +13,26 @@ WIDTH = 40
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
-def chart(odds: Distribution, width: int = WIDTH) -> list[str]:
-    """The rows: ``  7 ██████████▌ 16.7%``."""
+def chart(odds: Distribution, width: int = WIDTH, rows: int = MAX_ROWS) -> list[str]:
+    """At most ``rows`` rows: ``  7 ██████████▌ 16.7%``."""
     totals = sorted(odds.weights)
     if not totals:
         return []
-    runs = _runs(totals)
-    rows: list[tuple[str, Fraction]] = []
+    runs = _runs(totals, rows)
+    shares: list[tuple[str, Fraction]] = []
     for low, high in runs:
         weight = sum(odds.weights[t] for t in totals if low <= t <= high)
         label = str(low) if low == high else f"{low}-{high}"
-        rows.append((label, Fraction(weight, odds.denominator)))
-    most = max(p for _, p in rows)
-    pad = max(len(label) for label, _ in rows)
-    return [f"{label:>{pad}} {_bar(p / most, width):<{width}} {percent(p)}" for label, p in rows]
+        shares.append((label, Fraction(weight, odds.denominator)))
+    most = max(p for _, p in shares)
+    pad = max(len(label) for label, _ in shares)
+    return [f"{label:>{pad}} {_bar(p / most, width):<{width}} {percent(p)}" for label, p in shares]
 
 
-def _runs(totals: list[int | Fraction]) -> list[tuple[int | Fraction, int | Fraction]]:
-    if len(totals) <= MAX_ROWS:
+def _runs(totals: list[int | Fraction], rows: int) -> list[tuple[int | Fraction, int | Fraction]]:
+    if len(totals) <= rows:
         return [(t, t) for t in totals]
-    size = -(-len(totals) // MAX_ROWS)
+    size = -(-len(totals) // rows)
     return [
         (totals[i], totals[min(i + size, len(totals)) - 1]) for i in range(0, len(totals), size)
     ]

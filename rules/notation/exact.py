@@ -44,6 +44,9 @@ from rules.notation.tree import (
 MAX_WORK = 1_500_000
 
 
+TOO_BIG = "too many possible totals to work out exactly"
+
+
 class TooBig(Rejected):
     """The exact odds would take too long to work out."""
 
@@ -55,7 +58,22 @@ class Budget:
     def spend(self, steps: int) -> None:
         self.left -= steps
         if self.left < 0:
-            raise TooBig("too many possible totals to work out exactly: roll fewer or smaller dice")
+            raise TooBig(f"{TOO_BIG}: roll fewer or smaller dice")
+
+
+def _named(node: Dice | Group, work: Callable[[], Distribution]) -> Distribution:
+    """``work``, with a refusal for its size naming the dice or set it was for (the
+    innermost one: ``(4d6, 100d20kh50)kh1`` names ``100d20kh50``)."""
+    try:
+        return work()
+    except TooBig as exc:
+        if str(exc).startswith(f"{TOO_BIG} in "):
+            raise
+        fewer = "keep or drop fewer, " if any(op.name in ("k", "p") for op in node.ops) else ""
+        raise TooBig(
+            f"{TOO_BIG} in {notation(node._replace(labels=()))}: {fewer}"
+            f"roll fewer or smaller dice (at most {MAX_WORK:,} steps of work)"
+        ) from None
 
 
 class Distribution(NamedTuple):
@@ -109,9 +127,9 @@ def _node(node: Node, budget: Budget) -> Distribution:
             how = fast if fast else (lambda x, y: apply_binary(op, x, y, node))
             return combine(a, b, how, budget)
         case Dice():
-            return _dice(node, budget)
+            return _named(node, lambda: _dice(node, budget))
         case Group():
-            return _group(node, budget)
+            return _named(node, lambda: _group(node, budget))
     raise TypeError(node)
 
 
@@ -226,7 +244,10 @@ def _rank_split(ops: tuple[Op, ...]) -> tuple[tuple[Op, ...], tuple[Op, ...], Op
         index += 1
     start = index
     while index < len(ops) and ops[index].name in ("k", "p"):
-        if not all(s.ranks for s in ops[index].selectors):
+        kinds = {s.kind for s in ops[index].selectors}
+        # Highest and lowest together (kh1kl1) may take the same die when dice tie, as d20
+        # does: that depends on the values, not only on the ranks.
+        if not kinds <= {"h"} and not kinds <= {"l"}:
             return None
         index += 1
     end = index
@@ -256,29 +277,106 @@ def _ranked(
     one: Distribution, count: int, ranks: list[int], counter: Op | None, budget: Budget
 ) -> Distribution:
     """The total of the dice at ``ranks`` among ``count`` such dice (or how many of them
-    ``counter`` matches): the values placed from the highest down, choosing how many dice
-    show each, and the ways they can."""
+    ``counter`` matches): the values placed from the highest down (from the lowest, when the
+    kept ranks are nearer the bottom), choosing how many dice show each, and the ways they
+    can. Once the last kept rank is placed, the dice left only multiply the ways, so ``kh3``
+    of a hundred dice costs little more than of ten."""
+    worth: Callable[[Value], Value] = (
+        (lambda v: v)
+        if counter is None
+        else (lambda v: int(any(s.matches(v) for s in counter.selectors)))
+    )
+    if not ranks:
+        return Distribution({0: 1}, 1)
+    values = sorted(one.weights, reverse=True)
+    if count - min(ranks) < max(ranks) + 1:  # nearer the bottom: place from the lowest up
+        values.reverse()
+        ranks = [count - 1 - r for r in ranks]
+    reach = max(ranks) + 1  # ranks placed before the rest no longer matter
     span = 2 if counter is not None else int(max(one.weights) - min(one.weights)) + 1
     sums = len(ranks) * span + 1
-    budget.spend(len(one.weights) * (count + 1) ** 2 * sums // 2)
+    budget.spend(len(values) * (reach + 1) * (count + 1) * sums)
     below = [0] * (count + 1)  # below[i]: how many kept ranks are under i
     for i in range(count):
         below[i + 1] = below[i] + (i in ranks)
     states: dict[tuple[int, Value], int] = {(0, 0): 1}
-    values = sorted(one.weights, reverse=True)
+    done: dict[Value, int] = {}
+    rest = sum(one.weights.values())  # the weight of the values not yet placed
     for index, value in enumerate(values):
         weight = one.weights[value]
+        rest -= weight
         last = index == len(values) - 1
-        worth = value if counter is None else int(any(s.matches(value) for s in counter.selectors))
         following: dict[tuple[int, Value], int] = {}
         for (placed, total), ways in states.items():
             left = count - placed
             for here in range(left if last else 0, left + 1):
-                taken = below[placed + here] - below[placed]
-                key = (placed + here, total + taken * worth)
-                following[key] = following.get(key, 0) + ways * comb(left, here) * weight**here
+                taken = below[min(placed + here, reach)] - below[placed]
+                key = (placed + here, total + taken * worth(value))
+                more = ways * comb(left, here) * weight**here
+                if key[0] >= reach:  # every kept rank placed: the rest fall anywhere below
+                    done[key[1]] = done.get(key[1], 0) + more * rest ** (left - here)
+                else:
+                    following[key] = following.get(key, 0) + more
         states = following
-    return Distribution({s: w for (_, s), w in states.items()}, one.denominator**count)
+    return Distribution({s: w for s, w in done.items() if w}, one.denominator**count)
+
+
+def _ranked_set(
+    items: list[Distribution], ranks: list[int], counter: Op | None, budget: Budget
+) -> Distribution:
+    """The total of a set's values at ``ranks`` (or how many of them ``counter`` matches):
+    the values taken an item at a time, keeping only a window of the highest few seen so far
+    (or of the lowest few, the values turned upside down). Below the window either nothing
+    counts (``kh2``: the two highest) or everything does (``pl2``: all but the two lowest,
+    added up as they leave the window), so a wide set costs the ways its few extreme values
+    can fall, not every way the whole set can."""
+    count = len(items)
+
+    def worth(value: Value) -> Value:
+        return value if counter is None else int(any(s.matches(value) for s in counter.selectors))
+
+    support = len({v for d in items for v in d.weights})
+    spread = sum(int(max(d.weights) - min(d.weights)) + 1 for d in items)
+    plans = []
+    for flip in (False, True):
+        held = sorted(count - 1 - r for r in ranks) if flip else sorted(ranks)
+        dropped = [r for r in range(count) if r not in held]
+        top = (held[-1] + 1) if held else 0  # below it nothing counts
+        rest = (dropped[-1] + 1) if dropped else 0  # below it everything counts
+        plans.append((comb(support + top, top), flip, top, False, held))
+        plans.append((comb(support + rest, rest) * spread, flip, rest, True, held))
+    size, flip, window, below_counts, held = min(plans, key=lambda plan: plan[0])
+    if flip:
+        items = [d.mapped(lambda v: -v) for d in items]
+
+    def real(value: Value) -> Value:
+        return -value if flip else value
+
+    seen = 1
+    for item in items:
+        budget.spend(min(seen, size) * len(item.weights) * (window + 1))
+        seen *= len(item.weights)
+    states: dict[tuple[Value, tuple[Value, ...]], int] = {(0, ()): 1}
+    for item in items:
+        following: dict[tuple[Value, tuple[Value, ...]], int] = {}
+        for (past, best), ways in states.items():
+            for value, weight in item.weights.items():
+                ordered = sorted((*best, value), reverse=True)
+                leaving = below_counts and len(ordered) > window
+                key = (
+                    past + (worth(real(ordered[window])) if leaving else 0),
+                    tuple(ordered[:window]),
+                )
+                following[key] = following.get(key, 0) + ways * weight
+        states = following
+    denominator = 1
+    for item in items:
+        denominator *= item.denominator
+    out: dict[Value, int] = {}
+    for (past, best), ways in states.items():
+        total = past + sum((worth(real(best[r])) for r in held if r < window), 0)
+        out[total] = out.get(total, 0) + ways
+    return Distribution(out, denominator)
 
 
 # --- every branch -----------------------------------------------------------------------------
@@ -393,4 +491,23 @@ def _group(node: Group, budget: Budget) -> Distribution:
         for item in node.items:
             total = add(total, _node(item, budget), budget)
         return total
+    ranked = _rank_split(node.ops)
+    if ranked is not None and node.items and all(op.name in ("mi", "ma") for op in ranked[0]):
+        before, by_rank, counter = ranked
+        items = [_clamped(_node(item, budget), before) for item in node.items]
+        ranks = _kept_ranks(len(items), by_rank)
+        if all(item == items[0] for item in items):  # (4d6, 4d6, ...): placed as dice are
+            return _ranked(items[0], len(items), ranks, counter, budget)
+        return _ranked_set(items, ranks, counter, budget)
     return _branches(node, budget)
+
+
+def _clamped(item: Distribution, ops: tuple[Op, ...]) -> Distribution:
+    """A set's value after minimums and maximums (``mi``, ``ma``), as ``pool.apply`` does."""
+    for op in ops:
+        item = item.mapped(_clamp(op.name == "mi", op.selectors[-1].number))
+    return item
+
+
+def _clamp(low: bool, bound: int) -> Callable[[Value], Value]:
+    return lambda v: bound if (v < bound if low else v > bound) else v

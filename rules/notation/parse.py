@@ -212,7 +212,7 @@ class _Reader:
             raise Rejected(f"a number is at most {MAX_NUMBER:,}")
         value: int | Fraction = Fraction(digits) if "." in digits else int(digits)
         if value > MAX_NUMBER:
-            raise Rejected(f"a number is at most {MAX_NUMBER:,}, not {value:,}")
+            raise Rejected(f"a number is at most {MAX_NUMBER:,}, not {digits}")
         return Number(value if value != int(value) else int(value), digits)
 
     def dice(self, start: int, digits: str) -> Dice:

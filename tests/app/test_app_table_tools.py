@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from rules.dice import ScriptedDice, SeededDice
 from rules.history import History
 from rules.plain_dice import DiceRolled
 from rules.systems.fatigue.demo import build as fatigue_demo
 from rules.systems.livehack.demo import build as livehack_demo
 from tests.app.support import from_palette, until
+from tests.hostile_text import CONTROL_DICE, HOSTILE_DICE, unsafe, unsafe_strings
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
@@ -66,6 +69,18 @@ async def test_dice_bots_notation_on_the_line_by_keys(tmp_path: Path) -> None:
         assert len(app.session.history.records) == before
 
 
+async def test_a_chart_in_the_log_only_when_the_line_asks(tmp_path: Path) -> None:
+    app = make_app(tmp_path, faces=[3, 4, 5, 2, 6, 1])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await type_line(pilot, "roll 3d6")
+        assert "🎲 3d6: 3 4 5 = 12 · mean 10.50" in screen_text(app)
+        assert "12.5%" not in screen_text(app)  # no chart unless asked
+        await type_line(pilot, "roll 3d6 chart")
+        text = screen_text(app)
+        assert "🎲 3d6: 2 6 1 = 9 · mean 10.50" in text
+        assert "9-10 " + "█" * 20 + " 24.1%" in text and "17-18 █▌" in text  # fits 80x24
+
+
 async def test_bad_dice_keep_the_prompt_open_with_one_line(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
@@ -77,6 +92,29 @@ async def test_bad_dice_keep_the_prompt_open_with_one_line(tmp_path: Path) -> No
         await pilot.pause()
         assert "cannot read dice at 'the end'" in screen_text(app)
         assert len(app.session.history.records) == before
+
+
+@pytest.mark.parametrize(("line", "told"), HOSTILE_DICE)
+async def test_hostile_dice_get_one_inert_line_and_change_nothing(
+    tmp_path: Path, line: str, told: str
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        before = len(app.session.history.records)
+        await type_line(pilot, f"roll {line}")
+        assert isinstance(app.screen, CommandLineScreen)
+        text = screen_text(app)
+        assert told in text and not unsafe(text, "\n")
+        assert len(app.session.history.records) == before
+
+
+@pytest.mark.parametrize("line", CONTROL_DICE)
+async def test_control_characters_in_dice_show_nothing_unsafe(tmp_path: Path, line: str) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await type_line(pilot, f"roll {line}")
+        assert not unsafe(screen_text(app), "\n")
+        assert not unsafe_strings(list(app.session.history.records))  # the roll's event too
 
 
 async def test_wound_and_heal_on_the_line_and_undo(tmp_path: Path) -> None:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
+
+from tests.hostile_text import CONTROL_DICE, HOSTILE_DICE, unsafe
 
 from .support import tracker
 
@@ -73,3 +77,37 @@ def test_bad_notation_is_one_line_and_exit_2(words: list[str], message: str) -> 
     assert done.returncode == 2
     assert done.stdout == "" and done.stderr.count("\n") == 1 and message in done.stderr
     assert done.stderr.startswith("tracker: ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["dice", "4d6kh3", ">=", "12", "--seed", "2"],
+        ["--seed", "2", "dice", "1d20ro1+5", "--chart"],
+        ["--saves", "roll", "dice", "2d6"],  # a folder named like a command changes nothing
+    ],
+)
+def test_dice_loads_no_msgspec_no_textual_and_no_system(argv: list[str]) -> None:
+    """``tracker dice`` starts as fast as ``tracker odds``: the notation alone, no system's
+    part (their ``roll_cli`` loads msgspec) and no Textual."""
+    code = (
+        "import sys, json; from tracker.cli import main; "
+        f"status = main({argv!r}); "
+        "print(status, json.dumps(sorted(m for m in sys.modules if m.startswith(('msgspec', "
+        "'textual', 'rules.systems.', 'rules.encounter', 'dataclasses')))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    status, loaded = out.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert status == "0", out.stderr
+    assert json.loads(loaded) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "told"),
+    [*HOSTILE_DICE, *((line, "cannot hold control characters") for line in CONTROL_DICE)],
+)
+def test_hostile_dice_get_one_inert_line(line: str, told: str) -> None:
+    done = tracker("dice", line)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and told in done.stderr
+    assert not unsafe(done.stderr, "\n")

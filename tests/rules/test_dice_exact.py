@@ -178,3 +178,113 @@ def test_any_line_is_read_or_refused_in_one_line(text: str) -> None:
         return
     if result.made is None:
         assert result.total in result.odds.odds.weights
+
+
+def _pool(*dice: icepool.Die) -> icepool.Pool:
+    return icepool.Pool(list(dice))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("100d20kh3", icepool.d20.pool(100).highest(3).sum()),
+        ("100d20kl3", icepool.d20.pool(100).lowest(3).sum()),
+        ("(4d6, 4d6, 4d6, 4d6, 4d6, 4d6)kh3", _pool(*[4 @ icepool.d6] * 6).highest(3).sum()),
+        ("(" + ", ".join(["2d6"] * 10) + ")pl2", _pool(*[2 @ icepool.d6] * 10).highest(8).sum()),
+        ("(" + ", ".join(["1d20"] * 20) + ")kh10", icepool.d20.pool(20).highest(10).sum()),
+        (
+            "(1d4, 1d6, 1d8, 1d10, 1d12, 1d20)kh2",
+            _pool(icepool.d4, icepool.d6, icepool.d8, icepool.d10, icepool.d12, icepool.d20)
+            .highest(2)
+            .sum(),
+        ),
+        (
+            "(3d6, 2d8, 1d20, 4d4, 2d10)pl1",
+            _pool(3 @ icepool.d6, 2 @ icepool.d8, icepool.d20, 4 @ icepool.d4, 2 @ icepool.d10)
+            .highest(4)
+            .sum(),
+        ),
+        (
+            "(1d20, 1d20+2, 1d20-1, 1d12+4, 1d20, 1d20, 1d20, 1d20)kl2",
+            _pool(*[icepool.d20] * 5, icepool.d20 + 2, icepool.d20 - 1, icepool.d12 + 4)
+            .lowest(2)
+            .sum(),
+        ),
+    ],
+)
+def test_wide_keeps_and_drops_are_worked_out(text: str, expected: icepool.Die) -> None:
+    """Sets of many values, and many dice, kept or dropped by rank: once refused as too big,
+    now worked out within the budget, and right."""
+    odds = work_out(text).odds
+    assert odds.mean == Fraction(expected.mean()), text
+    for outcome, quantity in expected.items():
+        assert odds.chance(outcome) == Fraction(quantity, expected.denominator()), text
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("100d20kh97", "in 100d20kh97: keep or drop fewer"),
+        ("(1d20, 1d19, 1d18, 1d17, 1d16, 1d15, 1d14, 1d13, 1d12, 1d11)kh5", "kh5: keep or"),
+        ("(1d6, 90d20kh60)kh1", "in 90d20kh60: keep or drop fewer"),
+    ],
+)
+def test_a_keep_too_wide_to_work_out_is_refused_by_name(text: str, named: str) -> None:
+    with pytest.raises(TooBig) as refused:
+        work_out(text)
+    assert named in refused.value.message and "at most 1,500,000 steps" in refused.value.message
+
+
+ITEMS = st.sampled_from(["1d2", "1d3", "1d4", "2d2", "1d3+1", "1d2-1", "3", "1d4*2"])
+RANKED = st.builds(
+    lambda name, kind, number: f"{name}{kind}{number}",
+    st.sampled_from(["k", "p"]),
+    st.sampled_from(["h", "l"]),
+    st.integers(0, 6),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(ITEMS, min_size=1, max_size=5),
+    st.sampled_from(["", "mi2", "ma2", "mi2ma3"]),
+    st.lists(RANKED, min_size=1, max_size=3),
+    st.sampled_from(["", "c>=3", "c=1"]),
+)
+def test_a_set_kept_by_rank_agrees_with_running_every_branch(
+    items: list[str], clamp: str, ranked: list[str], count: str
+) -> None:
+    """The window over a set's extreme values (and, for a set of equal items, placing them
+    as dice) gives what running every way the set can fall through ``pool`` gives."""
+    from rules.errors import Rejected
+    from rules.notation import exact
+    from rules.notation.parse import parse
+    from rules.notation.tree import Group
+
+    text = f"({', '.join(items)}){clamp}{''.join(ranked)}{count}"
+    try:
+        node = parse(text)
+        fast = exact.distribution(node)
+    except Rejected:
+        return
+    if not isinstance(node, Group):  # one item: "(1d4)" is "1d4"
+        return
+    slow = exact._branches(node, exact.Budget())
+    assert {v: w * slow.denominator for v, w in fast.weights.items() if w} == {
+        v: w * fast.denominator for v, w in slow.weights.items() if w
+    }, text
+
+
+@pytest.mark.parametrize("text", ["2d2kh1kl1", "(1d2, 1d2)kh1kl1", "5d3kh2kl2"])
+def test_highest_and_lowest_together_keep_one_die_of_a_tie_as_d20_does(text: str) -> None:
+    """``kh1kl1`` on two dice showing the same keeps one of them (d20 takes the first of a
+    tie for both): a shortcut by ranks alone would keep both."""
+    from rules.notation import exact
+    from rules.notation.parse import parse
+    from rules.notation.tree import Dice, Group
+
+    node = parse(text)
+    assert isinstance(node, Dice | Group)
+    assert work_out(text).odds.weights == exact._branches(node, exact.Budget()).weights
+    if text.startswith("2d2"):
+        assert work_out(text).odds.weights == {1: 1, 2: 1, 3: 2}

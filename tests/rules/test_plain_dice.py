@@ -133,9 +133,10 @@ def test_an_explosion_stops_at_its_bound() -> None:
         ("1d20e>0", "'e>0' explodes every face of a d20"),
         ("10/(1d6-1)", "(1d6-1) can come to 0, and nothing divides by 0"),
         ("1d6\x1b[31m", "cannot hold control characters"),
+        ("1000001.5", "a number is at most 1,000,000, not 1000001.5"),
         ("1d6\u202e", "cannot hold control characters"),
         ("100d6!", "too many possible totals to work out exactly"),
-        ("100d20kh3", "too many possible totals"),
+        ("100d20kh97", "too many possible totals to work out exactly in 100d20kh97"),
         ("1d1000*1d1000*1d1000", "too many possible totals"),
     ],
 )
@@ -196,3 +197,24 @@ def test_the_notation_loads_without_msgspec() -> None:
 def test_a_seeded_roll_is_the_same_roll() -> None:
     first = plain_dice.rolled("4d6kh3+1d20ro1 [luck]", SeededDice(7))
     assert plain_dice.rolled("4d6kh3+1d20ro1 [luck]", SeededDice(7)) == first
+
+
+def test_a_line_ending_with_chart_draws_the_distribution_under_the_roll() -> None:
+    event = plain_dice.rolled("2d6+1 >= 8 chart", ScriptedDice([3, 4]))
+    assert event.notation == "2d6+1 >= 8" and event.total == 8 and event.made is True
+    first, *rows = ["".join(span.text for span in line) for line in plain_dice.lines(event)]
+    assert first.startswith("🎲 2d6+1 >= 8: 3 4 + 1 = 8 · made it · mean 8 · 8+: ")
+    # 11 totals in at most 8 rows: runs of two, so the roll stays in sight above them
+    assert len(rows) == 6 and rows[0].startswith("  3-4 ") and rows[-1].startswith("   13 ")
+    assert rows[2] == "  7-8 " + "█" * plain_dice.CHART_WIDTH + " 30.6%"  # the likeliest: full
+    again = msgspec.json.decode(msgspec.json.encode(event), type=plain_dice.DiceRolled)
+    assert plain_dice.lines(again) == plain_dice.lines(event)  # a replay draws it the same
+    assert plain_dice.rolled("2d6 CHART", ScriptedDice([1, 1])).chart  # any case
+    plain = plain_dice.rolled("2d6 [chart]", ScriptedDice([1, 1]))  # a label, not a request
+    assert plain.chart == () and len(plain_dice.lines(plain)) == 1
+    assert plain_dice.looks_like_dice("3d6 chart") and not plain_dice.looks_like_dice("chart")
+
+
+def test_the_log_gives_the_mean_in_decimals_not_a_long_fraction() -> None:
+    line = shown("4d6kh3", 1, 6, 3, 5)
+    assert line == "🎲 4d6kh3: (1) 6 3 5 = 14 · mean 12.24"  # 15869/1296 only when asked

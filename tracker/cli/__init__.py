@@ -3,8 +3,8 @@
 systems' ``roll_cli`` and ``odds_cli`` are found by theirs.
 
 A subcommand's module loads only what its options need; its ``run`` loads the rest. So the
-headless subcommands (``roll``, ``odds``, ``dice``) never import Textual, and ``odds`` not
-even msgspec.
+headless subcommands (``roll``, ``odds``, ``dice``) never import Textual, and ``odds`` and
+``dice`` not even msgspec.
 """
 
 from __future__ import annotations
@@ -71,8 +71,23 @@ def is_system(word: str) -> bool:
     return True
 
 
+# The top-level options that take a value, to find the command word after them.
+_VALUED = ("--saves", "--library", "--seed")
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The subcommand's word: the first one after the top-level options and their values."""
+    index = 0
+    while index < len(argv) and argv[index].startswith("-"):
+        index += 2 if argv[index] in _VALUED else 1
+    return argv[index] if index < len(argv) else None
+
+
 def headless_asked_for(argv: Sequence[str]) -> tuple[str | None, str | None]:
-    """The system and the command (``roll`` or ``odds``) in the arguments, if any."""
+    """The system and the command (``roll`` or ``odds``) in the arguments, if any; or
+    ``dice``, which needs no system's part at all (so none is loaded, nor msgspec)."""
+    if command_word(argv) == "dice":
+        return None, "dice"
     for index, word in enumerate(argv[:-1]):
         if word in ("roll", "odds"):
             return (argv[index + 1], word) if is_system(argv[index + 1]) else (None, None)

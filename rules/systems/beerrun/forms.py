@@ -150,7 +150,7 @@ def _pool_form(
             label="Difficulty dice",
             kind="text",
             default=worn_difficulty(state, who.id),
-            help="e.g. d10,d10,d4; as worn down so far",
+            help="e.g. d10,d10,d4 or 2d10+d4; as worn down so far",
         ),
         Field(
             key="replace",

@@ -22,8 +22,10 @@ EXAMPLE = ("--pool", "d12,d8", "--against", "d10,d6")
 
 def pool_arguments(parser: Parser) -> None:
     """``--pool`` and ``--against``, shared by ``roll`` and ``odds``."""
-    parser.add_argument("--pool", required=True, metavar="DICE", help="e.g. d12,d8,d6")
-    parser.add_argument("--against", required=True, metavar="DICE", help="e.g. d10,d10,d4")
+    parser.add_argument("--pool", required=True, metavar="DICE", help="e.g. d12,d8,d6 or d12+d8+d6")
+    parser.add_argument(
+        "--against", required=True, metavar="DICE", help="e.g. d10,d10,d4 or 2d10+d4"
+    )
 
 
 def pools_from(args: Arguments) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from rules.errors import Rejected
+from rules.notation import field
 
 MAX_DIE = 1000  # far beyond any die a table uses
 MAX_POOL = 30
@@ -33,8 +34,14 @@ def parse_die(text: str, what: str = "A die") -> int:
 
 
 def parse_pool(text: str, what: str = "A pool") -> tuple[int, ...]:
-    """``"d12,d8,2d6"`` -> (12, 8, 6, 6). Commas or spaces separate dice."""
-    sizes: list[int] = []
+    """``"d12,d8,2d6"`` -> (12, 8, 6, 6). Commas or spaces separate dice; or, as dice bots
+    write it, ``+`` does (``d12+d8+2d6``, read by ``rules.notation``)."""
+    if "+" in text:
+        sizes = [parse_die(f"d{size}", f"{what}'s die") for size in field.sizes(text, what)]
+        if len(sizes) > MAX_POOL:
+            raise Rejected(f"{what} can have at most {MAX_POOL} dice")
+        return tuple(sizes)
+    sizes = []
     for part in re.split(r"[,\s]+", text.strip()):
         if not part:
             continue

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 from rules.commands import AddCombatant
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.notation import field as dice_field
 from rules.system import Action
 
 from .events import (
@@ -35,6 +36,7 @@ from .roll import (
     pain_parts,
 )
 from .sheet import (
+    PAIN_DIE,
     POOL_TITLES,
     POOLS,
     YES_NO,
@@ -169,7 +171,7 @@ def roll_form(state: Encounter, selected: str | None) -> list[Field]:
     people = tuple((h.id, h.name) for h in heroes)
     return [
         *fields,
-        Field(key="pain_extra", label="Extra pain dice (GM)", default="0"),
+        Field(key="pain_extra", label="Extra pain dice (GM)", default="0", help="2 or 2d6"),
         _choice("beneficiary", "Maneuver's bonus die to", people, roller.id),
         _choice("sticky", "Sticky maneuver", YES_NO, "no"),
         Field(key="best", label="Best outcome", kind="text"),
@@ -275,7 +277,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> PainPoolRoll:
         harm=choice_value(values, fields["harm"], HARMS),
         boons=boons,
         bonus=tuple(bonus),
-        pain_extra=int_value(values, "pain_extra", "Extra pain dice"),
+        pain_extra=dice_field.count(values.get("pain_extra", ""), "Extra pain dice", PAIN_DIE),
         beneficiary_id=choice_value(values, fields["beneficiary"]),
         sticky=choice_value(values, fields["sticky"]) == "yes",
     )

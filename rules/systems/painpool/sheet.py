@@ -14,6 +14,7 @@ from msgspec import Struct, structs
 
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.notation import field as dice_field
 
 from .table import BUILD_SIZES as BUILD_SIZES
 from .table import MIN_PAIN_DICE as MIN_PAIN_DICE
@@ -275,7 +276,7 @@ def challenge_form(sheet: ChallengeSheet) -> list[Field]:
         for key, label in TEMPLATES
     ]
     return [
-        Field(key="pool", label="Pain Pool dice (d6)", default=str(sheet.pool)),
+        Field(key="pool", label="Pain Pool dice (d6)", default=str(sheet.pool), help="3 or 3d6"),
         Field(key="tokens", label="Health tokens", default=str(sheet.tokens)),
         Field(key="lost", label="Tokens lost", default=str(sheet.lost)),
         Field(
@@ -288,7 +289,7 @@ def challenge_form(sheet: ChallengeSheet) -> list[Field]:
 
 
 def challenge_from_form(values: Mapping[str, str], sheet: ChallengeSheet) -> ChallengeSheet:
-    pool = int_value(values, "pool", "Pain Pool dice", sheet.pool)
+    pool = dice_field.count(values.get("pool", ""), "Pain Pool dice", PAIN_DIE, default=sheet.pool)
     tokens = int_value(values, "tokens", "Health tokens", sheet.tokens)
     lost = int_value(values, "lost", "Tokens lost", sheet.lost)
     spiral = int_value(values, "spiral", "Death spiral", sheet.spiral)

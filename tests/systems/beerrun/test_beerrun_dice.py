@@ -36,6 +36,24 @@ def test_a_pool_is_a_list_of_dice():
         parse_pool("d12,sword")
 
 
+def test_a_pool_is_also_dice_added_up_as_dice_bots_write_it():
+    """The notation of :roll: each die of ``2d10+d4`` is the pool's own, compared as the
+    list's are (nothing is added up)."""
+    assert parse_pool("2d10+d4") == parse_pool("d10,d10,d4") == (10, 10, 4)
+    assert parse_pool("d12 + 2d6", "--pool") == (12, 6, 6)
+    refusals = {
+        "2d10-d4": "is a list of dice like d12,d8,2d6",
+        "4d6kh3+d4": "The pool is dice added up, e.g. 2d10+d4, not '4d6kh3'",
+        "20d6+20d6": "The pool can have at most 30 dice",
+        "2d6+": "The pool: cannot read dice at 'the end'",
+        "2d6+d0": "The pool: d0: a die has 1 to 1,000 sides",
+    }
+    for text, told in refusals.items():
+        with pytest.raises(Rejected) as refused:
+            parse_pool(text, "The pool")
+        assert told in refused.value.message, text
+
+
 def test_extra_dice_cost_one_more_each_as_in_the_table():
     # Extra Dice: "1 1 / 2 3 / 3 6 / 4 10 / 5 15"
     assert [extra_cost(n) for n in range(6)] == [0, 1, 3, 6, 10, 15]

@@ -184,6 +184,38 @@ def test_the_gm_states_extra_pain_dice() -> None:
     assert len(roll(history, [1, 1, 1] + [2] * 5, pain_extra=2).pain.dice) == 5
 
 
+@pytest.mark.parametrize(("typed", "count"), [("2", 2), ("2d6", 2), ("d6", 1), ("", 0)])
+def test_the_dialogs_read_pain_dice_as_a_number_or_in_dice_notation(typed: str, count: int) -> None:
+    """The roll's extra pain dice and a challenge's pool take ``3`` or ``3d6`` alike (the
+    notation of :roll); the mechanics stay: a number of d6."""
+    from rules.systems.painpool.forms import action_command
+
+    state = fight().state
+    values = {"hero": HERO, "challenge": FOE, "pain_extra": typed}
+    command = action_command(state, "roll", values)
+    assert isinstance(command, PainPoolRoll) and command.pain_extra == count
+    for pool, size in (("5", 5), ("5d6", 5), ("", 3)):  # blank: the new challenge's pool
+        made = action_command(state, "challenge", {"name": "Ogre", "pool": pool})
+        assert made.sheet.pool == size  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("typed", "refused"),
+    [
+        ("2d8", "Extra pain dice: d6 only, and '2d8' rolls d8"),
+        ("2d6+1", "Extra pain dice: a number of d6, e.g. 3 or 3d6, not '2d6+1'"),
+        ("lots", "Extra pain dice: a number of d6, e.g. 3 or 3d6, not 'lots'"),
+    ],
+)
+def test_pain_dice_of_another_kind_are_refused_by_name(typed: str, refused: str) -> None:
+    from rules.systems.painpool.forms import action_command
+
+    values = {"hero": HERO, "challenge": FOE, "pain_extra": typed}
+    with pytest.raises(Rejected) as error:
+        action_command(fight().state, "roll", values)
+    assert error.value.message == refused
+
+
 def test_health_tokens_fall_by_the_difference_and_the_challenge_passes_at_zero() -> None:
     history = fight(foe=ChallengeSheet(pool=3, tokens=4))
     roll(history, [8, 6, 4, 1, 1, 2])  # 18 vs 4: 14, more than the 4 tokens
