@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from msgspec import Struct
 
+from rules.bounds import NAME
 from rules.dice import DiceSource
 from rules.logline import Line, Span, spans
 from rules.notation import words
@@ -59,6 +60,8 @@ class DiceRolled(Struct, frozen=True, tag="dice-rolled"):
     goal: str = ""
     made: bool | None = None
     against: str = ""
+    by: str = ""  # the player who rolled, at a served table
+    hidden: bool = False  # the GM's roll, seen by the GM alone (``rules.visibility``)
 
 
 def looks_like_dice(text: str) -> bool:
@@ -68,9 +71,10 @@ def looks_like_dice(text: str) -> bool:
     return bool(_LOOKS.fullmatch(bare)) and bool(_DIE.search(bare))
 
 
-def rolled(notation: str, dice: DiceSource) -> DiceRolled:
+def rolled(notation: str, dice: DiceSource, *, by: str = "", hidden: bool = False) -> DiceRolled:
     """Read, work out and roll a line of dice notation: the event it makes (``Rejected``
-    with one line, before any die is rolled, when it cannot be)."""
+    with one line, before any die is rolled, when it cannot be). ``by``: who rolled it;
+    ``hidden``: the GM's secret roll."""
     result = answer(notation, dice)
     odds = result.odds
     return DiceRolled(
@@ -85,11 +89,14 @@ def rolled(notation: str, dice: DiceSource) -> DiceRolled:
         goal=odds.goal_text,
         made=result.made,
         against=result.against,
+        by=by.strip()[:NAME],
+        hidden=hidden,
     )
 
 
 def line(event: DiceRolled) -> Line:
-    """``🎲 4d6kh3 >= 12: (1) 6 3 5 = 14 · made it · mean 12.24 · 12+: 1/2 (50.0%)``."""
+    """``🎲 4d6kh3 >= 12: (1) 6 3 5 = 14 · made it · mean 12.24 · 12+: 1/2 (50.0%)``, after
+    who rolled it (``Alice: ``) and whether it was hidden (``(hidden) ``)."""
     shown = [(s.text, s.style) for s in event.shown] or _older(event)
     made = event.made
     if made is None and event.at_least is not None:
@@ -105,6 +112,12 @@ def line(event: DiceRolled) -> Line:
         at_least=event.at_least,
         chance=Fraction(event.chance) if event.chance else None,
     )
+    who: list[tuple[str, str]] = []
+    if event.hidden:
+        who.append(("(hidden) ", "muted"))
+    if event.by:
+        who += [(event.by, "name"), (": ", "")]
+    pieces = pieces[:1] + who + pieces[1:]  # after the die, before the notation
     return spans(*(Span(text, style) if style else text for text, style in pieces))
 
 

@@ -5,6 +5,7 @@ A combatant is hidden while it is GM-only. Players and spectators see the same t
 encounter without hidden combatants and without the GM's notes on any combatant (the hidden
 stats). Hidden means hidden: an event that names a hidden combatant (its rolls, its turns,
 its conditions) is left out, or shown as the rule system conceals it (``RuleSystem.conceal``):
+the GM's hidden dice (``:roll 1d20 hidden``) are left out too;
 the wounds a hidden attacker's roll left on a combatant players see are shown, without its
 margin, dice or name. Public stays public: a new round and the turn of a combatant players
 see are shown whoever acted before. The Consequences pane keeps the last roll players saw.
@@ -22,6 +23,7 @@ from msgspec import Struct
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, Event
 from rules.events import SoloChose, TurnAdvanced
 from rules.mentions import mentions
+from rules.plain_dice import DiceRolled
 from rules.registry import get_system
 
 Role = Literal["gm", "player", "spectator"]
@@ -111,6 +113,8 @@ def conceal(
     a hidden combatant's roll could tell, or None. ``after``: the state it led to."""
     if isinstance(event, TurnAdvanced):
         return _turn(before, event, hidden)
+    if isinstance(event, DiceRolled) and event.hidden:
+        return None  # the GM's secret roll
     if isinstance(event, SoloChose) and _names_hidden(event.reason, before, hidden):
         return None  # the tracker's reason for a move against a hidden combatant
     named = mentions(event) & hidden
