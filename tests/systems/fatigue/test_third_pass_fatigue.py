@@ -12,6 +12,7 @@ from rules.systems.fatigue.events import (
     FatigueAid,
     FatigueApply,
     FatigueCallOff,
+    FatigueCheck,
     FatigueTakeSuckage,
     FatigueTrade,
 )
@@ -186,3 +187,28 @@ def test_what_wind_cannot_pay_spills_into_stamina_by_the_gms_choice() -> None:
     run(history, FatigueApply())  # Bad (Wind 5/40: penalty 3): 2N + 8N Wind, 2N Stamina, a hit
     bob = sheet(history, "c2")
     assert bob.wind == 0 and bob.stamina == 40 - 10 - (50 - 5)
+
+
+def test_the_log_says_what_an_effort_really_paid() -> None:
+    """Found at the table: Wind already 0 logged `paid 5 Wind`, and the Stamina it spilled
+    into (whose penalty the check then had) went unsaid."""
+    for spill, paid in (
+        (False, "paid nothing for 5 Wind (Wind ran short)"),
+        (True, "paid 5 Stamina for 5 Wind (Wind ran short)"),
+        (None, "paid 5 Wind"),  # Wind full: as it always said
+    ):
+        wind = 40 if spill is None else 0
+        history = fight(defender=FatigueSheet(skills=(Skill("Dodge", 2),), wind=wind))
+        before = history.state
+        check = FatigueCheck(
+            attacker_id="c1",
+            defender_id="c2",
+            weapon="Sword",
+            attacker_skills=("Sword",),
+            defender_skills=("Dodge",),
+            spill=bool(spill),
+        )
+        text = describe(before, run(history, check, 15, 3)[0]).plain
+        bob = next(line for line in text.splitlines() if line.startswith("  Bob"))
+        assert bob.endswith(paid), text
+        assert "paid 3 Wind" in text  # Ann's, paid in full
