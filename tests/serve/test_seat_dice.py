@@ -8,7 +8,8 @@ from pathlib import Path
 from rules.plain_dice import DiceRolled
 from tests.app.support import keys_of, until
 from tests.screen import screen_text
-from tests.serve.serve_helpers import Client, encounter, serve
+from tests.serve.serve_helpers import Client, serve
+from tests.serve.serve_helpers import table as table_at
 from tests.serve.serve_helpers import until as until_served
 from tracker import storage
 from tracker.serve.app import TableApp
@@ -17,19 +18,12 @@ from tracker.serve.seats import Table
 SMALL = (80, 24)
 
 
-def table_of(tmp_path: Path) -> tuple[Table, Path]:
-    session, ids = encounter(tmp_path / "cellar.fight")
-    table = Table(session)
-    table.assign("Alice", frozenset({ids["Orla"]}))
-    return table, tmp_path / "cellar.fight"
-
-
 def rolled(table: Table) -> list[DiceRolled]:
     return [e for e in table.session.history.effective_events() if isinstance(e, DiceRolled)]
 
 
 async def test_a_player_rolls_plain_dice_under_their_name(tmp_path: Path) -> None:
-    table, _ = table_of(tmp_path)
+    table = table_at(tmp_path / "cellar.fight")
     app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press(*keys_of(":roll 2d6+1"), "enter")
@@ -44,7 +38,8 @@ async def test_a_player_rolls_plain_dice_under_their_name(tmp_path: Path) -> Non
 async def test_the_gm_rolls_hidden_dice_kept_in_the_journal_and_the_replay(
     tmp_path: Path,
 ) -> None:
-    table, path = table_of(tmp_path)
+    path = tmp_path / "cellar.fight"
+    table = table_at(path)
     app = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press(*keys_of(":roll 1d20+7 hidden"), "enter")

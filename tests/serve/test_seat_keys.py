@@ -14,7 +14,7 @@ from rules.permissions import refusal
 from rules.visibility import GM, Viewer
 from tests.app.support import burst_handled, keys_of, until
 from tests.screen import screen_text
-from tests.serve.serve_helpers import encounter
+from tests.serve.serve_helpers import table as table_at
 from tracker.demos import DEMOS
 from tracker.screens.form import FormScreen
 from tracker.screens.library import LibraryScreen
@@ -25,15 +25,8 @@ from tracker.session import EncounterSession
 SMALL = (80, 24)
 
 
-def served(tmp_path: Path) -> Table:
-    session, ids = encounter(tmp_path / "cellar.fight")
-    table = Table(session)
-    table.assign("Alice", frozenset({ids["Orla"]}))
-    return table
-
-
 async def test_the_gms_seat_adds_from_the_library(tmp_path: Path) -> None:
-    table = served(tmp_path)
+    table = table_at(tmp_path / "cellar.fight")
     app = TableApp(table, table.join("gm", "GM"), saves=tmp_path, library=tmp_path / "lib")
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("a")
@@ -44,7 +37,7 @@ async def test_the_gms_seat_adds_from_the_library(tmp_path: Path) -> None:
 
 
 async def test_a_players_seat_says_adding_is_the_gms(tmp_path: Path) -> None:
-    table = served(tmp_path)
+    table = table_at(tmp_path / "cellar.fight")
     app = TableApp(table, table.join("player", "Alice"), saves=tmp_path, library=tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         await pilot.press("a")
@@ -110,7 +103,7 @@ async def test_the_gms_approvals_are_not_a_players_to_pick(tmp_path: Path, demo:
 
 
 async def test_enter_in_the_seats_dialog_assigns_as_its_hint_says(tmp_path: Path) -> None:
-    table = served(tmp_path)
+    table = table_at(tmp_path / "cellar.fight")
     table.join("player", "Alice")  # the first row
     app = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
     async with app.run_test(size=SMALL) as pilot:
