@@ -32,7 +32,7 @@ PASTE = "paste:"
 GM = "gm:"  # what the GM does at the same table meanwhile (a player's or spectator's walk)
 # A combatant the players saw may be hidden (and renamed Zorbex...: no trace of the new name
 # may reach them) or removed.
-GM_MOVES = ("next", "next", "roll", "hidden-roll", "apply", "undo", "hide", "remove")
+GM_MOVES = ("next", "next", "roll", "hidden-roll", "apply", "undo", "hide", "remove", "dice")
 # Typed a key at a time up to this length; longer text is pasted (a key each is slow).
 TYPED = 12
 # Never pressed: quitting ends the walk, and the palette's titles reach it too.
@@ -46,6 +46,7 @@ DICE = ("2d6+3", "d20", "4d6kh3", "2d20kl1", "3d6!", "1d1000", "100d6!", "0d6", 
 NUMBERS = ("0", "1", "2", "3", "5", "-1", "-7", "12", "999999999999999999999", "1e9", "x")
 CONDITIONS = ("Prone", "Dazed", "Dead", "Blinded", "On fire")
 WORDS = ("round", "next-turn", "x3", "x999", "+effort", "2", ">=", "10", "md", "json", "zero")
+WORDS += ("hidden",)  # `:roll 2d6 hidden`: the GM's secret dice, refused to a player
 LONG = ("A" * 300, "word " * 400, "9" * 200)
 
 
