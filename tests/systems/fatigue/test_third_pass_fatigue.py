@@ -7,6 +7,7 @@ import pytest
 from rules.commands import AddCombatant
 from rules.engine import describe
 from rules.errors import Rejected
+from rules.permissions import refusal
 from rules.systems.fatigue.arithmetic import Cost, halved
 from rules.systems.fatigue.events import (
     FatigueAid,
@@ -18,6 +19,7 @@ from rules.systems.fatigue.events import (
 )
 from rules.systems.fatigue.sheet import FatigueSheet, Skill
 from rules.systems.fatigue.system import SYSTEM
+from rules.visibility import GM, Viewer
 from tests.systems.fatigue.test_fatigue import SWORD, attack, fight, run, sheet, three
 
 # --- R3-13: whoever scores lowest defends, the one who started it included -------------------
@@ -212,3 +214,16 @@ def test_the_log_says_what_an_effort_really_paid() -> None:
         bob = next(line for line in text.splitlines() if line.startswith("  Bob"))
         assert bob.endswith(paid), text
         assert "paid 3 Wind" in text  # Ann's, paid in full
+
+
+def test_calling_off_all_the_same_is_the_gms_to_allow() -> None:
+    """At a served table the GM's approval is refused to a player, by the permission hook,
+    and not offered in the player's call-off dialog."""
+    state = fight().state
+    player = Viewer(role="player", name="Alice", assigned=frozenset({"c1", "c2"}))
+    allowed = FatigueCallOff(gm_allows=True)
+    assert refusal(state, player, allowed) == (
+        "Only the GM allows calling off a combat or intense effort"
+    )
+    assert refusal(state, GM, allowed) is None
+    assert SYSTEM.gm_choice("gm_allows", "yes") and not SYSTEM.gm_choice("gm_allows", "no")
