@@ -87,9 +87,13 @@ class DiscardConsequence(Struct, frozen=True):
 
 
 class RollDice(Struct, frozen=True):
-    """Roll plain dice in standard notation (``rules.plain_dice``), in any system."""
+    """Roll plain dice in standard notation (``rules.plain_dice``), in any system. ``by``:
+    the player who rolled at a served table (their seat says it, never the player); a
+    ``hidden`` roll is the GM's alone to roll and to see."""
 
     notation: str
+    by: str = ""
+    hidden: bool = False
 
 
 class ChangeTrack(Struct, frozen=True):

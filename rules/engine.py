@@ -161,7 +161,7 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             involved = tuple(sorted(mentions(state.last_roll))) if state.last_roll else ()
             return [ConsequenceDiscarded(what, involved)]
         case RollDice():
-            return [plain_dice.rolled(command.notation, dice)]
+            return [plain_dice.rolled(command.notation, dice, by=command.by, hidden=command.hidden)]
         case ChangeTrack():
             return [_change_track(state, command)]
     system = get_system(state.system)

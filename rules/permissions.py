@@ -5,7 +5,8 @@ is theirs when the combatant it acts for, as its system declares (``command_acto
 assigned to them, or, for a command declared to act for the last roll's (apply the result,
 spend Hope, take damage on one's boons...), when the last roll involved one of theirs. A
 command nothing declares is the GM's, as is the running of the table (the roster, the
-turn order, the GM's tokens). A spectator does nothing.
+turn order, the GM's tokens). Plain dice are anyone's to roll but a spectator's, under the
+player's own name; hidden dice the GM's alone. A spectator does nothing.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ CORE_ACTORS: dict[type, str] = {
     AddCondition: "combatant_id",
     RemoveCondition: "combatant_id",
     AddNote: "combatant_id",
-    RollDice: LAST_ROLL,
     SetInitiative: "combatant_id",  # a player rolls (or gives) their own
 }
 
@@ -66,12 +66,17 @@ def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
         return None
     if viewer.role != "player":
         return "Spectators watch: they cannot change the encounter"
+    if isinstance(command, RollDice):
+        return _plain_dice(viewer, command)
     system = get_system(state.system)
     acting = actors(system, command)
     if type(command).__name__ in GM_COMMANDS or isinstance(command, system.gm_commands):
         return "Only the GM can do that"
     if acting is None:  # a command that says for whom it acts: the GM's
         return "Only the GM can do that"
+    approvals = system.gm_approvals(command)
+    if approvals:
+        return f"Only the GM allows {' or '.join(approvals)}"
     hidden = {c.id for c in state.combatants if c.gm_only}
     named = mentions(command)
     if named & hidden or any(state.find(cid) is None for cid in named):
@@ -84,6 +89,15 @@ def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
     if not acting <= viewer.assigned:
         names = ", ".join(sorted(state.name_of(cid) for cid in acting - viewer.assigned))
         return f"You do not act for {names}"
+    return None
+
+
+def _plain_dice(viewer: Viewer, command: RollDice) -> str | None:
+    """A player rolls plain dice for all to see, under their own name."""
+    if command.hidden:
+        return "Only the GM rolls hidden dice"
+    if command.by != viewer.name:
+        return f"You roll as {viewer.name}"
     return None
 
 

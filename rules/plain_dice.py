@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from msgspec import Struct
 
+from rules.bounds import NAME
 from rules.dice import DiceSource
 from rules.logline import Line, Span, spans
 from rules.notation import words
@@ -77,6 +78,8 @@ class DiceRolled(Struct, frozen=True, tag="dice-rolled"):
     made: bool | None = None
     against: str = ""
     chart: tuple[str, ...] = ()  # the distribution in blocks, when the line asked for it
+    by: str = ""  # the player who rolled, at a served table
+    hidden: bool = False  # the GM's roll, seen by the GM alone (``rules.visibility``)
 
 
 def split_chart(text: str) -> tuple[str, bool]:
@@ -94,15 +97,17 @@ def looks_like_dice(text: str) -> bool:
     return bool(_LOOKS.fullmatch(bare)) and bool(_DIE.search(bare))
 
 
-def rolled(notation: str, dice: DiceSource) -> DiceRolled:
+def rolled(notation: str, dice: DiceSource, *, by: str = "", hidden: bool = False) -> DiceRolled:
     """Read, work out and roll a line of dice notation (ending with ``chart``: its
     distribution drawn too): the event it makes (``Rejected`` with one line, before any die
-    is rolled, when it cannot be)."""
+    is rolled, when it cannot be). ``by``: who rolled it; ``hidden``: the GM's secret roll."""
     notation, charted = split_chart(notation)
-    return recorded(answer(notation, dice), charted=charted)
+    return recorded(answer(notation, dice), charted=charted, by=by, hidden=hidden)
 
 
-def recorded(result: Answer, *, charted: bool = False) -> DiceRolled:
+def recorded(
+    result: Answer, *, charted: bool = False, by: str = "", hidden: bool = False
+) -> DiceRolled:
     """A line rolled (``rules.notation.answer``, or a system's dice field read and rolled by
     ``rules.notation.field.roll``) as the log's event: every die, the total, the exact mean
     and the goal's chance, and with ``charted`` the distribution drawn."""
@@ -120,6 +125,8 @@ def recorded(result: Answer, *, charted: bool = False) -> DiceRolled:
         made=result.made,
         against=result.against,
         chart=tuple(chart(odds.odds, CHART_WIDTH, CHART_ROWS)) if charted else (),
+        by=by.strip()[:NAME],
+        hidden=hidden,
     )
 
 
@@ -129,7 +136,8 @@ def lines(event: DiceRolled) -> tuple[Line, ...]:
 
 
 def line(event: DiceRolled) -> Line:
-    """``🎲 4d6kh3 >= 12: (1) 6 3 5 = 14 · made it · mean 12.24 · 12+: 1/2 (50.0%)``."""
+    """``🎲 4d6kh3 >= 12: (1) 6 3 5 = 14 · made it · mean 12.24 · 12+: 1/2 (50.0%)``, after
+    who rolled it (``Alice: ``) and whether it was hidden (``(hidden) ``)."""
     shown = [(s.text, s.style) for s in event.shown] or _older(event)
     made = event.made
     if made is None and event.at_least is not None:
@@ -145,6 +153,12 @@ def line(event: DiceRolled) -> Line:
         at_least=event.at_least,
         chance=Fraction(event.chance) if event.chance else None,
     )
+    who: list[tuple[str, str]] = []
+    if event.hidden:
+        who.append(("(hidden) ", "muted"))
+    if event.by:
+        who += [(event.by, "name"), (": ", "")]
+    pieces = pieces[:1] + who + pieces[1:]  # after the die, before the notation
     return spans(*(Span(text, style) if style else text for text, style in pieces))
 
 

@@ -246,6 +246,17 @@ class RuleSystem(ABC):
         """A line shown live under the dialog as the user types ("" for none)."""
         return ""
 
+    def gm_choice(self, key: str, value: str) -> bool:
+        """Whether picking ``value`` in a dialog's field ``key`` is the GM's approval (LiveHack's
+        Grim Advantage, a monster's Take Ten): a player's dialog does not offer it. Default:
+        no choice is."""
+        return False
+
+    def gm_approvals(self, command: Any) -> tuple[str, ...]:
+        """What in ``command`` only the GM may approve, named for the refusal a player gets
+        (``rules.permissions``); empty when nothing. Default: nothing."""
+        return ()
+
     def default_actor(self, state: Encounter, selected: str | None) -> Combatant[Any] | None:
         """Whom a dialog proposes as acting (its first field's default): by default whoever's
         turn it is, else the highlighted combatant (``selected``), else the first still in

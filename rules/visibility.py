@@ -5,6 +5,7 @@ A combatant is hidden while it is GM-only. Players and spectators see the same t
 encounter without hidden combatants and without the GM's notes on any combatant (the hidden
 stats). Hidden means hidden: an event that names a hidden combatant (its rolls, its turns,
 its conditions) is left out, or shown as the rule system conceals it (``RuleSystem.conceal``):
+the GM's hidden dice (``:roll 1d20 hidden``) are left out too;
 the wounds a hidden attacker's roll left on a combatant players see are shown, without its
 margin, dice or name. Public stays public: a new round and the turn of a combatant players
 see are shown whoever acted before. The Consequences pane keeps the last roll players saw.
@@ -22,6 +23,7 @@ from msgspec import Struct
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, Event
 from rules.events import OrderSorted, SoloChose, TurnAdvanced
 from rules.mentions import mentions
+from rules.plain_dice import DiceRolled
 from rules.registry import get_system
 
 Role = Literal["gm", "player", "spectator"]
@@ -114,6 +116,8 @@ def conceal(
     if isinstance(event, OrderSorted):  # the order of those they see is theirs to see
         current = None if event.current_id in hidden else event.current_id
         return OrderSorted(tuple(c for c in event.order_ids if c not in hidden), current)
+    if isinstance(event, DiceRolled) and event.hidden:
+        return None  # the GM's secret roll
     if isinstance(event, SoloChose) and _names_hidden(event.reason, before, hidden):
         return None  # the tracker's reason for a move against a hidden combatant
     named = mentions(event) & hidden

@@ -121,6 +121,20 @@ def with_defaults(fields: Sequence[Field], values: Mapping[str, str]) -> list[Fi
     return [structs.replace(f, default=values[f.key]) if f.key in values else f for f in fields]
 
 
+def without_gm_choices(system: RuleSystem, fields: Sequence[Field]) -> list[Field]:
+    """The fields as a player's dialog offers them: without the choices that are the GM's
+    approval (``RuleSystem.gm_choice``); a field left with one choice keeps it."""
+    out = []
+    for f in fields:
+        kept = tuple((v, label) for v, label in f.choices if not system.gm_choice(f.key, v))
+        if len(kept) == len(f.choices) or not kept:
+            out.append(f)
+            continue
+        default = f.default if any(v == f.default for v, _ in kept) else kept[0][0]
+        out.append(structs.replace(f, choices=kept, default=default))
+    return out
+
+
 def consequence_preview(state: Encounter, system: RuleSystem) -> tuple[object, list[Line]]:
     """The consequence command and the log lines it would add; raises ``Rejected``.
 

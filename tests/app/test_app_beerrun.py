@@ -12,6 +12,7 @@ from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.systems.beerrun.demo import build as beerrun_demo
 from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
+from tests.app.support import until
 from tests.app.test_app_odds import pane_text
 from tests.screen import screen_text
 from tracker.app import TrackerApp
@@ -299,3 +300,13 @@ async def test_the_gm_gives_a_failed_helps_penalty_to_the_one_helped_by_keys(
         await pilot.pause()
         [paid] = app.session.state.system_state.pools
         assert paid.penalty_to_ally
+
+
+async def test_the_pool_dialogs_odds_say_the_opponent_has_not_paid(tmp_path: Path) -> None:
+    """At 80x24: odds against a pool not paid yet count it as paying nothing, and say so."""
+    app = make_app(tmp_path, tavern(), [])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await select(pilot, 0)
+        await menu(pilot, POOL)
+        assert isinstance(app.screen, FormScreen)
+        await until(pilot, lambda: "if Goblin pays nothing" in screen_text(app), "the note")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from importlib.metadata import version
@@ -220,3 +221,16 @@ def test_a_reader_that_goes_away_gets_no_traceback():
     reader.stdout.close()  # gone before the first line is written
     _, err = reader.communicate(timeout=30)
     assert b"Traceback" not in err
+
+
+@pytest.mark.parametrize("system", registry.names())
+def test_a_headless_roll_names_no_key_of_the_app(
+    system: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On the command line there is no `s` or `d` to press: a roll says what it did only."""
+    roll_cli = registry.part(system, "roll_cli")
+    assert roll_cli is not None, f"{system} has no roll_cli"
+    for seed in range(1, 13):
+        assert cli.main(["roll", system, *roll_cli.EXAMPLE, "--seed", str(seed)]) == 0
+        out = capsys.readouterr().out
+        assert not re.search(r"(?<!\w)[A-Za-z] → |\([A-Za-z] applies\)", out), out

@@ -71,6 +71,14 @@ def encounter(path: Path | None = None) -> tuple[EncounterSession, dict[str, str
     return session, {c.name: c.id for c in session.state.combatants}
 
 
+def table(path: Path) -> Table:
+    """``encounter``'s table, saved at ``path``, Alice given Orla (for seats driven by Pilot)."""
+    session, ids = encounter(path)
+    served = Table(session)
+    served.assign("Alice", frozenset({ids["Orla"]}))
+    return served
+
+
 async def serve(
     tmp_path: Path,
     fight: tuple[EncounterSession, dict[str, str]] | None = None,

@@ -20,6 +20,7 @@ import pytest
 from rules import registry
 from tests.serve.serve_helpers import SECRET, Client
 from tests.serve.walk_helpers import (
+    SECRET_DICE,
     Walker,
     answers,
     demo_fight,
@@ -91,6 +92,7 @@ async def test_every_seat_walks_at_once(tmp_path: Path, capfd: pytest.CaptureFix
         assert not failures(served), failures(served)
         if not walker.sees_secret:
             assert SECRET not in walker.text(), f"{walker.name} sees the GM-only foe"
+            assert SECRET_DICE not in walker.text(), f"{walker.name} sees the GM's hidden dice"
 
     try:
         seeded = [random.Random(rng.random()) for _ in walkers]
@@ -102,6 +104,7 @@ async def test_every_seat_walks_at_once(tmp_path: Path, capfd: pytest.CaptureFix
             check(walker)
             if not walker.sees_secret:
                 assert SECRET not in walker.output(), f"{walker.name} was sent the GM-only foe"
+                assert SECRET_DICE not in walker.output(), f"{walker.name} was sent hidden dice"
         assert not failures(served), failures(served)
         same_everywhere(session)
         out, err = capfd.readouterr()

@@ -31,6 +31,9 @@ KEYS = {  # what each role is offered, as its terminal sends it
 }
 WORDS = ("note", "dice", "roll", "attack", "cond", "uncond", "wound", "heal", "apply", "help")
 DICE = ("2d6+3", "d20", "4d6kh3", "3d6!", "1d1000", "0d0", "d", "999d999")
+# The GM's hidden dice (`:dice 1d20+4321 hidden`): no player's screen or wire carries them.
+# A player's `:dice ... hidden` is refused.
+SECRET_DICE = "1d20+4321"
 # Keys that end a seat as its person asked (quit), not as a failure: never typed.
 QUITS = "\x11"
 HOSTILE = tuple(c for c in CONTROLS + SPOOFING if c not in QUITS) + SEQUENCES
@@ -78,6 +81,8 @@ class Walker:
 def line(rng: random.Random, role: str, words: list[str], hidden: list[str]) -> str:
     """A `:` command line: a command, then names, numbers, dice and hostile text."""
     parts = [rng.choice(WORDS)]
+    if parts[0] in ("dice", "roll") and rng.random() < 0.3:
+        return f"{parts[0]} {SECRET_DICE if role == 'gm' else rng.choice(DICE)} hidden"
     for _ in range(rng.randrange(3)):
         if role == "gm" and parts[0] != "note" and hidden and rng.random() < 0.3:
             parts.append(rng.choice(hidden))  # the GM may act on the secret, never say it

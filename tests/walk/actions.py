@@ -32,7 +32,7 @@ PASTE = "paste:"
 GM = "gm:"  # what the GM does at the same table meanwhile (a player's or spectator's walk)
 # A combatant the players saw may be hidden (and renamed Zorbex...: no trace of the new name
 # may reach them) or removed.
-GM_MOVES = ("next", "next", "roll", "hidden-roll", "apply", "undo", "hide", "remove")
+GM_MOVES = ("next", "next", "roll", "hidden-roll", "apply", "undo", "hide", "remove", "dice")
 # Typed a key at a time up to this length; longer text is pasted (a key each is slow).
 TYPED = 12
 # Never pressed: quitting ends the walk, and the palette's titles reach it too.
@@ -48,6 +48,7 @@ CONDITIONS = ("Prone", "Dazed", "Dead", "Blinded", "On fire")
 WORDS = ("round", "next-turn", "x3", "x999", "+effort", "2", ">=", "10", "md", "json", "zero")
 # `:init` and `:order` words (`init roll each`, `order NAME before NAME`, `add X after NAME`).
 WORDS += ("roll", "sort", "each", "before", "after")
+WORDS += ("hidden",)  # `:roll 2d6 hidden`: the GM's secret dice, refused to a player
 LONG = ("A" * 300, "word " * 400, "9" * 200)
 
 

@@ -18,11 +18,11 @@ from textual.worker import WorkerState
 from rules.history import History
 from tests.contract.support import states_in_effect
 from tests.screen import app_error, screen_text
-from tests.walk.world import HIDDEN_ID, HIDDEN_NAME, SMALL, World
+from tests.walk.world import HIDDEN_ID, HIDDEN_NAME, SECRET_DICE, SMALL, World
 from tracker import export, storage
 from tracker.serve.seats import SeatSession
 
-SECRETS = (HIDDEN_NAME, HIDDEN_ID)
+SECRETS = (HIDDEN_NAME, HIDDEN_ID, SECRET_DICE)
 
 
 def escaped(world: World) -> str | None:

@@ -14,13 +14,13 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from rules.commands import EditCombatant, NextTurn, RemoveCombatant
+from rules.commands import EditCombatant, NextTurn, RemoveCombatant, RollDice
 from rules.errors import Rejected
 from tests.contract.support import actor, values_of
 from tests.screen import screen_text
 from tests.walk import invariants
 from tests.walk.actions import GM, PASTE, Step, choose, shown
-from tests.walk.world import HIDDEN_ID, HIDDEN_NAME, Case, World, build
+from tests.walk.world import HIDDEN_ID, HIDDEN_NAME, SECRET_DICE, Case, World, build
 
 COSTLY_EVERY = 6  # steps between the costly checks (and always after the last step)
 STEP_TIMEOUT = 60.0  # seconds: a step not done by then hung the app (even on a busy machine)
@@ -83,6 +83,8 @@ def gm_move(world: World, move: str) -> None:
             by = HIDDEN_ID if move == "hidden-roll" and state.find(HIDDEN_ID) else actor(state)
             values = values_of(system.action_form(state, "roll", by))
             session.execute(system.action_command(state, "roll", values), "roll")
+        elif move == "dice":  # the GM's hidden dice: never on this seat's screen
+            session.execute(RollDice(SECRET_DICE, hidden=True), f"roll {SECRET_DICE} hidden")
         elif move == "apply":
             session.execute(system.consequence_command(state), "apply")
         elif move in ("hide", "remove"):

@@ -28,6 +28,9 @@ SMALL = SIZES[0]
 # trace of it on a player's screen or export is found by a plain search.
 HIDDEN_NAME = "Zorbex"
 HIDDEN_ID = "c9077"  # ids are c and a number; new ones number on from it
+# The GM's hidden dice (`:roll ... hidden`), rolled at the table while a player walks: no
+# seat but the GM's may show them (no walk types these dice itself).
+SECRET_DICE = "1d20+4321"
 PLAYER = "Alice"
 
 

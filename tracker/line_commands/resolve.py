@@ -82,10 +82,21 @@ def duration_of(words: Sequence[str]) -> Duration:
     raise Rejected(f"a duration is one of: {options} (not {' '.join(words)!r})")
 
 
+HIDDEN = "hidden"  # the last word of a plain roll only the GM sees
+
+
 def condition_names(ctx: Context) -> list[str]:
     """Conditions worth offering: those on someone now, then those seen in the log."""
     names = [c.name for person in ctx.state.combatants for c in person.conditions]
     return list(dict.fromkeys([*names, *ctx.known_conditions]))
+
+
+def _hidden(rest: str) -> tuple[str, bool]:
+    """Dice and whether they are rolled hidden (``1d20 hidden``: the GM's eyes only)."""
+    dice, _, last = rest.rstrip().rpartition(" ")
+    if dice.strip() and last.casefold() == HIDDEN:
+        return dice.strip(), True
+    return rest, False
 
 
 def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
@@ -93,11 +104,12 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
     if name == "note":  # the rest of the line as typed: quotes and apostrophes stay
         return Execute(AddNote(rest), "note")
     words = split_words(rest)
+    dice, hidden = _hidden(rest)
     match name:
-        case "roll" if plain_dice.looks_like_dice(rest):
-            return Execute(RollDice(rest), f"roll {rest}")
+        case "roll" if plain_dice.looks_like_dice(dice):
+            return Execute(RollDice(dice, hidden=hidden), f"roll {rest}")
         case "dice":
-            return Execute(RollDice(rest), f"roll {rest}")
+            return Execute(RollDice(dice, hidden=hidden), f"roll {rest}")
         case "attack" | "roll":
             return system_outcome(ctx, "roll", words)
         case "wound" | "heal":

@@ -24,7 +24,11 @@ FORM_USAGE = "[ACTOR] [TARGET] [word]... [+field value | field=value]..."
 BUILTINS: tuple[Builtin, ...] = (
     Builtin("attack", FORM_USAGE, "roll the system's roll: names, choices, then +field value"),
     Builtin("roll", FORM_USAGE, "the same as attack; dice notation rolls plain dice"),
-    Builtin("dice", "NOTATION [>= N] [chart]", "plain dice: 2d6+3, 4d6kh3, 1d20ro1+5, 6d10c>=8"),
+    Builtin(
+        "dice",
+        "NOTATION [>= N] [chart] [hidden]",
+        "plain dice: 2d6+3, 4d6kh3, 6d10c>=8; chart: the odds drawn; hidden: GM only",
+    ),
     Builtin("wound", "NAME [N]", "the main track N worse (1): Wounds, Health..."),
     Builtin("heal", "NAME [N]", "the main track N better (1)"),
     Builtin("cond", "NAME CONDITION [N | round | next-turn]", "add a condition (N rounds)"),

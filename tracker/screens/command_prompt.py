@@ -209,6 +209,9 @@ def prompt_for(
                 more = "" if len(done) == outcome.steps else f" (no more of {outcome.steps})"
                 screen.notify(f"{word} {len(done)}: {', '.join(done)}{more}", markup=False)
             case ScreenAction():
+                name, _, argument = outcome.action.partition("(")
+                if not session.allows(name, argument.strip("()'\"")):
+                    raise Rejected("Only the GM can do that")  # a seat's role, as its key
                 # After the prompt has gone, so a dialog it opens sits on the encounter.
                 screen.call_later(screen.run_action, outcome.action)
             case Say():
@@ -218,5 +221,6 @@ def prompt_for(
         submit,
         lambda text: complete(text, context()),
         lambda text: hint(text, context()),
-        command_history.history_path(session.path),
+        # The GM's lines stay the GM's: a player's up arrow must not read them.
+        command_history.history_path(session.path) if session.allows("save") else None,
     )

@@ -18,6 +18,7 @@ from rules.history import History
 from tracker import storage
 from tracker.app import TrackerApp
 from tracker.screens.encounter import EncounterScreen
+from tracker.screens.help import key_label
 from tracker.serve.driver import Channel, ChannelDriver, drawn
 from tracker.serve.limits import Fair
 from tracker.serve.seats import Seat, SeatSession, Table
@@ -60,10 +61,25 @@ class TableApp(TrackerApp):
     # leaving must not unfreeze everyone else's objects.
     OWNS_MEMORY = False
 
-    def __init__(self, table: Table, seat: Seat, *, saves: Path, notes: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        table: Table,
+        seat: Seat,
+        *,
+        saves: Path,
+        notes: Iterable[str] = (),
+        library: Path | None = None,
+    ) -> None:
+        """``library``: the GM's stat blocks, for a GM's seat (only the GM adds; a player's
+        seat never reads it: its names, its problems)."""
         self.table = table
         self.seat = seat
-        super().__init__(SeatSession(table, seat), saves=saves, notes=list(notes))  # type: ignore[arg-type]  # a seat's session
+        super().__init__(
+            SeatSession(table, seat),  # type: ignore[arg-type]  # a seat's session
+            saves=saves,
+            notes=list(notes),
+            library=library if seat.role == "gm" else None,
+        )
         seat.app = self
         self.channel_driver: ChannelDriver | None = None  # made by the app's run (draw_on)
         self._held: AbstractContextManager[None] | None = None  # batch_update while muted
@@ -77,6 +93,21 @@ class TableApp(TrackerApp):
         if self.goes_first is not None and isinstance(event, GM_INPUT):
             self.goes_first.hold(drawn(self))
         await super().on_event(event)
+
+    async def on_key(self, event: events.Key) -> None:
+        """A key of the encounter the seat's role is not offered says so, rather than doing
+        nothing (a player's ``a``: adding is the GM's)."""
+        screen = self.screen
+        if self.seat.role == "gm" or not isinstance(screen, EncounterScreen):
+            return
+        for binding in screen.BINDINGS:
+            if not isinstance(binding, Binding) or event.key not in binding.key.split(","):
+                continue
+            name, _, argument = binding.action.partition("(")
+            if not screen.session.allows(name, argument.strip("()'\"")):
+                what = f"{key_label(event.key)} ({binding.description})"
+                self.notify(f"Only the GM can use {what}", severity="warning", markup=False)
+            return
 
     def draw_on(self, channel: Channel, **options: Any) -> None:
         """Run on ``channel`` (a seat's, or a shared view's fan-out), with a ChannelDriver

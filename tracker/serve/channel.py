@@ -121,7 +121,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         player = self.player
         table = self.server.table
         self.seat = table.join(player.role, player.name, self.peer, close=self.close_with)
-        self.app = TableApp(table, self.seat, saves=self.server.config.saves)
+        config = self.server.config
+        self.app = TableApp(table, self.seat, saves=config.saves, library=config.library)
         self.app.error_console = Console(file=self._errors, width=100, markup=False)
         colours = color_system(self.term, self.chan.get_environment())
         textual_internals.use_colours(self.app.console, colours)  # the client's, not ours

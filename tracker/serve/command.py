@@ -107,6 +107,7 @@ def config_from(args: argparse.Namespace) -> Config:
         link_seats=args.link_seats,
         idle_timeout=args.idle_timeout,
         saves=args.saves,
+        library=launch.library_of(args),
     )
 
 
@@ -188,6 +189,8 @@ async def _serve(
             await server.wait_closed()
             return 2
         where += f" · browsers at {browsers.url}"
+        if len(table.links):
+            where += " · join links: w"  # the lines printed below go when the app starts
         # The links, once, where the GM started the table (never in a log): the GM's
         # screen shows them again in the seats dialog (w).
         for link in table.links:
@@ -208,7 +211,13 @@ async def _serve(
         from tracker.serve.app import TableApp
 
         seat = table.join("gm", "GM")
-        app = TableApp(table, seat, saves=server.config.saves, notes=[where, *notes])
+        app = TableApp(
+            table,
+            seat,
+            saves=server.config.saves,
+            notes=[where, *notes],
+            library=server.config.library,
+        )
         app.goes_first = server.fair
         await app.run_async()
         return app.return_code or 0  # a crash of the app is not a clean exit

@@ -86,6 +86,7 @@ class Config:
     idle_timeout: float = 30 * 60
     login_timeout: float = 10
     saves: Path = Path("saves")
+    library: Path | None = None  # the GM's stat blocks, for the GM's seats' ``a``
     # Connections that have not logged in: their own pool (tracker/serve/admission.py).
     max_pending: int = 32
     pending_per_address: int = 8

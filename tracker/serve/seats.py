@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from rules.commands import RollDice
 from rules.encounter import Encounter, Event
 from rules.history import RECENT, Applied
 from rules.outcome import Outcome
@@ -284,7 +285,10 @@ class SeatSession:
 
     def execute(self, command: object, label: str = "", choices: Any = ()) -> Applied | None:
         self.seat.last_input = time.monotonic()
-        return self._session.execute(command, label, choices, viewer=self.viewer)
+        viewer = self.viewer
+        if isinstance(command, RollDice) and not viewer.is_gm:
+            command = msgspec.structs.replace(command, by=viewer.name)  # rolled under their name
+        return self._session.execute(command, label, choices, viewer=viewer)
 
     def undo(self) -> Applied:
         return self._session.undo(self.viewer)

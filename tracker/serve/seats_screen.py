@@ -56,7 +56,10 @@ class SeatsScreen(ModalScreen[None]):
             yield Label(id="notices")  # the door: refused logins, lockouts, failed seats
             yield Label(Text("a / Enter: assign combatants   k: kick   Esc: close", style="dim"))
             yield Label(
-                Text("l: make a join link   c: copy it   x: revoke it   Tab: links", style="dim"),
+                Text(
+                    "l: make a join link   c / Enter: copy it   x: revoke it   Tab: links",
+                    style="dim",
+                ),
                 id="link-keys",
             )
 
@@ -164,6 +167,15 @@ class SeatsScreen(ModalScreen[None]):
                 f"{seat.name} acts for", fields, submit, ok_label="Assign", focus_key=fields[0].key
             )
         )
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row (the table takes it before the screen's keys): a seat's row assigns,
+        as its hint says; a link's row copies it."""
+        event.stop()
+        if event.data_table.id == "links":
+            self.action_copy_link()
+        else:
+            self.action_assign()
 
     def action_kick(self) -> None:
         seat = self.selected()

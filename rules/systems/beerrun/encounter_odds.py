@@ -23,17 +23,19 @@ if TYPE_CHECKING:
     from rules.odds import Odds
 
 
-def contest_odds(contest: Contest, state: Encounter) -> Odds:
+def contest_odds(contest: Contest, state: Encounter, unpaid: bool = False) -> Odds:
     """The exact odds of one comparison, its top row as the pool. The tiers count the upper
-    hand's kept successes, whoever has it: the note says how likely each side is to."""
+    hand's kept successes, whoever has it: the note says how likely each side is to (and,
+    ``unpaid``, that the opponent has paid nothing yet: its dice may change it all)."""
     found = pool_odds(tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom))
     top = state.name_of(contest.top_id)
     bottom = state.name_of(contest.bottom_id, "the difficulty")
     upper = found.extra["upper_hand"]
     assert isinstance(upper, dict)
+    if_unpaid = f", if {bottom} pays nothing" if unpaid else ""
     note = (
-        f"upper hand: {top} {percent(upper['pool'])}, {bottom} {percent(upper['against'])}, "
-        f"neither {percent(upper['none'])}"
+        f"upper hand{if_unpaid}: {top} {percent(upper['pool'])}, "
+        f"{bottom} {percent(upper['against'])}, neither {percent(upper['none'])}"
     )
     whose = f"the upper hand's successes in {top} vs {bottom}"
     return found._replace(whose=whose, extra={**found.extra, "note": note})
@@ -47,13 +49,14 @@ def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odd
     its opponent's paid pool (or its missing dice) or its difficulty.
     """
     try:
+        unpaid = False
         if action == "roll":
             contest = _next_contest(state)
         elif action == "pool":
-            contest = _pool_contest(state, values)
+            contest, unpaid = _pool_contest(state, values)
         else:
             return None
-        return None if contest is None else contest_odds(contest, state)
+        return None if contest is None else contest_odds(contest, state, unpaid)
     except Rejected:  # values that do not parse, or pools too large for exact odds
         return None
 
@@ -79,9 +82,12 @@ def _next_contest(state: Encounter) -> Contest | None:
     return rolled.contests[0] if rolled.contests else None
 
 
-def _pool_contest(state: Encounter, values: Mapping[str, str]) -> Contest | None:
+def _pool_contest(state: Encounter, values: Mapping[str, str]) -> tuple[Contest | None, bool]:
+    """The contest the pool being built would make, and whether its opponent has paid
+    nothing yet this round (then it is counted as paying nothing)."""
     command = forms.action_command(state, "pool", values)
     assert isinstance(command, BuildPool)
+    paid = {p.combatant_id for p in decide.round_pools(state)}
     pool = decide.build_pool(state, command)
     state = apply(state, PoolBuilt(pool))
     helpers: dict[str, decide.SideRoll] = {}
@@ -97,13 +103,14 @@ def _pool_contest(state: Encounter, values: Mapping[str, str]) -> Contest | None
     who = pool.combatant_id
     for contest in rolled.contests:
         if contest.top_id == who:
-            return contest
+            return contest, contest.bottom_id is not None and contest.bottom_id not in paid
         if contest.bottom_id == who:  # the opponent paid first: seen from the builder
-            return structs.replace(
+            seen = structs.replace(
                 contest,
                 top=contest.bottom,
                 bottom=contest.top,
                 top_id=who,
                 bottom_id=contest.top_id,
             )
-    return None
+            return seen, False
+    return None, False

@@ -8,7 +8,7 @@ from msgspec import structs
 
 from rules.logline import Line, LogEntry, Span, spans
 
-from .arithmetic import Cost, cutoffs, dice_text, effort_text, spacing
+from .arithmetic import POOL_TITLES, Cost, cutoffs, dice_text, effort_text, merge, spacing
 from .check import first_comparison
 from .events import (
     TRADES,
@@ -97,7 +97,7 @@ def check_alerts(state: Encounter, event: FatigueChecked, roll: FatigueChecked) 
     return out
 
 
-def side_spans(state: Encounter, side: Side, aid: int = 0) -> list[Span]:
+def side_spans(state: Encounter, side: Side, aid: int = 0, spill: bool = False) -> list[Span]:
     out: list[Span | str] = [
         "  ",
         Span(state.name_of(side.combatant_id), "name"),
@@ -112,8 +112,24 @@ def side_spans(state: Encounter, side: Side, aid: int = 0) -> list[Span]:
     if aid:
         out.append(Span(f" aid {aid:+d}", "muted"))
     out.append(Span(f" = {side.total + aid}", "total"))
-    out.append(Span(f"; paid {effort_text(side.upfront)}", "muted"))
+    out.append(Span(f"; {paid_text(state, side, spill)}", "muted"))
     return list(spans(*out))
+
+
+def paid_text(state: Encounter, side: Side, spill: bool) -> str:
+    """What the side's effort really took, read from its sheet before it paid: ``paid 3
+    Wind``, or ``paid 3 Stamina for 3 Wind (Wind ran short)`` when a pool could not pay."""
+    asked = merge(side.upfront)
+    person = state.find(side.combatant_id)
+    if person is None:
+        return f"paid {effort_text(asked)}"
+    paid = sheet_of(person).paying(asked, spill)[1]
+    if paid == asked:
+        return f"paid {effort_text(paid)}"
+    short = [c.pool for c in asked if not any(p == c for p in paid)]
+    took = effort_text(paid) if paid else "nothing"
+    ran = " and ".join(POOL_TITLES[pool] for pool in short)
+    return f"paid {took} for {effort_text(asked)} ({ran} ran short)"
 
 
 def _outcome(state: Encounter, roll: FatigueChecked) -> Span:
@@ -131,7 +147,7 @@ def _more_defenders(state: Encounter, roll: FatigueChecked) -> list[Line]:
     lines: list[Line] = []
     for side in roll.waiting:
         alone = structs.replace(roll, defender=side, waiting=(), spared=())
-        lines.append(tuple(side_spans(state, side)))
+        lines.append(tuple(side_spans(state, side, spill=roll.spill)))
         result = spans(
             "    ",
             _outcome(state, alone),
@@ -139,7 +155,7 @@ def _more_defenders(state: Encounter, roll: FatigueChecked) -> list[Line]:
         )
         lines.append(result)
     for side in roll.spared:
-        lines.append(tuple(side_spans(state, side)))
+        lines.append(tuple(side_spans(state, side, spill=roll.spill)))
         lines.append(spans(Span("    scored higher: does not defend", "muted")))
     return lines
 
@@ -160,10 +176,10 @@ def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
     )
     lines = [head]
     if roll.attacker is not None:
-        lines.append(tuple(side_spans(state, roll.attacker, roll.aid_for("attacker"))))
+        lines.append(tuple(side_spans(state, roll.attacker, roll.aid_for("attacker"), roll.spill)))
     else:
         lines.append(spans("  ", Span("Nature", "name"), f": the GM's total {roll.nature_total}"))
-    lines.append(tuple(side_spans(state, roll.defender, roll.aid_for("defender"))))
+    lines.append(tuple(side_spans(state, roll.defender, roll.aid_for("defender"), roll.spill)))
     d = roll.defender
     detail = (
         f"  {defender}'s thresholds {thresholds_text(d)} "
@@ -188,11 +204,12 @@ def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
 
 def describe_aid(state: Encounter, aid: Aid) -> LogEntry:
     helper = state.name_of(aid.helper.combatant_id)
+    spilling = isinstance(state.last_roll, FatigueChecked) and state.last_roll.spill
     percent = 100 * aid.helper.total // aid.target
     line = spans(
         Span(helper, "name"),
         f" aids the {aid.side}: ",
-        *side_spans(state, aid.helper)[3:],
+        *side_spans(state, aid.helper, spill=spilling)[3:],
     )
     result = spans(
         Span(

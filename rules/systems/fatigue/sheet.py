@@ -118,15 +118,26 @@ class FatigueSheet(Struct, frozen=True, kw_only=True, tag="fatigue.sheet"):
         """The sheet after paying costs: Wind and Wit stop at 0, the other pools at minus
         their maximum; what a pool cannot pay is lost, or with ``spill`` (the GM's choice)
         what Wind or Wit cannot pay comes out of Stamina or Focus."""
+        return self.paying(costs, spill)[0]
+
+    def paying(
+        self, costs: tuple[Cost, ...], spill: bool = False
+    ) -> tuple[FatigueSheet, tuple[Cost, ...]]:
+        """``spent``'s sheet, and what each pool really paid (the log says it: Wind already
+        at 0 pays nothing, and what spills is Stamina's)."""
         sheet = self
+        paid: list[Cost] = []
         for cost in merge(costs):
             now, top = sheet.pool(cost.pool)
             after = pay(now, cost.amount, pool_floor(cost.pool, top))
             sheet = structs.replace(sheet, **{cost.pool: after})
-            rest = cost.amount - max(now - after, 0)
+            taken = max(now - after, 0)
+            paid.append(Cost(cost.pool, taken))
+            rest = cost.amount - taken
             if spill and rest > 0 and cost.pool in SPILLS_INTO:
-                sheet = sheet.spent((Cost(SPILLS_INTO[cost.pool], rest),))
-        return sheet
+                sheet, more = sheet.paying((Cost(SPILLS_INTO[cost.pool], rest),))
+                paid += more
+        return sheet, merge(tuple(paid))
 
     def out_of_fight(self, fled: bool) -> str:
         """Why a fighter with this sheet is out of the fight ("" while it fights): "dead" at

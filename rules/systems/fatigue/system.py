@@ -195,6 +195,16 @@ class FatigueThresholds(RuleSystem):
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         return forms.preview(state, action, values)
 
+    # The GM's approval: calling off a combat or intense effort all the same (*Other Things*).
+
+    def gm_choice(self, key: str, value: str) -> bool:
+        return key == "gm_allows" and value == "yes"
+
+    def gm_approvals(self, command: Any) -> tuple[str, ...]:
+        if isinstance(command, FatigueCallOff) and command.gm_allows:
+            return ("calling off a combat or intense effort",)
+        return ()
+
     def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
         return encounter_odds.dialog_odds(state, action, values)
 

@@ -291,6 +291,22 @@ class LiveHack(RuleSystem):
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         return forms.preview(state, action, values)
 
+    # The GM's approvals: Grim Advantage ("which the GM has approved"), and Take Ten where it
+    # is not the roller's by default (a monster's). A served table refuses them to players.
+
+    def gm_choice(self, key: str, value: str) -> bool:
+        approved_ten = {choice for choice, (_, gm) in forms.TAKE_OF.items() if gm}
+        return (key == "grim_goal" and value != "no") or value in approved_ten
+
+    def gm_approvals(self, command: Any) -> tuple[str, ...]:
+        approvals = []
+        if isinstance(command, LiveHackRoll) and command.grim_goal:
+            approvals.append("Grim Advantage")
+        tens = ("gm_allows_ten", "attacker_gm_allows_ten", "participants_gm_allow_ten")
+        if any(getattr(command, name, False) for name in tens):
+            approvals.append("Take Ten (GM allows)")
+        return tuple(approvals)
+
     # exact odds
 
     def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:

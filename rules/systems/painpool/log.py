@@ -39,6 +39,12 @@ if TYPE_CHECKING:
 # --- the log ---------------------------------------------------------------------------------
 
 
+# What the app's keys do next, said after a result: a headless roll (``roll_cli``) has no keys.
+APPLY_KEY = " (d applies)"
+DAMAGE_KEY = ": s → Take damage to choose boons"
+KEY_HINTS = (APPLY_KEY, DAMAGE_KEY)
+
+
 def _dice_spans(faces: tuple[int, ...], kept: set[int] | None) -> list[Span]:
     """Dice as text, the kept ones in [brackets] (``kept`` holds their positions)."""
     out: list[Span] = []
@@ -121,17 +127,14 @@ def consequence_text(state: Encounter, roll: PainPoolRolled) -> str:
     foe = state.name_of(roll.challenge_id, "The challenge")
     if roll.kind == "maneuver" and roll.outcome == "success":
         to = state.name_of(roll.beneficiary_id)
-        return f"Maneuver succeeds: a bonus die for {to} (d applies)"
+        return f"Maneuver succeeds: a bonus die for {to}{APPLY_KEY}"
     if roll.tokens_lost:
         plural = "s" * (roll.tokens_lost != 1)
-        return f"{foe} loses {roll.tokens_lost} health token{plural} (d applies)"
+        return f"{foe} loses {roll.tokens_lost} health token{plural}{APPLY_KEY}"
     if roll.hero_damage:
         adjust = "".join(f", {p.label} {p.value:+d}" for p in roll.damage_parts)
         kind = "damage" if roll.harm_taken == "damage" else "failure levels"
-        return (
-            f"{who} takes {roll.hero_damage} {kind} ({-roll.difference}{adjust}): "
-            "s → Take damage to choose boons"
-        )
+        return f"{who} takes {roll.hero_damage} {kind} ({-roll.difference}{adjust}){DAMAGE_KEY}"
     return "No damage either way"
 
 

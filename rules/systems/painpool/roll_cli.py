@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rules.dice import DiceSource
 from rules.headless import RollReport
 
+from .log import KEY_HINTS
 from .odds_cli import pain_from, pool_arguments, pools_from
 from .roll import PainPoolRolled, PainRoll, Part, PoolRoll, roll_dice
 from .system import SYSTEM
@@ -44,6 +45,8 @@ def roll(args: Arguments, dice: DiceSource) -> RollReport:
 
     event = rolled(args, dice)
     text = SYSTEM.describe(Encounter(name="", system="painpool"), event).plain
+    for hint in KEY_HINTS:  # the app's keys mean nothing on the command line
+        text = text.replace(hint, "")
     return RollReport(text, as_json(event))
 
 

@@ -299,11 +299,15 @@ def test_the_pool_dialog_shows_the_odds_of_the_pool_being_built() -> None:
     # Against a combatant who has not paid: every pair meets a missing die.
     values = {"who": "c1", "dice": "+Health", "against": "c3"}
     assert unnamed(SYSTEM.odds(history.state, "pool", values), True) == pool_odds((8, 6, 6), ())
+    unpaid = SYSTEM.odds(history.state, "pool", values)
+    assert unpaid is not None  # the Goblin has not paid: its side of the odds says so
+    assert str(unpaid.extra["note"]).startswith("upper hand, if Goblin pays nothing: Orla ")
     # The goblin paid first: Orla's odds are seen from her side.
     run(history, BuildPool(combatant_id="c3", against="c1"))
     seen = SYSTEM.odds(history.state, "pool", values)
     assert unnamed(seen, True) == pool_odds((8, 6, 6), (10,))
     assert seen is not None and seen.whose == "the upper hand's successes in Orla vs Goblin"
+    assert str(seen.extra["note"]).startswith("upper hand: Orla ")  # it has paid
     assert SYSTEM.odds(history.state, "pool", {"who": "c1", "dice": "+Helth"}) is None
 
 

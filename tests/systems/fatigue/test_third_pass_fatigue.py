@@ -7,16 +7,19 @@ import pytest
 from rules.commands import AddCombatant
 from rules.engine import describe
 from rules.errors import Rejected
+from rules.permissions import refusal
 from rules.systems.fatigue.arithmetic import Cost, halved
 from rules.systems.fatigue.events import (
     FatigueAid,
     FatigueApply,
     FatigueCallOff,
+    FatigueCheck,
     FatigueTakeSuckage,
     FatigueTrade,
 )
 from rules.systems.fatigue.sheet import FatigueSheet, Skill
 from rules.systems.fatigue.system import SYSTEM
+from rules.visibility import GM, Viewer
 from tests.systems.fatigue.test_fatigue import SWORD, attack, fight, run, sheet, three
 
 # --- R3-13: whoever scores lowest defends, the one who started it included -------------------
@@ -186,3 +189,41 @@ def test_what_wind_cannot_pay_spills_into_stamina_by_the_gms_choice() -> None:
     run(history, FatigueApply())  # Bad (Wind 5/40: penalty 3): 2N + 8N Wind, 2N Stamina, a hit
     bob = sheet(history, "c2")
     assert bob.wind == 0 and bob.stamina == 40 - 10 - (50 - 5)
+
+
+def test_the_log_says_what_an_effort_really_paid() -> None:
+    """Found at the table: Wind already 0 logged `paid 5 Wind`, and the Stamina it spilled
+    into (whose penalty the check then had) went unsaid."""
+    for spill, paid in (
+        (False, "paid nothing for 5 Wind (Wind ran short)"),
+        (True, "paid 5 Stamina for 5 Wind (Wind ran short)"),
+        (None, "paid 5 Wind"),  # Wind full: as it always said
+    ):
+        wind = 40 if spill is None else 0
+        history = fight(defender=FatigueSheet(skills=(Skill("Dodge", 2),), wind=wind))
+        before = history.state
+        check = FatigueCheck(
+            attacker_id="c1",
+            defender_id="c2",
+            weapon="Sword",
+            attacker_skills=("Sword",),
+            defender_skills=("Dodge",),
+            spill=bool(spill),
+        )
+        text = describe(before, run(history, check, 15, 3)[0]).plain
+        bob = next(line for line in text.splitlines() if line.startswith("  Bob"))
+        assert bob.endswith(paid), text
+        assert "paid 3 Wind" in text  # Ann's, paid in full
+
+
+def test_calling_off_all_the_same_is_the_gms_to_allow() -> None:
+    """At a served table the GM's approval is refused to a player, by the permission hook,
+    and not offered in the player's call-off dialog."""
+    state = fight().state
+    player = Viewer(role="player", name="Alice", assigned=frozenset({"c1", "c2"}))
+    allowed = FatigueCallOff(gm_allows=True)
+    assert refusal(state, player, allowed) == (
+        "Only the GM allows calling off a combat or intense effort"
+    )
+    assert refusal(state, GM, allowed) is None
+    assert SYSTEM.gm_choice("gm_allows", "yes") and not SYSTEM.gm_choice("gm_allows", "no")

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from tracker.screens.form import FormScreen, FormSettings
 
 ROLL_AGAIN = "roll again"  # what a new roll would do, as the question about a waiting result says
+# No key: what ``session.allows`` asks about the GM's approvals in a dialog (a player's
+# dialog does not offer them, ``RuleSystem.gm_choice``).
+APPROVE = "approve"
 
 
 class RollKeys(Area):
@@ -110,6 +113,8 @@ class RollKeys(Area):
             self.notify(exc.message, severity="warning", markup=False)
             return
         fields = quick_flow.with_defaults(fields, preset or {})
+        if not self.session.allows(APPROVE):
+            fields = quick_flow.without_gm_choices(system, fields)
 
         # Solo play: the fields a solo combatant chooses (a defence...) by its policy.
         def filled(values: Mapping[str, str]) -> tuple[dict[str, str], list[solo.Move]]:

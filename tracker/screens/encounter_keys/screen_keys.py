@@ -21,7 +21,8 @@ class ScreenKeys(Area):
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
-    PLAYERS = frozenset({"help", "quit", "zoom"})
+    # Players' lines run as their keys do: the session refuses what is not theirs.
+    PLAYERS = frozenset({"command_line", "help", "quit", "zoom"})
     SPECTATORS = frozenset({"help", "quit", "zoom"})
 
     def action_command_line(self) -> None:
