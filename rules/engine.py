@@ -106,9 +106,9 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
         raise Rejected(f"too much: {beyond}")
     match command:
         case AddCombatant():
-            return _add(state, command)
+            return _add(state, command, dice)
         case AddCombatants(members=members):
-            return _add_all(state, members)
+            return _add_all(state, members, dice)
         case EditCombatant():
             return _edit(state, command)
         case RemoveCombatant():
@@ -179,12 +179,12 @@ def _change_track(state: Encounter, cmd: ChangeTrack) -> TrackChanged:
     return TrackChanged(target.id, track.name, track.value, after)
 
 
-def _add(state: Encounter, cmd: AddCombatant) -> list[Event]:
+def _add(state: Encounter, cmd: AddCombatant, dice: DiceSource) -> list[Event]:
     system = get_system(state.system)
     sheet = cmd.sheet if cmd.sheet is not None else system.new_sheet()
     if not isinstance(sheet, system.sheet_types):
         raise Rejected(f"that sheet is not a {system.title} sheet")
-    sheet = system.fit_sheet(state, sheet)
+    sheet = system.rolled_on_add(state, system.fit_sheet(state, sheet), dice)
     renamed, name = _numbered(state, _clean_name(cmd.name), cmd.gm_only)
     combatant = Combatant(
         id=f"c{state.next_number}",
@@ -201,14 +201,16 @@ def _add(state: Encounter, cmd: AddCombatant) -> list[Event]:
     return [CombatantEdited(renamed), added] if renamed is not None else [added]
 
 
-def _add_all(state: Encounter, members: tuple[AddCombatant, ...]) -> list[Event]:
+def _add_all(state: Encounter, members: tuple[AddCombatant, ...], dice: DiceSource) -> list[Event]:
     if not members:
         raise Rejected("nobody to add")
     if len(members) > MAX_GROUP:
         raise Rejected(f"at most {MAX_GROUP} combatants can be added at once")
     events: list[Event] = []
     for member in members:
-        added = _add(state, member)  # each sees the ones before it: names are numbered in turn
+        added = _add(
+            state, member, dice
+        )  # each sees the ones before it: names are numbered in turn
         state = fold_onto(state, added)
         events += added
     return events

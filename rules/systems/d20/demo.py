@@ -1,0 +1,130 @@
+"""The Generic d20 demo: four heroes against a goblin band and its troll, in round 1, an
+attack rolled and its damage waiting."""
+
+from __future__ import annotations
+
+from rules.commands import AddCombatant, AddCondition, NextTurn
+from rules.conditions import Duration
+from rules.dice import SeededDice
+from rules.engine import decide, new_encounter
+from rules.history import History
+
+from .events import D20Apply, D20Attack, D20SaveEffect
+from .sheet import HERO, D20Sheet, sheet_from_values
+
+STEM = "demo-d20"  # its bundled save: saves/demo-d20.fight (make demo)
+SEED = 2033
+
+
+def sheet(kind: str = "monster", **fields: str) -> D20Sheet:
+    return sheet_from_values(fields, D20Sheet(kind=kind))
+
+
+PARTY = (
+    (
+        "Orla Vance",
+        sheet(
+            HERO,
+            hp="28/28",
+            ac="18",
+            attack="Longsword",
+            attack_bonus="5",
+            damage="1d8+3 slashing",
+            initiative="1",
+            saves="Str +5 Dex +1 Con +4 Int +0 Wis +1 Cha -1",
+            challenge="fighter 3",
+        ),
+    ),
+    (
+        "Sefi Marrow",
+        sheet(
+            HERO,
+            hp="24/24",
+            ac="16",
+            attack="Mace",
+            attack_bonus="4",
+            damage="1d6+2 bludgeoning",
+            saves="Str +2 Dex +0 Con +2 Int +0 Wis +5 Cha +3",
+            challenge="cleric 3",
+        ),
+    ),
+    (
+        "Bram Quill",
+        sheet(
+            HERO,
+            hp="33/33",
+            ac="15",
+            attack="Shortbow",
+            attack_bonus="7",
+            damage="1d6+4 piercing",
+            reach="ranged",
+            initiative="4",
+            saves="Str +0 Dex +7 Con +1 Int +5 Wis +1 Cha +0",
+            challenge="rogue 5",
+        ),
+    ),
+    (
+        "Ysolde Fenn",
+        sheet(
+            HERO,
+            hp="27/27",
+            ac="12",
+            attack="Fire Bolt",
+            attack_bonus="7",
+            damage="2d10 fire",
+            reach="ranged",
+            initiative="2",
+            saves="Str -1 Dex +2 Con +2 Int +7 Wis +4 Cha +0",
+            challenge="wizard 5",
+        ),
+    ),
+)
+GOBLIN = sheet(
+    hp="2d6",
+    ac="13",
+    attack="Rusty Blade",
+    attack_bonus="4",
+    damage="1d6+2 slashing",
+    initiative="2",
+    saves="Str -1 Dex +2 Con +0 Int +0 Wis -1 Cha -1",
+    challenge="1/4",
+)
+TROLL = sheet(
+    hp="8d10+40",
+    ac="15",
+    attack="Claws",
+    attack_bonus="7",
+    damage="2d6+4 slashing",
+    initiative="1",
+    vulnerabilities="fire",
+    saves="Str +4 Dex +1 Con +5 Int -2 Wis -1 Cha -2",
+    challenge="5",
+)
+
+
+def build() -> History:
+    history = History(new_encounter("The Sunken Road", "d20"))
+    dice = SeededDice(SEED)
+
+    def run(command: object, label: str) -> None:
+        history.commit(decide(history.state, command, dice), label)
+
+    for name, card in PARTY:
+        run(AddCombatant(name=name, side="party", sheet=card), f"add {name}")
+    for name, card in (("Bog Goblin", GOBLIN), ("Bog Goblin", GOBLIN), ("Marsh Troll", TROLL)):
+        run(AddCombatant(name=name, side="foes", sheet=card), f"add {name}")
+    run(D20Attack("c1", "c5"), "Orla attacks")
+    run(D20Apply(), "apply")
+    run(NextTurn(), "next turn")
+    run(
+        D20SaveEffect(
+            "c2", ("c5", "c6", "c7"), "Sacred Flame", "dex", 13, "1d8 radiant", half=False
+        ),
+        "Sefi's Sacred Flame",
+    )
+    run(D20Apply(), "apply")
+    run(NextTurn(), "next turn")
+    run(AddCondition("c7", "prone", Duration("end-of-next-turn")), "troll prone")
+    # Left to apply: the demo opens on Bram's hit on the prone troll, its damage waiting.
+    run(D20Attack("c3", "c7"), "Bram attacks")
+    return history
