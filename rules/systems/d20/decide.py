@@ -10,7 +10,7 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved
 from rules.notation.answer import answer
 
-from . import damage as dmg
+from . import table as dmg
 from .events import (
     LEGENDARY,
     REACTION,

@@ -1,10 +1,9 @@
-"""The Generic d20 demo: four heroes against a goblin band and its troll, in round 1, an
+"""The Generic d20 demo: four heroes against a goblin, a wolf and a troll, in round 1, an
 attack rolled and its damage waiting."""
 
 from __future__ import annotations
 
 from rules.commands import AddCombatant, AddCondition, NextTurn
-from rules.conditions import Duration
 from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
@@ -89,6 +88,16 @@ GOBLIN = sheet(
     saves="Str -1 Dex +2 Con +0 Int +0 Wis -1 Cha -1",
     challenge="1/4",
 )
+WOLF = sheet(
+    hp="2d8+2",
+    ac="13",
+    attack="Bite",
+    attack_bonus="4",
+    damage="2d4+2 piercing",
+    initiative="2",
+    saves="Str +1 Dex +2 Con +1 Int -4 Wis +1 Cha -2",
+    challenge="1/4",
+)
 TROLL = sheet(
     hp="8d10+40",
     ac="15",
@@ -111,7 +120,7 @@ def build() -> History:
 
     for name, card in PARTY:
         run(AddCombatant(name=name, side="party", sheet=card), f"add {name}")
-    for name, card in (("Bog Goblin", GOBLIN), ("Bog Goblin", GOBLIN), ("Marsh Troll", TROLL)):
+    for name, card in (("Bog Goblin", GOBLIN), ("Ridge Wolf", WOLF), ("Marsh Troll", TROLL)):
         run(AddCombatant(name=name, side="foes", sheet=card), f"add {name}")
     run(D20Attack("c1", "c5"), "Orla attacks")
     run(D20Apply(), "apply")
@@ -124,7 +133,7 @@ def build() -> History:
     )
     run(D20Apply(), "apply")
     run(NextTurn(), "next turn")
-    run(AddCondition("c7", "prone", Duration("end-of-next-turn")), "troll prone")
+    run(AddCondition("c7", "prone"), "troll prone")
     # Left to apply: the demo opens on Bram's hit on the prone troll, its damage waiting.
     run(D20Attack("c3", "c7"), "Bram attacks")
     return history

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import Rejected
 from rules.odds import percent, whose_chances
 
-from . import damage as dmg
+from . import table as dmg
 from .events import (
     D20Attack,
     D20Attacked,

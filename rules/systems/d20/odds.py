@@ -9,8 +9,15 @@ from functools import lru_cache
 
 from rules.odds import Odds, TierOdds
 
-from .damage import adjusted, worked_out
-from .table import ATTACK_TIERS, DEATH_DC, DEATH_SAVES, DEATH_TIERS, SAVE_TIERS
+from .table import (
+    ATTACK_TIERS,
+    DEATH_DC,
+    DEATH_SAVES,
+    DEATH_TIERS,
+    SAVE_TIERS,
+    adjusted,
+    worked_out,
+)
 
 SIDES = 20
 Distribution = dict[int, Fraction]  # each amount of damage and its chance

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING
 from rules.bounds import modifier, within
 from rules.errors import Rejected
 
-from .damage import split_damage
 from .odds import attack_odds
-from .table import CRIT
+from .table import CRIT, split_damage
 
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser

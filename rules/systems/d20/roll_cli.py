@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.headless import RollReport
 
-from . import damage as dmg
+from . import table as dmg
 from .odds import attack_outcome
 from .odds_cli import attack_arguments, checked
 

@@ -14,8 +14,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.notation.answer import work_out
 
-from .damage import split_damage
-from .table import ABILITIES, CRIT, MAX_LEGENDARY
+from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
 
 HERO, MONSTER = "hero", "monster"
 KINDS = ((MONSTER, "Monster: dead at 0 hit points"), (HERO, "Hero: dying at 0, death saves"))

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from rules.commands import NextTurn
 from rules.system import Move, Policy, policy_among
 
-from .damage import worked_out
 from .events import (
     LEGENDARY,
     D20Apply,
@@ -39,6 +38,7 @@ from .standing import (
     roll_waits,
     why_not,
 )
+from .table import worked_out
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
