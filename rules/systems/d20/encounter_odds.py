@@ -72,10 +72,9 @@ def attack_figures(
         to_drop=to_drop,
     )
     notes = []
-    means = found.extra.get("damage_mean")
-    if isinstance(means, dict):
-        hit, crit = float(means["hit"]), float(means["critical"])
-        notes.append(f"damage mean {hit:.1f}, critical {crit:.1f}")
+    damage = found.extra.get("damage")
+    if isinstance(damage, str):
+        notes.append(f"damage {damage}")
     drop = found.extra.get("drop")
     if isinstance(drop, Fraction):
         notes.append(f"drops {target.name}: {percent(drop)}")

@@ -98,12 +98,18 @@ def attack_odds(
     if damage:
         on_hit = damage_chances(damage, False, modifier)
         on_crit = damage_chances(damage, True, modifier)
-        extra["damage_mean"] = {"hit": mean(on_hit), "critical": mean(on_crit)}
-        extra["damage_mean_overall"] = hit * mean(on_hit) + crit * mean(on_crit)
+        extra["damage"] = (
+            f"mean {_figure(mean(on_hit))} on a hit, {_figure(mean(on_crit))} on a critical"
+        )
+        extra["damage_on_hit"] = {str(amount): p for amount, p in sorted(on_hit.items())}
+        extra["damage_on_critical"] = {str(amount): p for amount, p in sorted(on_crit.items())}
         if to_drop is not None:
-            drop = hit * at_least(on_hit, to_drop) + crit * at_least(on_crit, to_drop)
-            extra["drop"] = drop
+            extra["drop"] = hit * at_least(on_hit, to_drop) + crit * at_least(on_crit, to_drop)
     return Odds("d20", tiers, extra)
+
+
+def _figure(value: Fraction) -> str:
+    return str(value) if value.denominator == 1 else f"{float(value):.2f}"
 
 
 def save_chance(bonus: int, dc: int, mode: int = 0, auto_fail: bool = False) -> Fraction:
