@@ -72,9 +72,9 @@ def attack_figures(
         to_drop=to_drop,
     )
     notes = []
-    damage = found.extra.get("damage")
-    if isinstance(damage, str):
-        notes.append(f"damage {damage}")
+    means = found.extra.get("damage")
+    if isinstance(means, str):
+        notes.append(f"damage {means}")
     drop = found.extra.get("drop")
     if isinstance(drop, Fraction):
         notes.append(f"drops {target.name}: {percent(drop)}")
