@@ -1,5 +1,5 @@
-"""The Generic d20 demo: four heroes against a goblin, a wolf and a troll, in round 1, an
-attack rolled and its damage waiting."""
+"""The Generic d20 demo: four heroes against six foes (a goblin, a wolf, a cutthroat, a
+raider, a skeleton archer and a troll), in round 1, an attack rolled and its damage waiting."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .events import D20Apply, D20Attack, D20SaveEffect
 from .sheet import HERO, D20Sheet, sheet_from_values
 
 STEM = "demo-d20"  # its bundled save: saves/demo-d20.fight (make demo)
-SEED = 2033
+SEED = 2001
 
 
 def sheet(kind: str = "monster", **fields: str) -> D20Sheet:
@@ -98,6 +98,39 @@ WOLF = sheet(
     saves="Str +1 Dex +2 Con +1 Int -4 Wis +1 Cha -2",
     challenge="1/4",
 )
+CUTTHROAT = sheet(
+    hp="3d8+3",
+    ac="14",
+    attack="Scimitar",
+    attack_bonus="4",
+    damage="1d6+2 slashing",
+    initiative="2",
+    saves="Str +0 Dex +2 Con +1 Int +0 Wis +0 Cha +0",
+    challenge="1/2",
+)
+RAIDER = sheet(
+    hp="2d8+6",
+    ac="13",
+    attack="Greataxe",
+    attack_bonus="5",
+    damage="1d12+3 slashing",
+    initiative="1",
+    saves="Str +3 Dex +1 Con +3 Int -2 Wis +0 Cha +0",
+    challenge="1/2",
+)
+ARCHER = sheet(
+    hp="2d8+4",
+    ac="13",
+    attack="Bone Bow",
+    attack_bonus="4",
+    damage="1d6+2 piercing",
+    reach="ranged",
+    initiative="2",
+    vulnerabilities="bludgeoning",
+    immunities="poison",
+    saves="Str +0 Dex +2 Con +2 Int -2 Wis -1 Cha -3",
+    challenge="1/4",
+)
 TROLL = sheet(
     hp="8d10+40",
     ac="15",
@@ -111,6 +144,16 @@ TROLL = sheet(
 )
 
 
+FOES = (
+    ("Bog Goblin", GOBLIN),
+    ("Ridge Wolf", WOLF),
+    ("Road Cutthroat", CUTTHROAT),
+    ("Tusk Raider", RAIDER),
+    ("Rattling Archer", ARCHER),
+    ("Marsh Troll", TROLL),
+)
+
+
 def build() -> History:
     history = History(new_encounter("The Sunken Road", "d20"))
     dice = SeededDice(SEED)
@@ -120,20 +163,17 @@ def build() -> History:
 
     for name, card in PARTY:
         run(AddCombatant(name=name, side="party", sheet=card), f"add {name}")
-    for name, card in (("Bog Goblin", GOBLIN), ("Ridge Wolf", WOLF), ("Marsh Troll", TROLL)):
+    for name, card in FOES:
         run(AddCombatant(name=name, side="foes", sheet=card), f"add {name}")
-    run(D20Attack("c1", "c5"), "Orla attacks")
-    run(D20Apply(), "apply")
+    run(D20Attack("c1", "c5", apply=True), "Orla attacks")
     run(NextTurn(), "next turn")
     run(
-        D20SaveEffect(
-            "c2", ("c5", "c6", "c7"), "Sacred Flame", "dex", 13, "1d8 radiant", half=False
-        ),
+        D20SaveEffect("c2", ("c6", "c7"), "Sacred Flame", "dex", 13, "1d8 radiant", half=False),
         "Sefi's Sacred Flame",
     )
     run(D20Apply(), "apply")
     run(NextTurn(), "next turn")
-    run(AddCondition("c7", "prone"), "troll prone")
+    run(AddCondition("c10", "prone"), "troll prone")
     # Left to apply: the demo opens on Bram's hit on the prone troll, its damage waiting.
-    run(D20Attack("c3", "c7"), "Bram attacks")
+    run(D20Attack("c3", "c10"), "Bram attacks")
     return history

@@ -256,10 +256,10 @@ def hp_column(sheet: D20Sheet) -> str:
 
 def life_word(sheet: D20Sheet) -> str:
     """Where it stands at 0 hit points: "dead", "stable", "dying", or "" above 0."""
-    if sheet.dead or (sheet.down and not sheet.hero):
+    if sheet.hp > 0 and not sheet.dead:
+        return ""  # most combatants, most of the time: asked often (a forecast's runs)
+    if sheet.dead or sheet.kind != HERO:
         return "dead"
-    if not sheet.down:
-        return ""
     return "stable" if sheet.stable else "dying"
 
 

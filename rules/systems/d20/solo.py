@@ -110,18 +110,18 @@ def _legendary(state: Encounter) -> Move | None:
     current = state.current
     if current is None or (state.round == 1 and state.index_of(current.id) == 0):
         return None
+    legendary = [c for c in state.combatants if sheet_of(c).legendary and state.is_solo(c)]
+    if not legendary:
+        return None
     roll = state.last_roll
     now = stamp_of(state)
     if isinstance(roll, D20Attacked | D20Saved) and roll.stamp == now:
         return None  # the turn under way has begun: its actor has rolled
     previous = _previous(state, current)
-    for creature in state.combatants:
-        sheet = sheet_of(creature)
-        if not sheet.legendary or not state.is_solo(creature) or creature.id == current.id:
+    for creature in legendary:
+        if creature.id == current.id or (previous is not None and previous.id == creature.id):
             continue
-        if previous is not None and previous.id == creature.id:
-            continue
-        if now in sheet.legendary_spent or legendary_left(state, creature) <= 0:
+        if now in sheet_of(creature).legendary_spent or legendary_left(state, creature) <= 0:
             continue
         if why_not(state, creature):
             continue
