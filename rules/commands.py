@@ -25,6 +25,7 @@ class AddCombatants(Struct, frozen=True):
     each added as ``AddCombatant`` adds it, so repeated names are numbered in turn."""
 
     members: tuple[AddCombatant, ...]
+    together: bool = False  # a group (``goblin x3``): one initiative roll for them all
 
 
 class EditCombatant(Struct, frozen=True, kw_only=True):
@@ -99,6 +100,27 @@ class ChangeTrack(Struct, frozen=True):
     steps: int
 
 
+class SetInitiative(Struct, frozen=True):
+    """Set a combatant's initiative: ``value`` is a number, or dice notation to roll ("" rolls
+    the system's ``initiative_dice``). The combatant takes its place in the order by it."""
+
+    combatant_id: str
+    value: str = ""
+
+
+class RollInitiative(Struct, frozen=True):
+    """Roll initiative for everyone who has none (a group added together shares one roll,
+    unless ``each``), then sort the order by it. ``dice`` "": each one's ``initiative_dice``."""
+
+    dice: str = ""
+    each: bool = False
+
+
+class SortInitiative(Struct, frozen=True):
+    """Sort the turn order by initiative, highest first (ties as they were, or the system's
+    ``initiative_tiebreak``)."""
+
+
 CoreCommand = (
     AddCombatant
     | AddCombatants
@@ -114,4 +136,7 @@ CoreCommand = (
     | DiscardConsequence
     | RollDice
     | ChangeTrack
+    | SetInitiative
+    | RollInitiative
+    | SortInitiative
 )

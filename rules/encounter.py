@@ -35,6 +35,8 @@ class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
     notes: str = ""
     conditions: tuple[Condition, ...] = ()
     policy: str = ""  # how the tracker plays it on a solo side; "" is the system's default
+    initiative: int | None = None  # None: none rolled or set yet
+    group: str = ""  # the id of the first of a group added together ("" alone): one roll
     sheet: S
 
     def condition(self, name: str) -> Condition | None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from msgspec import structs
 
-from rules import plain_dice
+from rules import initiative, plain_dice
 from rules.bounds import LIMIT, NAME, out_of_bounds, within
 from rules.commands import (
     AddCombatant,
@@ -26,8 +26,11 @@ from rules.commands import (
     RemoveCombatant,
     RemoveCondition,
     RollDice,
+    RollInitiative,
+    SetInitiative,
     SetPolicy,
     SetSolo,
+    SortInitiative,
 )
 from rules.conditions import Condition
 from rules.dice import DiceSource
@@ -41,7 +44,9 @@ from rules.events import (
     ConsequenceDiscarded,
     DiceRolled,
     EncounterCreated,
+    InitiativeSet,
     NoteAdded,
+    OrderSorted,
     PolicySet,
     SoloChose,
     SoloSideSet,
@@ -106,9 +111,11 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
         raise Rejected(f"too much: {beyond}")
     match command:
         case AddCombatant():
-            return _add(state, command, dice)
-        case AddCombatants(members=members):
-            return _add_all(state, members, dice)
+            return _add_all(state, (command,), dice)
+        case AddCombatants(members=members, together=together):
+            return _add_all(state, members, dice, together)
+        case SetInitiative() | RollInitiative() | SortInitiative():
+            return initiative.decide(get_system(state.system), state, command, dice)
         case EditCombatant():
             return _edit(state, command)
         case RemoveCombatant():
@@ -201,19 +208,56 @@ def _add(state: Encounter, cmd: AddCombatant, dice: DiceSource) -> list[Event]:
     return [CombatantEdited(renamed), added] if renamed is not None else [added]
 
 
-def _add_all(state: Encounter, members: tuple[AddCombatant, ...], dice: DiceSource) -> list[Event]:
+def _add_all(
+    state: Encounter, members: tuple[AddCombatant, ...], dice: DiceSource, together: bool = False
+) -> list[Event]:
+    """Each member added in turn; one that rolls initiative as it joins (the system's
+    ``initiative_on_add``) takes its place by it unless told where, a group ``together``
+    sharing the first one's roll."""
     if not members:
         raise Rejected("nobody to add")
     if len(members) > MAX_GROUP:
         raise Rejected(f"at most {MAX_GROUP} combatants can be added at once")
+    system = get_system(state.system)
+    # Before the first turn is passed (round 1, the first in the order acting, or nobody yet),
+    # the fight has not begun: newcomers who roll as they join take the whole order by it, and
+    # the first turn goes to the highest.
+    unstarted = state.round == 1 and (
+        not state.combatants or state.current_id == state.combatants[0].id
+    )
     events: list[Event] = []
+    rolls: list[InitiativeSet] = []
+    group = ""
     for member in members:
         added = _add(
             state, member, dice
         )  # each sees the ones before it: names are numbered in turn
+        joining = added[-1]
+        assert isinstance(joining, CombatantAdded)
+        newcomer = joining.combatant
+        if together:
+            group = group or newcomer.id
+            newcomer = structs.replace(newcomer, group=group)
+        index = joining.index
+        if system.uses_turn_order and system.initiative_on_add(state, newcomer):
+            if not rolls or not together:
+                rolled = initiative.rolled_for(system, state, (newcomer,), "", dice)
+                rolls.append(structs.replace(rolled, combatant_ids=()))
+            shared = rolls[-1]
+            rolls[-1] = structs.replace(shared, combatant_ids=(*shared.combatant_ids, newcomer.id))
+            if index is None:
+                ranked = structs.replace(newcomer, initiative=shared.initiative)
+                key = initiative.sort_key(system, ranked)
+                index = initiative.place(system, state.combatants, key, len(state.combatants))
+        added[-1] = CombatantAdded(newcomer, index)
         state = fold_onto(state, added)
         events += added
-    return events
+    if rolls and unstarted:
+        state = fold_onto(state, rolls)
+        order = tuple(c.id for c in initiative.sorted_order(system, state.combatants))
+        if order != tuple(c.id for c in state.combatants) or state.current_id != order[0]:
+            return [*events, *rolls, OrderSorted(order, order[0])]
+    return events + list(rolls)
 
 
 def _split_number(name: str) -> tuple[str, int | None]:
@@ -265,6 +309,8 @@ def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
         notes=cmd.notes.strip() if cmd.notes is not None else before.notes,
         conditions=before.conditions,
         policy=before.policy,
+        initiative=before.initiative,
+        group=before.group,
         sheet=sheet,
     )
     return [] if after == before else [CombatantEdited(after)]
@@ -394,6 +440,10 @@ def apply(state: Encounter, event: Event) -> Encounter:
             return state.replace_combatant(_with_conditions(target, kept))
         case NoteAdded() | SoloChose() | DiceRolled():
             return state
+        case InitiativeSet():
+            return initiative.apply_set(state, event)
+        case OrderSorted():
+            return initiative.apply_sort(state, event)
         case TrackChanged(combatant_id=cid, after=value):
             target = state.combatant(cid)
             sheet = get_system(state.system).with_track(target.sheet, value)
@@ -412,6 +462,13 @@ def apply(state: Encounter, event: Event) -> Encounter:
     if after.last_roll_discarded and after.last_roll is not state.last_roll:
         after = after.update(last_roll_discarded=False)  # a new roll: nothing of it discarded
     return after
+
+
+def _joined(parts: list[Span]) -> list[str | Span]:
+    out: list[str | Span] = []
+    for index, part in enumerate(parts):
+        out += [", ", part] if index else [part]
+    return out
 
 
 def _with_conditions(target: Combatant, conditions: tuple[Condition, ...]) -> Combatant:
@@ -475,6 +532,12 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             return LogEntry("roll", (line,))
         case DiceRolled():
             return LogEntry("roll", (plain_dice.line(event),))
+        case InitiativeSet(combatant_ids=ids, initiative=value, roll=rolled):
+            who = _joined([name(cid) for cid in ids])
+            head = spans(*who, ": initiative ", Span(str(value), "tier"))
+            return LogEntry("turn", (head, plain_dice.line(rolled)) if rolled else (head,))
+        case OrderSorted():  # the pane shows the order itself
+            return LogEntry("turn", (spans(Span("⇅ ", "muted"), "The order sorted by initiative"),))
         case TrackChanged(combatant_id=cid, track=track, before=was, after=now):
             change = f"{now - was:+d}"
             line = spans(name(cid), f" {track}: {was} → ", Span(str(now), "tier"), f" ({change})")

@@ -92,6 +92,23 @@ class TrackChanged(Struct, frozen=True, tag="track-changed"):
     after: int
 
 
+class InitiativeSet(Struct, frozen=True, tag="initiative-set"):
+    """Initiative for a combatant, or for a group sharing one roll: ``roll`` holds every die
+    rolled for it (None: a number given by hand)."""
+
+    combatant_ids: tuple[str, ...]
+    initiative: int
+    roll: DiceRolled | None = None
+
+
+class OrderSorted(Struct, frozen=True, tag="order-sorted"):
+    """The turn order sorted by initiative, as it then stands (every id, in order), and whose
+    turn it is after."""
+
+    order_ids: tuple[str, ...]
+    current_id: str | None = None
+
+
 CoreEvent = (
     EncounterCreated
     | CombatantRemoved
@@ -106,4 +123,6 @@ CoreEvent = (
     | ConsequenceDiscarded
     | DiceRolled
     | TrackChanged
+    | InitiativeSet
+    | OrderSorted
 )

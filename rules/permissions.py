@@ -10,7 +10,7 @@ turn order, the GM's tokens). A spectator does nothing.
 
 from __future__ import annotations
 
-from rules.commands import AddCondition, AddNote, RemoveCondition, RollDice
+from rules.commands import AddCondition, AddNote, RemoveCondition, RollDice, SetInitiative
 from rules.encounter import Encounter
 from rules.registry import get_system
 from rules.system import LAST_ROLL, RuleSystem
@@ -30,6 +30,8 @@ GM_COMMANDS = frozenset(
         "SetPolicy",
         "DiscardConsequence",  # setting a result aside unapplied is the GM's call
         "ChangeTrack",  # a wound or healing by hand, outside the rules' rolls
+        "RollInitiative",  # everyone's initiative, and the order sorted by it
+        "SortInitiative",
     }
 )
 
@@ -39,6 +41,7 @@ CORE_ACTORS: dict[type, str] = {
     RemoveCondition: "combatant_id",
     AddNote: "combatant_id",
     RollDice: LAST_ROLL,
+    SetInitiative: "combatant_id",  # a player rolls (or gives) their own
 }
 
 

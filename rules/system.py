@@ -358,6 +358,35 @@ class RuleSystem(ABC):
         out of the fight); a current combatant left out passes the turn to the first."""
         return state.combatants
 
+    # --- initiative (``uses_turn_order``; see ``rules.initiative``) ---------------------------
+
+    def initiative_dice(self, state: Encounter, combatant: Combatant[Any]) -> str:
+        """The dice notation ``combatant`` rolls for initiative (``rules.notation``: a
+        constant such as ``"20"`` is a fixed initiative). Default ``"1d20"``; a system adds
+        a sheet's bonus (``"1d20+2"``)."""
+        return "1d20"
+
+    def initiative_tiebreak(self, combatant: Combatant[Any]) -> tuple[int, ...]:
+        """What breaks a tie of initiative, compared highest first (a higher tuple acts
+        first; e.g. ``(dexterity,)``). Give every combatant a tuple of the same length (a
+        shorter one loses to a longer it begins: ``(-1,)`` for a lair that loses every tie,
+        ``(0,)`` for the rest). Default ``()``: tied combatants keep the order they had."""
+        return ()
+
+    def initiative_on_add(self, state: Encounter, combatant: Combatant[Any]) -> bool:
+        """Whether ``combatant`` rolls its initiative (``initiative_dice``) as it is added,
+        and takes its place in the order by it (unless told where). A group added together
+        shares one roll. Default False: initiative waits for ``:init``."""
+        return False
+
+    def why_no_initiative(self) -> str:
+        """Why there is no initiative to roll, in one line ("" when there is one: a system
+        with ``uses_turn_order``)."""
+        if self.uses_turn_order:
+            return ""
+        every = "every side acts each round, so nobody rolls initiative"
+        return f"{self.title} has no turn order: {every}"
+
     def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
         """Why a combatant cannot act now ("" if it can): the turn order marks it with ✗."""
         return ""

@@ -20,7 +20,7 @@ import msgspec
 from msgspec import Struct
 
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, Event
-from rules.events import SoloChose, TurnAdvanced
+from rules.events import OrderSorted, SoloChose, TurnAdvanced
 from rules.mentions import mentions
 from rules.registry import get_system
 
@@ -111,6 +111,9 @@ def conceal(
     a hidden combatant's roll could tell, or None. ``after``: the state it led to."""
     if isinstance(event, TurnAdvanced):
         return _turn(before, event, hidden)
+    if isinstance(event, OrderSorted):  # the order of those they see is theirs to see
+        current = None if event.current_id in hidden else event.current_id
+        return OrderSorted(tuple(c for c in event.order_ids if c not in hidden), current)
     if isinstance(event, SoloChose) and _names_hidden(event.reason, before, hidden):
         return None  # the tracker's reason for a move against a hidden combatant
     named = mentions(event) & hidden

@@ -69,7 +69,8 @@ def new_history(
 ) -> History:
     """A new encounter: the party of ``party_from``, then each "NAME xK" of ``foes``."""
     history = History(new_encounter(name, system))
-    steps: list[tuple[tuple[AddCombatant, ...], str]] = []
+    steps: list[AddCombatants] = []
+    labels: list[str] = []
     if party_from is not None:
         if party_from.system != system:
             theirs = get_system(party_from.system).title
@@ -77,10 +78,12 @@ def new_history(
                 f"{party_from.name} is a {theirs} encounter, not {get_system(system).title}"
             )
         how = "fresh" if fresh else "as it ended"
-        steps.append((party(party_from, library, fresh), f"the party of {party_from.name}, {how}"))
+        steps.append(AddCombatants(party(party_from, library, fresh)))
+        labels.append(f"the party of {party_from.name}, {how}")
     for entry, copies in groups(library, system, foes):
-        steps.append((copies, f"add {entry.name} x{len(copies)}"))
-    for members, label in steps:
-        if members:
-            history.commit(decide(history.state, AddCombatants(members), dice), label)
+        steps.append(AddCombatants(copies, together=len(copies) > 1))  # a group: one roll
+        labels.append(f"add {entry.name} x{len(copies)}")
+    for step, label in zip(steps, labels, strict=True):
+        if step.members:
+            history.commit(decide(history.state, step, dice), label)
     return history

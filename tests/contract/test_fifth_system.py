@@ -28,6 +28,7 @@ from .support import (
     check_consequence,
     check_demo_stem,
     check_identity,
+    check_initiative,
     check_odds_cli,
     check_outcome,
     check_pending,
@@ -133,6 +134,7 @@ def test_the_toy_keeps_the_contract(coinflip: RuleSystem):
     assert not figures.outcome.out and all(side.luck is None for side in figures.luck)
     with pytest.raises(Rejected, match="Coin Flip has no solo play"):  # no policy plays it
         forecast(history.state, runs=10)
+    check_initiative(coinflip, history)  # the initiative hooks' defaults
 
 
 def test_the_toy_has_the_headless_parts(coinflip: RuleSystem, capsys):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -64,14 +65,23 @@ def next_keys(system: str, screen: str, step: int) -> tuple[tuple[str, ...], int
     return plan.fight_plan[step % len(plan.fight_plan)], step + 1
 
 
-def fight_to_the_end(tmux: Tmux, system: str) -> str:
+def fight_to_the_end(
+    tmux: Tmux,
+    system: str,
+    steps: int = STEPS,
+    seen: Callable[[str], None] | None = None,
+    quiet: float = 0.2,
+) -> str:
     """Play the party by keys until `Fight over` shows, as a person would: `Enter` on every
     dialog (its defaults), `d` on a result waiting to be applied, else the next of the
     system's keys. Fails with the last screen when a dialog refuses its own defaults, or when
-    the fight has not ended within ``STEPS`` moves."""
+    the fight has not ended within ``steps`` moves. ``seen`` is shown every screen; a move is
+    done once the screen has been ``quiet`` that long (a big fight's dialog opens slower)."""
     step = 0
     screen = tmux.settle()
-    for _move in range(STEPS):
+    for _move in range(steps):
+        if seen is not None:
+            seen(screen)
         if "Fight over" in screen:
             return screen
         if "Not applied yet" in screen:  # asked before a roll or the turn's end: apply it
@@ -86,10 +96,10 @@ def fight_to_the_end(tmux: Tmux, system: str) -> str:
             tmux.keys(key)
             tmux.settle(quiet=0.1)
         tmux.keys(keys[-1])
-        before, screen = screen, tmux.changed(screen)
+        before, screen = screen, tmux.changed(screen, quiet=quiet)
         if screen == before:  # every move shows something: a dialog, a roll, a new turn
             raise AssertionError(f"nothing came of {' '.join(keys)}; the screen:\n{screen}")
-    raise AssertionError(f"the fight never ended in {STEPS} moves; the last screen:\n{screen}")
+    raise AssertionError(f"the fight never ended in {steps} moves; the last screen:\n{screen}")
 
 
 @pytest.mark.parametrize("system", registry.names())

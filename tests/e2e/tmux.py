@@ -60,7 +60,7 @@ class Tmux:
                 raise AssertionError(f"{text!r} never showed; the last screen:\n{screen}")
             time.sleep(0.1)
 
-    def changed(self, before: str, timeout: float = 5.0) -> str:
+    def changed(self, before: str, timeout: float = 5.0, quiet: float = 0.2) -> str:
         """The screen once it differs from ``before`` and has settled; ``before`` if it never
         changes within ``timeout`` (a busy program may not draw at once)."""
         deadline = time.monotonic() + timeout
@@ -68,7 +68,7 @@ class Tmux:
             if time.monotonic() > deadline:
                 return before
             time.sleep(0.05)
-        return self.settle()
+        return self.settle(quiet)
 
     def settle(self, quiet: float = 0.2, timeout: float = 5.0) -> str:
         """The screen once it has stopped changing for ``quiet`` seconds."""

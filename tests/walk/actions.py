@@ -46,6 +46,8 @@ DICE = ("2d6+3", "d20", "4d6kh3", "2d20kl1", "3d6!", "1d1000", "100d6!", "0d6", 
 NUMBERS = ("0", "1", "2", "3", "5", "-1", "-7", "12", "999999999999999999999", "1e9", "x")
 CONDITIONS = ("Prone", "Dazed", "Dead", "Blinded", "On fire")
 WORDS = ("round", "next-turn", "x3", "x999", "+effort", "2", ">=", "10", "md", "json", "zero")
+# `:init` and `:order` words (`init roll each`, `order NAME before NAME`, `add X after NAME`).
+WORDS += ("roll", "sort", "each", "before", "after")
 LONG = ("A" * 300, "word " * 400, "9" * 200)
 
 

@@ -10,6 +10,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from tracker.did_you_mean import sheet_names
 from tracker.line_commands.forms import people_field
+from tracker.line_commands.order import WHERE
 from tracker.line_commands.outcomes import Context
 from tracker.line_commands.resolve import DURATION_WORDS, REPORT_FORMATS, condition_names
 from tracker.line_commands.table import command_names, named_as
@@ -130,6 +131,18 @@ def _builtin_options(ctx: Context, name: str, args: Sequence[str], word: str) ->
         case "add", 1:
             return list(dict.fromkeys(c.side for c in ctx.state.combatants))
         case "keep", 0:
+            return people
+        case "init", 0:
+            return ["roll", "sort", *people]
+        case "init", 1 if args[0].casefold() == "roll":
+            return ["each", *DICE]
+        case "init", 1:
+            return list(DICE)
+        case "order", 0:
+            return people
+        case "order", 1:
+            return list(WHERE)
+        case "order", 2:
             return people
         case "help", 0:
             return list(command_names(ctx))

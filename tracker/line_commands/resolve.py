@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from msgspec import structs
+
 from rules import plain_dice
 from rules.commands import (
     AddCombatant,
@@ -24,6 +26,7 @@ from rules.outcome import outcome as fight_outcome
 from tracker.export import check_name
 from tracker.library import COUNT
 from tracker.line_commands.forms import system_outcome
+from tracker.line_commands.order import init_outcome, order_outcome, where
 from tracker.line_commands.outcomes import Context, Execute, Outcome, Redo, Say, ScreenAction, Undo
 from tracker.line_commands.table import (
     BUILTIN_NAMES,
@@ -135,6 +138,10 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
                 return ScreenAction("next_turn")
             doing = "end the turn" if ctx.system.uses_turn_order else "end the round"
             return Execute(NextTurn(), "next turn", leaves=doing)
+        case "init":
+            return init_outcome(ctx, words)
+        case "order":
+            return order_outcome(ctx, words)
         case "undo":
             return Undo(_steps(words, "undo"))
         case "redo":
@@ -160,12 +167,17 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             return Say(usage(ctx, words[0]))
 
 
-def _add(ctx: Context, words: Sequence[str]) -> Outcome:
-    """``add NAME [SIDE] [xK]``: K of the library's NAME, else K blank sheets called NAME."""
+def _add(ctx: Context, typed: Sequence[str]) -> Outcome:
+    """``add NAME [SIDE] [xK] [before|after NAME]``: K of the library's NAME, else K blank
+    sheets called NAME; a group of them shares one initiative roll."""
+    words, index = where(ctx.state, typed)
     counts = [found for w in words[1:] if (found := COUNT.fullmatch(w))]
     rest = [w for w in words if not any(w == c.group(0) for c in counts)]
     if not rest or len(rest) > 2 or len(counts) > 1:
-        raise Rejected('usage: add NAME [SIDE] [xK] (quote a name with spaces: "Goblin Archer")')
+        raise Rejected(
+            'usage: add NAME [SIDE] [xK] [before|after NAME] (quote a name with spaces: "Goblin'
+            ' Archer")'
+        )
     count = int(counts[0].group("count")) if counts else 1
     if not 1 <= count <= MAX_GROUP:
         raise Rejected(f"a group is 1 to {MAX_GROUP} combatants, not {count}")
@@ -175,8 +187,10 @@ def _add(ctx: Context, words: Sequence[str]) -> Outcome:
         members = entry.copies(count, side)
     else:
         members = (AddCombatant(name=rest[0], side=side or "foes"),) * count
+    if index is not None:
+        members = tuple(structs.replace(m, index=index + i) for i, m in enumerate(members))
     label = f"add {entry.name if entry else rest[0]}" + (f" x{count}" if count > 1 else "")
-    return Execute(members[0] if count == 1 else AddCombatants(members), label)
+    return Execute(members[0] if count == 1 else AddCombatants(members, together=True), label)
 
 
 REPORT_FORMATS = {"md": "markdown", "markdown": "markdown", "json": "json"}

@@ -30,13 +30,19 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("cond", "NAME CONDITION [N | round | next-turn]", "add a condition (N rounds)"),
     Builtin("uncond", "NAME [CONDITION]", "drop a condition"),
     Builtin("next", "", "next turn (or round)"),
+    Builtin(
+        "init",
+        "NAME [N | DICE] | roll [DICE] [each] | sort",
+        "initiative: one set or rolled, everyone's rolled (a group shares one), the order sorted",
+    ),
+    Builtin("order", "NAME before|after NAME", "move a combatant in the turn order"),
     Builtin("undo", "[N]", "undo N steps (1)"),
     Builtin("redo", "[N]", "redo N steps (1)"),
     Builtin("apply", "", "apply the last roll's consequence"),
     Builtin("note", "TEXT", "add a note to the log"),
     Builtin(
         "add",
-        "NAME [SIDE] [xK]",
+        "NAME [SIDE] [xK] [before|after NAME]",
         "add K (1) of a library stat block, or a blank sheet (side: foes)",
     ),
     Builtin("keep", "[NAME]", "keep a combatant (the selected) in the library"),
@@ -48,7 +54,7 @@ BUILTINS: tuple[Builtin, ...] = (
 BUILTIN_NAMES = {b.name: b for b in BUILTINS}
 # Without words, these open their dialog rather than complain.
 DIALOG_OF = {"cond": "add_condition", "uncond": "remove_condition", "note": "note"}
-DIALOG_OF |= {"add": "add_combatant", "attack": "roll", "roll": "roll"}
+DIALOG_OF |= {"add": "add_combatant", "attack": "roll", "roll": "roll", "init": "initiative"}
 
 
 @dataclass(frozen=True)

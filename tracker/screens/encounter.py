@@ -19,6 +19,7 @@ from tracker.screens.encounter_keys.adjust_keys import AdjustKeys
 from tracker.screens.encounter_keys.condition_keys import ConditionKeys
 from tracker.screens.encounter_keys.file_keys import FileKeys
 from tracker.screens.encounter_keys.history_keys import HistoryKeys
+from tracker.screens.encounter_keys.initiative_keys import InitiativeKeys
 from tracker.screens.encounter_keys.roles import AREAS
 from tracker.screens.encounter_keys.roll_keys import RollKeys
 from tracker.screens.encounter_keys.roster_keys import RosterKeys
@@ -57,6 +58,7 @@ class EncounterScreen(
     HistoryKeys,
     ToolKeys,
     FileKeys,
+    InitiativeKeys,
     ScreenKeys,
     Screen[None],
 ):

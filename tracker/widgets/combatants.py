@@ -4,7 +4,8 @@ Redrawn by difference: when the rows are the same combatants in the same order, 
 cells that changed are updated, so a roll in a 200-combatant fight touches a row or two.
 Every mark has a symbol or word besides its colour: ▶ (the current actor, also in bold),
 ✗ (cannot act), ✗ and a word after the name (out of the fight, and why: "✗ dead"), "(GM)"
-(hidden from players), and the conditions by name, each with its time left ("On fire 2r":
+(hidden from players), the initiative (an Init column, once anyone has one), and the
+conditions by name, each with its time left ("On fire 2r":
 two rounds, this one counted; "Prone 1t": until the end of its bearer's next turn).
 """
 
@@ -77,6 +78,11 @@ def conditions_text(
         text.append(", " if text else "")
         text.append(badge, style=badge_style)
     return text
+
+
+def has_initiative(state: Encounter) -> bool:
+    """Whether the pane shows the Init column: once anyone has an initiative."""
+    return any(c.initiative is not None for c in state.combatants)
 
 
 class CombatantsPane(DataTable[Text]):
@@ -179,9 +185,11 @@ class CombatantsPane(DataTable[Text]):
         """(key, label, rank, limit, glyphs) of each column; a lower rank gives way first."""
         system = get_system(state.system)
         solo = [("solo", "Solo", 0, 6, False)] if state.solo_sides else []
+        init = [("init", "Init", 2, 4, False)] if has_initiative(state) else []
         return [
             ("mark", " ", NAME_RANK + 1, 2, False),
             ("name", "Name", NAME_RANK, 10, False),
+            *init,
             *solo,
             ("side", "Side", 0, 4, False),
             *((f"stat:{label}", label, 1, 8, True) for label in system.stat_columns),
@@ -273,6 +281,7 @@ class CombatantsPane(DataTable[Text]):
         rows: dict[str, Row] = {}
         made: dict[str, tuple[object, Row]] = {}
         solo_column = bool(state.solo_sides)
+        init_column = has_initiative(state)
         for combatant in state.combatants:
             current = combatant.id == state.current_id
             out = system.out_of_fight(state, combatant)
@@ -282,7 +291,17 @@ class CombatantsPane(DataTable[Text]):
             # A row depends on these only; an unchanged combatant is the same object.
             # The round only for a condition that counts down.
             ticking = state.round if any(c.expires for c in combatant.conditions) else 0
-            depends = (combatant, current, blocked, out, marks, solo, solo_column, ticking)
+            depends = (
+                combatant,
+                current,
+                blocked,
+                out,
+                marks,
+                solo,
+                solo_column,
+                init_column,
+                ticking,
+            )
             known = self._made.get(combatant.id)
             if known is not None and known[0] == depends:
                 rows[combatant.id] = known[1]
@@ -298,9 +317,11 @@ class CombatantsPane(DataTable[Text]):
             mark = Text("▶" if current else " ", style=style)
             if blocked:
                 mark.append("✗", style=cannot)
+            ranked = "" if combatant.initiative is None else str(combatant.initiative)
             rows[combatant.id] = (
                 mark,
                 name,
+                *((Text(ranked, style=style, justify="right"),) if init_column else ()),
                 *((policy,) if solo_column else ()),
                 Text(combatant.side, style=style),
                 *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),

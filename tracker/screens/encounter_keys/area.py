@@ -68,6 +68,9 @@ class Area(Base):
             self, doing: str, go_on: Callable[[], None], *, over: bool | None = None
         ) -> None: ...
 
+        # The initiative area's (tracker.screens.encounter_keys.initiative_keys)
+        def initiative_palette(self) -> list[tuple[str, str, str]]: ...
+
     @property
     def state(self) -> Encounter:
         return self.session.state

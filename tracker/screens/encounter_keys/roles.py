@@ -10,6 +10,7 @@ from tracker.screens.encounter_keys.area import Area
 from tracker.screens.encounter_keys.condition_keys import ConditionKeys
 from tracker.screens.encounter_keys.file_keys import FileKeys
 from tracker.screens.encounter_keys.history_keys import HistoryKeys
+from tracker.screens.encounter_keys.initiative_keys import InitiativeKeys
 from tracker.screens.encounter_keys.roll_keys import RollKeys
 from tracker.screens.encounter_keys.roster_keys import RosterKeys
 from tracker.screens.encounter_keys.screen_keys import ScreenKeys
@@ -26,6 +27,7 @@ AREAS: tuple[type[Area], ...] = (
     HistoryKeys,
     ToolKeys,
     FileKeys,
+    InitiativeKeys,
     ScreenKeys,
 )
 PLAYER_ACTIONS = frozenset().union(*(area.PLAYERS for area in AREAS))

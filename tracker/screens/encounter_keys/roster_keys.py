@@ -118,7 +118,7 @@ class RosterKeys(Area):
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
             return
-        command = members[0] if len(members) == 1 else AddCombatants(members)
+        command = members[0] if len(members) == 1 else AddCombatants(members, together=True)
         self.run(command, f"add {entry.name}" + (f" x{len(members)}" if len(members) > 1 else ""))
 
     def add_blank(self, name: str = "") -> None:

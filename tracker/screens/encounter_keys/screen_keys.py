@@ -53,6 +53,7 @@ class ScreenKeys(Area):
             for title, fmt in (("Markdown", "markdown"), ("JSON", "json")):
                 where = "a file in the saves folder"
                 out.append((f"Export report ({title})", f"export({fmt!r})", where))
+        out += [entry for entry in self.initiative_palette() if self.session.allows(entry[1])]
         system = self.session.system
         for action in system.actions(self.state):
             if not self.session.allows("system", action.id):
