@@ -8,7 +8,7 @@ from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
 
-from .events import D20Apply, D20Attack, D20SaveEffect
+from .events import D20Attack
 from .sheet import HERO, D20Sheet, sheet_from_values
 
 STEM = "demo-d20"  # its bundled save: saves/demo-d20.fight (make demo)
@@ -165,15 +165,16 @@ def build() -> History:
         run(AddCombatant(name=name, side="party", sheet=card), f"add {name}")
     for name, card in FOES:
         run(AddCombatant(name=name, side="foes", sheet=card), f"add {name}")
-    run(D20Attack("c1", "c5", apply=True), "Orla attacks")
-    run(NextTurn(), "next turn")
-    run(
-        D20SaveEffect("c2", ("c6", "c7"), "Sacred Flame", "dex", 13, "1d8 radiant", half=False),
-        "Sefi's Sacred Flame",
-    )
-    run(D20Apply(), "apply")
-    run(NextTurn(), "next turn")
-    run(AddCondition("c10", "prone"), "troll prone")
-    # Left to apply: the demo opens on Bram's hit on the prone troll, its damage waiting.
-    run(D20Attack("c3", "c10"), "Bram attacks")
+    run(AddCondition("c10", "prone"), "the troll slips")
+    for _ in range(3):  # three turns, each an attack on the first foe standing, dealt at once
+        actor = history.state.current
+        assert actor is not None
+        target = next(c for c in history.state.combatants if c.side != actor.side)
+        run(D20Attack(actor.id, target.id, apply=True), f"{actor.name} attacks")
+        run(NextTurn(), "next turn")
+    # Left to apply: the demo opens on an attack on the prone troll, its damage waiting.
+    actor = history.state.current
+    assert actor is not None
+    target = "c10" if actor.side == "party" else "c1"
+    run(D20Attack(actor.id, target), f"{actor.name} attacks")
     return history

@@ -16,8 +16,13 @@ from rules.notation.answer import work_out
 
 from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
 
-HERO, MONSTER = "hero", "monster"
-KINDS = ((MONSTER, "Monster: dead at 0 hit points"), (HERO, "Hero: dying at 0, death saves"))
+HERO, MONSTER, LAIR = "hero", "monster", "lair"
+KINDS = (
+    (MONSTER, "Monster: dead at 0 hit points"),
+    (HERO, "Hero: dying at 0, death saves"),
+    (LAIR, "Lair: acts at initiative 20, losing ties; not a fighter"),
+)
+LAIR_INITIATIVE = 20
 REACHES = (("melee", "Melee (within 5 feet)"), ("ranged", "Ranged"))
 MAX_HP = 10_000
 MAX_AC = 40

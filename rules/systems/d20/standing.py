@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .events import ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
-from .sheet import D20Sheet, Stamp, life_word
+from .sheet import LAIR, D20Sheet, Stamp, life_word
 from .table import (
     ATTACKED_WITH_ADVANTAGE,
     ATTACKED_WITH_DISADVANTAGE,
@@ -73,8 +73,12 @@ def why_not(state: Encounter, combatant: Combatant[Any]) -> str:
 
 
 def out_word(combatant: Combatant[Any]) -> str:
-    """Out of the fight: "dead", or "down" for a hero at 0 hit points."""
-    life = life_word(sheet_of(combatant))
+    """Out of the fight: "dead", "down" for a hero at 0 hit points, or "lair" for a lair
+    (it takes its turn, but no side fights on for it)."""
+    sheet = sheet_of(combatant)
+    if sheet.kind == LAIR:
+        return "lair"
+    life = life_word(sheet)
     return "" if not life else ("dead" if life == "dead" else "down")
 
 

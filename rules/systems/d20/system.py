@@ -40,6 +40,8 @@ from .events import (
 )
 from .sheet import (
     HERO,
+    LAIR,
+    LAIR_INITIATIVE,
     MONSTER,
     D20Sheet,
     fresh,
@@ -125,7 +127,7 @@ class GenericD20(RuleSystem):
         return D20Sheet()
 
     def sheet_kinds(self) -> tuple[tuple[str, Any], ...]:
-        return ((MONSTER, D20Sheet()), (HERO, D20Sheet(kind=HERO)))
+        return ((MONSTER, D20Sheet()), (HERO, D20Sheet(kind=HERO)), (LAIR, D20Sheet(kind=LAIR)))
 
     def sheet_form(self, sheet: D20Sheet) -> list[Field]:
         return sheet_fields(sheet)
@@ -171,6 +173,23 @@ class GenericD20(RuleSystem):
 
     def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
         return (Figure("HP", sheet_of(combatant).hp),)
+
+    # initiative (rules.initiative): d20 + the sheet's bonus, rolled as a combatant joins (a
+    # group added together shares one roll); ties go to the higher bonus; a lair acts at 20
+    # and loses every tie
+
+    def initiative_dice(self, state: Encounter, combatant: Combatant[Any]) -> str:
+        sheet = sheet_of(combatant)
+        if sheet.kind == LAIR:
+            return str(LAIR_INITIATIVE)
+        return f"1d20{sheet.initiative:+d}" if sheet.initiative else "1d20"
+
+    def initiative_tiebreak(self, combatant: Combatant[Any]) -> tuple[int, ...]:
+        sheet = sheet_of(combatant)
+        return (0, 0) if sheet.kind == LAIR else (1, sheet.initiative)
+
+    def initiative_on_add(self, state: Encounter, combatant: Combatant[Any]) -> bool:
+        return True
 
     # the turn order and who can act
 
