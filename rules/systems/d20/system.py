@@ -161,7 +161,10 @@ class GenericD20(RuleSystem):
     track_words = ("damage", "heal")
 
     def main_track(self, combatant: Combatant[Any]) -> Track | None:
+        """Hit points, for a quick change; none for the dead (no healing brings them back)."""
         sheet = sheet_of(combatant)
+        if life_word(sheet) == "dead":
+            return None
         return Track("HP", sheet.hp, 0, sheet.hp_max)
 
     def with_track(self, sheet: D20Sheet, value: int) -> D20Sheet:

@@ -306,7 +306,7 @@ def test_hit_points_written_as_dice_are_rolled_when_added_every_die_kept():
     assert (goblin.hp_max, goblin.hp_dice) == (8, "2d6+1")  # its average until rolled
     state = duel()
     command = AddCombatant(name="Bog", sheet=goblin)
-    state, _ = run(state, command, 4, 2)
+    state, _ = run(state, command, 4, 2, 10)  # the hit points, then initiative
     bog = sheet(state, "c3")
     assert (bog.hp, bog.hp_max, bog.hp_rolled) == (7, 7, (4, 2))
     again = SYSTEM.sheet_from_form({f.key: f.default for f in SYSTEM.sheet_form(bog)}, bog)
