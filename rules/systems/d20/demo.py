@@ -175,6 +175,6 @@ def build() -> History:
     # Left to apply: the demo opens on an attack on the prone troll, its damage waiting.
     actor = history.state.current
     assert actor is not None
-    target = "c10" if actor.side == "party" else "c1"
-    run(D20Attack(actor.id, target), f"{actor.name} attacks")
+    aimed = "c10" if actor.side == "party" else "c1"
+    run(D20Attack(actor.id, aimed), f"{actor.name} attacks")
     return history
