@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rules.conditions import Condition, Duration
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved
+from rules.logline import Span
 from rules.notation.answer import answer
 
 from . import table as dmg
@@ -126,9 +127,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     return [event]
 
 
-def _span(text: str, style: str) -> Any:
-    from rules.logline import Span
-
+def _span(text: str, style: str) -> Span:
     return Span(text, style)
 
 
@@ -226,7 +225,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
                 target.id, faces, mode, bonus, total, not auto_fail and total >= cmd.dc, auto_fail
             )
         )
-    amount, shown = 0, ()
+    amount, shown = 0, tuple[Span, ...]()
     if notation:  # one damage roll for every target
         amount, pieces, _ = dmg.rolled(notation, False, dice)
         shown = tuple(_span(text, style) for text, style in pieces)

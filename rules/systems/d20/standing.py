@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 def conditions_of(combatant: Combatant[Any]) -> frozenset[str]:
     """Its conditions by their SRD names (a dying or stable hero is unconscious)."""
+    if not combatant.conditions and combatant.sheet.hp > 0:
+        return frozenset()  # most combatants, most of the time (a forecast's runs)
     names = {c.name.casefold() for c in combatant.conditions}
     if life_word(sheet_of(combatant)) in ("dying", "stable"):
         names.add("unconscious")

@@ -143,14 +143,19 @@ def worked_out(text: str, critical: bool) -> Distribution:
     return distribution(doubled(node) if critical else node).mapped(lambda v: max(int(v), 0))
 
 
+@lru_cache(maxsize=256)
+def _rolled_tree(text: str, critical: bool) -> tuple[Node, str]:
+    """The tree a damage rolls (doubled on a critical) and its notation, worked out once."""
+    node = doubled(tree(text)) if critical else tree(text)
+    return node, notation(node)
+
+
 def rolled(text: str, critical: bool, dice: DiceSource) -> tuple[int, tuple[Piece, ...], str]:
     """The damage rolled: its total (never below 0), the dice as they fell, and the notation
     rolled (doubled on a critical)."""
-    node = tree(text)
-    if critical:
-        node = doubled(node)
+    node, written = _rolled_tree(text, critical)
     result = roll(node, dice)
-    return max(int(result.value), 0), result.pieces, notation(node)
+    return max(int(result.value), 0), result.pieces, written
 
 
 def modifier_of(
