@@ -186,12 +186,12 @@ def _change_track(state: Encounter, cmd: ChangeTrack) -> TrackChanged:
     return TrackChanged(target.id, track.name, track.value, after)
 
 
-def _add(state: Encounter, cmd: AddCombatant) -> list[Event]:
+def _add(state: Encounter, cmd: AddCombatant, dice: DiceSource) -> list[Event]:
     system = get_system(state.system)
     sheet = cmd.sheet if cmd.sheet is not None else system.new_sheet()
     if not isinstance(sheet, system.sheet_types):
         raise Rejected(f"that sheet is not a {system.title} sheet")
-    sheet = system.fit_sheet(state, sheet)
+    sheet = system.rolled_on_add(state, system.fit_sheet(state, sheet), dice)
     renamed, name = _numbered(state, _clean_name(cmd.name), cmd.gm_only)
     combatant = Combatant(
         id=f"c{state.next_number}",
@@ -219,11 +219,19 @@ def _add_all(
     if len(members) > MAX_GROUP:
         raise Rejected(f"at most {MAX_GROUP} combatants can be added at once")
     system = get_system(state.system)
+    # Before the first turn is passed (round 1, the first in the order acting, or nobody yet),
+    # the fight has not begun: newcomers who roll as they join take the whole order by it, and
+    # the first turn goes to the highest.
+    unstarted = state.round == 1 and (
+        not state.combatants or state.current_id == state.combatants[0].id
+    )
     events: list[Event] = []
     rolls: list[InitiativeSet] = []
     group = ""
     for member in members:
-        added = _add(state, member)  # each sees the ones before it: names are numbered in turn
+        added = _add(
+            state, member, dice
+        )  # each sees the ones before it: names are numbered in turn
         joining = added[-1]
         assert isinstance(joining, CombatantAdded)
         newcomer = joining.combatant
@@ -244,6 +252,11 @@ def _add_all(
         added[-1] = CombatantAdded(newcomer, index)
         state = fold_onto(state, added)
         events += added
+    if rolls and unstarted:
+        state = fold_onto(state, rolls)
+        order = tuple(c.id for c in initiative.sorted_order(system, state.combatants))
+        if order != tuple(c.id for c in state.combatants) or state.current_id != order[0]:
+            return [*events, *rolls, OrderSorted(order, order[0])]
     return events + list(rolls)
 
 

@@ -220,6 +220,11 @@ class RuleSystem(ABC):
         ability typed without a category); ``Rejected`` when it cannot be. Default: as is."""
         return sheet
 
+    def rolled_on_add(self, state: Encounter, sheet: Any, dice: DiceSource) -> Any:
+        """The sheet of a combatant joining the fight, with what is rolled as it joins (hit
+        points written as dice), every die kept in the sheet. By default: as it is."""
+        return sheet
+
     def sheet_kinds(self) -> tuple[tuple[str, Any], ...]:
         """Each kind of sheet, blank, under the word a stat block names it by (``kind =
         "challenge"``); the first is ``new_sheet``'s. By default one kind, named ""."""

@@ -7,11 +7,19 @@ from collections.abc import Iterable
 from rules.commands import AddCombatant, NextTurn
 from rules.dice import DiceSource, ScriptedDice
 from rules.encounter import Combatant, Event
-from rules.engine import decide, new_encounter
+from rules.engine import decide, initial_state, new_encounter
 from rules.events import NoteAdded
 from rules.history import History
 from rules.odds import Odds
+from rules.system import RuleSystem
 from rules.systems.livehack.system import LiveHackSheet
+
+
+def rolls_initiative_on_add(system: RuleSystem) -> bool:
+    """Whether a system rolls initiative as a combatant joins (tests that script initiative
+    by hand take a system that does not)."""
+    probe = Combatant(id="c1", name="Probe", sheet=system.new_sheet())
+    return system.initiative_on_add(initial_state(new_encounter("Probe", system.name)), probe)
 
 
 def no_dice() -> ScriptedDice:

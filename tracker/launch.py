@@ -68,7 +68,6 @@ def _told(opened: storage.Opened) -> storage.Opened:
 
 
 def _new_history(args: argparse.Namespace) -> History:
-    from rules.dice import ANY_FACE
     from tracker import library, prepare
 
     if args.fresh and args.party is None:
@@ -78,7 +77,7 @@ def _new_history(args: argparse.Namespace) -> History:
     return prepare.new_history(
         args.name,
         args.system,
-        ANY_FACE,  # adding rolls no dice
+        dice_for(None)[1],  # what a sheet rolls as it joins (hit points written as dice)
         library=found,
         party_from=party_from,
         fresh=args.fresh,

@@ -15,6 +15,7 @@ from rules.registry import all_systems
 from tests.app.support import from_palette, make_app, until
 from tests.app.test_app_command_line import type_line
 from tests.app.test_layout import SMALL
+from tests.helpers import rolls_initiative_on_add
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
@@ -22,7 +23,7 @@ from tracker.screens.encounter import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.widgets.combatants import CombatantsPane
 
-WITH_ORDER = next(s for s in all_systems() if s.uses_turn_order)
+WITH_ORDER = next(s for s in all_systems() if s.uses_turn_order and not rolls_initiative_on_add(s))
 WITHOUT_ORDER = next(s for s in all_systems() if not s.uses_turn_order)
 PARTY = ("Orla", "Bram")
 

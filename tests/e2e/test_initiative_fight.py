@@ -18,6 +18,7 @@ from rules.system import RuleSystem
 from rules.testing import kit
 from tests.e2e.test_real_program import fight_to_the_end, hand_the_foes_over, start
 from tests.e2e.tmux import Tmux
+from tests.helpers import rolls_initiative_on_add
 from tracker import library, storage
 from tracker.line_commands.words import slug
 
@@ -36,6 +37,7 @@ def fought_in_order() -> str:
         name
         for name in registry.names()
         if get_system(name).uses_turn_order
+        and not rolls_initiative_on_add(get_system(name))
         and type(get_system(name)).out_of_fight is not RuleSystem.out_of_fight
         and registry.part(name, "demo") is not None
     )

@@ -28,8 +28,9 @@ from rules.initiative import sorted_order
 from rules.permissions import refusal
 from rules.registry import all_systems
 from rules.visibility import Viewer, sight
+from tests.helpers import rolls_initiative_on_add
 
-WITH_ORDER = next(s for s in all_systems() if s.uses_turn_order)
+WITH_ORDER = next(s for s in all_systems() if s.uses_turn_order and not rolls_initiative_on_add(s))
 WITHOUT_ORDER = [s for s in all_systems() if not s.uses_turn_order]
 
 

@@ -1,0 +1,168 @@
+"""Generic d20's fold: each event into the next state. It never rolls and never refuses."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from msgspec import structs
+
+from .events import (
+    LEGENDARY,
+    REACTION,
+    D20Attacked,
+    D20ConcentrationEnded,
+    D20ConcentrationSaved,
+    D20ConcentrationStarted,
+    D20Damaged,
+    D20DeathSaved,
+    D20Healed,
+    D20ReactionUsed,
+    D20Saved,
+    D20Settled,
+    Held,
+    Waiting,
+    sheet_of,
+    system_state,
+)
+from .sheet import D20Sheet, healed, take_damage
+from .table import CONCENTRATION_DC, DEATH_SAVES
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+
+def _sheet(state: Encounter, cid: str, sheet: D20Sheet) -> Encounter:
+    who = state.combatant(cid)
+    return state.replace_combatant(structs.replace(who, sheet=sheet))
+
+
+def apply(state: Encounter, event: Any) -> Encounter:
+    match event:
+        case D20Attacked():
+            state = state.update(last_roll=event, last_roll_applied=False)
+            sheet = sheet_of(state.combatant(event.attacker_id))
+            if event.usage == LEGENDARY:
+                kept = sheet.legendary_spent[1 - sheet.legendary :] if sheet.legendary > 1 else ()
+                spent = (*kept, event.stamp)
+                return _sheet(
+                    state, event.attacker_id, structs.replace(sheet, legendary_spent=spent)
+                )
+            if event.usage == REACTION:
+                return _sheet(
+                    state, event.attacker_id, structs.replace(sheet, reaction_round=state.round)
+                )
+            return state
+        case D20Saved():
+            state = state.update(last_roll=event, last_roll_applied=False)
+            if event.concentration and event.condition:
+                found = system_state(state)
+                held = tuple(
+                    Held(event.source_id, r.target_id, event.condition)
+                    for r in event.rolls
+                    if not r.success
+                )
+                others = tuple(h for h in found.held if h.source_id != event.source_id)
+                state = state.update(system_state=structs.replace(found, held=others + held))
+            return state
+        case D20Damaged():
+            return _damaged(state, event)
+        case D20Settled():
+            return state.update(last_roll_applied=True)
+        case D20DeathSaved():
+            return _death_saved(state, event)
+        case D20ConcentrationSaved():
+            found = system_state(state)
+            waiting = list(found.concentration_saves)
+            for index, owed in enumerate(waiting):
+                if owed.combatant_id == event.combatant_id:
+                    del waiting[index]
+                    break
+            state = state.update(
+                last_roll=event,
+                last_roll_applied=True,
+                system_state=structs.replace(found, concentration_saves=tuple(waiting)),
+            )
+            return state
+        case D20ConcentrationStarted():
+            sheet = sheet_of(state.combatant(event.combatant_id))
+            return _sheet(
+                state, event.combatant_id, structs.replace(sheet, concentrating=event.effect)
+            )
+        case D20ConcentrationEnded():
+            sheet = sheet_of(state.combatant(event.combatant_id))
+            state = _sheet(state, event.combatant_id, structs.replace(sheet, concentrating=""))
+            found = system_state(state)
+            return state.update(
+                system_state=structs.replace(
+                    found,
+                    held=tuple(h for h in found.held if h.source_id != event.combatant_id),
+                    concentration_saves=tuple(
+                        w for w in found.concentration_saves if w.combatant_id != event.combatant_id
+                    ),
+                )
+            )
+        case D20Healed():
+            sheet = sheet_of(state.combatant(event.target_id))
+            return _sheet(state, event.target_id, healed(sheet, event.amount, event.temporary))
+        case D20ReactionUsed():
+            sheet = sheet_of(state.combatant(event.combatant_id))
+            return _sheet(
+                state, event.combatant_id, structs.replace(sheet, reaction_round=state.round)
+            )
+    raise TypeError(f"not a Generic d20 event: {event!r}")
+
+
+def _damaged(state: Encounter, event: D20Damaged) -> Encounter:
+    sheet = sheet_of(state.combatant(event.target_id))
+    after = take_damage(sheet, event.amount, event.critical)
+    state = _sheet(state, event.target_id, after)
+    if after.down and not sheet.down and state.current_id == event.target_id:
+        # Dropped on its own turn: its first death save comes at the start of its next one.
+        state = _marked(state, event.target_id)
+    if after.concentrating and not after.down and event.amount > 0:
+        found = system_state(state)
+        owed = Waiting(event.target_id, max(CONCENTRATION_DC, event.amount // 2))
+        state = state.update(
+            system_state=structs.replace(
+                found, concentration_saves=(*found.concentration_saves, owed)
+            )
+        )
+    return state
+
+
+def _death_saved(state: Encounter, event: D20DeathSaved) -> Encounter:
+    sheet = sheet_of(state.combatant(event.combatant_id))
+    if event.result == "revived":
+        sheet = structs.replace(sheet, hp=1, death_successes=0, death_failures=0, stable=False)
+    else:
+        sheet = structs.replace(
+            sheet,
+            death_successes=event.successes,
+            death_failures=event.failures,
+            stable=event.successes >= DEATH_SAVES,
+            dead=event.failures >= DEATH_SAVES,
+        )
+    state = _sheet(state, event.combatant_id, sheet)
+    state = state.update(last_roll=event, last_roll_applied=True)
+    return _marked(state, event.combatant_id)
+
+
+def _marked(state: Encounter, combatant_id: str) -> Encounter:
+    found = system_state(state)
+    kept = tuple(m for m in found.death_saved if m[0] != combatant_id)
+    marks = (*kept, (combatant_id, state.round))
+    return state.update(system_state=structs.replace(found, death_saved=marks))
+
+
+def skipped(state: Encounter, combatant_id: str, what: str) -> Encounter:
+    """What waited set aside: a death save marked rolled this turn, a concentration save
+    dropped (the concentration kept)."""
+    if what == "death save":
+        return _marked(state, combatant_id)
+    found = system_state(state)
+    waiting = list(found.concentration_saves)
+    for index, owed in enumerate(waiting):
+        if owed.combatant_id == combatant_id:
+            del waiting[index]
+            break
+    return state.update(system_state=structs.replace(found, concentration_saves=tuple(waiting)))

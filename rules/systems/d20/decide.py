@@ -1,0 +1,340 @@
+"""Generic d20's decisions: a command checked and turned into events, every die rolled
+through the injected dice and kept in the event."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.conditions import Condition, Duration
+from rules.errors import Rejected
+from rules.events import ConditionAdded, ConditionRemoved
+from rules.logline import Span
+from rules.notation.answer import answer
+
+from . import table as dmg
+from .events import (
+    LEGENDARY,
+    REACTION,
+    D20Attack,
+    D20Attacked,
+    D20ConcentrationEnded,
+    D20ConcentrationSave,
+    D20ConcentrationSaved,
+    D20ConcentrationStarted,
+    D20Damaged,
+    D20DeathSave,
+    D20DeathSaved,
+    D20Heal,
+    D20Healed,
+    D20Reaction,
+    D20ReactionUsed,
+    D20Saved,
+    D20SaveEffect,
+    D20Settled,
+    SaveRoll,
+    sheet_of,
+    stamp_of,
+    system_state,
+)
+from .odds import attack_outcome
+from .sheet import life_word, take_damage
+from .standing import (
+    attack_mode,
+    concentration_waiting,
+    legendary_left,
+    reaction_used,
+    save_mode,
+    why_not,
+)
+from .table import ABILITIES, CONCENTRATION_DC, DEATH_DC, DEATH_SAVES
+
+if TYPE_CHECKING:
+    from rules.dice import DiceSource
+    from rules.encounter import Combatant, Encounter
+
+MAX_DC = 40
+MAX_EFFECT = 40
+
+
+def d20(dice: DiceSource, mode: int) -> tuple[tuple[int, ...], int]:
+    """One d20, or two keeping the higher (advantage) or the lower (disadvantage)."""
+    if mode == 0:
+        face = dice.roll(20)
+        return (face,), face
+    faces = (dice.roll(20), dice.roll(20))
+    return faces, max(faces) if mode > 0 else min(faces)
+
+
+def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
+    attacker, target = state.combatant(cmd.attacker_id), state.combatant(cmd.target_id)
+    if attacker.id == target.id:
+        raise Rejected("Attack someone else")
+    why = why_not(state, attacker)
+    if why:
+        raise Rejected(f"{attacker.name} cannot attack: {why}")
+    if life_word(sheet_of(target)) == "dead":
+        raise Rejected(f"{target.name} is dead")
+    if cmd.usage == LEGENDARY:
+        if not sheet_of(attacker).legendary:
+            raise Rejected(f"{attacker.name} has no legendary actions")
+        if state.current_id == attacker.id:
+            raise Rejected("A legendary action is taken at the end of another's turn")
+        if legendary_left(state, attacker) <= 0:
+            raise Rejected(f"{attacker.name} has no legendary action left this round")
+    if cmd.usage == REACTION and reaction_used(state, attacker):
+        raise Rejected(f"{attacker.name} has used its reaction this round")
+    sheet = sheet_of(attacker)
+    mode, reasons, auto_crit = attack_mode(attacker, target, max(-1, min(cmd.mode, 1)))
+    faces, natural = d20(dice, mode)
+    ac = sheet_of(target).ac
+    total = natural + sheet.attack_bonus
+    outcome = attack_outcome(natural, total, ac, sheet.crit_range, auto_crit)
+    shown: tuple[Any, ...] = ()
+    amount, rolled_notation = 0, ""
+    if outcome != "miss":
+        amount, pieces, rolled_notation = dmg.rolled(sheet.damage, outcome == "critical", dice)
+        shown = tuple(_span(text, style) for text, style in pieces)
+    event = D20Attacked(
+        attacker_id=attacker.id,
+        target_id=target.id,
+        attack=sheet.attack,
+        bonus=sheet.attack_bonus,
+        ac=ac,
+        faces=faces,
+        mode=mode,
+        natural=natural,
+        total=total,
+        outcome=outcome,
+        crit_range=sheet.crit_range,
+        auto_crit=auto_crit,
+        damage=rolled_notation,
+        damage_type=sheet.damage_type,
+        damage_shown=shown,
+        damage_total=amount,
+        usage=cmd.usage,
+        reasons=reasons,
+        stamp=stamp_of(state),
+        base_damage=sheet.damage,
+    )
+    if cmd.apply and outcome != "miss":
+        return [
+            event,
+            *damage_events(
+                state, target, attacker.id, amount, sheet.damage_type, outcome == "critical"
+            ),
+            D20Settled(),
+        ]
+    return [event]
+
+
+def _span(text: str, style: str) -> Span:
+    return Span(text, style)
+
+
+def damage_events(
+    state: Encounter,
+    target: Combatant[Any],
+    dealer_id: str | None,
+    rolled: int,
+    kind: str,
+    critical: bool = False,
+    half: bool = False,
+) -> list[Any]:
+    """The damage to one target, and the concentration it ends by dropping it."""
+    sheet = sheet_of(target)
+    modifier = dmg.modifier_of(kind, sheet.resistances, sheet.vulnerabilities, sheet.immunities)
+    amount = dmg.adjusted(rolled, modifier, half)
+    events: list[Any] = [
+        D20Damaged(target.id, dealer_id, rolled, amount, kind, modifier, critical, half)
+    ]
+    after = take_damage(sheet, amount, critical)
+    if sheet.concentrating and after.down:
+        events += end_concentration(state, target, "down")
+    return events
+
+
+def end_concentration(state: Encounter, combatant: Combatant[Any], why: str) -> list[Any]:
+    """Concentration ended, and the conditions its effect held lifted."""
+    effect = sheet_of(combatant).concentrating
+    events: list[Any] = [D20ConcentrationEnded(combatant.id, effect, why)]
+    for held in system_state(state).held:
+        if held.source_id != combatant.id:
+            continue
+        target = state.find(held.target_id)
+        if target is not None and target.condition(held.condition) is not None:
+            events.append(ConditionRemoved(target.id, held.condition))
+    return events
+
+
+def consequence(state: Encounter) -> list[Any]:
+    """The ``d`` key on the last roll: its damage and conditions."""
+    roll = state.last_roll
+    if state.last_roll_applied or not isinstance(roll, D20Attacked | D20Saved):
+        raise Rejected("No roll waits to be applied")
+    if isinstance(roll, D20Attacked):
+        if roll.outcome == "miss":
+            raise Rejected("A miss: nothing to apply")
+        target = state.combatant(roll.target_id)
+        critical = roll.outcome == "critical"
+        events = damage_events(
+            state, target, roll.attacker_id, roll.damage_total, roll.damage_type, critical
+        )
+        return [*events, D20Settled()]
+    events = []
+    for save in roll.rolls:
+        found = state.find(save.target_id)
+        if found is None or life_word(sheet_of(found)) == "dead":
+            continue
+        target = found
+        if roll.damage and not (save.success and not roll.half):
+            events += damage_events(
+                state,
+                target,
+                roll.source_id,
+                roll.damage_total,
+                roll.damage_type,
+                half=save.success,
+            )
+        if roll.condition and not save.success:
+            duration = Duration("rounds", roll.rounds) if roll.rounds else Duration()
+            condition = Condition(roll.condition, duration, state.expiry_for(target.id, duration))
+            events.append(ConditionAdded(target.id, condition))
+    return [*events, D20Settled()]
+
+
+def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[Any]:
+    source = state.combatant(cmd.source_id)
+    if cmd.ability not in ABILITIES:
+        raise Rejected(f"Ability must be one of {', '.join(ABILITIES)}")
+    if not 1 <= cmd.dc <= MAX_DC:
+        raise Rejected(f"DC must be between 1 and {MAX_DC}")
+    effect = " ".join(cmd.effect.split())[:MAX_EFFECT] or "Effect"
+    targets = [state.combatant(cid) for cid in dict.fromkeys(cmd.target_ids)]
+    targets = [t for t in targets if life_word(sheet_of(t)) != "dead"]
+    if not targets:
+        raise Rejected("Nobody to make the saving throw")
+    notation, kind = dmg.split_damage(cmd.damage) if cmd.damage.strip() else ("", "")
+    rolls = []
+    for target in targets:
+        mode, auto_fail = save_mode(target, cmd.ability)
+        faces, natural = d20(dice, mode)
+        bonus = sheet_of(target).save(cmd.ability)
+        total = natural + bonus
+        rolls.append(
+            SaveRoll(
+                target.id, faces, mode, bonus, total, not auto_fail and total >= cmd.dc, auto_fail
+            )
+        )
+    amount, shown = 0, tuple[Span, ...]()
+    if notation:  # one damage roll for every target
+        amount, pieces, _ = dmg.rolled(notation, False, dice)
+        shown = tuple(_span(text, style) for text, style in pieces)
+    condition = " ".join(cmd.condition.split())[:MAX_EFFECT].casefold()
+    events: list[Any] = []
+    concentrating = cmd.concentration
+    if concentrating and sheet_of(source).concentrating:
+        events += end_concentration(state, source, "replaced")
+    if concentrating:
+        events.append(D20ConcentrationStarted(source.id, effect))
+    events.insert(
+        0,
+        D20Saved(
+            source_id=source.id,
+            effect=effect,
+            ability=cmd.ability,
+            dc=cmd.dc,
+            rolls=tuple(rolls),
+            damage=notation,
+            damage_type=kind,
+            damage_shown=shown,
+            damage_total=amount,
+            half=cmd.half,
+            condition=condition,
+            rounds=max(cmd.rounds, 0),
+            concentration=concentrating,
+            stamp=stamp_of(state),
+        ),
+    )
+    return events
+
+
+def death_save(state: Encounter, cmd: D20DeathSave, dice: DiceSource) -> list[Any]:
+    hero = state.combatant(cmd.combatant_id)
+    sheet = sheet_of(hero)
+    if life_word(sheet) != "dying":
+        raise Rejected(f"{hero.name} is not dying")
+    face = dice.roll(20)
+    successes, failures = sheet.death_successes, sheet.death_failures
+    if face == 20:
+        result = "revived"
+    elif face == 1:
+        result, failures = "two failures", failures + 2
+    elif face < DEATH_DC:
+        result, failures = "failure", failures + 1
+    else:
+        result, successes = "success", successes + 1
+    event = D20DeathSaved(
+        hero.id,
+        face,
+        min(successes, DEATH_SAVES),
+        min(failures, DEATH_SAVES),
+        result,
+        stamp_of(state),
+    )
+    return [event]
+
+
+def concentration_save(state: Encounter, cmd: D20ConcentrationSave, dice: DiceSource) -> list[Any]:
+    waiting = concentration_waiting(state)
+    if waiting is None or waiting.combatant_id != cmd.combatant_id:
+        raise Rejected("No concentration save waits for them")
+    who = state.combatant(waiting.combatant_id)
+    sheet = sheet_of(who)
+    faces, natural = d20(dice, 0)
+    bonus = sheet.save("con")
+    total = natural + bonus
+    success = total >= waiting.dc
+    event = D20ConcentrationSaved(
+        who.id, sheet.concentrating, waiting.dc, faces, bonus, total, success, stamp_of(state)
+    )
+    if success or not sheet.concentrating:
+        return [event]
+    return [event, *end_concentration(state, who, "failed")]
+
+
+def concentration_dc(amount: int) -> int:
+    return max(CONCENTRATION_DC, amount // 2)
+
+
+def heal(state: Encounter, cmd: D20Heal, dice: DiceSource) -> list[Any]:
+    target = state.combatant(cmd.target_id)
+    state.combatant(cmd.healer_id)
+    if life_word(sheet_of(target)) == "dead":
+        raise Rejected(f"{target.name} is dead: healing cannot bring it back")
+    text = cmd.amount.strip()
+    if not text:
+        raise Rejected("Healing needs an amount, a number or dice like 2d4+2")
+    found = answer(text, dice)
+    if found.odds.goal is not None:
+        raise Rejected("Healing is an amount, not a comparison")
+    amount = max(found.total, 0)
+    shown = tuple(_span(t, s) for t, s in found.pieces) if found.dice else ()
+    return [D20Healed(cmd.healer_id, target.id, amount, cmd.temporary, shown)]
+
+
+def reaction(state: Encounter, cmd: D20Reaction) -> list[Any]:
+    who = state.combatant(cmd.combatant_id)
+    why = why_not(state, who)
+    if why:
+        raise Rejected(f"{who.name} cannot react: {why}")
+    if reaction_used(state, who):
+        raise Rejected(f"{who.name} has used its reaction this round")
+    what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a reaction"
+    return [D20ReactionUsed(who.id, what)]
+
+
+def stop_concentrating(state: Encounter, combatant_id: str) -> list[Any]:
+    who = state.combatant(combatant_id)
+    if not sheet_of(who).concentrating:
+        raise Rejected(f"{who.name} concentrates on nothing")
+    return end_concentration(state, who, "ended")

@@ -1,0 +1,174 @@
+"""Generic d20's odds in an encounter: the attack, save or death save a dialog describes,
+and the last roll's, named (the arithmetic is ``odds``, free of msgspec)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from rules.errors import Rejected
+from rules.odds import percent, whose_chances
+
+from . import table as dmg
+from .events import (
+    D20Attack,
+    D20Attacked,
+    D20ConcentrationSaved,
+    D20DeathSave,
+    D20DeathSaved,
+    D20Saved,
+    D20SaveEffect,
+    sheet_of,
+)
+from .odds import attack_odds, death_odds, save_odds
+from .standing import attack_mode, save_mode
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+    from rules.odds import Odds
+
+
+def for_attack(
+    state: Encounter, attacker: Combatant[Any], target: Combatant[Any], chosen: int
+) -> Odds:
+    mode, _, auto_crit = attack_mode(attacker, target, chosen)
+    sheet = sheet_of(attacker)
+    return attack_figures(
+        sheet.attack_bonus,
+        mode,
+        sheet.crit_range,
+        auto_crit,
+        sheet.damage,
+        sheet.damage_type,
+        attacker.name,
+        target,
+    )
+
+
+def attack_figures(
+    bonus: int,
+    mode: int,
+    crit_range: int,
+    auto_crit: bool,
+    damage: str,
+    damage_type: str,
+    attacker: str,
+    target: Combatant[Any],
+) -> Odds:
+    """An attack's tiers, its damage's mean and the chance it drops ``target`` as it stands."""
+    against = sheet_of(target)
+    modifier = dmg.modifier_of(
+        damage_type, against.resistances, against.vulnerabilities, against.immunities
+    )
+    to_drop = against.hp + against.temp_hp if against.hp > 0 else None
+    found = attack_odds(
+        bonus,
+        against.ac,
+        mode,
+        crit_range,
+        auto_crit=auto_crit,
+        damage=damage,
+        modifier=modifier,
+        to_drop=to_drop,
+    )
+    notes = []
+    means = found.extra.get("damage")
+    if isinstance(means, str):
+        notes.append(f"damage {means}")
+    drop = found.extra.get("drop")
+    if isinstance(drop, Fraction):
+        notes.append(f"drops {target.name}: {percent(drop)}")
+    extra = {**found.extra, "note": "; ".join(notes)} if notes else found.extra
+    return found._replace(extra=extra, whose=whose_chances(attacker, target.name))
+
+
+def for_save(state: Encounter, target: Combatant[Any], ability: str, dc: int, source: str) -> Odds:
+    mode, auto_fail = save_mode(target, ability)
+    found = save_odds(sheet_of(target).save(ability), dc, mode, auto_fail)
+    return found._replace(whose=f"{target.name}'s chances vs {source}")
+
+
+def for_death(state: Encounter, hero: Combatant[Any], successes: int, failures: int) -> Odds:
+    found = death_odds(successes, failures)
+    ends = found.extra["ends"]
+    assert isinstance(ends, dict)
+    note = (
+        f"left alone: back {percent(ends['revived'])}, stable {percent(ends['stable'])}, "
+        f"dies {percent(ends['dead'])}"
+    )
+    return found._replace(extra={**found.extra, "note": note}, whose=f"{hero.name}'s death save")
+
+
+def dialog_odds(state: Encounter, command: Any) -> Odds | None:
+    """The odds of the roll a dialog's command would make (None: no such roll)."""
+    try:
+        match command:
+            case D20Attack():
+                attacker = state.combatant(command.attacker_id)
+                target = state.combatant(command.target_id)
+                if attacker.id == target.id:
+                    return None
+                return for_attack(state, attacker, target, command.mode)
+            case D20SaveEffect():
+                if not command.target_ids:
+                    return None
+                target = state.combatant(command.target_ids[0])
+                source = state.name_of(command.source_id)
+                return for_save(state, target, command.ability, command.dc, source)
+            case D20DeathSave():
+                hero = state.combatant(command.combatant_id)
+                sheet = sheet_of(hero)
+                return for_death(state, hero, sheet.death_successes, sheet.death_failures)
+    except Rejected:
+        return None
+    return None
+
+
+def last_odds(state: Encounter) -> Odds | None:
+    """The chances the last roll had before it was rolled."""
+    roll = state.last_roll
+    match roll:
+        case D20Attacked():
+            attacker, target = state.find(roll.attacker_id), state.find(roll.target_id)
+            if attacker is None or target is None:
+                return None
+            return attack_figures(
+                roll.bonus,
+                roll.mode,
+                roll.crit_range,
+                roll.auto_crit,
+                roll.base_damage,
+                roll.damage_type,
+                attacker.name,
+                target,
+            )
+        case D20Saved():
+            first = roll.rolls[0]
+            target = state.find(first.target_id)
+            if target is None:
+                return None
+            found = save_odds(first.bonus, roll.dc, first.mode, first.auto_fail)
+            return found._replace(
+                whose=f"{target.name}'s chances vs {state.name_of(roll.source_id)}"
+            )
+        case D20DeathSaved():
+            hero = state.find(roll.combatant_id)
+            if hero is None:
+                return None
+            before = _before_death_save(roll)
+            return for_death(state, hero, *before)
+        case D20ConcentrationSaved():
+            found = save_odds(roll.bonus, roll.dc)
+            return found._replace(whose=f"{state.name_of(roll.combatant_id)}'s concentration")
+    return None
+
+
+def _before_death_save(roll: D20DeathSaved) -> tuple[int, int]:
+    match roll.result:
+        case "success":
+            return roll.successes - 1, roll.failures
+        case "failure":
+            return roll.successes, max(roll.failures - 1, 0)
+        case "two failures":
+            return roll.successes, max(roll.failures - 2, 0)
+    return roll.successes, roll.failures

@@ -1,0 +1,234 @@
+"""Generic d20's commands (never saved), events and per-encounter state (saved, tagged)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
+
+from rules.logline import Span
+
+from .sheet import D20Sheet, Stamp
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+ACTION, LEGENDARY, REACTION = "action", "legendary", "reaction"
+
+# --- commands ----------------------------------------------------------------------------------
+
+
+class D20Attack(Struct, frozen=True):
+    """An attack roll with the attacker's attack; ``mode`` 1 advantage, -1 disadvantage (the
+    conditions add theirs), ``usage`` an action, a legendary action or a reaction; ``apply``
+    deals the damage at once (the tracker's own attacks)."""
+
+    attacker_id: str
+    target_id: str
+    mode: int = 0
+    usage: str = ACTION
+    apply: bool = False
+
+
+class D20Apply(Struct, frozen=True):
+    """The ``d`` key: deal the last roll's damage (and its conditions)."""
+
+
+class D20SaveEffect(Struct, frozen=True):
+    """An effect that asks for a saving throw: one damage roll for every target (an area)."""
+
+    source_id: str
+    target_ids: tuple[str, ...]
+    effect: str
+    ability: str
+    dc: int
+    damage: str = ""  # "8d6 fire", "" for none
+    half: bool = True  # half damage on a success
+    condition: str = ""  # on a failure
+    rounds: int = 0  # the condition's rounds (0: until removed)
+    concentration: bool = False  # the source concentrates on it
+
+
+class D20DeathSave(Struct, frozen=True):
+    combatant_id: str
+
+
+class D20ConcentrationSave(Struct, frozen=True):
+    combatant_id: str
+
+
+class D20Heal(Struct, frozen=True):
+    """Healing (or temporary hit points, which do not add up: the higher stays)."""
+
+    healer_id: str
+    target_id: str
+    amount: str  # a number or dice: "2d4+2"
+    temporary: bool = False
+
+
+class D20Reaction(Struct, frozen=True):
+    """A reaction other than an attack (a shield, a parry): marked used for the round."""
+
+    combatant_id: str
+    what: str
+
+
+class D20EndConcentration(Struct, frozen=True):
+    combatant_id: str
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
+    attacker_id: str
+    target_id: str
+    attack: str
+    bonus: int
+    ac: int
+    faces: tuple[int, ...]  # one d20, or two with advantage or disadvantage
+    mode: int
+    natural: int
+    total: int
+    outcome: str  # "miss", "hit", "critical"
+    crit_range: int
+    auto_crit: bool
+    damage: str  # the notation rolled (doubled on a critical); "" on a miss
+    damage_type: str
+    damage_shown: tuple[Span, ...]
+    damage_total: int
+    usage: str
+    reasons: tuple[str, ...]  # why advantage or disadvantage
+    stamp: Stamp
+    base_damage: str = ""  # the sheet's notation, for the odds
+
+
+class SaveRoll(Struct, frozen=True):
+    target_id: str
+    faces: tuple[int, ...]
+    mode: int
+    bonus: int
+    total: int
+    success: bool
+    auto_fail: bool
+
+
+class D20Saved(Struct, frozen=True, tag="d20.saved"):
+    source_id: str
+    effect: str
+    ability: str
+    dc: int
+    rolls: tuple[SaveRoll, ...]
+    damage: str
+    damage_type: str
+    damage_shown: tuple[Span, ...]
+    damage_total: int
+    half: bool
+    condition: str
+    rounds: int
+    concentration: bool
+    stamp: Stamp
+
+
+class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
+    combatant_id: str
+    face: int
+    successes: int  # after the roll
+    failures: int
+    result: str  # "revived", "success", "failure", "two failures"
+    stamp: Stamp
+
+
+class D20ConcentrationSaved(Struct, frozen=True, tag="d20.concentration-saved"):
+    combatant_id: str
+    effect: str
+    dc: int
+    faces: tuple[int, ...]
+    bonus: int
+    total: int
+    success: bool
+    stamp: Stamp
+
+
+class D20Damaged(Struct, frozen=True, tag="d20.damaged"):
+    """Damage dealt: ``rolled`` before and ``amount`` after the target's modifier (and a
+    save's half); the fold spends temporary hit points first."""
+
+    target_id: str
+    dealer_id: str | None
+    rolled: int
+    amount: int
+    damage_type: str
+    modifier: str
+    critical: bool = False
+    half: bool = False
+
+
+class D20Healed(Struct, frozen=True, tag="d20.healed"):
+    healer_id: str
+    target_id: str
+    amount: int
+    temporary: bool
+    shown: tuple[Span, ...] = ()
+
+
+class D20ReactionUsed(Struct, frozen=True, tag="d20.reaction-used"):
+    combatant_id: str
+    what: str
+
+
+class D20ConcentrationStarted(Struct, frozen=True, tag="d20.concentration-started"):
+    combatant_id: str
+    effect: str
+
+
+class D20ConcentrationEnded(Struct, frozen=True, tag="d20.concentration-ended"):
+    combatant_id: str
+    effect: str
+    why: str  # "failed", "replaced", "down", "ended"
+
+
+class D20Settled(Struct, frozen=True, tag="d20.settled"):
+    """The last roll's damage and conditions are dealt."""
+
+
+# --- the per-encounter state -------------------------------------------------------------------
+
+
+class Held(Struct, frozen=True):
+    """A condition an effect put on a target while its source concentrates."""
+
+    source_id: str
+    target_id: str
+    condition: str
+
+
+class Waiting(Struct, frozen=True):
+    """A concentration save owed after damage."""
+
+    combatant_id: str
+    dc: int
+
+
+class D20State(Struct, frozen=True, tag="d20.state"):
+    concentration_saves: tuple[Waiting, ...] = ()
+    death_saved: tuple[tuple[str, int], ...] = ()  # (combatant, round) it rolled in
+    held: tuple[Held, ...] = ()
+
+
+def sheet_of(combatant: Combatant[Any]) -> D20Sheet:
+    sheet: D20Sheet = combatant.sheet
+    return sheet
+
+
+def system_state(state: Encounter) -> D20State:
+    found = state.system_state
+    return found if isinstance(found, D20State) else D20State()
+
+
+def stamp_of(state: Encounter) -> Stamp:
+    """When now is: the round and the place of whoever acts."""
+    return (state.round, state.index_of(state.current_id))
+
+
+ROLLS = (D20Attacked, D20Saved, D20DeathSaved, D20ConcentrationSaved)

@@ -1,0 +1,273 @@
+"""Generic d20's dialogs as data: an attack, a saving throw effect (several targets, one
+damage roll), healing, a death save, a reaction, ending concentration; and their preview."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rules.errors import Rejected
+from rules.forms import Field, choice_value, int_value
+
+from .events import (
+    ACTION,
+    LEGENDARY,
+    REACTION,
+    D20Attack,
+    D20DeathSave,
+    D20EndConcentration,
+    D20Heal,
+    D20Reaction,
+    D20SaveEffect,
+    sheet_of,
+)
+from .sheet import life_word
+from .standing import attack_mode, legendary_left, out_word
+from .table import ABILITIES, ABILITY_NAMES, MODE_OF, MODE_WORD, MODES
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+USAGES = (
+    (ACTION, "Action"),
+    (LEGENDARY, "Legendary action"),
+    (REACTION, "Reaction (opportunity attack)"),
+)
+MODE_CHOICES = tuple((m, m.capitalize()) for m in MODES)
+ON_SAVE = (("half", "Half damage"), ("none", "No damage"))
+YES_NO = (("no", "No"), ("yes", "Yes"))
+HEALING = (("heal", "Hit points"), ("temp", "Temporary hit points"))
+SIDE = "side:"
+
+
+def people(state: Encounter) -> tuple[tuple[str, str], ...]:
+    return tuple((c.id, c.name) for c in state.combatants)
+
+
+def foes_of(state: Encounter, combatant: Combatant[Any]) -> list[Combatant[Any]]:
+    """Everyone still in the fight on another side, in turn order."""
+    return [c for c in state.combatants if c.side != combatant.side and not out_word(c)]
+
+
+def default_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | None:
+    foes = foes_of(state, actor)
+    if foes:
+        return foes[0]
+    return next((c for c in state.combatants if c.id != actor.id), None)
+
+
+def action_form(
+    state: Encounter, action: str, selected: str | None, actor: Combatant[Any] | None
+) -> list[Field]:
+    """The dialog of ``action``; ``actor`` is whom it proposes (the system's default)."""
+    if actor is None or (len(state.combatants) < 2 and action in ("roll", "save")):
+        raise Rejected("An attack or an effect needs two combatants")
+    everyone = people(state)
+    match action:
+        case "roll":
+            target = default_target(state, actor)
+            assert target is not None
+            usage = LEGENDARY if legendary_ready(state, actor) else ACTION
+            return [
+                Field(
+                    key="attacker",
+                    label="Attacker",
+                    kind="choice",
+                    default=actor.id,
+                    choices=everyone,
+                ),
+                Field(
+                    key="target", label="Target", kind="choice", default=target.id, choices=everyone
+                ),
+                Field(
+                    key="mode",
+                    label="Roll",
+                    kind="choice",
+                    default="normal",
+                    choices=MODE_CHOICES,
+                    help="the conditions add theirs; both cancel",
+                ),
+                Field(key="usage", label="As", kind="choice", default=usage, choices=USAGES),
+            ]
+        case "save":
+            target = default_target(state, actor)
+            assert target is not None
+            sides = sorted({c.side for c in state.combatants})
+            choices = (*everyone, *((SIDE + s, f"Everyone of {s}") for s in sides))
+            return [
+                Field(
+                    key="source", label="Source", kind="choice", default=actor.id, choices=everyone
+                ),
+                Field(
+                    key="targets",
+                    label="Targets",
+                    kind="choice",
+                    default=SIDE + target.side,
+                    choices=choices,
+                    help="one, or a whole side (an area)",
+                ),
+                Field(key="effect", label="Effect", kind="text", default="Effect"),
+                Field(
+                    key="ability",
+                    label="Save",
+                    kind="choice",
+                    default="dex",
+                    choices=tuple((a, ABILITY_NAMES[a]) for a in ABILITIES),
+                ),
+                Field(key="dc", label="DC", default="13"),
+                Field(
+                    key="damage",
+                    label="Damage",
+                    kind="text",
+                    default="2d6 fire",
+                    help="one roll for every target; empty for none",
+                ),
+                Field(
+                    key="on_save", label="On a save", kind="choice", default="half", choices=ON_SAVE
+                ),
+                Field(
+                    key="condition",
+                    label="Condition on a failure",
+                    kind="text",
+                    default="",
+                    help="an SRD condition: prone, restrained, frightened...",
+                ),
+                Field(key="rounds", label="For rounds", default="0", help="0: until removed"),
+                Field(
+                    key="concentration",
+                    label="Concentration",
+                    kind="choice",
+                    default="no",
+                    choices=YES_NO,
+                ),
+            ]
+        case "heal":
+            return [
+                Field(
+                    key="healer", label="Healer", kind="choice", default=actor.id, choices=everyone
+                ),
+                Field(
+                    key="target",
+                    label="Target",
+                    kind="choice",
+                    default=_wounded(state, actor).id,
+                    choices=everyone,
+                ),
+                Field(
+                    key="amount",
+                    label="Amount",
+                    kind="text",
+                    default="1d8+3",
+                    help="a number or dice",
+                ),
+                Field(key="kind", label="As", kind="choice", default="heal", choices=HEALING),
+            ]
+        case "death":
+            dying = [c for c in state.combatants if life_word(sheet_of(c)) == "dying"]
+            if not dying:
+                raise Rejected("Nobody is dying")
+            first = state.current if state.current in dying else dying[0]
+            assert first is not None
+            return [
+                Field(
+                    key="hero",
+                    label="Hero",
+                    kind="choice",
+                    default=first.id,
+                    choices=tuple((c.id, c.name) for c in dying),
+                )
+            ]
+        case "reaction":
+            return [
+                Field(key="who", label="Who", kind="choice", default=actor.id, choices=everyone),
+                Field(key="what", label="Reaction", kind="text", default="Shield"),
+            ]
+        case "unconcentrate":
+            focused = [c for c in state.combatants if sheet_of(c).concentrating]
+            if not focused:
+                raise Rejected("Nobody is concentrating")
+            return [
+                Field(
+                    key="who",
+                    label="Who",
+                    kind="choice",
+                    default=focused[0].id,
+                    choices=tuple((c.id, c.name) for c in focused),
+                )
+            ]
+    raise Rejected(f"Generic d20 has no action {action!r}")
+
+
+def legendary_ready(state: Encounter, actor: Combatant[Any]) -> bool:
+    """Whether ``actor``'s attack now would be a legendary action: not its turn, and one left."""
+    return state.current_id not in (None, actor.id) and legendary_left(state, actor) > 0
+
+
+def _wounded(state: Encounter, actor: Combatant[Any]) -> Combatant[Any]:
+    """Whom healing proposes: the most hurt of the healer's side still alive."""
+    allies = [c for c in state.combatants if c.side == actor.side and not sheet_of(c).dead]
+    return min(allies or [actor], key=lambda c: sheet_of(c).hp - sheet_of(c).hp_max)
+
+
+def action_command(state: Encounter, action: str, values: Mapping[str, str], actor: Any) -> Any:
+    fields = {f.key: f for f in action_form(state, action, None, actor)}
+    match action:
+        case "roll":
+            return D20Attack(
+                choice_value(values, fields["attacker"]),
+                choice_value(values, fields["target"]),
+                MODE_OF[choice_value(values, fields["mode"])],
+                choice_value(values, fields["usage"]),
+            )
+        case "save":
+            source = choice_value(values, fields["source"])
+            chosen = choice_value(values, fields["targets"])
+            if chosen.startswith(SIDE):
+                side = chosen[len(SIDE) :]
+                ids = tuple(c.id for c in state.combatants if c.side == side and c.id != source)
+            else:
+                ids = (chosen,)
+            return D20SaveEffect(
+                source_id=source,
+                target_ids=ids,
+                effect=values.get("effect", "Effect"),
+                ability=choice_value(values, fields["ability"]),
+                dc=int_value(values, "dc", "DC", 13, 40, 1),
+                damage=values.get("damage", ""),
+                half=choice_value(values, fields["on_save"]) == "half",
+                condition=values.get("condition", ""),
+                rounds=int_value(values, "rounds", "For rounds", 0, 100, 0),
+                concentration=choice_value(values, fields["concentration"]) == "yes",
+            )
+        case "heal":
+            return D20Heal(
+                choice_value(values, fields["healer"]),
+                choice_value(values, fields["target"]),
+                values.get("amount", ""),
+                choice_value(values, fields["kind"]) == "temp",
+            )
+        case "death":
+            return D20DeathSave(choice_value(values, fields["hero"]))
+        case "reaction":
+            return D20Reaction(choice_value(values, fields["who"]), values.get("what", ""))
+        case "unconcentrate":
+            return D20EndConcentration(choice_value(values, fields["who"]))
+    raise Rejected(f"Generic d20 has no action {action!r}")
+
+
+def attack_preview(state: Encounter, command: D20Attack) -> str:
+    attacker, target = state.combatant(command.attacker_id), state.combatant(command.target_id)
+    sheet = sheet_of(attacker)
+    mode, reasons, auto_crit = attack_mode(attacker, target, command.mode)
+    line = (
+        f"{attacker.name}'s {sheet.attack}: {sheet.attack_bonus:+d} vs AC {sheet_of(target).ac}, "
+        f"{sheet.damage} {sheet.damage_type}".rstrip()
+    )
+    if mode:
+        why = ", ".join(r[1:] for r in reasons)
+        line += f"; {MODE_WORD[mode]} ({why})"
+    elif reasons:
+        line += "; advantage and disadvantage cancel"
+    if auto_crit:
+        line += "; a hit is a critical"
+    return line

@@ -1,0 +1,247 @@
+"""Generic d20's log lines and notifications: every die and number of a roll spelled out."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.logline import Line, LogEntry, Span, spans
+
+from .events import (
+    LEGENDARY,
+    REACTION,
+    D20Attacked,
+    D20ConcentrationEnded,
+    D20ConcentrationSaved,
+    D20ConcentrationStarted,
+    D20Damaged,
+    D20DeathSaved,
+    D20Healed,
+    D20ReactionUsed,
+    D20Saved,
+    D20Settled,
+    sheet_of,
+)
+from .sheet import take_damage
+from .table import ABILITY_NAMES, MODE_WORD
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+STYLES = {"critical": "bold reverse $warning", "dying": "bold $error"}
+_OUTCOME = {
+    "miss": ("misses", "failure"),
+    "hit": ("hits", "success"),
+    "critical": ("CRITICAL HIT", "critical"),
+}
+
+
+def _name(state: Encounter, cid: str | None) -> Span:
+    return Span(state.name_of(cid), "name")
+
+
+def _faces(faces: tuple[int, ...], natural: int) -> list[str | Span]:
+    if len(faces) == 1:
+        return [Span(str(faces[0]), "die")]
+    kept = [Span(str(natural), "die")]
+    other = faces[1] if faces[0] == natural else faces[0]
+    return [*kept, Span(f" ({other})", "muted")]
+
+
+def describe(state: Encounter, event: Any) -> LogEntry:
+    match event:
+        case D20Attacked():
+            return LogEntry("roll", _attacked(state, event))
+        case D20Saved():
+            return LogEntry("roll", _saved(state, event))
+        case D20Damaged():
+            return LogEntry("consequence", (_damaged(state, event),))
+        case D20Settled():
+            return LogEntry("consequence", (spans(Span("✓ ", "muted"), "Dealt"),))
+        case D20DeathSaved():
+            line = spans(
+                _name(state, event.combatant_id),
+                "'s death save: ",
+                Span(str(event.face), "die"),
+                " → ",
+                Span(event.result, "tier"),
+                f" ({event.successes} successes, {event.failures} failures)",
+            )
+            ends = []
+            if event.result == "revived":
+                ends.append(spans(_name(state, event.combatant_id), " is back with 1 hit point"))
+            elif event.failures >= 3:
+                ends.append(spans(_name(state, event.combatant_id), Span(" dies", "dying")))
+            elif event.successes >= 3:
+                ends.append(spans(_name(state, event.combatant_id), " is stable"))
+            return LogEntry("roll", (line, *ends))
+        case D20ConcentrationSaved():
+            verdict = ("keeps", "success") if event.success else ("loses", "failure")
+            line = spans(
+                _name(state, event.combatant_id),
+                " Con save ",
+                *_faces(event.faces, event.faces[0]),
+                f" {event.bonus:+d} = ",
+                Span(str(event.total), "total"),
+                f" vs DC {event.dc}: ",
+                Span(verdict[0], verdict[1]),
+                f" concentration on {event.effect}",
+            )
+            return LogEntry("roll", (line,))
+        case D20ConcentrationStarted():
+            line = spans(_name(state, event.combatant_id), f" concentrates on {event.effect}")
+            return LogEntry("consequence", (line,))
+        case D20ConcentrationEnded():
+            why = {
+                "failed": "the save failed",
+                "replaced": "a new effect",
+                "down": "down",
+                "ended": "ended",
+            }.get(event.why, event.why)
+            line = spans(
+                _name(state, event.combatant_id), f" stops concentrating on {event.effect} ({why})"
+            )
+            return LogEntry("consequence", (line,))
+        case D20Healed():
+            word = "temporary hit points" if event.temporary else "hit points"
+            shown = [Span(" ("), *event.shown, Span(")")] if event.shown else []
+            line = spans(
+                _name(state, event.healer_id),
+                " gives ",
+                _name(state, event.target_id),
+                " ",
+                Span(str(event.amount), "total"),
+                f" {word}",
+                *shown,
+            )
+            return LogEntry("consequence", (line,))
+        case D20ReactionUsed():
+            line = spans(_name(state, event.combatant_id), f" uses its reaction: {event.what}")
+            return LogEntry("roll", (line,))
+    raise TypeError(f"not a Generic d20 event: {event!r}")
+
+
+def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
+    word, style = _OUTCOME[event.outcome]
+    how = {LEGENDARY: " (legendary action)", REACTION: " (reaction)"}.get(event.usage, "")
+    mode = f", {MODE_WORD[event.mode]}" if event.mode else ""
+    head = spans(
+        _name(state, event.attacker_id),
+        f"'s {event.attack}{how} at ",
+        _name(state, event.target_id),
+        f"{mode}: ",
+        *_faces(event.faces, event.natural),
+        f" {event.bonus:+d} = ",
+        Span(str(event.total), "total"),
+        f" vs AC {event.ac}: ",
+        Span(word, style),
+    )
+    lines = [head]
+    if event.reasons:
+        shown = ", ".join(event.reasons)
+        lines.append(spans(Span(f"  ({shown})", "muted")))
+    if event.outcome != "miss":
+        lines.append(
+            spans(
+                "  ",
+                Span(event.damage, "name"),
+                ": ",
+                *event.damage_shown,
+                " = ",
+                Span(f"{event.damage_total} {event.damage_type}".rstrip(), "total"),
+            )
+        )
+    return tuple(lines)
+
+
+def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
+    ability = ABILITY_NAMES.get(event.ability, event.ability)
+    lines = [
+        spans(
+            _name(state, event.source_id),
+            f"'s {event.effect}: {ability} save DC ",
+            Span(str(event.dc), "total"),
+        )
+    ]
+    for roll in event.rolls:
+        verdict = ("saves", "success") if roll.success else ("fails", "failure")
+        natural = max(roll.faces) if roll.mode > 0 else min(roll.faces)
+        dice = (
+            [Span("fails outright", "muted")]
+            if roll.auto_fail
+            else [
+                *_faces(roll.faces, natural),
+                f" {roll.bonus:+d} = ",
+                Span(str(roll.total), "total"),
+            ]
+        )
+        lines.append(
+            spans(
+                "  ", _name(state, roll.target_id), ": ", *dice, " ", Span(verdict[0], verdict[1])
+            )
+        )
+    if event.damage:
+        half = ", half on a save" if event.half else ", none on a save"
+        lines.append(
+            spans(
+                "  ",
+                Span(event.damage, "name"),
+                ": ",
+                *event.damage_shown,
+                " = ",
+                Span(f"{event.damage_total} {event.damage_type}".rstrip(), "total"),
+                half,
+            )
+        )
+    if event.condition:
+        lines.append(spans(f"  on a failure: {event.condition}"))
+    return tuple(lines)
+
+
+def _damaged(state: Encounter, event: D20Damaged) -> Line:
+    target = state.find(event.target_id)
+    parts: list[str | Span] = [
+        _name(state, event.target_id),
+        " takes ",
+        Span(f"{event.amount}", "total"),
+        f" {event.damage_type}".rstrip(),
+    ]
+    notes = []
+    if event.half:
+        notes.append("half")
+    if event.modifier:
+        notes.append(event.modifier)
+    if notes:
+        parts.append(f" ({', '.join(notes)}, of {event.rolled})")
+    if target is not None:
+        before = sheet_of(target)
+        after = take_damage(before, event.amount, event.critical)
+        parts.append(f": {before.hp} → {after.hp} HP")
+        if before.temp_hp != after.temp_hp:
+            parts.append(f" (temp {before.temp_hp} → {after.temp_hp})")
+        if after.dead and not before.dead:
+            parts.append(Span(" dead" if before.hero else " dies", "dying"))
+        elif after.down and not before.down:
+            parts.append(Span(" dying", "dying"))
+        elif before.down and after.death_failures != before.death_failures:
+            parts.append(f", death save failures {after.death_failures}")
+    return spans(*parts)
+
+
+def alerts(state: Encounter, event: Any) -> list[str]:
+    """A critical hit, a hero dropping or dying, a monster slain."""
+    match event:
+        case D20Attacked(outcome="critical"):
+            return [f"Critical hit on {state.name_of(event.target_id)}!"]
+        case D20Damaged():
+            target = state.find(event.target_id)
+            if target is None:
+                return []
+            before = sheet_of(target)
+            after = take_damage(before, event.amount, event.critical)
+            if after.dead and not before.dead:
+                return [f"{target.name} is dead"]
+            if after.down and not before.down:
+                return [f"{target.name} drops to 0 hit points: dying"]
+        case D20DeathSaved(failures=failures) if failures >= 3:
+            return [f"{state.name_of(event.combatant_id)} dies"]
+    return []

@@ -1,0 +1,312 @@
+"""Generic d20's sheet: hit points (fixed, or dice rolled when the combatant is added),
+Armour Class, one attack, saving throws, damage modifiers, legendary actions, and what a
+fight spends of it (temporary hit points, death saves, concentration, a reaction)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from msgspec import Struct, structs
+
+from rules.bounds import MODIFIER
+from rules.errors import Rejected
+from rules.forms import Field, choice_value, int_value
+from rules.notation.answer import work_out
+
+from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
+
+HERO, MONSTER, LAIR = "hero", "monster", "lair"
+KINDS = (
+    (MONSTER, "Monster: dead at 0 hit points"),
+    (HERO, "Hero: dying at 0, death saves"),
+    (LAIR, "Lair: acts at initiative 20, losing ties; not a fighter"),
+)
+LAIR_INITIATIVE = 20
+REACHES = (("melee", "Melee (within 5 feet)"), ("ranged", "Ranged"))
+MAX_HP = 10_000
+MAX_AC = 40
+MAX_TEXT = 60
+_SAVE = re.compile(r"(str|dex|con|int|wis|cha)\w*\s*([+-]?\s*[0-9]+)", re.IGNORECASE)
+_HP = re.compile(r"\s*([0-9]+)\s*(?:/\s*([0-9]+))?\s*")
+Stamp = tuple[int, int]  # (round, the acting combatant's place): when something was spent
+
+
+class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
+    kind: str = MONSTER
+    hp: int = 10
+    hp_max: int = 10
+    hp_dice: str = ""  # "2d8+2": rolled when the combatant is added
+    hp_rolled: tuple[int, ...] = ()  # the dice that gave ``hp_max`` (none: not rolled)
+    temp_hp: int = 0
+    ac: int = 10
+    attack: str = "Attack"
+    attack_bonus: int = 0
+    damage: str = "1d6"
+    damage_type: str = "bludgeoning"
+    ranged: bool = False
+    crit_range: int = CRIT
+    saves: tuple[int, ...] = (0, 0, 0, 0, 0, 0)  # Str Dex Con Int Wis Cha
+    initiative: int = 0
+    resistances: tuple[str, ...] = ()
+    vulnerabilities: tuple[str, ...] = ()
+    immunities: tuple[str, ...] = ()
+    legendary: int = 0  # legendary actions a round
+    legendary_spent: tuple[Stamp, ...] = ()
+    reaction_round: int = 0  # the round its reaction was used in (0: never)
+    death_successes: int = 0
+    death_failures: int = 0
+    stable: bool = False
+    dead: bool = False
+    concentrating: str = ""  # the effect it concentrates on ("": none)
+    challenge: str = ""  # a challenge rating or a level, as a stat block says it
+
+    @property
+    def hero(self) -> bool:
+        return self.kind == HERO
+
+    def save(self, ability: str) -> int:
+        return self.saves[ABILITIES.index(ability)]
+
+    @property
+    def down(self) -> bool:
+        return self.hp <= 0
+
+
+def saves_text(saves: tuple[int, ...]) -> str:
+    return " ".join(f"{a.capitalize()} {v:+d}" for a, v in zip(ABILITIES, saves, strict=True))
+
+
+def parse_saves(text: str) -> tuple[int, ...]:
+    """ "Str +2 Dex +1 Con +3 ..." (any order, missing ones +0)."""
+    found = dict.fromkeys(ABILITIES, 0)
+    rest = _SAVE.sub("", text).strip(" ,;")
+    if rest:
+        raise Rejected(f"Saves: write each as an ability and a bonus, like Dex +2, not {rest!r}")
+    for ability, bonus in _SAVE.findall(text):
+        value = int(bonus.replace(" ", ""))
+        if abs(value) > MODIFIER:
+            raise Rejected(f"Saves: a bonus is between -{MODIFIER} and +{MODIFIER}")
+        found[ability[:3].lower()] = value
+    return tuple(found[a] for a in ABILITIES)
+
+
+def parse_types(text: str, label: str) -> tuple[str, ...]:
+    kinds = tuple(dict.fromkeys(w.lower() for w in re.split(r"[,\s]+", text) if w))
+    for kind in kinds:
+        if not kind.isalpha() or len(kind) > 20:
+            raise Rejected(f"{label}: damage types are single words, like fire, not {kind!r}")
+    return kinds
+
+
+def hp_text(sheet: D20Sheet) -> str:
+    return f"{sheet.hp}/{sheet.hp_max}"
+
+
+def hp_field(sheet: D20Sheet) -> str:
+    """The HP field: the dice while they wait to be rolled, else now/max."""
+    return sheet.hp_dice if sheet.hp_dice and not sheet.hp_rolled else hp_text(sheet)
+
+
+def sheet_fields(sheet: D20Sheet) -> list[Field]:
+    damage = f"{sheet.damage} {sheet.damage_type}".strip()
+    return [
+        Field(key="kind", label="Kind", kind="choice", default=sheet.kind, choices=KINDS),
+        Field(
+            key="hp",
+            label="Hit points",
+            kind="text",
+            default=hp_field(sheet),
+            help="now/max, or dice rolled when added: 2d8+2",
+        ),
+        Field(key="temp_hp", label="Temporary HP", default=str(sheet.temp_hp)),
+        Field(key="ac", label="Armour Class", default=str(sheet.ac)),
+        Field(key="attack", label="Attack", kind="text", default=sheet.attack),
+        Field(key="attack_bonus", label="Attack bonus", default=str(sheet.attack_bonus)),
+        Field(
+            key="damage",
+            label="Damage",
+            kind="text",
+            default=damage,
+            help="dice and a type: 1d8+3 slashing",
+        ),
+        Field(
+            key="reach",
+            label="Reach",
+            kind="choice",
+            default="ranged" if sheet.ranged else "melee",
+            choices=REACHES,
+        ),
+        Field(
+            key="crit_range",
+            label="Critical on",
+            default=str(sheet.crit_range),
+            help="the lowest natural roll that is a critical hit: 20, or 19 for 19-20",
+        ),
+        Field(key="saves", label="Saves", kind="text", default=saves_text(sheet.saves)),
+        Field(key="initiative", label="Initiative bonus", default=str(sheet.initiative)),
+        Field(
+            key="resistances",
+            label="Resistances",
+            kind="text",
+            default=", ".join(sheet.resistances),
+        ),
+        Field(
+            key="vulnerabilities",
+            label="Vulnerabilities",
+            kind="text",
+            default=", ".join(sheet.vulnerabilities),
+        ),
+        Field(
+            key="immunities", label="Immunities", kind="text", default=", ".join(sheet.immunities)
+        ),
+        Field(key="legendary", label="Legendary actions", default=str(sheet.legendary)),
+        Field(
+            key="concentrating", label="Concentrating on", kind="text", default=sheet.concentrating
+        ),
+        Field(key="challenge", label="Challenge or level", kind="text", default=sheet.challenge),
+    ]
+
+
+def _hit_points(raw: str, sheet: D20Sheet) -> dict[str, object]:
+    """The HP field: "now/max" or "max", or dice notation rolled when the combatant is added
+    (its average until then)."""
+    text = raw.strip()
+    if text == hp_field(sheet):
+        return {}
+    plain = _HP.fullmatch(text)
+    if plain is not None:
+        now = int(plain.group(1)[:6])
+        most = int(plain.group(2)[:6]) if plain.group(2) else now
+        if not 1 <= most <= MAX_HP or now > most:
+            raise Rejected(f"Hit points: now/max, max between 1 and {MAX_HP}, like 12/15")
+        return {"hp": now, "hp_max": most, "hp_dice": "", "hp_rolled": ()}
+    if len(text) > MAX_TEXT:
+        raise Rejected(f"Hit points: at most {MAX_TEXT} characters")
+    odds = work_out(text)
+    if odds.goal is not None or min(odds.odds.weights) < 1 or max(odds.odds.weights) > MAX_HP:
+        raise Rejected(f"Hit points: dice that always give 1 to {MAX_HP}, like 2d8+2")
+    average = _average(odds.notation)
+    return {"hp": average, "hp_max": average, "hp_dice": odds.notation, "hp_rolled": ()}
+
+
+def _average(dice: str) -> int:
+    return max(int(work_out(dice).odds.mean), 1)
+
+
+def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
+    fields = {f.key: f for f in sheet_fields(sheet)}
+    changes: dict[str, object] = {
+        "kind": choice_value(values, fields["kind"]),
+        "temp_hp": int_value(values, "temp_hp", "Temporary HP", 0, MAX_HP, 0),
+        "ac": int_value(values, "ac", "Armour Class", 10, MAX_AC, 0),
+        "attack_bonus": int_value(values, "attack_bonus", "Attack bonus", 0, MODIFIER),
+        "ranged": choice_value(values, fields["reach"]) == "ranged",
+        "crit_range": int_value(values, "crit_range", "Critical on", CRIT, CRIT, 2),
+        "initiative": int_value(values, "initiative", "Initiative bonus", 0, MODIFIER),
+        "legendary": int_value(values, "legendary", "Legendary actions", 0, MAX_LEGENDARY, 0),
+    }
+    changes.update(_hit_points(values.get("hp", hp_field(sheet)), sheet))
+    for key, label in (
+        ("attack", "Attack"),
+        ("concentrating", "Concentrating on"),
+        ("challenge", "Challenge or level"),
+    ):
+        text = " ".join(values.get(key, getattr(sheet, key)).split())
+        if len(text) > MAX_TEXT:
+            raise Rejected(f"{label}: at most {MAX_TEXT} characters")
+        changes[key] = text
+    if not changes["attack"]:
+        changes["attack"] = "Attack"
+    damage = values.get("damage", f"{sheet.damage} {sheet.damage_type}")
+    if damage.strip() != f"{sheet.damage} {sheet.damage_type}".strip():
+        changes["damage"], changes["damage_type"] = split_damage(damage)
+    saves = values.get("saves", saves_text(sheet.saves))
+    if saves.strip() != saves_text(sheet.saves):
+        changes["saves"] = parse_saves(saves)
+    for key, label in (
+        ("resistances", "Resistances"),
+        ("vulnerabilities", "Vulnerabilities"),
+        ("immunities", "Immunities"),
+    ):
+        raw = values.get(key, ", ".join(getattr(sheet, key)))
+        if raw.strip() != ", ".join(getattr(sheet, key)):
+            changes[key] = parse_types(raw, label)
+    return structs.replace(sheet, **changes)
+
+
+def fresh(sheet: D20Sheet) -> D20Sheet:
+    """The sheet as a new fight starts it: hit points full (dice rolled again as it joins),
+    nothing spent."""
+    if sheet.hp_dice:
+        sheet = structs.replace(sheet, hp_max=_average(sheet.hp_dice), hp_rolled=())
+    return structs.replace(
+        sheet,
+        hp=sheet.hp_max,
+        temp_hp=0,
+        legendary_spent=(),
+        reaction_round=0,
+        death_successes=0,
+        death_failures=0,
+        stable=False,
+        dead=False,
+        concentrating="",
+    )
+
+
+def hp_column(sheet: D20Sheet) -> str:
+    extra = f"+{sheet.temp_hp}" if sheet.temp_hp else ""
+    return f"{sheet.hp}/{sheet.hp_max}{extra}"
+
+
+def life_word(sheet: D20Sheet) -> str:
+    """Where it stands at 0 hit points: "dead", "stable", "dying", or "" above 0."""
+    if sheet.hp > 0 and not sheet.dead:
+        return ""  # most combatants, most of the time: asked often (a forecast's runs)
+    if sheet.dead or sheet.kind != HERO:
+        return "dead"
+    return "stable" if sheet.stable else "dying"
+
+
+def take_damage(sheet: D20Sheet, amount: int, critical: bool = False) -> D20Sheet:
+    """The sheet after ``amount`` damage: temporary hit points first, then hit points down to
+    0. A hero already at 0 takes a death save failure (two from a critical); damage past 0 of
+    at least its hit point maximum kills outright (the SRD's instant death)."""
+    if amount <= 0 or sheet.dead:
+        return sheet
+    temp = min(sheet.temp_hp, amount)
+    left = amount - temp
+    changes: dict[str, object] = {"temp_hp": sheet.temp_hp - temp}
+    if left and sheet.hp <= 0:
+        if sheet.hero:
+            failures = sheet.death_failures + (2 if critical else 1)
+            changes.update(death_failures=min(failures, 3), stable=False)
+            changes["dead"] = failures >= 3 or left >= sheet.hp_max
+        return structs.replace(sheet, **changes)
+    if left:
+        hp = max(sheet.hp - left, 0)
+        changes["hp"] = hp
+        if hp == 0 and sheet.hero:
+            changes.update(death_successes=0, death_failures=0, stable=False)
+            changes["dead"] = left - sheet.hp >= sheet.hp_max
+        if hp == 0 and not sheet.hero:
+            changes["dead"] = True
+    return structs.replace(sheet, **changes)
+
+
+def healed(sheet: D20Sheet, amount: int, temporary: bool) -> D20Sheet:
+    """Healing up to the maximum (a hero at 0 wakes, its death saves cleared), or temporary
+    hit points, which do not add up: the higher stays."""
+    if sheet.dead:
+        return sheet
+    if temporary:
+        return structs.replace(sheet, temp_hp=max(sheet.temp_hp, amount))
+    if amount <= 0:
+        return sheet
+    return structs.replace(
+        sheet,
+        hp=min(sheet.hp + amount, sheet.hp_max),
+        death_successes=0,
+        death_failures=0,
+        stable=False,
+    )

@@ -1,0 +1,159 @@
+"""Generic d20 played by the tracker: how a combatant of a solo side fights (``rules.solo``).
+
+Every choice is a pure function of the state. What waits is settled first (a solo
+combatant's own roll is applied, its concentration and death saves rolled; what the player
+owes stops the tracker); then a legendary creature spends a legendary action at the end of
+another's turn; then whoever's turn it is attacks the foe its policy picks, its damage dealt
+at once, and ends its turn. The readings are in rulings.md ("Solo play").
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from rules.commands import NextTurn
+from rules.system import Move, Policy, policy_among
+
+from .events import (
+    LEGENDARY,
+    D20Apply,
+    D20Attack,
+    D20Attacked,
+    D20ConcentrationSave,
+    D20DeathSave,
+    D20Saved,
+    sheet_of,
+    stamp_of,
+)
+from .forms import foes_of
+from .odds import attack_chances
+from .standing import (
+    acted_this_turn,
+    attack_mode,
+    concentration_waiting,
+    death_save_waiting,
+    in_turn,
+    legendary_left,
+    roll_waits,
+    why_not,
+)
+from .table import worked_out
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+FOCUS, SPREAD, CAUTIOUS = "focus", "spread", "cautious"
+POLICIES = (
+    Policy(FOCUS, "Focus the weakest", "Attacks the foe with the fewest hit points left"),
+    Policy(SPREAD, "Spread the damage", "Attacks the foe least hurt, as a share of its maximum"),
+    Policy(
+        CAUTIOUS,
+        "Cautious",
+        "Attacks the foe that deals it the most damage on average; never attacks at "
+        "disadvantage when another foe can be attacked without it",
+    ),
+)
+
+
+def next_move(state: Encounter) -> Move | None:
+    """The next choice a solo combatant makes now, or None when nothing waits on one."""
+    waiting = _settle(state)
+    if not isinstance(waiting, bool):
+        return waiting
+    if waiting:
+        return None
+    legendary = _legendary(state)
+    if legendary is not None:
+        return legendary
+    actor = state.current
+    if actor is None or not state.is_solo(actor):
+        return None
+    why = why_not(state, actor)
+    if why:
+        return Move(actor.id, NextTurn(), f"cannot act ({why}): ends its turn")
+    if acted_this_turn(state, actor.id):
+        return Move(actor.id, NextTurn(), "has attacked: ends its turn")
+    target = pick_target(state, actor)
+    if target is None:
+        return Move(actor.id, NextTurn(), "no foe left: ends its turn")
+    return Move(actor.id, D20Attack(actor.id, target.id, apply=True), f"attacks {target.name}")
+
+
+def _settle(state: Encounter) -> Move | bool | None:
+    """A move that settles what waits, None when what waits is the player's, False when
+    nothing waits."""
+    roll = state.last_roll
+    if isinstance(roll, D20Attacked | D20Saved) and roll_waits(state):
+        owner_id = roll.attacker_id if isinstance(roll, D20Attacked) else roll.source_id
+        owner = state.find(owner_id)
+        if owner is None or not state.is_solo(owner):
+            return True
+        return Move(owner.id, D20Apply(), "deals its damage")
+    owed = concentration_waiting(state)
+    if owed is not None:
+        who = state.combatant(owed.combatant_id)
+        if not state.is_solo(who):
+            return True
+        return Move(who.id, D20ConcentrationSave(who.id), f"keeps its concentration (DC {owed.dc})")
+    dying = death_save_waiting(state)
+    if dying is not None:
+        if not state.is_solo(dying):
+            return True
+        return Move(dying.id, D20DeathSave(dying.id), "rolls its death save")
+    return False
+
+
+def _legendary(state: Encounter) -> Move | None:
+    """A legendary creature of a solo side attacks at the end of another's turn: once per
+    turn ended, before the next one acts, while it has legendary actions left."""
+    current = state.current
+    if current is None or (state.round == 1 and state.index_of(current.id) == 0):
+        return None
+    legendary = [c for c in state.combatants if sheet_of(c).legendary and state.is_solo(c)]
+    if not legendary:
+        return None
+    roll = state.last_roll
+    now = stamp_of(state)
+    if isinstance(roll, D20Attacked | D20Saved) and roll.stamp == now:
+        return None  # the turn under way has begun: its actor has rolled
+    previous = _previous(state, current)
+    for creature in legendary:
+        if creature.id == current.id or (previous is not None and previous.id == creature.id):
+            continue
+        if now in sheet_of(creature).legendary_spent or legendary_left(state, creature) <= 0:
+            continue
+        if why_not(state, creature):
+            continue
+        target = pick_target(state, creature)
+        if target is None:
+            continue
+        command = D20Attack(creature.id, target.id, usage=LEGENDARY, apply=True)
+        return Move(creature.id, command, f"legendary action: attacks {target.name}")
+    return None
+
+
+def _previous(state: Encounter, current: Combatant[Any]) -> Combatant[Any] | None:
+    order = in_turn(state)
+    index = next((i for i, c in enumerate(order) if c.id == current.id), -1)
+    return order[index - 1] if order and index >= 0 else None
+
+
+def pick_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | None:
+    foes = foes_of(state, actor)
+    if not foes:
+        return None
+    policy = policy_among(POLICIES, actor)
+    if policy == SPREAD:
+        return max(foes, key=lambda c: Fraction(max(sheet_of(c).hp, 0), sheet_of(c).hp_max))
+    if policy == CAUTIOUS:
+        plain = [f for f in foes if attack_mode(actor, f, 0)[0] >= 0] or foes
+        return max(plain, key=lambda c: threat(c, actor))
+    return min(foes, key=lambda c: sheet_of(c).hp + sheet_of(c).temp_hp)
+
+
+def threat(foe: Combatant[Any], me: Combatant[Any]) -> Fraction:
+    """The damage ``foe``'s attack deals ``me`` on average (its conditions aside)."""
+    sheet = sheet_of(foe)
+    _, hit, crit = attack_chances(sheet.attack_bonus, sheet_of(me).ac, 0, sheet.crit_range)
+    return hit * worked_out(sheet.damage, False).mean + crit * worked_out(sheet.damage, True).mean

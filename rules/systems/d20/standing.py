@@ -1,0 +1,158 @@
+"""Where each combatant stands, read from the state: what its conditions do to its rolls,
+whether it can act, its legendary actions and reaction left, and what waits to be rolled
+(a concentration save, a dying hero's death save)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .events import ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
+from .sheet import LAIR, D20Sheet, Stamp, life_word
+from .table import (
+    ATTACKED_WITH_ADVANTAGE,
+    ATTACKED_WITH_DISADVANTAGE,
+    ATTACKS_AT_ADVANTAGE,
+    ATTACKS_AT_DISADVANTAGE,
+    CRITICAL_WHEN_HIT,
+    DEX_SAVES_AT_DISADVANTAGE,
+    FAILS_STR_DEX,
+    INCAPACITATING,
+    PRONE,
+)
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+
+def conditions_of(combatant: Combatant[Any]) -> frozenset[str]:
+    """Its conditions by their SRD names (a dying or stable hero is unconscious)."""
+    if not combatant.conditions and combatant.sheet.hp > 0:
+        return frozenset()  # most combatants, most of the time (a forecast's runs)
+    names = {c.name.casefold() for c in combatant.conditions}
+    if life_word(sheet_of(combatant)) in ("dying", "stable"):
+        names.add("unconscious")
+    return frozenset(names)
+
+
+def attack_mode(
+    attacker: Combatant[Any], target: Combatant[Any], chosen: int
+) -> tuple[int, tuple[str, ...], bool]:
+    """The attack's advantage (1), disadvantage (-1) or neither, from the dialog's choice and
+    both sides' conditions (any of each cancel out), the reasons, and whether a hit is a
+    critical (a paralyzed or unconscious target within 5 feet)."""
+    mine, theirs = conditions_of(attacker), conditions_of(target)
+    ranged = sheet_of(attacker).ranged
+    up: list[str] = ["chosen"] if chosen > 0 else []
+    down: list[str] = ["chosen"] if chosen < 0 else []
+    up += [f"{attacker.name} {c}" for c in sorted(mine & ATTACKS_AT_ADVANTAGE)]
+    down += [f"{attacker.name} {c}" for c in sorted(mine & ATTACKS_AT_DISADVANTAGE)]
+    up += [f"{target.name} {c}" for c in sorted(theirs & ATTACKED_WITH_ADVANTAGE)]
+    down += [f"{target.name} {c}" for c in sorted(theirs & ATTACKED_WITH_DISADVANTAGE)]
+    if PRONE in theirs:
+        (down if ranged else up).append(f"{target.name} prone")
+    mode = (1 if up else 0) - (1 if down else 0)
+    reasons = tuple(f"+{r}" for r in up) + tuple(f"-{r}" for r in down)
+    auto_crit = not ranged and bool(theirs & CRITICAL_WHEN_HIT)
+    return mode, reasons, auto_crit
+
+
+def save_mode(target: Combatant[Any], ability: str) -> tuple[int, bool]:
+    """A saving throw's disadvantage (restrained, Dexterity) and whether it fails outright
+    (paralyzed, petrified, stunned or unconscious, Strength or Dexterity)."""
+    mine = conditions_of(target)
+    auto_fail = ability in ("str", "dex") and bool(mine & FAILS_STR_DEX)
+    mode = -1 if ability == "dex" and mine & DEX_SAVES_AT_DISADVANTAGE else 0
+    return mode, auto_fail
+
+
+def why_not(state: Encounter, combatant: Combatant[Any]) -> str:
+    """Why it cannot act now ("" when it can)."""
+    life = life_word(sheet_of(combatant))
+    if life:
+        return life
+    stopped = sorted(conditions_of(combatant) & INCAPACITATING)
+    return stopped[0] if stopped else ""
+
+
+def out_word(combatant: Combatant[Any]) -> str:
+    """Out of the fight: "dead", "down" for a hero at 0 hit points, or "lair" for a lair
+    (it takes its turn, but no side fights on for it)."""
+    sheet = sheet_of(combatant)
+    if sheet.kind == LAIR:
+        return "lair"
+    life = life_word(sheet)
+    return "" if not life else ("dead" if life == "dead" else "down")
+
+
+def legendary_left(state: Encounter, combatant: Combatant[Any]) -> int:
+    """Legendary actions left: spent ones count since the start of its own last turn."""
+    sheet = sheet_of(combatant)
+    if not sheet.legendary:
+        return 0
+    return sheet.legendary - len(spent_since_own_turn(state, combatant, sheet))
+
+
+def spent_since_own_turn(
+    state: Encounter, combatant: Combatant[Any], sheet: D20Sheet
+) -> tuple[Stamp, ...]:
+    place = state.index_of(combatant.id)
+    now_round, now_place = stamp_of(state)
+    start = (now_round, place) if place <= now_place else (now_round - 1, place)
+    return tuple(s for s in sheet.legendary_spent if s >= start)
+
+
+def reaction_used(state: Encounter, combatant: Combatant[Any]) -> bool:
+    return sheet_of(combatant).reaction_round == state.round
+
+
+def concentration_waiting(state: Encounter) -> Waiting | None:
+    """The first concentration save owed by someone still here."""
+    for waiting in system_state(state).concentration_saves:
+        if state.find(waiting.combatant_id) is not None:
+            return waiting
+    return None
+
+
+def death_save_waiting(state: Encounter) -> Combatant[Any] | None:
+    """Whoever's turn it is, when it is a dying hero that has not rolled this turn."""
+    actor = state.current
+    if actor is None or life_word(sheet_of(actor)) != "dying":
+        return None
+    if (actor.id, state.round) in system_state(state).death_saved:
+        return None
+    return actor
+
+
+def acted_this_turn(state: Encounter, combatant_id: str) -> bool:
+    """Whether the last roll was this combatant's, made on this very turn."""
+    roll = state.last_roll
+    if not isinstance(roll, ROLLS) or roll.stamp != stamp_of(state):
+        return False
+    return _roller(roll) == combatant_id
+
+
+def _roller(roll: Any) -> str:
+    for key in ("attacker_id", "source_id", "combatant_id"):
+        found = getattr(roll, key, None)
+        if isinstance(found, str):
+            return found
+    return ""
+
+
+def with_state(state: Encounter, found: D20State) -> Encounter:
+    return state.update(system_state=found)
+
+
+def in_turn(state: Encounter) -> tuple[Combatant[Any], ...]:
+    """Who takes a turn: everyone but the dead (a dying hero rolls its death saves)."""
+    return tuple(c for c in state.combatants if life_word(sheet_of(c)) != "dead")
+
+
+def roll_waits(state: Encounter) -> bool:
+    """Whether the last roll's damage or conditions wait to be dealt (a miss deals none)."""
+    roll = state.last_roll
+    if state.last_roll_applied:
+        return False
+    if isinstance(roll, ROLLS[0]):
+        return roll.outcome != "miss" and state.find(roll.target_id) is not None
+    return isinstance(roll, ROLLS[1])

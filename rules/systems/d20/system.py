@@ -1,0 +1,400 @@
+"""Generic d20: the mechanics the d20 family shares, in the SRD 5.1's terms.
+
+Attacks (d20 + bonus against Armour Class, advantage and disadvantage, critical hits),
+hit points (fixed or rolled when added) with temporary ones, saving throws against a DC
+with half damage, conditions, concentration, death saves, legendary actions and reactions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from msgspec import structs
+
+from rules.errors import Rejected
+from rules.system import LAST_ROLL, Action, Damage, Figure, Landing, RuleSystem, Tier, Track
+
+from . import apply, decide, encounter_odds, forms, log, solo
+from .events import (
+    D20Apply,
+    D20Attack,
+    D20Attacked,
+    D20ConcentrationEnded,
+    D20ConcentrationSave,
+    D20ConcentrationSaved,
+    D20ConcentrationStarted,
+    D20Damaged,
+    D20DeathSave,
+    D20DeathSaved,
+    D20EndConcentration,
+    D20Heal,
+    D20Healed,
+    D20Reaction,
+    D20ReactionUsed,
+    D20Saved,
+    D20SaveEffect,
+    D20Settled,
+    D20State,
+    sheet_of,
+)
+from .sheet import (
+    HERO,
+    LAIR,
+    LAIR_INITIATIVE,
+    MONSTER,
+    D20Sheet,
+    fresh,
+    hp_column,
+    life_word,
+    sheet_fields,
+    sheet_from_values,
+)
+from .standing import (
+    concentration_waiting,
+    conditions_of,
+    death_save_waiting,
+    in_turn,
+    legendary_left,
+    out_word,
+    reaction_used,
+    roll_waits,
+    why_not,
+)
+from .table import ATTACK_TIERS, DEATH_TIERS, SAVE_TIERS
+
+if TYPE_CHECKING:
+    from rules.dice import DiceSource
+    from rules.encounter import Combatant, Encounter
+    from rules.forms import Field
+    from rules.logline import LogEntry
+    from rules.odds import Odds
+    from rules.system import Move
+
+
+class GenericD20(RuleSystem):
+    name = "d20"
+    title = "Generic d20"
+    sheet_types = (D20Sheet,)
+    event_types = (
+        D20Attacked,
+        D20Saved,
+        D20DeathSaved,
+        D20ConcentrationSaved,
+        D20Damaged,
+        D20Settled,
+        D20Healed,
+        D20ReactionUsed,
+        D20ConcentrationStarted,
+        D20ConcentrationEnded,
+    )
+    command_types = (
+        D20Attack,
+        D20Apply,
+        D20SaveEffect,
+        D20DeathSave,
+        D20ConcentrationSave,
+        D20Heal,
+        D20Reaction,
+        D20EndConcentration,
+    )
+    roll_event_types = (D20Attacked, D20Saved, D20DeathSaved, D20ConcentrationSaved)
+    command_actors = {
+        D20Attack: "attacker_id",
+        D20Apply: LAST_ROLL,
+        D20DeathSave: "combatant_id",
+        D20ConcentrationSave: "combatant_id",
+        D20Heal: "healer_id",
+        D20Reaction: "combatant_id",
+        D20EndConcentration: "combatant_id",
+        D20SaveEffect: "source_id",
+    }
+    state_type = D20State
+    stat_columns = ("HP", "AC", "Attack", "State")
+    uses_turn_order = True
+    has_odds = True
+    solo_policies = solo.POLICIES
+    damage_unit = "hit points"
+    roll_actions = ("roll", "save", "death")
+    log_styles = log.STYLES
+
+    def new_state(self) -> D20State:
+        return D20State()
+
+    # sheets
+
+    def new_sheet(self) -> D20Sheet:
+        return D20Sheet()
+
+    def sheet_kinds(self) -> tuple[tuple[str, Any], ...]:
+        return ((MONSTER, D20Sheet()), (HERO, D20Sheet(kind=HERO)), (LAIR, D20Sheet(kind=LAIR)))
+
+    def sheet_form(self, sheet: D20Sheet) -> list[Field]:
+        return sheet_fields(sheet)
+
+    def sheet_from_form(self, values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
+        return sheet_from_values(values, sheet)
+
+    def fresh_sheet(self, sheet: D20Sheet) -> D20Sheet:
+        return fresh(sheet)
+
+    def rolled_on_add(self, state: Encounter, sheet: D20Sheet, dice: DiceSource) -> D20Sheet:
+        """Hit points written as dice are rolled as the combatant joins, every die kept."""
+        if not sheet.hp_dice or sheet.hp_rolled:
+            return sheet
+        from rules.notation.answer import answer
+
+        found = answer(sheet.hp_dice, dice)
+        faces = tuple(face for group in found.dice for chain in group.rolls for face in chain)
+        most = max(found.total, 1)
+        return structs.replace(sheet, hp=most, hp_max=most, hp_rolled=faces or (0,))
+
+    def sheet_stats(self, sheet: D20Sheet) -> tuple[str, ...]:
+        attack = f"{sheet.attack_bonus:+d} {sheet.damage}"
+        state = life_word(sheet)
+        if state == "dying":
+            state = f"dying {sheet.death_successes}✓{sheet.death_failures}✗"
+        if sheet.concentrating and not state:
+            state = f"conc. {sheet.concentrating}"
+        return (hp_column(sheet), str(sheet.ac), attack, state)
+
+    track_words = ("damage", "heal")
+
+    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+        """Hit points, for a quick change; none for the dead (no healing brings them back)."""
+        sheet = sheet_of(combatant)
+        if life_word(sheet) == "dead":
+            return None
+        return Track("HP", sheet.hp, 0, sheet.hp_max)
+
+    def with_track(self, sheet: D20Sheet, value: int) -> D20Sheet:
+        if value > 0 and sheet.hp <= 0:  # healing by hand wakes a hero
+            return structs.replace(
+                sheet, hp=value, death_successes=0, death_failures=0, stable=False, dead=False
+            )
+        return structs.replace(sheet, hp=value, dead=value <= 0 and not sheet.hero)
+
+    def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
+        return (Figure("HP", sheet_of(combatant).hp),)
+
+    # initiative (rules.initiative): d20 + the sheet's bonus, rolled as a combatant joins (a
+    # group added together shares one roll); ties go to the higher bonus; a lair acts at 20
+    # and loses every tie
+
+    def initiative_dice(self, state: Encounter, combatant: Combatant[Any]) -> str:
+        sheet = sheet_of(combatant)
+        if sheet.kind == LAIR:
+            return str(LAIR_INITIATIVE)
+        return f"1d20{sheet.initiative:+d}" if sheet.initiative else "1d20"
+
+    def initiative_tiebreak(self, combatant: Combatant[Any]) -> tuple[int, ...]:
+        sheet = sheet_of(combatant)
+        return (0, 0) if sheet.kind == LAIR else (1, sheet.initiative)
+
+    def initiative_on_add(self, state: Encounter, combatant: Combatant[Any]) -> bool:
+        return True
+
+    # the turn order and who can act
+
+    def turn_order(self, state: Encounter) -> tuple[Combatant[Any], ...]:
+        return in_turn(state)
+
+    def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
+        return why_not(state, combatant)
+
+    def out_of_fight(self, state: Encounter, combatant: Combatant[Any]) -> str:
+        return out_word(combatant)
+
+    def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
+        sheet = sheet_of(combatant)
+        out = []
+        if sheet.legendary:
+            out.append(f"legendary {legendary_left(state, combatant)}/{sheet.legendary}")
+        if reaction_used(state, combatant):
+            out.append("reaction used")
+        if sheet.concentrating:
+            out.append(f"concentrating: {sheet.concentrating}")
+        if "unconscious" in conditions_of(combatant) and not combatant.condition("unconscious"):
+            out.append("unconscious")
+        return tuple(out)
+
+    def status(self, state: Encounter) -> str:
+        return ""
+
+    # actions
+
+    def actions(self, state: Encounter) -> list[Action]:
+        return [
+            Action("roll", "Attack", "d20 + attack bonus against Armour Class"),
+            Action("save", "Saving throw effect", "One or more targets save against a DC"),
+            Action("heal", "Heal", "Hit points back, or temporary hit points"),
+            Action("death", "Death save", "A dying hero's d20: 10 or more succeeds"),
+            Action("reaction", "Reaction", "Mark a reaction used this round"),
+            Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
+        ]
+
+    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+        return forms.action_form(state, action, selected, self.default_actor(state, selected))
+
+    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> Any:
+        actor = self.default_actor(state, None)
+        return forms.action_command(state, action, values, actor)
+
+    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+        try:
+            command = self.action_command(state, action, values)
+            if isinstance(command, D20Attack):
+                return forms.attack_preview(state, command)
+        except Rejected as exc:
+            return exc.message
+        return ""
+
+    def consequence_command(self, state: Encounter) -> Any:
+        if roll_waits(state):
+            return D20Apply()
+        owed = concentration_waiting(state)
+        if owed is not None:
+            return D20ConcentrationSave(owed.combatant_id)
+        dying = death_save_waiting(state)
+        if dying is not None:
+            return D20DeathSave(dying.id)
+        return D20Apply()
+
+    def pending(self, state: Encounter) -> str:
+        roll = state.last_roll
+        if isinstance(roll, D20Attacked) and roll_waits(state):
+            what = f"{roll.damage_total} {roll.damage_type}".rstrip()
+            return f"{state.name_of(roll.target_id)} takes {what}"
+        if isinstance(roll, D20Saved) and roll_waits(state):
+            return f"{roll.effect} on {len(roll.rolls)} target(s)"
+        owed = concentration_waiting(state)
+        if owed is not None:
+            return f"{state.name_of(owed.combatant_id)}: Con save DC {owed.dc} for concentration"
+        dying = death_save_waiting(state)
+        if dying is not None:
+            return f"{dying.name} rolls a death save"
+        return ""
+
+    def discard(self, state: Encounter) -> Encounter:
+        if roll_waits(state):
+            return state.update(last_roll_applied=True)
+        owed = concentration_waiting(state)
+        if owed is not None:
+            return apply.skipped(state, owed.combatant_id, "concentration save")
+        dying = death_save_waiting(state)
+        if dying is not None:
+            return apply.skipped(state, dying.id, "death save")
+        return state.update(last_roll_applied=True)
+
+    # rules
+
+    def decide(self, state: Encounter, command: Any, dice: DiceSource) -> list[Any]:
+        match command:
+            case D20Attack():
+                return decide.attack(state, command, dice)
+            case D20Apply():
+                return decide.consequence(state)
+            case D20SaveEffect():
+                return decide.save_effect(state, command, dice)
+            case D20DeathSave():
+                return decide.death_save(state, command, dice)
+            case D20ConcentrationSave():
+                return decide.concentration_save(state, command, dice)
+            case D20Heal():
+                return decide.heal(state, command, dice)
+            case D20Reaction():
+                return decide.reaction(state, command)
+            case D20EndConcentration():
+                return decide.stop_concentrating(state, command.combatant_id)
+        raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
+
+    def apply(self, state: Encounter, event: Any) -> Encounter:
+        return apply.apply(state, event)
+
+    # what the app shows
+
+    def tiers(self, state: Encounter) -> list[Tier]:
+        table = ATTACK_TIERS
+        match state.last_roll:
+            case D20Saved() | D20ConcentrationSaved():
+                table = SAVE_TIERS
+            case D20DeathSaved():
+                table = DEATH_TIERS
+        return [Tier(label, low, high, effect) for label, low, high, effect in table]
+
+    def landing(self, state: Encounter) -> Landing | None:
+        roll = state.last_roll
+        match roll:
+            case D20Attacked():
+                index = ("miss", "hit", "critical").index(roll.outcome)
+                target = state.name_of(roll.target_id)
+                summary = f"{roll.total} vs AC {roll.ac}: {roll.outcome}"
+                if roll.outcome != "miss":
+                    summary += f", {target} takes {roll.damage_total} {roll.damage_type}"
+                return Landing(index, roll.total - roll.ac, summary.rstrip())
+            case D20Saved():
+                first = roll.rolls[0]
+                saved = sum(r.success for r in roll.rolls)
+                summary = f"{saved} of {len(roll.rolls)} save against DC {roll.dc}"
+                return Landing(1 if first.success else 0, first.total - roll.dc, summary)
+            case D20ConcentrationSaved():
+                word = "keeps" if roll.success else "loses"
+                summary = f"{roll.total} vs DC {roll.dc}: {word} concentration"
+                return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
+            case D20DeathSaved():
+                index = [t[0] for t in DEATH_TIERS].index(roll.result)
+                summary = f"death save {roll.face}: {roll.result}"
+                return Landing(index, roll.face, summary)
+        return None
+
+    def lands_in(self, state: Encounter, landing: Landing) -> bool:
+        """A natural 20 hits and a natural 1 misses whatever the total; a critical is a
+        natural roll, not a band of totals; a save made outright fails (paralyzed...)."""
+        roll = state.last_roll
+        if isinstance(roll, D20Attacked | D20Saved):
+            return 0 <= landing.tier < len(self.tiers(state))
+        return super().lands_in(state, landing)
+
+    def describe(self, state: Encounter, event: Any) -> LogEntry:
+        return log.describe(state, event)
+
+    def alerts(self, state: Encounter, event: Any) -> list[str]:
+        return log.alerts(state, event)
+
+    # the end of the fight
+
+    def damage(self, state: Encounter, event: Any) -> tuple[Damage, ...]:
+        if not isinstance(event, D20Damaged) or state.find(event.target_id) is None:
+            return ()
+        dealer = event.dealer_id if state.find(event.dealer_id) is not None else None
+        return (Damage(dealer, event.target_id, event.amount),)
+
+    def roll_sides(self, state: Encounter, event: Any) -> tuple[str | None, str | None]:
+        match event:
+            case D20Attacked():
+                return event.attacker_id, event.target_id
+            case D20Saved():
+                return event.rolls[0].target_id, event.source_id
+            case D20DeathSaved() | D20ConcentrationSaved():
+                return event.combatant_id, None
+        return None, None
+
+    # exact odds
+
+    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+        try:
+            command = self.action_command(state, action, values)
+        except Rejected:
+            return None
+        return encounter_odds.dialog_odds(state, command)
+
+    def last_odds(self, state: Encounter) -> Odds | None:
+        return encounter_odds.last_odds(state)
+
+    # solo play
+
+    def solo_move(self, state: Encounter) -> Move | None:
+        return solo.next_move(state)
+
+
+SYSTEM = GenericD20()

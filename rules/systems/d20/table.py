@@ -1,0 +1,186 @@
+"""Generic d20's tables, shared by its odds, its headless commands and the system: the
+abilities, what the SRD's conditions do to rolls, the tiers of each roll; and damage in dice
+notation (``rules.notation``): read, doubled on a critical, rolled, worked out exactly and
+adjusted by resistance, vulnerability or immunity. No msgspec."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rules.dice import DiceSource
+from rules.errors import Rejected
+from rules.notation.exact import Distribution, distribution
+from rules.notation.parse import parse
+from rules.notation.roll import Piece, roll
+from rules.notation.tree import Binary, Dice, Group, Node, Paren, Unary, notation
+
+Band = tuple[str, int | None, int | None, str]  # label, low, high, effect
+
+ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+ABILITY_NAMES = {
+    "str": "Strength",
+    "dex": "Dexterity",
+    "con": "Constitution",
+    "int": "Intelligence",
+    "wis": "Wisdom",
+    "cha": "Charisma",
+}
+MODES = ("normal", "advantage", "disadvantage")
+MODE_OF = {"normal": 0, "advantage": 1, "disadvantage": -1}
+MODE_WORD = {0: "", 1: "advantage", -1: "disadvantage"}
+CRIT = 20  # a natural 20 is a critical hit (a sheet's range may start lower)
+DEATH_SAVES = 3  # successes to stabilise, failures to die
+DEATH_DC = 10
+CONCENTRATION_DC = 10  # or half the damage taken, whichever is higher
+MAX_LEGENDARY = 5
+
+# The SRD 5.1's conditions (Appendix PH-A), and what the tracker applies of them to rolls.
+CONDITIONS = (
+    "blinded",
+    "charmed",
+    "deafened",
+    "exhaustion",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+)
+# The bearer's attack rolls have disadvantage / advantage.
+ATTACKS_AT_DISADVANTAGE = frozenset({"blinded", "frightened", "poisoned", "prone", "restrained"})
+ATTACKS_AT_ADVANTAGE = frozenset({"invisible"})
+# Attack rolls against the bearer have advantage / disadvantage.
+ATTACKED_WITH_ADVANTAGE = frozenset(
+    {"blinded", "paralyzed", "petrified", "restrained", "stunned", "unconscious"}
+)
+ATTACKED_WITH_DISADVANTAGE = frozenset({"invisible"})
+# Prone: attacks against it within 5 feet have advantage, from farther disadvantage.
+PRONE = "prone"
+# A hit from within 5 feet on the bearer is a critical hit.
+CRITICAL_WHEN_HIT = frozenset({"paralyzed", "unconscious"})
+# The bearer automatically fails Strength and Dexterity saving throws.
+FAILS_STR_DEX = frozenset({"paralyzed", "petrified", "stunned", "unconscious"})
+# Restrained: disadvantage on Dexterity saving throws.
+DEX_SAVES_AT_DISADVANTAGE = frozenset({"restrained"})
+# The bearer can take no actions or reactions.
+INCAPACITATING = frozenset({"incapacitated", "paralyzed", "petrified", "stunned", "unconscious"})
+
+# The tiers of an attack, on the margin (total - AC); a critical is a natural roll, not a
+# band of margins (``lands_in`` says so).
+ATTACK_TIERS: tuple[Band, ...] = (
+    ("miss", None, -1, "no damage"),
+    ("hit", 0, None, "the damage"),
+    ("critical", None, None, "the damage dice doubled"),
+)
+# A saving throw's tiers, on the margin (total - DC).
+SAVE_TIERS: tuple[Band, ...] = (
+    ("fail", None, -1, "the full effect"),
+    ("save", 0, None, "half or none, as the effect says"),
+)
+# A death saving throw's tiers, on the natural d20.
+DEATH_TIERS: tuple[Band, ...] = (
+    ("two failures", None, 1, "a natural 1: two failures"),
+    ("failure", 2, 9, "one failure"),
+    ("success", 10, 19, "one success"),
+    ("revived", 20, None, "a natural 20: back with 1 hit point"),
+)
+
+
+# --- damage in dice notation -------------------------------------------------------------
+
+MAX_TYPE = 20  # characters of a damage type
+
+
+def split_damage(text: str) -> tuple[str, str]:
+    """ "1d8+3 slashing" as its notation ("1d8+3") and its type ("slashing"; "" for none);
+    ``Rejected`` in one line when the dice cannot be read."""
+    words = text.split()
+    kind = ""
+    if len(words) > 1 and words[-1].isalpha():
+        kind = words.pop().lower()
+    if len(kind) > MAX_TYPE:
+        raise Rejected(f"a damage type is at most {MAX_TYPE} letters")
+    dice = "".join(words)
+    if not dice:
+        raise Rejected("damage needs dice, like 1d8+3 slashing")
+    tree(dice)  # refuses what cannot be read
+    worked_out(dice, False)  # or worked out exactly
+    return notation(tree(dice)), kind
+
+
+@lru_cache(maxsize=256)
+def tree(text: str) -> Node:
+    """The notation read once (a forecast rolls the same few damages many times)."""
+    return parse(text)
+
+
+def doubled(node: Node) -> Node:
+    """The tree with every die rolled twice as many times: a critical hit's damage."""
+    match node:
+        case Dice():
+            return node._replace(quantity=node.quantity * 2)
+        case Group(items=items):
+            return node._replace(items=tuple(doubled(item) for item in items))
+        case Paren(inner=inner):
+            return node._replace(inner=doubled(inner))
+        case Unary(operand=operand):
+            return node._replace(operand=doubled(operand))
+        case Binary(left=left, right=right):
+            return node._replace(left=doubled(left), right=doubled(right))
+    return node
+
+
+@lru_cache(maxsize=256)
+def worked_out(text: str, critical: bool) -> Distribution:
+    """The exact distribution of the damage rolled (before any resistance), never below 0."""
+    node = tree(text)
+    return distribution(doubled(node) if critical else node).mapped(lambda v: max(int(v), 0))
+
+
+@lru_cache(maxsize=256)
+def _rolled_tree(text: str, critical: bool) -> tuple[Node, str]:
+    """The tree a damage rolls (doubled on a critical) and its notation, worked out once."""
+    node = doubled(tree(text)) if critical else tree(text)
+    return node, notation(node)
+
+
+def rolled(text: str, critical: bool, dice: DiceSource) -> tuple[int, tuple[Piece, ...], str]:
+    """The damage rolled: its total (never below 0), the dice as they fell, and the notation
+    rolled (doubled on a critical)."""
+    node, written = _rolled_tree(text, critical)
+    result = roll(node, dice)
+    return max(int(result.value), 0), result.pieces, written
+
+
+def modifier_of(
+    kind: str, resist: tuple[str, ...], vulnerable: tuple[str, ...], immune: tuple[str, ...]
+) -> str:
+    """What the target's sheet does to a damage type: "immune", "resistant", "vulnerable"
+    or ""."""
+    if kind and kind in immune:
+        return "immune"
+    if kind and kind in resist and kind not in vulnerable:
+        return "resistant"
+    if kind and kind in vulnerable and kind not in resist:
+        return "vulnerable"
+    return ""
+
+
+def adjusted(amount: int, modifier: str, half: bool = False) -> int:
+    """Damage after a save's half (rounded down) and then the target's modifier."""
+    if half:
+        amount //= 2
+    match modifier:
+        case "immune":
+            return 0
+        case "resistant":
+            return amount // 2
+        case "vulnerable":
+            return amount * 2
+    return amount

@@ -1,0 +1,47 @@
+"""Small fights of Generic d20 for its tests: sheets, a fight built from them, a command run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.commands import AddCombatant
+from rules.dice import ScriptedDice, SeededDice
+from rules.encounter import Encounter
+from rules.engine import decide, fold_onto, initial_state, new_encounter
+from rules.systems.d20.events import sheet_of
+from rules.systems.d20.sheet import HERO, D20Sheet, sheet_from_values
+
+
+def card(kind: str = "monster", **fields: str) -> D20Sheet:
+    return sheet_from_values(fields, D20Sheet(kind=kind))
+
+
+HERO_SHEET = card(HERO, hp="20/20", ac="15", attack_bonus="5", damage="1d8+3 slashing",
+                  saves="Str +3 Dex +1 Con +2")  # fmt: skip
+FOE_SHEET = card(hp="12/12", ac="13", attack_bonus="4", damage="1d6+2 piercing",
+                 saves="Dex +2 Con +1")  # fmt: skip
+
+
+def fight(*people: tuple[str, str, D20Sheet]) -> Encounter:
+    """An encounter with ``(name, side, sheet)`` added in order: c1, c2..."""
+    state = initial_state(new_encounter("Test", "d20"))
+    for name, side, sheet in people:
+        state = fold_onto(state, decide(state, AddCombatant(name=name, side=side, sheet=sheet),
+                                         SeededDice(1)))  # fmt: skip
+    return state
+
+
+def duel(hero: D20Sheet = HERO_SHEET, foe: D20Sheet = FOE_SHEET) -> Encounter:
+    return fight(("Orla", "party", hero), ("Goblin", "foes", foe))
+
+
+def run(state: Encounter, command: Any, *faces: int) -> tuple[Encounter, list[Any]]:
+    """The command with these faces, every one used; the state after, and the events."""
+    dice = ScriptedDice(faces)
+    events = decide(state, command, dice)
+    assert dice.remaining == 0, f"{dice.remaining} faces unused"
+    return fold_onto(state, events), events
+
+
+def sheet(state: Encounter, cid: str) -> D20Sheet:
+    return sheet_of(state.combatant(cid))

@@ -1,0 +1,203 @@
+"""Generic d20's odds against an independent count: every path of dice the real rules can
+roll, each with its chance, and icepool for the damage."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import icepool
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from msgspec import structs
+
+from rules.commands import AddCondition
+from rules.dice import ScriptedDice
+from rules.engine import decide, fold_onto
+from rules.systems.d20.events import D20Apply, D20Attack, D20DeathSave, D20SaveEffect
+from rules.systems.d20.odds import attack_odds, death_ends, save_chance
+from rules.systems.d20.table import worked_out
+from tests.cli.support import tracker
+from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, duel, sheet
+from tests.systems.d20.test_d20 import dying_hero
+
+
+class _Probe:
+    """Dice that follow a prefix of faces, then show 1s, and remember what was asked."""
+
+    def __init__(self, prefix: list[int]) -> None:
+        self.prefix = prefix
+        self.sides: list[int] = []
+
+    def roll(self, sides: int) -> int:
+        index = len(self.sides)
+        self.sides.append(sides)
+        return self.prefix[index] if index < len(self.prefix) else 1
+
+
+def every_path(play: Callable[[Any], Any]) -> list[tuple[Any, Fraction]]:
+    """What ``play`` gives for every sequence of faces it can ask for, with its chance."""
+    out, stack = [], [[]]
+    while stack:
+        prefix = stack.pop()
+        probe = _Probe(prefix)
+        result = play(probe)
+        if len(probe.sides) > len(prefix):
+            stack += [[*prefix, face] for face in range(1, probe.sides[len(prefix)] + 1)]
+            continue
+        chance = Fraction(1)
+        for sides in probe.sides:
+            chance /= sides
+        out.append((result, chance))
+    return out
+
+
+def tally(paths: list[tuple[Any, Fraction]]) -> dict[Any, Fraction]:
+    found: dict[Any, Fraction] = {}
+    for result, chance in paths:
+        found[result] = found.get(result, Fraction(0)) + chance
+    return found
+
+
+# --- attacks -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [0, 1, -1])
+@pytest.mark.parametrize(("bonus", "ac", "crit"), [(5, 15, 20), (0, 25, 20), (9, 3, 19)])
+def test_an_attacks_tiers_are_every_d20_the_rules_can_roll(mode, bonus, ac, crit):
+    hero = structs.replace(HERO_SHEET, attack_bonus=bonus, crit_range=crit, damage="2")
+    state = duel(hero=hero, foe=structs.replace(FOE_SHEET, ac=ac))
+    counted = tally(
+        every_path(lambda dice: decide(state, D20Attack("c1", "c2", mode), dice)[0].outcome)
+    )
+    odds = attack_odds(bonus, ac, mode, crit)
+    assert {t.label: t.p for t in odds.tiers} == {
+        t.label: counted.get(t.label, Fraction(0)) for t in odds.tiers
+    }
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(-3, 12), st.integers(1, 30), st.sampled_from([0, 1, -1]))
+def test_the_tiers_sum_to_one_and_advantage_never_hurts(bonus, ac, mode):
+    plain = attack_odds(bonus, ac, 0)
+    odds = attack_odds(bonus, ac, mode)
+    assert sum(t.p for t in odds.tiers) == 1
+    if mode > 0:
+        assert odds.tiers[0].p <= plain.tiers[0].p
+    if mode < 0:
+        assert odds.tiers[0].p >= plain.tiers[0].p
+
+
+@pytest.mark.parametrize(
+    ("notation", "pool"),
+    [
+        ("1d8+3", icepool.d8 + 3),
+        ("2d6+4", 2 @ icepool.d6 + 4),
+        ("1d4-2", (icepool.d4 - 2).map(lambda v: max(v, 0))),
+        ("4d6kh3", icepool.d6.highest(4, 3)),
+    ],
+)
+def test_damage_is_the_distribution_icepool_counts(notation, pool):
+    found = worked_out(notation, False)
+    mine = {int(v): Fraction(w, found.denominator) for v, w in found.weights.items()}
+    theirs = {int(v): Fraction(pool.quantity(v), pool.denominator()) for v in pool.outcomes()}
+    assert {v: p for v, p in mine.items() if p} == {v: p for v, p in theirs.items() if p}
+
+
+def test_a_criticals_damage_is_the_dice_doubled_as_icepool_counts():
+    found = worked_out("1d8+3", True)
+    pool = 2 @ icepool.d8 + 3
+    assert found.weights == {v: pool.quantity(v) for v in pool.outcomes()}
+    assert found.denominator == pool.denominator()
+
+
+@pytest.mark.parametrize(("hp", "resist"), [(9, ()), (4, ()), (12, ("slashing",)), (30, ())])
+def test_the_chance_to_drop_the_target_is_every_path_of_attack_and_damage(hp, resist):
+    foe = structs.replace(FOE_SHEET, hp=hp, hp_max=30, resistances=resist)
+    state = duel(foe=foe)
+
+    def drops(dice: Any) -> bool:
+        events = decide(state, D20Attack("c1", "c2", 1), dice)
+        if events[0].outcome == "miss":
+            return False
+        after = fold_onto(state, events)
+        after = fold_onto(after, decide(after, D20Apply(), ScriptedDice([])))
+        return sheet(after, "c2").hp == 0
+
+    counted = tally(every_path(drops)).get(True, Fraction(0))
+    modifier = "resistant" if resist else ""
+    odds = attack_odds(5, 13, 1, damage="1d8+3", modifier=modifier, to_drop=hp)
+    assert odds.extra["drop"] == counted
+
+
+# --- saving throws and death saves ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("restrained", [False, True])
+@pytest.mark.parametrize("dc", [5, 13, 22])
+def test_a_saves_chance_is_every_d20_the_rules_can_roll(dc, restrained):
+    state = duel()
+    if restrained:
+        state = fold_onto(state, decide(state, AddCondition("c2", "restrained"), ScriptedDice([])))
+    effect = D20SaveEffect("c1", ("c2",), "Net", "dex", dc, "")
+    counted = tally(every_path(lambda dice: decide(state, effect, dice)[0].rolls[0].success))
+    assert save_chance(2, dc, -1 if restrained else 0) == counted.get(True, Fraction(0))
+
+
+def test_a_dying_heros_chance_of_each_end_is_every_path_of_death_saves():
+    start = dying_hero()
+
+    def end(dice: Any) -> str:
+        state = start
+        for round_ in range(1, 10):
+            state = state.update(round=round_)
+            state = fold_onto(state, decide(state, D20DeathSave("c2"), dice))
+            orla = sheet(state, "c2")
+            if orla.hp > 0:
+                return "revived"
+            if orla.dead:
+                return "dead"
+            if orla.stable:
+                return "stable"
+        raise AssertionError("death saves that never end")
+
+    counted = tally(every_path(end))
+    assert death_ends(0, 0) == (counted["revived"], counted["stable"], counted["dead"])
+
+
+# --- the headless commands -----------------------------------------------------------------------
+
+
+def test_tracker_odds_d20_gives_exact_fractions():
+    result = tracker("odds", "d20", "--attack", "5", "--ac", "15", "--advantage", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [(t["label"], t["exact"]) for t in data["tiers"]] == [
+        ("miss", "81/400"),
+        ("hit", "7/10"),
+        ("critical", "39/400"),
+    ]
+
+
+def test_tracker_roll_d20_rolls_the_damage_of_a_hit_reproducibly():
+    args = ("roll", "d20", "--attack", "5", "--ac", "10", "--damage", "1d8+3 slashing")
+    first = tracker(*args, "--seed", "7", "--json")
+    assert first.returncode == 0, first.stderr
+    data = json.loads(first.stdout)
+    assert data["tier"] in ("miss", "hit", "critical") and data["seed"] == 7
+    assert first.stdout == tracker(*args, "--seed", "7", "--json").stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--ac", "99"), ("--damage", "banana"), ("--crit", "1"), ("--attack", "100000")],
+)
+def test_tracker_odds_d20_refuses_a_bad_option_in_one_line(args):
+    base = {"--attack": "5", "--ac": "15"}
+    base.update(dict([args]))
+    flat = [x for pair in base.items() for x in pair]
+    result = tracker("odds", "d20", *flat)
+    assert result.returncode != 0 and len(result.stderr.strip().splitlines()) == 1
