@@ -16,7 +16,6 @@ TESTS = Path(__file__).resolve().parents[1]
 ALLOWED = {
     "app/test_app.py",
     "app/test_app_command_line.py",
-    "app/test_app_dialog_reuse.py",
     "app/test_app_library.py",
     "app/test_app_solo.py",
     "app/test_app_table_tools.py",
