@@ -19,6 +19,7 @@ from rules.registry import names
 from tests.example import BIN, ROOT, clone
 from tracker.demos import DEMOS
 
+SUMMARY = ("FAILED", "ERROR ")
 PART = ["tests/contract", "tests/rules", "tests/cli", "tests/storage"]
 
 
@@ -38,11 +39,13 @@ def without(name: str, pytest_options: list[str]) -> bool:
         delete(root, name)
         print(f"# without {name}", flush=True)
         env = {**os.environ, "PYTHONPATH": str(root)}
-        pytest = [str(BIN / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
+        pytest = [str(BIN / "python"), "-m", "pytest", "-p", "no:cacheprovider", "-rfE"]
         for step in ([*pytest, "-n", "0", "-q", "--collect-only"], [*pytest, *pytest_options]):
             shown = subprocess.run(step, cwd=root, env=env, capture_output=True, text=True)
             if shown.returncode != 0:
-                print(shown.stdout[-6000:], shown.stderr[-2000:], sep="\n")
+                # What failed, one line each (``-rfE``), rather than every traceback.
+                summary = [line for line in shown.stdout.splitlines() if line[:6] in SUMMARY]
+                print(*(summary or [shown.stdout[-6000:]]), shown.stderr[-2000:], sep="\n")
                 print(f"without {name}: `{' '.join(step[2:])}` failed", flush=True)
                 return False
             print(shown.stdout.strip().splitlines()[-1], flush=True)
