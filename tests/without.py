@@ -1,8 +1,8 @@
 """``make without``: each rule system deleted in turn from a temporary copy of the checkout (its
 folder ``rules/systems/<name>/`` and its demo in ``saves/``), then the suite collected there
 with no error and a part of it run (``tests/contract tests/rules tests/cli tests/storage`` with
-``-n 3``). ``make without ARGS="painpool"`` deletes only the systems named;
-``ARGS="painpool -- tests"`` runs the pytest options after ``--`` instead (here the whole
+``-n 3``). ``make without ARGS="NAME ..."`` deletes only the systems named;
+``ARGS="NAME -- tests"`` runs the pytest options after ``--`` instead (here the whole
 suite). The checkout is left as it is; exit status 1 on a failure.
 """
 

@@ -3,7 +3,6 @@ systems' own sheet forms; bad files get one line naming the field and the line, 
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -22,17 +21,6 @@ attack = 2
 wounds = 0
 skills = "Hide +4"
 """
-
-
-def test_list_by_system_and_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--library", str(tmp_path), "library", "list", "--system", "fatigue")
-    assert code == 0
-    assert "Bandit" in out and "Mara" in out and "Orla" not in out
-    code, out, _ = run(capsys, "library", "list", "--json", "--library", str(tmp_path))
-    listed = json.loads(out)
-    juggernaut = next(e for e in listed if e["name"] == "Juggernaut")
-    assert juggernaut["kind"] == "challenge" and juggernaut["sheet"]["tokens"] == "8"
-    assert juggernaut["bundled"] is True
 
 
 def test_add_keeps_a_file_and_it_stands_in_for_a_bundled_one(

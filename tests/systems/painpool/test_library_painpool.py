@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,12 @@ def test_a_bad_kind_gets_one_line_with_its_line(
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "line 3: Pain Pool has no kind" in err, err
     assert str(source) in err and not (tmp_path / "l").exists()
+
+
+def test_list_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "library", "list", "--json", "--library", str(tmp_path))
+    assert code == 0
+    listed = json.loads(out)
+    juggernaut = next(e for e in listed if e["name"] == "Juggernaut")
+    assert juggernaut["kind"] == "challenge" and juggernaut["sheet"]["tokens"] == "8"
+    assert juggernaut["bundled"] is True
