@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke example docs
+.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke example without docs
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
@@ -68,6 +68,11 @@ test: check browser
 # the checkout, and every check and the whole suite run there (tests/example.py).
 example: $(STAMP)
 	$(BIN)/python -m tests.example $(ARGS)
+
+# Each rule system deleted in turn (its folder and its demo) from a temporary copy of the
+# checkout: the suite collects with no error and its core tests pass there (tests/without.py).
+without: $(STAMP)
+	$(BIN)/python -m tests.without $(ARGS)
 # The wheel built and installed (not editable) in a fresh venv, and the installed tracker
 # smoke-tested there, from outside the checkout (tests/installed/run.py says how; about a
 # minute under load; the dependencies' wheels are downloaded once, into .venv/wheelhouse).

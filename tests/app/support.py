@@ -10,8 +10,8 @@ from typing import Any
 from textual import events
 from textual.command import CommandList, CommandPalette
 
-from rules.dice import DiceSource, SeededDice
-from rules.engine import new_encounter
+from rules.dice import DiceSource, ScriptedDice, SeededDice
+from rules.engine import decide, new_encounter
 from rules.history import History
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
@@ -29,6 +29,14 @@ def make_app(
     history = history or History(new_encounter("Cellar", "livehack"))
     session = EncounterSession(history, dice or SeededDice(1), tmp_path / "cellar.fight")
     return TrackerApp(session, saves=tmp_path)
+
+
+def fight_of(system: str, *commands: object) -> History:
+    """A new encounter named Pit in ``system``, with ``commands`` given (they roll no dice)."""
+    history = History(new_encounter("Pit", system))
+    for command in commands:
+        history.commit(decide(history.state, command, ScriptedDice([])))
+    return history
 
 
 async def add_combatant(pilot: Any, name: str, side: str | None = None) -> None:

@@ -10,7 +10,6 @@ import pytest
 from rules.dice import ScriptedDice, SeededDice
 from rules.history import History
 from rules.plain_dice import DiceRolled
-from rules.systems.fatigue.demo import build as fatigue_demo
 from rules.systems.livehack.demo import build as livehack_demo
 from tests.app.support import from_palette, until
 from tests.hostile_text import CONTROL_DICE, HOSTILE_DICE, unsafe, unsafe_strings
@@ -151,21 +150,6 @@ async def test_plus_and_minus_on_the_selected_row(tmp_path: Path) -> None:
         await pilot.press("u")
         await pilot.pause()
         assert wounds(app, selected) == before + 2
-
-
-async def test_the_systems_own_word_and_a_falling_track(tmp_path: Path) -> None:
-    app = make_app(tmp_path, fatigue_demo())
-    async with app.run_test(size=SMALL, notifications=True) as pilot:
-        pane = app.screen.query_one(CombatantsPane)
-        first = app.session.state.combatant(pane.selected_id or "")
-        health = first.sheet.health
-        await type_line(pilot, f"damage {first.id} 3")  # Fatigue's word for the worse way
-        assert app.session.state.combatant(first.id).sheet.health == health - 3
-        assert f"{first.name} Health: {health} → {health - 3} (-3)" in screen_text(app)
-        pane.focus()
-        await pilot.press("plus")  # + raises the number shown: Health, so it heals
-        await pilot.pause()
-        assert app.session.state.combatant(first.id).sheet.health == health - 2
 
 
 async def test_export_from_the_line_and_the_palette(tmp_path: Path) -> None:

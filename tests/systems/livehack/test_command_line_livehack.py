@@ -1,4 +1,5 @@
-"""The `:` command line without the app: lines become commands, completions fit the line."""
+"""The `:` command line without the app, in LiveHack's demo: lines become commands,
+completions fit the line (each other system's own forms: its test_command_line_<name>.py)."""
 
 from __future__ import annotations
 
@@ -21,30 +22,13 @@ from rules.dice import SeededDice
 from rules.engine import decide
 from rules.errors import Rejected
 from rules.history import History
-from rules.registry import get_system
-from rules.systems.beerrun import demo as beerrun
-from rules.systems.fatigue import demo as fatigue
 from rules.systems.livehack import demo as livehack
-from rules.systems.painpool import demo as painpool
+from tests.app.line_support import context, options, refused, run
 from tracker import command_history
 from tracker.line_commands.completion import complete
-from tracker.line_commands.outcomes import Context, Execute, Redo, Say, ScreenAction, Undo
+from tracker.line_commands.outcomes import Redo, Say, ScreenAction, Undo
 from tracker.line_commands.resolve import hint, resolve
 from tracker.line_commands.words import find_combatant, handles, slug
-
-PALETTE = (
-    ("Next turn/round", "next_turn", "key: n"),
-    ("Replay", "replay", "key: R"),
-    ("Add", "add_combatant", "key: a"),
-    ("Quit", "quit", "key: q"),
-    ("LiveHack: Grim test", "system('grim')", ""),
-)
-
-
-def context(history: History, **kw: object) -> Context:
-    state = history.state
-    return Context(state=state, system=get_system(state.system), palette=PALETTE, **kw)  # type: ignore[arg-type]
-
 
 WARREN = livehack.build()  # read only: commands are resolved, never committed
 
@@ -52,18 +36,6 @@ WARREN = livehack.build()  # read only: commands are resolved, never committed
 @pytest.fixture
 def warren() -> History:
     return WARREN
-
-
-def run(line: str, history: History, **kw: object) -> object:
-    outcome = resolve(line, context(history, **kw))
-    assert isinstance(outcome, Execute), outcome
-    return outcome.command
-
-
-def refused(line: str, history: History) -> str:
-    with pytest.raises(Rejected) as caught:
-        resolve(line, context(history))
-    return caught.value.message
 
 
 # --- rolls from the dialog's own fields ---------------------------------------------------
@@ -91,16 +63,6 @@ def test_the_command_rolls_when_the_rules_decide_it(warren: History) -> None:
     command = run("attack orla goblin-sneak +effort 1", warren)
     events = decide(warren.state, command, SeededDice(3))
     assert events and type(events[0]).__name__ == "LiveHackRolled"
-
-
-def test_other_systems_use_their_own_forms() -> None:
-    mara = run("roll mara brute +attacker-dice 2d10 relaxed", fatigue.build())
-    assert (mara.attacker_id, mara.defender_id) == ("c1", "c3")  # type: ignore[attr-defined]
-    assert mara.attacker_dice == "2d10" and mara.attacker_attitude == "relaxed"  # type: ignore[attr-defined]
-    pains = run('roll bullet juggernaut maneuver +intent "find the weak plate"', painpool.build())
-    assert pains.kind == "maneuver" and pains.intent == "find the weak plate"  # type: ignore[attr-defined]
-    pool = run("pool tib bouncer", beerrun.build())
-    assert (pool.combatant_id, pool.against) == ("c2", "c3")  # type: ignore[attr-defined]
 
 
 def test_system_actions_by_id_or_title(warren: History) -> None:
@@ -235,10 +197,6 @@ def test_a_name_like_markup_is_plain_text() -> None:
 # --- completion and hints -----------------------------------------------------------------------
 
 
-def options(line: str, history: History) -> list[str]:
-    return complete(line, context(history)).options
-
-
 def test_completes_command_names(warren: History) -> None:
     assert options(":att", warren)[:2] == ["attack", "attribute-check"]
     assert options("gri", warren) == ["grim", "grim-test"]
@@ -264,13 +222,6 @@ def test_completes_conditions_durations_sides_dice_and_help() -> None:
     assert options("uncond goblin-boss ", warren) == ["Incapacitated", "Prone"]
     assert options("add Wolf ", warren) == ["party", "foes"]
     assert options("help un", warren) == ["uncond", "undo"]
-    assert "d12" in options("pool mags +dice d1", beerrun.build())
-    assert options("roll mara brute +attacker-dice ", fatigue.build()) == [
-        "5d4",
-        "2d10",
-        "1d20",
-        "open-d20",
-    ]
 
 
 def test_completion_lines_and_hints(warren: History) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from rules.commands import AddCombatant
 from rules.systems.livehack.system import LiveHackSheet
-from tests.app.test_app_livehack import BIG, fight, make_app
 from tests.screen import screen_text
+from tests.systems.livehack.test_app_livehack import BIG, fight, make_app
 from tracker.screens.form import FormScreen
 from tracker.widgets.choice import Choice
 from tracker.widgets.roll_log import RollLog
