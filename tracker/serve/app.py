@@ -100,6 +100,8 @@ class TableApp(TrackerApp):
         screen = self.screen
         if self.seat.role == "gm" or not isinstance(screen, EncounterScreen):
             return
+        if event.key in screen.active_bindings:
+            return  # offered: its binding ran
         for binding in screen.BINDINGS:
             if not isinstance(binding, Binding) or event.key not in binding.key.split(","):
                 continue
