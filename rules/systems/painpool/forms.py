@@ -171,7 +171,13 @@ def roll_form(state: Encounter, selected: str | None) -> list[Field]:
     people = tuple((h.id, h.name) for h in heroes)
     return [
         *fields,
-        Field(key="pain_extra", label="Extra pain dice (GM)", default="0", help="2 or 2d6"),
+        Field(
+            key="pain_extra",
+            label="Extra pain dice (GM)",
+            default="0",
+            help="2 or 2d6",
+            kind="text",
+        ),
         _choice("beneficiary", "Maneuver's bonus die to", people, roller.id),
         _choice("sticky", "Sticky maneuver", YES_NO, "no"),
         Field(key="best", label="Best outcome", kind="text"),

@@ -276,7 +276,13 @@ def challenge_form(sheet: ChallengeSheet) -> list[Field]:
         for key, label in TEMPLATES
     ]
     return [
-        Field(key="pool", label="Pain Pool dice (d6)", default=str(sheet.pool), help="3 or 3d6"),
+        Field(
+            key="pool",
+            label="Pain Pool dice (d6)",
+            default=str(sheet.pool),
+            help="3 or 3d6",
+            kind="text",
+        ),
         Field(key="tokens", label="Health tokens", default=str(sheet.tokens)),
         Field(key="lost", label="Tokens lost", default=str(sheet.lost)),
         Field(

@@ -69,7 +69,7 @@ def test_bad_input_gets_one_line_and_status_2(args: tuple[str, ...], message: st
 
 
 def test_the_bundled_demo_is_mid_conflict() -> None:
-    path = Path(__file__).parents[2] / "saves" / "demo-beer-run.fight"
+    path = Path(__file__).parents[3] / "saves" / "demo-beer-run.fight"
     state = storage.read(path).state
     assert state.system == "beerrun" and state.round == 2
     assert state.last_roll is not None and not state.last_roll_applied  # damage to land

@@ -139,7 +139,7 @@ async def test_the_fatigue_demo_fits_80_columns(tmp_path: Path) -> None:
 def test_the_bundled_demo_save_is_the_demo_mid_fight() -> None:
     from tracker import storage
 
-    saved = storage.read(Path(__file__).parents[2] / "saves" / "demo-fatigue.fight")
+    saved = storage.read(Path(__file__).parents[3] / "saves" / "demo-fatigue.fight")
     assert saved.state == fatigue_demo().state
     roll = saved.state.last_roll
     assert isinstance(roll, FatigueChecked) and not saved.state.last_roll_applied

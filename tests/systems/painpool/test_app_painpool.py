@@ -233,3 +233,23 @@ async def test_a_bonus_die_given_to_another_hero_by_keys(tmp_path: Path) -> None
         assert "Prof holds armour weak: gives it to Bullet" in screen_text(app)
         held = [c.sheet.held for c in app.session.state.combatants]
         assert held == [(), (HeldBonus(name="armour weak"),)]
+
+
+async def test_extra_pain_dice_are_typed_in_dice_notation_by_keys(tmp_path: Path) -> None:
+    """The roll dialog's "Extra pain dice" takes ``2d6`` as typed (a number-only field kept
+    the digits alone, ``26``), and a value it cannot read is refused, saying so."""
+    from textual.widgets import Input
+
+    from tests.app.test_layout import open_roll_dialog
+
+    session = EncounterSession(painpool_demo(), SeededDice(3), tmp_path / "bridge.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_roll_dialog(pilot)
+        field = dialog.query_one("#field-pain_extra", Input)
+        field.focus()
+        await pilot.press("home", "ctrl+k", *"2d6")
+        await until(pilot, lambda: field.value == "2d6", "2d6 typed as it is")
+        await pilot.press("home", "ctrl+k", *"2d8", "enter")
+        await until(pilot, lambda: "Extra pain dice: " in screen_text(app), "the refusal")
+        assert app.screen is dialog

@@ -72,7 +72,7 @@ def test_a_missing_pool_is_an_argparse_error() -> None:
 
 
 def test_the_bundled_demo_is_mid_challenge() -> None:
-    path = Path(__file__).parents[2] / "saves" / "demo-pain-pool.fight"
+    path = Path(__file__).parents[3] / "saves" / "demo-pain-pool.fight"
     state = storage.read(path).state
     assert state.system == "painpool"
     juggernaut = next(c for c in state.combatants if c.name == "Juggernaut")
