@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rich.table import Table
 from rich.text import Text
@@ -24,9 +24,16 @@ def key_label(keys: str) -> str:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close help")]
 
-    def __init__(self, bindings: Iterable[BindingType], intro: str) -> None:
+    def __init__(
+        self,
+        bindings: Iterable[BindingType],
+        intro: str,
+        offered: Callable[[Binding], bool] = lambda binding: True,
+    ) -> None:
+        """``offered`` keeps the keys this seat may use: a player is not shown the GM's."""
         super().__init__()
-        self.bindings = [b for b in bindings if isinstance(b, Binding)]  # no bare tuples here
+        # No bare tuples here; the bindings are read here, in the dialog's code.
+        self.bindings = [b for b in bindings if isinstance(b, Binding) and offered(b)]
         self.intro = intro
 
     def compose(self) -> ComposeResult:

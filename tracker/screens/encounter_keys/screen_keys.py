@@ -73,13 +73,11 @@ class ScreenKeys(Area):
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."
-        # Only the keys this seat's role has: a player is not shown the GM's.
-        offered = [
-            binding
-            for binding in self.BINDINGS
-            if isinstance(binding, Binding) and self.check_action(*parse(binding.action)[1:])
-        ]
-        self.app.push_screen(HelpScreen(offered, intro))
+        self.app.push_screen(HelpScreen(self.BINDINGS, intro, self.offers))
+
+    def offers(self, binding: Binding) -> bool:
+        """Whether this seat's role has ``binding``'s action."""
+        return bool(self.check_action(*parse(binding.action)[1:]))
 
     async def action_quit(self) -> None:
         await self.app.action_quit()  # the app's: it saves first
