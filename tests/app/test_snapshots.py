@@ -88,7 +88,7 @@ def crowded(demo: str):
         if not session.system.pending(session.state):
             await pilot.press("r", "enter")  # a roll, not applied
         await settle(pilot)
-        await pilot.press("down", "down", "down", "down", "down")  # the last row: a foe
+        await pilot.press("down", "down", "down", "down", "down")  # a foe (the last row if few)
         await pilot.press("c", *NET, "enter")
         await settle(pilot)
         pilot.app.clear_notifications()
