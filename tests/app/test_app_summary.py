@@ -13,7 +13,7 @@ from textual.widgets import DataTable
 from rules.dice import SeededDice
 from rules.outcome import Summary, summary_of
 from rules.registry import get_system
-from tests.screen import screen_text
+from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
 from tracker.screens.summary import COUNTING, SummaryScreen
@@ -46,7 +46,8 @@ async def test_the_summary_table_fits_the_dialog(
         table = await open_summary(app, pilot)
         assert table.virtual_size.width <= table.scrollable_content_region.width  # no → scroll
         region = table.region
-        lines = [line[region.x : region.right] for line in screen_text(app).splitlines()]
+        # By cells, not characters: a wide one (the log's 🎲) left of the dialog shifts the text.
+        lines = [strip.crop(region.x, region.right).text for strip in screen_strips(app)]
         header, rows = lines[region.y], lines[region.y + 1 : region.bottom]
         for label in ("Name", "Out", "Dealt", "Taken"):  # what the fight did, never left out
             assert label in header, header

@@ -170,6 +170,8 @@ async def test_the_header_shows_what_waits_in_full(tmp_path: Path, demo: str, wa
 
 @pytest.mark.parametrize("demo", sorted(DEMOS))
 async def test_the_columns_fit_the_pane_at_80x24(tmp_path: Path, demo: str) -> None:
+    from tests.app.test_snapshots import NET  # the long condition `crowd` puts on a foe
+
     app = demo_app(demo, tmp_path)
     async with app.run_test(size=SMALL) as pilot:
         await crowd(pilot, demo)
@@ -184,10 +186,12 @@ async def test_the_columns_fit_the_pane_at_80x24(tmp_path: Path, demo: str) -> N
             assert ("⚙" in row) == state.is_solo(combatant)  # the Solo column
         # The long condition: whole in its row where the columns leave room (few stats), else
         # shortened there and whole on the pane's lower border.
-        foe = state.combatants[-1]
+        # The row it went on is the selected one (the last row where the rows are few; the turn
+        # order need not end on the last one added).
+        foe = next(c for c in state.combatants if any(x.name == NET for x in c.conditions))
         assert pane.selected_id == foe.id
         border = next(line for line in text.splitlines() if line.startswith("┗"))
-        if "Entangled in a weighted net" in "\n".join(rows):
+        if NET in "\n".join(rows):
             assert set(border[1:-1]) == {"━"}
         else:
             # The condition that puts it out of the fight is the word after its name instead.

@@ -77,6 +77,9 @@ def test_main_screen(snap_compare, demo: str, size: tuple[int, int]) -> None:
 # pane's lower border). Nothing may be cut off.
 
 
+NET = "Entangled in a weighted net"  # the long condition
+
+
 def crowded(demo: str):
     async def run_before(pilot) -> None:
         await pilot.pause()
@@ -85,8 +88,8 @@ def crowded(demo: str):
         if not session.system.pending(session.state):
             await pilot.press("r", "enter")  # a roll, not applied
         await settle(pilot)
-        await pilot.press("down", "down", "down", "down", "down")  # the last row: a foe
-        await pilot.press("c", *"Entangled in a weighted net", "enter")
+        await pilot.press("down", "down", "down", "down", "down")  # a foe (the last row if few)
+        await pilot.press("c", *NET, "enter")
         await settle(pilot)
         pilot.app.clear_notifications()
         await settle(pilot)
