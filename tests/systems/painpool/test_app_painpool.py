@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input
 
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import new_encounter
 from rules.history import History
 from rules.systems.painpool.demo import build as painpool_demo
 from tests.app.support import until
+from tests.app.test_layout import open_roll_dialog
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
@@ -238,10 +240,6 @@ async def test_a_bonus_die_given_to_another_hero_by_keys(tmp_path: Path) -> None
 async def test_extra_pain_dice_are_typed_in_dice_notation_by_keys(tmp_path: Path) -> None:
     """The roll dialog's "Extra pain dice" takes ``2d6`` as typed (a number-only field kept
     the digits alone, ``26``), and a value it cannot read is refused, saying so."""
-    from textual.widgets import Input
-
-    from tests.app.test_layout import open_roll_dialog
-
     session = EncounterSession(painpool_demo(), SeededDice(3), tmp_path / "bridge.fight")
     app = TrackerApp(session, saves=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
