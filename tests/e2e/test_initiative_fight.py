@@ -44,10 +44,13 @@ def fought_in_order() -> str:
     )
 
 
+PATIENCE = 30.0  # seconds for the program to save what was typed: ten commands on a busy CI
+
+
 def saved(path: Path, condition: Callable[[Encounter], bool], what: str) -> Encounter:
     """The encounter as the program saved it, once ``condition`` holds (it saves after every
     change; a read may meet a journal frame half written, and is tried again)."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + PATIENCE
     while True:
         try:
             state = storage.read(path).state
@@ -56,7 +59,8 @@ def saved(path: Path, condition: Callable[[Encounter], bool], what: str) -> Enco
         if state is not None and condition(state):
             return state
         if time.monotonic() > deadline:
-            raise AssertionError(f"never saved: {what}")
+            seen = state and [(c.name, [k.name for k in c.conditions]) for c in state.combatants]
+            raise AssertionError(f"never saved: {what}; the last saved: {seen}")
         time.sleep(0.05)
 
 
