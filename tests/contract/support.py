@@ -7,10 +7,7 @@ Every check is a plain function of the system (and its demo), so both can call i
 
 from __future__ import annotations
 
-import argparse
 import json
-import subprocess
-import sys
 from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
@@ -20,19 +17,19 @@ import msgspec
 from rich.errors import StyleSyntaxError
 from rich.style import Style
 
-from rules import registry, snapshot, solo
-from rules.commands import DiscardConsequence, SetSolo
+from rules import registry, snapshot
+from rules.commands import DiscardConsequence
 from rules.dice import SeededDice
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, NoState
 from rules.engine import apply, decide, describe, fold_onto, initial_state
 from rules.errors import Rejected
-from rules.events import ConsequenceDiscarded, CoreEvent, NoteAdded, SoloChose
+from rules.events import ConsequenceDiscarded, CoreEvent
 from rules.forms import Field
 from rules.history import History
 from rules.logline import LogEntry, Span
 from rules.odds import Odds, TierOdds
 from rules.outcome import Summary, outcome, summary_of
-from rules.system import Damage, Landing, Luck, Move, Policy, RuleSystem, Tier
+from rules.system import Damage, Landing, Luck, Policy, RuleSystem, Tier
 from tracker.render import PLAIN_COLOURS, STYLES, THEME_COLOUR, styles_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -542,200 +539,3 @@ def check_outcome(system: RuleSystem, history: History) -> Summary:
 
 def sides_of(state: Encounter) -> list[str]:
     return list(dict.fromkeys(c.side for c in state.combatants))
-
-
-# --- solo play --------------------------------------------------------------------------------
-
-
-def sides(state: Encounter) -> list[str]:
-    return list(dict.fromkeys(c.side for c in state.combatants))
-
-
-def check_solo(system: RuleSystem, state: Encounter) -> list[object]:
-    """``rules.solo.respond`` on a state with a solo side: every move a SoloChose line with a
-    policy the system lists, then its events; nothing refused, no endless loop."""
-    policies = {p.id for p in system.solo_policies}
-    events = solo.respond(state, SeededDice(SEED + 2))
-    assert isinstance(events, list)
-    if not policies:
-        assert events == [], f"{system.name} has no solo policies but made moves"
-        assert system.solo_move(state) is None
-        return events
-    assert not events or isinstance(events[0], SoloChose), "a move starts with a SoloChose"
-    for event in events:
-        assert not (isinstance(event, NoteAdded) and event.text.startswith(SOLO_TROUBLE)), (
-            event.text
-        )
-        if isinstance(event, SoloChose):
-            assert event.policy in policies, f"a move by {event.policy!r}, not one of {policies}"
-            assert event.reason.strip(), "a move with no reason"
-            who = state.find(event.combatant_id)
-            assert who is not None and state.is_solo(who), "a move for a combatant not solo"
-        state = play(system, state, [event])
-    return events
-
-
-def check_solo_fill(system: RuleSystem, state: Encounter) -> None:
-    """The roll dialog filled by the solo side's policies: values, and one Move per choice."""
-    try:
-        values = values_of(system.action_form(state, "roll", actor(state)))
-    except Rejected:
-        return
-    filled, moves = solo.fill(state, "roll", values)
-    assert isinstance(filled, dict) and all(isinstance(v, str) for v in filled.values())
-    for move in moves:
-        assert isinstance(move, Move) and move.command is None and move.reason.strip()
-        who = state.find(move.actor_id)
-        assert who is not None and state.is_solo(who), "a dialog choice for a combatant not solo"
-
-
-def check_solo_sides(system: RuleSystem, history: History) -> list[str]:
-    """Each side of the fight on solo in turn, from the history's state: the moves made are
-    checked, saved and reopened, then undone with the side's solo. Returns the sides that
-    moved."""
-    moved = []
-    state = history.state
-    for side in sides(state):
-        history.commit(decide(state, SetSolo(side), SeededDice(SEED)), f"solo {side}")
-        events = check_solo(system, history.state)
-        check_solo_fill(system, history.state)
-        if events:
-            moved.append(side)
-            history.commit(events, "solo moves")
-            check_save_round_trip(history)
-            history.undo()
-        history.undo()
-        assert history.state == state
-    return moved
-
-
-# --- the parts the tracker looks up by name (see rules/headless.py) ---------------------------
-
-
-def parsed(module: Any, words: tuple[str, ...]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    module.add_arguments(parser)
-    return parser.parse_args(list(words))
-
-
-def example(module: Any) -> tuple[str, ...]:
-    words = module.EXAMPLE
-    assert isinstance(words, tuple) and all(isinstance(w, str) for w in words), words
-    return words
-
-
-def check_demo_stem(name: str) -> str:
-    stem = registry.part(name, "demo").STEM  # type: ignore[union-attr]
-    assert isinstance(stem, str) and stem.strip() and "/" not in stem, repr(stem)
-    return stem
-
-
-def check_roll_cli(name: str) -> None:
-    from rules.headless import RollReport
-
-    module = registry.part(name, "roll_cli")
-    assert module is not None, f"rules/systems/{name}/roll_cli.py is missing"
-    words = example(module)
-    report = module.roll(parsed(module, words), SeededDice(SEED))
-    assert isinstance(report, RollReport)
-    assert isinstance(report.text, str) and report.text.strip()
-    assert isinstance(report.data, dict) and report.data.get("system") == name
-    assert json.loads(json.dumps(report.data)) == report.data, "the data is not JSON-ready"
-    assert module.roll(parsed(module, words), SeededDice(SEED)) == report, "not reproducible"
-
-
-def odds_cli(system: RuleSystem) -> Any:
-    """The system's odds_cli; None only for a system without odds, which may have none."""
-    module = registry.part(system.name, "odds_cli")
-    assert module is not None or not system.has_odds, (
-        f"rules/systems/{system.name}/odds_cli.py is missing"
-    )
-    return module
-
-
-def check_odds_cli(system: RuleSystem) -> None:
-    module = odds_cli(system)
-    if module is not None:
-        answer = module.answer(parsed(module, example(module)))
-        check_odds(system, answer, "odds_cli.answer")
-
-
-def check_tracker_roll_and_odds(system: RuleSystem, capsys: Any) -> None:
-    """``tracker roll`` and ``tracker odds`` with the parts' EXAMPLEs: exit 0, some output,
-    and with --json, JSON naming the system."""
-    from tracker import cli
-
-    name = system.name
-    asked = [["roll", name, *example(registry.part(name, "roll_cli")), "--seed", "1"]]
-    module = odds_cli(system)
-    if module is not None:
-        asked.append(["odds", name, *example(module)])
-    for words in asked:
-        assert cli.main(words) == 0, words
-        assert capsys.readouterr().out.strip(), words
-        assert cli.main([*words, "--json"]) == 0, words
-        assert json.loads(capsys.readouterr().out)["system"] == name, words
-
-
-# --- what a fresh process loads ----------------------------------------------------------------
-
-# Imports the modules named, runs the code given, and prints every module loaded since.
-PROBE = """
-import sys
-before = set(sys.modules)
-for name in sys.argv[2:]:
-    __import__(name)
-exec(sys.argv[1])
-print(" ".join(sorted(set(sys.modules) - before)))
-"""
-
-
-def loaded(code: str, *modules: str) -> set[str]:
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, code, *modules],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return set(result.stdout.split())
-
-
-def check_initiative(system: RuleSystem, history: History) -> None:
-    """The initiative hooks on a demo: with a turn order, each combatant's dice roll to a
-    number (no goal), its tie-break is a tuple of integers, everyone rolled and sorted is
-    one step, saved and undone; without one, every initiative command is refused in the
-    system's own line."""
-    from rules.commands import RollInitiative, SetInitiative, SortInitiative
-    from rules.initiative import roll as roll_initiative
-
-    state = history.state
-    why = system.why_no_initiative()
-    assert bool(why) != system.uses_turn_order, "why_no_initiative: a line without turn order"
-    if why:
-        for command in (RollInitiative(), SortInitiative(), SetInitiative("c1", "3")):
-            try:
-                decide(state, command, SeededDice(SEED))
-            except Rejected as exc:
-                assert exc.message == why
-            else:
-                raise AssertionError(f"{system.name} took {command!r} without a turn order")
-        return
-    for combatant in state.combatants:
-        value, rolled = roll_initiative(system.initiative_dice(state, combatant), SeededDice(SEED))
-        assert isinstance(value, int) and (rolled is None or not rolled.goal)
-        tiebreak = system.initiative_tiebreak(combatant)
-        assert isinstance(tiebreak, tuple) and all(isinstance(t, int) for t in tiebreak)
-        assert isinstance(system.initiative_on_add(state, combatant), bool)
-    before = history.state
-    waiting = [c for c in before.combatants if c.initiative is None]
-    if waiting:
-        history.commit(decide(before, RollInitiative(), SeededDice(SEED)), "roll initiative")
-        after = history.state
-        assert all(c.initiative is not None for c in after.combatants)
-        assert sorted(c.id for c in after.combatants) == sorted(c.id for c in before.combatants)
-        check_save_round_trip(history)
-        history.undo()
-        assert history.state == before

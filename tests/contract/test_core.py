@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .support import loaded
+from .headless_checks import (
+    loaded,
+)
 
 CORE = ("rules.engine", "rules.history", "rules.snapshot", "rules.solo")
 

@@ -22,24 +22,30 @@ from rules.system import RuleSystem
 from tests.rules.test_purity import offences
 from tracker.demos import DEMOS
 
+from .headless_checks import (
+    check_demo_stem,
+    check_odds_cli,
+    check_roll_cli,
+    check_tracker_roll_and_odds,
+)
+from .initiative_checks import (
+    check_initiative,
+)
+from .solo_checks import (
+    check_solo_sides,
+)
 from .support import (
     ROOT,
     check_action,
     check_consequence,
-    check_demo_stem,
     check_identity,
-    check_initiative,
-    check_odds_cli,
     check_outcome,
     check_pending,
     check_roll,
-    check_roll_cli,
     check_roll_odds,
     check_save_round_trip,
     check_sheet_round_trip,
-    check_solo_sides,
     check_tags,
-    check_tracker_roll_and_odds,
     demo,
     roll_from_demo,
     selections,

@@ -9,13 +9,15 @@ from __future__ import annotations
 from rules import registry
 from rules.system import RuleSystem
 
-from .support import (
+from .headless_checks import (
     check_demo_stem,
     check_odds_cli,
     check_roll_cli,
     check_tracker_roll_and_odds,
-    demo,
     loaded,
+)
+from .support import (
+    demo,
 )
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from rules.history import History
 from rules.system import RuleSystem
 
-from .support import check_initiative
+from .initiative_checks import (
+    check_initiative,
+)
 
 
 def test_initiative(system: RuleSystem, history: History) -> None:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from rules.system import RuleSystem
 
-from .support import Rolled, check_solo_sides
+from .solo_checks import (
+    check_solo_sides,
+)
+from .support import (
+    Rolled,
+)
 
 
 def test_each_side_on_solo_moves_by_a_listed_policy_or_not_at_all(
