@@ -58,11 +58,22 @@ uninstall:
 		rm -rf $(TOOL_VENV) && rm -f $(TOOL_BIN)/tracker ; \
 	fi
 
-# Every check CI runs: lint, format, types, import contracts, the installed wheel's smoke
-# test, then the suite (last, so its summary is the run's closing line).
+# Every check CI runs: lint, format, types, import contracts, then the suite, with the
+# installed wheel's smoke test beside it (it waits mostly on pip and on its own program, so
+# the two together take little longer than the suite); the smoke test's output follows the
+# suite's, and the last line says which of the two failed, if any.
+SMOKE_LOG := $(VENV)/smoke.log
 test: check browser
-	@$(MAKE) --no-print-directory smoke
-	$(BIN)/pytest
+	@$(BIN)/python -m tests.installed.run > $(SMOKE_LOG) 2>&1 & smoke=$$!; \
+	$(BIN)/pytest; suite=$$?; \
+	wait $$smoke; smoked=$$?; \
+	echo "--- make smoke (run beside the suite) ---"; cat $(SMOKE_LOG); \
+	case "$$suite$$smoked" in \
+		00) echo "make test: everything passed" ;; \
+		0*) echo "make test: FAILED: the installed wheel (make smoke)"; exit 1 ;; \
+		*0) echo "make test: FAILED: the suite"; exit 1 ;; \
+		*) echo "make test: FAILED: the suite and the installed wheel (make smoke)"; exit 1 ;; \
+	esac
 
 # docs/adding-a-system.md's worked example written into rules/systems/ of a temporary copy of
 # the checkout, and every check and the whole suite run there (tests/example.py).
