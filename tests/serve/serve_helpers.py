@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
-import pyte
 
 from rules.commands import AddCombatant
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
+from tests.serve.terminal import Terminal
 from tracker.serve.channel import SeatChannel
 from tracker.serve.config import Config
 from tracker.serve.players import Player
@@ -127,10 +127,8 @@ class Client:
         self.served = served
         self.conn = conn
         self.process = process
-        self.output = ""
         self.port = conn.get_extra_info("sockname")[1]  # kept: a closed connection has none
-        self.terminal = pyte.Screen(*size)
-        self._stream = pyte.Stream(self.terminal)
+        self.terminal = Terminal(size)
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
@@ -164,8 +162,7 @@ class Client:
             data = await self.process.stdout.read(65536)
             if not data:
                 return
-            self.output += data
-            self._stream.feed(data)
+            self.terminal.receive(data)
 
     @property
     def seat(self) -> Seat | None:
@@ -180,16 +177,21 @@ class Client:
         seat = self.seat
         return next(c for c in self.served.server.channels if c.seat is seat and seat)
 
+    @property
+    def output(self) -> str:
+        """Every character the server sent."""
+        return self.terminal.output
+
     def text(self) -> str:
         """What the client's terminal shows now, line by line."""
-        return "\n".join(line.rstrip() for line in self.terminal.display)
+        return self.terminal.text()
 
     def type(self, keys: str) -> None:
         self.process.stdin.write(keys)
 
     def resize(self, width: int, height: int) -> None:
         self.process.change_terminal_size(width, height)
-        self.terminal.resize(height, width)
+        self.terminal.resize(width, height)
 
     async def close(self) -> None:
         self.conn.close()

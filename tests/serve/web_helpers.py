@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
-import pyte
 
 from tests.serve.serve_helpers import Served, serve, until
+from tests.serve.terminal import Terminal
 from tracker.serve.links import Link
 from tracker.serve.seats import Seat
 from tracker.serve.web import BrowserSeat, WebServer
@@ -49,10 +49,8 @@ class Browser:
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse, size: tuple[int, int]) -> None:
         self.ws = ws
-        self.output = ""
         self.texts: list[object] = []  # the JSON packets the server sent (pongs)
-        self.terminal = pyte.Screen(*size)
-        self._stream = pyte.Stream(self.terminal)
+        self.terminal = Terminal(size)
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._reader = asyncio.create_task(self._read())
 
@@ -70,9 +68,7 @@ class Browser:
     async def _read(self) -> None:
         async for message in self.ws:
             if message.type == aiohttp.WSMsgType.BINARY:
-                text = self._decoder.decode(message.data)
-                self.output += text
-                self._stream.feed(text)
+                self.terminal.receive(self._decoder.decode(message.data))
             elif message.type == aiohttp.WSMsgType.TEXT:
                 self.texts.append(json.loads(message.data))
 
@@ -80,8 +76,13 @@ class Browser:
     def closed(self) -> bool:
         return self._reader.done()
 
+    @property
+    def output(self) -> str:
+        """Every character the server sent."""
+        return self.terminal.output
+
     def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.terminal.display)
+        return self.terminal.text()
 
     async def send(self, *packet: object) -> None:
         await self.ws.send_str(json.dumps(list(packet)))
@@ -90,7 +91,7 @@ class Browser:
         await self.send("stdin", keys)
 
     async def resize(self, width: int, height: int) -> None:
-        self.terminal.resize(min(height, 200), min(width, 400))
+        self.terminal.resize(min(width, 400), min(height, 200))
         await self.send("resize", {"width": width, "height": height})
 
     async def close(self) -> None:
