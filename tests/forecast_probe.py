@@ -8,8 +8,9 @@ from pathlib import Path
 
 from rules.forecast import job_bytes, simulate
 from rules.snapshot import open_lazily
+from tracker.defaults import first_demo
 
-DEMO = Path(__file__).resolve().parents[1] / "saves" / "demo-livehack.fight"
+DEMO = Path(__file__).resolve().parents[1] / "saves" / f"{first_demo()}.fight"
 
 
 def loaded_in_worker() -> list[str]:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from rules import registry
 from rules.commands import AddCombatant, NextTurn
-from rules.dice import DiceSource, ScriptedDice
+from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.encounter import Combatant, Event
 from rules.engine import decide, initial_state, new_encounter
+from rules.errors import Rejected
 from rules.events import NoteAdded
 from rules.history import History
 from rules.odds import Odds
 from rules.system import RuleSystem
-from rules.systems.livehack.system import LiveHackSheet
+from tests.picks import a_system, has_turn_order, joins_without_dice
 
 
 def rolls_initiative_on_add(system: RuleSystem) -> bool:
@@ -27,8 +30,31 @@ def no_dice() -> ScriptedDice:
     return ScriptedDice([])
 
 
-def new_history(name: str = "Test fight") -> History:
-    return History(new_encounter(name, "livehack"))
+def a_scripted_system() -> str:
+    """The first listed system whose turns a test can script by hand: it has a turn order and
+    rolls nothing as a combatant joins, so c1 acts first, then c2... (``tests/picks.py``)."""
+    return a_system(has_turn_order, joins_without_dice)
+
+
+def a_demo_sheet(system: str) -> Any:
+    """A sheet from the system's demo that is not its blank sheet (blank if none is)."""
+    blank = registry.get_system(system).new_sheet()
+    demo = registry.part(system, "demo")
+    fight = demo.build().state.combatants if demo is not None else ()
+    return next((c.sheet for c in fight if c.sheet != blank), blank)
+
+
+def new_history(name: str = "Test fight", system: str | None = None) -> History:
+    """A fresh fight in the system given, else ``a_scripted_system()``."""
+    return History(new_encounter(name, system or a_scripted_system()))
+
+
+def system_of(sheet: object) -> str:
+    """The registered system whose sheet ``sheet`` is."""
+    for name in registry.names():
+        if isinstance(sheet, registry.get_system(name).sheet_types):
+            return name
+    raise ValueError(f"no registered system has sheets of type {type(sheet).__name__}")
 
 
 def run(history: History, command: object, dice: DiceSource | None = None) -> list[Event]:
@@ -38,21 +64,42 @@ def run(history: History, command: object, dice: DiceSource | None = None) -> li
     return events
 
 
-def encounter(*sheets: LiveHackSheet | None, names: Iterable[str] | None = None) -> History:
+def encounter(
+    *sheets: Any, names: Iterable[str] | None = None, system: str | None = None
+) -> History:
     """A history with one combatant per sheet (ids c1, c2, ...), c1 to act in round 1.
 
-    A ``None`` sheet gives the system's blank sheet. Names default to A, B, C...
+    A ``None`` sheet gives the system's blank sheet. The system is the one given, else the
+    sheets' own, else ``a_scripted_system()``. Names default to A, B, C...
     """
     chosen = list(names) if names is not None else [chr(ord("A") + i) for i in range(len(sheets))]
-    history = new_history()
+    given = [sheet for sheet in sheets if sheet is not None]
+    history = new_history(system=system or (system_of(given[0]) if given else None))
     for name, sheet in zip(chosen, sheets, strict=True):
         run(history, AddCombatant(name=name, sheet=sheet))
     return history
 
 
-def people(count: int) -> History:
+def roll_to_apply(history: History, actor: str = "c1") -> int:
+    """Commit a roll by the roll dialog's defaults for ``actor``, with the first seed whose
+    result the consequence command (``d``) applies; return that seed."""
+    system = registry.get_system(history.state.system)
+    for seed in range(1, 100):
+        state = history.state
+        values = {field.key: field.default for field in system.action_form(state, "roll", actor)}
+        run(history, system.action_command(state, "roll", values), SeededDice(seed))
+        try:
+            if decide(history.state, system.consequence_command(history.state), SeededDice(seed)):
+                return seed
+        except Rejected:
+            pass
+        history.undo()
+    raise AssertionError(f"{system.name}: no seed gave a roll whose result applies")
+
+
+def people(count: int, system: str | None = None) -> History:
     """A history with ``count`` combatants on blank sheets."""
-    return encounter(*([None] * count))
+    return encounter(*([None] * count), system=system)
 
 
 def advance(history: History, turns: int = 1) -> None:

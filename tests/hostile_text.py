@@ -16,6 +16,7 @@ from rules.encounter import Combatant, CombatantAdded
 from rules.events import ConditionAdded, EncounterCreated, NoteAdded
 from rules.history import History
 from rules.registry import get_system
+from tests.picks import a_system
 
 C0 = "".join(chr(code) for code in range(0x20))
 C1 = "".join(chr(code) for code in range(0x80, 0xA0))
@@ -92,10 +93,12 @@ def unsafe_strings(value: Any) -> list[str]:
     return [text for text in strings_in(value) if unsafe(text)]
 
 
-def raw_fight(name: str, note: str, condition: str, system: str = "livehack") -> History:
+def raw_fight(name: str, note: str, condition: str, system: str | None = None) -> History:
     """A fight whose encounter, combatant, side, note and condition hold the text as it is
-    (a name cut to what a save may hold, so the fight can be saved and read back)."""
+    (a name cut to what a save may hold, so the fight can be saved and read back), in the
+    system given, else the first listed."""
     name = name[: SAVED_NAME - len("Fight ")]
+    system = system or a_system()
     history = History(EncounterCreated(name=f"Fight {name}", system=system))
     sheet = get_system(system).new_sheet()
     combatant = Combatant(

@@ -45,3 +45,11 @@ def a_system(*needs: Need) -> str:
 def every_system(*needs: Need) -> list[str]:
     """Every listed system meeting every need (for ``pytest.mark.parametrize``)."""
     return [name for name in systems() if all(need(name) for need in needs)]
+
+
+def joins_without_dice(name: str) -> bool:
+    """A system that rolls no initiative as a combatant joins (a test scripting no dice, or
+    the turn order by hand, needs one)."""
+    from tests.helpers import rolls_initiative_on_add  # helpers picks its systems here
+
+    return not rolls_initiative_on_add(get_system(name))

@@ -14,56 +14,20 @@ import pytest
 from rules import registry
 from rules.engine import new_encounter
 from rules.history import History
-from rules.systems.livehack.demo import build as livehack_demo
 from tests.cli.support import tracker
+from tests.picks import a_system, has_demo
 from tracker import cli, launch, storage
 
-
-def test_roll_json_has_every_die_and_is_reproducible() -> None:
-    args = ("roll", "livehack", "--attacker", "5", "--defender", "3", "--seed", "4", "--json")
-    first = json.loads(tracker(*args).stdout)
-    assert first == json.loads(tracker(*args).stdout)
-    assert first["attacker"]["boon"] and first["attacker"]["bane"]
-    attacker, defender = first["attacker"], first["defender"]
-    assert attacker["total"] == 5 + sum(attacker["boon"]) - sum(attacker["bane"])
-    assert first["margin"] == attacker["total"] - defender["total"]
-    assert first["success"] == (first["margin"] >= 0)
-
-
-def test_roll_with_take_ten_and_zero_rolls_no_dice() -> None:
-    result = tracker(
-        "roll", "livehack", "--attacker", "2", "--defender", "1",
-        "--attacker-take", "ten", "--defender-take", "zero", "--json",
-    )  # fmt: skip
-    data = json.loads(result.stdout)
-    assert data["attacker"]["boon"] == [] and data["attacker"]["total"] == 12
-    assert data["defender"]["total"] == 1 and data["margin"] == 11
-    assert data["tier"] is None  # a roll to hit: its damage roll comes next (issue 30)
-    assert data["margin_bonus"] == 2
-
-
-def test_the_json_tier_is_the_damage_tables_only_for_a_roll_it_answers() -> None:
-    """Issue 30: `--defense reflex --json` gave a roll to hit a damage-table tier."""
-    result = tracker(
-        "roll", "livehack", "--attacker", "2", "--defender", "1", "--defense", "fortitude",
-        "--attacker-take", "ten", "--defender-take", "zero", "--json",
-    )  # fmt: skip
-    data = json.loads(result.stdout)
-    assert data["tier"] == {"low": 10, "high": 14, "levels": 3, "condition": "Incapacitated"}
-
-
-def test_roll_prints_a_readable_breakdown() -> None:
-    out = tracker("roll", "livehack", "--attacker", "5", "--defender", "3", "--seed", "4").stdout
-    assert "Attacker vs Defender" in out and "boon [" in out and "(seed 4)" in out
+SYSTEM = a_system()
+ROLL = registry.part(SYSTEM, "roll_cli").EXAMPLE  # a roll its `tracker roll` takes
 
 
 @pytest.mark.parametrize(
     "args",
     [
-        ("roll", "livehack", "--attacker", "x", "--defender", "1"),
-        ("roll", "livehack", "--attacker", "1"),
+        ("roll", SYSTEM, *ROLL, "--no-such-option", "1"),
+        ("roll", SYSTEM, *ROLL[:-1]),  # the last option without its value
         ("roll", "dnd", "--attacker", "1", "--defender", "1"),
-        ("roll", "livehack", "--attacker", "1", "--defender", "1", "--attacker-take", "five"),
         ("new", "--system", "gurps", "--name", "x"),
         ("open",),
         ("--bogus",),
@@ -104,7 +68,7 @@ def test_each_subcommand_is_one_module_in_the_table() -> None:
 def test_headless_roll_does_not_load_textual() -> None:
     code = (
         "import sys; from tracker.cli import main; "
-        "main(['roll','livehack','--attacker','1','--defender','1','--json']); "
+        f"main({['roll', SYSTEM, *ROLL, '--json']!r}); "
         "print('textual' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
@@ -139,8 +103,8 @@ def args_for(*argv: str):
 
 def test_no_command_opens_the_newest_save(tmp_path: Path) -> None:
     older, newer = tmp_path / "a.fight", tmp_path / "b.fight"
-    storage.write(older, History(new_encounter("Older", "livehack")))
-    storage.write(newer, History(new_encounter("Newer", "livehack")))
+    storage.write(older, History(new_encounter("Older", SYSTEM)))
+    storage.write(newer, History(new_encounter("Newer", SYSTEM)))
     import os
 
     os.utime(older, (1, 1))
@@ -150,7 +114,7 @@ def test_no_command_opens_the_newest_save(tmp_path: Path) -> None:
 
 def test_no_command_skips_a_damaged_save_and_says_so(tmp_path: Path) -> None:
     good = tmp_path / "good.fight"
-    storage.write(good, History(new_encounter("Good", "livehack")))
+    storage.write(good, History(new_encounter("Good", SYSTEM)))
     bad = tmp_path / "bad.fight"
     bad.write_bytes(b"junk")
     import os
@@ -162,40 +126,37 @@ def test_no_command_skips_a_damaged_save_and_says_so(tmp_path: Path) -> None:
     assert bad.read_bytes() == b"junk"
 
 
-def test_a_fresh_start_opens_the_livehack_demo_among_all_the_demos(tmp_path: Path) -> None:
+def test_a_fresh_start_opens_the_first_listed_systems_demo_among_all_the_demos(
+    tmp_path: Path,
+) -> None:
     import shutil
 
     for demo in (Path(__file__).parents[2] / "saves").glob("demo-*.fight"):
         shutil.copy(demo, tmp_path / demo.name)
     assert len(list(tmp_path.glob("demo-*.fight"))) == len(registry.names())
+    first = a_system(has_demo)
+    copy = storage.free_path(tmp_path, registry.part(first, "demo").build().state.name)
     opened, _ = launch.choose_encounter(args_for("--saves", str(tmp_path)))
-    assert opened.history.state.system == "livehack"
-    assert opened.path == tmp_path / "goblin-warren.fight"
+    assert opened.history.state.system == first
+    assert opened.path == copy
 
 
 def test_no_saves_plays_a_copy_of_the_demo(tmp_path: Path) -> None:
-    storage.write(tmp_path / "demo-livehack.fight", livehack_demo())
+    demo = registry.part(a_system(has_demo), "demo")
+    storage.write(tmp_path / f"{demo.STEM}.fight", demo.build())
+    copy = storage.free_path(tmp_path, demo.build().state.name)
     opened, _ = launch.choose_encounter(args_for("--saves", str(tmp_path)))
-    assert opened.path == tmp_path / "goblin-warren.fight"
+    assert opened.path == copy
     assert "copy of the demo" in opened.note
 
 
 def test_new_picks_a_fresh_file(tmp_path: Path) -> None:
     (tmp_path / "ambush.fight").write_bytes(b"someone else's")
     opened, _ = launch.choose_encounter(
-        args_for("new", "--system", "livehack", "--name", "Ambush", "--saves", str(tmp_path))
+        args_for("new", "--system", SYSTEM, "--name", "Ambush", "--saves", str(tmp_path))
     )
     assert opened.path == tmp_path / "ambush-2.fight"
     assert opened.history.state.name == "Ambush"
-
-
-def test_the_bundled_demo_is_what_the_issue_asks_for() -> None:
-    state = storage.read(Path(__file__).parents[2] / "saves" / "demo-livehack.fight").state
-    assert state.system == "livehack" and state.round == 2
-    assert len(state.combatants) == 4
-    assert state.last_roll is not None
-    assert any(c.conditions for c in state.combatants)
-    assert state == livehack_demo().state  # the committed file matches demo.py
 
 
 def test_saves_may_come_before_or_after_the_command():
@@ -215,8 +176,9 @@ def test_a_reader_that_goes_away_gets_no_traceback():
     import subprocess
     import sys
 
-    odds = [sys.executable, "-m", "tracker", "odds", "beerrun", "--pool", "d12,d8", "--against"]
-    reader = subprocess.Popen([*odds, "d10,d6"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    example = registry.part(SYSTEM, "odds_cli").EXAMPLE
+    odds = [sys.executable, "-m", "tracker", "odds", SYSTEM, *example]
+    reader = subprocess.Popen(odds, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert reader.stdout is not None
     reader.stdout.close()  # gone before the first line is written
     _, err = reader.communicate(timeout=30)

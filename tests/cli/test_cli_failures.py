@@ -11,13 +11,14 @@ import pytest
 from rules.engine import new_encounter
 from rules.history import History
 from tests.cli.support import tracker
+from tests.picks import a_system
 from tracker import cli, launch, storage
 from tracker.cli import cmd_export
 
 
 def a_save(folder: Path) -> Path:
     path = folder / "ok.fight"
-    storage.write(path, History(new_encounter("Ok", "livehack")))
+    storage.write(path, History(new_encounter("Ok", a_system())))
     return path
 
 
@@ -32,7 +33,7 @@ def a_save(folder: Path) -> Path:
         (("export", "{save}", "-o", "{save}"), "{save}: is a save; choose another file"),
         (("export", "{save}", "-o", "{file}/out.md"), "{file}/out.md: could not save"),
         (
-            ("--saves", "{file}", "new", "--system", "livehack", "--name", "A"),
+            ("--saves", "{file}", "new", "--system", a_system(), "--name", "A"),
             "{file}/a.fight: cannot be saved: {file} is not a folder",
         ),
         (("--saves", "{tmp}/none"), "{tmp}/none: no saves and no demo here"),
@@ -78,5 +79,5 @@ def test_an_app_that_crashes_exits_non_zero(tmp_path: Path) -> None:
             return super().run(*args, headless=True, **kwargs)
 
     path = tmp_path / "x.fight"
-    session = EncounterSession(History(new_encounter("Crash", "livehack")), SeededDice(1), path)
+    session = EncounterSession(History(new_encounter("Crash", a_system())), SeededDice(1), path)
     assert launch._run(Crashing(session, saves=tmp_path)) == 1

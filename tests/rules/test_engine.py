@@ -1,5 +1,7 @@
 """The engine: the roster, the turn order, conditions and their expiry, and bad input."""
 
+import re
+
 import pytest
 
 from rules.commands import (
@@ -17,8 +19,9 @@ from rules.engine import MAX_NAME, apply, decide, describe, fold, new_encounter
 from rules.errors import Rejected
 from rules.events import CombatantMoved, ConditionRemoved, NoteAdded, TurnAdvanced
 from rules.registry import get_system
-from rules.systems.livehack.system import LiveHackSheet
 from tests.helpers import (
+    a_demo_sheet,
+    a_scripted_system,
     advance,
     condition_names,
     encounter,
@@ -48,7 +51,7 @@ def position(history):
 
 def test_a_new_encounter_needs_a_name():
     with pytest.raises(Rejected, match="name"):
-        new_encounter("   ", "livehack")
+        new_encounter("   ", a_scripted_system())
 
 
 def test_a_new_encounter_needs_a_known_system():
@@ -58,7 +61,7 @@ def test_a_new_encounter_needs_a_known_system():
 
 def test_a_new_encounter_starts_empty_in_round_one():
     state = new_history("  Ambush  ").state
-    assert (state.name, state.system, state.round) == ("Ambush", "livehack", 1)
+    assert (state.name, state.system, state.round) == ("Ambush", a_scripted_system(), 1)
     assert state.combatants == ()
     assert state.current_id is None
 
@@ -78,8 +81,9 @@ def test_the_first_combatant_added_is_the_one_to_act():
 
 
 def test_a_combatant_gets_the_blank_sheet_and_default_side():
-    person = who(people(1), "c1")
-    assert person.sheet == LiveHackSheet()
+    history = people(1)
+    person = who(history, "c1")
+    assert person.sheet == get_system(history.state.system).new_sheet()
     assert person.side == "foes"
     assert person.conditions == ()
 
@@ -180,10 +184,12 @@ def test_a_numbered_name_stays_within_the_longest_name():
 
 def test_editing_changes_only_what_is_given_and_keeps_conditions():
     history = people(2)
+    sheet = a_demo_sheet(history.state.system)
+    assert sheet != who(history, "c2").sheet
     run(history, AddCondition("c2", "Prone"))
-    run(history, EditCombatant(combatant_id="c2", name="Bob", sheet=LiveHackSheet(attack=3)))
+    run(history, EditCombatant(combatant_id="c2", name="Bob", sheet=sheet))
     person = who(history, "c2")
-    assert (person.name, person.side, person.sheet.attack) == ("Bob", "foes", 3)
+    assert (person.name, person.side, person.sheet) == ("Bob", "foes", sheet)
     assert condition_names(history, "c2") == ["Prone"]
     assert order(history) == ["c1", "c2"]
 
@@ -479,7 +485,9 @@ def test_a_note_about_an_unknown_id_is_rejected():
 
 
 def test_an_unknown_command_is_rejected():
-    rejects(people(1), object(), "not a command of LiveHack")
+    history = people(1)
+    title = get_system(history.state.system).title
+    rejects(history, object(), f"object is not a command of {re.escape(title)}$")
 
 
 def test_fold_gives_the_state_of_applying_each_event():
@@ -502,7 +510,7 @@ def test_creation_cannot_be_applied_mid_log():
 
 
 def test_state_is_never_edited_in_place():
-    history = encounter(LiveHackSheet(attack=1), LiveHackSheet())
+    history = encounter(a_demo_sheet(a_scripted_system()), None)
     before = history.state
     snapshot = (before.round, before.current_id, order(history))
     run(history, AddCondition("c1", "Prone"))

@@ -1,5 +1,7 @@
 """History: undo and redo as records of their own, and replaying a log."""
 
+from functools import cache
+
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -17,8 +19,17 @@ from rules.dice import SeededDice
 from rules.engine import fold
 from rules.errors import Rejected
 from rules.history import Applied, History, Redone, Undone
-from rules.systems.livehack.system import LiveHackApplyConsequence, LiveHackRoll, LiveHackSheet
-from tests.helpers import new_history, order, run
+from rules.registry import get_system
+from tests.contract.support import SEED, demo
+from tests.helpers import (
+    a_demo_sheet,
+    a_scripted_system,
+    encounter,
+    new_history,
+    order,
+    roll_to_apply,
+    run,
+)
 
 
 def grown(count):
@@ -135,23 +146,17 @@ def test_a_log_cannot_undo_more_than_it_did():
 
 
 def test_undo_restores_the_roll_to_be_applied_again():
-    history = new_history()
-    run(history, AddCombatant(name="A", sheet=LiveHackSheet(attack=3)))
-    run(history, AddCombatant(name="B"))
-    roll = LiveHackRoll(
-        attacker_id="c1",
-        defender_id="c2",
-        defense="fortitude",
-        attacker_take="zero",
-        defender_take="zero",
-    )
-    run(history, roll)
-    run(history, LiveHackApplyConsequence())
+    history = encounter(a_demo_sheet(a_scripted_system()), None)
+    seed = roll_to_apply(history)
+    rolled = history.state
+    system = get_system(rolled.system)
+    run(history, system.consequence_command(rolled), SeededDice(seed))
+    applied = history.state
+    assert applied != rolled
     history.undo()
-    assert not history.state.last_roll_applied
-    assert history.state.combatant("c2").sheet.wounds == 0
-    run(history, LiveHackApplyConsequence())
-    assert history.state.combatant("c2").sheet.wounds == 1
+    assert history.state == rolled and not history.state.last_roll_applied
+    run(history, system.consequence_command(history.state), SeededDice(seed))
+    assert history.state == applied
 
 
 # --- a random session -------------------------------------------------------------------------
@@ -162,7 +167,13 @@ DURATIONS = st.one_of(
     st.builds(Duration, st.sampled_from(["until-removed", "end-of-next-turn", "end-of-round"])),
     st.builds(Duration, st.just("rounds"), st.integers(1, 3)),
 )
-TAKES = st.sampled_from(["roll", "zero", "ten"])
+
+
+@cache
+def sheets(system):
+    """A blank sheet and the demo's: a fight of stronger and weaker sides, as a table has."""
+    blank = get_system(system).new_sheet()
+    return [blank, *(c.sheet for c in demo(system).state.combatants)]
 
 
 class Session(RuleBasedStateMachine):
@@ -171,12 +182,17 @@ class Session(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.history = new_history()
+        self.system = get_system(self.history.state.system)
+        self.sheets = sheets(self.system.name)
 
-    @initialize(attack=st.integers(0, 12))
-    def two_sides(self, attack):
-        hero = AddCombatant(name="Hero", side="heroes", sheet=LiveHackSheet(attack=attack))
+    @initialize(sheet=st.integers(0, 99))
+    def two_sides(self, sheet):
+        hero = AddCombatant(name="Hero", side="heroes", sheet=self.sheet(sheet))
         run(self.history, hero)
         run(self.history, AddCombatant(name="Foe"))
+
+    def sheet(self, index):
+        return self.sheets[index % len(self.sheets)]
 
     def attempt(self, command, dice=None):
         before = (self.history.state, list(self.history.records))
@@ -190,9 +206,9 @@ class Session(RuleBasedStateMachine):
         ids = order(self.history)
         return ids[index % len(ids)] if ids else "c99"
 
-    @rule(name=NAMES, attack=st.integers(-3, 8), reflex=st.integers(-3, 8))
-    def add_combatant(self, name, attack, reflex):
-        self.attempt(AddCombatant(name=name, sheet=LiveHackSheet(attack=attack, reflex=reflex)))
+    @rule(name=NAMES, sheet=st.integers(0, 99))
+    def add_combatant(self, name, sheet):
+        self.attempt(AddCombatant(name=name, sheet=self.sheet(sheet)))
 
     @rule()
     def next_turn(self):
@@ -201,25 +217,33 @@ class Session(RuleBasedStateMachine):
     @rule(
         seed=st.integers(0, 2**32),
         attacker=st.integers(0, 9),
-        defender=st.integers(0, 9),
-        defense=st.sampled_from(["reflex", "fortitude", "will"]),
-        takes=st.tuples(TAKES, TAKES),
+        fields=st.lists(st.integers(0, 15), max_size=20),
     )
-    def roll(self, seed, attacker, defender, defense, takes):
-        ids = order(self.history)
-        step = 1 + defender % max(1, len(ids) - 1)  # someone else, when there is anyone
-        command = LiveHackRoll(
-            attacker_id=self.pick(attacker),
-            defender_id=self.pick(attacker + step),
-            defense=defense,
-            attacker_take=takes[0],
-            defender_take=takes[1],
-        )
+    def roll(self, seed, attacker, fields):
+        """The roll dialog for one combatant, each of its fields in turn given a choice or a
+        number from -3 to 8 by what is drawn for it, or else its default."""
+        state = self.history.state
+        try:
+            form = self.system.action_form(state, "roll", self.pick(attacker))
+        except Rejected:
+            return
+        drawn = iter(fields)
+        values = {field.key: self.value(field, next(drawn, 99)) for field in form}
+        try:
+            command = self.system.action_command(state, "roll", values)
+        except Rejected:
+            return
         self.attempt(command, SeededDice(seed))
+
+    @staticmethod
+    def value(field, drawn):
+        if field.choices:
+            return field.choices[drawn][0] if drawn < len(field.choices) else field.default
+        return str(drawn - 3) if field.kind == "int" and drawn < 12 else field.default
 
     @rule()
     def apply_consequence(self):
-        self.attempt(LiveHackApplyConsequence())
+        self.attempt(self.system.consequence_command(self.history.state), SeededDice(SEED))
 
     @rule(who=st.integers(0, 9), name=CONDITIONS, duration=DURATIONS)
     def add_condition(self, who, name, duration):
@@ -256,5 +280,6 @@ class Session(RuleBasedStateMachine):
         assert fold(self.history.effective_events()) == self.history.state
 
 
-Session.TestCase.settings = settings(max_examples=100, stateful_step_count=25, deadline=None)
+# 70 runs: a system's own tests run more with its roll's options (a subclass of Session).
+Session.TestCase.settings = settings(max_examples=70, stateful_step_count=25, deadline=None)
 test_random_session_replays = Session.TestCase

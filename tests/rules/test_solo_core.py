@@ -12,14 +12,17 @@ from rules.history import History
 from rules.registry import get_system
 from rules.solo import Move, Policy
 from tests.helpers import new_history, no_dice, run
+from tests.picks import a_system, has_turn_order, joins_without_dice
 
+# Turns passed by hand, with no dice: c1 acts first, then c2, then c3.
+SYSTEM = a_system(has_turn_order, joins_without_dice)
 POLICIES = (Policy("steady", "Steady"), Policy("wild", "Wild"))
 
 
 @pytest.fixture
-def livehack_with_solo(monkeypatch):
-    """LiveHack with a toy solo hook: a solo combatant on its turn just passes it."""
-    system = get_system("livehack")
+def system_with_solo(monkeypatch):
+    """The system with a toy solo hook: a solo combatant on its turn just passes it."""
+    system = get_system(SYSTEM)
 
     def solo_move(state):
         actor = state.current
@@ -33,7 +36,7 @@ def livehack_with_solo(monkeypatch):
 
 
 def two_sides() -> History:
-    history = new_history()
+    history = new_history(system=SYSTEM)
     run(history, AddCombatant(name="Orla", side="heroes"))
     run(history, AddCombatant(name="Goblin", side="foes"))
     run(history, AddCombatant(name="Brak", side="heroes"))
@@ -54,7 +57,7 @@ def test_setting_solo_twice_changes_nothing_and_off_hands_the_side_back():
     assert history.state.solo_sides == ()
 
 
-def test_a_policy_must_be_one_the_system_offers(livehack_with_solo):
+def test_a_policy_must_be_one_the_system_offers(system_with_solo):
     history = two_sides()
     with pytest.raises(Rejected, match="no policy 'sneaky' \\(policies: steady, wild\\)"):
         run(history, SetPolicy("c2", "sneaky"))
@@ -65,14 +68,14 @@ def test_a_policy_must_be_one_the_system_offers(livehack_with_solo):
     assert solo.policy_of(history.state, history.state.combatant("c1")) == "steady"
 
 
-def test_editing_a_combatant_keeps_its_policy(livehack_with_solo):
+def test_editing_a_combatant_keeps_its_policy(system_with_solo):
     history = two_sides()
     run(history, SetPolicy("c2", "wild"))
     run(history, EditCombatant(combatant_id="c2", name="Hobgoblin"))
     assert history.state.combatant("c2").policy == "wild"
 
 
-def test_the_tracker_answers_for_its_side_and_logs_why(livehack_with_solo):
+def test_the_tracker_answers_for_its_side_and_logs_why(system_with_solo):
     history = two_sides()
     run(history, SetSolo("foes"))
     run(history, NextTurn())  # the goblin's turn: the user has not answered yet
@@ -83,14 +86,14 @@ def test_the_tracker_answers_for_its_side_and_logs_why(livehack_with_solo):
     assert "".join(span.text for span in line) == "⚙ Goblin (steady): nothing to do, so it passes"
 
 
-def test_nothing_is_played_without_a_solo_side(livehack_with_solo):
+def test_nothing_is_played_without_a_solo_side(system_with_solo):
     history = two_sides()
     run(history, NextTurn())
     assert solo.respond(history.state, no_dice()) == []
 
 
-def test_a_policy_that_never_settles_stops_with_a_note(livehack_with_solo, monkeypatch):
-    system = livehack_with_solo
+def test_a_policy_that_never_settles_stops_with_a_note(system_with_solo, monkeypatch):
+    system = system_with_solo
     forever = Move("c2", NextTurn(), "round and round")
     monkeypatch.setattr(type(system), "solo_move", lambda self, state: forever, False)
     history = two_sides()
@@ -99,7 +102,7 @@ def test_a_policy_that_never_settles_stops_with_a_note(livehack_with_solo, monke
     assert isinstance(events[-1], NoteAdded) and "stopped" in events[-1].text
 
 
-def test_the_log_with_solo_events_folds_to_the_same_state(livehack_with_solo):
+def test_the_log_with_solo_events_folds_to_the_same_state(system_with_solo):
     history = two_sides()
     run(history, SetSolo("foes"))
     run(history, SetPolicy("c2", "wild"))
@@ -110,7 +113,7 @@ def test_the_log_with_solo_events_folds_to_the_same_state(livehack_with_solo):
 
 
 def test_a_session_plays_the_answer_in_the_same_record_so_one_undo_takes_both(
-    livehack_with_solo,
+    system_with_solo,
 ):
     from tracker.session import EncounterSession
 
@@ -122,10 +125,10 @@ def test_a_session_plays_the_answer_in_the_same_record_so_one_undo_takes_both(
     assert session.state.current_id == "c1"
 
 
-def test_choices_made_inside_a_users_command_are_logged_first(livehack_with_solo, monkeypatch):
+def test_choices_made_inside_a_users_command_are_logged_first(system_with_solo, monkeypatch):
     from tracker.session import EncounterSession
 
-    system = livehack_with_solo
+    system = system_with_solo
 
     def solo_fill(self, state, action, values):
         return {**values, "defense": "ten"}, [Move("c2", None, "takes ten: a sure thing")]

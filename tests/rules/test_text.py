@@ -23,6 +23,7 @@ from tests.hostile_text import (
     unsafe,
     unsafe_strings,
 )
+from tests.picks import a_system
 
 
 def test_every_control_format_and_separator_character_is_unsafe() -> None:
@@ -68,7 +69,7 @@ def test_a_value_needing_nothing_is_the_same_object() -> None:
 
 
 def test_an_unknown_condition_is_named_inert_in_the_refusal() -> None:
-    history = History(new_encounter("Fight", "livehack"))
+    history = History(new_encounter("Fight", a_system()))
     history.commit(decide(history.state, AddCombatant(name="Orla"), SeededDice(1)))
     with pytest.raises(Rejected) as refused:
         decide(history.state, RemoveCondition("c1", "Dazed\x1b]0;PWNED\x07"), SeededDice(1))
@@ -76,11 +77,11 @@ def test_an_unknown_condition_is_named_inert_in_the_refusal() -> None:
 
 
 def test_a_name_of_nothing_but_control_characters_is_refused() -> None:
-    history = History(new_encounter("Fight", "livehack"))
+    history = History(new_encounter("Fight", a_system()))
     with pytest.raises(Rejected, match="needs a name"):
         decide(history.state, AddCombatant(name="\x1b\u202e\u200b\x07"), SeededDice(1))
     with pytest.raises(Rejected, match="needs a name"):
-        new_encounter(" \x1b\x07\u202e\t", "livehack")
+        new_encounter(" \x1b\x07\u202e\t", a_system())
 
 
 @settings(max_examples=30, deadline=None)
@@ -99,6 +100,6 @@ def test_a_save_is_read_inert_whatever_it_holds(name: str, note: str, condition:
     assert unsafe_strings(lazily.state) == []
     assert [r for r in lazily.records if unsafe_strings(r)] == []
     journal = b"".join(snapshot.encode_frame(n, r) for n, r in enumerate(fight.records))
-    frames = snapshot.decode_frames(journal, "livehack")
+    frames = snapshot.decode_frames(journal, fight.state.system)
     assert frames.problem is None and len(frames.entries) == len(fight.records)
     assert [e for e in frames.entries if unsafe_strings(e.record)] == []
