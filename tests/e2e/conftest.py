@@ -1,18 +1,5 @@
-"""The real terminal for the end-to-end tests, killed after each test even when it fails."""
+"""The real terminal for the end-to-end tests (the fixture lives in tests/e2e/tmux.py)."""
 
-from __future__ import annotations
+from tests.e2e.tmux import tmux
 
-from collections.abc import Iterator
-
-import pytest
-
-from tests.e2e.tmux import Tmux
-
-
-@pytest.fixture
-def tmux() -> Iterator[Tmux]:
-    terminal = Tmux()
-    try:
-        yield terminal
-    finally:
-        terminal.kill()
+__all__ = ["tmux"]

@@ -8,8 +8,10 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+import pytest
 
 
 class Tmux:
@@ -87,3 +89,14 @@ class Tmux:
     def kill(self) -> None:
         self.run("kill-server")
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def tmux() -> Iterator[Tmux]:
+    """A real terminal, killed after the test even when it fails (tests/e2e/conftest.py
+    offers it to the folder; a test elsewhere imports it from here)."""
+    terminal = Tmux()
+    try:
+        yield terminal
+    finally:
+        terminal.kill()

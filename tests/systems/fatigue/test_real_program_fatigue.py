@@ -4,27 +4,18 @@ as the dialog opens lands whole (moved from tests/e2e/test_real_program.py)."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.test_real_program import start
-from tests.e2e.tmux import Tmux
+from tests.e2e.tmux import Tmux, tmux
+
+__all__ = ["tmux"]  # the fixture, for this module's test
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: no real terminal to drive"
 )
-
-
-@pytest.fixture
-def tmux() -> Iterator[Tmux]:
-    """As tests/e2e/conftest.py's, which this folder does not see."""
-    terminal = Tmux()
-    try:
-        yield terminal
-    finally:
-        terminal.kill()
 
 
 def test_a_burst_typed_into_a_dialog_as_it_opens_lands_whole(tmux: Tmux, tmp_path: Path) -> None:
