@@ -51,14 +51,6 @@ ALLOWED = {
     "serve/test_serve_rules.py",
     "serve/test_serve_speed.py",
     "serve/test_serve_web.py",
-    "storage/test_corruption.py",
-    "storage/test_crash.py",
-    "storage/test_damaged.py",
-    "storage/test_journal.py",
-    "storage/test_lock.py",
-    "storage/test_odd_files.py",
-    "storage/test_save_pack.py",
-    "storage/test_storage.py",
 }
 
 
