@@ -44,13 +44,6 @@ ALLOWED = {
     "rules/test_snapshot.py",
     "rules/test_solo_core.py",
     "rules/test_text.py",
-    "serve/serve_helpers.py",
-    "serve/test_hidden.py",
-    "serve/test_serve.py",
-    "serve/test_serve_browser.py",
-    "serve/test_serve_rules.py",
-    "serve/test_serve_speed.py",
-    "serve/test_serve_web.py",
 }
 
 
