@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from rules.engine import initial_state, new_encounter
 from rules.registry import get_system, part
 from rules.system import RuleSystem
 from tracker.defaults import systems
@@ -53,3 +54,45 @@ def joins_without_dice(name: str) -> bool:
     from tests.helpers import rolls_initiative_on_add  # helpers picks its systems here
 
     return not rolls_initiative_on_add(get_system(name))
+
+
+def player_rolls(name: str) -> bool:
+    """A system where a player rolls for their own combatant on its turn, the first added
+    acting first: the roll is not the GM's, nobody rolls initiative on joining, and the roll
+    dialog's defaults act for whoever acts."""
+    from rules.commands import AddCombatant
+    from rules.dice import SeededDice
+    from rules.engine import decide, fold_onto
+    from rules.errors import Rejected
+    from rules.permissions import actors
+
+    system = get_system(name)
+    if "roll" in system.gm_actions or not system.uses_turn_order:
+        return False
+    state = initial_state(new_encounter("Probe", name))
+    for who in ("Ann", "Bob"):
+        state = fold_onto(state, decide(state, AddCombatant(name=who), SeededDice(1)))
+    first = state.combatants[0]
+    if first.name != "Ann" or state.current_id != first.id or first.initiative is not None:
+        return False
+    try:
+        fields = system.action_form(state, "roll", first.id)
+        command = system.action_command(state, "roll", {f.key: f.default for f in fields})
+    except Rejected:
+        return False
+    return actors(system, command) == {first.id}
+
+
+def falls_at_worst_track(name: str) -> bool:
+    """A system where a combatant whose main track is at its worst end is out of the fight
+    (Health or HP at the bottom), so a test can fell one by editing its sheet."""
+    from rules.encounter import Combatant
+
+    system = get_system(name)
+    probe = Combatant(id="c1", name="Probe", sheet=system.new_sheet())
+    track = system.main_track(probe)
+    if track is None:
+        return False
+    state = initial_state(new_encounter("Probe", name))
+    worst = system.with_track(probe.sheet, track.high if track.rising else track.low)
+    return bool(system.out_of_fight(state, Combatant(id="c1", name="Probe", sheet=worst)))

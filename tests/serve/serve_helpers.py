@@ -1,4 +1,5 @@
-"""A served table on loopback and real asyncssh clients at it, for the serve tests."""
+"""A served table on loopback and real asyncssh clients at it, for the serve tests. The table
+plays a system picked by need (``tests/picks.py``): one where a player rolls for their own."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ from pathlib import Path
 
 import asyncssh
 
-from rules.commands import AddCombatant
+from rules.commands import AddCombatant, EditCombatant
 from rules.dice import SeededDice
-from rules.engine import new_encounter
+from rules.encounter import Encounter
+from rules.engine import describe, new_encounter
 from rules.history import History
+from rules.registry import get_system
+from tests.picks import a_system, player_rolls
 from tests.serve.terminal import Terminal
 from tracker.serve.channel import SeatChannel
 from tracker.serve.config import Config
@@ -59,8 +63,13 @@ class Served:
         return self.server.port
 
 
-def encounter(path: Path | None = None) -> tuple[EncounterSession, dict[str, str]]:
-    session = EncounterSession(History(new_encounter("Cellar", "livehack")), SeededDice(3), path)
+def encounter(
+    path: Path | None = None, system: str = ""
+) -> tuple[EncounterSession, dict[str, str]]:
+    """Orla and Brak (the party), Goblin (with a GM note) and the GM-only foe, Orla first to
+    act, in ``system`` (by default one where a player rolls for their own); their ids by name."""
+    fight = History(new_encounter("Cellar", system or a_system(player_rolls)))
+    session = EncounterSession(fight, SeededDice(3), path)
     for name, side, hidden, notes in (
         ("Orla", "party", False, ""),
         ("Brak", "party", False, ""),
@@ -69,6 +78,43 @@ def encounter(path: Path | None = None) -> tuple[EncounterSession, dict[str, str
     ):
         session.execute(AddCombatant(name=name, side=side, gm_only=hidden, notes=notes))
     return session, {c.name: c.id for c in session.state.combatants}
+
+
+def roll(state: Encounter, by: str, at: str) -> object:
+    """The roll dialog's command with its defaults, but for who rolls (``by``) and at whom
+    (``at``): the dialog's first two fields that choose a combatant."""
+    system = get_system(state.system)
+    fields = system.action_form(state, "roll", by)
+    values = {field.key: field.default for field in fields}
+    ids = {combatant.id for combatant in state.combatants}
+    choosing = [f.key for f in fields if f.kind == "choice" and ids & {v for v, _ in f.choices}]
+    values.update(zip(choosing, (by, at), strict=False))
+    return system.action_command(state, "roll", values)
+
+
+def roll_title(state: Encounter) -> str:
+    """The roll dialog's title, as the system words it."""
+    system = get_system(state.system)
+    return next(action.title for action in system.actions(state) if action.id == "roll")
+
+
+def roll_logged(session: EncounterSession) -> str:
+    """The start of the last roll's line in the log ("Orla vs Goblin"...): what a log pane of
+    any width shows of it."""
+    kinds = session.system.roll_event_types
+    event, before = [pair for pair in session.history.in_effect() if isinstance(pair[0], kinds)][-1]
+    return describe(before, event).plain.splitlines()[0][:20]
+
+
+def fell(session: EncounterSession, combatant_id: str) -> None:
+    """Take a combatant out of the fight by its sheet: its main track at its worst end (in a
+    system where that fells one: ``tests.picks.falls_at_worst_track``)."""
+    system, combatant = session.system, session.state.combatant(combatant_id)
+    track = system.main_track(combatant)
+    assert track is not None, f"{system.name} has no main track"
+    worst = system.with_track(combatant.sheet, track.high if track.rising else track.low)
+    session.execute(EditCombatant(combatant_id=combatant_id, sheet=worst))
+    assert system.out_of_fight(session.state, session.state.combatant(combatant_id))
 
 
 def table(path: Path) -> Table:

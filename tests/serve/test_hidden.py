@@ -28,6 +28,7 @@ from rules.history import History
 from rules.mentions import mentions
 from rules.visibility import Viewer, follow, hidden_ids
 from tests.contract.support import demo, values_of
+from tests.picks import a_system, has_demo
 from tracker import export
 from tracker.serve.seats import SeatChange, Table
 from tracker.session import Change, EncounterSession
@@ -223,92 +224,8 @@ def test_players_see_nothing_hidden_and_every_public_line(
     assert len(gm["events"]) >= len(player["events"])
 
 
-# --- the cases of issue 17, one by one ----------------------------------------------------------
-
-
-def player_view(session: EncounterSession) -> tuple[list[str], list[str], Encounter]:
-    """A player's log lines and notifications from the whole history, and the state seen."""
-    history = session.history
-    hidden = frozenset(hidden_ids(history.effective_events(), history.state))
-    pairs, seen = follow(history.in_effect(), history.state, hidden)
-    found = [line for event, before in pairs for line in lines(before, event)]
-    alerts = [a for event, before in pairs for a in session.system.alerts(before, event)]
-    return found, alerts, seen
-
-
-def test_a_hidden_attackers_wounds_show_on_orla_without_margin_dice_or_attacker() -> None:
-    from rules.dice import ScriptedDice
-    from rules.systems.livehack.events import LiveHackApplyConsequence, LiveHackRoll
-    from tests.serve.serve_helpers import SECRET, encounter
-
-    session, ids = encounter()
-    session.dice = ScriptedDice([12, 11, 1, 1, 1])  # the boon explodes: a sure hit on Orla
-    # A damage roll (against Fortitude): the table answers it, not a to-hit roll.
-    session.execute(
-        LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Orla"], defense="fortitude")
-    )
-    session.execute(LiveHackApplyConsequence())
-    gm = [line for e, b in session.history.in_effect() for line in lines(b, e)]
-    [wounded] = [line for line in gm if line.startswith("Orla takes ")]
-    assert "(margin +" in wounded
-    seen, _, _ = player_view(session)
-    assert wounded.split(" (margin")[0] in seen
-    assert not any("margin" in line or SECRET in line for line in seen)
-    assert not any(line.strip().startswith("Orla:") for line in seen), "the defence's dice"
-
-
-def test_the_players_consequences_pane_keeps_the_last_roll_they_saw() -> None:
-    from rules.dice import ScriptedDice
-    from rules.systems.livehack.events import LiveHackRoll
-    from tests.serve.serve_helpers import SECRET, encounter
-
-    session, ids = encounter()
-    table = Table(session)
-    session.dice = ScriptedDice([12, 11, 1, 1, 1])  # Orla's boon explodes: a sure hit
-    session.execute(
-        LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids["Goblin"], defense="fortitude")
-    )
-    orla_rolled = session.state.last_roll
-    shown = session.system.landing(table.sight(PLAYER).state)
-    assert session.system.pending(table.sight(PLAYER).state).startswith("Goblin takes")
-    session.dice = SeededDice(3)
-    session.execute(LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Brak"]))
-    for seen in (table.sight(PLAYER).state, player_view(session)[2]):
-        assert seen.last_roll == orla_rolled  # not "No roll yet"
-        assert session.system.landing(seen) == shown
-        assert session.system.pending(seen) == ""  # a newer roll left it behind
-        assert seen.last_roll_applied and seen.last_roll_discarded
-    table.close()
-
-
-def test_a_new_round_orla_s_turn_and_her_dying_alert_follow_a_hidden_actor() -> None:
-    from msgspec import structs
-
-    from tests.serve.serve_helpers import SECRET, encounter
-
-    session, ids = encounter()  # Orla, Brak, Goblin, then the hidden one: the last to act
-    orla = session.state.combatant(ids["Orla"])
-    session.execute(
-        EditCombatant(combatant_id=orla.id, sheet=structs.replace(orla.sheet, wounds=9))
-    )
-    session.execute(AddCondition(orla.id, "Dying"))
-    table = Table(session)
-    live = LiveLog(table)
-    for _ in range(4):
-        session.execute(NextTurn())
-    gm = [line for e, b in session.history.in_effect() for line in lines(b, e)]
-    assert f"▶ {SECRET}'s turn" in gm and "— Round 2 —" in gm
-    seen, alerts, _ = player_view(session)
-    for shown, told in ((seen, alerts), (live.lines, live.alerts)):
-        assert shown[-2:] == ["— Round 2 —", "▶ Orla's turn"]
-        assert any(a.startswith("End of round 1: Orla is dying") for a in told)
-        assert not any(SECRET in line for line in [*shown, *told])
-    assert "## Round 2" in export.to_markdown(session.history).splitlines()
-    table.close()
-
-
 def test_a_player_s_export_numbers_its_own_combatants_and_names_no_unseen_opponent() -> None:
-    history = demo("beerrun")
+    history = demo(a_system(has_demo))
     session = EncounterSession(history, SeededDice(1))
     people = session.state.combatants
     hidden = people[1]

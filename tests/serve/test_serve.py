@@ -9,8 +9,17 @@ import pytest
 
 from rules.commands import AddNote, NextTurn
 from rules.errors import Rejected
-from rules.systems.livehack.events import LiveHackRoll
-from tests.serve.serve_helpers import SECRET, SECRET_NOTE, Client, Served, serve, until
+from tests.serve.serve_helpers import (
+    SECRET,
+    SECRET_NOTE,
+    Client,
+    Served,
+    roll,
+    roll_logged,
+    roll_title,
+    serve,
+    until,
+)
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import HelpScreen
 from tracker.serve.seats import SeatSession
@@ -37,15 +46,20 @@ async def test_a_players_roll_appears_on_every_screen(served: Served) -> None:
     gm = await Client.join(served, "gm")
     alice = await Client.join(served, "alice")
     bob = await Client.join(served, "bob")
+    title = roll_title(served.session.state)
+    for client in (gm, alice, bob):
+        await until(lambda c=client: "No roll yet" in c.text())
     alice.type("r")
-    await until(lambda: "Opposed roll" in alice.text())
+    await until(lambda: title in alice.text())
     alice.type("\r")
     for client in (gm, alice, bob):
-        await until(lambda c=client: "Orla vs" in c.text())
-    assert served.session.history.records[-1].label == "Opposed roll"
+        await until(lambda c=client: "No roll yet" not in c.text())  # the roll's pane
+    assert served.session.history.records[-1].label == title
+    logged = roll_logged(served.session)
+    assert logged.startswith("Orla") and all(logged in c.text() for c in (gm, alice, bob))
     # ... and the GM can undo it.
     gm.type("u")
-    await until(lambda: "Orla vs" not in bob.text())
+    await until(lambda: "No roll yet" in bob.text() and logged not in bob.text())
     for client in (gm, alice, bob):
         await client.close()
 
@@ -88,11 +102,11 @@ async def test_a_player_acts_only_for_their_own_combatants(served: Served) -> No
     # Forced through the seat's session, the session itself refuses.
     session = seat.app.session
     assert isinstance(session, SeatSession)
-    ids = served.ids
+    ids, state = served.ids, served.session.state
     for command, why in (
         (NextTurn(), "Only the GM"),
-        (LiveHackRoll(attacker_id=ids["Brak"], defender_id=ids["Goblin"]), "do not act for Brak"),
-        (LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids[SECRET]), "No such combatant"),
+        (roll(state, ids["Brak"], ids["Goblin"]), "do not act for Brak"),
+        (roll(state, ids["Orla"], ids[SECRET]), "No such combatant"),
         (AddNote("about Brak", ids["Brak"]), "do not act for Brak"),
     ):
         with pytest.raises(Rejected, match=why):
@@ -100,7 +114,7 @@ async def test_a_player_acts_only_for_their_own_combatants(served: Served) -> No
     with pytest.raises(Rejected, match="Only the GM"):
         session.undo()
     # Her own combatant she may roll for.
-    assert session.execute(LiveHackRoll(attacker_id=ids["Orla"], defender_id=ids["Goblin"]))
+    assert session.execute(roll(state, ids["Orla"], ids["Goblin"]))
     spectator = bob.seat.app.session  # type: ignore[union-attr]
     with pytest.raises(Rejected, match="Spectators"):
         spectator.execute(AddNote("hello"))
@@ -116,12 +130,12 @@ async def test_no_gm_only_information_reaches_players_or_spectators(served: Serv
     ids = served.ids
     session = served.session
     # The secret combatant rolls against Orla, then the GM notes something about it.
-    session.execute(LiveHackRoll(attacker_id=ids[SECRET], defender_id=ids["Orla"]), "secret")
+    session.execute(roll(session.state, ids[SECRET], ids["Orla"]), "secret")
     session.execute(AddNote("it stirs", ids[SECRET]))
     session.execute(AddNote("visible note"))
     for client in (gm, alice, bob):
         await until(lambda c=client: "visible note" in c.text())
-    assert f"{SECRET} vs Orla" in gm.text()
+    await until(lambda: roll_logged(session) in gm.text())
     # The palette and the help of a player.
     alice.type("\x10")  # ctrl+p
     await until(lambda: "Search for commands" in alice.text() and "key: r" in alice.text())
@@ -193,7 +207,7 @@ async def test_a_dropped_connection_leaves_the_encounter_intact(served: Served) 
     seat = alice.seat
     assert seat is not None
     alice.type("r")  # in the middle of a dialog
-    await until(lambda: "Opposed roll" in alice.text())
+    await until(lambda: roll_title(served.session.state) in alice.text())
     before = served.session.state
     alice.conn.abort()
     await until(lambda: seat.id not in served.table.seats)

@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pyte
 import pytest
 
-from rules.systems.livehack.events import LiveHackRoll
-from tests.serve.serve_helpers import LIMIT, SECRET, until
+from tests.serve.serve_helpers import LIMIT, SECRET, roll, roll_logged, roll_title, until
+from tests.serve.terminal import Terminal
 from tests.serve.web_helpers import WebServed, seat_of, serve_web
 
 CHROMIUM = os.environ.get("TRACKER_CHROMIUM", "/usr/bin/chromium")
@@ -145,10 +144,9 @@ async def chromium(profile: Path) -> AsyncIterator[DevTools]:
 
 async def screen(tools: DevTools, size: tuple[int, int]) -> str:
     """What the page's terminal shows: what it was sent, through a VT emulator."""
-    received = await tools.evaluate("window.__received || ''")
-    terminal = pyte.Screen(*size)
-    pyte.Stream(terminal).feed(received)
-    return "\n".join(line.rstrip() for line in terminal.display)
+    terminal = Terminal(size)
+    terminal.receive(await tools.evaluate("window.__received || ''"))
+    return terminal.text()
 
 
 async def test_a_player_joins_from_a_link_in_chromium(tmp_path: Path) -> None:
@@ -182,15 +180,17 @@ async def test_a_player_joins_from_a_link_in_chromium(tmp_path: Path) -> None:
             assert await tools.evaluate("document.fonts.check(\"16px 'Roboto Mono'\")")
             # The GM rolls: it arrives.
             ids = served.ids
-            served.session.execute(LiveHackRoll(attacker_id=ids["Goblin"], defender_id=ids["Brak"]))
-            await until_shown("Goblin vs")
+            served.session.execute(roll(served.session.state, ids["Goblin"], ids["Brak"]))
+            await until_shown(roll_logged(served.session))
             # She plays her combatant with the keyboard, into xterm.js.
             await tools.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
             await tools.key("r", "r", 82)
-            await until_shown("Opposed roll")
+            title = roll_title(served.session.state)
+            await until_shown(title)
             await tools.key("Enter", "\r", 13)
-            await until_shown("Orla vs")
-            assert served.session.history.records[-1].label == "Opposed roll"
+            await until(lambda: served.session.history.records[-1].label == title)
+            await until_shown(roll_logged(served.session))
+            assert roll_logged(served.session).startswith("Orla")
             assert tools.errors == []
             # The tab closes: the seat is free.
             await tools.call("Page.navigate", url="about:blank")

@@ -16,6 +16,7 @@ from rules.commands import AddNote
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
+from tests.picks import a_system
 from tests.screen import screen_text
 from tests.serve.serve_helpers import until
 from tracker.app import TrackerApp
@@ -28,7 +29,7 @@ from tracker.widgets.roll_log import RollLog, Shared
 
 def app_on(tmp_path: Path, notes: int) -> TrackerApp:
     session = EncounterSession(
-        History(new_encounter("Quick", "livehack")), SeededDice(1), tmp_path / "q.fight"
+        History(new_encounter("Quick", a_system())), SeededDice(1), tmp_path / "q.fight"
     )
     for number in range(notes):
         session.execute(AddNote(f"old note {number}"))
@@ -81,7 +82,7 @@ def test_an_entry_is_described_and_drawn_once_for_every_log(monkeypatch) -> None
 
     monkeypatch.setattr(roll_log, "describe", counting)
     shared = Shared(size=2)
-    history = History(new_encounter("Quick", "livehack"))
+    history = History(new_encounter("Quick", a_system()))
     (event, before), *_ = history.in_effect()
     first = shared.entry(before, event)
     assert shared.entry(before, event) is first and len(calls) == 1

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from rules.commands import AddNote
-from rules.systems.livehack.events import LiveHackRoll
 from tests.screen import screen_text
-from tests.serve.serve_helpers import SECRET, Client, encounter
+from tests.serve.serve_helpers import SECRET, Client, encounter, roll, roll_logged, roll_title
 from tests.serve.web_helpers import Browser, WebServed, channel_of, seat_of, serve_web, until
 from tracker.serve import players
 from tracker.serve.app import TableApp
@@ -65,14 +64,16 @@ async def test_a_player_joins_from_a_link_and_plays(web: WebServed) -> None:
     assert "r Roll" in alice.text()  # her combatant's keys, as her key would give
     # The GM's roll (played on the GM's screen: the same session) arrives.
     ids = served.ids
-    served.session.execute(LiveHackRoll(attacker_id=ids["Goblin"], defender_id=ids["Brak"]))
-    await until(lambda: "Goblin vs" in alice.text())
+    served.session.execute(roll(served.session.state, ids["Goblin"], ids["Brak"]))
+    await until(lambda: roll_logged(served.session) in alice.text())
     # She plays her combatant.
+    title = roll_title(served.session.state)
     await alice.type("r")
-    await until(lambda: "Opposed roll" in alice.text())
+    await until(lambda: title in alice.text())
     await alice.type("\r")
-    await until(lambda: "Orla vs" in alice.text())
-    assert served.session.history.records[-1].label == "Opposed roll"
+    await until(lambda: served.session.history.records[-1].label == title)
+    await until(lambda: roll_logged(served.session) in alice.text())
+    assert roll_logged(served.session).startswith("Orla")
     await alice.send("ping", "12345")
     await until(lambda: ["pong", "12345"] in alice.texts)
     await alice.close()
@@ -150,7 +151,7 @@ async def test_a_closed_tab_frees_its_seat(web: WebServed) -> None:
     served = web.served
     alice = await Browser.join(web, web.link())
     await alice.type("r")
-    await until(lambda: "Opposed roll" in alice.text())
+    await until(lambda: roll_title(served.session.state) in alice.text())
     before = served.session.state
     seat = seat_of(web, "Alice")
     assert seat is not None

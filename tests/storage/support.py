@@ -1,10 +1,20 @@
-"""What the storage tests share: a writer in its own process, stopped where it says."""
+"""What the storage tests share: a new encounter of any system, and a writer in its own
+process, stopped where it says."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+from rules.engine import new_encounter
+from rules.history import History
+from tests.picks import a_system
+
+
+def fresh(name: str) -> History:
+    """A new encounter named ``name``, empty: files hold every system's alike, so any will do."""
+    return History(new_encounter(name, a_system()))
 
 
 def start(script: str, path: Path, says: str) -> subprocess.Popen[str]:

@@ -11,14 +11,15 @@ from hypothesis import strategies as st
 
 from rules.commands import AddNote, NextTurn
 from rules.dice import SeededDice
-from rules.systems.livehack.demo import build as livehack_demo
+from tests.contract.support import demo
+from tests.picks import a_system, has_demo
 from tracker import storage
 from tracker.session import EncounterSession
 
 
 def real_save(folder: Path) -> tuple[Path, list]:
     path = folder / "real.fight"
-    session = EncounterSession(livehack_demo(), SeededDice(3), path)
+    session = EncounterSession(demo(a_system(has_demo)), SeededDice(3), path)
     for number in range(4):
         session.execute(AddNote(f"n{number}"))
         session.execute(NextTurn())

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from rules.events import NoteAdded
+from tests.picks import a_system
 from tracker import storage
 
 WRITER = """
@@ -27,11 +28,11 @@ from rules.history import History
 from tracker import storage
 from tracker.session import EncounterSession
 
-path, trial = Path(sys.argv[1]), sys.argv[2]
+path, trial, system = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 if path.exists():
     opened = storage.open_save(path)
 else:
-    opened = storage.Opened(History(new_encounter("Crash", "livehack")), path)
+    opened = storage.Opened(History(new_encounter("Crash", system)), path)
 session, error = EncounterSession.resume(opened, SeededDice(1))
 assert error is None, error
 session.COMPACT_EVERY = 7  # compactions happen under fire too
@@ -54,7 +55,7 @@ def test_sigkill_at_random_moments_loses_at_most_the_record_in_flight(tmp_path: 
     sent: list[str] = []  # every note acknowledged so far, in order
     for trial in range(12):
         writer = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(path), str(trial)],
+            [sys.executable, "-c", WRITER, str(path), str(trial), a_system()],
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -10,9 +10,8 @@ import pytest
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
-from rules.engine import new_encounter
-from rules.history import History
 from tests.cli.support import tracker
+from tests.storage.support import fresh
 from tracker import launch, storage
 from tracker.session import EncounterSession
 
@@ -20,7 +19,7 @@ from tracker.session import EncounterSession
 def damaged_save(folder: Path) -> tuple[Path, bytes, bytes]:
     """A save whose journal's last record is cut short; its bytes as damaged."""
     path = folder / "torn.fight"
-    session = EncounterSession(History(new_encounter("Torn", "livehack")), SeededDice(1), path)
+    session = EncounterSession(fresh("Torn"), SeededDice(1), path)
     for number in range(4):
         session.execute(AddNote(f"note {number}"))
     journal = storage.journal_path(path)

@@ -11,10 +11,8 @@ import pytest
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
-from rules.engine import new_encounter
-from rules.history import History
 from tests.cli.support import tracker
-from tests.storage.support import start
+from tests.storage.support import fresh, start
 from tracker import storage
 from tracker.session import EncounterSession
 
@@ -35,7 +33,7 @@ sys.stdin.read()  # until the test closes stdin, or kills us
 
 def a_save(folder: Path) -> Path:
     path = folder / "held.fight"
-    storage.write(path, History(new_encounter("Held", "livehack")))
+    storage.write(path, fresh("Held"))
     return path
 
 
@@ -74,12 +72,12 @@ def test_two_opens_in_one_process_conflict_and_closing_releases(tmp_path: Path) 
 
 
 def test_new_saves_demo_copies_and_branches_are_locked_too(tmp_path: Path) -> None:
-    created = storage.create(tmp_path, History(new_encounter("Fresh", "livehack")))
+    created = storage.create(tmp_path, fresh("Fresh"))
     assert created.path == tmp_path / "fresh.fight" and created.path.exists()
     with pytest.raises(storage.SaveLocked):
         storage.open_save(created.path)
     # The next new encounter of the same name does not wait on the held one: a new file.
-    other = storage.create(tmp_path, History(new_encounter("Fresh", "livehack")))
+    other = storage.create(tmp_path, fresh("Fresh"))
     assert other.path == tmp_path / "fresh-2.fight"
 
 

@@ -12,17 +12,15 @@ import pytest
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
-from rules.engine import new_encounter
-from rules.history import History
 from tests.cli.support import tracker
-from tests.storage.support import start
+from tests.storage.support import fresh, start
 from tracker import files, storage
 from tracker.session import EncounterSession
 
 
 def a_save(folder: Path, name: str = "odd.fight") -> Path:
     path = folder / name
-    session = EncounterSession(History(new_encounter("Odd", "livehack")), SeededDice(1), path)
+    session = EncounterSession(fresh("Odd"), SeededDice(1), path)
     session.execute(AddNote("one"))
     session.execute(AddNote("two"))  # in the journal
     return path
@@ -54,7 +52,7 @@ def test_a_pipe_as_journal_is_refused_by_every_reader(tmp_path: Path) -> None:
 
 def test_a_pipe_as_journal_fails_an_append_instead_of_hanging(tmp_path: Path) -> None:
     path = tmp_path / "x.fight"
-    history = History(new_encounter("Odd", "livehack"))
+    history = fresh("Odd")
     storage.write(path, history)
     fifo(storage.journal_path(path))
     journal = storage.Journal(path)

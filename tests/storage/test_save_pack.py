@@ -15,10 +15,9 @@ from rules import snapshot
 from rules.bounds import SAVED_NUMBER, TEXT
 from rules.commands import AddNote
 from rules.dice import SeededDice
-from rules.engine import new_encounter
 from rules.events import NoteAdded
-from rules.history import History
 from tests.cli.support import tracker
+from tests.storage.support import fresh
 from tracker import files, storage
 from tracker.session import EncounterSession
 
@@ -28,7 +27,7 @@ KEY = b"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHkey someone@example\n"
 def played(path: Path, *notes: str, name: str = "Foo") -> EncounterSession:
     """A session on a new save at ``path``: its first change writes the snapshot, the rest
     go to its journal (left as a ``kill -9`` leaves them: not closed)."""
-    session = EncounterSession(History(new_encounter(name, "livehack")), SeededDice(1), path)
+    session = EncounterSession(fresh(name), SeededDice(1), path)
     for note in notes:
         session.execute(AddNote(note))
     return session
@@ -86,7 +85,7 @@ def test_a_dangling_journal_link_never_creates_its_target(tmp_path: Path) -> Non
 
 def test_a_save_report_or_setting_in_place_of_a_link_is_refused(tmp_path: Path) -> None:
     target = precious(tmp_path / "home")
-    history = History(new_encounter("Foo", "livehack"))
+    history = fresh("Foo")
     for name in ("x.fight", "report.md"):
         link = tmp_path / name
         link.symlink_to(target)
@@ -105,7 +104,7 @@ def test_a_save_report_or_setting_in_place_of_a_link_is_refused(tmp_path: Path) 
 def test_a_new_save_never_takes_the_name_of_a_dangling_link(tmp_path: Path) -> None:
     target = tmp_path / "elsewhere"
     (tmp_path / "foo.fight").symlink_to(target)
-    opened = storage.create(tmp_path, History(new_encounter("Foo", "livehack")))
+    opened = storage.create(tmp_path, fresh("Foo"))
     assert opened.path == tmp_path / "foo-2.fight"
     assert not target.exists()
 
@@ -113,7 +112,7 @@ def test_a_new_save_never_takes_the_name_of_a_dangling_link(tmp_path: Path) -> N
 def test_a_dangling_link_for_a_new_save_is_moved_aside_not_followed(tmp_path: Path) -> None:
     target = tmp_path / "elsewhere"
     storage.journal_path(tmp_path / "foo.fight").symlink_to(target)
-    opened = storage.create(tmp_path, History(new_encounter("Foo", "livehack")))
+    opened = storage.create(tmp_path, fresh("Foo"))
     assert opened.path == tmp_path / "foo.fight" and "kept as" in opened.note
     assert not target.exists()
 
@@ -138,7 +137,7 @@ def test_a_journal_left_by_a_deleted_save_is_kept_aside_not_adopted(tmp_path: Pa
     first = played(tmp_path / "foo.fight", "a", "b", "c")  # then killed: the journal stays
     first.let_go()
     (tmp_path / "foo.fight").unlink()
-    opened = storage.create(tmp_path, History(new_encounter("Foo", "livehack")))
+    opened = storage.create(tmp_path, fresh("Foo"))
     assert opened.path == tmp_path / "foo.fight"
     assert "is not this save's journal" in opened.note
     kept = [p for p in tmp_path.iterdir() if ".journal.stray-" in p.name]
@@ -176,7 +175,7 @@ def test_another_saves_journal_is_never_merged(tmp_path: Path) -> None:
 
 def test_a_save_from_before_ids_still_takes_its_journal(tmp_path: Path) -> None:
     path = tmp_path / "old.fight"
-    history = History(new_encounter("Old", "livehack"))
+    history = fresh("Old")
     path.write_bytes(snapshot.encode(history, b""))  # a format-3 save has no id
     history.commit([NoteAdded("kept")])
     storage.journal_path(path).write_bytes(snapshot.encode_frame(1, history.records[1]))

@@ -8,18 +8,21 @@ from pathlib import Path
 
 import pytest
 
+from rules import snapshot
 from rules.commands import RollInitiative
 from rules.dice import SeededDice
 from rules.engine import decide
-from rules.registry import get_system
+from rules.registry import get_system, names
 from tracker import storage
 
 BEFORE = Path(__file__).resolve().parents[1] / "data" / "before-initiative"
-SAVES = sorted(BEFORE.glob(f"*{storage.SUFFIX}"))
+KEPT = sorted(BEFORE.glob(f"*{storage.SUFFIX}"))
+# A deleted system's old save is not opened (it would be refused, rightly): `make without`.
+SAVES = [save for save in KEPT if snapshot.read_header(save.read_bytes()).system in names()]
 
 
 def test_there_are_old_saves_to_open() -> None:
-    assert len(SAVES) >= 4
+    assert len(KEPT) >= 4 and SAVES
 
 
 @pytest.mark.parametrize("save", SAVES, ids=lambda p: p.name)

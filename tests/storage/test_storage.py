@@ -12,13 +12,23 @@ from rules.commands import NextTurn
 from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
-from rules.systems.livehack.demo import build as livehack_demo
+from tests.contract.support import check_demo_stem, demo
 from tests.helpers import people
+from tests.picks import a_system, has_demo
 from tracker import storage
+from tracker.defaults import systems
+
+SYSTEM = a_system(has_demo)
+DEMO = f"{check_demo_stem(SYSTEM)}.fight"  # its file name in saves/
+
+
+def a_demo() -> History:
+    """A fresh copy of the picked system's demo: a real fight, with rolls and a log."""
+    return demo(SYSTEM)
 
 
 def test_write_then_read_gives_the_same_encounter(tmp_path: Path) -> None:
-    history = livehack_demo()
+    history = a_demo()
     path = tmp_path / "fight.fight"
     storage.write(path, history)
     again = storage.read(path)
@@ -54,9 +64,7 @@ def _newer_file() -> bytes:
 
     import msgspec
 
-    body = msgspec.msgpack.encode(
-        {"format": snapshot.FORMAT + 1, "system": "livehack", "name": "x"}
-    )
+    body = msgspec.msgpack.encode({"format": snapshot.FORMAT + 1, "system": SYSTEM, "name": "x"})
     return snapshot.MAGIC + zlib.crc32(body).to_bytes(4, "big") + body
 
 
@@ -72,7 +80,7 @@ BAD_FILES = {
 
 @pytest.mark.parametrize("kind", sorted(BAD_FILES))
 def test_each_bad_file_gives_one_clear_line_and_is_left_alone(tmp_path: Path, kind: str) -> None:
-    good = snapshot.encode(livehack_demo())
+    good = snapshot.encode(a_demo())
     data, expected = BAD_FILES[kind]
     if kind == "truncated":
         data = good[: len(good) // 2]
@@ -121,55 +129,62 @@ def test_free_path_never_reuses_a_name(tmp_path: Path) -> None:
 
 
 def test_demos_are_played_as_copies(tmp_path: Path) -> None:
-    demo = tmp_path / "demo-livehack.fight"
-    storage.write(demo, livehack_demo())
-    original = demo.read_bytes()
-    opened = storage.play_copy_of_demo(demo, tmp_path)
-    assert opened.path == tmp_path / "goblin-warren.fight"
-    assert opened.history.state == livehack_demo().state
-    assert demo.read_bytes() == original
+    saved = tmp_path / DEMO
+    storage.write(saved, a_demo())
+    original = saved.read_bytes()
+    copy = storage.free_path(tmp_path, a_demo().state.name)  # named for the fight, not the file
+    opened = storage.play_copy_of_demo(saved, tmp_path)
+    assert opened.path == copy != saved
+    assert opened.history.state == a_demo().state
+    assert saved.read_bytes() == original
     assert storage.saves_by_recency(tmp_path) == [opened.path]
 
 
 def test_the_listing_tells_a_demo_from_its_copy_even_once_played_on(tmp_path: Path) -> None:
-    demo = tmp_path / "demo-livehack.fight"
-    storage.write(demo, livehack_demo())
-    opened = storage.play_copy_of_demo(demo, tmp_path)
+    saved = tmp_path / DEMO
+    storage.write(saved, a_demo())
+    opened = storage.play_copy_of_demo(saved, tmp_path)
+    copy = opened.path.name
     played = opened.history
     played.commit(decide(played.state, NextTurn(), SeededDice(1)), "next")
     played.undo()
     storage.write(opened.path, played)  # compacted, with more records than the demo
-    lookalike = History(new_encounter("Goblin Warren", "livehack"))  # the name, not the log
+    lookalike = History(new_encounter(played.state.name, SYSTEM))  # the name, not the log
     storage.write(tmp_path / "other.fight", lookalike)
     listed = {item.path.name: item for item in storage.list_saves(tmp_path)}
-    assert listed["demo-livehack.fight"].demo and not listed["demo-livehack.fight"].copy_of
-    assert listed["goblin-warren.fight"].copy_of == "demo-livehack.fight"
-    assert not listed["goblin-warren.fight"].demo
+    assert listed[DEMO].demo and not listed[DEMO].copy_of
+    assert listed[copy].copy_of == DEMO
+    assert not listed[copy].demo
     assert not listed["other.fight"].copy_of and not listed["other.fight"].demo
 
 
 def _relabelled(system: str) -> bytes:
-    """The LiveHack demo's save with another system named in its header."""
+    """The picked system's demo's save with another system named in its header."""
     import zlib
 
     import msgspec
 
-    good = snapshot.encode(livehack_demo())
+    good = snapshot.encode(a_demo())
     doc = msgspec.msgpack.decode(good[len(snapshot.MAGIC) + 4 :])
     body = msgspec.msgpack.encode({**doc, "system": system})
     return snapshot.MAGIC + zlib.crc32(body).to_bytes(4, "big") + body
 
 
+ANOTHER = next((name for name in systems() if name != SYSTEM), "")
+
+
 @pytest.mark.parametrize(
     ("system", "expected"),
     [
-        ("beerrun", "it says it is a beerrun save but holds 'livehack."),
+        (ANOTHER, f"it says it is a {ANOTHER} save but holds '{SYSTEM}."),
         ("nosuch", "it is for a rule system this tracker does not know ('nosuch')"),
     ],
 )
 def test_a_save_of_one_system_is_not_decoded_as_another(
     tmp_path: Path, system: str, expected: str
 ) -> None:
+    if not system:
+        pytest.skip("a single system is registered: there is no other to name")
     path = tmp_path / "relabelled.fight"
     data = _relabelled(system)
     path.write_bytes(data)

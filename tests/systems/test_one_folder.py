@@ -29,21 +29,6 @@ ALLOWED = {
     "app/test_replay.py",
     "app/test_settings.py",
     "app/test_typed_keys.py",
-    "serve/serve_helpers.py",
-    "serve/test_hidden.py",
-    "serve/test_serve.py",
-    "serve/test_serve_browser.py",
-    "serve/test_serve_rules.py",
-    "serve/test_serve_speed.py",
-    "serve/test_serve_web.py",
-    "storage/test_corruption.py",
-    "storage/test_crash.py",
-    "storage/test_damaged.py",
-    "storage/test_journal.py",
-    "storage/test_lock.py",
-    "storage/test_odd_files.py",
-    "storage/test_save_pack.py",
-    "storage/test_storage.py",
 }
 
 
