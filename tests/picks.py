@@ -45,3 +45,12 @@ def a_system(*needs: Need) -> str:
 def every_system(*needs: Need) -> list[str]:
     """Every listed system meeting every need (for ``pytest.mark.parametrize``)."""
     return [name for name in systems() if all(need(name) for need in needs)]
+
+
+def keeps_added_order(name: str) -> bool:
+    """A system with a turn order that leaves combatants where they were added (none rolls
+    initiative as it joins), so the first added acts first."""
+    system = get_system(name)
+    return system.uses_turn_order and (
+        type(system).initiative_on_add is RuleSystem.initiative_on_add
+    )

@@ -9,6 +9,7 @@ import pytest
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
+from tests.picks import a_system
 from tests.screen import screen_text
 from tracker import settings
 from tracker.app import TrackerApp
@@ -18,7 +19,7 @@ SIZE = (100, 30)
 
 
 def make_app(tmp_path: Path, settings_file: Path | None) -> TrackerApp:
-    history = History(new_encounter("Cellar", "livehack"))
+    history = History(new_encounter("Cellar", a_system()))
     session = EncounterSession(history, SeededDice(1), tmp_path / "cellar.fight")
     return TrackerApp(session, saves=tmp_path, settings_file=settings_file)
 
