@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 
 from rules.commands import AddCombatant
-from rules.dice import SeededDice
-from rules.engine import new_encounter
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.registry import get_system, part
 from tests.app.support import until
-from tests.helpers import run
 from tests.picks import a_system, has_demo
 from tests.screen import screen_text
 from tracker import storage
@@ -27,7 +26,7 @@ STEMS = {build().state.system: stem for stem, build in DEMOS.items()}
 def saved(folder: Path, name: str, people: list[str]) -> Path:
     history = History(new_encounter(name, a_system()))
     for person in people:
-        run(history, AddCombatant(name=person))
+        history.commit(decide(history.state, AddCombatant(name=person), ScriptedDice([])))
     path = storage.free_path(folder, name)
     storage.write(path, history)
     return path
