@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from rules.dice import ScriptedDice
-from rules.engine import decide
+from rules.commands import AddCombatant
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import decide, new_encounter
 from rules.errors import Rejected
+from rules.history import History
+from rules.registry import get_system
 from tests.app.support import BIG, add_combatant, burst_handled, from_palette, make_app, until
 from tests.contract.support import demo
 from tests.picks import a_system, has_demo
@@ -26,7 +29,8 @@ async def test_the_demo_fits_80_by_24(tmp_path: Path) -> None:
 
         def drawn() -> bool:  # the panes fill in over a few frames, the key bar last
             text = screen_text(app)
-            return all(part in text for part in (*parts, *names)) and "r Roll" in text
+            shown = all(part in text for part in (*parts, *names))
+            return shown and "r Roll" in text.splitlines()[-1]
 
         await until(pilot, drawn, "the demo drawn")
         assert "r Roll" in screen_text(app).splitlines()[-1]
@@ -61,8 +65,25 @@ def refusal(call: Callable[[], object]) -> str:
     return refused.value.message
 
 
+def refuses_a_lone_roll(name: str) -> bool:
+    """A system whose roll (the r key) is refused before its dialog opens when only one
+    combatant is there (another may open the dialog and refuse the roll in it)."""
+    history = History(new_encounter("Cellar", name))
+    history.commit(decide(history.state, AddCombatant(name="Solo"), SeededDice(1)))
+    state, system = history.state, get_system(name)
+    if "roll" not in [action.id for action in system.actions(state)]:
+        return False
+    try:
+        system.action_form(state, "roll", state.combatants[0].id)
+    except Rejected:
+        return True
+    return False
+
+
 async def test_rolling_without_two_combatants_says_why(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+    app = make_app(
+        tmp_path, history=History(new_encounter("Cellar", a_system(refuses_a_lone_roll)))
+    )
     async with app.run_test(size=BIG, notifications=True) as pilot:
         await add_combatant(pilot, "Solo")
         state, system = app.session.state, app.session.system

@@ -129,7 +129,7 @@ async def test_a_roll_updates_only_the_rows_that_changed(fight: History, tmp_pat
 
 
 async def test_switching_theme_redraws_both_panes(tmp_path: Path) -> None:
-    app = app_on(big_fight(a_system(has_demo), 20, 100), tmp_path)
+    app = app_on(big_fight(a_system(has_demo, has_turn_order), 20, 100), tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
         text = screen_text(app)

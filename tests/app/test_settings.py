@@ -9,6 +9,7 @@ import pytest
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
+from tests.app.support import until
 from tests.picks import a_system
 from tests.screen import screen_text
 from tracker import settings
@@ -84,7 +85,9 @@ async def test_a_corrupt_settings_file_gives_one_notice(tmp_path: Path) -> None:
     file.write_text('{"theme": "nord",', encoding="utf-8")
     app = make_app(tmp_path, file)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        # The toast and the encounter are drawn over a few frames.
+        await until(pilot, lambda: "Settings file" in screen_text(app), "the notice")
+        await until(pilot, lambda: "Cellar" in screen_text(app), "the encounter")
         # Private, like the compositor in tests/screen.py: a toast wraps its text.
         notices = [n.message for n in app._notifications]
         assert notices == [

@@ -9,7 +9,7 @@ from rules.dice import DiceSource, ScriptedDice
 from rules.engine import new_encounter
 from rules.history import History
 from tests.app import support
-from tests.app.support import BIG, add_combatant
+from tests.app.support import BIG, add_combatant, until
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
@@ -101,7 +101,8 @@ async def test_an_eclipse_is_announced(tmp_path: Path) -> None:
         await add_combatant(pilot, "Ann")
         await add_combatant(pilot, "Bob")
         await pilot.press("r", "enter")
-        await pilot.pause()
+        told = "Eclipse for Ann! Something completely bizarre happens"
+        await until(pilot, lambda: told in screen_text(app), "the Eclipse's notice")
         text = screen_text(app)
         assert "ECLIPSE" in text
         assert "Eclipse for Ann! Something completely bizarre happens" in text
