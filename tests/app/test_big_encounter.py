@@ -78,12 +78,11 @@ async def test_the_log_of_a_big_fight_scrolls_undoes_and_rewraps(
         assert log.is_vertical_scroll_end and last in screen_text(app)  # it follows the end
 
         await pilot.press("tab")  # to the log
-        await pilot.press("home")
-        await pilot.pause()
-        assert f"Encounter {fight.state.name} begins" in screen_text(app)
+        await pilot.press("home")  # a long scroll: drawn once the log has reached its top
+        begins = f"Encounter {fight.state.name} begins"
+        await until(pilot, lambda: begins in screen_text(app), "the log's first entry")
         await pilot.press("end")
-        await pilot.pause()
-        assert last in screen_text(app)
+        await until(pilot, lambda: last in screen_text(app), "the log's last entry")
 
         # Next turn (what the fight left waiting is set aside): one more entry, at the bottom.
         await pilot.press("shift+tab")
