@@ -96,3 +96,9 @@ def falls_at_worst_track(name: str) -> bool:
     state = initial_state(new_encounter("Probe", name))
     worst = system.with_track(probe.sheet, track.high if track.rising else track.low)
     return bool(system.out_of_fight(state, Combatant(id="c1", name="Probe", sheet=worst)))
+
+
+def keeps_added_order(name: str) -> bool:
+    """A system with a turn order that leaves combatants where they were added (none rolls
+    initiative as it joins), so the first added acts first."""
+    return has_turn_order(name) and joins_without_dice(name)

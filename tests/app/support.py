@@ -13,6 +13,7 @@ from textual.command import CommandList, CommandPalette
 from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
+from tests.picks import a_system, keeps_added_order
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
 
@@ -26,7 +27,9 @@ PATIENCE = 60.0
 def make_app(
     tmp_path: Path, dice: DiceSource | None = None, history: History | None = None
 ) -> TrackerApp:
-    history = history or History(new_encounter("Cellar", "livehack"))
+    # By default a system whose turns follow the order combatants are added in: the app's own
+    # keys (n, u, K...) are what most callers test.
+    history = history or History(new_encounter("Cellar", a_system(keeps_added_order)))
     session = EncounterSession(history, dice or SeededDice(1), tmp_path / "cellar.fight")
     return TrackerApp(session, saves=tmp_path)
 

@@ -2,77 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from rules.dice import ScriptedDice
-from rules.systems.livehack.demo import build as livehack_demo
+from rules.commands import AddCombatant
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import decide, new_encounter
+from rules.errors import Rejected
+from rules.history import History
+from rules.registry import get_system
 from tests.app.support import BIG, add_combatant, burst_handled, from_palette, make_app, until
+from tests.contract.support import demo
+from tests.picks import a_system, has_demo
 from tests.screen import screen_text
-from tracker import storage
-
-
-async def test_a_short_fight_by_keys(tmp_path: Path) -> None:
-    # Orla: boon 10, bane 2 -> +8; Goblin: boon 3, bane 4 -> -1. Margin 9: the 5-9 tier.
-    # The damage roll: Orla +1 rolled over, boon 6, bane 1; Goblin 0: margin 6.
-    app = make_app(tmp_path, ScriptedDice([10, 2, 3, 4, 6, 1, 1, 1]))
-    async with app.run_test(size=BIG, notifications=True) as pilot:
-        await add_combatant(pilot, "Orla", "party")
-        await add_combatant(pilot, "Goblin")
-        text = screen_text(app)
-        assert [(c.name, c.side) for c in app.session.state.combatants] == [
-            ("Orla", "party"),
-            ("Goblin", "foes"),
-        ]
-        assert "Orla" in text and "party" in text and "Goblin" in text
-        assert "▶ Orla's turn" in text
-
-        await pilot.press("r", "enter")
-        await pilot.pause()
-        text = screen_text(app)
-        assert "Orla vs Goblin (vs Reflex) 8 vs -1 HIT, margin +9" in text
-        assert "boon [10] - bane [2]" in text
-        assert "◆ 5-9" in text
-
-        await pilot.press("d", "d")  # the hit's damage roll, then its damage table
-        await pilot.pause()
-        text = screen_text(app)
-        assert "Goblin takes 2 levels of Wounds" in text
-        assert "Discombobulated" in text
-
-        await pilot.press("n")
-        await pilot.pause()
-        assert "▶ Goblin's turn" in screen_text(app)
-
-        await pilot.press("u")
-        await pilot.pause()
-        assert "▶ Orla's turn" in screen_text(app)
-        state = app.session.state
-
-    # Everything was saved as it happened: reopening shows the same encounter.
-    reopened = storage.read(tmp_path / "cellar.fight")
-    assert reopened.state == state
-    app2 = make_app(tmp_path, history=reopened)
-    async with app2.run_test(size=BIG) as pilot:
-        text = screen_text(app2)
-        assert "▶ Orla's turn" in text
-        assert "Discombobulated" in text
-        assert "Orla vs Goblin (vs Reflex) 8 vs -1 HIT, margin +9" in text
-        await pilot.press("ctrl+r")  # redo the undone turn
-        await pilot.pause()
-        assert "▶ Goblin's turn" in screen_text(app2)
+from tracker.screens.encounter import EncounterScreen
 
 
 async def test_the_demo_fits_80_by_24(tmp_path: Path) -> None:
-    app = make_app(tmp_path, history=livehack_demo())
+    state = demo(a_system(has_demo)).state
+    app = make_app(tmp_path, history=demo(state.system))
     async with app.run_test(size=(80, 24)) as pilot:
-        parts = ("Goblin Warren", "Round 2", "Combatants", "Roll log", "Consequences")
-        names = ("Orla", "Brak", "Goblin Sneak", "Goblin Boss")
+        parts = (state.name, f"Round {state.round}", "Combatants", "Roll log", "Consequences")
+        names = [c.name for c in state.combatants]
 
         def drawn() -> bool:  # the panes fill in over a few frames, the key bar last
             text = screen_text(app)
-            return all(part in text for part in (*parts, *names)) and "r Roll" in text
+            shown = all(part in text for part in (*parts, *names))
+            return shown and "r Roll" in text.splitlines()[-1]
 
         await until(pilot, drawn, "the demo drawn")
         assert "r Roll" in screen_text(app).splitlines()[-1]
@@ -100,16 +58,47 @@ async def test_a_refused_value_keeps_the_dialog_open(tmp_path: Path) -> None:
         assert "Brak joins the foes" in screen_text(app)
 
 
+def refusal(call: Callable[[], object]) -> str:
+    """The line the rules refuse ``call`` with (the app shows it as it is)."""
+    with pytest.raises(Rejected) as refused:
+        call()
+    return refused.value.message
+
+
+def refuses_a_lone_roll(name: str) -> bool:
+    """A system whose roll (the r key) is refused before its dialog opens when only one
+    combatant is there (another may open the dialog and refuse the roll in it)."""
+    history = History(new_encounter("Cellar", name))
+    history.commit(decide(history.state, AddCombatant(name="Solo"), SeededDice(1)))
+    state, system = history.state, get_system(name)
+    if "roll" not in [action.id for action in system.actions(state)]:
+        return False
+    try:
+        system.action_form(state, "roll", state.combatants[0].id)
+    except Rejected:
+        return True
+    return False
+
+
 async def test_rolling_without_two_combatants_says_why(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+    app = make_app(
+        tmp_path, history=History(new_encounter("Cellar", a_system(refuses_a_lone_roll)))
+    )
     async with app.run_test(size=BIG, notifications=True) as pilot:
         await add_combatant(pilot, "Solo")
+        state, system = app.session.state, app.session.system
         await pilot.press("r")
         await pilot.pause()
-        assert "needs two combatants" in screen_text(app)
+        said = refusal(lambda: system.action_form(state, "roll", state.combatants[0].id))
+        assert isinstance(app.screen, EncounterScreen)  # no dialog opened
+        assert said in [notice.message for notice in app._notifications]
+        assert said[:20] in screen_text(app)
         await pilot.press("d")
         await pilot.pause()
-        assert "Nothing to apply: roll first" in screen_text(app)
+        said = refusal(lambda: decide(state, system.consequence_command(state), ScriptedDice([])))
+        assert said in [notice.message for notice in app._notifications]
+        assert said[:20] in screen_text(app)
+        assert app.session.state == state
 
 
 async def test_conditions_by_keys_expire_on_their_own(tmp_path: Path) -> None:
@@ -240,37 +229,3 @@ async def test_keys_typed_in_a_burst_land_in_their_fields(tmp_path: Path) -> Non
             app.post_message(events.Key(key, character))
         await burst_handled(pilot)
         assert [(c.name, c.side) for c in app.session.state.combatants] == [("Vex", "party")]
-
-
-async def test_system_actions_menu_and_live_preview(tmp_path: Path) -> None:
-    app = make_app(tmp_path, ScriptedDice([5, 5, 5, 5]))
-    async with app.run_test(size=BIG, notifications=True) as pilot:
-        await add_combatant(pilot, "Ann")
-        await add_combatant(pilot, "Bob")
-        await pilot.press("s")
-        await pilot.pause()
-        assert "LiveHack actions" in screen_text(app)
-        await pilot.press("enter")  # the first action: the opposed roll
-        await pilot.pause()
-        text = screen_text(app)
-        assert "Opposed roll" in text
-        assert "Ann +0 vs Bob Reflex +0, before the dice" in text
-        await pilot.press(*"3")  # the attacker's extra modifier: the preview follows
-        await pilot.pause()
-        assert "Ann +3 vs Bob Reflex +0, before the dice" in screen_text(app)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert "Ann vs Bob (vs Reflex) 3 vs 0 HIT, margin +3" in screen_text(app)
-
-
-async def test_an_eclipse_is_announced(tmp_path: Path) -> None:
-    # Ann's boon 12 then 1, her bane 12 then 1: an Eclipse. Bob rolls 1 and 1.
-    app = make_app(tmp_path, ScriptedDice([12, 1, 12, 1, 1, 1]))
-    async with app.run_test(size=BIG, notifications=True) as pilot:
-        await add_combatant(pilot, "Ann")
-        await add_combatant(pilot, "Bob")
-        await pilot.press("r", "enter")
-        await pilot.pause()
-        text = screen_text(app)
-        assert "ECLIPSE" in text
-        assert "Eclipse for Ann! Something completely bizarre happens" in text

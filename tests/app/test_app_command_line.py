@@ -1,4 +1,5 @@
-"""The `:` command line in the app, by keys: completion, history, suggestions, refusals."""
+"""The `:` command line in the app, by keys: history, conditions, dialogs, plain text names
+(a system's own commands on the line are tested in its own folder)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ from pathlib import Path
 
 from textual.widgets import Input
 
+from rules.commands import AddCombatant
 from rules.dice import SeededDice
 from rules.history import History
-from rules.systems.livehack.demo import build as livehack_demo
+from tests.app.support import fight_of
+from tests.picks import a_system, keeps_added_order
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.screens.command_prompt import CommandLineScreen
-from tracker.screens.encounter import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.session import EncounterSession
@@ -21,7 +22,12 @@ BIG = (120, 40)
 
 
 def make_app(tmp_path: Path, history: History | None = None) -> TrackerApp:
-    session = EncounterSession(history or livehack_demo(), SeededDice(2), tmp_path / "warren.fight")
+    """Orla and Brak against a Goblin, in a system whose turns follow that order."""
+    people = (("Orla", "heroes"), ("Brak", "heroes"), ("Goblin", "foes"))
+    history = history or fight_of(
+        a_system(keeps_added_order), *(AddCombatant(name=n, side=s) for n, s in people)
+    )
+    session = EncounterSession(history, SeededDice(2), tmp_path / "warren.fight")
     return TrackerApp(session, saves=tmp_path)
 
 
@@ -37,88 +43,13 @@ async def type_line(pilot, line: str) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
-async def test_an_attack_typed_on_the_line(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    async with app.run_test(size=BIG) as pilot:
-        await pilot.press("colon", *"attack Orla goblin-sneak +effort 2", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, EncounterScreen)
-        last = app.session.state.last_roll
-        assert last.attacker.combatant_id == "c1" and last.defender.combatant_id == "c3"  # type: ignore[union-attr]
-        assert last.effort == 2  # type: ignore[union-attr]
-        assert "Orla vs Goblin Sneak (vs Reflex)" in screen_text(app)
-
-
-async def test_a_huge_effort_on_the_line_reports_the_efforts_own_bound(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        before = len(app.session.history.records)
-        await pilot.press("colon", *"attack Orla goblin-sneak +effort 99999999999", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, CommandLineScreen)
-        text = screen_text(app)
-        assert "Effort must be between 0 and 5" in text
-        assert "1,000,000" not in text
-        assert len(app.session.history.records) == before
-
-
-async def test_tab_completes_and_cycles_and_the_right_arrow_takes_the_suggestion(
-    tmp_path: Path,
-) -> None:
-    app = make_app(tmp_path)
-    async with app.run_test(size=BIG) as pilot:
-        await pilot.press("colon", *"att", "tab")
-        assert prompt_value(app) == "attack "
-        await pilot.press(*"orla gob", "tab")
-        assert prompt_value(app) == "attack orla goblin-sneak "
-        await pilot.press("tab")
-        assert prompt_value(app) == "attack orla goblin-boss "
-        text = screen_text(app)
-        assert "+effort" in text  # the hint lists the roll's fields
-        await pilot.press(*"+ef")
-        await pilot.pause()
-        await pilot.press("right")  # Textual's suggestion, shown after the cursor
-        assert prompt_value(app) == "attack orla goblin-boss +effort"
-        await pilot.press("escape")
-        assert isinstance(app.screen, EncounterScreen)
-        assert app.session.state.last_roll == livehack_demo().state.last_roll  # nothing ran
-
-
-async def test_a_typo_gets_a_suggestion_and_the_prompt_stays(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    async with app.run_test(size=BIG) as pilot:
-        before = len(app.session.history.records)
-        await type_line(pilot, "atack orla goblin-sneak")
-        assert isinstance(app.screen, CommandLineScreen)
-        assert "no command 'atack': did you mean 'attack'?" in screen_text(app)
-        # Fix it in place: the line is still there to edit.
-        await pilot.press("home", "right", "t", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, EncounterScreen)
-        assert len(app.session.history.records) == before + 1
-
-
-async def test_a_refusal_of_the_rules_shows_their_message(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    async with app.run_test(size=BIG) as pilot:
-        before = len(app.session.history.records)
-        await type_line(pilot, "apply")  # the demo's last roll is applied already
-        assert isinstance(app.screen, CommandLineScreen)
-        assert "already been applied" in screen_text(app)
-        await pilot.press("ctrl+u")
-        await pilot.press(*"uncond orla", "enter")
-        await pilot.pause()
-        assert "Orla has no conditions" in screen_text(app)
-        assert len(app.session.history.records) == before
-
-
 async def test_conditions_next_and_undo_by_steps(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=BIG) as pilot:
-        await type_line(pilot, "cond Brak discombobulated 2")
+        await type_line(pilot, "cond Brak Dazed 2")
         brak = app.session.state.combatant("c2")
-        assert [c.name for c in brak.conditions] == ["Discombobulated"]
-        assert "Discombobulated" in screen_text(app)
+        assert [c.name for c in brak.conditions] == ["Dazed"]
+        assert "Dazed" in screen_text(app)
         await type_line(pilot, "next")
         assert app.session.state.current_id == "c2"
         await type_line(pilot, "undo 2")
@@ -160,8 +91,6 @@ async def test_palette_commands_and_dialogs_from_the_line(tmp_path: Path) -> Non
         await type_line(pilot, "roll")  # no words: the roll dialog, as r opens it
         assert isinstance(app.screen, FormScreen)
         await pilot.press("escape")
-        await type_line(pilot, "grim-test brak tortured")
-        assert "Brak" in screen_text(app) and "Grim" in screen_text(app)
         await type_line(pilot, "help undo")
         assert "undo [N]: undo N steps" in screen_text(app)
 

@@ -1,4 +1,5 @@
-"""Solo play in the app, by keys only: the S dialog, the ⚙ marks, and whole solo fights."""
+"""Solo play in the app, by keys only: the S dialog and the ⚙ marks (whole solo fights: each
+system's folder)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ from pathlib import Path
 from rules.commands import AddCombatant
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import decide, new_encounter
-from rules.events import SoloChose
 from rules.history import History
-from rules.systems.livehack.solo import is_out
-from rules.systems.livehack.system import LiveHackRolled, LiveHackSheet
+from rules.registry import get_system
 from tests.app.support import until
+from tests.picks import a_system, plays_solo
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
@@ -33,14 +33,10 @@ def make_app(tmp_path: Path, history: History, dice) -> TrackerApp:
 
 
 def cellar() -> History:
-    return history_of(
-        "livehack",
-        [
-            ("Orla", "heroes", LiveHackSheet(attack=4, reflex=3, fortitude=2, con=1, dexterity=1)),
-            ("Brak", "heroes", LiveHackSheet(attack=3, reflex=1, fortitude=3, con=2)),
-            ("Ogre", "foes", LiveHackSheet(attack=4, reflex=2, fortitude=3, con=2)),
-        ],
-    )
+    """Two heroes and an Ogre, on blank sheets, in a system the tracker can play with more
+    than one policy."""
+    people = [("Orla", "heroes"), ("Brak", "heroes"), ("Ogre", "foes")]
+    return history_of(a_system(plays_solo, many_policies), [(*p, None) for p in people])
 
 
 async def solo_on(pilot, side_row: int, policy_steps: int = 0) -> None:
@@ -55,8 +51,13 @@ async def solo_on(pilot, side_row: int, policy_steps: int = 0) -> None:
     await pilot.pause()
 
 
+def many_policies(name: str) -> bool:
+    return len(get_system(name).solo_policies) > 1
+
+
 async def test_the_solo_dialog_turns_a_side_over_and_the_screen_says_so(tmp_path: Path) -> None:
     app = make_app(tmp_path, cellar(), SeededDice(5))
+    second = app.session.system.solo_policies[1]
     async with app.run_test(size=BIG) as pilot:
         await pilot.press("S")
         await pilot.pause()
@@ -66,21 +67,21 @@ async def test_the_solo_dialog_turns_a_side_over_and_the_screen_says_so(tmp_path
         await pilot.press("down", "right")  # foes: played by the tracker; the Ogre's row shows
         await pilot.pause()
         assert "⚙ Ogre" in screen_text(app)
-        await pilot.press("down", "right", "right")  # the Ogre: Always roll → Aggressive
+        await pilot.press("down", "right")  # the Ogre: its first policy → its second
         await pilot.pause()
-        assert "Aggressive: goes for the most hurt or dazed foe" in screen_text(app)
+        assert f"{second.title}: {second.description}"[:40] in screen_text(app)
         await pilot.press("enter")
         # The pane's widened Solo column is laid out on a later frame.
-        await until(pilot, lambda: "⚙ aggressive" in screen_text(app), "the Solo column")
+        await until(pilot, lambda: f"⚙ {second.id}" in screen_text(app), "the Solo column")
         text = screen_text(app)
         assert "⚙ solo: foes" in text  # the header
         ogre = next(line for line in text.splitlines() if " Ogre " in line)
-        assert "⚙ aggressive" in ogre  # the combatants pane's Solo column
+        assert f"⚙ {second.id}" in ogre  # the combatants pane's Solo column
         assert "The tracker now plays the side foes" in text
 
 
 async def test_the_solo_dialog_opens_and_closes_on_an_empty_encounter(tmp_path: Path) -> None:
-    app = make_app(tmp_path, history_of("livehack", []), SeededDice(5))
+    app = make_app(tmp_path, history_of(a_system(plays_solo), []), SeededDice(5))
     async with app.run_test(size=BIG) as pilot:
         await pilot.press("S")
         await pilot.pause()
@@ -88,54 +89,3 @@ async def test_the_solo_dialog_opens_and_closes_on_an_empty_encounter(tmp_path: 
         await pilot.press("escape")
         await pilot.pause()
         assert "Solo play" not in screen_text(app)
-
-
-async def test_the_roll_dialog_shows_what_the_npc_will_do(tmp_path: Path) -> None:
-    app = make_app(tmp_path, cellar(), SeededDice(5))
-    async with app.run_test(size=BIG) as pilot:
-        await solo_on(pilot, 1, policy_steps=1)  # the Ogre takes zero
-        await pilot.press("r")
-        await pilot.pause()
-        text = screen_text(app)  # the preview line, before the dice
-        assert "⚙ Ogre (take-zero): defends (Reflex): takes zero:" in text
-        assert "Orla +4 vs Ogre Reflex +2, before the dice" in text
-        await pilot.press("enter")
-        await pilot.pause()
-        text = screen_text(app)
-        assert "⚙ Ogre (take-zero): defends (Reflex): takes zero" in text  # the log
-        last = app.session.state.last_roll  # type: ignore[attr-defined]
-        assert isinstance(last, LiveHackRolled) and last.defender.take == "zero"
-        await pilot.press("u")  # one undo takes the roll and the choice back
-        await pilot.pause()
-        assert app.session.state.last_roll is None  # type: ignore[attr-defined]
-
-
-async def test_a_livehack_solo_fight_by_keys_runs_to_its_end(tmp_path: Path) -> None:
-    app = make_app(tmp_path, cellar(), SeededDice(21))
-    async with app.run_test(size=BIG) as pilot:
-        session: EncounterSession = app.session  # type: ignore[attr-defined]
-        await solo_on(pilot, 1)
-
-        def down(side: str) -> bool:
-            return all(is_out(c) for c in session.state.combatants if c.side == side)
-
-        for _ in range(120):
-            if down("foes") or down("heroes"):
-                break
-            me = session.state.current
-            assert me is not None and me.side == "heroes"  # the tracker played the Ogre
-            if not session.system.cannot_act(session.state, me):  # type: ignore[attr-defined]
-                await pilot.press("r", "enter")  # attack the Ogre (the default target)
-                await pilot.pause()
-                if session.state.last_roll.success:  # type: ignore[union-attr]
-                    # The damage roll: the dialog opens on it (Against: Fortitude).
-                    await pilot.press("r", "enter")
-                    await pilot.pause()
-                    if session.state.last_roll.success:  # type: ignore[union-attr]
-                        await pilot.press("d")
-            await pilot.press("n")
-            await pilot.pause()
-        assert down("foes") or down("heroes")
-        reasons = [e.reason for e in session.history.effective_events() if isinstance(e, SoloChose)]
-        assert any(r.startswith("attacks Orla") or r.startswith("attacks Brak") for r in reasons)
-        assert any(r.startswith("defends (Reflex)") for r in reasons)

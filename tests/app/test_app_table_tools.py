@@ -1,4 +1,4 @@
-"""Plain dice, quick track changes and reports from the app, at 80x24, by keys."""
+"""Plain dice and reports from the app, at 80x24, by keys."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ import pytest
 from rules.dice import ScriptedDice, SeededDice
 from rules.history import History
 from rules.plain_dice import DiceRolled
-from rules.systems.livehack.demo import build as livehack_demo
 from tests.app.support import from_palette, until
+from tests.contract.support import demo
 from tests.hostile_text import CONTROL_DICE, HOSTILE_DICE, unsafe, unsafe_strings
+from tests.picks import a_system, has_demo
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
 from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
-from tracker.widgets.combatants import CombatantsPane
 
 from .test_app_command_line import type_line
 
@@ -27,12 +27,9 @@ SMALL = (80, 24)
 
 def make_app(tmp_path: Path, history: History | None = None, faces: list[int] | None = None):  # type: ignore[no-untyped-def]
     dice = ScriptedDice(faces) if faces is not None else SeededDice(2)
-    session = EncounterSession(history or livehack_demo(), dice, tmp_path / "warren.fight")
+    history = history or demo(a_system(has_demo))
+    session = EncounterSession(history, dice, tmp_path / "warren.fight")
     return TrackerApp(session, saves=tmp_path)
-
-
-def wounds(app: TrackerApp, cid: str) -> int:
-    return app.session.state.combatant(cid).sheet.wounds  # type: ignore[no-any-return]
 
 
 async def test_plain_dice_on_the_line(tmp_path: Path) -> None:
@@ -116,42 +113,6 @@ async def test_control_characters_in_dice_show_nothing_unsafe(tmp_path: Path, li
         assert not unsafe_strings(list(app.session.history.records))  # the roll's event too
 
 
-async def test_wound_and_heal_on_the_line_and_undo(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    async with app.run_test(size=SMALL, notifications=True) as pilot:
-        await type_line(pilot, "wound orla 2")
-        assert wounds(app, "c1") == 2
-        assert "Orla Wounds: 0 → 2 (+2)" in screen_text(app)
-        await type_line(pilot, "heal orla")  # LiveHack's own healing: 1 level
-        assert wounds(app, "c1") == 1
-        assert "Orla heals 1 Wounds" in screen_text(app)
-        await type_line(pilot, "undo 2")
-        assert wounds(app, "c1") == 0
-        await type_line(pilot, "heal orla")
-        assert isinstance(app.screen, CommandLineScreen)
-        assert "Orla's Wounds is already at its best (0)" in screen_text(app)
-
-
-async def test_plus_and_minus_on_the_selected_row(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
-    async with app.run_test(size=SMALL, notifications=True) as pilot:
-        pane = app.screen.query_one(CombatantsPane)
-        pane.focus()
-        await pilot.pause()
-        selected = pane.selected_id
-        assert selected is not None
-        before = wounds(app, selected)
-        await pilot.press("plus", "plus")
-        await pilot.pause()
-        assert wounds(app, selected) == before + 2  # + raises the number shown: Wounds
-        await pilot.press("minus")
-        await pilot.pause()
-        assert wounds(app, selected) == before + 1
-        await pilot.press("u")
-        await pilot.pause()
-        assert wounds(app, selected) == before + 2
-
-
 async def test_export_from_the_line_and_the_palette(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
@@ -161,7 +122,7 @@ async def test_export_from_the_line_and_the_palette(tmp_path: Path) -> None:
         await until(pilot, lambda: "Report written: warren-report.md" in screen_text(app))
         await type_line(pilot, "export json round2")
         data = json.loads((tmp_path / "round2.json").read_text())
-        assert data["encounter"] == "Goblin Warren" and data["gm"] is True
+        assert data["encounter"] == app.session.state.name and data["gm"] is True
         await type_line(pilot, "export ../elsewhere.md")
         assert isinstance(app.screen, CommandLineScreen)  # the prompt stays, to fix the name
         assert not (tmp_path.parent / "elsewhere.md").exists()

@@ -7,6 +7,7 @@ the suite stays fast, but big enough that the log is many screens long.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.color import Color
@@ -18,9 +19,11 @@ from rules.engine import describe
 from rules.history import History
 from rules.registry import get_system
 from tests.app.support import until
+from tests.picks import a_system, has_demo, has_turn_order
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.render import THEME_COLOUR
+from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.roll_log import RollLog
@@ -31,12 +34,22 @@ ENTRIES = 1_200
 
 @pytest.fixture(scope="module")
 def fight() -> History:
-    return big_fight("livehack", COMBATANTS, ENTRIES)
+    return big_fight(a_system(has_demo, has_turn_order), COMBATANTS, ENTRIES)
 
 
 def app_on(history: History, tmp_path: Path) -> TrackerApp:
     session = EncounterSession(history, SeededDice(5), tmp_path / "big.fight")
     return TrackerApp(session, saves=tmp_path)
+
+
+async def next_turn(pilot: Any, app: TrackerApp) -> None:
+    """n, and x to each question about a result the fight left waiting (set aside: it changes
+    no row)."""
+    await pilot.press("n")
+    await pilot.pause()
+    while isinstance(app.screen, WaitingScreen):
+        await pilot.press("x")
+        await pilot.pause()
 
 
 def logged(history: History) -> list[str]:
@@ -65,16 +78,15 @@ async def test_the_log_of_a_big_fight_scrolls_undoes_and_rewraps(
         assert log.is_vertical_scroll_end and last in screen_text(app)  # it follows the end
 
         await pilot.press("tab")  # to the log
-        await pilot.press("home")
-        await pilot.pause()
-        assert "Encounter Goblin Warren begins" in screen_text(app)
+        await pilot.press("home")  # a long scroll: drawn once the log has reached its top
+        begins = f"Encounter {fight.state.name} begins"
+        await until(pilot, lambda: begins in screen_text(app), "the log's first entry")
         await pilot.press("end")
-        await pilot.pause()
-        assert last in screen_text(app)
+        await until(pilot, lambda: last in screen_text(app), "the log's last entry")
 
-        # Next turn (the fight's last hit is set aside first): one more entry, at the bottom.
-        await pilot.press("shift+tab", "n", "x")
-        await pilot.pause()
+        # Next turn (what the fight left waiting is set aside): one more entry, at the bottom.
+        await pilot.press("shift+tab")
+        await next_turn(pilot, app)
         turn = f"▶ {app.session.state.current.name}'s turn"
         assert log.entries[-1] == turn
         assert turn in screen_text(app).split("Roll log")[1]
@@ -105,8 +117,7 @@ async def test_a_roll_updates_only_the_rows_that_changed(fight: History, tmp_pat
         assert table.row_count == COMBATANTS
         rows_before = dict(table._rows)
         current = app.session.state.current_id
-        await pilot.press("n", "x")  # the fight's last hit set aside (no row changes), then n
-        await pilot.pause()
+        await next_turn(pilot, app)
         now = app.session.state.current_id
         changed = {key for key, row in table._rows.items() if rows_before[key] != row}
         assert changed <= {current, now} and now in changed  # the ▶ moved, nothing else
@@ -117,7 +128,7 @@ async def test_a_roll_updates_only_the_rows_that_changed(fight: History, tmp_pat
 
 
 async def test_switching_theme_redraws_both_panes(tmp_path: Path) -> None:
-    app = app_on(big_fight("fatigue", 20, 100), tmp_path)
+    app = app_on(big_fight(a_system(has_demo, has_turn_order), 20, 100), tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
         text = screen_text(app)

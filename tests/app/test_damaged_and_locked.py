@@ -9,6 +9,7 @@ from rules.commands import AddNote
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
+from tests.picks import a_system
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
@@ -17,7 +18,7 @@ from tracker.session import EncounterSession
 
 
 def save_with_notes(path: Path, name: str, cut: int = 0) -> Path:
-    session = EncounterSession(History(new_encounter(name, "livehack")), SeededDice(1), path)
+    session = EncounterSession(History(new_encounter(name, a_system())), SeededDice(1), path)
     for number in range(3):
         session.execute(AddNote(f"{name} note {number}"))
     if cut:
@@ -27,7 +28,7 @@ def save_with_notes(path: Path, name: str, cut: int = 0) -> Path:
 
 
 def current_app(folder: Path) -> TrackerApp:
-    opened = storage.create(folder, History(new_encounter("Bridge", "livehack")))
+    opened = storage.create(folder, History(new_encounter("Bridge", a_system())))
     session, _ = EncounterSession.resume(opened, SeededDice(1))
     return TrackerApp(session, saves=folder)
 

@@ -7,24 +7,26 @@ from pathlib import Path
 import pytest
 
 from rules.commands import AddCombatant
-from rules.dice import SeededDice
-from rules.engine import new_encounter
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import decide, new_encounter
 from rules.history import History
-from rules.registry import get_system
-from rules.systems.livehack.demo import build as livehack_demo
+from rules.registry import get_system, part
 from tests.app.support import until
-from tests.helpers import run
+from tests.picks import a_system, has_demo
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
 from tracker.session import EncounterSession
 
+# Each demo's file stem, by its system.
+STEMS = {build().state.system: stem for stem, build in DEMOS.items()}
+
 
 def saved(folder: Path, name: str, people: list[str]) -> Path:
-    history = History(new_encounter(name, "livehack"))
+    history = History(new_encounter(name, a_system()))
     for person in people:
-        run(history, AddCombatant(name=person))
+        history.commit(decide(history.state, AddCombatant(name=person), ScriptedDice([])))
     path = storage.free_path(folder, name)
     storage.write(path, history)
     return path
@@ -41,7 +43,7 @@ async def test_browse_filter_and_open(tmp_path: Path) -> None:
         await pilot.press("ctrl+o")
         await until(pilot, lambda: "not a combat tracker save" in screen_text(app), "the list")
         text = screen_text(app)
-        assert "Bridge" in text and "Crypt" in text and "LiveHack" in text
+        assert "Bridge" in text and "Crypt" in text and get_system(a_system()).title in text
         assert "not a combat tracker save" in text  # the bad file says what is wrong
         await pilot.press(*"cry")
         await pilot.pause()
@@ -66,19 +68,22 @@ async def test_browse_filter_and_open(tmp_path: Path) -> None:
 async def test_a_demo_and_its_copy_are_told_apart_and_the_file_fits(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
-    demo = tmp_path / "demo-livehack.fight"
-    storage.write(demo, livehack_demo())
+    mine = part(a_system(has_demo), "demo")
+    assert mine is not None
+    name, stem = mine.build().state.name, mine.STEM
+    storage.write(tmp_path / f"{stem}.fight", mine.build())
     # Another system's demo beside it: the one whose system's title is longest, cut short at 80.
-    stem, build = max(
-        ((s, b) for s, b in DEMOS.items() if b().state.system != livehack_demo().state.system),
-        key=lambda demo: len(get_system(demo[1]().state.system).title),
-    )
+    others = [b for s, b in DEMOS.items() if s != stem]
+    if not others:
+        pytest.skip("a single system's demo: nothing to tell it apart from")
+    build = max(others, key=lambda build: len(get_system(build().state.system).title))
     other = build().state
     title = get_system(other.system).title
-    storage.write(tmp_path / f"{stem}.fight", build())
-    opened = storage.play_copy_of_demo(demo, tmp_path)
-    assert opened.path.name == "goblin-warren.fight"
-    saved(tmp_path, "Goblin Warren", ["Ann"])  # the same name, not a copy: no mark
+    storage.write(tmp_path / f"{STEMS[other.system]}.fight", build())
+    copy = storage.free_path(tmp_path, name).name
+    opened = storage.play_copy_of_demo(tmp_path / f"{stem}.fight", tmp_path)
+    assert opened.path.name == copy
+    again = saved(tmp_path, name, ["Ann"]).name  # the same name, not a copy: no mark
     session = EncounterSession(opened.history, SeededDice(1), opened.path)
     app = TrackerApp(session, saves=tmp_path)
     async with app.run_test(size=size) as pilot:
@@ -86,13 +91,11 @@ async def test_a_demo_and_its_copy_are_told_apart_and_the_file_fits(
         await until(pilot, lambda: screen_text(app).count(".fight") >= 4, "the list")
         rows = {line.split("█")[1].strip() for line in screen_text(app).splitlines() if "█" in line}
         found = {row for row in rows if ".fight" in row}
-        assert any("Goblin Warren  (demo)" in r and "demo-livehack.fight" in r for r in found)
-        assert any(
-            "Goblin Warren  (copy of demo)" in r and r.endswith("goblin-warren.fight")
-            for r in found
-        )
-        assert any(r.endswith("goblin-warren-2.fight") and "(" not in r for r in found)
-        assert any(f"{other.name}  (demo)" in r and f"{stem}.fight" in r for r in found)
+        assert any(f"{name}  (demo)" in r and f"{stem}.fight" in r for r in found)
+        assert any(f"{name}  (copy of demo)" in r and r.endswith(copy) for r in found)
+        assert any(r.endswith(again) and "(" not in r for r in found)
+        other_stem = STEMS[other.system]
+        assert any(f"{other.name}  (demo)" in r and f"{other_stem}.fight" in r for r in found)
         assert any(title[:16] in r for r in found)  # the system, cut short if need be
         if size[0] >= 160:
             assert any(title in r and "Last change" not in r for r in found)
@@ -100,4 +103,4 @@ async def test_a_demo_and_its_copy_are_told_apart_and_the_file_fits(
         await pilot.press(*"copy")  # the marks can be searched too
         await pilot.pause()
         text = screen_text(app)
-        assert "goblin-warren.fight" in text and "demo-livehack.fight" not in text
+        assert copy in text and f"{stem}.fight" not in text

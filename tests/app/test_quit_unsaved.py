@@ -17,6 +17,7 @@ from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
 from tests.app.support import add_combatant
+from tests.picks import a_system
 from tests.screen import screen_text
 from tracker import files, storage
 from tracker.app import TrackerApp
@@ -45,7 +46,7 @@ def read_only(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def app_in(folder: Path) -> TrackerApp:
     folder.mkdir()
-    opened = storage.create(folder, History(new_encounter("Cellar", "livehack")))
+    opened = storage.create(folder, History(new_encounter("Cellar", a_system())))
     session, error = EncounterSession.resume(opened, SeededDice(1))
     assert error is None
     return TrackerApp(session, saves=folder)
@@ -151,7 +152,7 @@ async def test_q_with_everything_saved_quits_at_once(tmp_path: Path) -> None:
 
 def other_save(folder: Path) -> Path:
     folder.mkdir()
-    opened = storage.create(folder, History(new_encounter("Crypt", "livehack")))
+    opened = storage.create(folder, History(new_encounter("Crypt", a_system())))
     assert opened.lock is not None
     opened.lock.release()
     return opened.path

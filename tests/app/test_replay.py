@@ -7,16 +7,18 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine import fold
+from rules.commands import NextTurn
+from rules.dice import ScriptedDice
+from rules.engine import decide, fold
 from rules.replay import Timeline
-from rules.systems.livehack.demo import build as livehack_demo
 from tests.app.support import until
+from tests.contract.support import demo
+from tests.picks import a_system, has_demo, has_turn_order
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
-from tracker.widgets.roll_log import RollLog
 
-DEMO = livehack_demo()
+DEMO = demo(a_system(has_demo, has_turn_order))
 EVENTS = DEMO.effective_events()
 
 
@@ -33,18 +35,6 @@ def test_the_last_position_is_the_live_state() -> None:
     assert timeline.state_at(timeline.last) == DEMO.state
 
 
-def test_turns_and_rounds() -> None:
-    timeline = Timeline(DEMO)
-    first_turn = timeline.next_turn(0)
-    assert timeline.state_at(first_turn).current.name == "Brak"
-    new_round = timeline.next_round(0)
-    assert timeline.state_at(new_round).round == 2
-    assert timeline.state_at(new_round - 1).round == 1
-    assert timeline.previous_round(new_round) == 0
-    assert timeline.next_round(new_round) == timeline.last
-    assert timeline.previous_turn(first_turn) == 0
-
-
 @settings(max_examples=30, deadline=None)
 @given(position=st.integers(0, len(EVENTS) - 1))
 def test_a_branch_holds_the_fight_up_to_that_point(position: int) -> None:
@@ -52,48 +42,12 @@ def test_a_branch_holds_the_fight_up_to_that_point(position: int) -> None:
     expected = fold(EVENTS[: position + 1])
     assert branch.state.combatants == expected.combatants
     assert branch.state.round == expected.round
-    assert branch.state.name == "Goblin Warren (branch)"
+    assert branch.state.name == f"{DEMO.state.name} (branch)"
     assert branch.can_undo == (position > 0)
 
 
 def replay_app(tmp_path: Path) -> TrackerApp:
     return TrackerApp(None, saves=tmp_path, replay=DEMO)
-
-
-async def test_stepping_through_a_fight_by_keys(tmp_path: Path) -> None:
-    app = replay_app(tmp_path)
-    total = len(EVENTS)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await pilot.pause()
-        assert f"event {total}/{total} · round 2" in screen_text(app)
-        await pilot.press("home")
-        await pilot.pause()
-        text = screen_text(app)
-        assert f"event 1/{total} · round 1" in text
-        assert "▶ Encounter Goblin Warren begins" in text
-        assert "Orla" not in text.split("Roll log")[0]  # nobody has joined yet
-        await pilot.press("right", "right")
-        await pilot.pause()
-        assert "▶ Brak joins the party" in screen_text(app)
-        await pilot.press("right_square_bracket")  # the next turn
-        await pilot.pause()
-        text = screen_text(app)
-        assert "▶ Brak's turn" in text
-        assert "▶ ▶" not in text  # the turn's own ▶ marks it as the current event too
-        assert app.screen.query_one(RollLog).entries[-1] == "▶ Brak's turn"
-        await pilot.press("right_curly_bracket")  # the next round
-        await pilot.pause()
-        assert "round 2" in screen_text(app) and "— Round 2 —" in screen_text(app)
-        await pilot.press("left_curly_bracket", "left")
-        await pilot.pause()
-        assert "round 1" in screen_text(app)
-        await pilot.press("7", "g")
-        await pilot.pause()
-        assert f"event 7/{total}" in screen_text(app)
-        assert "Orla vs Goblin Sneak" in screen_text(app)
-        await pilot.press("end")
-        await pilot.pause()
-        assert f"event {total}/{total}" in screen_text(app)
 
 
 async def test_play_runs_to_the_end(tmp_path: Path) -> None:
@@ -115,20 +69,22 @@ async def test_branching_starts_a_new_encounter_in_a_new_file(tmp_path: Path) ->
         await pilot.press("7", "g", "b")
         await pilot.pause()
         text = screen_text(app)
-        assert "Goblin Warren (branch)" in text
+        assert f"{DEMO.state.name} (branch)" in text
         assert "Branched into" in text
         await pilot.press("n")  # it plays like any encounter, and is saved as it goes
         await pilot.pause()
-        saved = tmp_path / "goblin-warren-branch.fight"
+        saved = tmp_path / f"{storage.slug(DEMO.state.name + ' (branch)')}.fight"
         assert storage.read(saved).state == app.session.state
-        assert storage.read(saved).state.current.name == "Goblin Sneak"  # event 7 began Brak's turn
+        branch = Timeline(DEMO).branch(6)  # event 7, then the next turn
+        branch.commit(decide(branch.state, NextTurn(), ScriptedDice([])))
+        assert storage.read(saved).state.current_id == branch.state.current_id
 
 
 async def test_replay_from_inside_the_app_and_back(tmp_path: Path) -> None:
     from rules.dice import SeededDice
     from tracker.session import EncounterSession
 
-    session = EncounterSession(livehack_demo(), SeededDice(1), tmp_path / "w.fight")
+    session = EncounterSession(demo(DEMO.state.system), SeededDice(1), tmp_path / "w.fight")
     app = TrackerApp(session, saves=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("R")
@@ -148,6 +104,7 @@ async def test_a_number_typed_fast_then_g_jumps(tmp_path: Path) -> None:
     app = replay_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
+        assert len(EVENTS) >= 12
         for key in ("1", "2", "g"):
             app.post_message(events.Key(key, key))
         await pilot.pause()

@@ -9,6 +9,8 @@ import pytest
 from rules.dice import SeededDice
 from rules.engine import new_encounter
 from rules.history import History
+from tests.app.support import until
+from tests.picks import a_system
 from tests.screen import screen_text
 from tracker import settings
 from tracker.app import TrackerApp
@@ -18,7 +20,7 @@ SIZE = (100, 30)
 
 
 def make_app(tmp_path: Path, settings_file: Path | None) -> TrackerApp:
-    history = History(new_encounter("Cellar", "livehack"))
+    history = History(new_encounter("Cellar", a_system()))
     session = EncounterSession(history, SeededDice(1), tmp_path / "cellar.fight")
     return TrackerApp(session, saves=tmp_path, settings_file=settings_file)
 
@@ -83,7 +85,9 @@ async def test_a_corrupt_settings_file_gives_one_notice(tmp_path: Path) -> None:
     file.write_text('{"theme": "nord",', encoding="utf-8")
     app = make_app(tmp_path, file)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        # The toast and the encounter are drawn over a few frames.
+        await until(pilot, lambda: "Settings file" in screen_text(app), "the notice")
+        await until(pilot, lambda: "Cellar" in screen_text(app), "the encounter")
         # Private, like the compositor in tests/screen.py: a toast wraps its text.
         notices = [n.message for n in app._notifications]
         assert notices == [

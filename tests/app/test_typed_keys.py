@@ -16,9 +16,17 @@ import pytest
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from rules.commands import AddCombatant
 from rules.dice import SeededDice
-from rules.systems.livehack.demo import build as livehack_demo
-from tests.app.support import PATIENCE, burst_handled, keys_of, post_keys, press_at_once
+from tests.app.support import (
+    PATIENCE,
+    burst_handled,
+    fight_of,
+    keys_of,
+    post_keys,
+    press_at_once,
+)
+from tests.picks import a_system, keeps_added_order
 from tests.screen import screen_text
 from tests.serve.serve_helpers import until as until_true
 from tracker import typed_keys
@@ -32,12 +40,15 @@ SIZE = (80, 24)
 
 
 def make_app(tmp_path: Path) -> TrackerApp:
-    session = EncounterSession(livehack_demo(), SeededDice(2), tmp_path / "warren.fight")
+    """Orla and a Goblin, whose turns an ``n`` let through would change."""
+    people = (AddCombatant(name="Orla", side="heroes"), AddCombatant(name="Goblin"))
+    history = fight_of(a_system(keeps_added_order), *people)
+    session = EncounterSession(history, SeededDice(2), tmp_path / "warren.fight")
     return TrackerApp(session, saves=tmp_path)
 
 
 def last_notes(app: TrackerApp) -> list[str]:
-    """The notes the roll log shows (the demo has none of its own)."""
+    """The notes the roll log shows (the fight has none of its own)."""
     lines = screen_text(app).splitlines()
     return [line.split("✎ ")[1].split("  ")[0] for line in lines if "✎ " in line]
 
