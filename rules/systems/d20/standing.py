@@ -101,6 +101,17 @@ def spent_since_own_turn(
     return tuple(s for s in sheet.legendary_spent if s >= start)
 
 
+def attacks_left(state: Encounter, combatant: Combatant[Any]) -> int:
+    """The attacks its action has left on this turn (its Multiattack, less those made); on
+    another's turn, a whole action's (a reaction or a legendary action is one attack)."""
+    sheet = sheet_of(combatant)
+    most = max(sheet.multiattack, 1)
+    if state.current_id != combatant.id or not sheet.attacks_made:
+        return most
+    now = stamp_of(state)
+    return max(most - sum(1 for s in sheet.attacks_made if s == now), 0)
+
+
 def reaction_used(state: Encounter, combatant: Combatant[Any]) -> bool:
     return sheet_of(combatant).reaction_round == state.round
 
