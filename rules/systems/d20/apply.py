@@ -48,8 +48,8 @@ def apply(state: Encounter, event: Any) -> Encounter:
                 return _sheet(
                     state, event.attacker_id, structs.replace(sheet, reaction_round=state.round)
                 )
-            if state.current_id != event.attacker_id:
-                return state
+            if sheet.multiattack < 2 or state.current_id != event.attacker_id:
+                return state  # a single attack is told by the last roll (a forecast's runs)
             # One of its action's attacks (Multiattack) on its own turn: only this turn's count.
             made = (*(s for s in sheet.attacks_made if s == event.stamp), event.stamp)
             return _sheet(state, event.attacker_id, structs.replace(sheet, attacks_made=made))
