@@ -4,7 +4,8 @@ Every choice is a pure function of the state. What waits is settled first (a sol
 combatant's own roll is applied, its concentration and death saves rolled; what the player
 owes stops the tracker); then a legendary creature spends a legendary action at the end of
 another's turn; then whoever's turn it is attacks the foe its policy picks, its damage dealt
-at once, and ends its turn. The readings are in rulings.md ("Solo play").
+at once, as many times as its Multiattack says (a lair with a save makes every foe save
+instead), and ends its turn. The readings are in rulings.md ("Solo play").
 """
 
 from __future__ import annotations
