@@ -39,7 +39,7 @@ from .events import (
     system_state,
 )
 from .odds import attack_outcome
-from .sheet import life_word, take_damage
+from .sheet import D20Sheet, life_word, take_damage
 from .standing import (
     attack_mode,
     concentration_waiting,
@@ -112,6 +112,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         reasons=reasons,
         stamp=stamp_of(state),
         base_damage=sheet.damage,
+        target_hp=_standing_hp(sheet_of(target)),
     )
     if cmd.apply and outcome != "miss":
         return [
@@ -122,6 +123,10 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
             D20Settled(),
         ]
     return [event]
+
+
+def _standing_hp(sheet: D20Sheet) -> int:
+    return sheet.hp + sheet.temp_hp if sheet.hp > 0 else 0
 
 
 def _span(text: str, style: str) -> Span:

@@ -55,13 +55,17 @@ def attack_figures(
     damage_type: str,
     attacker: str,
     target: Combatant[Any],
+    standing: int = -1,
 ) -> Odds:
-    """An attack's tiers, its damage's mean and the chance it drops ``target`` as it stands."""
+    """An attack's tiers, its damage's mean and the chance it drops ``target``, which has
+    ``standing`` hit points left (-1: as it stands now; 0: none, already down)."""
     against = sheet_of(target)
     modifier = dmg.modifier_of(
         damage_type, against.resistances, against.vulnerabilities, against.immunities
     )
-    to_drop = against.hp + against.temp_hp if against.hp > 0 else None
+    if standing < 0:  # as it stands now
+        standing = against.hp + against.temp_hp if against.hp > 0 else 0
+    to_drop = standing or None
     found = attack_odds(
         bonus,
         against.ac,
@@ -196,6 +200,7 @@ def last_odds(state: Encounter) -> Odds | None:
                 roll.damage_type,
                 attacker.name,
                 target,
+                roll.target_hp,  # as it was attacked, not after the damage dealt
             )
         case D20Saved():
             first = roll.rolls[0]

@@ -110,6 +110,9 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     reasons: tuple[str, ...]  # why advantage or disadvantage
     stamp: Stamp
     base_damage: str = ""  # the sheet's notation, for the odds
+    # The target's hit points (temporary ones counted) as it was attacked, for the odds after
+    # its damage is dealt: 0 when it was already at 0, -1 in saves made before it was kept.
+    target_hp: int = -1
 
 
 class SaveRoll(Struct, frozen=True):

@@ -211,3 +211,13 @@ async def test_a_legendary_action_by_keys_spends_it_and_says_so(tmp_path: Path) 
         await pilot.press("tab", "right", "enter")  # from the name (Move) to its cost: 2
         await until(pilot, lambda: "legendary 1/3" in screen_text(app), "the badge")
         assert "Drake takes a legendary action: Move" in screen_text(app)
+
+
+def test_the_last_attacks_drop_chance_is_the_one_it_had_not_after_its_damage():
+    state = fight(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    before = dialog_odds(state, D20Attack("c1", "c2"))
+    state, _ = run(state, D20Attack("c1", "c2", apply=True), 15, 8)  # 11 of its 12 hit points
+    after = SYSTEM.last_odds(state)
+    assert before is not None and after is not None
+    # only a critical can drop it: 5% times 36 of the 64 ways 2d8 reach 9
+    assert after.extra["drop"] == before.extra["drop"] == Fraction(9, 320)
