@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.doc import write_block  # noqa: E402
 
-DEMOS = ("livehack", "beer-run", "fatigue", "pain-pool")
+DEMOS = ("livehack", "beer-run", "fatigue", "pain-pool", "d20")
 SEED = 20
 WAYS = ("one", "command", "app", "ceiling")
 

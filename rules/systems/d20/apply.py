@@ -16,6 +16,7 @@ from .events import (
     D20Damaged,
     D20DeathSaved,
     D20Healed,
+    D20LegendaryUsed,
     D20ReactionUsed,
     D20Saved,
     D20Settled,
@@ -24,7 +25,7 @@ from .events import (
     sheet_of,
     system_state,
 )
-from .sheet import D20Sheet, healed, take_damage
+from .sheet import D20Sheet, Stamp, healed, take_damage
 from .table import CONCENTRATION_DC, DEATH_SAVES
 
 if TYPE_CHECKING:
@@ -42,16 +43,19 @@ def apply(state: Encounter, event: Any) -> Encounter:
             state = state.update(last_roll=event, last_roll_applied=False)
             sheet = sheet_of(state.combatant(event.attacker_id))
             if event.usage == LEGENDARY:
-                kept = sheet.legendary_spent[1 - sheet.legendary :] if sheet.legendary > 1 else ()
-                spent = (*kept, event.stamp)
-                return _sheet(
-                    state, event.attacker_id, structs.replace(sheet, legendary_spent=spent)
-                )
+                return _sheet(state, event.attacker_id, _spent(sheet, event.stamp, 1))
             if event.usage == REACTION:
                 return _sheet(
                     state, event.attacker_id, structs.replace(sheet, reaction_round=state.round)
                 )
-            return state
+            if sheet.multiattack < 2 or state.current_id != event.attacker_id:
+                return state  # a single attack is told by the last roll (a forecast's runs)
+            # One of its action's attacks (Multiattack) on its own turn: only this turn's count.
+            made = (*(s for s in sheet.attacks_made if s == event.stamp), event.stamp)
+            return _sheet(state, event.attacker_id, structs.replace(sheet, attacks_made=made))
+        case D20LegendaryUsed():
+            sheet = sheet_of(state.combatant(event.combatant_id))
+            return _sheet(state, event.combatant_id, _spent(sheet, event.stamp, event.cost))
         case D20Saved():
             state = state.update(last_roll=event, last_roll_applied=False)
             if event.concentration and event.condition:
@@ -110,6 +114,13 @@ def apply(state: Encounter, event: Any) -> Encounter:
                 state, event.combatant_id, structs.replace(sheet, reaction_round=state.round)
             )
     raise TypeError(f"not a Generic d20 event: {event!r}")
+
+
+def _spent(sheet: D20Sheet, stamp: Stamp, cost: int) -> D20Sheet:
+    """Legendary actions spent now: only the last ``legendary`` stamps can still count."""
+    keep = max(sheet.legendary - cost, 0)
+    kept = sheet.legendary_spent[max(len(sheet.legendary_spent) - keep, 0) :] if keep else ()
+    return structs.replace(sheet, legendary_spent=(*kept, *(stamp,) * cost))
 
 
 def _damaged(state: Encounter, event: D20Damaged) -> Encounter:

@@ -26,6 +26,8 @@ from .events import (
     D20DeathSaved,
     D20Heal,
     D20Healed,
+    D20LegendaryAction,
+    D20LegendaryUsed,
     D20Reaction,
     D20ReactionUsed,
     D20Saved,
@@ -37,7 +39,7 @@ from .events import (
     system_state,
 )
 from .odds import attack_outcome
-from .sheet import life_word, take_damage
+from .sheet import D20Sheet, life_word, take_damage
 from .standing import (
     attack_mode,
     concentration_waiting,
@@ -75,12 +77,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     if life_word(sheet_of(target)) == "dead":
         raise Rejected(f"{target.name} is dead")
     if cmd.usage == LEGENDARY:
-        if not sheet_of(attacker).legendary:
-            raise Rejected(f"{attacker.name} has no legendary actions")
-        if state.current_id == attacker.id:
-            raise Rejected("A legendary action is taken at the end of another's turn")
-        if legendary_left(state, attacker) <= 0:
-            raise Rejected(f"{attacker.name} has no legendary action left this round")
+        check_legendary(state, attacker, 1)
     if cmd.usage == REACTION and reaction_used(state, attacker):
         raise Rejected(f"{attacker.name} has used its reaction this round")
     sheet = sheet_of(attacker)
@@ -115,6 +112,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         reasons=reasons,
         stamp=stamp_of(state),
         base_damage=sheet.damage,
+        target_hp=_standing_hp(sheet_of(target)),
     )
     if cmd.apply and outcome != "miss":
         return [
@@ -125,6 +123,10 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
             D20Settled(),
         ]
     return [event]
+
+
+def _standing_hp(sheet: D20Sheet) -> int:
+    return sheet.hp + sheet.temp_hp if sheet.hp > 0 else 0
 
 
 def _span(text: str, style: str) -> Span:
@@ -331,6 +333,32 @@ def reaction(state: Encounter, cmd: D20Reaction) -> list[Any]:
         raise Rejected(f"{who.name} has used its reaction this round")
     what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a reaction"
     return [D20ReactionUsed(who.id, what)]
+
+
+MAX_COST = 3
+
+
+def legendary_action(state: Encounter, cmd: D20LegendaryAction) -> list[Any]:
+    who = state.combatant(cmd.combatant_id)
+    check_legendary(state, who, cmd.cost)
+    what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a legendary action"
+    return [D20LegendaryUsed(who.id, what, cmd.cost, stamp_of(state))]
+
+
+def check_legendary(state: Encounter, who: Combatant[Any], cost: int) -> None:
+    """Refused unless ``who`` can spend ``cost`` legendary actions now."""
+    if not sheet_of(who).legendary:
+        raise Rejected(f"{who.name} has no legendary actions")
+    if not 1 <= cost <= MAX_COST:
+        raise Rejected(f"A legendary action costs 1 to {MAX_COST}")
+    if state.current_id == who.id:
+        raise Rejected("A legendary action is taken at the end of another's turn")
+    left = legendary_left(state, who)
+    if left < cost:
+        raise Rejected(f"{who.name} has {left} legendary action(s) left this round, not {cost}")
+    why = why_not(state, who)
+    if why:
+        raise Rejected(f"{who.name} cannot act: {why}")
 
 
 def stop_concentrating(state: Encounter, combatant_id: str) -> list[Any]:

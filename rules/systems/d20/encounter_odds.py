@@ -11,6 +11,7 @@ from rules.odds import percent, whose_chances
 
 from . import table as dmg
 from .events import (
+    ACTION,
     D20Attack,
     D20Attacked,
     D20ConcentrationSaved,
@@ -20,8 +21,8 @@ from .events import (
     D20SaveEffect,
     sheet_of,
 )
-from .odds import attack_odds, death_odds, save_odds
-from .standing import attack_mode, save_mode
+from .odds import Swing, attack_odds, death_odds, drop_chance, save_odds
+from .standing import attack_mode, attacks_left, in_turn, out_word, save_mode, why_not
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -54,13 +55,17 @@ def attack_figures(
     damage_type: str,
     attacker: str,
     target: Combatant[Any],
+    standing: int = -1,
 ) -> Odds:
-    """An attack's tiers, its damage's mean and the chance it drops ``target`` as it stands."""
+    """An attack's tiers, its damage's mean and the chance it drops ``target``, which has
+    ``standing`` hit points left (-1: as it stands now; 0: none, already down)."""
     against = sheet_of(target)
     modifier = dmg.modifier_of(
         damage_type, against.resistances, against.vulnerabilities, against.immunities
     )
-    to_drop = against.hp + against.temp_hp if against.hp > 0 else None
+    if standing < 0:  # as it stands now
+        standing = against.hp + against.temp_hp if against.hp > 0 else 0
+    to_drop = standing or None
     found = attack_odds(
         bonus,
         against.ac,
@@ -80,6 +85,47 @@ def attack_figures(
         notes.append(f"drops {target.name}: {percent(drop)}")
     extra = {**found.extra, "note": "; ".join(notes)} if notes else found.extra
     return found._replace(extra=extra, whose=whose_chances(attacker, target.name))
+
+
+def swings_this_round(
+    state: Encounter, attacker: Combatant[Any], target: Combatant[Any], command: D20Attack
+) -> tuple[Swing, ...]:
+    """Every attack roll ``target`` can still face this round, all at it: this one and the
+    rest of the attacker's action (its Multiattack), then the attacks left of whoever acts now
+    and the whole actions of the target's foes still to act this round, in turn order."""
+    against = sheet_of(target)
+
+    def swings(who: Combatant[Any], chosen: int, count: int) -> tuple[Swing, ...]:
+        sheet = sheet_of(who)
+        mode, _, auto_crit = attack_mode(who, target, chosen)
+        modifier = dmg.modifier_of(
+            sheet.damage_type, against.resistances, against.vulnerabilities, against.immunities
+        )
+        one = Swing(
+            sheet.attack_bonus,
+            against.ac,
+            mode,
+            sheet.crit_range,
+            auto_crit,
+            sheet.damage,
+            modifier,
+        )
+        return (one,) * count
+
+    own = max(attacks_left(state, attacker), 1) if command.usage == ACTION else 1
+    out = swings(attacker, command.mode, own)
+    order = in_turn(state)
+    now = next((i for i, c in enumerate(order) if c.id == state.current_id), len(order))
+    for index, who in enumerate(order[now:], start=now):
+        if who.side == target.side or who.id == target.id:
+            continue
+        if who.id == attacker.id and (index == now or command.usage == ACTION):
+            continue  # its action's attacks are counted above
+        if out_word(who) or why_not(state, who):
+            continue
+        left = attacks_left(state, who) if index == now else max(sheet_of(who).multiattack, 1)
+        out += swings(who, 0, left)
+    return out
 
 
 def for_save(state: Encounter, target: Combatant[Any], ability: str, dc: int, source: str) -> Odds:
@@ -124,6 +170,19 @@ def dialog_odds(state: Encounter, command: Any) -> Odds | None:
     return None
 
 
+def drop_this_round(state: Encounter, command: D20Attack) -> tuple[Fraction, int] | None:
+    """The chance the attack's target drops before the round ends, when more attacks than
+    this one can come at it (``swings_this_round``), and how many: None otherwise."""
+    attacker, target = state.combatant(command.attacker_id), state.combatant(command.target_id)
+    against = sheet_of(target)
+    if against.hp <= 0 or attacker.id == target.id:
+        return None
+    swings = swings_this_round(state, attacker, target, command)
+    if len(swings) < 2:
+        return None
+    return drop_chance(swings, against.hp + against.temp_hp), len(swings)
+
+
 def last_odds(state: Encounter) -> Odds | None:
     """The chances the last roll had before it was rolled."""
     roll = state.last_roll
@@ -141,6 +200,7 @@ def last_odds(state: Encounter) -> Odds | None:
                 roll.damage_type,
                 attacker.name,
                 target,
+                roll.target_hp,  # as it was attacked, not after the damage dealt
             )
         case D20Saved():
             first = roll.rolls[0]

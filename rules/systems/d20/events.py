@@ -77,6 +77,15 @@ class D20EndConcentration(Struct, frozen=True):
     combatant_id: str
 
 
+class D20LegendaryAction(Struct, frozen=True):
+    """A legendary action other than the attack (a move, a detect, a wing beat): spends
+    ``cost`` of the creature's legendary actions at the end of another's turn."""
+
+    combatant_id: str
+    what: str
+    cost: int = 1
+
+
 # --- events ------------------------------------------------------------------------------------
 
 
@@ -101,6 +110,9 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     reasons: tuple[str, ...]  # why advantage or disadvantage
     stamp: Stamp
     base_damage: str = ""  # the sheet's notation, for the odds
+    # The target's hit points (temporary ones counted) as it was attacked, for the odds after
+    # its damage is dealt: 0 when it was already at 0, -1 in saves made before it was kept.
+    target_hp: int = -1
 
 
 class SaveRoll(Struct, frozen=True):
@@ -175,6 +187,13 @@ class D20Healed(Struct, frozen=True, tag="d20.healed"):
 class D20ReactionUsed(Struct, frozen=True, tag="d20.reaction-used"):
     combatant_id: str
     what: str
+
+
+class D20LegendaryUsed(Struct, frozen=True, tag="d20.legendary-used"):
+    combatant_id: str
+    what: str
+    cost: int
+    stamp: Stamp
 
 
 class D20ConcentrationStarted(Struct, frozen=True, tag="d20.concentration-started"):

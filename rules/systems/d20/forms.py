@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.odds import percent
 
+from .encounter_odds import drop_this_round
 from .events import (
     ACTION,
     LEGENDARY,
@@ -17,12 +19,13 @@ from .events import (
     D20DeathSave,
     D20EndConcentration,
     D20Heal,
+    D20LegendaryAction,
     D20Reaction,
     D20SaveEffect,
     sheet_of,
 )
 from .sheet import life_word
-from .standing import attack_mode, legendary_left, out_word
+from .standing import attack_mode, attacks_left, legendary_left, out_word
 from .table import ABILITIES, ABILITY_NAMES, MODE_OF, MODE_WORD, MODES
 
 if TYPE_CHECKING:
@@ -38,6 +41,7 @@ ON_SAVE = (("half", "Half damage"), ("none", "No damage"))
 YES_NO = (("no", "No"), ("yes", "Yes"))
 HEALING = (("heal", "Hit points"), ("temp", "Temporary hit points"))
 SIDE = "side:"
+COSTS = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"))
 
 
 def people(state: Encounter) -> tuple[tuple[str, str], ...]:
@@ -182,6 +186,22 @@ def action_form(
                 Field(key="who", label="Who", kind="choice", default=actor.id, choices=everyone),
                 Field(key="what", label="Reaction", kind="text", default="Shield"),
             ]
+        case "legendary":
+            legendary = [c for c in state.combatants if sheet_of(c).legendary]
+            if not legendary:
+                raise Rejected("Nobody has legendary actions")
+            first = next((c for c in legendary if legendary_ready(state, c)), legendary[0])
+            return [
+                Field(
+                    key="who",
+                    label="Who",
+                    kind="choice",
+                    default=first.id,
+                    choices=tuple((c.id, c.name) for c in legendary),
+                ),
+                Field(key="what", label="Legendary action", kind="text", default="Move"),
+                Field(key="cost", label="Costs", kind="choice", default="1", choices=COSTS),
+            ]
         case "unconcentrate":
             focused = [c for c in state.combatants if sheet_of(c).concentrating]
             if not focused:
@@ -250,6 +270,12 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
             return D20DeathSave(choice_value(values, fields["hero"]))
         case "reaction":
             return D20Reaction(choice_value(values, fields["who"]), values.get("what", ""))
+        case "legendary":
+            return D20LegendaryAction(
+                choice_value(values, fields["who"]),
+                values.get("what", ""),
+                int(choice_value(values, fields["cost"])),
+            )
         case "unconcentrate":
             return D20EndConcentration(choice_value(values, fields["who"]))
     raise Rejected(f"Generic d20 has no action {action!r}")
@@ -270,4 +296,22 @@ def attack_preview(state: Encounter, command: D20Attack) -> str:
         line += "; advantage and disadvantage cancel"
     if auto_crit:
         line += "; a hit is a critical"
+    line += multiattack_note(state, command)
+    found = drop_this_round(state, command)
+    if found is not None:
+        chance, swings = found
+        line += f"; drops {target.name} this round: {percent(chance)} if all {swings} attacks "
+        line += "left aim at it"
     return line
+
+
+def multiattack_note(state: Encounter, command: D20Attack) -> str:
+    """Which of its action's attacks this is, for a Multiattack on its own turn."""
+    attacker = state.combatant(command.attacker_id)
+    most = sheet_of(attacker).multiattack
+    if command.usage != ACTION or state.current_id != attacker.id or most < 2:
+        return ""
+    left = attacks_left(state, attacker)
+    if not left:
+        return f"; its Multiattack's {most} attacks are made"
+    return f"; Multiattack: attack {most - left + 1} of {most}"

@@ -16,6 +16,7 @@ from .events import (
     D20Damaged,
     D20DeathSaved,
     D20Healed,
+    D20LegendaryUsed,
     D20ReactionUsed,
     D20Saved,
     D20Settled,
@@ -116,6 +117,12 @@ def describe(state: Encounter, event: Any) -> LogEntry:
             return LogEntry("consequence", (line,))
         case D20ReactionUsed():
             line = spans(_name(state, event.combatant_id), f" uses its reaction: {event.what}")
+            return LogEntry("roll", (line,))
+        case D20LegendaryUsed():
+            cost = f" (costs {event.cost})" if event.cost > 1 else ""
+            line = spans(
+                _name(state, event.combatant_id), f" takes a legendary action: {event.what}{cost}"
+            )
             return LogEntry("roll", (line,))
     raise TypeError(f"not a Generic d20 event: {event!r}")
 

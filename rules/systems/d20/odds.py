@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from rules.odds import Odds, TierOdds
 
@@ -74,6 +75,59 @@ def at_least(chances: Distribution, goal: int) -> Fraction:
 
 def mean(chances: Distribution) -> Fraction:
     return sum((amount * p for amount, p in chances.items()), Fraction(0))
+
+
+class Swing(NamedTuple):
+    """One attack roll to come: what the drop chance of a round adds up."""
+
+    bonus: int
+    ac: int
+    mode: int
+    crit_range: int
+    auto_crit: bool
+    damage: str
+    modifier: str
+
+
+def swing_weights(swing: Swing) -> tuple[dict[int, int], int]:
+    """An attack's damage dealt (0 on a miss), each amount's whole-number weight over one
+    denominator."""
+    weights, denominator = natural_weights(swing.mode)
+    tally = {"miss": 0, "hit": 0, "critical": 0}
+    for natural, weight in enumerate(weights, start=1):
+        outcome = attack_outcome(
+            natural, natural + swing.bonus, swing.ac, swing.crit_range, swing.auto_crit
+        )
+        tally[outcome] += weight
+    on_hit, on_crit = worked_out(swing.damage, False), worked_out(swing.damage, True)
+    out: dict[int, int] = {0: tally["miss"] * on_hit.denominator * on_crit.denominator}
+    for found, weight, other in (
+        (on_hit, tally["hit"], on_crit.denominator),
+        (on_crit, tally["critical"], on_hit.denominator),
+    ):
+        for value, w in found.weights.items():
+            amount = adjusted(int(value), swing.modifier)
+            out[amount] = out.get(amount, 0) + weight * w * other
+    return out, denominator * on_hit.denominator * on_crit.denominator
+
+
+def drop_chance(swings: tuple[Swing, ...], to_drop: int) -> Fraction:
+    """The exact chance that ``swings``, one after another, deal at least ``to_drop`` in all:
+    the hit points left (capped at 0) carried from each to the next, in whole numbers."""
+    left: dict[int, int] = {to_drop: 1}
+    total = 1
+    for swing in swings:
+        weights, denominator = swing_weights(swing)
+        after: dict[int, int] = {}
+        for hp, w in left.items():
+            if hp <= 0:
+                after[0] = after.get(0, 0) + w * denominator
+                continue
+            for amount, v in weights.items():
+                rest = max(hp - amount, 0)
+                after[rest] = after.get(rest, 0) + w * v
+        left, total = after, total * denominator
+    return Fraction(left.get(0, 0), total)
 
 
 def attack_odds(

@@ -26,8 +26,11 @@ LAIR_INITIATIVE = 20
 REACHES = (("melee", "Melee (within 5 feet)"), ("ranged", "Ranged"))
 MAX_HP = 10_000
 MAX_AC = 40
+MAX_DC = 40
+MAX_MULTIATTACK = 10
 MAX_TEXT = 60
 _SAVE = re.compile(r"(str|dex|con|int|wis|cha)\w*\s*([+-]?\s*[0-9]+)", re.IGNORECASE)
+_LAIR_SAVE = re.compile(r"\s*(str|dex|con|int|wis|cha)\w*\s+([0-9]{1,2})\s*", re.IGNORECASE)
 _HP = re.compile(r"\s*([0-9]+)\s*(?:/\s*([0-9]+))?\s*")
 Stamp = tuple[int, int]  # (round, the acting combatant's place): when something was spent
 
@@ -53,6 +56,9 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     immunities: tuple[str, ...] = ()
     legendary: int = 0  # legendary actions a round
     legendary_spent: tuple[Stamp, ...] = ()
+    multiattack: int = 1  # attacks its action makes (a stat block's Multiattack)
+    attacks_made: tuple[Stamp, ...] = ()  # its action's attacks on the turn under way
+    lair_save: str = ""  # a lair's action as a save for every foe, "dex 15" ("": an attack)
     reaction_round: int = 0  # the round its reaction was used in (0: never)
     death_successes: int = 0
     death_failures: int = 0
@@ -72,6 +78,14 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     def down(self) -> bool:
         return self.hp <= 0
 
+    @property
+    def lair_dc(self) -> tuple[str, int] | None:
+        """A lair action's save, its ability and DC (None: the lair attacks)."""
+        if self.kind != LAIR or not self.lair_save:
+            return None
+        ability, dc = self.lair_save.split()
+        return ability, int(dc)
+
 
 def saves_text(saves: tuple[int, ...]) -> str:
     return " ".join(f"{a.capitalize()} {v:+d}" for a, v in zip(ABILITIES, saves, strict=True))
@@ -89,6 +103,21 @@ def parse_saves(text: str) -> tuple[int, ...]:
             raise Rejected(f"Saves: a bonus is between -{MODIFIER} and +{MODIFIER}")
         found[ability[:3].lower()] = value
     return tuple(found[a] for a in ABILITIES)
+
+
+def parse_lair_save(text: str) -> str:
+    """ "Dex 15" as "dex 15"; "" for none (the lair attacks)."""
+    if not text.strip():
+        return ""
+    found = _LAIR_SAVE.fullmatch(text)
+    if found is None or not 1 <= int(found.group(2)) <= MAX_DC:
+        raise Rejected(f"Lair action save: an ability and a DC from 1 to {MAX_DC}, like Dex 15")
+    return f"{found.group(1).lower()} {int(found.group(2))}"
+
+
+def lair_save_text(value: str) -> str:
+    ability, _, dc = value.partition(" ")
+    return f"{ability.capitalize()} {dc}" if value else ""
 
 
 def parse_types(text: str, label: str) -> tuple[str, ...]:
@@ -160,7 +189,20 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
         Field(
             key="immunities", label="Immunities", kind="text", default=", ".join(sheet.immunities)
         ),
+        Field(
+            key="multiattack",
+            label="Multiattack",
+            default=str(sheet.multiattack),
+            help="attacks its action makes: 2 for two claws",
+        ),
         Field(key="legendary", label="Legendary actions", default=str(sheet.legendary)),
+        Field(
+            key="lair_save",
+            label="Lair action save",
+            kind="text",
+            default=lair_save_text(sheet.lair_save),
+            help="a lair: every foe saves, like Dex 15 (empty: it attacks)",
+        ),
         Field(
             key="concentrating", label="Concentrating on", kind="text", default=sheet.concentrating
         ),
@@ -205,7 +247,11 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         "crit_range": int_value(values, "crit_range", "Critical on", CRIT, CRIT, 2),
         "initiative": int_value(values, "initiative", "Initiative bonus", 0, MODIFIER),
         "legendary": int_value(values, "legendary", "Legendary actions", 0, MAX_LEGENDARY, 0),
+        "multiattack": int_value(values, "multiattack", "Multiattack", 1, MAX_MULTIATTACK, 1),
     }
+    lair = values.get("lair_save", lair_save_text(sheet.lair_save))
+    if lair.strip() != lair_save_text(sheet.lair_save):
+        changes["lair_save"] = parse_lair_save(lair)
     changes.update(_hit_points(values.get("hp", hp_field(sheet)), sheet))
     for key, label in (
         ("attack", "Attack"),
@@ -245,6 +291,7 @@ def fresh(sheet: D20Sheet) -> D20Sheet:
         hp=sheet.hp_max,
         temp_hp=0,
         legendary_spent=(),
+        attacks_made=(),
         reaction_round=0,
         death_successes=0,
         death_failures=0,

@@ -4,7 +4,8 @@ Every choice is a pure function of the state. What waits is settled first (a sol
 combatant's own roll is applied, its concentration and death saves rolled; what the player
 owes stops the tracker); then a legendary creature spends a legendary action at the end of
 another's turn; then whoever's turn it is attacks the foe its policy picks, its damage dealt
-at once, and ends its turn. The readings are in rulings.md ("Solo play").
+at once, as many times as its Multiattack says (a lair with a save makes every foe save
+instead), and ends its turn. The readings are in rulings.md ("Solo play").
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .events import (
     D20ConcentrationSave,
     D20DeathSave,
     D20Saved,
+    D20SaveEffect,
     sheet_of,
     stamp_of,
 )
@@ -31,6 +33,7 @@ from .odds import attack_chances
 from .standing import (
     acted_this_turn,
     attack_mode,
+    attacks_left,
     concentration_waiting,
     death_save_waiting,
     in_turn,
@@ -72,12 +75,36 @@ def next_move(state: Encounter) -> Move | None:
     why = why_not(state, actor)
     if why:
         return Move(actor.id, NextTurn(), f"cannot act ({why}): ends its turn")
-    if acted_this_turn(state, actor.id):
-        return Move(actor.id, NextTurn(), "has attacked: ends its turn")
+    sheet = sheet_of(actor)
+    left = attacks_left(state, actor)
+    if not left or (left == sheet.multiattack and acted_this_turn(state, actor.id)):
+        return Move(actor.id, NextTurn(), "has acted: ends its turn")
+    lair = sheet.lair_dc
+    if lair is not None:
+        return _lair_action(state, actor, *lair)
     target = pick_target(state, actor)
     if target is None:
         return Move(actor.id, NextTurn(), "no foe left: ends its turn")
-    return Move(actor.id, D20Attack(actor.id, target.id, apply=True), f"attacks {target.name}")
+    most = sheet.multiattack
+    how = f" (attack {most - left + 1} of {most})" if most > 1 else ""
+    return Move(actor.id, D20Attack(actor.id, target.id, apply=True), f"attacks {target.name}{how}")
+
+
+def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) -> Move:
+    """A lair's action as a save: every foe still in the fight saves, half damage on a save."""
+    foes = foes_of(state, lair)
+    if not foes:
+        return Move(lair.id, NextTurn(), "no foe left: ends its turn")
+    sheet = sheet_of(lair)
+    command = D20SaveEffect(
+        source_id=lair.id,
+        target_ids=tuple(f.id for f in foes),
+        effect=sheet.attack,
+        ability=ability,
+        dc=dc,
+        damage=f"{sheet.damage} {sheet.damage_type}",
+    )
+    return Move(lair.id, command, f"lair action: {sheet.attack}, DC {dc} for every foe")
 
 
 def _settle(state: Encounter) -> Move | bool | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .events import ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
+from .events import ACTION, ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
 from .sheet import LAIR, D20Sheet, Stamp, life_word
 from .table import (
     ATTACKED_WITH_ADVANTAGE,
@@ -99,6 +99,25 @@ def spent_since_own_turn(
     now_round, now_place = stamp_of(state)
     start = (now_round, place) if place <= now_place else (now_round - 1, place)
     return tuple(s for s in sheet.legendary_spent if s >= start)
+
+
+def attacks_left(state: Encounter, combatant: Combatant[Any]) -> int:
+    """The attacks its action has left on this turn (its Multiattack, less those made); on
+    another's turn, a whole action's (a reaction or a legendary action is one attack). Only a
+    Multiattack's attacks are counted on the sheet: a single attack changes no combatant, so
+    a forecast need not ask who is out after a miss."""
+    sheet = sheet_of(combatant)
+    most = max(sheet.multiattack, 1)
+    if state.current_id != combatant.id:
+        return most
+    if most == 1:  # its one attack is not counted on the sheet: the last roll tells
+        roll = state.last_roll
+        made = isinstance(roll, ROLLS[0]) and roll.usage == ACTION
+        return 0 if made and acted_this_turn(state, combatant.id) else 1
+    if not sheet.attacks_made:
+        return most
+    now = stamp_of(state)
+    return max(most - sum(1 for s in sheet.attacks_made if s == now), 0)
 
 
 def reaction_used(state: Encounter, combatant: Combatant[Any]) -> bool:

@@ -30,6 +30,8 @@ from .events import (
     D20EndConcentration,
     D20Heal,
     D20Healed,
+    D20LegendaryAction,
+    D20LegendaryUsed,
     D20Reaction,
     D20ReactionUsed,
     D20Saved,
@@ -87,6 +89,7 @@ class GenericD20(RuleSystem):
         D20ReactionUsed,
         D20ConcentrationStarted,
         D20ConcentrationEnded,
+        D20LegendaryUsed,
     )
     command_types = (
         D20Attack,
@@ -97,6 +100,7 @@ class GenericD20(RuleSystem):
         D20Heal,
         D20Reaction,
         D20EndConcentration,
+        D20LegendaryAction,
     )
     roll_event_types = (D20Attacked, D20Saved, D20DeathSaved, D20ConcentrationSaved)
     command_actors = {
@@ -108,6 +112,7 @@ class GenericD20(RuleSystem):
         D20Reaction: "combatant_id",
         D20EndConcentration: "combatant_id",
         D20SaveEffect: "source_id",
+        D20LegendaryAction: "combatant_id",
     }
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
@@ -152,6 +157,8 @@ class GenericD20(RuleSystem):
     def sheet_stats(self, sheet: D20Sheet) -> tuple[str, ...]:
         attack = f"{sheet.attack_bonus:+d} {sheet.damage}"
         state = life_word(sheet)
+        if state == "dead":
+            state = ""  # the name's mark says it (``out_of_fight``)
         if state == "dying":
             state = f"dying {sheet.death_successes}✓{sheet.death_failures}✗"
         if sheet.concentrating and not state:
@@ -230,6 +237,11 @@ class GenericD20(RuleSystem):
             Action("heal", "Heal", "Hit points back, or temporary hit points"),
             Action("death", "Death save", "A dying hero's d20: 10 or more succeeds"),
             Action("reaction", "Reaction", "Mark a reaction used this round"),
+            Action(
+                "legendary",
+                "Legendary action",
+                "One other than the attack, at the end of another's turn",
+            ),
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
         ]
 
@@ -306,6 +318,8 @@ class GenericD20(RuleSystem):
                 return decide.reaction(state, command)
             case D20EndConcentration():
                 return decide.stop_concentrating(state, command.combatant_id)
+            case D20LegendaryAction():
+                return decide.legendary_action(state, command)
         raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
 
     def apply(self, state: Encounter, event: Any) -> Encounter:

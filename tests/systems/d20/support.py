@@ -8,6 +8,7 @@ from rules.commands import AddCombatant
 from rules.dice import ScriptedDice, SeededDice
 from rules.encounter import Encounter
 from rules.engine import decide, fold_onto, initial_state, new_encounter
+from rules.history import History
 from rules.systems.d20.events import sheet_of
 from rules.systems.d20.sheet import HERO, D20Sheet, sheet_from_values
 
@@ -29,6 +30,15 @@ def fight(*people: tuple[str, str, D20Sheet]) -> Encounter:
         state = fold_onto(state, decide(state, AddCombatant(name=name, side=side, sheet=sheet),
                                          SeededDice(1)))  # fmt: skip
     return state
+
+
+def history_of(*people: tuple[str, str, D20Sheet]) -> History:
+    """A history with ``(name, side, sheet)`` added in order (c1, c2...), for the app."""
+    history = History(new_encounter("Test", "d20"))
+    for name, side, sheet in people:
+        added = AddCombatant(name=name, side=side, sheet=sheet)
+        history.commit(decide(history.state, added, SeededDice(1)))
+    return history
 
 
 def duel(hero: D20Sheet = HERO_SHEET, foe: D20Sheet = FOE_SHEET) -> Encounter:

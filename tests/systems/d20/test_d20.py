@@ -280,7 +280,7 @@ def test_legendary_actions_are_spent_on_others_turns_and_come_back_on_its_own():
     state, _ = run(state, D20Attack("c1", "c2", usage=LEGENDARY), 1)
     state, _ = run(state, NextTurn())
     state, _ = run(state, D20Attack("c1", "c3", usage=LEGENDARY), 1)
-    with pytest.raises(Rejected, match="no legendary action left"):
+    with pytest.raises(Rejected, match=r"0 legendary action\(s\) left"):
         decide(state, D20Attack("c1", "c3", usage=LEGENDARY), ScriptedDice([1]))
     assert SYSTEM.badges(state, state.combatant("c1"))[0] == "legendary 0/2"
     state, _ = run(state, NextTurn())  # the drake's own turn: back

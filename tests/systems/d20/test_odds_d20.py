@@ -3,6 +3,7 @@ roll, each with its chance, and icepool for the damage."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from fractions import Fraction
@@ -114,8 +115,20 @@ def test_a_criticals_damage_is_the_dice_doubled_as_icepool_counts():
     assert found.denominator == pool.denominator()
 
 
+class _After:
+    """Dice that show ``faces`` first, then ask ``then``."""
+
+    def __init__(self, faces: tuple[int, ...], then: Any) -> None:
+        self.faces, self.then = list(faces), then
+
+    def roll(self, sides: int) -> int:
+        return self.faces.pop(0) if self.faces else self.then.roll(sides)
+
+
 @pytest.mark.parametrize(("hp", "resist"), [(9, ()), (4, ()), (12, ("slashing",)), (30, ())])
 def test_the_chance_to_drop_the_target_is_every_path_of_attack_and_damage(hp, resist):
+    # Every pair of d20s (advantage), played by the rules; the pairs that give the same
+    # outcome are merged before every face of the damage is: 400 + 72 paths, not 6,000.
     foe = structs.replace(FOE_SHEET, hp=hp, hp_max=30, resistances=resist)
     state = duel(foe=foe)
 
@@ -127,7 +140,18 @@ def test_the_chance_to_drop_the_target_is_every_path_of_attack_and_damage(hp, re
         after = fold_onto(after, decide(after, D20Apply(), ScriptedDice([])))
         return sheet(after, "c2").hp == 0
 
-    counted = tally(every_path(drops)).get(True, Fraction(0))
+    outcomes: dict[str, tuple[tuple[int, ...], Fraction]] = {}
+    for faces in itertools.product(range(1, 21), repeat=2):
+        outcome = decide(state, D20Attack("c1", "c2", 1), _After(faces, _Probe([])))[0].outcome
+        first, chance = outcomes.get(outcome, (faces, Fraction(0)))
+        outcomes[outcome] = (first, chance + Fraction(1, 400))
+    counted = sum(
+        (
+            chance * tally(every_path(lambda dice, f=faces: drops(_After(f, dice)))).get(True, 0)
+            for faces, chance in outcomes.values()
+        ),
+        Fraction(0),
+    )
     modifier = "resistant" if resist else ""
     odds = attack_odds(5, 13, 1, damage="1d8+3", modifier=modifier, to_drop=hp)
     assert odds.extra["drop"] == counted
