@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import aiohttp
+import asyncssh
 import pytest
 from textual import events
 
@@ -67,9 +68,48 @@ async def test_a_gm_key_and_a_newcomer_hold_the_seats_until_drawn(served: Served
     assert fair.holds == holds + 1
     bob = await Client.join(served, "bob", wait=False)
     await until(lambda: "Roll log" in bob.text() and fair.held == 0)
-    assert fair.holds == holds + 3  # the newcomer's app and its view, until they start
+    assert fair.holds == holds + 4  # the newcomer's login, its app and its view
     await gm.close()
     await bob.close()
+
+
+async def logged_in(served: Served, key: str) -> asyncssh.SSHClientConnection:
+    """A connection logged in by ``key`` that has opened no session yet."""
+    return await asyncssh.connect(
+        "127.0.0.1", served.port, username=key, client_keys=[served.keys[key]], known_hosts=None
+    )
+
+
+async def test_a_login_goes_ahead_of_the_seats_until_its_table_is_drawn(served: Served) -> None:
+    alice = await Client.join(served, "alice")
+    fair = served.server.fair
+    fair.hold_at_most = 3600  # released by what it waits for, never by a clock, here
+    alice.type("?")
+    await until(lambda: "Keys" in alice.text() and fair.held == 0)
+    # Bob has proved who he is: the seats' input waits for him from now on.
+    conn = await logged_in(served, "bob")
+    await until(lambda: fair.held == 1)
+    alice.type("\x1b")
+    await until(lambda: fair.waiting() == 1)
+    process = await conn.create_process(term_type="xterm", term_size=(100, 30))
+    bob = Client(served, conn, process)
+    await until(lambda: "Roll log" in bob.text())
+    # His table drawn, its holds released: Alice's key has its turn.
+    await until(lambda: "Keys" not in alice.text() and fair.held == 0)
+    await bob.close()
+    # A login that leaves before its session releases its hold too.
+    conn = await logged_in(served, "bob")
+    await until(lambda: fair.held == 1)
+    conn.close()
+    await until(lambda: fair.held == 0)
+    await alice.close()
+
+
+async def test_seats_speak_aes_gcm_whatever_the_client_prefers(served: Served) -> None:
+    conn = await logged_in(served, "bob")  # asyncssh's client, like OpenSSH's, asks ChaCha20 first
+    ciphers = {conn.get_extra_info("send_cipher"), conn.get_extra_info("recv_cipher")}
+    assert all(cipher.endswith("-gcm@openssh.com") for cipher in ciphers), ciphers
+    conn.close()
 
 
 async def test_the_seats_take_turns_and_mouse_moves_are_merged() -> None:

@@ -53,6 +53,8 @@ class Owner(Protocol):
     address: str
     conn: asyncssh.SSHServerConnection | None
 
+    def seated(self) -> None: ...
+
 
 def color_system(term: str, env: Mapping[str, str]) -> str:
     """The colours the client's terminal shows, from its TERM and COLORTERM."""
@@ -140,6 +142,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self._watch()
         self.task = asyncio.create_task(self._run())
         self.server.fair.hold(drawn(self.app))  # a newcomer's app starts before more input
+        if self.owner is not None:
+            self.owner.seated()  # its login's hold gives way to its app's
 
     # --- who draws the seat: a shared view, or its own app ---
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import asyncssh
@@ -38,7 +39,9 @@ class Connection(asyncssh.SSHServer):
 
     Until it has logged in and opened its session it waits in the server's pending pool
     and is no seat; then it counts against ``max_seats``. Logged in, it has
-    ``SESSION_WAIT`` seconds to open its session."""
+    ``SESSION_WAIT`` seconds to open its session, and goes ahead of the other seats' input
+    until its seat's app takes over (``seated``): each step of a login waits a turn of the
+    loop, which forty busy seats' work would make long."""
 
     def __init__(self, server: Door) -> None:
         self.server = server
@@ -49,6 +52,7 @@ class Connection(asyncssh.SSHServer):
         self.logged_in = False
         self.channel: SeatChannel | None = None
         self._session_wait: asyncio.TimerHandle | None = None
+        self._ahead: Callable[[], None] | None = None  # releases its hold on the seats' input
 
     def progress(self) -> int:
         if self.began:
@@ -67,11 +71,13 @@ class Connection(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.pending.leave(self)
         self.server.connections.discard(self)
+        self.seated()
         if self._session_wait is not None:
             self._session_wait.cancel()
 
     def drop(self, message: str) -> None:
         """Close this connection (and its seat), telling the client why."""
+        self.seated()
         self.server.pending.leave(self)
         self.server.connections.discard(self)
         if self.channel is not None:
@@ -87,6 +93,15 @@ class Connection(asyncssh.SSHServer):
         # Still no seat: it waits in the pool until it opens its session, for a while.
         self.logged_in = True
         self._session_wait = asyncio.get_running_loop().call_later(SESSION_WAIT, self._no_session)
+        # Only once it has proved who it is (a stranger could hold the seats up at will).
+        self._ahead = self.server.fair.hold()
+
+    def seated(self) -> None:
+        """Its seat's app holds the seats' input from now on (or it has gone): the login's
+        hold is released."""
+        if self._ahead is not None:
+            self._ahead()
+            self._ahead = None
 
     def _no_session(self) -> None:
         self._session_wait = None

@@ -140,8 +140,8 @@ class Fair:
     returns what to wait on) and pauses as long again (``SHARE``): the seats' input takes
     at most half the loop between them, each seat as much as the others. A quiet table's
     keys pass at once. The GM's keys are never queued, and each holds the pump (``hold``)
-    until the GM's screen is drawn, as a seat sitting down does until its first frame: the
-    GM and a newcomer go first.
+    until the GM's screen is drawn, as a player who has logged in does until their first
+    frame: the GM and a newcomer go first.
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
@@ -150,6 +150,7 @@ class Fair:
         self.dropped = 0
         self.held = 0  # holds not released yet: the pump waits
         self.holds = 0  # ever given
+        self.hold_at_most = HOLD_AT_MOST
         self._last = -QUIET  # when input last came, or a seat sat down
         self._queues: dict[object, list[tuple[object, Deliver]]] = {}
         self._wake: asyncio.Event | None = None
@@ -171,10 +172,10 @@ class Fair:
         self._poke()
 
     def hold(
-        self, until: asyncio.Future[None] | None = None, at_most: float = HOLD_AT_MOST
+        self, until: asyncio.Future[None] | None = None, at_most: float | None = None
     ) -> Callable[[], None]:
         """Hold the seats' input until ``until`` is done, or the returned release is called
-        (at most ``at_most`` seconds either way)."""
+        (at most ``at_most`` seconds either way, by default ``hold_at_most``)."""
         self._last = self.clock()
         self.held += 1
         self.holds += 1
@@ -189,7 +190,7 @@ class Fair:
                 timer.cancel()
                 self._poke()
 
-        timer = loop.call_later(at_most, release)
+        timer = loop.call_later(self.hold_at_most if at_most is None else at_most, release)
         if until is not None:
             until.add_done_callback(lambda _: release())
         return release
