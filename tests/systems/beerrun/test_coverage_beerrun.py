@@ -6,7 +6,7 @@ from rules.commands import NextTurn
 from rules.systems.beerrun.events import BuildPool, GoalGained, LandDamage, RollRound, SetGoal
 from rules.systems.beerrun.sheet import Goal
 from rules.systems.beerrun.system import SYSTEM
-from tests.systems.beerrun.test_beerrun import ORLA, brawl, me, rolled, run
+from tests.systems.beerrun.brawl import ORLA, brawl, me, rolled, run
 
 
 def test_a_goal_gained_may_be_followed_at_once_by_another_that_counts() -> None:

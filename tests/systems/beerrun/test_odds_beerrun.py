@@ -22,7 +22,7 @@ from rules.systems.beerrun.sheet import Goal
 from rules.systems.beerrun.system import PIP_TIERS, SYSTEM
 from tests.helpers import unnamed
 from tests.systems.beerrun.beerrun_reference import joint, padded
-from tests.systems.beerrun.test_beerrun import brawl, rolled, run
+from tests.systems.beerrun.brawl import brawl, rolled, run
 
 UPPER = {"tie": NONE, "top": TOP, "bottom": BOTTOM}
 

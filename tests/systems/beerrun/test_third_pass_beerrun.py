@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.systems.beerrun.events import BuildPool, DiceGained, RollRound, SetGoal
 from rules.systems.beerrun.sheet import Goal
 from rules.systems.beerrun.system import SYSTEM
-from tests.systems.beerrun.test_beerrun import brawl, me, rolled, run
+from tests.systems.beerrun.brawl import brawl, me, rolled, run
 
 # --- R3-11: a failed help's penalty die: the helper's, or by the GM's choice the helped one's --
 
