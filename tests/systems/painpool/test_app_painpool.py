@@ -185,7 +185,7 @@ async def test_the_hope_and_despair_dialogs_show_the_odds_on_the_rolled_dice(
     from rules.systems.painpool.events import SpendDespair
     from rules.systems.painpool.system import SYSTEM
     from tests.helpers import run
-    from tests.systems.painpool.test_painpool import fight, roll
+    from tests.systems.painpool.challenge import fight, roll
     from tracker.widgets.odds_table import percent
 
     history = fight()

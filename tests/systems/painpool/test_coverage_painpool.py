@@ -7,7 +7,8 @@ from rules.engine import describe
 from rules.systems.painpool.events import TakeDamage
 from rules.systems.painpool.sheet import HeldBonus
 from rules.systems.painpool.system import SYSTEM
-from tests.systems.painpool.test_painpool import HERO, fight, hero, roll, run, sheet_of
+from tests.helpers import run
+from tests.systems.painpool.challenge import HERO, fight, hero, roll, sheet_of
 
 
 def test_several_bonus_dice_are_spent_in_one_action() -> None:

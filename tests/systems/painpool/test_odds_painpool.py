@@ -30,7 +30,7 @@ from rules.systems.painpool.roll import PainPoolRolled, PainRoll, Part, PoolRoll
 from rules.systems.painpool.roll_cli import rolled as headless_roll
 from rules.systems.painpool.system import SYSTEM
 from tests.helpers import unnamed
-from tests.systems.painpool.test_painpool import FOE, HERO, fight, hero, roll
+from tests.systems.painpool.challenge import FOE, HERO, fight, hero, roll
 
 BUILD = (("power", 3, 8), ("precision", 2, 6), ("possibility", 1, 4))
 NAMES = ("power", "precision", "possibility", "pain")

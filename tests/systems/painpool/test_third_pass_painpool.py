@@ -7,7 +7,7 @@ from rules.systems.painpool.events import SpendDespair, SpendHope
 from rules.systems.painpool.sheet import ChallengeSheet
 from rules.systems.painpool.system import SYSTEM
 from tests.helpers import run
-from tests.systems.painpool.test_painpool import fight, hero, roll
+from tests.systems.painpool.challenge import fight, hero, roll
 
 # --- R3-19: "re-roll ... and keep the higher value", each pool re-rolled keeps its own ------
 
