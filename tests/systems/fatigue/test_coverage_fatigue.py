@@ -12,7 +12,7 @@ from rules.systems.fatigue.arithmetic import Cost
 from rules.systems.fatigue.events import FatiguePoolsSpent
 from rules.systems.fatigue.sheet import FatigueSheet, Skill
 from rules.systems.fatigue.system import FatigueAid, FatigueApply, FatigueCheck, FatigueChecked
-from tests.systems.fatigue.test_fatigue import attack, fight, run, sheet
+from tests.systems.fatigue.duel import attack, fight, run, sheet
 
 
 def test_a_second_skill_of_ones_own_aids_ones_own_check() -> None:

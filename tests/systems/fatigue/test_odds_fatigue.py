@@ -27,7 +27,7 @@ from rules.systems.fatigue.sheet import FatigueSheet
 from rules.systems.fatigue.system import SYSTEM
 from tests.cli.support import tracker
 from tests.helpers import unnamed
-from tests.systems.fatigue.test_fatigue import attack, fight
+from tests.systems.fatigue.duel import attack, fight
 
 # --- brute force: every face sequence the real roll code can ask for ----------------------------
 

@@ -20,7 +20,7 @@ from rules.systems.fatigue.events import (
 from rules.systems.fatigue.sheet import FatigueSheet, Skill
 from rules.systems.fatigue.system import SYSTEM
 from rules.visibility import GM, Viewer
-from tests.systems.fatigue.test_fatigue import SWORD, attack, fight, run, sheet, three
+from tests.systems.fatigue.duel import SWORD, attack, fight, run, sheet, three
 
 # --- R3-13: whoever scores lowest defends, the one who started it included -------------------
 
