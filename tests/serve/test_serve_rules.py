@@ -18,7 +18,7 @@ from rules.permissions import refusal
 from rules.system import LAST_ROLL
 from rules.visibility import GM, Viewer, hidden_ids, sight
 from tests.app.support import until
-from tests.contract.support import example
+from tests.contract.headless_checks import example
 from tests.picks import a_system, falls_at_worst_track, player_rolls
 from tests.screen import screen_text
 from tests.serve.serve_helpers import SECRET, SECRET_NOTE, encounter, fell, roll

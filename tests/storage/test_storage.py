@@ -12,7 +12,8 @@ from rules.commands import NextTurn
 from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
-from tests.contract.support import check_demo_stem, demo
+from tests.contract.headless_checks import check_demo_stem
+from tests.contract.support import demo
 from tests.helpers import people
 from tests.picks import a_system, has_demo
 from tracker import storage
