@@ -536,8 +536,12 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             who = _joined([name(cid) for cid in ids])
             head = spans(*who, ": initiative ", Span(str(value), "tier"))
             return LogEntry("turn", (head, plain_dice.line(rolled)) if rolled else (head,))
-        case OrderSorted():  # the pane shows the order itself
-            return LogEntry("turn", (spans(Span("⇅ ", "muted"), "The order sorted by initiative"),))
+        case OrderSorted(current_id=cid):  # the pane shows the order itself
+            if initiative.reorders(before, event):
+                line = spans(Span("⇅ ", "muted"), "The order sorted by initiative")
+            else:  # a newcomer placed first by its roll: only the first turn moved to it
+                line = spans(Span("▶ ", "muted"), name(cid), " acts first: the highest initiative")
+            return LogEntry("turn", (line,))
         case TrackChanged(combatant_id=cid, track=track, before=was, after=now):
             change = f"{now - was:+d}"
             line = spans(name(cid), f" {track}: {was} → ", Span(str(now), "tier"), f" ({change})")
