@@ -537,10 +537,15 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             head = spans(*who, ": initiative ", Span(str(value), "tier"))
             return LogEntry("turn", (head, plain_dice.line(rolled)) if rolled else (head,))
         case OrderSorted(current_id=cid):  # the pane shows the order itself
+            # Not "▶ ": that starts a turn's line. A newcomer placed first by its roll only
+            # takes the first turn; one a reader may not see is not named.
+            mark = Span("⇅ ", "muted")
             if initiative.reorders(before, event):
-                line = spans(Span("⇅ ", "muted"), "The order sorted by initiative")
-            else:  # a newcomer placed first by its roll: only the first turn moved to it
-                line = spans(Span("▶ ", "muted"), name(cid), " acts first: the highest initiative")
+                line = spans(mark, "The order sorted by initiative")
+            elif before.find(cid) is None:
+                line = spans(mark, "The first turn goes to the highest initiative")
+            else:
+                line = spans(mark, name(cid), " acts first: the highest initiative")
             return LogEntry("turn", (line,))
         case TrackChanged(combatant_id=cid, track=track, before=was, after=now):
             change = f"{now - was:+d}"
