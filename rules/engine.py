@@ -536,8 +536,17 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             who = _joined([name(cid) for cid in ids])
             head = spans(*who, ": initiative ", Span(str(value), "tier"))
             return LogEntry("turn", (head, plain_dice.line(rolled)) if rolled else (head,))
-        case OrderSorted():  # the pane shows the order itself
-            return LogEntry("turn", (spans(Span("⇅ ", "muted"), "The order sorted by initiative"),))
+        case OrderSorted(current_id=cid):  # the pane shows the order itself
+            # Not "▶ ": that starts a turn's line. A newcomer placed first by its roll only
+            # takes the first turn; one a reader may not see is not named.
+            mark = Span("⇅ ", "muted")
+            if initiative.reorders(before, event):
+                line = spans(mark, "The order sorted by initiative")
+            elif before.find(cid) is None:
+                line = spans(mark, "The first turn goes to the highest initiative")
+            else:
+                line = spans(mark, name(cid), " acts first: the highest initiative")
+            return LogEntry("turn", (line,))
         case TrackChanged(combatant_id=cid, track=track, before=was, after=now):
             change = f"{now - was:+d}"
             line = spans(name(cid), f" {track}: {was} → ", Span(str(now), "tier"), f" ({change})")

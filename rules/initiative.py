@@ -71,7 +71,8 @@ def roll(notation: str, dice: DiceSource) -> tuple[int, plain_dice.DiceRolled | 
     try:
         rolled = plain_dice.rolled(text, dice)
     except Rejected as exc:
-        raise Rejected(f"initiative is a number or dice such as 1d20+2: {exc.message}") from None
+        # Short: the dice's own line quotes what was typed; the whole fits 80 columns.
+        raise Rejected(f"initiative: {exc.message}") from None
     if rolled.goal:
         raise Rejected(f"initiative is a number or dice, not a check: {notation!r}")
     return within(rolled.total, "an initiative", -LIMIT, LIMIT), rolled
@@ -178,6 +179,13 @@ def apply_set(state: Encounter, event: InitiativeSet) -> Encounter:
     for cid in event.combatant_ids:
         state = state.replace_combatant(_with_initiative(state.combatant(cid), event.initiative))
     return state
+
+
+def reorders(state: Encounter, event: OrderSorted) -> bool:
+    """Whether ``event`` moves anyone in ``state``'s order (else it only gives the first turn
+    to the top of an order already sorted)."""
+    after = apply_sort(state, event).combatants
+    return [c.id for c in after] != [c.id for c in state.combatants]
 
 
 def apply_sort(state: Encounter, event: OrderSorted) -> Encounter:

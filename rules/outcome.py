@@ -78,6 +78,7 @@ class Fighter(NamedTuple):
     dealt: int
     taken: int
     rolls: int
+    initiative: int | None = None  # None: none set (or a system without a turn order)
 
 
 class SideLuck(NamedTuple):
@@ -115,6 +116,7 @@ class Summary(NamedTuple):
                     "dealt": f.dealt,
                     "taken": f.taken,
                     "rolls": f.rolls,
+                    "initiative": f.initiative,
                 }
                 for f in self.fighters
             ],
@@ -188,6 +190,7 @@ def summary(
             dealt=dealt.get(c.id, 0),
             taken=taken.get(c.id, 0),
             rolls=rolled.get(c.id, 0),
+            initiative=c.initiative,
         )
         for c in state.combatants
     )

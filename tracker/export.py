@@ -58,6 +58,10 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def initiative_cell(initiative: int | None) -> str:
+    return "" if initiative is None else str(initiative)
+
+
 def rolls(count: int) -> str:
     return plural(count, "roll")
 
@@ -70,12 +74,15 @@ def _outcome_lines(figures: Summary) -> list[str]:
         f"{head}: {plural(figures.rounds, 'round')}, {rolls(figures.rolls)} "
         f"(damage in {figures.unit}).",
         "",
-        "| Combatant | Side | Out | Dealt | Taken | Rolls |",
-        "|---|---|---|---|---|---|",
     ]
+    ranked = any(f.initiative is not None for f in figures.fighters)
+    header = ["Combatant", *(["Init"] if ranked else []), "Side", "Out", "Dealt", "Taken", "Rolls"]
+    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for f in figures.fighters:
         out = f"✗ {f.out}" if f.out else "in"
-        lines.append(f"| {md(f.name)} | {md(f.side)} | {out} | {f.dealt} | {f.taken} | {f.rolls} |")
+        init = [initiative_cell(f.initiative)] if ranked else []
+        cells = [md(f.name), *init, md(f.side), out, str(f.dealt), str(f.taken), str(f.rolls)]
+        lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "Luck, how the rolls landed against their exact odds (50% is par):", ""]
     lines += [f"- {md(s.side)}: {luck_text(s.luck)}, over {rolls(s.rolls)}" for s in figures.luck]
     return lines
@@ -108,12 +115,16 @@ def to_markdown(history: History, gm: bool = False) -> str:
         lines.append(f"- {first.strip()}")
         lines += [f"    - {line.strip()}" for line in rest]
     lines += ["", "## Final state", ""]
-    header = ["Combatant", "Side", *system.stat_columns, "Conditions"]
+    # In the turn order, with each one's initiative once anyone has one (as the pane shows).
+    ranked = any(c.initiative is not None for c in seen.combatants)
+    header = ["Combatant", *(["Init"] if ranked else []), "Side", *system.stat_columns]
+    header.append("Conditions")
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "---|" * len(header))
     for combatant in seen.combatants:
         cells = [
             md(combatant.name),
+            *([initiative_cell(combatant.initiative)] if ranked else []),
             md(combatant.side),
             *system.sheet_stats(combatant.sheet),
             md(", ".join(c.name for c in combatant.conditions)),

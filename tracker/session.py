@@ -22,6 +22,7 @@ from rules.outcome import Outcome, outcome
 from rules.permissions import may_undo, refusal
 from rules.registry import get_system
 from rules.system import RuleSystem
+from rules.text import inert
 from rules.visibility import GM, Viewer
 from tracker import storage
 
@@ -129,7 +130,9 @@ class EncounterSession:
             return None
         events = [*solo.choices_events(before, list(choices)), *events]
         events += solo.respond(fold_onto(before, events), self.dice)
-        record = self.history.commit(events, label or type(command).__name__)
+        # The label is what was typed (`:init Orla 1d20+5` with a control character in it):
+        # inert as the command is, since the journal keeps it.
+        record = self.history.commit(events, inert(label) or type(command).__name__)
         self._publish("applied", record, before)
         return record
 

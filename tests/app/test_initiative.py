@@ -4,6 +4,7 @@ the Init column, and the refusal in a system without a turn order."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -263,3 +264,68 @@ def test_tracker_new_add_gives_a_group_one_roll(tmp_path: Path) -> None:
     )
     group = {c.group for c in history.state.combatants}
     assert len(history.state.combatants) == 3 and len(group) == 1 and "" not in group
+
+
+async def test_i_opens_the_initiative_dialog_and_the_help_lists_it(tmp_path: Path) -> None:
+    app = fight(tmp_path, 5, 12, 17)
+    async with app.run_test(size=SMALL) as pilot:
+        await party_and_goblins(pilot)
+        await pilot.press("question_mark")  # the help: i after n, the turn's keys
+        await until(pilot, lambda: re.search(r" i +Initiative", screen_text(app)), "i in help")
+        await pilot.press("escape", "i")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the Initiative dialog")
+        assert "Everyone without one" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: initiative(app)["Orla"] == 5, "everyone rolled")
+        assert order(app) == ["Goblin 1", "Goblin 2", "Goblin 3", "Bram", "Orla"]
+
+
+ON_ADD = next((s for s in all_systems() if s.uses_turn_order and rolls_initiative_on_add(s)), None)
+
+
+@pytest.mark.skipif(ON_ADD is None, reason="no system rolls initiative as a combatant joins")
+async def test_a_newcomer_placed_by_its_roll_is_not_logged_as_a_sort(tmp_path: Path) -> None:
+    assert ON_ADD is not None
+    app = fight(tmp_path, 5, 15, 10, system=ON_ADD.name)  # a blank sheet rolls a plain die
+    async with app.run_test(size=SMALL) as pilot:
+        for name in ("Ann", "Bo", "Cy"):
+            await line(pilot, f"add {name}")
+        assert order(app)[:3] == ["Bo", "Cy", "Ann"]
+        assert app.session.state.current_id == app.session.state.combatants[0].id
+        await until(pilot, lambda: "Bo acts first" in screen_text(app), "the first turn's line")
+        assert "sorted by initiative" not in screen_text(app)  # nothing else moved
+        await line(pilot, "order ann before bo")
+        await line(pilot, "init sort")  # a real sort still says so
+        await until(pilot, lambda: "sorted by initiative" in screen_text(app), "the sort")
+
+
+async def test_the_summary_and_the_reports_show_each_ones_initiative(tmp_path: Path) -> None:
+    import json
+
+    from tracker.screens.summary import SummaryScreen
+
+    app = fight(tmp_path, 5, 12, 17)
+    async with app.run_test(size=SMALL) as pilot:
+        await party_and_goblins(pilot)
+        await line(pilot, "add Ogre")  # no initiative: an empty cell, last
+        await line(pilot, "init roll each")
+        await line(pilot, "init ogre")  # ... now one (a die of 1)
+        ranks = initiative(app)
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "the summary")
+        await until(pilot, lambda: "Init" in screen_text(app), "its Init column")
+        rows = screen_text(app).splitlines()
+        for name, value in ranks.items():
+            assert any(name in r and f" {value} " in r for r in rows), (name, screen_text(app))
+        await pilot.press("escape")
+        await type_line(pilot, "export md order")
+        await type_line(pilot, "export json order")
+    report = (tmp_path / "order.md").read_text()
+    final = report.split("## Final state")[1].split("## Outcome")[0]
+    header, _, *table = [r for r in final.splitlines() if r.startswith("|")]
+    assert header.startswith("| Combatant | Init | Side |")
+    assert [r.split(" | ")[:2] for r in table] == [[f"| {n}", str(v)] for n, v in ranks.items()]
+    assert "| Combatant | Init | Side | Out |" in report.split("## Outcome")[1]
+    data = json.loads((tmp_path / "order.json").read_text())
+    assert [c["initiative"] for c in data["combatants"]] == list(ranks.values())
+    assert [c["initiative"] for c in data["outcome"]["combatants"]] == list(ranks.values())

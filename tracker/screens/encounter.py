@@ -52,13 +52,13 @@ class EncounterChanged(Message):
 class EncounterScreen(
     RollKeys,
     TurnKeys,
+    InitiativeKeys,
     RosterKeys,
     ConditionKeys,
     AdjustKeys,
     HistoryKeys,
     ToolKeys,
     FileKeys,
-    InitiativeKeys,
     ScreenKeys,
     Screen[None],
 ):

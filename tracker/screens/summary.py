@@ -38,6 +38,7 @@ FIXED = (
     ("Rolls", 1, 8, False),
 )
 STAT = (0, 8, True)  # a sheet stat: gives way first, its bars go before its numbers
+INIT = ("Init", KEPT, 4, False)  # after the name, once anyone has an initiative
 
 
 def title_of(outcome: Outcome) -> str:
@@ -62,11 +63,27 @@ def luck_lines(summary: Summary) -> Text:
     return text
 
 
+def initiative_text(initiative: int | None) -> str:
+    return "" if initiative is None else str(initiative)
+
+
+def ranked(summary: Summary) -> bool:
+    """Whether anyone has an initiative: the table then shows it, as the pane does."""
+    return any(fighter.initiative is not None for fighter in summary.fighters)
+
+
+def fixed(summary: Summary) -> list[tuple[str, int, int, bool]]:
+    """The columns before the sheet's stats: the name, its initiative (if any), the rest."""
+    return [FIXED[0], *([INIT] if ranked(summary) else []), *FIXED[1:]]
+
+
 def table_columns(summary: Summary) -> list[Column]:
     """The table's columns, unfitted: what the fight did first, then the end state."""
+    init = ranked(summary)
     rows = [
         (
             Text(fighter.name, style="bold"),
+            *((Text(initiative_text(fighter.initiative), justify="right"),) if init else ()),
             Text(fighter.side),
             Text(f"✗ {fighter.out}" if fighter.out else "in"),
             Text(str(fighter.dealt), justify="right"),
@@ -76,7 +93,7 @@ def table_columns(summary: Summary) -> list[Column]:
         )
         for fighter in summary.fighters
     ]
-    specs = [*FIXED, *((label, *STAT) for label in summary.columns)]
+    specs = [*fixed(summary), *((label, *STAT) for label in summary.columns)]
     return [
         Column(Text(label), [row[i] for row in rows], rank, limit, glyphs)
         for i, (label, rank, limit, glyphs) in enumerate(specs)
@@ -144,7 +161,7 @@ class SummaryScreen(ModalScreen[None]):
         widths = fit_columns(columns, space, 1, protect=KEPT)
         # Rather than shorten what the fight did, leave the last of the sheet's stats out
         # (the combatants pane shows them all).
-        while len(columns) > len(FIXED) and any(
+        while len(columns) > len(fixed(self.summary)) and any(
             width < column.natural
             for column, width in zip(columns, widths, strict=True)
             if column.rank >= KEPT

@@ -36,6 +36,17 @@ def lost(columns: Sequence[Column], widths: Sequence[int]) -> int:
     return sum(column.natural - width for column, width in zip(columns, widths, strict=True))
 
 
+def spaced(cell: Text, width: int, gap: int) -> Text:
+    """A cell aligned right keeps the gap to the next column (its column is ``gap`` wider
+    than its text): aligned by the table, the Init column's numbers would touch the Side
+    (``20foes``), as Rich drops the trailing space."""
+    if not gap or cell.justify != "right":
+        return cell
+    spaced = Text(" " * max(0, width - cell.cell_len), justify="left")
+    spaced.append_text(cell)
+    return spaced
+
+
 @dataclass(frozen=True)
 class Layout:
     """How the columns fit the pane: each one's width (0: left out) and the space between."""
@@ -237,7 +248,10 @@ class CombatantsPane(DataTable[Text]):
                 fitted[key] = known
                 shown[key] = known[1]
                 continue
-            cells = tuple(layout.columns[i].fit_cell(row[i], width) for i, width in layout.shown)
+            cells = tuple(
+                spaced(layout.columns[i].fit_cell(row[i], width), width, layout.gap)
+                for i, width in layout.shown
+            )
             fitted[key] = ((row, layout.columns_for), cells)
             shown[key] = cells
         self._fitted = fitted

@@ -1,4 +1,4 @@
-"""The encounter screen's initiative: its dialog, and the palette's roll and sort."""
+"""The encounter screen's initiative: ``i`` and its dialog, and the palette's roll and sort."""
 
 from __future__ import annotations
 
@@ -10,15 +10,21 @@ from textual.binding import Binding
 from rules.commands import RollInitiative, SetInitiative, SortInitiative
 from rules.forms import Field, choice_value
 from tracker.screens.encounter_keys.area import Area
+from tracker.widgets.combatants import CombatantsPane
 
 EVERYONE = ""  # the dialog's "who": everyone who has no initiative yet
 GROUPS = (("share", "Share one roll"), ("each", "Each rolls"))
 
 
 class InitiativeKeys(Area):
-    """No key of its own: ``:init``, and the palette's Initiative entries."""
+    """``i``: the Initiative dialog (also ``:init``); the palette's Initiative entries."""
 
-    KEYS: ClassVar[list[Binding]] = []
+    KEYS: ClassVar[list[Binding]] = [
+        Binding("i", "initiative", "Initiative"),
+    ]
+    # A player sets (or rolls) their own combatants' initiative; rolling everyone's and the
+    # sort are the GM's (rules.permissions).
+    PLAYERS = frozenset({"initiative"})
 
     def initiative_palette(self) -> list[tuple[str, str, str]]:
         """The palette's entries: (title, action, help); in a system without a turn order,
@@ -40,25 +46,35 @@ class InitiativeKeys(Area):
 
     def action_initiative(self) -> None:
         """A dialog: whom (everyone without one, or one combatant), a number or dice, and
-        whether a group added together shares one roll."""
+        whether a group added together shares one roll. A player's seat offers one combatant
+        (the selected first): the others' are refused as any command of theirs is."""
         if self._without_initiative():
+            return
+        if not self.state.combatants:
+            self.notify("Nobody in the fight yet (add one with a)", severity="warning")
             return
         system = self.session.system
         people = tuple(
             (c.id, c.name + ("" if c.initiative is None else f" ({c.initiative})"))
             for c in self.state.combatants
         )
+        # A player's seat rolls no one's but their own: no "everyone", their own selected.
+        everyone = self.session.allows("roll_initiative")
         waiting = any(c.initiative is None for c in self.state.combatants)
         current = self.state.current
+        chosen = self.state.find(self.query_one(CombatantsPane).selected_id) or current
+        if everyone:
+            default = EVERYONE if waiting or current is None else current.id
+        else:
+            default = chosen.id if chosen else ""
         who = Field(
             key="who",
             label="Who",
             kind="choice",
-            default=EVERYONE if waiting or current is None else current.id,
-            choices=((EVERYONE, "Everyone without one"), *people),
+            default=default,
+            choices=(((EVERYONE, "Everyone without one"),) if everyone else ()) + people,
         )
-        sample = current or (self.state.combatants[0] if self.state.combatants else None)
-        dice = system.initiative_dice(self.state, sample) if sample else "1d20"
+        dice = system.initiative_dice(self.state, chosen or self.state.combatants[0])
         value = Field(
             key="value",
             label="Number or dice",
@@ -76,7 +92,8 @@ class InitiativeKeys(Area):
             else:
                 self.session.execute(SetInitiative(target, typed), "initiative")
 
-        self.ask("Initiative", [who, value, group], submit, ok_label="Roll")
+        fields = [who, value, group] if everyone else [who, value]
+        self.ask("Initiative", fields, submit, ok_label="Roll")
 
     def action_roll_initiative(self) -> None:
         if not self._without_initiative():

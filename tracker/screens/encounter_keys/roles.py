@@ -21,13 +21,13 @@ from tracker.screens.encounter_keys.turn_keys import TurnKeys
 AREAS: tuple[type[Area], ...] = (
     RollKeys,
     TurnKeys,
+    InitiativeKeys,
     RosterKeys,
     ConditionKeys,
     AdjustKeys,
     HistoryKeys,
     ToolKeys,
     FileKeys,
-    InitiativeKeys,
     ScreenKeys,
 )
 PLAYER_ACTIONS = frozenset().union(*(area.PLAYERS for area in AREAS))
