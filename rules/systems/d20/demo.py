@@ -141,6 +141,7 @@ TROLL = sheet(
     vulnerabilities="fire",
     saves="Str +4 Dex +1 Con +5 Int -2 Wis -1 Cha -2",
     challenge="5",
+    multiattack="2",
 )
 
 
