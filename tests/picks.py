@@ -96,3 +96,30 @@ def falls_at_worst_track(name: str) -> bool:
     state = initial_state(new_encounter("Probe", name))
     worst = system.with_track(probe.sheet, track.high if track.rising else track.low)
     return bool(system.out_of_fight(state, Combatant(id="c1", name="Probe", sheet=worst)))
+
+
+def a_demo(*needs: Need) -> str:
+    """The file stem of the demo of ``a_system(has_demo, *needs)`` (a key of
+    ``tracker.demos.DEMOS``; its save is ``saves/<stem>.fight``)."""
+    demo = part(a_system(has_demo, *needs), "demo")
+    assert demo is not None
+    return str(demo.STEM)
+
+
+def has_stat_columns(name: str) -> bool:
+    """A system whose sheets show stat columns (a table's first to give way when narrow)."""
+    return bool(get_system(name).stat_columns)
+
+
+def demo_waits(name: str) -> bool:
+    """A system whose demo opens with a consequence waiting to be applied."""
+    demo = part(name, "demo")
+    if demo is None:
+        return False
+    state = demo.build().state
+    return bool(get_system(name).pending(state))
+
+
+def demo_rests(name: str) -> bool:
+    """A system whose demo opens with nothing waiting (its roll dialog opens at once)."""
+    return part(name, "demo") is not None and not demo_waits(name)
