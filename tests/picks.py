@@ -102,3 +102,30 @@ def keeps_added_order(name: str) -> bool:
     """A system with a turn order that leaves combatants where they were added (none rolls
     initiative as it joins), so the first added acts first."""
     return has_turn_order(name) and joins_without_dice(name)
+
+
+def a_demo(*needs: Need) -> str:
+    """The file stem of the demo of ``a_system(has_demo, *needs)`` (a key of
+    ``tracker.demos.DEMOS``; its save is ``saves/<stem>.fight``)."""
+    demo = part(a_system(has_demo, *needs), "demo")
+    assert demo is not None
+    return str(demo.STEM)
+
+
+def has_stat_columns(name: str) -> bool:
+    """A system whose sheets show stat columns (a table's first to give way when narrow)."""
+    return bool(get_system(name).stat_columns)
+
+
+def demo_waits(name: str) -> bool:
+    """A system whose demo opens with a consequence waiting to be applied."""
+    demo = part(name, "demo")
+    if demo is None:
+        return False
+    state = demo.build().state
+    return bool(get_system(name).pending(state))
+
+
+def demo_rests(name: str) -> bool:
+    """A system whose demo opens with nothing waiting (its roll dialog opens at once)."""
+    return part(name, "demo") is not None and not demo_waits(name)

@@ -13,6 +13,7 @@ from textual.widgets import DataTable
 from rules.dice import SeededDice
 from rules.outcome import Summary, summary_of
 from rules.registry import get_system
+from tests.picks import a_demo, has_stat_columns
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
@@ -60,7 +61,7 @@ async def test_the_summary_table_fits_the_dialog(
 
 
 async def test_a_narrower_terminal_fits_the_table_again(tmp_path: Path) -> None:
-    app = demo_app(tmp_path, "demo-fatigue")
+    app = demo_app(tmp_path, a_demo(has_stat_columns))
     async with app.run_test(size=LARGE) as pilot:
         table = await open_summary(app, pilot)
         wide = table.virtual_size.width
@@ -71,7 +72,7 @@ async def test_a_narrower_terminal_fits_the_table_again(tmp_path: Path) -> None:
 
 
 async def test_the_figures_are_counted_off_the_ui_thread(tmp_path: Path) -> None:
-    app = demo_app(tmp_path, "demo-livehack")
+    app = demo_app(tmp_path, a_demo())
     release = threading.Event()
     history = app.session.history
 
@@ -93,4 +94,5 @@ async def test_the_figures_are_counted_off_the_ui_thread(tmp_path: Path) -> None
         await pilot.pause()
         text = screen_text(app)
         assert COUNTING not in text
-        assert " rounds · " in text and " Orla " in text
+        first = app.session.state.combatants[0].name
+        assert " rounds · " in text and f" {first} " in text

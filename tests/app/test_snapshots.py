@@ -1,6 +1,8 @@
 """Screenshots of the app (pytest-textual-snapshot), compared with the SVGs in __snapshots__/.
 
-After an intended change to what the app shows, regenerate them all with
+A system's own screens (its roll dialog, help, replay) are its own, in
+``tests/systems/<name>/test_snapshots_<name>.py``. After an intended change to what the app
+shows, regenerate them all with
 ``.venv/bin/pytest tests/app/test_snapshots.py --snapshot-update`` and look at the diff.
 Each app here is deterministic: a demo built in memory (no file, so no path on screen),
 seeded dice, the default theme and no settings file.
@@ -101,30 +103,3 @@ def crowded(demo: str):
 @pytest.mark.parametrize("demo", sorted(DEMOS))
 def test_crowded_main_screen_at_80x24(snap_compare, demo: str) -> None:
     assert snap_compare(demo_app(demo), terminal_size=(80, 24), run_before=crowded(demo))
-
-
-def test_roll_dialog(snap_compare) -> None:
-    assert snap_compare(
-        demo_app("demo-livehack"), terminal_size=(100, 34), run_before=pressing("r")
-    )
-
-
-def test_help_screen(snap_compare) -> None:
-    assert snap_compare(demo_app("demo-livehack"), press=["question_mark"], terminal_size=(80, 24))
-
-
-def test_replay_screen(snap_compare) -> None:
-    assert snap_compare(
-        replay_app("demo-livehack"),
-        terminal_size=(100, 30),
-        run_before=pressing("home", "right", "right", "right_square_bracket"),
-    )
-
-
-def test_the_end_of_a_fight(snap_compare) -> None:
-    """The demo's last foe standing falls: the header says who won, the summary opens."""
-    assert snap_compare(
-        demo_app("demo-livehack"),
-        terminal_size=(80, 24),
-        run_before=pressing("colon", *"cond goblin-sneak dead", "enter"),
-    )

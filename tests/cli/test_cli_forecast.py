@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from rules.encounter import Combatant
 from rules.forecast import MAX_ROUNDS, MAX_RUNS, MAX_SEED
+from tests.picks import a_demo, plays_solo
+from tracker import storage
 from tracker.cli import build_parser
 
 from .support import tracker
@@ -19,21 +23,26 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def save(tmp_path: Path) -> Path:
-    """A played copy of the Fatigue demo (not a demo: a forecast of a real save)."""
+    """A played copy of a demo (not a demo: a forecast of a real save)."""
     path = tmp_path / "brawl.fight"
-    shutil.copy(ROOT / "saves" / "demo-fatigue.fight", path)
+    shutil.copy(ROOT / "saves" / f"{a_demo(plays_solo)}{storage.SUFFIX}", path)
     return path
+
+
+def first_fighter(save: Path) -> Combatant[Any]:
+    return storage.read(save).state.combatants[0]
 
 
 def test_text_shows_the_chances_with_bars_and_each_combatants_risk(save: Path) -> None:
     done = tracker("forecast", str(save), "--runs", "40", "--seed", "4", "--jobs", "1")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert out.startswith("40 fights from round 2, seed 4 (at most 50 rounds each)")
+    round_ = storage.read(save).state.round
+    assert out.startswith(f"40 fights from round {round_}, seed 4 (at most 50 rounds each)")
     assert "Who wins" in out and "█" in out
     assert "party" in out and "foes" in out and "no winner" in out
     assert "rounds on average" in out
-    assert "Mara" in out and "out  first  expected at the end" in out
+    assert first_fighter(save).name in out and "out  first  expected at the end" in out
 
 
 def test_json_same_seed_same_forecast_and_the_save_never_changes(save: Path) -> None:
@@ -47,7 +56,8 @@ def test_json_same_seed_same_forecast_and_the_save_never_changes(save: Path) -> 
     doc = json.loads(runs[0].stdout)
     assert (doc["runs"], doc["seed"]) == (30, 8)
     assert set(doc["sides"]) == {"party", "foes"}
-    assert doc["combatants"]["c1"]["name"] == "Mara"
+    first = first_fighter(save)
+    assert doc["combatants"][first.id]["name"] == first.name
     assert save.read_bytes() == before
     assert sorted(p.name for p in save.parent.iterdir()) == ["brawl.fight"]  # no journal
 

@@ -23,10 +23,18 @@ from tests.hostile_text import (
     strings_in,
     unsafe,
 )
-from tracker import export, storage
+from tracker import export, headless, storage
 from tracker.cli import main
+from tracker.defaults import systems
 
-COMMANDS = ["open", "export", "replay", "odds livehack", "roll beerrun", ""]
+# Every system's `tracker roll`/`tracker odds` sub-command, each found through its package.
+PER_SYSTEM = [
+    f"{command} {name}"
+    for command in ("odds", "roll")
+    for name in systems()
+    if headless.command_part(command, name) is not None
+]
+COMMANDS = ["open", "export", "replay", *PER_SYSTEM, ""]
 SETTINGS = settings(
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
