@@ -1,21 +1,20 @@
 """A rule system is one folder, its tests included: no test module outside
-``tests/systems/<name>/`` imports ``rules.systems.<name>`` or quotes its name, so deleting the
-system's folder (and its own tests with it, ``conftest.py``) leaves the others collected and
-green. ``make without`` checks it in earnest (``tests/without.py``)."""
+``tests/systems/<name>/`` imports ``rules.systems.<name>`` or names it in a string (its name,
+or its demo's file stem), so deleting the system's folder (and its own tests with it,
+``conftest.py``) leaves the others collected and green. ``make without`` checks it in
+earnest (``tests/without.py``)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from rules.registry import names
+from rules.registry import names, part
 
 TESTS = Path(__file__).resolve().parents[1]
 DIE = re.compile(r"d[0-9]+")
-# Modules still driving a named system, mostly LiveHack, as "a system" (issue #28: each is to
-# pick its system through rules.registry or rules.testing, or move to that system's folder;
-# tests/helpers.py and tests/app/support.py first). Shrink, never grow.
-ALLOWED: set[str] = set()
+QUOTED = re.compile(r"[\"']([^\"'\n]*)[\"']")
+WORD = re.compile(r"(?<![A-Za-z0-9_])([a-z][a-z0-9]*)(?![A-Za-z0-9_])")
 
 
 def imported(text: str) -> set[str]:
@@ -23,24 +22,34 @@ def imported(text: str) -> set[str]:
     return set(re.findall(r"\brules\.systems\.([a-z][a-z0-9]*)\b", text))
 
 
-def systems_named(text: str) -> set[str]:
-    """The systems whose modules ``text`` imports, or whose name it quotes."""
-    quoted = set(re.findall(r"[\"']([a-z][a-z0-9]*)[\"']", text))
-    # A name that is also a die ("d20") is quoted by dice tests: only its imports count.
-    return imported(text) | {name for name in quoted if not DIE.fullmatch(name)}
+def systems_named(text: str, stems: dict[str, str] | None = None) -> set[str]:
+    """The systems whose modules ``text`` imports, or whose name a string in it holds as a
+    word (``"coin9"``, ``"odds coin9"``, ``"saves/demo-coin9.fight"``), or whose
+    demo's file stem (in ``stems``, by system) a string holds (``"demo-two-coins"``)."""
+    named = imported(text)
+    for quoted in QUOTED.findall(text):
+        # A name that is also a die ("d20") is quoted by dice tests: only its imports count.
+        named |= {word for word in WORD.findall(quoted) if not DIE.fullmatch(word)}
+        named |= {name for name, stem in (stems or {}).items() if stem in quoted}
+    return named
+
+
+def demo_stems() -> dict[str, str]:
+    return {name: module.STEM for name in names() if (module := part(name, "demo")) is not None}
 
 
 def offences() -> dict[str, set[str]]:
-    """Each test module naming a registered system's modules outside that system's folder."""
+    """Each test module naming a registered system outside that system's folder."""
     found = {}
     registered = set(names())
+    stems = demo_stems()
     for path in sorted(TESTS.rglob("*.py")):
         where = path.relative_to(TESTS).as_posix()
         home = where.split("/")[1] if where.startswith("systems/") and where.count("/") > 1 else ""
         text = path.read_text(encoding="utf-8")
         # In a system's own folder only imports count: its words may be another's name.
-        named = (systems_named(text) if not home else imported(text)) & (registered - {home})
-        if named and where not in ALLOWED:
+        named = (systems_named(text, stems) if not home else imported(text)) & (registered - {home})
+        if named:
             found[where] = named
     return found
 
@@ -49,20 +58,12 @@ def test_no_test_outside_a_systems_folder_imports_or_names_it() -> None:
     assert offences() == {}
 
 
-def test_the_check_sees_an_import() -> None:
+def test_the_check_sees_an_import_a_name_and_a_demo() -> None:
     assert systems_named("from rules.systems.coin9.demo import build") == {"coin9"}
-    assert systems_named("from rules import registry  # rules.systemsx") == set()
+    assert "coin9" not in systems_named("from rules import registry  # rules.systemsx")
     assert "coin9" in systems_named('new_encounter("Pit", "coin9")')
-
-
-def test_the_allowed_list_holds_only_modules_that_need_it() -> None:
-    # A module freed of its named system leaves the list, so the list only shrinks. A system
-    # deleted still counts here (its tests' folder names it), so the check holds without it.
-    known = set(names()) | {path.name for path in (TESTS / "systems").iterdir() if path.is_dir()}
-    needless = {
-        where
-        for where in ALLOWED
-        if not (TESTS / where).exists()
-        or not systems_named((TESTS / where).read_text(encoding="utf-8")) & known
-    }
-    assert needless == set()
+    assert "coin9" in systems_named('storage.read(ROOT / "saves/demo-coin9.fight")')
+    assert "coin9" in systems_named('cli.main(["odds coin9"])')
+    assert "coin9" in systems_named('demo_app("demo-two-coins")', {"coin9": "demo-two-coins"})
+    assert "coin9" not in systems_named('"coin9_sheet" or "acoin9"')
+    assert "d20" not in systems_named('roll("d20")')
