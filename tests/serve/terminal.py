@@ -7,11 +7,19 @@ from __future__ import annotations
 
 import pyte
 
+# The emulator's largest size: beyond any seat the server draws (tracker.serve.limits), and
+# small enough to draw at once when a test asks for a huge window (99999 x 99999).
+LARGEST = (400, 200)
+
+
+def bounded(width: int, height: int) -> tuple[int, int]:
+    return min(max(width, 1), LARGEST[0]), min(max(height, 1), LARGEST[1])
+
 
 class Terminal:
     def __init__(self, size: tuple[int, int]) -> None:
         self.output = ""  # every character the seat was sent
-        self._screen = pyte.Screen(*size)
+        self._screen = pyte.Screen(*bounded(*size))
         self._stream = pyte.Stream(self._screen)
         self._unfed = 0  # characters at the end of ``output`` not fed to the screen yet
         self._shown: str | None = None  # ``text()``, until more output comes
@@ -20,17 +28,21 @@ class Terminal:
         self.output += data
         self._unfed += len(data)
 
-    def text(self) -> str:
-        """What the screen shows now, line by line."""
+    def _feed(self) -> None:
         if self._unfed:
             self._stream.feed(self.output[-self._unfed :])
             self._unfed = 0
             self._shown = None
+
+    def text(self) -> str:
+        """What the screen shows now, line by line."""
+        self._feed()
         if self._shown is None:
             self._shown = "\n".join(line.rstrip() for line in self._screen.display)
         return self._shown
 
     def resize(self, width: int, height: int) -> None:
-        self.text()  # what came before is drawn at the old size
+        self._feed()  # what came before lands at the old size
+        width, height = bounded(width, height)
         self._screen.resize(height, width)
         self._shown = None

@@ -91,7 +91,7 @@ class Browser:
         await self.send("stdin", keys)
 
     async def resize(self, width: int, height: int) -> None:
-        self.terminal.resize(min(width, 400), min(height, 200))
+        self.terminal.resize(width, height)
         await self.send("resize", {"width": width, "height": height})
 
     async def close(self) -> None:
