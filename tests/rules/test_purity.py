@@ -1,13 +1,12 @@
 """The rules package stays pure: no UI, no I/O, no clock, no global randomness."""
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rules import registry
+from tests.contract.headless_checks import loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
@@ -64,27 +63,11 @@ def module_name(path: Path) -> str:
 
 RULES_MODULES = [module_name(path) for path in SOURCES]
 
+
 # Uses nothing but builtins, so the only modules it adds are the ones the imports pull in.
-PROBE = """
-import sys
-before = set(sys.modules)
-for name in sys.argv[1:]:
-    __import__(name)
-print(" ".join(sorted(set(sys.modules) - before)))
-"""
-
-
 def newly_loaded(names: list[str]) -> set[str]:
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, *names],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return set(result.stdout.split())
+    """The modules a fresh process loads to import ``names``."""
+    return loaded("pass", *names)
 
 
 def forbidden(loaded: set[str]) -> list[str]:
