@@ -30,7 +30,8 @@ def has_turn_order(name: str) -> bool:
 
 def plays_solo(name: str) -> bool:
     """A system whose solo policies can play a side."""
-    return type(get_system(name)).solo_move is not RuleSystem.solo_move
+    system = get_system(name)
+    return bool(system.solo_policies) and type(system).solo_move is not RuleSystem.solo_move
 
 
 def a_system(*needs: Need) -> str:
@@ -110,6 +111,19 @@ def a_demo(*needs: Need) -> str:
     demo = part(a_system(has_demo, *needs), "demo")
     assert demo is not None
     return str(demo.STEM)
+
+
+def every_demo(*needs: Need) -> list[str]:
+    """The file stems of the demos of ``every_system(has_demo, *needs)`` (for
+    ``pytest.mark.parametrize``)."""
+    return [str(part(name, "demo").STEM) for name in every_system(has_demo, *needs)]
+
+
+def has_bundled_foes(name: str) -> bool:
+    """A system whose folder bundles stat blocks of foes (``stat_blocks/`` is optional)."""
+    from tracker import library
+
+    return any(entry.side == "foes" for entry in library.load(None).of(name))
 
 
 def has_stat_columns(name: str) -> bool:

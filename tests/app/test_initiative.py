@@ -17,6 +17,7 @@ from tests.app.support import from_palette, make_app, until
 from tests.app.test_app_command_line import type_line
 from tests.app.test_layout import SMALL
 from tests.helpers import rolls_initiative_on_add
+from tests.picks import a_system, has_bundled_foes, has_turn_order, joins_without_dice
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
@@ -257,10 +258,11 @@ async def test_ten_combatants_with_the_init_column_fit_at_80x24(tmp_path: Path, 
 def test_tracker_new_add_gives_a_group_one_roll(tmp_path: Path) -> None:
     from tracker import library, prepare
 
+    system = a_system(has_turn_order, joins_without_dice, has_bundled_foes)
     found = library.load(None)
-    foe = next(e for e in found.of(WITH_ORDER.name) if e.side == "foes")
+    foe = next(e for e in found.of(system) if e.side == "foes")
     history = prepare.new_history(
-        "Ambush", WITH_ORDER.name, ScriptedDice([]), library=found, foes=[f"{foe.name} x3"]
+        "Ambush", system, ScriptedDice([]), library=found, foes=[f"{foe.name} x3"]
     )
     group = {c.group for c in history.state.combatants}
     assert len(history.state.combatants) == 3 and len(group) == 1 and "" not in group

@@ -9,6 +9,7 @@ import pytest
 
 from rules.dice import SeededDice
 from tests.app.support import keys_of, until
+from tests.picks import every_demo, has_bundled_foes
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
@@ -25,7 +26,7 @@ def library_app(tmp_path: Path, demo: str) -> TrackerApp:
     return TrackerApp(session, saves=tmp_path, library=tmp_path / "lib")
 
 
-@pytest.mark.parametrize("demo", sorted(DEMOS))
+@pytest.mark.parametrize("demo", sorted(every_demo(has_bundled_foes)))
 async def test_a_does_not_offer_first_one_already_in_the_fight(tmp_path: Path, demo: str) -> None:
     app = library_app(tmp_path, demo)
     async with app.run_test(size=SIZE) as pilot:

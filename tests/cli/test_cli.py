@@ -129,11 +129,9 @@ def test_no_command_skips_a_damaged_save_and_says_so(tmp_path: Path) -> None:
 def test_a_fresh_start_opens_the_first_listed_systems_demo_among_all_the_demos(
     tmp_path: Path,
 ) -> None:
-    import shutil
+    from tracker.demos import write_demos
 
-    for demo in (Path(__file__).parents[2] / "saves").glob("demo-*.fight"):
-        shutil.copy(demo, tmp_path / demo.name)
-    assert len(list(tmp_path.glob("demo-*.fight"))) == len(registry.names())
+    assert len(write_demos(tmp_path)) == len(registry.names())
     first = a_system(has_demo)
     copy = storage.free_path(tmp_path, registry.part(first, "demo").build().state.name)
     opened, _ = launch.choose_encounter(args_for("--saves", str(tmp_path)))

@@ -34,10 +34,9 @@ from rules.forecast import (
 from rules.forecast import forecast as forecast_here
 from rules.history import History
 from tests.contract.test_fifth_system import forget
-from tests.picks import a_system, has_demo, plays_solo
+from tests.picks import a_system, every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
 from tracker.headless.forecast import MAX_SPAN, Runs, Workers, run_forecast
-from tracker.storage import read
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,9 +137,9 @@ def duel(tmp_path: Path) -> Iterator[Encounter]:
 
 
 def demo() -> Encounter:
-    """The committed demo of the first listed system whose solo policies play a fight."""
+    """The demo of the first listed system whose solo policies play a fight."""
     stem = registry.part(a_system(has_demo, plays_solo), "demo").STEM
-    return read(ROOT / "saves" / f"{stem}.fight").state
+    return DEMOS[stem]().state
 
 
 def test_a_duel_small_enough_to_solve_lands_inside_the_interval(duel: Encounter) -> None:
@@ -179,9 +178,9 @@ def test_the_duel_with_the_first_shooter_already_down_is_certain(duel: Encounter
     assert result.combatants[0].out == 1.0 and result.combatants[0].first_out == 0.0
 
 
-@pytest.mark.parametrize("stem", list(DEMOS))
+@pytest.mark.parametrize("stem", every_demo(plays_solo))
 def test_every_demo_plays_out_to_an_end_without_a_refusal(stem: str) -> None:
-    result = forecast_here(read(ROOT / "saves" / f"{stem}.fight").state, runs=30, seed=2)
+    result = forecast_here(DEMOS[stem]().state, runs=30, seed=2)
     assert result.runs == 30
     assert result.refused == 0
     assert result.unfinished < 0.5
