@@ -7,7 +7,8 @@ from typing import Any
 import msgspec
 
 # A field holding a combatant id is named ``*_id`` (``*_ids`` for several), ``id`` in a
-# combatant; Beer Run's pool opponent is ``against`` (a save's field names never change).
+# combatant (tests/contract/test_hidden_ids.py holds every system to it); ``against``, a
+# pool's opponent, is older than the rule, and a save's field names never change.
 ID_KEYS = frozenset({"against"})
 
 
