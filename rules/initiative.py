@@ -23,7 +23,8 @@ from rules.errors import Rejected
 from rules.events import CombatantMoved, InitiativeSet, OrderSorted
 from rules.system import RuleSystem
 
-NUMBER = re.compile(r"[+-]?[0-9]{1,7}")
+# Digits enough for any typed number: `within` refuses, by its sign and size, one too big.
+NUMBER = re.compile(r"[+-]?[0-9]{1,40}")
 
 InitiativeCommand = SetInitiative | RollInitiative | SortInitiative
 

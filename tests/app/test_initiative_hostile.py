@@ -25,8 +25,8 @@ HOSTILE = "\x1b]0;PWNED\x07\u202e\x9b31m\x00"  # a retitle, a bidi override, a C
 REFUSED = (
     ("init roll 1000d1000000", "initiative: 1000d1000000: roll 0 to 100 dice, not 1,000"),
     ("init roll 99999999d6", "at most 100 dice at once"),
-    ("init Orla 99999999999999999999", "a number is at most 1,000,000"),
-    ("init Orla -99999999", "a number is at most 1,000,000"),
+    ("init Orla 99999999999999999999", "an initiative must be between"),
+    ("init Orla -99999999", "not -99,999,999"),
     ("init Orla 1d20>=15", "not a check"),
     ("init roll 1d6 2d6", "usage: init roll [DICE] [each]"),
     ("init Orla 12 13", "usage: init"),
