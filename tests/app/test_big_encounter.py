@@ -127,11 +127,20 @@ async def test_a_roll_updates_only_the_rows_that_changed(fight: History, tmp_pat
         assert table.row_count == COMBATANTS
 
 
+def snap(app: TrackerApp, seen: list[str]) -> str:
+    """The screen's text, kept in ``seen``."""
+    seen.append(screen_text(app))
+    return seen[-1]
+
+
 async def test_switching_theme_redraws_both_panes(tmp_path: Path) -> None:
     app = app_on(big_fight(a_system(has_demo, has_turn_order), 20, 100), tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
-        text = screen_text(app)
+        # The screen read with its key bar: the bar is rebuilt when the bindings change, and
+        # a read between two frames may catch it empty.
+        seen: list[str] = []
+        await until(pilot, lambda: "r Roll" in snap(app, seen).splitlines()[-1], "the key bar")
+        text = seen[-1]
         themes: list[object] = []
         app.theme_changed_signal.subscribe(app.screen, themes.append)
         app.theme = "nord"
