@@ -12,6 +12,7 @@ from textual.app import App, CSSPathType
 from textual.filter import LineFilter
 from textual.markup import escape
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 from textual.theme import Theme
 
 from rules.dice import DiceSource, SeededDice
@@ -36,6 +37,7 @@ scrolled_lines.check()  # a scrolled log frames only its new lines
 # so a short one is out of the way sooner than Textual's five seconds.
 SECONDS_TO_READ = (3.0, 10.0)  # at the least, at the most
 CHARACTERS_A_SECOND = 15
+TOASTS = "#textual-toastrack"  # a screen's notifications (Textual's own widget, by its id)
 
 
 def reading_time(message: str, title: str = "") -> float:
@@ -61,7 +63,9 @@ class TrackerApp(App[None]):
     TITLE = "Combat Tracker"
     COMMANDS = App.COMMANDS | {ScreenActions}
     # A screen under a dialog or the prompt: its own notifications hide there (tracker.tcss).
-    SUSPENDED_SCREEN_CLASS = "-suspended"
+    # Not Textual's SUSPENDED_SCREEN_CLASS: a class on the whole screen restyles every
+    # widget on it each time a dialog opens or closes (``_mark_covered``).
+    COVERED = "-covered"
     # Whether this app freezes the process's collector (see settle_memory); False where
     # several apps share a process and something else owns that (a served table's Heap).
     OWNS_MEMORY = True
@@ -111,6 +115,7 @@ class TrackerApp(App[None]):
         # Only a theme the user picks is written down, never the default at a first start.
         self.settings = settings.Settings(theme=self.theme)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.screen_change_signal.subscribe(self, self._mark_covered)
         if self.replay is not None:
             from tracker.screens.replay import ReplayScreen  # only replays need it
 
@@ -121,6 +126,12 @@ class TrackerApp(App[None]):
             self.notify(note, markup=False, timeout=8)
         for warning in self.warnings:
             self.warn(warning)
+
+    def _mark_covered(self, top: Screen[object]) -> None:
+        """Each screen's toasts are hidden while another screen is over it."""
+        for screen in self.screen_stack:
+            for rack in screen.query_children(TOASTS):
+                rack.set_class(screen is not top, self.COVERED)
 
     def warn(self, text: str) -> None:
         """A damaged save: a dialog that stays until read, not a notification that goes."""

@@ -199,8 +199,9 @@ class Client:
         process = await conn.create_process(term_type=term, term_size=size)
         client = cls(served, conn, process, size)
         if term is not None and wait:
-            await until(lambda: client.seat is not None and client.seat.app is not None)
             await until(lambda: "Roll log" in client.text() and "palette" in client.text())
+            # Its own app starts after that first frame (a shared view's): tests reach into it.
+            await until(lambda: client.seat is not None and client.channel.ready)
         return client
 
     async def _read(self) -> None:

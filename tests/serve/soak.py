@@ -326,7 +326,8 @@ async def gm_response(gm: Client) -> float:
 async def join_time(served: Served) -> float:
     """Seconds from a keyed player's connecting to the table drawn on their screen."""
     began = time.monotonic()
-    alice = await Client.join(served, "alice")
+    alice = await Client.join(served, "alice", wait=False)
+    await until(lambda: "Roll log" in alice.text() and "palette" in alice.text(), timeout=60)
     took = time.monotonic() - began
     await alice.close()
     return took

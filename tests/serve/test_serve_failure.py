@@ -17,7 +17,7 @@ from tests.serve.web_helpers import Browser, channel_of, seat_of, serve_web
 from tracker.serve import failure
 
 # What ``fail_in_our_code`` (and a help dialog given no bindings) is said as.
-IN_HELP = r"TypeError: 'int' object is not iterable \(tracker/screens/help\.py:\d+ in __init__\)"
+IN_HELP = r"TypeError: 'int' object is not iterable \(tracker/screens/help\.py:\d+ in \w+\)"
 
 
 def said_once(notices: Iterable[str], pattern: str) -> None:

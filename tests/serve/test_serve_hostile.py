@@ -136,7 +136,7 @@ async def test_a_seat_that_fails_is_closed_with_one_line(
     # The exception, its message and the innermost line of our code: not Textual's dump.
     assert re.fullmatch(
         rf"Alice's seat \({re.escape(peer)}\) was closed by an error: TypeError: 'int' object"
-        r" is not iterable \(tracker/screens/help\.py:\d+ in __init__\)",
+        r" is not iterable \(tracker/screens/help\.py:\d+ in show_help\)",
         said[0],
     ), said[0]
     served.session.execute(AddNote("unharmed"))

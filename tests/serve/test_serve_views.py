@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,44 @@ async def test_a_seats_own_app_takes_over_with_what_its_view_showed(served: Serv
     await until(lambda: carol.text() == alice.text())
     for client in (alice, carol):
         await client.close()
+
+
+async def test_a_newcomers_own_app_starts_after_the_view_and_gets_what_was_typed(
+    served: Served,
+) -> None:
+    # The first frame is the view's alone; the seat's own app starts once it is drawn, or
+    # at the seat's first key: a key typed before its app is up is kept for it.
+    alice = await Client.join(served, "alice", wait=False)
+    alice.type("?")  # at once: before any frame, before her own app is up
+    await until(lambda: "Keys" in alice.text())
+    assert alice.channel.ready and not alice.seat.muted  # type: ignore[union-attr]
+    bob = await Client.join(served, "bob", wait=False)
+    await until(lambda: "Roll log" in bob.text() and "palette" in bob.text())
+    await until(lambda: bob.channel.ready)  # started after the view's frame, without a key
+    assert bob.seat.muted  # type: ignore[union-attr]  # still watching the view
+    for client in (alice, bob):
+        await client.close()
+
+
+async def test_a_seat_closed_before_its_own_app_starts_leaves_nothing(served: Served) -> None:
+    before = set(served.server.views.views)
+    started: list[bool] = []
+
+    def kick_at_once(news: str) -> None:
+        if news.startswith("Alice joined"):  # told as she sits down: kicked right after
+            asyncio.get_running_loop().call_soon(kick)
+
+    def kick() -> None:
+        channel = next(c for c in served.server.channels if c.player.name == "Alice")
+        assert channel.seat is not None
+        started.append(channel.task is not None)
+        served.table.kick(channel.seat.id)
+
+    unwatch = served.table.watch(kick_at_once)
+    alice = await Client.join(served, "alice", wait=False)
+    await until(lambda: "The GM closed your seat." in alice.output)
+    unwatch()
+    assert started == [False]  # her own app had not started
+    await until(lambda: not served.table.seats and not served.server.channels)
+    assert set(served.server.views.views) == before  # her view ended with her
+    await alice.close()

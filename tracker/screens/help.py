@@ -1,4 +1,9 @@
-"""The help screen: every key of the screen beneath, with what it does."""
+"""The help screen: every key of the screen beneath, with what it does.
+
+``show_help`` opens it. An app keeps the last help it showed and opens that again while
+the keys it lists are the same: a new one costs its widgets, their styles and a layout,
+which on a served table every seat pressing ``?`` paid again and again.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,15 @@ from collections.abc import Callable, Iterable
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from tracker.widgets.more_sign import keep_more_sign
+
+KEPT_AS = "help"  # the name an app keeps its last help under (``App.install_screen``)
 
 
 def key_label(keys: str) -> str:
@@ -52,3 +59,27 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         keep_more_sign(self.query_one("#dialog"), self.query_one("#help-keys"))
+
+    def on_screen_resume(self) -> None:
+        self.query_one("#help-keys").scroll_home(animate=False)  # opened again: from the top
+
+
+def show_help(
+    app: App[object],
+    bindings: Iterable[BindingType],
+    intro: str,
+    offered: Callable[[Binding], bool] = lambda binding: True,
+) -> None:
+    """Open the help for ``bindings`` (those ``offered``): the app's last help if it lists
+    the same keys, else a new one, kept in its place."""
+    shown = [b for b in bindings if isinstance(b, Binding) and offered(b)]
+    kept = app.get_screen(KEPT_AS) if app.is_screen_installed(KEPT_AS) else None
+    if kept in app.screen_stack:
+        return  # open already
+    if not isinstance(kept, HelpScreen) or kept.bindings != shown or kept.intro != intro:
+        if kept is not None:
+            app.uninstall_screen(KEPT_AS)
+            kept.remove()
+        kept = HelpScreen(shown, intro)
+        app.install_screen(kept, KEPT_AS)
+    app.push_screen(kept)

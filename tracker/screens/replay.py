@@ -158,7 +158,7 @@ class ReplayScreen(Screen[History | None]):
         self.dismiss(None)
 
     def action_help(self) -> None:
-        from tracker.screens.help import HelpScreen
+        from tracker.screens.help import show_help
 
         intro = "Replay is read-only. Type a number then g to jump to that event."
-        self.app.push_screen(HelpScreen(self.BINDINGS, intro))
+        show_help(self.app, self.BINDINGS, intro)

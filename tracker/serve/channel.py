@@ -1,5 +1,10 @@
 """One seat's session channel: its app drawn on the channel, or a shared view while it only
-watches; its input counted and a flood closed."""
+watches; its input counted and a flood closed.
+
+A newcomer's first frame is the shared view's: the seat's own app starts once that is
+drawn (or at the seat's first key, whichever comes first), so that the two do not share
+the loop while the player waits for the table. What the seat types before its own app is
+up is kept (``EARLY_BYTES`` at most) and handed to it then."""
 
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ NO_TERMINAL = (
 CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
 WINDOW_CHANGES = 0.05  # seconds: a burst of window changes is applied once, at its end
 HANG_UP = 0.2  # seconds between a flood's farewell and its connection's end
+EARLY_BYTES = 4096  # typed before the seat's own app is up: kept for it (beyond, dropped)
 
 
 class Host(Protocol):
@@ -89,6 +95,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.window_changes = InputLimit()
         self._flood_closed = False
         self._errors = io.StringIO()  # a seat's app's traceback, never the server's stderr
+        self._early: str | None = ""  # typed before the own app is up (None: it is)
+        self._over = False  # the seat has ended
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         self.chan = chan
@@ -140,10 +148,13 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self.server.channels.add(self)
         self.server.heap.changed()
         self._watch()
-        self.task = asyncio.create_task(self._run())
-        self.server.fair.hold(drawn(self.app))  # a newcomer's app starts before more input
+        assert self.view is not None
+        view = self.view.app
+        if view.is_running:  # an existing view draws the newcomer: before more input
+            self.server.fair.hold(drawn(view))  # (a new one holds it as it starts)
+        drawn(view).add_done_callback(lambda _: self._start_own())
         if self.owner is not None:
-            self.owner.seated()  # its login's hold gives way to its app's
+            self.owner.seated()  # its login's hold gives way to its view's
 
     # --- who draws the seat: a shared view, or its own app ---
 
@@ -177,8 +188,29 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             self._leave_view()
             self._watch()
 
+    def _start_own(self) -> None:
+        """Start the seat's own app (muted while a view draws the seat), once."""
+        if self.task is not None or self._over or self.app is None:
+            return
+        self.task = asyncio.create_task(self._run())
+        up = drawn(self.app)
+        self.server.fair.hold(up)  # a newcomer's app starts before more input
+        up.add_done_callback(lambda _: self._own_up())
+
+    def _own_up(self) -> None:
+        """The own app is up: what was typed meanwhile is its."""
+        early, self._early = self._early, None
+        if early:
+            self.data_received(early, None)
+
+    @property
+    def ready(self) -> bool:
+        """The seat's own app is up (what is typed reaches it)."""
+        return self._early is None
+
     def draw_own(self) -> None:
         """The seat's own app draws it from now on, starting with a whole frame."""
+        self._start_own()
         if self.view is not None:
             self._leave_view()
             self.app.unmute()
@@ -247,6 +279,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             owner.conn.disconnect(asyncssh.DISC_BY_APPLICATION, why)
 
     def _ended(self) -> None:
+        self._over = True
         self._cancel_settle()
         if self._window_change is not None:
             self._window_change.cancel()
@@ -273,6 +306,10 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def data_received(self, data: str, datatype: Any) -> None:
         if self.seat is not None:
             self.seat.last_input = time.monotonic()
+        if self._early is not None:  # its own app is not up yet: kept for it, and started
+            self._early = (self._early + data)[:EARLY_BYTES]
+            self._start_own()
+            return
         driver = self.app.channel_driver if self.app is not None else None
         if driver is not None:
             try:
@@ -330,6 +367,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         if self.app is not None and self.task is not None and not self.task.done():
             with contextlib.suppress(Exception):
                 self.app.exit()
+        elif self.app is not None and self.task is None and not self._over:
+            self._ended()  # its own app never started: the seat ends here
         elif self.chan is not None and not self.chan.is_closing():
             if message:
                 self.chan.write(message + "\r\n")

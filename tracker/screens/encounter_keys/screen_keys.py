@@ -8,7 +8,7 @@ from textual.actions import parse
 from textual.binding import Binding
 
 from tracker.screens.encounter_keys.area import Area
-from tracker.screens.help import HelpScreen, key_label
+from tracker.screens.help import key_label, show_help
 from tracker.widgets.combatants import CombatantsPane
 
 
@@ -73,7 +73,7 @@ class ScreenKeys(Area):
 
     def action_help(self) -> None:
         intro = "The encounter is saved after every change. Tab moves between panes."
-        self.app.push_screen(HelpScreen(self.BINDINGS, intro, self.offers))
+        show_help(self.app, self.BINDINGS, intro, self.offers)
 
     def offers(self, binding: Binding) -> bool:
         """Whether this seat's role has ``binding``'s action."""
