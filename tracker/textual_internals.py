@@ -264,3 +264,10 @@ def first_error(app: App[Any]) -> BaseException | None:
     ``run_async`` only prints it). Fails open: without it the report says less."""
     error = getattr(app, "_exception", None)
     return error if isinstance(error, BaseException) else None
+
+
+def footer_bindings_ready(footer: Widget) -> bool:
+    """Whether a Footer has been given its screen's bindings yet (``_bindings_ready``), so
+    what it shows can be read. Public route: none. Fails open: True if Textual no longer has
+    it, and the footer is built again as stock Textual builds it."""
+    return bool(getattr(footer, "_bindings_ready", True))

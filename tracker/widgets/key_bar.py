@@ -18,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from tracker.fit import keys_that_fit
+from tracker.textual_internals import footer_bindings_ready
 
 
 class KeyBar(Footer):
@@ -36,7 +37,7 @@ class KeyBar(Footer):
 
     def _showing(self) -> Hashable:
         """Everything Footer's entries are made from."""
-        if not self._bindings_ready or not self.is_attached:
+        if not footer_bindings_ready(self) or not self.is_attached:
             return None
         app = self.app
         palette = app.COMMAND_PALETTE_BINDING
