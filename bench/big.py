@@ -62,7 +62,7 @@ def big_fight(system: str, combatants: int = 200, entries: int = 20_000) -> Hist
         kind = step % 6
         done = False
         if kind in (0, 1, 2):
-            done = run(_roll(rules, state, who), "roll")
+            done = run(default_roll(rules, state, who), "roll")
         elif kind == 3:
             if any(c.name == "Prone" for c in state.combatant(who).conditions):
                 done = run(RemoveCondition(who, "Prone"), "drop condition")
@@ -78,7 +78,7 @@ def big_fight(system: str, combatants: int = 200, entries: int = 20_000) -> Hist
     return history
 
 
-def _roll(rules: object, state: object, who: str) -> object:
+def default_roll(rules: object, state: object, who: str) -> object:
     """The system's roll with its dialog's defaults, for the selected combatant."""
     try:
         fields = rules.action_form(state, "roll", who)  # type: ignore[attr-defined]

@@ -17,14 +17,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.big import default_roll
 from bench.doc import write_block
 from rules.commands import AddCombatant, AddNote, NextTurn
 from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
+from rules.errors import Rejected
 from rules.history import History
+from rules.registry import get_system
 from rules.replay import Timeline
-from rules.systems.livehack.system import LiveHackRoll
 from tracker import storage
+from tracker.defaults import systems
 from tracker.session import EncounterSession
 
 SIZES = (10, 1_000, 100_000)
@@ -32,8 +35,11 @@ APPENDS = 200
 
 
 def fight(records: int) -> History:
-    """A fight of about ``records`` records: rolls, turns and notes among six combatants."""
-    history = History(new_encounter("Bench", "livehack"))
+    """A fight of about ``records`` records: rolls, turns and notes among six combatants, in
+    the first listed system (its roll dialog's defaults, so any system's folder will do; a
+    roll its rules refuse there is a note instead)."""
+    rules = get_system(systems()[0])
+    history = History(new_encounter("Bench", rules.name))
     dice = SeededDice(7)
     for number in range(6):
         history.commit(decide(history.state, AddCombatant(name=f"P{number}"), dice))
@@ -45,9 +51,12 @@ def fight(records: int) -> History:
         elif step % 4 == 3:
             command = AddNote(f"note {step}")
         else:
-            target = "c1" if state.current_id != "c1" else "c2"
-            command = LiveHackRoll(attacker_id=state.current_id or "c1", defender_id=target)
-        history.commit(decide(state, command, dice))
+            command = default_roll(rules, state, state.current_id or "c1")
+        try:
+            events = decide(state, command, dice)
+        except Rejected:
+            events = decide(state, AddNote(f"no roll {step}"), dice)
+        history.commit(events)
         step += 1
     return history
 

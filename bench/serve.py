@@ -2,8 +2,9 @@
 every seat (median and p95), and the server's memory per seat.
 
 Run: ``.venv/bin/python bench/serve.py [--seats 8 32 64] [--write]``. The server (this
-process) serves one LiveHack encounter; a client process opens N seats (80x24 terminals,
-players and spectators, by the table password) and reads every byte each seat is sent.
+process) serves one encounter of the first listed system (``tracker.defaults.systems``); a
+client process opens N seats (80x24 terminals, players and spectators, by the table
+password) and reads every byte each seat is sent.
 The GM then adds notes, one every ``--gap`` seconds; a note's latency on a seat is the time
 from the GM's command to the moment its text arrived in that seat's stream (both
 processes read the same monotonic clock). Memory per seat is the growth of the server's
@@ -239,6 +240,7 @@ async def measure(
     from rules.dice import SeededDice
     from rules.engine import new_encounter
     from rules.history import History
+    from tracker.defaults import systems
     from tracker.serve.config import Config
     from tracker.serve.heap import SETTLE_AFTER
     from tracker.serve.seats import Table
@@ -247,7 +249,7 @@ async def measure(
 
     folder = Path(tempfile.mkdtemp())
     session = EncounterSession(
-        History(new_encounter("Bench", "livehack")), SeededDice(1), folder / "bench.fight"
+        History(new_encounter("Bench", systems()[0])), SeededDice(1), folder / "bench.fight"
     )
     for name in ("Orla", "Brak", "Goblin", "Boss"):
         session.execute(AddCombatant(name=name, gm_only=name == "Boss"))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from rules.errors import Rejected
-from rules.notation import field
 
 MAX_DIE = 1000  # far beyond any die a table uses
 MAX_POOL = 30
@@ -37,6 +36,10 @@ def parse_pool(text: str, what: str = "A pool") -> tuple[int, ...]:
     """``"d12,d8,2d6"`` -> (12, 8, 6, 6). Commas or spaces separate dice; or, as dice bots
     write it, ``+`` does (``d12+d8+2d6``, read by ``rules.notation``)."""
     if "+" in text:
+        # Here, not above: the notation (16 modules, about a sixth of a `tracker odds
+        # beerrun` process's CPU) is needed only by a pool written with `+`.
+        from rules.notation import field
+
         sizes = [parse_die(f"d{size}", f"{what}'s die") for size in field.sizes(text, what)]
         if len(sizes) > MAX_POOL:
             raise Rejected(f"{what} can have at most {MAX_POOL} dice")

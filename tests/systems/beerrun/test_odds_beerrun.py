@@ -20,6 +20,7 @@ from rules.systems.beerrun.events import BuildPool, RollRound, SetGoal
 from rules.systems.beerrun.odds import BOTTOM, NONE, TOP, pool_odds, successes
 from rules.systems.beerrun.sheet import Goal
 from rules.systems.beerrun.system import PIP_TIERS, SYSTEM
+from tests.contract.headless_checks import loaded
 from tests.helpers import unnamed
 from tests.systems.beerrun.beerrun_reference import joint, padded
 from tests.systems.beerrun.brawl import brawl, rolled, run
@@ -224,6 +225,14 @@ def test_a_question_too_large_to_answer_quickly_is_refused() -> None:
 
 
 # --- the command line -------------------------------------------------------------------------
+
+
+def test_odds_of_pools_written_with_commas_load_no_dice_notation() -> None:
+    """The notation is a sixth of a `tracker odds beerrun` process: only `+` needs it."""
+    code = "from rules.systems.beerrun.odds_cli import parse_pool; parse_pool('d12,d8,2d6')"
+    assert not {module for module in loaded(code) if module.startswith("rules.notation")}
+    code = "from rules.systems.beerrun.table import parse_pool; assert parse_pool('2d10+d4')"
+    assert "rules.notation.field" in loaded(code)
 
 
 def tracker(*args: str) -> subprocess.CompletedProcess[str]:
