@@ -63,9 +63,13 @@ uninstall:
 # the two together take little longer than the suite); the smoke test's output follows the
 # suite's, and the last line says which of the two failed, if any.
 SMOKE_LOG := $(VENV)/smoke.log
+# The suite keeps byte-code under .venv/pycache even where PYTHONDONTWRITEBYTECODE is set (as
+# on our machines): else each worker compiles the tracker and pytest rewrites every test
+# module afresh (about 8 s of CPU a worker), and so does each `tracker` a test starts.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache $(BIN)/pytest
 test: check browser
 	@$(BIN)/python -m tests.installed.run > $(SMOKE_LOG) 2>&1 & smoke=$$!; \
-	$(BIN)/pytest; suite=$$?; \
+	$(PYTEST); suite=$$?; \
 	wait $$smoke; smoked=$$?; \
 	echo "--- make smoke (run beside the suite) ---"; cat $(SMOKE_LOG); \
 	case "$$suite$$smoked" in \

@@ -18,7 +18,7 @@ from textual.theme import Theme
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
 from rules.text import inert_document
-from tracker import partial_renders, settings, storage
+from tracker import partial_renders, settings, storage, textual_internals
 from tracker.defaults import saves_folder
 from tracker.palette import ScreenActions
 from tracker.safe_text import NO_CONTROL_CODES
@@ -31,6 +31,7 @@ from tracker.widgets import scrolled_lines
 # were written for, stderr says so while it is still the terminal's (a running app takes it).
 partial_renders.install()  # a partial update renders only what it updates
 scrolled_lines.check()  # a scrolled log frames only its new lines
+textual_internals.install_settled_footer_keys()  # a footer's key is styled once, not thrice
 
 
 # How long a notification stays unless told: long enough to read it at an unhurried pace,

@@ -3,7 +3,7 @@
 textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
 against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
 
-- The two speed patches fail open. If Textual's code under one is not the code it was
+- The three speed patches fail open. If Textual's code under one is not the code it was
   written for (a fingerprint of its source), it is not installed: the app runs on Textual's
   own code, slower and still correct, and says so once on stderr.
 - Serving needs two things Textual and Rich have no public route to (a terminal's input
@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import textual
 from rich.console import COLOR_SYSTEMS, Console
+from textual.dom import DOMNode
 from textual.geometry import Region
+from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -40,6 +42,10 @@ try:
     from textual._styles_cache import StylesCache
 except ImportError:
     StylesCache = object  # type: ignore[assignment,misc]  # a base for ScrolledLinesCache
+try:
+    from textual.widgets._footer import Footer, FooterKey
+except ImportError:
+    Footer = FooterKey = None  # type: ignore[assignment,misc]  # gone: no patch
 
 if TYPE_CHECKING:
     from textual._xterm_parser import XTermParser
@@ -154,6 +160,55 @@ def keep_framing_cache(widget: Widget, make: Callable[[], StylesCache]) -> bool:
 def framing_cache(widget: Widget) -> StylesCache | None:
     """The styles cache ``widget`` draws through (None on a Textual without one)."""
     return getattr(widget, "_styles_cache", None)
+
+
+# --- speed patch: footer keys styled once (tracker/widgets/key_bar.py) ----------------------
+#
+# Buys about a quarter of an app's start (and of each screen's footer redrawn after its
+# bindings change). Textual's Footer makes each key at FooterKey's ``compact`` default (True)
+# and binds it to the footer's own (False) once mounted; so each key is styled when it is
+# registered, then again as its watcher adds ``-compact``, and again as the binding takes it
+# away. Given the footer's value and class before it is registered, the key is styled once
+# and the watcher finds nothing to change; a key the footer does not bind (the palette's) is
+# left as it is. A later change of the footer's ``compact`` still restyles its keys. Public
+# route that would replace it: none in Textual 8.2; it would take Footer making its keys at
+# its own ``compact`` (an upstream change to ``Footer.compose``).
+TEXTUALS_DATA_BIND = DOMNode.data_bind
+SETTLED_FOOTER_KEYS = Patch(
+    "footer-keys",
+    "6fa42d95",
+    lambda: (
+        Footer.compose,  # makes the keys, binding ``compact`` before they are registered
+        FooterKey.__init__,  # sets no ``compact`` and no ``-compact`` class
+        FooterKey._watch_compact,  # the class the value stands for
+        TEXTUALS_DATA_BIND,  # wrapped: where the binding is recorded...
+        DOMNode._initialize_data_bind,  # ...and set once mounted, watchers called
+        DOMNode.set_reactive,  # a value set without its watcher...
+        Reactive._initialize_reactive,  # ...is not set to the default (and watched) at mount
+        DOMNode.add_class,  # a class already there is not restyled...
+        DOMNode.remove_class,  # ...nor one already gone
+    ),
+)
+
+
+def settled_data_bind(key: FooterKey, *reactives: Any, **bind_vars: Any) -> FooterKey:
+    """Textual's ``data_bind``; a key not yet registered whose ``compact`` it binds to a
+    footer's is given that value (and its class) now, so it is styled once."""
+    TEXTUALS_DATA_BIND(key, *reactives, **bind_vars)
+    footer, reactive = (key._reactive_connect or {}).get("compact", (None, None))
+    if reactive is Footer.compact and isinstance(footer, Footer) and key.parent is None:
+        key.set_reactive(FooterKey.compact, footer.compact)
+        key.set_class(footer.compact, "-compact", update=False)
+    return key
+
+
+def install_settled_footer_keys() -> bool:
+    """Every footer's keys are styled once from now on, if Textual's code under it is the
+    code it was written for. Returns whether it is installed."""
+    if not usable(SETTLED_FOOTER_KEYS):
+        return False
+    FooterKey.data_bind = settled_data_bind  # type: ignore[method-assign,assignment]  # the patch
+    return True
 
 
 # --- checking a patch -------------------------------------------------------------------------

@@ -10,17 +10,21 @@ from pathlib import Path
 import pytest
 import textual
 from rich.console import Console
+from textual.css.stylesheet import Stylesheet
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
-from tests.app.support import add_combatant, make_app
+from tests.app.support import add_combatant, make_app, until
 from tests.screen import screen_text
 from tracker import partial_renders, textual_internals
 from tracker.textual_internals import (
     PARTIAL_RENDERS,
     SCROLLED_LINES,
+    SETTLED_FOOTER_KEYS,
     WRITTEN_FOR,
     Compositor,
+    DOMNode,
+    FooterKey,
     Patch,
     StylesCache,
     TextualMismatch,
@@ -30,10 +34,13 @@ from tracker.textual_internals import (
     usable,
 )
 from tracker.widgets import scrolled_lines
+from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
 
+PATCHES = [PARTIAL_RENDERS, SCROLLED_LINES, SETTLED_FOOTER_KEYS]
 
-@pytest.mark.parametrize("patch", [PARTIAL_RENDERS, SCROLLED_LINES], ids=lambda p: p.name)
+
+@pytest.mark.parametrize("patch", PATCHES, ids=lambda p: p.name)
 def test_the_installed_textual_is_the_one_each_patch_was_written_for(patch: Patch) -> None:
     assert textual.__version__ == WRITTEN_FOR
     functions = patch.relies_on()
@@ -57,7 +64,11 @@ def test_a_patch_on_code_that_is_gone_is_not_usable(monkeypatch, capfd) -> None:
 def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
     """Textual is not the code ``patch`` was written for (nothing is decided yet)."""
     monkeypatch.setattr(textual_internals, "_verdicts", {})
-    name = {PARTIAL_RENDERS.name: "PARTIAL_RENDERS", SCROLLED_LINES.name: "SCROLLED_LINES"}
+    name = {
+        PARTIAL_RENDERS.name: "PARTIAL_RENDERS",
+        SCROLLED_LINES.name: "SCROLLED_LINES",
+        SETTLED_FOOTER_KEYS.name: "SETTLED_FOOTER_KEYS",
+    }
     monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
     if version is not None:
         monkeypatch.setattr(textual, "__version__", version, raising=False)
@@ -107,6 +118,53 @@ async def test_on_another_textual_a_log_keeps_textuals_own_line_cache(
         text = screen_text(app)
         assert "note 29" in text and "note 28" in text and "▶ Orla's turn" in text
     assert capfd.readouterr().err == ""  # said once, not once a log
+
+
+def footer_keys(app) -> list[tuple[str, bool, bool]]:
+    """Each key of the screen's footer: its action, ``compact`` and ``-compact`` class."""
+    keys = app.screen.query_one(KeyBar).query(FooterKey)
+    return [(key.action, key.compact, key.has_class("-compact")) for key in keys]
+
+
+async def styled_footer(tmp_path: Path, monkeypatch) -> tuple[tuple, list]:
+    """The screen, its footer's keys and how often a footer key was styled (on average) in
+    a started app; then its footer's keys once the footer is made compact."""
+    styled = []
+    apply = Stylesheet.apply
+
+    def counting(stylesheet, node, *args, **kwargs) -> None:
+        styled.extend([node] if isinstance(node, FooterKey) else [])
+        apply(stylesheet, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", counting)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.query(FooterKey), "the footer's keys")
+        started = screen_text(app), footer_keys(app), len(styled) / len(set(styled))
+        app.screen.query_one(KeyBar).compact = True
+        await pilot.pause()
+        return started, footer_keys(app)
+
+
+async def test_a_footer_key_is_styled_once_and_ends_as_textuals_own(tmp_path, monkeypatch):
+    assert FooterKey.data_bind is textual_internals.settled_data_bind  # tracker.app installed it
+    (screen, keys, times), compacted = await styled_footer(tmp_path / "ours", monkeypatch)
+    assert times < 1.1  # each key once, but the palette's (Textual's: three times each)
+    monkeypatch.setattr(FooterKey, "data_bind", DOMNode.data_bind)  # Textual's own
+    (screen_own, keys_own, times_own), compacted_own = await styled_footer(
+        tmp_path / "textuals", monkeypatch
+    )
+    assert times_own > 2
+    assert (screen, keys, compacted) == (screen_own, keys_own, compacted_own)
+    assert ("help", False, False) in keys and ("help", True, True) in compacted
+
+
+def test_on_another_textual_footer_keys_are_textuals_own(monkeypatch, capfd) -> None:
+    monkeypatch.setattr(FooterKey, "data_bind", DOMNode.data_bind)  # as before tracker.app
+    changed(monkeypatch, SETTLED_FOOTER_KEYS, version="8.3.0")
+    assert not textual_internals.install_settled_footer_keys()
+    assert FooterKey.data_bind is DOMNode.data_bind
+    assert "the footer-keys patch was written for" in capfd.readouterr().err
 
 
 def test_serving_finds_what_it_needs() -> None:
