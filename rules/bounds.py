@@ -56,7 +56,7 @@ def out_of_bounds(value: object) -> str | None:
     fields = getattr(type(value), "__struct_fields__", None)
     items: Iterable[object]
     if fields is not None:
-        items = (getattr(value, name) for name in fields)
+        items = [getattr(value, name) for name in fields]
     elif isinstance(value, dict):
         items = (part for pair in value.items() for part in pair)
     elif isinstance(value, tuple | list | set | frozenset):
@@ -64,6 +64,14 @@ def out_of_bounds(value: object) -> str | None:
     else:
         return None
     for item in items:
+        # Most parts are a flag, a short text or a small number: seen here, without a call
+        # for each (every command is checked, a forecast's thousands of moves among them).
+        if (
+            type(item) is bool
+            or (type(item) is str and len(item) <= TEXT)
+            or (type(item) is int and -SAVED_NUMBER <= item <= SAVED_NUMBER)
+        ):
+            continue
         if (found := out_of_bounds(item)) is not None:
             return found
     return None

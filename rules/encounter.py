@@ -89,14 +89,17 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
         return found.name if found else fallback
 
     def index_of(self, combatant_id: str | None) -> int:
-        return next((i for i, c in enumerate(self.combatants) if c.id == combatant_id), -1)
+        for index, combatant in enumerate(self.combatants):
+            if combatant.id == combatant_id:
+                return index
+        return -1
 
     def update(self, **changes: object) -> Self:
         return structs.replace(self, **changes)
 
     def replace_combatant(self, combatant: Combatant[S]) -> Self:
         return self.update(
-            combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants)
+            combatants=tuple([combatant if c.id == combatant.id else c for c in self.combatants])
         )
 
     def expiry_for(self, combatant_id: str, duration: Duration) -> Expiry | None:

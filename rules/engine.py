@@ -19,6 +19,7 @@ from rules.commands import (
     AddCondition,
     AddNote,
     ChangeTrack,
+    CoreCommand,
     DiscardConsequence,
     EditCombatant,
     MoveCombatant,
@@ -42,6 +43,7 @@ from rules.events import (
     ConditionAdded,
     ConditionRemoved,
     ConsequenceDiscarded,
+    CoreEvent,
     DiceRolled,
     EncounterCreated,
     InitiativeSet,
@@ -60,6 +62,11 @@ from rules.visibility import mentions
 
 MAX_NAME = NAME
 MAX_GROUP = 100  # combatants added by one command: more than any table fields at once
+# The core's own commands and events, by their exact types: any other goes straight to the
+# system. Looked up before the matches below, which would otherwise try every core case on
+# each of a system's commands and events (an isinstance against a Struct class is slow).
+CORE_COMMANDS = frozenset(CoreCommand.__args__)
+CORE_EVENTS = frozenset((CoreEvent | CombatantAdded | CombatantEdited).__args__)
 NUMBERED = re.compile(r"(.*\S)\s+([0-9]+)")  # "Bandit 2": a name and its number
 
 
@@ -109,7 +116,11 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
     command = inert_value(command)
     if (beyond := out_of_bounds(command)) is not None:  # what a save could not hold
         raise Rejected(f"too much: {beyond}")
-    match command:
+    if type(command) not in CORE_COMMANDS:
+        return _system_decide(state, command, dice)
+    match command:  # the commonest first: a turn passed
+        case NextTurn():
+            return _next_turn(state)
         case AddCombatant():
             return _add_all(state, (command,), dice)
         case AddCombatants(members=members, together=together):
@@ -132,8 +143,6 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             if index == state.index_of(command.combatant_id):
                 return []
             return [CombatantMoved(command.combatant_id, index)]
-        case NextTurn():
-            return _next_turn(state)
         case AddCondition():
             return [_add_condition(state, command)]
         case RemoveCondition():
@@ -164,6 +173,10 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
             return [plain_dice.rolled(command.notation, dice, by=command.by, hidden=command.hidden)]
         case ChangeTrack():
             return [_change_track(state, command)]
+    raise AssertionError(f"a core command without its case: {command!r}")  # pragma: no cover
+
+
+def _system_decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
     system = get_system(state.system)
     if isinstance(command, system.command_types):
         return system.decide(state, command, dice)
@@ -337,11 +350,12 @@ def _set_policy(state: Encounter, cmd: SetPolicy) -> list[Event]:
 
 
 def _next_turn(state: Encounter) -> list[Event]:
-    if not get_system(state.system).uses_turn_order:
+    system = get_system(state.system)
+    if not system.uses_turn_order:
         return _next_round(state)
     if not state.combatants:
         raise Rejected("there is nobody in the turn order yet")
-    order = get_system(state.system).turn_order(state)
+    order = system.turn_order(state)
     if not order:
         raise Rejected("nobody takes a turn now")
     events: list[Event] = []
@@ -401,7 +415,11 @@ def _add_condition(state: Encounter, cmd: AddCondition) -> ConditionAdded:
 
 
 def apply(state: Encounter, event: Event) -> Encounter:
-    match event:
+    if type(event) not in CORE_EVENTS:
+        return _system_apply(state, event)
+    match event:  # the commonest first: a turn passed
+        case TurnAdvanced(round=round_, actor_id=actor):
+            return state.update(round=round_, current_id=actor)
         case CombatantAdded(combatant=combatant, index=index):
             people = list(state.combatants)
             people.insert(len(people) if index is None else index, combatant)
@@ -426,8 +444,6 @@ def apply(state: Encounter, event: Event) -> Encounter:
             people = [c for c in state.combatants if c.id != moved]
             people.insert(index, state.combatant(moved))
             return state.update(combatants=tuple(people))
-        case TurnAdvanced(round=round_, actor_id=actor):
-            return state.update(round=round_, current_id=actor)
         case ConditionAdded(combatant_id=cid, condition=condition):
             target = state.combatant(cid)
             kept = tuple(
@@ -458,6 +474,10 @@ def apply(state: Encounter, event: Event) -> Encounter:
             return settled.update(last_roll_discarded=settled.last_roll_applied)
         case EncounterCreated():
             raise ValueError("encounter-created can only start a log")
+    raise AssertionError(f"a core event without its case: {event!r}")  # pragma: no cover
+
+
+def _system_apply(state: Encounter, event: Event) -> Encounter:
     after = get_system(state.system).apply(state, event)
     if after.last_roll_discarded and after.last_roll is not state.last_roll:
         after = after.update(last_roll_discarded=False)  # a new roll: nothing of it discarded

@@ -121,19 +121,20 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
             if move is not None:
                 acted.add(move.actor_id)
         command: Any = move.command if move is not None else NextTurn()
+        passes = isinstance(command, NextTurn)
         try:
             events = decide(state, command, dice)
         except Rejected:
             events = []
             refused = True
-        if not events and not isinstance(command, NextTurn):
+        if not events and not passes:
             refused = refused or (move is not None and move.command is not None)
-            command = NextTurn()
+            command, passes = NextTurn(), True
             try:
                 events = decide(state, command, dice)
             except Rejected:
                 break  # nobody left to take a turn: the run ends where it stands
-        if isinstance(command, NextTurn):
+        if passes:
             acted.clear()
         before = state
         for event in events:
@@ -144,8 +145,8 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
             state.system_state is not before.system_state
         ):
             result = outcome(state)
-        if first is None:
-            first = next((cid for cid in result.out if cid not in out_before), None)
+            if first is None:
+                first = next((cid for cid in result.out if cid not in out_before), None)
     played = 0 if moves == 0 else min(state.round - start + 1, rounds)
     if not result.over:
         played = rounds

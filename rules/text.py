@@ -77,6 +77,8 @@ def inert_value(value: T, lines: bool = False) -> T:
         encoded = msgspec.json.encode(value).decode()
     except (TypeError, ValueError):  # not JSON (a Raw record's MessagePack): look at each part
         return cast("T", _walk(value, msgspec, inert_document if lines else inert))
+    if "\\" not in encoded and encoded.isprintable():
+        return value  # no escape, nothing unsafe: the usual case, seen without a regex
     if _ESCAPE.search(encoded) is None and is_inert(encoded):
         return value
     return cast("T", _walk(value, msgspec, inert_document if lines else inert))

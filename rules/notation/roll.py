@@ -8,6 +8,7 @@ labels stay where they were written.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from rules.dice import DiceSource
@@ -128,7 +129,7 @@ class _Roller:
             pieces = [("(", ""), *pieces, (")", "")]
         self.groups.append(
             RolledDice(
-                notation(node._replace(labels=())),
+                _written(node),
                 sign,
                 tuple(e.chain for e in entries),
                 tuple(e.kept for e in entries),
@@ -215,6 +216,13 @@ def _die(entry: pool.Entry, counted: bool) -> Piece:
     if not entry.kept:
         return (f"({face})", "muted")
     return (face + "✓", "die") if counted else (face, "die")
+
+
+@lru_cache(maxsize=256)
+def _written(node: Dice) -> str:
+    """A pool's notation without its labels (``--json`` gives it with each roll), written
+    once a pool: a forecast rolls the same damage thousands of times."""
+    return notation(node._replace(labels=()))
 
 
 def _labels(labels: tuple[str, ...]) -> list[Piece]:

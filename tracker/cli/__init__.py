@@ -85,9 +85,12 @@ def command_word(argv: Sequence[str]) -> str | None:
 
 def headless_asked_for(argv: Sequence[str]) -> tuple[str | None, str | None]:
     """The system and the command (``roll`` or ``odds``) in the arguments, if any; or
-    ``dice``, which needs no system's part at all (so none is loaded, nor msgspec)."""
-    if command_word(argv) == "dice":
-        return None, "dice"
+    another command (``dice``, ``forecast``...), which needs no system's headless parts at
+    all (so none is loaded: ``dice`` loads not even msgspec, and ``forecast`` forks its
+    workers sooner)."""
+    word = command_word(argv)
+    if word in COMMANDS and word not in ("roll", "odds"):
+        return None, word
     for index, word in enumerate(argv[:-1]):
         if word in ("roll", "odds"):
             return (argv[index + 1], word) if is_system(argv[index + 1]) else (None, None)

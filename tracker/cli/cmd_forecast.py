@@ -47,7 +47,6 @@ def run(args: argparse.Namespace) -> int:
 
 def play_out(args: argparse.Namespace) -> int:
     import json
-    import secrets
 
     from tracker import storage
     from tracker.headless import forecast
@@ -56,7 +55,7 @@ def play_out(args: argparse.Namespace) -> int:
     workers: forecast.Workers = args.workers
     with workers:
         history = storage.read(args.file)
-        seed = args.seed if args.seed is not None else secrets.randbits(32)
+        seed = args.seed if args.seed is not None else _fresh_seed()
         try:
             result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, workers)
         except KeyboardInterrupt:
@@ -67,3 +66,9 @@ def play_out(args: argparse.Namespace) -> int:
     else:
         print(forecast.as_text(result))
     return 0
+
+
+def _fresh_seed() -> int:
+    import secrets  # only when no seed is given: it loads hashing modules a forecast never uses
+
+    return secrets.randbits(32)

@@ -69,8 +69,8 @@ def bounded(low: int, high: int) -> Callable[[str], int]:
 class Building(NamedTuple):  # not a dataclass: importing those costs `tracker odds` 10 ms
     """What the parser is built for. ``folders``: a parent parser giving ``--saves`` and
     ``--library`` after a command's words too. ``only`` (a system) and ``command`` (``roll``
-    or ``odds``; or ``dice``, with no system): a headless command was asked for, so its
-    parser loads nothing else."""
+    or ``odds``; or another command, with no system): that command was asked for, so the
+    parser loads no system's headless parts for the others."""
 
     folders: Parser
     only: str | None = None

@@ -38,7 +38,7 @@ def _sheet(state: Encounter, cid: str, sheet: D20Sheet) -> Encounter:
 
 
 def apply(state: Encounter, event: Any) -> Encounter:
-    match event:
+    match event:  # the commonest first: an attack, its damage dealt, a death save
         case D20Attacked():
             state = state.update(last_roll=event, last_roll_applied=False)
             sheet = sheet_of(state.combatant(event.attacker_id))
@@ -53,6 +53,12 @@ def apply(state: Encounter, event: Any) -> Encounter:
             # One of its action's attacks (Multiattack) on its own turn: only this turn's count.
             made = (*(s for s in sheet.attacks_made if s == event.stamp), event.stamp)
             return _sheet(state, event.attacker_id, structs.replace(sheet, attacks_made=made))
+        case D20Damaged():
+            return _damaged(state, event)
+        case D20Settled():
+            return state.update(last_roll_applied=True)
+        case D20DeathSaved():
+            return _death_saved(state, event)
         case D20LegendaryUsed():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(state, event.combatant_id, _spent(sheet, event.stamp, event.cost))
@@ -68,12 +74,6 @@ def apply(state: Encounter, event: Any) -> Encounter:
                 others = tuple(h for h in found.held if h.source_id != event.source_id)
                 state = state.update(system_state=structs.replace(found, held=others + held))
             return state
-        case D20Damaged():
-            return _damaged(state, event)
-        case D20Settled():
-            return state.update(last_roll_applied=True)
-        case D20DeathSaved():
-            return _death_saved(state, event)
         case D20ConcentrationSaved():
             found = system_state(state)
             waiting = list(found.concentration_saves)

@@ -74,7 +74,8 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     why = why_not(state, attacker)
     if why:
         raise Rejected(f"{attacker.name} cannot attack: {why}")
-    if life_word(sheet_of(target)) == "dead":
+    target_sheet = sheet_of(target)
+    if life_word(target_sheet) == "dead":
         raise Rejected(f"{target.name} is dead")
     if cmd.usage == LEGENDARY:
         check_legendary(state, attacker, 1)
@@ -83,14 +84,14 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     sheet = sheet_of(attacker)
     mode, reasons, auto_crit = attack_mode(attacker, target, max(-1, min(cmd.mode, 1)))
     faces, natural = d20(dice, mode)
-    ac = sheet_of(target).ac
+    ac = target_sheet.ac
     total = natural + sheet.attack_bonus
     outcome = attack_outcome(natural, total, ac, sheet.crit_range, auto_crit)
     shown: tuple[Any, ...] = ()
     amount, rolled_notation = 0, ""
     if outcome != "miss":
         amount, pieces, rolled_notation = dmg.rolled(sheet.damage, outcome == "critical", dice)
-        shown = tuple(_span(text, style) for text, style in pieces)
+        shown = tuple(Span(text, style) for text, style in pieces)
     event = D20Attacked(
         attacker_id=attacker.id,
         target_id=target.id,
@@ -112,7 +113,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         reasons=reasons,
         stamp=stamp_of(state),
         base_damage=sheet.damage,
-        target_hp=_standing_hp(sheet_of(target)),
+        target_hp=_standing_hp(target_sheet),
     )
     if cmd.apply and outcome != "miss":
         return [
@@ -127,10 +128,6 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
 
 def _standing_hp(sheet: D20Sheet) -> int:
     return sheet.hp + sheet.temp_hp if sheet.hp > 0 else 0
-
-
-def _span(text: str, style: str) -> Span:
-    return Span(text, style)
 
 
 def damage_events(
@@ -149,8 +146,7 @@ def damage_events(
     events: list[Any] = [
         D20Damaged(target.id, dealer_id, rolled, amount, kind, modifier, critical, half)
     ]
-    after = take_damage(sheet, amount, critical)
-    if sheet.concentrating and after.down:
+    if sheet.concentrating and take_damage(sheet, amount, critical).down:
         events += end_concentration(state, target, "down")
     return events
 
@@ -230,7 +226,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
     amount, shown = 0, tuple[Span, ...]()
     if notation:  # one damage roll for every target
         amount, pieces, _ = dmg.rolled(notation, False, dice)
-        shown = tuple(_span(text, style) for text, style in pieces)
+        shown = tuple(Span(text, style) for text, style in pieces)
     condition = " ".join(cmd.condition.split())[:MAX_EFFECT].casefold()
     events: list[Any] = []
     concentrating = cmd.concentration
@@ -320,7 +316,7 @@ def heal(state: Encounter, cmd: D20Heal, dice: DiceSource) -> list[Any]:
     if found.odds.goal is not None:
         raise Rejected("Healing is an amount, not a comparison")
     amount = max(found.total, 0)
-    shown = tuple(_span(t, s) for t, s in found.pieces) if found.dice else ()
+    shown = tuple(Span(t, s) for t, s in found.pieces) if found.dice else ()
     return [D20Healed(cmd.healer_id, target.id, amount, cmd.temporary, shown)]
 
 

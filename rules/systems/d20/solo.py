@@ -35,9 +35,9 @@ from .standing import (
     attack_mode,
     attacks_left,
     concentration_waiting,
-    death_save_waiting,
     in_turn,
     legendary_left,
+    owes_death_save,
     roll_waits,
     why_not,
 )
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 FOCUS, SPREAD, CAUTIOUS = "focus", "spread", "cautious"
+ACTIONS = (D20Attacked, D20Saved)  # the rolls of an action: an attack, a save effect
 POLICIES = (
     Policy(FOCUS, "Focus the weakest", "Attacks the foe with the fewest hit points left"),
     Policy(SPREAD, "Spread the damage", "Attacks the foe least hurt, as a share of its maximum"),
@@ -61,15 +62,15 @@ POLICIES = (
 
 def next_move(state: Encounter) -> Move | None:
     """The next choice a solo combatant makes now, or None when nothing waits on one."""
-    waiting = _settle(state)
+    actor = state.current  # whose turn it is
+    waiting = _settle(state, actor)
     if not isinstance(waiting, bool):
         return waiting
     if waiting:
         return None
-    legendary = _legendary(state)
+    legendary = _legendary(state, actor)
     if legendary is not None:
         return legendary
-    actor = state.current
     if actor is None or not state.is_solo(actor):
         return None
     why = why_not(state, actor)
@@ -107,11 +108,11 @@ def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) 
     return Move(lair.id, command, f"lair action: {sheet.attack}, DC {dc} for every foe")
 
 
-def _settle(state: Encounter) -> Move | bool | None:
+def _settle(state: Encounter, actor: Combatant[Any] | None) -> Move | bool | None:
     """A move that settles what waits, None when what waits is the player's, False when
-    nothing waits."""
+    nothing waits (``actor``: whose turn it is)."""
     roll = state.last_roll
-    if isinstance(roll, D20Attacked | D20Saved) and roll_waits(state):
+    if isinstance(roll, ACTIONS) and roll_waits(state):
         owner_id = roll.attacker_id if isinstance(roll, D20Attacked) else roll.source_id
         owner = state.find(owner_id)
         if owner is None or not state.is_solo(owner):
@@ -123,27 +124,26 @@ def _settle(state: Encounter) -> Move | bool | None:
         if not state.is_solo(who):
             return True
         return Move(who.id, D20ConcentrationSave(who.id), f"keeps its concentration (DC {owed.dc})")
-    dying = death_save_waiting(state)
-    if dying is not None:
-        if not state.is_solo(dying):
+    if actor is not None and owes_death_save(state, actor):
+        if not state.is_solo(actor):
             return True
-        return Move(dying.id, D20DeathSave(dying.id), "rolls its death save")
+        return Move(actor.id, D20DeathSave(actor.id), "rolls its death save")
     return False
 
 
-def _legendary(state: Encounter) -> Move | None:
-    """A legendary creature of a solo side attacks at the end of another's turn: once per
-    turn ended, before the next one acts, while it has legendary actions left."""
-    current = state.current
+def _legendary(state: Encounter, current: Combatant[Any] | None) -> Move | None:
+    """A legendary creature of a solo side attacks at the end of another's turn (``current``'s
+    turn is under way): once per turn ended, before the next one acts, while it has legendary
+    actions left."""
     if current is None or (state.round == 1 and state.index_of(current.id) == 0):
-        return None
-    legendary = [c for c in state.combatants if sheet_of(c).legendary and state.is_solo(c)]
-    if not legendary:
         return None
     roll = state.last_roll
     now = stamp_of(state)
-    if isinstance(roll, D20Attacked | D20Saved) and roll.stamp == now:
+    if isinstance(roll, ACTIONS) and roll.stamp == now:
         return None  # the turn under way has begun: its actor has rolled
+    legendary = [c for c in state.combatants if sheet_of(c).legendary and state.is_solo(c)]
+    if not legendary:
+        return None
     previous = _previous(state, current)
     for creature in legendary:
         if creature.id == current.id or (previous is not None and previous.id == creature.id):
@@ -176,7 +176,12 @@ def pick_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | Non
     if policy == CAUTIOUS:
         plain = [f for f in foes if attack_mode(actor, f, 0)[0] >= 0] or foes
         return max(plain, key=lambda c: threat(c, actor))
-    return min(foes, key=lambda c: sheet_of(c).hp + sheet_of(c).temp_hp)
+    return min(foes, key=_hit_points)
+
+
+def _hit_points(foe: Combatant[Any]) -> int:
+    sheet = sheet_of(foe)
+    return sheet.hp + sheet.temp_hp
 
 
 def threat(foe: Combatant[Any], me: Combatant[Any]) -> Fraction:

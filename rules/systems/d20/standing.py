@@ -24,12 +24,15 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 
+NO_CONDITIONS: frozenset[str] = frozenset()
+
+
 def conditions_of(combatant: Combatant[Any]) -> frozenset[str]:
     """Its conditions by their SRD names (a dying or stable hero is unconscious)."""
     if not combatant.conditions and combatant.sheet.hp > 0:
-        return frozenset()  # most combatants, most of the time (a forecast's runs)
+        return NO_CONDITIONS  # most combatants, most of the time (a forecast's runs)
     names = {c.name.casefold() for c in combatant.conditions}
-    if life_word(sheet_of(combatant)) in ("dying", "stable"):
+    if life_word(combatant.sheet) in ("dying", "stable"):
         names.add("unconscious")
     return frozenset(names)
 
@@ -42,16 +45,20 @@ def attack_mode(
     critical (a paralyzed or unconscious target within 5 feet)."""
     mine, theirs = conditions_of(attacker), conditions_of(target)
     ranged = sheet_of(attacker).ranged
-    up: list[str] = ["chosen"] if chosen > 0 else []
-    down: list[str] = ["chosen"] if chosen < 0 else []
-    up += [f"{attacker.name} {c}" for c in sorted(mine & ATTACKS_AT_ADVANTAGE)]
-    down += [f"{attacker.name} {c}" for c in sorted(mine & ATTACKS_AT_DISADVANTAGE)]
-    up += [f"{target.name} {c}" for c in sorted(theirs & ATTACKED_WITH_ADVANTAGE)]
-    down += [f"{target.name} {c}" for c in sorted(theirs & ATTACKED_WITH_DISADVANTAGE)]
-    if PRONE in theirs:
-        (down if ranged else up).append(f"{target.name} prone")
+    up: list[str] = ["+chosen"] if chosen > 0 else []
+    down: list[str] = ["-chosen"] if chosen < 0 else []
+    if mine or theirs:  # most attacks: no condition on either side
+        up += [f"+{attacker.name} {c}" for c in sorted(mine & ATTACKS_AT_ADVANTAGE)]
+        down += [f"-{attacker.name} {c}" for c in sorted(mine & ATTACKS_AT_DISADVANTAGE)]
+        up += [f"+{target.name} {c}" for c in sorted(theirs & ATTACKED_WITH_ADVANTAGE)]
+        down += [f"-{target.name} {c}" for c in sorted(theirs & ATTACKED_WITH_DISADVANTAGE)]
+        if PRONE in theirs:
+            if ranged:
+                down.append(f"-{target.name} prone")
+            else:
+                up.append(f"+{target.name} prone")
     mode = (1 if up else 0) - (1 if down else 0)
-    reasons = tuple(f"+{r}" for r in up) + tuple(f"-{r}" for r in down)
+    reasons = (*up, *down)
     auto_crit = not ranged and bool(theirs & CRITICAL_WHEN_HIT)
     return mode, reasons, auto_crit
 
@@ -67,8 +74,8 @@ def save_mode(target: Combatant[Any], ability: str) -> tuple[int, bool]:
 
 def why_not(state: Encounter, combatant: Combatant[Any]) -> str:
     """Why it cannot act now ("" when it can)."""
-    life = life_word(sheet_of(combatant))
-    if life:
+    life = life_word(combatant.sheet)
+    if life or not combatant.conditions:
         return life
     stopped = sorted(conditions_of(combatant) & INCAPACITATING)
     return stopped[0] if stopped else ""
@@ -77,7 +84,7 @@ def why_not(state: Encounter, combatant: Combatant[Any]) -> str:
 def out_word(combatant: Combatant[Any]) -> str:
     """Out of the fight: "dead", "down" for a hero at 0 hit points, or "lair" for a lair
     (it takes its turn, but no side fights on for it)."""
-    sheet = sheet_of(combatant)
+    sheet: D20Sheet = combatant.sheet  # not sheet_of: asked of everyone after each hit
     if sheet.kind == LAIR:
         return "lair"
     life = life_word(sheet)
@@ -135,19 +142,22 @@ def concentration_waiting(state: Encounter) -> Waiting | None:
 def death_save_waiting(state: Encounter) -> Combatant[Any] | None:
     """Whoever's turn it is, when it is a dying hero that has not rolled this turn."""
     actor = state.current
-    if actor is None or life_word(sheet_of(actor)) != "dying":
-        return None
-    if (actor.id, state.round) in system_state(state).death_saved:
-        return None
-    return actor
+    return actor if actor is not None and owes_death_save(state, actor) else None
+
+
+def owes_death_save(state: Encounter, actor: Combatant[Any]) -> bool:
+    """Whether ``actor``, whose turn it is, is a dying hero that has not rolled this turn."""
+    if life_word(actor.sheet) != "dying":
+        return False
+    return (actor.id, state.round) not in system_state(state).death_saved
 
 
 def acted_this_turn(state: Encounter, combatant_id: str) -> bool:
     """Whether the last roll was this combatant's, made on this very turn."""
     roll = state.last_roll
-    if not isinstance(roll, ROLLS) or roll.stamp != stamp_of(state):
+    if not isinstance(roll, ROLLS) or _roller(roll) != combatant_id:
         return False
-    return _roller(roll) == combatant_id
+    return stamp_of(state) == roll.stamp
 
 
 def _roller(roll: Any) -> str:
@@ -164,7 +174,7 @@ def with_state(state: Encounter, found: D20State) -> Encounter:
 
 def in_turn(state: Encounter) -> tuple[Combatant[Any], ...]:
     """Who takes a turn: everyone but the dead (a dying hero rolls its death saves)."""
-    return tuple(c for c in state.combatants if life_word(sheet_of(c)) != "dead")
+    return tuple([c for c in state.combatants if life_word(c.sheet) != "dead"])
 
 
 def roll_waits(state: Encounter) -> bool:
