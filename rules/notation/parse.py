@@ -310,9 +310,11 @@ class _Reader:
     def selector(self, op: str) -> Selector:
         found = _SELECTOR.match(self.low, self.at)
         kind, digits = (found.group(1) or "", found.group(2)) if found else ("", "")
-        example = {"mi": "mi2", "ma": "ma5", "k": "kh3", "p": "pl1", "c": "c>=8"}.get(op, op + "<3")
+        examples = {"mi": "mi2", "ma": "ma5", "k": "kh3", "p": "pl1", "c": "c>=8", "e": "e6"}
+        example = examples.get(op, op + "<3")
         if not digits:
-            raise Rejected(f"'{op}' needs a selector, e.g. {example}")
+            needs = "a number" if op in ("mi", "ma") else "a selector"
+            raise Rejected(f"'{op}' needs {needs}, e.g. {example}")
         self.at = found.end() if found else self.at
         if len(digits) > 7:
             raise Rejected(f"'{op}{kind}': a number is at most {MAX_NUMBER:,}")

@@ -108,6 +108,8 @@ def test_an_explosion_stops_at_its_bound() -> None:
         ("2d6 fire", "a label goes in brackets, e.g. 2d6 [fire]"),
         ("4d6 kh3", "an operation goes right after its dice, with no space (4d6kh3)"),
         ("1d20rr", "'rr' needs a selector, e.g. rr<3"),
+        ("8d6mi", "'mi' needs a number, e.g. mi2"),
+        ("8d6e", "'e' needs a selector, e.g. e6"),
         ("1d20rrh1", "'rrh1' would never stop"),
         ("4d6k3", "'k3' is read differently by dice bots"),
         ("4d6k3", "write kh3 for the 3 highest, or k=3 for the dice showing 3"),
