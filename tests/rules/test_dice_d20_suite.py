@@ -125,6 +125,7 @@ SUITE: dict[str, tuple[object, ...]] = {
     "1d6rol1": ("range", 1, 6),
     "1d1ra1": ("value", 2),
     "1d6ral1": ("range", 2, 12),
+    # d20: always odd; an explosion stops after 10 more dice here (docs/dice.md): 22 too
     "1d2e2": ("among", {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 22}),
     "1d20e<21": ("refused", "it would never stop"),
     "1d1e1": ("refused", "it would never stop"),
