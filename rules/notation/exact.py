@@ -119,6 +119,8 @@ def _node(node: Node, budget: Budget) -> Distribution:
         case Binary(op=op, left=left, right=right):
             a, b = _node(left, budget), _node(right, budget)
             if op in ("/", "//", "%") and 0 in b.weights:
+                if len(b.weights) == 1:  # a plain 0: it does not "come to" 0, it is 0
+                    raise Rejected(f"nothing divides by 0: {notation(node)} has no answer")
                 raise Rejected(
                     f"{notation(right)} can come to 0, and nothing divides by 0: "
                     f"{notation(node)} has no answer then"

@@ -107,6 +107,7 @@ class _Reader:
                 "with no space (4d6kh3)"
             )
         if rest[0].isalpha():
+            foreign(rest.translate(_LOWER))
             word = rest.split()[0]
             raise Rejected(
                 f"cannot read dice at {self.here()}: a label goes in brackets, "
@@ -224,6 +225,11 @@ class _Reader:
         found = _DIGITS.match(self.low, self.at)
         sides_text = "%" if percent else (found.group(0) if found else "")
         if not percent and not sides_text:
+            if self.peek("f"):
+                raise Rejected(
+                    f"{self.text[start : self.at]}F: Fudge dice are not in this notation: "
+                    "each is -1, 0 or +1, so 4dF is 4d3-8"
+                )
             raise self.refuse("the number of sides after d, e.g. d6 or d%")
         self.at += len(sides_text)
         written = self.text[start : self.at]
@@ -237,6 +243,11 @@ class _Reader:
             raise Rejected(f"at most {MAX_DICE} dice at once, not {self.dice_count}")
         explode = bool(self.peek("!"))
         self.at += explode
+        if explode and self.peek("!"):
+            raise Rejected(
+                "'!!' (Roll20's compounding) is not in this notation: '!' already adds a die's "
+                "explosions into it (6+6+2)"
+            )
         dice = Dice(count, sides, percent, explode)
         ops = self.operations(DICE_OPS, written + ("!" if explode else ""))
         checked = dice._replace(ops=ops)
@@ -283,6 +294,8 @@ class _Reader:
         ops: list[Op] = []
         while True:
             name = self.peek(*DICE_OPS)
+            if name == "c" and self.peek("cs", "cf"):
+                foreign(self.low[self.at :])
             if not name:
                 break
             if name not in allowed:
@@ -301,6 +314,7 @@ class _Reader:
             if sum(len(op.selectors) for op in ops) > MAX_OPS:
                 raise Rejected(f"at most {MAX_OPS} operations after {after}")
         if self.at < len(self.low) and self.low[self.at].isalpha():
+            foreign(self.low[self.at :])
             raise Rejected(
                 f"cannot read dice at {self.here()}: after {after} comes an operation "
                 "(k p rr ro ra e mi ma c), a label in brackets, an operator or the end"
@@ -310,9 +324,11 @@ class _Reader:
     def selector(self, op: str) -> Selector:
         found = _SELECTOR.match(self.low, self.at)
         kind, digits = (found.group(1) or "", found.group(2)) if found else ("", "")
-        example = {"mi": "mi2", "ma": "ma5", "k": "kh3", "p": "pl1", "c": "c>=8"}.get(op, op + "<3")
+        examples = {"mi": "mi2", "ma": "ma5", "k": "kh3", "p": "pl1", "c": "c>=8", "e": "e6"}
+        example = examples.get(op, op + "<3")
         if not digits:
-            raise Rejected(f"'{op}' needs a selector, e.g. {example}")
+            needs = "a number" if op in ("mi", "ma") else "a selector"
+            raise Rejected(f"'{op}' needs {needs}, e.g. {example}")
         self.at = found.end() if found else self.at
         if len(digits) > 7:
             raise Rejected(f"'{op}{kind}': a number is at most {MAX_NUMBER:,}")
@@ -326,6 +342,25 @@ class _Reader:
             what = "count" if op == "c" else "never stop"
             raise Rejected(f"'{written}' would {what}: '{op}' takes a number, <N, >N, <=N or >=N")
         return Selector(kind or "=", number)
+
+
+# Other dice bots' notation a GM may type, refused by name with this notation's way to say it.
+_FOREIGN = (
+    (re.compile(r"(adv|advantage)\b"), "advantage is written 2d20kh1"),
+    (re.compile(r"(dis|disadvantage)\b"), "disadvantage is written 2d20kl1"),
+    (re.compile(r"c[sf]"), "'cs' and 'cf' (Roll20's critical range) are not in this notation"),
+    (
+        re.compile(r"r(<|>|=|[0-9])"),
+        "'r' is Roll20's reroll: write rr1 to reroll until it is not 1, or ro1 to reroll once",
+    ),
+)
+
+
+def foreign(rest: str) -> None:
+    """Refuse, by name, another dice bot's way of writing what follows (lower case)."""
+    for pattern, said in _FOREIGN:
+        if pattern.match(rest):
+            raise Rejected(said)
 
 
 _BARE = {

@@ -4,6 +4,7 @@ the page it names (their "Coverage" tables are read this way)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -27,9 +28,23 @@ def slug(heading: str) -> str:
 
 
 def defines(source: str, name: str) -> bool:
-    """Whether a module defines ``name`` (a function, class or assigned name), at any depth."""
+    """Whether a module defines ``name`` (a function, class or assigned name), at any depth;
+    a test (``test_...``) only as pytest collects it: a function of the module or a method."""
+    if name.startswith("test_"):
+        return name in collected(source)
     pattern = rf"^\s*(?:(?:async\s+)?def|class)\s+{name}\b|^\s*{name}\s*[:=]"
     return re.search(pattern, source, re.MULTILINE) is not None
+
+
+def collected(source: str) -> set[str]:
+    """The functions of a module and the methods of its classes: where pytest finds tests."""
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    tree = ast.parse(source)
+    found = {node.name for node in tree.body if isinstance(node, functions)}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            found |= {item.name for item in node.body if isinstance(item, functions)}
+    return found
 
 
 def references(text: str) -> list[tuple[str, str | None]]:
@@ -118,3 +133,6 @@ def test_the_checks_catch_a_missing_name_and_a_bare_name() -> None:
     ]
     source = Path(__file__).read_text(encoding="utf-8")
     assert defines(source, "slug") and not defines(source, "no_such_" + "name")
+    nested = "def helper():\n    def test_inner():\n        pass\n\ntest_alias = helper\n"
+    assert not defines(nested, "test_inner") and not defines(nested, "test_alias")
+    assert defines(source, "test_the_checks_catch_a_missing_name_and_a_bare_name")

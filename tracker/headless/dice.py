@@ -13,7 +13,20 @@ if TYPE_CHECKING:
     from rules.notation.answer import Answer
 
 
+# Where the notation differs from the d20 dice bot's on purpose (docs/dice.md has the table).
+DIFFERENCES = (
+    "The notation is that of the d20 dice bot (Avrae), with these differences on purpose: "
+    "4d6k3 and 4d6p1 are refused, as dice bots read them differently (write 4d6kh3 for the 3 "
+    "highest, 4d6k=3 for the dice showing 3); c counts successes (6d10c>=8) and ! explodes a "
+    "die into one chain (3d6!), neither is d20's; a reroll or explosion that could never stop "
+    "(1d6rr<7), or a division by a part that can be 0, is refused before any roll; a comment "
+    "goes in brackets (2d6 [fire]); an exploding die rolls at most 10 more times; at most 100 "
+    "dice. The whole list: docs/dice.md."
+)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = DIFFERENCES
     parser.add_argument(
         "expression",
         nargs="+",

@@ -16,6 +16,7 @@ from rules.systems.fatigue.system import FatigueCheck, FatigueChecked
 from tests.app.support import until
 from tests.cli.support import tracker
 from tests.screen import screen_text
+from tests.systems.fatigue.duel import fight
 from tracker.app import TrackerApp
 from tracker.screens.encounter import EncounterScreen
 from tracker.session import EncounterSession
@@ -259,3 +260,46 @@ async def test_the_gm_trades_wind_for_a_fall_by_keys(tmp_path: Path) -> None:
         mara = next(c for c in app.session.state.combatants if c.name == "Mara")
         assert [c.name for c in mara.conditions] == ["Prone"]
         assert app.session.state.last_roll.traded > 0
+
+
+async def test_the_gms_choice_for_a_short_pool_is_in_the_dialog_and_the_odds_follow_it(
+    tmp_path: Path,
+) -> None:
+    # Issue 30, R3-14: Bob's dodge costs 5 Wind and he has 3. "The rest is not paid" leaves
+    # Stamina 11/40 (penalty 2, with empty Wind's 4: -4 with Dodge 2); "the rest from
+    # Stamina" takes 2 more, Stamina 9/40 (penalty 3: -5), and the odds move with it.
+    history = fight(defender=FatigueSheet(skills=(Skill("Dodge", 2),), wind=3, stamina=11))
+    app = make_app(tmp_path, ScriptedDice([10, 10]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", *["tab"] * 13)  # from the Weapon to "Wind/Wit run out"
+        await until(pilot, lambda: "vs Bob 1d20 -4," in screen_text(app), "the odds, not paid")
+        assert "◀ the rest is not paid ▶" in screen_text(app)
+        assert "12-15 ██·········· 13.5%" in screen_text(app)
+        await pilot.press("right")
+        await until(pilot, lambda: "vs Bob 1d20 -5," in screen_text(app), "the odds, spilled")
+        text = screen_text(app)
+        assert "◀ the rest from Stamina/Focus ▶" in text and "12+  ████········ 33.8%" in text
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the roll")
+        bob = app.session.state.combatant("c2").sheet
+        assert (bob.wind, bob.stamina) == (0, 9)
+
+
+async def test_the_gms_rounding_of_a_relaxed_n_is_in_the_dialog_and_the_odds_follow_it(
+    tmp_path: Path,
+) -> None:
+    # Issue 30, R3-18: Bob, relaxed, halves his dodge's N 5: 2 (rounded down) leaves Wind
+    # 31/40, no penalty (-10 relaxed, Dodge 2: -8); 3 (up) leaves 30/40, a penalty of 1 (-9).
+    history = fight(defender=FatigueSheet(skills=(Skill("Dodge", 2),), wind=33))
+    app = make_app(tmp_path, ScriptedDice([10, 10]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", *["tab"] * 7, "right")  # the defender's attitude: Relaxed
+        await pilot.press(*["tab"] * 7)  # to "Relaxed: half of N"
+        await until(pilot, lambda: "vs Bob 1d20 -8," in screen_text(app), "N rounded down")
+        assert "◀ rounded down (5 -> 2) ▶" in screen_text(app)
+        await pilot.press("right")
+        await until(pilot, lambda: "vs Bob 1d20 -9," in screen_text(app), "N rounded up")
+        assert "◀ rounded up (5 -> 3) ▶" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the roll")
+        assert app.session.state.combatant("c2").sheet.wind == 30

@@ -277,30 +277,6 @@ async def test_a_stabilized_combatant_healed_on_the_line_can_act_again(tmp_path:
         assert "✗" not in rows(app, "Bob")
 
 
-async def test_the_damage_roll_by_keys_carries_the_hits_sword(tmp_path: Path) -> None:
-    # Issue 30, R3-01: the hit with Melee +4 and Sword +3; `d` rolls its damage with both.
-    orla = LiveHackSheet(skills=(Rating("Melee", 4),), items=(Rating("Sword", 3),))
-    history = fight(("Orla", "party", orla), ("Goblin", "foes", LiveHackSheet()))
-    app = make_app(tmp_path, history, faces=[3, 1, 1, 1, 1, 1, 1, 1])
-    async with app.run_test(size=BIG, notifications=True) as pilot:
-        await pilot.press("r")
-        await pilot.pause()
-        app.screen.query_one("#field-skill").value = "Melee"
-        app.screen.query_one("#field-items").value = "Sword"
-        await pilot.press("enter")
-        await pilot.pause()
-        assert "HIT," in screen_text(app)
-        await pilot.press("d")  # the damage roll, as the hit was made
-        await pilot.pause()
-        damage = app.session.state.last_roll
-        assert damage.defense == "fortitude"
-        assert [p.label for p in damage.attacker.parts] == ["Melee", "Sword", "rolled over"]
-        assert "Melee +4 Sword +3 rolled over +1" in screen_text(app)
-
-
-SMALL = (80, 24)
-
-
 async def tab_to(pilot, key: str) -> None:
     """Tab through the open dialog until its field ``key`` has the focus (by keys, as a
     person would), the field in view at 80x24."""
@@ -313,6 +289,32 @@ async def tab_to(pilot, key: str) -> None:
         await pilot.press("tab")
         await burst_handled(pilot)
     raise AssertionError(f"no field {key} in the dialog")
+
+
+async def test_the_damage_roll_by_keys_carries_the_hits_sword(tmp_path: Path) -> None:
+    # Issue 30, R3-01, by keys at 80x24: the hit with Melee +4, Str +2 and Sword +3 typed in
+    # the roll dialog; `d` rolls its damage with all three, and the margin bonus rolled over.
+    orla = LiveHackSheet(strength=2, skills=(Rating("Melee", 4),), items=(Rating("Sword", 3),))
+    history = fight(("Orla", "party", orla), ("Goblin", "foes", LiveHackSheet()))
+    app = make_app(tmp_path, history, faces=[3, 1, 1, 1, 1, 1, 1, 1])
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the roll dialog")
+        await tab_to(pilot, "skill")
+        await pilot.press(*"Melee")
+        await tab_to(pilot, "attribute")
+        await pilot.press("right")  # None → Str
+        await tab_to(pilot, "items")
+        await pilot.press(*"Sword", "enter")
+        await until(pilot, lambda: app.session.state.last_roll is not None, "the hit")
+        assert "HIT," in screen_text(app)  # 4 + 2 + 3 and the dice's 2 against 0: +2
+        await pilot.press("d")  # the damage roll, as the hit was made
+        await until(pilot, lambda: app.session.state.last_roll.defense == "fortitude")
+        damage = app.session.state.last_roll
+        labels = [p.label for p in damage.attacker.parts]
+        assert labels == ["Melee", "Str", "Sword", "rolled over"]
+        text = screen_text(app)  # the log's line, wrapped at 80 columns
+        assert "Orla: Melee +4 Str +2 Sword +3 rolled" in text and "over +2 boon" in text
 
 
 async def test_the_joint_actions_participants_take_zero_by_keys(tmp_path: Path) -> None:

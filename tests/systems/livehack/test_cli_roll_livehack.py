@@ -44,6 +44,12 @@ def test_the_json_tier_is_the_damage_tables_only_for_a_roll_it_answers() -> None
     )  # fmt: skip
     data = json.loads(result.stdout)
     assert data["tier"] == {"low": 10, "high": 14, "levels": 3, "condition": "Incapacitated"}
+    to_hit = tracker(
+        "roll", "livehack", "--attacker", "2", "--defender", "1", "--defense", "reflex",
+        "--attacker-take", "ten", "--defender-take", "zero", "--json",
+    )  # fmt: skip
+    data = json.loads(to_hit.stdout)
+    assert data["success"] and data["tier"] is None and data["margin_bonus"] == 2
 
 
 def test_roll_prints_a_readable_breakdown() -> None:
