@@ -157,10 +157,11 @@ class Workers:
             )
             self.pool.submit(_ready)
 
-    def close(self) -> None:
-        """Spans not begun are dropped; those running end on their own."""
+    def close(self, wait: bool = False) -> None:
+        """Spans not begun are dropped; those running end on their own (``wait``: this
+        returns once they have)."""
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool.shutdown(wait=wait, cancel_futures=True)
             self.pool = None
 
     def __enter__(self) -> Workers:
@@ -172,7 +173,11 @@ class Workers:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        self.close()
+        # Left by an error (a save that cannot be read), the pool may be just started: wait
+        # for it, or the process can end while its threads still write to its pipes (an
+        # "Exception ignored" traceback on stderr). Ctrl+c stops the workers too: no wait.
+        stopped = kind is not None and issubclass(kind, KeyboardInterrupt)
+        self.close(wait=kind is not None and not stopped)
 
 
 def run_forecast(
