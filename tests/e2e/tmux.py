@@ -73,18 +73,28 @@ class Tmux:
         return self.settle(quiet)
 
     def settle(self, quiet: float = 0.2, timeout: float = 5.0) -> str:
-        """The screen once it has stopped changing for ``quiet`` seconds."""
+        """The screen once it has stopped changing for ``quiet`` seconds and the program is
+        idle (``working``): on a busy machine a screen may stand still for a second while
+        the program, starved, has yet to draw what a key set off (a dialog opening)."""
         deadline = time.monotonic() + timeout
         screen = self.capture()
         still_since = time.monotonic()
         while time.monotonic() < deadline:
             time.sleep(0.05)
             now = self.capture()
-            if now != screen:
+            if now != screen or self.working():
                 screen, still_since = now, time.monotonic()
             elif time.monotonic() - still_since >= quiet:
                 break
         return screen
+
+    def working(self) -> bool:
+        """Whether a thread of the program (or of a process it started) is running or waits
+        for a core, as Linux's /proc tells; False where there is no /proc to read."""
+        pane = self.run("display-message", "-p", "-t", self.session, "#{pane_pid}").strip()
+        if not pane.isdigit():
+            return False  # the program is gone: nothing more will come
+        return any(state in "RD" for state in _thread_states(_tree(int(pane))))
 
     def kill(self) -> None:
         self.run("kill-server")
@@ -100,3 +110,30 @@ def tmux() -> Iterator[Tmux]:
         yield terminal
     finally:
         terminal.kill()
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and every process under it."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # ended while read
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def _thread_states(pids: list[int]) -> Iterator[str]:
+    """The state letter (R running, S sleeping...) of each thread of ``pids``."""
+    for pid in pids:
+        for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+            try:
+                yield stat.read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue

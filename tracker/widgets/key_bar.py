@@ -32,8 +32,9 @@ class KeyBar(Footer):
         if showing == self._shown and self.children:
             return  # the same entries: nothing to build again
         self._shown = showing
-        await super().recompose()
-        self._fit()
+        async with self.batch():  # the row reaches the terminal fitted, never cut first
+            await super().recompose()
+            self._fit()
 
     def _showing(self) -> Hashable:
         """Everything Footer's entries are made from."""

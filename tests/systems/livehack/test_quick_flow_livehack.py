@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pytest import MonkeyPatch
+
 from rules.systems.livehack import demo as livehack
+from tests.app.support import until
 from tests.app.test_app_quick_flow import BIG, make_app
 from tests.screen import screen_text
 from tracker.screens.apply_result import ApplyResultScreen
@@ -59,10 +62,11 @@ async def test_escape_skips_the_result(tmp_path: Path) -> None:
         assert app.session.state.last_roll_applied
 
 
-async def test_a_miss_has_nothing_to_apply(tmp_path: Path) -> None:
+async def test_a_miss_has_nothing_to_apply(tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
+    # The note stays up as long as a busy machine takes to read it (it expires by the clock).
+    monkeypatch.setattr("tracker.app.SECONDS_TO_READ", (120.0, 120.0))
     app = make_app(tmp_path, livehack.build(), seed=1)  # seed 1: Orla misses
     async with app.run_test(size=BIG, notifications=True) as pilot:
         await pilot.press("t", "enter")
-        await pilot.pause()
+        await until(pilot, lambda: "no consequence to apply" in screen_text(app), "the note")
         assert isinstance(app.screen, EncounterScreen)
-        assert "no consequence to apply" in screen_text(app)
