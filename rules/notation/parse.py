@@ -88,10 +88,12 @@ class _Reader:
         return ""
 
     def here(self) -> str:
-        rest = self.text[self.at :].strip()
-        return repr(rest[:20]) if rest else "'the end'"
+        """Where reading stopped: the text from there (``refuse`` words the end itself)."""
+        return repr(self.text[self.at :].strip()[:20])
 
     def refuse(self, expected: str) -> Rejected:
+        if not self.text[self.at :].strip():
+            return Rejected(f"{self.text.strip()[:20]!r} ends too soon: expected {expected}")
         return Rejected(f"cannot read dice at {self.here()}: expected {expected}")
 
     def part(self) -> None:

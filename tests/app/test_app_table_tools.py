@@ -86,7 +86,7 @@ async def test_bad_dice_keep_the_prompt_open_with_one_line(tmp_path: Path) -> No
         assert "200d6: roll 0 to 100 dice, not 200" in screen_text(app)
         await pilot.press("ctrl+u", *"dice 2d6+", "enter")
         await pilot.pause()
-        assert "cannot read dice at 'the end'" in screen_text(app)
+        assert "'2d6+' ends too soon" in screen_text(app)
         assert len(app.session.history.records) == before
 
 

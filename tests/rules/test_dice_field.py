@@ -27,7 +27,7 @@ def test_a_field_is_read_and_worked_out_exactly() -> None:
 @pytest.mark.parametrize(
     ("text", "refused"),
     [
-        ("2d6+", "Damage: cannot read dice at 'the end'"),
+        ("2d6+", "Damage: '2d6+' ends too soon"),
         ("", "Damage: type some dice"),
         ("4d6k3", "Damage: 'k3' is read differently by dice bots"),
         ("1d6rr<7", "Damage: 'rr<7' rerolls every face of a d6: it would never stop"),
@@ -96,7 +96,7 @@ def test_a_pool_of_several_sizes_is_dice_added_up() -> None:
         "2d10-d4": "Difficulty is dice added up, e.g. 2d10+d4, not '2d10-1d4'",
         "2d10+3": "Difficulty is dice added up, e.g. 2d10+d4, not '3'",
         "2d6!": "Difficulty is dice added up, e.g. 2d10+d4, not '2d6!'",
-        "2d6+": "Difficulty: cannot read dice at 'the end'",
+        "2d6+": "Difficulty: '2d6+' ends too soon",
     }.items():
         with pytest.raises(Rejected) as refused:
             field.sizes(text, "Difficulty")

@@ -45,7 +45,7 @@ def test_a_pool_is_also_dice_added_up_as_dice_bots_write_it():
         "2d10-d4": "is a list of dice like d12,d8,2d6",
         "4d6kh3+d4": "The pool is dice added up, e.g. 2d10+d4, not '4d6kh3'",
         "20d6+20d6": "The pool can have at most 30 dice",
-        "2d6+": "The pool: cannot read dice at 'the end'",
+        "2d6+": "The pool: '2d6+' ends too soon",
         "2d6+d0": "The pool: d0: a die has 1 to 1,000 sides",
     }
     for text, told in refusals.items():
