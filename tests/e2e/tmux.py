@@ -21,6 +21,7 @@ class Tmux:
         self.folder = Path(tempfile.mkdtemp(prefix="tracker-e2e-"))
         self.socket = str(self.folder / "tmux")
         self.session = "t"
+        self.pid: int | None = None  # the program's, once started
 
     def run(self, *args: str) -> str:
         done = subprocess.run(
@@ -31,6 +32,8 @@ class Tmux:
     def start(self, command: Sequence[str], width: int = 80, height: int = 24) -> None:
         line = shlex.join(command)
         self.run("new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height), line)
+        pid = self.run("display-message", "-p", "-t", self.session, "#{pane_pid}").strip()
+        self.pid = int(pid) if pid.isdigit() else None
         # Keep the pane after the program exits, so a crash still shows its last screen.
         self.run("set-option", "-t", self.session, "remain-on-exit", "on")
 
@@ -82,19 +85,21 @@ class Tmux:
         while time.monotonic() < deadline:
             time.sleep(0.05)
             now = self.capture()
-            if now != screen or self.working():
+            if now != screen:
                 screen, still_since = now, time.monotonic()
             elif time.monotonic() - still_since >= quiet:
-                break
+                if not self.working():
+                    break
+                still_since = time.monotonic()  # still at work: a quiet spell more
         return screen
 
     def working(self) -> bool:
         """Whether a thread of the program (or of a process it started) is running or waits
-        for a core, as Linux's /proc tells; False where there is no /proc to read."""
-        pane = self.run("display-message", "-p", "-t", self.session, "#{pane_pid}").strip()
-        if not pane.isdigit():
-            return False  # the program is gone: nothing more will come
-        return any(state in "RD" for state in _thread_states(_tree(int(pane))))
+        for a core, as Linux's /proc tells; False once it has ended, or where there is no
+        /proc to read."""
+        if self.pid is None:
+            return False
+        return any(state in "RD" for state in _thread_states(_tree(self.pid)))
 
     def kill(self) -> None:
         self.run("kill-server")
