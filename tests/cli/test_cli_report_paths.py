@@ -15,8 +15,10 @@ from rules.commands import AddNote
 from rules.dice import SeededDice
 from rules.events import NoteAdded
 from tests.cli.support import tracker
+from tests.contract.support import demo
+from tests.picks import a_system, has_demo
 from tests.storage.support import fresh
-from tracker import storage
+from tracker import library, storage
 from tracker.cli import main
 from tracker.session import EncounterSession
 
@@ -118,3 +120,23 @@ def test_a_report_beside_the_save_is_still_written(
         assert main(["export", str(tmp_path / "x.fight"), "-o", str(tmp_path / out)]) == 0
         assert (tmp_path / out).read_text().startswith("# X")
     assert capsys.readouterr().err.count("Wrote ") == 5
+
+
+def test_a_stat_block_is_never_kept_over_a_saves_own_file(
+    open_fight: EncounterSession, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tracker library add --replace`: the library's file for it is another name of the
+    open fight's journal (a library folder shared with the saves')."""
+    state = demo(a_system(has_demo)).state
+    entry = library.from_combatant(state.system, state.combatants[0], fresh=True)
+    block = tmp_path / "block.toml"
+    block.write_text(library.to_toml(entry))
+    kept = library.path_for(tmp_path / "lib", entry)
+    kept.parent.mkdir(parents=True)
+    os.link(tmp_path / "x.fight.journal", kept)
+    before = files_in(tmp_path)
+    argv = ["library", "add", str(block), "--replace", "--library", str(tmp_path / "lib")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"tracker: {kept}: is a save's journal; a stat block is never kept in its place\n"
+    assert files_in(tmp_path) == before and os.path.samefile(kept, tmp_path / "x.fight.journal")
