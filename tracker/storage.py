@@ -100,9 +100,10 @@ def owned_by_a_save(path: Path, saves: tuple[Path, ...] = ()) -> Owned | None:
 
     Judged by what the file is, not only by the name given: the name it is given and the
     one its links resolve to (so a link to a journal, or a path through a linked folder, is
-    the journal), what it holds where it exists (a save's or a journal's first bytes), and,
-    for a file with other names (a hard link), whether one of them in its folder or a known
-    save's is one of these. A file not there yet is judged by its name: ``x.fight.journal``
+    the journal), what it holds where it exists (a save's or a journal's first bytes), whether
+    it is the very file (device and inode) of one of ``saves``' own, and, for a file with
+    other names (a hard link), whether one of them in its folder or a known save's is one of
+    these. A file not there yet is judged by its name: ``x.fight.journal``
     is a journal even before ``x.fight`` is written, and ``.NAME.lock`` is a lock file when
     ``NAME`` is a save.
     """
@@ -124,6 +125,11 @@ def owned_by_a_save(path: Path, saves: tuple[Path, ...] = ()) -> Owned | None:
             return Owned("save")
         if head == snapshot.JOURNAL_MAGIC:
             return Owned("journal")
+    for save in known:  # the very file, whatever it is called (a case-blind file system)
+        for own in (save, journal_path(save), lock_path(save)):
+            with contextlib.suppress(OSError, ValueError):
+                if os.path.samestat(os.stat(own), info):
+                    return _owned_by_name(own.parent, own.name, known)
     if info.st_nlink < 2:  # no other name
         return None
     folders = dict.fromkeys(f.resolve() for f in (real.parent, *(s.parent for s in known)))
@@ -180,8 +186,7 @@ def _other_name(folder: Path, info: os.stat_result, saves: tuple[Path, ...]) -> 
                 if owned is None:
                     continue
                 with contextlib.suppress(OSError):
-                    found = entry.stat(follow_symlinks=False)
-                    if (found.st_dev, found.st_ino) == (info.st_dev, info.st_ino):
+                    if os.path.samestat(entry.stat(follow_symlinks=False), info):
                         return owned
     except OSError:
         return None
