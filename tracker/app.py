@@ -352,6 +352,7 @@ class TrackerApp(App[None]):
         session = self.session
         assert session is not None and session.path is not None  # only a saving session fails
         go = then or self.exit
+        own = session.path
 
         def chosen(path: Path | None) -> None:
             if path is None:
@@ -359,10 +360,14 @@ class TrackerApp(App[None]):
                 return
             problem = None
             try:
+                # A new save's own name is what is asked for; another's journal, lock... never.
+                owned = storage.owned_by_a_save(path, (own,))
                 if path.exists() or path.is_symlink():
                     # The name, not the path: the prompt shows the path, and a one-line
                     # notification would cut the reason off a long one.
                     problem = f"{path.name} is already there; choose a new file"
+                elif owned is not None and owned.kind != "save":
+                    problem = f"{path.name} {owned}; choose a new file"
                 else:
                     storage.write(path, session.history)
             except storage.SaveError as exc:

@@ -216,7 +216,7 @@ def check_name(name: str) -> str:
         raise Rejected(f"A report's file name is at most {MAX_FILE_NAME} characters")
     if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
         raise Rejected(f"{name!r}: give a file name, not a path (reports go beside the save)")
-    if name.endswith((".fight", ".journal")):
+    if storage.owned_by_name(name) is not None:
         raise Rejected(f"{name}: that is a save's name; choose another for the report")
     return name
 
@@ -226,7 +226,10 @@ def write_report(history: History, fmt: str, save: Path | None, name: str = "") 
     if fmt not in SUFFIXES:
         raise Rejected(f"a report is markdown or json, not {fmt!r}")
     path = report_path(save, fmt, name)
-    if path.is_dir() or storage.is_save(path):
-        raise Rejected(f"{path.name} is a folder or a save; choose another name for the report")
+    if path.is_dir():
+        raise Rejected(f"{path.name} is a folder; choose another name for the report")
+    owned = storage.owned_by_a_save(path, (save,) if save else ())
+    if owned is not None:
+        raise Rejected(f"{path.name} {owned}; choose another name for the report")
     storage.write_text(path, report_text(history, fmt, gm=True))
     return path

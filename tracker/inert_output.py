@@ -1,5 +1,8 @@
 """The command line's output is inert: whatever a command prints, a name or note it quotes, a
-file name in an error, an argument argparse echoes, passes through ``rules.text`` first."""
+file name in an error, an argument argparse echoes, passes through ``rules.text`` first.
+
+The stream keeps line breaks (a report is a document); a line quoting a path or a name (an
+error, "Wrote PATH") is made one line where it is printed, with ``rules.text.inert``."""
 
 from __future__ import annotations
 

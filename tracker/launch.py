@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rules.text import inert
 from tracker import defaults, settings, storage
 from tracker.headless.seeds import dice_for
 
@@ -63,7 +64,7 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
 def _told(opened: storage.Opened) -> storage.Opened:
     """A damaged save is said on stderr too: the app's dialog is gone once it quits."""
     if opened.repaired:
-        print(f"tracker: {opened.note}", file=sys.stderr)
+        print(inert(f"tracker: {opened.note}"), file=sys.stderr)
     return opened
 
 
@@ -94,7 +95,7 @@ def run_app(args: argparse.Namespace) -> int:
     session, error = EncounterSession.resume(opened, dice)
     if error:
         session.let_go()
-        print(f"tracker: {error}", file=sys.stderr)
+        print(inert(f"tracker: {error}"), file=sys.stderr)
         return 2
     notes = [line for line in ("" if opened.repaired else opened.note, *skipped) if line]
     warnings = [opened.note] if opened.repaired else []
@@ -112,7 +113,7 @@ def run_app(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     loaded = storage.load(args.file)
     if loaded.notice:
-        print(f"tracker: {loaded.notice}", file=sys.stderr)
+        print(inert(f"tracker: {loaded.notice}"), file=sys.stderr)
     try:  # the replay folds every event: each must, before the screen is drawn
         for _ in loaded.history.in_effect():
             pass
@@ -145,6 +146,6 @@ def _run(app: TrackerApp) -> int:
         elif session is not None:
             error = session.close()
     if error:
-        print(f"tracker: {error}", file=sys.stderr)
+        print(inert(f"tracker: {error}"), file=sys.stderr)
         return 1
     return app.return_code or 0  # Textual sets 1 when the app crashed

@@ -373,6 +373,9 @@ def write(folder: Path, entry: Entry, text: str | None = None) -> Path:
     """Keep a stat block in ``folder`` (as ``text`` when given, so a user's comments stay),
     replacing one of the same name; the path written."""
     path = path_for(folder, entry)
+    owned = storage.owned_by_a_save(path)  # a library folder in the saves' or linked to it
+    if owned is not None:
+        raise LibraryError(f"{path}: {owned}; a stat block is never kept in its place")
     try:
         storage.write_text(path, text if text is not None else to_toml(entry))
     except storage.SaveError as exc:

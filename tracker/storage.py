@@ -41,14 +41,156 @@ MAX_BYTES = 64 * 1024 * 1024
 _MAX_MB = MAX_BYTES // 2**20
 
 
+_JOURNAL = ".journal"
+
+
 def journal_path(path: Path) -> Path:
     """The journal beside a snapshot: records committed since the snapshot was written."""
-    return path.with_name(path.name + ".journal")
+    return path.with_name(path.name + _JOURNAL)
 
 
 def lock_path(path: Path) -> Path:
     """The hidden file whose lock says a process is writing the save."""
     return path.with_name(f".{path.name}.lock")
+
+
+# --- the files a save owns: never another file's to write over -----------------------------
+
+# mkstemp's names in _write_atomically: the prefix, eight of these characters, the suffix.
+_TEMP_NAME = "[a-z0-9_]{8}\\.tmp"
+# The names of a save's files beside it, from its own name: its journal (journal_path), its
+# lock file (lock_path), a temporary file of a write in progress, a copy kept aside
+# (``_aside``: damaged, or a stray journal moved out of the way); the last two of its
+# journal too.
+_TEMP = re.compile(f"\\.(.+)\\.{_TEMP_NAME}")
+_LOCK = re.compile(r"\.(.+)\.lock")
+_ASIDE = re.compile(r"(.+)\.(?:damaged|stray)-\d{8}-\d{6}(?:-\d+)?")
+# Past this many entries a folder is not searched for another name of a hard-linked file.
+_MOST_SEARCHED = 100_000
+
+
+_SAID = {
+    "journal": "the journal of {}",
+    "lock": "the lock file of {}",
+    "temporary": "a temporary file of {}",
+    "aside": "a copy of {} kept aside",
+}
+
+
+@dataclass(frozen=True)
+class Owned:
+    """One of a save's own files; ``str()`` says which ("is the journal of x.fight"), to
+    follow the path in one line."""
+
+    kind: str  # "save", or one of _SAID's
+    of: str = ""  # the file it belongs to, when its name says it
+
+    def __str__(self) -> str:
+        if self.kind == "save":
+            return "is a save"
+        if not self.of:
+            return f"is a save's {self.kind}"
+        return "is " + _SAID[self.kind].format(self.of)
+
+
+def owned_by_a_save(path: Path, saves: tuple[Path, ...] = ()) -> Owned | None:
+    """Which of a save's own files ``path`` is (its snapshot, journal, lock file, a temporary
+    file or a copy kept aside), any save's, ``saves`` among them; None if no save's. A report
+    or a save written elsewhere never lands on one (an open fight's journal or lock among them).
+
+    Judged by what the file is, not only by the name given: the name it is given and the
+    one its links resolve to (so a link to a journal, or a path through a linked folder, is
+    the journal), what it holds where it exists (a save's or a journal's first bytes), whether
+    it is the very file (device and inode) of one of ``saves``' own, and, for a file with
+    other names (a hard link), whether one of them in its folder or a known save's is one of
+    these. A file not there yet is judged by its name: ``x.fight.journal``
+    is a journal even before ``x.fight`` is written, and ``.NAME.lock`` is a lock file when
+    ``NAME`` is a save.
+    """
+    known = tuple(name for save in saves for name in _names(save))
+    given, real = _names(path)
+    for name in (given, real):
+        found = _owned_by_name(name.parent, name.name, known)
+        if found is not None:
+            return found
+    try:
+        info = os.stat(real)
+    except (OSError, ValueError):  # nothing there (or a name no file can have)
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    with contextlib.suppress(OSError):
+        head = files.read_head(real, len(snapshot.MAGIC))
+        if head == snapshot.MAGIC:
+            return Owned("save")
+        if head == snapshot.JOURNAL_MAGIC:
+            return Owned("journal")
+    for save in known:  # the very file, whatever it is called (a case-blind file system)
+        for own in (save, journal_path(save), lock_path(save)):
+            with contextlib.suppress(OSError, ValueError):
+                if os.path.samestat(os.stat(own), info):
+                    return _owned_by_name(own.parent, own.name, known)
+    if info.st_nlink < 2:  # no other name
+        return None
+    folders = dict.fromkeys(f.resolve() for f in (real.parent, *(s.parent for s in known)))
+    named = (_other_name(folder, info, known) for folder in folders)
+    return next((owned for owned in named if owned is not None), None)
+
+
+def _names(path: Path) -> tuple[Path, Path]:
+    """``path`` made absolute as given, and with its links resolved."""
+    given = Path(os.path.abspath(path))
+    try:
+        return given, given.resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links; a NUL in the name
+        return given, given
+
+
+def _owned_by_name(folder: Path | None, name: str, saves: tuple[Path, ...]) -> Owned | None:
+    """Which of a save's files ``name`` names in ``folder``, by its name and whether what it
+    derives from is a save (its name, ``saves``, or, given ``folder``, the file's bytes)."""
+    if name.endswith(SUFFIX) or (folder is not None and folder / name in saves):
+        return Owned("save")
+    for pattern, kind in ((_TEMP, "temporary"), (_LOCK, "lock"), (_ASIDE, "aside")):
+        matched = pattern.fullmatch(name)
+        # A temporary file or a copy kept aside may be its journal's ("x.fight.journal.").
+        of = matched.group(1) if matched else ""
+        if of and _is_save_name(folder, of if kind == "lock" else of.removesuffix(_JOURNAL), saves):
+            return Owned(kind, of)
+    of = name.removesuffix(_JOURNAL)
+    if of != name and _is_save_name(folder, of, saves):
+        return Owned("journal", of)
+    return None
+
+
+def owned_by_name(name: str) -> Owned | None:
+    """Which of a save's files a bare file name may be, before any folder is looked at (a
+    report's name as it is typed): any file may be a save, so ``NAME.journal`` is a journal."""
+    return _owned_by_name(None, name, ())
+
+
+def _is_save_name(folder: Path | None, name: str, saves: tuple[Path, ...]) -> bool:
+    if not name or name.endswith(SUFFIX) or folder is None:
+        return bool(name)
+    return folder / name in saves or is_save(folder / name)
+
+
+def _other_name(folder: Path, info: os.stat_result, saves: tuple[Path, ...]) -> Owned | None:
+    """A save's file in ``folder`` that is the very file ``info`` describes (a hard link)."""
+    try:
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries):
+                if count >= _MOST_SEARCHED:
+                    return None
+                owned = _owned_by_name(folder, entry.name, saves)
+                if owned is None:
+                    continue
+                with contextlib.suppress(OSError):
+                    if os.path.samestat(entry.stat(follow_symlinks=False), info):
+                        return owned
+    except OSError:
+        return None
+    return None
 
 
 def _os_problem(path: Path, exc: OSError) -> SaveError:
@@ -154,7 +296,7 @@ def is_save(path: Path) -> bool:
     """Whether a file starts like one of our saves (so a report never overwrites one)."""
     try:
         return files.read_head(path, len(snapshot.MAGIC)) == snapshot.MAGIC
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the name
         return False
 
 
@@ -326,10 +468,6 @@ class Opened:
     repaired: bool = False  # a torn journal end was dropped: compact before appending
     lock: SaveLock | None = None
     save_id: bytes | None = None  # None: as the snapshot on disk says
-
-
-# mkstemp's names in _write_atomically: the prefix, eight of these characters, the suffix.
-_TEMP_NAME = "[a-z0-9_]{8}\\.tmp"
 
 
 def _remove_stale_temp_files(path: Path) -> None:

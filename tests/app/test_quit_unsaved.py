@@ -123,6 +123,30 @@ async def test_save_elsewhere_writes_the_encounter_to_a_new_file(
     assert app.left_unsaved is not None and f"saved to {elsewhere} instead" in app.left_unsaved
 
 
+async def test_save_elsewhere_never_takes_the_name_of_a_saves_own_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #46: another save's journal, not written yet, is that save's all the same."""
+    app = app_in(tmp_path / "saves")
+    other = tmp_path / "other.fight"
+    storage.write(other, History(new_encounter("Other", a_system())))
+    its_journal = storage.journal_path(other)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        with read_only(tmp_path / "saves", monkeypatch):
+            await change_then_quit(pilot)
+            await pilot.press("e")
+            await pilot.pause()
+            await pilot.press("ctrl+u", *str(its_journal), "enter")
+            await pilot.pause()
+            assert "other.fight.journal is the journal of other.fight" in screen_text(app)
+            assert app.is_running and not its_journal.exists()
+            await pilot.press("ctrl+u", *str(tmp_path / "kept.fight"), "enter")
+            await pilot.pause()
+            assert not app.is_running
+    assert names_in(tmp_path / "kept.fight") == ["Ann"]
+    assert storage.load(other).notice is None
+
+
 async def test_quit_anyway_quits_and_says_what_was_not_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,6 +8,7 @@ import json
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -111,3 +112,36 @@ def test_the_real_program_prints_a_hostile_save_inert(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
     assert "]0;PWNED" in done.stdout
+
+
+HOSTILE_NAME = "r\x1b]0;PWNED\x07\n\ttracker: forged.md"  # a title, then a line of its own
+
+
+def test_a_path_written_is_printed_inert_on_one_line(tmp_path: Path) -> None:
+    """Issue #46: the report's path came back as given, its line break a forged line."""
+    save = tmp_path / "x.fight"
+    storage.write(save, raw_fight("Orla", "", ""))
+    done = tracker("export", str(save), "-o", HOSTILE_NAME, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / HOSTILE_NAME).read_text().startswith("# ")  # written as named
+    assert done.stderr == "Wrote r]0;PWNED  tracker: forged.md\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["open", "replay", "export", "forecast", "library add", "library export", "export -o", ""],
+)
+def test_an_error_quoting_a_name_is_one_line(tmp_path: Path, command: str) -> None:
+    """Every subcommand's one line stays one, whatever the name it quotes holds."""
+    save = tmp_path / "x.fight"
+    storage.write(save, raw_fight("Orla", "", ""))
+    name = str(tmp_path / HOSTILE_NAME)
+    argv = {
+        "export -o": ["export", str(save), "-o", f"{save}/{HOSTILE_NAME}"],  # not a folder
+        "library export": ["library", "export", str(save), HOSTILE_NAME],
+        "": ["open", str(save), name],  # argparse's "unrecognized arguments"
+    }.get(command, [*command.split(), name])
+    status, out, err = run(*argv)
+    assert status == 2
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert "forged.md" in err and unsafe(out + err, allowed="\n") == []

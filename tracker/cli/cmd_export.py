@@ -28,15 +28,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(args: argparse.Namespace) -> int:
+    from rules.text import inert
     from tracker import export, storage
 
+    if args.output is not None:  # before the save is read: a report never lands on its files
+        owned = storage.owned_by_a_save(args.output, (args.file,))
+        if owned is not None:
+            raise storage.SaveError(args.output, f"{owned}; choose another file for the report")
     loaded = storage.load(args.file)
     if loaded.problem and not args.force:
         raise storage.SaveError(
             args.file, f"{loaded.problem}; --force exports the records before it"
         )
     if loaded.notice:  # the damage, forced past; or another save's journal, not read
-        print(f"tracker: {loaded.notice}", file=sys.stderr)
+        print(inert(f"tracker: {loaded.notice}"), file=sys.stderr)
     try:
         text = export.report_text(loaded.history, args.format, args.gm)
     except Exception as exc:  # the log folded as it is read: the file is at fault, not the app
@@ -44,8 +49,6 @@ def report(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    if args.output.resolve() == args.file.resolve() or storage.is_save(args.output):
-        raise storage.SaveError(args.output, "is a save; choose another file for the report")
     storage.write_text(args.output, text)
-    print(f"Wrote {args.output}", file=sys.stderr)
+    print(inert(f"Wrote {args.output}"), file=sys.stderr)
     return 0

@@ -41,6 +41,7 @@ def library_command(args: argparse.Namespace) -> int:
     import json
 
     from rules.registry import known
+    from rules.text import inert
     from tracker import library, storage
     from tracker.launch import library_of
     from tracker.line_commands.words import need_combatant
@@ -48,7 +49,7 @@ def library_command(args: argparse.Namespace) -> int:
     folder = library_of(args)
     if args.library_command == "add":
         entry, path = library.add_file(folder, args.file, args.replace)
-        print(f"Kept {entry.name} ({entry.system}) in {path}", file=sys.stderr)
+        print(inert(f"Kept {entry.name} ({entry.system}) in {path}"), file=sys.stderr)
         return 0
     if args.library_command == "export":
         state = storage.read(args.save).state
@@ -59,7 +60,7 @@ def library_command(args: argparse.Namespace) -> int:
         return 0
     found = library.load(folder)
     for problem in found.problems:
-        print(f"tracker: {problem}", file=sys.stderr)
+        print(inert(f"tracker: {problem}"), file=sys.stderr)
     entries = found.of(known(args.system)) if args.system else found.entries
     if args.json:
         print(json.dumps([e.to_json() for e in entries], indent=2))

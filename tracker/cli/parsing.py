@@ -13,7 +13,10 @@ class Parser(argparse.ArgumentParser):
     """argparse that reports a bad argument in one line, with exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        from rules.text import inert  # light: no msgspec, no Textual
+
+        # One line whatever an argument it echoes holds (a line break in a file's name).
+        self.exit(2, inert(f"{self.prog}: error: {message}") + "\n")
 
 
 class Version(argparse.Action):

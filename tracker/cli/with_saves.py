@@ -12,6 +12,7 @@ def with_saves(args: argparse.Namespace, go: Callable[[argparse.Namespace], int]
     """``go(args)`` with ``args.saves`` set (and ``args.user_saves``: whether it is the
     user's own folder, not one given by ``--saves``)."""
     from rules.errors import Rejected
+    from rules.text import inert
     from tracker import defaults, storage
     from tracker.library import LibraryError
 
@@ -23,13 +24,13 @@ def with_saves(args: argparse.Namespace, go: Callable[[argparse.Namespace], int]
     try:
         return go(args)
     except (storage.SaveError, Rejected, LibraryError) as exc:
-        print(f"tracker: {exc}", file=sys.stderr)
+        print(inert(f"tracker: {exc}"), file=sys.stderr)
         return 2
     except OSError as exc:  # BrokenPipeError is main's; anything else the file system says
         if isinstance(exc, BrokenPipeError):
             raise
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"tracker: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(inert(f"tracker: {where}{exc.strerror or exc}"), file=sys.stderr)
         return 2
 
 

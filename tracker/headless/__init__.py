@@ -16,6 +16,7 @@ from types import ModuleType
 
 from rules.errors import Rejected
 from rules.registry import part
+from rules.text import inert
 from tracker.headless.odds_output import print_odds
 
 COMMANDS = {"roll": "roll_cli", "odds": "odds_cli"}
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_odds(module.answer(args), args.json)
     except Rejected as exc:
-        print(f"tracker: {exc}", file=sys.stderr)
+        print(inert(f"tracker: {exc}"), file=sys.stderr)
         return 2
     return 0
 

@@ -133,7 +133,7 @@ def run_serve(args: argparse.Namespace) -> int:
     _, dice = dice_for(args.seed)
     session, error = EncounterSession.resume(opened, dice)
     if error:
-        print(f"tracker: {error}", file=sys.stderr)
+        print(inert(f"tracker: {error}"), file=sys.stderr)
         return 2
     table = Table(session)
     try:
@@ -149,14 +149,14 @@ def run_serve(args: argparse.Namespace) -> int:
         raise
     notes = [*skipped, opened.note]
     if server.key_note:
-        print(f"tracker: {server.key_note}", file=sys.stderr)
+        print(inert(f"tracker: {server.key_note}"), file=sys.stderr)
         notes.append(server.key_note)
     try:
         return asyncio.run(_serve(table, server, args.headless, notes, web, url))
     finally:
         error = session.close()
         if error:
-            print(f"tracker: {error}", file=sys.stderr)
+            print(inert(f"tracker: {error}"), file=sys.stderr)
 
 
 async def _serve(
@@ -171,7 +171,7 @@ async def _serve(
         await server.start()
     except OSError as exc:
         print(
-            f"tracker: cannot listen on {server.config.host}:{server.config.port}: {exc}",
+            inert(f"tracker: cannot listen on {server.config.host}:{server.config.port}: {exc}"),
             file=sys.stderr,
         )
         return 2
@@ -184,7 +184,10 @@ async def _serve(
         try:
             await browsers.start()
         except OSError as exc:
-            print(f"tracker: cannot listen on {web[0]}:{web[1]} (--web): {exc}", file=sys.stderr)
+            print(
+                inert(f"tracker: cannot listen on {web[0]}:{web[1]} (--web): {exc}"),
+                file=sys.stderr,
+            )
             server.close()
             await server.wait_closed()
             return 2
@@ -194,10 +197,10 @@ async def _serve(
         # The links, once, where the GM started the table (never in a log): the GM's
         # screen shows them again in the seats dialog (w).
         for link in table.links:
-            print(f"{link.role}:{link.name}  {table.links.url(link)}", flush=True)
+            print(inert(f"{link.role}:{link.name}  {table.links.url(link)}"), flush=True)
     try:
         if headless:
-            print(where, file=sys.stderr, flush=True)
+            print(inert(where), file=sys.stderr, flush=True)
             # What the GM would be shown as a notice (tracker.serve.server.LOG), on stderr.
             said = logging.StreamHandler(sys.stderr)
             said.setFormatter(logging.Formatter("tracker: %(message)s"))
