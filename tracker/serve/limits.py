@@ -321,7 +321,12 @@ class Fair:
                 await self._wake.wait()
                 continue
             began = self.clock()
-            drawn = deliver()
+            try:
+                drawn = deliver()
+            except Exception as exc:  # one seat's failing event stops no other seat's input
+                loop = asyncio.get_running_loop()  # (the table says it in one line)
+                loop.call_exception_handler({"message": "a seat's input", "exception": exc})
+                continue
             if drawn is not None:
                 await asyncio.wait({drawn}, timeout=DRAWN_WITHIN)
             await asyncio.sleep(self.pace(self.clock() - began))
