@@ -4,6 +4,7 @@ from the table's own pages only."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import aiohttp
@@ -133,6 +134,27 @@ async def test_the_seats_take_turns_and_mouse_moves_are_merged() -> None:
     fair.forget("flood")
     assert fair.waiting() == 0
     fair.close()
+
+
+async def test_a_seats_event_that_fails_stops_no_other_seats_input() -> None:
+    fair = Fair()
+    got: list[str] = []
+    told: list[object] = []
+    loop = asyncio.get_running_loop()
+    handler = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _, context: told.append(context.get("exception")))
+
+    def broken() -> None:
+        raise RuntimeError("a seat's app failed as its key was handed on")
+
+    try:
+        fair.submit("broken", 0, broken)
+        fair.submit("fine", 0, lambda: got.append("fine"))
+        await until(lambda: got == ["fine"])  # the pump went on to the next seat
+        assert [type(error) for error in told] == [RuntimeError]  # told, not lost
+    finally:
+        loop.set_exception_handler(handler)
+        fair.close()
 
 
 async def test_the_local_gm_keys_hold_the_seats_too(tmp_path: Path) -> None:

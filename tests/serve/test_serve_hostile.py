@@ -15,7 +15,17 @@ import pytest
 from rules.commands import AddNote
 from tests.serve.serve_helpers import Client, Served, until
 from tracker.serve import limits
-from tracker.serve.limits import FLOODED, MAX_SIZE, MIN_SIZE, Bucket, InputLimit, clamp_size
+from tracker.serve.limits import (
+    FLOODED,
+    MAX_SIZE,
+    MIN_SIZE,
+    PASTE_END,
+    PASTE_START,
+    Bucket,
+    InputLimit,
+    Pastes,
+    clamp_size,
+)
 
 
 def test_sizes_are_clamped() -> None:
@@ -103,6 +113,42 @@ async def test_a_key_flood_closes_the_seat_and_the_table_plays_on(served: Served
     assert "key:alice" in served.server.cooldown
     await gm.close()
     await alice.close()
+
+
+async def test_a_long_paste_is_cut_with_a_line_and_the_seat_plays_on(served: Served) -> None:
+    """A paste beyond the burst (here beyond the flood's bound too, which closed the seat)
+    keeps its first 64 KB, ended there; its rest is skipped, and the seat told in a line."""
+    alice = await Client.join(served, "alice")
+    alice.type(PASTE_START + "x" * 300_000 + PASTE_END)
+    await until(lambda: "Your paste was too long" in alice.text() or alice.seat is None)
+    assert alice.seat is not None
+    alice.type("?")  # a key after it: read as a key, not as more of the paste
+    await until(lambda: "Keys" in alice.text() or alice.seat is None)
+    assert alice.seat is not None and FLOODED not in alice.output
+    await alice.close()
+
+
+def test_a_long_paste_is_skipped_to_its_end_and_one_that_never_ends_floods() -> None:
+    now = [0.0]
+    whole = Pastes(InputLimit(clock=lambda: now[0]))
+    text, cut = whole.admit(PASTE_START + "x" * 300_000 + PASTE_END)  # read at once
+    assert cut and text.endswith("x" + PASTE_END) and not whole.skipping
+    assert not whole.limit.flooding
+    limit = InputLimit(clock=lambda: now[0])
+    pastes = Pastes(limit)
+    text, cut = pastes.admit(PASTE_START + "x" * 100_000)
+    assert cut and len(text) == limits.BYTE_BURST + len(PASTE_END)
+    assert text.endswith(PASTE_END) and not limit.flooding  # one long paste: a person's
+    while not limit.flooding:  # the rest, skipped: counted beyond a long paste's length
+        now[0] += 0.01
+        assert pastes.admit("x" * 32_768) == ("", False)
+        assert pastes.skipped < 2 * limits.MAX_PASTE
+    # Its end comes in two parts: what follows it is typed again.
+    calm = Pastes(InputLimit(clock=lambda: now[0]))
+    calm.admit(PASTE_START + "x" * 100_000)
+    now[0] += 10
+    assert calm.admit("xx\x1b[20") == ("", False)
+    assert calm.admit("1~?") == ("?", False)
 
 
 @pytest.mark.slow

@@ -15,7 +15,7 @@ from tests.serve.serve_helpers import SECRET, Client, encounter, roll, roll_logg
 from tests.serve.web_helpers import Browser, WebServed, channel_of, seat_of, serve_web, until
 from tracker.serve import players
 from tracker.serve.app import TableApp
-from tracker.serve.limits import FLOODED, MAX_SIZE
+from tracker.serve.limits import BYTE_BURST, FLOODED, MAX_SIZE, PASTE_END, PASTE_START
 from tracker.serve.links import Links
 from tracker.serve.seats import Table
 from tracker.serve.web import BACKLOG, Socket
@@ -130,6 +130,47 @@ async def test_a_flood_closes_the_seat_and_the_link_cools_down(web: WebServed) -
     again = await Browser.join(web, link, wait=False)
     await until(lambda: "Closed for flooding" in again.output)
     await until(lambda: again.closed)
+
+
+async def test_a_paste_over_64_kb_is_cut_with_a_line_and_the_seat_plays_on(
+    web: WebServed,
+) -> None:
+    """A paste is one message: one over 64 KB (here over the old 256 KB message bound too)
+    closed the seat, as a flood or by the socket's limit. Now its first 64 KB are read,
+    the paste still ended, and the seat is told in one line."""
+    served = web.served
+    alice = await Browser.join(web, web.link())
+    channel = channel_of(web, "Alice")
+    await until(lambda: channel.ready)  # what she types reaches her own app
+    read: list[str] = []
+    data_received = channel.data_received
+
+    def spy(data: str, kind: object) -> None:  # what the seat reads of what she sent
+        read.append(data)
+        data_received(data, kind)
+
+    channel.data_received = spy  # type: ignore[method-assign]
+    await alice.type(PASTE_START + "x" * 300_000 + PASTE_END)
+    await until(lambda: "Your paste was too long" in alice.text() or alice.closed)
+    assert not alice.closed
+    assert [len(text) for text in read] == [BYTE_BURST + len(PASTE_END)]
+    assert read[0].startswith(PASTE_START + "xxx") and read[0].endswith("x" + PASTE_END)
+    await alice.type("?")  # still at the table, typing keys (not more of the paste)
+    await until(lambda: "Keys" in alice.text())
+    assert not alice.closed and seat_of(web, "Alice") is not None
+    assert not any("Alice" in notice for notice in served.table.notices if "closed" in notice)
+    await alice.close()
+
+
+async def test_a_paste_as_a_browser_sits_down_is_cut_and_ended_too(web: WebServed) -> None:
+    # Sent at once, before her own app is up: kept for it (4 KB at most), the paste ended.
+    alice = await Browser.join(web, web.link(), wait=False)
+    await alice.type(PASTE_START + "x" * 100_000 + PASTE_END)
+    await until(lambda: "Your paste was too long" in alice.text() or alice.closed)
+    await alice.type("?")  # a key, not more of the paste
+    await until(lambda: "Keys" in alice.text() or alice.closed)
+    assert not alice.closed
+    await alice.close()
 
 
 async def test_a_flooding_browser_is_hung_up_before_its_app_ends(web: WebServed) -> None:

@@ -27,10 +27,8 @@ from tracker.screens.encounter_keys.screen_keys import ScreenKeys
 from tracker.screens.encounter_keys.tool_keys import ToolKeys
 from tracker.screens.encounter_keys.turn_keys import TurnKeys
 from tracker.session import Change, EncounterSession
-from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.encounter_view import EncounterView
 from tracker.widgets.key_bar import KeyBar
-from tracker.widgets.roll_log import RollLog
 
 if TYPE_CHECKING:
     from tracker.screens.form import FormScreen
@@ -77,11 +75,12 @@ class EncounterScreen(
         self._warned_at: Encounter | None = None  # n refused here: n again asks to play on
         self._playing_on: str | None = None  # the headline of the end the GM plays on past
         self.library_told: set[str] = set()  # the library's problems told already
+        self.panes = EncounterView()  # held, not looked up (EncounterView says why)
 
     # --- layout and updates ---
 
     def compose(self) -> ComposeResult:
-        yield EncounterView()
+        yield self.panes
         yield KeyBar(first=KEEP_IN_FOOTER)
 
     def on_mount(self) -> None:
@@ -89,7 +88,7 @@ class EncounterScreen(
             self.post_message(EncounterChanged(change))
 
         self._unsubscribe = self.session.subscribe(changed)
-        pane = self.query_one(CombatantsPane)
+        pane = self.panes.combatants
         if self.session.allows("add_combatant"):
             pane.empty_hint = "press a to add a combatant"
         self.reload()
@@ -99,7 +98,7 @@ class EncounterScreen(
         """Show the session's whole state and log (a served seat that was not told of
         changes while a shared view drew it catches up here)."""
         self._show_state(self.session.state)
-        self.query_one(RollLog).show(self.session.history.in_effect())
+        self.panes.roll_log.show(self.session.history.in_effect())
         self._was_over = self.session.outcome().over  # an encounter opened over: no summary
 
     def on_unmount(self) -> None:
@@ -109,12 +108,12 @@ class EncounterScreen(
             self._forget_form(action_id)
 
     def _show_state(self, state: Encounter) -> None:
-        self.query_one(EncounterView).show(state, self.session.outcome())
+        self.panes.show(state, self.session.outcome())
 
     def on_encounter_changed(self, message: EncounterChanged) -> None:
         change = message.change
         self._show_state(change.state)
-        log = self.query_one(RollLog)
+        log = self.panes.roll_log
         happened = change.happened()
         # An undone command's entries are the newest in the log; redo appends them again.
         if change.kind == "undone":

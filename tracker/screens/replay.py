@@ -12,7 +12,6 @@ from rules.history import History
 from rules.replay import Timeline
 from tracker.widgets.encounter_view import EncounterView
 from tracker.widgets.key_bar import KeyBar
-from tracker.widgets.roll_log import RollLog
 from tracker.widgets.timeline_bar import Place, TimelineBar
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -57,10 +56,14 @@ class ReplayScreen(Screen[History | None]):
         self.speed_index = 2
         self.typed = ""
         self._timer: Timer | None = None
+        # Held, not looked up: drawn in on_mount, where a query finds nothing if the app
+        # exits as this screen is mounted (see EncounterView).
+        self.panes = EncounterView(log_title="Roll log (replay)", read_only=True)
+        self.bar = TimelineBar(id="timeline")
 
     def compose(self) -> ComposeResult:
-        yield EncounterView(log_title="Roll log (replay)", read_only=True)
-        yield TimelineBar(id="timeline")
+        yield self.panes
+        yield self.bar
         yield KeyBar(first=KEEP_IN_FOOTER)
 
     def on_mount(self) -> None:
@@ -68,17 +71,17 @@ class ReplayScreen(Screen[History | None]):
         self.watch_position(self.position)
 
     def watch_position(self, position: int) -> None:
-        self.query_one(EncounterView).show(self.timeline.state_at(position))
+        self.panes.show(self.timeline.state_at(position))
         start = max(0, position - LOG_WINDOW + 1)
         shown = [
             (self.timeline.events[i], self.timeline.before(i)) for i in range(start, position + 1)
         ]
-        self.query_one(RollLog).show(shown, mark_last=True)
+        self.panes.roll_log.show(shown, mark_last=True)
         self._show_bar()
 
     def _show_bar(self) -> None:
         state = self.timeline.state_at(self.position)
-        self.query_one(TimelineBar).show(
+        self.bar.show(
             Place(
                 position=self.position,
                 total=len(self.timeline),

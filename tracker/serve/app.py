@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import functools
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, cast
 
+from rich.console import RenderableType
 from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding
@@ -48,6 +51,9 @@ class TableCommands(Provider):
 
 
 GM_INPUT = (events.Key, events.MouseDown, events.Paste)
+# Seconds an exit waits at most for what is being mounted (see ``TableApp.exit``): an app
+# that never draws again still ends.
+EXIT_AT_MOST = 5.0
 
 
 class TableApp(TrackerApp):
@@ -88,6 +94,32 @@ class TableApp(TrackerApp):
         # The local GM's terminal (no ChannelDriver): each key holds the seats' input until
         # this app has drawn it, as an SSH GM's does (tracker.serve.limits.Fair).
         self.goes_first: Fair | None = None
+        self._leaving: asyncio.TimerHandle | None = None  # an exit waiting (see ``exit``)
+
+    def exit(
+        self, result: Any = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """Exit once what is being mounted now is mounted and drawn.
+
+        A seat's app (or a shared view's) is ended from outside, at any moment: its
+        connection closed, its last watcher gone. Ended while a screen is being mounted (a
+        seat that leaves as it sits down, under load), Textual takes the screen's widgets
+        out of the tree before their on_mount runs, and those then fail on what is missing
+        (``NoMatches``, a style not yet read): the seat, or the view, closed by an error.
+        So the exit waits for the next refresh, which comes after any mount in progress
+        (``EXIT_AT_MOST`` seconds at most)."""
+        leave = functools.partial(super().exit, result, return_code, message)
+        if self._leaving is not None:
+            return  # already on its way
+        if not self.call_after_refresh(self._leave, leave):
+            leave()  # closing already: nothing is mounting
+            return
+        self._leaving = asyncio.get_running_loop().call_later(EXIT_AT_MOST, self._leave, leave)
+
+    def _leave(self, leave: Callable[[], None]) -> None:
+        if self._leaving is not None:
+            self._leaving.cancel()
+        leave()
 
     async def on_event(self, event: events.Event) -> None:
         if self.goes_first is not None and isinstance(event, GM_INPUT):

@@ -23,7 +23,16 @@ from tracker.serve import failure
 from tracker.serve.config import Config
 from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN, drawn
 from tracker.serve.heap import Heap
-from tracker.serve.limits import FLOODED, Fair, InputLimit, clamp_size
+from tracker.serve.limits import (
+    CUT,
+    CUT_TOLD_EVERY,
+    FLOODED,
+    Fair,
+    InputLimit,
+    clamp_size,
+    end_paste,
+    open_paste,
+)
 from tracker.serve.players import Player
 from tracker.serve.seats import Seat, Table
 from tracker.serve.views import RESIZE_SETTLE, View, Views, view_key
@@ -94,6 +103,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self._window_change: asyncio.TimerHandle | None = None
         self.window_changes = InputLimit()
         self._flood_closed = False
+        self._cut_told = -CUT_TOLD_EVERY  # when the seat was last told its input was cut
         self._errors = io.StringIO()  # a seat's app's traceback, never the server's stderr
         self._early: str | None = ""  # typed before the own app is up (None: it is)
         self._over = False  # the seat has ended
@@ -141,6 +151,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             muted=True,
             on_input=self._typed,
             on_flood=self._flooded,
+            on_cut=self.cut,
             fair=self.server.fair,
             first=player.role == "gm",  # the GM's keys go first
         )
@@ -267,6 +278,16 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         # little is done with it: the connection goes soon, whether or not the app has closed.
         asyncio.get_running_loop().call_later(HANG_UP, self._hang_up)
 
+    def cut(self) -> None:
+        """What the seat typed or pasted was cut short (the rest dropped): one line says so,
+        on its screen, at most once in ``CUT_TOLD_EVERY`` seconds."""
+        now = time.monotonic()
+        if self.app is None or now - self._cut_told < CUT_TOLD_EVERY:
+            return
+        self._cut_told = now
+        # In the app's own context (see TableApp.mute): this is the connection's callback.
+        self.app.call_later(self.app.notify, CUT, severity="warning", timeout=10, markup=False)
+
     def _hang_up(self) -> None:
         if self.chan is not None and not self.chan.is_closing():  # no farewell yet
             self.chan.write(LEAVE_SCREEN + FLOODED + "\r\n")
@@ -307,7 +328,13 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         if self.seat is not None:
             self.seat.last_input = time.monotonic()
         if self._early is not None:  # its own app is not up yet: kept for it, and started
-            self._early = (self._early + data)[:EARLY_BYTES]
+            room = EARLY_BYTES - len(self._early)  # (full: the rest is dropped)
+            if 0 < room < len(data):  # cut: a paste cut short is ended there
+                kept = self._early + data[:room]
+                self._early = end_paste(kept, open_paste(kept, False))
+                self.cut()
+            elif room > 0:
+                self._early += data
             self._start_own()
             return
         driver = self.app.channel_driver if self.app is not None else None

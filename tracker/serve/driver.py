@@ -17,7 +17,7 @@ from textual.driver import Driver
 from textual.geometry import Size
 
 from tracker import textual_internals
-from tracker.serve.limits import PARSE_STEP, Fair, InputLimit, clamp_size
+from tracker.serve.limits import PARSE_STEP, Fair, InputLimit, Pastes, clamp_size
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -70,6 +70,7 @@ class ChannelDriver(Driver):
     dropped before it is parsed, events beyond it after, and what is let through is parsed
     a step at a time so that other seats are drawn in between. ``on_flood`` is called once
     when the seat has dropped more than a person could ever type; its input stops there.
+    ``on_cut`` is called when what it typed is cut short, short of a flood (a long paste).
     With ``fair``, the events let through wait their turn in the table's input budget before
     the app gets them; with ``first`` too (the GM's), they never wait, and each holds the
     other seats' input until this app has drawn it.
@@ -87,6 +88,7 @@ class ChannelDriver(Driver):
         muted: bool = False,
         on_input: Callable[[], None] | None = None,
         on_flood: Callable[[], None] | None = None,
+        on_cut: Callable[[], None] | None = None,
         fair: Fair | None = None,
         first: bool = False,
     ) -> None:
@@ -96,9 +98,11 @@ class ChannelDriver(Driver):
         self._window = clamp_size(*(size or (0, 0)))  # the client's, as last told
         self._tick: asyncio.TimerHandle | None = None
         self._limit = InputLimit()
+        self._pastes = Pastes(self._limit)  # a paste cut short is ended, its rest skipped
         self._pending = ""  # let through, not parsed yet
         self._step: asyncio.Handle | None = None
         self.on_flood = on_flood
+        self.on_cut = on_cut
         self._flood_told = False
         self.fair = fair
         self.first = first
@@ -142,8 +146,13 @@ class ChannelDriver(Driver):
         """Keys (and mouse reports, pastes...) typed on the client's terminal."""
         if not self._input:
             return
-        self._pending += self._limit.admit_text(data)
-        if not self._flooded() and self._step is None and self._pending:
+        admitted, cut = self._pastes.admit(data)
+        self._pending += admitted
+        if self._flooded():
+            return
+        if cut and self.on_cut is not None:
+            self.on_cut()
+        if self._step is None and self._pending:
             self._step = asyncio.get_running_loop().call_soon(self._parse_step)
 
     def _parse_step(self) -> None:

@@ -34,6 +34,29 @@ FLOOD_EVENTS = 1000
 # Hands an event to a seat's app; returns what to wait on until its work is drawn, if anything.
 Deliver = Callable[[], "asyncio.Future[None] | None"]
 FLOODED = "Closed: this seat sent far more input than anyone types (a flood of keys?)."
+# Told to a seat (once in ``CUT_TOLD_EVERY`` seconds) whose input was cut short: a paste
+# beyond ``BYTE_BURST``, or more typed at once than the seat's budget lets through.
+CUT = (
+    f"Your paste was too long: its first {int(BYTE_BURST) // 1024} KB were kept, the rest dropped."
+)
+CUT_TOLD_EVERY = 5.0
+# A terminal's bracketed paste: what is between these is one paste.
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+# Characters of a paste beyond the burst that are dropped uncounted (the browser's message
+# bound too): a person pastes the whole of a long text at once. Beyond, they count.
+MAX_PASTE = 1024 * 1024
+
+
+def open_paste(text: str, was_open: bool) -> bool:
+    """Whether a paste is open (started, not ended) after ``text``, one was before it or not."""
+    start, end = text.rfind(PASTE_START), text.rfind(PASTE_END)
+    return was_open if start == end else start > end  # (equal: both -1, neither there)
+
+
+def end_paste(text: str, is_open: bool) -> str:
+    """``text``, cut short, with the end of the paste it leaves open put back: else all
+    typed after it would be read as more of the paste."""
+    return text + PASTE_END if is_open else text
 
 
 def clamp_size(width: int, height: int) -> tuple[int, int]:
@@ -104,18 +127,76 @@ class InputLimit:
         self.dropped_events += 1
         return False
 
-    def admit_packet(self, size: int) -> bool:
-        """One message of ``size`` bytes from a browser seat, whole or not at all (its
-        text is then bounded again by the seat's driver, like an SSH seat's)."""
-        if self.events.take_all(1) and self.bytes.take_all(size):
+    def admit_paste(self, data: str) -> tuple[str, bool]:
+        """One paste, whole (a browser's message): its first ``BYTE_BURST`` characters as
+        ``admit_text`` lets them through, and whether any of it was cut. What lies beyond
+        the burst is cut whatever the budget, and not counted: one long paste is a
+        person's, told in a line. Many at once are counted as ``admit_text`` counts them,
+        and flood."""
+        text = self.admit_text(data[: int(BYTE_BURST)])
+        if len(text) == len(data):
+            return text, False
+        return end_paste(text, open_paste(text, False)), True
+
+    def admit_bytes(self, size: int) -> bool:
+        """``size`` bytes read for something that is not text typed (a browser's other
+        packets, or what it sent that is no packet), whole or not at all."""
+        if self.bytes.take_all(size):
             return True
-        self.dropped_events += 1
         self.dropped_bytes += size
         return False
 
     @property
     def flooding(self) -> bool:
         return self.dropped_bytes > FLOOD_BYTES or self.dropped_events > FLOOD_EVENTS
+
+
+@dataclass
+class Pastes:
+    """An SSH seat's input as a stream, paste by paste: a paste cut short by the seat's
+    budget (``InputLimit.admit_text``) is ended where it was cut, as a browser's is, and
+    the rest of it is skipped up to its own end, uncounted up to ``MAX_PASTE``
+    characters (then counted as dropped: a paste that never ends is a flood)."""
+
+    limit: InputLimit
+    open: bool = False  # a paste let through has started and not ended
+    skipping: bool = False  # the rest of a cut paste is being skipped
+    skipped: int = 0
+    _tail: str = ""  # the end of what was skipped: a paste's end may come in two parts
+
+    def admit(self, data: str) -> tuple[str, bool]:
+        """What of ``data`` may be parsed now, and whether any was cut."""
+        data = self._skip(data)
+        text = self.limit.admit_text(data)
+        if len(text) == len(data):
+            self.open = open_paste(text, self.open)
+            return text, False
+        is_open = open_paste(text, self.open)
+        self.open = False
+        if is_open:  # the rest of this paste is skipped, not dropped: uncounted
+            rest = data[len(text) :]
+            end = rest.find(PASTE_END)
+            skipped = rest if end < 0 else rest[: end + len(PASTE_END)]
+            self.limit.dropped_bytes -= min(len(skipped), MAX_PASTE)  # (beyond: counted)
+            self.skipping, self.skipped, self._tail = end < 0, len(skipped), ""
+        return end_paste(text, is_open), True
+
+    def _skip(self, data: str) -> str:
+        if not self.skipping or not data:
+            return data
+        seen = self._tail + data
+        found = seen.find(PASTE_END)
+        if found >= 0:
+            self.skipping = False
+            return seen[found + len(PASTE_END) :]
+        self._tail = seen[-(len(PASTE_END) - 1) :]
+        self.skipped += len(data)
+        self._count(len(data))
+        return ""
+
+    def _count(self, size: int) -> None:
+        """Of ``size`` more skipped, what goes beyond ``MAX_PASTE`` counts as dropped."""
+        self.limit.dropped_bytes += max(0, min(size, self.skipped - MAX_PASTE))
 
 
 # The table's input budget (``Fair``).
@@ -240,7 +321,12 @@ class Fair:
                 await self._wake.wait()
                 continue
             began = self.clock()
-            drawn = deliver()
+            try:
+                drawn = deliver()
+            except Exception as exc:  # one seat's failing event stops no other seat's input
+                loop = asyncio.get_running_loop()  # (the table says it in one line)
+                loop.call_exception_handler({"message": "a seat's input", "exception": exc})
+                continue
             if drawn is not None:
                 await asyncio.wait({drawn}, timeout=DRAWN_WITHIN)
             await asyncio.sleep(self.pace(self.clock() - began))

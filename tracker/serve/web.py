@@ -9,10 +9,11 @@ socket. What the seat's app draws goes out as binary frames; the page sends JSON
 ``["resize", {"width": W, "height": H}]``, ``["ping", text]``, ``["focus"]``, ``["blur"]``.
 
 The bounds are an SSH seat's (tracker/serve/limits.py): the size clamp, the input rate
-(the typed text through the seat's own driver, and every packet counted before it is
-read), ``max_seats``, the idle timeout and the flood cooldown. A browser that does not
-take its frames is closed before they pile up. Tokens are in URLs only: the access log
-is off and aiohttp's own logs go nowhere.
+(every packet counted as an event before it is read; a paste, one packet, cut to the
+input's burst with a line, as an SSH seat's is; the typed text then through the seat's own
+driver; the other packets' bytes counted), ``max_seats``, the idle timeout and the flood
+cooldown. A browser that does not take its frames is closed before they pile up. Tokens
+are in URLs only: the access log is off and aiohttp's own logs go nowhere.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import textual_serve
 from aiohttp import WSMsgType, web
 
 from tracker.serve.channel import SeatChannel
-from tracker.serve.limits import BYTE_BURST, InputLimit, clamp_size
+from tracker.serve.limits import MAX_PASTE, InputLimit, clamp_size
 from tracker.serve.links import Link
 from tracker.serve.players import Player
 from tracker.serve.server import TableServer
@@ -45,9 +46,11 @@ logging.getLogger("aiohttp").addHandler(logging.NullHandler())
 logging.getLogger("aiohttp").propagate = False
 
 STATIC = Path(textual_serve.__file__).parent / "static"
-# Bytes in one WebSocket message beyond which aiohttp closes the socket; one beyond the
-# input's burst (a paste longer than 64 KB, JSON-escaped) is dropped whole.
-MAX_PACKET = 4 * int(BYTE_BURST)
+# Bytes in one WebSocket message beyond which aiohttp closes the socket (it reads a message
+# whole, or not at all). A paste is one message: up to this size, as the page escapes it in
+# JSON (a paste of plain text this long, a paste of control characters a sixth of it), it
+# is read and cut to the input's burst, with a line; beyond, the socket closes.
+MAX_PACKET = MAX_PASTE
 BACKLOG = 4 * 1024 * 1024  # bytes of frames a browser has not taken before it is closed
 SLOW = "Closed: this browser could not keep up with the table."
 HEARTBEAT = 30.0  # seconds between pings: a phone gone to sleep frees its seat
@@ -341,17 +344,27 @@ class BrowserSeat(SeatChannel):
 
     def packet(self, raw: str | bytes) -> None:
         """One message from the page."""
-        if not self.limit.admit_packet(len(raw)):
-            if self.limit.flooding:
-                self._flooded()
-            return
-        try:
-            packet = PACKETS.decode(raw)
-        except (msgspec.DecodeError, RecursionError):
-            return  # not one of the page's packets: ignored, as a key nobody binds
-        if isinstance(packet, Stdin):
-            self.data_received(packet.data, None)
-        elif isinstance(packet, Resize):
+        limit = self.limit
+        if limit.admit_event():
+            try:
+                packet: Packet | None = PACKETS.decode(raw)
+            except (msgspec.DecodeError, RecursionError):
+                packet = None  # not one of the page's packets: ignored, as a key nobody binds
+            if isinstance(packet, Stdin):
+                # A paste is one message: cut to the burst, as an SSH seat's input is, with
+                # the same line (its text is then bounded again by the seat's driver).
+                text, cut = limit.admit_paste(packet.data)
+                if cut:
+                    self.cut()
+                if text:
+                    self.data_received(text, None)
+            elif limit.admit_bytes(len(raw)):
+                self._read(packet)
+        if limit.flooding:
+            self._flooded()
+
+    def _read(self, packet: Packet | None) -> None:
+        if isinstance(packet, Resize):
             self.terminal_size_changed(packet.size.width, packet.size.height, 0, 0)
         elif isinstance(packet, Ping):
             self.socket.send_text(msgspec.json.encode(["pong", packet.data[:MAX_PING]]).decode())

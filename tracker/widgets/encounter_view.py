@@ -22,26 +22,28 @@ class EncounterView(Vertical):
     ) -> None:
         """``read_only``: a replay, where no key applies a result (none is offered)."""
         super().__init__(id=id)
-        self.log_title = log_title
-        self.read_only = read_only
+        # The panes, made here and held, never looked up: an app that exits while this
+        # view is being mounted (a seat that leaves as it sits down) takes them out of the
+        # tree before the screen's on_mount draws them, and a query there found nothing.
+        self.header = EncounterHeader(read_only=read_only, id="header")
+        self.combatants = CombatantsPane(id="combatants")
+        self.combatants.border_title = "Combatants"
+        self.roll_log = RollLog(id="log")
+        self.roll_log.border_title = log_title
+        self.thresholds = ThresholdsPane(id="thresholds")
+        self.thresholds.border_title = "Consequences"
+        self.thresholds.read_only = read_only
 
     def compose(self) -> ComposeResult:
-        yield EncounterHeader(read_only=self.read_only, id="header")
-        yield CombatantsPane(id="combatants")
+        yield self.header
+        yield self.combatants
         with Horizontal(id="results"):
-            yield RollLog(id="log")
-            thresholds = ThresholdsPane(id="thresholds")
-            thresholds.read_only = self.read_only
-            yield thresholds
-
-    def on_mount(self) -> None:
-        self.query_one(CombatantsPane).border_title = "Combatants"
-        self.query_one(ThresholdsPane).border_title = "Consequences"
-        self.query_one(RollLog).border_title = self.log_title
+            yield self.roll_log
+            yield self.thresholds
 
     def show(self, state: Encounter, result: Outcome | None = None) -> None:
         """Draw the state in every pane but the log (which each screen fills its own way);
         ``result``: the fight's outcome, when the state is only what a seat may see."""
-        self.query_one(EncounterHeader).show(state, result)
-        self.query_one(CombatantsPane).show(state)
-        self.query_one(ThresholdsPane).show(state)
+        self.header.show(state, result)
+        self.combatants.show(state)
+        self.thresholds.show(state)
