@@ -1,0 +1,40 @@
+"""Generic d20's condition names as a table types them: the SRD 5.1's fifteen, a British
+spelling read as the SRD's ("Paralysed" is paralyzed), and any other name a label of the
+table's own that the rules leave alone, said so as it is added (with the SRD name it is
+likely meant for). The name stays as typed on the combatant; only its reading changes."""
+
+from __future__ import annotations
+
+from difflib import get_close_matches
+
+from .table import CONDITIONS
+
+# The spellings of a tracker that writes "Armour Class": the same condition. (Of the SRD's
+# fifteen only paralyzed is spelt otherwise in British English.)
+SPELLINGS = {"paralysed": "paralyzed"}
+# How close a typed name must be to an SRD name to be asked "did you mean" (difflib's ratio):
+# "paralized", "stun" and "poison" are; "hasted", "blessed" and "dazed" are not.
+CLOSE = 0.7
+SHOWN = 40  # characters of a typed name repeated in a note
+
+
+def srd_name(name: str) -> str:
+    """The SRD condition ``name`` is, in the SRD's spelling ("" for a label of the table's
+    own)."""
+    key = " ".join(name.split()).casefold()
+    key = SPELLINGS.get(key, key)
+    return key if key in CONDITIONS else ""
+
+
+def condition_note(name: str) -> str:
+    """One line on a condition just added, when its name is not the SRD's own word: a
+    British spelling read as the SRD condition, or a label with no rules effect (and the
+    SRD name it is likely meant for). "" for an SRD name written as the SRD writes it."""
+    found = srd_name(name)
+    shown = " ".join(name.split())[:SHOWN]
+    if found:
+        return "" if shown.casefold() == found else f"{shown} is read as the SRD's {found}"
+    key = shown.casefold()
+    close = get_close_matches(key, (*CONDITIONS, *SPELLINGS), n=1, cutoff=CLOSE)
+    guess = f" (did you mean {SPELLINGS.get(close[0], close[0])}?)" if close else ""
+    return f"{shown} is no SRD condition: a label with no rules effect{guess}"
