@@ -5,16 +5,16 @@ likely meant for). The name stays as typed on the combatant; only its reading ch
 
 from __future__ import annotations
 
-from difflib import get_close_matches
-
 from .table import CONDITIONS
 
 # The spellings of a tracker that writes "Armour Class": the same condition. (Of the SRD's
 # fifteen only paralyzed is spelt otherwise in British English.)
 SPELLINGS = {"paralysed": "paralyzed"}
-# How close a typed name must be to an SRD name to be asked "did you mean" (difflib's ratio):
-# "paralized", "stun" and "poison" are; "hasted", "blessed" and "dazed" are not.
-CLOSE = 0.7
+# How close a typed name must be to an SRD name to be asked "did you mean": at most 2 letters
+# changed, added or dropped ("paralized", "unconcious"), or its start ("stun", "poison"), of
+# a name of at least 4 letters; "hasted", "blessed" and "dazed" are not close.
+CHANGES = 2
+SHORTEST = 4
 SHOWN = 40  # characters of a typed name repeated in a note
 
 
@@ -35,6 +35,27 @@ def condition_note(name: str) -> str:
     if found:
         return "" if shown.casefold() == found else f"{shown} is read as the SRD's {found}"
     key = shown.casefold()
-    close = get_close_matches(key, (*CONDITIONS, *SPELLINGS), n=1, cutoff=CLOSE)
-    guess = f" (did you mean {SPELLINGS.get(close[0], close[0])}?)" if close else ""
+    close = meant_for(key)
+    guess = f" (did you mean {close}?)" if close else ""
     return f"{shown} is no SRD condition: a label with no rules effect{guess}"
+
+
+def meant_for(key: str) -> str:
+    """The SRD condition a name not its own is likely a slip for ("" when none is close)."""
+    if len(key) < SHORTEST:
+        return ""
+    changes, found = min((_changes(key, name), name) for name in (*CONDITIONS, *SPELLINGS))
+    if changes > CHANGES:
+        found = next((name for name in CONDITIONS if name.startswith(key)), "")
+    return SPELLINGS.get(found, found)
+
+
+def _changes(typed: str, name: str) -> int:
+    """The letters to change, add or drop to make ``typed`` into ``name`` (Levenshtein's
+    distance, one row at a time: the names are short and few)."""
+    row = list(range(len(name) + 1))
+    for i, letter in enumerate(typed, start=1):
+        diagonal, row[0] = row[0], i
+        for j, other in enumerate(name, start=1):
+            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (letter != other))
+    return row[-1]
