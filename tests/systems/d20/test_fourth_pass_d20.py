@@ -236,6 +236,29 @@ def test_the_damage_odds_follow_resistance_vulnerability_and_petrified(fields, c
     assert odds.extra["drop"] == drop
 
 
+@pytest.mark.parametrize(
+    ("fields", "condition", "mean"),
+    [
+        ({"resistances": ("slashing",), "vulnerabilities": ("slashing",)}, "", "7"),
+        ({}, "Petrified", "3.50"),
+    ],
+)
+async def test_the_attack_dialog_by_keys_gives_the_damage_after_resistance_and_petrified(
+    tmp_path: Path, fields: dict[str, Any], condition: str, mean: str
+) -> None:
+    # 1d8+3 is 4 to 11: halved then doubled 4 4 6 6 8 8 10 10 (mean 7, not 7.50); halved
+    # alone 2 2 3 3 4 4 5 5 (mean 3.50)
+    foe = structs.replace(FOE_SHEET, hp=30, hp_max=30, **fields)
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", foe))
+    if condition:
+        history.commit(decide(history.state, AddCondition("c2", condition), ScriptedDice([])))
+    app = make_app(tmp_path, ScriptedDice([]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await until(pilot, lambda: "damage mean" in screen_text(app), "the attack dialog's odds")
+        assert f"damage mean {mean} on a hit" in screen_text(app)
+
+
 # --- D4-13: condition names ----------------------------------------------------------------------
 
 
