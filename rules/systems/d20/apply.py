@@ -145,12 +145,13 @@ def _death_saved(state: Encounter, event: D20DeathSaved) -> Encounter:
     sheet = sheet_of(state.combatant(event.combatant_id))
     if event.result == "revived":
         sheet = structs.replace(sheet, hp=1, death_successes=0, death_failures=0, stable=False)
+    elif event.successes >= DEATH_SAVES:  # stable: "both reset to zero" (the log keeps them)
+        sheet = structs.replace(sheet, death_successes=0, death_failures=0, stable=True)
     else:
         sheet = structs.replace(
             sheet,
             death_successes=event.successes,
             death_failures=event.failures,
-            stable=event.successes >= DEATH_SAVES,
             dead=event.failures >= DEATH_SAVES,
         )
     state = _sheet(state, event.combatant_id, sheet)

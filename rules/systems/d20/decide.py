@@ -43,6 +43,7 @@ from .sheet import D20Sheet, life_word, take_damage
 from .standing import (
     attack_mode,
     concentration_waiting,
+    damage_modifier,
     legendary_left,
     reaction_used,
     save_mode,
@@ -141,7 +142,7 @@ def damage_events(
 ) -> list[Any]:
     """The damage to one target, and the concentration it ends by dropping it."""
     sheet = sheet_of(target)
-    modifier = dmg.modifier_of(kind, sheet.resistances, sheet.vulnerabilities, sheet.immunities)
+    modifier = damage_modifier(target, kind)
     amount = dmg.adjusted(rolled, modifier, half)
     events: list[Any] = [
         D20Damaged(target.id, dealer_id, rolled, amount, kind, modifier, critical, half)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import Rejected
 from rules.odds import percent, whose_chances
 
-from . import table as dmg
 from .events import (
     ACTION,
     D20Attack,
@@ -22,7 +21,15 @@ from .events import (
     sheet_of,
 )
 from .odds import Swing, attack_odds, death_odds, drop_chance, save_odds
-from .standing import attack_mode, attacks_left, in_turn, out_word, save_mode, why_not
+from .standing import (
+    attack_mode,
+    attacks_left,
+    damage_modifier,
+    in_turn,
+    out_word,
+    save_mode,
+    why_not,
+)
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -60,9 +67,7 @@ def attack_figures(
     """An attack's tiers, its damage's mean and the chance it drops ``target``, which has
     ``standing`` hit points left (-1: as it stands now; 0: none, already down)."""
     against = sheet_of(target)
-    modifier = dmg.modifier_of(
-        damage_type, against.resistances, against.vulnerabilities, against.immunities
-    )
+    modifier = damage_modifier(target, damage_type)
     if standing < 0:  # as it stands now
         standing = against.hp + against.temp_hp if against.hp > 0 else 0
     to_drop = standing or None
@@ -98,9 +103,7 @@ def swings_this_round(
     def swings(who: Combatant[Any], chosen: int, count: int) -> tuple[Swing, ...]:
         sheet = sheet_of(who)
         mode, _, auto_crit = attack_mode(who, target, chosen)
-        modifier = dmg.modifier_of(
-            sheet.damage_type, against.resistances, against.vulnerabilities, against.immunities
-        )
+        modifier = damage_modifier(target, sheet.damage_type)
         one = Swing(
             sheet.attack_bonus,
             against.ac,

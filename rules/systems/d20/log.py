@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.events import ConditionAdded
 from rules.logline import Line, LogEntry, Span, spans
 
+from .condition_names import condition_note
 from .events import (
     LEGENDARY,
     REACTION,
@@ -22,7 +24,7 @@ from .events import (
     D20Settled,
     sheet_of,
 )
-from .sheet import take_damage
+from .sheet import D20Sheet, massive, take_damage
 from .table import ABILITY_NAMES, MODE_WORD
 
 if TYPE_CHECKING:
@@ -226,7 +228,8 @@ def _damaged(state: Encounter, event: D20Damaged) -> Line:
         if before.temp_hp != after.temp_hp:
             parts.append(f" (temp {before.temp_hp} → {after.temp_hp})")
         if after.dead and not before.dead:
-            parts.append(Span(" dead" if before.hero else " dies", "dying"))
+            why = f": {why_dead(before, event.amount)}" if before.hero else ""
+            parts.append(Span(f" dead{why}" if before.hero else " dies", "dying"))
         elif after.down and not before.down:
             parts.append(Span(" dying", "dying"))
         elif before.down and after.death_failures != before.death_failures:
@@ -234,8 +237,19 @@ def _damaged(state: Encounter, event: D20Damaged) -> Line:
     return spans(*parts)
 
 
+def why_dead(hero: D20Sheet, amount: int) -> str:
+    """Why ``amount`` damage kills a hero: massive damage (the numbers that make it so), or
+    its third death save failure."""
+    past = massive(hero, amount)
+    if not past:
+        return "three death save failures"
+    where = "past 0" if hero.hp > 0 else "at 0 hit points"
+    return f"massive damage, {past} {where} is at least its maximum of {hero.hp_max}"
+
+
 def alerts(state: Encounter, event: Any) -> list[str]:
-    """A critical hit, a hero dropping or dying, a monster slain."""
+    """A critical hit, a hero dropping or dying (and why), a monster slain; how a condition
+    just added is read when its name is not the SRD's own word."""
     match event:
         case D20Attacked(outcome="critical"):
             return [f"Critical hit on {state.name_of(event.target_id)}!"]
@@ -246,9 +260,13 @@ def alerts(state: Encounter, event: Any) -> list[str]:
             before = sheet_of(target)
             after = take_damage(before, event.amount, event.critical)
             if after.dead and not before.dead:
-                return [f"{target.name} is dead"]
+                why = f": {why_dead(before, event.amount)}" if before.hero else ""
+                return [f"{target.name} is dead{why}"]
             if after.down and not before.down:
                 return [f"{target.name} drops to 0 hit points: dying"]
         case D20DeathSaved(failures=failures) if failures >= 3:
             return [f"{state.name_of(event.combatant_id)} dies"]
+        case ConditionAdded():
+            note = condition_note(event.condition.name)
+            return [note] if note else []
     return []

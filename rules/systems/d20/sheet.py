@@ -326,19 +326,35 @@ def take_damage(sheet: D20Sheet, amount: int, critical: bool = False) -> D20Shee
     changes: dict[str, object] = {"temp_hp": sheet.temp_hp - temp}
     if left and sheet.hp <= 0:
         if sheet.hero:
-            failures = sheet.death_failures + (2 if critical else 1)
-            changes.update(death_failures=min(failures, 3), stable=False)
-            changes["dead"] = failures >= 3 or left >= sheet.hp_max
+            # A stable hero's counts start again from 0 (an older save may have kept them).
+            failures = (0 if sheet.stable else sheet.death_failures) + (2 if critical else 1)
+            successes = 0 if sheet.stable else sheet.death_successes
+            changes.update(death_successes=successes, death_failures=min(failures, 3))
+            changes.update(stable=False, dead=failures >= 3 or massive(sheet, amount) > 0)
         return structs.replace(sheet, **changes)
     if left:
         hp = max(sheet.hp - left, 0)
         changes["hp"] = hp
         if hp == 0 and sheet.hero:
             changes.update(death_successes=0, death_failures=0, stable=False)
-            changes["dead"] = left - sheet.hp >= sheet.hp_max
+            changes["dead"] = massive(sheet, amount) > 0
         if hp == 0 and not sheet.hero:
             changes["dead"] = True
     return structs.replace(sheet, **changes)
+
+
+def past_zero(sheet: D20Sheet, amount: int) -> int:
+    """The damage left once ``amount`` (temporary hit points spent first) has taken the
+    sheet to 0 hit points (0 when it does not)."""
+    left = amount - min(sheet.temp_hp, amount)
+    return max(left - max(sheet.hp, 0), 0)
+
+
+def massive(sheet: D20Sheet, amount: int) -> int:
+    """The damage past 0 when it is at least a hero's hit point maximum (the SRD's instant
+    death), else 0."""
+    past = past_zero(sheet, amount) if sheet.hero else 0
+    return past if past and past >= sheet.hp_max else 0
 
 
 def healed(sheet: D20Sheet, amount: int, temporary: bool) -> D20Sheet:

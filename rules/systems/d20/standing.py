@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .condition_names import srd_name
 from .events import ACTION, ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
 from .sheet import LAIR, D20Sheet, Stamp, life_word
 from .table import (
@@ -17,7 +18,10 @@ from .table import (
     DEX_SAVES_AT_DISADVANTAGE,
     FAILS_STR_DEX,
     INCAPACITATING,
+    PETRIFIED,
     PRONE,
+    UNCONSCIOUS,
+    modifier_of,
 )
 
 if TYPE_CHECKING:
@@ -25,15 +29,17 @@ if TYPE_CHECKING:
 
 
 NO_CONDITIONS: frozenset[str] = frozenset()
+UNTYPED = "-"  # damage with no type, as petrified resists it (no sheet's type is "-")
 
 
 def conditions_of(combatant: Combatant[Any]) -> frozenset[str]:
-    """Its conditions by their SRD names (a dying or stable hero is unconscious)."""
+    """Its conditions by their SRD names, a British spelling read as the SRD's ("Paralysed"),
+    a label of the table's own as typed (a dying or stable hero is unconscious)."""
     if not combatant.conditions and combatant.sheet.hp > 0:
         return NO_CONDITIONS  # most combatants, most of the time (a forecast's runs)
-    names = {c.name.casefold() for c in combatant.conditions}
+    names = {srd_name(c.name) or c.name.casefold() for c in combatant.conditions}
     if life_word(combatant.sheet) in ("dying", "stable"):
-        names.add("unconscious")
+        names.add(UNCONSCIOUS)
     return frozenset(names)
 
 
@@ -52,15 +58,28 @@ def attack_mode(
         down += [f"-{attacker.name} {c}" for c in sorted(mine & ATTACKS_AT_DISADVANTAGE)]
         up += [f"+{target.name} {c}" for c in sorted(theirs & ATTACKED_WITH_ADVANTAGE)]
         down += [f"-{target.name} {c}" for c in sorted(theirs & ATTACKED_WITH_DISADVANTAGE)]
-        if PRONE in theirs:
+        if PRONE in theirs or UNCONSCIOUS in theirs:  # an unconscious creature falls prone
+            lying = "prone" if PRONE in theirs else "prone (unconscious)"
             if ranged:
-                down.append(f"-{target.name} prone")
+                down.append(f"-{target.name} {lying}")
             else:
-                up.append(f"+{target.name} prone")
+                up.append(f"+{target.name} {lying}")
     mode = (1 if up else 0) - (1 if down else 0)
     reasons = (*up, *down)
     auto_crit = not ranged and bool(theirs & CRITICAL_WHEN_HIT)
     return mode, reasons, auto_crit
+
+
+def damage_modifier(target: Combatant[Any], kind: str) -> str:
+    """What ``target`` does to damage of type ``kind`` (``table.modifier_of``): its sheet's
+    resistances, vulnerabilities and immunities, and petrified's resistance to all damage
+    (typeless too) and immunity to poison."""
+    sheet = sheet_of(target)
+    resist, immune = sheet.resistances, sheet.immunities
+    if target.conditions and PETRIFIED in conditions_of(target):
+        kind = kind or UNTYPED
+        resist, immune = (*resist, kind), (*immune, "poison")
+    return modifier_of(kind, resist, sheet.vulnerabilities, immune)
 
 
 def save_mode(target: Combatant[Any], ability: str) -> tuple[int, bool]:

@@ -16,6 +16,7 @@ from rules.errors import Rejected
 from rules.system import LAST_ROLL, Action, Damage, Figure, Landing, RuleSystem, Tier, Track
 
 from . import apply, decide, encounter_odds, forms, log, solo
+from .condition_names import condition_note
 from .events import (
     D20Apply,
     D20Attack,
@@ -257,6 +258,8 @@ class GenericD20(RuleSystem):
             command = self.action_command(state, action, values)
             if isinstance(command, D20Attack):
                 return forms.attack_preview(state, command)
+            if isinstance(command, D20SaveEffect) and command.condition.strip():
+                return condition_note(command.condition)  # "Paralysed" read as paralyzed
         except Rejected as exc:
             return exc.message
         return ""

@@ -62,6 +62,7 @@ ATTACKED_WITH_ADVANTAGE = frozenset(
 ATTACKED_WITH_DISADVANTAGE = frozenset({"invisible"})
 # Prone: attacks against it within 5 feet have advantage, from farther disadvantage.
 PRONE = "prone"
+UNCONSCIOUS, PETRIFIED = "unconscious", "petrified"  # unconscious includes prone
 # A hit from within 5 feet on the bearer is a critical hit.
 CRITICAL_WHEN_HIT = frozenset({"paralyzed", "unconscious"})
 # The bearer automatically fails Strength and Dexterity saving throws.
@@ -161,15 +162,20 @@ def rolled(text: str, critical: bool, dice: DiceSource) -> tuple[int, tuple[Piec
 def modifier_of(
     kind: str, resist: tuple[str, ...], vulnerable: tuple[str, ...], immune: tuple[str, ...]
 ) -> str:
-    """What the target's sheet does to a damage type: "immune", "resistant", "vulnerable"
-    or ""."""
-    if kind and kind in immune:
+    """What the target's sheet does to a damage type: "immune", "resistant", "vulnerable",
+    both (``RESISTANT_THEN_VULNERABLE``) or ""."""
+    if not kind:
+        return ""
+    if kind in immune:
         return "immune"
-    if kind and kind in resist and kind not in vulnerable:
-        return "resistant"
-    if kind and kind in vulnerable and kind not in resist:
-        return "vulnerable"
-    return ""
+    halves, doubles = kind in resist, kind in vulnerable
+    if halves and doubles:
+        return RESISTANT_THEN_VULNERABLE
+    return "resistant" if halves else "vulnerable" if doubles else ""
+
+
+# Both to one type: the SRD applies resistance, then vulnerability (25 -> 12 -> 24).
+RESISTANT_THEN_VULNERABLE = "resistant then vulnerable"
 
 
 def adjusted(amount: int, modifier: str, half: bool = False) -> int:
@@ -183,4 +189,6 @@ def adjusted(amount: int, modifier: str, half: bool = False) -> int:
             return amount // 2
         case "vulnerable":
             return amount * 2
+        case "resistant then vulnerable":  # halved (rounded down), then doubled
+            return amount // 2 * 2
     return amount

@@ -171,9 +171,11 @@ def test_a_saves_chance_is_every_d20_the_rules_can_roll(dc, restrained):
     assert save_chance(2, dc, -1 if restrained else 0) == counted.get(True, Fraction(0))
 
 
-def test_a_dying_heros_chance_of_each_end_is_every_path_of_death_saves():
-    # Every face of every save, as every_path would, but the paths that reach the same tally
-    # of saves are merged before the next save: thousands of states, not 20**5 paths.
+def death_ends_counted(start: Any) -> tuple[Fraction, Fraction, Fraction]:
+    """Orla's (c2) chance to come back, to stabilise and to die, left alone from ``start``:
+    every face of every save, as every_path would, but the paths that reach the same tally of
+    saves are merged before the next save (thousands of states, not 20**5 paths)."""
+
     def tally_of(state: Any) -> tuple[int, ...]:
         orla = sheet(state, "c2")
         return (orla.hp, orla.death_successes, orla.death_failures, orla.stable, orla.dead)
@@ -186,9 +188,8 @@ def test_a_dying_heros_chance_of_each_end_is_every_path_of_death_saves():
 
     counted: dict[str, Fraction] = {}
     alive: dict[tuple[int, ...], tuple[Any, Fraction]] = {}
-    start = dying_hero()
     alive[tally_of(start)] = (start, Fraction(1))
-    for round_ in range(1, 10):
+    for round_ in range(start.round, start.round + 9):
         after: dict[tuple[int, ...], tuple[Any, Fraction]] = {}
         for state, chance in alive.values():
             state = state.update(round=round_)
@@ -208,7 +209,12 @@ def test_a_dying_heros_chance_of_each_end_is_every_path_of_death_saves():
             break
     assert not alive, "death saves that never end"
     assert sum(counted.values()) == 1
-    assert death_ends(0, 0) == (counted["revived"], counted["stable"], counted["dead"])
+    revived, stable, dead = (counted.get(end, Fraction(0)) for end in ("revived", "stable", "dead"))
+    return revived, stable, dead
+
+
+def test_a_dying_heros_chance_of_each_end_is_every_path_of_death_saves():
+    assert death_ends(0, 0) == death_ends_counted(dying_hero())
 
 
 # --- the headless commands -----------------------------------------------------------------------

@@ -1,0 +1,61 @@
+"""Generic d20's condition names as a table types them: the SRD 5.1's fifteen, a British
+spelling read as the SRD's ("Paralysed" is paralyzed), and any other name a label of the
+table's own that the rules leave alone, said so as it is added (with the SRD name it is
+likely meant for). The name stays as typed on the combatant; only its reading changes."""
+
+from __future__ import annotations
+
+from .table import CONDITIONS
+
+# The spellings of a tracker that writes "Armour Class": the same condition. (Of the SRD's
+# fifteen only paralyzed is spelt otherwise in British English.)
+SPELLINGS = {"paralysed": "paralyzed"}
+# How close a typed name must be to an SRD name to be asked "did you mean": at most 2 letters
+# changed, added or dropped ("paralized", "unconcious"), or its start ("stun", "poison"), of
+# a name of at least 4 letters; "hasted", "blessed" and "dazed" are not close.
+CHANGES = 2
+SHORTEST = 4
+SHOWN = 40  # characters of a typed name repeated in a note
+
+
+def srd_name(name: str) -> str:
+    """The SRD condition ``name`` is, in the SRD's spelling ("" for a label of the table's
+    own)."""
+    key = " ".join(name.split()).casefold()
+    key = SPELLINGS.get(key, key)
+    return key if key in CONDITIONS else ""
+
+
+def condition_note(name: str) -> str:
+    """One line on a condition just added, when its name is not the SRD's own word: a
+    British spelling read as the SRD condition, or a label with no rules effect (and the
+    SRD name it is likely meant for). "" for an SRD name written as the SRD writes it."""
+    found = srd_name(name)
+    shown = " ".join(name.split())[:SHOWN]
+    if found:
+        return "" if shown.casefold() == found else f"{shown} is read as the SRD's {found}"
+    key = shown.casefold()
+    close = meant_for(key)
+    guess = f" (did you mean {close}?)" if close else ""
+    return f"{shown} is no SRD condition: a label with no rules effect{guess}"
+
+
+def meant_for(key: str) -> str:
+    """The SRD condition a name not its own is likely a slip for ("" when none is close)."""
+    if len(key) < SHORTEST:
+        return ""
+    changes, found = min((_changes(key, name), name) for name in (*CONDITIONS, *SPELLINGS))
+    if changes > CHANGES:
+        found = next((name for name in CONDITIONS if name.startswith(key)), "")
+    return SPELLINGS.get(found, found)
+
+
+def _changes(typed: str, name: str) -> int:
+    """The letters to change, add or drop to make ``typed`` into ``name`` (Levenshtein's
+    distance, one row at a time: the names are short and few)."""
+    row = list(range(len(name) + 1))
+    for i, letter in enumerate(typed, start=1):
+        diagonal, row[0] = row[0], i
+        for j, other in enumerate(name, start=1):
+            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (letter != other))
+    return row[-1]
