@@ -68,7 +68,7 @@ def refused_at_once(done: Measured, plain: Measured, path: Path, why: str) -> No
 
 
 @pytest.mark.parametrize("count", [COMBATANTS + 1, 20_000])
-@pytest.mark.parametrize("command", ["export", "open"])
+@pytest.mark.parametrize("command", ["export", "open", "replay"])
 def test_a_save_of_more_combatants_than_a_fight_may_hold_is_refused_at_once(
     tmp_path: Path, count: int, command: str
 ) -> None:
@@ -81,7 +81,7 @@ def test_a_save_of_more_combatants_than_a_fight_may_hold_is_refused_at_once(
 
 
 @pytest.mark.parametrize("count", [SAVED_CONDITIONS + 1, 20_000])
-@pytest.mark.parametrize("command", ["export", "open"])
+@pytest.mark.parametrize("command", ["export", "open", "replay"])
 def test_a_save_of_more_conditions_on_a_combatant_than_it_may_carry_is_refused_at_once(
     tmp_path: Path, count: int, command: str
 ) -> None:
