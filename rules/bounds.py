@@ -2,7 +2,8 @@
 
 A modifier is what is added to a roll; none of the four rule texts comes near ``MODIFIER``
 (a LiveHack hero's best bonus is in the tens), and exact odds of a bigger one cost time that
-grows with it. Other numbers (a track's maximum, a count) are bounded by ``LIMIT``.
+grows with it. Other numbers typed (a track's maximum) are bounded by ``LIMIT``; how many
+of a thing a fight may hold (combatants, conditions, any list in a save), by the counts below.
 """
 
 from __future__ import annotations
@@ -25,6 +26,26 @@ TEXT = 4000
 # make of bounded input, short of a count that would keep a loop or a screen busy for ever.
 SAVED_NUMBER = 10**9
 
+# --- counts: how many of a thing a fight (and so a save) may hold --------------------------
+# Each is refused in one line where a save is read and where a command would pass it; a
+# count a system keeps on its sheets (a Multiattack) is bounded in its folder, by its type.
+#
+# Combatants in one encounter: five times the biggest fight measured (200, docs/performance.md),
+# and short of what stalls: with 20,000 log entries, 1,000 drew their first frame in 2.5 s of
+# CPU and exported in 7 s and 200 MB, where a save of 20,000 took 3.3 GB to export.
+COMBATANTS = 1_000
+# Conditions one combatant may be given by a command (a table tracks a handful) ...
+CONDITIONS = 50
+# ... and may carry in a save: room for those a system puts on by itself (dead, an effect's),
+# short of what slows the screen (20,000 on each of a few goblins did not draw in 600 s; 100 on
+# each of 1,000 combatants drew in 5 s of CPU).
+SAVED_CONDITIONS = 2 * CONDITIONS
+# Any other list in a record or a state (the events of one record, the dice of a roll, a
+# sheet's skills): the longest play makes is one record's events when every condition of every
+# combatant expires at once (COMBATANTS x SAVED_CONDITIONS), with room for the solo sides'
+# answer; short of the tens of millions of small items a 64 MB save could spell.
+SAVED_COUNT = 2 * COMBATANTS * SAVED_CONDITIONS
+
 
 def within(value: int, label: str, low: int, high: int) -> int:
     """``value``, or ``Rejected`` naming ``label`` when it is outside ``low..high``."""
@@ -40,8 +61,9 @@ def modifier(value: int, label: str) -> int:
 
 def out_of_bounds(value: object) -> str | None:
     """What in ``value`` (a Struct, or tuples, lists and dicts of them) no input could hold:
-    a text longer than ``TEXT``, a number beyond ``SAVED_NUMBER`` (or not a number); None
-    if nothing. A command is checked with it as it comes in, a record as a save is opened."""
+    a text longer than ``TEXT``, a number beyond ``SAVED_NUMBER`` (or not a number), a list
+    of more than ``SAVED_COUNT`` items; None if nothing. A command is checked with it as it
+    comes in, a record as a save is opened."""
     if isinstance(value, str):
         if len(value) > TEXT:
             return f"a text is {len(value):,} characters long (at most {TEXT:,})"
@@ -57,10 +79,13 @@ def out_of_bounds(value: object) -> str | None:
     items: Iterable[object]
     if fields is not None:
         items = [getattr(value, name) for name in fields]
-    elif isinstance(value, dict):
-        items = (part for pair in value.items() for part in pair)
-    elif isinstance(value, tuple | list | set | frozenset):
-        items = value
+    elif isinstance(value, tuple | list | set | frozenset | dict):
+        if len(value) > SAVED_COUNT:
+            return f"a list holds {len(value):,} items (at most {SAVED_COUNT:,})"
+        if isinstance(value, dict):
+            items = (part for pair in value.items() for part in pair)
+        else:
+            items = value
     else:
         return None
     for item in items:

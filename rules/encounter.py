@@ -9,10 +9,11 @@ types of the system its header names.
 
 from __future__ import annotations
 
-from typing import Any, Generic, Self, TypeAlias, TypeVar
+from typing import Annotated, Any, Generic, Self, TypeAlias, TypeVar
 
-from msgspec import Struct, structs
+from msgspec import Meta, Struct, structs
 
+from rules.bounds import COMBATANTS, SAVED_CONDITIONS
 from rules.conditions import Condition, Duration, Expiry
 from rules.errors import Rejected
 from rules.events import CoreEvent, Name
@@ -33,7 +34,8 @@ class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
     side: str = "foes"
     gm_only: bool = False
     notes: str = ""
-    conditions: tuple[Condition, ...] = ()
+    # A save holding more is refused as it is decoded (rules.bounds says why the number).
+    conditions: Annotated[tuple[Condition, ...], Meta(max_length=SAVED_CONDITIONS)] = ()
     policy: str = ""  # how the tracker plays it on a solo side; "" is the system's default
     initiative: int | None = None  # None: none rolled or set yet
     group: str = ""  # the id of the first of a group added together ("" alone): one roll
@@ -53,7 +55,8 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
     name: Name
     system: str
     round: int = 1
-    combatants: tuple[Combatant[S], ...] = ()  # in turn order
+    # In turn order; a save holding more is refused as it is decoded (rules.bounds: why).
+    combatants: Annotated[tuple[Combatant[S], ...], Meta(max_length=COMBATANTS)] = ()
     current_id: str | None = None
     next_number: int = 1  # for the next combatant id
     last_roll: R | None = None
@@ -62,7 +65,8 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
     # The system's own tokens, pots...: its ``new_state()`` from the start (NoState for a
     # system that keeps none), so the default only fills saves that predate the field.
     system_state: X = NoState()  # type: ignore[assignment]  # NoState stands for any X here
-    solo_sides: tuple[str, ...] = ()  # the sides the tracker plays by itself
+    # The sides the tracker plays by itself: each is some combatant's side.
+    solo_sides: Annotated[tuple[str, ...], Meta(max_length=COMBATANTS)] = ()
 
     def is_solo(self, combatant: Combatant[Any]) -> bool:
         """Whether the tracker makes this combatant's choices."""

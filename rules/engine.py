@@ -9,10 +9,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import msgspec
 from msgspec import structs
 
 from rules import initiative, plain_dice
-from rules.bounds import LIMIT, NAME, out_of_bounds, within
+from rules.bounds import (
+    COMBATANTS,
+    CONDITIONS,
+    LIMIT,
+    NAME,
+    SAVED_CONDITIONS,
+    out_of_bounds,
+    within,
+)
 from rules.commands import (
     AddCombatant,
     AddCombatants,
@@ -199,12 +208,25 @@ def _change_track(state: Encounter, cmd: ChangeTrack) -> TrackChanged:
     return TrackChanged(target.id, track.name, track.value, after)
 
 
+def _as_saved(sheet: object) -> object:
+    """``sheet`` if a save could hold it: its type's bounds (a system's count that drives a
+    loop, like a Multiattack) are checked as a save is decoded, so a sheet beyond them that
+    did not come through its form (a served seat's command, a script) is refused here."""
+    try:
+        return msgspec.msgpack.decode(_ENCODER.encode(sheet), type=type(sheet))
+    except msgspec.ValidationError as exc:
+        raise Rejected(f"that sheet holds more than a save may ({exc})") from None
+
+
+_ENCODER = msgspec.msgpack.Encoder()
+
+
 def _add(state: Encounter, cmd: AddCombatant, dice: DiceSource) -> list[Event]:
     system = get_system(state.system)
     sheet = cmd.sheet if cmd.sheet is not None else system.new_sheet()
     if not isinstance(sheet, system.sheet_types):
         raise Rejected(f"that sheet is not a {system.title} sheet")
-    sheet = system.rolled_on_add(state, system.fit_sheet(state, sheet), dice)
+    sheet = system.rolled_on_add(state, system.fit_sheet(state, _as_saved(sheet)), dice)
     renamed, name = _numbered(state, _clean_name(cmd.name), cmd.gm_only)
     combatant = Combatant(
         id=f"c{state.next_number}",
@@ -231,6 +253,11 @@ def _add_all(
         raise Rejected("nobody to add")
     if len(members) > MAX_GROUP:
         raise Rejected(f"at most {MAX_GROUP} combatants can be added at once")
+    if len(state.combatants) + len(members) > COMBATANTS:
+        raise Rejected(
+            f"an encounter holds at most {COMBATANTS:,} combatants "
+            f"(it has {len(state.combatants):,}; {len(members)} more would pass that)"
+        )
     system = get_system(state.system)
     # Before the first turn is passed (round 1, the first in the order acting, or nobody yet),
     # the fight has not begun: newcomers who roll as they join take the whole order by it, and
@@ -311,9 +338,8 @@ def _numbered(state: Encounter, name: str, hidden: bool) -> tuple[Combatant | No
 
 def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
     before = state.combatant(cmd.combatant_id)
-    sheet = (
-        before.sheet if cmd.sheet is None else get_system(state.system).fit_sheet(state, cmd.sheet)
-    )
+    system = get_system(state.system)
+    sheet = before.sheet if cmd.sheet is None else system.fit_sheet(state, _as_saved(cmd.sheet))
     after = Combatant(
         id=before.id,
         name=_clean_name(cmd.name) if cmd.name is not None else before.name,
@@ -406,6 +432,8 @@ def _add_condition(state: Encounter, cmd: AddCondition) -> ConditionAdded:
         raise Rejected("a condition needs a name")
     if cmd.duration.kind == "rounds" and cmd.duration.rounds < 1:
         raise Rejected("a condition lasting rounds must last at least 1 round")
+    if target.condition(name) is None and len(target.conditions) >= CONDITIONS:
+        raise Rejected(f"{target.name} has {len(target.conditions)} conditions, the most one takes")
     return ConditionAdded(
         target.id, Condition(name, cmd.duration, state.expiry_for(target.id, cmd.duration))
     )
@@ -421,6 +449,8 @@ def apply(state: Encounter, event: Event) -> Encounter:
         case TurnAdvanced(round=round_, actor_id=actor):
             return state.update(round=round_, current_id=actor)
         case CombatantAdded(combatant=combatant, index=index):
+            if len(state.combatants) >= COMBATANTS:  # a log no command made (decide refuses)
+                raise Rejected(f"an encounter holds at most {COMBATANTS:,} combatants")
             people = list(state.combatants)
             people.insert(len(people) if index is None else index, combatant)
             number = int(combatant.id.lstrip("c") or 0)
@@ -449,6 +479,8 @@ def apply(state: Encounter, event: Event) -> Encounter:
             kept = tuple(
                 c for c in target.conditions if c.name.casefold() != condition.name.casefold()
             )
+            if len(kept) >= SAVED_CONDITIONS:  # what a save may hold (a command stops sooner)
+                raise Rejected(f"{target.name} has {len(kept)} conditions, the most one may")
             return state.replace_combatant(_with_conditions(target, (*kept, condition)))
         case ConditionRemoved(combatant_id=cid, name=name):
             target = state.combatant(cid)

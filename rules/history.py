@@ -11,11 +11,12 @@ reads them, and the state after each record is computed only when undo needs it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, Protocol, TypeAlias, TypeVar, overload
+from typing import Annotated, Any, Generic, Protocol, TypeAlias, TypeVar, overload
 
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
+from rules.bounds import SAVED_COUNT
 from rules.encounter import Encounter, Event
 from rules.engine import apply, initial_state
 from rules.errors import Rejected
@@ -25,7 +26,8 @@ E = TypeVar("E")  # the events of one system (``rules.snapshot`` decodes with th
 
 
 class Applied(Struct, Generic[E], frozen=True, tag="applied"):
-    events: tuple[E, ...]
+    # A save holding more in one record is refused as it is decoded (rules.bounds: why).
+    events: Annotated[tuple[E, ...], Meta(max_length=SAVED_COUNT)]
     label: str = ""
 
 

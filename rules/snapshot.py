@@ -20,10 +20,10 @@ import itertools
 import zlib
 from collections.abc import Callable
 from functools import cache
-from typing import Any, Generic, NamedTuple, TypeVar, Union, cast
+from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union, cast
 
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from rules.bounds import out_of_bounds
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, NoState
@@ -46,6 +46,9 @@ ID_BYTES = 16
 # Records in a save: five times the biggest fight measured (docs/performance.md), and few
 # enough that opening one cannot take the memory of a machine.
 MAX_RECORDS = 500_000
+# The log's lists, refused as they are decoded when longer (before any of their items is).
+Records = Annotated[list[T], Meta(max_length=MAX_RECORDS)]
+Indices = Annotated[list[int], Meta(max_length=MAX_RECORDS)]
 
 
 class SnapshotError(Exception):
@@ -67,10 +70,10 @@ class Snapshot(Struct, Generic[Rec, Enc]):
     system: str
     name: str
     record_count: int  # the journal continues from this record number
-    records: list[Rec]
+    records: Records[Rec]
     state: Enc
-    done: list[int]  # indices of the records in effect (format 3)
-    undone: list[int]  # indices of undone records, newest last (format 3)
+    done: Indices  # indices of the records in effect (format 3)
+    undone: Indices  # indices of undone records, newest last (format 3)
     save_id: bytes = b""  # format 4
 
 
@@ -81,10 +84,10 @@ class LazySnapshot(Struct, Generic[Enc]):
     system: str
     name: str
     record_count: int
-    records: list[msgspec.Raw]
+    records: Records[msgspec.Raw]
     state: Enc
-    done: list[int]
-    undone: list[int]
+    done: Indices
+    undone: Indices
     save_id: bytes = b""
 
 
@@ -247,6 +250,8 @@ def read_header(data: bytes) -> Header:
 
 def _not_understood(exc: msgspec.ValidationError, system: str) -> SnapshotError:
     text = str(exc)
+    if "<= " in text:  # a bound of the save format's types: a long name, too many of a thing
+        return SnapshotError(f"it holds more than a save may ({text})")
     if "Invalid value" in text and text.rstrip("`").endswith(".type"):
         foreign = text.split("'")[1] if text.count("'") >= 2 else ""
         if foreign and "." in foreign and not foreign.startswith(f"{system}."):
@@ -325,9 +330,10 @@ def _check_records(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any
         raise SnapshotError("the file is damaged (a record is in effect twice)")
 
 
-# MessagePack's floats, its 32- and 64-bit integers and its strings of 256 bytes or more: a
-# record with none of these bytes holds no text or number out of bounds, and is not walked.
-_WIDE = bytes(int(byte in b"\xca\xcb\xce\xcf\xd2\xd3\xda\xdb") for byte in range(256))
+# MessagePack's floats, its 32- and 64-bit integers, its strings of 256 bytes or more and its
+# arrays and maps of 65,536 items or more: a record with none of these bytes holds no text,
+# number or list out of bounds (rules.bounds.SAVED_COUNT is more), and is not walked.
+_WIDE = bytes(int(byte in b"\xca\xcb\xce\xcf\xd2\xd3\xda\xdb\xdd\xdf") for byte in range(256))
 
 
 def _wide(raws: list[msgspec.Raw]) -> set[int]:
@@ -406,11 +412,16 @@ class Frames(Struct):
 
 def decode_frames(data: bytes, system: str) -> Frames:
     """Every valid frame from the start (records of ``system``); stops at the first torn or
-    damaged one."""
+    damaged one. More than ``MAX_RECORDS`` (a snapshot is written every 500) is a crafted
+    journal, refused (SnapshotError) before the rest is decoded."""
     decoder = codec(system).entry
     entries: list[Entry[Record]] = []
     offset = 0
     while offset < len(data):
+        if len(entries) >= MAX_RECORDS:
+            raise SnapshotError(
+                f"its journal holds more records than a save may (at most {MAX_RECORDS:,})"
+            )
         head = data[offset : offset + _FRAME_HEAD]
         size = int.from_bytes(head[:4], "big")
         payload = data[offset + _FRAME_HEAD : offset + _FRAME_HEAD + size]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from rules.commands import AddCombatant
+from rules.bounds import CONDITIONS
+from rules.commands import AddCombatant, AddCondition
 from rules.dice import SeededDice
 from rules.history import History
 from tests.app.support import fight_of
@@ -107,3 +108,16 @@ async def test_a_name_like_markup_stays_text(tmp_path: Path) -> None:
         assert "red" in screen_text(app)
         await pilot.press("escape")
         assert "[red]" in screen_text(app)
+
+
+async def test_a_condition_past_the_most_one_takes_is_refused_in_one_line(tmp_path: Path) -> None:
+    people = (AddCombatant(name="Orla", side="heroes"), AddCombatant(name="Brak", side="heroes"))
+    laden = (AddCondition("c2", f"Hex-{n}") for n in range(CONDITIONS))
+    app = make_app(tmp_path, fight_of(a_system(keeps_added_order), *people, *laden))
+    async with app.run_test(size=BIG, notifications=True) as pilot:
+        await type_line(pilot, "cond Brak Dazed")
+        assert f"Brak has {CONDITIONS} conditions, the most one takes" in screen_text(app)
+        assert len(app.session.state.combatant("c2").conditions) == CONDITIONS
+        await pilot.press("escape")  # the refused line stays, to be mended: let it go
+        await type_line(pilot, "cond Brak Hex-7")  # one it has is renewed, as before
+        assert app.session.state.combatant("c2").conditions[-1].name == "Hex-7"

@@ -1,12 +1,17 @@
-"""What the storage tests share: a new encounter of any system, and a writer in its own
-process, stopped where it says."""
+"""What the storage tests share: a new encounter of any system, a writer in its own process,
+stopped where it says, and a save's document changed by hand as a crafted one is."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import zlib
 from pathlib import Path
+from typing import Any
 
+import msgspec
+
+from rules import snapshot
 from rules.engine import new_encounter
 from rules.history import History
 from tests.picks import a_system
@@ -29,3 +34,15 @@ def start(script: str, path: Path, says: str) -> subprocess.Popen[str]:
     )
     assert process.stdout is not None and process.stdout.readline() == f"{says}\n"
     return process
+
+
+def body_of(path: Path) -> Any:
+    """A save's document as plain MessagePack (dicts and lists), to be changed by hand."""
+    return msgspec.msgpack.decode(path.read_bytes()[len(snapshot.MAGIC) + 4 :])
+
+
+def rewrite(path: Path, body: Any) -> bytes:
+    """``path`` holding ``body``, its checksum made good, as a crafted save's is; its bytes."""
+    data = msgspec.msgpack.encode(body)
+    path.write_bytes(snapshot.MAGIC + zlib.crc32(data).to_bytes(4, "big") + data)
+    return path.read_bytes()

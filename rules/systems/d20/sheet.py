@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Annotated
 
-from msgspec import Struct, structs
+from msgspec import Meta, Struct, structs
 
 from rules.bounds import MODIFIER
 from rules.errors import Rejected
@@ -54,9 +55,13 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     resistances: tuple[str, ...] = ()
     vulnerabilities: tuple[str, ...] = ()
     immunities: tuple[str, ...] = ()
-    legendary: int = 0  # legendary actions a round
+    # Counts that drive a loop (the attacks solo play makes, one by one): a save holding more
+    # than the form lets anyone type is refused as it is decoded (a Multiattack of 10**9
+    # once took 20 GB in a minute).
+    legendary: Annotated[int, Meta(le=MAX_LEGENDARY)] = 0  # legendary actions a round
     legendary_spent: tuple[Stamp, ...] = ()
-    multiattack: int = 1  # attacks its action makes (a stat block's Multiattack)
+    # attacks its action makes (a stat block's Multiattack)
+    multiattack: Annotated[int, Meta(le=MAX_MULTIATTACK)] = 1
     attacks_made: tuple[Stamp, ...] = ()  # its action's attacks on the turn under way
     lair_save: str = ""  # a lair's action as a save for every foe, "dex 15" ("": an attack)
     reaction_round: int = 0  # the round its reaction was used in (0: never)
