@@ -35,7 +35,7 @@ from .events import (
     is_dying,
     out_of_fight,
 )
-from .parts import check_effort, defender_parts, roll_parts
+from .parts import check_effort, defender_parts, defending_parts, roll_parts
 from .sheet import TRAITS, LiveHackSheet, offset_effects
 
 if TYPE_CHECKING:
@@ -124,7 +124,9 @@ def defence(state: Encounter, cmd: LiveHackRoll) -> tuple[LiveHackRoll, Move | N
         return cmd, None
     policy = policy_among(POLICIES, defender)
     attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
-    defend = sum(p.value for p in defender_parts(defender, cmd.defense, cmd.defender_extra))
+    # Its whole side as given, specialty, bond and items too (F4-04), before its own effort.
+    unpushed = _replace(cmd, defender_effort=0)
+    defend = sum(p.value for p in defending_parts(state, defender, unpushed))
     take, why = take_for(policy, defend, attack, defending=True)
     effort = 0
     if policy == "cautious" and cmd.defense == "fortitude":
@@ -297,7 +299,7 @@ def _attack(state: Encounter, actor: Combatant, policy: str) -> Move:
 def _roll(state: Encounter, actor: Combatant, cmd: LiveHackRoll, policy: str, why: str) -> Move:
     target = state.combatant(cmd.defender_id)
     attack = sum(p.value for p in roll_parts(state, actor, target, cmd))
-    defend = sum(p.value for p in defender_parts(target, cmd.defense, 0))
+    defend = sum(p.value for p in defending_parts(state, target, cmd))
     take, how = take_for(policy, attack, defend, defending=False)
     cmd = _replace(cmd, attacker_take=take)
     cmd, _ = defence(state, cmd)  # a target on a solo side defends by its own policy
@@ -392,9 +394,18 @@ def _fill_joint(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str
     if not state.is_solo(defender) or not cmd.participant_ids:
         return values, []
     best = max(state.combatant(cid).sheet.attack for cid in cmd.participant_ids)
-    defend = sum(p.value for p in defender_parts(defender, cmd.defense, 0))
-    take, why = take_for(policy_among(POLICIES, defender), defend, best, defending=True)
-    return {**values, "defender_take": take}, [Move(defender.id, None, f"defends: {why}")]
+    # Its side as the dialog gives it (F4-04), before its own effort (F4-08), which it pushes
+    # as against a single attacker: a cautious defender against damage only.
+    unpushed = structs.replace(cmd, defender_effort=0)
+    defend = sum(p.value for p in defending_parts(state, defender, unpushed))
+    policy = policy_among(POLICIES, defender)
+    take, why = take_for(policy, defend, best, defending=True)
+    pushes = policy == "cautious" and cmd.defense == "fortitude"
+    effort = effort_left(defender, PUSH) if pushes else 0
+    if effort:
+        why += f"; pushes +{effort} effort to shrug off the blow"
+    filled = {**values, "defender_take": take, "defender_effort": str(effort)}
+    return filled, [Move(defender.id, None, f"defends: {why}")]
 
 
 ROLLER = {"aid": "helper"}
