@@ -169,6 +169,9 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
     check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
     takes = joint_takes(cmd.takes, len(ids))
     efforts = joint_efforts(cmd.efforts, len(ids))
+    # The defender's side is checked before any dice: a name not on its sheet is refused
+    # with nothing rolled (the dice still go participants first, then the defender).
+    defend_parts = defending_parts(state, defender, cmd)
     sides = []
     for cid, take, effort in zip(ids, takes, efforts, strict=True):
         person = state.combatant(cid)
@@ -180,7 +183,6 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
             parts.append(bond)
         parts += [*effort_part(effort), *aid_parts(state, cid)]
         sides.append(roll_side(tuple(parts), take, dice, cid))
-    defend_parts = defending_parts(state, defender, cmd)
     defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
     rolls = tuple(
         LiveHackRolled(

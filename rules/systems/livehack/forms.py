@@ -10,6 +10,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
 from .decide import check_take_ten, damage_roll, hit_waiting
+from .defender_fields import defender_effort, defender_extra, defender_ratings, defender_values
 from .events import (
     GRIM_EXPERIENCES,
     Defense,
@@ -38,14 +39,7 @@ from .parts import (
     paired_skill,
     roll_parts,
 )
-from .sheet import (
-    ATTRIBUTES,
-    EFFORT_PER_ROLL,
-    TRAIT_CHOICES,
-    LiveHackSheet,
-    Rating,
-    format_ratings,
-)
+from .sheet import ATTRIBUTES, EFFORT_PER_ROLL, TRAIT_CHOICES
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -183,41 +177,6 @@ def roll_form(state: Encounter) -> list[Field]:
     ]
 
 
-def defender_ratings(defender: Combatant) -> list[Field]:
-    """*Defenses*: the defense takes the place of the "appropriate skill" in *Roll Components*,
-    the rest of the list stands: the defender's specialty, bond and items, offered from its
-    sheet (F4-04; the help lists what the sheet has)."""
-    sheet: LiveHackSheet = defender.sheet
-    return [
-        text(key, label, help=_on_sheet(defender.name, ratings))
-        for key, label, ratings in (
-            ("defender_specialty", "Defender specialty", sheet.specialties),
-            ("defender_bond", "Defender bond", sheet.bonds),
-            ("defender_items", "Defender items", sheet.items),
-        )
-    ]
-
-
-def _on_sheet(name: str, ratings: tuple[Rating, ...]) -> str:
-    if not ratings:
-        return f"none on {name}'s sheet"
-    return f"{name}: {format_ratings(ratings)}"
-
-
-def defender_values(values: Mapping[str, str]) -> dict[str, str]:
-    """The defender's specialty, bond and items as typed (trimmed)."""
-    keys = ("defender_specialty", "defender_bond", "defender_items")
-    return {key: values.get(key, "").strip() for key in keys}
-
-
-def _defender_effort(values: Mapping[str, str]) -> int:
-    return int_value(values, "defender_effort", "Defender effort", low=0, limit=EFFORT_PER_ROLL)
-
-
-def _defender_extra(values: Mapping[str, str]) -> int:
-    return int_value(values, "defender_extra", "Defender extra modifier", limit=MODIFIER)
-
-
 def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
     f = _fields(roll_form(state))
     defender_take, gm_allows_ten = take_value(values, f["defender_take"])
@@ -229,7 +188,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         attacker_extra=int_value(
             values, "attacker_extra", "Attacker extra modifier", limit=MODIFIER
         ),
-        defender_extra=_defender_extra(values),
+        defender_extra=defender_extra(values),
         attacker_take=attacker_take,
         defender_take=defender_take,
         gm_allows_ten=gm_allows_ten,
@@ -241,7 +200,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         bond=values.get("bond", "").strip(),
         items=values.get("items", "").strip(),
         effort=_effort(values),
-        defender_effort=_defender_effort(values),
+        defender_effort=defender_effort(values),
         grim_goal=_grim_goal(values, f["grim_goal"]),
         defender_skill=values.get("defender_skill", "").strip(),
         defender_attribute=choice_value(values, f["defender_attribute"]),
@@ -301,8 +260,8 @@ def joint_command(
         takes=(take,),
         participants_gm_allow_ten=participants_gm_allow_ten,
         efforts=(_effort(values),),
-        defender_extra=_defender_extra(values),
-        defender_effort=_defender_effort(values),
+        defender_extra=defender_extra(values),
+        defender_effort=defender_effort(values),
         **defender_values(values),
     )
 

@@ -23,6 +23,7 @@ from .sheet import (
     EFFORT_PER_COMBAT,
     EFFORT_PER_ROLL,
     LiveHackSheet,
+    Rating,
     bond_with,
     find_rating,
     offset_effects,
@@ -121,6 +122,17 @@ def item_parts(sheet: LiveHackSheet, items: str) -> list[Part]:
         Part(item.name, item.value)
         for item in (find_rating(sheet.items, n, "item") for n in items.split(",") if n.strip())
     ]
+
+
+def written_for(ratings: tuple[Rating, ...], skill: str) -> tuple[Rating, ...]:
+    """The ratings written "Skill/name" for this skill or defense ("Reflex/shield" for a
+    Reflex roll), as R3-07 writes a specialty of its skill."""
+    wanted = " ".join(skill.split()).casefold()
+    return tuple(
+        r
+        for r in ratings
+        if "/" in r.name and " ".join(r.name.partition("/")[0].split()).casefold() == wanted
+    )
 
 
 def check_specialty(specialty: str, skill: str) -> None:
@@ -317,7 +329,7 @@ def defending_parts(
         skill, attribute = paired_skill(cmd), cmd.defender_attribute
     parts = defender_parts(defender, cmd.defense, 0, skill, attribute=attribute)
     sheet: LiveHackSheet = defender.sheet
-    named = skill if cmd.defense == "skill" else cmd.defense.capitalize()
+    named = defense_name(cmd)
     ratings = rating_parts(sheet, named, cmd.defender_specialty, cmd.defender_bond)
     ratings += item_parts(sheet, cmd.defender_items)
     if cmd.defender_extra:
@@ -326,6 +338,13 @@ def defending_parts(
     if cmd.defender_effort:
         ratings.append(Part("effort", cmd.defender_effort))
     return (*parts, *ratings)
+
+
+def defense_name(cmd: LiveHackRoll | LiveHackJointRoll) -> str:
+    """The defender's "appropriate skill": Reflex, Fortitude, Will or the defending skill."""
+    if isinstance(cmd, LiveHackRoll) and cmd.defense == "skill":
+        return paired_skill(cmd)
+    return cmd.defense.capitalize()
 
 
 def helper_bond(state: Encounter, helper: Combatant, others: tuple[str, ...]) -> Part | None:

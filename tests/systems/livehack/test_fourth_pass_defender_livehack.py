@@ -10,8 +10,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from textual import events
 
-from rules.commands import SetPolicy, SetSolo
+from rules.commands import EditCombatant, SetPolicy, SetSolo
 from rules.errors import Rejected
 from rules.systems.livehack.odds import dice_at_least, opposed_odds
 from rules.systems.livehack.system import (
@@ -22,7 +23,9 @@ from rules.systems.livehack.system import (
     Rating,
 )
 from tests.app.support import until
+from tests.app.test_form_keys import on_screen
 from tests.helpers import encounter, run, unnamed
+from tests.hostile_text import SEQUENCES, SPOOFING, unsafe
 from tests.screen import screen_text
 from tests.systems.livehack.test_app_livehack import (
     JOINT,
@@ -38,6 +41,7 @@ from tests.systems.livehack.test_odds_livehack import enumerated_tiers
 from tracker.screens.form import FormScreen
 
 ZERO = {"attacker_take": "zero", "defender_take": "zero"}
+HOSTILE = SPOOFING + "".join(SEQUENCES)  # one line: an input takes a paste's first
 DEPTH = 1  # chains of at most one 12 counted: the rest is under 1/144 of the whole
 
 
@@ -196,11 +200,50 @@ def test_a_tracker_played_defender_weighs_its_shield():
     run(history, SetSolo(history.state.combatant("c2").side))
     values = _dialog(history, attacker_take="zero")
     without, _ = SYSTEM.solo_fill(history.state, "roll", values)
-    assert without["defender_take"] == "roll"  # Reflex 1 against 2: behind, it rolls
+    # Reflex 1 and its Reflex/dodging 1 against 2: not ahead (a tie is the attacker's), it rolls.
+    assert without["defender_take"] == "roll"
     values["defender_items"] = "Shield"
     filled, moves = SYSTEM.solo_fill(history.state, "roll", values)
     assert filled["defender_take"] == "zero" and filled["defender_items"] == "Shield"
-    assert "+3 already beats +2" in moves[0].reason
+    assert "+4 already beats +2" in moves[0].reason
+
+
+def marked_bearer() -> LiveHackSheet:
+    return LiveHackSheet(
+        reflex=1,
+        items=(Rating("Reflex/shield", 2), Rating("Torch", 1)),
+        specialties=(Rating("Reflex/dodging", 1), Rating("Reflex/tumbling", 2)),
+    )
+
+
+def test_a_tracker_played_defender_takes_up_what_its_sheet_writes_for_its_defense():
+    history = encounter(LiveHackSheet(attack=2), marked_bearer())
+    run(history, SetSolo(history.state.combatant("c2").side))
+    filled, moves = SYSTEM.solo_fill(history.state, "roll", _dialog(history))
+    assert (filled["defender_specialty"], filled["defender_items"]) == (
+        "Reflex/tumbling",  # the best one written for Reflex
+        "Reflex/shield",
+    )
+    assert "defends (Reflex, with Reflex/tumbling and Reflex/shield)" in moves[0].reason
+    typed, _ = SYSTEM.solo_fill(history.state, "roll", _dialog(history, defender_items="Torch"))
+    assert typed["defender_items"] == "Torch"  # what the dialog names stands
+    will, _ = SYSTEM.solo_fill(history.state, "roll", _dialog(history, defense="will"))
+    assert (will["defender_specialty"], will["defender_items"]) == ("", "")
+
+
+def test_a_tracker_played_attacker_meets_its_targets_shield():
+    """The tracker's attack on anyone's character: the target's Reflex ratings count."""
+    history = encounter(LiveHackSheet(attack=2), marked_bearer())
+    run(history, EditCombatant(combatant_id="c2", side="party"))
+    run(history, SetSolo(history.state.combatant("c1").side))
+    move = SYSTEM.solo_move(history.state)
+    assert isinstance(move.command, LiveHackRoll)
+    assert (move.command.defender_specialty, move.command.defender_items) == (
+        "Reflex/tumbling",
+        "Reflex/shield",
+    )
+    text = play(history, LiveHackRoll(**{**_fields(move.command), **ZERO}))
+    assert "B: Reflex +1 specialty Reflex/tumbling +2 Reflex/shield +2 take zero" in text
 
 
 # --- F4-08: a joint action's defender pushes, and has its extra ------------------------------
@@ -323,3 +366,47 @@ def _fields(command):
 def _dialog(history, **changes):
     values = {f.key: f.default for f in SYSTEM.action_form(history.state, "roll", None)}
     return {**values, **changes}
+
+
+# --- the new fields as the walk types into them ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("action", "key", "typed", "said"),
+    [
+        ("roll", "defender_specialty", HOSTILE, "no specialty named"),
+        ("roll", "defender_bond", "x" * 300, "no bond named"),
+        ("roll", "defender_items", "Shield, " + SEQUENCES[0], "no item named"),
+        ("joint", "defender_effort", "999999999999999999999", "Defender effort must be between"),
+        ("joint", "defender_extra", "-" + "9" * 30, "Defender extra modifier must be between"),
+        ("joint", "defender_items", HOSTILE, "no item named"),
+    ],
+)
+async def test_a_bad_value_in_a_new_defender_field_is_one_clear_line(
+    tmp_path: Path, action: str, key: str, typed: str, said: str
+) -> None:
+    """As the walk does (tests/walk): a paste of hostile or long text, or a bad number, in
+    each new field at 80x24; the dialog stays, says one line, nothing is rolled, and the
+    field stays in view."""
+    history = fight(
+        ("Orla", "party", LiveHackSheet(attack=5)),
+        ("Brak", "party", LiveHackSheet(attack=3)),
+        ("Goblin", "foes", LiveHackSheet(reflex=1, items=(Rating("Shield", 2),))),
+    )
+    app = make_app(tmp_path, history)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        if action == "roll":
+            await pilot.press("r")
+        else:
+            await menu(pilot, JOINT)
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
+        await tab_to(pilot, key)
+        await pilot.press("home", "ctrl+k")
+        app.post_message(events.Paste(typed))
+        await until(pilot, lambda: app.focused.value, "the paste")
+        await pilot.press("enter")
+        await until(pilot, lambda: said in screen_text(app), "the refusal")
+        assert isinstance(app.screen, FormScreen) and app.focused.id == f"field-{key}"
+        assert on_screen(app)
+        assert app.session.state.last_roll is None
+        assert not unsafe(screen_text(app), allowed="\n")
