@@ -40,7 +40,6 @@ from .parts import (
     aid_parts,
     attribute_label,
     check_effort,
-    defender_parts,
     defending_parts,
     helper_bond,
     keeps_skill_bonus,
@@ -137,15 +136,20 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
 
 
 def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> list[object]:
-    """A joint action, after the Con rolls that participants at Con -5 make to push."""
+    """A joint action, after the Con rolls that participants (then the defender) at Con -5
+    make to push."""
     ids = participants(state, cmd)
+    check_effort(state.combatant(cmd.defender_id), cmd.defender_effort)
     events: list[object] = []
     efforts = []
     for cid, effort in zip(ids, joint_efforts(cmd.efforts, len(ids)), strict=True):
         checks, counted = pushed(state, state.combatant(cid), effort, dice)
         events += checks
         efforts.append(counted)
-    return [*events, joint_roll(state, structs.replace(cmd, efforts=tuple(efforts)), dice)]
+    # R3-04 gives effort to "every roll a character makes": the defender's too (F4-08).
+    checks, defended = pushed(state, state.combatant(cmd.defender_id), cmd.defender_effort, dice)
+    declared = structs.replace(cmd, efforts=tuple(efforts), defender_effort=defended)
+    return [*events, *checks, joint_roll(state, declared, dice)]
 
 
 def participants(state: Encounter, cmd: LiveHackJointRoll) -> tuple[str, ...]:
@@ -165,6 +169,9 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
     check_take_ten(defender, cmd.defender_take, cmd.gm_allows_ten)
     takes = joint_takes(cmd.takes, len(ids))
     efforts = joint_efforts(cmd.efforts, len(ids))
+    # The defender's side is checked before any dice: a name not on its sheet is refused
+    # with nothing rolled (the dice still go participants first, then the defender).
+    defend_parts = defending_parts(state, defender, cmd)
     sides = []
     for cid, take, effort in zip(ids, takes, efforts, strict=True):
         person = state.combatant(cid)
@@ -176,7 +183,6 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
             parts.append(bond)
         parts += [*effort_part(effort), *aid_parts(state, cid)]
         sides.append(roll_side(tuple(parts), take, dice, cid))
-    defend_parts = defender_parts(defender, cmd.defense, 0)
     defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
     rolls = tuple(
         LiveHackRolled(
@@ -187,6 +193,9 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
             skill=cmd.skill,
             attribute=cmd.attribute,
             effort=effort,
+            # Each roll is against the one defender roll: its effort is paid once, by the
+            # chosen roll (``apply``), and said once in the log.
+            defender_effort=cmd.defender_effort,
             keeps=keeps_skill_bonus(state, *ids),
         )
         for side, effort in zip(sides, efforts, strict=True)

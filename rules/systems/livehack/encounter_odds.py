@@ -83,6 +83,10 @@ def _joint_odds(state: Encounter, cmd: LiveHackJointRoll) -> Odds:
     pushes: list[Push[LiveHackJointRoll]] = [
         (cid, effort, without(i)) for i, (cid, effort) in enumerate(zip(ids, efforts, strict=True))
     ]
+    # The defender pushes too (F4-08), its Con roll at Con -5 weighed the same way.
+    pushes.append(
+        (cmd.defender_id, cmd.defender_effort, lambda c: structs.replace(c, defender_effort=0))
+    )
     return _weighed(
         state, declared, pushes, lambda c: joint_odds(decide.joint_roll(state, c, ANY_FACE), state)
     )

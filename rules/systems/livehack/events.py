@@ -351,6 +351,13 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     defender_skill: str = ""
     gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
     attacker_gm_allows_ten: bool = False  # and a monster's attack
+    # The defending skill's attribute: "related" (the skill's own, F4-03), "" or one named.
+    defender_attribute: str = "related"
+    # The defender's roll components (*Defenses*: the defense is its "appropriate skill"; the
+    # rest of *Roll Components* stands, F4-04): names on its sheet, items comma separated.
+    defender_specialty: str = ""
+    defender_bond: str = ""
+    defender_items: str = ""
 
 
 class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
@@ -370,6 +377,13 @@ class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
     takes: tuple[Take, ...] = ()
     participants_gm_allow_ten: bool = False  # a monster participant may take ten
     efforts: tuple[int, ...] = ()  # each participant's effort, or one for all (as ``takes``)
+    # The defender's side, as in an opposed roll: its extra, effort (F4-08), specialty, bond
+    # and items (F4-04).
+    defender_extra: int = 0
+    defender_effort: int = 0
+    defender_specialty: str = ""
+    defender_bond: str = ""
+    defender_items: str = ""
 
 
 class LiveHackAid(Struct, frozen=True, kw_only=True):

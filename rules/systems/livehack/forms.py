@@ -10,6 +10,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
 from .decide import check_take_ten, damage_roll, hit_waiting
+from .defender_fields import defender_effort, defender_extra, defender_ratings, defender_values
 from .events import (
     GRIM_EXPERIENCES,
     Defense,
@@ -30,7 +31,14 @@ from .events import (
     is_dying,
     out_of_fight,
 )
-from .parts import check_effort, defending_parts, needs_effort_check, paired_skill, roll_parts
+from .parts import (
+    RELATED,
+    check_effort,
+    defending_parts,
+    needs_effort_check,
+    paired_skill,
+    roll_parts,
+)
 from .sheet import ATTRIBUTES, EFFORT_PER_ROLL, TRAIT_CHOICES
 
 if TYPE_CHECKING:
@@ -56,6 +64,8 @@ DEFENSES: tuple[tuple[Defense, str], ...] = (
 SAVE_DEFENSES: tuple[tuple[SaveDefense, str], ...] = (("fortitude", "Fortitude"), ("will", "Will"))
 YES_NO: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
 NO_ATTRIBUTE: tuple[tuple[str, str], ...] = (("", "None"), *ATTRIBUTES)
+# A defending skill's attribute (F4-03): by default the one related to the skill.
+SKILL_ATTRIBUTE: tuple[tuple[str, str], ...] = ((RELATED, "The skill's own"), *NO_ATTRIBUTE)
 JOINT_KINDS: tuple[tuple[JointKind, str], ...] = (
     ("cooperation", "Cooperation (best margin)"),
     ("chaos", "Chaos (lowest margin)"),
@@ -160,7 +170,9 @@ def roll_form(state: Encounter) -> list[Field]:
         number("defender_extra", "Defender extra modifier"),
         choice("defender_take", "Defender dice", TAKES_GM, "roll"),
         number("defender_effort", "Defender effort (+1 Fatigue)"),
+        *defender_ratings(defender),
         text("defender_skill", "Defending skill", help="for 'a skill'"),
+        choice("defender_attribute", "Defending attribute", SKILL_ATTRIBUTE, RELATED),
         choice("trait", "Negative trait", TRAIT_CHOICES, trait),
     ]
 
@@ -176,9 +188,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         attacker_extra=int_value(
             values, "attacker_extra", "Attacker extra modifier", limit=MODIFIER
         ),
-        defender_extra=int_value(
-            values, "defender_extra", "Defender extra modifier", limit=MODIFIER
-        ),
+        defender_extra=defender_extra(values),
         attacker_take=attacker_take,
         defender_take=defender_take,
         gm_allows_ten=gm_allows_ten,
@@ -190,11 +200,11 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         bond=values.get("bond", "").strip(),
         items=values.get("items", "").strip(),
         effort=_effort(values),
-        defender_effort=int_value(
-            values, "defender_effort", "Defender effort", low=0, limit=EFFORT_PER_ROLL
-        ),
+        defender_effort=defender_effort(values),
         grim_goal=_grim_goal(values, f["grim_goal"]),
         defender_skill=values.get("defender_skill", "").strip(),
+        defender_attribute=choice_value(values, f["defender_attribute"]),
+        **defender_values(values),
     )
 
 
@@ -222,6 +232,10 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
         choice("defender", "Against", people(state), defender.id),
         choice("defense", "Defense", DEFENSES[:3], "reflex"),
         choice("defender_take", "Defender dice", TAKES_GM, "roll"),
+        # R3-04: effort on "every roll a character makes", the defender's here too (F4-08).
+        number("defender_effort", "Defender effort (+1 Fatigue)"),
+        number("defender_extra", "Defender extra modifier"),
+        *defender_ratings(defender),
         choice("trait", "Negative trait", TRAIT_CHOICES, "wounds"),
     ]
 
@@ -246,6 +260,9 @@ def joint_command(
         takes=(take,),
         participants_gm_allow_ten=participants_gm_allow_ten,
         efforts=(_effort(values),),
+        defender_extra=defender_extra(values),
+        defender_effort=defender_effort(values),
+        **defender_values(values),
     )
 
 

@@ -10,6 +10,7 @@ from .events import (
     GRIM_EXPERIENCES,
     SKILL_PAIRS,
     Defense,
+    LiveHackJointRoll,
     LiveHackRoll,
     LiveHackRolled,
     LiveHackState,
@@ -22,6 +23,7 @@ from .sheet import (
     EFFORT_PER_COMBAT,
     EFFORT_PER_ROLL,
     LiveHackSheet,
+    Rating,
     bond_with,
     find_rating,
     offset_effects,
@@ -31,6 +33,20 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 DEFENSE_ATTRIBUTE = {"reflex": "dex", "fortitude": "con", "will": "wis"}
+# *Roll Components*: "the attribute related to the skill", for a skill that defends (Spot vs
+# Hide): the text names no skill list of its own, so the d20 skills' key abilities it comes
+# from (a skill not listed: the GM picks the attribute in the dialog).
+RELATED = "related"  # the dialog's default: the attribute related to the defending skill
+SKILL_ATTRIBUTES: dict[str, str] = {
+    **dict.fromkeys(("spot", "listen", "sense motive", "heal", "survival"), "wis"),
+    **dict.fromkeys(
+        ("hide", "move silently", "balance", "escape artist", "tumble", "sleight of hand"), "dex"
+    ),
+    **dict.fromkeys(("search", "appraise", "spellcraft", "disable device"), "int"),
+    **dict.fromkeys(("bluff", "diplomacy", "intimidate", "disguise", "perform"), "cha"),
+    **dict.fromkeys(("climb", "jump", "swim"), "str"),
+    "concentration": "con",
+}
 DAZED_DEX = -10  # "Consider these saves as 0, and Dex to be -10 for purposes of being hit"
 
 
@@ -83,17 +99,40 @@ def skill_and_attribute(sheet: LiveHackSheet, skill: str, attribute: str) -> lis
 def skill_parts(sheet: LiveHackSheet, cmd: LiveHackRoll) -> list[Part]:
     """Skill (or the attack bonus), attribute, one specialty, one bond, the items named."""
     parts = skill_and_attribute(sheet, cmd.skill, cmd.attribute)
-    if cmd.specialty.strip():
-        special = find_rating(sheet.specialties, cmd.specialty, "specialty")
-        check_specialty(special.name, cmd.skill)
+    parts += rating_parts(sheet, cmd.skill, cmd.specialty, cmd.bond)
+    return parts + item_parts(sheet, cmd.items)
+
+
+def rating_parts(sheet: LiveHackSheet, skill: str, specialty: str, bond: str) -> list[Part]:
+    """One specialty of the skill rolled (for a defender, of its defense) and one bond."""
+    parts = []
+    if specialty.strip():
+        special = find_rating(sheet.specialties, specialty, "specialty")
+        check_specialty(special.name, skill)
         parts.append(Part(f"specialty {special.name}", special.value))
-    if cmd.bond.strip():
-        bond = find_rating(sheet.bonds, cmd.bond, "bond")
-        parts.append(Part(f"bond {bond.name}", bond.value))
-    for name in (n for n in cmd.items.split(",") if n.strip()):
-        item = find_rating(sheet.items, name, "item")
-        parts.append(Part(item.name, item.value))
+    if bond.strip():
+        found = find_rating(sheet.bonds, bond, "bond")
+        parts.append(Part(f"bond {found.name}", found.value))
     return parts
+
+
+def item_parts(sheet: LiveHackSheet, items: str) -> list[Part]:
+    """*Roll Components*: "all item ratings that pertain": the items named, comma separated."""
+    return [
+        Part(item.name, item.value)
+        for item in (find_rating(sheet.items, n, "item") for n in items.split(",") if n.strip())
+    ]
+
+
+def written_for(ratings: tuple[Rating, ...], skill: str) -> tuple[Rating, ...]:
+    """The ratings written "Skill/name" for this skill or defense ("Reflex/shield" for a
+    Reflex roll), as R3-07 writes a specialty of its skill."""
+    wanted = " ".join(skill.split()).casefold()
+    return tuple(
+        r
+        for r in ratings
+        if "/" in r.name and " ".join(r.name.partition("/")[0].split()).casefold() == wanted
+    )
 
 
 def check_specialty(specialty: str, skill: str) -> None:
@@ -195,10 +234,17 @@ def grim_advantage(name: str, sheet: LiveHackSheet, goal: str) -> Part:
 
 
 def defender_parts(
-    combatant: Combatant, defense: Defense, extra: int, skill: str = "", *, grim: bool = False
+    combatant: Combatant,
+    defense: Defense,
+    extra: int,
+    skill: str = "",
+    *,
+    grim: bool = False,
+    attribute: str = RELATED,
 ) -> tuple[Part, ...]:
     """The defending side's parts; ``grim`` for a grim test, the one Will roll that adds
-    Grimness (*Grimness*: "roll their will plus any current grimness")."""
+    Grimness (*Grimness*: "roll their will plus any current grimness"); ``attribute`` the
+    one a defending skill adds (``RELATED``: the skill's own, F4-03; "": none)."""
     sheet: LiveHackSheet = combatant.sheet
     dazed = is_dazed(combatant)
     match defense:
@@ -226,20 +272,35 @@ def defender_parts(
             if grim and sheet.grimness:
                 parts.append(Part("Grimness", sheet.grimness))
         case "skill":
-            parts = [_skill_defense(sheet, skill)]
+            parts = _skill_defense(sheet, skill, attribute)
     if extra:
         parts.append(Part("extra", extra))
     return tuple(parts)
 
 
-def _skill_defense(sheet: LiveHackSheet, skill: str) -> Part:
+def _skill_defense(sheet: LiveHackSheet, skill: str, attribute: str) -> list[Part]:
+    """A defending skill and, as for any roll (*Roll Components*), "the attribute related to
+    the skill" (F4-03: Spot adds Wis as Hide adds Dex); an attribute at 0 is left out."""
     if not skill.strip():
         raise Rejected("Name the defending skill (e.g. Spot against Hide)")
     wanted = " ".join(skill.split()).casefold()
     found = next((s for s in sheet.skills if s.name.casefold() == wanted), None)
-    if found is None:
-        return Part(f"{skill.strip()} (untrained)", 0)
-    return Part(found.name, found.value)
+    parts = [Part(found.name, found.value) if found else Part(f"{skill.strip()} (untrained)", 0)]
+    key = related_attribute(skill) if attribute == RELATED else attribute
+    if key and sheet.attribute(key):
+        parts.append(Part(attribute_label(key), sheet.attribute(key)))
+    return parts
+
+
+def related_attribute(skill: str) -> str:
+    """The attribute related to a defending skill; a skill the tracker does not know is
+    refused, naming the field that settles it."""
+    wanted = " ".join(skill.split()).casefold()
+    if wanted not in SKILL_ATTRIBUTES:
+        raise Rejected(
+            f"Which attribute goes with {skill.strip()}? Pick it as the Defending attribute"
+        )
+    return SKILL_ATTRIBUTES[wanted]
 
 
 def paired_skill(cmd: LiveHackRoll) -> str:
@@ -255,14 +316,35 @@ def needs_effort_check(person: Combatant) -> bool:
     return any(e.attribute == "con" and e.level == -5 for e in offset_effects(person.sheet))
 
 
-def defending_parts(state: Encounter, defender: Combatant, cmd: LiveHackRoll) -> tuple[Part, ...]:
-    """Every part of the defending side: its defense, the extra, its effort. An aid waits for
-    the defender's own action: a defense is not the roll it aided (issue 30, R3-03)."""
-    parts = defender_parts(defender, cmd.defense, cmd.defender_extra, paired_skill(cmd))
+def defending_parts(
+    state: Encounter, defender: Combatant, cmd: LiveHackRoll | LiveHackJointRoll
+) -> tuple[Part, ...]:
+    """Every part of the defending side, an opposed roll's or a joint action's: its defense
+    (and its attribute), its specialty, bond and items (*Defenses*: the defense takes the
+    place of the "appropriate skill" in *Roll Components*, the rest of the list stands;
+    F4-04), the extra, its effort (F4-08). An aid waits for the defender's own action: a
+    defense is not the roll it aided (issue 30, R3-03)."""
+    skill, attribute = "", RELATED
+    if isinstance(cmd, LiveHackRoll):
+        skill, attribute = paired_skill(cmd), cmd.defender_attribute
+    parts = defender_parts(defender, cmd.defense, 0, skill, attribute=attribute)
+    sheet: LiveHackSheet = defender.sheet
+    named = defense_name(cmd)
+    ratings = rating_parts(sheet, named, cmd.defender_specialty, cmd.defender_bond)
+    ratings += item_parts(sheet, cmd.defender_items)
+    if cmd.defender_extra:
+        ratings.append(Part("extra", cmd.defender_extra))
     check_effort(defender, cmd.defender_effort)
     if cmd.defender_effort:
-        parts = (*parts, Part("effort", cmd.defender_effort))
-    return parts
+        ratings.append(Part("effort", cmd.defender_effort))
+    return (*parts, *ratings)
+
+
+def defense_name(cmd: LiveHackRoll | LiveHackJointRoll) -> str:
+    """The defender's "appropriate skill": Reflex, Fortitude, Will or the defending skill."""
+    if isinstance(cmd, LiveHackRoll) and cmd.defense == "skill":
+        return paired_skill(cmd)
+    return cmd.defense.capitalize()
 
 
 def helper_bond(state: Encounter, helper: Combatant, others: tuple[str, ...]) -> Part | None:

@@ -11,7 +11,7 @@ the state. As a defender (in the user's roll dialog) it chooses take zero or rol
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from msgspec import structs
 
@@ -25,6 +25,7 @@ from .events import (
     LiveHackApplyConsequence,
     LiveHackCancel,
     LiveHackHold,
+    LiveHackJointRoll,
     LiveHackRoll,
     LiveHackRolled,
     LiveHackSave,
@@ -35,7 +36,14 @@ from .events import (
     is_dying,
     out_of_fight,
 )
-from .parts import check_effort, defender_parts, roll_parts
+from .parts import (
+    check_effort,
+    defender_parts,
+    defending_parts,
+    defense_name,
+    roll_parts,
+    written_for,
+)
 from .sheet import TRAITS, LiveHackSheet, offset_effects
 
 if TYPE_CHECKING:
@@ -116,15 +124,42 @@ def effort_left(combatant: Combatant, wanted: int) -> int:
     return 0
 
 
+Defended = TypeVar("Defended", LiveHackRoll, LiveHackJointRoll)
+
+
+def own_ratings(defender: Combatant, cmd: Defended) -> tuple[Defended, str]:
+    """*Roll Components* for a defender the tracker fills in (F4-04): where the roll leaves
+    them blank, the best specialty and every item its sheet writes for its defense
+    ("Reflex/dodging", "Reflex/shield"), and how it says so ("" for none)."""
+    sheet: LiveHackSheet = defender.sheet
+    named = defense_name(cmd)
+    changes: dict[str, str] = {}
+    if not cmd.defender_specialty.strip():
+        specialties = written_for(sheet.specialties, named)
+        if specialties:
+            changes["defender_specialty"] = max(specialties, key=lambda r: r.value).name
+    if not cmd.defender_items.strip():
+        items = written_for(sheet.items, named)
+        if items:
+            changes["defender_items"] = ", ".join(r.name for r in items)
+    if not changes:
+        return cmd, ""
+    return structs.replace(cmd, **changes), "with " + " and ".join(changes.values())
+
+
 def defence(state: Encounter, cmd: LiveHackRoll) -> tuple[LiveHackRoll, Move | None]:
-    """A solo defender's take and effort for a roll against it, and the Move saying why."""
+    """A solo defender's take, effort and own ratings for a roll against it, and the Move
+    saying why."""
     defender = state.find(cmd.defender_id)
     attacker = state.find(cmd.attacker_id)
     if defender is None or attacker is None or not state.is_solo(defender):
         return cmd, None
+    cmd, using = own_ratings(defender, cmd)
     policy = policy_among(POLICIES, defender)
     attack = sum(p.value for p in roll_parts(state, attacker, defender, cmd))
-    defend = sum(p.value for p in defender_parts(defender, cmd.defense, cmd.defender_extra))
+    # Its whole side as given, specialty, bond and items too (F4-04), before its own effort.
+    unpushed = _replace(cmd, defender_effort=0)
+    defend = sum(p.value for p in defending_parts(state, defender, unpushed))
     take, why = take_for(policy, defend, attack, defending=True)
     effort = 0
     if policy == "cautious" and cmd.defense == "fortitude":
@@ -133,6 +168,8 @@ def defence(state: Encounter, cmd: LiveHackRoll) -> tuple[LiveHackRoll, Move | N
             why += f"; pushes +{effort} effort to shrug off the blow"
     filled = _replace(cmd, defender_take=take, defender_effort=effort)
     against = cmd.defense.capitalize() if cmd.defense != "skill" else "its skill"
+    if using:
+        against += f", {using}"
     return filled, Move(defender.id, None, f"defends ({against}): {why}")
 
 
@@ -296,8 +333,10 @@ def _attack(state: Encounter, actor: Combatant, policy: str) -> Move:
 
 def _roll(state: Encounter, actor: Combatant, cmd: LiveHackRoll, policy: str, why: str) -> Move:
     target = state.combatant(cmd.defender_id)
+    # Whoever plays the target, its sheet's ratings for this defense count (F4-04).
+    cmd, _ = own_ratings(target, cmd)
     attack = sum(p.value for p in roll_parts(state, actor, target, cmd))
-    defend = sum(p.value for p in defender_parts(target, cmd.defense, 0))
+    defend = sum(p.value for p in defending_parts(state, target, cmd))
     take, how = take_for(policy, attack, defend, defending=False)
     cmd = _replace(cmd, attacker_take=take)
     cmd, _ = defence(state, cmd)  # a target on a solo side defends by its own policy
@@ -381,6 +420,8 @@ def _fill_roll(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str]
         **values,
         "defender_take": filled.defender_take,
         "defender_effort": str(filled.defender_effort),
+        "defender_specialty": filled.defender_specialty,
+        "defender_items": filled.defender_items,
     }
     return out, [move]
 
@@ -392,9 +433,21 @@ def _fill_joint(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str
     if not state.is_solo(defender) or not cmd.participant_ids:
         return values, []
     best = max(state.combatant(cid).sheet.attack for cid in cmd.participant_ids)
-    defend = sum(p.value for p in defender_parts(defender, cmd.defense, 0))
-    take, why = take_for(policy_among(POLICIES, defender), defend, best, defending=True)
-    return {**values, "defender_take": take}, [Move(defender.id, None, f"defends: {why}")]
+    cmd, using = own_ratings(defender, cmd)
+    # Its side as the dialog gives it, with its own ratings (F4-04), before its own effort
+    # (F4-08), which it pushes as against a single attacker: cautious, against damage only.
+    unpushed = structs.replace(cmd, defender_effort=0)
+    defend = sum(p.value for p in defending_parts(state, defender, unpushed))
+    policy = policy_among(POLICIES, defender)
+    take, why = take_for(policy, defend, best, defending=True)
+    pushes = policy == "cautious" and cmd.defense == "fortitude"
+    effort = effort_left(defender, PUSH) if pushes else 0
+    if effort:
+        why += f"; pushes +{effort} effort to shrug off the blow"
+    filled = {**values, "defender_take": take, "defender_effort": str(effort)}
+    filled |= {"defender_specialty": cmd.defender_specialty, "defender_items": cmd.defender_items}
+    said = f"defends, {using}: {why}" if using else f"defends: {why}"
+    return filled, [Move(defender.id, None, said)]
 
 
 ROLLER = {"aid": "helper"}
