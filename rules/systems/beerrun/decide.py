@@ -501,10 +501,8 @@ def land_damage(state: Encounter, split: tuple[tuple[str, int], ...] | None) -> 
 
 
 def lost_to_death(state: Encounter, target: Combatant, zeroed: list[object]) -> list[object]:
-    """*Determine Effects*: the upper hand lands first, "Then the other participant does
-    likewise"; *Abilities Reduced to Zero*: "If health is reduced to zero, the character ...
-    dies". A side killed before its own successes land strikes no blow: they are lost (issue
-    39, F4-11). Any other ability at zero is a goal gained, and the loser still lands."""
+    """The upper hand lands first (*Determine Effects*): a side it kills strikes no blow, its
+    waiting successes are lost (issue 39, F4-11); any other ability at zero still lands."""
     died = any(isinstance(e, ConditionAdded) and e.condition.name == DEAD for e in zeroed)
     later = [p for p in pending_now(state)[1:] if p.dealer_id == target.id]
     if not died or not later:
