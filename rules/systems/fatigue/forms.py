@@ -3,9 +3,8 @@ filled form gives, and its preview line."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from msgspec import structs
 
@@ -225,7 +224,6 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
 
 
 # A further defender's own way (issue 39, F4-14): "Cid (2d10 intense 3 Wind)".
-OWN_WAY = re.compile(r"(?P<name>[^()]*?)\s*\((?P<way>[^()]*)\)\s*")
 WAY_HELP = "like 'Cid (2d10 intense 3 Wind)': dice, attitude, N, each optional"
 
 
@@ -233,7 +231,7 @@ def more_defenders(state: Encounter, raw: str) -> tuple[DefenderWay, ...]:
     """Combatants typed by name (any case) or id, with commas, each perhaps with its own
     dice, attitude and N in brackets."""
     out: list[DefenderWay] = []
-    for part in re.split(r",(?![^()]*\))", raw):
+    for part in outside_brackets(raw):
         text = " ".join(part.split())
         if not text:
             continue
@@ -242,6 +240,22 @@ def more_defenders(state: Encounter, raw: str) -> tuple[DefenderWay, ...]:
         if all(way.combatant_id != other.combatant_id for other in out):
             out.append(way)
     return tuple(out)
+
+
+def outside_brackets(raw: str) -> list[str]:
+    """The parts between commas that are not in brackets, in one pass (a long paste stays
+    quick)."""
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(raw):
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == "," and not depth:
+            parts.append(raw[start:index])
+            start = index + 1
+    return [*parts, raw[start:]]
 
 
 def named(state: Encounter, text: str) -> Combatant | None:
@@ -253,21 +267,21 @@ def named(state: Encounter, text: str) -> Combatant | None:
 
 def own_way(state: Encounter, text: str) -> DefenderWay:
     """``Name (dice attitude N)``: each word a situation's dice or an attitude, the rest N."""
-    match = OWN_WAY.fullmatch(text)
-    if match is None:
+    name, _, way = text.removesuffix(")").partition("(")
+    if not text.endswith(")") or "(" in way or ")" in name + way:
         raise Rejected(f"No combatant named {text!r} to defend")
-    found = named(state, match.group("name"))
+    found = named(state, name.strip())
     if found is None:
-        raise Rejected(f"No combatant named {match.group('name')!r} to defend")
+        raise Rejected(f"No combatant named {name.strip()!r} to defend")
     dice: DiceKind | None = None
     attitude: Attitude | None = None
     rest: list[str] = []
-    for word in match.group("way").replace(",", " ").split():
+    for word in way.replace(",", " ").split():
         key = word.casefold()
         if key in dict(DICE):
-            dice = cast(DiceKind, key)
+            dice = key
         elif key in dict(ATTITUDES):
-            attitude = cast(Attitude, key)
+            attitude = key
         else:
             rest.append(word)
     effort = None
@@ -276,8 +290,7 @@ def own_way(state: Encounter, text: str) -> DefenderWay:
             effort = parse_effort(" ".join(rest), f"{found.name}'s N")
         except Rejected:
             raise Rejected(
-                f"More defenders: {found.name}'s own way reads {WAY_HELP}, "
-                f"not {match.group('way')!r}"
+                f"More defenders: {found.name}'s own way reads {WAY_HELP}, not {way.strip()!r}"
             ) from None
     return DefenderWay(combatant_id=found.id, dice=dice, attitude=attitude, effort=effort)
 
