@@ -20,6 +20,7 @@ from .events import (
     OutcomeDieAdded,
     PoolBuilt,
     RoundRolled,
+    SuccessesLost,
     Worn,
 )
 from .sheet import Ability, Goal, TempDie, damaged, spend_one
@@ -62,6 +63,16 @@ def apply(state: Encounter, event: object) -> Encounter:
             return with_sheet(state, event.combatant_id, goal=goal)
         case DamageLanded():
             return apply_damage(state, own, event)
+        case SuccessesLost():
+            rest = tuple(
+                p
+                for p in own.pending
+                if p.round != state.round or p.dealer_id != event.combatant_id
+            )
+            left = any(p.round == state.round for p in rest)
+            return state.update(
+                system_state=structs.replace(own, pending=rest), last_roll_applied=not left
+            )
         case Ceded():
             return with_sheet(state, event.combatant_id, goal=None)
         case OutcomeDieAdded():

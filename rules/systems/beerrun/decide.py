@@ -41,6 +41,7 @@ from .events import (
     RoundRolled,
     SetGoal,
     Spent,
+    SuccessesLost,
 )
 from .sheet import HEALTH, Ability, BeerRunSheet
 
@@ -233,6 +234,8 @@ def build_pool(state: Encounter, cmd: BuildPool) -> Pool:
             ally_id=goal.ally_id,
             target_die=goal.die,
             penalty_to_ally=kind == "helping" and cmd.penalty_to_ally,
+            typed=cmd.difficulty,
+            asked=cmd.replace,
         )
     if cmd.against is None:
         if not cmd.difficulty:
@@ -493,7 +496,19 @@ def land_damage(state: Encounter, split: tuple[tuple[str, int], ...] | None) -> 
             raise Rejected(f"{ability.name} is in the split twice")
         hits.append(Hit(ability.name, pips, ability.size))
     landed = DamageLanded(dealer_id=item.dealer_id, target_id=target.id, hits=tuple(hits))
-    return [landed, *zeroed_events(state, landed)]
+    zeroed = zeroed_events(state, landed)
+    return [landed, *zeroed, *lost_to_death(state, target, zeroed)]
+
+
+def lost_to_death(state: Encounter, target: Combatant, zeroed: list[object]) -> list[object]:
+    """The upper hand lands first (*Determine Effects*): a side it kills strikes no blow, its
+    waiting successes are lost (issue 39, F4-11); any other ability at zero still lands."""
+    died = any(isinstance(e, ConditionAdded) and e.condition.name == DEAD for e in zeroed)
+    later = [p for p in pending_now(state)[1:] if p.dealer_id == target.id]
+    if not died or not later:
+        return []
+    targets = tuple(dict.fromkeys(p.target_id for p in later))
+    return [SuccessesLost(combatant_id=target.id, targets=targets, pips=sum(p.pips for p in later))]
 
 
 def zeroed_events(state: Encounter, landed: DamageLanded) -> list[object]:

@@ -58,6 +58,25 @@ def with_target_die(
     return tuple(target if i in chosen else size for i, size in enumerate(difficulty))
 
 
+def replaced_text(difficulty: tuple[int, ...], target: int, replace: int) -> str:
+    """What ``with_target_die`` did, said (issue 39, F4-10): how many of the dice the GM asked
+    for became the target die, and why the rest did not ("" when the GM asked for none)."""
+    if not replace or not difficulty:
+        return ""  # none asked, or a blank difficulty: that many target dice, as listed
+    smaller = sum(1 for size in difficulty if size < target)
+    done = min(replace, smaller)
+    text = f"the d{target} replaces {done or 'none'} of the {replace} asked"
+    if done == replace:
+        return text
+    larger = tuple(size for size in difficulty if size >= target)
+    if not larger:
+        return f"{text}: the pool has no more dice"
+    are, them = ("is", "it") if len(larger) == 1 else ("are", "them")
+    return (
+        f"{text}: {pool_text(larger)} {are} no smaller, and replacing {them} would make it easier"
+    )
+
+
 # --- rolled pools and comparing them --------------------------------------------------------
 
 

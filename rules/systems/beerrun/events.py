@@ -38,6 +38,10 @@ class Pool(Struct, frozen=True, kw_only=True):
     ally_id: str | None = None
     target_die: int = 0
     penalty_to_ally: bool = False  # a failed help's penalty dice: the GM's choice of who
+    # Helping or situational: the difficulty as typed and how many dice the GM asked to
+    # replace, so the log can say what was (not) replaced (none in older saves).
+    typed: tuple[int, ...] = ()
+    asked: int = 0
 
 
 class Pending(Struct, frozen=True, kw_only=True):
@@ -191,6 +195,15 @@ class DamageLanded(Struct, frozen=True, kw_only=True, tag="beerrun.damage-landed
     target_id: str
     hits: tuple[Hit, ...]
     from_pending: bool = True
+
+
+class SuccessesLost(Struct, frozen=True, kw_only=True, tag="beerrun.successes-lost"):
+    """A side killed before its own kept successes landed: they never land (issue 39,
+    F4-11). ``targets`` are those they were to land on, ``pips`` their sum."""
+
+    combatant_id: str
+    targets: tuple[str, ...]
+    pips: int
 
 
 class Ceded(Struct, frozen=True, kw_only=True, tag="beerrun.ceded"):

@@ -10,7 +10,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
 from . import decide
-from .dice import MAX_REPLACED, parse_die, parse_pool, pool_text
+from .dice import MAX_REPLACED, parse_die, parse_pool, pool_text, replaced_text
 from .events import (
     AddOutcomeDie,
     BuildPool,
@@ -344,10 +344,12 @@ def _opposition(state: Encounter, pool: Pool) -> str:
     if pool.against is not None:
         return f"Against {state.name_of(pool.against)}"
     dice = pool_text(pool.difficulty)
+    replaced = replaced_text(pool.typed, pool.target_die, pool.asked)
+    replaced = f"; {replaced}" if replaced else ""
     if pool.kind == "helping":
-        return f"Helping {state.name_of(pool.ally_id)}: against {dice}, rolled first"
+        return f"Helping {state.name_of(pool.ally_id)}: against {dice}, rolled first{replaced}"
     if pool.kind == "situational":
-        return f"Situational: against {dice}"
+        return f"Situational: against {dice}{replaced}"
     return f"Against the difficulty {dice}"
 
 

@@ -9,7 +9,7 @@ from rules.events import ConditionAdded, TurnAdvanced
 from rules.logline import Line, LogEntry, Span, spans
 
 from . import decide
-from .dice import NO_DIE, Outcome, Winner, compare, pool_text
+from .dice import NO_DIE, Outcome, Winner, compare, pool_text, replaced_text
 from .events import (
     CategoriesSet,
     Ceded,
@@ -22,6 +22,7 @@ from .events import (
     OutcomeDieAdded,
     PoolBuilt,
     RoundRolled,
+    SuccessesLost,
 )
 from .sheet import Goal
 
@@ -146,6 +147,7 @@ def describe_event(state: Encounter, event: object) -> LogEntry:
                 if pool.against
                 else "difficulty " + ",".join(f"d{s}" for s in pool.difficulty)
             )
+            replaced = replaced_text(pool.typed, pool.target_die, pool.asked)
             return LogEntry(
                 "roll",
                 (
@@ -155,6 +157,7 @@ def describe_event(state: Encounter, event: object) -> LogEntry:
                         Span(f" ({pool.extra} extra)", "muted") if pool.extra else "",
                         " vs ",
                         Span(against, "name"),
+                        Span(f"; {replaced}", "muted") if replaced else "",
                     ),
                 ),
             )
@@ -194,6 +197,21 @@ def describe_event(state: Encounter, event: object) -> LogEntry:
                     spans(
                         Span(state.name_of(event.combatant_id), "name"),
                         f" gains a d{event.size} {what} for {rolls}",
+                    ),
+                ),
+            )
+        case SuccessesLost(combatant_id=cid, targets=targets, pips=pips):
+            on = ", ".join(state.name_of(t) for t in targets)
+            return LogEntry(
+                "consequence",
+                (
+                    spans(
+                        Span(state.name_of(cid), "name"),
+                        f" dies before its {pips} kept pip{'s' if pips != 1 else ''} land on ",
+                        Span(on, "name"),
+                        Span(
+                            ": lost (the upper hand lands first; the dead strike no blow)", "tier"
+                        ),
                     ),
                 ),
             )

@@ -44,6 +44,7 @@ from .events import (
     RoundRolled,
     SetCategories,
     SetGoal,
+    SuccessesLost,
 )
 from .log import UNSEEN, describe_event
 from .odds import upper_hand_odds
@@ -86,6 +87,7 @@ class BeerRun(RuleSystem):
         DamageLanded,
         Ceded,
         OutcomeDieAdded,
+        SuccessesLost,
     )
     command_types = (SetCategories, SetGoal, BuildPool, RollRound, LandDamage, Cede, AddOutcomeDie)
     command_actors = {  # whom each acts for; the rest are the GM's

@@ -19,7 +19,7 @@ from .arithmetic import (
     scaled,
     spacing,
 )
-from .events import FatigueCheck, FatigueChecked, Side, sheet_of
+from .events import DefenderWay, FatigueCheck, FatigueChecked, Side, sheet_of
 from .sheet import (
     Consequence,
     Skill,
@@ -131,19 +131,25 @@ def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueCheck
             cmd.relaxed_up,
             cmd.spill,
         )
-    sides = [
-        make_side(
-            defender,
-            cmd.defender_dice,
-            roll_stress(dice, cmd.defender_dice),
-            skills,
-            cmd.defender_attitude,
-            cmd.defender_effort,
-            cmd.relaxed_up,
-            cmd.spill,
+    # Each further defender rolls its own dice, attitude and N where the GM gave them
+    # (issue 39, F4-14), else the Defender field's.
+    ways = {way.combatant_id: way for way in cmd.ways}
+    sides = []
+    for defender, skills in defenders:
+        way = ways.get(defender.id) or DefenderWay(combatant_id=defender.id)
+        kind = way.dice or cmd.defender_dice
+        sides.append(
+            make_side(
+                defender,
+                kind,
+                roll_stress(dice, kind),
+                skills,
+                way.attitude or cmd.defender_attitude,
+                cmd.defender_effort if way.effort is None else way.effort,
+                cmd.relaxed_up,
+                cmd.spill,
+            )
         )
-        for defender, skills in defenders
-    ]
     threshold = cmd.fumble_threshold
     if threshold is None:
         threshold = weapon.fumble if weapon is not None else 0
@@ -212,7 +218,7 @@ def consequence_of(roll: FatigueChecked) -> tuple[str, Consequence] | None:
     if level is None or sufferer is None:
         return None
     if roll.fumbled:
-        return sufferer.combatant_id, fumble_consequence(level, sufferer.effort)
+        return sufferer.combatant_id, fumble_consequence(level, sufferer.effort, roll.weapon)
     return sufferer.combatant_id, defense_consequence(level, sufferer.effort, roll.weapon)
 
 

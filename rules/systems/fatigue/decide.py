@@ -24,6 +24,8 @@ from .check import (
     tradable_wind,
 )
 from .events import (
+    RUINED,
+    RUINOUS,
     TRADES,
     Aid,
     FatigueAid,
@@ -48,7 +50,19 @@ if TYPE_CHECKING:
     from rules.encounter import Encounter
 
 
-def pay(state: Encounter) -> FatiguePoolsSpent:
+def pay(state: Encounter) -> list[object]:
+    """The open consequence paid; from the second penalty on, the payer's equipment is
+    marked ruined (issue 39, F4-09)."""
+    spent = payment(state)
+    payer = state.find(spent.combatant_id)
+    if not spent.ruined or payer is None or payer.condition(RUINED) is not None:
+        return [spent]
+    duration = Duration("until-removed")
+    condition = Condition(RUINED, duration, state.expiry_for(payer.id, duration))
+    return [spent, ConditionAdded(payer.id, condition)]
+
+
+def payment(state: Encounter) -> FatiguePoolsSpent:
     roll = pending(state)
     found = consequence_of(roll)
     if found is None:
@@ -79,6 +93,11 @@ def pay(state: Encounter) -> FatiguePoolsSpent:
         what=level_name(roll, roll.level),
         reckoning=consequence.reckoning,
         narrate=consequence.narrate,
+        # *Consequences for Defenders*: the second to fourth penalties "are very, very bad. If
+        # they involve equipment, you should not count on being able to use that equipment
+        # ever again": the tracker cannot know what was used, so it marks the payer and the
+        # GM removes the mark when nothing was (a dodge) or the thing survived.
+        ruined=(roll.level or 0) >= RUINOUS,
     )
 
 

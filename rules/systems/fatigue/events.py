@@ -230,9 +230,26 @@ class FatiguePoolsSpent(Struct, frozen=True, kw_only=True, tag="fatigue.pools-sp
     what: str
     reckoning: str
     narrate: str = ""
+    ruined: bool = False  # the second penalty or worse: the payer's equipment marked ruined
+
+
+# *Consequences for Defenders*: from the second penalty on, equipment involved "you should not
+# count on being able to use ... ever again": the payer gets this mark, until the GM removes it.
+RUINED = "Ill-equipped"
+RUINOUS = 2
 
 
 # --- commands ------------------------------------------------------------------------------
+
+
+class DefenderWay(Struct, frozen=True, kw_only=True):
+    """A further defender's own dice, attitude and N (None: the Defender field's), issue 39,
+    F4-14: "one or more defenders", each rising to the challenge its own way."""
+
+    combatant_id: str
+    dice: DiceKind | None = None
+    attitude: Attitude | None = None
+    effort: tuple[Cost, ...] | None = None
 
 
 class FatigueCheck(Struct, frozen=True, kw_only=True):
@@ -249,9 +266,11 @@ class FatigueCheck(Struct, frozen=True, kw_only=True):
     defender_effort: tuple[Cost, ...] = (Cost("wind", 5),)
     nature_total: int = 0
     fumble_threshold: int | None = None  # None: the weapon's
-    # More defenders, each rolling the defender's dice, attitude and N with the named skills
-    # it has; ``lowest``: only whoever scores the lowest of them all defends.
+    # More defenders, each rolling the defender's dice, attitude and N (unless ``ways`` gives
+    # it its own) with the named skills it has; ``lowest``: only whoever scores the lowest of
+    # them all defends.
     more_defenders: tuple[str, ...] = ()
+    ways: tuple[DefenderWay, ...] = ()
     lowest: bool = False
     relaxed_up: bool = False  # the GM's rounding of a relaxed N: half of 5 is 3, not 2
     spill: bool = False  # what Wind or Wit cannot pay comes from Stamina or Focus

@@ -12,11 +12,12 @@ from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 
-from .arithmetic import ATTITUDES, parse_effort
+from .arithmetic import ATTITUDES, Attitude, DiceKind, parse_effort
 from .check import check, tradable_wind
 from .events import (
     SIDES,
     TRADES,
+    DefenderWay,
     FatigueAid,
     FatigueCallOff,
     FatigueCheck,
@@ -166,7 +167,7 @@ def check_form(state: Encounter) -> list[Field]:
             key="more_defenders",
             label="More defenders",
             kind="text",
-            help="names, with commas: each rolls as the defender",
+            help="Cid, Dan (2d10 intense 3 Wind)",
         ),
         Field(
             key="who_defends",
@@ -197,6 +198,7 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
     attacker = choice_value(values, fields["attacker"])
     effort_raw = values.get("attacker_effort", "").strip()
     fumble_raw = values.get("fumble", "").strip()
+    ways = more_defenders(state, values.get("more_defenders", ""))
     return FatigueCheck(
         attacker_id=None if attacker == NATURE else attacker,
         defender_id=choice_value(values, fields["defender"]),
@@ -213,27 +215,84 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
         fumble_threshold=(
             int_value(values, "fumble", "Fumble threshold", limit=MODIFIER) if fumble_raw else None
         ),
-        more_defenders=named_combatants(state, values.get("more_defenders", "")),
+        more_defenders=tuple(way.combatant_id for way in ways),
+        ways=tuple(way for way in ways if way != DefenderWay(combatant_id=way.combatant_id)),
         lowest=choice_value(values, fields["who_defends"]) == "lowest",
         relaxed_up=choice_value(values, fields["relaxed_n"]) == "up",
         spill=choice_value(values, fields["short_pools"]) == "spill",
     )
 
 
-def named_combatants(state: Encounter, raw: str) -> tuple[str, ...]:
-    """Combatants typed by name (any case) or id, with commas, as their ids."""
-    out: list[str] = []
-    for name in split_names(raw):
-        wanted = name.casefold()
-        found = next(
-            (c for c in state.combatants if wanted in (c.name.casefold(), c.id.casefold())),
-            None,
-        )
-        if found is None:
-            raise Rejected(f"No combatant named {name!r} to defend")
-        if found.id not in out:
-            out.append(found.id)
+# A further defender's own way (issue 39, F4-14): "Cid (2d10 intense 3 Wind)".
+WAY_HELP = "like 'Cid (2d10 intense 3 Wind)': dice, attitude, N, each optional"
+
+
+def more_defenders(state: Encounter, raw: str) -> tuple[DefenderWay, ...]:
+    """Combatants typed by name (any case) or id, with commas, each perhaps with its own
+    dice, attitude and N in brackets."""
+    out: list[DefenderWay] = []
+    for part in outside_brackets(raw):
+        text = " ".join(part.split())
+        if not text:
+            continue
+        found = named(state, text)
+        way = DefenderWay(combatant_id=found.id) if found is not None else own_way(state, text)
+        if all(way.combatant_id != other.combatant_id for other in out):
+            out.append(way)
     return tuple(out)
+
+
+def outside_brackets(raw: str) -> list[str]:
+    """The parts between commas that are not in brackets, in one pass (a long paste stays
+    quick)."""
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(raw):
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == "," and not depth:
+            parts.append(raw[start:index])
+            start = index + 1
+    return [*parts, raw[start:]]
+
+
+def named(state: Encounter, text: str) -> Combatant | None:
+    wanted = text.casefold()
+    return next(
+        (c for c in state.combatants if wanted in (c.name.casefold(), c.id.casefold())), None
+    )
+
+
+def own_way(state: Encounter, text: str) -> DefenderWay:
+    """``Name (dice attitude N)``: each word a situation's dice or an attitude, the rest N."""
+    name, _, way = text.removesuffix(")").partition("(")
+    if not text.endswith(")") or "(" in way or ")" in name + way:
+        raise Rejected(f"No combatant named {text!r} to defend")
+    found = named(state, name.strip())
+    if found is None:
+        raise Rejected(f"No combatant named {name.strip()!r} to defend")
+    dice: DiceKind | None = None
+    attitude: Attitude | None = None
+    rest: list[str] = []
+    for word in way.replace(",", " ").split():
+        key = word.casefold()
+        if key in dict(DICE):
+            dice = key
+        elif key in dict(ATTITUDES):
+            attitude = key
+        else:
+            rest.append(word)
+    effort = None
+    if rest:
+        try:
+            effort = parse_effort(" ".join(rest), f"{found.name}'s N")
+        except Rejected:
+            raise Rejected(
+                f"More defenders: {found.name}'s own way reads {WAY_HELP}, not {way.strip()!r}"
+            ) from None
+    return DefenderWay(combatant_id=found.id, dice=dice, attitude=attitude, effort=effort)
 
 
 def check_preview(state: Encounter, values: Mapping[str, str]) -> str:

@@ -11,6 +11,7 @@ from rules.logline import Line, LogEntry, Span, spans
 from .arithmetic import POOL_TITLES, Cost, cutoffs, dice_text, effort_text, merge, spacing
 from .check import first_comparison
 from .events import (
+    RUINED,
     TRADES,
     Aid,
     FatigueAided,
@@ -246,7 +247,21 @@ def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
     ]
     if event.narrate:
         lines.append(spans(Span(f"  {event.narrate}", "note")))
+    if event.ruined:
+        lines.append(spans(Span(f"  {ruined_text(state, event.what)}", "note")))
     return LogEntry("consequence", tuple(lines))
+
+
+def ruined_text(state: Encounter, what: str) -> str:
+    """The line under a payment of the second penalty or worse (issue 39, F4-09)."""
+    roll = state.last_roll
+    gear = "the equipment used in it"
+    if isinstance(roll, FatigueChecked) and roll.fumbled and roll.weapon is not None:
+        gear = f"the {roll.weapon.name}"
+    return (
+        f"{what}: do not count on using {gear} ever again: marked {RUINED} "
+        "(the GM removes the mark if nothing was used or it survived)"
+    )
 
 
 # --- the hooks: notifications and log entries -----------------------------------------------

@@ -318,32 +318,55 @@ def first_penalty_text(pools: tuple[str, ...]) -> str:
 def defense_consequence(level: int, effort: tuple[Cost, ...], weapon: Weapon | None) -> Consequence:
     """A failed defense: 2N, then the weapon's table (melee, gun) or a narrated failure."""
     n = total_n(effort)
-    pools = tuple(c.pool for c in effort)
-    costs = scaled(effort, 2)
-    words = [f"2N (N = {n})"]
+    twice = f"2N (N = {n})"
     if level == 0:
-        return Consequence(costs, words[0])
-    kind = weapon.kind if weapon is not None else "other"
-    if kind == "melee" and weapon is not None:
+        return Consequence(scaled(effort, 2), twice)
+    table = table_consequence(level, effort, weapon)
+    if table is None:
+        return Consequence(scaled(effort, 2), twice, narrate=NARRATED[level])
+    return Consequence(merge(scaled(effort, 2), table.costs), f"{twice}, {table.reckoning}")
+
+
+def table_consequence(
+    level: int, effort: tuple[Cost, ...], weapon: Weapon | None
+) -> Consequence | None:
+    """Level 1-4 of the task's own table (*Melee*, *Guns*), None for a task without one.
+
+    Melee: levels 1-3 the first consequence's fatigue (8N Wind, 2N Stamina), levels 2-4 the
+    weapon's first, second, third hit; guns: level k is the k-th hit."""
+    if weapon is None:
+        return None
+    n = total_n(effort)
+    pools = tuple(c.pool for c in effort)
+    costs: tuple[Cost, ...] = ()
+    words: list[str] = []
+    if weapon.kind == "melee":
         if level <= 3:
-            costs = merge(costs, first_penalty(n, pools))
+            costs = first_penalty(n, pools)
             words.append(first_penalty_text(pools))
         if level >= 2:
             hit = weapon.hits[level - 2]
             costs = merge(costs, (Cost("health", hit),))
             words.append(f"{('first', 'second', 'third')[level - 2]} hit {hit} Health")
-    elif kind == "gun" and weapon is not None:
-        hit = weapon.hits[level - 1]
-        costs = merge(costs, (Cost("health", hit),))
-        words.append(f"hit level {level}: {hit} Health")
     else:
-        return Consequence(costs, words[0], narrate=NARRATED[level])
+        hit = weapon.hits[level - 1]
+        costs = (Cost("health", hit),)
+        words.append(f"hit level {level}: {hit} Health")
     return Consequence(costs, ", ".join(words))
 
 
-def fumble_consequence(level: int, effort: tuple[Cost, ...]) -> Consequence:
-    """An attacker's fumble: the first consequence's fatigue, worse levels narrated."""
+def fumble_consequence(level: int, effort: tuple[Cost, ...], weapon: Weapon | None) -> Consequence:
+    """An attacker's fumble (issue 39, F4-02): "they suffer a first consequence, each
+    threshold by which they miss the fumble threshold upgrades the consequence", from the
+    attack's own table: a sword's Bad fumble is its first consequence and its first hit, a
+    gun's first fumble its first hit. Without a weapon, the first consequence's fatigue and
+    the GM narrates the worse levels (*Other Things* has no costs)."""
     n = total_n(effort)
+    table = table_consequence(level, effort, weapon)
+    if table is not None and weapon is not None and weapon.kind == "gun":
+        return table  # a gun's consequences are its hits: N plays no part
+    if table is not None:
+        return Consequence(table.costs, f"N = {n}: {table.reckoning}")
     pools = tuple(c.pool for c in effort)
     costs = first_penalty(n, pools)
     return Consequence(costs, f"{first_penalty_text(pools)} (N = {n})", narrate=NARRATED[level])

@@ -230,7 +230,7 @@ class FatigueThresholds(RuleSystem):
             case FatigueCheck():
                 return [check(state, command, dice)]
             case FatigueApply():
-                return [decide.pay(state)]
+                return decide.pay(state)
             case FatigueTakeSuckage():
                 return [decide.suckage(state, command)]
             case FatigueCallOff():

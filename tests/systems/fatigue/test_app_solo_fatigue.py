@@ -32,7 +32,7 @@ def bridge() -> History:
 
 
 async def test_a_solo_fight_played_by_keys_to_its_end(tmp_path: Path) -> None:
-    session = EncounterSession(bridge(), SeededDice(4), tmp_path / "bridge.fight")
+    session = EncounterSession(bridge(), SeededDice(1), tmp_path / "bridge.fight")
     session.execute(SetSolo("foes"))
     app = TrackerApp(session, saves=tmp_path)
     seen: list[str] = []
@@ -52,10 +52,12 @@ async def test_a_solo_fight_played_by_keys_to_its_end(tmp_path: Path) -> None:
         brute = app.session.state.combatant("c2")
         ann = app.session.state.combatant("c1")
         assert out_of_fight(brute) or out_of_fight(ann), "the fight did not end"
-        # The Brute is spent: the header says who won, and the summary opened by itself.
+        # The Brute is down (seed 1; with issue 39's F4-02 a fumble can take Health, so the
+        # old seed's Brute fumbled itself down before Ann paid anything): the header says who
+        # won, and the summary opened by itself.
         assert app.session.outcome().headline == "Fight over: party won"
         assert isinstance(app.screen, SummaryScreen)
-        assert "✗ spent" in screen_text(app)
+        assert "✗ down" in screen_text(app)
         log = "\n".join(seen)
         assert "⚙ Brute (steady): attacks Ann (the next foe in the order) with Axe" in log
         assert "⚙ Brute (steady): its attack is made: ends its turn" in log

@@ -110,7 +110,7 @@ def test_the_payment_shows_the_pools_where_they_stop() -> None:
     run(history, EditCombatant(combatant_id="c2", sheet=FatigueSheet(wind=5, health=20)))
     run(history, shot(), 10, 1)  # lost by 34: the Terrible band, 2N and 60 Health
     before = history.state
-    (paid,) = decide(before, FatigueApply(), ScriptedDice([]))
+    paid, *_ = decide(before, FatigueApply(), ScriptedDice([]))
     line = describe(before, paid).plain
     assert "Wind 0/40, HP -30/30" in line  # not -10 and -40
 
