@@ -32,6 +32,7 @@ from .events import (
     Part,
     Rollover,
     Take,
+    cannot_act,
     condition_for,
     is_dying,
     roll_side,
@@ -39,13 +40,13 @@ from .events import (
 from .parts import (
     aid_parts,
     attribute_label,
+    cashes_in,
     check_effort,
     defender_parts,
     defending_parts,
     helper_bond,
     keeps_skill_bonus,
     paired_skill,
-    positional,
     roll_parts,
 )
 from .sheet import (
@@ -83,6 +84,7 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
     (*Cumulative Offset Penalties*: "must make a Con roll vs DR 0 to expend Fatigue"): a
     failed check leaves that side's effort unspent, out of the roll and its Fatigue."""
     attacker, defender = pair(state, cmd.attacker_id, cmd.defender_id)
+    check_can_act(attacker, cmd.gm_overrides, "attack")
     check_effort(attacker, cmd.effort)
     check_effort(defender, cmd.defender_effort)
     check_take_ten(attacker, cmd.attacker_take, cmd.attacker_gm_allows_ten, "attacks")
@@ -98,14 +100,27 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
 
 
 def check_take_ten(person: Combatant, take: str, allowed: bool, does: str = "defends") -> None:
-    """*Taking Ten*: "If the Adventurers take plenty of time": a monster takes no ten, in
-    defense or attack, unless the GM allows it."""
-    sheet: LiveHackSheet = person.sheet
-    if take == "ten" and sheet.stat_block and not allowed:
+    """*Taking Ten*: "If the Adventurers take plenty of time": one rule for every roll, by
+    anyone (F4-05): ten only by the GM's leave, who alone can say there is plenty of time."""
+    if take == "ten" and not allowed:
+        sheet: LiveHackSheet = person.sheet
+        who = f"{person.name}, a monster," if sheet.stat_block else person.name
         raise Rejected(
-            f"Take Ten needs plenty of time: {person.name}, a monster, {does} by rolling or "
-            "taking zero (the GM may allow it: Take Ten (GM allows))"
+            f"Take Ten needs plenty of time: {who} {does} by rolling or taking zero "
+            "(the GM may allow it: Take Ten (GM allows))"
         )
+
+
+def check_can_act(person: Combatant, overridden: bool, what: str) -> str:
+    """F4-13: one who cannot act (Dying, Incapacitated, Discombobulated ...: ``cannot_act``)
+    makes no attack, joint action or aid unless the GM overrides; why it could not, for the
+    log, when the GM did ("" for one who can act)."""
+    why = cannot_act(person)
+    if why and not overridden:
+        raise Rejected(
+            f"{person.name} cannot act ({why}): no {what} (the GM may override: Acts anyway)"
+        )
+    return why
 
 
 def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
@@ -116,14 +131,13 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
     # The attacker's dice are rolled first, then the defender's, so a script reads in order.
     attack = roll_side(parts, cmd.attacker_take, dice, attacker.id)
     defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
-    return LiveHackRolled(
+    rolled = LiveHackRolled(
         attacker=attack,
         defender=defend,
         defense=cmd.defense,
         trait=cmd.trait,
         effort=cmd.effort,
         defender_effort=cmd.defender_effort,
-        cashed=bool(positional(attacker, defender, cmd)),
         keeps=keeps_skill_bonus(state, attacker.id),
         grim_advantage=bool(cmd.grim_goal),
         grim_goal=cmd.grim_goal,
@@ -133,12 +147,18 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
         specialty=cmd.specialty,
         bond=cmd.bond,
         items=cmd.items,
+        acts_though=check_can_act(attacker, cmd.gm_overrides, "attack"),
     )
+    # The decision is in the event (``cashed``): an older journal's hits spent the position
+    # at once, and fold as they did.
+    return structs.replace(rolled, cashed=cashes_in(state, cmd, rolled))
 
 
 def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> list[object]:
     """A joint action, after the Con rolls that participants at Con -5 make to push."""
     ids = participants(state, cmd)
+    for cid in ids:  # before any Con roll for effort
+        check_can_act(state.combatant(cid), cmd.gm_overrides, "joint action")
     events: list[object] = []
     efforts = []
     for cid, effort in zip(ids, joint_efforts(cmd.efforts, len(ids)), strict=True):
@@ -166,8 +186,10 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
     takes = joint_takes(cmd.takes, len(ids))
     efforts = joint_efforts(cmd.efforts, len(ids))
     sides = []
+    throughs = []
     for cid, take, effort in zip(ids, takes, efforts, strict=True):
         person = state.combatant(cid)
+        throughs.append(check_can_act(person, cmd.gm_overrides, "joint action"))
         check_take_ten(person, take, cmd.participants_gm_allow_ten, "works with the others")
         check_effort(person, effort)
         parts = _joint_parts(person, cmd)
@@ -188,8 +210,9 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
             attribute=cmd.attribute,
             effort=effort,
             keeps=keeps_skill_bonus(state, *ids),
+            acts_though=through,
         )
-        for side, effort in zip(sides, efforts, strict=True)
+        for side, effort, through in zip(sides, efforts, throughs, strict=True)
     )
     margins = [r.margin for r in rolls]
     # Cooperation: "the best margin among them is used"; Chaos: "taking the lowest roll".
