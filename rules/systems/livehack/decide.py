@@ -32,6 +32,7 @@ from .events import (
     Part,
     Rollover,
     Take,
+    cannot_act,
     condition_for,
     is_dying,
     roll_side,
@@ -39,12 +40,12 @@ from .events import (
 from .parts import (
     aid_parts,
     attribute_label,
+    cashes_in,
     check_effort,
     defending_parts,
     helper_bond,
     keeps_skill_bonus,
     paired_skill,
-    positional,
     roll_parts,
 )
 from .sheet import (
@@ -82,6 +83,7 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
     (*Cumulative Offset Penalties*: "must make a Con roll vs DR 0 to expend Fatigue"): a
     failed check leaves that side's effort unspent, out of the roll and its Fatigue."""
     attacker, defender = pair(state, cmd.attacker_id, cmd.defender_id)
+    check_can_act(attacker, cmd.gm_overrides, "attack")
     check_effort(attacker, cmd.effort)
     check_effort(defender, cmd.defender_effort)
     check_take_ten(attacker, cmd.attacker_take, cmd.attacker_gm_allows_ten, "attacks")
@@ -97,14 +99,27 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
 
 
 def check_take_ten(person: Combatant, take: str, allowed: bool, does: str = "defends") -> None:
-    """*Taking Ten*: "If the Adventurers take plenty of time": a monster takes no ten, in
-    defense or attack, unless the GM allows it."""
-    sheet: LiveHackSheet = person.sheet
-    if take == "ten" and sheet.stat_block and not allowed:
+    """*Taking Ten*: "If the Adventurers take plenty of time": one rule for every roll, by
+    anyone (F4-05): ten only by the GM's leave, who alone can say there is plenty of time."""
+    if take == "ten" and not allowed:
+        sheet: LiveHackSheet = person.sheet
+        who = f"{person.name}, a monster," if sheet.stat_block else person.name
         raise Rejected(
-            f"Take Ten needs plenty of time: {person.name}, a monster, {does} by rolling or "
-            "taking zero (the GM may allow it: Take Ten (GM allows))"
+            f"Take Ten needs plenty of time: {who} {does} by rolling or taking zero "
+            "(the GM may allow it: Take Ten (GM allows))"
         )
+
+
+def check_can_act(person: Combatant, overridden: bool, what: str) -> str:
+    """F4-13: one who cannot act (Dying, Incapacitated, Discombobulated ...: ``cannot_act``)
+    makes no attack, joint action or aid unless the GM overrides; why it could not, for the
+    log, when the GM did ("" for one who can act)."""
+    why = cannot_act(person)
+    if why and not overridden:
+        raise Rejected(
+            f"{person.name} cannot act ({why}): no {what} (the GM may override: Acts anyway)"
+        )
+    return why
 
 
 def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
@@ -115,14 +130,13 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
     # The attacker's dice are rolled first, then the defender's, so a script reads in order.
     attack = roll_side(parts, cmd.attacker_take, dice, attacker.id)
     defend = roll_side(defend_parts, cmd.defender_take, dice, defender.id)
-    return LiveHackRolled(
+    rolled = LiveHackRolled(
         attacker=attack,
         defender=defend,
         defense=cmd.defense,
         trait=cmd.trait,
         effort=cmd.effort,
         defender_effort=cmd.defender_effort,
-        cashed=bool(positional(attacker, defender, cmd)),
         keeps=keeps_skill_bonus(state, attacker.id),
         grim_advantage=bool(cmd.grim_goal),
         grim_goal=cmd.grim_goal,
@@ -132,7 +146,11 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
         specialty=cmd.specialty,
         bond=cmd.bond,
         items=cmd.items,
+        acts_though=check_can_act(attacker, cmd.gm_overrides, "attack"),
     )
+    # The decision is in the event (``cashed``): an older journal's hits spent the position
+    # at once, and fold as they did.
+    return structs.replace(rolled, cashed=cashes_in(state, cmd, rolled))
 
 
 def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> list[object]:
@@ -140,6 +158,8 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> list[ob
     make to push."""
     ids = participants(state, cmd)
     check_effort(state.combatant(cmd.defender_id), cmd.defender_effort)
+    for cid in ids:  # before any Con roll for effort
+        check_can_act(state.combatant(cid), cmd.gm_overrides, "joint action")
     events: list[object] = []
     efforts = []
     for cid, effort in zip(ids, joint_efforts(cmd.efforts, len(ids)), strict=True):
@@ -173,8 +193,10 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
     # with nothing rolled (the dice still go participants first, then the defender).
     defend_parts = defending_parts(state, defender, cmd)
     sides = []
+    throughs = []
     for cid, take, effort in zip(ids, takes, efforts, strict=True):
         person = state.combatant(cid)
+        throughs.append(check_can_act(person, cmd.gm_overrides, "joint action"))
         check_take_ten(person, take, cmd.participants_gm_allow_ten, "works with the others")
         check_effort(person, effort)
         parts = _joint_parts(person, cmd)
@@ -197,8 +219,9 @@ def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> Li
             # chosen roll (``apply``), and said once in the log.
             defender_effort=cmd.defender_effort,
             keeps=keeps_skill_bonus(state, *ids),
+            acts_though=through,
         )
-        for side, effort in zip(sides, efforts, strict=True)
+        for side, effort, through in zip(sides, efforts, throughs, strict=True)
     )
     margins = [r.margin for r in rolls]
     # Cooperation: "the best margin among them is used"; Chaos: "taking the lowest roll".

@@ -202,6 +202,9 @@ class LiveHackRolled(Struct, frozen=True, kw_only=True, tag="livehack.rolled"):
     defender_effort: int = 0
     grim_advantage: bool = False
     grim_goal: str = ""
+    # F4-13: why the attacker could not act ("Dying") when the GM let it act anyway; "" for
+    # one who could (and in older saves).
+    acts_though: str = ""
     # The ratings the roller named (*Roll Components*), so a hit's damage roll carries them
     # ("all item ratings that pertain"); "" in saves from before they were kept.
     skill: str = ""
@@ -270,6 +273,7 @@ class LiveHackAidRolled(Struct, frozen=True, kw_only=True, tag="livehack.aid-rol
     aided_id: str
     bonus: int
     effort: int = 0  # the helper's (*Effort*), one Fatigue a point
+    acts_though: str = ""  # F4-13: the helper could not act; the GM let it help anyway
 
 
 class LiveHackSaveRolled(Struct, frozen=True, kw_only=True, tag="livehack.save-rolled"):
@@ -349,8 +353,6 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     defender_effort: int = 0
     grim_goal: str = ""  # Grim Advantage, GM-approved, for this grim experience (a key)
     defender_skill: str = ""
-    gm_allows_ten: bool = False  # a monster's defense may take ten (*Taking Ten*)
-    attacker_gm_allows_ten: bool = False  # and a monster's attack
     # The defending skill's attribute: "related" (the skill's own, F4-03), "" or one named.
     defender_attribute: str = "related"
     # The defender's roll components (*Defenses*: the defense is its "appropriate skill"; the
@@ -358,6 +360,9 @@ class LiveHackRoll(Struct, frozen=True, kw_only=True):
     defender_specialty: str = ""
     defender_bond: str = ""
     defender_items: str = ""
+    gm_allows_ten: bool = False  # the defender may take ten (*Taking Ten*: the GM's leave)
+    attacker_gm_allows_ten: bool = False  # and the attacker
+    gm_overrides: bool = False  # F4-13: the attacker acts though it cannot (the GM's word)
 
 
 class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
@@ -375,7 +380,7 @@ class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
     # Each participant's dice, in order (*Taking Zero*: "Either side may choose ... on any
     # roll"); empty: all roll. One value: everyone's.
     takes: tuple[Take, ...] = ()
-    participants_gm_allow_ten: bool = False  # a monster participant may take ten
+    participants_gm_allow_ten: bool = False  # the participants may take ten
     efforts: tuple[int, ...] = ()  # each participant's effort, or one for all (as ``takes``)
     # The defender's side, as in an opposed roll: its extra, effort (F4-08), specialty, bond
     # and items (F4-04).
@@ -384,6 +389,7 @@ class LiveHackJointRoll(Struct, frozen=True, kw_only=True):
     defender_specialty: str = ""
     defender_bond: str = ""
     defender_items: str = ""
+    gm_overrides: bool = False  # F4-13: participants act though they cannot (the GM's word)
 
 
 class LiveHackAid(Struct, frozen=True, kw_only=True):
@@ -398,6 +404,8 @@ class LiveHackAid(Struct, frozen=True, kw_only=True):
     skill: str = ""
     attribute: str = ""
     effort: int = 0
+    gm_allows_ten: bool = False  # the helper may take ten (*Taking Ten*: the GM's leave)
+    gm_overrides: bool = False  # F4-13: the helper acts though it cannot (the GM's word)
 
 
 class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
@@ -407,6 +415,7 @@ class LiveHackGrimTest(Struct, frozen=True, kw_only=True):
     companion: str = ""
     take: Take = "roll"
     effort: int = 0
+    gm_allows_ten: bool = False  # the character may take ten (*Taking Ten*: the GM's leave)
 
 
 class LiveHackSave(Struct, frozen=True, kw_only=True):
@@ -419,7 +428,7 @@ class LiveHackSave(Struct, frozen=True, kw_only=True):
     dr: int | None = None  # None: the rule's own (Wounds for dying, 0 for a check)
     attribute: str = "dex"
     defense: SaveDefense = "fortitude"
-    gm_allows_ten: bool = False  # a dying save may take ten (*Taking Ten*)
+    gm_allows_ten: bool = False  # the roller may take ten (*Taking Ten*: the GM's leave)
     effort: int = 0
 
 

@@ -28,6 +28,7 @@ from .events import (
     SaveDefense,
     SaveKind,
     Take,
+    cannot_act,
     is_dying,
     out_of_fight,
 )
@@ -45,8 +46,8 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 TAKES: tuple[tuple[Take, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), ("ten", "Take Ten"))
-# *Taking Ten* needs "plenty of time": where it is not for the roller by default (a monster's
-# defense, a dying save), the GM may still allow it.
+# *Taking Ten* needs "plenty of time", which the GM alone judges (rulings.md, F4-05): every
+# dice field offers the GM's leave; a plain Take Ten (a player's ask) is refused, saying so.
 TakeChoice = Literal["roll", "zero", "ten", "ten-gm"]
 TAKES_GM: tuple[tuple[TakeChoice, str], ...] = (*TAKES, ("ten-gm", "Take Ten (GM allows)"))
 TAKE_OF: dict[TakeChoice, tuple[Take, bool]] = {
@@ -78,6 +79,7 @@ GRIM_GOALS: tuple[tuple[str, str], ...] = (
     *((f"{GRIM_GOAL}{e.key}", f"approved: {e.label.lower()}") for e in GRIM_EXPERIENCES),
 )
 HELPERS = 4
+ACTS_ANYWAY = "gm_override"  # F4-13: the field of the GM's override
 
 
 def people(state: Encounter) -> tuple[tuple[str, str], ...]:
@@ -174,7 +176,20 @@ def roll_form(state: Encounter) -> list[Field]:
         text("defender_skill", "Defending skill", help="for 'a skill'"),
         choice("defender_attribute", "Defending attribute", SKILL_ATTRIBUTE, RELATED),
         choice("trait", "Negative trait", TRAIT_CHOICES, trait),
+        *acts_anyway(state),
     ]
+
+
+def acts_anyway(state: Encounter) -> list[Field]:
+    """F4-13: the GM's override for one who cannot act (Dying, Incapacitated ...), offered
+    while anyone cannot."""
+    if not any(cannot_act(c) for c in state.combatants):
+        return []
+    return [choice(ACTS_ANYWAY, "Acts anyway (GM)", YES_NO, "no")]
+
+
+def _overrides(values: Mapping[str, str], f: Mapping[str, Field]) -> bool:
+    return ACTS_ANYWAY in f and _yes(values, f[ACTS_ANYWAY])
 
 
 def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
@@ -205,6 +220,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
         defender_skill=values.get("defender_skill", "").strip(),
         defender_attribute=choice_value(values, f["defender_attribute"]),
         **defender_values(values),
+        gm_overrides=_overrides(values, f),
     )
 
 
@@ -237,6 +253,7 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
         number("defender_extra", "Defender extra modifier"),
         *defender_ratings(defender),
         choice("trait", "Negative trait", TRAIT_CHOICES, "wounds"),
+        *acts_anyway(state),
     ]
 
 
@@ -263,6 +280,7 @@ def joint_command(
         defender_extra=defender_extra(values),
         defender_effort=defender_effort(values),
         **defender_values(values),
+        gm_overrides=_overrides(values, f),
     )
 
 
@@ -277,19 +295,23 @@ def aid_form(state: Encounter, selected: str | None) -> list[Field]:
         text("skill", "Helper's skill", help="blank: attack bonus"),
         choice("attribute", "Helper's attribute", NO_ATTRIBUTE, ""),
         number("dr", "Helper's DR"),
-        choice("take", "Helper dice", TAKES, "roll"),
+        choice("take", "Helper dice", TAKES_GM, "roll"),
         number("effort", "Helper effort (+1 Fatigue each)"),
         number("extra", "Helper extra modifier"),
+        *acts_anyway(state),
     ]
 
 
 def aid_command(state: Encounter, values: Mapping[str, str], selected: str | None) -> LiveHackAid:
     f = _fields(aid_form(state, selected))
+    take, gm_allows_ten = take_value(values, f["take"])
     return LiveHackAid(
         helper_id=choice_value(values, f["helper"]),
         aided_id=choice_value(values, f["aided"]),
         dr=int_value(values, "dr", "Helper's DR"),
-        take=choice_value(values, f["take"], TAKES),
+        take=take,
+        gm_allows_ten=gm_allows_ten,
+        gm_overrides=_overrides(values, f),
         extra=int_value(values, "extra", "Helper extra modifier", limit=MODIFIER),
         skill=values.get("skill", "").strip(),
         attribute=choice_value(values, f["attribute"]),
@@ -328,7 +350,7 @@ def grim_form(state: Encounter, selected: str | None) -> list[Field]:
         choice("experience", "Experience", EXPERIENCES, experience),
         choice("watching", "Only watching (DR -5)", YES_NO, "no"),
         text("companion", "Companion (starred rows)", help="a bond's name"),
-        choice("take", "Dice", TAKES, "roll"),
+        choice("take", "Dice", TAKES_GM, "roll"),
         number("effort", "Effort (+1 Fatigue each)"),
     ]
 
@@ -337,12 +359,14 @@ def grim_command(
     state: Encounter, values: Mapping[str, str], selected: str | None
 ) -> LiveHackGrimTest:
     f = _fields(grim_form(state, selected))
+    take, gm_allows_ten = take_value(values, f["take"])
     return LiveHackGrimTest(
         combatant_id=choice_value(values, f["who"]),
         experience=choice_value(values, f["experience"]),
         watching=_yes(values, f["watching"]),
         companion=values.get("companion", "").strip(),
-        take=choice_value(values, f["take"], TAKES),
+        take=take,
+        gm_allows_ten=gm_allows_ten,
         effort=_effort(values),
     )
 
@@ -372,10 +396,9 @@ def save_form(state: Encounter, kind: SaveKind, selected: str | None) -> list[Fi
             choice("defense", "Save", SAVE_DEFENSES, "fortitude"),
             text("dr", "DR", help="blank: Wounds (Grimness for a Grimlock)"),
         ]
-    takes = TAKES_GM if kind == "dying" else TAKES
     return [
         *fields,
-        choice("take", "Dice", takes, "roll"),
+        choice("take", "Dice", TAKES_GM, "roll"),
         number("effort", "Effort (+1 Fatigue each)"),
         number("extra", "Extra modifier"),
     ]

@@ -23,7 +23,9 @@ from .events import (
     cannot_act,
     condition_for,
 )
+from .parts import POSITIONAL
 from .sheet import TRAITS, LiveHackSheet, offset_effects
+from .table import row_label
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
@@ -103,7 +105,8 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
     else:
         outcome = Span(f"{'GRIM' if grim else 'HIT'}, margin {roll.margin:+d}", "success")
         condition = condition_for(row, roll.defense)
-        text = f"  tier {row.low}{'-' + str(row.high) if row.high is not None else '+'}: "
+        # The band as the Consequences pane and the odds write it (a grim test's from 1).
+        text = f"  tier {row_label(row, grim)}: "
         text += f"{row.levels} {trait_name(roll.trait)}"
         if condition:
             text += f" + {condition}"
@@ -128,6 +131,11 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
         tuple(side_spans(defender, roll.defender)),
         spans(result),
     ]
+    position = _position_line(state, roll)
+    if position is not None:
+        lines.append(position)
+    if roll.acts_though:
+        lines.append(_override_line(attacker, roll.acts_though))
     if roll.effort:
         lines.append(_effort_line(attacker, roll.effort))
     if roll.defender_effort:
@@ -139,6 +147,30 @@ def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
             )
         )
     return lines + _eclipse_lines(state, (roll.attacker, roll.defender))
+
+
+def _override_line(name: str, why: str) -> Line:
+    """F4-13: the GM let one who cannot act act anyway; the log keeps the GM's word."""
+    return spans(Span(f"  GM override: {name} acts though {why}", "tier"))
+
+
+def _position_line(state: Encounter, roll: LiveHackRolled) -> Line | None:
+    """What became of the position the attacker holds over the defender (rulings.md, F4-01):
+    cashed in, or still held after a hit (to grow by a hold) or a miss."""
+    used = next((p.value for p in roll.attacker.parts if p.label == POSITIONAL), 0)
+    if roll.cashed:
+        holder = state.find(roll.attacker.combatant_id)
+        held = holder.sheet.held_over(roll.defender.combatant_id) if holder else 0
+        return spans(Span(f"  position +{held or used} cashed in", "muted"))
+    if not used:
+        return None
+    if roll.hit and roll.margin_bonus:
+        text = f"  position +{used} still held: a hold adds the +{roll.margin_bonus} won to it"
+    elif roll.hit:
+        text = f"  position +{used} still held until its damage roll cashes it in"
+    else:
+        text = f"  position +{used} still held: a miss loses no position"
+    return spans(Span(text, "muted"))
 
 
 def _goal(roll: LiveHackRolled) -> str:
@@ -209,6 +241,8 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 Span(f"{event.bonus:+d} on the next roll", "tier"),
             )
             lines = [head, tuple(side_spans(helper, event.helper))]
+            if event.acts_though:
+                lines.append(_override_line(helper, event.acts_though))
             if event.effort:
                 lines.append(_effort_line(helper, event.effort))
             return LogEntry("roll", tuple(lines))
@@ -227,9 +261,13 @@ def describe(state: Encounter, event: Any) -> LogEntry:
             )
         case LiveHackPositionHeld():
             what = f": {event.description}" if event.description else ""
+            holder = state.find(event.holder_id)
+            before = holder.sheet.held_over(event.target_id) if holder is not None else 0
+            # F4-01: a hold adds to what is held ("accumulate an even higher bonus").
+            held = f"+{event.bonus} more, +{before + event.bonus}" if before else f"+{event.bonus}"
             line = spans(
                 Span(name(event.holder_id), "name"),
-                f" holds +{event.bonus} positional bonus over ",
+                f" holds {held} positional bonus over ",
                 Span(name(event.target_id), "name"),
                 Span(what, "tier"),
                 " (no damage roll)",

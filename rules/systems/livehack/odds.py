@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 
 from rules.odds import Odds, TierOdds
 
-from .table import DAMAGE_TABLE, DIE, TAKE_TEN, Take
+from .table import DAMAGE_TABLE, DIE, TAKE_TEN, Take, row_label
 
 Q = Fraction(1, DIE)  # the chance a die explodes
 FACES = range(1, DIE)  # the face a chain stops on: 1..11
@@ -31,8 +31,7 @@ def tier_bounds() -> tuple[tuple[str, int | None, int | None], ...]:
     """The tiers as ``LiveHack.tiers`` shows them: a miss, then the damage-table rows."""
     rows: list[tuple[str, int | None, int | None]] = [(MISS, None, -1)]
     for row in DAMAGE_TABLE:
-        label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
-        rows.append((label, row.low, row.high))
+        rows.append((row_label(row), row.low, row.high))
     return tuple(rows)
 
 

@@ -47,6 +47,8 @@ SKILL_ATTRIBUTES: dict[str, str] = {
     **dict.fromkeys(("climb", "jump", "swim"), "str"),
     "concentration": "con",
 }
+
+POSITIONAL = "positional"  # the part a held position adds to an attack
 DAZED_DEX = -10  # "Consider these saves as 0, and Dex to be -10 for purposes of being hit"
 
 
@@ -167,23 +169,58 @@ def roll_parts(
         if over is not None and over.holder_id == attacker.id and over.target_id == defender.id:
             parts.append(Part("rolled over", over.bonus))
             break
-    held = positional(attacker, defender, cmd)
+    held = positional(state, attacker, defender, cmd)
     if held:
-        parts.append(Part("positional", held))
+        parts.append(Part(POSITIONAL, held))
     parts += aid_parts(state, attacker.id)
     if cmd.attacker_extra:
         parts.append(Part("extra", cmd.attacker_extra))
     return tuple(parts)
 
 
-def positional(attacker: Combatant, defender: Combatant, cmd: LiveHackRoll) -> int:
+def positional(
+    state: Encounter, attacker: Combatant, defender: Combatant, cmd: LiveHackRoll
+) -> int:
     """*Rolling over Success Margins*: "the attacker gets this bonus on their next attack
     roll": what the attacker holds over the defender, added by itself to an attack (a roll
-    against Reflex, Fortitude or Will; a skill contest is no attack) and spent by it."""
-    if cmd.defense == "skill":
+    against Reflex, Fortitude or Will; a skill contest is no attack). Not to the damage roll
+    of a hit it went into: that roll cashes the position in (``cashes_in``), and the hit's
+    margin bonus, which the position helped win, is what rolls over into it."""
+    if cmd.defense == "skill" or damage_roll_of_hit(state, cmd):
         return 0
     sheet: LiveHackSheet = attacker.sheet
     return sheet.held_over(defender.id)
+
+
+def damage_roll_of_hit(state: Encounter, cmd: LiveHackRoll) -> bool:
+    """Whether ``cmd`` is the damage roll of the hit waiting, one its attacker's position went
+    into: the hitter against the one it hit, against Fortitude, before the hit is used
+    otherwise."""
+    roll = state.last_roll
+    return (
+        isinstance(roll, LiveHackRolled)
+        and roll.hit
+        and not state.last_roll_applied
+        and any(p.label == POSITIONAL for p in roll.attacker.parts)
+        and cmd.defense == "fortitude"
+        and roll.attacker.combatant_id == cmd.attacker_id
+        and roll.defender.combatant_id == cmd.defender_id
+    )
+
+
+def cashes_in(state: Encounter, cmd: LiveHackRoll, rolled: LiveHackRolled) -> bool:
+    """F4-01: whether this roll spends the position its attacker holds over its defender.
+    The damage roll of a hit cashes it in, whatever it rolls (the holder chose damage over
+    holding on); an attack the damage table answers by itself (magic against Will) does when
+    it succeeds. A hit keeps it, for the hold that adds its margin bonus or the damage roll
+    that cashes it in; a miss keeps it too: the text loses a position only to an opponent's
+    cancel or a change of circumstances (rulings.md, F4-01)."""
+    if cmd.defense == "skill":
+        return False
+    attacker = state.combatant(cmd.attacker_id)
+    if not attacker.sheet.held_over(cmd.defender_id):
+        return False
+    return damage_roll_of_hit(state, cmd) or (rolled.answers_table and rolled.success)
 
 
 def skill_bonus(state: Encounter) -> Rollover | None:

@@ -10,7 +10,7 @@ from msgspec import structs
 from rules.dice import DiceSource
 from rules.errors import Rejected
 
-from .decide import added, pair, removed
+from .decide import added, check_can_act, check_take_ten, pair, removed
 from .effort import effort_part, pushed
 from .events import (
     STABILIZE_MOS,
@@ -26,6 +26,7 @@ from .events import (
     Part,
     aid_bonus,
     grim_experience,
+    is_dazed,
     roll_side,
     static_side,
 )
@@ -47,6 +48,8 @@ def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> list[object]:
     """*Aiding*: "an appropriate resolution roll": the skill and attribute the helper
     chooses, its bond with the aided one ("always added"), its effort, against the GM's DR."""
     helper, aided = pair(state, cmd.helper_id, cmd.aided_id)
+    through = check_can_act(helper, cmd.gm_overrides, "aid")
+    check_take_ten(helper, cmd.take, cmd.gm_allows_ten, "helps")
     checks, effort = pushed(state, helper, cmd.effort, dice)
     parts = skill_and_attribute(helper.sheet, cmd.skill, cmd.attribute)
     bond = bond_with(helper.sheet, aided.name)
@@ -59,14 +62,21 @@ def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> list[object]:
     target = static_side("DR", (Part("DR", cmd.dr),))
     bonus = aid_bonus(side.total - cmd.dr)
     rolled = LiveHackAidRolled(
-        helper=side, target=target, aided_id=aided.id, bonus=bonus, effort=effort
+        helper=side,
+        target=target,
+        aided_id=aided.id,
+        bonus=bonus,
+        effort=effort,
+        acts_though=through,
     )
     return [*checks, rolled]
 
 
 def grim_test(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> list[object]:
     """A grim test, after the Con roll its effort needs at Con -5."""
-    checks, effort = pushed(state, state.combatant(cmd.combatant_id), cmd.effort, dice)
+    person = state.combatant(cmd.combatant_id)
+    check_take_ten(person, cmd.take, cmd.gm_allows_ten, "resists")
+    checks, effort = pushed(state, person, cmd.effort, dice)
     return [*checks, grim_roll(state, structs.replace(cmd, effort=effort), dice)]
 
 
@@ -101,15 +111,13 @@ def grim_roll(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> Live
     )
 
 
+SAVES = {"dying": "saves", "transforming": "saves", "check": "checks"}
+
+
 def save(state: Encounter, cmd: LiveHackSave, dice: DiceSource) -> list[object]:
     """A save or check, after the Con roll its effort needs at Con -5."""
     person = state.combatant(cmd.combatant_id)
-    if cmd.kind == "dying" and cmd.take == "ten" and not cmd.gm_allows_ten:
-        # *Taking Ten* is for "plenty of time"; a dying save is rolled each round.
-        raise Rejected(
-            "Take Ten needs plenty of time: a dying save is rolled or taken at zero "
-            "(the GM may allow it: Take Ten (GM allows))"
-        )
+    check_take_ten(person, cmd.take, cmd.gm_allows_ten, SAVES[cmd.kind])
     checks, effort = pushed(state, person, cmd.effort, dice)
     cmd = structs.replace(cmd, effort=effort)
     match cmd.kind:
@@ -126,12 +134,17 @@ def _save_side(
 ) -> tuple[Part, ...]:
     sheet: LiveHackSheet = person.sheet
     attribute = DEFENSE_ATTRIBUTE[defense]
-    parts = [
-        Part(defense.capitalize(), sheet.defense(defense)),
-        Part(attribute_label(attribute), sheet.attribute(attribute)),
-        *effort_part(cmd.effort),
-        *aid_parts(state, person.id),
-    ]
+    if defense == "will" and is_dazed(person):
+        # *Discombobulation*: "not able to respond ... including using reflex or will to make
+        # saves. Consider these saves as 0": the Will save counts 0, Wis with it, as the Will
+        # defense does (``defender_parts``); Fortitude is not named, so a dying save is whole.
+        own = [Part("Will 0 (dazed)", 0)]
+    else:
+        own = [
+            Part(defense.capitalize(), sheet.defense(defense)),
+            Part(attribute_label(attribute), sheet.attribute(attribute)),
+        ]
+    parts = [*own, *effort_part(cmd.effort), *aid_parts(state, person.id)]
     if cmd.extra:
         parts.append(Part("extra", cmd.extra))
     return tuple(parts)

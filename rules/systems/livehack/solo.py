@@ -327,7 +327,7 @@ def _attack(state: Encounter, actor: Combatant, policy: str) -> Move:
     held = actor.sheet.held_over(target.id)
     cmd = LiveHackRoll(attacker_id=actor.id, defender_id=target.id)
     if held:
-        why += f", cashing in its +{held} position"
+        why += f", with its +{held} position"
     return _roll(state, actor, cmd, policy, why)
 
 

@@ -80,6 +80,7 @@ from .sheet import (
     sheet_fields,
     sheet_values,
 )
+from .table import row_label
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -120,6 +121,10 @@ __all__ = [
     "roll_boon_bane",
     "roll_side",
 ]
+
+# The Boon/Bane roll in dice notation: a d12 that explodes on 12, less another (docs/dice.md:
+# an exploding die rolls at most 10 more times, a chain of eleven 12s: once in 12^11).
+BOON_BANE = "1d12!-1d12!"
 
 ACTIONS = (
     Action("roll", "Opposed roll", "Boon/Bane: skill, attribute, specialty, bond, items, effort"),
@@ -231,6 +236,17 @@ class LiveHack(RuleSystem):
             "; ".join(h.shown for h in sheet.held),
         )
 
+    # initiative (rules.initiative): the opening's "instead of a d20 roll the Boon/Bane roll is
+    # substituted", so a d20 system's d20 + Dex becomes Boon/Bane + Dex (rulings.md, F4-07)
+
+    def initiative_dice(self, state: Encounter, combatant: Combatant[Any]) -> str:
+        dex = combatant.sheet.attribute("dex")
+        return f"{BOON_BANE}{dex:+d}" if dex else BOON_BANE
+
+    def initiative_tiebreak(self, combatant: Combatant[Any]) -> tuple[int, ...]:
+        dex: int = combatant.sheet.attribute("dex")
+        return (dex,)
+
     def cannot_act(self, state: Encounter, combatant: Combatant) -> str:
         return cannot_act(combatant)
 
@@ -291,12 +307,14 @@ class LiveHack(RuleSystem):
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         return forms.preview(state, action, values)
 
-    # The GM's approvals: Grim Advantage ("which the GM has approved"), and Take Ten where it
-    # is not the roller's by default (a monster's). A served table refuses them to players.
+    # The GM's approvals: Grim Advantage ("which the GM has approved"), Take Ten (plenty of
+    # time is the GM's to judge: F4-05) and acting though unable (F4-13). A served table
+    # refuses them to players.
 
     def gm_choice(self, key: str, value: str) -> bool:
         approved_ten = {choice for choice, (_, gm) in forms.TAKE_OF.items() if gm}
-        return (key == "grim_goal" and value != "no") or value in approved_ten
+        overrides = key == forms.ACTS_ANYWAY and value == "yes"
+        return (key == "grim_goal" and value != "no") or value in approved_ten or overrides
 
     def gm_approvals(self, command: Any) -> tuple[str, ...]:
         approvals = []
@@ -305,6 +323,8 @@ class LiveHack(RuleSystem):
         tens = ("gm_allows_ten", "attacker_gm_allows_ten", "participants_gm_allow_ten")
         if any(getattr(command, name, False) for name in tens):
             approvals.append("Take Ten (GM allows)")
+        if getattr(command, "gm_overrides", False):
+            approvals.append("Acts anyway (GM)")
         return tuple(approvals)
 
     # exact odds
@@ -456,7 +476,7 @@ class LiveHack(RuleSystem):
         trait_name = dict(TRAITS)[trait]
         tiers = [Tier("miss", None, -1, "saved: no effect")]
         for row in DAMAGE_TABLE:
-            label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
+            label = row_label(row)
             effect = f"{row.levels} {trait_name}"
             condition = condition_for(row, defense)
             if condition:
@@ -489,7 +509,7 @@ def _leading_tiers(to_hit: bool) -> list[Tier]:
     to hold), a skill success's for the next related roll."""
     tiers = [Tier("miss", None, -1, "no damage roll" if to_hit else "fails")]
     for row in DAMAGE_TABLE:
-        label = f"{row.low}-{row.high}" if row.high is not None else f"{row.low}+"
+        label = row_label(row)
         bonus = f"+{margin_bonus(row.low)}{'' if row.high is not None else '+'}"
         what = "hit, damage" if to_hit else "succeeds,"
         effect = f"{what} {bonus}" if row.low else what.rstrip(",")

@@ -29,3 +29,10 @@ DAMAGE_TABLE: tuple[Consequence, ...] = (
     Consequence(10, 14, 3, "Incapacitated"),
     Consequence(15, None, 4, "Dying"),
 )
+
+
+def row_label(row: Consequence, grim: bool = False) -> str:
+    """A row's band of margin as every view writes it ("0-4", "15+"); a grim test's first band
+    starts at 1, since a tie is resisted (rulings.md, R3-02 and F4-12)."""
+    low = max(row.low, 1) if grim else row.low
+    return f"{low}-{row.high}" if row.high is not None else f"{low}+"

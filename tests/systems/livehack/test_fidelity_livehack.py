@@ -182,7 +182,13 @@ def test_a_monsters_defense_takes_no_ten_unless_the_gm_allows_it():
         decide(history.state, hit(attacker_take="zero", defender_take="ten"), ScriptedDice([]))
     play(history, hit(attacker_take="zero", defender_take="ten", gm_allows_ten=True))
     assert history.state.last_roll.defender.total == 2 + 10
-    play(history, hit("c2", "c1", attacker_take="zero", defender_take="ten"))  # an adventurer's
+    # F4-05: an adventurer's defense too: plenty of time is the GM's to judge, for anyone.
+    with pytest.raises(Rejected, match="Take Ten needs plenty of time: A defends by rolling"):
+        decide(
+            history.state,
+            hit("c2", "c1", attacker_take="zero", defender_take="ten"),
+            ScriptedDice([]),
+        )
 
 
 def test_the_dialogs_offer_take_ten_by_the_gms_leave():
@@ -205,14 +211,14 @@ def test_a_dying_save_takes_no_ten_unless_the_gm_allows_it():
     history = encounter(LiveHackSheet(), LiveHackSheet(wounds=4))
     run(history, AddCondition("c2", "Dying"))
     save = LiveHackSave(kind="dying", combatant_id="c2", take="ten")
-    with pytest.raises(Rejected, match="a dying save is rolled or taken at zero"):
+    with pytest.raises(Rejected, match="Take Ten needs plenty of time: B saves by rolling"):
         decide(history.state, save, ScriptedDice([]))
     fields = {f.key: f for f in SYSTEM.action_form(history.state, "dying", "c2")}
     assert "ten-gm" in dict(fields["take"].choices)
     command = SYSTEM.action_command(history.state, "dying", {"who": "c2", "take": "ten-gm"})
     assert "holds on" in play(history, command)  # 10 vs Wounds 4: MOS 6
     checks = {f.key: f for f in SYSTEM.action_form(history.state, "check", "c2")}
-    assert "ten-gm" not in dict(checks["take"].choices)  # a check may take ten as ever
+    assert "ten-gm" in dict(checks["take"].choices)  # F4-05: a check as well
 
 
 # --- 6. Stabilizing by healing ---------------------------------------------------------------

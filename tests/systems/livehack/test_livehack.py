@@ -112,7 +112,7 @@ def test_defender_take_zero_rolls_no_dice():
 
 def test_attacker_take_ten_adds_ten_without_dice():
     history = duel(LiveHackSheet(attack=2), LiveHackSheet())
-    event = roll(history, [1, 1, 9], leftover=1, attacker_take="ten")
+    event = roll(history, [1, 1, 9], leftover=1, attacker_take="ten", attacker_gm_allows_ten=True)
     assert event.attacker.dice is None
     assert event.attacker.total == 12
     assert event.defender.total == 0
@@ -120,14 +120,16 @@ def test_attacker_take_ten_adds_ten_without_dice():
 
 def test_defender_take_ten_adds_ten_without_dice():
     history = duel(LiveHackSheet(), LiveHackSheet(reflex=4))
-    event = roll(history, [8, 3, 5], leftover=1, defender_take="ten")
+    event = roll(history, [8, 3, 5], leftover=1, defender_take="ten", gm_allows_ten=True)
     assert event.defender.total == 14
     assert event.attacker.total == 5
 
 
 def test_both_sides_taking_rolls_nothing_at_all():
     history = duel(LiveHackSheet(attack=1), LiveHackSheet(reflex=2))
-    event = roll(history, [], attacker_take="ten", defender_take="zero")
+    event = roll(
+        history, [], attacker_take="ten", defender_take="zero", attacker_gm_allows_ten=True
+    )
     assert (event.attacker.total, event.defender.total) == (11, 2)
 
 
@@ -459,7 +461,7 @@ def test_a_plain_roll_log_has_no_celestial_flags():
 
 def test_the_roll_log_names_both_sides_and_the_outcome():
     history = duel(LiveHackSheet(attack=10), LiveHackSheet())
-    text = roll_text(history, [], attacker_take="zero", defender_take="ten")
+    text = roll_text(history, [], attacker_take="zero", defender_take="ten", gm_allows_ten=True)
     assert "A vs B" in text
     assert "HIT, margin +0" in text
     assert "take zero" in text

@@ -133,7 +133,8 @@ def test_hide_is_defended_by_spot():
 
 def test_take_ten_for_either_side():
     history = encounter(LiveHackSheet(attack=1), LiveHackSheet())
-    play(history, hit(attacker_take="ten", defender_take="ten"))
+    allowed = {"attacker_gm_allows_ten": True, "gm_allows_ten": True}  # F4-05: the GM's leave
+    play(history, hit(attacker_take="ten", defender_take="ten", **allowed))
     assert history.state.last_roll.margin == 1
 
 
@@ -199,16 +200,21 @@ def test_a_held_position_accumulates_and_is_cashed_in():
         decide(history.state, LiveHackHold(description="x" * 41), ScriptedDice([]))
     play(history, LiveHackHold(description="on the stairs"))
     assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+1 on the stairs"
-    # The next attack gets the +1 by itself (R3-05): margin 10, a +2 to hold, higher.
+    # The next attack gets the +1 by itself (R3-05): margin 10, a +2 won; holding it adds it
+    # to the +1 held (F4-01): +3.
     assert "positional +1" in play(history, hit(**zero))
     text = play(history, LiveHackHold(description="  above,  on the  landing "))
-    assert "holds +2 positional bonus over B: above, on the landing (no damage roll)" in text
-    assert who(history, "c1").sheet.held_over("c2") == 2
-    assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+2 above, on the landing"
+    assert "holds +2 more, +3 positional bonus over B: above, on the landing (no damage" in text
+    assert who(history, "c1").sheet.held_over("c2") == 3
+    assert SYSTEM.sheet_stats(who(history, "c1").sheet)[-1] == "+3 above, on the landing"
     with pytest.raises(Rejected, match="already been applied"):
         decide(history.state, LiveHackApplyConsequence(), ScriptedDice([]))
     text = play(history, hit(**zero))  # cashing in: this time the hit goes to its damage roll
-    assert "positional +2" in text
+    assert "positional +3" in text
+    assert who(history, "c1").sheet.held_over("c2") == 3  # held until the damage roll
+    text = play(history, hit(defense="fortitude", **zero))
+    assert "positional" not in text.splitlines()[1]  # in the hit already: not twice
+    assert "rolled over +2" in text and "position +3 cashed in" in text
     assert who(history, "c1").sheet.held == ()
 
 
@@ -391,8 +397,9 @@ def test_a_dying_save_needs_someone_dying():
 def test_transformation_holds_stabilizes_or_completes():
     history = encounter(LiveHackSheet(), LiveHackSheet(wounds=4))
     run(history, AddCondition("c2", "Transforming"))
-    assert "holds the transformation off" in play(history, save("transforming", take="ten"))
-    assert "self-stabilizes" in play(history, save("transforming", take="ten", extra=4))
+    ten = {"take": "ten", "gm_allows_ten": True}
+    assert "holds the transformation off" in play(history, save("transforming", **ten))
+    assert "self-stabilizes" in play(history, save("transforming", extra=4, **ten))
     run(history, AddCondition("c2", "Transforming"))
     assert "completes" in play(history, save("transforming", take="zero"))
     assert condition_names(history, "c2") == ["Transformed"]

@@ -288,8 +288,10 @@ def test_the_dialog_odds_use_the_rolls_parts():
     odds = SYSTEM.odds(state, "roll", roll_values(history, attacker_extra="1"))
     assert unnamed(odds) == opposed_odds(5, 2)
     assert odds is not None and odds.whose == "A's chances vs B"
-    odds = SYSTEM.odds(state, "roll", roll_values(history, defender_take="ten"))
+    odds = SYSTEM.odds(state, "roll", roll_values(history, defender_take="ten-gm"))
     assert unnamed(odds) == opposed_odds(4, 2, "roll", "ten")
+    # F4-05: a plain Take Ten (without the GM's leave) is refused, and has no odds.
+    assert SYSTEM.odds(state, "roll", roll_values(history, defender_take="ten")) is None
 
 
 def test_the_dialog_odds_are_none_when_the_values_do_not_parse():
@@ -332,7 +334,9 @@ def test_last_odds_after_a_roll():
     assert SYSTEM.last_odds(history.state) is None
     [event] = run(
         history,
-        LiveHackRoll(attacker_id="c1", defender_id="c2", attacker_take="ten"),
+        LiveHackRoll(
+            attacker_id="c1", defender_id="c2", attacker_take="ten", attacker_gm_allows_ten=True
+        ),
         SeededDice(1),
     )
     assert isinstance(event, LiveHackRolled)
@@ -346,7 +350,11 @@ def test_last_odds_after_a_joint_action_are_the_whole_actions(kind, take):
     the next ordinary roll has its own odds again."""
     history = encounter(LiveHackSheet(attack=4), LiveHackSheet(reflex=2), LiveHackSheet(attack=1))
     command = LiveHackJointRoll(
-        kind=kind, participant_ids=("c1", "c3"), defender_id="c2", defender_take=take
+        kind=kind,
+        participant_ids=("c1", "c3"),
+        defender_id="c2",
+        defender_take=take,
+        gm_allows_ten=True,
     )
     [event] = run(history, command, SeededDice(3))
     mods = tuple(roll.attacker.modifier for roll in event.rolls)

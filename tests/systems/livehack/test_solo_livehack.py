@@ -162,7 +162,8 @@ def test_a_cautious_npc_cashes_in_on_its_next_attack():
     session.execute(NextTurn())  # round 2: Orla passes, the Goblin attacks again
     lines = chosen(session)
     assert lines[0].startswith("⚙ Goblin (cautious): faces Orla: the biggest threat (attack +4), ")
-    assert "cashing in its +2 position" in lines[0]
+    assert "with its +2 position" in lines[0]
+    assert any("rolls damage" in line for line in lines)  # its damage roll cashes it in
     assert session.state.combatant("c2").sheet.held_over("c1") == 0
 
 

@@ -203,6 +203,9 @@ def test_a_held_position_comes_by_itself_on_the_next_attack_and_is_spent():
     assert "cash_in" not in form  # nothing to remember: the text gives it to the next attack
     text = play(history, hit(**ZERO))
     assert "positional +1" in text and history.state.last_roll.attacker.total == 6
+    # F4-01: the hit keeps it, for a hold to grow or its damage roll to spend (cash in).
+    assert who(history, "c1").sheet.held_over("c2") == 1
+    play(history, hit(defense="fortitude", **ZERO))
     assert who(history, "c1").sheet.held == ()
 
 
@@ -283,6 +286,7 @@ def test_a_solo_foe_struck_down_saves_when_the_round_ends_not_at_its_turn():
     session.execute(AddCombatant(name="Grik", side="foes", sheet=LiveHackSheet()))
     session.execute(SetPolicy("c4", "take-zero"))  # Grik rolls no dice
     blow = hit("c1", "c2", defense="fortitude", attacker_take="ten", attacker_extra=10)
+    blow = structs.replace(blow, attacker_gm_allows_ten=True)
     session.execute(structs.replace(blow, defender_take="zero"))  # 24 vs 3: margin 21
     session.execute(LiveHackApplyConsequence())
     assert who(session, "c2").condition("Dying")

@@ -125,7 +125,10 @@ def test_a_monsters_attack_takes_no_ten_unless_the_gm_allows_it():
     run(history, allowed)
     assert history.state.last_roll.attacker.total == 13
     adventurer = encounter(LiveHackSheet(attack=3), LiveHackSheet())
-    run(adventurer, hit(attacker_take="ten", defender_take="zero"))  # the Adventurers' own
+    # F4-05: an adventurer's attack too, unless the GM allows it.
+    with pytest.raises(Rejected, match="Take Ten needs plenty of time: A attacks by rolling"):
+        run(adventurer, hit(attacker_take="ten", defender_take="zero"))
+    run(adventurer, hit(attacker_take="ten", defender_take="zero", attacker_gm_allows_ten=True))
 
 
 def test_the_roll_dialog_offers_the_gms_leave_for_the_attackers_ten():
@@ -167,6 +170,7 @@ def test_joint_participants_take_zero_or_ten_and_the_odds_follow():
         defender_id="c2",
         defender_take="zero",
         takes=("ten", "zero"),
+        participants_gm_allow_ten=True,
     )
     play(history, joint)  # no dice at all
     rolls = history.state.system_state.joint.rolls
@@ -194,7 +198,7 @@ def test_the_joint_dialog_offers_the_participants_dice():
     values = {"who0": "c1", "who1": "c3", "defender": "c2", "take": "ten", "defender_take": "zero"}
     command = SYSTEM.action_command(history.state, "joint", values)
     assert command.takes == ("ten",)
-    with pytest.raises(Rejected, match="a monster, works with the others by rolling"):
+    with pytest.raises(Rejected, match="A works with the others by rolling"):
         run(history, command)
     run(history, SYSTEM.action_command(history.state, "joint", {**values, "take": "ten-gm"}))
 
