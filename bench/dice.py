@@ -47,8 +47,9 @@ WORST = [
     "50d10ro<3kh10",
     "20d6e6",
     "15d20!",
-    "5d6kh3ro1",  # every branch of the pool
-    "1d1000*1d1000",
+    "4d6kh3ro1",  # every branch of the pool
+    "1d1000*1d500",  # the most pairs of totals
+    "-(1d20/3)*(1d100/7)",  # fractions
     "100d20kh3",  # many dice, a few kept
     "(4d6, 4d6, 4d6, 4d6, 4d6, 4d6)kh3",  # a wide set of equal items
     "(1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20)kh5",
@@ -60,7 +61,13 @@ HOSTILE = [
     "(1d20, 1d19, 1d18, 1d17, 1d16, 1d15, 1d14, 1d13, 1d12, 1d11)kh5",
     "100d6!",
     "100d6e6",
+    "1d1000*1d1000",  # a million pairs: refused before the first
     "1d1000*1d1000*1d1000",
+    "1d1000/997*1d1000",  # a million fractions
+    "(1d1000/997)/(1d1000/991)",
+    "-" * 18 + "(1d1000/997)/(1d1000/991)",  # each sign turns every value over
+    "5d6kh3ro1",  # every branch of the pool, with rerolls: refused as it runs
+    "1d1000e1000",
     "4d6e6kh3",
     "1d6rr<7",
     "10/(1d6-1)",

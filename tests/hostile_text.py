@@ -33,6 +33,14 @@ SEQUENCES = (
     " " * 32 + "\x1b[201~",  # the filler that got a paste past the parser, and a paste end
 )
 EVERY = CONTROLS + SPOOFING + "".join(SEQUENCES)
+# Valid notation whose outcomes are too many to work out at once: a product or quotient
+# of big dice (issue 46: each once stalled the table for seconds, the last for minutes).
+STALLING_DICE = (
+    "1d1000*1d1000",
+    "1d1000/997*1d1000",
+    "(1d1000/997)/(1d1000/991)",
+    "-" * 18 + "(1d1000/997)/(1d1000/991)",
+)
 # Dice lines that must each get one inert line, at once, wherever dice are typed: each with
 # a part of what it is told.
 HOSTILE_DICE = (
@@ -42,6 +50,7 @@ HOSTILE_DICE = (
     ("1d6rr<7", "it would never stop"),  # a reroll that can never stop
     ("10/(1d6-1)", "nothing divides by 0"),  # division by zero
     ("100d6!", "too many possible totals"),  # too big to work out
+    *((line, "too many possible totals") for line in STALLING_DICE),
 )
 # Control characters in dice: refused where they reach the notation (the command line); an
 # app's input takes them out as they are typed or pasted, so there nothing unsafe shows.

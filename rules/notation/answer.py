@@ -64,7 +64,7 @@ def work_out(text: str) -> Odds:
     chance = None
     if goal is not None:
         chance = chance_of(op, left, distribution(goal, budget), budget)
-    whole = left.mapped(lambda v: int(v))
+    whole = left.mapped(int, budget)
     return Odds(notation(tree), total, op, goal, whole, chance)
 
 

@@ -1,8 +1,12 @@
 """The exact distribution of a tree's value: whole-number weights over one denominator.
 
 Bounded: every step is paid for from a ``Budget`` before it is taken, and an expression
-that would cost more (``100d20kh3``, ``1d1000*1d1000*1d1000``) is refused as too big to
-work out, in about a second at worst. The ways, cheapest first:
+that would cost more (``100d20kh97``, ``1d1000*1d1000``) is refused as too big to work out,
+at once or in well under a second. A step is about the time of adding two small whole
+numbers into a table of totals (a third of a microsecond here); what costs more is charged
+more (``_pair_cost``): a value that is a fraction (``/``) costs some forty steps, a long
+weight (``!`` dice) its length squared, and turning values over (``-``, ``int``) is paid
+for as well, so no accepted line runs long. The ways, cheapest first:
 
 - dice without operations: the totals a die at a time, by prefix sums;
 - operations that touch each die on its own (``rr<3``, ``ro1``, ``mi2``, ``e6``, ``k>4``,
@@ -40,8 +44,26 @@ from rules.notation.tree import (
     notation,
 )
 
-# Steps the work may take: about a second at worst on a slow machine (bench/dice.py).
+# Steps the work may take: about half a second at worst, on a quiet machine (bench/dice.py).
 MAX_WORK = 1_500_000
+# What one pair of values costs, in steps, as measured (bench/dice.py): whole numbers added
+# or multiplied (a table of many totals misses the cache: twice the cheapest), the other
+# operators on them (``//``, ``%``, a comparison, through ``apply_binary``), and anything
+# with a fraction in it (Python's ``Fraction``: some forty times a whole number's cost).
+WHOLE_PAIR = 2
+OTHER_PAIR = 4
+FRACTION_PAIR = 50
+# Values ranked (``kh``, ``pl``) cost this many times more when some are fractions: dice
+# placed value by value, a set's values item by item (its states keyed by fractions), and
+# every branch of a pool.
+FRACTION_RANK = 10
+FRACTION_SET = 20
+FRACTION_BRANCH = 2
+# One value turned into another (``-``, ``int``): a whole number, a fraction.
+WHOLE_MAP = 2
+FRACTION_MAP = 20
+# Weights this long (in bits) multiplied cost a step more per this many bits squared.
+LONG_WEIGHT = 200_000
 
 
 TOO_BIG = "too many possible totals to work out exactly"
@@ -92,7 +114,11 @@ class Distribution(NamedTuple):
     def mean(self) -> Fraction:
         return Fraction(sum(t * w for t, w in self.weights.items()), self.denominator)
 
-    def mapped(self, how: Callable[[Value], Value]) -> Distribution:
+    def mapped(self, how: Callable[[Value], Value], budget: Budget | None = None) -> Distribution:
+        """Each value turned by ``how`` (those that become one added up); paid for from
+        ``budget`` when given (every value is touched: a long table of fractions costs)."""
+        if budget is not None:
+            budget.spend(len(self.weights) * (FRACTION_MAP if _has_fraction(self) else WHOLE_MAP))
         out: dict[Value, int] = {}
         for v, w in self.weights.items():
             key = how(v)
@@ -115,7 +141,7 @@ def _node(node: Node, budget: Budget) -> Distribution:
             return _node(inner, budget)
         case Unary(op=op, operand=operand):
             part = _node(operand, budget)
-            return part.mapped(lambda v: -v) if op == "-" else part
+            return part.mapped(_negated, budget) if op == "-" else part
         case Binary(op=op, left=left, right=right):
             a, b = _node(left, budget), _node(right, budget)
             if op in ("/", "//", "%") and 0 in b.weights:
@@ -127,7 +153,15 @@ def _node(node: Node, budget: Budget) -> Distribution:
                 )
             fast = _FAST.get(op)
             how = fast if fast else (lambda x, y: apply_binary(op, x, y, node))
-            return combine(a, b, how, budget)
+            try:
+                return combine(a, b, how, budget, _pair_cost(a, b, op))
+            except TooBig as exc:
+                if str(exc).startswith(f"{TOO_BIG} in "):
+                    raise
+                raise TooBig(
+                    f"{TOO_BIG} in {notation(node)}: {_ARITHMETIC.get(op, 'use fewer parts')} "
+                    f"(at most {MAX_WORK:,} steps of work)"
+                ) from None
         case Dice():
             return _named(node, lambda: _dice(node, budget))
         case Group():
@@ -135,10 +169,41 @@ def _node(node: Node, budget: Budget) -> Distribution:
     raise TypeError(node)
 
 
+# What to do about a part too big, by its operator.
+_ARITHMETIC = {
+    "*": "multiply smaller dice",
+    "/": "divide smaller dice, or by a number",
+    "//": "divide smaller dice, or by a number",
+    "%": "take the remainder of smaller dice",
+}
+
+
+def _has_fraction(d: Distribution) -> bool:
+    return any(type(v) is not int for v in d.weights)
+
+
+def _pair_cost(a: Distribution, b: Distribution, op: str) -> int:
+    """Steps one pair of values of ``a`` and ``b`` costs under ``op`` (see ``WHOLE_PAIR``)."""
+    if op == "/" or _has_fraction(a) or _has_fraction(b):
+        return FRACTION_PAIR
+    return WHOLE_PAIR if op in _FAST else OTHER_PAIR
+
+
+def _long_weights(a: Distribution, b: Distribution) -> int:
+    """Steps more a pair costs for its weights' length: long numbers multiply slowly."""
+    return a.denominator.bit_length() * b.denominator.bit_length() // LONG_WEIGHT
+
+
 def combine(
-    a: Distribution, b: Distribution, how: Callable[[Value, Value], Value], budget: Budget
+    a: Distribution,
+    b: Distribution,
+    how: Callable[[Value, Value], Value],
+    budget: Budget,
+    cost: int = WHOLE_PAIR,
 ) -> Distribution:
-    budget.spend(len(a.weights) * len(b.weights))
+    """``how`` of every pair of values, their weights multiplied; ``cost`` steps a pair
+    (``_pair_cost``), more for long weights, all paid before the first."""
+    budget.spend(len(a.weights) * len(b.weights) * (cost + _long_weights(a, b)))
     out: dict[Value, int] = {}
     for x, wx in a.weights.items():
         for y, wy in b.weights.items():
@@ -148,7 +213,7 @@ def combine(
 
 
 def add(a: Distribution, b: Distribution, budget: Budget) -> Distribution:
-    return combine(a, b, operator.add, budget)
+    return combine(a, b, operator.add, budget, _pair_cost(a, b, "+"))
 
 
 # The operators whose Python meaning is d20's (``/`` is not: it stays exact, see roll).
@@ -164,7 +229,8 @@ def chance_of(op: str, left: Distribution, right: Distribution, budget: Budget) 
     from rules.notation.roll import compare
 
     assert op in COMPARISONS
-    held = combine(left, right, lambda x, y: int(compare(op, x, y)), budget)
+    cost = _pair_cost(left, right, op)
+    held = combine(left, right, lambda x, y: int(compare(op, x, y)), budget, cost)
     return held.chance(1)
 
 
@@ -188,7 +254,8 @@ def _uniform_sum(dice: Dice, budget: Budget) -> Distribution:
     # Paid before the first step, so what is too big is refused at once: a die at a time,
     # each run over the totals so far (and the weights of ``!`` dice are long numbers).
     size = 1 + dice.quantity * die_denominator(dice).bit_length() // 256
-    budget.spend(sum(len(runs) * (i * span + span) * size for i in range(dice.quantity)))
+    steps = sum(len(runs) * (i * span + span) * size for i in range(dice.quantity))
+    budget.spend(steps * 3 // 2)  # a step here costs about one and a half (bench/dice.py)
     for _ in range(dice.quantity):
         prefix = [0]
         for weight in weights:
@@ -231,8 +298,8 @@ def _repeat(one: Distribution, count: int, budget: Budget) -> Distribution:
     span = int(max(one.weights) - min(one.weights)) + 1
     budget.spend(sum((i * span + 1) * len(one.weights) for i in range(1, count)))
     total = one
-    for _ in range(count - 1):
-        total = add(total, one, budget)
+    for _ in range(count - 1):  # paid above, but for long weights
+        total = combine(total, one, operator.add, budget, cost=0)
     return total
 
 
@@ -297,7 +364,8 @@ def _ranked(
     reach = max(ranks) + 1  # ranks placed before the rest no longer matter
     span = 2 if counter is not None else int(max(one.weights) - min(one.weights)) + 1
     sums = len(ranks) * span + 1
-    budget.spend(len(values) * (reach + 1) * (count + 1) * sums)
+    slow = FRACTION_RANK if _has_fraction(one) else 1
+    budget.spend(len(values) * (reach + 1) * (count + 1) * sums * slow)
     below = [0] * (count + 1)  # below[i]: how many kept ranks are under i
     for i in range(count):
         below[i + 1] = below[i] + (i in ranks)
@@ -354,9 +422,10 @@ def _ranked_set(
     def real(value: Value) -> Value:
         return -value if flip else value
 
+    slow = FRACTION_SET if any(_has_fraction(d) for d in items) else 1
     seen = 1
     for item in items:
-        budget.spend(min(seen, size) * len(item.weights) * (window + 1))
+        budget.spend(min(seen, size) * len(item.weights) * (window + 1) * slow)
         seen *= len(item.weights)
     states: dict[tuple[Value, tuple[Value, ...]], int] = {(0, ()): 1}
     for item in items:
@@ -438,7 +507,9 @@ def _branches(node: Dice | Group, budget: Budget) -> Distribution:
         for item in node.items:
             part = _node(item, budget)
             items.append((list(part.weights.items()), part.denominator))
-    budget.spend(_BRANCH * _fewest_branches(node, items))
+    slow = FRACTION_BRANCH if any(type(v) is not int for o, _ in items for v, _ in o) else 1
+    budget.spend(_BRANCH * slow * _fewest_branches(node, items))
+    explodes = any(op.name == "e" for op in node.ops)
     found: dict[tuple[Value, int], int] = {}  # (value, denominator) -> numerator
     choices: list[int] = []
     while True:
@@ -452,7 +523,10 @@ def _branches(node: Dice | Group, budget: Budget) -> Distribution:
         key = (pool.value(entries, node.ops), branch.denominator)
         found[key] = found.get(key, 0) + branch.numerator
         choices, sizes = branch.choices, branch.sizes
-        budget.spend(_BRANCH + len(sizes) + len(entries) * len(node.ops))
+        # A branch's dice are looked over once an operation each, and an explosion's
+        # again for every die it brings: its length squared.
+        looks = len(entries) * len(node.ops) * (8 * len(entries) if explodes else 4)
+        budget.spend(slow * (_BRANCH + 8 * len(sizes) + looks))
         del choices[len(sizes) :]
         while choices and choices[-1] + 1 >= sizes[len(choices) - 1]:
             choices.pop()
@@ -466,7 +540,7 @@ def _branches(node: Dice | Group, budget: Budget) -> Distribution:
     return Distribution(weights, denominator)
 
 
-_BRANCH = 40  # steps one branch costs, about (a roll of a small pool through its ops)
+_BRANCH = 60  # steps one branch costs, about (a roll of a small pool through its ops)
 
 
 def _fewest_branches(node: Dice | Group, items: list[Options]) -> int:
@@ -513,3 +587,7 @@ def _clamped(item: Distribution, ops: tuple[Op, ...]) -> Distribution:
 
 def _clamp(low: bool, bound: int) -> Callable[[Value], Value]:
     return lambda v: bound if (v < bound if low else v > bound) else v
+
+
+def _negated(value: Value) -> Value:
+    return -value

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 
 import pytest
 
-from tests.hostile_text import CONTROL_DICE, HOSTILE_DICE, unsafe
+from tests.hostile_text import CONTROL_DICE, HOSTILE_DICE, STALLING_DICE, unsafe
 
 from .support import tracker
 
@@ -114,7 +115,21 @@ def test_dice_loads_no_msgspec_no_textual_and_no_system(argv: list[str]) -> None
     [*HOSTILE_DICE, *((line, "cannot hold control characters") for line in CONTROL_DICE)],
 )
 def test_hostile_dice_get_one_inert_line(line: str, told: str) -> None:
-    done = tracker("dice", line)
+    done = tracker("dice", "--", line)  # "--": a line may start with a minus sign
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and told in done.stderr
     assert not unsafe(done.stderr, "\n")
+
+
+@pytest.mark.parametrize("line", STALLING_DICE)
+def test_dice_too_many_to_work_out_are_refused_in_one_line_within_a_second(line: str) -> None:
+    """Each once took the CPU from 0.7 s to more than 30 s; the bound is about half a second,
+    and the child's CPU time is checked generously (it counts Python starting, too)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = tracker("dice", "--", line)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith("tracker: too many possible totals to work out exactly in ")
+    assert done.stderr.count("\n") == 1
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    assert cpu < 2.0, cpu

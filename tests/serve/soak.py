@@ -5,10 +5,11 @@ Outside ``make test`` (it runs for a minute). A table is served on loopback with
 password; the GM sits by key and adds a note every half second, while ``--clients``
 attackers at a time each pick an attack at random: random 7-bit keys, a flood of keys, a
 huge window, bare TCP connections held open, wrong passwords, a key holder's name, a
-dropped handshake, pastes full of escape codes. Each attack is bounded (in bytes and in
-time). After it: every GM note is in the session, in order, and nothing else was added
-(the attackers sit with no combatants); the GM's screen shows the last note; a keyed
-player still sits down; no seat, pending login or traceback is left behind.
+dropped handshake, pastes full of escape codes, ``:roll`` lines too big to work out. Each
+attack is bounded (in bytes and in time). After it: every GM note is in the session, in
+order, and nothing else was added (the attackers sit with no combatants); the GM's screen
+shows the last note; a keyed player still sits down; no seat, pending login or traceback is
+left behind.
 
 Then the hostile phases (``--phase-seconds`` each; ``--phases-only`` skips the random
 part): with no attack, then under half-open logins (32 connections from 4 addresses
@@ -39,6 +40,7 @@ import asyncssh
 
 from bench.doc import write_block
 from rules.commands import AddNote
+from tests.hostile_text import STALLING_DICE
 from tests.serve.attacks import after_key_exchange, banner_only, crowd, running
 from tests.serve.serve_helpers import Client, Served, serve, until
 
@@ -144,6 +146,17 @@ async def escape_pastes(served: Served, rng: random.Random) -> None:
     conn.close()
 
 
+async def big_dice(served: Served, rng: random.Random) -> None:
+    """``:roll`` lines too big to work out, again and again (each once stalled the table for
+    seconds): refused, so nothing is added to the session."""
+    conn, process = await seated(served.port, f"roller{rng.randrange(1000)}")
+    for _ in range(rng.randrange(1, 12)):
+        process.stdin.write(f":roll {rng.choice(STALLING_DICE)}\r\x1b")
+        await asyncio.sleep(rng.random() / 5)
+    await drain(process, 0.5)
+    conn.close()
+
+
 ATTACKS: list[Attack] = [
     random_keys,
     flood,
@@ -153,6 +166,7 @@ ATTACKS: list[Attack] = [
     squatter,
     dropped_handshake,
     escape_pastes,
+    big_dice,
 ]
 
 

@@ -1,9 +1,10 @@
-"""What one seat may cost the table: its terminal's size, and how much it may type.
+"""What one seat may cost the table: its terminal's size, how much it may type, and how
+many commands (rolls) it may give.
 
 Every seat is drawn on the one loop that draws all the others, so a seat's size and input
 are bounded here: a window larger than any real terminal is drawn at ``MAX_SIZE``; input
 is let through at a rate no person types at, the excess dropped, and a seat that keeps
-flooding is closed.
+flooding is closed; a player's commands pass a few at once, then about one a second.
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ PARSE_STEP = 2048  # characters parsed in one go, so that other seats draw in be
 # Dropped beyond these, over a seat's life, it is flooding: it is closed.
 FLOOD_BYTES = 64 * 1024
 FLOOD_EVENTS = 1000
+# A seat's commands (a roll, any change to the fight): each is worked out on the loop every
+# seat shares (a dice line's exact odds up to about half a second, rules/notation/exact.py),
+# logged and drawn on every seat. A player gives a few at once, then about one a second, as
+# at a real table; beyond that a command is refused in one line before any of its work.
+COMMANDS_PER_SECOND = 1.0
+COMMAND_BURST = 5.0
+TOO_FAST = "Too many rolls and commands at once: wait a moment, then try again"
 # Hands an event to a seat's app; returns what to wait on until its work is drawn, if anything.
 Deliver = Callable[[], "asyncio.Future[None] | None"]
 FLOODED = "Closed: this seat sent far more input than anyone types (a flood of keys?)."
@@ -99,6 +107,11 @@ class Bucket:
             return False
         self.tokens -= wanted
         return True
+
+
+def command_limit() -> Bucket:
+    """A seat's budget of commands (``COMMANDS_PER_SECOND``)."""
+    return Bucket(COMMANDS_PER_SECOND, COMMAND_BURST)
 
 
 @dataclass

@@ -19,11 +19,13 @@ import msgspec
 
 from rules.commands import RollDice
 from rules.encounter import Encounter, Event
+from rules.errors import Rejected
 from rules.history import RECENT, Applied
 from rules.outcome import Outcome
 from rules.system import RuleSystem
 from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids
 from tracker.screens.encounter_keys.roles import may_use
+from tracker.serve.limits import TOO_FAST, Bucket, command_limit
 from tracker.serve.links import Link, Links
 from tracker.session import Change, EncounterSession, Subscriber
 
@@ -61,6 +63,8 @@ class Seat:
     # A shared view draws this seat (tracker/serve/views.py): its own app is not told of
     # changes, and catches up when the seat takes over.
     muted: bool = False
+    # The commands (rolls) it may still give now; the GM's are not counted.
+    commands: Bucket = field(default_factory=command_limit)
 
     @property
     def remote(self) -> bool:
@@ -286,6 +290,8 @@ class SeatSession:
     def execute(self, command: object, label: str = "", choices: Any = ()) -> Applied | None:
         self.seat.last_input = time.monotonic()
         viewer = self.viewer
+        if not viewer.is_gm and not self.seat.commands.take_all(1):
+            raise Rejected(TOO_FAST)  # before any work: a roll is worked out on the loop
         if isinstance(command, RollDice) and not viewer.is_gm:
             command = msgspec.structs.replace(command, by=viewer.name)  # rolled under their name
         return self._session.execute(command, label, choices, viewer=viewer)
