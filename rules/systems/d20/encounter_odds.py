@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import Rejected
+from rules.notation.exact import Budget
 from rules.odds import percent, whose_chances
 
 from . import table as dmg
@@ -58,7 +59,9 @@ def attack_figures(
     standing: int = -1,
 ) -> Odds:
     """An attack's tiers, its damage's mean and the chance it drops ``target``, which has
-    ``standing`` hit points left (-1: as it stands now; 0: none, already down)."""
+    ``standing`` hit points left (-1: as it stands now; 0: none, already down). A damage
+    whose odds cannot be worked out (a sheet from before critical hits were checked) leaves
+    the tiers, and a note saying so: odds are shown, never needed."""
     against = sheet_of(target)
     modifier = dmg.modifier_of(
         damage_type, against.resistances, against.vulnerabilities, against.immunities
@@ -66,17 +69,21 @@ def attack_figures(
     if standing < 0:  # as it stands now
         standing = against.hp + against.temp_hp if against.hp > 0 else 0
     to_drop = standing or None
-    found = attack_odds(
-        bonus,
-        against.ac,
-        mode,
-        crit_range,
-        auto_crit=auto_crit,
-        damage=damage,
-        modifier=modifier,
-        to_drop=to_drop,
-    )
     notes = []
+    try:
+        found = attack_odds(
+            bonus,
+            against.ac,
+            mode,
+            crit_range,
+            auto_crit=auto_crit,
+            damage=damage,
+            modifier=modifier,
+            to_drop=to_drop,
+        )
+    except Rejected:
+        found = attack_odds(bonus, against.ac, mode, crit_range, auto_crit=auto_crit)
+        notes.append(f"damage {damage}: too many possible totals to work out")
     means = found.extra.get("damage")
     if isinstance(means, str):
         notes.append(f"damage {means}")
@@ -180,17 +187,26 @@ def drop_this_round(state: Encounter, command: D20Attack) -> tuple[Fraction, int
     swings = swings_this_round(state, attacker, target, command)
     if len(swings) < 2:
         return None
-    return drop_chance(swings, against.hp + against.temp_hp), len(swings)
+    try:  # many attacks of wide damage against many hit points: bounded, as dice are
+        return drop_chance(swings, against.hp + against.temp_hp, Budget()), len(swings)
+    except Rejected:
+        return None
 
 
-def last_odds(state: Encounter) -> Odds | None:
-    """The chances the last roll had before it was rolled."""
+def last_odds(state: Encounter, damage: bool = True) -> Odds | None:
+    """The chances the last roll had before it was rolled (without ``damage``, an attack's
+    tiers alone: what the luck of a fight's summary needs, never its damage worked out)."""
     roll = state.last_roll
     match roll:
         case D20Attacked():
             attacker, target = state.find(roll.attacker_id), state.find(roll.target_id)
             if attacker is None or target is None:
                 return None
+            if not damage:
+                found = attack_odds(
+                    roll.bonus, roll.ac, roll.mode, roll.crit_range, auto_crit=roll.auto_crit
+                )
+                return found._replace(whose=whose_chances(attacker.name, target.name))
             return attack_figures(
                 roll.bonus,
                 roll.mode,
