@@ -4,6 +4,7 @@ and the last roll's, named (the arithmetic is ``odds``, free of msgspec)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import Rejected
@@ -187,8 +188,17 @@ def drop_this_round(state: Encounter, command: D20Attack) -> tuple[Fraction, int
     swings = swings_this_round(state, attacker, target, command)
     if len(swings) < 2:
         return None
-    try:  # many attacks of wide damage against many hit points: bounded, as dice are
-        return drop_chance(swings, against.hp + against.temp_hp, Budget()), len(swings)
+    chance = _drop_chance(swings, against.hp + against.temp_hp)
+    return None if chance is None else (chance, len(swings))
+
+
+@lru_cache(maxsize=64)
+def _drop_chance(swings: tuple[Swing, ...], to_drop: int) -> Fraction | None:
+    """``drop_chance`` bounded as dice are (many attacks of wide damage against thousands of
+    hit points is a long sum), None when it is too long; kept, as the dialog's line is made
+    again at every key typed in it."""
+    try:
+        return drop_chance(swings, to_drop, Budget())
     except Rejected:
         return None
 

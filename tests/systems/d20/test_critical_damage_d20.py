@@ -19,6 +19,7 @@ from rules.errors import Rejected
 from rules.history import History
 from rules.notation.parse import parse
 from rules.replay import Timeline
+from rules.systems.d20.encounter_odds import drop_this_round, swings_this_round
 from rules.systems.d20.events import D20Attack, D20Attacked, D20Saved, D20SaveEffect
 from rules.systems.d20.sheet import HERO, MAX_TEXT
 from rules.systems.d20.system import SYSTEM
@@ -106,6 +107,20 @@ def test_a_sheet_from_an_older_save_cannot_bring_such_damage_into_another_fight(
     state = older_fight(("Ogre", "foes", TOUGH)).state
     with pytest.raises(Rejected, match=r"^Damage: a critical hit doubles the dice to 40d6e6"):
         decide(state, AddCombatant(name="Orla", side="party", sheet=BIG), SeededDice(1))
+
+
+def test_the_chance_to_drop_this_round_is_left_out_when_too_long_to_work_out():
+    """Thirty attacks of 10d10 at 10,000 hit points: a long sum, refused as dice are, and the
+    dialog's line says the rest."""
+    ogre = card(hp="50/50", attack_bonus="6", damage="10d10 bludgeoning", multiattack="10")
+    titan = structs.replace(HERO_SHEET, hp=10_000, hp_max=10_000)
+    ogres = [("Ogre", "foes", ogre)] * 3
+    state = older_fight(*ogres, ("Titan", "party", titan)).state
+    attack = D20Attack("c1", "c4")
+    assert len(swings_this_round(state, state.combatant("c1"), state.combatant("c4"), attack)) == 30
+    assert drop_this_round(state, attack) is None
+    line = SYSTEM.preview(state, "roll", {"attacker": "c1", "target": "c4"})
+    assert line.startswith("Ogre 1's Attack: +6 vs AC 15, 10d10") and "attack 1 of 10" in line
 
 
 # --- a hero who has it from before -------------------------------------------------------------
