@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import Rejected
-from rules.notation.exact import Budget
+from rules.notation.exact import Budget, TooBig
 from rules.odds import percent, whose_chances
 
 from . import table as dmg
@@ -82,9 +82,11 @@ def attack_figures(
             modifier=modifier,
             to_drop=to_drop,
         )
-    except Rejected:
+    except Rejected as refused:
         found = attack_odds(bonus, against.ac, mode, crit_range, auto_crit=auto_crit)
-        notes.append(f"damage {damage}: too many possible totals to work out")
+        too_big = isinstance(refused, TooBig)
+        why = "too many possible totals to work out" if too_big else "no odds to work out"
+        notes.append(f"damage {damage}: {why}")
     means = found.extra.get("damage")
     if isinstance(means, str):
         notes.append(f"damage {means}")

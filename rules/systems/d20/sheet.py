@@ -262,8 +262,8 @@ def _hp_odds(dice: str) -> Odds | str:
 def checked(sheet: D20Sheet) -> D20Sheet:
     """A sheet entering the fight (added or edited) whose dice can all be worked out: its
     damage, and the damage doubled on a critical, and its hit point dice still to roll. A
-    sheet from a form was checked as it was read; one carried over from an older save or
-    sent whole was not, and a roll of it must not be recorded if its odds cannot be shown."""
+    sheet from a form was checked as it was read; one carried over from an older save (a
+    party) or sent whole was not, and is refused here as the form would refuse it."""
     try:
         split_damage(sheet.damage)
     except Rejected as refused:
