@@ -241,3 +241,34 @@ def test_a_group_with_hit_point_dice_works_them_out_once(
     hit_points = {c.sheet.hp_max for c in history.state.combatants}
     assert len(hit_points) > 1 and all(13 + 7 <= hp <= 13 + 56 for hp in hit_points)
     assert len(worked) <= 1
+
+
+# --- a crafted roll ------------------------------------------------------------------------------
+
+
+def crafted_save(path: Path, **changes: object) -> None:
+    """A save whose last roll is an attack with ``changes``: values no roll can have, which
+    the log and the Consequences pane would look up (a traceback as the save was drawn)."""
+    session = EncounterSession(older_fight(("Orla", "party", HERO_SHEET), ("Ogre", "foes", TOUGH)),
+                               ScriptedDice([]), path)  # fmt: skip
+    events = decide(session.state, D20Attack("c1", "c2"), ScriptedDice([15, 3]))
+    crafted = [structs.replace(e, **changes) if isinstance(e, D20Attacked) else e for e in events]
+    session.history.commit(crafted, "Attack")
+    session.close()  # its snapshot written with it
+
+
+@pytest.mark.parametrize(
+    "changes", [{"outcome": "bogus"}, {"mode": 7}, {"faces": ()}], ids=["outcome", "mode", "faces"]
+)
+def test_a_crafted_roll_in_a_save_is_refused_in_one_line_by_open_export_and_replay(
+    tmp_path: Path, changes: dict[str, object]
+) -> None:
+    path = tmp_path / "crafted.fight"
+    crafted_save(path, **changes)
+    with pytest.raises(storage.SaveError) as refused:
+        storage.load(path)
+    assert "\n" not in str(refused.value) and str(refused.value).startswith(f"{path}: ")
+    for command in ("open", "export", "replay"):
+        done = tracker("--saves", str(tmp_path), command, str(path))
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr == f"tracker: {refused.value}\n"
