@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from rules.encounter import Combatant, Encounter, Event
 from rules.engine import apply
+from rules.errors import Rejected
 from rules.history import History
 from rules.registry import get_system
 
@@ -158,7 +159,11 @@ def summary(
     def read_roll(event: Event, after: Encounter) -> None:
         names = {cid for cid in system.roll_sides(after, event) if cid is not None}
         by_side: dict[str, list[Fraction]] = {}
-        for luck in system.roll_luck(after, event):
+        try:
+            found_luck = system.roll_luck(after, event)
+        except Rejected:  # odds too big to work out: a roll without luck, never a lost summary
+            found_luck = ()
+        for luck in found_luck:
             names.add(luck.combatant_id)
             who = after.find(luck.combatant_id)
             if who is not None:

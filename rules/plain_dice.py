@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Annotated
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from rules.bounds import NAME
 from rules.dice import DiceSource
@@ -58,6 +59,12 @@ class Group(Struct, frozen=True):
         return self.sign * sum(sum(c) for c, k in zip(self.chains, self.kept, strict=True) if k)
 
 
+# A fraction as ``str(Fraction)`` writes it, or nothing: what the log reads back with
+# ``Fraction``, which would refuse other text with a traceback, or take minutes over an
+# exponent (``1e99999999``), each time the line is drawn: a save holding it is refused.
+Exact = Annotated[str, Meta(pattern=r"^(-?[0-9]+(/[0-9]+)?)?$")]
+
+
 class DiceRolled(Struct, frozen=True, tag="dice-rolled"):
     """A core event: plain dice, every die as rolled, the total, and the exact mean and
     chance worked out when rolled (fractions as text: they outgrow a saved integer).
@@ -70,9 +77,9 @@ class DiceRolled(Struct, frozen=True, tag="dice-rolled"):
     groups: tuple[Group, ...]
     constant: int
     total: int
-    mean: str
+    mean: Exact
     at_least: int | None = None
-    chance: str = ""
+    chance: Exact = ""
     shown: tuple[Span, ...] = ()
     goal: str = ""
     made: bool | None = None

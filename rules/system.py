@@ -63,6 +63,23 @@ class Luck(NamedTuple):
     percentile: Fraction
 
 
+def luck_against(
+    odds: Odds | None, landing: Landing | None, sides: tuple[str | None, str | None]
+) -> tuple[Luck, ...]:
+    """How a roll that landed in ``landing``'s tier did among the tiers' chances, for the
+    combatant a higher tier favours and the one a lower tier favours (``sides``)."""
+    if odds is None or landing is None or not 0 <= landing.tier < len(odds.tiers):
+        return ()
+    high, low = sides
+    percentile = mid_percentile([tier.p for tier in odds.tiers], landing.tier)
+    out = []
+    if high is not None:
+        out.append(Luck(high, percentile))
+    if low is not None:
+        out.append(Luck(low, 1 - percentile))
+    return tuple(out)
+
+
 class Action(Struct, frozen=True):
     """A thing a system lets the user do, offered in the app's menu and command palette.
 
@@ -428,17 +445,9 @@ class RuleSystem(ABC):
         favours or hurts, against the exact odds it had: by default the tier it landed in
         (``landing``) among the chances of ``last_odds``, for the sides of ``roll_sides``.
         Nothing without odds."""
-        odds, landing = self.last_odds(state), self.landing(state)
-        if odds is None or landing is None or not 0 <= landing.tier < len(odds.tiers):
-            return ()
-        high, low = self.roll_sides(state, event)
-        percentile = mid_percentile([tier.p for tier in odds.tiers], landing.tier)
-        out = []
-        if high is not None:
-            out.append(Luck(high, percentile))
-        if low is not None:
-            out.append(Luck(low, 1 - percentile))
-        return tuple(out)
+        return luck_against(
+            self.last_odds(state), self.landing(state), self.roll_sides(state, event)
+        )
 
     # --- exact odds (``has_odds``) -----------------------------------------------------------
 

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from rules.dice import SeededDice
+from rules.errors import Rejected
+from rules.outcome import summary_of
 from tests.app.support import until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
@@ -60,3 +62,30 @@ async def test_every_systems_odds_say_whose_they_are(tmp_path: Path, demo: str) 
         before = odds.whose
         await until(pilot, lambda: f"Odds before the dice: {before}" in screen_text(app), before)
         assert f"{before}, before the dice" in pane_text(screen_text(app), "Consequences")
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_odds_that_cannot_be_worked_out_leave_the_roll_shown_without_them(
+    tmp_path: Path, demo: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system's last odds refused (too many possible totals: a sheet's dice from before they
+    were checked) leave its roll drawn without chances, and the summary without luck: odds
+    are shown beside a roll, never needed to open, replay or end a fight."""
+    session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "demo.fight")
+    system = session.system
+    if system.landing(session.state) is None:
+        pytest.skip(f"{demo}'s demo has no roll landed")
+
+    def too_big(self: object, state: object) -> None:
+        raise Rejected("too many possible totals to work out exactly")
+
+    monkeypatch.setattr(type(system), "last_odds", too_big)
+    landed = system.landing(session.state)
+    assert landed is not None
+    summary = summary_of(session.history)  # no luck, but every roll counted
+    assert summary.rolls > 0
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: landed.summary[:20] in consequences(app), "the landed roll")
+        await pilot.press("question_mark")  # the app still answers a key
+        await until(pilot, lambda: "Esc or ? closes" in screen_text(app), "the help")

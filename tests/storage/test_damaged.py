@@ -7,9 +7,11 @@ import argparse
 from pathlib import Path
 
 import pytest
+from msgspec import structs
 
-from rules.commands import AddNote
+from rules.commands import AddNote, RollDice
 from rules.dice import SeededDice
+from rules.engine import decide
 from tests.cli.support import tracker
 from tests.storage.support import fresh
 from tracker import launch, storage
@@ -82,3 +84,21 @@ def test_open_says_so_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[st
     args = argparse.Namespace(command="open", file=path, saves=tmp_path)
     opened, _ = launch.choose_encounter(args)
     assert capsys.readouterr().err == f"tracker: {opened.note}\n"
+
+
+@pytest.mark.parametrize("mean", ["1e99999999", "bogus"])
+def test_a_crafted_dice_roll_the_log_would_choke_on_is_refused_in_one_line(
+    tmp_path: Path, mean: str
+) -> None:
+    """A plain dice roll's mean is read back as a fraction each time its log line is drawn:
+    an exponent took minutes, other text a traceback. Such a save is refused as it is read."""
+    path = tmp_path / "crafted.fight"
+    history = fresh("Crafted")
+    events = decide(history.state, RollDice("2d6+3"), SeededDice(1))
+    history.commit([structs.replace(e, mean=mean) for e in events], "2d6+3")
+    EncounterSession(history, SeededDice(1), path).close()  # its snapshot written with it
+    with pytest.raises(storage.SaveError) as refused:
+        storage.load(path)
+    assert "\n" not in str(refused.value) and "mean" in str(refused.value)
+    done = tracker("export", str(path))
+    assert done.returncode == 2 and done.stderr == f"tracker: {refused.value}\n"

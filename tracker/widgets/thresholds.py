@@ -11,8 +11,10 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rules.encounter import Encounter
+from rules.errors import Rejected
 from rules.odds import Odds, percent
 from rules.registry import get_system
+from rules.system import RuleSystem
 from tracker.widgets.encounter_header import waiting_text
 from tracker.widgets.odds_table import odds_grid, odds_note
 
@@ -28,6 +30,15 @@ def _chance_of(odds: Odds | None, index: int, label: str) -> str:
     tier = tiers[index] if index < len(tiers) and tiers[index].label == label else None
     tier = tier or next((t for t in tiers if t.label == label), None)
     return percent(float(tier.p)) if tier is not None else ""
+
+
+def _last_odds(system: RuleSystem, state: Encounter) -> Odds | None:
+    """The last roll's odds, or none when they cannot be worked out (a sheet's dice from
+    before they were checked): odds are shown beside a roll, never needed to draw it."""
+    try:
+        return system.last_odds(state)
+    except Rejected:
+        return None
 
 
 class ThresholdsPane(Static):
@@ -55,7 +66,7 @@ class ThresholdsPane(Static):
             return  # a later state is already drawn
         system = get_system(state.system)
         landing = system.landing(state)
-        odds = system.last_odds(state) if with_odds else None
+        odds = _last_odds(system, state) if with_odds else None
         tiers = tuple(
             (
                 landing is not None and landing.tier == index,

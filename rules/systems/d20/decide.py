@@ -212,7 +212,9 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
     targets = [t for t in targets if life_word(sheet_of(t)) != "dead"]
     if not targets:
         raise Rejected("Nobody to make the saving throw")
-    notation, kind = dmg.split_damage(cmd.damage) if cmd.damage.strip() else ("", "")
+    notation, kind = (  # a save's damage is never a critical
+        dmg.split_damage(cmd.damage, critical=False) if cmd.damage.strip() else ("", "")
+    )
     rolls = []
     for target in targets:
         mode, auto_fail = save_mode(target, cmd.ability)

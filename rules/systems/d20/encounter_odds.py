@@ -4,9 +4,11 @@ and the last roll's, named (the arithmetic is ``odds``, free of msgspec)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import Rejected
+from rules.notation.exact import Budget, TooBig
 from rules.odds import percent, whose_chances
 
 from .events import (
@@ -65,23 +67,31 @@ def attack_figures(
     standing: int = -1,
 ) -> Odds:
     """An attack's tiers, its damage's mean and the chance it drops ``target``, which has
-    ``standing`` hit points left (-1: as it stands now; 0: none, already down)."""
+    ``standing`` hit points left (-1: as it stands now; 0: none, already down). A damage
+    whose odds cannot be worked out (a sheet from before critical hits were checked) leaves
+    the tiers, and a note saying so: odds are shown, never needed."""
     against = sheet_of(target)
     modifier = damage_modifier(target, damage_type)
     if standing < 0:  # as it stands now
         standing = against.hp + against.temp_hp if against.hp > 0 else 0
     to_drop = standing or None
-    found = attack_odds(
-        bonus,
-        against.ac,
-        mode,
-        crit_range,
-        auto_crit=auto_crit,
-        damage=damage,
-        modifier=modifier,
-        to_drop=to_drop,
-    )
     notes = []
+    try:
+        found = attack_odds(
+            bonus,
+            against.ac,
+            mode,
+            crit_range,
+            auto_crit=auto_crit,
+            damage=damage,
+            modifier=modifier,
+            to_drop=to_drop,
+        )
+    except Rejected as refused:
+        found = attack_odds(bonus, against.ac, mode, crit_range, auto_crit=auto_crit)
+        too_big = isinstance(refused, TooBig)
+        why = "too many possible totals to work out" if too_big else "no odds to work out"
+        notes.append(f"damage {damage}: {why}")
     means = found.extra.get("damage")
     if isinstance(means, str):
         notes.append(f"damage {means}")
@@ -183,17 +193,35 @@ def drop_this_round(state: Encounter, command: D20Attack) -> tuple[Fraction, int
     swings = swings_this_round(state, attacker, target, command)
     if len(swings) < 2:
         return None
-    return drop_chance(swings, against.hp + against.temp_hp), len(swings)
+    chance = _drop_chance(swings, against.hp + against.temp_hp)
+    return None if chance is None else (chance, len(swings))
 
 
-def last_odds(state: Encounter) -> Odds | None:
-    """The chances the last roll had before it was rolled."""
+@lru_cache(maxsize=64)
+def _drop_chance(swings: tuple[Swing, ...], to_drop: int) -> Fraction | None:
+    """``drop_chance`` bounded as dice are (many attacks of wide damage against thousands of
+    hit points is a long sum), None when it is too long; kept, as the dialog's line is made
+    again at every key typed in it."""
+    try:
+        return drop_chance(swings, to_drop, Budget())
+    except Rejected:
+        return None
+
+
+def last_odds(state: Encounter, damage: bool = True) -> Odds | None:
+    """The chances the last roll had before it was rolled (without ``damage``, an attack's
+    tiers alone: what the luck of a fight's summary needs, never its damage worked out)."""
     roll = state.last_roll
     match roll:
         case D20Attacked():
             attacker, target = state.find(roll.attacker_id), state.find(roll.target_id)
             if attacker is None or target is None:
                 return None
+            if not damage:
+                found = attack_odds(
+                    roll.bonus, roll.ac, roll.mode, roll.crit_range, auto_crit=roll.auto_crit
+                )
+                return found._replace(whose=whose_chances(attacker.name, target.name))
             return attack_figures(
                 roll.bonus,
                 roll.mode,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from msgspec import Struct
+from msgspec import Meta, Struct
 
 from rules.logline import Span
 
@@ -88,6 +88,13 @@ class D20LegendaryAction(Struct, frozen=True):
 
 # --- events ------------------------------------------------------------------------------------
 
+# What the log and the Consequences pane look up by an event's value, bounded as a save is read:
+# a crafted save holding another is refused in one line, never a traceback as it is drawn.
+Faces = Annotated[tuple[int, ...], Meta(min_length=1, max_length=2)]  # one d20, or two
+Mode = Annotated[int, Meta(ge=-1, le=1)]  # disadvantage, normal, advantage
+Outcome = Annotated[str, Meta(pattern="^(miss|hit|critical)$")]
+DeathResult = Annotated[str, Meta(pattern="^(revived|success|failure|two failures)$")]
+
 
 class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     attacker_id: str
@@ -95,11 +102,11 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     attack: str
     bonus: int
     ac: int
-    faces: tuple[int, ...]  # one d20, or two with advantage or disadvantage
-    mode: int
+    faces: Faces  # one d20, or two with advantage or disadvantage
+    mode: Mode
     natural: int
     total: int
-    outcome: str  # "miss", "hit", "critical"
+    outcome: Outcome  # "miss", "hit", "critical"
     crit_range: int
     auto_crit: bool
     damage: str  # the notation rolled (doubled on a critical); "" on a miss
@@ -117,8 +124,8 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
 
 class SaveRoll(Struct, frozen=True):
     target_id: str
-    faces: tuple[int, ...]
-    mode: int
+    faces: Faces
+    mode: Mode
     bonus: int
     total: int
     success: bool
@@ -130,7 +137,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     effect: str
     ability: str
     dc: int
-    rolls: tuple[SaveRoll, ...]
+    rolls: Annotated[tuple[SaveRoll, ...], Meta(min_length=1)]
     damage: str
     damage_type: str
     damage_shown: tuple[Span, ...]
@@ -147,7 +154,7 @@ class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
     face: int
     successes: int  # after the roll
     failures: int
-    result: str  # "revived", "success", "failure", "two failures"
+    result: DeathResult  # "revived", "success", "failure", "two failures"
     stamp: Stamp
 
 
@@ -155,7 +162,7 @@ class D20ConcentrationSaved(Struct, frozen=True, tag="d20.concentration-saved"):
     combatant_id: str
     effect: str
     dc: int
-    faces: tuple[int, ...]
+    faces: Faces
     bonus: int
     total: int
     success: bool

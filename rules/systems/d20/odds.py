@@ -8,6 +8,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from rules.notation.exact import Budget
 from rules.odds import Odds, TierOdds
 
 from .table import (
@@ -111,13 +112,17 @@ def swing_weights(swing: Swing) -> tuple[dict[int, int], int]:
     return out, denominator * on_hit.denominator * on_crit.denominator
 
 
-def drop_chance(swings: tuple[Swing, ...], to_drop: int) -> Fraction:
+def drop_chance(swings: tuple[Swing, ...], to_drop: int, budget: Budget | None = None) -> Fraction:
     """The exact chance that ``swings``, one after another, deal at least ``to_drop`` in all:
-    the hit points left (capped at 0) carried from each to the next, in whole numbers."""
+    the hit points left (capped at 0) carried from each to the next, in whole numbers. With
+    a ``budget``, each swing is paid for before it is taken (``TooBig`` when it runs out): a
+    Multiattack's ten wide damages against thousands of hit points is a long sum."""
     left: dict[int, int] = {to_drop: 1}
     total = 1
     for swing in swings:
         weights, denominator = swing_weights(swing)
+        if budget is not None:  # the weights grow long: paid by their length, as dice are
+            budget.spend(len(left) * len(weights) * (1 + total.bit_length() // 256))
         after: dict[int, int] = {}
         for hp, w in left.items():
             if hp <= 0:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Annotated
 
 from msgspec import Meta, Struct, structs
@@ -13,7 +14,8 @@ from msgspec import Meta, Struct, structs
 from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
-from rules.notation.answer import work_out
+from rules.notation import field as dice_field
+from rules.notation.answer import Odds
 
 from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
 
@@ -230,15 +232,50 @@ def _hit_points(raw: str, sheet: D20Sheet) -> dict[str, object]:
         return {"hp": now, "hp_max": most, "hp_dice": "", "hp_rolled": ()}
     if len(text) > MAX_TEXT:
         raise Rejected(f"Hit points: at most {MAX_TEXT} characters")
-    odds = work_out(text)
-    if odds.goal is not None or min(odds.odds.weights) < 1 or max(odds.odds.weights) > MAX_HP:
-        raise Rejected(f"Hit points: dice that always give 1 to {MAX_HP}, like 2d8+2")
+    odds = hp_odds(text)
     average = _average(odds.notation)
     return {"hp": average, "hp_max": average, "hp_dice": odds.notation, "hp_rolled": ()}
 
 
 def _average(dice: str) -> int:
-    return max(int(work_out(dice).odds.mean), 1)
+    return max(int(hp_odds(dice).odds.mean), 1)
+
+
+def hp_odds(dice: str) -> Odds:
+    """Hit point dice worked out exactly, as ``:roll`` works dice out (bounded), and checked
+    to give 1 to ``MAX_HP``; ``Rejected`` in one line naming the field."""
+    found = _hp_odds(dice)
+    if isinstance(found, str):
+        raise Rejected(found)
+    return found
+
+
+@lru_cache(maxsize=256)
+def _hp_odds(dice: str) -> Odds | str:
+    """The odds or the refusal, kept: a stat block's dice are read as the library loads, again
+    as the sheet is made, for its average and as each of a group joins (thirty goblins: one
+    working out, not thirty)."""
+    try:
+        odds = dice_field.read(dice, "Hit points")
+    except Rejected as refused:
+        return refused.message
+    if min(odds.odds.weights) < 1 or max(odds.odds.weights) > MAX_HP:
+        return f"Hit points: dice that always give 1 to {MAX_HP}, like 2d8+2"
+    return odds
+
+
+def checked(sheet: D20Sheet) -> D20Sheet:
+    """A sheet entering the fight (added or edited) whose dice can all be worked out: its
+    damage, and the damage doubled on a critical, and its hit point dice still to roll. A
+    sheet from a form was checked as it was read; one carried over from an older save (a
+    party) or sent whole was not, and is refused here as the form would refuse it."""
+    try:
+        split_damage(sheet.damage)
+    except Rejected as refused:
+        raise Rejected(f"Damage: {refused.message}") from None
+    if sheet.hp_dice and not sheet.hp_rolled:
+        hp_odds(sheet.hp_dice)
+    return sheet
 
 
 def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
@@ -271,7 +308,10 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         changes["attack"] = "Attack"
     damage = values.get("damage", f"{sheet.damage} {sheet.damage_type}")
     if damage.strip() != f"{sheet.damage} {sheet.damage_type}".strip():
-        changes["damage"], changes["damage_type"] = split_damage(damage)
+        try:
+            changes["damage"], changes["damage_type"] = split_damage(damage)
+        except Rejected as refused:
+            raise Rejected(f"Damage: {refused.message}") from None
     saves = values.get("saves", saves_text(sheet.saves))
     if saves.strip() != saves_text(sheet.saves):
         changes["saves"] = parse_saves(saves)

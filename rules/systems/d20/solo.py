@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rules.commands import NextTurn
+from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
 from .events import (
@@ -30,6 +31,7 @@ from .events import (
 )
 from .forms import foes_of
 from .odds import attack_chances
+from .sheet import MAX_HP
 from .standing import (
     acted_this_turn,
     attack_mode,
@@ -188,4 +190,8 @@ def threat(foe: Combatant[Any], me: Combatant[Any]) -> Fraction:
     """The damage ``foe``'s attack deals ``me`` on average (its conditions aside)."""
     sheet = sheet_of(foe)
     _, hit, crit = attack_chances(sheet.attack_bonus, sheet_of(me).ac, 0, sheet.crit_range)
-    return hit * worked_out(sheet.damage, False).mean + crit * worked_out(sheet.damage, True).mean
+    try:
+        on_hit, on_crit = worked_out(sheet.damage, False), worked_out(sheet.damage, True)
+    except Rejected:  # a damage too big to work out (a sheet from before): the most feared
+        return Fraction(MAX_HP)
+    return hit * on_hit.mean + crit * on_crit.mean

@@ -13,7 +13,18 @@ from typing import TYPE_CHECKING, Any
 from msgspec import structs
 
 from rules.errors import Rejected
-from rules.system import LAST_ROLL, Action, Damage, Figure, Landing, RuleSystem, Tier, Track
+from rules.system import (
+    LAST_ROLL,
+    Action,
+    Damage,
+    Figure,
+    Landing,
+    Luck,
+    RuleSystem,
+    Tier,
+    Track,
+    luck_against,
+)
 
 from . import apply, decide, encounter_odds, forms, log, solo
 from .condition_names import condition_note
@@ -47,8 +58,10 @@ from .sheet import (
     LAIR_INITIATIVE,
     MONSTER,
     D20Sheet,
+    checked,
     fresh,
     hp_column,
+    hp_odds,
     life_word,
     sheet_fields,
     sheet_from_values,
@@ -144,13 +157,16 @@ class GenericD20(RuleSystem):
     def fresh_sheet(self, sheet: D20Sheet) -> D20Sheet:
         return fresh(sheet)
 
+    def fit_sheet(self, state: Encounter, sheet: D20Sheet) -> D20Sheet:
+        return checked(sheet)
+
     def rolled_on_add(self, state: Encounter, sheet: D20Sheet, dice: DiceSource) -> D20Sheet:
         """Hit points written as dice are rolled as the combatant joins, every die kept."""
         if not sheet.hp_dice or sheet.hp_rolled:
             return sheet
-        from rules.notation.answer import answer
+        from rules.notation.answer import roll_out
 
-        found = answer(sheet.hp_dice, dice)
+        found = roll_out(hp_odds(sheet.hp_dice), dice)  # worked out once for a whole group
         faces = tuple(face for group in found.dice for chain in group.rolls for face in chain)
         most = max(found.total, 1)
         return structs.replace(sheet, hp=most, hp_max=most, hp_rolled=faces or (0,))
@@ -407,6 +423,12 @@ class GenericD20(RuleSystem):
 
     def last_odds(self, state: Encounter) -> Odds | None:
         return encounter_odds.last_odds(state)
+
+    def roll_luck(self, state: Encounter, event: Any) -> tuple[Luck, ...]:
+        """The tiers' chances alone: a fight's summary reads every roll of it, and never
+        needs a damage worked out (nor fails where one cannot be: a sheet from before)."""
+        odds = encounter_odds.last_odds(state, damage=False)
+        return luck_against(odds, self.landing(state), self.roll_sides(state, event))
 
     # solo play
 

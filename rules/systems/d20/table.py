@@ -98,9 +98,10 @@ DEATH_TIERS: tuple[Band, ...] = (
 MAX_TYPE = 20  # characters of a damage type
 
 
-def split_damage(text: str) -> tuple[str, str]:
+def split_damage(text: str, critical: bool = True) -> tuple[str, str]:
     """ "1d8+3 slashing" as its notation ("1d8+3") and its type ("slashing"; "" for none);
-    ``Rejected`` in one line when the dice cannot be read."""
+    ``Rejected`` in one line when the dice cannot be read or worked out exactly, nor (when
+    it can be ``critical``, an attack's) the dice doubled."""
     words = text.split()
     kind = ""
     if len(words) > 1 and words[-1].isalpha():
@@ -112,6 +113,13 @@ def split_damage(text: str) -> tuple[str, str]:
         raise Rejected("damage needs dice, like 1d8+3 slashing")
     tree(dice)  # refuses what cannot be read
     worked_out(dice, False)  # or worked out exactly
+    if critical:  # and an attack's critical (the dice doubled): its odds are shown too
+        try:
+            worked_out(dice, True)
+        except Rejected as refused:
+            raise Rejected(
+                f"a critical hit doubles the dice to {critical_notation(dice)}: {refused.message}"
+            ) from None
     return notation(tree(dice)), kind
 
 
@@ -137,11 +145,31 @@ def doubled(node: Node) -> Node:
     return node
 
 
-@lru_cache(maxsize=256)
 def worked_out(text: str, critical: bool) -> Distribution:
-    """The exact distribution of the damage rolled (before any resistance), never below 0."""
+    """The exact distribution of the damage rolled (before any resistance), never below 0;
+    ``Rejected`` (``TooBig``) when it cannot be worked out, refused again at once."""
+    found = _worked_out(text, critical)
+    if isinstance(found, Distribution):
+        return found
+    kind, message = found
+    raise kind(message)  # a new one each time: a kept exception would grow its traceback
+
+
+@lru_cache(maxsize=256)
+def _worked_out(text: str, critical: bool) -> Distribution | tuple[type[Rejected], str]:
+    """The distribution, or the refusal: a damage too big to work out is asked for again on
+    every redraw of what shows its odds, and each try spends the whole budget."""
     node = tree(text)
-    return distribution(doubled(node) if critical else node).mapped(lambda v: max(int(v), 0))
+    try:
+        found = distribution(doubled(node) if critical else node)
+    except Rejected as refused:
+        return type(refused), refused.message
+    return found.mapped(lambda v: max(int(v), 0))
+
+
+def critical_notation(text: str) -> str:
+    """The notation a damage rolls on a critical hit (its dice doubled)."""
+    return _rolled_tree(text, True)[1]
 
 
 @lru_cache(maxsize=256)
