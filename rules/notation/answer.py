@@ -12,7 +12,8 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from rules.dice import DiceSource
-from rules.notation.exact import Budget, Distribution, chance_of, distribution
+from rules.errors import Rejected
+from rules.notation.exact import Budget, Distribution, TooBig, chance_of, distribution
 from rules.notation.parse import parse
 from rules.notation.roll import Piece, RolledDice, compare, roll
 from rules.notation.tree import COMPARISONS, Binary, Node, Number, Paren, Unary, Value, notation
@@ -52,10 +53,55 @@ class Answer(NamedTuple):
     against: str  # a goal with dice in it, as its dice fell: "19", "4 2 + 3 = 9"
 
 
+# Lines worked out lately, refusals too: a line whose odds a worker thread worked out (the
+# ``:`` prompt's, off the app's loop) is then rolled at once, and a line typed again (or a
+# sheet's damage, a form's field) costs nothing. Bounded, oldest out first.
+_WORKED: dict[str, Odds | Rejected] = {}
+MOST_KEPT = 128
+# Steps of work a line may take on an app's loop before it is worked out in a thread: about
+# 15 ms (a step is about a third of a microsecond, ``rules.notation.exact``).
+QUICK = 50_000
+
+
 def work_out(text: str) -> Odds:
     """Parse and work out the exact odds; ``Rejected`` with one line if either cannot be."""
+    found = _WORKED.get(text)
+    if found is None:
+        try:
+            found = _worked_out(text)
+        except Rejected as exc:
+            found = type(exc)(exc.message)  # kept without its traceback
+        _keep(text, found)
+    if isinstance(found, Rejected):
+        raise type(found)(found.message)
+    return found
+
+
+def ready(text: str, steps: int = QUICK) -> bool:
+    """Whether ``work_out(text)`` answers at once: the line is kept, or its odds (or its
+    refusal) take at most ``steps`` of work, and are now kept. False: it may take longer,
+    so a caller with an event loop works it out in a thread first."""
+    if text in _WORKED:
+        return True
+    try:
+        found: Odds | Rejected = _worked_out(text, Budget(steps))
+    except TooBig:  # too big for a moment's work, perhaps not for the whole budget
+        return False
+    except Rejected as exc:
+        found = type(exc)(exc.message)
+    _keep(text, found)
+    return True
+
+
+def _keep(text: str, found: Odds | Rejected) -> None:
+    while len(_WORKED) >= MOST_KEPT:
+        _WORKED.pop(next(iter(_WORKED)), None)
+    _WORKED[text] = found
+
+
+def _worked_out(text: str, budget: Budget | None = None) -> Odds:
     tree = parse(text)
-    budget = Budget()
+    budget = budget or Budget()
     op, goal = "", None
     total = tree
     if isinstance(tree, Binary) and tree.op in COMPARISONS:

@@ -11,7 +11,7 @@ from rules.bounds import CONDITIONS
 from rules.commands import AddCombatant, AddCondition
 from rules.dice import SeededDice
 from rules.history import History
-from tests.app.support import fight_of
+from tests.app.support import fight_of, until
 from tests.picks import a_system, keeps_added_order
 from tests.screen import screen_text
 from tracker.app import TrackerApp
@@ -42,6 +42,8 @@ async def type_line(pilot, line: str) -> None:  # type: ignore[no-untyped-def]
     pilot.app.screen.query_one("#command-input", Input).insert_text_at_cursor(line)
     await pilot.press("enter")
     await pilot.pause()
+    # A line whose odds take more than a moment is worked out in a thread: until it is done.
+    await until(pilot, lambda: not getattr(pilot.app.screen, "working", False), "the line's odds")
 
 
 async def test_conditions_next_and_undo_by_steps(tmp_path: Path) -> None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
 
 from rules.dice import ScriptedDice, SeededDice
 from rules.history import History
+from rules.notation import answer
+from rules.notation.exact import Budget
 from rules.plain_dice import DiceRolled
 from tests.app.support import from_palette, until
 from tests.contract.support import demo
@@ -88,6 +91,31 @@ async def test_bad_dice_keep_the_prompt_open_with_one_line(tmp_path: Path) -> No
         await pilot.pause()
         assert "'2d6+' ends too soon" in screen_text(app)
         assert len(app.session.history.records) == before
+
+
+async def test_a_roll_whose_odds_take_a_while_is_worked_out_off_the_apps_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 46: a line whose odds take more than a moment is tried on the loop for a
+    moment only, worked out in a thread (the table goes on meanwhile), then rolled."""
+    on_the_loop: list[bool] = []
+    real = answer._worked_out
+
+    def spied(text: str, budget: Budget | None = None) -> answer.Odds:
+        on_the_loop.append(threading.current_thread() is threading.main_thread())
+        return real(text, budget)
+
+    monkeypatch.setattr(answer, "_WORKED", {})
+    monkeypatch.setattr(answer, "_worked_out", spied)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await type_line(pilot, "roll 1d1000*1d500")
+        assert isinstance(app.screen, EncounterScreen)
+        rolled = [e for e in app.session.history.effective_events() if isinstance(e, DiceRolled)]
+        assert [e.notation for e in rolled] == ["1d1000*1d500"]
+        assert "1d1000*1d500" in screen_text(app)
+        await type_line(pilot, "roll 1d1000*1d500")  # known now: rolled at once
+    assert on_the_loop == [True, False]
 
 
 @pytest.mark.parametrize(("line", "told"), HOSTILE_DICE)

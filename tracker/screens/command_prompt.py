@@ -5,7 +5,9 @@ What a typed line means is `tracker.line_commands`'s job; this module is its scr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,10 @@ from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from rules.bounds import TEXT
+from rules.commands import RollDice
 from rules.errors import Rejected
+from rules.notation import answer
 from tracker import command_history
 from tracker.library import Library
 from tracker.line_commands.completion import Completion, complete
@@ -27,7 +32,12 @@ from tracker.session import EncounterSession
 
 Complete = Callable[[str], Completion]
 Hint = Callable[[str], str]
-Submit = Callable[[str], None]
+# What is left of a line once its slow part is done off the loop (a roll's odds), or None.
+Later = Callable[[], Awaitable[None]]
+Submit = Callable[[str], Later | None]
+# How long a line's odds may take in a thread (their work is bounded well inside it): past
+# it, the line is refused rather than left waiting on a starved machine.
+DEADLINE = 10.0
 SHOWN = 8  # completions listed under the prompt
 
 
@@ -69,6 +79,7 @@ class CommandLineScreen(ModalScreen[None]):
         self.position = len(self.lines)  # len(lines): the line being typed, not a past one
         self.draft = ""
         self.cycle: list[str] = []  # the lines Tab steps through, while it is pressed
+        self.working = False  # a line's odds are being worked out in a thread
 
     def compose(self) -> ComposeResult:
         with Vertical(id="command-line"):
@@ -77,6 +88,7 @@ class CommandLineScreen(ModalScreen[None]):
             yield Input(
                 placeholder="attack Orla goblin +effort 2 · cond Brak prone · next · undo 3",
                 suggester=LineSuggester(self.complete),
+                max_length=TEXT,  # a flood typed in is cut as it comes, not worked on
                 id="command-input",
             )
 
@@ -114,10 +126,26 @@ class CommandLineScreen(ModalScreen[None]):
         self.lines = command_history.remember(self.lines, line, self.history_file)
         self.position = len(self.lines)
         try:
-            self.submit(line)
+            later = self.submit(line)
         except Rejected as exc:
             self.show_help(line, exc.message)
             return
+        if later is None:
+            self.dismiss(None)
+            return
+        self.query_one("#command-hint", Static).update(Text("working out the odds…", style="dim"))
+        self.working = True
+        self.run_worker(self._finish(line, later), group="line", exclusive=True)
+
+    async def _finish(self, line: str, later: Later) -> None:
+        """The rest of a line whose slow part runs in a thread: the table goes on meanwhile."""
+        try:
+            await later()
+        except Rejected as exc:
+            self.show_help(line, exc.message)
+            return
+        finally:
+            self.working = False
         self.dismiss(None)
 
     def action_complete(self) -> None:
@@ -182,19 +210,37 @@ def prompt_for(
         except Rejected as exc:
             screen.notify(exc.message, severity="warning", markup=False)
 
-    def submit(line: str) -> None:
+    def execute(outcome: Execute) -> None:
+        if (
+            outcome.leaves
+            and settle_first is not None
+            and session.system.pending(session.state)
+            and not session.system.follow_up(session.state, outcome.action, outcome.command)
+        ):
+            # Asked once the prompt has gone: the question sits on the encounter.
+            screen.call_later(settle_first, outcome.leaves, lambda: run_later(outcome))
+        else:
+            session.execute(outcome.command, outcome.label, outcome.moves)
+
+    def submit(line: str) -> Later | None:
         outcome = resolve(line, context())
         match outcome:
-            case Execute() if (
-                outcome.leaves
-                and settle_first is not None
-                and session.system.pending(session.state)
-                and not session.system.follow_up(session.state, outcome.action, outcome.command)
-            ):
-                # Asked once the prompt has gone: the question sits on the encounter.
-                screen.call_later(settle_first, outcome.leaves, lambda: run_later(outcome))
+            case Execute(command=RollDice(notation=notation)) if not answer.ready(notation):
+                # Odds that take more than a moment are worked out in a thread, so the
+                # app and every seat of a served table go on; the roll is then at once.
+                async def later() -> None:
+                    try:
+                        await asyncio.wait_for(asyncio.to_thread(_worked_out, notation), DEADLINE)
+                    except TimeoutError:
+                        raise Rejected(
+                            f"the odds of {notation} took too long to work out: "
+                            "roll fewer or smaller dice"
+                        ) from None
+                    execute(outcome)
+
+                return later
             case Execute():
-                session.execute(outcome.command, outcome.label, outcome.moves)
+                execute(outcome)
             case Undo() | Redo():
                 step = session.undo if isinstance(outcome, Undo) else session.redo
                 word = "Undid" if isinstance(outcome, Undo) else "Redid"
@@ -216,6 +262,7 @@ def prompt_for(
                 screen.call_later(screen.run_action, outcome.action)
             case Say():
                 screen.notify(outcome.text, markup=False, timeout=10)
+        return None
 
     return CommandLineScreen(
         submit,
@@ -224,3 +271,9 @@ def prompt_for(
         # The GM's lines stay the GM's: a player's up arrow must not read them.
         command_history.history_path(session.path) if session.allows("save") else None,
     )
+
+
+def _worked_out(notation: str) -> None:
+    """Work out a line's odds (kept by ``answer``), or its refusal, which the roll then says."""
+    with suppress(Rejected):
+        answer.work_out(notation)
