@@ -7,8 +7,11 @@ Textual app started the same way (our modules byte-compiled first, as Textual's 
 the ratio is what to compare. Key-to-frame is measured
 in one process: from the key press to the first frame that shows its result, with the
 first listed system's demo where `r` and Enter roll (LiveHack's, 4 combatants) and with
-that system's big fight (200 combatants, 20,000 log entries).
-``--write`` puts the table into docs/performance.md.
+that system's big fight (200 combatants, 20,000 log entries). The big fight is also opened
+from its save at 80x24 in fresh processes (start to the first frame, then `r` to the roll
+dialog), beside an older checkout's (``--before DIR``, e.g. a ``git worktree`` of main)
+alternated run by run, as a ratio; ``--long-only`` times only that.
+``--write`` puts the tables into docs/performance.md.
 """
 
 from __future__ import annotations
@@ -49,6 +52,58 @@ from rules.dice import SeededDice
 opened = storage.play_copy_of_demo(Path({demo!r}), Path({saves!r}))
 session, _ = EncounterSession.resume(opened, SeededDice(1))
 print(asyncio.run(first_frame(TrackerApp(session, saves=Path({saves!r})), "EncounterScreen")))
+"""
+# A long fight opened at 80x24 in a fresh process: seconds from the process's start to the
+# encounter's first frame with its log laid out (headless, a frame comes before the log has
+# its width: the old log wrapped every entry only then), then from `r` to the roll dialog's
+# frame. Self-contained (only ``tracker`` and ``rules`` from ``root``), so an older
+# checkout runs it the same way.
+START_LONG = """
+import asyncio, os, sys, time
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from rules.dice import SeededDice
+from tracker import storage
+from tracker.app import TrackerApp
+from tracker.session import EncounterSession
+from tracker.widgets.roll_log import RollLog
+
+def process_start():
+    with open(f"/proc/{{os.getpid()}}/stat") as stat:
+        ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/uptime") as uptime:
+        since_boot = float(uptime.read().split()[0])
+    return time.perf_counter() - (since_boot - ticks / os.sysconf("SC_CLK_TCK"))
+
+async def main():
+    session, _ = EncounterSession.resume(storage.open_save(Path({fight!r})), SeededDice(1))
+    app = TrackerApp(session, saves=Path({saves!r}))
+    frames = []
+    display = app._display
+    def shown():
+        name = type(app.screen).__name__
+        if name != "EncounterScreen":
+            return name
+        laid_out = app.screen.query_one(RollLog).virtual_size.height > 0
+        return name if laid_out else "not laid out"
+    def recording(screen, renderable):
+        if renderable is not None:
+            frames.append((time.perf_counter(), shown()))
+        display(screen, renderable)
+    app._display = recording
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not any(name == "EncounterScreen" for _, name in frames):
+            await pilot.pause()
+        first = next(t for t, name in frames if name == "EncounterScreen")
+        pressed = time.perf_counter()
+        await pilot.press("r")
+        while not any(t > pressed and name == "FormScreen" for t, name in frames):
+            await pilot.pause()
+        dialog = next(t for t, name in frames if t > pressed and name == "FormScreen")
+    session.let_go()
+    print(first - process_start(), dialog - pressed)
+
+asyncio.run(main())
 """
 START_MINIMAL = """
 import asyncio, sys
@@ -125,6 +180,48 @@ def start_times(runs: int, saves: Path, demo: Path) -> tuple[list[float], list[f
             )
             out.append(float(done.stdout.strip().splitlines()[-1]))
     return ours, minimal
+
+
+def long_fight_times(
+    runs: int, fight: Path, saves: Path, roots: dict[str, Path]
+) -> dict[str, tuple[list[float], ...]]:
+    """Per checkout: (start to the first frame, `r` to the dialog, the whole process) of
+    each fresh process opening ``fight`` at 80x24; the checkouts alternated, so all see the
+    same machine load. The whole process counts the work left after the dialog showed."""
+    for root in roots.values():
+        for package in ("rules", "tracker"):
+            compileall.compile_dir(root / package, quiet=1)
+    times: dict[str, tuple[list[float], ...]] = {name: ([], [], []) for name in roots}
+    for _ in range(runs):
+        for name, root in roots.items():
+            code = START_LONG.format(root=str(root), fight=str(fight), saves=str(saves))
+            started = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            )
+            whole = time.perf_counter() - started
+            first, dialog = map(float, done.stdout.strip().splitlines()[-1].split())
+            for kept, value in zip(times[name], (first, dialog, whole), strict=True):
+                kept.append(value)
+    return times
+
+
+def long_fight_table(times: dict[str, tuple[list[float], ...]], runs: int, label: str) -> list[str]:
+    """Each checkout's medians side by side; the ratio is the last one's over the first's."""
+    names = list(times)
+    head = f"| {label}, 80x24 (median of {runs} fresh processes) | " + " | ".join(names)
+    rows = [head + " | ratio |" if len(names) > 1 else head + " |"]
+    rows.append("|---|" + "---:|" * (len(names) + (len(names) > 1)))
+    for what, index in (
+        ("start to the first frame with the log", 0),
+        ("`r`: the roll dialog", 1),
+        ("the whole process (open, `r`, quit)", 2),
+    ):
+        medians = [statistics.median(times[name][index]) for name in names]
+        cells = " | ".join(f"{m * 1000:.0f} ms" for m in medians)
+        ratio = f" | {medians[-1] / medians[0]:.3f}x" if len(names) > 1 else ""
+        rows.append(f"| {what} | {cells}{ratio} |")
+    return rows
 
 
 async def key_to_frame(history: object, runs: int, saves: Path) -> dict[str, list[float]]:
@@ -219,6 +316,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--combatants", type=int, default=200)
     parser.add_argument("--entries", type=int, default=20_000)
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="an older checkout whose long-fight start is timed beside this one's",
+    )
+    parser.add_argument("--long-only", action="store_true", help="only the long fight at 80x24")
     args = parser.parse_args()
 
     from bench.big import big_fight, log_length
@@ -227,17 +330,28 @@ def main() -> None:
     stem, small = rolling_demo()
     with tempfile.TemporaryDirectory() as folder:
         saves = Path(folder)
-        ours, minimal = start_times(args.runs, saves, ROOT / "saves" / (stem + storage.SUFFIX))
         built = time.perf_counter()
         big = big_fight(small.state.system, args.combatants, args.entries)
         built = time.perf_counter() - built
+        big_label = f"{len(big.state.combatants)} combatants, {log_length(big):,} log entries"
+        fight = saves / f"long{storage.SUFFIX}"
+        storage.write(fight, big)
+        roots = {"before": args.before} if args.before else {}
+        roots["this checkout"] = ROOT
+        long_rows = long_fight_table(
+            long_fight_times(args.runs, fight, saves, roots), args.runs, big_label
+        )
+        print("\n".join(long_rows))
+        print(f"(building the big fight took {built:.1f} s)")
+        if args.write:
+            write_block("longlog", "\n".join(long_rows))
+        if args.long_only:
+            return
+        ours, minimal = start_times(args.runs, saves, ROOT / "saves" / (stem + storage.SUFFIX))
         rows = []
         for label, history in (
             (f"{len(small.state.combatants)} combatants, {log_length(small):,} log entries", small),
-            (
-                f"{len(big.state.combatants)} combatants, {log_length(big):,} log entries",
-                big,
-            ),
+            (big_label, big),
         ):
             rows.append((label, asyncio.run(key_to_frame(history, args.runs, saves))))
 
@@ -257,7 +371,6 @@ def main() -> None:
     ]
     text = "\n".join(table)
     print(text)
-    print(f"(building the big fight took {built:.1f} s)")
     if args.write:
         write_block("app", text)
 

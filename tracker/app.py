@@ -18,7 +18,7 @@ from textual.theme import Theme
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
 from rules.text import inert_document
-from tracker import partial_renders, settings, storage, textual_internals
+from tracker import hangup, partial_renders, settings, storage, textual_internals
 from tracker.defaults import saves_folder
 from tracker.palette import ScreenActions
 from tracker.safe_text import NO_CONTROL_CODES
@@ -104,10 +104,16 @@ class TrackerApp(App[None]):
         self.replay = replay
         self.dice = dice or (session.dice if session else SeededDice(0))
         self.typed_keys = TypedKeys(self, super().on_event)
+        # Whether the app ends (saving) once its terminal goes away: set by the command that
+        # runs it in a terminal (tracker.launch), never in tests or on a served table.
+        self.watch_terminal = False
+        self._terminal_gone = False
 
     def on_mount(self) -> None:
         if self.OWNS_MEMORY:
             settle_memory()
+        if self.watch_terminal:
+            hangup.watch(self, self.terminal_gone)
         chosen = self.settings.theme
         if chosen is not None and chosen in self.available_themes:
             self.theme = chosen
@@ -294,6 +300,16 @@ class TrackerApp(App[None]):
             self.warn(opened.note)
 
     # --- quitting ---
+
+    def terminal_gone(self) -> None:
+        """No terminal left and nobody to ask: the encounter is saved and the app ends (the
+        journal already holds every change, so a failed save loses nothing)."""
+        if self._terminal_gone:
+            return
+        self._terminal_gone = True
+        if self.session is not None:
+            self.session.save()
+        self.exit()
 
     async def action_quit(self) -> None:
         self.quit_saving()

@@ -134,6 +134,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _run(app: TrackerApp) -> int:
+    app.watch_terminal = True  # a terminal that goes away ends it, saved
     try:
         app.run()
     finally:

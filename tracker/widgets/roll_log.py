@@ -1,23 +1,28 @@
 """The roll log: every event in effect, newest at the bottom, rolls with their full dice.
 
 A fight can hold tens of thousands of entries, so the log is virtual (Textual's line API):
-it keeps each entry's spans and plain text, knows how many lines each takes at the current
-width (cheaply: only lines longer than the width are wrapped to count them), and renders
-only the lines on screen, caching them until the width or the theme changes. Appending and
-undoing touch only the end of the log. Text selected with the mouse is highlighted, and
-ctrl+c copies it.
+it keeps each entry's spans and plain text and renders only the lines on screen, caching
+them until the width or the theme changes. How many lines an entry takes at the pane's
+width is known from its lines' widths when they all fit; an entry with a longer line is
+only guessed (its lines' widths over the pane's) until it is first drawn, when its count
+is corrected and the lines after it move. So opening or narrowing a long fight costs the
+entries on screen, not the fight (a 20,000-entry fight at 80 columns had nearly every
+entry wrapped by Rich, at every width change). Appending and undoing touch only the end of
+the log. Text selected with the mouse is highlighted, and ctrl+c copies it.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 from typing import Any
 
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.color import Color
 from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
@@ -32,6 +37,9 @@ from tracker.render import STYLES, entry_text, system_styles
 from tracker.widgets.scrolled_lines import keep_scrolled_lines
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
+# Guessed line counts are made exact at once while this few (a few screens' worth): a short
+# log's scrollbar is then exact from its first frame, as it always was.
+EXACT_UP_TO = 64
 THUMB_LAG = 0.5  # seconds the log's scrollbar thumb may lag behind a new entry
 SHARED_ENTRIES = 256  # recent entries kept for every log in the process
 MARK = "▶ "  # before the replay's current entry
@@ -91,6 +99,8 @@ class RollLog(ScrollView, can_focus=True):
         self._logged: list[LogEntry] = []
         self._marked: int | None = None  # index of the entry shown as current (replay)
         self._widths: list[tuple[int, ...]] = []  # cell width of each line of each entry
+        self._counts: list[int] = []  # lines each entry takes at self._width...
+        self._guessed: set[int] = set()  # ...only guessed for these, never drawn at it
         self._ends: list[int] = []  # line number just after each entry, at self._width
         self._width = 0
         self._strips: dict[int, list[Strip]] = {}  # entry index -> its rendered lines
@@ -118,6 +128,8 @@ class RollLog(ScrollView, can_focus=True):
         self.entries.clear()
         self._logged.clear()
         self._widths.clear()
+        self._counts.clear()
+        self._guessed.clear()
         self._ends.clear()
         self._strips.clear()
         self._marked = None
@@ -132,12 +144,15 @@ class RollLog(ScrollView, can_focus=True):
                 self._widths[last] = (first + len(MARK), *rest)
                 if self._width:
                     before = self._ends[last - 1] if last else 0
-                    self._ends[last] = before + self._line_count(last)
+                    self._counts[last] = self._line_count(last)
+                    self._ends[last] = before + self._counts[last]
         self._laid_out(follow=True)
 
     def append(self, events: Iterable[tuple[Event, Encounter]]) -> None:
         follow = self._at_end()
-        self._add(events)
+        # Followed, the new entries are drawn now anyway: their counts are made exact now,
+        # so that the frame that shows them is the only one.
+        self._add(events, exact=follow)
         self._laid_out(follow=follow)
 
     def drop(self, count: int) -> None:
@@ -146,12 +161,14 @@ class RollLog(ScrollView, can_focus=True):
         keep = max(0, len(self._logged) - count)
         for index in range(keep, len(self._logged)):
             self._strips.pop(index, None)
-        del self.entries[keep:], self._logged[keep:], self._widths[keep:], self._ends[keep:]
+            self._guessed.discard(index)
+        del self.entries[keep:], self._logged[keep:], self._widths[keep:]
+        del self._counts[keep:], self._ends[keep:]
         if self._marked is not None and self._marked >= keep:
             self._marked = None
         self._laid_out(follow=follow)
 
-    def _add(self, events: Iterable[tuple[Event, Encounter]]) -> None:
+    def _add(self, events: Iterable[tuple[Event, Encounter]], exact: bool = False) -> None:
         for event, before in events:
             if before.system != self._system:  # its own log styles
                 self._system, self._styles = before.system, None
@@ -162,21 +179,80 @@ class RollLog(ScrollView, can_focus=True):
             self.entries.append(plain)
             self._widths.append(tuple(cell_len(line) for line in plain.split("\n")))
             if self._width:
-                self._ends.append(self._line_count(len(self._logged) - 1) + self._total())
+                count = self._line_count(len(self._logged) - 1, exact)
+                self._counts.append(count)
+                self._ends.append(count + self._total())
 
     # --- layout ---------------------------------------------------------------------------------
 
     def _total(self) -> int:
         return self._ends[-1] if self._ends else 0
 
-    def _line_count(self, index: int) -> int:
-        """Lines the entry takes at the current width; only overlong lines are wrapped."""
+    def _line_count(self, index: int, exact: bool = False) -> int:
+        """Lines the entry takes at the current width: exact if its lines fit, it has been
+        drawn at this width or ``exact`` (it is drawn now), else guessed (and the entry
+        noted, to be corrected when drawn)."""
         width = self._width
-        if all(w <= width for w in self._widths[index]):
-            return len(self._widths[index])
-        return len(self._render_entry(index))
+        widths = self._widths[index]
+        self._guessed.discard(index)
+        if all(w <= width for w in widths):
+            return len(widths)
+        drawn = self._strips.get(index)
+        if drawn is not None or exact:
+            return len(drawn or self._render_entry(index))
+        self._guessed.add(index)
+        # At least this many: a word-wrapped line never takes fewer rows than its width needs.
+        return sum(-(-w // width) or 1 for w in widths)
+
+    def _settle(self, top: int, bottom: int) -> bool:
+        """Draw the entries on lines ``top`` to ``bottom`` whose line counts were guessed, and
+        correct the counts (and so the lines after them): whether any count changed."""
+        index = bisect_right(self._ends, top)
+        start = self._ends[index - 1] if index else 0
+        counts, guessed = self._counts, self._guessed
+        changed: int | None = None
+        while index < len(counts) and start < bottom:
+            if index in guessed:
+                guessed.discard(index)
+                count = len(self._render_entry(index))
+                if count != counts[index]:
+                    counts[index] = count
+                    changed = index if changed is None else changed
+            start += counts[index]
+            index += 1
+        if changed is None:
+            return False
+        before = self._ends[changed - 1] if changed else 0
+        self._ends[changed:] = list(accumulate(counts[changed:], initial=before))[1:]
+        return True
+
+    def _settle_view(self) -> None:
+        """Make the lines about to be drawn exact (see ``_settle``); a log that follows its
+        newest entry stays at its end as the counts grow."""
+        if not self._guessed or not self._width:
+            return
+        follow = self._at_end()
+        height = max(self.scrollable_content_region.height, 1)
+        # A few passes at most: each makes more entries exact, and only a log at its end moves.
+        for _ in range(8):
+            top = round(self.scroll_y)
+            if not self._settle(top, top + height):
+                return
+            self._laid_out(follow=follow)
+            if not follow:
+                return
+
+    def _exact_if_few(self) -> None:
+        """Draw the entries whose counts were guessed, if they are few (``EXACT_UP_TO``)."""
+        if not self._guessed or len(self._guessed) > EXACT_UP_TO:
+            return
+        for index in sorted(self._guessed):
+            self._counts[index] = len(self._render_entry(index))
+        self._guessed.clear()
+        self._ends = list(accumulate(self._counts))
 
     def _laid_out(self, follow: bool) -> None:
+        self._exact_if_few()
         size = Size(self._width, self._total())
         container = self.container_size
         # Only the height changed and the scrollbar neither comes nor goes: nothing moves on
@@ -230,6 +306,14 @@ class RollLog(ScrollView, can_focus=True):
         if self.show_vertical_scrollbar:
             self.vertical_scrollbar.position = self.scroll_y
 
+    def action_scroll_end(self) -> None:
+        """To the newest entry at once, following it: an animated scroll would stop where
+        the end was guessed to be as it set off (the entries drawn on its way correct it)."""
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self._pinned = True
+        self._to_end()
+
     def _at_end(self) -> bool:
         return self._following or self._pinned
 
@@ -253,12 +337,9 @@ class RollLog(ScrollView, can_focus=True):
         follow = self._at_end()
         self._width = width
         self._strips.clear()
-        total = 0
-        ends = []
-        for index in range(len(self._logged)):
-            total += self._line_count(index)
-            ends.append(total)
-        self._ends = ends
+        self._guessed.clear()
+        self._counts = [self._line_count(index) for index in range(len(self._logged))]
+        self._ends = list(accumulate(self._counts))
         self._laid_out(follow=follow)
 
     def on_mount(self) -> None:
@@ -315,6 +396,7 @@ class RollLog(ScrollView, can_focus=True):
         return strips
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        self._settle_view()
         # What every line needs, worked out once a frame rather than twice a line (the
         # pane's style is resolved from its CSS each time it is asked for).
         self._frame = (
