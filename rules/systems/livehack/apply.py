@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import structs
 
+from rules.bounds import TEXT
 from rules.conditions import Condition
 
 from .events import (
@@ -225,13 +226,15 @@ def _grimlock(state: Encounter, event: LiveHackBecameGrimlock) -> Encounter:
         lambda s: {"strength": s.strength + event.grim, "wisdom": s.wisdom - event.grim},
     )
     target = state.combatant(event.combatant_id)
-    notes = (target.notes + "; " if target.notes else "") + "Grimlock: blind sight"
-    changed = structs.replace(
-        target,
-        side="grimlocks",
-        notes=notes,
-        conditions=(*target.conditions, Condition("Grimlock")),
-    )
+    # Said once, however often it happens (a fold must never grow a note or a list past what
+    # a save may hold: the save would no longer open).
+    notes, said = target.notes, "Grimlock: blind sight"
+    if said not in notes and len(notes) + len(said) + 2 <= TEXT:
+        notes = (notes + "; " if notes else "") + said
+    conditions = target.conditions
+    if not target.condition("Grimlock"):
+        conditions = (*conditions, Condition("Grimlock"))
+    changed = structs.replace(target, side="grimlocks", notes=notes, conditions=conditions)
     system = livehack_state(state)
     grimlocks = tuple(g for g in system.grimlocks if g != event.combatant_id)
     return state.replace_combatant(changed).update(

@@ -1,6 +1,7 @@
 """LiveHack, every mechanic of the rule text (001) beyond the basic opposed roll."""
 
 import pytest
+from msgspec import structs
 
 from rules.commands import AddCondition, NextTurn
 from rules.dice import ScriptedDice
@@ -518,3 +519,21 @@ def test_a_grim_incapacitation_lasts_until_cheered_up():
     history = encounter(LiveHackSheet(), LiveHackSheet())
     cmd = LiveHackGrimTest(combatant_id="c2", experience="eating-humanoid", take="zero")
     assert "3 Grimness + Incapacitated (until cheered up)" in play(history, cmd)
+
+
+def test_becoming_a_grimlock_again_grows_no_note_and_no_condition():
+    """A fold never grows a note or a list past what a save may hold (it would no longer
+    open): the Grimlock's note and condition are had once, however often it happens."""
+    from rules.bounds import TEXT
+    from rules.systems.livehack.apply import apply
+    from rules.systems.livehack.events import LiveHackBecameGrimlock
+
+    state = encounter(LiveHackSheet(), LiveHackSheet(strength=1)).state
+    for _ in range(3):
+        state = apply(state, LiveHackBecameGrimlock(combatant_id="c2", grim=1))
+    grimlock = state.combatant("c2")
+    assert grimlock.notes == "Grimlock: blind sight"
+    assert [c.name for c in grimlock.conditions] == ["Grimlock"]
+    full = state.replace_combatant(structs.replace(grimlock, notes="x" * TEXT))
+    state = apply(full, LiveHackBecameGrimlock(combatant_id="c2", grim=1))
+    assert len(state.combatant("c2").notes) == TEXT
