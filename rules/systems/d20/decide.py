@@ -12,6 +12,7 @@ from rules.logline import Span
 from rules.notation.answer import answer
 
 from . import table as dmg
+from .cover import cover_bonus, save_cover
 from .events import (
     LEGENDARY,
     REACTION,
@@ -85,7 +86,8 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     sheet = sheet_of(attacker)
     mode, reasons, auto_crit = attack_mode(attacker, target, max(-1, min(cmd.mode, 1)))
     faces, natural = d20(dice, mode)
-    ac = target_sheet.ac
+    cover = cover_bonus(cmd.cover)
+    ac = target_sheet.ac + cover
     total = natural + sheet.attack_bonus
     outcome = attack_outcome(natural, total, ac, sheet.crit_range, auto_crit)
     shown: tuple[Any, ...] = ()
@@ -115,6 +117,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         stamp=stamp_of(state),
         base_damage=sheet.damage,
         target_hp=_standing_hp(target_sheet),
+        cover=cover,
     )
     if cmd.apply and outcome != "miss":
         return [
@@ -217,7 +220,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
     for target in targets:
         mode, auto_fail = save_mode(target, cmd.ability)
         faces, natural = d20(dice, mode)
-        bonus = sheet_of(target).save(cmd.ability)
+        bonus = sheet_of(target).save(cmd.ability) + save_cover(cmd.cover, cmd.ability)
         total = natural + bonus
         rolls.append(
             SaveRoll(
@@ -252,6 +255,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
             rounds=max(cmd.rounds, 0),
             concentration=concentrating,
             stamp=stamp_of(state),
+            cover=save_cover(cmd.cover, cmd.ability),
         ),
     )
     return events

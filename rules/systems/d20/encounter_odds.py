@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import Rejected
 from rules.odds import percent, whose_chances
 
+from .cover import cover_bonus, save_cover
 from .events import (
     ACTION,
     D20Attack,
@@ -37,7 +38,11 @@ if TYPE_CHECKING:
 
 
 def for_attack(
-    state: Encounter, attacker: Combatant[Any], target: Combatant[Any], chosen: int
+    state: Encounter,
+    attacker: Combatant[Any],
+    target: Combatant[Any],
+    chosen: int,
+    cover: int = 0,
 ) -> Odds:
     mode, _, auto_crit = attack_mode(attacker, target, chosen)
     sheet = sheet_of(attacker)
@@ -50,6 +55,7 @@ def for_attack(
         sheet.damage_type,
         attacker.name,
         target,
+        cover=cover,
     )
 
 
@@ -63,9 +69,11 @@ def attack_figures(
     attacker: str,
     target: Combatant[Any],
     standing: int = -1,
+    cover: int = 0,
 ) -> Odds:
     """An attack's tiers, its damage's mean and the chance it drops ``target``, which has
-    ``standing`` hit points left (-1: as it stands now; 0: none, already down)."""
+    ``standing`` hit points left (-1: as it stands now; 0: none, already down), behind
+    ``cover`` (added to its Armour Class)."""
     against = sheet_of(target)
     modifier = damage_modifier(target, damage_type)
     if standing < 0:  # as it stands now
@@ -73,7 +81,7 @@ def attack_figures(
     to_drop = standing or None
     found = attack_odds(
         bonus,
-        against.ac,
+        against.ac + cover_bonus(cover),
         mode,
         crit_range,
         auto_crit=auto_crit,
@@ -100,13 +108,13 @@ def swings_this_round(
     and the whole actions of the target's foes still to act this round, in turn order."""
     against = sheet_of(target)
 
-    def swings(who: Combatant[Any], chosen: int, count: int) -> tuple[Swing, ...]:
+    def swings(who: Combatant[Any], chosen: int, count: int, cover: int = 0) -> tuple[Swing, ...]:
         sheet = sheet_of(who)
         mode, _, auto_crit = attack_mode(who, target, chosen)
         modifier = damage_modifier(target, sheet.damage_type)
         one = Swing(
             sheet.attack_bonus,
-            against.ac,
+            against.ac + cover,
             mode,
             sheet.crit_range,
             auto_crit,
@@ -116,7 +124,7 @@ def swings_this_round(
         return (one,) * count
 
     own = max(attacks_left(state, attacker), 1) if command.usage == ACTION else 1
-    out = swings(attacker, command.mode, own)
+    out = swings(attacker, command.mode, own, cover_bonus(command.cover))  # from where it stands
     order = in_turn(state)
     now = next((i for i, c in enumerate(order) if c.id == state.current_id), len(order))
     for index, who in enumerate(order[now:], start=now):
@@ -131,9 +139,17 @@ def swings_this_round(
     return out
 
 
-def for_save(state: Encounter, target: Combatant[Any], ability: str, dc: int, source: str) -> Odds:
+def for_save(
+    state: Encounter,
+    target: Combatant[Any],
+    ability: str,
+    dc: int,
+    source: str,
+    cover: int = 0,
+) -> Odds:
     mode, auto_fail = save_mode(target, ability)
-    found = save_odds(sheet_of(target).save(ability), dc, mode, auto_fail)
+    bonus = sheet_of(target).save(ability) + save_cover(cover, ability)
+    found = save_odds(bonus, dc, mode, auto_fail)
     return found._replace(whose=f"{target.name}'s chances vs {source}")
 
 
@@ -157,13 +173,13 @@ def dialog_odds(state: Encounter, command: Any) -> Odds | None:
                 target = state.combatant(command.target_id)
                 if attacker.id == target.id:
                     return None
-                return for_attack(state, attacker, target, command.mode)
+                return for_attack(state, attacker, target, command.mode, command.cover)
             case D20SaveEffect():
                 if not command.target_ids:
                     return None
                 target = state.combatant(command.target_ids[0])
                 source = state.name_of(command.source_id)
-                return for_save(state, target, command.ability, command.dc, source)
+                return for_save(state, target, command.ability, command.dc, source, command.cover)
             case D20DeathSave():
                 hero = state.combatant(command.combatant_id)
                 sheet = sheet_of(hero)
@@ -204,6 +220,7 @@ def last_odds(state: Encounter) -> Odds | None:
                 attacker.name,
                 target,
                 roll.target_hp,  # as it was attacked, not after the damage dealt
+                roll.cover,
             )
         case D20Saved():
             first = roll.rolls[0]

@@ -28,6 +28,7 @@ class D20Attack(Struct, frozen=True):
     mode: int = 0
     usage: str = ACTION
     apply: bool = False
+    cover: int = 0  # the target's cover: 2 half, 5 three-quarters (added to its AC)
 
 
 class D20Apply(Struct, frozen=True):
@@ -47,6 +48,7 @@ class D20SaveEffect(Struct, frozen=True):
     condition: str = ""  # on a failure
     rounds: int = 0  # the condition's rounds (0: until removed)
     concentration: bool = False  # the source concentrates on it
+    cover: int = 0  # the targets' cover: 2 half, 5 three-quarters (Dex saves gain it)
 
 
 class D20DeathSave(Struct, frozen=True):
@@ -113,6 +115,7 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     # The target's hit points (temporary ones counted) as it was attacked, for the odds after
     # its damage is dealt: 0 when it was already at 0, -1 in saves made before it was kept.
     target_hp: int = -1
+    cover: int = 0  # the target's cover, already in ``ac``
 
 
 class SaveRoll(Struct, frozen=True):
@@ -140,6 +143,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     rounds: int
     concentration: bool
     stamp: Stamp
+    cover: int = 0  # the targets' cover, already in a Dexterity save's ``bonus``
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):

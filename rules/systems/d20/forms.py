@@ -10,6 +10,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.odds import percent
 
+from .cover import BONUS, COVERS, WORD, cover_bonus
 from .encounter_odds import drop_this_round
 from .events import (
     ACTION,
@@ -92,6 +93,7 @@ def action_form(
                     help="the conditions add theirs; both cancel",
                 ),
                 Field(key="usage", label="As", kind="choice", default=usage, choices=USAGES),
+                _cover_field("the target's: adds to its AC"),
             ]
         case "save":
             target = default_target(state, actor)
@@ -144,6 +146,7 @@ def action_form(
                     default="no",
                     choices=YES_NO,
                 ),
+                _cover_field("the targets': adds to a Dexterity save"),
             ]
         case "heal":
             return [
@@ -218,6 +221,12 @@ def action_form(
     raise Rejected(f"Generic d20 has no action {action!r}")
 
 
+def _cover_field(help_text: str) -> Field:
+    return Field(
+        key="cover", label="Cover", kind="choice", default="none", choices=COVERS, help=help_text
+    )
+
+
 def legendary_ready(state: Encounter, actor: Combatant[Any]) -> bool:
     """Whether ``actor``'s attack now would be a legendary action: not its turn, and one left."""
     return state.current_id not in (None, actor.id) and legendary_left(state, actor) > 0
@@ -238,6 +247,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 choice_value(values, fields["target"]),
                 MODE_OF[choice_value(values, fields["mode"])],
                 choice_value(values, fields["usage"]),
+                cover=BONUS[choice_value(values, fields["cover"])],
             )
         case "save":
             source = choice_value(values, fields["source"])
@@ -258,6 +268,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 condition=values.get("condition", ""),
                 rounds=int_value(values, "rounds", "For rounds", 0, 100, 0),
                 concentration=choice_value(values, fields["concentration"]) == "yes",
+                cover=BONUS[choice_value(values, fields["cover"])],
             )
         case "heal":
             return D20Heal(
@@ -289,6 +300,12 @@ def attack_preview(state: Encounter, command: D20Attack) -> str:
         f"{attacker.name}'s {sheet.attack}: {sheet.attack_bonus:+d} vs AC {sheet_of(target).ac}, "
         f"{sheet.damage} {sheet.damage_type}".rstrip()
     )
+    if cover_bonus(command.cover):
+        line = line.replace(
+            f"AC {sheet_of(target).ac}",
+            f"AC {sheet_of(target).ac + command.cover} ({WORD[command.cover]})",
+            1,
+        )
     if mode:
         why = ", ".join(r[1:] for r in reasons)
         line += f"; {MODE_WORD[mode]} ({why})"

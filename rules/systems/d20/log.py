@@ -8,6 +8,7 @@ from rules.events import ConditionAdded
 from rules.logline import Line, LogEntry, Span, spans
 
 from .condition_names import condition_note
+from .cover import WORD
 from .events import (
     LEGENDARY,
     REACTION,
@@ -141,7 +142,7 @@ def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
         *_faces(event.faces, event.natural),
         f" {event.bonus:+d} = ",
         Span(str(event.total), "total"),
-        f" vs AC {event.ac}: ",
+        f" vs AC {event.ac}{_cover_words(event.cover)}: ",
         Span(word, style),
     )
     lines = [head]
@@ -162,6 +163,10 @@ def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
     return tuple(lines)
 
 
+def _cover_words(cover: int) -> str:
+    return f" ({WORD[cover]}, +{cover})" if cover in WORD else ""
+
+
 def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
     ability = ABILITY_NAMES.get(event.ability, event.ability)
     lines = [
@@ -169,6 +174,7 @@ def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
             _name(state, event.source_id),
             f"'s {event.effect}: {ability} save DC ",
             Span(str(event.dc), "total"),
+            _cover_words(event.cover),
         )
     ]
     for roll in event.rolls:

@@ -1,0 +1,115 @@
+"""Generic d20's turn as a 5e table plays it, more of issue 40 (D4-17, D4-03, D4-05, D4-04):
+each with scripted dice as rulings.md reads the SRD 5.1, its odds against an independent
+count, and the dialogs by keys at 80x24."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.dice import ScriptedDice
+from rules.encounter import Encounter
+from rules.engine import decide
+from rules.registry import get_system
+from rules.systems.d20.encounter_odds import dialog_odds, last_odds
+from rules.systems.d20.events import D20Attack, D20SaveEffect
+from tests.app.support import make_app, until
+from tests.screen import screen_text
+from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, duel, history_of, run
+from tests.systems.d20.test_odds_d20 import every_path, tally
+
+SYSTEM = get_system("d20")
+
+# --- D4-17: cover -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("cover", "outcome", "shown"), [
+    (0, "hit", "vs AC 13: hit"),
+    (2, "miss", "vs AC 15 (half cover, +2): miss"),
+    (5, "miss", "vs AC 18 (three-quarters cover, +5): miss"),
+])  # fmt: skip
+def test_cover_adds_2_or_5_to_the_targets_armour_class(cover, outcome, shown):
+    state, events = run(duel(), D20Attack("c1", "c2", cover=cover), 9, *([3] if cover == 0 else []))
+    (roll,) = events  # Orla's 9 + 5 = 14 against the goblin's AC 13
+    assert roll.outcome == outcome
+    assert shown in SYSTEM.describe(state, roll).plain
+
+
+@pytest.mark.parametrize(("ability", "cover", "success"), [
+    ("dex", 0, False), ("dex", 2, True), ("dex", 5, True), ("con", 5, False),
+])  # fmt: skip
+def test_cover_adds_to_a_dexterity_save_and_no_other(ability, cover, success):
+    # the goblin: Dex +2, Con +1; a 12 against DC 15 fails bare, saves behind half cover
+    effect = D20SaveEffect("c1", ("c2",), "Fireball", ability, 15 - (ability == "con"), "",
+                           cover=cover)  # fmt: skip
+    state, events = run(duel(), effect, 11)
+    assert events[0].rolls[0].success is success
+    words = {2: "(half cover, +2)", 5: "(three-quarters cover, +5)"}.get(cover, "")
+    if words and ability == "dex":
+        assert words in SYSTEM.describe(state, events[0]).plain
+
+
+@pytest.mark.parametrize("cover", [0, 2, 5])
+@pytest.mark.parametrize("mode", [0, 1])
+def test_the_attack_odds_behind_cover_are_every_d20_the_rules_roll(cover, mode):
+    state = duel()
+    command = D20Attack("c1", "c2", mode=mode, cover=cover)
+    counted = tally(every_path(lambda dice: run_outcome(state, command, dice)))
+    odds = dialog_odds(state, command)
+    assert odds is not None
+    assert {t.label: t.p for t in odds.tiers} == {
+        t.label: counted.get(t.label, Fraction(0)) for t in odds.tiers
+    }
+    state, _ = run(state, command, *([1] * (1 + abs(mode))))  # a miss: the last roll's odds too
+    after = last_odds(state)
+    assert after is not None and [t.p for t in after.tiers] == [t.p for t in odds.tiers]
+
+
+def run_outcome(state: Encounter, command: D20Attack, dice: Any) -> str:
+    return str(decide(state, command, dice)[0].outcome)
+
+
+@pytest.mark.parametrize(("ability", "cover"), [("dex", 0), ("dex", 2), ("dex", 5), ("con", 5)])
+def test_the_save_odds_behind_cover_are_every_d20_the_rules_roll(ability, cover):
+    state = duel()
+    effect = D20SaveEffect("c1", ("c2",), "Fireball", ability, 15, "", cover=cover)
+    counted = tally(every_path(lambda dice: decide(state, effect, dice)[0].rolls[0].success))
+    odds = dialog_odds(state, effect)
+    assert odds is not None
+    saved = next(t.p for t in odds.tiers if t.label != odds.tiers[0].label)
+    assert saved == counted.get(True, Fraction(0))
+
+
+async def test_the_attack_dialog_by_keys_takes_three_quarters_cover(tmp_path: Path) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([14, 3]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await until(pilot, lambda: "hit" in screen_text(app), "the attack dialog's odds")
+        await pilot.press(*["tab"] * 5, "right", "right")  # Cover: three-quarters
+        # +5 against AC 18: 13 to 19 hit (35%), not 8 to 19 (60%)
+        await until(pilot, lambda: "three-quarters" in screen_text(app), "the cover chosen")
+        await until(pilot, lambda: "35.0%" in screen_text(app), "the odds behind cover")
+        assert "AC 18 (three-quarters cover)" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.session.state.last_roll is not None, "the attack")
+        assert app.session.state.last_roll.ac == 18  # 14 + 5 = 19: a hit behind cover
+        assert app.session.state.last_roll.outcome == "hit"
+
+
+async def test_the_save_effect_dialog_by_keys_takes_half_cover(tmp_path: Path) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([11, 3, 3]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s", "down", "enter")  # the actions' second: a saving throw effect
+        await until(pilot, lambda: "On a save" in screen_text(app), "the save effect dialog")
+        await pilot.press(*["tab"] * 8, "right")  # from the effect's name to Cover: half
+        await until(pilot, lambda: "Half cover" in screen_text(app), "the cover chosen")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.session.state.last_roll is not None, "the save")
+        roll = app.session.state.last_roll
+        assert roll.cover == 2 and roll.rolls[0].total == 11 + 2 + 2
+        assert roll.rolls[0].success  # 15 against DC 13
