@@ -20,6 +20,7 @@ from .events import (
     D20ReactionUsed,
     D20Saved,
     D20Settled,
+    D20Stabilised,
     Held,
     Waiting,
     sheet_of,
@@ -108,6 +109,12 @@ def apply(state: Encounter, event: Any) -> Encounter:
         case D20Healed():
             sheet = sheet_of(state.combatant(event.target_id))
             return _sheet(state, event.target_id, healed(sheet, event.amount, event.temporary))
+        case D20Stabilised():
+            sheet = sheet_of(state.combatant(event.target_id))
+            if not event.success or sheet.dead or sheet.hp > 0:
+                return state
+            stable = structs.replace(sheet, death_successes=0, death_failures=0, stable=True)
+            return _sheet(state, event.target_id, stable)
         case D20ReactionUsed():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(

@@ -19,9 +19,11 @@ from .events import (
     D20DeathSaved,
     D20Saved,
     D20SaveEffect,
+    D20Stabilise,
     sheet_of,
 )
 from .odds import Swing, attack_odds, death_odds, drop_chance, save_odds
+from .stabilise import stabilise_odds
 from .standing import (
     attack_mode,
     attacks_left,
@@ -180,6 +182,8 @@ def dialog_odds(state: Encounter, command: Any) -> Odds | None:
                 target = state.combatant(command.target_ids[0])
                 source = state.name_of(command.source_id)
                 return for_save(state, target, command.ability, command.dc, source, command.cover)
+            case D20Stabilise():
+                return stabilise_odds(state, command)
             case D20DeathSave():
                 hero = state.combatant(command.combatant_id)
                 sheet = sheet_of(hero)

@@ -75,6 +75,16 @@ class D20Reaction(Struct, frozen=True):
     what: str
 
 
+class D20Stabilise(Struct, frozen=True):
+    """An action to stabilise a dying creature: a Wisdom (Medicine) check with ``bonus``
+    against DC 10, or the *spare the dying* cantrip (``spell``, no roll)."""
+
+    medic_id: str
+    target_id: str
+    bonus: int = 0
+    spell: bool = False
+
+
 class D20EndConcentration(Struct, frozen=True):
     combatant_id: str
 
@@ -186,6 +196,20 @@ class D20Healed(Struct, frozen=True, tag="d20.healed"):
     amount: int
     temporary: bool
     shown: tuple[Span, ...] = ()
+
+
+class D20Stabilised(Struct, frozen=True, tag="d20.stabilised"):
+    """A stabilising check made (or the spell cast): on a success the target is stable."""
+
+    medic_id: str
+    target_id: str
+    spell: bool
+    faces: tuple[int, ...]  # none for the spell
+    mode: int
+    bonus: int
+    total: int
+    success: bool
+    stamp: Stamp
 
 
 class D20ReactionUsed(Struct, frozen=True, tag="d20.reaction-used"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.odds import percent
@@ -23,6 +24,7 @@ from .events import (
     D20LegendaryAction,
     D20Reaction,
     D20SaveEffect,
+    D20Stabilise,
     sheet_of,
 )
 from .sheet import life_word
@@ -42,6 +44,10 @@ ON_SAVE = (("half", "Half damage"), ("none", "No damage"))
 YES_NO = (("no", "No"), ("yes", "Yes"))
 HEALING = (("heal", "Hit points"), ("temp", "Temporary hit points"))
 SIDE = "side:"
+TENDING = (
+    ("medicine", "Wisdom (Medicine) check, DC 10"),
+    ("spare", "Spare the dying (no roll)"),
+)
 COSTS = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"))
 
 
@@ -184,6 +190,29 @@ def action_form(
                     choices=tuple((c.id, c.name) for c in dying),
                 )
             ]
+        case "stabilise":
+            dying = [c for c in state.combatants if life_word(sheet_of(c)) == "dying"]
+            if not dying:
+                raise Rejected("Nobody is dying")
+            awake = [c for c in state.combatants if c.side == actor.side and not out_word(c)]
+            medic = actor if not out_word(actor) or not awake else awake[0]
+            return [
+                Field(key="medic", label="Who", kind="choice", default=medic.id, choices=everyone),
+                Field(
+                    key="target",
+                    label="Dying",
+                    kind="choice",
+                    default=dying[0].id,
+                    choices=tuple((c.id, c.name) for c in dying),
+                ),
+                Field(key="how", label="How", kind="choice", default="medicine", choices=TENDING),
+                Field(
+                    key="bonus",
+                    label="Medicine bonus",
+                    default="0",
+                    help="the Wisdom (Medicine) check's modifier",
+                ),
+            ]
         case "reaction":
             return [
                 Field(key="who", label="Who", kind="choice", default=actor.id, choices=everyone),
@@ -279,6 +308,13 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
             )
         case "death":
             return D20DeathSave(choice_value(values, fields["hero"]))
+        case "stabilise":
+            return D20Stabilise(
+                choice_value(values, fields["medic"]),
+                choice_value(values, fields["target"]),
+                int_value(values, "bonus", "Medicine bonus", 0, MODIFIER),
+                choice_value(values, fields["how"]) == "spare",
+            )
         case "reaction":
             return D20Reaction(choice_value(values, fields["who"]), values.get("what", ""))
         case "legendary":

@@ -23,6 +23,7 @@ from .events import (
     D20ReactionUsed,
     D20Saved,
     D20Settled,
+    D20Stabilised,
     sheet_of,
 )
 from .sheet import D20Sheet, massive, take_damage
@@ -118,6 +119,8 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 *shown,
             )
             return LogEntry("consequence", (line,))
+        case D20Stabilised():
+            return LogEntry("roll", (_stabilised(state, event),))
         case D20ReactionUsed():
             line = spans(_name(state, event.combatant_id), f" uses its reaction: {event.what}")
             return LogEntry("roll", (line,))
@@ -165,6 +168,31 @@ def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
 
 def _cover_words(cover: int) -> str:
     return f" ({WORD[cover]}, +{cover})" if cover in WORD else ""
+
+
+def _stabilised(state: Encounter, event: D20Stabilised) -> Line:
+    target = _name(state, event.target_id)
+    verdict = (
+        spans(target, Span(" is stable", "success"))
+        if event.success
+        else spans(Span("fails", "failure"), ": ", target, " is still dying")
+    )
+    if event.spell:
+        return spans(_name(state, event.medic_id), " casts spare the dying on ", target, ": ",
+                     *verdict)  # fmt: skip
+    mode = f", {MODE_WORD[event.mode]}" if event.mode else ""
+    natural = min(event.faces)
+    return spans(
+        _name(state, event.medic_id),
+        " tends ",
+        target,
+        f": Wisdom (Medicine){mode} ",
+        *_faces(event.faces, natural),
+        f" {event.bonus:+d} = ",
+        Span(str(event.total), "total"),
+        " vs DC 10: ",
+        *verdict,
+    )
 
 
 def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:

@@ -38,6 +38,8 @@ from .events import (
     D20Saved,
     D20SaveEffect,
     D20Settled,
+    D20Stabilise,
+    D20Stabilised,
     D20State,
     sheet_of,
 )
@@ -53,6 +55,7 @@ from .sheet import (
     sheet_fields,
     sheet_from_values,
 )
+from .stabilise import stabilise
 from .standing import (
     concentration_waiting,
     conditions_of,
@@ -88,6 +91,7 @@ class GenericD20(RuleSystem):
         D20Settled,
         D20Healed,
         D20ReactionUsed,
+        D20Stabilised,
         D20ConcentrationStarted,
         D20ConcentrationEnded,
         D20LegendaryUsed,
@@ -102,6 +106,7 @@ class GenericD20(RuleSystem):
         D20Reaction,
         D20EndConcentration,
         D20LegendaryAction,
+        D20Stabilise,
     )
     roll_event_types = (D20Attacked, D20Saved, D20DeathSaved, D20ConcentrationSaved)
     command_actors = {
@@ -114,6 +119,7 @@ class GenericD20(RuleSystem):
         D20EndConcentration: "combatant_id",
         D20SaveEffect: "source_id",
         D20LegendaryAction: "combatant_id",
+        D20Stabilise: "medic_id",
     }
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
@@ -237,6 +243,11 @@ class GenericD20(RuleSystem):
             Action("save", "Saving throw effect", "One or more targets save against a DC"),
             Action("heal", "Heal", "Hit points back, or temporary hit points"),
             Action("death", "Death save", "A dying hero's d20: 10 or more succeeds"),
+            Action(
+                "stabilise",
+                "Stabilise",
+                "An action: Wisdom (Medicine) DC 10, or spare the dying, on a dying hero",
+            ),
             Action("reaction", "Reaction", "Mark a reaction used this round"),
             Action(
                 "legendary",
@@ -323,6 +334,8 @@ class GenericD20(RuleSystem):
                 return decide.stop_concentrating(state, command.combatant_id)
             case D20LegendaryAction():
                 return decide.legendary_action(state, command)
+            case D20Stabilise():
+                return stabilise(state, command, dice)
         raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
 
     def apply(self, state: Encounter, event: Any) -> Encounter:

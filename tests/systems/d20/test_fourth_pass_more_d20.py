@@ -9,19 +9,34 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec import structs
 
+from rules.commands import AddCondition
 from rules.dice import ScriptedDice
 from rules.encounter import Encounter
-from rules.engine import decide
+from rules.engine import decide, fold_onto
+from rules.errors import Rejected
 from rules.registry import get_system
 from rules.systems.d20.encounter_odds import dialog_odds, last_odds
-from rules.systems.d20.events import D20Attack, D20SaveEffect
+from rules.systems.d20.events import (
+    D20Apply,
+    D20Attack,
+    D20DeathSave,
+    D20SaveEffect,
+    D20Stabilise,
+)
+from rules.systems.d20.sheet import life_word
 from tests.app.support import make_app, until
 from tests.screen import screen_text
-from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, duel, history_of, run
+from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, duel, fight, history_of, run, sheet
 from tests.systems.d20.test_odds_d20 import every_path, tally
 
 SYSTEM = get_system("d20")
+
+
+def with_condition(state: Encounter, cid: str, name: str) -> Encounter:
+    return fold_onto(state, decide(state, AddCondition(cid, name), ScriptedDice([])))
+
 
 # --- D4-17: cover -------------------------------------------------------------------------------
 
@@ -113,3 +128,97 @@ async def test_the_save_effect_dialog_by_keys_takes_half_cover(tmp_path: Path) -
         roll = app.session.state.last_roll
         assert roll.cover == 2 and roll.rolls[0].total == 11 + 2 + 2
         assert roll.rolls[0].success  # 15 against DC 13
+
+
+# --- D4-03: stabilising a dying creature --------------------------------------------------------
+
+
+def tended() -> Encounter:
+    """The goblin (c1) has dropped Orla (c2); Sefi (c3) stands by her."""
+    weak = structs.replace(HERO_SHEET, hp=3)
+    state = fight(("Goblin", "foes", FOE_SHEET), ("Orla", "party", weak),
+                  ("Sefi", "party", HERO_SHEET))  # fmt: skip
+    state, _ = run(state, D20Attack("c1", "c2"), 18, 1)  # 3 piercing
+    state, _ = run(state, D20Apply())
+    assert life_word(sheet(state, "c2")) == "dying"
+    return state
+
+
+@pytest.mark.parametrize(("face", "stable"), [(8, True), (7, False)])
+def test_a_medicine_check_of_10_makes_a_dying_hero_stable(face, stable):
+    state = fold_onto(tended(), decide(tended(), D20DeathSave("c2"), ScriptedDice([5])))
+    state, events = run(state, D20Stabilise("c3", "c2", bonus=2), face)
+    orla = sheet(state, "c2")
+    assert life_word(orla) == ("stable" if stable else "dying")
+    assert (orla.death_failures == 0) is stable  # stable: both counts back at 0
+    line = SYSTEM.describe(state, events[0]).plain
+    assert f"Sefi tends Orla: Wisdom (Medicine) {face} +2 = {face + 2} vs DC 10: " in line
+    assert line.endswith("Orla is stable" if stable else "fails: Orla is still dying")
+    if stable:
+        assert SYSTEM.sheet_stats(sheet(state, "c2"))[3] == "stable"
+        assert SYSTEM.pending(state) == ""  # no death save owed by a stable hero
+
+
+def test_spare_the_dying_makes_a_dying_hero_stable_without_a_roll():
+    state, events = run(tended(), D20Stabilise("c3", "c2", spell=True))
+    assert life_word(sheet(state, "c2")) == "stable"
+    assert (
+        "Sefi casts spare the dying on Orla: Orla is stable"
+        in SYSTEM.describe(state, events[0]).plain
+    )
+
+
+def test_a_poisoned_medic_makes_the_check_with_disadvantage():
+    state = with_condition(tended(), "c3", "poisoned")
+    state, events = run(state, D20Stabilise("c3", "c2"), 15, 4)
+    assert events[0].mode == -1 and events[0].total == 4 and not events[0].success
+
+
+@pytest.mark.parametrize(("medic", "target", "why"), [
+    ("c3", "c1", "Goblin is not dying"),
+    ("c2", "c2", "Orla cannot act: dying"),
+])  # fmt: skip
+def test_stabilising_is_refused_in_one_line_when_it_cannot_be(medic, target, why):
+    with pytest.raises(Rejected, match=why):
+        decide(tended(), D20Stabilise(medic, target), ScriptedDice([10]))
+
+
+@pytest.mark.parametrize(("bonus", "condition"), [(0, ""), (2, ""), (-4, ""), (12, ""),
+                                                  (3, "poisoned"), (0, "frightened")])  # fmt: skip
+def test_the_stabilise_odds_are_every_d20_the_rules_roll(bonus, condition):
+    state = with_condition(tended(), "c3", condition) if condition else tended()
+    command = D20Stabilise("c3", "c2", bonus=bonus)
+
+    def stable(dice: Any) -> bool:
+        return life_word(sheet(fold_onto(state, decide(state, command, dice)), "c2")) == "stable"
+
+    counted = tally(every_path(stable))
+    odds = dialog_odds(state, command)
+    assert odds is not None and odds.whose == "Sefi's Medicine check on Orla"
+    assert {t.label: t.p for t in odds.tiers} == {
+        "stable": counted.get(True, Fraction(0)),
+        "fails": counted.get(False, Fraction(0)),
+    }
+    spell = dialog_odds(state, D20Stabilise("c3", "c2", spell=True))
+    assert spell is not None and [t.p for t in spell.tiers] == [0, 1]
+
+
+async def test_the_stabilise_dialog_by_keys_makes_a_dying_hero_stable_shown_in_its_row(
+    tmp_path: Path,
+) -> None:
+    weak = structs.replace(HERO_SHEET, hp=0, hp_max=20)
+    history = history_of(("Sefi", "party", HERO_SHEET), ("Orla", "party", weak),
+                         ("Goblin", "foes", FOE_SHEET))  # fmt: skip
+    app = make_app(tmp_path, ScriptedDice([9]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        place = [a.id for a in SYSTEM.actions(history.state)].index("stabilise")
+        await pilot.press("s", *(["down"] * place), "enter")
+        await until(pilot, lambda: "Medicine bonus" in screen_text(app), "the dialog")
+        await pilot.press("1")  # the bonus, the first field typed into, focused: +1
+        # d20 + 1 against DC 10: 9 to 20 succeed, 60%
+        await until(pilot, lambda: "60.0%" in screen_text(app), "the odds with the bonus")
+        assert "Sefi's Medicine check on Orla" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: life_word(sheet(app.session.state, "c2")) == "stable", "it")
+        row = next(line for line in screen_text(app).splitlines() if "Orla" in line)
+        assert "stable" in row
