@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from .drain import drained
 from .events import (
     LEGENDARY,
     REACTION,
@@ -132,7 +133,10 @@ def _spent(sheet: D20Sheet, stamp: Stamp, cost: int) -> D20Sheet:
 
 def _damaged(state: Encounter, event: D20Damaged) -> Encounter:
     sheet = sheet_of(state.combatant(event.target_id))
-    after = take_damage(sheet, event.amount, event.critical)
+    if event.drain:
+        after = drained(sheet, event.amount, event.critical)
+    else:
+        after = take_damage(sheet, event.amount, event.critical)
     state = _sheet(state, event.target_id, after)
     if after.down and not sheet.down and state.current_id == event.target_id:
         # Dropped on its own turn: its first death save comes at the start of its next one.

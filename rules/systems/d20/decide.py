@@ -13,6 +13,7 @@ from rules.notation.answer import answer
 
 from . import table as dmg
 from .cover import cover_bonus, save_cover
+from .drain import drained
 from .events import (
     LEGENDARY,
     REACTION,
@@ -118,12 +119,19 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         base_damage=sheet.damage,
         target_hp=_standing_hp(target_sheet),
         cover=cover,
+        drain=cmd.drain,
     )
     if cmd.apply and outcome != "miss":
         return [
             event,
             *damage_events(
-                state, target, attacker.id, amount, sheet.damage_type, outcome == "critical"
+                state,
+                target,
+                attacker.id,
+                amount,
+                sheet.damage_type,
+                outcome == "critical",
+                drain=cmd.drain,
             ),
             D20Settled(),
         ]
@@ -142,15 +150,17 @@ def damage_events(
     kind: str,
     critical: bool = False,
     half: bool = False,
+    drain: bool = False,
 ) -> list[Any]:
     """The damage to one target, and the concentration it ends by dropping it."""
     sheet = sheet_of(target)
     modifier = damage_modifier(target, kind)
     amount = dmg.adjusted(rolled, modifier, half)
     events: list[Any] = [
-        D20Damaged(target.id, dealer_id, rolled, amount, kind, modifier, critical, half)
+        D20Damaged(target.id, dealer_id, rolled, amount, kind, modifier, critical, half, drain)
     ]
-    if sheet.concentrating and take_damage(sheet, amount, critical).down:
+    after = drained(sheet, amount, critical) if drain else take_damage(sheet, amount, critical)
+    if sheet.concentrating and after.down:
         events += end_concentration(state, target, "down")
     return events
 
@@ -179,7 +189,13 @@ def consequence(state: Encounter) -> list[Any]:
         target = state.combatant(roll.target_id)
         critical = roll.outcome == "critical"
         events = damage_events(
-            state, target, roll.attacker_id, roll.damage_total, roll.damage_type, critical
+            state,
+            target,
+            roll.attacker_id,
+            roll.damage_total,
+            roll.damage_type,
+            critical,
+            drain=roll.drain,
         )
         return [*events, D20Settled()]
     events = []
@@ -196,6 +212,7 @@ def consequence(state: Encounter) -> list[Any]:
                 roll.damage_total,
                 roll.damage_type,
                 half=save.success,
+                drain=roll.drain,
             )
         if roll.condition and not save.success:
             duration = Duration("rounds", roll.rounds) if roll.rounds else Duration()
@@ -256,6 +273,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
             concentration=concentrating,
             stamp=stamp_of(state),
             cover=save_cover(cmd.cover, cmd.ability),
+            drain=cmd.drain,
         ),
     )
     return events

@@ -29,6 +29,7 @@ class D20Attack(Struct, frozen=True):
     usage: str = ACTION
     apply: bool = False
     cover: int = 0  # the target's cover: 2 half, 5 three-quarters (added to its AC)
+    drain: bool = False  # the damage taken lowers the target's hit point maximum as much
 
 
 class D20Apply(Struct, frozen=True):
@@ -49,6 +50,7 @@ class D20SaveEffect(Struct, frozen=True):
     rounds: int = 0  # the condition's rounds (0: until removed)
     concentration: bool = False  # the source concentrates on it
     cover: int = 0  # the targets' cover: 2 half, 5 three-quarters (Dex saves gain it)
+    drain: bool = False  # the damage taken lowers each target's hit point maximum as much
 
 
 class D20DeathSave(Struct, frozen=True):
@@ -126,6 +128,7 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     # its damage is dealt: 0 when it was already at 0, -1 in saves made before it was kept.
     target_hp: int = -1
     cover: int = 0  # the target's cover, already in ``ac``
+    drain: bool = False
 
 
 class SaveRoll(Struct, frozen=True):
@@ -154,6 +157,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     concentration: bool
     stamp: Stamp
     cover: int = 0  # the targets' cover, already in a Dexterity save's ``bonus``
+    drain: bool = False
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -188,6 +192,7 @@ class D20Damaged(Struct, frozen=True, tag="d20.damaged"):
     modifier: str
     critical: bool = False
     half: bool = False
+    drain: bool = False  # it lowers the hit point maximum as much (drain.py)
 
 
 class D20Healed(Struct, frozen=True, tag="d20.healed"):

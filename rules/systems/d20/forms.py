@@ -100,6 +100,7 @@ def action_form(
                 ),
                 Field(key="usage", label="As", kind="choice", default=usage, choices=USAGES),
                 _cover_field("the target's: adds to its AC"),
+                _drain_field(),
             ]
         case "save":
             target = default_target(state, actor)
@@ -153,6 +154,7 @@ def action_form(
                     choices=YES_NO,
                 ),
                 _cover_field("the targets': adds to a Dexterity save"),
+                _drain_field(),
             ]
         case "heal":
             return [
@@ -256,6 +258,17 @@ def _cover_field(help_text: str) -> Field:
     )
 
 
+def _drain_field() -> Field:
+    return Field(
+        key="drain",
+        label="Lowers max HP",
+        kind="choice",
+        default="no",
+        choices=YES_NO,
+        help="by the damage taken, until a long rest (Life Drain)",
+    )
+
+
 def legendary_ready(state: Encounter, actor: Combatant[Any]) -> bool:
     """Whether ``actor``'s attack now would be a legendary action: not its turn, and one left."""
     return state.current_id not in (None, actor.id) and legendary_left(state, actor) > 0
@@ -277,6 +290,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 MODE_OF[choice_value(values, fields["mode"])],
                 choice_value(values, fields["usage"]),
                 cover=BONUS[choice_value(values, fields["cover"])],
+                drain=choice_value(values, fields["drain"]) == "yes",
             )
         case "save":
             source = choice_value(values, fields["source"])
@@ -298,6 +312,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 rounds=int_value(values, "rounds", "For rounds", 0, 100, 0),
                 concentration=choice_value(values, fields["concentration"]) == "yes",
                 cover=BONUS[choice_value(values, fields["cover"])],
+                drain=choice_value(values, fields["drain"]) == "yes",
             )
         case "heal":
             return D20Heal(

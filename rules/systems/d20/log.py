@@ -9,6 +9,7 @@ from rules.logline import Line, LogEntry, Span, spans
 
 from .condition_names import condition_note
 from .cover import WORD
+from .drain import drained
 from .events import (
     LEGENDARY,
     REACTION,
@@ -195,6 +196,13 @@ def _stabilised(state: Encounter, event: D20Stabilised) -> Line:
     )
 
 
+def dealt(sheet: D20Sheet, event: D20Damaged) -> D20Sheet:
+    """The sheet after the damage, as the fold deals it (a drain lowers the maximum)."""
+    if event.drain:
+        return drained(sheet, event.amount, event.critical)
+    return take_damage(sheet, event.amount, event.critical)
+
+
 def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
     ability = ABILITY_NAMES.get(event.ability, event.ability)
     lines = [
@@ -257,13 +265,17 @@ def _damaged(state: Encounter, event: D20Damaged) -> Line:
         parts.append(f" ({', '.join(notes)}, of {event.rolled})")
     if target is not None:
         before = sheet_of(target)
-        after = take_damage(before, event.amount, event.critical)
+        after = dealt(before, event)
         parts.append(f": {before.hp} → {after.hp} HP")
+        if after.hp_max != before.hp_max:
+            parts.append(f", maximum {before.hp_max} → {after.hp_max}")
         if before.temp_hp != after.temp_hp:
             parts.append(f" (temp {before.temp_hp} → {after.temp_hp})")
         if after.dead and not before.dead:
             why = f": {why_dead(before, event.amount)}" if before.hero else ""
-            parts.append(Span(f" dead{why}" if before.hero else " dies", "dying"))
+            if not after.hp_max:
+                why = ": its hit point maximum is 0"
+            parts.append(Span(f" dead{why}" if before.hero or why else " dies", "dying"))
         elif after.down and not before.down:
             parts.append(Span(" dying", "dying"))
         elif before.down and after.death_failures != before.death_failures:
@@ -292,9 +304,11 @@ def alerts(state: Encounter, event: Any) -> list[str]:
             if target is None:
                 return []
             before = sheet_of(target)
-            after = take_damage(before, event.amount, event.critical)
+            after = dealt(before, event)
             if after.dead and not before.dead:
                 why = f": {why_dead(before, event.amount)}" if before.hero else ""
+                if not after.hp_max:
+                    why = ": its hit point maximum is 0"
                 return [f"{target.name} is dead{why}"]
             if after.down and not before.down:
                 return [f"{target.name} drops to 0 hit points: dying"]

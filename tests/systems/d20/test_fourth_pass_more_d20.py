@@ -22,6 +22,7 @@ from rules.systems.d20.events import (
     D20Apply,
     D20Attack,
     D20DeathSave,
+    D20Heal,
     D20SaveEffect,
     D20Stabilise,
 )
@@ -222,3 +223,78 @@ async def test_the_stabilise_dialog_by_keys_makes_a_dying_hero_stable_shown_in_i
         await until(pilot, lambda: life_word(sheet(app.session.state, "c2")) == "stable", "it")
         row = next(line for line in screen_text(app).splitlines() if "Orla" in line)
         assert "stable" in row
+
+
+# --- D4-05: a hit point maximum lowered by the damage taken -------------------------------------
+
+
+def life_drain(state: Encounter, amount: int) -> tuple[Encounter, list[Any]]:
+    """The goblin (c2) drains Orla (c1): a Constitution save she fails, ``amount`` necrotic."""
+    effect = D20SaveEffect("c2", ("c1",), "Life Drain", "con", 30, f"{amount} necrotic",
+                           half=False, drain=True)  # fmt: skip
+    state, _ = run(state, effect, 2)
+    return state, decide(state, D20Apply(), ScriptedDice([]))
+
+
+def test_a_drain_lowers_the_maximum_by_the_damage_taken():
+    state, events = life_drain(duel(), 7)
+    line = SYSTEM.describe(state, events[0]).plain
+    assert "Orla takes 7 necrotic: 20 → 13 HP, maximum 20 → 13" in line
+    state = fold_onto(state, events)
+    orla = sheet(state, "c1")
+    assert (orla.hp, orla.hp_max, orla.hp_max_lost) == (13, 13, 7)
+    state, _ = run(state, D20Heal("c1", "c1", "10"))  # healing stops at the lowered maximum
+    assert sheet(state, "c1").hp == 13
+
+
+def test_a_maximum_drained_to_0_kills_even_a_hero():
+    state, events = life_drain(duel(), 12)  # 8/8 left: not massive damage next
+    state = fold_onto(state, events)
+    state, events = life_drain(state, 8)
+    assert "dead: its hit point maximum is 0" in SYSTEM.describe(state, events[0]).plain
+    assert SYSTEM.alerts(state, events[0]) == ["Orla is dead: its hit point maximum is 0"]
+    state = fold_onto(state, events)
+    assert sheet(state, "c1").dead and sheet(state, "c1").hp_max == 0
+
+
+def test_the_same_damage_without_a_drain_leaves_the_hero_dying():
+    state = fold_onto(*life_drain(duel(), 12))
+    claw = D20SaveEffect("c2", ("c1",), "Claw", "con", 30, "8", half=False)
+    state, _ = run(state, claw, 2)
+    state, _ = run(state, D20Apply())
+    assert life_word(sheet(state, "c1")) == "dying" and sheet(state, "c1").hp_max == 8
+
+
+def test_an_attacks_drain_lowers_the_maximum_when_it_is_dealt():
+    state, _ = run(duel(), D20Attack("c2", "c1", drain=True), 15, 4)  # 4 + 2 = 6 piercing
+    assert state.last_roll.drain
+    state, _ = run(state, D20Apply())
+    assert (sheet(state, "c1").hp, sheet(state, "c1").hp_max) == (14, 14)
+
+
+@pytest.mark.parametrize("hp", [6, 9])
+def test_the_odds_of_a_draining_attack_are_every_path_the_rules_play(hp):
+    hero = structs.replace(HERO_SHEET, hp=hp)
+    state = duel(hero=hero)
+    command = D20Attack("c2", "c1", drain=True, apply=True)
+
+    def down(dice: Any) -> bool:
+        return sheet(fold_onto(state, decide(state, command, dice)), "c1").hp == 0
+
+    counted = tally(every_path(down))
+    odds = dialog_odds(state, D20Attack("c2", "c1", drain=True))
+    assert odds is not None and odds.extra["drop"] == counted.get(True, Fraction(0))
+
+
+async def test_the_attack_dialog_by_keys_lowers_the_maximum(tmp_path: Path) -> None:
+    history = history_of(("Goblin", "foes", FOE_SHEET), ("Orla", "party", HERO_SHEET))
+    app = make_app(tmp_path, ScriptedDice([15, 4]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await until(pilot, lambda: "Lowers max HP" in screen_text(app), "the attack dialog")
+        await pilot.press(*["tab"] * 6, "right", "enter")  # Lowers max HP: Yes
+        await until(pilot, lambda: app.session.state.last_roll is not None, "the attack")
+        await pilot.press("d")
+        await until(pilot, lambda: sheet(app.session.state, "c2").hp_max == 14, "the drain")
+        row = next(line for line in screen_text(app).splitlines() if "Orla" in line)
+        assert "14/14" in row
