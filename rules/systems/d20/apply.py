@@ -16,9 +16,11 @@ from .events import (
     D20ConcentrationStarted,
     D20Damaged,
     D20DeathSaved,
+    D20Exhausted,
     D20Healed,
     D20LegendaryUsed,
     D20ReactionUsed,
+    D20Rested,
     D20Saved,
     D20Settled,
     D20Stabilised,
@@ -27,6 +29,7 @@ from .events import (
     sheet_of,
     system_state,
 )
+from .exhaustion import exhausted, rested
 from .sheet import D20Sheet, Stamp, healed, take_damage
 from .table import CONCENTRATION_DC, DEATH_SAVES
 
@@ -110,6 +113,15 @@ def apply(state: Encounter, event: Any) -> Encounter:
         case D20Healed():
             sheet = sheet_of(state.combatant(event.target_id))
             return _sheet(state, event.target_id, healed(sheet, event.amount, event.temporary))
+        case D20Exhausted():
+            sheet = sheet_of(state.combatant(event.combatant_id))
+            return _sheet(state, event.combatant_id, exhausted(sheet, event.level))
+        case D20Rested():
+            for cid in event.combatant_ids:
+                resting = state.find(cid)
+                if resting is not None:
+                    state = _sheet(state, cid, rested(sheet_of(resting)))
+            return state
         case D20Stabilised():
             sheet = sheet_of(state.combatant(event.target_id))
             if not event.success or sheet.dead or sheet.hp > 0:

@@ -311,7 +311,7 @@ def concentration_save(state: Encounter, cmd: D20ConcentrationSave, dice: DiceSo
         raise Rejected("No concentration save waits for them")
     who = state.combatant(waiting.combatant_id)
     sheet = sheet_of(who)
-    faces, natural = d20(dice, 0)
+    faces, natural = d20(dice, save_mode(who, "con")[0])  # exhaustion 3: disadvantage
     bonus = sheet.save("con")
     total = natural + bonus
     success = total >= waiting.dc

@@ -242,7 +242,8 @@ def last_odds(state: Encounter) -> Odds | None:
             before = _before_death_save(roll)
             return for_death(state, hero, *before)
         case D20ConcentrationSaved():
-            found = save_odds(roll.bonus, roll.dc)
+            mode = -1 if len(roll.faces) == 2 else 0  # only disadvantage rolls two (exhaustion)
+            found = save_odds(roll.bonus, roll.dc, mode)
             return found._replace(whose=f"{state.name_of(roll.combatant_id)}'s concentration")
     return None
 

@@ -87,6 +87,19 @@ class D20Stabilise(Struct, frozen=True):
     spell: bool = False
 
 
+class D20SetExhaustion(Struct, frozen=True):
+    """A combatant's exhaustion set to ``level`` (0 to 6)."""
+
+    combatant_id: str
+    level: int
+
+
+class D20Rest(Struct, frozen=True):
+    """A long rest for these combatants."""
+
+    combatant_ids: tuple[str, ...]
+
+
 class D20EndConcentration(Struct, frozen=True):
     combatant_id: str
 
@@ -215,6 +228,18 @@ class D20Stabilised(Struct, frozen=True, tag="d20.stabilised"):
     total: int
     success: bool
     stamp: Stamp
+
+
+class D20Exhausted(Struct, frozen=True, tag="d20.exhausted"):
+    combatant_id: str
+    before: int
+    level: int
+
+
+class D20Rested(Struct, frozen=True, tag="d20.rested"):
+    """A long rest finished by these combatants (``exhaustion.rested`` says what it gives)."""
+
+    combatant_ids: tuple[str, ...]
 
 
 class D20ReactionUsed(Struct, frozen=True, tag="d20.reaction-used"):

@@ -23,10 +23,13 @@ from .events import (
     D20Heal,
     D20LegendaryAction,
     D20Reaction,
+    D20Rest,
     D20SaveEffect,
+    D20SetExhaustion,
     D20Stabilise,
     sheet_of,
 )
+from .exhaustion import LEVELS, MOST
 from .sheet import life_word
 from .standing import attack_mode, attacks_left, legendary_left, out_word
 from .table import ABILITIES, ABILITY_NAMES, MODE_OF, MODE_WORD, MODES
@@ -44,6 +47,7 @@ ON_SAVE = (("half", "Half damage"), ("none", "No damage"))
 YES_NO = (("no", "No"), ("yes", "Yes"))
 HEALING = (("heal", "Hit points"), ("temp", "Temporary hit points"))
 SIDE = "side:"
+EVERYONE = "everyone"
 TENDING = (
     ("medicine", "Wisdom (Medicine) check, DC 10"),
     ("spare", "Spare the dying (no roll)"),
@@ -215,6 +219,37 @@ def action_form(
                     help="the Wisdom (Medicine) check's modifier",
                 ),
             ]
+        case "exhaustion":
+            chosen = state.find(selected or "") or actor
+            level = min(sheet_of(chosen).exhaustion + 1, MOST)
+            return [
+                Field(key="who", label="Who", kind="choice", default=chosen.id, choices=everyone),
+                Field(
+                    key="level",
+                    label="Exhaustion",
+                    kind="choice",
+                    default=str(level),
+                    choices=LEVELS,
+                    help="each level does what those below it do",
+                ),
+            ]
+        case "rest":
+            return [
+                Field(
+                    key="who",
+                    label="Who",
+                    kind="choice",
+                    default=EVERYONE,
+                    choices=((EVERYONE, "Everyone"), *everyone),
+                ),
+                Field(
+                    key="length",
+                    label="Rest",
+                    kind="choice",
+                    default="long",
+                    choices=(("long", "Long: hit points, exhaustion -1, a drained maximum"),),
+                ),
+            ]
         case "reaction":
             return [
                 Field(key="who", label="Who", kind="choice", default=actor.id, choices=everyone),
@@ -330,6 +365,15 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 int_value(values, "bonus", "Medicine bonus", 0, MODIFIER),
                 choice_value(values, fields["how"]) == "spare",
             )
+        case "exhaustion":
+            return D20SetExhaustion(
+                choice_value(values, fields["who"]), int(choice_value(values, fields["level"]))
+            )
+        case "rest":
+            who = choice_value(values, fields["who"])
+            choice_value(values, fields["length"])
+            ids = tuple(c.id for c in state.combatants) if who == EVERYONE else (who,)
+            return D20Rest(ids)
         case "reaction":
             return D20Reaction(choice_value(values, fields["who"]), values.get("what", ""))
         case "legendary":

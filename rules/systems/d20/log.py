@@ -19,14 +19,17 @@ from .events import (
     D20ConcentrationStarted,
     D20Damaged,
     D20DeathSaved,
+    D20Exhausted,
     D20Healed,
     D20LegendaryUsed,
     D20ReactionUsed,
+    D20Rested,
     D20Saved,
     D20Settled,
     D20Stabilised,
     sheet_of,
 )
+from .exhaustion import DEATH, WHAT, rest_line, rested
 from .sheet import D20Sheet, massive, take_damage
 from .table import ABILITY_NAMES, MODE_WORD
 
@@ -122,6 +125,22 @@ def describe(state: Encounter, event: Any) -> LogEntry:
             return LogEntry("consequence", (line,))
         case D20Stabilised():
             return LogEntry("roll", (_stabilised(state, event),))
+        case D20Exhausted():
+            line = spans(
+                _name(state, event.combatant_id),
+                f": exhaustion {event.before} → ",
+                Span(WHAT[str(event.level)], "total"),
+            )
+            return LogEntry("consequence", (line,))
+        case D20Rested():
+            lines = [spans("Long rest")]
+            for cid in event.combatant_ids:
+                found = state.find(cid)
+                if found is not None:
+                    before = sheet_of(found)
+                    said = rest_line(before, rested(before))
+                    lines.append(spans("  ", _name(state, cid), f": {said or 'nothing to regain'}"))
+            return LogEntry("consequence", tuple(lines))
         case D20ReactionUsed():
             line = spans(_name(state, event.combatant_id), f" uses its reaction: {event.what}")
             return LogEntry("roll", (line,))
@@ -314,6 +333,8 @@ def alerts(state: Encounter, event: Any) -> list[str]:
                 return [f"{target.name} drops to 0 hit points: dying"]
         case D20DeathSaved(failures=failures) if failures >= 3:
             return [f"{state.name_of(event.combatant_id)} dies"]
+        case D20Exhausted(level=level) if level >= DEATH:
+            return [f"{state.name_of(event.combatant_id)} is dead: exhaustion {level}"]
         case ConditionAdded():
             note = condition_note(event.condition.name)
             return [note] if note else []

@@ -67,6 +67,8 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     concentrating: str = ""  # the effect it concentrates on ("": none)
     challenge: str = ""  # a challenge rating or a level, as a stat block says it
     hp_max_lost: int = 0  # taken off ``hp_max`` by a drain until a long rest (drain.py)
+    exhaustion: int = 0  # its level, 0 to 6 (exhaustion.py)
+    exhaustion_halved: int = 0  # taken off ``hp_max`` by exhaustion 4 or more
 
     @property
     def hero(self) -> bool:

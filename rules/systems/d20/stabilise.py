@@ -29,6 +29,8 @@ def check_mode(combatant: Combatant[Any]) -> tuple[int, tuple[str, ...]]:
     source in sight: the GM's call, so it counts), a level of exhaustion."""
     mine = conditions_of(combatant) & CHECKS_AT_DISADVANTAGE
     why = [f"-{combatant.name} {c}" for c in sorted(mine)]
+    if sheet_of(combatant).exhaustion >= 1:
+        why.append(f"-{combatant.name} exhaustion {sheet_of(combatant).exhaustion}")
     return (-1 if why else 0), tuple(why)
 
 

@@ -29,20 +29,25 @@ from .events import (
     D20DeathSave,
     D20DeathSaved,
     D20EndConcentration,
+    D20Exhausted,
     D20Heal,
     D20Healed,
     D20LegendaryAction,
     D20LegendaryUsed,
     D20Reaction,
     D20ReactionUsed,
+    D20Rest,
+    D20Rested,
     D20Saved,
     D20SaveEffect,
+    D20SetExhaustion,
     D20Settled,
     D20Stabilise,
     D20Stabilised,
     D20State,
     sheet_of,
 )
+from .exhaustion import rest, set_exhaustion
 from .sheet import (
     HERO,
     LAIR,
@@ -92,6 +97,8 @@ class GenericD20(RuleSystem):
         D20Healed,
         D20ReactionUsed,
         D20Stabilised,
+        D20Exhausted,
+        D20Rested,
         D20ConcentrationStarted,
         D20ConcentrationEnded,
         D20LegendaryUsed,
@@ -107,6 +114,8 @@ class GenericD20(RuleSystem):
         D20EndConcentration,
         D20LegendaryAction,
         D20Stabilise,
+        D20SetExhaustion,
+        D20Rest,
     )
     roll_event_types = (D20Attacked, D20Saved, D20DeathSaved, D20ConcentrationSaved)
     command_actors = {
@@ -120,7 +129,7 @@ class GenericD20(RuleSystem):
         D20SaveEffect: "source_id",
         D20LegendaryAction: "combatant_id",
         D20Stabilise: "medic_id",
-    }
+    }  # exhaustion and a rest are the GM's
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
     uses_turn_order = True
@@ -228,6 +237,8 @@ class GenericD20(RuleSystem):
             out.append("reaction used")
         if sheet.concentrating:
             out.append(f"concentrating: {sheet.concentrating}")
+        if sheet.exhaustion:
+            out.append(f"exhaustion {sheet.exhaustion}")
         if "unconscious" in conditions_of(combatant) and not combatant.condition("unconscious"):
             out.append("unconscious")
         return tuple(out)
@@ -255,6 +266,8 @@ class GenericD20(RuleSystem):
                 "One other than the attack, at the end of another's turn",
             ),
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
+            Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
+            Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
         ]
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
@@ -336,6 +349,10 @@ class GenericD20(RuleSystem):
                 return decide.legendary_action(state, command)
             case D20Stabilise():
                 return stabilise(state, command, dice)
+            case D20SetExhaustion():
+                return set_exhaustion(state, command)
+            case D20Rest():
+                return rest(state, command)
         raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
 
     def apply(self, state: Encounter, event: Any) -> Encounter:

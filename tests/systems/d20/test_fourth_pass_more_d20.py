@@ -21,12 +21,17 @@ from rules.systems.d20.encounter_odds import dialog_odds, last_odds
 from rules.systems.d20.events import (
     D20Apply,
     D20Attack,
+    D20ConcentrationSave,
     D20DeathSave,
     D20Heal,
+    D20Rest,
     D20SaveEffect,
+    D20SetExhaustion,
     D20Stabilise,
 )
 from rules.systems.d20.sheet import life_word
+from rules.systems.d20.stabilise import check_mode
+from rules.systems.d20.standing import attack_mode, save_mode
 from tests.app.support import make_app, until
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, duel, fight, history_of, run, sheet
@@ -298,3 +303,100 @@ async def test_the_attack_dialog_by_keys_lowers_the_maximum(tmp_path: Path) -> N
         await until(pilot, lambda: sheet(app.session.state, "c2").hp_max == 14, "the drain")
         row = next(line for line in screen_text(app).splitlines() if "Orla" in line)
         assert "14/14" in row
+
+
+# --- D4-04: exhaustion's levels, a long rest ----------------------------------------------------
+
+
+def tired(state: Encounter, cid: str, level: int) -> Encounter:
+    return run(state, D20SetExhaustion(cid, level))[0]
+
+
+@pytest.mark.parametrize("level", range(7))
+def test_each_exhaustion_level_does_what_it_and_those_below_it_do(level):
+    state = tired(tended(), "c3", level) if level else tended()  # Sefi, 20/20
+    sefi, goblin = state.combatant("c3"), state.combatant("c1")
+    assert check_mode(sefi)[0] == (-1 if level >= 1 else 0)  # ability checks
+    assert attack_mode(sefi, goblin, 0)[0] == (-1 if level >= 3 else 0)
+    assert save_mode(sefi, "wis")[0] == (-1 if level >= 3 else 0)
+    assert sheet(state, "c3").hp_max == (10 if level >= 4 else 20)
+    assert sheet(state, "c3").dead is (level == 6)
+    if level:
+        assert SYSTEM.badges(state, sefi)[-1] == f"exhaustion {level}"
+
+
+def test_exhaustion_6_kills_with_a_line_that_says_so():
+    state = tended()
+    events = decide(state, D20SetExhaustion("c3", 6), ScriptedDice([]))
+    assert SYSTEM.alerts(state, events[0]) == ["Sefi is dead: exhaustion 6"]
+    assert "Sefi: exhaustion 0 → 6: death" in SYSTEM.describe(state, events[0]).plain
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_the_odds_of_an_exhausted_attack_and_save_are_every_d20_the_rules_roll(level):
+    state = tired(duel(), "c1", level)
+    attack = D20Attack("c1", "c2")
+    counted = tally(every_path(lambda dice: run_outcome(state, attack, dice)))
+    odds = dialog_odds(state, attack)
+    assert odds is not None
+    assert {t.label: t.p for t in odds.tiers} == {
+        t.label: counted.get(t.label, Fraction(0)) for t in odds.tiers
+    }
+    effect = D20SaveEffect("c2", ("c1",), "Hold", "con", 12, "")
+    saved = tally(every_path(lambda dice: decide(state, effect, dice)[0].rolls[0].success))
+    save = dialog_odds(state, effect)
+    assert save is not None and save.tiers[1].p == saved.get(True, Fraction(0))
+
+
+def test_an_exhausted_concentration_save_has_disadvantage_and_its_odds():
+    state = tired(duel(hero=structs.replace(HERO_SHEET, concentrating="Bless")), "c1", 3)
+    state, _ = run(state, D20SaveEffect("c2", ("c1",), "Bite", "dex", 30, "4", half=False), 2, 2)
+    state, _ = run(state, D20Apply())
+    save = D20ConcentrationSave("c1")
+    counted = tally(every_path(lambda dice: decide(state, save, dice)[0].success))
+    state, events = run(state, save, 15, 5)  # keeps the 5: 5 + 2 < 10
+    assert events[0].faces == (15, 5) and not events[0].success
+    after = last_odds(state)
+    assert after is not None and after.tiers[1].p == counted[True] == Fraction(13 * 13, 400)
+
+
+def test_a_long_rest_takes_one_level_off_and_gives_back_the_maximum():
+    state = fold_onto(*life_drain(duel(), 4))  # Orla 16/16, 4 drained
+    state = tired(state, "c1", 4)  # 8/8
+    assert (sheet(state, "c1").hp, sheet(state, "c1").hp_max) == (8, 8)
+    state, events = run(state, D20Rest(("c1", "c2")))
+    orla = sheet(state, "c1")
+    assert (orla.exhaustion, orla.hp, orla.hp_max, orla.hp_max_lost) == (3, 20, 20, 0)
+    before = tired(fold_onto(*life_drain(duel(), 4)), "c1", 4)
+    line = SYSTEM.describe(before, events[0]).plain
+    assert "Orla: HP 8 → 20, maximum 8 → 20, exhaustion 4 → 3" in line
+
+
+def test_a_hero_at_0_hit_points_gains_nothing_from_a_long_rest():
+    state = tired(tended(), "c2", 2)
+    state, _ = run(state, D20Rest(("c2",)))
+    assert sheet(state, "c2").exhaustion == 2 and sheet(state, "c2").hp == 0
+
+
+async def test_rest_long_on_the_line_takes_a_level_off(tmp_path: Path) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    history.commit(decide(history.state, D20SetExhaustion("c1", 2), ScriptedDice([])))
+    app = make_app(tmp_path, ScriptedDice([]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "exhaustion 2" in screen_text(app), "the badge")
+        await pilot.press("colon", *"rest long", "enter")
+        await until(pilot, lambda: sheet(app.session.state, "c1").exhaustion == 1, "the rest")
+        assert "exhaustion 1" in screen_text(app)
+
+
+async def test_the_exhaustion_dialog_by_keys_sets_a_level_and_its_effect(tmp_path: Path) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        place = [a.id for a in SYSTEM.actions(history.state)].index("exhaustion")
+        await pilot.press("s", *(["down"] * place), "enter")
+        await until(pilot, lambda: "disadvantage on ability checks" in screen_text(app), "it")
+        await pilot.press("tab", "tab", "right", "right", "right", "enter")  # 1 -> 4
+        await until(pilot, lambda: sheet(app.session.state, "c1").exhaustion == 4, "the level")
+        row = next(line for line in screen_text(app).splitlines() if "party" in line)
+        assert "10/10" in row  # the maximum halved
