@@ -371,7 +371,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
             )
         case "rest":
             who = choice_value(values, fields["who"])
-            choice_value(values, fields["length"])
+            choice_value(values, fields["length"])  # checked: a long rest is the only one
             ids = tuple(c.id for c in state.combatants) if who == EVERYONE else (who,)
             return D20Rest(ids)
         case "reaction":
