@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from .drain import drained
 from .events import (
     LEGENDARY,
     REACTION,
@@ -15,16 +16,20 @@ from .events import (
     D20ConcentrationStarted,
     D20Damaged,
     D20DeathSaved,
+    D20Exhausted,
     D20Healed,
     D20LegendaryUsed,
     D20ReactionUsed,
+    D20Rested,
     D20Saved,
     D20Settled,
+    D20Stabilised,
     Held,
     Waiting,
     sheet_of,
     system_state,
 )
+from .exhaustion import exhausted, rested
 from .sheet import D20Sheet, Stamp, healed, take_damage
 from .table import CONCENTRATION_DC, DEATH_SAVES
 
@@ -108,6 +113,21 @@ def apply(state: Encounter, event: Any) -> Encounter:
         case D20Healed():
             sheet = sheet_of(state.combatant(event.target_id))
             return _sheet(state, event.target_id, healed(sheet, event.amount, event.temporary))
+        case D20Exhausted():
+            sheet = sheet_of(state.combatant(event.combatant_id))
+            return _sheet(state, event.combatant_id, exhausted(sheet, event.level))
+        case D20Rested():
+            for cid in event.combatant_ids:
+                resting = state.find(cid)
+                if resting is not None:
+                    state = _sheet(state, cid, rested(sheet_of(resting)))
+            return state
+        case D20Stabilised():
+            sheet = sheet_of(state.combatant(event.target_id))
+            if not event.success or sheet.dead or sheet.hp > 0:
+                return state
+            stable = structs.replace(sheet, death_successes=0, death_failures=0, stable=True)
+            return _sheet(state, event.target_id, stable)
         case D20ReactionUsed():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(
@@ -125,7 +145,10 @@ def _spent(sheet: D20Sheet, stamp: Stamp, cost: int) -> D20Sheet:
 
 def _damaged(state: Encounter, event: D20Damaged) -> Encounter:
     sheet = sheet_of(state.combatant(event.target_id))
-    after = take_damage(sheet, event.amount, event.critical)
+    if event.drain:
+        after = drained(sheet, event.amount, event.critical)
+    else:
+        after = take_damage(sheet, event.amount, event.critical)
     state = _sheet(state, event.target_id, after)
     if after.down and not sheet.down and state.current_id == event.target_id:
         # Dropped on its own turn: its first death save comes at the start of its next one.

@@ -12,6 +12,8 @@ from rules.logline import Span
 from rules.notation.answer import answer
 
 from . import table as dmg
+from .cover import cover_bonus, save_cover
+from .drain import drained
 from .events import (
     LEGENDARY,
     REACTION,
@@ -85,7 +87,8 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     sheet = sheet_of(attacker)
     mode, reasons, auto_crit = attack_mode(attacker, target, max(-1, min(cmd.mode, 1)))
     faces, natural = d20(dice, mode)
-    ac = target_sheet.ac
+    cover = cover_bonus(cmd.cover)
+    ac = target_sheet.ac + cover
     total = natural + sheet.attack_bonus
     outcome = attack_outcome(natural, total, ac, sheet.crit_range, auto_crit)
     shown: tuple[Any, ...] = ()
@@ -115,12 +118,20 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         stamp=stamp_of(state),
         base_damage=sheet.damage,
         target_hp=_standing_hp(target_sheet),
+        cover=cover,
+        drain=cmd.drain,
     )
     if cmd.apply and outcome != "miss":
         return [
             event,
             *damage_events(
-                state, target, attacker.id, amount, sheet.damage_type, outcome == "critical"
+                state,
+                target,
+                attacker.id,
+                amount,
+                sheet.damage_type,
+                outcome == "critical",
+                drain=cmd.drain,
             ),
             D20Settled(),
         ]
@@ -139,15 +150,17 @@ def damage_events(
     kind: str,
     critical: bool = False,
     half: bool = False,
+    drain: bool = False,
 ) -> list[Any]:
     """The damage to one target, and the concentration it ends by dropping it."""
     sheet = sheet_of(target)
     modifier = damage_modifier(target, kind)
     amount = dmg.adjusted(rolled, modifier, half)
     events: list[Any] = [
-        D20Damaged(target.id, dealer_id, rolled, amount, kind, modifier, critical, half)
+        D20Damaged(target.id, dealer_id, rolled, amount, kind, modifier, critical, half, drain)
     ]
-    if sheet.concentrating and take_damage(sheet, amount, critical).down:
+    after = drained(sheet, amount, critical) if drain else take_damage(sheet, amount, critical)
+    if sheet.concentrating and after.down:
         events += end_concentration(state, target, "down")
     return events
 
@@ -176,7 +189,13 @@ def consequence(state: Encounter) -> list[Any]:
         target = state.combatant(roll.target_id)
         critical = roll.outcome == "critical"
         events = damage_events(
-            state, target, roll.attacker_id, roll.damage_total, roll.damage_type, critical
+            state,
+            target,
+            roll.attacker_id,
+            roll.damage_total,
+            roll.damage_type,
+            critical,
+            drain=roll.drain,
         )
         return [*events, D20Settled()]
     events = []
@@ -193,6 +212,7 @@ def consequence(state: Encounter) -> list[Any]:
                 roll.damage_total,
                 roll.damage_type,
                 half=save.success,
+                drain=roll.drain,
             )
         if roll.condition and not save.success:
             duration = Duration("rounds", roll.rounds) if roll.rounds else Duration()
@@ -219,7 +239,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
     for target in targets:
         mode, auto_fail = save_mode(target, cmd.ability)
         faces, natural = d20(dice, mode)
-        bonus = sheet_of(target).save(cmd.ability)
+        bonus = sheet_of(target).save(cmd.ability) + save_cover(cmd.cover, cmd.ability)
         total = natural + bonus
         rolls.append(
             SaveRoll(
@@ -254,6 +274,8 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
             rounds=max(cmd.rounds, 0),
             concentration=concentrating,
             stamp=stamp_of(state),
+            cover=save_cover(cmd.cover, cmd.ability),
+            drain=cmd.drain,
         ),
     )
     return events
@@ -291,7 +313,7 @@ def concentration_save(state: Encounter, cmd: D20ConcentrationSave, dice: DiceSo
         raise Rejected("No concentration save waits for them")
     who = state.combatant(waiting.combatant_id)
     sheet = sheet_of(who)
-    faces, natural = d20(dice, 0)
+    faces, natural = d20(dice, save_mode(who, "con")[0])  # exhaustion 3: disadvantage
     bonus = sheet.save("con")
     total = natural + bonus
     success = total >= waiting.dc

@@ -11,6 +11,7 @@ from rules.errors import Rejected
 from rules.notation.exact import Budget, TooBig
 from rules.odds import percent, whose_chances
 
+from .cover import cover_bonus, save_cover
 from .events import (
     ACTION,
     D20Attack,
@@ -20,9 +21,11 @@ from .events import (
     D20DeathSaved,
     D20Saved,
     D20SaveEffect,
+    D20Stabilise,
     sheet_of,
 )
 from .odds import Swing, attack_odds, death_odds, drop_chance, save_odds
+from .stabilise import stabilise_odds
 from .standing import (
     attack_mode,
     attacks_left,
@@ -39,7 +42,11 @@ if TYPE_CHECKING:
 
 
 def for_attack(
-    state: Encounter, attacker: Combatant[Any], target: Combatant[Any], chosen: int
+    state: Encounter,
+    attacker: Combatant[Any],
+    target: Combatant[Any],
+    chosen: int,
+    cover: int = 0,
 ) -> Odds:
     mode, _, auto_crit = attack_mode(attacker, target, chosen)
     sheet = sheet_of(attacker)
@@ -52,6 +59,7 @@ def for_attack(
         sheet.damage_type,
         attacker.name,
         target,
+        cover=cover,
     )
 
 
@@ -65,21 +73,24 @@ def attack_figures(
     attacker: str,
     target: Combatant[Any],
     standing: int = -1,
+    cover: int = 0,
 ) -> Odds:
     """An attack's tiers, its damage's mean and the chance it drops ``target``, which has
-    ``standing`` hit points left (-1: as it stands now; 0: none, already down). A damage
-    whose odds cannot be worked out (a sheet from before critical hits were checked) leaves
-    the tiers, and a note saying so: odds are shown, never needed."""
+    ``standing`` hit points left (-1: as it stands now; 0: none, already down), behind
+    ``cover`` (added to its Armour Class). A damage whose odds cannot be worked out (a sheet
+    from before critical hits were checked) leaves the tiers, and a note saying so: odds are
+    shown, never needed."""
     against = sheet_of(target)
     modifier = damage_modifier(target, damage_type)
     if standing < 0:  # as it stands now
         standing = against.hp + against.temp_hp if against.hp > 0 else 0
     to_drop = standing or None
     notes = []
+    ac = against.ac + cover_bonus(cover)
     try:
         found = attack_odds(
             bonus,
-            against.ac,
+            ac,
             mode,
             crit_range,
             auto_crit=auto_crit,
@@ -88,7 +99,7 @@ def attack_figures(
             to_drop=to_drop,
         )
     except Rejected as refused:
-        found = attack_odds(bonus, against.ac, mode, crit_range, auto_crit=auto_crit)
+        found = attack_odds(bonus, ac, mode, crit_range, auto_crit=auto_crit)
         too_big = isinstance(refused, TooBig)
         why = "too many possible totals to work out" if too_big else "no odds to work out"
         notes.append(f"damage {damage}: {why}")
@@ -110,13 +121,13 @@ def swings_this_round(
     and the whole actions of the target's foes still to act this round, in turn order."""
     against = sheet_of(target)
 
-    def swings(who: Combatant[Any], chosen: int, count: int) -> tuple[Swing, ...]:
+    def swings(who: Combatant[Any], chosen: int, count: int, cover: int = 0) -> tuple[Swing, ...]:
         sheet = sheet_of(who)
         mode, _, auto_crit = attack_mode(who, target, chosen)
         modifier = damage_modifier(target, sheet.damage_type)
         one = Swing(
             sheet.attack_bonus,
-            against.ac,
+            against.ac + cover,
             mode,
             sheet.crit_range,
             auto_crit,
@@ -126,7 +137,7 @@ def swings_this_round(
         return (one,) * count
 
     own = max(attacks_left(state, attacker), 1) if command.usage == ACTION else 1
-    out = swings(attacker, command.mode, own)
+    out = swings(attacker, command.mode, own, cover_bonus(command.cover))  # from where it stands
     order = in_turn(state)
     now = next((i for i, c in enumerate(order) if c.id == state.current_id), len(order))
     for index, who in enumerate(order[now:], start=now):
@@ -141,9 +152,17 @@ def swings_this_round(
     return out
 
 
-def for_save(state: Encounter, target: Combatant[Any], ability: str, dc: int, source: str) -> Odds:
+def for_save(
+    state: Encounter,
+    target: Combatant[Any],
+    ability: str,
+    dc: int,
+    source: str,
+    cover: int = 0,
+) -> Odds:
     mode, auto_fail = save_mode(target, ability)
-    found = save_odds(sheet_of(target).save(ability), dc, mode, auto_fail)
+    bonus = sheet_of(target).save(ability) + save_cover(cover, ability)
+    found = save_odds(bonus, dc, mode, auto_fail)
     return found._replace(whose=f"{target.name}'s chances vs {source}")
 
 
@@ -167,13 +186,15 @@ def dialog_odds(state: Encounter, command: Any) -> Odds | None:
                 target = state.combatant(command.target_id)
                 if attacker.id == target.id:
                     return None
-                return for_attack(state, attacker, target, command.mode)
+                return for_attack(state, attacker, target, command.mode, command.cover)
             case D20SaveEffect():
                 if not command.target_ids:
                     return None
                 target = state.combatant(command.target_ids[0])
                 source = state.name_of(command.source_id)
-                return for_save(state, target, command.ability, command.dc, source)
+                return for_save(state, target, command.ability, command.dc, source, command.cover)
+            case D20Stabilise():
+                return stabilise_odds(state, command)
             case D20DeathSave():
                 hero = state.combatant(command.combatant_id)
                 sheet = sheet_of(hero)
@@ -232,6 +253,7 @@ def last_odds(state: Encounter, damage: bool = True) -> Odds | None:
                 attacker.name,
                 target,
                 roll.target_hp,  # as it was attacked, not after the damage dealt
+                roll.cover,
             )
         case D20Saved():
             first = roll.rolls[0]
@@ -249,7 +271,8 @@ def last_odds(state: Encounter, damage: bool = True) -> Odds | None:
             before = _before_death_save(roll)
             return for_death(state, hero, *before)
         case D20ConcentrationSaved():
-            found = save_odds(roll.bonus, roll.dc)
+            mode = -1 if len(roll.faces) == 2 else 0  # only disadvantage rolls two (exhaustion)
+            found = save_odds(roll.bonus, roll.dc, mode)
             return found._replace(whose=f"{state.name_of(roll.combatant_id)}'s concentration")
     return None
 

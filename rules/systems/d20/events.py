@@ -28,6 +28,8 @@ class D20Attack(Struct, frozen=True):
     mode: int = 0
     usage: str = ACTION
     apply: bool = False
+    cover: int = 0  # the target's cover: 2 half, 5 three-quarters (added to its AC)
+    drain: bool = False  # the damage taken lowers the target's hit point maximum as much
 
 
 class D20Apply(Struct, frozen=True):
@@ -47,6 +49,8 @@ class D20SaveEffect(Struct, frozen=True):
     condition: str = ""  # on a failure
     rounds: int = 0  # the condition's rounds (0: until removed)
     concentration: bool = False  # the source concentrates on it
+    cover: int = 0  # the targets' cover: 2 half, 5 three-quarters (Dex saves gain it)
+    drain: bool = False  # the damage taken lowers each target's hit point maximum as much
 
 
 class D20DeathSave(Struct, frozen=True):
@@ -71,6 +75,29 @@ class D20Reaction(Struct, frozen=True):
 
     combatant_id: str
     what: str
+
+
+class D20Stabilise(Struct, frozen=True):
+    """An action to stabilise a dying creature: a Wisdom (Medicine) check with ``bonus``
+    against DC 10, or the *spare the dying* cantrip (``spell``, no roll)."""
+
+    medic_id: str
+    target_id: str
+    bonus: int = 0
+    spell: bool = False
+
+
+class D20SetExhaustion(Struct, frozen=True):
+    """A combatant's exhaustion set to ``level`` (0 to 6)."""
+
+    combatant_id: str
+    level: int
+
+
+class D20Rest(Struct, frozen=True):
+    """A long rest for these combatants."""
+
+    combatant_ids: tuple[str, ...]
 
 
 class D20EndConcentration(Struct, frozen=True):
@@ -120,6 +147,8 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     # The target's hit points (temporary ones counted) as it was attacked, for the odds after
     # its damage is dealt: 0 when it was already at 0, -1 in saves made before it was kept.
     target_hp: int = -1
+    cover: int = 0  # the target's cover, already in ``ac``
+    drain: bool = False
 
 
 class SaveRoll(Struct, frozen=True):
@@ -147,6 +176,8 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     rounds: int
     concentration: bool
     stamp: Stamp
+    cover: int = 0  # the targets' cover, already in a Dexterity save's ``bonus``
+    drain: bool = False
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -181,6 +212,7 @@ class D20Damaged(Struct, frozen=True, tag="d20.damaged"):
     modifier: str
     critical: bool = False
     half: bool = False
+    drain: bool = False  # it lowers the hit point maximum as much (drain.py)
 
 
 class D20Healed(Struct, frozen=True, tag="d20.healed"):
@@ -189,6 +221,32 @@ class D20Healed(Struct, frozen=True, tag="d20.healed"):
     amount: int
     temporary: bool
     shown: tuple[Span, ...] = ()
+
+
+class D20Stabilised(Struct, frozen=True, tag="d20.stabilised"):
+    """A stabilising check made (or the spell cast): on a success the target is stable."""
+
+    medic_id: str
+    target_id: str
+    spell: bool
+    faces: tuple[int, ...]  # none for the spell
+    mode: int
+    bonus: int
+    total: int
+    success: bool
+    stamp: Stamp
+
+
+class D20Exhausted(Struct, frozen=True, tag="d20.exhausted"):
+    combatant_id: str
+    before: int
+    level: int
+
+
+class D20Rested(Struct, frozen=True, tag="d20.rested"):
+    """A long rest finished by these combatants (``exhaustion.rested`` says what it gives)."""
+
+    combatant_ids: tuple[str, ...]
 
 
 class D20ReactionUsed(Struct, frozen=True, tag="d20.reaction-used"):

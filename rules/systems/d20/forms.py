@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.odds import percent
 
+from .cover import BONUS, COVERS, WORD, cover_bonus
 from .encounter_odds import drop_this_round
 from .events import (
     ACTION,
@@ -21,9 +23,13 @@ from .events import (
     D20Heal,
     D20LegendaryAction,
     D20Reaction,
+    D20Rest,
     D20SaveEffect,
+    D20SetExhaustion,
+    D20Stabilise,
     sheet_of,
 )
+from .exhaustion import LEVELS, MOST
 from .sheet import life_word
 from .standing import attack_mode, attacks_left, legendary_left, out_word
 from .table import ABILITIES, ABILITY_NAMES, MODE_OF, MODE_WORD, MODES
@@ -41,6 +47,11 @@ ON_SAVE = (("half", "Half damage"), ("none", "No damage"))
 YES_NO = (("no", "No"), ("yes", "Yes"))
 HEALING = (("heal", "Hit points"), ("temp", "Temporary hit points"))
 SIDE = "side:"
+EVERYONE = "everyone"
+TENDING = (
+    ("medicine", "Wisdom (Medicine) check, DC 10"),
+    ("spare", "Spare the dying (no roll)"),
+)
 COSTS = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"))
 
 
@@ -92,6 +103,8 @@ def action_form(
                     help="the conditions add theirs; both cancel",
                 ),
                 Field(key="usage", label="As", kind="choice", default=usage, choices=USAGES),
+                _cover_field("the target's: adds to its AC"),
+                _drain_field(),
             ]
         case "save":
             target = default_target(state, actor)
@@ -144,6 +157,8 @@ def action_form(
                     default="no",
                     choices=YES_NO,
                 ),
+                _cover_field("the targets': adds to a Dexterity save"),
+                _drain_field(),
             ]
         case "heal":
             return [
@@ -180,6 +195,60 @@ def action_form(
                     default=first.id,
                     choices=tuple((c.id, c.name) for c in dying),
                 )
+            ]
+        case "stabilise":
+            dying = [c for c in state.combatants if life_word(sheet_of(c)) == "dying"]
+            if not dying:
+                raise Rejected("Nobody is dying")
+            awake = [c for c in state.combatants if c.side == actor.side and not out_word(c)]
+            medic = actor if not out_word(actor) or not awake else awake[0]
+            return [
+                Field(key="medic", label="Who", kind="choice", default=medic.id, choices=everyone),
+                Field(
+                    key="target",
+                    label="Dying",
+                    kind="choice",
+                    default=dying[0].id,
+                    choices=tuple((c.id, c.name) for c in dying),
+                ),
+                Field(key="how", label="How", kind="choice", default="medicine", choices=TENDING),
+                Field(
+                    key="bonus",
+                    label="Medicine bonus",
+                    default="0",
+                    help="the Wisdom (Medicine) check's modifier",
+                ),
+            ]
+        case "exhaustion":
+            chosen = state.find(selected or "") or actor
+            level = min(sheet_of(chosen).exhaustion + 1, MOST)
+            return [
+                Field(key="who", label="Who", kind="choice", default=chosen.id, choices=everyone),
+                Field(
+                    key="level",
+                    label="Exhaustion",
+                    kind="choice",
+                    default=str(level),
+                    choices=LEVELS,
+                    help="each level does what those below it do",
+                ),
+            ]
+        case "rest":
+            return [
+                Field(
+                    key="who",
+                    label="Who",
+                    kind="choice",
+                    default=EVERYONE,
+                    choices=((EVERYONE, "Everyone"), *everyone),
+                ),
+                Field(
+                    key="length",
+                    label="Rest",
+                    kind="choice",
+                    default="long",
+                    choices=(("long", "Long: hit points, exhaustion -1, a drained maximum"),),
+                ),
             ]
         case "reaction":
             return [
@@ -218,6 +287,23 @@ def action_form(
     raise Rejected(f"Generic d20 has no action {action!r}")
 
 
+def _cover_field(help_text: str) -> Field:
+    return Field(
+        key="cover", label="Cover", kind="choice", default="none", choices=COVERS, help=help_text
+    )
+
+
+def _drain_field() -> Field:
+    return Field(
+        key="drain",
+        label="Lowers max HP",
+        kind="choice",
+        default="no",
+        choices=YES_NO,
+        help="by the damage taken, until a long rest (Life Drain)",
+    )
+
+
 def legendary_ready(state: Encounter, actor: Combatant[Any]) -> bool:
     """Whether ``actor``'s attack now would be a legendary action: not its turn, and one left."""
     return state.current_id not in (None, actor.id) and legendary_left(state, actor) > 0
@@ -238,6 +324,8 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 choice_value(values, fields["target"]),
                 MODE_OF[choice_value(values, fields["mode"])],
                 choice_value(values, fields["usage"]),
+                cover=BONUS[choice_value(values, fields["cover"])],
+                drain=choice_value(values, fields["drain"]) == "yes",
             )
         case "save":
             source = choice_value(values, fields["source"])
@@ -258,6 +346,8 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 condition=values.get("condition", ""),
                 rounds=int_value(values, "rounds", "For rounds", 0, 100, 0),
                 concentration=choice_value(values, fields["concentration"]) == "yes",
+                cover=BONUS[choice_value(values, fields["cover"])],
+                drain=choice_value(values, fields["drain"]) == "yes",
             )
         case "heal":
             return D20Heal(
@@ -268,6 +358,22 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
             )
         case "death":
             return D20DeathSave(choice_value(values, fields["hero"]))
+        case "stabilise":
+            return D20Stabilise(
+                choice_value(values, fields["medic"]),
+                choice_value(values, fields["target"]),
+                int_value(values, "bonus", "Medicine bonus", 0, MODIFIER),
+                choice_value(values, fields["how"]) == "spare",
+            )
+        case "exhaustion":
+            return D20SetExhaustion(
+                choice_value(values, fields["who"]), int(choice_value(values, fields["level"]))
+            )
+        case "rest":
+            who = choice_value(values, fields["who"])
+            choice_value(values, fields["length"])  # checked: a long rest is the only one
+            ids = tuple(c.id for c in state.combatants) if who == EVERYONE else (who,)
+            return D20Rest(ids)
         case "reaction":
             return D20Reaction(choice_value(values, fields["who"]), values.get("what", ""))
         case "legendary":
@@ -289,6 +395,12 @@ def attack_preview(state: Encounter, command: D20Attack) -> str:
         f"{attacker.name}'s {sheet.attack}: {sheet.attack_bonus:+d} vs AC {sheet_of(target).ac}, "
         f"{sheet.damage} {sheet.damage_type}".rstrip()
     )
+    if cover_bonus(command.cover):
+        line = line.replace(
+            f"AC {sheet_of(target).ac}",
+            f"AC {sheet_of(target).ac + command.cover} ({WORD[command.cover]})",
+            1,
+        )
     if mode:
         why = ", ".join(r[1:] for r in reasons)
         line += f"; {MODE_WORD[mode]} ({why})"

@@ -8,6 +8,8 @@ from rules.events import ConditionAdded
 from rules.logline import Line, LogEntry, Span, spans
 
 from .condition_names import condition_note
+from .cover import WORD
+from .drain import drained
 from .events import (
     LEGENDARY,
     REACTION,
@@ -17,13 +19,17 @@ from .events import (
     D20ConcentrationStarted,
     D20Damaged,
     D20DeathSaved,
+    D20Exhausted,
     D20Healed,
     D20LegendaryUsed,
     D20ReactionUsed,
+    D20Rested,
     D20Saved,
     D20Settled,
+    D20Stabilised,
     sheet_of,
 )
+from .exhaustion import DEATH, WHAT, rest_line, rested
 from .sheet import D20Sheet, massive, take_damage
 from .table import ABILITY_NAMES, MODE_WORD
 
@@ -117,6 +123,24 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 *shown,
             )
             return LogEntry("consequence", (line,))
+        case D20Stabilised():
+            return LogEntry("roll", (_stabilised(state, event),))
+        case D20Exhausted():
+            line = spans(
+                _name(state, event.combatant_id),
+                f": exhaustion {event.before} → ",
+                Span(WHAT[str(event.level)], "total"),
+            )
+            return LogEntry("consequence", (line,))
+        case D20Rested():
+            lines = [spans("Long rest")]
+            for cid in event.combatant_ids:
+                found = state.find(cid)
+                if found is not None:
+                    before = sheet_of(found)
+                    said = rest_line(before, rested(before))
+                    lines.append(spans("  ", _name(state, cid), f": {said or 'nothing to regain'}"))
+            return LogEntry("consequence", tuple(lines))
         case D20ReactionUsed():
             line = spans(_name(state, event.combatant_id), f" uses its reaction: {event.what}")
             return LogEntry("roll", (line,))
@@ -141,7 +165,7 @@ def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
         *_faces(event.faces, event.natural),
         f" {event.bonus:+d} = ",
         Span(str(event.total), "total"),
-        f" vs AC {event.ac}: ",
+        f" vs AC {event.ac}{_cover_words(event.cover)}: ",
         Span(word, style),
     )
     lines = [head]
@@ -162,6 +186,42 @@ def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
     return tuple(lines)
 
 
+def _cover_words(cover: int) -> str:
+    return f" ({WORD[cover]}, +{cover})" if cover in WORD else ""
+
+
+def _stabilised(state: Encounter, event: D20Stabilised) -> Line:
+    target = _name(state, event.target_id)
+    verdict = (
+        spans(target, Span(" is stable", "success"))
+        if event.success
+        else spans(Span("fails", "failure"), ": ", target, " is still dying")
+    )
+    if event.spell:
+        return spans(_name(state, event.medic_id), " casts spare the dying on ", target, ": ",
+                     *verdict)  # fmt: skip
+    mode = f", {MODE_WORD[event.mode]}" if event.mode else ""
+    natural = min(event.faces)
+    return spans(
+        _name(state, event.medic_id),
+        " tends ",
+        target,
+        f": Wisdom (Medicine){mode} ",
+        *_faces(event.faces, natural),
+        f" {event.bonus:+d} = ",
+        Span(str(event.total), "total"),
+        " vs DC 10: ",
+        *verdict,
+    )
+
+
+def dealt(sheet: D20Sheet, event: D20Damaged) -> D20Sheet:
+    """The sheet after the damage, as the fold deals it (a drain lowers the maximum)."""
+    if event.drain:
+        return drained(sheet, event.amount, event.critical)
+    return take_damage(sheet, event.amount, event.critical)
+
+
 def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
     ability = ABILITY_NAMES.get(event.ability, event.ability)
     lines = [
@@ -169,6 +229,7 @@ def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
             _name(state, event.source_id),
             f"'s {event.effect}: {ability} save DC ",
             Span(str(event.dc), "total"),
+            _cover_words(event.cover),
         )
     ]
     for roll in event.rolls:
@@ -223,13 +284,17 @@ def _damaged(state: Encounter, event: D20Damaged) -> Line:
         parts.append(f" ({', '.join(notes)}, of {event.rolled})")
     if target is not None:
         before = sheet_of(target)
-        after = take_damage(before, event.amount, event.critical)
+        after = dealt(before, event)
         parts.append(f": {before.hp} → {after.hp} HP")
+        if after.hp_max != before.hp_max:
+            parts.append(f", maximum {before.hp_max} → {after.hp_max}")
         if before.temp_hp != after.temp_hp:
             parts.append(f" (temp {before.temp_hp} → {after.temp_hp})")
         if after.dead and not before.dead:
             why = f": {why_dead(before, event.amount)}" if before.hero else ""
-            parts.append(Span(f" dead{why}" if before.hero else " dies", "dying"))
+            if not after.hp_max:
+                why = ": its hit point maximum is 0"
+            parts.append(Span(f" dead{why}" if before.hero or why else " dies", "dying"))
         elif after.down and not before.down:
             parts.append(Span(" dying", "dying"))
         elif before.down and after.death_failures != before.death_failures:
@@ -258,14 +323,18 @@ def alerts(state: Encounter, event: Any) -> list[str]:
             if target is None:
                 return []
             before = sheet_of(target)
-            after = take_damage(before, event.amount, event.critical)
+            after = dealt(before, event)
             if after.dead and not before.dead:
                 why = f": {why_dead(before, event.amount)}" if before.hero else ""
+                if not after.hp_max:
+                    why = ": its hit point maximum is 0"
                 return [f"{target.name} is dead{why}"]
             if after.down and not before.down:
                 return [f"{target.name} drops to 0 hit points: dying"]
         case D20DeathSaved(failures=failures) if failures >= 3:
             return [f"{state.name_of(event.combatant_id)} dies"]
+        case D20Exhausted(level=level) if level >= DEATH:
+            return [f"{state.name_of(event.combatant_id)} is dead: exhaustion {level}"]
         case ConditionAdded():
             note = condition_note(event.condition.name)
             return [note] if note else []

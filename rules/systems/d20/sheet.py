@@ -73,6 +73,9 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     dead: bool = False
     concentrating: str = ""  # the effect it concentrates on ("": none)
     challenge: str = ""  # a challenge rating or a level, as a stat block says it
+    hp_max_lost: int = 0  # taken off ``hp_max`` by a drain until a long rest (drain.py)
+    exhaustion: int = 0  # its level, 0 to 6 (exhaustion.py)
+    exhaustion_halved: int = 0  # taken off ``hp_max`` by exhaustion 4 or more
 
     @property
     def hero(self) -> bool:
@@ -329,6 +332,8 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
 def fresh(sheet: D20Sheet) -> D20Sheet:
     """The sheet as a new fight starts it: hit points full (dice rolled again as it joins),
     nothing spent."""
+    if sheet.hp_max_lost:  # a new fight starts whole
+        sheet = structs.replace(sheet, hp_max=sheet.hp_max + sheet.hp_max_lost, hp_max_lost=0)
     if sheet.hp_dice:
         sheet = structs.replace(sheet, hp_max=_average(sheet.hp_dice), hp_rolled=())
     return structs.replace(

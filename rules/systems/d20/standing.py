@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 
 NO_CONDITIONS: frozenset[str] = frozenset()
+EXHAUSTED_ROLLS = 3  # exhaustion's level of disadvantage on attack rolls and saving throws
 UNTYPED = "-"  # damage with no type, as petrified resists it (no sheet's type is "-")
 
 
@@ -64,6 +65,9 @@ def attack_mode(
                 down.append(f"-{target.name} {lying}")
             else:
                 up.append(f"+{target.name} {lying}")
+    tired = sheet_of(attacker).exhaustion
+    if tired >= EXHAUSTED_ROLLS:
+        down.append(f"-{attacker.name} exhaustion {tired}")
     mode = (1 if up else 0) - (1 if down else 0)
     reasons = (*up, *down)
     auto_crit = not ranged and bool(theirs & CRITICAL_WHEN_HIT)
@@ -88,6 +92,8 @@ def save_mode(target: Combatant[Any], ability: str) -> tuple[int, bool]:
     mine = conditions_of(target)
     auto_fail = ability in ("str", "dex") and bool(mine & FAILS_STR_DEX)
     mode = -1 if ability == "dex" and mine & DEX_SAVES_AT_DISADVANTAGE else 0
+    if sheet_of(target).exhaustion >= EXHAUSTED_ROLLS:
+        mode = -1
     return mode, auto_fail
 
 

@@ -40,18 +40,25 @@ from .events import (
     D20DeathSave,
     D20DeathSaved,
     D20EndConcentration,
+    D20Exhausted,
     D20Heal,
     D20Healed,
     D20LegendaryAction,
     D20LegendaryUsed,
     D20Reaction,
     D20ReactionUsed,
+    D20Rest,
+    D20Rested,
     D20Saved,
     D20SaveEffect,
+    D20SetExhaustion,
     D20Settled,
+    D20Stabilise,
+    D20Stabilised,
     D20State,
     sheet_of,
 )
+from .exhaustion import rest, set_exhaustion
 from .sheet import (
     HERO,
     LAIR,
@@ -66,6 +73,7 @@ from .sheet import (
     sheet_fields,
     sheet_from_values,
 )
+from .stabilise import stabilise
 from .standing import (
     concentration_waiting,
     conditions_of,
@@ -101,6 +109,9 @@ class GenericD20(RuleSystem):
         D20Settled,
         D20Healed,
         D20ReactionUsed,
+        D20Stabilised,
+        D20Exhausted,
+        D20Rested,
         D20ConcentrationStarted,
         D20ConcentrationEnded,
         D20LegendaryUsed,
@@ -115,6 +126,9 @@ class GenericD20(RuleSystem):
         D20Reaction,
         D20EndConcentration,
         D20LegendaryAction,
+        D20Stabilise,
+        D20SetExhaustion,
+        D20Rest,
     )
     roll_event_types = (D20Attacked, D20Saved, D20DeathSaved, D20ConcentrationSaved)
     command_actors = {
@@ -127,7 +141,8 @@ class GenericD20(RuleSystem):
         D20EndConcentration: "combatant_id",
         D20SaveEffect: "source_id",
         D20LegendaryAction: "combatant_id",
-    }
+        D20Stabilise: "medic_id",
+    }  # exhaustion and a rest are the GM's
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
     uses_turn_order = True
@@ -238,6 +253,8 @@ class GenericD20(RuleSystem):
             out.append("reaction used")
         if sheet.concentrating:
             out.append(f"concentrating: {sheet.concentrating}")
+        if sheet.exhaustion:
+            out.append(f"exhaustion {sheet.exhaustion}")
         if "unconscious" in conditions_of(combatant) and not combatant.condition("unconscious"):
             out.append("unconscious")
         return tuple(out)
@@ -253,6 +270,11 @@ class GenericD20(RuleSystem):
             Action("save", "Saving throw effect", "One or more targets save against a DC"),
             Action("heal", "Heal", "Hit points back, or temporary hit points"),
             Action("death", "Death save", "A dying hero's d20: 10 or more succeeds"),
+            Action(
+                "stabilise",
+                "Stabilise",
+                "An action: Wisdom (Medicine) DC 10, or spare the dying, on a dying hero",
+            ),
             Action("reaction", "Reaction", "Mark a reaction used this round"),
             Action(
                 "legendary",
@@ -260,6 +282,8 @@ class GenericD20(RuleSystem):
                 "One other than the attack, at the end of another's turn",
             ),
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
+            Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
+            Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
         ]
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
@@ -339,6 +363,12 @@ class GenericD20(RuleSystem):
                 return decide.stop_concentrating(state, command.combatant_id)
             case D20LegendaryAction():
                 return decide.legendary_action(state, command)
+            case D20Stabilise():
+                return stabilise(state, command, dice)
+            case D20SetExhaustion():
+                return set_exhaustion(state, command)
+            case D20Rest():
+                return rest(state, command)
         raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
 
     def apply(self, state: Encounter, event: Any) -> Encounter:
