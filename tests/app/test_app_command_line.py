@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from rules.bounds import CONDITIONS
+from rules.bounds import CONDITIONS, TEXT
 from rules.commands import AddCombatant, AddCondition
 from rules.dice import SeededDice
 from rules.history import History
@@ -123,3 +123,19 @@ async def test_a_condition_past_the_most_one_takes_is_refused_in_one_line(tmp_pa
         await pilot.press("escape")  # the refused line stays, to be mended: let it go
         await type_line(pilot, "cond Brak Hex-7")  # one it has is renewed, as before
         assert app.session.state.combatant("c2").conditions[-1].name == "Hex-7"
+
+
+async def test_a_flood_typed_into_the_line_is_cut_at_what_a_text_may_hold(tmp_path: Path) -> None:
+    """A line is at most a text's length: keys past it are cut as they come, a longer paste is
+    not taken, so the prompt never works its hint and completions out over a page of keys
+    again and again."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=BIG) as pilot:
+        await pilot.press("colon")
+        field = app.screen.query_one("#command-input", Input)
+        field.insert_text_at_cursor("note " + "x" * (TEXT + 500))  # a paste past it: not taken
+        await pilot.pause()
+        assert field.value == ""
+        field.insert_text_at_cursor("note " + "x" * (TEXT - 5))
+        await pilot.press("y", "z")  # keys past it: cut as they come
+        assert field.value == "note " + "x" * (TEXT - 5)
