@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Annotated
 
 from msgspec import Meta, Struct, structs
@@ -247,23 +246,11 @@ def _average(dice: str) -> int:
 def hp_odds(dice: str) -> Odds:
     """Hit point dice worked out exactly, as ``:roll`` works dice out (bounded), and checked
     to give 1 to ``MAX_HP``; ``Rejected`` in one line naming the field."""
-    found = _hp_odds(dice)
-    if isinstance(found, str):
-        raise Rejected(found)
-    return found
-
-
-@lru_cache(maxsize=256)
-def _hp_odds(dice: str) -> Odds | str:
-    """The odds or the refusal, kept: a stat block's dice are read as the library loads, again
-    as the sheet is made, for its average and as each of a group joins (thirty goblins: one
-    working out, not thirty)."""
-    try:
-        odds = dice_field.read(dice, "Hit points")
-    except Rejected as refused:
-        return refused.message
+    # Read as the library loads, as the sheet is made and as each of a group joins: the
+    # working out is done once a text (``rules.notation.answer`` keeps lines worked out).
+    odds = dice_field.read(dice, "Hit points")
     if min(odds.odds.weights) < 1 or max(odds.odds.weights) > MAX_HP:
-        return f"Hit points: dice that always give 1 to {MAX_HP}, like 2d8+2"
+        raise Rejected(f"Hit points: dice that always give 1 to {MAX_HP}, like 2d8+2")
     return odds
 
 
