@@ -95,7 +95,8 @@ without: $(STAMP)
 # system's page are made from the code as it builds; the README's picture is redrawn.
 docs: $(STAMP)
 	$(BIN)/python -m docs.generate
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --quiet
+	@# not --quiet: it hides the warnings strict counts (a broken link would pass)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 	@echo "The docs site is in site/ (open site/index.html, or: $(BIN)/mkdocs serve)"
 
 smoke: $(STAMP)
