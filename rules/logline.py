@@ -30,3 +30,8 @@ class LogEntry(Struct, frozen=True):
 def spans(*parts: str | Span) -> Line:
     """Build a line, taking bare strings as unstyled spans."""
     return tuple(part if isinstance(part, Span) else Span(part) for part in parts)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 failure``, ``2 failures``: a count and its noun, as a log line says it."""
+    return f"{count} {word}{'' if count == 1 else 's'}"

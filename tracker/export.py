@@ -21,7 +21,7 @@ from rules.engine import describe
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
-from rules.logline import Line
+from rules.logline import Line, plural
 from rules.mentions import relabel
 from rules.outcome import Summary, luck_text, outcome, summary
 from rules.registry import get_system
@@ -52,10 +52,6 @@ def _summary(history: History, pairs: list[tuple[Any, Encounter]], seen: Encount
     """The fight's figures as the report's reader may see them; whether it is over and who
     won are the whole encounter's (a hidden side still standing keeps it going)."""
     return summary(pairs, seen, outcome(history.state))
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def initiative_cell(initiative: int | None) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.events import ConditionAdded
-from rules.logline import Line, LogEntry, Span, spans
+from rules.logline import Line, LogEntry, Span, plural, spans
 
 from .condition_names import condition_note
 from .cover import WORD
@@ -73,7 +73,7 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 Span(str(event.face), "die"),
                 " → ",
                 Span(event.result, "tier"),
-                f" ({event.successes} successes, {event.failures} failures)",
+                f" ({plural(event.successes, 'success')}, {plural(event.failures, 'failure')})",
             )
             ends = []
             if event.result == "revived":
@@ -235,20 +235,18 @@ def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
     for roll in event.rolls:
         verdict = ("saves", "success") if roll.success else ("fails", "failure")
         natural = max(roll.faces) if roll.mode > 0 else min(roll.faces)
-        dice = (
-            [Span("fails outright", "muted")]
+        said = (
+            [Span("fails outright", "failure")]  # no roll: the verdict says it once
             if roll.auto_fail
             else [
                 *_faces(roll.faces, natural),
                 f" {roll.bonus:+d} = ",
                 Span(str(roll.total), "total"),
+                " ",
+                Span(*verdict),
             ]
         )
-        lines.append(
-            spans(
-                "  ", _name(state, roll.target_id), ": ", *dice, " ", Span(verdict[0], verdict[1])
-            )
-        )
+        lines.append(spans("  ", _name(state, roll.target_id), ": ", *said))
     if event.damage:
         half = ", half on a save" if event.half else ", none on a save"
         lines.append(

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import structs
 
-from rules.logline import Line, LogEntry, Span, spans
+from rules.logline import Line, LogEntry, Span, plural, spans
 
 from .arithmetic import POOL_TITLES, Cost, cutoffs, dice_text, effort_text, merge, spacing
 from .check import first_comparison
@@ -31,10 +31,6 @@ from .sheet import SHORT, costs_text
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> list[str]:

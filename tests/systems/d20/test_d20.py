@@ -8,7 +8,7 @@ from msgspec import structs
 from rules.commands import AddCombatant, AddCondition, NextTurn
 from rules.conditions import Duration
 from rules.dice import ScriptedDice
-from rules.engine import decide, fold_onto
+from rules.engine import decide, describe, fold_onto
 from rules.errors import Rejected
 from rules.registry import get_system
 from rules.systems.d20.events import (
@@ -159,6 +159,12 @@ def test_a_death_save_counts(face, successes, failures):
     assert SYSTEM.pending(state) == ""  # one a turn
 
 
+def test_a_death_saves_line_counts_one_success_and_one_failure_in_the_singular():
+    state, events = run(dying_hero(), D20DeathSave("c2"), 10)
+    text = describe(state, events[0]).plain
+    assert "(1 success, 0 failures)" in text
+
+
 def test_a_natural_20_brings_1_hit_point_back():
     state, _ = run(dying_hero(), D20DeathSave("c2"), 20)
     assert sheet(state, "c2").hp == 1 and not SYSTEM.out_of_fight(state, state.combatant("c2"))
@@ -232,6 +238,8 @@ def test_a_paralyzed_target_fails_dexterity_saves_outright():
     effect = D20SaveEffect("c1", ("c2",), "Burst", "dex", 5, "1d4 fire")
     _, events = run(state, effect, 20, 1)
     assert events[0].rolls[0].auto_fail and not events[0].rolls[0].success
+    said = describe(state, events[0]).plain
+    assert "Goblin: fails outright" in said and said.count("fails") == 1
 
 
 # --- concentration -------------------------------------------------------------------------------
