@@ -19,7 +19,7 @@ from rules.dice import DiceSource
 from rules.logline import Line, Span, spans
 from rules.notation import words
 from rules.notation.answer import Answer, answer
-from rules.notation.chart import chart
+from rules.notation.chart import chart, split_chart
 from rules.notation.tree import MAX_EXPLOSIONS
 
 __all__ = [
@@ -38,7 +38,6 @@ __all__ = [
 # sight above its rows at 24 lines.
 CHART_WIDTH = 20
 CHART_ROWS = 8
-_CHART = re.compile(r"\s+chart\s*$", re.IGNORECASE)
 
 _LABEL = re.compile(r"\[[^\]]*\]")
 _LOOKS = re.compile(r"[0-9dkhlproaemic%!+\-*/(),.<>=≥≤\s]*", re.IGNORECASE)
@@ -87,13 +86,6 @@ class DiceRolled(Struct, frozen=True, tag="dice-rolled"):
     chart: tuple[str, ...] = ()  # the distribution in blocks, when the line asked for it
     by: str = ""  # the player who rolled, at a served table
     hidden: bool = False  # the GM's roll, seen by the GM alone (``rules.visibility``)
-
-
-def split_chart(text: str) -> tuple[str, bool]:
-    """The notation, and whether the line ends with the word ``chart`` (``3d6 chart``: the
-    roll, and the distribution of its total drawn under it in the log)."""
-    bare = _CHART.sub("", " " + text)
-    return (bare.strip(), True) if bare != " " + text else (text, False)
 
 
 def looks_like_dice(text: str) -> bool:

@@ -3,6 +3,7 @@ there are more than ``MAX_ROWS``), each bar as long as its chance against the li
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from rules.notation.exact import Distribution
@@ -11,6 +12,15 @@ from rules.odds import percent
 MAX_ROWS = 24
 WIDTH = 40
 _EIGHTHS = " ▏▎▍▌▋▊▉"
+_WORD = re.compile(r"\s+chart\s*$", re.IGNORECASE)
+
+
+def split_chart(text: str) -> tuple[str, bool]:
+    """The notation, and whether the line ends with the word ``chart`` (``3d6 chart``: the
+    roll, and the distribution of its total drawn under it), in the app's ``:roll`` and in
+    ``tracker dice`` alike."""
+    bare = _WORD.sub("", " " + text)
+    return (bare.strip(), True) if bare != " " + text else (text, False)
 
 
 def chart(odds: Distribution, width: int = WIDTH, rows: int = MAX_ROWS) -> list[str]:

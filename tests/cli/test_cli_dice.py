@@ -60,6 +60,13 @@ def test_dice_chart_draws_the_distribution_in_blocks() -> None:
     assert rows[0].startswith(" 2 ██████▋") and rows[0].endswith("2.8%")
 
 
+@pytest.mark.parametrize("words", [["2d6 chart"], ["2d6", "chart"], ["2d6", "CHART"]])
+def test_dice_ending_with_the_word_chart_draw_it_as_the_apps_roll_does(words: list[str]) -> None:
+    asked = tracker("dice", *words, "--seed", "1")
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout == tracker("dice", "2d6", "--seed", "1", "--chart").stdout
+
+
 def test_the_help_says_where_the_notation_differs_from_d20s() -> None:
     help_text = " ".join(tracker("dice", "--help").stdout.split())
     for said in ("d20 dice bot", "4d6k3", "4d6kh3", "4d6k=3", "c counts successes"):

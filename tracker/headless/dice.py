@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="EXPR",
         help="dice notation, e.g. 2d6+3, 4d6kh3, 1d20ro1+5, (1d8+4)*2, 6d10c>=8, "
-        "'1d20+5 >= 15' (quote what the shell reads: > < * ( ) [ ])",
+        "'1d20+5 >= 15' (quote what the shell reads: > < * ( ) [ ]); ending with the word "
+        "chart, as --chart",
     )
     # Set only when given here, so `tracker --seed 5 dice ...` keeps the top-level seed.
     parser.add_argument(
@@ -53,11 +54,13 @@ def run(args: argparse.Namespace) -> int:
     """Roll and print; 2 with one line on stderr when the notation is refused."""
     from rules.errors import Rejected
     from rules.notation.answer import answer
+    from rules.notation.chart import chart, split_chart
     from tracker.headless.seeds import dice_for
 
     seed, dice = dice_for(args.seed)
+    expression, charted = split_chart(" ".join(args.expression))  # as `:roll 3d6 chart` reads
     try:
-        result = answer(" ".join(args.expression), dice)
+        result = answer(expression, dice)
     except Rejected as exc:
         print(f"tracker: {exc}", file=sys.stderr)
         return 2
@@ -67,7 +70,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(_json(result, seed)))
         return 0
     from rules.notation import words
-    from rules.notation.chart import chart
 
     odds = result.odds
     pieces = words.line(
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         if odds.chance is not None:
             exact.append(f"{odds.goal_text}: {odds.chance}")
         print("exactly: " + "; ".join(exact))
-    if args.chart:
+    if args.chart or charted:
         print("\n".join(chart(odds.odds)))
     print(f"(seed {seed})")
     return 0
