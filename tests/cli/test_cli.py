@@ -40,6 +40,23 @@ def test_a_bad_argument_is_one_line_and_exit_2(args: tuple[str, ...]) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [(("librar",), "library"), (("library", "lst"), "list"), (("forcast", "x"), "forecast")],
+)
+def test_a_mistyped_command_is_told_the_one_it_is_closest_to(
+    args: tuple[str, ...], meant: str
+) -> None:
+    result = tracker(*args)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.rstrip().endswith(f"did you mean '{meant}'?")
+
+
+def test_a_command_close_to_none_is_told_the_choices_alone() -> None:
+    result = tracker("zzz")
+    assert result.returncode == 2 and "did you mean" not in result.stderr
+
+
 def test_version_is_the_installed_distributions() -> None:
     result = tracker("--version")
     assert result.returncode == 0

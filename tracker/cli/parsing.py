@@ -4,6 +4,7 @@ options and bounded numbers. Light: it loads no rules and no Textual."""
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple, NoReturn, Protocol
@@ -16,7 +17,20 @@ class Parser(argparse.ArgumentParser):
         from rules.text import inert  # light: no msgspec, no Textual
 
         # One line whatever an argument it echoes holds (a line break in a file's name).
-        self.exit(2, inert(f"{self.prog}: error: {message}") + "\n")
+        self.exit(2, inert(f"{self.prog}: error: {message}{_meant(message)}") + "\n")
+
+
+def _meant(message: str) -> str:
+    """``; did you mean 'library'?`` after argparse's "invalid choice: 'librar' (choose from
+    'new', ...)", when one choice is close; else ""."""
+    found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+    if found is None:
+        return ""
+    from tracker.did_you_mean import closest  # only on this error: it loads the encounter
+
+    choices = re.findall(r"'([^']*)'", found.group(2))
+    near = closest(found.group(1), choices)
+    return f"; did you mean '{near[0]}'?" if near else ""
 
 
 class Version(argparse.Action):
