@@ -379,6 +379,18 @@ def _continues(history: History, demo: Listing, played: History) -> bool:
     return len(ours) >= len(theirs) and all(ours[i] == theirs[i] for i in range(len(theirs)))
 
 
+def located(path: Path, folder: Path) -> Path:
+    """The save a command line names: the path as given when there is something there (or it
+    names a folder); else the saves folder's save of that name, with or without ``.fight``
+    (``tracker forecast my-fight``), when it has one; else the path as given (refused then)."""
+    if os.path.lexists(path) or path.parent != Path():
+        return path
+    for name in (path.name, path.name + SUFFIX):
+        if (folder / name).is_file():
+            return folder / name
+    return path
+
+
 def is_demo(path: Path) -> bool:
     return path.name.startswith(DEMO_PREFIX)
 

@@ -29,6 +29,34 @@ def save(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.parametrize("name", ["brawl", "brawl.fight"])
+def test_a_save_is_found_by_its_name_in_the_saves_folder(save: Path, name: str) -> None:
+    elsewhere = save.parent / "elsewhere"
+    elsewhere.mkdir()
+    args = ("--saves", str(save.parent), "forecast", name, "--runs", "5", "--jobs", "1")
+    done = tracker(*args, cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert "Who wins" in done.stdout
+
+
+def test_a_name_in_no_folder_is_no_such_file(save: Path) -> None:
+    done = tracker("--saves", str(save.parent), "forecast", "nothere", cwd=save.parent)
+    assert (done.returncode, done.stderr) == (2, "tracker: nothere: no such file\n")
+
+
+def test_a_file_here_comes_before_the_saves_folders_of_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    (folder / "fight.fight").write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert storage.located(Path("fight"), folder) == folder / "fight.fight"
+    assert storage.located(Path("x/fight"), folder) == Path("x/fight")  # a path is a path
+    (tmp_path / "fight").write_text("")
+    assert storage.located(Path("fight"), folder) == Path("fight")
+
+
 def first_fighter(save: Path) -> Combatant[Any]:
     return storage.read(save).state.combatants[0]
 

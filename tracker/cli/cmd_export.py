@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return with_saves(args, report)
+    return with_saves(args, report, named=True)
 
 
 def report(args: argparse.Namespace) -> int:

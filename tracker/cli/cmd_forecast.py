@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     # Before the save is read, while this process holds the rules alone: the workers are
     # forked from it then, ready in milliseconds with nothing else loaded.
     args.workers = Workers(args.jobs)
-    return with_saves(args, play_out)
+    return with_saves(args, play_out, named=True)
 
 
 def play_out(args: argparse.Namespace) -> int:

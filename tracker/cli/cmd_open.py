@@ -17,4 +17,4 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return with_saves(args, play)
+    return with_saves(args, play, named=True)

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return with_saves(args, replay)
+    return with_saves(args, replay, named=True)
 
 
 def replay(args: argparse.Namespace) -> int:

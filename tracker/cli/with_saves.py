@@ -8,9 +8,12 @@ import sys
 from collections.abc import Callable
 
 
-def with_saves(args: argparse.Namespace, go: Callable[[argparse.Namespace], int]) -> int:
+def with_saves(
+    args: argparse.Namespace, go: Callable[[argparse.Namespace], int], *, named: bool = False
+) -> int:
     """``go(args)`` with ``args.saves`` set (and ``args.user_saves``: whether it is the
-    user's own folder, not one given by ``--saves``)."""
+    user's own folder, not one given by ``--saves``); with ``named``, ``args.file`` may be a
+    save's name in that folder (``storage.located``)."""
     from rules.errors import Rejected
     from rules.text import inert
     from tracker import defaults, storage
@@ -20,6 +23,8 @@ def with_saves(args: argparse.Namespace, go: Callable[[argparse.Namespace], int]
     args.user_saves = args.saves is None
     if args.user_saves:
         args.saves = defaults.saves_folder()
+    if named:
+        args.file = storage.located(args.file, args.saves)
 
     try:
         return go(args)
