@@ -8,14 +8,16 @@ line on stderr):
     ``add_arguments(parser: Parser) -> None``: the options of ``tracker roll <name>`` (the
     tracker adds ``--seed`` and ``--json`` after them);
     ``roll(args: Arguments, dice: DiceSource) -> RollReport``: one roll;
-    ``EXAMPLE: tuple[str, ...]``: the options of a typical roll.
+    ``EXAMPLE: tuple[str, ...]``: the options of a typical roll;
+    ``HELP: str`` (optional): what it rolls, in ``tracker roll --help``.
 
 ``rules/systems/<name>/odds_cli.py`` (light: no msgspec, nothing of the system's model, so
 ``tracker odds`` starts quickly)
     ``add_arguments(parser: Parser) -> None``: the options of ``tracker odds <name>`` (the
     tracker adds ``--json``);
     ``answer(args: Arguments) -> rules.odds.Odds``: the exact odds of what they describe;
-    ``EXAMPLE: tuple[str, ...]``: the options of a typical question.
+    ``EXAMPLE: tuple[str, ...]``: the options of a typical question;
+    ``HELP: str`` (optional): what its odds are for, in ``tracker odds --help``.
 
 A value the options' types cannot refuse is refused with ``rules.errors.Rejected`` and a
 one-line message naming the option.

@@ -92,6 +92,16 @@ def test_headless_roll_does_not_load_textual() -> None:
     assert out.strip().endswith("False")
 
 
+@pytest.mark.parametrize("command", ["odds", "roll"])
+def test_the_help_says_what_each_systems_odds_and_rolls_are_for(command: str) -> None:
+    said = " ".join(tracker(command, "--help").stdout.split())
+    parts = [registry.part(name, f"{command}_cli") for name in registry.names()]
+    helps = [part.HELP for part in parts if part is not None and hasattr(part, "HELP")]
+    assert helps, "no system says what its odds are for"
+    for help_ in helps:
+        assert help_ in said
+
+
 @pytest.mark.parametrize("system", registry.names())
 def test_headless_odds_load_no_msgspec_and_no_system_module(system: str) -> None:
     """``tracker odds`` starts fast: only the msgspec-free tables and the odds engine load."""

@@ -18,5 +18,8 @@ def add_systems(command: str, parser: argparse.ArgumentParser, building: Buildin
     for name in [building.only] if building.only else systems():
         module = headless.command_part(command, name)
         if module is not None:
-            help_ = f"a {name} roll" if command == "roll" else f"{name} odds"
-            headless.add_arguments(command, module, chosen.add_parser(name, help=help_))
+            said = f"a {name} roll" if command == "roll" else f"{name} odds"
+            help_ = getattr(module, "HELP", said)
+            headless.add_arguments(
+                command, module, chosen.add_parser(name, help=help_, description=help_)
+            )

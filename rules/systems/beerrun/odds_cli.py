@@ -17,6 +17,7 @@ from .table import parse_pool
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
 
+HELP = "a pool against another: the chance of each upper hand and each count of successes kept"
 EXAMPLE = ("--pool", "d12,d8", "--against", "d10,d6")
 
 

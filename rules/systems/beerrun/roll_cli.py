@@ -15,6 +15,7 @@ from .odds_cli import pool_arguments, pools_from
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
 
+HELP = "a pool against another, sorted and compared pair by pair"
 EXAMPLE = ("--pool", "d12,d8,d6", "--against", "d10,d10,d4")
 SIDE = {"top": "pool", "bottom": "against", "tie": None}
 

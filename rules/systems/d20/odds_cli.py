@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
     from rules.odds import Odds
 
+HELP = (
+    "an attack against an Armour Class: the chance of a miss, a hit and a critical; "
+    "with --damage, its damage and the chance it drops a target"
+)
 EXAMPLE = ("--attack", "5", "--ac", "15", "--advantage")
 MAX_AC = 40
 

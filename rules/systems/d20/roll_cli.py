@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from rules.dice import DiceSource
     from rules.headless import Arguments, Parser
 
+HELP = "an attack against an Armour Class, with its damage"
 EXAMPLE = ("--attack", "5", "--ac", "15", "--damage", "1d8+3 slashing")
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
 
 DICE_NAMES = [kind for kind, _ in DICE]
+HELP = "a check between two totals: the chance of each threshold band"
 EXAMPLE = (
     "--attacker-dice", "2d10", "--attacker", "3", "--defender-dice", "1d20", "--defender", "1",
 )  # fmt: skip

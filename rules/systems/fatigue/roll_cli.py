@@ -25,6 +25,7 @@ from .odds_cli import check_arguments, fumble_of, penalty_of
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
 
+HELP = "a check between two totals"
 EXAMPLE = ("--attacker", "3", "--defender", "2")
 
 

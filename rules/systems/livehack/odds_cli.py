@@ -15,6 +15,7 @@ from .odds import opposed_odds
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
 
+HELP = "an opposed Boon/Bane roll: the chance of each tier"
 EXAMPLE = ("--attacker", "5", "--defender", "2")
 
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
 
 COMPONENTS = ("skill", "attribute", "specialty", "bond")
+HELP = "an opposed Boon/Bane roll (or a joint one)"
 EXAMPLE = ("--attacker", "5", "--defender", "3")
 
 

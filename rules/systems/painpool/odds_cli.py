@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 DICE = re.compile(r"([0-9]*)d([0-9]+)")  # the count may be left out, as in Beer Run: d8
 MAX_DICE = 30
+HELP = "three hero pools against a Pain Pool: the chance of each result"
 EXAMPLE = ("--power", "2d8", "--precision", "1d6", "--possibility", "1d4", "--pain", "5d6")
 
 

@@ -16,6 +16,7 @@ from .table import PAIN_DIE
 if TYPE_CHECKING:
     from rules.headless import Arguments, Parser
 
+HELP = "three hero pools against a Pain Pool"
 EXAMPLE = ("--power", "3d8", "--precision", "2d6", "--possibility", "1d4", "--pain", "9d6")
 
 
