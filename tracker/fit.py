@@ -23,6 +23,9 @@ SEPARATOR = "  ·  "
 GLYPH_WORD = re.compile(r"(?<!\S)[^\w\s]+(?:\s+|$)")
 LETTERS = re.compile(r"[^\W\d_]+")
 SHORTEST_WORD = 3  # letters a word is shortened to at the most, before its cell is cut
+# A column's label is a word or two read at a glance: one shorter than this stays whole
+# ("Rolls" is never "Rol.", which saves one cell and reads as nothing).
+LABEL_WORD = 6
 
 
 # --- parts of a line that wrap -----------------------------------------------------------------
@@ -77,11 +80,14 @@ def _lines(parts: Sequence[Part], width: int, separator: str) -> list[Text]:
 # --- abbreviating a cell -------------------------------------------------------------------------
 
 
-def abbreviate(text: Text, width: int, glyphs: bool = False, cut: bool = True) -> Text:
+def abbreviate(
+    text: Text, width: int, glyphs: bool = False, cut: bool = True, whole_under: int = 0
+) -> Text:
     """``text`` in at most ``width`` cells, keeping its styles: as it is if it fits; else
     (``glyphs``) without its words of symbols only (a bar that repeats the number beside it);
-    else with long words shortened (``Incapacitated`` to ``Incapac.``, down to three letters);
-    else (``cut``) cut, with an ellipsis."""
+    else with long words shortened (``Incapacitated`` to ``Incapac.``, down to three letters;
+    a word of fewer than ``whole_under`` letters stays whole); else (``cut``) cut, with an
+    ellipsis."""
     if text.cell_len <= width:
         return text
     if glyphs:
@@ -95,7 +101,7 @@ def abbreviate(text: Text, width: int, glyphs: bool = False, cut: bool = True) -
             [
                 (m.start() + letters, m.end(), ".")
                 for m in LETTERS.finditer(text.plain)
-                if len(m.group()) > letters + 1
+                if len(m.group()) > letters + 1 and len(m.group()) >= whole_under
             ],
         )
         if shorter.cell_len <= width:
@@ -168,7 +174,15 @@ class Column:
     def shortest(self) -> int:
         """The narrowest it goes uncut: its label and cells as short as words go."""
         cells = (_fitted_width(p, 0, self.glyphs, cut=False) for p in self.plains)
-        return max(_fitted_width(self.label.plain, 0, False, cut=False), *cells)
+        return max(_fitted_width(self.label.plain, 0, False, False, LABEL_WORD), *cells)
+
+    @cached_property
+    def whole(self) -> int:
+        """The narrowest it shows every word of its cells whole (their bars may go)."""
+        cells = (
+            _fitted_width(p, 0, self.glyphs, cut=False, whole_under=1 << 16) for p in self.plains
+        )
+        return max(_fitted_width(self.label.plain, 0, False, False, LABEL_WORD), *cells)
 
     @cached_property
     def floor(self) -> int:
@@ -176,7 +190,7 @@ class Column:
         never its label, nor a column of numbers (a cut number would mislead)."""
         if not any(LETTERS.search(plain) for plain in self.plains):
             return self.shortest
-        label = _fitted_width(self.label.plain, 0, False, cut=False)
+        label = _fitted_width(self.label.plain, 0, False, False, LABEL_WORD)
         return min(self.natural, max(label, min(self.shortest, self.limit)))
 
     @cached_property
@@ -190,10 +204,14 @@ class Column:
         known = self._sizes.get(width)
         if known is None:
             glyphs = self.glyphs and width < self.natural_cells
-            label = _fitted_width(self.label.plain, width, False)
+            label = _fitted_width(self.label.plain, width, False, True, LABEL_WORD)
             known = max(label, *(_fitted_width(p, width, glyphs) for p in self.plains))
             self._sizes[width] = known
         return known
+
+    def fit_label(self, width: int) -> Text:
+        """Its label fitted to ``width``: only its long words shortened (``LABEL_WORD``)."""
+        return abbreviate(self.label, width, whole_under=LABEL_WORD)
 
     def fit_cell(self, cell: Text, width: int) -> Text:
         """A cell of this column fitted to ``width``. Once the column gives way, no cell keeps
@@ -204,7 +222,9 @@ class Column:
 
 
 @lru_cache(maxsize=1 << 16)
-def _fitted_width(plain: str, width: int, glyphs: bool, cut: bool = True) -> int:
+def _fitted_width(
+    plain: str, width: int, glyphs: bool, cut: bool = True, whole_under: int = 0
+) -> int:
     """The cells a text of this plain string takes once fitted to ``width`` (``glyphs``:
     without its words of symbols). Remembered: a long fight's cells repeat, refit after
     refit."""
@@ -212,7 +232,7 @@ def _fitted_width(plain: str, width: int, glyphs: bool, cut: bool = True) -> int
         plain = without_glyphs(Text(plain)).plain
     if cell_len(plain) <= width:
         return cell_len(plain)
-    return abbreviate(Text(plain), width, cut=cut).cell_len
+    return abbreviate(Text(plain), width, cut=cut, whole_under=whole_under).cell_len
 
 
 def fit_columns(

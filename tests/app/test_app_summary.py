@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from textual.coordinate import Coordinate
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
@@ -17,7 +18,8 @@ from tests.picks import a_demo, has_stat_columns
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
-from tracker.screens.summary import COUNTING, SummaryScreen
+from tracker.fit import LABEL_WORD
+from tracker.screens.summary import COUNTING, FIXED, SummaryScreen
 from tracker.session import EncounterSession
 
 SMALL, LARGE = (80, 24), (160, 48)
@@ -96,3 +98,46 @@ async def test_the_figures_are_counted_off_the_ui_thread(tmp_path: Path) -> None
         assert COUNTING not in text
         first = app.session.state.combatants[0].name
         assert " rounds · " in text and f" {first} " in text
+
+
+def shortened_words(shown: str, whole: str) -> list[str]:
+    """The words of ``whole`` that ``shown`` (its fitted form) has shortened ("Rol." of
+    "Rolls")."""
+    words = whole.split()
+    return [
+        word
+        for cut in shown.split()
+        if cut.endswith(".") and cut not in words
+        for word in words
+        if word.startswith(cut[:-1]) and word != cut
+    ]
+
+
+async def check_words_whole(app: TrackerApp, pilot: Pilot[None], width: int) -> None:
+    """At ``width``: no label loses a word shorter than LABEL_WORD, no stat cell any word."""
+    await pilot.resize_terminal(width, 24)
+    await pilot.pause()
+    assert isinstance(app.screen, SummaryScreen) and app.screen.summary is not None
+    app.screen.fill_table()
+    table = app.screen.query_one("#summary-table", DataTable)
+    fighters = app.screen.summary.fighters
+    stats = {label: i for i, label in enumerate(app.screen.summary.columns)}
+    for key, column in table.columns.items():
+        label = column.label.plain.strip()
+        full = next((name for name in (*stats, *(f[0] for f in FIXED), "Init")
+                     if shortened_words(label, name) or label == name), label)  # fmt: skip
+        assert all(len(word) >= LABEL_WORD for word in shortened_words(label, full)), (width, label)
+        if full in stats:
+            for row, fighter in enumerate(fighters):
+                cell = table.get_cell_at(Coordinate(row, table.get_column_index(key)))
+                stat = fighter.stats[stats[full]]
+                assert shortened_words(cell.plain, stat) == [], (width, cell.plain, stat)
+
+
+@pytest.mark.parametrize("demo", DEMO_NAMES)
+async def test_labels_and_stats_are_never_shortened_past_reading(tmp_path: Path, demo: str) -> None:
+    app = demo_app(tmp_path, demo)
+    async with app.run_test(size=SMALL) as pilot:
+        await open_summary(app, pilot)
+        for width in range(80, 121, 4):
+            await check_words_whole(app, pilot, width)

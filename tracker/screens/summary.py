@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Label, Static
 from textual.worker import get_current_worker
 
 from rules.outcome import Outcome, Summary, luck_text
-from tracker.fit import Column, abbreviate, fit_columns
+from tracker.fit import Column, fit_columns
 
 COUNTING = "Counting the fight's figures…"
 # (label, rank, limit, glyphs) of the columns before the sheet's stats; a lower rank gives way
@@ -159,12 +159,12 @@ class SummaryScreen(ModalScreen[None]):
         if len(self.summary.fighters) + 1 > self._rows_shown():
             space -= table.styles.scrollbar_size_vertical
         widths = fit_columns(columns, space, 1, protect=KEPT)
-        # Rather than shorten what the fight did, leave the last of the sheet's stats out
-        # (the combatants pane shows them all).
+        # Rather than shorten what the fight did, or a stat's words ("dyi." for "dying"),
+        # leave the last of the sheet's stats out (the combatants pane shows them all).
         while len(columns) > len(fixed(self.summary)) and any(
-            width < column.natural
+            0 < width < (column.natural if column.rank >= KEPT else column.whole)
             for column, width in zip(columns, widths, strict=True)
-            if column.rank >= KEPT
+            if column.rank < NAME_RANK
         ):
             columns.pop()
             widths = fit_columns(columns, space, 1, protect=KEPT)
@@ -174,7 +174,7 @@ class SummaryScreen(ModalScreen[None]):
         # A cell of space before each column but the first (after a right-aligned number
         # would be trimmed away).
         for place, (index, width) in enumerate(shown):
-            label = abbreviate(columns[index].label, width)
+            label = columns[index].fit_label(width)
             table.add_column(Text(" " * bool(place)) + label, width=width + bool(place))
         for row, fighter in enumerate(self.summary.fighters):
             cells = [columns[i].fit_cell(columns[i].cells[row], width) for i, width in shown]

@@ -23,7 +23,7 @@ from textual.widgets import DataTable
 from rules.encounter import Combatant, Encounter
 from rules.registry import get_system
 from rules.solo import policy_of
-from tracker.fit import Column, abbreviate, fit_columns
+from tracker.fit import Column, fit_columns
 
 Row = tuple[Text, ...]
 ColumnSpec = tuple[str, str, int, int, bool]  # key, label, rank, limit, glyphs
@@ -165,7 +165,7 @@ class CombatantsPane(DataTable[Text]):
             self.cell_padding = layout.padding
             for index, width in layout.shown:
                 column = layout.columns[index]
-                label = abbreviate(column.label, width)
+                label = column.fit_label(width)
                 self.add_column(label, key=specs[index][0], width=width + layout.gap)
             self._columns_for = layout.columns_for
             self._rows = {}
