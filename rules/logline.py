@@ -33,5 +33,8 @@ def spans(*parts: str | Span) -> Line:
 
 
 def plural(count: int, word: str) -> str:
-    """``1 failure``, ``2 failures``: a count and its noun, as a log line says it."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    """``1 failure``, ``2 failures``, ``3 successes``: a count and its noun, as a log line
+    says it."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}{'es' if word.endswith(('s', 'sh', 'ch', 'x')) else 's'}"

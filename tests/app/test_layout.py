@@ -307,33 +307,8 @@ async def notices_clear_of_a_dialog(app: TrackerApp, keys: tuple[str, ...]) -> N
         for button in app.screen.query(Button):
             row = lines[button.region.y + 1]  # its label's row
             assert str(button.label) in row
-        await pilot.press("escape")  # the dialog closes: the newest is the screen's again
-        await until(pilot, lambda: "A notice that would" in screen_text(app), "the newest")
-
-
-@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x48"])
-async def test_notifications_on_the_encounter_never_hide_the_newest_log_lines(
-    tmp_path: Path, size: tuple[int, int]
-) -> None:
-    app = demo_app(a_demo(demo_waits), tmp_path)
-    async with app.run_test(size=size, notifications=True) as pilot:
-        await pilot.pause()
-        header = screen_text(app).splitlines()[:2]
-        for number in range(3):  # a stack of them, each over two lines
-            app.notify(f"Notice {number}, long enough to wrap onto two lines", timeout=PATIENCE)
-        await until(pilot, lambda: "Notice 2" in screen_text(app), "the notices")
-        log = app.screen.query_one(RollLog).region
-        newest = log._replace(y=log.y + log.height // 2, height=log.height - log.height // 2)
-        covered = {
-            (x, y)
-            for severity in (".-information", ".-warning", ".-error")
-            for toast in app.screen.query(severity)
-            for y in range(toast.region.y, toast.region.bottom)
-            for x in range(toast.region.x, toast.region.right)
-        }
-        assert covered and not any(newest.contains(x, y) for x, y in covered)
-        assert screen_text(app).splitlines()[:2] == header
-        assert "Notice 2, long enough" in screen_text(app)  # the newest shows whole
+        await pilot.press("escape")  # the dialog closes: the notices are the screen's again
+        await until(pilot, lambda: "A notice long enough" in screen_text(app), "the notices")
 
 
 def test_short_notifications_go_sooner() -> None:

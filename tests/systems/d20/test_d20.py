@@ -10,6 +10,7 @@ from rules.conditions import Duration
 from rules.dice import ScriptedDice
 from rules.engine import decide, describe, fold_onto
 from rules.errors import Rejected
+from rules.logline import plural
 from rules.registry import get_system
 from rules.systems.d20.events import (
     LEGENDARY,
@@ -163,6 +164,7 @@ def test_a_death_saves_line_counts_one_success_and_one_failure_in_the_singular()
     state, events = run(dying_hero(), D20DeathSave("c2"), 10)
     text = describe(state, events[0]).plain
     assert "(1 success, 0 failures)" in text
+    assert plural(3, "success") == "3 successes" and plural(2, "failure") == "2 failures"
 
 
 def test_a_natural_20_brings_1_hit_point_back():
