@@ -282,7 +282,8 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
     """The history in a save, fast: the log is not replayed.
 
     Every record is decoded once, to check it (a checksum only catches accidents: a crafted
-    save has a good one), then left as bytes until something reads it. The snapshot's state
+    save has a good one), and kept: reading it later decodes nothing again (its texts are
+    made inert when it is first read). The snapshot's state
     is used as stored once its records in effect are checked to fit; ``decode`` refolds it.
     Records from the journal are then applied one by one, as they were when first made.
     """
@@ -294,8 +295,7 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
     types = codec(header.system)
     try:
         lazy = types.lazy.decode(_body(data))
-        _check_records(lazy, types.record)
-        log = RecordLog(lazy.records, lambda raw: inert_value(types.record.decode(raw)))
+        log = RecordLog(_checked(lazy, types.record), inert_value)
         history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state))
         for record in more or []:
             history._replay(record)
@@ -310,17 +310,17 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
     return history
 
 
-def _check_records(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any]) -> None:
-    """Every record decodes as one of the system's, and the records in effect and undone
-    are ones that can be (raises msgspec's errors or SnapshotError)."""
+def _checked(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any]) -> list[Record]:
+    """The records, each decoded as one of the system's (and kept: decoded again when read,
+    a long fight's replay decoded every record twice), once the records in effect and undone
+    are found to be ones that can be (raises msgspec's errors or SnapshotError)."""
     if len(lazy.records) != lazy.record_count:
         raise SnapshotError("the file is damaged (its record count does not match its log)")
     wide = _wide(lazy.records)
-    records = (decoder.decode(raw) for raw in lazy.records)
-    changes = [
-        isinstance(_within_bounds(record) if n in wide else record, Applied)
-        for n, record in enumerate(records)
-    ]
+    records: list[Record] = [decoder.decode(raw) for raw in lazy.records]
+    for n in wide:
+        _within_bounds(records[n])
+    changes = [isinstance(record, Applied) for record in records]
     _within_bounds(lazy.state)
     if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
         raise SnapshotError("the file is damaged (it names records its log does not hold)")
@@ -328,6 +328,7 @@ def _check_records(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any
         raise SnapshotError("the file is damaged (its records in effect are not all changes)")
     if len(set(lazy.done + lazy.undone)) != len(lazy.done) + len(lazy.undone):
         raise SnapshotError("the file is damaged (a record is in effect twice)")
+    return records
 
 
 # MessagePack's floats, its 32- and 64-bit integers, its strings of 256 bytes or more and its
