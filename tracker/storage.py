@@ -36,9 +36,10 @@ class SaveLocked(SaveError):
     """Another process is writing this save."""
 
 
-# A 100,000-record fight is 17-21 MB (docs/performance.md): anything past this is not a save,
-# and is refused from its size alone, before a byte of it is read. With snapshot.MAX_RECORDS
-# it bounds the memory an opened save takes (about 300 MB at worst).
+# A 100,000-record fight was 24 MB before its records were compressed (format 5: under 1 MB,
+# docs/performance.md): anything past this is not a save, and is refused from its size alone,
+# before a byte of it is read. With snapshot.MAX_RECORDS and snapshot.MAX_UNPACKED (what its
+# records may unpack to: this much) it bounds the memory an opened save takes.
 MAX_BYTES = 64 * 1024 * 1024
 _MAX_MB = MAX_BYTES // 2**20
 
