@@ -269,8 +269,8 @@ def load(path: Path) -> Loaded:
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
     """No garbage collection while a save is decoded: its records are kept as decoded, a
-    long fight's million objects, none in a cycle, and the collector walking them again and
-    again as they came took longer than decoding them (2.7x the open of 100,000 records)."""
+    long fight's many objects, none in a cycle, and the collector walking them again and
+    again as they came made the open of 100,000 records take 1.1-1.9 s, not 0.42 s."""
     paused = gc.isenabled()
     gc.disable()
     try:
