@@ -1,8 +1,10 @@
 """Save benchmark: append cost as the log grows, open and seek time, bytes per event.
 
-Run: ``.venv/bin/python bench/saves.py [--write]``. Figures are medians measured side by side
-in one run; ``--write`` puts the table into docs/performance.md. Compare the ratios, not
-the absolute times: machines differ.
+Run: ``.venv/bin/python bench/saves.py [--before DIR] [--write]``. Figures are medians measured
+side by side in one run; ``--write`` puts the table into docs/performance.md. Compare the
+ratios, not the absolute times: machines differ. ``--before DIR`` (an older checkout, e.g. a
+``git worktree`` of main) has that checkout write each fight too (read from the save as
+format 4 wrote it), and its bytes per event stand beside this checkout's.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -19,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.big import default_roll
 from bench.doc import write_block
+from bench.replay import as_format_4
 from rules.commands import AddCombatant, AddNote, NextTurn
 from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
@@ -65,11 +69,33 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def measure(folder: Path, size: int) -> dict[str, float]:
+# Run by an older checkout: its own code first on the path, a save read and written again.
+REWRITE = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from tracker import storage
+storage.write(Path({copy!r}), storage.read(Path({path!r})))
+"""
+
+
+def written_before(root: Path, path: Path) -> int:
+    """The bytes of the save at ``path`` as the checkout at ``root`` writes it."""
+    older = path.with_name(f"older-{path.name}")
+    older.write_bytes(as_format_4(path.read_bytes()))
+    copy = path.with_name(f"rewritten-{path.name}")
+    code = REWRITE.format(root=str(root), copy=str(copy), path=str(older))
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return copy.stat().st_size
+
+
+def measure(folder: Path, size: int, before: Path | None = None) -> dict[str, float]:
     history = fight(size)
     path = folder / f"bench-{size}.fight"
     storage.write(path, history)
-    bytes_per_event = path.stat().st_size / len(history.effective_events())
+    events = len(history.effective_events())
+    bytes_per_event = path.stat().st_size / events
+    older = written_before(before, path) / events if before else 0.0
 
     session = EncounterSession(storage.read(path), SeededDice(1), path)
     session.COMPACT_EVERY = 10**9  # appends only: compaction is measured on its own
@@ -112,15 +138,18 @@ def measure(folder: Path, size: int) -> dict[str, float]:
         "timeline": timeline_build * 1000,
         "seek": median_ms(seeks),
         "bytes": bytes_per_event,
+        "before": older,
     }
 
 
 def table(results: dict[int, dict[str, float]]) -> str:
     base = results[SIZES[0]]["append"]
+    before = all(r["before"] for r in results.values())
     lines = [
         "| records in the log | append one event (median) | vs 10 records | compact (snapshot) "
-        "| open | build replay timeline | seek to a random event (median) | bytes per event |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| open | build replay timeline | seek to a random event (median) | bytes per event |"
+        + (" before | ratio |" if before else ""),
+        "|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if before else ""),
     ]
     for size, r in results.items():
         cells = [
@@ -133,6 +162,8 @@ def table(results: dict[int, dict[str, float]]) -> str:
             f"{r['seek']:.3f} ms",
             f"{r['bytes']:.0f}",
         ]
+        if before:
+            cells += [f"{r['before']:.0f}", f"{r['bytes'] / r['before']:.3f}x"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -140,9 +171,10 @@ def table(results: dict[int, dict[str, float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument("--before", type=Path, help="an older checkout, its save sizes beside")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        results = {size: measure(Path(folder), size) for size in SIZES}
+        results = {size: measure(Path(folder), size, args.before) for size in SIZES}
     text = table(results)
     print(text)
     if args.write:

@@ -4,8 +4,8 @@ The log only grows: undo and redo are records of their own, so a journal can be 
 to and a replay sees them. Each ``Applied`` record holds the events of one command, which
 is the unit of undo.
 
-A history opened from a save is lazy: its records stay as undecoded bytes until something
-reads them, and the state after each record is computed only when undo needs it.
+A history opened from a save is lazy: the state after each record is computed only when undo
+needs it, and its records are made inert only when something reads them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Any, Generic, Protocol, TypeAlias, TypeVar, overload
 
-import msgspec
 from msgspec import Meta, Struct
 
 from rules.bounds import SAVED_COUNT
@@ -56,18 +55,23 @@ class HistoryView(Protocol):
     def recent_events(self, limit: int = RECENT) -> Iterator[Event]: ...
 
 
-RecordDecoder: TypeAlias = Callable[[msgspec.Raw], Record]
+RecordFinish: TypeAlias = Callable[[Record], Record]
 
 
 class RecordLog:
-    """The records of a log, in order. Those read from a save are decoded on first use, by
-    ``decode`` (the decoder of the save's system)."""
+    """The records of a log, in order. Those read from a save were decoded as it was opened
+    (to check them, and kept: a record is decoded once); each is finished by ``finish`` (made
+    inert) on first use, so opening a long fight does not walk every text it holds."""
 
-    def __init__(
-        self, items: Iterable[Record | msgspec.Raw] = (), decode: RecordDecoder | None = None
-    ) -> None:
-        self._items: list[Record | msgspec.Raw] = list(items)
-        self._decode = decode
+    def __init__(self, items: Iterable[Record] = (), finish: RecordFinish | None = None) -> None:
+        self._items: list[Record] = list(items)
+        self._finish = finish
+        # 1 where a record is still as read, 0 once finished (one byte a record, no objects).
+        self._unfinished = bytearray(b"\x01" if finish else b"\x00") * len(self._items)
+        # The save format's compressed blocks of the first records (``rules.snapshot``), kept
+        # so that a compaction does not compress again what it wrote or read before: the log
+        # only grows, so a block once full never changes.
+        self.packed: list[bytes] = []
 
     def __len__(self) -> int:
         return len(self._items)
@@ -82,11 +86,10 @@ class RecordLog:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._items)))]
         item = self._items[index]
-        if isinstance(item, msgspec.Raw):
-            if self._decode is None:
-                raise ValueError("a record read from a save, with no decoder for its system")
-            item = self._decode(item)
+        if self._unfinished[index] and self._finish is not None:
+            item = self._finish(item)
             self._items[index] = item
+            self._unfinished[index] = 0
         return item
 
     def __iter__(self) -> Iterator[Record]:
@@ -100,9 +103,11 @@ class RecordLog:
 
     def append(self, record: Record) -> None:
         self._items.append(record)
+        self._unfinished.append(0)
 
-    def encodable(self) -> list[Record | msgspec.Raw]:
-        """The records as they can be written: undecoded ones go out as the bytes they were."""
+    def encodable(self) -> list[Record]:
+        """The records as they can be written: those not yet finished go out as they were
+        read (a reader makes them inert again)."""
         return self._items
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from rules.encounter import Encounter, Event
-from rules.engine import apply
+from rules.engine import apply, initial_state
 from rules.events import EncounterCreated, TurnAdvanced
 from rules.history import History
 
@@ -22,13 +22,19 @@ class Timeline:
         self._checkpoints: list[Encounter] = []  # state after event k * every
         self._turns: list[int] = []  # positions where a turn begins
         self._rounds: list[int] = []  # positions where a round begins
-        state: Encounter | None = None
-        for index, (event, before) in enumerate(history.in_effect()):
+        # One fold of its own, not History.in_effect()'s pairs: folding those pairs again
+        # applied every event twice (issue 45).
+        created = self.events[0]
+        assert isinstance(created, EncounterCreated)
+        state = initial_state(created)
+        self._checkpoints.append(state)
+        for index in range(1, len(self.events)):
+            event = self.events[index]
             if isinstance(event, TurnAdvanced):
                 self._turns.append(index)
-                if event.round != before.round:
+                if event.round != state.round:
                     self._rounds.append(index)
-            state = before if isinstance(event, EncounterCreated) else apply(before, event)
+            state = apply(state, event)
             if index % every == 0:
                 self._checkpoints.append(state)
         self.final = history.state

@@ -1,7 +1,10 @@
 """Crash test: the real session, writing real files, killed with SIGKILL again and again.
 
 After every kill the encounter must open and hold exactly the notes that were acknowledged
-(the session returned, so the record was flushed), plus at most the one being written.
+(the session returned, so the record was flushed), plus at most the one being written. The
+writer compacts every few records, so most kills land in the middle of a snapshot packed in
+compressed blocks: with blocks of a few records, too, its full blocks kept from one
+compaction to the next and from one run to the next.
 """
 
 from __future__ import annotations
@@ -13,8 +16,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from rules import snapshot
 from rules.events import NoteAdded
 from tests.picks import a_system
+from tests.storage.support import blocks_of
 from tracker import storage
 
 WRITER = """
@@ -28,7 +35,10 @@ from rules.history import History
 from tracker import storage
 from tracker.session import EncounterSession
 
-path, trial, system = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+from rules import snapshot
+
+path, trial, system, block = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+snapshot.BLOCK = block
 if path.exists():
     opened = storage.open_save(path)
 else:
@@ -49,13 +59,16 @@ def notes_in(path: Path) -> list[str]:
     return [e.text for e in history.effective_events() if isinstance(e, NoteAdded)]
 
 
-def test_sigkill_at_random_moments_loses_at_most_the_record_in_flight(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("block", "trials"), [(snapshot.BLOCK, 12), (20, 6)])
+def test_sigkill_at_random_moments_loses_at_most_the_record_in_flight(
+    tmp_path: Path, block: int, trials: int
+) -> None:
     path = tmp_path / "crash.fight"
     chance = random.Random(20261121)
     sent: list[str] = []  # every note acknowledged so far, in order
-    for trial in range(12):
+    for trial in range(trials):
         writer = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(path), str(trial), a_system()],
+            [sys.executable, "-c", WRITER, str(path), str(trial), a_system(), str(block)],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -76,3 +89,5 @@ def test_sigkill_at_random_moments_loses_at_most_the_record_in_flight(tmp_path: 
             f"the save holds {len(found)} ending {found[-3:]}"
         )
         sent = found
+    if block < snapshot.BLOCK:  # the snapshot left by the last kill: many blocks, kept
+        assert len(blocks_of(path)) > 2

@@ -5,10 +5,8 @@ journal is tied to its save, and every record of a save is checked before it is 
 from __future__ import annotations
 
 import os
-import zlib
 from pathlib import Path
 
-import msgspec
 import pytest
 
 from rules import snapshot
@@ -17,7 +15,7 @@ from rules.commands import AddNote
 from rules.dice import SeededDice
 from rules.events import NoteAdded
 from tests.cli.support import tracker
-from tests.storage.support import fresh
+from tests.storage.support import body_of, fresh, rewrite
 from tracker import files, storage
 from tracker.session import EncounterSession
 
@@ -194,10 +192,9 @@ def crafted(path: Path) -> tuple[bytes, bytes]:
     """A save with four records replaced by junk and its checksum made good again; its
     bytes and its journal's."""
     played(path, "one", "two", "three", "four", "five").close()
-    body = msgspec.msgpack.decode(path.read_bytes()[len(snapshot.MAGIC) + 4 :])
+    body = body_of(path)
     body["records"][1:5] = [12345, "x", None, {"type": "nope"}]
-    data = msgspec.msgpack.encode(body)
-    path.write_bytes(snapshot.MAGIC + zlib.crc32(data).to_bytes(4, "big") + data)
+    rewrite(path, body)
     return path.read_bytes(), storage.journal_path(path).read_bytes()
 
 
@@ -227,10 +224,9 @@ def test_a_crafted_log_that_does_not_fit_is_refused(
 ) -> None:
     path = tmp_path / "crafted.fight"
     played(path, "one", "two").close()
-    body = msgspec.msgpack.decode(path.read_bytes()[len(snapshot.MAGIC) + 4 :])
+    body = body_of(path)
     change(body)  # type: ignore[operator]
-    data = msgspec.msgpack.encode(body)
-    path.write_bytes(snapshot.MAGIC + zlib.crc32(data).to_bytes(4, "big") + data)
+    rewrite(path, body)
     with pytest.raises(storage.SaveError, match=why):
         storage.load(path)
 
@@ -238,10 +234,9 @@ def test_a_crafted_log_that_does_not_fit_is_refused(
 def test_a_name_too_long_to_draw_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "long.fight"
     played(path, "one").close()
-    body = msgspec.msgpack.decode(path.read_bytes()[len(snapshot.MAGIC) + 4 :])
+    body = body_of(path)
     body["state"]["name"] = "N" * 10_000
-    data = msgspec.msgpack.encode(body)
-    path.write_bytes(snapshot.MAGIC + zlib.crc32(data).to_bytes(4, "big") + data)
+    rewrite(path, body)
     done = tracker("--saves", str(tmp_path), "open", str(path))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "length <= 200" in done.stderr
@@ -250,10 +245,9 @@ def test_a_name_too_long_to_draw_is_refused(tmp_path: Path) -> None:
 def with_record(path: Path, event: dict[str, object]) -> None:
     """A save whose second record holds ``event`` (as MessagePack), its checksum made good."""
     played(path, "one", "two").close()
-    body = msgspec.msgpack.decode(path.read_bytes()[len(snapshot.MAGIC) + 4 :])
+    body = body_of(path)
     body["records"][1]["events"] = [event]
-    data = msgspec.msgpack.encode(body)
-    path.write_bytes(snapshot.MAGIC + zlib.crc32(data).to_bytes(4, "big") + data)
+    rewrite(path, body)
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,11 @@ BAD_FILES = {
     "flipped byte": (None, "damaged"),
     "foreign text": (b"# my notes\nnot a save at all\n", "not a combat tracker save"),
     "json": (b'{"format": 1}', "not a combat tracker save"),
-    "newer": (_newer_file(), "newer tracker (format 5; this one reads up to format 4)"),
+    "newer": (
+        _newer_file(),
+        f"newer tracker (format {snapshot.FORMAT + 1}; this one reads up to format "
+        f"{snapshot.FORMAT})",
+    ),
 }
 
 

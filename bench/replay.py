@@ -1,0 +1,152 @@
+"""Replay benchmark: a long fight's save opened and its replay timeline built, beside an older
+checkout (issue 45: the timeline folded every event twice, and every record was decoded twice).
+
+Run: ``.venv/bin/python bench/replay.py [--before DIR] [--runs N] [--write]``, ``DIR`` an older
+checkout (``git worktree add /tmp/old main``). Each run is a fresh process per checkout, the
+checkouts alternated so that both see the same machine load; each opens the same fight from
+a save in its own format (an older checkout gets the save as format 4 wrote it) and builds
+the timeline. Times are CPU seconds of that process (``time.process_time``), so the load of
+other processes counts less; the events applied and records decoded are counted. The
+ratio (this checkout over the older) is what to compare. ``--write`` puts the table into
+docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.doc import write_block  # noqa: E402
+
+# Run in a fresh process, with a checkout's own code first on the path.
+TIMED = """
+import json, sys, time
+sys.path.insert(0, {root!r})
+from rules import history, replay, snapshot
+from rules.engine import apply
+from tracker import storage
+
+counts = {{"applied": 0, "decoded": 0}}
+
+def counting_apply(state, event):
+    counts["applied"] += 1
+    return apply(state, event)
+
+class Counting:
+    def __init__(self, decoder):
+        self.decoder = decoder
+    def decode(self, raw):
+        counts["decoded"] += 1
+        return self.decoder.decode(raw)
+
+codec = snapshot.codec
+snapshot.codec = lambda system: codec(system)._replace(record=Counting(codec(system).record))
+history.apply = replay.apply = counting_apply
+started = time.process_time()
+opened = storage.read(__import__("pathlib").Path({fight!r}))
+read = time.process_time()
+timeline = replay.Timeline(opened)
+built = time.process_time()
+print(json.dumps({{"open": read - started, "timeline": built - read, **counts}}))
+"""
+
+
+def as_format_4(data: bytes) -> bytes:
+    """A save of format 5 as format 4 wrote it: its records as they are, not packed."""
+    import msgspec
+
+    from rules import snapshot
+
+    body = msgspec.msgpack.decode(data[len(snapshot.MAGIC) + 4 :])
+    raws, _ = snapshot.unpack(body.pop("packed"))
+    body.update(format=snapshot.PLAIN, records=raws)
+    encoded = msgspec.msgpack.encode(body)
+    return snapshot.MAGIC + zlib.crc32(encoded).to_bytes(4, "big") + encoded
+
+
+def measured(
+    runs: int, fights: dict[str, Path], roots: dict[str, Path]
+) -> dict[str, list[dict[str, float]]]:
+    for root in roots.values():
+        for package in ("rules", "tracker"):
+            compileall.compile_dir(root / package, quiet=1)
+    found: dict[str, list[dict[str, float]]] = {name: [] for name in roots}
+    for _ in range(runs):
+        for name, root in roots.items():
+            code = TIMED.format(root=str(root), fight=str(fights[name]))
+            done = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            )
+            found[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return found
+
+
+def table(found: dict[str, list[dict[str, float]]], runs: int, label: str) -> str:
+    names = list(found)
+    both = len(names) > 1
+    head = f"| {label} (median of {runs} fresh processes, CPU) | " + " | ".join(names)
+    rows = [head + (" | ratio |" if both else " |"), "|---|" + "---:|" * (len(names) + both)]
+
+    def row(what: str, values: list[float], unit: str) -> None:
+        cells = " | ".join(f"{v * 1000:.0f} ms" if unit == "ms" else f"{v:,.0f}" for v in values)
+        ratio = f" | {values[-1] / values[0]:.2f}x" if both else ""
+        rows.append(f"| {what} | {cells}{ratio} |")
+
+    def median(name: str, key: str) -> float:
+        return statistics.median(run[key] for run in found[name])
+
+    def total(name: str) -> float:
+        return statistics.median(run["open"] + run["timeline"] for run in found[name])
+
+    row("open the save", [median(n, "open") for n in names], "ms")
+    row("build the replay timeline", [median(n, "timeline") for n in names], "ms")
+    row("both", [total(n) for n in names], "ms")
+    row("events applied", [median(n, "applied") for n in names], "")
+    row("records decoded", [median(n, "decoded") for n in names], "")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--combatants", type=int, default=200)
+    parser.add_argument("--entries", type=int, default=20_000)
+    parser.add_argument("--before", type=Path, help="an older checkout, timed beside this one")
+    args = parser.parse_args()
+
+    from bench.big import SYSTEMS, big_fight, log_length
+    from rules.registry import part
+    from tracker import storage
+
+    system = next(name for name in SYSTEMS if part(name, "demo") is not None)
+    fight = big_fight(system, args.combatants, args.entries)
+    label = f"{len(fight.state.combatants)} combatants, {log_length(fight):,} events"
+    with tempfile.TemporaryDirectory() as folder:
+        ours = Path(folder) / f"ours{storage.SUFFIX}"
+        storage.write(ours, fight)
+        fights = {"this checkout": ours}
+        roots = {"this checkout": ROOT}
+        if args.before:
+            older = Path(folder) / f"older{storage.SUFFIX}"
+            older.write_bytes(as_format_4(ours.read_bytes()))
+            fights = {"before": older, **fights}
+            roots = {"before": args.before, **roots}
+        text = table(measured(args.runs, fights, roots), args.runs, label)
+    print(text)
+    if args.write:
+        write_block("replay", text)
+
+
+if __name__ == "__main__":
+    main()
