@@ -104,8 +104,12 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
         return self.find(self.current_id) if self.current_id else None
 
     def find(self, combatant_id: str | None) -> Combatant[S] | None:
-        index = places(self.combatants).get(combatant_id)
-        return None if index is None else self.combatants[index]
+        # ``places`` without its call when it is kept (nearly always): asked many times a move.
+        combatants = self.combatants
+        kept = _PLACES.get(id(combatants))
+        known = kept[1] if kept is not None and kept[0] is combatants else places(combatants)
+        index = known.get(combatant_id)
+        return None if index is None else combatants[index]
 
     def combatant(self, combatant_id: str) -> Combatant[S]:
         found = self.find(combatant_id)
@@ -118,7 +122,10 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
         return found.name if found else fallback
 
     def index_of(self, combatant_id: str | None) -> int:
-        return places(self.combatants).get(combatant_id, -1)
+        combatants = self.combatants  # as ``find``
+        kept = _PLACES.get(id(combatants))
+        known = kept[1] if kept is not None and kept[0] is combatants else places(combatants)
+        return known.get(combatant_id, -1)
 
     def update(self, **changes: object) -> Self:
         return structs.replace(self, **changes)
