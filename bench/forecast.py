@@ -184,34 +184,44 @@ def crowd_figures(root: Path, system: str, count: int, runs: int) -> tuple[float
 
 
 def by_count(roots: dict[str, Path], runs: int, repeats: int) -> list[str]:
-    """Per demo and crowd: CPU per round played, each checkout's ratio to its crowd of 2."""
+    """Per demo and crowd: CPU per round played and each checkout's ratio to its crowd of 2,
+    a round and a turn (a round of 40 has many more turns than one of 2: the same fights,
+    whatever the checkout, as their pinned forecasts say)."""
     names = list(roots)
     head = "| system | combatants | turns a round |"
     rule = "|---|---:|---:|"
     for name in names:
-        head += f" {name}: CPU a round | x the 2's |"
-        rule += "---:|---:|"
+        head += f" {name}: CPU a round | x the 2's | a turn, x the 2's |"
+        rule += "---:|---:|---:|"
     if len(names) == 2:
         head += " after ÷ before |"
         rule += "---:|"
     lines = [head, rule]
+    from rules.registry import get_system
+
     for system in crowd_systems():
         first: dict[str, float] = {}
+        first_turns = 0.0
         for count in COUNTS:
             seen: dict[str, list[float]] = {name: [] for name in names}
-            per_turn: list[float] = []
+            per_round: list[float] = []
             for _ in range(repeats):
                 for name in names:  # alternated: the load of the moment falls on both
                     cpu, rounds, turns = crowd_figures(
                         roots[name], system, count, max(runs // count, 3)
                     )
                     seen[name].append(cpu / rounds)
-                    per_turn.append(turns / rounds)
-            row = f"| {system} | {count} | {statistics.median(per_turn):.1f} |"
+                    per_round.append(turns / rounds)
+            turns_a_round = statistics.median(per_round)
+            first_turns = first_turns or turns_a_round
+            ordered = get_system(system).uses_turn_order  # else every side acts each round
+            row = f"| {system} | {count} | {f'{turns_a_round:.1f}' if ordered else '-'} |"
             for name in names:
                 each = statistics.median(seen[name])
                 first.setdefault(name, each)
-                row += f" {each * 1000:.2f} ms | {each / first[name]:.1f}x |"
+                a_turn = (each / turns_a_round) / (first[name] / first_turns)
+                turn = f"{a_turn:.2f}x" if ordered else "-"
+                row += f" {each * 1000:.2f} ms | {each / first[name]:.1f}x | {turn} |"
             if len(names) == 2:
                 before, after = (statistics.median(seen[name]) for name in names)
                 row += f" **{after / before:.2f}** |"

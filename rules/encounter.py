@@ -29,26 +29,33 @@ E = TypeVar("E")  # a system's own events
 # change them, so a fight's every move finds anyone at once, not by a walk through all of
 # them (issue 45: a forecast of 40). Cleared whole when full: a dict cleared is never seen
 # half-changed by another thread, and building one again is a loop over a turn order.
-_PLACES: dict[int, tuple[tuple[Any, ...], dict[str | None, int]]] = {}
+Places: TypeAlias = dict[str | None, int]
+_PLACES: dict[int, tuple[tuple[Any, ...], Places]] = {}
 KEPT_ORDERS = 8
+# The last of them, looked at first: a move asks about one turn order many times. One value,
+# replaced whole, so a thread reads an old pair or a new one, never half of each.
+_LAST: tuple[tuple[Any, ...], Places] = ((), {})
 
 
-def places(combatants: tuple[Combatant[Any], ...]) -> dict[str | None, int]:
+def places(combatants: tuple[Combatant[Any], ...]) -> Places:
     """Each combatant's place by its id (the first, should a save hold an id twice)."""
+    global _LAST
     found = _PLACES.get(id(combatants))
     if found is not None and found[0] is combatants:
+        _LAST = found
         return found[1]
-    known: dict[str | None, int] = {}
+    known: Places = {}
     for index, combatant in enumerate(combatants):
         known.setdefault(combatant.id, index)
     _remember(combatants, known)
     return known
 
 
-def _remember(combatants: tuple[Combatant[Any], ...], known: dict[str | None, int]) -> None:
+def _remember(combatants: tuple[Combatant[Any], ...], known: Places) -> None:
+    global _LAST
     if len(_PLACES) >= KEPT_ORDERS:
         _PLACES.clear()
-    _PLACES[id(combatants)] = (combatants, known)
+    _LAST = _PLACES[id(combatants)] = (combatants, known)
 
 
 class NoState(Struct, frozen=True, tag="none"):
@@ -104,10 +111,10 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
         return self.find(self.current_id) if self.current_id else None
 
     def find(self, combatant_id: str | None) -> Combatant[S] | None:
-        # ``places`` without its call when it is kept (nearly always): asked many times a move.
+        # The last turn order asked about without a call (nearly always): many times a move.
         combatants = self.combatants
-        kept = _PLACES.get(id(combatants))
-        known = kept[1] if kept is not None and kept[0] is combatants else places(combatants)
+        last = _LAST
+        known = last[1] if last[0] is combatants else places(combatants)
         index = known.get(combatant_id)
         return None if index is None else combatants[index]
 
@@ -123,8 +130,8 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
 
     def index_of(self, combatant_id: str | None) -> int:
         combatants = self.combatants  # as ``find``
-        kept = _PLACES.get(id(combatants))
-        known = kept[1] if kept is not None and kept[0] is combatants else places(combatants)
+        last = _LAST
+        known = last[1] if last[0] is combatants else places(combatants)
         return known.get(combatant_id, -1)
 
     def update(self, **changes: object) -> Self:
