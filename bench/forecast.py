@@ -18,6 +18,15 @@ no messages): the ceiling of any two-job speed-up under the load of the moment.
 Then the CPU time of one simulated fight (the best of K batches of 100, in this process: the
 figure the machine's other load disturbs least). ``--write`` puts the table into
 docs/performance.md.
+
+``--by-count`` (issue 45) measures instead how a fight's cost grows with the combatants in it:
+for each demo, fresh fights of 2, 10, 20 and 40 (``bench/crowd.py``), each played in a fresh
+process (the CPU time of a few runs to a 20-round limit, over the rounds they played: a few
+hundred rounds in all), K times, the median; with ``--before DIR`` (an older checkout, e.g. a
+``git worktree`` of main) its rules are measured beside this one's, alternated, on the same
+crowds. Then Generic d20's fresh four-against-six fight (``tracker new`` as the issue made it),
+``tracker forecast --runs 1000 --jobs 2`` as a whole command, K times each checkout,
+alternated: wall time and CPU. ``--write`` puts those tables into docs/performance.md.
 """
 
 from __future__ import annotations
@@ -36,6 +45,45 @@ from bench.doc import write_block  # noqa: E402
 
 SEED = 20
 WAYS = ("one", "command", "app", "ceiling")
+COUNTS = (2, 10, 20, 40)
+COUNT_ROUNDS = 20  # the round limit of the crowds' runs (a crowd of 40 may never end)
+CROWD = ROOT / "bench" / "crowd.py"
+# One crowd's runs in a fresh process, on the rules of ``root``: the crowd is built by this
+# checkout's bench/crowd.py (an older checkout may have none), on that checkout's rules. The
+# turns are counted by wrapping the core's turn passing (a call a turn: nothing beside a fight).
+BY_COUNT = """
+import importlib.util, sys, time
+sys.path.insert(0, {root!r})
+spec = importlib.util.spec_from_file_location("crowd", {crowd!r})
+crowd = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(crowd)
+import rules.engine as engine
+from rules.forecast import job_bytes, simulate
+job = job_bytes(crowd.crowd({system!r}, {count}), 20, {rounds})
+simulate(job, 0, 1)  # the system loaded, its caches warm
+turns = [0]
+passing = engine._next_turn
+def counted(state):
+    turns[0] += 1
+    return passing(state)
+engine._next_turn = counted
+start = time.process_time()
+tally = simulate(job, 1, 1 + {runs})
+cpu = time.process_time() - start
+print(cpu, sum(length * n for length, n in tally.lengths.items()), turns[0])
+"""
+# Generic d20's four heroes against six foes, fresh (issue 33's fight, issue 40's bound): the
+# stat blocks bundled with it, as `tracker new --add` adds them.
+FRESH_SYSTEM = "d20"
+FRESH_ADD = (
+    "Orla Vance",
+    "Sefi Marrow",
+    "Bram Quill",
+    "Tamsin Holt",
+    "Bog Goblin x4",
+    "Hill Ogre x2",
+)
+TRACKER = "import sys; sys.path.insert(0, {root!r}); from tracker.cli import main; sys.exit(main())"
 
 
 def ceiling(path: Path, runs: int) -> list[float]:
@@ -123,16 +171,155 @@ def demos() -> list[str]:
     return found
 
 
+def crowd_figures(root: Path, system: str, count: int, runs: int) -> tuple[float, int, int]:
+    """CPU seconds, rounds played and turns passed of ``runs`` runs of a crowd of ``count``."""
+    code = BY_COUNT.format(
+        root=str(root), crowd=str(CROWD), system=system, count=count, rounds=COUNT_ROUNDS, runs=runs
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    cpu, rounds, turns = done.stdout.split()
+    return float(cpu), int(rounds), int(turns)
+
+
+def by_count(roots: dict[str, Path], runs: int, repeats: int) -> list[str]:
+    """Per demo and crowd: CPU per round played and each checkout's ratio to its crowd of 2,
+    a round and a turn (a round of 40 has many more turns than one of 2: the same fights,
+    whatever the checkout, as their pinned forecasts say)."""
+    names = list(roots)
+    head = "| system | combatants | turns a round |"
+    rule = "|---|---:|---:|"
+    for name in names:
+        head += f" {name}: CPU a round | x the 2's | a turn, x the 2's |"
+        rule += "---:|---:|---:|"
+    if len(names) == 2:
+        head += " after ÷ before |"
+        rule += "---:|"
+    lines = [head, rule]
+    from rules.registry import get_system
+
+    for system in crowd_systems():
+        first: dict[str, float] = {}
+        first_turns = 0.0
+        for count in COUNTS:
+            seen: dict[str, list[float]] = {name: [] for name in names}
+            per_round: list[float] = []
+            for _ in range(repeats):
+                for name in names:  # alternated: the load of the moment falls on both
+                    cpu, rounds, turns = crowd_figures(
+                        roots[name], system, count, max(runs // count, 3)
+                    )
+                    seen[name].append(cpu / rounds)
+                    per_round.append(turns / rounds)
+            turns_a_round = statistics.median(per_round)
+            first_turns = first_turns or turns_a_round
+            ordered = get_system(system).uses_turn_order  # else every side acts each round
+            row = f"| {system} | {count} | {f'{turns_a_round:.1f}' if ordered else '-'} |"
+            for name in names:
+                each = statistics.median(seen[name])
+                first.setdefault(name, each)
+                a_turn = (each / turns_a_round) / (first[name] / first_turns)
+                turn = f"{a_turn:.2f}x" if ordered else "-"
+                row += f" {each * 1000:.2f} ms | {each / first[name]:.1f}x | {turn} |"
+            if len(names) == 2:
+                before, after = (statistics.median(seen[name]) for name in names)
+                row += f" **{after / before:.2f}** |"
+            lines.append(row)
+            print(row, flush=True)
+    return lines
+
+
+def crowd_systems() -> list[str]:
+    """Every system whose demo plays solo, by name (as ``demos`` finds them)."""
+    from rules.registry import get_system, part
+    from tracker.defaults import systems
+
+    return [n for n in systems() if part(n, "demo") and get_system(n).solo_policies]
+
+
+def fresh_forecast(roots: dict[str, Path], repeats: int) -> list[str]:
+    """The fresh four-against-six fight, ``tracker forecast --runs 1000 --jobs 2``: wall time
+    and CPU (its workers' too) of the whole command, each checkout alternated."""
+    import resource
+    import tempfile
+
+    from rules.registry import names as registered
+
+    if FRESH_SYSTEM not in registered():
+        return []
+    lines = [
+        "| checkout | wall, median (each) | CPU, median |",
+        "|---|---:|---:|",
+    ]
+    seen: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in roots}
+    with tempfile.TemporaryDirectory() as folder:
+        fight = Path(folder) / "fresh.fight"
+        from rules.dice import SeededDice
+        from tracker import library, prepare, storage
+
+        fresh = prepare.new_history(
+            "Fresh", FRESH_SYSTEM, SeededDice(1), library=library.load(None), foes=FRESH_ADD
+        )  # what `tracker new --add ...` saves, its initiative rolled on seeded dice
+        storage.write(fight, fresh)
+        for repeat in range(repeats):
+            for name, root in roots.items():
+                command = [
+                    sys.executable,
+                    "-c",
+                    TRACKER.format(root=str(root)),
+                    "forecast",
+                    str(fight),
+                    "--runs",
+                    "1000",
+                    "--jobs",
+                    "2",
+                    "--seed",
+                    str(repeat + 1),
+                ]
+                used = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                subprocess.run(command, capture_output=True, check=True, cwd=root)
+                wall = time.perf_counter() - start
+                now = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime
+                seen[name][0].append(wall)
+                seen[name][1].append(cpu)
+    for name, (walls, cpus) in seen.items():
+        each = ", ".join(f"{wall:.2f}" for wall in walls)
+        lines.append(
+            f"| {name} | **{statistics.median(walls):.2f} s** ({each}) "
+            f"| {statistics.median(cpus):.2f} s |"
+        )
+    print("\n".join(lines), flush=True)
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--measure", nargs=3, metavar=("WAY", "SAVE", "RUNS"), help="internal")
+    parser.add_argument(
+        "--by-count", action="store_true", help="fights of 2 to 40 combatants, per round played"
+    )
+    parser.add_argument("--count-runs", type=int, default=200, help="runs at 1 combatant")
+    parser.add_argument("--before", type=Path, help="an older checkout measured beside this one")
     args = parser.parse_args()
     if args.measure:
         way, path, runs = args.measure
         print(*measure(way, Path(path), int(runs)))
+        return
+    if args.by_count:
+        roots = {"before": args.before.resolve()} if args.before else {}
+        roots["after" if args.before else "this checkout"] = ROOT
+        lines = by_count(roots, args.count_runs, args.repeats)
+        fresh = fresh_forecast(roots, args.repeats)
+        if args.write:
+            write_block("forecast-count", "\n".join(lines))
+            if fresh:
+                write_block("forecast-fresh", "\n".join(fresh))
         return
     n = f"{args.runs:,}"
     lines = [

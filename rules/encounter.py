@@ -23,6 +23,40 @@ R = TypeVar("R")  # a system's roll events, one of which is the last roll
 X = TypeVar("X")  # a system's per-encounter state
 E = TypeVar("E")  # a system's own events
 
+# Each combatant's place in a turn order by its id, for the last few turn orders asked about
+# (keyed by the tuple's identity, which the entry keeps alive, so no other tuple can take its
+# id): an encounter's combatants are an immutable tuple shared by every value that did not
+# change them, so a fight's every move finds anyone at once, not by a walk through all of
+# them (issue 45: a forecast of 40). Cleared whole when full: a dict cleared is never seen
+# half-changed by another thread, and building one again is a loop over a turn order.
+Places: TypeAlias = dict[str | None, int]
+_PLACES: dict[int, tuple[tuple[Any, ...], Places]] = {}
+KEPT_ORDERS = 8
+# The last of them, looked at first: a move asks about one turn order many times. One value,
+# replaced whole, so a thread reads an old pair or a new one, never half of each.
+_LAST: tuple[tuple[Any, ...], Places] = ((), {})
+
+
+def places(combatants: tuple[Combatant[Any], ...]) -> Places:
+    """Each combatant's place by its id (the first, should a save hold an id twice)."""
+    global _LAST
+    found = _PLACES.get(id(combatants))
+    if found is not None and found[0] is combatants:
+        _LAST = found
+        return found[1]
+    known: Places = {}
+    for index, combatant in enumerate(combatants):
+        known.setdefault(combatant.id, index)
+    _remember(combatants, known)
+    return known
+
+
+def _remember(combatants: tuple[Combatant[Any], ...], known: Places) -> None:
+    global _LAST
+    if len(_PLACES) >= KEPT_ORDERS:
+        _PLACES.clear()
+    _LAST = _PLACES[id(combatants)] = (combatants, known)
+
 
 class NoState(Struct, frozen=True, tag="none"):
     """The per-encounter state of a system that keeps none of its own."""
@@ -77,10 +111,12 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
         return self.find(self.current_id) if self.current_id else None
 
     def find(self, combatant_id: str | None) -> Combatant[S] | None:
-        for combatant in self.combatants:
-            if combatant.id == combatant_id:
-                return combatant
-        return None
+        # The last turn order asked about without a call (nearly always): many times a move.
+        combatants = self.combatants
+        last = _LAST
+        known = last[1] if last[0] is combatants else places(combatants)
+        index = known.get(combatant_id)
+        return None if index is None else combatants[index]
 
     def combatant(self, combatant_id: str) -> Combatant[S]:
         found = self.find(combatant_id)
@@ -93,18 +129,29 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
         return found.name if found else fallback
 
     def index_of(self, combatant_id: str | None) -> int:
-        for index, combatant in enumerate(self.combatants):
-            if combatant.id == combatant_id:
-                return index
-        return -1
+        combatants = self.combatants  # as ``find``
+        last = _LAST
+        known = last[1] if last[0] is combatants else places(combatants)
+        return known.get(combatant_id, -1)
 
     def update(self, **changes: object) -> Self:
         return structs.replace(self, **changes)
 
     def replace_combatant(self, combatant: Combatant[S]) -> Self:
-        return self.update(
-            combatants=tuple([combatant if c.id == combatant.id else c for c in self.combatants])
-        )
+        """The encounter with ``combatant`` in the place of the one with its id (in each
+        such place, should a save hold an id twice; in none when nobody has it). The new turn
+        order holds the same ids in the same places: it is known at once."""
+        combatants = self.combatants
+        known = places(combatants)
+        index = known.get(combatant.id)
+        if index is not None and len(known) == len(combatants):  # each id once: one place
+            filled = list(combatants)
+            filled[index] = combatant
+            changed = tuple(filled)
+        else:
+            changed = tuple([combatant if c.id == combatant.id else c for c in combatants])
+        _remember(changed, known)
+        return self.update(combatants=changed)
 
     def expiry_for(self, combatant_id: str, duration: Duration) -> Expiry | None:
         """Turn a duration chosen now into the point where it ends."""

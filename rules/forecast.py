@@ -27,7 +27,7 @@ from rules.dice import SeededDice
 from rules.encounter import Encounter
 from rules.engine import apply, decide
 from rules.errors import Rejected
-from rules.outcome import outcome
+from rules.outcome import followed, watch
 from rules.registry import get_system
 from rules.snapshot import codec
 from rules.system import Figure
@@ -106,7 +106,8 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
     dice = SeededDice(seed)
     state = all_solo(state)
     start = state.round
-    result = outcome(state)
+    seen = watch(state)
+    result = seen.result
     out_before = set(result.out)
     first: str | None = None
     acted: set[str] = set()
@@ -136,15 +137,19 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
                 break  # nobody left to take a turn: the run ends where it stands
         if passes:
             acted.clear()
-        before = state
         for event in events:
             state = apply(state, event)
         # Who is out depends on the combatants (and the system's state): a move that changed
-        # neither (a turn passed, a roll not yet applied) leaves the outcome as it was.
-        if state.combatants is not before.combatants or (
-            state.system_state is not before.system_state
+        # neither (a turn passed, a roll not yet applied) leaves the outcome as it was; one
+        # that did asks only the combatants it changed (in a fight of 40 a hit asks one, not
+        # 40), and the result is new only when someone went out or came back.
+        if state.combatants is seen.state.combatants and (
+            state.system_state is seen.state.system_state
         ):
-            result = outcome(state)
+            continue
+        seen = followed(seen, state)
+        if seen.result is not result:
+            result = seen.result
             if first is None:
                 first = next((cid for cid in result.out if cid not in out_before), None)
     played = 0 if moves == 0 else min(state.round - start + 1, rounds)

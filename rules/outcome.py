@@ -52,15 +52,63 @@ def in_fight(state: Encounter, combatant: Combatant[Any]) -> bool:
 
 def outcome(state: Encounter) -> Outcome:
     """Over when the encounter has two sides or more and no more than one still fights."""
+    return watch(state).result
+
+
+class Watch(NamedTuple):
+    """A fight's outcome with what it was read from, to follow the fight move by move (a
+    forecast's runs): after a move only the combatants it changed are asked who is out."""
+
+    state: Encounter
+    words: tuple[str, ...]  # why each combatant is out of the fight ("": in it), in turn order
+    result: Outcome
+
+
+def watch(state: Encounter) -> Watch:
     system = get_system(state.system)
-    out: dict[str, str] = {}
-    sides: dict[str, bool] = {}
-    for combatant in state.combatants:
+    words = tuple([system.out_of_fight(state, c) for c in state.combatants])
+    return Watch(state, words, _read(state, words))
+
+
+def followed(seen: Watch, state: Encounter) -> Watch:
+    """``seen`` after the moves that led to ``state``: a combatant they left as it was (the
+    same value) is still in or out as it was, so is not asked again (``RuleSystem.
+    out_of_fight`` reads the combatant and the system's state); everyone is when the system's
+    state changed, or anyone joined, left, moved in the turn order or changed sides. The
+    result is ``seen``'s own while nobody went out or came back."""
+    before = seen.state
+    if state.system_state is not before.system_state:
+        return watch(state)
+    now, then = state.combatants, before.combatants
+    if now is then:
+        return Watch(state, seen.words, seen.result)
+    if len(now) != len(then):
+        return watch(state)
+    system = get_system(state.system)
+    words: list[str] | None = None
+    for index, combatant in enumerate(now):
+        was = then[index]
+        if combatant is was:
+            continue
+        if combatant.id != was.id or combatant.side != was.side:
+            return watch(state)
         why = system.out_of_fight(state, combatant)
-        if why:
-            out[combatant.id] = why
-        sides[combatant.side] = sides.get(combatant.side, False) or not why
-    standing = tuple(side for side, fights in sides.items() if fights)
+        if why != seen.words[index]:
+            words = words or list(seen.words)
+            words[index] = why
+    if words is None:
+        return Watch(state, seen.words, seen.result)
+    return Watch(state, tuple(words), _read(state, tuple(words)))
+
+
+def _read(state: Encounter, words: tuple[str, ...]) -> Outcome:
+    """The outcome from each combatant's word (comprehensions: a fight of 40 reads it after
+    each fall)."""
+    combatants = state.combatants
+    out = {c.id: why for c, why in zip(combatants, words, strict=True) if why}
+    sides = dict.fromkeys([c.side for c in combatants])  # in turn order
+    fighting = {c.side for c, why in zip(combatants, words, strict=True) if not why}
+    standing = tuple([side for side in sides if side in fighting])
     over = len(sides) >= 2 and len(standing) <= 1
     return Outcome(over, standing[0] if over and standing else None, standing, out)
 

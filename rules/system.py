@@ -428,7 +428,10 @@ class RuleSystem(ABC):
     def out_of_fight(self, state: Encounter, combatant: Combatant[Any]) -> str:
         """Why a combatant is out of the fight, in a word or two ("dead", "fled"...), or ""
         while it still fights. A side with nobody left in the fight has lost it; nobody
-        picks one who is out as an actor or a target (solo play, the quick turn)."""
+        picks one who is out as an actor or a target (solo play, the quick turn). Read from
+        the combatant and the system's state alone: a forecast asks again only of a combatant
+        a move changed, and of everyone when the system's state changed (``rules.outcome.
+        followed``)."""
         return ""
 
     def damage(self, state: Encounter, event: Any) -> tuple[Damage, ...]:

@@ -143,7 +143,8 @@ def _legendary(state: Encounter, current: Combatant[Any] | None) -> Move | None:
     now = stamp_of(state)
     if isinstance(roll, ACTIONS) and roll.stamp == now:
         return None  # the turn under way has begun: its actor has rolled
-    legendary = [c for c in state.combatants if sheet_of(c).legendary and state.is_solo(c)]
+    # Read off each sheet without a call: asked at the start of every turn, of everyone.
+    legendary = [c for c in state.combatants if c.sheet.legendary and state.is_solo(c)]
     if not legendary:
         return None
     previous = _previous(state, current)

@@ -109,9 +109,14 @@ def why_not(state: Encounter, combatant: Combatant[Any]) -> str:
 def out_word(combatant: Combatant[Any]) -> str:
     """Out of the fight: "dead", "down" for a hero at 0 hit points, or "lair" for a lair
     (it takes its turn, but no side fights on for it)."""
-    sheet: D20Sheet = combatant.sheet  # not sheet_of: asked of everyone after each hit
+    sheet: D20Sheet = combatant.sheet  # not sheet_of: asked of every foe at each attack
     if sheet.kind == LAIR:
         return "lair"
+    # life_word's commonest answers without its call: the dead pile up in a long fight
+    if sheet.dead:
+        return "dead"
+    if sheet.hp > 0:
+        return ""
     life = life_word(sheet)
     return "" if not life else ("dead" if life == "dead" else "down")
 
@@ -198,8 +203,16 @@ def with_state(state: Encounter, found: D20State) -> Encounter:
 
 
 def in_turn(state: Encounter) -> tuple[Combatant[Any], ...]:
-    """Who takes a turn: everyone but the dead (a dying hero rolls its death saves)."""
-    return tuple([c for c in state.combatants if life_word(c.sheet) != "dead"])
+    """Who takes a turn: everyone but the dead (a dying hero rolls its death saves). Asked at
+    every turn passed, so the dead and those above 0 (``life_word``'s commonest answers) are
+    seen without a call: a round of 40 turns is not 40 times 40 calls."""
+    return tuple(
+        [
+            c
+            for c in state.combatants
+            if not (sheet := c.sheet).dead and (sheet.hp > 0 or life_word(sheet) != "dead")
+        ]
+    )
 
 
 def roll_waits(state: Encounter) -> bool:
