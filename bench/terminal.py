@@ -100,8 +100,9 @@ class Frames:
                 raise SystemExit(f"no frame showed it in {patience:g} s: {self.read()[1][-3:]}")
             time.sleep(0.002)
 
-    def quiet(self, for_seconds: float = 0.6, patience: float = 60.0) -> None:
-        """Once no frame has been written for ``for_seconds`` (timers, a thumb catching up)."""
+    def quiet(self, for_seconds: float = 0.3, patience: float = 30.0) -> None:
+        """Once no frame has been written for ``for_seconds`` (a thumb catching up; a cursor
+        blinks every 0.5 s), or after ``patience``."""
         deadline = time.monotonic() + patience
         last = None
         since = time.monotonic()

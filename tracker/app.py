@@ -186,6 +186,13 @@ class TrackerApp(App[None]):
         if error:
             self.notify(error, severity="warning", markup=False)
 
+    def on_encounter_screen_shown(self) -> None:
+        # Frozen again: the encounter's log (a long fight's tens of thousands of entries)
+        # is made after the app mounted, and a full collection would rescan it all, a stall
+        # of tens of milliseconds after a key, at random.
+        if self.OWNS_MEMORY:
+            settle_memory()
+
     def on_unmount(self) -> None:
         if self.OWNS_MEMORY:
             gc.unfreeze()
