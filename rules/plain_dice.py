@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cache
 from typing import Annotated
 
 from msgspec import Meta, Struct
@@ -38,11 +39,17 @@ __all__ = [
 # sight above its rows at 24 lines.
 CHART_WIDTH = 20
 CHART_ROWS = 8
-_CHART = re.compile(r"\s+chart\s*$", re.IGNORECASE)
+# Compiled when first used, not as the module loads (every start loads it; few lines roll).
+_CHART = r"\s+chart\s*$"
 
-_LABEL = re.compile(r"\[[^\]]*\]")
-_LOOKS = re.compile(r"[0-9dkhlproaemic%!+\-*/(),.<>=≥≤\s]*", re.IGNORECASE)
-_DIE = re.compile(r"d[0-9%]", re.IGNORECASE)
+_LABEL = r"\[[^\]]*\]"
+_LOOKS = r"[0-9dkhlproaemic%!+\-*/(),.<>=≥≤\s]*"
+_DIE = r"d[0-9%]"
+
+
+@cache
+def _pattern(text: str) -> re.Pattern[str]:
+    return re.compile(text, re.IGNORECASE)
 
 
 class Group(Struct, frozen=True):
@@ -92,7 +99,7 @@ class DiceRolled(Struct, frozen=True, tag="dice-rolled"):
 def split_chart(text: str) -> tuple[str, bool]:
     """The notation, and whether the line ends with the word ``chart`` (``3d6 chart``: the
     roll, and the distribution of its total drawn under it in the log)."""
-    bare = _CHART.sub("", " " + text)
+    bare = _pattern(_CHART).sub("", " " + text)
     return (bare.strip(), True) if bare != " " + text else (text, False)
 
 
@@ -100,8 +107,8 @@ def looks_like_dice(text: str) -> bool:
     """Whether a line is written as dice notation (then it is read as dice, and its mistakes
     are told as dice mistakes) rather than as words: ``2d6+3``, ``d20 >= 15``, ``4d6kh3``,
     ``3d6 chart``."""
-    bare = _LABEL.sub("", split_chart(text)[0]).strip()
-    return bool(_LOOKS.fullmatch(bare)) and bool(_DIE.search(bare))
+    bare = _pattern(_LABEL).sub("", split_chart(text)[0]).strip()
+    return bool(_pattern(_LOOKS).fullmatch(bare)) and bool(_pattern(_DIE).search(bare))
 
 
 def rolled(notation: str, dice: DiceSource, *, by: str = "", hidden: bool = False) -> DiceRolled:
