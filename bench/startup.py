@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -29,7 +30,8 @@ from bench.doc import write_block  # noqa: E402
 from bench.terminal import Terminal, have_tmux, hook, python_env  # noqa: E402
 
 PROBE = "type(app.screen).__name__"
-TRACKER = "from tracker.cli import main\nmain(['--saves', {saves!r}, 'open', {demo!r}])\n"
+# A plain `tracker`: the newest save in the folder, the demo copied there.
+TRACKER = "from tracker.cli import main\nmain(['--saves', {saves!r}])\n"
 MINIMAL = """
 from textual.app import App
 from textual.widgets import Footer, Label
@@ -68,6 +70,7 @@ def start_once(script: str, root: Path, word: str) -> tuple[float, int]:
         home = terminal.folder / "home"
         saves = home / "saves"
         saves.mkdir(parents=True)
+        shutil.copy(demo_of_cached(root), saves / "bench.fight")
         code = hook(terminal.frames.path, PROBE, stop=1, stop_word=word) + script.format(
             saves=str(saves), demo=str(demo_of_cached(root))
         )
