@@ -261,7 +261,8 @@ def terminal_keys(
         for package in ("rules", "tracker"):
             compileall.compile_dir(root / package, quiet=1)
     times: dict[str, dict[str, list[float]]] = {
-        name: {"open": [], "roll": []} for name in [*roots, "minimal"]
+        name: {"open": [], "roll": [], "open cpu": [], "roll cpu": []}
+        for name in [*roots, "minimal"]
     }
     for _ in range(rounds):
         for name, root in [*roots.items(), ("minimal", ROOT)]:
@@ -284,15 +285,26 @@ def terminal_keys(
 
 def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], minimal: bool) -> None:
     frames = terminal.frames  # type: ignore[attr-defined]
-    send = terminal.send  # type: ignore[attr-defined]
+
+    def send(key: str) -> float:
+        sent: float = terminal.send(key)  # type: ignore[attr-defined]
+        # The program's CPU as the key went: at its last frame (it has been idle since).
+        busy[0] = max((f[3] for f in frames.read()[1] if f[0] < sent), default=0.0)
+        return sent
+
+    def timed(what: str, sent: float, done: tuple[float, str, int, float]) -> None:
+        times[what].append(done[0] - sent)
+        times[f"{what} cpu"].append(done[3] - busy[0])
+
+    busy = [0.0]
     if minimal:
         frames.wait(lambda word: word == "Screen:0", after=0.0)
         frames.quiet()
         for press in range(keys):
             sent = send("r")
             done = frames.wait(lambda word, n=press + 1: word == f"Screen:{n}", after=sent)
-            times["open"].append(done[0] - sent)
-            times["roll"].append(done[0] - sent)
+            timed("open", sent, done)
+            timed("roll", sent, done)
             frames.quiet()
         return
     first = frames.wait(lambda word: word.startswith("EncounterScreen:"), after=0.0)
@@ -301,7 +313,7 @@ def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], mini
     for _ in range(keys):
         sent = send("r")
         done = frames.wait(lambda word: word.startswith("FormScreen:"), after=sent)
-        times["open"].append(done[0] - sent)
+        timed("open", sent, done)
         frames.quiet()
         sent = send("Enter")
         done = frames.wait(
@@ -310,7 +322,7 @@ def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], mini
             ),
             after=sent,
         )
-        times["roll"].append(done[0] - sent)
+        timed("roll", sent, done)
         frames.quiet()
         sent = send("u")  # undone: the next `r` opens the dialog, not a question
         frames.wait(lambda word, n=count: word == f"EncounterScreen:{n}", after=sent)
@@ -319,18 +331,23 @@ def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], mini
 
 def terminal_keys_table(times: dict[str, dict[str, list[float]]], label: str) -> list[str]:
     names = list(times)
-    floor = statistics.median(times["minimal"]["open"])
+    floor = {key: statistics.median(times["minimal"][key]) for key in times["minimal"]}
     rows = [
         f"| {label}, 80x24 in tmux: key to the frame written (median) | "
         + " | ".join(names)
         + " |",
         "|---|" + "---:|" * len(names),
     ]
-    for what, key in (("`r`: the roll dialog", "open"), ("`enter`: rolled", "roll")):
+    for what, key in (
+        ("`r`: the roll dialog", "open"),
+        ("`enter`: rolled", "roll"),
+        ("`r`: its CPU", "open cpu"),
+        ("`enter`: its CPU", "roll cpu"),
+    ):
         cells = []
         for name in names:
             median = statistics.median(times[name][key])
-            cells.append(f"{median * 1000:.0f} ms ({median / floor:.1f}x)")
+            cells.append(f"{median * 1000:.0f} ms ({median / floor[key]:.1f}x)")
         rows.append(f"| {what} | " + " | ".join(cells) + " |")
     rows.append("")
     rows.append(

@@ -62,9 +62,9 @@ def demo_of(root: Path) -> Path:
     return root / "saves" / f"{stem}.fight"
 
 
-def start_once(script: str, root: Path, word: str) -> tuple[float, int]:
-    """Seconds from a fresh process's start to its first frame showing ``word``, and the
-    modules loaded by then."""
+def start_once(script: str, root: Path, word: str) -> tuple[float, int, float]:
+    """Seconds from a fresh process's start to its first frame showing ``word``, the
+    modules loaded by then, and the CPU seconds the process took to get there."""
     terminal = Terminal()
     try:
         home = terminal.folder / "home"
@@ -78,7 +78,7 @@ def start_once(script: str, root: Path, word: str) -> tuple[float, int]:
         frame = terminal.frames.wait(lambda shown: shown == word, after=0.0)
         start, _ = terminal.frames.read()
         assert start is not None
-        return frame[0] - start, frame[2]
+        return frame[0] - start, frame[2], frame[3]
     finally:
         terminal.kill()
 
@@ -118,34 +118,42 @@ def main() -> None:
         for package in ("rules", "tracker"):
             compileall.compile_dir(root / package, quiet=1)
     times: dict[str, list[float]] = {name: [] for name in [*roots, "minimal"]}
+    cpus: dict[str, list[float]] = {name: [] for name in times}
     modules: dict[str, int] = {}
     load = os.getloadavg()[0]
     began = time.perf_counter()
     for _ in range(args.runs):  # alternated, so every program sees the same load
         for name, root in roots.items():
-            seconds, count = start_once(TRACKER, root, "EncounterScreen")
+            seconds, count, cpu = start_once(TRACKER, root, "EncounterScreen")
             times[name].append(seconds)
+            cpus[name].append(cpu)
             modules[name] = count
-        seconds, count = start_once(MINIMAL, ROOT, "Screen")
+        seconds, count, cpu = start_once(MINIMAL, ROOT, "Screen")
         times["minimal"].append(seconds)
+        cpus["minimal"].append(cpu)
         modules["minimal"] = count
     took = time.perf_counter() - began
     load = max(load, os.getloadavg()[0])
     minimal = statistics.median(times["minimal"])
+    least_cpu = statistics.median(cpus["minimal"])
     rows = [
         "| 80x24 in tmux, to the first frame written (median of "
-        f"{args.runs} fresh processes) | start | vs minimal Textual app | modules loaded "
-        "| `tracker dice 1d6`: modules |",
-        "|---|---:|---:|---:|---:|",
+        f"{args.runs} fresh processes) | start | vs minimal Textual app | CPU | CPU vs minimal "
+        "| modules loaded | `tracker dice 1d6`: modules |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, root in roots.items():
-        median = statistics.median(times[name])
+        median, cpu = statistics.median(times[name]), statistics.median(cpus[name])
         rows.append(
             f"| tracker, {name} | {median * 1000:.0f} ms | {median / minimal:.2f}x "
+            f"| {cpu * 1000:.0f} ms | {cpu / least_cpu:.2f}x "
             f"| {modules[name]} | {dice_modules(root)} |"
         )
     least = modules["minimal"]
-    rows.append(f"| minimal Textual app | {minimal * 1000:.0f} ms | 1.00x | {least} | |")
+    rows.append(
+        f"| minimal Textual app | {minimal * 1000:.0f} ms | 1.00x | {least_cpu * 1000:.0f} ms "
+        f"| 1.00x | {least} | |"
+    )
     text = "\n".join(rows)
     print(text)
     print(f"({args.runs} runs of each in {took:.0f} s; load average up to {load:.1f})")

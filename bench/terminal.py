@@ -50,7 +50,8 @@ def _timed_display(app, screen, renderable):
         word = {probe}
     except Exception:
         word = "?"
-    _FRAMES.write(f"{{at:.6f}} {{word}} {{len(_sys.modules)}}\\n")
+    cpu = _time.process_time()
+    _FRAMES.write(f"{{at:.6f}} {{word}} {{len(_sys.modules)}} {{cpu:.6f}}\\n")
     if {stop} and word == {stop_word!r}:
         _SEEN[0] += 1
         if _SEEN[0] >= {stop}:
@@ -66,15 +67,16 @@ def hook(frames: Path, probe: str, stop: int = 0, stop_word: str = "") -> str:
 
 
 class Frames:
-    """The frames a program wrote so far: (time, word, modules loaded) each."""
+    """The frames a program wrote so far: (time, word, modules loaded, the process's CPU
+    seconds so far) each."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def read(self) -> tuple[float | None, list[tuple[float, str, int]]]:
+    def read(self) -> tuple[float | None, list[tuple[float, str, int, float]]]:
         """The process's start, and its frames."""
         start: float | None = None
-        frames: list[tuple[float, str, int]] = []
+        frames: list[tuple[float, str, int, float]] = []
         try:
             text = self.path.read_text()
         except FileNotFoundError:
@@ -83,13 +85,13 @@ class Frames:
             parts = line.split()
             if len(parts) == 2 and parts[0] == "start":
                 start = float(parts[1])
-            elif len(parts) == 3:
-                frames.append((float(parts[0]), parts[1], int(parts[2])))
+            elif len(parts) == 4:
+                frames.append((float(parts[0]), parts[1], int(parts[2]), float(parts[3])))
         return start, frames
 
     def wait(
         self, shown: Callable[[str], bool], after: float, patience: float = 120.0
-    ) -> tuple[float, str, int]:
+    ) -> tuple[float, str, int, float]:
         """The first frame written after ``after`` whose word ``shown`` accepts."""
         deadline = time.monotonic() + patience
         while True:
