@@ -16,7 +16,7 @@ from rules.commands import AddNote
 from rules.dice import SeededDice
 from tests.app.support import add_combatant, burst_handled, make_app, until
 from tests.picks import a_demo
-from tests.screen import screen_text
+from tests.screen import screen_strips, screen_text
 from tracker import partial_renders, textual_internals
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
@@ -24,11 +24,14 @@ from tracker.screens.form import FormScreen
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
 from tracker.textual_internals import (
+    DIMMED_STYLES,
     KEPT_STYLES,
     PARTIAL_RENDERS,
     SCROLLED_LINES,
     SETTLED_FOOTER_KEYS,
+    TEXTUALS_DIMMING,
     WRITTEN_FOR,
+    BackgroundScreen,
     Compositor,
     DOMNode,
     FooterKey,
@@ -44,7 +47,7 @@ from tracker.widgets import scrolled_lines
 from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
 
-PATCHES = [PARTIAL_RENDERS, SCROLLED_LINES, SETTLED_FOOTER_KEYS, KEPT_STYLES]
+PATCHES = [PARTIAL_RENDERS, SCROLLED_LINES, SETTLED_FOOTER_KEYS, KEPT_STYLES, DIMMED_STYLES]
 
 
 @pytest.mark.parametrize("patch", PATCHES, ids=lambda p: p.name)
@@ -245,3 +248,41 @@ async def test_a_kept_dialog_shown_again_after_a_new_theme_is_restyled(
     restyled, widgets, shown, whole = await reopened_dialog(tmp_path, monkeypatch, other)
     assert restyled >= widgets  # the CSS changed while it was hidden
     assert shown == whole
+
+
+async def test_the_screen_behind_a_dialog_is_dimmed_style_by_style_as_textual_dims_it(
+    tmp_path, monkeypatch
+) -> None:
+    """Each style behind a dialog is blended once, by Textual's own code, and kept: a
+    dialog shown again blends no style, and the screen reads as Textual's dimming draws it."""
+    assert textual_internals.usable(DIMMED_STYLES)
+    blended = []
+
+    def counting(cls, segments, color):
+        for segment in TEXTUALS_DIMMING(cls, segments, color):
+            blended.append(segment.style)
+            yield segment
+
+    monkeypatch.setattr(textual_internals, "TEXTUALS_DIMMING", counting)
+    monkeypatch.setattr(textual_internals, "_dimmed", {})
+    await reopened_dialog(tmp_path, monkeypatch)
+    first = len(blended)
+    assert first  # the first opening blended the styles behind it...
+    session = EncounterSession(DEMOS[a_demo()](), SeededDice(7), tmp_path / "again.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await burst_handled(pilot)
+        if isinstance(app.screen, WaitingScreen):
+            await pilot.press("d")
+            await burst_handled(pilot)
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
+        ours = screen_strips(app)
+        assert len(blended) == first  # ...the same styles again: none blended anew
+        with monkeypatch.context() as textuals:
+            textuals.setattr(BackgroundScreen, "process_segments", classmethod(TEXTUALS_DIMMING))
+            app.screen.refresh()
+            app.refresh(repaint=True)
+            await pilot.pause()
+            await pilot.pause()
+            assert screen_strips(app) == ours
