@@ -126,9 +126,13 @@ class Terminal:
         self.socket = str(self.folder / "tmux")
         self.size = (width, height)
         self.frames = Frames(self.folder / "frames")
+        self.pid: int | None = None  # the program's, once started
 
-    def run(self, *args: str) -> None:
-        subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, timeout=30)
+    def run(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=30
+        )
+        return done.stdout
 
     def start(self, command: Sequence[str], env: Mapping[str, str] | None = None) -> None:
         width, height = self.size
@@ -143,6 +147,8 @@ class Terminal:
             "new-session", "-d", "-s", "b", "-c", str(self.folder),
             "-x", str(width), "-y", str(height), line,
         )  # fmt: skip
+        pid = self.run("display-message", "-p", "-t", "b", "#{pane_pid}").strip()
+        self.pid = int(pid) if pid.isdigit() else None
 
     def send(self, key: str) -> float:
         """Send ``key``; the time just before it went."""
@@ -152,6 +158,12 @@ class Terminal:
 
     def kill(self) -> None:
         self.run("kill-server")
+        # The tracker saves as its terminal goes away: its folder is removed once it is gone.
+        deadline = time.monotonic() + 30
+        while self.pid is not None and Path(f"/proc/{self.pid}").exists():
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
