@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import compileall
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,6 +39,7 @@ if TYPE_CHECKING:  # each start imports this module: our modules are imported wh
     from rules.history import History
 
 SIZE = (120, 40)
+LONG_SIZE = (80, 24)
 PATIENCE = 120.0  # seconds a key's frame may take before the bench stops, saying which
 
 # Each start is a fresh process; it prints the seconds from its own start to the first frame.
@@ -206,6 +209,153 @@ def long_fight_times(
     return times
 
 
+# The big fight opened in a real terminal (tmux at 80x24, bench/terminal.py), each frame's
+# word the screen and the log's length.
+KEYS_TRACKER = """
+from tracker.widgets.roll_log import RollLog
+
+def _probe(app):
+    try:
+        count = len(app.screen.query_one(RollLog).entries)
+    except Exception:
+        count = -1  # a dialog is on top
+    return f"{{type(app.screen).__name__}}:{{count}}"
+
+from tracker.cli import main
+main(["--saves", {saves!r}, "open", {fight!r}])
+"""
+# A minimal Textual app whose `r` changes its label: the floor of a key to its frame.
+KEYS_MINIMAL = """
+from textual.app import App
+from textual.widgets import Footer, Label
+
+class Minimal(App):
+    BINDINGS = [("r", "press", "Press")]
+    presses = 0
+
+    def compose(self):
+        yield Label("Hello")
+        yield Footer()
+
+    def action_press(self):
+        self.presses += 1
+        self.query_one(Label).update(f"Pressed {{self.presses}}")
+
+def _probe(app):
+    return f"Screen:{{app.presses}}"
+
+Minimal().run()
+"""
+
+
+def terminal_keys(
+    rounds: int, keys: int, fight: Path, roots: dict[str, Path]
+) -> dict[str, dict[str, list[float]]]:
+    """Per checkout (and a minimal Textual app): seconds from a key sent to tmux to the first
+    frame written that shows what it did, the big fight open in a real terminal at 80x24.
+    Each round starts each program afresh, one after the other, and presses `r` (the roll
+    dialog), `enter` (rolled: a longer log) and `u` (undone) ``keys`` times."""
+    from bench.terminal import Terminal, hook, python_env
+
+    for root in roots.values():
+        for package in ("rules", "tracker"):
+            compileall.compile_dir(root / package, quiet=1)
+    times: dict[str, dict[str, list[float]]] = {
+        name: {"open": [], "roll": [], "open cpu": [], "roll cpu": []}
+        for name in [*roots, "minimal"]
+    }
+    for _ in range(rounds):
+        for name, root in [*roots.items(), ("minimal", ROOT)]:
+            terminal = Terminal(*LONG_SIZE)
+            try:
+                home = terminal.folder / "home"
+                home.mkdir()
+                copy = terminal.folder / fight.name
+                shutil.copy(fight, copy)
+                script = KEYS_MINIMAL if name == "minimal" else KEYS_TRACKER
+                code = hook(terminal.frames.path, "_probe(app)") + script.format(
+                    saves=str(home), fight=str(copy)
+                )
+                terminal.start([sys.executable, "-c", code], python_env(root, home))
+                _press_keys(terminal, keys, times[name], minimal=name == "minimal")
+            finally:
+                terminal.kill()
+    return times
+
+
+def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], minimal: bool) -> None:
+    frames = terminal.frames  # type: ignore[attr-defined]
+
+    def send(key: str) -> float:
+        sent: float = terminal.send(key)  # type: ignore[attr-defined]
+        # The program's CPU as the key went: at its last frame (it has been idle since).
+        busy[0] = max((f[3] for f in frames.read()[1] if f[0] < sent), default=0.0)
+        return sent
+
+    def timed(what: str, sent: float, done: tuple[float, str, int, float]) -> None:
+        times[what].append(done[0] - sent)
+        times[f"{what} cpu"].append(done[3] - busy[0])
+
+    busy = [0.0]
+    if minimal:
+        frames.wait(lambda word: word == "Screen:0", after=0.0)
+        frames.quiet()
+        for press in range(keys):
+            sent = send("r")
+            done = frames.wait(lambda word, n=press + 1: word == f"Screen:{n}", after=sent)
+            timed("open", sent, done)
+            timed("roll", sent, done)
+            frames.quiet()
+        return
+    first = frames.wait(lambda word: word.startswith("EncounterScreen:"), after=0.0)
+    frames.quiet()
+    count = int(first[1].split(":")[1])
+    for _ in range(keys):
+        sent = send("r")
+        done = frames.wait(lambda word: word.startswith("FormScreen:"), after=sent)
+        timed("open", sent, done)
+        frames.quiet()
+        sent = send("Enter")
+        done = frames.wait(
+            lambda word, n=count: (
+                word.startswith("EncounterScreen:") and int(word.split(":")[1]) > n
+            ),
+            after=sent,
+        )
+        timed("roll", sent, done)
+        frames.quiet()
+        sent = send("u")  # undone: the next `r` opens the dialog, not a question
+        frames.wait(lambda word, n=count: word == f"EncounterScreen:{n}", after=sent)
+        frames.quiet()
+
+
+def terminal_keys_table(times: dict[str, dict[str, list[float]]], label: str) -> list[str]:
+    names = list(times)
+    floor = {key: statistics.median(times["minimal"][key]) for key in times["minimal"]}
+    rows = [
+        f"| {label}, 80x24 in tmux: key to the frame written (median) | "
+        + " | ".join(names)
+        + " |",
+        "|---|" + "---:|" * len(names),
+    ]
+    for what, key in (
+        ("`r`: the roll dialog", "open"),
+        ("`enter`: rolled", "roll"),
+        ("`r`: its CPU", "open cpu"),
+        ("`enter`: its CPU", "roll cpu"),
+    ):
+        cells = []
+        for name in names:
+            median = statistics.median(times[name][key])
+            cells.append(f"{median * 1000:.0f} ms ({median / floor[key]:.1f}x)")
+        rows.append(f"| {what} | " + " | ".join(cells) + " |")
+    rows.append("")
+    rows.append(
+        "(in brackets: times the minimal Textual app's key, a label changed, in the same run)"
+    )
+    return rows
+
+
 def long_fight_table(times: dict[str, tuple[list[float], ...]], runs: int, label: str) -> list[str]:
     """Each checkout's medians side by side; the ratio is the last one's over the first's."""
     names = list(times)
@@ -322,6 +472,11 @@ def main() -> None:
         help="an older checkout whose long-fight start is timed beside this one's",
     )
     parser.add_argument("--long-only", action="store_true", help="only the long fight at 80x24")
+    parser.add_argument(
+        "--terminal-only",
+        action="store_true",
+        help="only the keys on the long fight in tmux at 80x24 (needs tmux)",
+    )
     args = parser.parse_args()
 
     from bench.big import big_fight, log_length
@@ -336,8 +491,23 @@ def main() -> None:
         big_label = f"{len(big.state.combatants)} combatants, {log_length(big):,} log entries"
         fight = saves / f"long{storage.SUFFIX}"
         storage.write(fight, big)
-        roots = {"before": args.before} if args.before else {}
+        roots = {"before": args.before.resolve()} if args.before else {}
         roots["this checkout"] = ROOT
+        from bench.terminal import have_tmux
+
+        if have_tmux():
+            began, load = time.perf_counter(), os.getloadavg()[0]
+            keys = terminal_keys(args.runs, 3, fight, roots)
+            took, load = time.perf_counter() - began, max(load, os.getloadavg()[0])
+            key_rows = terminal_keys_table(keys, big_label)
+            print("\n".join(key_rows))
+            print(f"({args.runs} rounds in {took:.0f} s; load average up to {load:.1f})")
+            if args.write:
+                write_block("keys", "\n".join(key_rows))
+        else:
+            print("no tmux: the keys in a real terminal are not timed")
+        if args.terminal_only:
+            return
         long_rows = long_fight_table(
             long_fight_times(args.runs, fight, saves, roots), args.runs, big_label
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cache
 from typing import Annotated
 
 from msgspec import Meta, Struct
@@ -39,9 +40,14 @@ __all__ = [
 CHART_WIDTH = 20
 CHART_ROWS = 8
 
-_LABEL = re.compile(r"\[[^\]]*\]")
-_LOOKS = re.compile(r"[0-9dkhlproaemic%!+\-*/(),.<>=≥≤\s]*", re.IGNORECASE)
-_DIE = re.compile(r"d[0-9%]", re.IGNORECASE)
+_LABEL = r"\[[^\]]*\]"
+_LOOKS = r"[0-9dkhlproaemic%!+\-*/(),.<>=≥≤\s]*"
+_DIE = r"d[0-9%]"
+
+
+@cache
+def _pattern(text: str) -> re.Pattern[str]:
+    return re.compile(text, re.IGNORECASE)
 
 
 class Group(Struct, frozen=True):
@@ -92,8 +98,8 @@ def looks_like_dice(text: str) -> bool:
     """Whether a line is written as dice notation (then it is read as dice, and its mistakes
     are told as dice mistakes) rather than as words: ``2d6+3``, ``d20 >= 15``, ``4d6kh3``,
     ``3d6 chart``."""
-    bare = _LABEL.sub("", split_chart(text)[0]).strip()
-    return bool(_LOOKS.fullmatch(bare)) and bool(_DIE.search(bare))
+    bare = _pattern(_LABEL).sub("", split_chart(text)[0]).strip()
+    return bool(_pattern(_LOOKS).fullmatch(bare)) and bool(_pattern(_DIE).search(bare))
 
 
 def rolled(notation: str, dice: DiceSource, *, by: str = "", hidden: bool = False) -> DiceRolled:

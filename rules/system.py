@@ -12,6 +12,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar, NamedTuple
 
 from msgspec import Struct
@@ -126,7 +127,11 @@ class Figure(NamedTuple):
 
 
 _BARS = " ▮▯"
-_FIGURE = re.compile(r"(?:([A-Za-z]+) )?([+-]?[0-9]+)(?:/[0-9]+)?")
+
+
+@cache
+def _figure() -> re.Pattern[str]:  # compiled when first asked for, not at every start
+    return re.compile(r"(?:([A-Za-z]+) )?([+-]?[0-9]+)(?:/[0-9]+)?")
 
 
 class Move(Struct, frozen=True):
@@ -492,7 +497,7 @@ class RuleSystem(ABC):
         stats = self.sheet_stats(combatant.sheet)
         out = []
         for column, text in zip(self.stat_columns, stats, strict=False):
-            found = _FIGURE.fullmatch(text.strip(_BARS))
+            found = _figure().fullmatch(text.strip(_BARS))
             if found is not None:
                 out.append(Figure(found.group(1) or column, int(found.group(2))))
         return tuple(out)

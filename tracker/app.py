@@ -32,6 +32,8 @@ from tracker.widgets import scrolled_lines
 partial_renders.install()  # a partial update renders only what it updates
 scrolled_lines.check()  # a scrolled log frames only its new lines
 textual_internals.install_settled_footer_keys()  # a footer's key is styled once, not thrice
+textual_internals.install_kept_styles()  # a kept dialog shown again is not restyled whole
+textual_internals.install_dimmed_styles()  # the screen behind a dialog dimmed style by style
 
 
 # How long a notification stays unless told: long enough to read it at an unhurried pace,
@@ -185,6 +187,13 @@ class TrackerApp(App[None]):
         error = settings.save(self.settings_file, self.settings)
         if error:
             self.notify(error, severity="warning", markup=False)
+
+    def on_encounter_screen_shown(self) -> None:
+        # Frozen again: the encounter's log (a long fight's tens of thousands of entries)
+        # is made after the app mounted, and a full collection would rescan it all, a stall
+        # of tens of milliseconds after a key, at random.
+        if self.OWNS_MEMORY:
+            settle_memory()
 
     def on_unmount(self) -> None:
         if self.OWNS_MEMORY:

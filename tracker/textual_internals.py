@@ -3,7 +3,7 @@
 textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
 against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
 
-- The three speed patches fail open. If Textual's code under one is not the code it was
+- The five speed patches fail open. If Textual's code under one is not the code it was
   written for (a fingerprint of its source), it is not installed: the app runs on Textual's
   own code, slower and still correct, and says so once on stderr.
 - Serving needs two things Textual and Rich have no public route to (a terminal's input
@@ -20,15 +20,21 @@ from __future__ import annotations
 import linecache
 import sys
 import zlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import textual
 from rich.console import COLOR_SYSTEMS, Console
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.app import App
 from textual.dom import DOMNode
 from textual.geometry import Region
 from textual.reactive import Reactive
+from textual.renderables.background_screen import BackgroundScreen
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -49,7 +55,6 @@ except ImportError:
 
 if TYPE_CHECKING:
     from textual._xterm_parser import XTermParser
-    from textual.app import App
 
 WRITTEN_FOR = "8.2.8"  # the Textual whose code the fingerprints below were taken from
 
@@ -208,6 +213,105 @@ def install_settled_footer_keys() -> bool:
     if not usable(SETTLED_FOOTER_KEYS):
         return False
     FooterKey.data_bind = settled_data_bind  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+# --- speed patch: a kept dialog is not restyled as it shows again (tracker/screens/form.py) ---
+#
+# Buys about two fifths of `r` to the roll dialog (profiled on the 200-combatant fight at
+# 80x24: 105 widgets restyled at every opening). Textual's ``push_screen`` has the screen it
+# shows restyle every widget in it (``ScreenResume(refresh_styles=True)``). A dialog the
+# encounter screen keeps and shows again was styled when it was last shown, and every
+# change to it since restyled what it changed (a class, focus, hover: Textual restyles those
+# as they happen), but for a change of the app's CSS (a theme) while it was hidden, which
+# Textual counts in ``App._css_update_count``. So a screen whose class says ``KEEPS_STYLES``
+# is restyled as it shows only when that count moved since it was last restyled so. Public
+# route that would replace it: none in Textual 8.2; it would take ``push_screen`` restyling
+# a screen only when its CSS changed (an upstream change to ``Screen._on_screen_resume``).
+TEXTUALS_SCREEN_RESUME = Screen._on_screen_resume
+KEPT_STYLES = Patch(
+    "kept-styles",
+    "433c991d",
+    lambda: (
+        TEXTUALS_SCREEN_RESUME,  # wrapped: the only reader of ``refresh_styles``
+        App.push_screen,  # posts ScreenResume(), restyling
+        App.pop_screen,  # posts ScreenResume(refresh_styles=False)
+        App._invalidate_css,  # counts every change of the CSS...
+        App.refresh_css,  # ...and restyles the screens in the stack only
+    ),
+)
+STYLED_AT = "_tracker_styled_at"  # a kept screen's: the CSS count it was last restyled at
+
+
+def _resume_keeping_styles(screen: Screen[Any], event: events.ScreenResume) -> None:
+    """Textual's ``_on_screen_resume``; a screen that ``KEEPS_STYLES`` is not restyled if its
+    last restyle was at the app's CSS as it is now."""
+    if event.refresh_styles and getattr(screen, "KEEPS_STYLES", False):
+        count = screen.app._css_update_count
+        if getattr(screen, STYLED_AT, None) == count:
+            event.refresh_styles = False  # styled at this CSS, and kept up since
+        elif screen.is_attached:
+            setattr(screen, STYLED_AT, count)  # restyled now, just below
+    TEXTUALS_SCREEN_RESUME(screen, event)
+
+
+def install_kept_styles() -> bool:
+    """Screens that ``KEEPS_STYLES`` are restyled as they show only after a change of CSS,
+    from now on, if Textual's code under it is the code it was written for. Returns whether
+    it is installed."""
+    if not usable(KEPT_STYLES):
+        return False
+    Screen._on_screen_resume = _resume_keeping_styles  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+# --- speed patch: the screen behind a dialog dimmed style by style (every dialog) -----------
+#
+# Buys about a fifth of `r` to the roll dialog at 80x24 (profiled: the encounter behind it,
+# some 350 pieces of text, each of its colours blended with the dialog's background in
+# Python for every frame of the dialog). A piece's dimmed style depends only on its style
+# and the tint, and a screen holds a few dozen styles: each is worked out once, by
+# Textual's own code, and kept. Public route that would replace it: none in Textual 8.2; it
+# would take ``BackgroundScreen.process_segments`` caching what it blends (upstream).
+TEXTUALS_DIMMING = BackgroundScreen.__dict__["process_segments"].__func__
+DIMMED_STYLES = Patch(
+    "dimmed-styles",
+    "37578be2",
+    lambda: (TEXTUALS_DIMMING, BackgroundScreen.__rich_console__),
+)
+DIMMED_KEPT = 2048  # styles kept (a theme's worth many times over); emptied when full
+_dimmed: dict[tuple[Style | None, object], Style | None] = {}
+
+
+def _dimmed_segments(
+    cls: type[BackgroundScreen], segments: Iterable[Segment], color: Any
+) -> Iterator[Segment]:
+    """Textual's ``process_segments``, each style's dimmed style worked out once."""
+    if color.a == 0:  # Textual's special case: no blending
+        yield from TEXTUALS_DIMMING(cls, segments, color)
+        return
+    for segment in segments:
+        text, style, control = segment
+        if control:
+            yield segment
+            continue
+        key = (style, color)
+        if key in _dimmed:
+            dimmed = _dimmed[key]
+        else:
+            if len(_dimmed) >= DIMMED_KEPT:
+                _dimmed.clear()
+            (made,) = TEXTUALS_DIMMING(cls, [Segment(" ", style)], color)
+            dimmed = _dimmed[key] = made.style
+        yield Segment(text, dimmed, control)
+
+
+def install_dimmed_styles() -> bool:
+    """The screen behind a dialog is dimmed style by style from now on, if Textual's code
+    under it is the code it was written for. Returns whether it is installed."""
+    if not usable(DIMMED_STYLES):
+        return False
+    BackgroundScreen.process_segments = classmethod(_dimmed_segments)  # type: ignore[method-assign,assignment]  # the patch
     return True
 
 

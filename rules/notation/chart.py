@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cache
 
 from rules.notation.exact import Distribution
 from rules.odds import percent
@@ -12,14 +13,19 @@ from rules.odds import percent
 MAX_ROWS = 24
 WIDTH = 40
 _EIGHTHS = " ▏▎▍▌▋▊▉"
-_WORD = re.compile(r"\s+chart\s*$", re.IGNORECASE)
+
+
+@cache
+def _word() -> re.Pattern[str]:
+    """Compiled when first used, not as the module loads (every start loads it)."""
+    return re.compile(r"\s+chart\s*$", re.IGNORECASE)
 
 
 def split_chart(text: str) -> tuple[str, bool]:
     """The notation, and whether the line ends with the word ``chart`` (``3d6 chart``: the
     roll, and the distribution of its total drawn under it), in the app's ``:roll`` and in
     ``tracker dice`` alike."""
-    bare = _WORD.sub("", " " + text)
+    bare = _word().sub("", " " + text)
     return (bare.strip(), True) if bare != " " + text else (text, False)
 
 

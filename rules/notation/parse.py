@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cache
 
 from rules.errors import Rejected
 from rules.notation.faces import support
@@ -40,10 +41,12 @@ from rules.text import is_inert
 
 EXAMPLES = "like 2d6+3, 4d6kh3, 1d20ro1+5, (1d8+4)*2, 6d10c>=8, 1d20+5 >= 15"
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_NUMBER = re.compile(r"[0-9]*(?:\.[0-9]*)?")
-_DIGITS = re.compile(r"[0-9]*")
-_OPERATION = re.compile(r"(rr|ro|ra|mi|ma|k|p|e|c)(h|l|<|>|=)?[0-9]")
-_SELECTOR = re.compile(r"(h|l|<=|>=|<|>|=)?([0-9]*)")
+# Compiled when a line is first read, not as the module loads (every start loads it).
+_NUMBER = r"[0-9]*(?:\.[0-9]*)?"
+_DIGITS = r"[0-9]*"
+_OPERATION = r"(rr|ro|ra|mi|ma|k|p|e|c)(h|l|<|>|=)?[0-9]"
+_SELECTOR = r"(h|l|<=|>=|<|>|=)?([0-9]*)"
+_pattern = cache(re.compile)
 DICE_OPS = ("rr", "ro", "ra", "mi", "ma", "k", "p", "e", "c")
 SET_OPS = ("k", "p", "c")
 _NEVER_MERGED = ("mi", "ma")  # as d20: each minimum or maximum applies on its own
@@ -103,7 +106,7 @@ class _Reader:
 
     def leftover(self) -> None:
         rest = self.text[self.at :].strip()
-        if _OPERATION.match(rest.translate(_LOWER)):
+        if _pattern(_OPERATION).match(rest.translate(_LOWER)):
             raise Rejected(
                 f"cannot read dice at {self.here()}: an operation goes right after its dice, "
                 "with no space (4d6kh3)"
@@ -204,7 +207,7 @@ class _Reader:
 
     def number_or_dice(self) -> Number | Dice:
         start = self.at
-        found = _NUMBER.match(self.low, self.at)
+        found = _pattern(_NUMBER).match(self.low, self.at)
         digits = found.group(0) if found else ""
         self.at += len(digits)
         if self.peek("d") and "." not in digits:
@@ -224,7 +227,7 @@ class _Reader:
             raise Rejected(f"at most {MAX_DICE} dice at once")
         count = int(digits) if digits else 1
         percent = bool(self.peek("%"))
-        found = _DIGITS.match(self.low, self.at)
+        found = _pattern(_DIGITS).match(self.low, self.at)
         sides_text = "%" if percent else (found.group(0) if found else "")
         if not percent and not sides_text:
             if self.peek("f"):
@@ -324,7 +327,7 @@ class _Reader:
         return tuple(ops)
 
     def selector(self, op: str) -> Selector:
-        found = _SELECTOR.match(self.low, self.at)
+        found = _pattern(_SELECTOR).match(self.low, self.at)
         kind, digits = (found.group(1) or "", found.group(2)) if found else ("", "")
         examples = {"mi": "mi2", "ma": "ma5", "k": "kh3", "p": "pl1", "c": "c>=8", "e": "e6"}
         example = examples.get(op, op + "<3")
@@ -348,11 +351,11 @@ class _Reader:
 
 # Other dice bots' notation a GM may type, refused by name with this notation's way to say it.
 _FOREIGN = (
-    (re.compile(r"(adv|advantage)\b"), "advantage is written 2d20kh1"),
-    (re.compile(r"(dis|disadvantage)\b"), "disadvantage is written 2d20kl1"),
-    (re.compile(r"c[sf]"), "'cs' and 'cf' (Roll20's critical range) are not in this notation"),
+    (r"(adv|advantage)\b", "advantage is written 2d20kh1"),
+    (r"(dis|disadvantage)\b", "disadvantage is written 2d20kl1"),
+    (r"c[sf]", "'cs' and 'cf' (Roll20's critical range) are not in this notation"),
     (
-        re.compile(r"r(<|>|=|[0-9])"),
+        r"r(<|>|=|[0-9])",
         "'r' is Roll20's reroll: write rr1 to reroll until it is not 1, or ro1 to reroll once",
     ),
 )
@@ -361,7 +364,7 @@ _FOREIGN = (
 def foreign(rest: str) -> None:
     """Refuse, by name, another dice bot's way of writing what follows (lower case)."""
     for pattern, said in _FOREIGN:
-        if pattern.match(rest):
+        if _pattern(pattern).match(rest):
             raise Rejected(said)
 
 

@@ -9,6 +9,7 @@ the whole log would.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,23 @@ async def test_a_long_log_reads_the_same_at_its_top_its_end_and_between(
         await pilot.press("end")
         await until(pilot, lambda: log_lines(app, log) == lines[-height:], "the last lines again")
         assert log.is_vertical_scroll_end
+
+
+def collected(thing: object) -> bool:
+    """Whether the cyclic collector still scans ``thing`` (it is in a generation, not frozen)."""
+    return any(found is thing for generation in range(3) for found in gc.get_objects(generation))
+
+
+async def test_a_long_fights_log_is_frozen_out_of_the_collectors_scans(
+    fight: History, tmp_path: Path
+) -> None:
+    """The log is filled after the app mounts (and first froze what was loaded): once the
+    encounter is shown, its entries are frozen too, so a full collection after a key does
+    not rescan a long fight's log (a stall of tens of milliseconds, at random)."""
+    app = app_on(fight, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.screen.query_one(RollLog)
+        await until(pilot, lambda: len(log.entries) > ENTRIES // 2, "the log filled")
+        await until(pilot, lambda: not collected(log._logged), "the log's entries frozen")
+        assert not collected(log._widths)
+    assert gc.get_freeze_count() == 0  # the app let them go as it ended

@@ -14,14 +14,24 @@ from textual.css.stylesheet import Stylesheet
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
-from tests.app.support import add_combatant, make_app, until
-from tests.screen import screen_text
+from tests.app.support import add_combatant, burst_handled, make_app, until
+from tests.picks import a_demo
+from tests.screen import screen_strips, screen_text
 from tracker import partial_renders, textual_internals
+from tracker.app import TrackerApp
+from tracker.demos import DEMOS
+from tracker.screens.form import FormScreen
+from tracker.screens.waiting import WaitingScreen
+from tracker.session import EncounterSession
 from tracker.textual_internals import (
+    DIMMED_STYLES,
+    KEPT_STYLES,
     PARTIAL_RENDERS,
     SCROLLED_LINES,
     SETTLED_FOOTER_KEYS,
+    TEXTUALS_DIMMING,
     WRITTEN_FOR,
+    BackgroundScreen,
     Compositor,
     DOMNode,
     FooterKey,
@@ -37,7 +47,7 @@ from tracker.widgets import scrolled_lines
 from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
 
-PATCHES = [PARTIAL_RENDERS, SCROLLED_LINES, SETTLED_FOOTER_KEYS]
+PATCHES = [PARTIAL_RENDERS, SCROLLED_LINES, SETTLED_FOOTER_KEYS, KEPT_STYLES, DIMMED_STYLES]
 
 
 @pytest.mark.parametrize("patch", PATCHES, ids=lambda p: p.name)
@@ -180,3 +190,99 @@ def test_serving_on_a_textual_without_its_parser_fails_clearly(monkeypatch) -> N
     monkeypatch.setitem(sys.modules, "textual._xterm_parser", None)  # import fails
     with pytest.raises(TextualMismatch, match=r"tracker serve needs .*XTermParser.*8\.2\.8"):
         textual_internals.check_serving()
+
+
+def looks(screen) -> list[tuple[str, str]]:
+    """Each widget of ``screen``, by its place, and the style it is drawn in."""
+    return [(repr(widget), str(widget.rich_style)) for widget in screen.walk_children()]
+
+
+async def reopened_dialog(tmp_path: Path, monkeypatch, theme: str | None = None) -> tuple:
+    """The roll dialog opened, closed (the app's theme then set to ``theme``) and opened
+    again: the widgets restyled as it showed again, how many it holds, how it looked, and
+    how it looks restyled whole."""
+    styled = []
+    apply = Stylesheet.apply
+
+    def counting(stylesheet, node, *args, **kwargs) -> None:
+        styled.append(node)
+        apply(stylesheet, node, *args, **kwargs)
+
+    session = EncounterSession(DEMOS[a_demo()](), SeededDice(7), tmp_path / "fight.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await burst_handled(pilot)
+        if isinstance(app.screen, WaitingScreen):  # apply what the demo left waiting
+            await pilot.press("d")
+            await burst_handled(pilot)
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
+        dialog = app.screen
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is not dialog, "the dialog closed")
+        if theme is not None:
+            app.theme = theme
+            await until(pilot, lambda: app.current_theme.name == theme, "the theme")
+        monkeypatch.setattr(Stylesheet, "apply", counting)
+        await pilot.press("r")
+        await until(pilot, lambda: app.screen is dialog, "the dialog again")
+        monkeypatch.setattr(Stylesheet, "apply", apply)
+        widgets = len(list(dialog.walk_children()))
+        shown = looks(dialog)
+        app.update_styles(dialog)  # restyled whole, as Textual's own resume does
+        return sum(node.screen is dialog for node in styled), widgets, shown, looks(dialog)
+
+
+async def test_a_kept_dialog_shown_again_is_not_restyled_whole(tmp_path, monkeypatch) -> None:
+    assert textual_internals.usable(KEPT_STYLES)
+    restyled, widgets, shown, whole = await reopened_dialog(tmp_path, monkeypatch)
+    assert widgets > 20 and restyled < widgets // 4  # Textual's own: every one of them
+    assert shown == whole  # and it looks as if it had been
+
+
+async def test_a_kept_dialog_shown_again_after_a_new_theme_is_restyled(
+    tmp_path, monkeypatch
+) -> None:
+    app = make_app(tmp_path)
+    other = next(name for name in sorted(app.available_themes) if name != app.theme)
+    restyled, widgets, shown, whole = await reopened_dialog(tmp_path, monkeypatch, other)
+    assert restyled >= widgets  # the CSS changed while it was hidden
+    assert shown == whole
+
+
+async def test_the_screen_behind_a_dialog_is_dimmed_style_by_style_as_textual_dims_it(
+    tmp_path, monkeypatch
+) -> None:
+    """Each style behind a dialog is blended once, by Textual's own code, and kept: a
+    dialog shown again blends no style, and the screen reads as Textual's dimming draws it."""
+    assert textual_internals.usable(DIMMED_STYLES)
+    blended = []
+
+    def counting(cls, segments, color):
+        for segment in TEXTUALS_DIMMING(cls, segments, color):
+            blended.append(segment.style)
+            yield segment
+
+    monkeypatch.setattr(textual_internals, "TEXTUALS_DIMMING", counting)
+    monkeypatch.setattr(textual_internals, "_dimmed", {})
+    await reopened_dialog(tmp_path, monkeypatch)
+    first = len(blended)
+    assert first  # the first opening blended the styles behind it...
+    session = EncounterSession(DEMOS[a_demo()](), SeededDice(7), tmp_path / "again.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await burst_handled(pilot)
+        if isinstance(app.screen, WaitingScreen):
+            await pilot.press("d")
+            await burst_handled(pilot)
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
+        ours = screen_strips(app)
+        assert len(blended) == first  # ...the same styles again: none blended anew
+        with monkeypatch.context() as textuals:
+            textuals.setattr(BackgroundScreen, "process_segments", classmethod(TEXTUALS_DIMMING))
+            app.screen.refresh()
+            app.refresh(repaint=True)
+            await pilot.pause()
+            await pilot.pause()
+            assert screen_strips(app) == ours

@@ -124,6 +124,21 @@ def test_headless_odds_load_no_msgspec_and_no_system_module(system: str) -> None
     ] == []
 
 
+def test_no_command_loads_no_subcommand_and_no_system_before_the_app() -> None:
+    """A plain ``tracker`` (the newest save) builds its parser without the subcommands': they
+    loaded every system's headless parts (150 modules) before the app's first frame."""
+    code = (
+        "import sys, json; from tracker import cli; "
+        "argv = ['--saves', 'x', '--seed', '3']; "
+        "args = cli.build_parser(*cli.headless_asked_for(argv)).parse_args(argv); "
+        "print(args.command, args.seed, json.dumps(sorted(m for m in sys.modules "
+        "if m.startswith(('tracker.cli.cmd_', 'rules.systems.', 'inspect', 'pkgutil')))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    assert out.split(" ", 2) == ["None", "3", "[]\n"]
+    assert "{new,open," in cli.build_parser(*cli.headless_asked_for(["--help"])).format_usage()
+
+
 def args_for(*argv: str):
     return cli.build_parser().parse_args(list(argv))
 

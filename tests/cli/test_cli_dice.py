@@ -102,14 +102,15 @@ def test_bad_notation_is_one_line_and_exit_2(words: list[str], message: str) -> 
         ["--saves", "roll", "dice", "2d6"],  # a folder named like a command changes nothing
     ],
 )
-def test_dice_loads_no_msgspec_no_textual_and_no_system(argv: list[str]) -> None:
+def test_dice_loads_no_msgspec_no_textual_no_inspect_and_no_system(argv: list[str]) -> None:
     """``tracker dice`` starts as fast as ``tracker odds``: the notation alone, no system's
-    part (their ``roll_cli`` loads msgspec) and no Textual."""
+    part (their ``roll_cli`` loads msgspec), no Textual, and no ``pkgutil`` or ``inspect``
+    (``tracker new``'s parser listed the systems through them for every command)."""
     code = (
         "import sys, json; from tracker.cli import main; "
         f"status = main({argv!r}); "
         "print(status, json.dumps(sorted(m for m in sys.modules if m.startswith(('msgspec', "
-        "'textual', 'rules.systems.', 'rules.encounter', 'dataclasses')))))"
+        "'textual', 'rules.systems.', 'rules.encounter', 'dataclasses', 'inspect', 'pkgutil')))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     status, loaded = out.stdout.strip().splitlines()[-1].split(" ", 1)

@@ -55,6 +55,8 @@ def build_parser(only: str | None = None, command: str | None = None) -> Parser:
     parser.add_argument("--version", action=Version)
     parser.add_argument("--seed", type=int, help="seed the dice (for reproducible play)")
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
+    if command == NO_COMMAND:
+        return parser  # the app on the newest save: no command's parser (nor what it loads)
     building = Building(folders, only, command)
     for name in COMMANDS:
         module = subcommand(name)
@@ -70,6 +72,11 @@ def is_system(word: str) -> bool:
         return False
     return True
 
+
+# What ``headless_asked_for`` says of arguments naming no command (nor asking for help):
+# the parser is built without the subcommands, so a plain `tracker` starts without loading
+# every command's modules (every system's headless parts among them: 150 modules).
+NO_COMMAND = ""
 
 # The top-level options that take a value, to find the command word after them.
 _VALUED = ("--saves", "--library", "--seed")
@@ -89,6 +96,8 @@ def headless_asked_for(argv: Sequence[str]) -> tuple[str | None, str | None]:
     all (so none is loaded: ``dice`` loads not even msgspec, and ``forecast`` forks its
     workers sooner)."""
     word = command_word(argv)
+    if word is None and not any(arg in ("-h", "--help") for arg in argv):
+        return None, NO_COMMAND
     if word in COMMANDS and word not in ("roll", "odds"):
         return None, word
     for index, word in enumerate(argv[:-1]):

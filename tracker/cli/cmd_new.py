@@ -15,8 +15,10 @@ FOLDERS = True
 def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
     from rules.registry import names
 
-    # Listing the systems scans their folder: the parser of a headless command does without.
-    parser.add_argument("--system", required=True, choices=None if building.only else names())
+    # Listing the systems scans their folder (pkgutil, which loads inspect): only the parser
+    # that may read `tracker new` lists them; `tracker dice` and the others do without.
+    listed = building.command in (None, "new") and building.only is None
+    parser.add_argument("--system", required=True, choices=names() if listed else None)
     parser.add_argument("--name", required=True)
     parser.add_argument("--party", type=Path, metavar="SAVE", help="bring the party side of SAVE")
     parser.add_argument(

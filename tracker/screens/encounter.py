@@ -93,6 +93,11 @@ class EncounterScreen(
             pane.empty_hint = "press a to add a combatant"
         self.reload()
         pane.focus()
+        # After the first frame: what it made (the log's entries, its lines drawn) is there.
+        self.call_after_refresh(self.post_message, self.Shown())
+
+    class Shown(Message, namespace="encounter_screen"):
+        """The encounter is drawn, its whole log read: what stays for the fight is made."""
 
     def reload(self) -> None:
         """Show the session's whole state and log (a served seat that was not told of
