@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from tracker.textual_internals import Compositor
 
 
+EMPTY = Strip([])  # a piece sent as a cursor move only
+
+
 def render_chops(
     self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
 ) -> Sequence[Mapping[int, Strip]]:
@@ -48,16 +51,22 @@ def render_chops(
         if not width or top >= bottom or x > crop_right or right <= crop_left:
             continue
         # The rows of this widget that the update sends, with a piece still to fill that
-        # could be sent (Textual sends a piece that starts at the update's right edge).
-        rows = [
-            row
-            for row in range(top, bottom)
-            if is_rendered_line(row)
-            and any(
-                strip is None and x <= cut <= crop_right and cut < right
-                for cut, strip in chops[row].items()
-            )
-        ]
+        # overlaps the update: none that ends at its left edge, and none that starts at its
+        # right, which Textual sends cropped to nothing (a cursor move, and no cells), so it
+        # may be any strip. So a scrollbar's thumb does not render the log beside it.
+        rows = []
+        for row in range(top, bottom):
+            if not is_rendered_line(row):
+                continue
+            line = chops[row]
+            if x <= crop_right < right and line.get(crop_right, EMPTY) is None:
+                line[crop_right] = EMPTY
+            if any(
+                line[cut] is None and x <= cut < crop_right and cut < right
+                for cut, end in zip(cuts[row], cuts[row][1:], strict=False)
+                if end > crop_left
+            ):
+                rows.append(row)
         if not rows:
             continue
         first, last = rows[0], rows[-1] + 1

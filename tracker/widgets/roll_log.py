@@ -302,8 +302,10 @@ class RollLog(ScrollView, can_focus=True):
         self.scroll_end(animate=False, immediate=True, x_axis=False, force=True)
         self._following = False
         # Scrolled while the scrollbar was still hidden, the log's thumb kept its old place
-        # (Textual moves it only on a scroll while shown): draw it where the log is.
-        if self.show_vertical_scrollbar:
+        # (Textual moves it only on a scroll while shown): draw it where the log is. Not
+        # while a catch-up is due: it moves the thumb then, in one frame, where moving it
+        # now would be a frame more for every seat of a served table.
+        if self.show_vertical_scrollbar and self._thumb_due is None:
             self.vertical_scrollbar.position = self.scroll_y
 
     def action_scroll_end(self) -> None:
