@@ -19,6 +19,7 @@ whole screen) is left to Textual.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from textual.geometry import Region
@@ -43,29 +44,35 @@ def render_chops(
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     intersection = Region.intersection
     crop_left, crop_top, crop_right, crop_bottom = crop.x, crop.y, crop.right, crop.bottom
+    # The pieces the update sends, by row, while no widget has filled them: those that
+    # overlap it (none that ends at its left edge) and the one that starts at its right,
+    # which Textual sends cropped to nothing (a cursor move, and no cells), so it may be any
+    # strip. So a scrollbar's thumb does not render the log beside it, and once every piece
+    # is filled the widgets behind (containers, the screen) are not even looked at.
+    wanted: dict[int, set[int]] = {}
+    for row in range(crop_top, crop_bottom):
+        if is_rendered_line(row):
+            row_cuts = cuts[row]
+            pieces = pairwise(row_cuts)
+            wanted[row] = {cut for cut, end in pieces if cut <= crop_right and end > crop_left}
     # Front to back: the first strip for a piece wins, as in Textual.
     for widget, (region, clip) in self.visible_widgets.items():
+        if not any(wanted.values()):
+            break
         x, y, width, height = intersection(region, clip)
         top, bottom = max(y, crop_top), min(y + height, crop_bottom)
         right = x + width
         if not width or top >= bottom or x > crop_right or right <= crop_left:
             continue
-        # The rows of this widget that the update sends, with a piece still to fill that
-        # overlaps the update: none that ends at its left edge, and none that starts at its
-        # right, which Textual sends cropped to nothing (a cursor move, and no cells), so it
-        # may be any strip. So a scrollbar's thumb does not render the log beside it.
         rows = []
         for row in range(top, bottom):
-            if not is_rendered_line(row):
+            open_cuts = wanted.get(row)
+            if not open_cuts:
                 continue
-            line = chops[row]
-            if x <= crop_right < right and line.get(crop_right, EMPTY) is None:
-                line[crop_right] = EMPTY
-            if any(
-                line[cut] is None and x <= cut < crop_right and cut < right
-                for cut, end in zip(cuts[row], cuts[row][1:], strict=False)
-                if end > crop_left
-            ):
+            if x <= crop_right < right and crop_right in open_cuts:
+                chops[row][crop_right] = EMPTY
+                open_cuts.discard(crop_right)
+            if any(x <= cut < right for cut in open_cuts):
                 rows.append(row)
         if not rows:
             continue
@@ -74,6 +81,7 @@ def render_chops(
         for row in rows:
             strip = strips[row - first]
             chops_line = chops[row]
+            open_cuts = wanted[row]
             final_cuts = [cut for cut in cuts[row] if right >= cut >= x]
             cut_strips = strip.divide([cut - x for cut in final_cuts[1:]])
             get_chops_line = chops_line.get
@@ -81,6 +89,7 @@ def render_chops(
             for cut, piece in zip(final_cuts, cut_strips, strict=False):
                 if get_chops_line(cut) is None:
                     chops_line[cut] = piece
+                    open_cuts.discard(cut)
     return chops  # type: ignore[return-value]  # Textual types it as a list of dicts, loosely
 
 
