@@ -21,6 +21,15 @@ limit: 120 a second), one asks for a huge window (20000x10000 at login, window c
 65535x65535 and in-band resizes every half second). Only the watching seats' latency is
 counted.
 
+A table as it plays (``--demo``): the first listed system's demo is served (its combatants
+and its log) instead of four bare combatants: each note then scrolls a full log and its
+scrollbar on every seat.
+
+Before and after (``--before PATH``, an older checkout such as ``git worktree add
+/tmp/old-seats main``): each row is served by that checkout's code too, the two alternated
+in fresh processes, and the table shows both and their ratio (this checkout's over the
+older one's): on a loaded machine the ratio is the figure to read.
+
 Browser seats (``--web``): the same rows again with every other seat in a browser, by a
 join link: a WebSocket client that speaks as the page's textual.js does (JSON packets
 out, the frames in), against the same server's ``--web`` (tracker/serve/web.py). Same
@@ -233,14 +242,30 @@ async def clients(
 # --- the server process ------------------------------------------------------------------------
 
 
+def served_history(demo: bool) -> Any:
+    """What the table serves: four bare combatants (the Boss hidden), or the first listed
+    system's demo."""
+    from rules.engine import new_encounter
+    from rules.history import History
+    from rules.registry import part
+    from tracker.defaults import systems
+
+    system = systems()[0]
+    built = part(system, "demo") if demo else None
+    return built.build() if built is not None else History(new_encounter("Bench", system))
+
+
 async def measure(
-    count: int, events: int, gap: float, active: bool, hostile: bool, web: bool = False
+    count: int,
+    events: int,
+    gap: float,
+    active: bool,
+    hostile: bool,
+    web: bool = False,
+    demo: bool = False,
 ) -> dict[str, float]:
     from rules.commands import AddCombatant, AddNote
     from rules.dice import SeededDice
-    from rules.engine import new_encounter
-    from rules.history import History
-    from tracker.defaults import systems
     from tracker.serve.config import Config
     from tracker.serve.heap import SETTLE_AFTER
     from tracker.serve.seats import Table
@@ -248,11 +273,10 @@ async def measure(
     from tracker.session import EncounterSession
 
     folder = Path(tempfile.mkdtemp())
-    session = EncounterSession(
-        History(new_encounter("Bench", systems()[0])), SeededDice(1), folder / "bench.fight"
-    )
-    for name in ("Orla", "Brak", "Goblin", "Boss"):
-        session.execute(AddCombatant(name=name, gm_only=name == "Boss"))
+    session = EncounterSession(served_history(demo), SeededDice(1), folder / "bench.fight")
+    if not demo:
+        for name in ("Orla", "Brak", "Goblin", "Boss"):
+            session.execute(AddCombatant(name=name, gm_only=name == "Boss"))
     table = Table(session)
     config = Config(port=0, password=PASSWORD, host_key=folder / "key", max_seats=count + 4)
     server = TableServer(table, config)
@@ -292,12 +316,14 @@ async def measure(
         await asyncio.sleep(0.1)
     await asyncio.sleep(0.5)
     sent: dict[str, float] = {}
+    cpu = time.process_time()  # the server's own work, less swayed by a loaded machine
     for number in range(events):
         mark = f"M{number:04d}X"
         sent[mark] = time.monotonic()
         session.execute(AddNote(mark))
         await asyncio.sleep(gap)
     seen = json.loads(await child.stdout.readline())
+    cpu = time.process_time() - cpu
     gc.collect()
     per_seat = (rss_mb() - before) / count  # every seat connected, drawn and updated
     await child.wait()
@@ -312,13 +338,52 @@ async def measure(
         "active": active,
         "hostile": hostile,
         "web": web,
+        "demo": demo,
         "median": statistics.median(latencies),
         "p95": percentile(latencies, 0.95),
         "max": max(latencies),
         "missing": missing,
         "per_seat_mb": per_seat,
+        "cpu_ms": cpu * 1000 / events,  # the server's CPU time per note, all seats
         "server_mb": rss_mb(),
     }
+
+
+def they(r: dict[str, float]) -> str:
+    said = "each typed a key" if r["active"] else "watch"
+    if r["hostile"]:
+        said = "watch; 1 floods, 1 types at the limit, 1 huge window"
+    if r.get("web"):
+        said += ", half in a browser"
+    if r.get("demo"):
+        said += ", the demo"
+    return said
+
+
+def compared(
+    pairs: list[tuple[dict[str, float], dict[str, float]]], events: int, gap: float
+) -> str:
+    """Rows measured by an older checkout and by this one, side by side."""
+    rows = [
+        f"{events} notes from the GM, one every {gap * 1000:.0f} ms; latency from the GM's "
+        "command to the note's text arriving on the seat, over every seat and note; before: "
+        "the older checkout, now: this one, alternated; ratio: now over before.",
+        "",
+        "| seats | they | p95 before | p95 now | ratio | median before | median now | ratio "
+        "| server CPU a note before | now | ratio | memory per seat before | now | not seen |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for old, new in pairs:
+        rows.append(
+            f"| {new['seats']:.0f} | {they(new)} | {old['p95']:.1f} ms | {new['p95']:.1f} ms"
+            f" | {new['p95'] / old['p95']:.2f} | {old['median']:.1f} ms"
+            f" | {new['median']:.1f} ms | {new['median'] / old['median']:.2f}"
+            f" | {old['cpu_ms']:.0f} ms | {new['cpu_ms']:.0f} ms"
+            f" | {new['cpu_ms'] / old['cpu_ms']:.2f}"
+            f" | {old['per_seat_mb']:.2f} MB | {new['per_seat_mb']:.2f} MB"
+            f" | {old['missing'] + new['missing']:.0f} |"
+        )
+    return "\n".join(rows)
 
 
 def table(results: list[dict[str, float]], events: int, gap: float) -> str:
@@ -330,16 +395,23 @@ def table(results: list[dict[str, float]], events: int, gap: float) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        they = "each typed a key" if r["active"] else "watch"
-        if r["hostile"]:
-            they = "watch; 1 floods, 1 types at the limit, 1 huge window"
-        if r.get("web"):
-            they += ", half in a browser"
         rows.append(
-            f"| {r['seats']:.0f} | {they} | {r['median']:.1f} ms | {r['p95']:.1f} ms"
+            f"| {r['seats']:.0f} | {they(r)} | {r['median']:.1f} ms | {r['p95']:.1f} ms"
             f" | {r['max']:.1f} ms | {r['missing']:.0f} | {r['per_seat_mb']:.2f} MB |"
         )
     return "\n".join(rows)
+
+
+def serve_once(argv: tuple[object, ...]) -> dict[str, float]:
+    run = subprocess.run(
+        [sys.executable, __file__, "--server", *map(str, argv)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result: dict[str, float] = json.loads(run.stdout.strip().splitlines()[-1])
+    print(argv[-1], result, file=sys.stderr, flush=True)
+    return result
 
 
 def main() -> None:
@@ -350,8 +422,11 @@ def main() -> None:
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--server":
         count, events, active, hostile, web = (int(value) for value in sys.argv[2:7])
-        gap = float(sys.argv[7])
-        result = asyncio.run(measure(count, events, gap, bool(active), bool(hostile), bool(web)))
+        gap, demo = float(sys.argv[7]), bool(int(sys.argv[8]))
+        sys.path.insert(0, sys.argv[9])  # the checkout whose code serves (nothing loaded yet)
+        result = asyncio.run(
+            measure(count, events, gap, bool(active), bool(hostile), bool(web), demo)
+        )
         print(json.dumps(result), flush=True)
         return
     parser = argparse.ArgumentParser(description=__doc__)
@@ -374,25 +449,37 @@ def main() -> None:
         action="store_true",
         help="only rows with every other seat in a browser, by a join link",
     )
+    parser.add_argument(
+        "--demo", action="store_true", help="serve the first listed system's demo (a full log)"
+    )
+    parser.add_argument(
+        "--before", type=Path, help="an older checkout: each row served by its code too, alternated"
+    )
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     args = parser.parse_args()
     modes = {"watch": (False,), "typed": (True,), None: (False, True)}[args.only]
     runs = [(count, active, False) for active in modes for count in args.seats]
     runs += [(count, False, True) for count in args.hostile]
     results = []
-    for count, active, hostile in runs:
+    pairs = []
+    here = Path(__file__).resolve().parent.parent
+    for number, (count, active, hostile) in enumerate(runs):
         # Each in a process of its own: its memory figure must not reuse an earlier run's
-        # freed heap.
-        web = int(args.web)
-        argv = ("--server", count, args.events, int(active), int(hostile), web, args.gap)
-        run = subprocess.run(
-            [sys.executable, __file__, *map(str, argv)],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        results.append(json.loads(run.stdout.strip().splitlines()[-1]))
-        print(results[-1], file=sys.stderr, flush=True)
+        # freed heap. With --before, the older checkout first in every other row.
+        argv = (count, args.events, int(active), int(hostile), int(args.web), args.gap)
+        roots = [here] if args.before is None else [args.before.resolve(), here]
+        if number % 2:
+            roots.reverse()
+        measured = {root: serve_once((*argv, int(args.demo), root)) for root in roots}
+        results.append(measured[here])
+        if args.before is not None:
+            pairs.append((measured[args.before.resolve()], measured[here]))
+    if pairs:
+        text = compared(pairs, args.events, args.gap)
+        print(text)
+        if args.write:
+            write_block("serve-before", text)
+        return
     # The hostile rows have a table of their own (docs/performance.md, "Hostile seats").
     for block, rows in (
         ("serve", [r for r in results if not r["hostile"] and not r["web"]]),

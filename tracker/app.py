@@ -18,7 +18,7 @@ from textual.theme import Theme
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
 from rules.text import inert_document
-from tracker import hangup, partial_renders, settings, storage, textual_internals
+from tracker import hangup, partial_renders, settings, shared_lines, storage, textual_internals
 from tracker.defaults import saves_folder
 from tracker.palette import ScreenActions
 from tracker.safe_text import NO_CONTROL_CODES
@@ -30,6 +30,7 @@ from tracker.widgets import scrolled_lines
 # The speed patches on Textual's private code, checked now: if Textual is not the one they
 # were written for, stderr says so while it is still the terminal's (a running app takes it).
 partial_renders.install()  # a partial update renders only what it updates
+shared_lines.install()  # a scrollbar is drawn once for every seat that shows it the same
 scrolled_lines.check()  # a scrolled log frames only its new lines
 textual_internals.install_settled_footer_keys()  # a footer's key is styled once, not thrice
 textual_internals.install_kept_styles()  # a kept dialog shown again is not restyled whole

@@ -19,6 +19,7 @@ whole screen) is left to Textual.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from textual.geometry import Region
@@ -28,6 +29,9 @@ from tracker import textual_internals
 
 if TYPE_CHECKING:
     from tracker.textual_internals import Compositor
+
+
+EMPTY = Strip([])  # a piece sent as a cursor move only
 
 
 def render_chops(
@@ -40,24 +44,36 @@ def render_chops(
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     intersection = Region.intersection
     crop_left, crop_top, crop_right, crop_bottom = crop.x, crop.y, crop.right, crop.bottom
+    # The pieces the update sends, by row, while no widget has filled them: those that
+    # overlap it (none that ends at its left edge) and the one that starts at its right,
+    # which Textual sends cropped to nothing (a cursor move, and no cells), so it may be any
+    # strip. So a scrollbar's thumb does not render the log beside it, and once every piece
+    # is filled the widgets behind (containers, the screen) are not even looked at.
+    wanted: dict[int, set[int]] = {}
+    for row in range(crop_top, crop_bottom):
+        if is_rendered_line(row):
+            row_cuts = cuts[row]
+            pieces = pairwise(row_cuts)
+            wanted[row] = {cut for cut, end in pieces if cut <= crop_right and end > crop_left}
     # Front to back: the first strip for a piece wins, as in Textual.
     for widget, (region, clip) in self.visible_widgets.items():
+        if not any(wanted.values()):
+            break
         x, y, width, height = intersection(region, clip)
         top, bottom = max(y, crop_top), min(y + height, crop_bottom)
         right = x + width
         if not width or top >= bottom or x > crop_right or right <= crop_left:
             continue
-        # The rows of this widget that the update sends, with a piece still to fill that
-        # could be sent (Textual sends a piece that starts at the update's right edge).
-        rows = [
-            row
-            for row in range(top, bottom)
-            if is_rendered_line(row)
-            and any(
-                strip is None and x <= cut <= crop_right and cut < right
-                for cut, strip in chops[row].items()
-            )
-        ]
+        rows = []
+        for row in range(top, bottom):
+            open_cuts = wanted.get(row)
+            if not open_cuts:
+                continue
+            if x <= crop_right < right and crop_right in open_cuts:
+                chops[row][crop_right] = EMPTY
+                open_cuts.discard(crop_right)
+            if any(x <= cut < right for cut in open_cuts):
+                rows.append(row)
         if not rows:
             continue
         first, last = rows[0], rows[-1] + 1
@@ -65,6 +81,7 @@ def render_chops(
         for row in rows:
             strip = strips[row - first]
             chops_line = chops[row]
+            open_cuts = wanted[row]
             final_cuts = [cut for cut in cuts[row] if right >= cut >= x]
             cut_strips = strip.divide([cut - x for cut in final_cuts[1:]])
             get_chops_line = chops_line.get
@@ -72,6 +89,7 @@ def render_chops(
             for cut, piece in zip(final_cuts, cut_strips, strict=False):
                 if get_chops_line(cut) is None:
                     chops_line[cut] = piece
+                    open_cuts.discard(cut)
     return chops  # type: ignore[return-value]  # Textual types it as a list of dicts, loosely
 
 

@@ -3,7 +3,7 @@
 textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
 against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
 
-- The five speed patches fail open. If Textual's code under one is not the code it was
+- The six speed patches fail open. If Textual's code under one is not the code it was
   written for (a fingerprint of its source), it is not installed: the app runs on Textual's
   own code, slower and still correct, and says so once on stderr.
 - Serving needs two things Textual and Rich have no public route to (a terminal's input
@@ -35,6 +35,7 @@ from textual.geometry import Region
 from textual.reactive import Reactive
 from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -313,6 +314,56 @@ def install_dimmed_styles() -> bool:
         return False
     BackgroundScreen.process_segments = classmethod(_dimmed_segments)  # type: ignore[method-assign,assignment]  # the patch
     return True
+
+
+# --- speed patch: scrollbars drawn once for every seat (tracker/shared_lines.py) ------------
+#
+# Buys, on a served table, one scrollbar drawn for every seat at a size and in a theme that
+# shows it the same, instead of one for each, twice a new entry (the entry's frame and the
+# thumb's); docs/performance.md, "Serving over SSH". Public route that would replace it:
+# none in Textual 8.2 (a widget's rendered lines are cached per widget, privately); it would
+# take a public hook to render a widget's lines, or Textual sharing equal renders itself.
+ScrollbarLines = Callable[[ScrollBar, Region], list[Strip]]
+SHARED_SCROLLBARS = Patch(
+    "shared-scrollbars",
+    "77244075",
+    lambda: (
+        ScrollBar.render,  # what a bar's lines are made from: its colours...
+        ScrollBar._render_bar,  # ...its extent and position
+        Widget.render_lines,  # replaced for ScrollBar (and still called to draw)
+        Widget.render_line,  # what the styles cache draws through...
+        Widget._render_content,  # ...and the content's lines
+        StylesCache.render_widget,  # what else a widget's lines are made from
+        StylesCache.render,
+    ),
+)
+
+
+def install_shared_scrollbars(render_lines: ScrollbarLines) -> bool:
+    """Every scrollbar draws its lines with ``render_lines`` from now on, if Textual's code
+    under it is the code it was written for. Returns whether it is installed."""
+    if not usable(SHARED_SCROLLBARS):
+        return False
+    ScrollBar.render_lines = render_lines  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+def textuals_scrollbar_lines(bar: ScrollBar, crop: Region) -> list[Strip]:
+    """Textual's own drawing of a scrollbar's lines (what ``render_lines`` replaces)."""
+    return Widget.render_lines(bar, crop)
+
+
+@contextmanager
+def textuals_own_scrollbars() -> Iterator[None]:
+    """Scrollbars draw with Textual's own code while inside (to compare ours with)."""
+    installed = vars(ScrollBar).get("render_lines")
+    if installed is not None:
+        del ScrollBar.render_lines
+    try:
+        yield
+    finally:
+        if installed is not None:
+            ScrollBar.render_lines = installed  # type: ignore[method-assign]  # the patch again
 
 
 # --- checking a patch -------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from tracker.widgets.thresholds import ThresholdsPane
 
 def settled(app: TrackerApp) -> bool:
     """The encounter screen at rest: the log at its end with its thumb caught up (it may lag a
-    new entry, see RollLog), and the key bar drawn."""
+    layout, see RollLog), and the key bar drawn."""
     if not isinstance(app.screen, EncounterScreen):
         return False
     log = app.screen.query_one(RollLog)

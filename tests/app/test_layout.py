@@ -66,7 +66,7 @@ async def resize(pilot, size: tuple[int, int]) -> None:
 
 def log_at_rest(app: TrackerApp) -> RollLog | None:
     """The encounter's log once what it was given is laid out: its scrollbar's thumb, which
-    may lag a new entry by half a second (RollLog), caught up; None until then."""
+    may lag a layout (RollLog), caught up; None until then."""
     screen = app.screen
     if not isinstance(screen, EncounterScreen):
         return None

@@ -11,13 +11,15 @@ import pytest
 import textual
 from rich.console import Console
 from textual.css.stylesheet import Stylesheet
+from textual.scrollbar import ScrollBar
+from textual.widget import Widget
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
 from tests.app.support import add_combatant, burst_handled, make_app, until
 from tests.picks import a_demo
 from tests.screen import screen_strips, screen_text
-from tracker import partial_renders, textual_internals
+from tracker import partial_renders, shared_lines, textual_internals
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
 from tracker.screens.form import FormScreen
@@ -29,6 +31,7 @@ from tracker.textual_internals import (
     PARTIAL_RENDERS,
     SCROLLED_LINES,
     SETTLED_FOOTER_KEYS,
+    SHARED_SCROLLBARS,
     TEXTUALS_DIMMING,
     WRITTEN_FOR,
     BackgroundScreen,
@@ -47,7 +50,14 @@ from tracker.widgets import scrolled_lines
 from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
 
-PATCHES = [PARTIAL_RENDERS, SCROLLED_LINES, SETTLED_FOOTER_KEYS, KEPT_STYLES, DIMMED_STYLES]
+PATCHES = [
+    PARTIAL_RENDERS,
+    SCROLLED_LINES,
+    SETTLED_FOOTER_KEYS,
+    KEPT_STYLES,
+    DIMMED_STYLES,
+    SHARED_SCROLLBARS,
+]
 
 
 @pytest.mark.parametrize("patch", PATCHES, ids=lambda p: p.name)
@@ -78,6 +88,7 @@ def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
         PARTIAL_RENDERS.name: "PARTIAL_RENDERS",
         SCROLLED_LINES.name: "SCROLLED_LINES",
         SETTLED_FOOTER_KEYS.name: "SETTLED_FOOTER_KEYS",
+        SHARED_SCROLLBARS.name: "SHARED_SCROLLBARS",
     }
     monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
     if version is not None:
@@ -175,6 +186,15 @@ def test_on_another_textual_footer_keys_are_textuals_own(monkeypatch, capfd) -> 
     assert not textual_internals.install_settled_footer_keys()
     assert FooterKey.data_bind is DOMNode.data_bind
     assert "the footer-keys patch was written for" in capfd.readouterr().err
+
+
+def test_on_another_textual_scrollbars_draw_as_textuals_own(monkeypatch, capfd) -> None:
+    assert ScrollBar.render_lines is shared_lines.render_lines  # tracker.app installed it
+    monkeypatch.delattr(ScrollBar, "render_lines")  # as before tracker.app
+    changed(monkeypatch, SHARED_SCROLLBARS, version="8.3.0")
+    assert not shared_lines.install()
+    assert ScrollBar.render_lines is Widget.render_lines
+    assert "the shared-scrollbars patch was written for" in capfd.readouterr().err
 
 
 def test_serving_finds_what_it_needs() -> None:

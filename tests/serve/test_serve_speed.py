@@ -1,5 +1,5 @@
-"""What keeps a served table quick: one frame per new log entry, the scrollbar's thumb a
-moment later, entries described once for every seat, and the served heap frozen once seats
+"""What keeps a served table quick: one frame per new log entry, the scrollbar's thumb in
+it, entries described once for every seat, and the served heap frozen once seats
 settle. (Speed itself is bench/serve.py's job; these check that nothing is lost for it, and
 wait on state, never on the clock: how soon the thumb or the heap settles is not asserted.)
 """
@@ -11,6 +11,9 @@ import weakref
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
@@ -23,6 +26,7 @@ from tracker.app import TrackerApp
 from tracker.serve import heap as heap_module
 from tracker.serve.heap import Heap
 from tracker.session import EncounterSession
+from tracker.textual_internals import Compositor
 from tracker.widgets import roll_log
 from tracker.widgets.roll_log import RollLog, Shared
 
@@ -70,6 +74,44 @@ async def test_a_new_entry_shows_at_once_and_the_thumb_catches_up(tmp_path: Path
         await pilot.press("end")
         await pilot.pause()
         assert "while reading" in screen_text(app)
+
+
+async def test_a_new_entry_is_one_frame_with_its_thumb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every seat of a served table draws each frame: a note once cost two or three (the
+    # entry, the thumb moved as the log scrolled, the thumb caught up half a second later).
+    app = app_on(tmp_path, 40)
+    frames: list[list[str]] = []
+    drawn: list[str] = []
+    update, lines = Compositor.render_partial_update, Widget.render_lines
+
+    def counted_update(self: Compositor):  # type: ignore[no-untyped-def]
+        drawn.clear()
+        sent = update(self)
+        if sent is not None:
+            frames.append(list(drawn))
+        return sent
+
+    def counted_lines(self: Widget, crop: Region) -> list[Strip]:
+        drawn.append(type(self).__name__)
+        return lines(self, crop)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.screen.query_one(RollLog)
+        bar = log.vertical_scrollbar
+        await until(lambda: bar.window_virtual_size == log.virtual_size.height)
+        await pilot.pause()
+        monkeypatch.setattr(Compositor, "render_partial_update", counted_update)
+        monkeypatch.setattr(Widget, "render_lines", counted_lines)
+        await pilot.pause()
+        frames.clear()  # what the start left to draw
+        app.session.execute(AddNote("one more"))
+        await until(lambda: bar.window_virtual_size == log.virtual_size.height)
+        await until(lambda: frames)
+        await pilot.pause()
+        assert "one more" in screen_text(app) and bar.position == log.scroll_y
+        assert len(frames) == 1 and "RollLog" in frames[0]
 
 
 def test_an_entry_is_described_and_drawn_once_for_every_log(monkeypatch) -> None:

@@ -6,9 +6,15 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
+from textual.scrollbar import ScrollBar
+from textual.strip import Strip
 
 from rules.commands import AddNote
 from tests.serve.serve_helpers import Client, Served, serve, until
+from tracker import textual_internals
+from tracker.shared_lines import KEPT_BARS
+from tracker.widgets.roll_log import RollLog
 
 PASSWORD = "pw"
 
@@ -176,3 +182,57 @@ async def test_a_seat_closed_before_its_own_app_starts_leaves_nothing(served: Se
     await until(lambda: not served.table.seats and not served.server.channels)
     assert set(served.server.views.views) == before  # her view ended with her
     await alice.close()
+
+
+async def test_typed_seats_share_scrollbars_drawn_as_each_would_draw_its_own(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seats that draw themselves share a scrollbar drawn once (tracker/shared_lines.py):
+    # each one handed on is compared with the bar drawn by Textual for that seat, segment by
+    # segment (text and colours), as the log scrolls and its thumb catches up, on seats of
+    # other roles, sizes and colours.
+    compared: list[bool] = []
+    shared = ScrollBar.render_lines
+
+    def checked(bar: ScrollBar, crop: Region) -> list[Strip]:
+        ours = shared(bar, crop)
+        own = textual_internals.textuals_scrollbar_lines(bar, crop)
+        compared.append([list(line) for line in ours] == [list(line) for line in own])
+        return ours
+
+    served.table.assign("Carol", frozenset({served.ids["Orla"]}))  # as Alice
+    gm = await Client.join(served, "gm", size=(90, 26))
+    alice = await Client.join(served, "alice", size=(90, 26))
+    carol = await watcher(served, "Carol")
+    plain = await Client.join(served, "watch", size=(90, 26), term="xterm", password=PASSWORD)
+    narrow = await watcher(served, "watcher", size=(84, 26))
+    seats = (gm, alice, carol, plain, narrow)
+    for client in seats:
+        client.type("\x1b[B")  # ↓: each seat draws itself from now on
+    await until(lambda: all(not c.seat.muted for c in seats))  # type: ignore[union-attr]
+    monkeypatch.setattr(ScrollBar, "render_lines", checked)
+    hits = KEPT_BARS.hits
+    for number in range(16):
+        served.session.execute(AddNote(f"shared {number}"))
+
+    def caught_up(client: Client) -> bool:
+        app = client.seat.app  # type: ignore[union-attr]
+        log = app.screen.query_one(RollLog)
+        bar = log.vertical_scrollbar
+        return (
+            "shared 15" in client.text()
+            and log.show_vertical_scrollbar
+            and bar.window_virtual_size == log.virtual_size.height
+            and bar.position == log.scroll_y
+        )
+
+    for client in seats:
+        await until(lambda c=client: caught_up(c))
+    served.session.execute(AddNote("one more"))
+    for client in seats:
+        await until(lambda c=client: "one more" in c.text() and caught_up(c))
+    assert compared and all(compared)
+    assert KEPT_BARS.hits > hits  # shared indeed
+    await until(lambda: carol.text() == alice.text())  # the same look, the same screen
+    for client in seats:
+        await client.close()

@@ -28,7 +28,6 @@ from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
-from textual.timer import Timer
 
 from rules.encounter import Encounter, Event
 from rules.engine import describe
@@ -40,7 +39,6 @@ CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
 # Guessed line counts are made exact at once while this few (a few screens' worth): a short
 # log's scrollbar is then exact from its first frame, as it always was.
 EXACT_UP_TO = 64
-THUMB_LAG = 0.5  # seconds the log's scrollbar thumb may lag behind a new entry
 SHARED_ENTRIES = 256  # recent entries kept for every log in the process
 MARK = "▶ "  # before the replay's current entry
 
@@ -115,7 +113,6 @@ class RollLog(ScrollView, can_focus=True):
         self._frame: tuple[Offset, int, Style, Selection | None] | None = (
             None  # set while a frame is drawn
         )
-        self._thumb_due: Timer | None = None
         keep_scrolled_lines(self)  # a new entry scrolls the log: only new lines are framed
 
     # --- filling --------------------------------------------------------------------------------
@@ -256,10 +253,10 @@ class RollLog(ScrollView, can_focus=True):
         size = Size(self._width, self._total())
         container = self.container_size
         # Only the height changed and the scrollbar neither comes nor goes: nothing moves on
-        # the screen, so no layout pass (Textual's setter would lay the whole screen out),
-        # and the scrollbar's thumb catches up a moment later, in a frame of its own. A
-        # served table draws every seat on one loop: the new entry reaches all of them
-        # first, and a burst of changes moves the thumb once.
+        # the screen, so no layout pass (Textual's setter would lay the whole screen out);
+        # the scrollbar's thumb is moved through its own attributes, in the very frame that
+        # draws the entry (a served table draws every seat on one loop: a frame of its own
+        # for the thumb was a frame more for every seat that draws itself).
         quiet = (
             size.width == self.virtual_size.width
             and bool(container)
@@ -267,8 +264,6 @@ class RollLog(ScrollView, can_focus=True):
         )
         if quiet:
             self.set_reactive(RollLog.virtual_size, size)
-            if self.show_vertical_scrollbar and self._thumb_due is None:
-                self._thumb_due = self.set_timer(THUMB_LAG, self._move_thumb)
         else:
             self.virtual_size = size
         if follow:
@@ -283,13 +278,14 @@ class RollLog(ScrollView, can_focus=True):
                 self.scroll_to(y=end, animate=False, force=True)
             self._following = True
             self.call_after_refresh(self._to_end)
+        if quiet:
+            self._move_thumb()
         # The content's lines only: the frame stays, and lines still shown keep their looks.
         self.refresh(self.size.region)
 
     def _move_thumb(self) -> None:
         """What Textual does for a new virtual size, through the scrollbar's own attributes:
         the bar neither came nor went since (see ``_laid_out``), so only its thumb moves."""
-        self._thumb_due = None
         self.scroll_y = self.validate_scroll_y(self.scroll_y)  # undo may have shortened the log
         if self.show_vertical_scrollbar:
             bar = self.vertical_scrollbar
