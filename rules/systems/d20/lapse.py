@@ -11,10 +11,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.encounter import CombatantEdited
 from rules.engine import fold_onto
+from rules.events import ConditionAdded, TrackChanged
 
 from .decide import end_concentration
-from .events import TARGETS_DEAD, D20ConcentrationStarted, sheet_of, system_state
+from .events import (
+    TARGETS_DEAD,
+    D20ConcentrationStarted,
+    D20Damaged,
+    D20DeathSaved,
+    D20Exhausted,
+    sheet_of,
+    system_state,
+)
 from .sheet import life_word
 from .standing import why_not
 
@@ -22,11 +32,30 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 
+# The events that can incapacitate, drop or kill someone, or start a concentration: no other
+# can end one of itself (a miss, a heal, a condition lifted). By their exact types: asked
+# after every command (a forecast's runs).
+CHANGES = frozenset(
+    (
+        D20Damaged,
+        ConditionAdded,
+        D20DeathSaved,
+        D20Exhausted,
+        D20ConcentrationStarted,
+        CombatantEdited,
+        TrackChanged,
+    )
+)
+
+
 def lapsed_after(state: Encounter, events: list[Any]) -> list[Any]:
-    """What ends after ``events`` (decided on ``state``): nothing, at once, when nobody
-    concentrates before or after them (most commands: a forecast's runs)."""
-    if not any(sheet_of(c).concentrating for c in state.combatants) and not any(
-        isinstance(e, D20ConcentrationStarted) for e in events
+    """What ends after ``events`` (decided on ``state``): nothing, at once, when none of them
+    changes what a combatant is or nobody concentrates (most commands: a forecast's runs)."""
+    kinds = {type(e) for e in events}
+    if kinds.isdisjoint(CHANGES):
+        return []
+    if D20ConcentrationStarted not in kinds and not any(
+        c.sheet.concentrating for c in state.combatants
     ):
         return []
     return lapsed(fold_onto(state, events))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .events import LEGENDARY, D20Attacked, D20Saved, sheet_of, stamp_of
-from .sheet import Stamp
+from .sheet import Stamp, life_word
 from .standing import in_turn
 
 if TYPE_CHECKING:
@@ -21,14 +21,22 @@ ACTIONS = (D20Attacked, D20Saved)  # the rolls of a turn's action, or of a legen
 
 
 def turn_ended(state: Encounter) -> tuple[Combatant[Any], Stamp] | None:
-    """Whose turn ended as the one under way opened, and that turn's stamp; None on the
-    fight's first turn (or when whoever acts now takes no turn)."""
-    order = in_turn(state)
-    index = next((i for i, c in enumerate(order) if c.id == state.current_id), -1)
-    if index < 0 or (index == 0 and state.round <= 1):
-        return None
-    before = order[index - 1]  # index 0: the last of the round before
-    return before, (state.round if index else state.round - 1, state.index_of(before.id))
+    """Whose turn ended as the one under way opened (the one before it in the turn order:
+    ``standing.in_turn``, the dead left out), and that turn's stamp; None on the fight's first
+    turn (or when nobody's turn is under way)."""
+    people = state.combatants
+    here = state.index_of(state.current_id)
+    if here < 0 or life_word(people[here].sheet) == "dead":
+        return None  # no turn under way: nobody's, or a turn whose actor died in it
+    for back in range(1, len(people) + 1):  # from the one before, round the order
+        place = here - back
+        if place < 0 and state.round <= 1:
+            return None
+        before = people[place]  # a negative place: the last of the round before
+        if life_word(before.sheet) != "dead":
+            stamp = (state.round if place >= 0 else state.round - 1, place % len(people))
+            return before, stamp
+    return None
 
 
 def opening(state: Encounter) -> bool:

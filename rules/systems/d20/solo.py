@@ -28,10 +28,11 @@ from .events import (
     D20Saved,
     D20SaveEffect,
     sheet_of,
+    stamp_of,
 )
 from .exhaustion import STILL
 from .forms import foes_of
-from .legendary import ends_before_own, left_at, legendary_stamp, opening, turn_ended
+from .legendary import ends_before_own, left_at, opening, turn_ended
 from .odds import attack_chances
 from .sheet import MAX_HP, Stamp
 from .standing import (
@@ -157,20 +158,21 @@ def _legendary(state: Encounter, current: Combatant[Any] | None) -> Move | None:
     next turn opens (before its actor rolls; the creature's own turn too, for the turn just
     before it): one at a time, at least one at each end while it has any, more when the ends
     left before its own turn could not spend them all, so that none is wasted."""
-    if current is None or not opening(state):
+    if current is None:
         return None
     legendary = [c for c in state.combatants if sheet_of(c).legendary and state.is_solo(c)]
-    ended = turn_ended(state) if legendary else None
-    if ended is None:
+    if not legendary or not opening(state):
         return None
+    now, ended = stamp_of(state), turn_ended(state)
+    if ended is None:
+        return None  # the fight's first turn: no turn has ended
     for creature in legendary:
-        stamp = legendary_stamp(state, creature)
-        if ended[0].id == creature.id or stamp is None or why_not(state, creature):
-            continue  # the end of its own turn; or its own turn begun
+        stamp = ended[1] if creature.id == current.id else now
         left = left_at(state, creature, stamp)
-        spent_here = _spent_at_this_end(state, creature, stamp)
-        if left <= 0 or (spent_here and left < ends_before_own(state, creature)):
-            continue
+        if left <= 0 or ended[0].id == creature.id or why_not(state, creature):
+            continue  # none left; the end of its own turn; it cannot act
+        if _spent_at_this_end(state, creature, stamp) and left < ends_before_own(state, creature):
+            continue  # one spent here; the ends still to come spend the rest
         target = pick_target(state, creature)
         if target is None:
             continue
