@@ -164,11 +164,11 @@ WHY_UNFOCUSED = {
 
 def _why_unfocused(state: Encounter, event: D20ConcentrationEnded) -> str:
     """Why a concentration ended, in a few words: a condition that includes incapacitated
-    says so ("stunned: incapacitated"), an effect whose targets died names them."""
+    says so ("stunned: incapacitated"). A dead target is not named: it may be one a player's
+    seat does not see."""
     if event.why == TARGETS_DEAD:
         held = {h.target_id for h in system_state(state).held if h.source_id == event.combatant_id}
-        names = ", ".join(state.name_of(cid) for cid in sorted(held)) or "its target"
-        return f"{names} {'are' if len(held) > 1 else 'is'} dead"
+        return "its targets are dead" if len(held) > 1 else "its target is dead"
     if event.why in WHY_UNFOCUSED:
         return WHY_UNFOCUSED[event.why]
     return f"{event.why}: incapacitated" if event.why in INCAPACITATING else event.why

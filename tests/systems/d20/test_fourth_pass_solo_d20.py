@@ -27,6 +27,7 @@ from rules.systems.d20.events import (
     D20ConcentrationEnded,
     D20LegendaryAction,
     D20SaveEffect,
+    D20SetExhaustion,
 )
 from tests.app.support import make_app, until
 from tests.screen import screen_text
@@ -221,6 +222,15 @@ def test_a_caster_dropped_to_0_by_hand_stops_concentrating():
     assert state.combatant("c1").condition("paralyzed") is None
 
 
+def test_a_caster_dead_of_exhaustion_stops_concentrating():
+    state = holding()
+    events = decide(state, D20SetExhaustion("c2", 6), None)
+    assert "Mage stops concentrating on Hold Person (dead)" in lines(state, events)
+    state = fold_onto(state, events)
+    assert sheet(state, "c2").concentrating == ""
+    assert state.combatant("c1").condition("paralyzed") is None
+
+
 def test_when_the_only_target_it_held_dies_the_concentration_ends():
     hold = structs.replace(HOLD, source_id="c1", target_ids=("c2",))  # Orla holds the Mage
     state = fight(("Orla", "party", HERO_SHEET), ("Mage", "foes", MAGE))
@@ -232,7 +242,7 @@ def test_when_the_only_target_it_held_dies_the_concentration_ends():
     assert sheet(state, "c2").dead
     assert sheet(state, "c1").concentrating == ""
     said = lines(before, decide(before, ChangeTrack("c2", 40), None))
-    assert "Orla stops concentrating on Hold Person (Mage is dead)" in said, said
+    assert "Orla stops concentrating on Hold Person (its target is dead)" in said, said
 
 
 def test_an_effect_holding_two_goes_on_while_one_lives():
@@ -243,7 +253,9 @@ def test_an_effect_holding_two_goes_on_while_one_lives():
     state = fold_onto(state, decide(state, ChangeTrack("c2", 40), None))
     assert sheet(state, "c1").concentrating == "Hold Person"
     assert state.combatant("c3").condition("paralyzed") is not None
-    state = fold_onto(state, decide(state, ChangeTrack("c3", 40), None))
+    events = decide(state, ChangeTrack("c3", 40), None)
+    assert "Orla stops concentrating on Hold Person (its targets are dead)" in lines(state, events)
+    state = fold_onto(state, events)
     assert sheet(state, "c1").concentrating == ""
 
 
