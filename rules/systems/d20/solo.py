@@ -2,10 +2,11 @@
 
 Every choice is a pure function of the state. What waits is settled first (a solo
 combatant's own roll is applied, its concentration and death saves rolled; what the player
-owes stops the tracker); then a legendary creature spends a legendary action at the end of
-another's turn; then whoever's turn it is attacks the foe its policy picks, its damage dealt
-at once, as many times as its Multiattack says (a lair with a save makes every foe save
-instead), and ends its turn. The readings are in rulings.md ("Solo play").
+owes stops the tracker); then a legendary creature spends its legendary actions at the end of
+another's turn (``_legendary``); then whoever's turn it is stands up if it lies prone and
+attacks the foe its policy picks, its damage dealt at once, as many times as its Multiattack
+says (a lair with a save makes every foe save instead), and ends its turn. The readings are
+in rulings.md ("Solo play").
 """
 
 from __future__ import annotations
@@ -107,8 +108,7 @@ def _stand_up(actor: Combatant[Any]) -> Move | None:
     lying = next((c.name for c in actor.conditions if srd_name(c.name) == PRONE), None)
     if lying is None:
         return None
-    held = sorted(conditions_of(actor) & SPEED_0)
-    if held or sheet_of(actor).exhaustion >= STILL:
+    if conditions_of(actor) & SPEED_0 or sheet_of(actor).exhaustion >= STILL:
         return None
     return Move(actor.id, RemoveCondition(actor.id, lying), "stands up (half its movement)")
 
