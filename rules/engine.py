@@ -137,7 +137,7 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
         case SetInitiative() | RollInitiative() | SortInitiative():
             return initiative.decide(get_system(state.system), state, command, dice)
         case EditCombatant():
-            return _edit(state, command)
+            return _followed(state, _edit(state, command))
         case RemoveCombatant():
             state.combatant(command.combatant_id)
             removed = CombatantRemoved(command.combatant_id)
@@ -153,7 +153,7 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
                 return []
             return [CombatantMoved(command.combatant_id, index)]
         case AddCondition():
-            return [_add_condition(state, command)]
+            return _followed(state, [_add_condition(state, command)])
         case RemoveCondition():
             target = state.combatant(command.combatant_id)
             name = " ".join(command.name.split())  # as a condition's name is kept
@@ -181,8 +181,15 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
         case RollDice():
             return [plain_dice.rolled(command.notation, dice, by=command.by, hidden=command.hidden)]
         case ChangeTrack():
-            return [_change_track(state, command)]
+            return _followed(state, [_change_track(state, command)])
     raise AssertionError(f"a core command without its case: {command!r}")  # pragma: no cover
+
+
+def _followed(state: Encounter, events: list[Event]) -> list[Event]:
+    """A core command's events and what the system's rules make follow from them."""
+    if not events:
+        return events
+    return [*events, *get_system(state.system).follows(state, events)]
 
 
 def _system_decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:

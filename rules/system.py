@@ -326,6 +326,13 @@ class RuleSystem(ABC):
         asks before it rolls)."""
         return False
 
+    def follows(self, state: Encounter, events: list[Any]) -> list[Any]:
+        """What the system's rules make follow of themselves from a core command's events
+        that can change what a combatant is (a condition added, a sheet edited, a track
+        changed): more events, after them in the same record (``state``: before them).
+        Generic d20: a caster stunned by hand stops concentrating. By default nothing."""
+        return []
+
     # --- what a player may see (``rules.visibility``) -----------------------------------------
 
     def conceal(self, state: Encounter, event: Any, hidden: frozenset[str]) -> Any | None:

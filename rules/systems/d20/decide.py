@@ -40,13 +40,13 @@ from .events import (
     stamp_of,
     system_state,
 )
+from .legendary import left_at, legendary_stamp
 from .odds import attack_outcome
-from .sheet import D20Sheet, life_word, take_damage
+from .sheet import D20Sheet, Stamp, life_word, take_damage
 from .standing import (
     attack_mode,
     concentration_waiting,
     damage_modifier,
-    legendary_left,
     reaction_used,
     save_mode,
     why_not,
@@ -80,8 +80,9 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     target_sheet = sheet_of(target)
     if life_word(target_sheet) == "dead":
         raise Rejected(f"{target.name} is dead")
-    if cmd.usage == LEGENDARY:
-        check_legendary(state, attacker, 1)
+    stamp = stamp_of(state)
+    if cmd.usage == LEGENDARY:  # at the end of the turn before when its own has only opened
+        stamp = check_legendary(state, attacker, 1)
     if cmd.usage == REACTION and reaction_used(state, attacker):
         raise Rejected(f"{attacker.name} has used its reaction this round")
     sheet = sheet_of(attacker)
@@ -115,7 +116,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         damage_total=amount,
         usage=cmd.usage,
         reasons=reasons,
-        stamp=stamp_of(state),
+        stamp=stamp,
         base_damage=sheet.damage,
         target_hp=_standing_hp(target_sheet),
         cover=cover,
@@ -361,25 +362,28 @@ MAX_COST = 3
 
 def legendary_action(state: Encounter, cmd: D20LegendaryAction) -> list[Any]:
     who = state.combatant(cmd.combatant_id)
-    check_legendary(state, who, cmd.cost)
+    stamp = check_legendary(state, who, cmd.cost)
     what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a legendary action"
-    return [D20LegendaryUsed(who.id, what, cmd.cost, stamp_of(state))]
+    return [D20LegendaryUsed(who.id, what, cmd.cost, stamp)]
 
 
-def check_legendary(state: Encounter, who: Combatant[Any], cost: int) -> None:
-    """Refused unless ``who`` can spend ``cost`` legendary actions now."""
+def check_legendary(state: Encounter, who: Combatant[Any], cost: int) -> Stamp:
+    """Refused unless ``who`` can spend ``cost`` legendary actions now; the turn whose end
+    it is taken at (``legendary.legendary_stamp``)."""
     if not sheet_of(who).legendary:
         raise Rejected(f"{who.name} has no legendary actions")
     if not 1 <= cost <= MAX_COST:
         raise Rejected(f"A legendary action costs 1 to {MAX_COST}")
-    if state.current_id == who.id:
+    stamp = legendary_stamp(state, who)
+    if stamp is None:
         raise Rejected("A legendary action is taken at the end of another's turn")
-    left = legendary_left(state, who)
+    left = left_at(state, who, stamp)
     if left < cost:
         raise Rejected(f"{who.name} has {left} legendary action(s) left this round, not {cost}")
     why = why_not(state, who)
     if why:
         raise Rejected(f"{who.name} cannot act: {why}")
+    return stamp
 
 
 def stop_concentrating(state: Encounter, combatant_id: str) -> list[Any]:

@@ -266,10 +266,15 @@ class D20ConcentrationStarted(Struct, frozen=True, tag="d20.concentration-starte
     effect: str
 
 
+TARGETS_DEAD = "targets dead"  # why a concentration ended: every target it held is dead
+
+
 class D20ConcentrationEnded(Struct, frozen=True, tag="d20.concentration-ended"):
     combatant_id: str
     effect: str
-    why: str  # "failed", "replaced", "down", "ended"
+    # "failed", "replaced", "down", "ended"; of itself (lapse.py): TARGETS_DEAD, or what
+    # stops the caster ("stunned", "incapacitated"..., "dying", "dead")
+    why: str
 
 
 class D20Settled(Struct, frozen=True, tag="d20.settled"):

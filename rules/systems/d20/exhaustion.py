@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rules.encounter import Encounter
 
 MOST = 6
-CHECKS, ROLLS, HALVED, DEATH = 1, 3, 4, 6
+CHECKS, ROLLS, HALVED, STILL, DEATH = 1, 3, 4, 5, 6  # STILL: speed 0
 LEVELS = (
     ("0", "0: none"),
     ("1", "1: disadvantage on ability checks"),

@@ -13,6 +13,7 @@ from .drain import drained
 from .events import (
     LEGENDARY,
     REACTION,
+    TARGETS_DEAD,
     D20Attacked,
     D20ConcentrationEnded,
     D20ConcentrationSaved,
@@ -28,10 +29,11 @@ from .events import (
     D20Settled,
     D20Stabilised,
     sheet_of,
+    system_state,
 )
 from .exhaustion import DEATH, WHAT, rest_line, rested
 from .sheet import D20Sheet, massive, take_damage
-from .table import ABILITY_NAMES, MODE_WORD
+from .table import ABILITY_NAMES, INCAPACITATING, MODE_WORD
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
@@ -100,12 +102,7 @@ def describe(state: Encounter, event: Any) -> LogEntry:
             line = spans(_name(state, event.combatant_id), f" concentrates on {event.effect}")
             return LogEntry("consequence", (line,))
         case D20ConcentrationEnded():
-            why = {
-                "failed": "the save failed",
-                "replaced": "a new effect",
-                "down": "down",
-                "ended": "ended",
-            }.get(event.why, event.why)
+            why = _why_unfocused(state, event)
             line = spans(
                 _name(state, event.combatant_id), f" stops concentrating on {event.effect} ({why})"
             )
@@ -151,6 +148,30 @@ def describe(state: Encounter, event: Any) -> LogEntry:
             )
             return LogEntry("roll", (line,))
     raise TypeError(f"not a Generic d20 event: {event!r}")
+
+
+WHY_UNFOCUSED = {
+    "failed": "the save failed",
+    "replaced": "a new effect",
+    "down": "down",
+    "ended": "ended",
+    "dying": "down",
+    "stable": "down",
+    "dead": "dead",
+    "incapacitated": "incapacitated",
+}
+
+
+def _why_unfocused(state: Encounter, event: D20ConcentrationEnded) -> str:
+    """Why a concentration ended, in a few words: a condition that includes incapacitated
+    says so ("stunned: incapacitated"). A dead target is not named: it may be one a player's
+    seat does not see."""
+    if event.why == TARGETS_DEAD:
+        held = {h.target_id for h in system_state(state).held if h.source_id == event.combatant_id}
+        return "its targets are dead" if len(held) > 1 else "its target is dead"
+    if event.why in WHY_UNFOCUSED:
+        return WHY_UNFOCUSED[event.why]
+    return f"{event.why}: incapacitated" if event.why in INCAPACITATING else event.why
 
 
 def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:

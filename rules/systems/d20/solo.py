@@ -2,10 +2,11 @@
 
 Every choice is a pure function of the state. What waits is settled first (a solo
 combatant's own roll is applied, its concentration and death saves rolled; what the player
-owes stops the tracker); then a legendary creature spends a legendary action at the end of
-another's turn; then whoever's turn it is attacks the foe its policy picks, its damage dealt
-at once, as many times as its Multiattack says (a lair with a save makes every foe save
-instead), and ends its turn. The readings are in rulings.md ("Solo play").
+owes stops the tracker); then a legendary creature spends its legendary actions at the end of
+another's turn (``_legendary``); then whoever's turn it is stands up if it lies prone and
+attacks the foe its policy picks, its damage dealt at once, as many times as its Multiattack
+says (a lair with a save makes every foe save instead), and ends its turn. The readings are
+in rulings.md ("Solo play").
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rules.commands import NextTurn
+from rules.commands import NextTurn, RemoveCondition
 from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
+from .condition_names import srd_name
 from .events import (
     LEGENDARY,
     D20Apply,
@@ -29,21 +31,22 @@ from .events import (
     sheet_of,
     stamp_of,
 )
+from .exhaustion import STILL
 from .forms import foes_of
+from .legendary import ends_before_own, left_at, opening, turn_ended
 from .odds import attack_chances
-from .sheet import MAX_HP
+from .sheet import MAX_HP, Stamp
 from .standing import (
     acted_this_turn,
     attack_mode,
     attacks_left,
     concentration_waiting,
-    in_turn,
-    legendary_left,
+    conditions_of,
     owes_death_save,
     roll_waits,
     why_not,
 )
-from .table import worked_out
+from .table import PRONE, SPEED_0, worked_out
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -82,6 +85,9 @@ def next_move(state: Encounter) -> Move | None:
     left = attacks_left(state, actor)
     if not left or (left == sheet.multiattack and acted_this_turn(state, actor.id)):
         return Move(actor.id, NextTurn(), "has acted: ends its turn")
+    standing = _stand_up(actor)
+    if standing is not None:
+        return standing
     lair = sheet.lair_dc
     if lair is not None:
         return _lair_action(state, actor, *lair)
@@ -91,6 +97,20 @@ def next_move(state: Encounter) -> Move | None:
     most = sheet.multiattack
     how = f" (attack {most - left + 1} of {most})" if most > 1 else ""
     return Move(actor.id, D20Attack(actor.id, target.id, apply=True), f"attacks {target.name}{how}")
+
+
+def _stand_up(actor: Combatant[Any]) -> Move | None:
+    """A prone combatant stands up before it acts, spending half its movement (SRD, *Being
+    Prone*): unless its speed is 0 (grappled, restrained, exhaustion 5), when it fights
+    prone."""
+    if not actor.conditions:
+        return None  # most combatants, most of the time (a forecast's runs)
+    lying = next((c.name for c in actor.conditions if srd_name(c.name) == PRONE), None)
+    if lying is None:
+        return None
+    if conditions_of(actor) & SPEED_0 or sheet_of(actor).exhaustion >= STILL:
+        return None
+    return Move(actor.id, RemoveCondition(actor.id, lying), "stands up (half its movement)")
 
 
 def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) -> Move:
@@ -134,27 +154,26 @@ def _settle(state: Encounter, actor: Combatant[Any] | None) -> Move | bool | Non
 
 
 def _legendary(state: Encounter, current: Combatant[Any] | None) -> Move | None:
-    """A legendary creature of a solo side attacks at the end of another's turn (``current``'s
-    turn is under way): once per turn ended, before the next one acts, while it has legendary
-    actions left."""
-    if current is None or (state.round == 1 and state.index_of(current.id) == 0):
+    """A legendary creature of a solo side attacks at the end of another's turn, taken as the
+    next turn opens (before its actor rolls; the creature's own turn too, for the turn just
+    before it): one at a time, at least one at each end while it has any, more when the ends
+    left before its own turn could not spend them all, so that none is wasted."""
+    if current is None:
         return None
-    roll = state.last_roll
-    now = stamp_of(state)
-    if isinstance(roll, ACTIONS) and roll.stamp == now:
-        return None  # the turn under way has begun: its actor has rolled
     # Read off each sheet without a call: asked at the start of every turn, of everyone.
     legendary = [c for c in state.combatants if c.sheet.legendary and state.is_solo(c)]
-    if not legendary:
+    if not legendary or not opening(state):
         return None
-    previous = _previous(state, current)
+    now, ended = stamp_of(state), turn_ended(state)
+    if ended is None:
+        return None  # the fight's first turn: no turn has ended
     for creature in legendary:
-        if creature.id == current.id or (previous is not None and previous.id == creature.id):
-            continue
-        if now in sheet_of(creature).legendary_spent or legendary_left(state, creature) <= 0:
-            continue
-        if why_not(state, creature):
-            continue
+        stamp = ended[1] if creature.id == current.id else now
+        left = left_at(state, creature, stamp)
+        if left <= 0 or ended[0].id == creature.id or why_not(state, creature):
+            continue  # none left; the end of its own turn; it cannot act
+        if _spent_at_this_end(state, creature, stamp) and left < ends_before_own(state, creature):
+            continue  # one spent here; the ends still to come spend the rest
         target = pick_target(state, creature)
         if target is None:
             continue
@@ -163,10 +182,16 @@ def _legendary(state: Encounter, current: Combatant[Any] | None) -> Move | None:
     return None
 
 
-def _previous(state: Encounter, current: Combatant[Any]) -> Combatant[Any] | None:
-    order = in_turn(state)
-    index = next((i for i, c in enumerate(order) if c.id == current.id), -1)
-    return order[index - 1] if order and index >= 0 else None
+def _spent_at_this_end(state: Encounter, creature: Combatant[Any], stamp: Stamp) -> bool:
+    """Whether ``creature`` has already attacked at this end of a turn: the last roll is its
+    legendary attack, made as this turn opened."""
+    roll = state.last_roll
+    return (
+        isinstance(roll, D20Attacked)
+        and roll.usage == LEGENDARY
+        and roll.attacker_id == creature.id
+        and roll.stamp == stamp
+    )
 
 
 def pick_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | None:

@@ -59,6 +59,7 @@ from .events import (
     sheet_of,
 )
 from .exhaustion import rest, set_exhaustion
+from .lapse import lapsed_after
 from .sheet import (
     HERO,
     LAIR,
@@ -344,6 +345,13 @@ class GenericD20(RuleSystem):
     # rules
 
     def decide(self, state: Encounter, command: Any, dice: DiceSource) -> list[Any]:
+        events = self._decide(state, command, dice)
+        return [*events, *lapsed_after(state, events)]  # concentration that cannot go on
+
+    def follows(self, state: Encounter, events: list[Any]) -> list[Any]:
+        return lapsed_after(state, events)  # a caster stunned or dropped by hand
+
+    def _decide(self, state: Encounter, command: Any, dice: DiceSource) -> list[Any]:
         match command:
             case D20Attack():
                 return decide.attack(state, command, dice)

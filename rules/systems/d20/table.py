@@ -69,6 +69,8 @@ CRITICAL_WHEN_HIT = frozenset({"paralyzed", "unconscious"})
 FAILS_STR_DEX = frozenset({"paralyzed", "petrified", "stunned", "unconscious"})
 # Restrained: disadvantage on Dexterity saving throws.
 DEX_SAVES_AT_DISADVANTAGE = frozenset({"restrained"})
+# The bearer's speed is 0: it cannot stand up from prone.
+SPEED_0 = frozenset({"grappled", "restrained"})
 # The bearer can take no actions or reactions.
 INCAPACITATING = frozenset({"incapacitated", "paralyzed", "petrified", "stunned", "unconscious"})
 
