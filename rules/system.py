@@ -419,6 +419,14 @@ class RuleSystem(ABC):
         """Why a combatant cannot act now ("" if it can): the turn order marks it with ✗."""
         return ""
 
+    def turn_passing(
+        self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
+    ) -> list[Any]:
+        """Events as ``ending``'s turn ends and before ``following``'s begins (``state`` is
+        still ``ending``'s turn): what the system ties to the end or start of a turn, e.g. a
+        condition that lasts until then lifted, or a save it owes marked. None by default."""
+        return []
+
     def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
         """Short labels for what the sheet does to a combatant now, after its conditions."""
         return ()

@@ -44,6 +44,8 @@ from .standing import (
     why_not,
 )
 from .table import worked_out
+from .turn_edge_events import D20EndOfTurnSave
+from .turn_edges import owed_command, pending
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -126,6 +128,14 @@ def _settle(state: Encounter, actor: Combatant[Any] | None) -> Move | bool | Non
         if not state.is_solo(who):
             return True
         return Move(who.id, D20ConcentrationSave(who.id), f"keeps its concentration (DC {owed.dc})")
+    edge = owed_command(state)
+    if edge is not None:  # a save at the end of a turn, what the start of one brings
+        who = state.combatant(
+            edge.target_id if isinstance(edge, D20EndOfTurnSave) else edge.combatant_id
+        )
+        if not state.is_solo(who):
+            return True
+        return Move(who.id, edge, pending(state))
     if actor is not None and owes_death_save(state, actor):
         if not state.is_solo(actor):
             return True

@@ -1,0 +1,249 @@
+"""Generic d20's start and end of a turn (issue 40, D4-02): a save repeated at the end of each
+of the target's turns, ongoing damage and regeneration at the start of one, a recharge, and
+conditions that end at the start or end of someone's next turn; each with scripted dice as
+rulings.md reads the SRD 5.1, the save's odds against an independent count, the dialogs and
+the header by keys at 80x24, and solo play and the forecast rolling what waits."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from msgspec import structs
+
+from rules.commands import NextTurn
+from rules.dice import ScriptedDice, SeededDice
+from rules.encounter import Encounter
+from rules.engine import decide, fold_onto
+from rules.forecast import all_solo
+from rules.registry import get_system
+from rules.systems.d20.events import D20Apply, D20SaveEffect
+from rules.systems.d20.turn_edge_events import (
+    END,
+    START,
+    D20EndOfTurnSave,
+    D20EndOfTurnSaved,
+    D20RegenerationOff,
+    D20SetEnding,
+    D20SetTurnStart,
+    D20StartOfTurn,
+    D20TurnStarted,
+)
+from tests.app.support import make_app, until
+from tests.screen import screen_text
+from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, duel, history_of, run, sheet
+
+SYSTEM = get_system("d20")
+HOLD = D20SaveEffect("c1", ("c2",), "Hold Person", "wis", 13, "", condition="paralyzed",
+                     repeat=True)  # fmt: skip
+
+
+def passed(state: Encounter, times: int = 1) -> Encounter:
+    for _ in range(times):
+        state = fold_onto(state, decide(state, NextTurn(), ScriptedDice([])))
+    return state
+
+
+def held() -> Encounter:
+    """Orla's Hold Person on the Goblin, failed (5 + 0 against DC 13) and laid, on her turn."""
+    state, _ = run(duel(), HOLD, 5)
+    state, _ = run(state, D20Apply())
+    assert state.combatant("c2").condition("paralyzed") is not None
+    return state
+
+
+# --- a save at the end of each of the target's turns ---------------------------------------------
+
+
+def test_a_held_targets_save_is_owed_at_the_end_of_its_own_turn_not_before():
+    state = passed(held())  # Orla's turn ends: the Goblin's begins, paralyzed
+    assert SYSTEM.pending(state) == ""
+    state = passed(state)  # the Goblin's turn ends
+    # Wisdom +0 against DC 13: 13 to 20, 8 in 20
+    assert SYSTEM.pending(state) == "Goblin: Wis save DC 13 ends paralyzed (40.0%)"
+    assert SYSTEM.consequence_command(state) == D20EndOfTurnSave("c2", "paralyzed")
+
+
+def test_a_held_targets_end_of_turn_save_ends_the_paralysis_on_a_success():
+    state = passed(held(), 2)
+    state, events = run(state, SYSTEM.consequence_command(state), 13)
+    assert isinstance(events[0], D20EndOfTurnSaved) and events[0].success
+    assert state.combatant("c2").condition("paralyzed") is None
+    assert SYSTEM.pending(state) == ""
+    odds = SYSTEM.last_odds(state)
+    assert odds is not None and [t.p for t in odds.tiers] == [Fraction(3, 5), Fraction(2, 5)]
+    assert "paralyzed ends" in SYSTEM.describe(passed(held(), 2), events[0]).plain
+
+
+def test_a_failed_end_of_turn_save_keeps_the_paralysis_until_the_next_turns_end():
+    state = passed(held(), 2)
+    state, _ = run(state, SYSTEM.consequence_command(state), 12)
+    assert state.combatant("c2").condition("paralyzed") is not None
+    assert SYSTEM.pending(state) == ""  # not owed again on Orla's turn
+    state = passed(state)  # Orla's turn ends: still nothing
+    assert SYSTEM.pending(state) == ""
+    state = passed(state)  # the Goblin's next turn ends: owed again
+    assert SYSTEM.pending(state).startswith("Goblin: Wis save DC 13")
+
+
+def test_the_end_of_turn_saves_odds_are_every_d20_the_rules_roll():
+    state = passed(held(), 2)
+    odds = SYSTEM.last_odds(run(state, SYSTEM.consequence_command(state), 1)[0])
+    assert odds is not None
+    made = Fraction(sum(1 for face in range(1, 21) if face + 0 >= 13), 20)
+    assert odds.tiers[1].p == made
+
+
+def test_a_discarded_end_of_turn_save_leaves_the_paralysis_on():
+    state = passed(held(), 2)
+    state = SYSTEM.discard(state)
+    assert SYSTEM.pending(state) == ""
+    assert state.combatant("c2").condition("paralyzed") is not None
+
+
+async def test_the_save_dialog_by_keys_lays_save_ends_and_the_header_asks_for_the_save(
+    tmp_path: Path,
+) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([5, 1, 1, 14]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s", "down", "enter")  # the actions' second: a saving throw effect
+        await until(pilot, lambda: "On a save" in screen_text(app), "the save effect dialog")
+        await pilot.press("tab", "right", "right", "right")  # Save: Wisdom
+        await pilot.press(*["tab"] * 4, *"paralyzed")  # Condition on a failure
+        await pilot.press(*["tab"] * 5, "right")  # Save ends: yes
+        await until(pilot, lambda: "Save ends" in screen_text(app), "the field")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.session.state.last_roll is not None, "the save")
+        await pilot.press("d")
+        await until(pilot, lambda: app.session.state.last_roll_applied, "the condition laid")
+        assert app.session.state.combatant("c2").condition("paralyzed") is not None
+        await pilot.press("n")
+        await until(pilot, lambda: app.session.state.current_id == "c2", "the Goblin's turn")
+        await pilot.press("n")
+        await until(pilot, lambda: app.session.state.current_id == "c1", "Orla's turn")
+        await until(pilot, lambda: "ends paralyzed (40.0%)" in screen_text(app), "it is asked")
+        await pilot.press("d")
+        gone = lambda: app.session.state.combatant("c2").condition("paralyzed") is None  # noqa: E731
+        await until(pilot, gone, "the paralysis ended by the save")
+        await until(pilot, lambda: "paralyzed ends" in screen_text(app), "the landing")
+        assert "40.0%" in screen_text(app)  # the save's chance, in the Consequences pane
+
+
+# --- damage and healing at the start of a turn ------------------------------------------------
+
+
+def test_ongoing_fire_damage_is_dealt_at_the_start_of_the_burning_ones_turn():
+    state, _ = run(duel(), D20SetTurnStart("c2", "1d10 fire"))
+    assert SYSTEM.pending(state) == ""  # Orla's turn: the Goblin does not burn yet
+    state = passed(state)
+    assert SYSTEM.pending(state) == "Goblin's turn starts: takes 1d10 fire"
+    state, events = run(state, SYSTEM.consequence_command(state), 7)
+    assert sheet(state, "c2").hp == 12 - 7
+    assert isinstance(events[-1], D20TurnStarted) and SYSTEM.pending(state) == ""
+    state = passed(state, 2)  # its next turn: again
+    assert SYSTEM.consequence_command(state) == D20StartOfTurn("c2")
+
+
+def test_ongoing_damage_meets_the_burning_ones_resistance():
+    resistant = structs.replace(FOE_SHEET, resistances=("fire",))
+    state, _ = run(duel(foe=resistant), D20SetTurnStart("c2", "1d10 fire"))
+    state, _ = run(passed(state), D20StartOfTurn("c2"), 7)
+    assert sheet(state, "c2").hp == 12 - 3
+
+
+def trolled() -> Encounter:
+    troll = structs.replace(FOE_SHEET, hp=5, hp_max=84)
+    state, _ = run(duel(foe=troll), D20SetTurnStart("c2", regeneration=10))
+    return state
+
+
+def test_regeneration_heals_at_the_start_of_the_trolls_turn():
+    state = passed(trolled())
+    assert SYSTEM.pending(state) == "Goblin's turn starts: regains 10 HP"
+    state, _ = run(state, SYSTEM.consequence_command(state))
+    assert sheet(state, "c2").hp == 15
+
+
+def test_regeneration_switched_off_skips_one_turn_start_only():
+    state, _ = run(trolled(), D20RegenerationOff("c2"))  # fire on Orla's turn
+    state = passed(state)
+    assert SYSTEM.pending(state) == ""  # nothing regenerates this turn
+    assert sheet(state, "c2").hp == 5
+    state = passed(state, 2)  # its next turn: it regenerates again
+    state, _ = run(state, SYSTEM.consequence_command(state))
+    assert sheet(state, "c2").hp == 15
+
+
+def test_a_spent_recharge_is_rolled_at_the_start_of_the_creatures_turn():
+    state, _ = run(duel(), D20SetTurnStart("c2", recharge=5, ready=False))
+    state = passed(state)
+    assert SYSTEM.pending(state) == "Goblin's turn starts: recharge 5-6 (33.3%)"
+    state, _ = run(state, SYSTEM.consequence_command(state), 4)
+    assert not state.system_state.starts[0].ready
+    state = passed(state, 2)
+    state, _ = run(state, SYSTEM.consequence_command(state), 5)
+    assert state.system_state.starts[0].ready
+    assert SYSTEM.pending(passed(state, 2)) == ""  # ready: nothing to roll
+
+
+# --- conditions that end at the start or end of someone's turn ---------------------------------
+
+
+def test_a_condition_until_the_end_of_orlas_next_turn_ends_then():
+    # Laid on Orla's turn: this turn is not her next one
+    state, _ = run(duel(), D20SetEnding("c2", "frightened", END, "c1"))
+    assert state.combatant("c2").condition("frightened") is not None
+    state = passed(state)  # Orla's turn ends
+    assert state.combatant("c2").condition("frightened") is not None
+    state = passed(state)  # the Goblin's
+    assert state.combatant("c2").condition("frightened") is not None
+    state = passed(state)  # Orla's next turn ends
+    assert state.combatant("c2").condition("frightened") is None
+
+
+def test_a_condition_until_the_start_of_its_next_turn_ends_as_it_starts():
+    state, _ = run(duel(), D20SetEnding("c2", "prone", START, "c2"))
+    state = passed(state)
+    assert state.current_id == "c2"
+    assert state.combatant("c2").condition("prone") is None
+
+
+async def test_the_line_lays_a_condition_until_the_end_of_orlas_next_turn(tmp_path: Path) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("colon", *"ending goblin frightened ends=end whose=orla", "enter")
+        on = lambda: app.session.state.combatant("c2").condition("frightened")  # noqa: E731
+        await until(pilot, lambda: on() is not None, "the condition laid")
+        await until(pilot, lambda: "to the end of Orla's turn" in screen_text(app), "its badge")
+        for _ in range(3):
+            await pilot.press("n")
+        await until(pilot, lambda: on() is None, "gone at the end of Orla's next turn")
+
+
+# --- solo play and the forecast ----------------------------------------------------------------
+
+
+def test_solo_play_rolls_the_held_targets_save_and_the_start_of_its_turn():
+    state = all_solo(passed(held(), 2))
+    move = SYSTEM.solo_move(state)
+    assert move is not None and move.command == D20EndOfTurnSave("c2", "paralyzed")
+    state, _ = run(all_solo(trolled()), NextTurn())
+    move = SYSTEM.solo_move(state)
+    assert move is not None and move.command == D20StartOfTurn("c2")
+
+
+def test_the_forecast_plays_the_saves_and_the_turn_starts_out():
+    state, _ = run(held(), D20SetTurnStart("c2", "1d4 fire"))
+    state = all_solo(state)
+    dice = SeededDice(3)
+    seen: set[type[Any]] = set()
+    for _ in range(40):  # the forecast's loop: the solo moves, or the turn passed
+        move = SYSTEM.solo_move(state)
+        command = move.command if move is not None else NextTurn()
+        events = decide(state, command, dice)
+        seen |= {type(e) for e in events}
+        state = fold_onto(state, events)
+    assert {D20EndOfTurnSaved, D20TurnStarted} <= seen
