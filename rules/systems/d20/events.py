@@ -306,9 +306,9 @@ class D20State(Struct, frozen=True, tag="d20.state"):
     # whether its regeneration works then (fire or acid stops it for a turn).
     edges: tuple[Edge, ...] = ()
     starts: tuple[TurnStart, ...] = ()
-    starting: str = ""
+    starting_id: str = ""
     regenerating: bool = True
-    regeneration_off: tuple[str, ...] = ()
+    regeneration_off_ids: tuple[str, ...] = ()
 
 
 def sheet_of(combatant: Combatant[Any]) -> D20Sheet:

@@ -111,7 +111,7 @@ def _passed(state: Encounter, event: D20TurnPassed) -> tuple[Line, ...]:
     ]
     start = next((s for s in found.starts if s.combatant_id == event.following_id), None)
     if start is not None:
-        regenerates = event.following_id not in found.regeneration_off
+        regenerates = event.following_id not in found.regeneration_off_ids
         words = start_words(start, regenerates)
         lines.append(spans(_name(state, event.following_id), f"'s turn starts: {words}"))
     return tuple(lines) or (spans(_name(state, event.following_id), "'s turn"),)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.bounds import CONDITIONS
 from rules.conditions import Condition
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved
@@ -28,7 +29,7 @@ from .log import dealt
 from .odds import save_chance, save_odds
 from .sheet import MAX_DC, MAX_HP, MAX_TEXT, life_word
 from .standing import save_mode
-from .table import ABILITIES, ABILITY_NAMES
+from .table import ABILITIES
 from .turn_edge_events import (
     END,
     SAVE,
@@ -88,10 +89,10 @@ def save_waiting(state: Encounter) -> Edge | None:
 def start_waiting(state: Encounter) -> TurnStart | None:
     """What the start of the turn under way brings, while something waits to be done."""
     found = system_state(state)
-    if not found.starting or found.starting != state.current_id:
+    if not found.starting_id or found.starting_id != state.current_id:
         return None
-    start = next((s for s in found.starts if s.combatant_id == found.starting), None)
-    who = state.find(found.starting)
+    start = next((s for s in found.starts if s.combatant_id == found.starting_id), None)
+    who = state.find(found.starting_id)
     if start is None or who is None or life_word(sheet_of(who)) == "dead":
         return None
     if start.ongoing or _regenerates(state, start, who) or (start.recharge and not start.ready):
@@ -113,14 +114,6 @@ def owed_command(state: Encounter) -> Any | None:
     if start is not None:
         return D20StartOfTurn(start.combatant_id)
     return None
-
-
-def save_chance_of(state: Encounter, edge: Edge) -> Odds:
-    target = state.combatant(edge.target_id)
-    mode, auto_fail = save_mode(target, edge.ability)
-    bonus = sheet_of(target).save(edge.ability)
-    found = save_odds(bonus, edge.dc, mode, auto_fail)
-    return found._replace(whose=f"{target.name}'s save against {edge.condition}")
 
 
 def pending(state: Encounter) -> str:
@@ -163,7 +156,7 @@ def discard(state: Encounter) -> Encounter | None:
         edges = tuple(structs.replace(e, owed=False) if e is edge else e for e in found.edges)
         return state.update(system_state=structs.replace(found, edges=edges))
     if start_waiting(state) is not None:
-        return state.update(system_state=structs.replace(found, starting=""))
+        return state.update(system_state=structs.replace(found, starting_id=""))
     return None
 
 
@@ -259,8 +252,6 @@ def _set_ending(state: Encounter, cmd: D20SetEnding) -> list[Any]:
     events: list[Any] = []
     on = target.condition(name)
     if on is None:
-        from rules.engine import CONDITIONS
-
         if len(target.conditions) >= CONDITIONS:
             raise Rejected(f"{target.name} has {len(target.conditions)} conditions, the most")
         events.append(ConditionAdded(target.id, Condition(name)))
@@ -293,7 +284,7 @@ def passing(
     state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
 ) -> list[Any]:
     found = system_state(state)
-    if not (found.edges or found.starts or found.starting or found.regeneration_off):
+    if not (found.edges or found.starts or found.starting_id or found.regeneration_off_ids):
         return []  # most fights: nothing tied to a turn (a forecast's runs)
     events: list[Any] = []
     now = stamp_of(state)
@@ -311,7 +302,7 @@ def passing(
     ending_id = ending.id if ending is not None else ""
     owes = any(e.at == SAVE and e.target_id == ending_id for e in found.edges)
     starts = any(s.combatant_id == following.id for s in found.starts)
-    if owes or starts or following.id in found.regeneration_off:
+    if owes or starts or following.id in found.regeneration_off_ids:
         events.append(D20TurnPassed(ending_id, following.id))
     return events
 
@@ -335,13 +326,13 @@ def apply(state: Encounter, event: Any) -> Encounter:
                 for e in found.edges
                 if _holds(state, e) is not None
             )
-            off = found.regeneration_off
+            off = found.regeneration_off_ids
             found = structs.replace(
                 found,
                 edges=edges,
-                starting=event.following_id,
+                starting_id=event.following_id,
                 regenerating=event.following_id not in off,
-                regeneration_off=tuple(c for c in off if c != event.following_id),
+                regeneration_off_ids=tuple(c for c in off if c != event.following_id),
             )
         case D20EndingSet(edge=edge):
             same = edge.target_id, edge.condition.casefold()
@@ -353,14 +344,11 @@ def apply(state: Encounter, event: Any) -> Encounter:
             found = structs.replace(found, edges=(*kept, edge))
         case D20EndOfTurnSaved():
             state = state.update(last_roll=event, last_roll_applied=True)
+            rolled = event.target_id, event.condition
             edges = tuple(
-                structs.replace(e, owed=False)
+                structs.replace(e, owed=False) if (e.target_id, e.condition) == rolled else e
                 for e in found.edges
-                if not (
-                    event.success
-                    and e.target_id == event.target_id
-                    and e.condition == event.condition
-                )
+                if not (event.success and (e.target_id, e.condition) == rolled)
             )
             found = structs.replace(found, edges=edges)
         case D20TurnStartSet(start=start):
@@ -369,10 +357,10 @@ def apply(state: Encounter, event: Any) -> Encounter:
             found = structs.replace(found, starts=(*others, start) if doing else others)
         case D20RegenerationStopped():
             off = (
-                *(c for c in found.regeneration_off if c != event.combatant_id),
+                *(c for c in found.regeneration_off_ids if c != event.combatant_id),
                 event.combatant_id,
             )
-            found = structs.replace(found, regeneration_off=off)
+            found = structs.replace(found, regeneration_off_ids=off)
         case D20Recharged():
             starts = tuple(
                 structs.replace(s, ready=event.ready) if s.combatant_id == event.combatant_id else s
@@ -380,7 +368,7 @@ def apply(state: Encounter, event: Any) -> Encounter:
             )
             found = structs.replace(found, starts=starts)
         case D20TurnStarted():
-            found = structs.replace(found, starting="")
+            found = structs.replace(found, starting_id="")
     return state.update(system_state=found)
 
 
@@ -418,13 +406,9 @@ def badges(state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
         if start.ongoing:
             out.append(f"takes {start.ongoing} a turn")
         if start.regeneration:
-            off = combatant.id in found.regeneration_off
+            off = combatant.id in found.regeneration_off_ids
             out.append(f"regenerates {start.regeneration}" + (" (off)" if off else ""))
         if start.recharge:
             ready = "ready" if start.ready else "spent"
             out.append(f"recharge {recharge_text(start.recharge)} {ready}")
     return tuple(out)
-
-
-def ability_name(ability: str) -> str:
-    return ABILITY_NAMES.get(ability, ability)

@@ -87,6 +87,17 @@ def test_a_failed_end_of_turn_save_keeps_the_paralysis_until_the_next_turns_end(
     assert SYSTEM.pending(state).startswith("Goblin: Wis save DC 13")
 
 
+def test_two_saves_owed_at_one_turns_end_are_each_asked_for_in_turn():
+    state, _ = run(held(), D20SetEnding("c2", "frightened", "save", ability="wis", dc=15))
+    state = passed(state, 2)
+    assert SYSTEM.consequence_command(state) == D20EndOfTurnSave("c2", "paralyzed")
+    state, _ = run(state, SYSTEM.consequence_command(state), 2)  # fails: the next still waits
+    assert SYSTEM.pending(state) == "Goblin: Wis save DC 15 ends frightened (30.0%)"
+    state, _ = run(state, SYSTEM.consequence_command(state), 18)
+    assert state.combatant("c2").condition("frightened") is None
+    assert state.combatant("c2").condition("paralyzed") is not None
+
+
 def test_the_end_of_turn_saves_odds_are_every_d20_the_rules_roll():
     state = passed(held(), 2)
     odds = SYSTEM.last_odds(run(state, SYSTEM.consequence_command(state), 1)[0])
