@@ -423,8 +423,10 @@ class GenericD20(RuleSystem):
     def tiers(self, state: Encounter) -> list[Tier]:
         table = ATTACK_TIERS
         match state.last_roll:
-            case D20Saved() | D20ConcentrationSaved() | D20EndOfTurnSaved():
+            case D20Saved() | D20ConcentrationSaved():
                 table = SAVE_TIERS
+            case D20EndOfTurnSaved():
+                table = turn_edges.END_SAVE_TIERS
             case D20DeathSaved():
                 table = DEATH_TIERS
         return [Tier(label, low, high, effect) for label, low, high, effect in table]

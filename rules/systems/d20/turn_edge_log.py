@@ -34,7 +34,7 @@ def _name(state: Encounter, cid: str) -> Span:
 def ending_words(state: Encounter, edge: Edge) -> str:
     if edge.at == SAVE:
         ability = ABILITY_NAMES.get(edge.ability, edge.ability)
-        return f"a {ability} save DC {edge.dc} at the end of each of its turns"
+        return f"on a {ability} save DC {edge.dc} at the end of each of its turns"
     when = "start" if edge.at == START else "end"
     whose = "its" if edge.who_id == edge.target_id else f"{state.name_of(edge.who_id)}'s"
     return f"at the {when} of {whose} next turn"

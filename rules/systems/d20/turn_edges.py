@@ -65,6 +65,11 @@ EVENTS = (
     D20TurnStarted,
 )
 DIE = 6  # a recharge's die
+# A save at the end of a turn: the save tiers (same labels and bands), what each does here.
+END_SAVE_TIERS = (
+    ("fail", None, -1, "it stays"),
+    ("save", 0, None, "it ends"),
+)
 
 
 # --- what waits --------------------------------------------------------------------------------
@@ -114,6 +119,20 @@ def owed_command(state: Encounter) -> Any | None:
     if start is not None:
         return D20StartOfTurn(start.combatant_id)
     return None
+
+
+def owed_by(command: D20EndOfTurnSave | D20StartOfTurn) -> str:
+    """Whose roll ``owed_command`` is."""
+    return command.target_id if isinstance(command, D20EndOfTurnSave) else command.combatant_id
+
+
+def owed_words(state: Encounter) -> str:
+    """What a solo combatant does of what waits, as its line says it."""
+    edge = save_waiting(state)
+    if edge is not None:
+        return f"saves against {edge.condition} at the end of its turn (DC {edge.dc})"
+    start = start_waiting(state)
+    return f"starts its turn: {_brings(state, start)}" if start is not None else ""
 
 
 def pending(state: Encounter) -> str:

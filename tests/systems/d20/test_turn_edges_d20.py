@@ -10,12 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
 from msgspec import structs
 
 from rules.commands import NextTurn
 from rules.dice import ScriptedDice, SeededDice
 from rules.encounter import Encounter
 from rules.engine import decide, fold_onto
+from rules.errors import Rejected
 from rules.forecast import all_solo
 from rules.registry import get_system
 from rules.systems.d20.events import D20Apply, D20SaveEffect
@@ -30,6 +32,7 @@ from rules.systems.d20.turn_edge_events import (
     D20StartOfTurn,
     D20TurnStarted,
 )
+from rules.systems.d20.turn_edge_forms import parse_recharge
 from tests.app.support import make_app, until
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, duel, history_of, run, sheet
@@ -185,6 +188,50 @@ def test_regeneration_switched_off_skips_one_turn_start_only():
     state = passed(state, 2)  # its next turn: it regenerates again
     state, _ = run(state, SYSTEM.consequence_command(state))
     assert sheet(state, "c2").hp == 15
+
+
+async def test_the_start_of_turn_dialog_by_keys_regenerates_and_the_line_switches_it_off(
+    tmp_path: Path,
+) -> None:
+    troll = structs.replace(FOE_SHEET, hp=5, hp_max=84)
+    history = history_of(("Orla", "party", HERO_SHEET), ("Troll", "foes", troll))
+    app = make_app(tmp_path, ScriptedDice([]), history)
+    hp = lambda: sheet(app.session.state, "c2").hp  # noqa: E731
+    async with app.run_test(size=(80, 24)) as pilot:
+        place = [a.id for a in SYSTEM.actions(history.state)].index("turnstart")
+        await pilot.press("s", *(["down"] * place), "enter")
+        await until(pilot, lambda: "Regeneration" in screen_text(app), "the dialog")
+        await pilot.press("shift+tab", "right")  # Who: the Troll
+        await pilot.press("tab", "tab", "backspace", "1", "0", "enter")  # Regeneration: 10
+        await until(pilot, lambda: "regenerates 10" in screen_text(app), "its badge")
+        await pilot.press("n")
+        await until(pilot, lambda: "regains 10 HP" in screen_text(app), "asked at its start")
+        await pilot.press("d")
+        await until(pilot, lambda: hp() == 15, "regenerated")
+        await pilot.press("colon", *"regenoff troll", "enter")  # fire struck it
+        await until(pilot, lambda: "regenerates 10 (off)" in screen_text(app), "switched off")
+        await pilot.press("n", "n")
+        await until(pilot, lambda: app.session.state.current_id == "c2", "its next turn")
+        assert SYSTEM.pending(app.session.state) == "" and hp() == 15
+        await pilot.press("n", "n")
+        await until(pilot, lambda: "regains 10 HP" in screen_text(app), "on again a turn on")
+
+
+def test_a_turn_start_or_ending_typed_wrong_is_refused_in_one_line():
+    state = duel()
+    for command, said in (
+        (D20SetTurnStart("c2", "banana"), "Ongoing damage: "),
+        (D20SetTurnStart("c2", regeneration=-1), "Regeneration: "),
+        (D20SetEnding("c2", "", END, "c1"), "a condition needs a name"),
+        (D20SetEnding("c2", "prone", "later", "c1"), "Ends: "),
+        (D20SetEnding("c2", "prone", "save", dc=99), "DC must be"),
+        (D20RegenerationOff("c2"), "Goblin does not regenerate"),
+    ):
+        with pytest.raises(Rejected) as refused:
+            decide(state, command, ScriptedDice([]))
+        assert refused.value.message.startswith(said) and "\n" not in refused.value.message
+    with pytest.raises(Rejected, match="Recharge: "):
+        parse_recharge("7-8")
 
 
 def test_a_spent_recharge_is_rolled_at_the_start_of_the_creatures_turn():
