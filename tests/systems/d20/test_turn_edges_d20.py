@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from msgspec import structs
 
@@ -20,7 +21,8 @@ from rules.engine import decide, fold_onto
 from rules.errors import Rejected
 from rules.forecast import all_solo
 from rules.registry import get_system
-from rules.systems.d20.events import D20Apply, D20SaveEffect
+from rules.snapshot import decode, encode
+from rules.systems.d20.events import D20Apply, D20SaveEffect, D20State
 from rules.systems.d20.turn_edge_events import (
     END,
     START,
@@ -305,3 +307,31 @@ def test_the_forecast_plays_the_saves_and_the_turn_starts_out():
         seen |= {type(e) for e in events}
         state = fold_onto(state, events)
     assert {D20EndOfTurnSaved, D20TurnStarted} <= seen
+
+
+def test_turn_edges_are_saved_and_read_back_and_an_older_save_opens_without_them():
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    for command, faces in (
+        (HOLD, [5]),
+        (D20Apply(), []),
+        (D20SetTurnStart("c2", "1d4 fire", 10, 5, False), []),
+        (D20SetEnding("c1", "prone", START, "c1"), []),
+        (NextTurn(), []),
+        (D20StartOfTurn("c2"), [3, 6]),
+        (NextTurn(), []),
+    ):
+        history.commit(decide(history.state, command, ScriptedDice(faces)))
+    read = decode(encode(history))
+    assert read.state == history.state
+    assert read.state.system_state.edges and read.state.system_state.starts
+    assert SYSTEM.pending(read.state) == SYSTEM.pending(history.state) != ""
+    older = structs.replace(history.state.system_state, edges=(), starts=())
+    assert decode_state_without(older) == D20State()  # the fields an older save lacks
+
+
+def decode_state_without(found: D20State) -> D20State:
+    """An older save's system state: the new fields left out, read with their defaults."""
+    raw = msgspec.to_builtins(found)
+    for key in ("edges", "starts", "starting_id", "regenerating", "regeneration_off_ids"):
+        raw.pop(key, None)
+    return msgspec.convert(raw, D20State)
