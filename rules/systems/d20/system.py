@@ -7,7 +7,7 @@ with half damage, conditions, concentration, death saves, legendary actions and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
@@ -26,7 +26,17 @@ from rules.system import (
     luck_against,
 )
 
-from . import apply, decide, encounter_odds, forms, log, solo, turn_edge_log, turn_edges
+from . import (
+    apply,
+    decide,
+    encounter_odds,
+    forms,
+    log,
+    solo,
+    turn_edge_forms,
+    turn_edge_log,
+    turn_edges,
+)
 from .condition_names import condition_note
 from .events import (
     D20Apply,
@@ -417,6 +427,21 @@ class GenericD20(RuleSystem):
         self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
     ) -> list[Any]:
         return turn_edges.passing(state, ending, following)
+
+    def condition_endings(
+        self, state: Encounter
+    ) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
+        return turn_edge_forms.condition_endings(state)
+
+    def condition_command(
+        self, state: Encounter, combatant_id: str, name: str, values: Mapping[str, str]
+    ) -> Any | None:
+        return turn_edge_forms.condition_command(state, combatant_id, name, values)
+
+    def condition_line(
+        self, state: Encounter, combatant_id: str, name: str, words: Sequence[str]
+    ) -> Any | None:
+        return turn_edge_forms.condition_line(state, combatant_id, name, words)
 
     # what the app shows
 

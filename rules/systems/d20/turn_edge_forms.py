@@ -5,7 +5,7 @@ turn), what a combatant's turn starts with, and regeneration switched off for a 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import Rejected
@@ -159,3 +159,78 @@ def edge_command(
             choice_value(values, fields["ready"]) == "ready",
         )
     return D20RegenerationOff(who)
+
+
+# --- the core's condition dialog (``c``) and ``:cond``: a save or someone's turn ends it ------
+
+LASTS = (
+    ("save-ends", "Save ends: a save at the end of each of its turns"),
+    ("end-of", "Until the end of the next turn of (Whose turn)"),
+    ("start-of", "Until the start of the next turn of (Whose turn)"),
+)
+AT = {"save-ends": SAVE, "end-of": END, "start-of": START}
+LINE_AT = {"save": SAVE, "end": END, "start": START}
+
+
+def condition_endings(state: Encounter) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
+    current = state.current or (state.combatants[0] if state.combatants else None)
+    return LASTS, [
+        Field(
+            key="whose",
+            label="Whose turn",
+            kind="choice",
+            default=current.id if current is not None else "",
+            choices=_people(state),
+            help="until the start or end of its next turn",
+        ),
+        Field(
+            key="ability",
+            label="Save",
+            kind="choice",
+            default="wis",
+            choices=tuple((a, ABILITY_NAMES[a]) for a in ABILITIES),
+            help="save ends: the ability",
+        ),
+        Field(key="dc", label="DC", default="13", help="save ends: the DC"),
+    ]
+
+
+def condition_command(
+    state: Encounter, combatant_id: str, name: str, values: Mapping[str, str]
+) -> D20SetEnding | None:
+    at = AT.get(values.get("duration", ""))
+    if at is None:
+        return None
+    fields = {f.key: f for f in condition_endings(state)[1]}
+    return D20SetEnding(
+        combatant_id,
+        name,
+        at,
+        choice_value(values, fields["whose"]) if at != SAVE else "",
+        choice_value(values, fields["ability"]),
+        int_value(values, "dc", "DC", 13, MAX_DC, 1),
+    )
+
+
+def condition_line(
+    state: Encounter, combatant_id: str, name: str, words: Sequence[str]
+) -> D20SetEnding | None:
+    """``save wis 13``, ``end Orla``, ``start Goblin`` (anything else: the core's)."""
+    at = LINE_AT.get(words[0].casefold()) if len(words) >= 2 else None
+    if at is None or (at == END and words[1].casefold() == "of"):  # "end of round": the core's
+        return None
+    if at != SAVE:
+        return D20SetEnding(combatant_id, name, at, _whose(state, " ".join(words[1:])).id)
+    ability = words[1][:3].casefold()
+    if len(words) != 3 or ability not in ABILITIES or not words[2].isdigit():
+        raise Rejected("save ends: cond NAME CONDITION save ABILITY DC, like save wis 13")
+    return D20SetEnding(combatant_id, name, SAVE, "", ability, int(words[2][:3]))
+
+
+def _whose(state: Encounter, typed: str) -> Combatant[Any]:
+    wanted = typed.casefold()
+    exact = [c for c in state.combatants if wanted in (c.name.casefold(), c.id)]
+    found = exact or [c for c in state.combatants if c.name.casefold().startswith(wanted)]
+    if len(found) != 1:
+        raise Rejected(f"whose turn: no one combatant is called {typed!r}")
+    return found[0]

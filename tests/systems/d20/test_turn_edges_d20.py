@@ -283,6 +283,40 @@ async def test_the_line_lays_a_condition_until_the_end_of_orlas_next_turn(tmp_pa
         await until(pilot, lambda: on() is None, "gone at the end of Orla's next turn")
 
 
+async def test_the_condition_dialog_by_keys_lays_a_condition_that_a_save_ends(
+    tmp_path: Path,
+) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await until(pilot, lambda: "Lasts" in screen_text(app), "the condition dialog")
+        await pilot.press("shift+tab", "right", "tab", *"paralyzed")  # the Goblin, paralyzed
+        await pilot.press("tab", *["right"] * 4)  # Lasts: save ends
+        await until(pilot, lambda: "Save ends" in screen_text(app), "the ending chosen")
+        await pilot.press("enter")  # Wisdom, DC 13: the dialog's own
+        on = lambda: app.session.state.combatant("c2").condition("paralyzed")  # noqa: E731
+        await until(pilot, lambda: on() is not None, "laid")
+        await until(pilot, lambda: "paralyzed: Wis 13 ends" in screen_text(app), "its badge")
+        await pilot.press("n", "n")
+        await until(pilot, lambda: "ends paralyzed (40.0%)" in screen_text(app), "asked")
+
+
+async def test_cond_on_the_line_lays_a_condition_until_the_start_of_its_next_turn(
+    tmp_path: Path,
+) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("colon", *"cond goblin prone start goblin", "enter")
+        on = lambda: app.session.state.combatant("c2").condition("prone")  # noqa: E731
+        await until(pilot, lambda: on() is not None, "laid")
+        await pilot.press("n")
+        await until(pilot, lambda: on() is None, "gone as the Goblin's turn starts")
+        await pilot.press("colon", *"cond goblin blinded save con 12", "enter")
+        await until(pilot, lambda: "Blinded: Con 12 ends" in screen_text(app), "save ends")
+
+
 # --- solo play and the forecast ----------------------------------------------------------------
 
 
