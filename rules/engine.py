@@ -410,6 +410,7 @@ def _next_turn(state: Encounter) -> list[Event]:
                 and not (combatant is ending and c.ends_with_turn(ending.id, state.round))
             ]
     following = order[0 if wraps else index + 1]
+    events += system.turn_passing(state, ending, following)
     events.append(
         TurnAdvanced(
             round=state.round + 1 if wraps else state.round,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar, NamedTuple
@@ -430,6 +430,36 @@ class RuleSystem(ABC):
     def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
         """Why a combatant cannot act now ("" if it can): the turn order marks it with ✗."""
         return ""
+
+    def condition_endings(
+        self, state: Encounter
+    ) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
+        """Ways a condition laid with ``c`` may end beyond the core's durations, as (value,
+        label) pairs for its "Lasts" choice, and the fields they need; none by default."""
+        return (), []
+
+    def condition_command(
+        self, state: Encounter, combatant_id: str, name: str, values: Mapping[str, str]
+    ) -> Any | None:
+        """The command laying condition ``name`` on ``combatant_id`` that ends as
+        ``values["duration"]`` says, one of ``condition_endings``' values, with their fields'
+        values (None: a duration of the core's)."""
+        return None
+
+    def condition_line(
+        self, state: Encounter, combatant_id: str, name: str, words: Sequence[str]
+    ) -> Any | None:
+        """The command ``:cond NAME CONDITION WORDS...`` gives when ``words`` name one of
+        ``condition_endings`` (None: the core reads them as a duration)."""
+        return None
+
+    def turn_passing(
+        self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
+    ) -> list[Any]:
+        """Events as ``ending``'s turn ends and before ``following``'s begins (``state`` is
+        still ``ending``'s turn): what the system ties to the end or start of a turn, e.g. a
+        condition that lasts until then lifted, or a save it owes marked. None by default."""
+        return []
 
     def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
         """Short labels for what the sheet does to a combatant now, after its conditions."""

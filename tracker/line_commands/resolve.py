@@ -135,6 +135,9 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             condition = known.get(
                 typed.casefold(), typed.capitalize() if typed.islower() else typed
             )
+            ending = ctx.system.condition_line(state, person.id, condition, words[2:])
+            if ending is not None:  # a system's own ending (Generic d20: save wis 13)
+                return Execute(ending, "add condition")
             return Execute(
                 AddCondition(person.id, condition, duration_of(words[2:])), "add condition"
             )

@@ -52,6 +52,7 @@ from .standing import (
     why_not,
 )
 from .table import ABILITIES, CONCENTRATION_DC, DEATH_DC, DEATH_SAVES
+from .turn_edge_events import saved_from_effect
 
 if TYPE_CHECKING:
     from rules.dice import DiceSource
@@ -219,6 +220,8 @@ def consequence(state: Encounter) -> list[Any]:
             duration = Duration("rounds", roll.rounds) if roll.rounds else Duration()
             condition = Condition(roll.condition, duration, state.expiry_for(target.id, duration))
             events.append(ConditionAdded(target.id, condition))
+            if roll.repeat:  # save ends (Hold Person): turn_edges.py
+                events.append(saved_from_effect(roll, target.id))
     return [*events, D20Settled()]
 
 
@@ -277,6 +280,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
             stamp=stamp_of(state),
             cover=save_cover(cmd.cover, cmd.ability),
             drain=cmd.drain,
+            repeat=cmd.repeat and bool(condition),
         ),
     )
     return events

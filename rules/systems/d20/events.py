@@ -9,6 +9,7 @@ from msgspec import Meta, Struct
 from rules.logline import Span
 
 from .sheet import D20Sheet, Stamp
+from .turn_edge_events import Edge, TurnStart
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -51,6 +52,7 @@ class D20SaveEffect(Struct, frozen=True):
     concentration: bool = False  # the source concentrates on it
     cover: int = 0  # the targets' cover: 2 half, 5 three-quarters (Dex saves gain it)
     drain: bool = False  # the damage taken lowers each target's hit point maximum as much
+    repeat: bool = False  # the condition's target saves again at the end of each of its turns
 
 
 class D20DeathSave(Struct, frozen=True):
@@ -178,6 +180,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     stamp: Stamp
     cover: int = 0  # the targets' cover, already in a Dexterity save's ``bonus``
     drain: bool = False
+    repeat: bool = False  # save ends: again at the end of each of a failed target's turns
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -303,6 +306,14 @@ class D20State(Struct, frozen=True, tag="d20.state"):
     concentration_saves: tuple[Waiting, ...] = ()
     death_saved: tuple[tuple[str, int], ...] = ()  # (combatant, round) it rolled in
     held: tuple[Held, ...] = ()
+    # What a turn's start or end brings (turn_edges.py): conditions that end with a turn or
+    # by a save, what each combatant's turn starts with, whose start waits to be dealt and
+    # whether its regeneration works then (fire or acid stops it for a turn).
+    edges: tuple[Edge, ...] = ()
+    starts: tuple[TurnStart, ...] = ()
+    starting_id: str = ""
+    regenerating: bool = True
+    regeneration_off_ids: tuple[str, ...] = ()
 
 
 def sheet_of(combatant: Combatant[Any]) -> D20Sheet:

@@ -33,6 +33,7 @@ from .exhaustion import LEVELS, MOST
 from .sheet import life_word
 from .standing import attack_mode, attacks_left, legendary_left, out_word
 from .table import ABILITIES, ABILITY_NAMES, MODE_OF, MODE_WORD, MODES
+from .turn_edge_forms import EDGE_ACTIONS, edge_command, edge_form
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -159,6 +160,14 @@ def action_form(
                 ),
                 _cover_field("the targets': adds to a Dexterity save"),
                 _drain_field(),
+                Field(
+                    key="repeat",
+                    label="Save ends",
+                    kind="choice",
+                    default="no",
+                    choices=YES_NO,
+                    help="the condition: saved against again at the end of each of its turns",
+                ),
             ]
         case "heal":
             return [
@@ -284,6 +293,8 @@ def action_form(
                     choices=tuple((c.id, c.name) for c in focused),
                 )
             ]
+        case action if action in EDGE_ACTIONS:
+            return edge_form(state, action, actor)
     raise Rejected(f"Generic d20 has no action {action!r}")
 
 
@@ -348,6 +359,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 concentration=choice_value(values, fields["concentration"]) == "yes",
                 cover=BONUS[choice_value(values, fields["cover"])],
                 drain=choice_value(values, fields["drain"]) == "yes",
+                repeat=choice_value(values, fields["repeat"]) == "yes",
             )
         case "heal":
             return D20Heal(
@@ -384,6 +396,8 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
             )
         case "unconcentrate":
             return D20EndConcentration(choice_value(values, fields["who"]))
+        case action if action in EDGE_ACTIONS:
+            return edge_command(state, action, values, fields)
     raise Rejected(f"Generic d20 has no action {action!r}")
 
 

@@ -47,6 +47,7 @@ from .standing import (
     why_not,
 )
 from .table import PRONE, SPEED_0, worked_out
+from .turn_edges import owed_by, owed_command, owed_words
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -146,6 +147,10 @@ def _settle(state: Encounter, actor: Combatant[Any] | None) -> Move | bool | Non
         if not state.is_solo(who):
             return True
         return Move(who.id, D20ConcentrationSave(who.id), f"keeps its concentration (DC {owed.dc})")
+    edge = owed_command(state)
+    if edge is not None:  # a save at the end of a turn, what the start of one brings
+        who = state.combatant(owed_by(edge))
+        return Move(who.id, edge, owed_words(state)) if state.is_solo(who) else True
     if actor is not None and owes_death_save(state, actor):
         if not state.is_solo(actor):
             return True

@@ -7,7 +7,7 @@ with half damage, conditions, concentration, death saves, legendary actions and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
@@ -26,7 +26,17 @@ from rules.system import (
     luck_against,
 )
 
-from . import apply, decide, encounter_odds, forms, log, solo
+from . import (
+    apply,
+    decide,
+    encounter_odds,
+    forms,
+    log,
+    solo,
+    turn_edge_forms,
+    turn_edge_log,
+    turn_edges,
+)
 from .condition_names import condition_note
 from .events import (
     D20Apply,
@@ -87,6 +97,11 @@ from .standing import (
     why_not,
 )
 from .table import ATTACK_TIERS, DEATH_TIERS, SAVE_TIERS
+from .turn_edge_events import (
+    D20EndOfTurnSave,
+    D20EndOfTurnSaved,
+    D20StartOfTurn,
+)
 
 if TYPE_CHECKING:
     from rules.dice import DiceSource
@@ -116,6 +131,7 @@ class GenericD20(RuleSystem):
         D20ConcentrationStarted,
         D20ConcentrationEnded,
         D20LegendaryUsed,
+        *turn_edges.EVENTS,
     )
     command_types = (
         D20Attack,
@@ -130,8 +146,15 @@ class GenericD20(RuleSystem):
         D20Stabilise,
         D20SetExhaustion,
         D20Rest,
+        *turn_edges.COMMANDS,
     )
-    roll_event_types = (D20Attacked, D20Saved, D20DeathSaved, D20ConcentrationSaved)
+    roll_event_types = (
+        D20Attacked,
+        D20Saved,
+        D20DeathSaved,
+        D20ConcentrationSaved,
+        D20EndOfTurnSaved,
+    )
     command_actors = {
         D20Attack: "attacker_id",
         D20Apply: LAST_ROLL,
@@ -143,6 +166,8 @@ class GenericD20(RuleSystem):
         D20SaveEffect: "source_id",
         D20LegendaryAction: "combatant_id",
         D20Stabilise: "medic_id",
+        D20EndOfTurnSave: "target_id",
+        D20StartOfTurn: "combatant_id",
     }  # exhaustion and a rest are the GM's
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
@@ -258,7 +283,7 @@ class GenericD20(RuleSystem):
             out.append(f"exhaustion {sheet.exhaustion}")
         if "unconscious" in conditions_of(combatant) and not combatant.condition("unconscious"):
             out.append("unconscious")
-        return tuple(out)
+        return (*out, *turn_edges.badges(state, combatant))
 
     def status(self, state: Encounter) -> str:
         return ""
@@ -285,6 +310,17 @@ class GenericD20(RuleSystem):
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
             Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
             Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
+            Action(
+                "ending",
+                "Condition's end",
+                "Save ends, or until the start or end of someone's next turn",
+            ),
+            Action(
+                "turnstart",
+                "Start of turn",
+                "Ongoing damage, regeneration or a recharge at the start of each of its turns",
+            ),
+            Action("regenoff", "Regeneration off", "None at its next turn's start (fire, acid)"),
         ]
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
@@ -311,6 +347,9 @@ class GenericD20(RuleSystem):
         owed = concentration_waiting(state)
         if owed is not None:
             return D20ConcentrationSave(owed.combatant_id)
+        edge = turn_edges.owed_command(state)
+        if edge is not None:
+            return edge
         dying = death_save_waiting(state)
         if dying is not None:
             return D20DeathSave(dying.id)
@@ -326,6 +365,9 @@ class GenericD20(RuleSystem):
         owed = concentration_waiting(state)
         if owed is not None:
             return f"{state.name_of(owed.combatant_id)}: Con save DC {owed.dc} for concentration"
+        edge = turn_edges.pending(state)
+        if edge:
+            return edge
         dying = death_save_waiting(state)
         if dying is not None:
             return f"{dying.name} rolls a death save"
@@ -337,6 +379,9 @@ class GenericD20(RuleSystem):
         owed = concentration_waiting(state)
         if owed is not None:
             return apply.skipped(state, owed.combatant_id, "concentration save")
+        edge = turn_edges.discard(state)
+        if edge is not None:
+            return edge
         dying = death_save_waiting(state)
         if dying is not None:
             return apply.skipped(state, dying.id, "death save")
@@ -377,10 +422,34 @@ class GenericD20(RuleSystem):
                 return set_exhaustion(state, command)
             case D20Rest():
                 return rest(state, command)
+            case _ if isinstance(command, turn_edges.COMMANDS):
+                return turn_edges.decide(state, command, dice)
         raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
 
     def apply(self, state: Encounter, event: Any) -> Encounter:
+        if isinstance(event, turn_edges.EVENTS):
+            return turn_edges.apply(state, event)
         return apply.apply(state, event)
+
+    def turn_passing(
+        self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
+    ) -> list[Any]:
+        return turn_edges.passing(state, ending, following)
+
+    def condition_endings(
+        self, state: Encounter
+    ) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
+        return turn_edge_forms.condition_endings(state)
+
+    def condition_command(
+        self, state: Encounter, combatant_id: str, name: str, values: Mapping[str, str]
+    ) -> Any | None:
+        return turn_edge_forms.condition_command(state, combatant_id, name, values)
+
+    def condition_line(
+        self, state: Encounter, combatant_id: str, name: str, words: Sequence[str]
+    ) -> Any | None:
+        return turn_edge_forms.condition_line(state, combatant_id, name, words)
 
     # what the app shows
 
@@ -389,6 +458,8 @@ class GenericD20(RuleSystem):
         match state.last_roll:
             case D20Saved() | D20ConcentrationSaved():
                 table = SAVE_TIERS
+            case D20EndOfTurnSaved():
+                table = turn_edges.END_SAVE_TIERS
             case D20DeathSaved():
                 table = DEATH_TIERS
         return [Tier(label, low, high, effect) for label, low, high, effect in table]
@@ -412,6 +483,9 @@ class GenericD20(RuleSystem):
                 word = "keeps" if roll.success else "loses"
                 summary = f"{roll.total} vs DC {roll.dc}: {word} concentration"
                 return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
+            case D20EndOfTurnSaved():
+                summary = turn_edges.landing_summary(roll)
+                return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
             case D20DeathSaved():
                 index = [t[0] for t in DEATH_TIERS].index(roll.result)
                 summary = f"death save {roll.face}: {roll.result}"
@@ -422,11 +496,13 @@ class GenericD20(RuleSystem):
         """A natural 20 hits and a natural 1 misses whatever the total; a critical is a
         natural roll, not a band of totals; a save made outright fails (paralyzed...)."""
         roll = state.last_roll
-        if isinstance(roll, D20Attacked | D20Saved):
+        if isinstance(roll, D20Attacked | D20Saved | D20EndOfTurnSaved):
             return 0 <= landing.tier < len(self.tiers(state))
         return super().lands_in(state, landing)
 
     def describe(self, state: Encounter, event: Any) -> LogEntry:
+        if isinstance(event, turn_edges.EVENTS):
+            return turn_edge_log.describe(state, event)
         return log.describe(state, event)
 
     def alerts(self, state: Encounter, event: Any) -> list[str]:
@@ -448,6 +524,8 @@ class GenericD20(RuleSystem):
                 return event.rolls[0].target_id, event.source_id
             case D20DeathSaved() | D20ConcentrationSaved():
                 return event.combatant_id, None
+            case D20EndOfTurnSaved():
+                return event.target_id, None
         return None, None
 
     # exact odds
@@ -460,12 +538,16 @@ class GenericD20(RuleSystem):
         return encounter_odds.dialog_odds(state, command)
 
     def last_odds(self, state: Encounter) -> Odds | None:
+        if isinstance(state.last_roll, D20EndOfTurnSaved):
+            return turn_edges.last_odds(state, state.last_roll)
         return encounter_odds.last_odds(state)
 
     def roll_luck(self, state: Encounter, event: Any) -> tuple[Luck, ...]:
         """The tiers' chances alone: a fight's summary reads every roll of it, and never
         needs a damage worked out (nor fails where one cannot be: a sheet from before)."""
         odds = encounter_odds.last_odds(state, damage=False)
+        if isinstance(state.last_roll, D20EndOfTurnSaved):
+            odds = turn_edges.last_odds(state, state.last_roll)
         return luck_against(odds, self.landing(state), self.roll_sides(state, event))
 
     # solo play

@@ -37,22 +37,36 @@ class ConditionKeys(Area):
         who = Field(
             key="who", label="Combatant", kind="choice", default=combatant.id, choices=self.people()
         )
+        # A system may end a condition in more ways (Generic d20: a save, someone's turn).
+        endings, more = self.session.system.condition_endings(self.state)
         duration = Field(
-            key="duration", label="Lasts", kind="choice", default="until-removed", choices=DURATIONS
+            key="duration",
+            label="Lasts",
+            kind="choice",
+            default="until-removed",
+            choices=(*DURATIONS, *endings),
         )
         fields = [
             who,
             Field(key="name", label="Condition", kind="text", help="e.g. Prone"),
             duration,
             Field(key="rounds", label="Rounds (if counted)", default="1"),
+            *more,
         ]
 
         def submit(values: Mapping[str, str]) -> None:
+            target = choice_value(values, who)
+            lasts = choice_value(values, duration)
+            if lasts not in dict(DURATIONS):
+                system = self.session.system
+                command = system.condition_command(self.state, target, values["name"], values)
+                if command is not None:
+                    self.session.execute(command, "add condition")
+                    return
             chosen = Duration(
                 choice_value(values, duration, DURATIONS),
                 int_value(values, "rounds", "Rounds", 1),
             )
-            target = choice_value(values, who)
             self.session.execute(AddCondition(target, values["name"], chosen), "add condition")
 
         self.ask("Add condition", fields, submit, ok_label="Add")
