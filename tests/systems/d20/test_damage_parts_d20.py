@@ -8,6 +8,7 @@ dialog by keys at 80x24."""
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from rules.systems.d20.sheet import HERO
 from rules.systems.d20.table import critical_notation, split_damage, worked_out
 from tests.app.support import make_app, until
 from tests.app.test_app_command_line import type_line
+from tests.cli.support import tracker
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, card, duel, history_of, run, sheet
 from tests.systems.d20.test_odds_d20 import _After, every_path, tally
@@ -234,6 +236,16 @@ async def test_the_attack_line_takes_two_types(tmp_path: Path) -> None:
             ("slashing", 5),
             ("fire", 6),
         ]
+
+
+def test_tracker_roll_d20_gives_each_types_total():
+    args = ("roll", "d20", "--attack", "5", "--ac", "1", "--damage", SMALL, "--seed", "3")
+    result = tracker(*args, "--json")
+    assert result.returncode == 0, result.stderr
+    damage = json.loads(result.stdout)["damage"]
+    assert [p["type"] for p in damage["parts"]] == ["slashing", "fire"]
+    assert sum(p["total"] for p in damage["parts"]) == damage["total"]
+    assert "slashing, " in tracker(*args).stdout
 
 
 # --- D4-12: a critical rolls the damage dice twice -----------------------------------------------
