@@ -90,10 +90,11 @@ def read_parts(text: str) -> tuple[Part, ...]:
 
 
 def written(parts: tuple[Part, ...]) -> str:
-    """Parts written back as one line: ``1d8+3 slashing + 2d6 fire``."""
-    return JOIN.join(f"{part.dice} {part.kind}".rstrip() for part in parts)
-
-
-def kinds_text(parts: tuple[Part, ...]) -> str:
-    """The types of several parts, for a line that names them: ``slashing + fire``."""
-    return JOIN.join(part.kind or "untyped" for part in parts)
+    """Parts written back as one line that reads back as the same parts: ``1d8+3 slashing +
+    2d6 fire``; after a part with no type, ``plus`` (a ``+`` there would add the dice up)."""
+    out = ""
+    for index, part in enumerate(parts):
+        if index:
+            out += JOIN if parts[index - 1].kind else f" {PLUS} "
+        out += f"{part.dice} {part.kind}".rstrip()
+    return out

@@ -15,7 +15,7 @@ from rules.notation.parse import parse
 from rules.notation.roll import Piece, roll
 from rules.notation.tree import Binary, Dice, Group, Node, Paren, Unary, Value, notation
 
-from .parts import JOIN, Part, parts_of, read_parts, written
+from .parts import Part, parts_of, read_parts, written
 
 Band = tuple[str, int | None, int | None, str]  # label, low, high, effect
 
@@ -274,7 +274,7 @@ def rolled_parts(
     found = parts_of(text, kind)
     totals: list[int] = []
     pieces: list[Piece] = []
-    notations: list[str] = []
+    notations: list[Part] = []
     for part in found:
         node, part_notation = _rolled_tree(part.dice, critical)
         result = roll(node, dice)
@@ -285,8 +285,8 @@ def rolled_parts(
         if pieces:
             pieces.append((", ", ""))
         pieces += [*result.pieces, (" → ", ""), (f"{total} {part.kind}".rstrip(), "")]
-        notations.append(f"{part_notation} {part.kind}".rstrip())
-    return tuple(totals), tuple(pieces), JOIN.join(notations)
+        notations.append(Part(part_notation, part.kind))
+    return tuple(totals), tuple(pieces), written(tuple(notations))
 
 
 def modifier_of(

@@ -56,9 +56,12 @@ def flame(damage: str = FLAME_TONGUE) -> Any:
     ("1d6 fire + 1d4 fire", ("1d6+1d4", "fire")),  # one type: one resistance, once
     ("1d8 + 3 slashing", ("1d8+3", "slashing")),  # one type, as every sheet before
     ("1d8+3", ("1d8+3", "")),
+    ("1d6 plus 2d6 fire", ("1d6 plus 2d6 fire", "")),  # an untyped part stays apart
+    ("1d8 slashing + 2", ("1d8 slashing + 2", "")),
 ])  # fmt: skip
 def test_a_damage_of_several_types_is_read_with_plus_or_the_word_plus(typed, kept):
     assert split_damage(typed) == kept
+    assert split_damage(" ".join(kept).strip()) == kept  # what is kept reads back the same
 
 
 @pytest.mark.parametrize(("typed", "why"), [
