@@ -25,6 +25,9 @@ class Field(Struct, frozen=True, kw_only=True):
     default: str = ""
     choices: tuple[tuple[str, str], ...] = ()  # (value, label) pairs for "choice"
     help: str = ""
+    # Whether a dialog opens typing here when it is its first field to type in: not for one
+    # seldom typed, whose empty value says "as usual" (an attack's own damage).
+    focus_first: bool = True
 
 
 def int_value(

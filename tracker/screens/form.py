@@ -215,7 +215,8 @@ class FormScreen(ModalScreen[bool]):
         self._fresh = False
         wanted = self.focus_key
         if wanted is None:
-            wanted = next((f.key for f in self.fields if f.kind != "choice"), None)
+            typed = (f for f in self.fields if f.kind != "choice" and f.focus_first)
+            wanted = next((f.key for f in typed), None)
         if wanted is not None:
             self.query_one(f"#{_field_id(wanted)}").focus()
         self.update_preview()

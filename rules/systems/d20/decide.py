@@ -35,6 +35,8 @@ from .events import (
     D20Saved,
     D20SaveEffect,
     D20Settled,
+    DealtPart,
+    RolledPart,
     SaveRoll,
     sheet_of,
     stamp_of,
@@ -42,7 +44,8 @@ from .events import (
 )
 from .legendary import left_at, legendary_stamp
 from .odds import attack_outcome
-from .sheet import D20Sheet, Stamp, life_word, take_damage
+from .parts import parts_of
+from .sheet import D20Sheet, Stamp, attack_damage, life_word, take_damage
 from .standing import (
     attack_mode,
     concentration_waiting,
@@ -87,6 +90,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     if cmd.usage == REACTION and reaction_used(state, attacker):
         raise Rejected(f"{attacker.name} has used its reaction this round")
     sheet = sheet_of(attacker)
+    damage, kind = attack_damage(sheet, cmd.damage)
     mode, reasons, auto_crit = attack_mode(attacker, target, max(-1, min(cmd.mode, 1)))
     faces, natural = d20(dice, mode)
     cover = cover_bonus(cmd.cover)
@@ -94,10 +98,11 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     total = natural + sheet.attack_bonus
     outcome = attack_outcome(natural, total, ac, sheet.crit_range, auto_crit)
     shown: tuple[Any, ...] = ()
-    amount, rolled_notation = 0, ""
+    amount, rolled_notation, parts = 0, "", tuple[RolledPart, ...]()
     if outcome != "miss":
-        amount, pieces, rolled_notation = dmg.rolled(sheet.damage, outcome == "critical", dice)
-        shown = tuple(Span(text, style) for text, style in pieces)
+        amount, shown, rolled_notation, parts = _damage_rolled(
+            damage, kind, outcome == "critical", dice
+        )
     event = D20Attacked(
         attacker_id=attacker.id,
         target_id=target.id,
@@ -112,16 +117,17 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         crit_range=sheet.crit_range,
         auto_crit=auto_crit,
         damage=rolled_notation,
-        damage_type=sheet.damage_type,
+        damage_type=kind,
         damage_shown=shown,
         damage_total=amount,
         usage=cmd.usage,
         reasons=reasons,
         stamp=stamp,
-        base_damage=sheet.damage,
+        base_damage=damage,
         target_hp=_standing_hp(target_sheet),
         cover=cover,
         drain=cmd.drain,
+        damage_parts=parts,
     )
     if cmd.apply and outcome != "miss":
         return [
@@ -131,13 +137,28 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
                 target,
                 attacker.id,
                 amount,
-                sheet.damage_type,
+                kind,
                 outcome == "critical",
                 drain=cmd.drain,
+                parts=parts,
             ),
             D20Settled(),
         ]
     return [event]
+
+
+def _damage_rolled(
+    damage: str, kind: str, critical: bool, dice: DiceSource
+) -> tuple[int, tuple[Span, ...], str, tuple[RolledPart, ...]]:
+    """A damage rolled: its total, the dice as the log shows them, the notation rolled, and
+    each type's total when it has several (``parts``; none for one type, as saves kept it)."""
+    totals, pieces, rolled_notation = dmg.rolled_parts(damage, kind, critical, dice)
+    found = parts_of(damage, kind)
+    parts: tuple[RolledPart, ...] = ()
+    if len(found) > 1:
+        parts = tuple(RolledPart(p.kind, t) for p, t in zip(found, totals, strict=True))
+    shown = tuple(Span(text, style) for text, style in pieces)
+    return sum(totals), shown, rolled_notation, parts
 
 
 def _standing_hp(sheet: D20Sheet) -> int:
@@ -153,13 +174,24 @@ def damage_events(
     critical: bool = False,
     half: bool = False,
     drain: bool = False,
+    parts: tuple[RolledPart, ...] = (),
 ) -> list[Any]:
-    """The damage to one target, and the concentration it ends by dropping it."""
+    """The damage to one target, and the concentration it ends by dropping it; a damage of
+    several types (``parts``) meets the target's modifier for each type on its own."""
     sheet = sheet_of(target)
     modifier = damage_modifier(target, kind)
     amount = dmg.adjusted(rolled, modifier, half)
+    dealt = tuple(
+        DealtPart(p.damage_type, p.total, dmg.adjusted(p.total, m, half), m)
+        for p in parts
+        for m in (damage_modifier(target, p.damage_type),)
+    )
+    if dealt:
+        amount, modifier = sum(p.amount for p in dealt), ""
     events: list[Any] = [
-        D20Damaged(target.id, dealer_id, rolled, amount, kind, modifier, critical, half, drain)
+        D20Damaged(
+            target.id, dealer_id, rolled, amount, kind, modifier, critical, half, drain, dealt
+        )
     ]
     after = drained(sheet, amount, critical) if drain else take_damage(sheet, amount, critical)
     if sheet.concentrating and after.down:
@@ -198,6 +230,7 @@ def consequence(state: Encounter) -> list[Any]:
             roll.damage_type,
             critical,
             drain=roll.drain,
+            parts=roll.damage_parts,
         )
         return [*events, D20Settled()]
     events = []
@@ -215,6 +248,7 @@ def consequence(state: Encounter) -> list[Any]:
                 roll.damage_type,
                 half=save.success,
                 drain=roll.drain,
+                parts=roll.damage_parts,
             )
         if roll.condition and not save.success:
             duration = Duration("rounds", roll.rounds) if roll.rounds else Duration()
@@ -250,10 +284,9 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
                 target.id, faces, mode, bonus, total, not auto_fail and total >= cmd.dc, auto_fail
             )
         )
-    amount, shown = 0, tuple[Span, ...]()
+    amount, shown, parts = 0, tuple[Span, ...](), tuple[RolledPart, ...]()
     if notation:  # one damage roll for every target
-        amount, pieces, _ = dmg.rolled(notation, False, dice)
-        shown = tuple(Span(text, style) for text, style in pieces)
+        amount, shown, _, parts = _damage_rolled(notation, kind, False, dice)
     condition = " ".join(cmd.condition.split())[:MAX_EFFECT].casefold()
     events: list[Any] = []
     concentrating = cmd.concentration
@@ -281,6 +314,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
             cover=save_cover(cmd.cover, cmd.ability),
             drain=cmd.drain,
             repeat=cmd.repeat and bool(condition),
+            damage_parts=parts,
         ),
     )
     return events

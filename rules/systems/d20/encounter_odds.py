@@ -25,11 +25,12 @@ from .events import (
     sheet_of,
 )
 from .odds import Swing, attack_odds, death_odds, drop_chance, save_odds
+from .sheet import attack_damage
 from .stabilise import stabilise_odds
 from .standing import (
     attack_mode,
     attacks_left,
-    damage_modifier,
+    damage_modifiers,
     in_turn,
     out_word,
     save_mode,
@@ -47,16 +48,19 @@ def for_attack(
     target: Combatant[Any],
     chosen: int,
     cover: int = 0,
+    typed: str = "",
 ) -> Odds:
+    """An attack's odds, with the damage ``typed`` for it (``""``: the attacker's sheet's)."""
     mode, _, auto_crit = attack_mode(attacker, target, chosen)
     sheet = sheet_of(attacker)
+    damage, kind = attack_damage(sheet, typed)
     return attack_figures(
         sheet.attack_bonus,
         mode,
         sheet.crit_range,
         auto_crit,
-        sheet.damage,
-        sheet.damage_type,
+        damage,
+        kind,
         attacker.name,
         target,
         cover=cover,
@@ -81,7 +85,7 @@ def attack_figures(
     from before critical hits were checked) leaves the tiers, and a note saying so: odds are
     shown, never needed."""
     against = sheet_of(target)
-    modifier = damage_modifier(target, damage_type)
+    modifier = damage_modifiers(target, damage, damage_type)
     if standing < 0:  # as it stands now
         standing = against.hp + against.temp_hp if against.hp > 0 else 0
     to_drop = standing or None
@@ -121,23 +125,27 @@ def swings_this_round(
     and the whole actions of the target's foes still to act this round, in turn order."""
     against = sheet_of(target)
 
-    def swings(who: Combatant[Any], chosen: int, count: int, cover: int = 0) -> tuple[Swing, ...]:
+    def swings(
+        who: Combatant[Any], chosen: int, count: int, cover: int = 0, typed: str = ""
+    ) -> tuple[Swing, ...]:
         sheet = sheet_of(who)
+        damage, kind = attack_damage(sheet, typed)
         mode, _, auto_crit = attack_mode(who, target, chosen)
-        modifier = damage_modifier(target, sheet.damage_type)
+        modifier = damage_modifiers(target, damage, kind)
         one = Swing(
             sheet.attack_bonus,
             against.ac + cover,
             mode,
             sheet.crit_range,
             auto_crit,
-            sheet.damage,
+            damage,
             modifier,
         )
         return (one,) * count
 
     own = max(attacks_left(state, attacker), 1) if command.usage == ACTION else 1
-    out = swings(attacker, command.mode, own, cover_bonus(command.cover))  # from where it stands
+    # from where it stands, with the damage typed for this attack (its action's others too)
+    out = swings(attacker, command.mode, own, cover_bonus(command.cover), command.damage)
     order = in_turn(state)
     now = next((i for i, c in enumerate(order) if c.id == state.current_id), len(order))
     for index, who in enumerate(order[now:], start=now):
@@ -186,7 +194,9 @@ def dialog_odds(state: Encounter, command: Any) -> Odds | None:
                 target = state.combatant(command.target_id)
                 if attacker.id == target.id:
                     return None
-                return for_attack(state, attacker, target, command.mode, command.cover)
+                return for_attack(
+                    state, attacker, target, command.mode, command.cover, command.damage
+                )
             case D20SaveEffect():
                 if not command.target_ids:
                     return None

@@ -8,6 +8,7 @@ from msgspec import Meta, Struct
 
 from rules.logline import Span
 
+from .parts import MAX_PARTS
 from .sheet import D20Sheet, Stamp
 from .turn_edge_events import Edge, TurnStart
 
@@ -31,6 +32,7 @@ class D20Attack(Struct, frozen=True):
     apply: bool = False
     cover: int = 0  # the target's cover: 2 half, 5 three-quarters (added to its AC)
     drain: bool = False  # the damage taken lowers the target's hit point maximum as much
+    damage: str = ""  # "1d8+3 slashing + 2d6 fire" for this attack; "": the attacker's sheet's
 
 
 class D20Apply(Struct, frozen=True):
@@ -125,6 +127,35 @@ Outcome = Annotated[str, Meta(pattern="^(miss|hit|critical)$")]
 DeathResult = Annotated[str, Meta(pattern="^(revived|success|failure|two failures)$")]
 
 
+class RolledPart(Struct, frozen=True):
+    """One type's part of a damage of several types, as rolled (``parts``)."""
+
+    damage_type: str
+    total: int
+
+
+class DealtPart(Struct, frozen=True):
+    """One type's part of a damage of several types, as dealt: ``rolled`` before and
+    ``amount`` after the target's ``modifier`` for that type (and a save's half)."""
+
+    damage_type: str
+    rolled: int
+    amount: int
+    modifier: str
+
+
+# A damage of several types keeps each part (none: one type, as every save before them).
+RolledParts = Annotated[tuple[RolledPart, ...], Meta(max_length=MAX_PARTS)]
+DealtParts = Annotated[tuple[DealtPart, ...], Meta(max_length=MAX_PARTS)]
+
+
+def damage_words(total: int, damage_type: str, parts: tuple[RolledPart, ...]) -> str:
+    """A damage rolled in words: ``13 slashing``, or each type's ``8 slashing + 5 fire``."""
+    if parts:
+        return " + ".join(f"{p.total} {p.damage_type}".rstrip() for p in parts)
+    return f"{total} {damage_type}".rstrip()
+
+
 class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     attacker_id: str
     target_id: str
@@ -151,6 +182,7 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     target_hp: int = -1
     cover: int = 0  # the target's cover, already in ``ac``
     drain: bool = False
+    damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
 
 
 class SaveRoll(Struct, frozen=True):
@@ -181,6 +213,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     cover: int = 0  # the targets' cover, already in a Dexterity save's ``bonus``
     drain: bool = False
     repeat: bool = False  # save ends: again at the end of each of a failed target's turns
+    damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -216,6 +249,7 @@ class D20Damaged(Struct, frozen=True, tag="d20.damaged"):
     critical: bool = False
     half: bool = False
     drain: bool = False  # it lowers the hit point maximum as much (drain.py)
+    parts: DealtParts = ()  # several types: each one's (``damage_type`` and ``modifier`` "")
 
 
 class D20Healed(Struct, frozen=True, tag="d20.healed"):

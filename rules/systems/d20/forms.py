@@ -30,7 +30,7 @@ from .events import (
     sheet_of,
 )
 from .exhaustion import LEVELS, MOST
-from .sheet import life_word
+from .sheet import attack_damage, life_word
 from .standing import attack_mode, attacks_left, legendary_left, out_word
 from .table import ABILITIES, ABILITY_NAMES, MODE_OF, MODE_WORD, MODES
 from .turn_edge_forms import EDGE_ACTIONS, edge_command, edge_form
@@ -106,6 +106,14 @@ def action_form(
                 Field(key="usage", label="As", kind="choice", default=usage, choices=USAGES),
                 _cover_field("the target's: adds to its AC"),
                 _drain_field(),
+                Field(
+                    key="damage",
+                    label="Damage",
+                    kind="text",
+                    default="",
+                    help="empty: the attacker's; or 1d8+3 slashing + 2d6 fire",
+                    focus_first=False,
+                ),
             ]
         case "save":
             target = default_target(state, actor)
@@ -337,6 +345,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 choice_value(values, fields["usage"]),
                 cover=BONUS[choice_value(values, fields["cover"])],
                 drain=choice_value(values, fields["drain"]) == "yes",
+                damage=values.get("damage", ""),
             )
         case "save":
             source = choice_value(values, fields["source"])
@@ -404,10 +413,11 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
 def attack_preview(state: Encounter, command: D20Attack) -> str:
     attacker, target = state.combatant(command.attacker_id), state.combatant(command.target_id)
     sheet = sheet_of(attacker)
+    damage, kind = attack_damage(sheet, command.damage)
     mode, reasons, auto_crit = attack_mode(attacker, target, command.mode)
     line = (
         f"{attacker.name}'s {sheet.attack}: {sheet.attack_bonus:+d} vs AC {sheet_of(target).ac}, "
-        f"{sheet.damage} {sheet.damage_type}".rstrip()
+        f"{damage} {kind}".rstrip()
     )
     if cover_bonus(command.cover):
         line = line.replace(

@@ -299,7 +299,11 @@ def _damaged(state: Encounter, event: D20Damaged) -> Line:
         notes.append("half")
     if event.modifier:
         notes.append(event.modifier)
-    if notes:
+    if event.parts:  # each type as rolled, then what the target made of each
+        notes.append(" + ".join(f"{p.rolled} {p.damage_type}".rstrip() for p in event.parts))
+        notes += [f"{p.damage_type} {p.modifier}: {p.amount}" for p in event.parts if p.modifier]
+        parts.append(f" ({', '.join(notes)})")
+    elif notes:
         parts.append(f" ({', '.join(notes)}, of {event.rolled})")
     if target is not None:
         before = sheet_of(target)

@@ -17,8 +17,7 @@ from .table import (
     DEATH_SAVES,
     DEATH_TIERS,
     SAVE_TIERS,
-    adjusted,
-    worked_out,
+    adjusted_worked_out,
 )
 
 SIDES = 20
@@ -60,14 +59,20 @@ def attack_chances(
     return miss, hit, crit
 
 
-def damage_chances(damage: str, critical: bool, modifier: str, half: bool = False) -> Distribution:
-    """The damage dealt (after the target's modifier): each amount's exact chance."""
-    found = worked_out(damage, critical)
-    out: dict[int, Fraction] = {}
-    for value, weight in found.weights.items():
-        amount = adjusted(int(value), modifier, half)
-        out[amount] = out.get(amount, Fraction(0)) + Fraction(weight, found.denominator)
-    return out
+# What the target does to a damage: one modifier for all of it, or one for each of its types
+# in order (``parts``: each type meets its own resistance, vulnerability or immunity).
+Modifiers = str | tuple[str, ...]
+
+
+def damage_chances(
+    damage: str, critical: bool, modifier: Modifiers, half: bool = False
+) -> Distribution:
+    """The damage dealt (after the target's modifier for each type): each amount's exact
+    chance."""
+    found = adjusted_worked_out(damage, critical, modifier, half)
+    return {
+        int(value): Fraction(weight, found.denominator) for value, weight in found.weights.items()
+    }
 
 
 def at_least(chances: Distribution, goal: int) -> Fraction:
@@ -87,7 +92,7 @@ class Swing(NamedTuple):
     crit_range: int
     auto_crit: bool
     damage: str
-    modifier: str
+    modifier: Modifiers
 
 
 def swing_weights(swing: Swing) -> tuple[dict[int, int], int]:
@@ -100,14 +105,15 @@ def swing_weights(swing: Swing) -> tuple[dict[int, int], int]:
             natural, natural + swing.bonus, swing.ac, swing.crit_range, swing.auto_crit
         )
         tally[outcome] += weight
-    on_hit, on_crit = worked_out(swing.damage, False), worked_out(swing.damage, True)
+    on_hit = adjusted_worked_out(swing.damage, False, swing.modifier)
+    on_crit = adjusted_worked_out(swing.damage, True, swing.modifier)
     out: dict[int, int] = {0: tally["miss"] * on_hit.denominator * on_crit.denominator}
     for found, weight, other in (
         (on_hit, tally["hit"], on_crit.denominator),
         (on_crit, tally["critical"], on_hit.denominator),
     ):
         for value, w in found.weights.items():
-            amount = adjusted(int(value), swing.modifier)
+            amount = int(value)
             out[amount] = out.get(amount, 0) + weight * w * other
     return out, denominator * on_hit.denominator * on_crit.denominator
 
@@ -143,7 +149,7 @@ def attack_odds(
     *,
     auto_crit: bool = False,
     damage: str = "",
-    modifier: str = "",
+    modifier: Modifiers = "",
     to_drop: int | None = None,
 ) -> Odds:
     """The tiers of an attack; with ``damage``, its mean on a hit and a critical, and with

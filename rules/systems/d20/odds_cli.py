@@ -30,7 +30,12 @@ def attack_arguments(parser: Parser) -> None:
     parser.add_argument("--ac", type=int, required=True, metavar="A", help="Armour Class")
     parser.add_argument("--advantage", action="store_true", help="roll two d20, keep the higher")
     parser.add_argument("--disadvantage", action="store_true", help="two d20, keep the lower")
-    parser.add_argument("--damage", default="", metavar="DICE", help="damage: 1d8+3 slashing")
+    parser.add_argument(
+        "--damage",
+        default="",
+        metavar="DICE",
+        help="damage: 1d8+3 slashing, or several types: 1d8+3 slashing + 2d6 fire",
+    )
     parser.add_argument(
         "--crit",
         type=int,

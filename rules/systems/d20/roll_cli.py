@@ -10,6 +10,7 @@ from rules.headless import RollReport
 from . import table as dmg
 from .odds import attack_outcome
 from .odds_cli import attack_arguments, checked
+from .parts import parts_of
 
 if TYPE_CHECKING:
     from rules.dice import DiceSource
@@ -44,8 +45,14 @@ def roll(args: Arguments, dice: DiceSource) -> RollReport:
         shown = f"{shown} ({data['mode']}: {natural})"
     lines = [f"d20 {shown} {bonus:+d} = {total} vs AC {ac}: {outcome}"]
     if notation and outcome != "miss":
-        amount, pieces, rolled = dmg.rolled(notation, outcome == "critical", dice)
+        totals, pieces, rolled = dmg.rolled_parts(notation, kind, outcome == "critical", dice)
+        amount = sum(totals)
         dice_text = "".join(text for text, _ in pieces)
         data["damage"] = {"notation": rolled, "type": kind, "total": amount}
+        found = parts_of(notation, kind)
+        if len(found) > 1:  # several types: each one's total, as the tracker's log keeps them
+            data["damage"]["parts"] = [
+                {"type": part.kind, "total": each} for part, each in zip(found, totals, strict=True)
+            ]
         lines.append(f"damage {rolled}: {dice_text} = {amount} {kind}".rstrip())
     return RollReport("\n".join(lines), data)

@@ -16,6 +16,7 @@ from rules.forms import Field, choice_value, int_value
 from rules.notation import field as dice_field
 from rules.notation.answer import Odds
 
+from .parts import parts_of
 from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
 
 HERO, MONSTER, LAIR = "hero", "monster", "lair"
@@ -166,7 +167,7 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
             label="Damage",
             kind="text",
             default=damage,
-            help="dice and a type: 1d8+3 slashing",
+            help="dice and a type: 1d8+3 slashing; more types: + 2d6 fire",
         ),
         Field(
             key="reach",
@@ -350,6 +351,26 @@ def life_word(sheet: D20Sheet) -> str:
     if sheet.dead or sheet.kind != HERO:
         return "dead"
     return "stable" if sheet.stable else "dying"
+
+
+def attack_damage(sheet: D20Sheet, typed: str) -> tuple[str, str]:
+    """The damage an attack deals, as a sheet keeps it (notation and type, or the whole text
+    of several types and no one type): what the attack dialog or the ``:attack`` line typed
+    (``1d8+3 slashing + 2d6 fire``), checked as the sheet's is, or else the sheet's."""
+    if not typed.strip():
+        return sheet.damage, sheet.damage_type
+    try:
+        return split_damage(typed)
+    except Rejected as refused:
+        raise Rejected(f"Damage: {refused.message}") from None
+
+
+def damage_dice(sheet: D20Sheet) -> str:
+    """A sheet's damage dice, every type's added up (``1d8+3+2d6``): a row's narrow column."""
+    try:
+        return "+".join(part.dice for part in parts_of(sheet.damage, sheet.damage_type))
+    except Rejected:  # unreadable (a crafted save): shown as it is, refused where rolled
+        return sheet.damage
 
 
 def take_damage(sheet: D20Sheet, amount: int, critical: bool = False) -> D20Sheet:

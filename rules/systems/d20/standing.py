@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.errors import Rejected
+
 from .condition_names import srd_name
 from .events import ACTION, ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
+from .parts import parts_of
 from .sheet import LAIR, D20Sheet, Stamp, life_word
 from .table import (
     ATTACKED_WITH_ADVANTAGE,
@@ -84,6 +87,18 @@ def damage_modifier(target: Combatant[Any], kind: str) -> str:
         kind = kind or UNTYPED
         resist, immune = (*resist, kind), (*immune, "poison")
     return modifier_of(kind, resist, sheet.vulnerabilities, immune)
+
+
+def damage_modifiers(target: Combatant[Any], damage: str, kind: str) -> str | tuple[str, ...]:
+    """What ``target`` does to a damage as a sheet keeps it: one modifier for its one type, or
+    one for each of several types in order (``parts``)."""
+    try:
+        found = parts_of(damage, kind)
+    except Rejected:  # unreadable: its odds are refused where its dice are worked out
+        return damage_modifier(target, kind)
+    if len(found) == 1:
+        return damage_modifier(target, found[0].kind)
+    return tuple(damage_modifier(target, part.kind) for part in found)
 
 
 def save_mode(target: Combatant[Any], ability: str) -> tuple[int, bool]:

@@ -66,6 +66,7 @@ from .events import (
     D20Stabilise,
     D20Stabilised,
     D20State,
+    damage_words,
     sheet_of,
 )
 from .exhaustion import rest, set_exhaustion
@@ -77,6 +78,7 @@ from .sheet import (
     MONSTER,
     D20Sheet,
     checked,
+    damage_dice,
     fresh,
     hp_column,
     hp_odds,
@@ -213,7 +215,7 @@ class GenericD20(RuleSystem):
         return structs.replace(sheet, hp=most, hp_max=most, hp_rolled=faces or (0,))
 
     def sheet_stats(self, sheet: D20Sheet) -> tuple[str, ...]:
-        attack = f"{sheet.attack_bonus:+d} {sheet.damage}"
+        attack = f"{sheet.attack_bonus:+d} {damage_dice(sheet)}"
         state = life_word(sheet)
         if state == "dead":
             state = ""  # the name's mark says it (``out_of_fight``)
@@ -358,7 +360,7 @@ class GenericD20(RuleSystem):
     def pending(self, state: Encounter) -> str:
         roll = state.last_roll
         if isinstance(roll, D20Attacked) and roll_waits(state):
-            what = f"{roll.damage_total} {roll.damage_type}".rstrip()
+            what = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
             return f"{state.name_of(roll.target_id)} takes {what}"
         if isinstance(roll, D20Saved) and roll_waits(state):
             return f"{roll.effect} on {len(roll.rolls)} target(s)"
@@ -472,7 +474,8 @@ class GenericD20(RuleSystem):
                 target = state.name_of(roll.target_id)
                 summary = f"{roll.total} vs AC {roll.ac}: {roll.outcome}"
                 if roll.outcome != "miss":
-                    summary += f", {target} takes {roll.damage_total} {roll.damage_type}"
+                    what = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
+                    summary += f", {target} takes {what}"
                 return Landing(index, roll.total - roll.ac, summary.rstrip())
             case D20Saved():
                 first = roll.rolls[0]

@@ -5,14 +5,17 @@ adjusted by resistance, vulnerability or immunity. No msgspec."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from rules.dice import DiceSource
 from rules.errors import Rejected
-from rules.notation.exact import Distribution, distribution
+from rules.notation.exact import Budget, Distribution, distribution
 from rules.notation.parse import parse
 from rules.notation.roll import Piece, roll
-from rules.notation.tree import Binary, Dice, Group, Node, Paren, Unary, notation
+from rules.notation.tree import Binary, Dice, Group, Node, Paren, Unary, Value, notation
+
+from .parts import Part, parts_of, read_parts, written
 
 Band = tuple[str, int | None, int | None, str]  # label, low, high, effect
 
@@ -97,22 +100,23 @@ DEATH_TIERS: tuple[Band, ...] = (
 
 # --- damage in dice notation -------------------------------------------------------------
 
-MAX_TYPE = 20  # characters of a damage type
-
 
 def split_damage(text: str, critical: bool = True) -> tuple[str, str]:
     """ "1d8+3 slashing" as its notation ("1d8+3") and its type ("slashing"; "" for none);
-    ``Rejected`` in one line when the dice cannot be read or worked out exactly, nor (when
-    it can be ``critical``, an attack's) the dice doubled."""
-    words = text.split()
-    kind = ""
-    if len(words) > 1 and words[-1].isalpha():
-        kind = words.pop().lower()
-    if len(kind) > MAX_TYPE:
-        raise Rejected(f"a damage type is at most {MAX_TYPE} letters")
-    dice = "".join(words)
-    if not dice:
-        raise Rejected("damage needs dice, like 1d8+3 slashing")
+    several types (``parts``) as their whole text written back and no one type:
+    ("1d8+3 slashing + 2d6 fire", ""). ``Rejected`` in one line when the dice cannot be read
+    or worked out exactly, nor (when it can be ``critical``, an attack's) the dice doubled."""
+    found = read_parts(text)
+    checked = tuple(Part(_checked_dice(part.dice, critical), part.kind) for part in found)
+    if len(checked) == 1:
+        return checked[0]
+    for doubling in (False, True) if critical else (False,):  # their sum too
+        worked_out(written(checked), doubling)
+    return written(checked), ""
+
+
+def _checked_dice(dice: str, critical: bool) -> str:
+    """One part's dice as notation, refused when they cannot be read or worked out."""
     tree(dice)  # refuses what cannot be read
     worked_out(dice, False)  # or worked out exactly
     if critical:  # and an attack's critical (the dice doubled): its odds are shown too
@@ -122,7 +126,7 @@ def split_damage(text: str, critical: bool = True) -> tuple[str, str]:
             raise Rejected(
                 f"a critical hit doubles the dice to {critical_notation(dice)}: {refused.message}"
             ) from None
-    return notation(tree(dice)), kind
+    return notation(tree(dice))
 
 
 @lru_cache(maxsize=256)
@@ -132,25 +136,62 @@ def tree(text: str) -> Node:
 
 
 def doubled(node: Node) -> Node:
-    """The tree with every die rolled twice as many times: a critical hit's damage."""
+    """The tree with its damage dice rolled twice: a critical hit's damage. Dice whose
+    operations treat each die alone (explode, reroll, a minimum, a count) are twice as many
+    (``2d6`` is ``4d6``, ``1d6e6`` is ``2d6e6``: the same odds); dice kept or dropped by rank
+    (``kh``, ``pl``...), or rerolled and added once (``ra``), and a set with an operation are
+    rolled twice, each group kept on its own (``4d6kh3`` is ``4d6kh3+4d6kh3``, never
+    ``8d6kh3``, which keeps 3 of 8)."""
     match node:
-        case Dice():
+        case Dice() if _each_die_alone(node):
             return node._replace(quantity=node.quantity * 2)
-        case Group(items=items):
+        case Dice() | Group(ops=(_, *_)):
+            return Binary("+", node, node)
+        case Group(items=items):  # a set's items are apart (commas): a sum needs no brackets
             return node._replace(items=tuple(doubled(item) for item in items))
         case Paren(inner=inner):
             return node._replace(inner=doubled(inner))
         case Unary(operand=operand):
-            return node._replace(operand=doubled(operand))
-        case Binary(left=left, right=right):
-            return node._replace(left=doubled(left), right=doubled(right))
+            return node._replace(operand=_bracketed(operand, safe=False))
+        case Binary(op=op, left=left, right=right):
+            return node._replace(
+                left=_bracketed(left, safe=op in ("+", "-")),
+                right=_bracketed(right, safe=op == "+"),
+            )
     return node
+
+
+def _each_die_alone(node: Dice) -> bool:
+    """Whether every operation on the dice looks at each die alone (none ranks them, none
+    stops after one): then twice the dice roll as the dice twice do."""
+    return all(
+        op.name != "ra" and not any(selector.ranks for selector in op.selectors) for op in node.ops
+    )
+
+
+def _bracketed(node: Node, *, safe: bool) -> Node:
+    """``node`` doubled, in brackets when it became a sum where a sum would bind wrongly
+    (``10-4d6kh3`` is ``10-(4d6kh3+4d6kh3)``, ``2*4d6kh3`` is ``2*(4d6kh3+4d6kh3)``)."""
+    twice = doubled(node)
+    if safe or isinstance(node, Binary) or not isinstance(twice, Binary):
+        return twice
+    return Paren(twice)
 
 
 def worked_out(text: str, critical: bool) -> Distribution:
     """The exact distribution of the damage rolled (before any resistance), never below 0;
-    ``Rejected`` (``TooBig``) when it cannot be worked out, refused again at once."""
-    found = _worked_out(text, critical)
+    several types (``parts``) added up; ``Rejected`` (``TooBig``) when it cannot be worked
+    out, refused again at once."""
+    return adjusted_worked_out(text, critical, "")
+
+
+def adjusted_worked_out(
+    text: str, critical: bool, modifiers: str | tuple[str, ...], half: bool = False
+) -> Distribution:
+    """The exact distribution of the damage dealt: each part (``parts``) rolled on its own,
+    halved by a save (``half``) and adjusted by its own modifier (one for all when
+    ``modifiers`` is a word), then the parts added up."""
+    found = _adjusted(text, critical, modifiers, half)
     if isinstance(found, Distribution):
         return found
     kind, message = found
@@ -158,9 +199,46 @@ def worked_out(text: str, critical: bool) -> Distribution:
 
 
 @lru_cache(maxsize=256)
-def _worked_out(text: str, critical: bool) -> Distribution | tuple[type[Rejected], str]:
+def _adjusted(
+    text: str, critical: bool, modifiers: str | tuple[str, ...], half: bool
+) -> Distribution | tuple[type[Rejected], str]:
     """The distribution, or the refusal: a damage too big to work out is asked for again on
     every redraw of what shows its odds, and each try spends the whole budget."""
+    try:
+        dices = tuple(part.dice for part in read_parts(text))
+        each = (modifiers,) * len(dices) if isinstance(modifiers, str) else modifiers
+        if len(each) != len(dices):
+            raise Rejected(f"{len(each)} damage modifiers for {len(dices)} damage types")
+        budget = Budget()
+        total = Distribution({0: 1}, 1)
+        for dice, modifier in zip(dices, each, strict=True):
+            found = _part_worked_out(dice, critical)
+            if not isinstance(found, Distribution):
+                return found
+            part = found.mapped(_adjuster(modifier, half))
+            total = _added(total, part, budget) if len(dices) > 1 else part
+    except Rejected as refused:
+        return type(refused), refused.message
+    return total
+
+
+def _adjuster(modifier: str, half: bool) -> Callable[[Value], Value]:
+    return lambda value: adjusted(int(value), modifier, half)
+
+
+def _added(a: Distribution, b: Distribution, budget: Budget) -> Distribution:
+    """The sum of two independent damages, paid for from ``budget`` as dice are."""
+    budget.spend(len(a.weights) * len(b.weights))
+    out: dict[Value, int] = {}
+    for x, w in a.weights.items():
+        for y, v in b.weights.items():
+            out[x + y] = out.get(x + y, 0) + w * v
+    return Distribution(out, a.denominator * b.denominator)
+
+
+@lru_cache(maxsize=256)
+def _part_worked_out(text: str, critical: bool) -> Distribution | tuple[type[Rejected], str]:
+    """One part's distribution (never below 0), or the refusal."""
     node = tree(text)
     try:
         found = distribution(doubled(node) if critical else node)
@@ -183,10 +261,34 @@ def _rolled_tree(text: str, critical: bool) -> tuple[Node, str]:
 
 def rolled(text: str, critical: bool, dice: DiceSource) -> tuple[int, tuple[Piece, ...], str]:
     """The damage rolled: its total (never below 0), the dice as they fell, and the notation
-    rolled (doubled on a critical)."""
-    node, written = _rolled_tree(text, critical)
-    result = roll(node, dice)
-    return max(int(result.value), 0), result.pieces, written
+    rolled (doubled on a critical); several types (``parts``) added up."""
+    totals, pieces, written_text = rolled_parts(text, "", critical, dice)
+    return sum(totals), pieces, written_text
+
+
+def rolled_parts(
+    text: str, kind: str, critical: bool, dice: DiceSource
+) -> tuple[tuple[int, ...], tuple[Piece, ...], str]:
+    """Each part of a damage rolled (``parts.parts_of(text, kind)``): their totals (each
+    never below 0), the dice as they fell (each part's followed by its total and type when
+    there are several), and the notation rolled (doubled on a critical), with the types of
+    several."""
+    found = parts_of(text, kind)
+    totals: list[int] = []
+    pieces: list[Piece] = []
+    notations: list[Part] = []
+    for part in found:
+        node, part_notation = _rolled_tree(part.dice, critical)
+        result = roll(node, dice)
+        total = max(int(result.value), 0)
+        totals.append(total)
+        if len(found) == 1:
+            return (total,), result.pieces, part_notation
+        if pieces:
+            pieces.append((", ", ""))
+        pieces += [*result.pieces, (" → ", ""), (f"{total} {part.kind}".rstrip(), "")]
+        notations.append(Part(part_notation, part.kind))
+    return tuple(totals), tuple(pieces), written(tuple(notations))
 
 
 def modifier_of(
