@@ -13,6 +13,7 @@ from rules.notation.answer import answer
 
 from . import table as dmg
 from .cover import cover_bonus, save_cover
+from .damage_parts import parts_of
 from .drain import drained
 from .events import (
     LEGENDARY,
@@ -44,7 +45,6 @@ from .events import (
 )
 from .legendary import left_at, legendary_stamp
 from .odds import attack_outcome
-from .parts import parts_of
 from .sheet import D20Sheet, Stamp, attack_damage, life_word, take_damage
 from .standing import (
     attack_mode,

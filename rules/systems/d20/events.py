@@ -8,7 +8,7 @@ from msgspec import Meta, Struct
 
 from rules.logline import Span
 
-from .parts import MAX_PARTS
+from .damage_parts import MAX_PARTS
 from .sheet import D20Sheet, Stamp
 from .turn_edge_events import Edge, TurnStart
 

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 from rules.headless import RollReport
 
 from . import table as dmg
+from .damage_parts import parts_of
 from .odds import attack_outcome
 from .odds_cli import attack_arguments, checked
-from .parts import parts_of
 
 if TYPE_CHECKING:
     from rules.dice import DiceSource

@@ -16,7 +16,7 @@ from rules.forms import Field, choice_value, int_value
 from rules.notation import field as dice_field
 from rules.notation.answer import Odds
 
-from .parts import parts_of
+from .damage_parts import parts_of
 from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
 
 HERO, MONSTER, LAIR = "hero", "monster", "lair"

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import Rejected
 
 from .condition_names import srd_name
+from .damage_parts import parts_of
 from .events import ACTION, ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
-from .parts import parts_of
 from .sheet import LAIR, D20Sheet, Stamp, life_word
 from .table import (
     ATTACKED_WITH_ADVANTAGE,

@@ -15,7 +15,7 @@ from rules.notation.parse import parse
 from rules.notation.roll import Piece, roll
 from rules.notation.tree import Binary, Dice, Group, Node, Paren, Unary, Value, notation
 
-from .parts import Part, parts_of, read_parts, written
+from .damage_parts import Part, parts_of, read_parts, written
 
 Band = tuple[str, int | None, int | None, str]  # label, low, high, effect
 
