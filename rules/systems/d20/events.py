@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 ACTION, LEGENDARY, REACTION = "action", "legendary", "reaction"
+# The action economy's other uses (economy.py): a bonus action, an action past the turn's one
+# chosen on purpose (Action Surge, haste), and no action at all (a trap, regeneration).
+BONUS, EXTRA, FREE = "bonus", "extra", "free"
 
 # --- commands ----------------------------------------------------------------------------------
 
@@ -51,6 +54,7 @@ class D20SaveEffect(Struct, frozen=True):
     concentration: bool = False  # the source concentrates on it
     cover: int = 0  # the targets' cover: 2 half, 5 three-quarters (Dex saves gain it)
     drain: bool = False  # the damage taken lowers each target's hit point maximum as much
+    usage: str = FREE  # what of the source's turn it spends (the dialog proposes its action)
 
 
 class D20DeathSave(Struct, frozen=True):
@@ -68,6 +72,7 @@ class D20Heal(Struct, frozen=True):
     target_id: str
     amount: str  # a number or dice: "2d4+2"
     temporary: bool = False
+    usage: str = FREE  # what of the healer's turn it spends (the dialog proposes its action)
 
 
 class D20Reaction(Struct, frozen=True):
@@ -178,6 +183,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     stamp: Stamp
     cover: int = 0  # the targets' cover, already in a Dexterity save's ``bonus``
     drain: bool = False
+    usage: str = FREE  # what of the source's turn it spent (saves from before: nothing)
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -221,6 +227,7 @@ class D20Healed(Struct, frozen=True, tag="d20.healed"):
     amount: int
     temporary: bool
     shown: tuple[Span, ...] = ()
+    usage: str = FREE  # what of the healer's turn it spent (saves from before: nothing)
 
 
 class D20Stabilised(Struct, frozen=True, tag="d20.stabilised"):
@@ -294,10 +301,20 @@ class Waiting(Struct, frozen=True):
     dc: int
 
 
+class Turn(Struct, frozen=True):
+    """What the combatant whose turn it is has spent of it (economy.py): its action, its
+    bonus action. A turn later, ``stamp`` is no longer now and nothing is spent."""
+
+    combatant_id: str
+    stamp: Stamp
+    spent: Annotated[tuple[str, ...], Meta(max_length=2)] = ()
+
+
 class D20State(Struct, frozen=True, tag="d20.state"):
     concentration_saves: tuple[Waiting, ...] = ()
     death_saved: tuple[tuple[str, int], ...] = ()  # (combatant, round) it rolled in
     held: tuple[Held, ...] = ()
+    turn: Turn | None = None  # the turn under way's action economy (saves from before: none)
 
 
 def sheet_of(combatant: Combatant[Any]) -> D20Sheet:

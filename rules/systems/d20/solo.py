@@ -17,7 +17,10 @@ from rules.commands import NextTurn
 from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
+from .economy import spent
 from .events import (
+    ACTION,
+    BONUS,
     LEGENDARY,
     D20Apply,
     D20Attack,
@@ -33,7 +36,6 @@ from .forms import foes_of
 from .odds import attack_chances
 from .sheet import MAX_HP
 from .standing import (
-    acted_this_turn,
     attack_mode,
     attacks_left,
     concentration_waiting,
@@ -80,8 +82,8 @@ def next_move(state: Encounter) -> Move | None:
         return Move(actor.id, NextTurn(), f"cannot act ({why}): ends its turn")
     sheet = sheet_of(actor)
     left = attacks_left(state, actor)
-    if not left or (left == sheet.multiattack and acted_this_turn(state, actor.id)):
-        return Move(actor.id, NextTurn(), "has acted: ends its turn")
+    if not left:  # its action spent (economy.py), whatever was rolled since
+        return _bonus_attack(state, actor) or Move(actor.id, NextTurn(), "has acted: ends its turn")
     lair = sheet.lair_dc
     if lair is not None:
         return _lair_action(state, actor, *lair)
@@ -91,6 +93,17 @@ def next_move(state: Encounter) -> Move | None:
     most = sheet.multiattack
     how = f" (attack {most - left + 1} of {most})" if most > 1 else ""
     return Move(actor.id, D20Attack(actor.id, target.id, apply=True), f"attacks {target.name}{how}")
+
+
+def _bonus_attack(state: Encounter, actor: Combatant[Any]) -> Move | None:
+    """Its attack again as a bonus action, when its sheet has one and it is not spent."""
+    if not sheet_of(actor).bonus_attack or spent(state, actor, BONUS):
+        return None
+    target = pick_target(state, actor)
+    if target is None:
+        return None
+    command = D20Attack(actor.id, target.id, usage=BONUS, apply=True)
+    return Move(actor.id, command, f"bonus action: attacks {target.name}")
 
 
 def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) -> Move:
@@ -106,6 +119,7 @@ def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) 
         ability=ability,
         dc=dc,
         damage=f"{sheet.damage} {sheet.damage_type}",
+        usage=ACTION,
     )
     return Move(lair.id, command, f"lair action: {sheet.attack}, DC {dc} for every foe")
 

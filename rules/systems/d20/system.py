@@ -26,7 +26,7 @@ from rules.system import (
     luck_against,
 )
 
-from . import apply, decide, encounter_odds, forms, log, solo
+from . import apply, decide, economy, encounter_odds, forms, log, solo
 from .condition_names import condition_note
 from .events import (
     D20Apply,
@@ -81,7 +81,6 @@ from .standing import (
     in_turn,
     legendary_left,
     out_word,
-    reaction_used,
     roll_waits,
     why_not,
 )
@@ -249,8 +248,9 @@ class GenericD20(RuleSystem):
         out = []
         if sheet.legendary:
             out.append(f"legendary {legendary_left(state, combatant)}/{sheet.legendary}")
-        if reaction_used(state, combatant):
-            out.append("reaction used")
+        used = economy.badge(state, combatant)  # "spent A B R": its action, bonus, reaction
+        if used:
+            out.append(used)
         if sheet.concentrating:
             out.append(f"concentrating: {sheet.concentrating}")
         if sheet.exhaustion:

@@ -1,7 +1,9 @@
 """Generic d20's forecast pinned: the reports of a fixed seed, taken before the forecast was
 made faster (issue 33), are the reports now. A change that makes one differ changes what a
 forecast says: the demo (attacks, death saves) and a busier fight (a legendary creature's
-Multiattack, a lair's save, concentration, conditions, every policy)."""
+Multiattack, a lair's save, concentration, conditions, every policy). Pinned again with the
+action economy (issue 40, D4-01): no combatant acts twice on a turn, and the demo's Bram makes
+his bonus action attack."""
 
 from __future__ import annotations
 
@@ -66,27 +68,13 @@ DEMO: dict[str, Any] = {
     "runs": 40,
     "seed": 33,
     "sides": {
-        "foes": {"win": 0.675, "low": 0.5202, "high": 0.7992},
-        "party": {"win": 0.325, "low": 0.2008, "high": 0.4798},
+        "foes": {"win": 0.3, "low": 0.1807, "high": 0.4543},
+        "party": {"win": 0.7, "low": 0.5457, "high": 0.8193},
     },
     "none": 0.0,
     "rounds": {
-        "mean": 9.65,
-        "histogram": {
-            "4": 1,
-            "5": 2,
-            "6": 4,
-            "7": 4,
-            "8": 1,
-            "9": 10,
-            "10": 4,
-            "11": 3,
-            "12": 4,
-            "13": 3,
-            "14": 1,
-            "15": 2,
-            "18": 1,
-        },
+        "mean": 7.675,
+        "histogram": {"5": 7, "6": 8, "7": 8, "8": 4, "9": 5, "10": 2, "11": 2, "12": 3, "13": 1},
     },
     "combatants": {
         "c5": {
@@ -100,22 +88,22 @@ DEMO: dict[str, Any] = {
             "name": "Ridge Wolf",
             "side": "foes",
             "out": 1.0,
-            "first_out": 0.725,
+            "first_out": 0.925,
             "end": {"HP": 0.0},
         },
         "c1": {
             "name": "Orla Vance",
             "side": "party",
-            "out": 0.975,
-            "first_out": 0.275,
-            "end": {"HP": 0.175},
+            "out": 0.875,
+            "first_out": 0.075,
+            "end": {"HP": 0.65},
         },
         "c3": {
             "name": "Bram Quill",
             "side": "party",
-            "out": 0.675,
+            "out": 0.3,
             "first_out": 0.0,
-            "end": {"HP": 10.15},
+            "end": {"HP": 21.425},
         },
         "c9": {
             "name": "Rattling Archer",
@@ -127,37 +115,37 @@ DEMO: dict[str, Any] = {
         "c10": {
             "name": "Marsh Troll",
             "side": "foes",
-            "out": 0.325,
+            "out": 0.7,
             "first_out": 0.0,
-            "end": {"HP": 36.25},
+            "end": {"HP": 13.575},
         },
         "c7": {
             "name": "Road Cutthroat",
             "side": "foes",
-            "out": 0.925,
+            "out": 1.0,
             "first_out": 0.0,
-            "end": {"HP": 0.625},
+            "end": {"HP": 0.0},
         },
         "c4": {
             "name": "Ysolde Fenn",
             "side": "party",
-            "out": 0.775,
+            "out": 0.425,
             "first_out": 0.0,
-            "end": {"HP": 5.275},
+            "end": {"HP": 12.575},
         },
         "c8": {
             "name": "Tusk Raider",
             "side": "foes",
-            "out": 0.975,
+            "out": 1.0,
             "first_out": 0.0,
-            "end": {"HP": 0.175},
+            "end": {"HP": 0.0},
         },
         "c2": {
             "name": "Sefi Marrow",
             "side": "party",
-            "out": 0.875,
+            "out": 0.7,
             "first_out": 0.0,
-            "end": {"HP": 1.325},
+            "end": {"HP": 4.425},
         },
     },
 }
@@ -165,50 +153,47 @@ BUSY: dict[str, Any] = {
     "runs": 40,
     "seed": 33,
     "sides": {
-        "foes": {"win": 0.925, "low": 0.8014, "high": 0.9742},
-        "party": {"win": 0.075, "low": 0.0258, "high": 0.1986},
+        "foes": {"win": 0.825, "low": 0.6805, "high": 0.9125},
+        "party": {"win": 0.175, "low": 0.0875, "high": 0.3195},
     },
     "none": 0.0,
-    "rounds": {
-        "mean": 4.75,
-        "histogram": {"1": 1, "2": 2, "3": 3, "4": 8, "5": 13, "6": 12, "7": 1},
-    },
+    "rounds": {"mean": 5.75, "histogram": {"4": 5, "5": 11, "6": 14, "7": 9, "8": 1}},
     "combatants": {
         "c5": {"name": "Crypt", "side": "foes", "out": 1.0, "first_out": 0.0, "end": {"HP": 10.0}},
         "c3": {
             "name": "Bram",
             "side": "party",
-            "out": 0.975,
+            "out": 0.875,
             "first_out": 0.0,
-            "end": {"HP": 0.35},
+            "end": {"HP": 1.575},
         },
         "c1": {
             "name": "Orla",
             "side": "party",
-            "out": 0.925,
+            "out": 0.875,
             "first_out": 0.0,
-            "end": {"HP": 0.725},
+            "end": {"HP": 1.525},
         },
         "c2": {
             "name": "Tamsin",
             "side": "party",
             "out": 1.0,
-            "first_out": 0.95,
+            "first_out": 0.825,
             "end": {"HP": 0.0},
         },
         "c4": {
             "name": "Hollow King",
             "side": "foes",
-            "out": 0.075,
+            "out": 0.175,
             "first_out": 0.0,
-            "end": {"HP": 23.775},
+            "end": {"HP": 17.6},
         },
         "c6": {
             "name": "Archer",
             "side": "foes",
-            "out": 0.65,
-            "first_out": 0.05,
-            "end": {"HP": 1.875},
+            "out": 0.8,
+            "first_out": 0.175,
+            "end": {"HP": 0.675},
         },
     },
 }
