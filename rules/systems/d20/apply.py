@@ -134,6 +134,7 @@ def apply(state: Encounter, event: Any) -> Encounter:
                     state = _sheet(state, cid, rested(sheet_of(resting)))
             return state
         case D20Stabilised():
+            state = spend(state, event.medic_id, event.usage, event.stamp)
             sheet = sheet_of(state.combatant(event.target_id))
             if not event.success or sheet.dead or sheet.hp > 0:
                 return state

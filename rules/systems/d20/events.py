@@ -90,6 +90,7 @@ class D20Stabilise(Struct, frozen=True):
     target_id: str
     bonus: int = 0
     spell: bool = False
+    usage: str = FREE  # what of the medic's turn it spends (the dialog proposes its action)
 
 
 class D20SetExhaustion(Struct, frozen=True):
@@ -242,6 +243,7 @@ class D20Stabilised(Struct, frozen=True, tag="d20.stabilised"):
     total: int
     success: bool
     stamp: Stamp
+    usage: str = FREE  # what of the medic's turn it spent (saves from before: nothing)
 
 
 class D20Exhausted(Struct, frozen=True, tag="d20.exhausted"):

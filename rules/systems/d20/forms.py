@@ -234,6 +234,7 @@ def action_form(
                     default="0",
                     help="the Wisdom (Medicine) check's modifier",
                 ),
+                _uses_field(state, medic, bonus_too=False),
             ]
         case "exhaustion":
             chosen = state.find(selected or "") or actor
@@ -309,12 +310,12 @@ def _cover_field(help_text: str) -> Field:
     )
 
 
-def _uses_field(state: Encounter, actor: Combatant[Any]) -> Field:
+def _uses_field(state: Encounter, actor: Combatant[Any], bonus_too: bool = True) -> Field:
     return Field(
         key="usage",
         label="Uses",
         kind="choice",
-        default=default_usage(state, actor, bonus_too=True),
+        default=default_usage(state, actor, bonus_too),
         choices=USES,
         help="what of the turn it spends: a second action is refused",
     )
@@ -399,6 +400,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 choice_value(values, fields["target"]),
                 int_value(values, "bonus", "Medicine bonus", 0, MODIFIER),
                 choice_value(values, fields["how"]) == "spare",
+                choice_value(values, fields["usage"]),
             )
         case "exhaustion":
             return D20SetExhaustion(

@@ -129,7 +129,8 @@ def describe(state: Encounter, event: Any) -> LogEntry:
             )
             return LogEntry("consequence", (line, *_spent(state, event, event.healer_id)))
         case D20Stabilised():
-            return LogEntry("roll", (_stabilised(state, event),))
+            spent_now = _spent(state, event, event.medic_id)
+            return LogEntry("roll", (_stabilised(state, event), *spent_now))
         case D20Exhausted():
             line = spans(
                 _name(state, event.combatant_id),

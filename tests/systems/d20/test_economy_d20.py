@@ -27,6 +27,7 @@ from rules.systems.d20.events import (
     D20SaveEffect,
 )
 from tests.app.support import make_app, until
+from tests.app.test_app_command_line import type_line
 from tests.app.test_app_end_of_fight import notices
 from tests.screen import screen_text
 from tests.systems.d20.support import (
@@ -296,3 +297,38 @@ async def test_by_keys_a_multiattack_counts_then_spends_the_action(tmp_path: Pat
         await until(pilot, lambda: "spent A" in screen_text(app), "the row shows it")
         await pilot.press("r")
         await until(pilot, lambda: "attacks are made" in screen_text(app), "said")
+
+
+async def test_by_keys_the_line_refuses_a_second_attack_and_takes_it_with_extra(
+    tmp_path: Path,
+) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([*HIT, *HIT]), history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.session.state.current_id == "c1", "Orla's turn")
+        await type_line(pilot, "attack Orla Goblin")
+        await until(pilot, lambda: "Orla has used the action" in screen_text(app), "the line")
+        await pilot.press("d")
+        await until(pilot, lambda: app.session.state.last_roll_applied, "its damage dealt")
+        await type_line(pilot, "attack Orla Goblin")
+        said = "Orla has used the action this turn (As: Extra action)"
+        await until(pilot, lambda: said in refusals(app), "the second attack refused")
+        await pilot.press("escape")  # the refused line is kept to edit: closed, typed anew
+        await type_line(pilot, "attack Orla Goblin extra")
+        await until(pilot, lambda: "(extra action)" in screen_text(app), "the extra logged")
+        rolls = [e for e, _ in app.session.history.in_effect() if isinstance(e, D20Attacked)]
+        assert [r.usage for r in rolls] == ["action", "extra"]
+
+
+def test_stabilising_spends_the_action_and_the_attack_after_it_is_refused() -> None:
+    weak = card("hero", hp="0/20")
+    state = started(fight(("Sefi", "party", HERO_SHEET), ("Orla", "party", weak),
+                          ("Goblin", "foes", FOE_SHEET)))  # fmt: skip
+    form = {f.key: f.default for f in SYSTEM.action_form(state, "stabilise", "c1")}
+    assert form["usage"] == "action"
+    command = SYSTEM.action_command(state, "stabilise", form)
+    state, events = run(state, command, 12)
+    assert events[0].usage == "action" and events[0].success
+    assert badges(state, "c1") == ("spent A",)
+    with pytest.raises(Rejected, match="has used the action"):
+        decide(state, D20Attack("c1", "c3"), ScriptedDice([]))
