@@ -29,6 +29,7 @@ from rules.system import (
 from . import apply, decide, economy, encounter_odds, forms, log, solo
 from .condition_names import condition_note
 from .events import (
+    EXTRA,
     D20Apply,
     D20Attack,
     D20Attacked,
@@ -261,6 +262,16 @@ class GenericD20(RuleSystem):
 
     def status(self, state: Encounter) -> str:
         return ""
+
+    # The GM's approval: an action past the turn's one (economy.py), chosen on purpose.
+
+    def gm_choice(self, key: str, value: str) -> bool:
+        return key == "usage" and value == EXTRA
+
+    def gm_approvals(self, command: Any) -> tuple[str, ...]:
+        if getattr(command, "usage", None) == EXTRA:  # an attack, a save effect, healing...
+            return ("an extra action",)
+        return ()
 
     # actions
 

@@ -79,6 +79,13 @@ def test_the_extra_action_is_taken_on_purpose_and_said() -> None:
     assert "(extra action)" in "".join(span.text for span in head)
 
 
+def test_the_extra_action_is_the_gms_to_give() -> None:
+    assert SYSTEM.gm_choice("usage", "extra") and not SYSTEM.gm_choice("usage", "bonus")
+    assert SYSTEM.gm_approvals(D20Attack("c1", "c2", usage="extra")) == ("an extra action",)
+    assert SYSTEM.gm_approvals(D20Heal("c1", "c1", "2", usage="extra")) == ("an extra action",)
+    assert SYSTEM.gm_approvals(D20Attack("c1", "c2")) == ()
+
+
 def test_the_action_is_fresh_on_the_next_turn_and_after_an_undo() -> None:
     state, _ = run(started(duel()), D20Attack("c1", "c2"), *HIT)
     state, _ = run(state, NextTurn())  # the goblin's turn
