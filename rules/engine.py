@@ -394,6 +394,11 @@ def _next_turn(state: Encounter) -> list[Event]:
     events: list[Event] = []
     ending = state.current
     index = next((i for i, c in enumerate(order) if c.id == state.current_id), -1)
+    if index < 0 and ending is not None:
+        # It left the order on its own turn (it died): the next is the one after its place,
+        # and past the last the round ends, or those before it would take a second turn.
+        place = state.index_of(ending.id)
+        index = sum(1 for c in order if state.index_of(c.id) < place) - 1
     if ending is not None:
         events += [
             ConditionRemoved(ending.id, c.name, "expired")

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any
 from msgspec import structs
 
 from .drain import drained
+from .economy import own_turn, spend
 from .events import (
+    ACTION,
+    FREE,
     LEGENDARY,
-    REACTION,
     D20Attacked,
     D20ConcentrationEnded,
     D20ConcentrationSaved,
@@ -27,6 +29,7 @@ from .events import (
     Held,
     Waiting,
     sheet_of,
+    stamp_of,
     system_state,
 )
 from .exhaustion import exhausted, rested
@@ -49,15 +52,19 @@ def apply(state: Encounter, event: Any) -> Encounter:
             sheet = sheet_of(state.combatant(event.attacker_id))
             if event.usage == LEGENDARY:
                 return _sheet(state, event.attacker_id, _spent(sheet, event.stamp, 1))
-            if event.usage == REACTION:
-                return _sheet(
-                    state, event.attacker_id, structs.replace(sheet, reaction_round=state.round)
-                )
-            if sheet.multiattack < 2 or state.current_id != event.attacker_id:
-                return state  # a single attack is told by the last roll (a forecast's runs)
-            # One of its action's attacks (Multiattack) on its own turn: only this turn's count.
+            if (
+                event.usage != ACTION
+                or sheet.multiattack < 2
+                or not own_turn(state, event.attacker_id)
+            ):
+                return spend(state, event.attacker_id, event.usage, event.stamp)
+            # One of its action's attacks (Multiattack) on its own turn: only this turn's count,
+            # and the action spent with the last of them.
             made = (*(s for s in sheet.attacks_made if s == event.stamp), event.stamp)
-            return _sheet(state, event.attacker_id, structs.replace(sheet, attacks_made=made))
+            state = _sheet(state, event.attacker_id, structs.replace(sheet, attacks_made=made))
+            if len(made) < sheet.multiattack:
+                return state
+            return spend(state, event.attacker_id, ACTION, event.stamp)
         case D20Damaged():
             return _damaged(state, event)
         case D20Settled():
@@ -69,6 +76,7 @@ def apply(state: Encounter, event: Any) -> Encounter:
             return _sheet(state, event.combatant_id, _spent(sheet, event.stamp, event.cost))
         case D20Saved():
             state = state.update(last_roll=event, last_roll_applied=False)
+            state = spend(state, event.source_id, event.usage, event.stamp)
             if event.concentration and event.condition:
                 found = system_state(state)
                 held = tuple(
@@ -112,7 +120,10 @@ def apply(state: Encounter, event: Any) -> Encounter:
             )
         case D20Healed():
             sheet = sheet_of(state.combatant(event.target_id))
-            return _sheet(state, event.target_id, healed(sheet, event.amount, event.temporary))
+            state = _sheet(state, event.target_id, healed(sheet, event.amount, event.temporary))
+            if event.usage == FREE or state.find(event.healer_id) is None:
+                return state
+            return spend(state, event.healer_id, event.usage, stamp_of(state))
         case D20Exhausted():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(state, event.combatant_id, exhausted(sheet, event.level))
@@ -123,6 +134,7 @@ def apply(state: Encounter, event: Any) -> Encounter:
                     state = _sheet(state, cid, rested(sheet_of(resting)))
             return state
         case D20Stabilised():
+            state = spend(state, event.medic_id, event.usage, event.stamp)
             sheet = sheet_of(state.combatant(event.target_id))
             if not event.success or sheet.dead or sheet.hp > 0:
                 return state

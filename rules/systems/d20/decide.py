@@ -15,9 +15,9 @@ from . import table as dmg
 from .cover import cover_bonus, save_cover
 from .damage_parts import parts_of
 from .drain import drained
+from .economy import check
 from .events import (
     LEGENDARY,
-    REACTION,
     D20Attack,
     D20Attacked,
     D20ConcentrationEnded,
@@ -87,8 +87,7 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     stamp = stamp_of(state)
     if cmd.usage == LEGENDARY:  # at the end of the turn before when its own has only opened
         stamp = check_legendary(state, attacker, 1)
-    if cmd.usage == REACTION and reaction_used(state, attacker):
-        raise Rejected(f"{attacker.name} has used its reaction this round")
+    check(state, attacker, cmd.usage)
     sheet = sheet_of(attacker)
     damage, kind = attack_damage(sheet, cmd.damage)
     mode, reasons, auto_crit = attack_mode(attacker, target, max(-1, min(cmd.mode, 1)))
@@ -261,6 +260,7 @@ def consequence(state: Encounter) -> list[Any]:
 
 def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[Any]:
     source = state.combatant(cmd.source_id)
+    check(state, source, cmd.usage)
     if cmd.ability not in ABILITIES:
         raise Rejected(f"Ability must be one of {', '.join(ABILITIES)}")
     if not 1 <= cmd.dc <= MAX_DC:
@@ -315,6 +315,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
             drain=cmd.drain,
             repeat=cmd.repeat and bool(condition),
             damage_parts=parts,
+            usage=cmd.usage,
         ),
     )
     return events
@@ -370,7 +371,7 @@ def concentration_dc(amount: int) -> int:
 
 def heal(state: Encounter, cmd: D20Heal, dice: DiceSource) -> list[Any]:
     target = state.combatant(cmd.target_id)
-    state.combatant(cmd.healer_id)
+    check(state, state.combatant(cmd.healer_id), cmd.usage)
     if life_word(sheet_of(target)) == "dead":
         raise Rejected(f"{target.name} is dead: healing cannot bring it back")
     text = cmd.amount.strip()
@@ -381,7 +382,7 @@ def heal(state: Encounter, cmd: D20Heal, dice: DiceSource) -> list[Any]:
         raise Rejected("Healing is an amount, not a comparison")
     amount = max(found.total, 0)
     shown = tuple(Span(t, s) for t, s in found.pieces) if found.dice else ()
-    return [D20Healed(cmd.healer_id, target.id, amount, cmd.temporary, shown)]
+    return [D20Healed(cmd.healer_id, target.id, amount, cmd.temporary, shown, cmd.usage)]
 
 
 def reaction(state: Encounter, cmd: D20Reaction) -> list[Any]:

@@ -53,10 +53,11 @@ PARTY = (
             HERO,
             hp="33/33",
             ac="15",
-            attack="Shortbow",
+            attack="Hand Crossbow",  # Crossbow Expert: again as a bonus action
             attack_bonus="7",
             damage="1d6+4 piercing",
             reach="ranged",
+            bonus_attack="yes",
             initiative="4",
             saves="Str +0 Dex +7 Con +1 Int +5 Wis +1 Cha +0",
             challenge="rogue 5",

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 ACTION, LEGENDARY, REACTION = "action", "legendary", "reaction"
+# The action economy's other uses (economy.py): a bonus action, an action past the turn's one
+# chosen on purpose (Action Surge, haste), and no action at all (a trap, regeneration).
+BONUS, EXTRA, FREE = "bonus", "extra", "free"
 
 # --- commands ----------------------------------------------------------------------------------
 
@@ -55,6 +58,7 @@ class D20SaveEffect(Struct, frozen=True):
     cover: int = 0  # the targets' cover: 2 half, 5 three-quarters (Dex saves gain it)
     drain: bool = False  # the damage taken lowers each target's hit point maximum as much
     repeat: bool = False  # the condition's target saves again at the end of each of its turns
+    usage: str = FREE  # what of the source's turn it spends (the dialog proposes its action)
 
 
 class D20DeathSave(Struct, frozen=True):
@@ -72,6 +76,7 @@ class D20Heal(Struct, frozen=True):
     target_id: str
     amount: str  # a number or dice: "2d4+2"
     temporary: bool = False
+    usage: str = FREE  # what of the healer's turn it spends (the dialog proposes its action)
 
 
 class D20Reaction(Struct, frozen=True):
@@ -89,6 +94,7 @@ class D20Stabilise(Struct, frozen=True):
     target_id: str
     bonus: int = 0
     spell: bool = False
+    usage: str = FREE  # what of the medic's turn it spends (the dialog proposes its action)
 
 
 class D20SetExhaustion(Struct, frozen=True):
@@ -214,6 +220,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     drain: bool = False
     repeat: bool = False  # save ends: again at the end of each of a failed target's turns
     damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
+    usage: str = FREE  # what of the source's turn it spent (saves from before: nothing)
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -258,6 +265,7 @@ class D20Healed(Struct, frozen=True, tag="d20.healed"):
     amount: int
     temporary: bool
     shown: tuple[Span, ...] = ()
+    usage: str = FREE  # what of the healer's turn it spent (saves from before: nothing)
 
 
 class D20Stabilised(Struct, frozen=True, tag="d20.stabilised"):
@@ -272,6 +280,7 @@ class D20Stabilised(Struct, frozen=True, tag="d20.stabilised"):
     total: int
     success: bool
     stamp: Stamp
+    usage: str = FREE  # what of the medic's turn it spent (saves from before: nothing)
 
 
 class D20Exhausted(Struct, frozen=True, tag="d20.exhausted"):
@@ -336,6 +345,15 @@ class Waiting(Struct, frozen=True):
     dc: int
 
 
+class Turn(Struct, frozen=True):
+    """What the combatant whose turn it is has spent of it (economy.py): its action, its
+    bonus action. A turn later, ``stamp`` is no longer now and nothing is spent."""
+
+    combatant_id: str
+    stamp: Stamp
+    spent: Annotated[tuple[str, ...], Meta(max_length=2)] = ()
+
+
 class D20State(Struct, frozen=True, tag="d20.state"):
     concentration_saves: tuple[Waiting, ...] = ()
     death_saved: tuple[tuple[str, int], ...] = ()  # (combatant, round) it rolled in
@@ -348,6 +366,7 @@ class D20State(Struct, frozen=True, tag="d20.state"):
     starting_id: str = ""
     regenerating: bool = True
     regeneration_off_ids: tuple[str, ...] = ()
+    turn: Turn | None = None  # the turn under way's action economy (saves from before: none)
 
 
 def sheet_of(combatant: Combatant[Any]) -> D20Sheet:

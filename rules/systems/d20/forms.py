@@ -11,10 +11,15 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.odds import percent
 
-from .cover import BONUS, COVERS, WORD, cover_bonus
+from .cover import BONUS as COVER_BONUS
+from .cover import COVERS, WORD, cover_bonus
+from .economy import ANOTHER, default_usage, note
 from .encounter_odds import drop_this_round
 from .events import (
     ACTION,
+    BONUS,
+    EXTRA,
+    FREE,
     LEGENDARY,
     REACTION,
     D20Attack,
@@ -30,7 +35,7 @@ from .events import (
     sheet_of,
 )
 from .exhaustion import LEVELS, MOST
-from .sheet import attack_damage, life_word
+from .sheet import YES_NO, attack_damage, life_word
 from .standing import attack_mode, attacks_left, legendary_left, out_word
 from .table import ABILITIES, ABILITY_NAMES, MODE_OF, MODE_WORD, MODES
 from .turn_edge_forms import EDGE_ACTIONS, edge_command, edge_form
@@ -42,10 +47,19 @@ USAGES = (
     (ACTION, "Action"),
     (LEGENDARY, "Legendary action"),
     (REACTION, "Reaction (opportunity attack)"),
+    (BONUS, "Bonus action (an off-hand attack)"),
+    (EXTRA, "Extra action (Action Surge, haste)"),
+)
+# A spell or a feature other than an attack (economy.py): what of the turn it spends.
+USES = (
+    (ACTION, "Action"),
+    (BONUS, "Bonus action"),
+    (REACTION, "Reaction"),
+    (EXTRA, "Extra action (Action Surge, haste)"),
+    (FREE, "No action (a trap, an aura, by hand)"),
 )
 MODE_CHOICES = tuple((m, m.capitalize()) for m in MODES)
 ON_SAVE = (("half", "Half damage"), ("none", "No damage"))
-YES_NO = (("no", "No"), ("yes", "Yes"))
 HEALING = (("heal", "Hit points"), ("temp", "Temporary hit points"))
 SIDE = "side:"
 EVERYONE = "everyone"
@@ -83,7 +97,7 @@ def action_form(
         case "roll":
             target = default_target(state, actor)
             assert target is not None
-            usage = LEGENDARY if legendary_ready(state, actor) else ACTION
+            usage = LEGENDARY if legendary_ready(state, actor) else attack_usage(state, actor)
             return [
                 Field(
                     key="attacker",
@@ -176,6 +190,7 @@ def action_form(
                     choices=YES_NO,
                     help="the condition: saved against again at the end of each of its turns",
                 ),
+                _uses_field(state, actor),
             ]
         case "heal":
             return [
@@ -197,6 +212,7 @@ def action_form(
                     help="a number or dice",
                 ),
                 Field(key="kind", label="As", kind="choice", default="heal", choices=HEALING),
+                _uses_field(state, actor),
             ]
         case "death":
             dying = [c for c in state.combatants if life_word(sheet_of(c)) == "dying"]
@@ -235,6 +251,7 @@ def action_form(
                     default="0",
                     help="the Wisdom (Medicine) check's modifier",
                 ),
+                _uses_field(state, medic, bonus_too=False),
             ]
         case "exhaustion":
             chosen = state.find(selected or "") or actor
@@ -312,6 +329,23 @@ def _cover_field(help_text: str) -> Field:
     )
 
 
+def _uses_field(state: Encounter, actor: Combatant[Any], bonus_too: bool = True) -> Field:
+    return Field(
+        key="usage",
+        label="Uses",
+        kind="choice",
+        default=default_usage(state, actor, bonus_too),
+        choices=USES,
+        help="what of the turn it spends: a second action is refused",
+    )
+
+
+def attack_usage(state: Encounter, actor: Combatant[Any]) -> str:
+    """The attack's use: the action, or the bonus action once the action is spent when the
+    sheet has a bonus action attack."""
+    return default_usage(state, actor, bonus_too=sheet_of(actor).bonus_attack)
+
+
 def _drain_field() -> Field:
     return Field(
         key="drain",
@@ -343,7 +377,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 choice_value(values, fields["target"]),
                 MODE_OF[choice_value(values, fields["mode"])],
                 choice_value(values, fields["usage"]),
-                cover=BONUS[choice_value(values, fields["cover"])],
+                cover=COVER_BONUS[choice_value(values, fields["cover"])],
                 drain=choice_value(values, fields["drain"]) == "yes",
                 damage=values.get("damage", ""),
             )
@@ -366,9 +400,10 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 condition=values.get("condition", ""),
                 rounds=int_value(values, "rounds", "For rounds", 0, 100, 0),
                 concentration=choice_value(values, fields["concentration"]) == "yes",
-                cover=BONUS[choice_value(values, fields["cover"])],
+                cover=COVER_BONUS[choice_value(values, fields["cover"])],
                 drain=choice_value(values, fields["drain"]) == "yes",
                 repeat=choice_value(values, fields["repeat"]) == "yes",
+                usage=choice_value(values, fields["usage"]),
             )
         case "heal":
             return D20Heal(
@@ -376,6 +411,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 choice_value(values, fields["target"]),
                 values.get("amount", ""),
                 choice_value(values, fields["kind"]) == "temp",
+                choice_value(values, fields["usage"]),
             )
         case "death":
             return D20DeathSave(choice_value(values, fields["hero"]))
@@ -385,6 +421,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
                 choice_value(values, fields["target"]),
                 int_value(values, "bonus", "Medicine bonus", 0, MODIFIER),
                 choice_value(values, fields["how"]) == "spare",
+                choice_value(values, fields["usage"]),
             )
         case "exhaustion":
             return D20SetExhaustion(
@@ -432,7 +469,7 @@ def attack_preview(state: Encounter, command: D20Attack) -> str:
         line += "; advantage and disadvantage cancel"
     if auto_crit:
         line += "; a hit is a critical"
-    line += multiattack_note(state, command)
+    line += multiattack_note(state, command) or note(state, attacker, command.usage)
     found = drop_this_round(state, command)
     if found is not None:
         chance, swings = found
@@ -449,5 +486,5 @@ def multiattack_note(state: Encounter, command: D20Attack) -> str:
         return ""
     left = attacks_left(state, attacker)
     if not left:
-        return f"; its Multiattack's {most} attacks are made"
+        return f"; its Multiattack's {most} attacks are made: refused ({ANOTHER})"
     return f"; Multiattack: attack {most - left + 1} of {most}"

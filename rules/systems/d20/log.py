@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Any
 from rules.events import ConditionAdded
 from rules.logline import Line, LogEntry, Span, plural, spans
 
+from .apply import apply
 from .condition_names import condition_note
 from .cover import WORD
 from .drain import drained
+from .economy import WORDS, spent_line
 from .events import (
-    LEGENDARY,
-    REACTION,
+    ACTION,
+    FREE,
     TARGETS_DEAD,
     D20Attacked,
     D20ConcentrationEnded,
@@ -61,9 +63,11 @@ def _faces(faces: tuple[int, ...], natural: int) -> list[str | Span]:
 def describe(state: Encounter, event: Any) -> LogEntry:
     match event:
         case D20Attacked():
-            return LogEntry("roll", _attacked(state, event))
+            head = _attacked(state, event)
+            return LogEntry("roll", (*head, *_spent(state, event, event.attacker_id)))
         case D20Saved():
-            return LogEntry("roll", _saved(state, event))
+            head = _saved(state, event)
+            return LogEntry("roll", (*head, *_spent(state, event, event.source_id)))
         case D20Damaged():
             return LogEntry("consequence", (_damaged(state, event),))
         case D20Settled():
@@ -118,10 +122,12 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 Span(str(event.amount), "total"),
                 f" {word}",
                 *shown,
+                _how(event.usage),
             )
-            return LogEntry("consequence", (line,))
+            return LogEntry("consequence", (line, *_spent(state, event, event.healer_id)))
         case D20Stabilised():
-            return LogEntry("roll", (_stabilised(state, event),))
+            spent_now = _spent(state, event, event.medic_id)
+            return LogEntry("roll", (_stabilised(state, event), *spent_now))
         case D20Exhausted():
             line = spans(
                 _name(state, event.combatant_id),
@@ -174,9 +180,21 @@ def _why_unfocused(state: Encounter, event: D20ConcentrationEnded) -> str:
     return f"{event.why}: incapacitated" if event.why in INCAPACITATING else event.why
 
 
+def _how(usage: str) -> str:
+    """A roll's use, but the action's (the commonest, said once spent: ``_spent``)."""
+    said = WORDS.get(usage, "") if usage not in (ACTION, FREE) else ""
+    return f" ({said.lower()})" if said else ""
+
+
+def _spent(state: Encounter, event: Any, who: str) -> tuple[Line, ...]:
+    """The line saying the roll spends the action or the bonus action (economy.py)."""
+    said = spent_line(state, apply(state, event), who)
+    return (spans(Span(f"  {said}", "muted")),) if said else ()
+
+
 def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
     word, style = _OUTCOME[event.outcome]
-    how = {LEGENDARY: " (legendary action)", REACTION: " (reaction)"}.get(event.usage, "")
+    how = _how(event.usage)
     mode = f", {MODE_WORD[event.mode]}" if event.mode else ""
     head = spans(
         _name(state, event.attacker_id),
@@ -248,7 +266,7 @@ def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
     lines = [
         spans(
             _name(state, event.source_id),
-            f"'s {event.effect}: {ability} save DC ",
+            f"'s {event.effect}{_how(event.usage)}: {ability} save DC ",
             Span(str(event.dc), "total"),
             _cover_words(event.cover),
         )

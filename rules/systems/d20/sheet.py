@@ -27,6 +27,7 @@ KINDS = (
 )
 LAIR_INITIATIVE = 20
 REACHES = (("melee", "Melee (within 5 feet)"), ("ranged", "Ranged"))
+YES_NO = (("no", "No"), ("yes", "Yes"))
 MAX_HP = 10_000
 MAX_AC = 40
 MAX_DC = 40
@@ -65,6 +66,7 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     # attacks its action makes (a stat block's Multiattack)
     multiattack: Annotated[int, Meta(le=MAX_MULTIATTACK)] = 1
     attacks_made: tuple[Stamp, ...] = ()  # its action's attacks on the turn under way
+    bonus_attack: bool = False  # it makes its attack again as a bonus action (economy.py)
     lair_save: str = ""  # a lair's action as a save for every foe, "dex 15" ("": an attack)
     reaction_round: int = 0  # the round its reaction was used in (0: never)
     death_successes: int = 0
@@ -205,6 +207,14 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
             default=str(sheet.multiattack),
             help="attacks its action makes: 2 for two claws",
         ),
+        Field(
+            key="bonus_attack",
+            label="Bonus attack",
+            kind="choice",
+            default="yes" if sheet.bonus_attack else "no",
+            choices=YES_NO,
+            help="its attack again as a bonus action (two weapons, Crossbow Expert)",
+        ),
         Field(key="legendary", label="Legendary actions", default=str(sheet.legendary)),
         Field(
             key="lair_save",
@@ -281,6 +291,7 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         "initiative": int_value(values, "initiative", "Initiative bonus", 0, MODIFIER),
         "legendary": int_value(values, "legendary", "Legendary actions", 0, MAX_LEGENDARY, 0),
         "multiattack": int_value(values, "multiattack", "Multiattack", 1, MAX_MULTIATTACK, 1),
+        "bonus_attack": choice_value(values, fields["bonus_attack"]) == "yes",
     }
     lair = values.get("lair_save", lair_save_text(sheet.lair_save))
     if lair.strip() != lair_save_text(sheet.lair_save):

@@ -19,7 +19,10 @@ from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
 from .condition_names import srd_name
+from .economy import spent
 from .events import (
+    ACTION,
+    BONUS,
     LEGENDARY,
     D20Apply,
     D20Attack,
@@ -37,7 +40,6 @@ from .legendary import ends_before_own, left_at, opening, turn_ended
 from .odds import attack_chances
 from .sheet import MAX_HP, Stamp
 from .standing import (
-    acted_this_turn,
     attack_mode,
     attacks_left,
     concentration_waiting,
@@ -84,8 +86,8 @@ def next_move(state: Encounter) -> Move | None:
         return Move(actor.id, NextTurn(), f"cannot act ({why}): ends its turn")
     sheet = sheet_of(actor)
     left = attacks_left(state, actor)
-    if not left or (left == sheet.multiattack and acted_this_turn(state, actor.id)):
-        return Move(actor.id, NextTurn(), "has acted: ends its turn")
+    if not left:  # its action spent (economy.py), whatever was rolled since
+        return _bonus_attack(state, actor) or Move(actor.id, NextTurn(), "has acted: ends its turn")
     standing = _stand_up(actor)
     if standing is not None:
         return standing
@@ -114,6 +116,17 @@ def _stand_up(actor: Combatant[Any]) -> Move | None:
     return Move(actor.id, RemoveCondition(actor.id, lying), "stands up (half its movement)")
 
 
+def _bonus_attack(state: Encounter, actor: Combatant[Any]) -> Move | None:
+    """Its attack again as a bonus action, when its sheet has one and it is not spent."""
+    if not sheet_of(actor).bonus_attack or spent(state, actor, BONUS):
+        return None
+    target = pick_target(state, actor)
+    if target is None:
+        return None
+    command = D20Attack(actor.id, target.id, usage=BONUS, apply=True)
+    return Move(actor.id, command, f"bonus action: attacks {target.name}")
+
+
 def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) -> Move:
     """A lair's action as a save: every foe still in the fight saves, half damage on a save."""
     foes = foes_of(state, lair)
@@ -127,6 +140,7 @@ def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) 
         ability=ability,
         dc=dc,
         damage=f"{sheet.damage} {sheet.damage_type}",
+        usage=ACTION,
     )
     return Move(lair.id, command, f"lair action: {sheet.attack}, DC {dc} for every foe")
 

@@ -11,6 +11,7 @@ from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.odds import Odds, TierOdds
 
+from .economy import check
 from .events import D20Stabilise, D20Stabilised, sheet_of, stamp_of
 from .odds import save_chance
 from .sheet import life_word
@@ -48,8 +49,11 @@ def _checked(state: Encounter, cmd: D20Stabilise) -> tuple[Combatant[Any], Comba
 
 def stabilise(state: Encounter, cmd: D20Stabilise, dice: DiceSource) -> list[Any]:
     medic, target = _checked(state, cmd)
+    check(state, medic, cmd.usage)  # an action (economy.py): not its odds, which stay shown
     if cmd.spell:
-        return [D20Stabilised(medic.id, target.id, True, (), 0, 0, 0, True, stamp_of(state))]
+        return [
+            D20Stabilised(medic.id, target.id, True, (), 0, 0, 0, True, stamp_of(state), cmd.usage)
+        ]
     mode, _ = check_mode(medic)
     if mode == 0:
         faces: tuple[int, ...] = (dice.roll(20),)
@@ -61,7 +65,16 @@ def stabilise(state: Encounter, cmd: D20Stabilise, dice: DiceSource) -> list[Any
     success = total >= MEDICINE_DC
     return [
         D20Stabilised(
-            medic.id, target.id, False, faces, mode, cmd.bonus, total, success, stamp_of(state)
+            medic.id,
+            target.id,
+            False,
+            faces,
+            mode,
+            cmd.bonus,
+            total,
+            success,
+            stamp_of(state),
+            cmd.usage,
         )
     ]
 

@@ -10,6 +10,7 @@ from rules.errors import Rejected
 
 from .condition_names import srd_name
 from .damage_parts import parts_of
+from .economy import spent
 from .events import ACTION, ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
 from .sheet import LAIR, D20Sheet, Stamp, life_word
 from .table import (
@@ -154,19 +155,16 @@ def spent_since_own_turn(
 
 
 def attacks_left(state: Encounter, combatant: Combatant[Any]) -> int:
-    """The attacks its action has left on this turn (its Multiattack, less those made); on
-    another's turn, a whole action's (a reaction or a legendary action is one attack). Only a
-    Multiattack's attacks are counted on the sheet: a single attack changes no combatant, so
-    a forecast need not ask who is out after a miss."""
+    """The attacks its action has left on this turn (its Multiattack, less those made; none
+    once the action is spent, economy.py); on another's turn, a whole action's (a reaction or
+    a legendary action is one attack)."""
     sheet = sheet_of(combatant)
     most = max(sheet.multiattack, 1)
     if state.current_id != combatant.id:
         return most
-    if most == 1:  # its one attack is not counted on the sheet: the last roll tells
-        roll = state.last_roll
-        made = isinstance(roll, ROLLS[0]) and roll.usage == ACTION
-        return 0 if made and acted_this_turn(state, combatant.id) else 1
-    if not sheet.attacks_made:
+    if spent(state, combatant, ACTION):
+        return 0
+    if most == 1 or not sheet.attacks_made:
         return most
     now = stamp_of(state)
     return max(most - sum(1 for s in sheet.attacks_made if s == now), 0)
@@ -195,22 +193,6 @@ def owes_death_save(state: Encounter, actor: Combatant[Any]) -> bool:
     if life_word(actor.sheet) != "dying":
         return False
     return (actor.id, state.round) not in system_state(state).death_saved
-
-
-def acted_this_turn(state: Encounter, combatant_id: str) -> bool:
-    """Whether the last roll was this combatant's, made on this very turn."""
-    roll = state.last_roll
-    if not isinstance(roll, ROLLS) or _roller(roll) != combatant_id:
-        return False
-    return stamp_of(state) == roll.stamp
-
-
-def _roller(roll: Any) -> str:
-    for key in ("attacker_id", "source_id", "combatant_id"):
-        found = getattr(roll, key, None)
-        if isinstance(found, str):
-            return found
-    return ""
 
 
 def with_state(state: Encounter, found: D20State) -> Encounter:

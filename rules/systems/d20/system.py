@@ -29,6 +29,7 @@ from rules.system import (
 from . import (
     apply,
     decide,
+    economy,
     encounter_odds,
     forms,
     log,
@@ -39,6 +40,7 @@ from . import (
 )
 from .condition_names import condition_note
 from .events import (
+    EXTRA,
     D20Apply,
     D20Attack,
     D20Attacked,
@@ -94,7 +96,6 @@ from .standing import (
     in_turn,
     legendary_left,
     out_word,
-    reaction_used,
     roll_waits,
     why_not,
 )
@@ -277,8 +278,9 @@ class GenericD20(RuleSystem):
         out = []
         if sheet.legendary:
             out.append(f"legendary {legendary_left(state, combatant)}/{sheet.legendary}")
-        if reaction_used(state, combatant):
-            out.append("reaction used")
+        used = economy.badge(state, combatant)  # "spent A B R": its action, bonus, reaction
+        if used:
+            out.append(used)
         if sheet.concentrating:
             out.append(f"concentrating: {sheet.concentrating}")
         if sheet.exhaustion:
@@ -289,6 +291,16 @@ class GenericD20(RuleSystem):
 
     def status(self, state: Encounter) -> str:
         return ""
+
+    # The GM's approval: an action past the turn's one (economy.py), chosen on purpose.
+
+    def gm_choice(self, key: str, value: str) -> bool:
+        return key == "usage" and value == EXTRA
+
+    def gm_approvals(self, command: Any) -> tuple[str, ...]:
+        if getattr(command, "usage", None) == EXTRA:  # an attack, a save effect, healing...
+            return ("an extra action",)
+        return ()
 
     # actions
 

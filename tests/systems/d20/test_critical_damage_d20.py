@@ -60,8 +60,8 @@ def saved_after_criticals(path: Path, count: int = 3) -> EncounterSession:
     """The hero's save after ``count`` criticals, each applied: as today's code wrote it."""
     session = EncounterSession(older_fight(("Orla", "party", BIG), ("Ogre", "foes", TOUGH)),
                                ScriptedDice(CRITICAL * count), path)  # fmt: skip
-    for _ in range(count):
-        session.execute(D20Attack("c1", "c2", apply=True))
+    for number in range(count):  # her action, then extra ones (Action Surge, haste)
+        session.execute(D20Attack("c1", "c2", usage="extra" if number else "action", apply=True))
     return session
 
 
@@ -147,6 +147,8 @@ async def test_a_hero_whose_critical_is_too_big_attacks_ten_times_by_keys(tmp_pa
             await pilot.press("d")
             hp = 5000 - 40 * number
             await until(pilot, lambda hp=hp: f"{hp}/5000" in screen_text(app), "the damage")
+            await pilot.press("n", "n")  # the Ogre's turn, then hers again: one action a turn
+            await until(pilot, lambda: app.session.state.current_id == "c1", "her next turn")
         assert "CRITICAL HIT" in screen_text(app)
     attacks = [e for e, _ in app.session.history.in_effect() if isinstance(e, D20Attacked)]
     assert [(a.attacker_id, a.outcome, a.damage) for a in attacks] == [

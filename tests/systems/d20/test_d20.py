@@ -122,7 +122,7 @@ def test_resistance_halves_vulnerability_doubles_immunity_ignores(field, dealt):
 def test_a_monster_at_0_is_dead_and_out_of_the_turn_order():
     state, _ = attack(duel(), (15, 8))  # 11
     state, _ = run(state, D20Apply())
-    state, _ = attack(state, (15, 8))
+    state, _ = attack(state, (15, 8), usage="extra")  # a second action, on purpose
     state, _ = run(state, D20Apply())
     goblin = state.combatant("c2")
     assert SYSTEM.out_of_fight(state, goblin) == "dead"
@@ -305,7 +305,7 @@ def test_a_reaction_is_one_a_round():
     state, _ = run(state, NextTurn())
     state, _ = run(state, NextTurn())  # round 2
     state, _ = run(state, D20Attack("c2", "c1", usage=REACTION), 1)
-    assert SYSTEM.badges(state, state.combatant("c2")) == ("reaction used",)
+    assert SYSTEM.badges(state, state.combatant("c2")) == ("spent R",)
 
 
 # --- hit points rolled when added ----------------------------------------------------------------

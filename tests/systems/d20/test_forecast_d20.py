@@ -1,9 +1,9 @@
 """Generic d20's forecast pinned: the reports of a fixed seed, taken before the forecast was
 made faster (issue 33), are the reports now. A change that makes one differ changes what a
 forecast says: the demo (attacks, death saves) and a busier fight (a legendary creature's
-Multiattack, a lair's save, concentration, conditions, every policy). Both were taken again
-when a solo legendary creature came to spend all its legendary actions and a prone one to
-stand up (issue 40: D4-10, D4-16): fights end sooner, the foes winning more."""
+Multiattack, a lair's save, concentration, conditions, every policy). Pinned again with the
+action economy (issue 40, D4-01): no combatant acts twice on a turn, and the demo's Bram makes
+his bonus action attack."""
 
 from __future__ import annotations
 
@@ -68,13 +68,13 @@ DEMO: dict[str, Any] = {
     "runs": 40,
     "seed": 33,
     "sides": {
-        "foes": {"win": 0.875, "low": 0.7389, "high": 0.9454},
-        "party": {"win": 0.125, "low": 0.0546, "high": 0.2611},
+        "foes": {"win": 0.3, "low": 0.1807, "high": 0.4543},
+        "party": {"win": 0.7, "low": 0.5457, "high": 0.8193},
     },
     "none": 0.0,
     "rounds": {
-        "mean": 6.725,
-        "histogram": {"3": 1, "4": 4, "5": 3, "6": 12, "7": 9, "8": 2, "9": 6, "10": 3},
+        "mean": 7.675,
+        "histogram": {"5": 7, "6": 8, "7": 8, "8": 4, "9": 5, "10": 2, "11": 2, "12": 3, "13": 1},
     },
     "combatants": {
         "c5": {
@@ -88,64 +88,64 @@ DEMO: dict[str, Any] = {
             "name": "Ridge Wolf",
             "side": "foes",
             "out": 1.0,
-            "first_out": 0.525,
+            "first_out": 0.925,
             "end": {"HP": 0.0},
         },
         "c1": {
             "name": "Orla Vance",
             "side": "party",
-            "out": 1.0,
-            "first_out": 0.475,
-            "end": {"HP": 0.0},
+            "out": 0.875,
+            "first_out": 0.075,
+            "end": {"HP": 0.65},
         },
         "c3": {
             "name": "Bram Quill",
             "side": "party",
-            "out": 0.875,
+            "out": 0.3,
             "first_out": 0.0,
-            "end": {"HP": 2.675},
+            "end": {"HP": 21.425},
         },
         "c9": {
             "name": "Rattling Archer",
             "side": "foes",
-            "out": 0.975,
+            "out": 1.0,
             "first_out": 0.0,
-            "end": {"HP": 0.175},
+            "end": {"HP": 0.0},
         },
         "c10": {
             "name": "Marsh Troll",
             "side": "foes",
-            "out": 0.125,
+            "out": 0.7,
             "first_out": 0.0,
-            "end": {"HP": 64.85},
+            "end": {"HP": 13.575},
         },
         "c7": {
             "name": "Road Cutthroat",
             "side": "foes",
-            "out": 0.6,
+            "out": 1.0,
             "first_out": 0.0,
-            "end": {"HP": 6.175},
+            "end": {"HP": 0.0},
         },
         "c4": {
             "name": "Ysolde Fenn",
             "side": "party",
-            "out": 0.95,
+            "out": 0.425,
             "first_out": 0.0,
-            "end": {"HP": 0.7},
+            "end": {"HP": 12.575},
         },
         "c8": {
             "name": "Tusk Raider",
             "side": "foes",
-            "out": 0.8,
+            "out": 1.0,
             "first_out": 0.0,
-            "end": {"HP": 1.6},
+            "end": {"HP": 0.0},
         },
         "c2": {
             "name": "Sefi Marrow",
             "side": "party",
-            "out": 0.975,
+            "out": 0.7,
             "first_out": 0.0,
-            "end": {"HP": 0.075},
+            "end": {"HP": 4.425},
         },
     },
 }
@@ -153,50 +153,47 @@ BUSY: dict[str, Any] = {
     "runs": 40,
     "seed": 33,
     "sides": {
-        "foes": {"win": 0.95, "low": 0.835, "high": 0.9862},
-        "party": {"win": 0.05, "low": 0.0138, "high": 0.165},
+        "foes": {"win": 0.825, "low": 0.6805, "high": 0.9125},
+        "party": {"win": 0.175, "low": 0.0875, "high": 0.3195},
     },
     "none": 0.0,
-    "rounds": {
-        "mean": 4.95,
-        "histogram": {"1": 2, "2": 1, "3": 2, "4": 8, "5": 14, "6": 6, "7": 6, "8": 1},
-    },
+    "rounds": {"mean": 5.75, "histogram": {"4": 5, "5": 11, "6": 14, "7": 9, "8": 1}},
     "combatants": {
         "c5": {"name": "Crypt", "side": "foes", "out": 1.0, "first_out": 0.0, "end": {"HP": 10.0}},
         "c3": {
             "name": "Bram",
             "side": "party",
-            "out": 0.975,
+            "out": 0.875,
             "first_out": 0.0,
-            "end": {"HP": 0.075},
+            "end": {"HP": 1.575},
         },
         "c1": {
             "name": "Orla",
             "side": "party",
-            "out": 0.975,
+            "out": 0.875,
             "first_out": 0.0,
-            "end": {"HP": 0.125},
+            "end": {"HP": 1.525},
         },
         "c2": {
             "name": "Tamsin",
             "side": "party",
             "out": 1.0,
-            "first_out": 0.925,
+            "first_out": 0.825,
             "end": {"HP": 0.0},
         },
         "c4": {
             "name": "Hollow King",
             "side": "foes",
-            "out": 0.05,
+            "out": 0.175,
             "first_out": 0.0,
-            "end": {"HP": 23.8},
+            "end": {"HP": 17.6},
         },
         "c6": {
             "name": "Archer",
             "side": "foes",
-            "out": 0.875,
-            "first_out": 0.075,
-            "end": {"HP": 0.9},
+            "out": 0.8,
+            "first_out": 0.175,
+            "end": {"HP": 0.675},
         },
     },
 }

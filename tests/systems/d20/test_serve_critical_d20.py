@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rules.commands import NextTurn
 from rules.dice import ScriptedDice
 from rules.systems.d20.events import D20Attacked, sheet_of
 from tests.serve.serve_helpers import Client, roll_title, serve, until
@@ -37,6 +38,8 @@ async def test_a_players_critical_too_big_to_work_out_leaves_the_table_up(tmp_pa
             hp = 5000 - 40 * number
             await until(lambda hp=hp: sheet_of(session.state.combatant("c2")).hp == hp)
             await until(lambda hp=hp: f"{hp}/5000" in gm.text())
+            for _ in range(2):  # the Ogre's turn, then hers again: one action a turn
+                session.execute(NextTurn())
         assert len(served.server.channels) == 3 and len(served.table.seats) == 3
         for client in (gm, alice, bob):  # each seat still answers a key
             client.type("?")
