@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from docs.hooks import RULINGS_INDEX
 from rules.registry import names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,10 +107,10 @@ def test_every_link_leads_to_a_heading(page: Path) -> None:
     assert broken == []
 
 
-def test_each_systems_rulings_are_linked_from_the_tracker_wide_page() -> None:
-    text = RULINGS.read_text(encoding="utf-8")
-    linked = {(RULINGS.parent / target).resolve() for target, _ in LINK.findall(text) if target}
-    assert set(PAGES[1:]) <= linked
+def test_each_systems_rulings_are_listed_on_the_tracker_wide_page_as_the_site_is_built() -> None:
+    # The list is the registry's (docs/hooks.py), so a system added or deleted needs no line
+    # here; tests/docs/test_docs_site.py checks every system is on it.
+    assert RULINGS_INDEX in RULINGS.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from rules.errors import Rejected
 from rules.forecast import all_solo
 from rules.registry import get_system
 from rules.snapshot import decode, encode
-from rules.systems.d20.events import D20Apply, D20SaveEffect, D20State
+from rules.systems.d20.events import ACTION, D20Apply, D20SaveEffect, D20State
 from rules.systems.d20.turn_edge_events import (
     END,
     START,
@@ -40,8 +40,9 @@ from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, duel, history_of, run, sheet
 
 SYSTEM = get_system("d20")
+# Cast as Orla's action, as the dialog proposes (spent: her turn then ends in solo play).
 HOLD = D20SaveEffect("c1", ("c2",), "Hold Person", "wis", 13, "", condition="paralyzed",
-                     repeat=True)  # fmt: skip
+                     repeat=True, usage=ACTION)  # fmt: skip
 
 
 def passed(state: Encounter, times: int = 1) -> Encounter:
@@ -359,7 +360,7 @@ def test_turn_edges_are_saved_and_read_back_and_an_older_save_opens_without_them
     assert read.state == history.state
     assert read.state.system_state.edges and read.state.system_state.starts
     assert SYSTEM.pending(read.state) == SYSTEM.pending(history.state) != ""
-    older = structs.replace(history.state.system_state, edges=(), starts=())
+    older = structs.replace(history.state.system_state, edges=(), starts=(), turn=None)
     assert decode_state_without(older) == D20State()  # the fields an older save lacks
 
 
