@@ -25,7 +25,7 @@ from msgspec import Struct
 from rules.commands import NextTurn
 from rules.dice import SeededDice
 from rules.encounter import Encounter
-from rules.engine import apply, decide
+from rules.engine import apply, decide_own
 from rules.errors import Rejected
 from rules.outcome import followed, watch
 from rules.registry import get_system
@@ -124,7 +124,7 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
         command: Any = move.command if move is not None else NextTurn()
         passes = isinstance(command, NextTurn)
         try:
-            events = decide(state, command, dice)
+            events = decide_own(state, command, dice)
         except Rejected:
             events = []
             refused = True
@@ -132,7 +132,7 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
             refused = refused or (move is not None and move.command is not None)
             command, passes = NextTurn(), True
             try:
-                events = decide(state, command, dice)
+                events = decide_own(state, command, dice)
             except Rejected:
                 break  # nobody left to take a turn: the run ends where it stands
         if passes:
