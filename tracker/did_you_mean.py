@@ -35,6 +35,21 @@ def closest(word: str, options: Iterable[str]) -> tuple[str, float] | None:
     return spelled[found[0]], difflib.SequenceMatcher(None, wanted, found[0]).ratio()
 
 
+def nearest(word: str, options: Iterable[str], n: int = 3) -> list[str]:
+    """Up to ``n`` options ``word`` may have meant, nearest first: those with it as a word or
+    a prefix of one ("goblin" in "Bog Goblin"), then those spelled close to it."""
+    spelled = {_key(option): option for option in options if _key(option)}
+    wanted = _key(word)
+    if not wanted:
+        return []
+    inside = [k for k in spelled if any(p.startswith(wanted) for p in k.split("-"))]
+    close = difflib.get_close_matches(wanted, list(spelled), n=n, cutoff=CUTOFF)
+    # A long name is far from a short word as a whole: its words are compared too.
+    parts = [k for k in spelled if difflib.get_close_matches(wanted, k.split("-"), cutoff=0.75)]
+    found = list(dict.fromkeys([*inside, *close, *parts]))
+    return [spelled[k] for k in found[:n]]
+
+
 def did_you_mean(word: str, options: Iterable[str]) -> str:
     """ ": did you mean 'X'?" after a refusal, or "" when nothing is close."""
     found = closest(word, options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rules import solo
-from rules.encounter import Encounter
+from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.system import Action
@@ -107,14 +107,18 @@ def _place(
     """Put a word without a field name where it fits (see ``fill_form``); a word close to
     a combatant's name or a name on a sheet, but not it, is refused (``tracker.did_you_mean``)."""
     open_fields = [f for f in fields if f.key not in done]
-    person = find_combatant(state, word)
-    if person is not None:
+
+    def put_person(person: Combatant) -> None:
         for form_field in open_fields:
             if people_field(state, form_field) and any(
                 v == person.id for v, _ in form_field.choices
             ):
                 return put(form_field, person.id)
         raise Rejected(f"{title} has no place left for {person.name}")
+
+    person = find_combatant(state, word, loose=False)
+    if person is not None:
+        return put_person(person)
     for form_field in open_fields:
         if form_field.kind == "choice" and not people_field(state, form_field):
             value = _choice_matching(state, form_field, word)
@@ -123,6 +127,10 @@ def _place(
     people = [f for f in fields if people_field(state, f)]
     named = [c for f in people if (c := state.find(values[f.key])) is not None]
     if any(f in open_fields for f in people):
+        # A first name or a prefix (``orla`` for "Orla Vance"), unless a sheet has that word.
+        on_sheets = {slug(n) for c in state.combatants for n in sheet_names(c)}
+        if slug(word) not in on_sheets and (person := find_combatant(state, word)) is not None:
+            return put_person(person)
         choices = [label for f in fields if f not in people for _v, label in f.choices]
         others = [*choices, *(n for c in state.combatants for n in sheet_names(c))]
         suggestions = combatant_words(state, handles(state))

@@ -23,6 +23,7 @@ from rules.engine import MAX_GROUP
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.outcome import outcome as fight_outcome
+from tracker.did_you_mean import nearest
 from tracker.export import check_name
 from tracker.library import COUNT
 from tracker.line_commands.forms import system_outcome
@@ -39,11 +40,13 @@ from tracker.line_commands.table import (
 from tracker.line_commands.words import (
     need_combatant,
     norm,
+    quote,
     slug,
     split_words,
     suggest,
 )
 
+BLANK = "blank"  # ``add NAME blank``: a blank sheet, not the library's
 MAX_STEPS = 1000  # undo/redo steps in one command: far more than anyone means to type
 DURATION_WORDS: dict[str, Duration] = {
     "until-removed": Duration("until-removed"),
@@ -183,9 +186,12 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
 
 
 def _add(ctx: Context, typed: Sequence[str]) -> Outcome:
-    """``add NAME [SIDE] [xK] [before|after NAME]``: K of the library's NAME, else K blank
-    sheets called NAME; a group of them shares one initiative roll."""
+    """``add NAME [SIDE] [xK] [blank] [before|after NAME]``: K of the library's NAME, or K
+    blank sheets called NAME when asked (``blank``: a mistyped name is refused with the
+    nearest names, never a blank sheet by surprise); a group shares one initiative roll."""
     words, index = where(ctx.state, typed)
+    blank = [w for w in words[1:] if w.casefold() == BLANK]
+    words = [w for w in words if w not in blank]
     counts = [found for w in words[1:] if (found := COUNT.fullmatch(w))]
     rest = [w for w in words if not any(w == c.group(0) for c in counts)]
     if not rest or len(rest) > 2 or len(counts) > 1:
@@ -198,14 +204,29 @@ def _add(ctx: Context, typed: Sequence[str]) -> Outcome:
         raise Rejected(f"a group is 1 to {MAX_GROUP} combatants, not {count}")
     side = rest[1] if len(rest) > 1 else None
     entry = ctx.library.find(ctx.system.name, rest[0]) if ctx.library else None
-    if entry is not None:
+    if entry is None and ctx.library is not None and not blank:
+        raise Rejected(_no_stat_block(ctx, rest[0]))
+    if entry is not None and not blank:
         members = entry.copies(count, side)
     else:
         members = (AddCombatant(name=rest[0], side=side or "foes"),) * count
     if index is not None:
         members = tuple(structs.replace(m, index=index + i) for i, m in enumerate(members))
+    entry = None if blank else entry
     label = f"add {entry.name if entry else rest[0]}" + (f" x{count}" if count > 1 else "")
     return Execute(members[0] if count == 1 else AddCombatants(members, together=True), label)
+
+
+def _no_stat_block(ctx: Context, word: str) -> str:
+    """ "no stat block 'gobln': did you mean 'Bog Goblin'? (...)": the nearest library names."""
+    names = [e.name for e in ctx.library.of(ctx.system.name)] if ctx.library else []
+    near = nearest(word, names)
+    meant = ""
+    if near:
+        shown = [f"'{n}'" for n in near]
+        meant = ": did you mean " + (", ".join(shown[:-1]) + " or " if len(shown) > 1 else "")
+        meant += f"{shown[-1]}?"
+    return f"no stat block '{word}'{meant} (:add {quote(word)} blank for a blank sheet)"
 
 
 REPORT_FORMATS = {"md": "markdown", "markdown": "markdown", "json": "json"}

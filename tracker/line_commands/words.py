@@ -11,6 +11,8 @@ from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
 from tracker.did_you_mean import combatant_words, did_you_mean, no_combatant
 
+MAX_SHOWN = 3  # names offered when a word fits several: enough to see which to type
+
 
 def slug(text: str) -> str:
     """ "Goblin Sneak" -> "goblin-sneak": a name that needs no quotes on the line."""
@@ -37,8 +39,10 @@ def handles(state: Encounter) -> list[tuple[str, Combatant]]:
     return out
 
 
-def find_combatant(state: Encounter, word: str) -> Combatant | None:
-    """The combatant a word names (its name in any case, its handle, or its id), or None."""
+def find_combatant(state: Encounter, word: str, loose: bool = True) -> Combatant | None:
+    """The combatant a word names, or None: its name in any case, its handle or its id, then
+    (``loose``) a first word only it has (``orla`` for "Orla Vance"), then a prefix only it
+    has (``orl``); a word that fits more than one is refused with "did you mean A or B?"."""
     wanted = word.casefold()
     named = [c for c in state.combatants if c.name.casefold() == wanted]
     if len(named) == 1:
@@ -49,7 +53,32 @@ def find_combatant(state: Encounter, word: str) -> Combatant | None:
     if len(named) > 1:
         others = ", ".join(h for h, c in handles(state) if c in named)
         raise Rejected(f"{len(named)} combatants are called {word!r}: say {others}")
-    return state.find(word)
+    found = state.find(word)
+    if found is not None or not loose or not slug(word):
+        return found
+    return _loosely(state, word)
+
+
+def _loosely(state: Encounter, word: str) -> Combatant | None:
+    """A unique first word, else a unique prefix of a name or handle (see ``find_combatant``)."""
+    wanted, key = word.casefold(), slug(word)
+    pairs = handles(state)
+    names = [c.name.casefold() for _, c in pairs]
+    firsts = [i for i, name in enumerate(names) if (name.split() or [""])[0] == wanted]
+    prefixed = [
+        i for i, name in enumerate(names) if name.startswith(wanted) or pairs[i][0].startswith(key)
+    ]
+    for fits in (firsts, prefixed):
+        if len(fits) == 1:
+            return pairs[fits[0]][1]
+        if fits:  # said as the suggestions are: a name, or a handle where names repeat
+            shown = [f"'{combatant_words(state, pairs)[i]}'" for i in fits[:MAX_SHOWN]]
+            if len(fits) > MAX_SHOWN:
+                listed = ", ".join(shown) + " or another"
+            else:
+                listed = ", ".join(shown[:-1]) + f" or {shown[-1]}"
+            raise Rejected(f"'{word}' fits {len(fits)} combatants: did you mean {listed}?")
+    return None
 
 
 def need_combatant(state: Encounter, word: str) -> Combatant:

@@ -94,7 +94,7 @@ async def test_add_a_group_on_the_command_line(tmp_path: Path) -> None:
         assert names(app)[-2:] == ["Goblin Boss 2", "Goblin Boss 3"]
         assert app.session is not None
         assert app.session.state.combatants[-1].side == "party"
-        await type_line(pilot, "add Mook x2")  # not in the library: blank sheets
+        await type_line(pilot, "add Mook x2 blank")  # not in the library: blank sheets, asked for
         assert names(app)[-2:] == ["Mook 1", "Mook 2"]
         await type_line(pilot, "add goblin x500")
         assert "a group is 1 to 100 combatants" in screen_text(app)

@@ -1,0 +1,81 @@
+"""Names on the `:` line at 80x24, by keys: a first name or a unique prefix finds the
+combatant in every command, a word that fits several gets "did you mean A or B?", and
+``:add`` with a mistyped stat block offers the library's nearest names, adding a blank sheet
+only when asked (``blank``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules.dice import ScriptedDice
+from rules.engine import new_encounter
+from rules.history import History
+from tests.app.support import until
+from tests.app.test_app_command_line import type_line
+from tests.app.test_initiative import fight, initiative, line, order
+from tests.app.test_layout import SMALL
+from tests.picks import a_system, has_bundled_foes
+from tests.screen import screen_text
+from tracker import library
+from tracker.app import TrackerApp
+from tracker.screens.command_prompt import CommandLineScreen
+from tracker.session import EncounterSession
+
+
+async def refused_with(pilot, text: str, wanted: str) -> None:  # type: ignore[no-untyped-def]
+    """A line refused with ``wanted`` on the screen, the prompt still open, nothing done."""
+    app = pilot.app
+    records = len(app.session.history.records)
+    await type_line(pilot, text)
+    await until(pilot, lambda: wanted in screen_text(app), f"{wanted!r}")
+    assert isinstance(app.screen, CommandLineScreen)
+    assert len(app.session.history.records) == records
+
+
+async def test_a_first_name_or_a_unique_prefix_finds_the_combatant(tmp_path: Path) -> None:
+    app = fight(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        for name in ('"Orla Vance" party', "Bram party", "Goblin"):
+            await line(pilot, f"add {name}")
+        await line(pilot, "init orla 17")  # her first name
+        await line(pilot, "init gob 12")  # a prefix only the goblin's name has
+        await line(pilot, "init BR 5")  # in any case
+        assert initiative(app) == {"Orla Vance": 17, "Bram": 5, "Goblin": 12}
+        await line(pilot, "order gob before orla")
+        assert order(app)[0] == "Goblin"
+        await line(pilot, "cond orl Prone")
+        assert [c.name for c in app.session.state.combatants[1].conditions] == ["Prone"]
+
+
+async def test_a_word_that_fits_several_gets_did_you_mean_both(tmp_path: Path) -> None:
+    app = fight(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        for name in ('"Orla Vance" party', '"Orc Brute"', "Bram party"):
+            await line(pilot, f"add {name}")
+        wanted = "'or' fits 2 combatants: did you mean 'Orla Vance' or 'Orc Brute'?"
+        for text in ("init or 12", "cond or Prone", "order bram after or"):
+            await refused_with(pilot, text, wanted)
+            await pilot.press("escape")
+
+
+def library_app(tmp_path: Path) -> tuple[TrackerApp, str]:
+    """An empty fight with the bundled library, and the name of one of its foes."""
+    system = a_system(has_bundled_foes)
+    foe = next(e for e in library.load(None).of(system) if e.side == "foes")
+    history = History(new_encounter("Ambush", system))
+    session = EncounterSession(history, ScriptedDice([1] * 200), tmp_path / "ambush.fight")
+    return TrackerApp(session, saves=tmp_path, library=tmp_path / "lib"), foe.name
+
+
+async def test_add_a_mistyped_stat_block_offers_the_nearest_and_blank_adds_one(
+    tmp_path: Path,
+) -> None:
+    app, foe = library_app(tmp_path)
+    typo = foe.split()[-1][:-1].lower()  # "Bog Goblin" -> "gobli"
+    async with app.run_test(size=SMALL) as pilot:
+        await refused_with(pilot, f"add {typo}", f"no stat block '{typo}': did you mean")
+        assert f"'{foe}'" in screen_text(app) and f"add {typo} blank" in screen_text(app)
+        await pilot.press("escape")
+        assert not app.session.state.combatants
+        await line(pilot, f"add {typo} blank")
+        assert [c.name for c in app.session.state.combatants] == [typo]
