@@ -453,6 +453,12 @@ class RuleSystem(ABC):
         ``condition_endings`` (None: the core reads them as a duration)."""
         return None
 
+    def condition_names(self) -> tuple[str, ...]:
+        """The conditions the rules know by name, each spelling they read ("prone"): a name
+        typed close to one but none of them is a slip, asked "did you mean" on the `:` line
+        (a name far from all is a label of the table's own). None by default."""
+        return ()
+
     def turn_passing(
         self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
     ) -> list[Any]:

@@ -105,6 +105,11 @@ def keeps_added_order(name: str) -> bool:
     return has_turn_order(name) and joins_without_dice(name)
 
 
+def knows_conditions(name: str) -> bool:
+    """A system whose rules know conditions by name (a slip of one is asked about)."""
+    return bool(get_system(name).condition_names())
+
+
 def a_demo(*needs: Need) -> str:
     """The file stem of the demo of ``a_system(has_demo, *needs)`` (a key of
     ``tracker.demos.DEMOS``; its save is ``saves/<stem>.fight``)."""

@@ -10,11 +10,12 @@ from pathlib import Path
 from rules.dice import ScriptedDice
 from rules.engine import new_encounter
 from rules.history import History
+from rules.registry import get_system
 from tests.app.support import until
 from tests.app.test_app_command_line import type_line
 from tests.app.test_initiative import fight, initiative, line, order
 from tests.app.test_layout import SMALL
-from tests.picks import a_system, has_bundled_foes
+from tests.picks import a_system, has_bundled_foes, knows_conditions
 from tests.screen import screen_text
 from tracker import library
 from tracker.app import TrackerApp
@@ -79,3 +80,18 @@ async def test_add_a_mistyped_stat_block_offers_the_nearest_and_blank_adds_one(
         assert not app.session.state.combatants
         await line(pilot, f"add {typo} blank")
         assert [c.name for c in app.session.state.combatants] == [typo]
+
+
+async def test_a_mistyped_condition_the_rules_know_gets_did_you_mean(tmp_path: Path) -> None:
+    system = a_system(knows_conditions)
+    known = get_system(system).condition_names()[0]  # "blinded"
+    slip = known[:-2] + known[-1]  # "blindd"
+    app = fight(tmp_path, system=system)
+    async with app.run_test(size=SMALL) as pilot:
+        await line(pilot, 'add "Orla Vance" party')
+        await refused_with(pilot, f"cond orla {slip}", f"did you mean '{known}'?")
+        await pilot.press("escape")
+        await line(pilot, f"cond orla {known}")
+        await line(pilot, "cond orla Marked")  # a label of the table's own, far from all
+        names = [c.name.casefold() for c in app.session.state.combatants[0].conditions]
+        assert names == [known, "marked"]

@@ -23,7 +23,7 @@ from rules.engine import MAX_GROUP
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.outcome import outcome as fight_outcome
-from tracker.did_you_mean import nearest
+from tracker.did_you_mean import nearest, slip_for
 from tracker.export import check_name
 from tracker.library import COUNT
 from tracker.line_commands.forms import system_outcome
@@ -133,6 +133,7 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             person = need_combatant(state, words[0])
             known = {c.casefold(): c for c in condition_names(ctx)}
             typed = words[1]
+            _check_condition(ctx, typed, known)
             # A known name keeps its spelling; a new one typed in lower case gets a capital,
             # as the dialogs' conditions have ("prone" -> "Prone").
             condition = known.get(
@@ -244,6 +245,20 @@ def _export_action(words: Sequence[str]) -> str:
     if fmt is None:
         fmt = "json" if file.casefold().endswith(".json") else "markdown"
     return f"export({fmt!r}, {file!r})"
+
+
+def _check_condition(ctx: Context, typed: str, known: dict[str, str]) -> None:
+    """Refuse a condition name close to one the rules know but none of them ("prne"); one
+    on someone or in the log, or far from all of them (a label of the table's own), passes."""
+    rules = ctx.system.condition_names()
+    if typed.casefold() in known or typed.casefold() in {n.casefold() for n in rules}:
+        return
+    meant = slip_for(typed, rules)
+    if meant:
+        raise Rejected(
+            f"no condition '{typed}': did you mean '{meant}'? (the c dialog takes a label of"
+            " your own)"
+        )
 
 
 def _condition_on(person: Combatant, words: Sequence[str]) -> str:

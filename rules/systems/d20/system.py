@@ -38,7 +38,7 @@ from . import (
     turn_edge_log,
     turn_edges,
 )
-from .condition_names import condition_note
+from .condition_names import SPELLINGS, condition_note
 from .events import (
     EXTRA,
     D20Apply,
@@ -99,7 +99,7 @@ from .standing import (
     roll_waits,
     why_not,
 )
-from .table import ATTACK_TIERS, DEATH_TIERS, SAVE_TIERS
+from .table import ATTACK_TIERS, CONDITIONS, DEATH_TIERS, SAVE_TIERS
 from .turn_edge_events import (
     D20EndOfTurnSave,
     D20EndOfTurnSaved,
@@ -464,6 +464,9 @@ class GenericD20(RuleSystem):
         self, state: Encounter, combatant_id: str, name: str, words: Sequence[str]
     ) -> Any | None:
         return turn_edge_forms.condition_line(state, combatant_id, name, words)
+
+    def condition_names(self) -> tuple[str, ...]:
+        return (*CONDITIONS, *SPELLINGS)  # "Paralysed" is no slip: it reads as paralyzed
 
     # what the app shows
 
