@@ -100,3 +100,20 @@ async def test_a_system_action_by_its_title_from_the_line(tmp_path: Path) -> Non
     async with app.run_test(size=BIG, notifications=True) as pilot:
         await type_line(pilot, "grim-test brak tortured")
         assert "Brak" in screen_text(app) and "Grim" in screen_text(app)
+
+
+async def test_an_attack_finds_people_by_a_prefix_and_asks_when_it_fits_two(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = len(app.session.history.records)
+        await type_line(pilot, "attack orla gob")  # Goblin Sneak and Goblin Boss both fit
+        assert isinstance(app.screen, CommandLineScreen)
+        assert "did you mean 'Goblin Sneak' or 'Goblin Boss'?" in screen_text(app)
+        assert len(app.session.history.records) == before
+        await pilot.press("escape")
+        await type_line(pilot, "attack or goblin-s +effort 2")  # prefixes only one name has
+        assert isinstance(app.screen, EncounterScreen)
+        last = app.session.state.last_roll
+        assert last.attacker.combatant_id == "c1" and last.defender.combatant_id == "c3"  # type: ignore[union-attr]
