@@ -203,11 +203,13 @@ class FormScreen(ModalScreen[bool]):
         wanted = self.focus_key
         if wanted is None:
             typed = (f for f in self.fields if f.kind != "choice" and f.focus_first)
-            # Else the first field, not where the focus was left when the dialog was kept.
-            first = self.fields[0].key if self.fields else None
-            wanted = next((f.key for f in typed), first)
+            wanted = next((f.key for f in typed), None)
         if wanted is not None:
             self.set_focus(self.query_one(f"#{_field_id(wanted)}"))
+        elif self.is_mounted:
+            # A kept dialog: not where the focus was left, but where Textual's auto focus
+            # puts it as the dialog is pushed, as for a new one (the field list).
+            self.set_focus(None)
 
     def on_resize(self) -> None:
         fields = self.query_one("#fields")
