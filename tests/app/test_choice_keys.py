@@ -1,4 +1,5 @@
-"""Letters typed on a dialog's choice jump to the first option starting with them, at 80x24."""
+"""A dialog's choice of combatants at 80x24: letters typed jump to the first option starting
+with them; those out of the fight come after the others."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from textual.pilot import Pilot
 from rules.commands import AddCombatant
 from rules.dice import SeededDice
 from tests.app.support import fight_of, press_at_once
-from tests.picks import a_system, anything
+from tests.picks import a_system, anything, falls_at_worst_track, joins_without_dice
+from tests.serve.serve_helpers import fell
 from tracker.app import TrackerApp
 from tracker.screens.form import FormScreen
 from tracker.session import EncounterSession
@@ -21,10 +23,10 @@ SIZE = (80, 24)
 NAMES = ("Orla", "Gorm", "Goblin")
 
 
-def make_app(tmp_path: Path) -> TrackerApp:
+def make_app(tmp_path: Path, system: str = "") -> TrackerApp:
     heroes = AddCombatant(name=NAMES[0], side="heroes")
     people = (heroes, *(AddCombatant(name=name) for name in NAMES[1:]))
-    history = fight_of(a_system(anything), *people)
+    history = fight_of(system or a_system(anything), *people)
     return TrackerApp(
         EncounterSession(history, SeededDice(4), tmp_path / "f.fight"), saves=tmp_path
     )
@@ -76,3 +78,20 @@ async def test_a_pause_starts_a_new_search(tmp_path: Path, monkeypatch: pytest.M
         now += choice.PAUSE * 2  # a pause: "o" alone, not "gormo"
         await press_at_once(pilot, "o")
         assert chosen(field) == "Orla"
+
+
+async def test_a_choice_of_combatants_offers_those_out_of_the_fight_last(tmp_path: Path) -> None:
+    app = make_app(tmp_path, a_system(falls_at_worst_track, joins_without_dice))
+    gorm = next(c.id for c in app.session.state.combatants if c.name == "Gorm")
+    assert [c.name for c in app.session.state.combatants][-1] != "Gorm"
+    fell(app.session, gorm)
+    async with app.run_test(size=SIZE) as pilot:
+        field = await on_a_choice_of_names(pilot)
+        names = [label for _, label in field.options if label in NAMES]
+        assert names[-1] == "Gorm"
+        seen = []
+        for _ in field.options:  # ← and → step through them in that order
+            seen.append(chosen(field))
+            await press_at_once(pilot, "right")
+        start = seen.index(field.options[0][1])
+        assert seen[start:] + seen[:start] == [label for _, label in field.options]
