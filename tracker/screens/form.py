@@ -169,6 +169,7 @@ class FormScreen(ModalScreen[bool]):
                     widget.placeholder = field.help
                     widget.value = field.default
         self.query_one("#fields", FieldsScroll).scroll_home(animate=False)
+        self._focus_first()  # before it is pushed: see ``_focus_first``
         self.say("")
         self.query_one(OddsTable).show(None)
 
@@ -192,6 +193,23 @@ class FormScreen(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         keep_more_sign(self.query_one("#dialog"), self.query_one("#fields"))
+        self._focus_first()
+
+    def _focus_first(self) -> None:
+        """The field to type in first has the focus before the dialog is shown, not once its
+        ScreenResume is handled: a key typed right after the opener is routed as the app
+        reads it, and under load one reached the choice Textual focuses first ("Fireball"'s
+        ``l``s stepped a saving throw's Source to a dead goblin)."""
+        wanted = self.focus_key
+        if wanted is None:
+            typed = (f for f in self.fields if f.kind != "choice" and f.focus_first)
+            wanted = next((f.key for f in typed), None)
+        if wanted is not None:
+            self.set_focus(self.query_one(f"#{_field_id(wanted)}"))
+        elif self.is_mounted:
+            # A kept dialog: not where the focus was left, but where Textual's auto focus
+            # puts it as the dialog is pushed, as for a new one (the field list).
+            self.set_focus(None)
 
     def on_resize(self) -> None:
         fields = self.query_one("#fields")
@@ -209,16 +227,10 @@ class FormScreen(ModalScreen[bool]):
 
     def on_screen_resume(self) -> None:
         # When first shown, new or kept from before (see ``reopen``); not on coming back from
-        # a screen opened over the dialog, which keeps the focus where it was.
+        # a screen opened over the dialog. The focus is given before (``_focus_first``).
         if not self._fresh:
             return
         self._fresh = False
-        wanted = self.focus_key
-        if wanted is None:
-            typed = (f for f in self.fields if f.kind != "choice" and f.focus_first)
-            wanted = next((f.key for f in typed), None)
-        if wanted is not None:
-            self.query_one(f"#{_field_id(wanted)}").focus()
         self.update_preview()
 
     def update_preview(self) -> None:

@@ -11,6 +11,7 @@ from rules import solo
 from rules.commands import DiscardConsequence
 from rules.errors import Rejected
 from rules.odds import Odds
+from rules.offered import living_first
 from tracker import quick_flow
 from tracker.screens.encounter_keys.area import Area
 from tracker.widgets.combatants import CombatantsPane
@@ -112,6 +113,7 @@ class RollKeys(Area):
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
             return
+        fields = living_first(system, self.state, fields)  # the dead after, not among them
         fields = quick_flow.with_defaults(fields, preset or {})
         if not self.session.allows(APPROVE):
             fields = quick_flow.without_gm_choices(system, fields)
