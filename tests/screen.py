@@ -24,8 +24,28 @@ def screen_strips(app: App[Any]) -> list[Strip]:
 
 
 def screen_text(app: App[Any]) -> str:
-    """The active screen as the terminal shows it, one line per row."""
-    return "\n".join(strip.text for strip in screen_strips(app))
+    """The active screen as the terminal shows it, one line per row; then each notification
+    shown, its wrapped lines read as one (a toast is narrower than the message it says)."""
+    strips = screen_strips(app)
+    rows = [strip.text for strip in strips]
+    return "\n".join([*rows, *_notices(app, strips)])
+
+
+def _notices(app: App[Any], strips: list[Strip]) -> list[str]:
+    """The text of each notification on screen, as one line: its rows within its region,
+    without the toast's edge, joined."""
+    from textual.widgets._toast import Toast  # the toast's class: read by tests only
+
+    said = []
+    for toast in app.screen.query(Toast):
+        region = toast.region
+        if not region or region.bottom > len(strips):
+            continue
+        rows = [strips[y].crop(region.x, region.right).text for y in range(region.y, region.bottom)]
+        words = " ".join(row.strip(" ▌▐█").strip() for row in rows).split()
+        if words:
+            said.append(" ".join(words))
+    return said
 
 
 def app_error(app: App[Any]) -> BaseException | None:

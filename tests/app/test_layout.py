@@ -311,6 +311,27 @@ async def notices_clear_of_a_dialog(app: TrackerApp, keys: tuple[str, ...]) -> N
         await until(pilot, lambda: "A notice long enough" in screen_text(app), "the notices")
 
 
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x48"])
+async def test_notifications_on_the_encounter_never_sit_over_the_roll_log(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = demo_app(a_demo(demo_waits), tmp_path)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await pilot.pause()
+        for number in range(3):  # a stack of them, each over two lines
+            app.notify(f"Notice {number}, long enough to wrap onto two lines", timeout=PATIENCE)
+        await until(pilot, lambda: "Notice 2, long enough" in screen_text(app), "the notices")
+        log = app.screen.query_one(RollLog).region
+        covered = {
+            (x, y)
+            for severity in (".-information", ".-warning", ".-error")
+            for toast in app.screen.query(severity)
+            for y in range(toast.region.y, toast.region.bottom)
+            for x in range(toast.region.x, toast.region.right)
+        }
+        assert covered and not any(log.contains(x, y) for x, y in covered)
+
+
 def test_short_notifications_go_sooner() -> None:
     assert reading_time("Saved") == 3.0
     assert reading_time("Select a combatant first (add one with a)") < 5
