@@ -37,8 +37,8 @@ from .events import (
 from .exhaustion import LEVELS, MOST
 from .sheet import YES_NO, attack_damage, life_word
 from .standing import attack_mode, attacks_left, legendary_left, out_word
-from .table import ABILITIES, ABILITY_NAMES, MODE_OF, MODE_WORD, MODES
-from .turn_edge_forms import EDGE_ACTIONS, edge_command, edge_form
+from .table import MODE_OF, MODE_WORD, MODES
+from .turn_edge_forms import EDGE_ACTIONS, edge_command, edge_form, save_fields
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -147,14 +147,7 @@ def action_form(
                     help="one, or a whole side (an area)",
                 ),
                 Field(key="effect", label="Effect", kind="text", default="Effect"),
-                Field(
-                    key="ability",
-                    label="Save",
-                    kind="choice",
-                    default="dex",
-                    choices=tuple((a, ABILITY_NAMES[a]) for a in ABILITIES),
-                ),
-                Field(key="dc", label="DC", default="13"),
+                *save_fields("dex"),
                 Field(
                     key="damage",
                     label="Damage",

@@ -63,14 +63,7 @@ def edge_form(state: Encounter, action: str, actor: Combatant[Any]) -> list[Fiel
                 choices=everyone,
                 help="a turn's start or end: its next turn",
             ),
-            Field(
-                key="ability",
-                label="Save",
-                kind="choice",
-                default="wis",
-                choices=tuple((a, ABILITY_NAMES[a]) for a in ABILITIES),
-            ),
-            Field(key="dc", label="DC", default="13"),
+            *save_fields("wis"),
         ]
     if action == "turnstart":
         found = _start_of(state, actor)
@@ -183,15 +176,23 @@ def condition_endings(state: Encounter) -> tuple[tuple[tuple[str, str], ...], li
             choices=_people(state),
             help="until the start or end of its next turn",
         ),
+        *save_fields("wis", "save ends: "),
+    ]
+
+
+def save_fields(ability: str, said: str = "") -> list[Field]:
+    """A save's two fields, its ability (``ability`` first) and its DC (13): every dialog
+    that asks for a save (``said``: what its help says the save is for)."""
+    return [
         Field(
             key="ability",
             label="Save",
             kind="choice",
-            default="wis",
+            default=ability,
             choices=tuple((a, ABILITY_NAMES[a]) for a in ABILITIES),
-            help="save ends: the ability",
+            help=f"{said}the ability" if said else "",
         ),
-        Field(key="dc", label="DC", default="13", help="save ends: the DC"),
+        Field(key="dc", label="DC", default="13", help=f"{said}the DC" if said else ""),
     ]
 
 
