@@ -37,6 +37,7 @@ from . import (
     turn_edge_forms,
     turn_edge_log,
     turn_edges,
+    uses,
 )
 from .condition_names import SPELLINGS, condition_note
 from .events import (
@@ -135,6 +136,7 @@ class GenericD20(RuleSystem):
         D20ConcentrationEnded,
         D20LegendaryUsed,
         *turn_edges.EVENTS,
+        *uses.EVENTS,
     )
     command_types = (
         D20Attack,
@@ -150,6 +152,7 @@ class GenericD20(RuleSystem):
         D20SetExhaustion,
         D20Rest,
         *turn_edges.COMMANDS,
+        *uses.COMMANDS,
     )
     roll_event_types = (
         D20Attacked,
@@ -171,7 +174,9 @@ class GenericD20(RuleSystem):
         D20Stabilise: "medic_id",
         D20EndOfTurnSave: "target_id",
         D20StartOfTurn: "combatant_id",
-    }  # exhaustion and a rest are the GM's
+    }  # exhaustion, a rest and Legendary Resistance are the GM's
+    gm_commands = uses.COMMANDS
+    gm_actions = frozenset({uses.RESIST})
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
     uses_turn_order = True
@@ -287,7 +292,7 @@ class GenericD20(RuleSystem):
             out.append(f"exhaustion {sheet.exhaustion}")
         if "unconscious" in conditions_of(combatant) and not combatant.condition("unconscious"):
             out.append("unconscious")
-        return (*out, *turn_edges.badges(state, combatant))
+        return (*out, *uses.badges(sheet), *turn_edges.badges(state, combatant))
 
     def status(self, state: Encounter) -> str:
         return ""
@@ -335,20 +340,33 @@ class GenericD20(RuleSystem):
                 "Ongoing damage, regeneration or a recharge at the start of each of its turns",
             ),
             Action("regenoff", "Regeneration off", "None at its next turn's start (fire, acid)"),
+            Action(
+                uses.RESIST,
+                "Legendary resistance",
+                "The GM's choice: a failed save in the last roll succeeds (a use a day)",
+            ),
         ]
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+        if action == uses.RESIST:
+            return uses.resist_form(state, selected)
         return forms.action_form(state, action, selected, self.default_actor(state, selected))
 
     def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> Any:
+        if action == uses.RESIST:
+            return uses.resist_command(state, values)
         actor = self.default_actor(state, None)
         return forms.action_command(state, action, values, actor)
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
             command = self.action_command(state, action, values)
+            note = uses.action_note(state, command)  # a stat block action: spent, or its odds
             if isinstance(command, D20Attack):
-                return forms.attack_preview(state, command)
+                preview = forms.attack_preview(state, command)
+                return f"{preview} · {note}" if note and preview else preview or note
+            if note:
+                return note
             if isinstance(command, D20SaveEffect) and command.condition.strip():
                 return condition_note(command.condition)  # "Paralysed" read as paralyzed
         except Rejected as exc:
@@ -438,11 +456,15 @@ class GenericD20(RuleSystem):
                 return rest(state, command)
             case _ if isinstance(command, turn_edges.COMMANDS):
                 return turn_edges.decide(state, command, dice)
+            case uses.D20Resist():
+                return uses.resist(state, command)
         raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
 
     def apply(self, state: Encounter, event: Any) -> Encounter:
         if isinstance(event, turn_edges.EVENTS):
             return turn_edges.apply(state, event)
+        if isinstance(event, uses.EVENTS):
+            return uses.apply(state, event)
         return apply.apply(state, event)
 
     def turn_passing(
@@ -521,6 +543,8 @@ class GenericD20(RuleSystem):
     def describe(self, state: Encounter, event: Any) -> LogEntry:
         if isinstance(event, turn_edges.EVENTS):
             return turn_edge_log.describe(state, event)
+        if isinstance(event, uses.EVENTS):
+            return uses.describe(state, event)
         return log.describe(state, event)
 
     def alerts(self, state: Encounter, event: Any) -> list[str]:
