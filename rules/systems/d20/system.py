@@ -177,6 +177,7 @@ class GenericD20(RuleSystem):
     }  # exhaustion, a rest and Legendary Resistance are the GM's
     gm_commands = uses.COMMANDS
     gm_actions = frozenset({uses.RESIST})
+    overrule_action = uses.RESIST  # the L key
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
     uses_turn_order = True
@@ -340,11 +341,7 @@ class GenericD20(RuleSystem):
                 "Ongoing damage, regeneration or a recharge at the start of each of its turns",
             ),
             Action("regenoff", "Regeneration off", "None at its next turn's start (fire, acid)"),
-            Action(
-                uses.RESIST,
-                "Legendary resistance",
-                "The GM's choice: a failed save in the last roll succeeds (a use a day)",
-            ),
+            uses.RESIST_ACTION,
         ]
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
@@ -361,12 +358,8 @@ class GenericD20(RuleSystem):
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
             command = self.action_command(state, action, values)
-            note = uses.action_note(state, command)  # a stat block action: spent, or its odds
             if isinstance(command, D20Attack):
-                preview = forms.attack_preview(state, command)
-                return f"{preview} · {note}" if note and preview else preview or note
-            if note:
-                return note
+                return forms.attack_preview(state, command)
             if isinstance(command, D20SaveEffect) and command.condition.strip():
                 return condition_note(command.condition)  # "Paralysed" read as paralyzed
         except Rejected as exc:

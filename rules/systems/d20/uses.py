@@ -23,7 +23,7 @@ from rules.errors import Rejected
 from rules.forms import Field
 from rules.logline import LogEntry, Span, spans
 from rules.odds import percent
-from rules.system import Move
+from rules.system import Action, Move
 
 from .actions import MAX_NAME, MAX_PER_DAY, D20Action
 from .events import D20Saved, sheet_of, stamp_of, system_state
@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 DIE = 6  # a recharge's die
 LEGENDARY_RESISTANCE = "Legendary Resistance"
 RESIST = "resist"  # the system action's id (the ``:resist`` line)
+RESIST_ACTION = Action(
+    RESIST, "Legendary resistance", "The GM's choice: a failed save in the last roll succeeds"
+)
 Name = Annotated[str, Meta(max_length=MAX_NAME)]
 _WITHIN = ("", "this turn", "within two", "within three", "within four", "within five")
 

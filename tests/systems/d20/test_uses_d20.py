@@ -193,8 +193,14 @@ def test_legendary_resistance_is_undone_by_undo_and_refused_with_none_left():
 
 
 def test_legendary_resistance_is_the_gms_alone():
-    assert D20Resist in SYSTEM.gm_commands and "resist" in SYSTEM.gm_actions
-    assert D20Resist not in SYSTEM.command_actors
+    from rules.visibility import GM, Viewer
+    from tracker.screens.encounter_keys.roles import may_use
+
+    player = Viewer(role="player", name="Alice", assigned=frozenset({"c2"}))
+    assert D20Resist in SYSTEM.gm_commands and D20Resist not in SYSTEM.command_actors
+    assert may_use(GM, "d20", "overrule") and may_use(GM, "d20", "system", "resist")
+    assert not may_use(player, "d20", "overrule")  # the L key
+    assert not may_use(player, "d20", "system", "resist")  # the s menu, the : line
 
 
 def test_a_solo_dragon_spends_legendary_resistance_on_a_failure_that_lays_a_condition():
@@ -240,7 +246,9 @@ async def test_by_keys_the_gm_turns_the_dragons_failed_save_with_legendary_resis
     history = failed_hold()
     app = make_app(tmp_path, ScriptedDice([]), history)
     async with app.run_test(size=(160, 48)) as pilot:  # wide: the log's line whole
-        await pilot.press("colon", *"resist dragon", "enter")
+        await pilot.press("L")
+        await until(pilot, lambda: "Dragon (3/3)" in screen_text(app), "the dialog: who")
+        await pilot.press("enter")
         await until(pilot, lambda: sheet(app.session.state, "c2").resisted == 1, "spent")
         await until(pilot, lambda: "Legendary Resistance (2/3 left)" in screen_text(app), "log")
         await pilot.press("d")
@@ -248,3 +256,15 @@ async def test_by_keys_the_gm_turns_the_dragons_failed_save_with_legendary_resis
         assert app.session.state.combatant("c2").condition("paralyzed") is None
         await pilot.press("u", "u")
         await until(pilot, lambda: sheet(app.session.state, "c2").resisted == 0, "undone")
+        assert not app.session.state.last_roll.rolls[0].success  # the failure is back
+        await pilot.press("colon", *"resist dragon", "enter")  # the line does it too
+        await until(pilot, lambda: sheet(app.session.state, "c2").resisted == 1, "again")
+
+
+async def test_the_l_key_says_so_when_no_failed_save_waits(tmp_path: Path) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Dragon", "foes", DRAGON))
+    app = make_app(tmp_path, ScriptedDice([]), history)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("L")
+        await until(pilot, lambda: "No failed save waits" in screen_text(app), "one line")
+        assert sheet(app.session.state, "c2").resisted == 0
