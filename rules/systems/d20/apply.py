@@ -115,6 +115,7 @@ def apply(state: Encounter, event: Any) -> Encounter:
             return state.update(
                 system_state=structs.replace(
                     found,
+                    dropped=uses.dropped(state, event) if event.why == "failed" else (),
                     held=tuple(h for h in found.held if h.source_id != event.combatant_id),
                     concentration_saves=tuple(
                         w for w in found.concentration_saves if w.combatant_id != event.combatant_id

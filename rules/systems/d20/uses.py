@@ -20,13 +20,23 @@ from typing import TYPE_CHECKING, Annotated, Any
 from msgspec import Meta, Struct, structs
 
 from rules.errors import Rejected
+from rules.events import ConditionAdded
 from rules.forms import Field
 from rules.logline import LogEntry, Span, spans
 from rules.odds import percent
 from rules.system import Action, Move
 
 from .actions import MAX_NAME, MAX_PER_DAY, D20Action
-from .events import D20Saved, sheet_of, stamp_of, system_state
+from .events import (
+    D20ConcentrationEnded,
+    D20ConcentrationSaved,
+    D20ConcentrationStarted,
+    D20Saved,
+    Dropped,
+    sheet_of,
+    stamp_of,
+    system_state,
+)
 from .sheet import D20Sheet, Stamp, life_word
 
 if TYPE_CHECKING:
@@ -220,13 +230,31 @@ def action_note(state: Encounter, command: Any) -> str:
 # --- legendary resistance ----------------------------------------------------------------------
 
 
-def _failed_save(state: Encounter, who: Combatant[Any]) -> D20Saved | None:
-    """The last roll when it is a save effect still to be dealt that ``who`` failed."""
+def _failed_save(
+    state: Encounter, who: Combatant[Any]
+) -> D20Saved | D20ConcentrationSaved | None:
+    """The last roll when ``who`` failed it: a save effect still to be dealt, or its
+    concentration save made now (its concentration ended by it)."""
     roll = state.last_roll
+    if isinstance(roll, D20ConcentrationSaved):
+        lost = roll.combatant_id == who.id and not roll.success
+        return roll if lost and roll.stamp == stamp_of(state) else None
     if not isinstance(roll, D20Saved) or state.last_roll_applied:
         return None
     failed = any(r.target_id == who.id and not r.success for r in roll.rolls)
     return roll if failed else None
+
+
+def dropped(state: Encounter, event: D20ConcentrationEnded) -> tuple[Dropped, ...]:
+    """The conditions a failed concentration save lifts (still on their targets as its end
+    is folded), kept for Legendary Resistance to lay again."""
+    out = []
+    for held in system_state(state).held:
+        target = state.find(held.target_id) if held.source_id == event.combatant_id else None
+        found = target.condition(held.condition) if target is not None else None
+        if found is not None:
+            out.append(Dropped(held, found))
+    return tuple(out)
 
 
 def resist(state: Encounter, command: D20Resist) -> list[Any]:
@@ -245,15 +273,29 @@ def resist(state: Encounter, command: D20Resist) -> list[Any]:
             f"{who.name} has no failed save waiting to be dealt: Legendary Resistance turns one "
             "before its result is applied"
         )
-    return [D20Resisted(who.id, roll.effect, roll.ability, roll.dc, left - 1, stamp_of(state))]
+    if isinstance(roll, D20Saved):
+        return [D20Resisted(who.id, roll.effect, roll.ability, roll.dc, left - 1, stamp_of(state))]
+    events: list[Any] = [D20Resisted(who.id, roll.effect, "con", roll.dc, left - 1, roll.stamp)]
+    if roll.effect and not sheet.concentrating:  # it concentrates on, its effect held again
+        events.append(D20ConcentrationStarted(who.id, roll.effect))
+        for lifted in system_state(state).dropped:
+            target = state.find(lifted.held.target_id)
+            if target is not None and target.condition(lifted.condition.name) is None:
+                events.append(ConditionAdded(target.id, lifted.condition))
+    return events
 
 
 def resisters(state: Encounter) -> list[Combatant[Any]]:
     """Who may turn the last roll's failed save now: uses left, not dead."""
     roll = state.last_roll
-    if not isinstance(roll, D20Saved) or state.last_roll_applied:
+    if isinstance(roll, D20ConcentrationSaved):
+        found = [state.find(roll.combatant_id)]
+        if roll.success or roll.stamp != stamp_of(state):
+            return []
+    elif not isinstance(roll, D20Saved) or state.last_roll_applied:
         return []
-    found = [state.find(r.target_id) for r in roll.rolls if not r.success]
+    else:
+        found = [state.find(r.target_id) for r in roll.rolls if not r.success]
     return [
         c
         for c in found
@@ -300,6 +342,11 @@ def resisted(state: Encounter, event: D20Resisted) -> Encounter:
     sheet = structs.replace(sheet, resisted=min(sheet.resisted + 1, MAX_PER_DAY))
     state = state.replace_combatant(structs.replace(who, sheet=sheet))
     roll = state.last_roll
+    if isinstance(roll, D20ConcentrationSaved) and roll.combatant_id == who.id:
+        found = system_state(state)
+        again = tuple(d.held for d in found.dropped if d.held.source_id == who.id)
+        found = structs.replace(found, held=(*found.held, *again), dropped=())
+        return state.update(last_roll=structs.replace(roll, success=True), system_state=found)
     if isinstance(roll, D20Saved):
         rolls = tuple(
             structs.replace(r, success=True) if r.target_id == who.id else r for r in roll.rolls

@@ -192,6 +192,40 @@ def test_legendary_resistance_is_undone_by_undo_and_refused_with_none_left():
         decide(state, D20Resist("c1"), ScriptedDice([]))
 
 
+def test_legendary_resistance_keeps_a_concentration_a_failed_save_ended_and_its_hold():
+    mage = structs.replace(DRAGON, saves=(0, 6, 0, 0, 7, 0))  # Con +0
+    people = ("Orla", "party", HERO_SHEET), ("Dragon", "foes", mage), ("Bram", "party", HERO_SHEET)
+    history = history_of(*people)
+    hold = D20SaveEffect("c2", ("c1",), "Hold Person", "wis", 30, "", condition="paralyzed",
+                         concentration=True, usage=ACTION)  # fmt: skip
+    for command, faces in (
+        (NextTurn(), []),
+        (hold, [2]),  # Orla fails
+        (D20Apply(), []),
+        (NextTurn(), []),  # Bram's turn
+        (D20Attack("c3", "c2", apply=True), [15, 5]),  # 20 vs AC 19: 8 damage
+    ):
+        history.commit(decide(history.state, command, ScriptedDice(faces)))
+    history.commit(
+        decide(history.state, SYSTEM.consequence_command(history.state), ScriptedDice([2]))
+    )
+    state = history.state  # 2 + 0 against DC 10: concentration lost, Orla free
+    assert (
+        sheet(state, "c2").concentrating == ""
+        and state.combatant("c1").condition("paralyzed") is None
+    )
+    history.commit(decide(state, D20Resist("c2"), ScriptedDice([])))
+    state = history.state
+    assert sheet(state, "c2").concentrating == "Hold Person" and sheet(state, "c2").resisted == 1
+    assert state.combatant("c1").condition("paralyzed") is not None
+    assert state.system_state.held and state.last_roll.success
+    with pytest.raises(Rejected, match="no failed save"):  # turned once
+        decide(state, D20Resist("c2"), ScriptedDice([]))
+    history.undo()
+    assert sheet(history.state, "c2").concentrating == ""
+    assert history.state.combatant("c1").condition("paralyzed") is None
+
+
 def test_legendary_resistance_is_the_gms_alone():
     from rules.visibility import GM, Viewer
     from tracker.screens.encounter_keys.roles import may_use
