@@ -244,6 +244,24 @@ def test_a_solo_dragon_spends_legendary_resistance_on_a_failure_that_lays_a_cond
     assert "Legendary Resistance" in move.reason
 
 
+def test_a_solo_dragon_keeps_legendary_resistance_for_what_hurts():
+    from rules import solo
+
+    def hit_by(damage: str, condition: str, hp: int) -> Encounter:
+        dragon = structs.replace(DRAGON, hp=hp)
+        state = fight(("Orla", "party", HERO_SHEET), ("Dragon", "foes", dragon))
+        spell = D20SaveEffect("c1", ("c2",), "Spell", "wis", 18, damage, condition=condition)
+        state = fold_onto(state, decide(state, spell, ScriptedDice([2, *([3] * 6)])))
+        return state.update(solo_sides=("foes",))
+
+    # 6d6 of 3s: 18, against 72 hit points (a quarter: 18) it keeps its use, against 71 not
+    assert solo.respond(hit_by("6d6 fire", "", 72), ScriptedDice([])) == []
+    events = solo.respond(hit_by("6d6 fire", "", 71), ScriptedDice([]))
+    assert [type(e) for e in events][1:] == [D20Resisted]  # after its choice's line
+    events = solo.respond(hit_by("", "frightened", 256), ScriptedDice([]))
+    assert any(isinstance(e, D20Resisted) for e in events)
+
+
 def test_spent_uses_are_saved_and_read_back_and_a_save_holding_too_many_is_refused():
     history = failed_hold()
     history.commit(decide(history.state, D20Resist("c2"), ScriptedDice([])))
