@@ -230,9 +230,7 @@ def action_note(state: Encounter, command: Any) -> str:
 # --- legendary resistance ----------------------------------------------------------------------
 
 
-def _failed_save(
-    state: Encounter, who: Combatant[Any]
-) -> D20Saved | D20ConcentrationSaved | None:
+def _failed_save(state: Encounter, who: Combatant[Any]) -> D20Saved | D20ConcentrationSaved | None:
     """The last roll when ``who`` failed it: a save effect still to be dealt, or its
     concentration save made now (its concentration ended by it)."""
     roll = state.last_roll
