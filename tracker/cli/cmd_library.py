@@ -30,6 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
         "import",
         parents=[folders],
         help="keep monsters from another tool's JSON (a D&D 5e API monster, or a list)",
+        description=(
+            "Keep monsters in the SRD's structured-data shape (the D&D 5e API's "
+            "/api/2014/monsters/<index>, the 5e-bits database: one, or a list) in your "
+            "library as stat blocks, each listed with its figures and what its sheet leaves "
+            "out. Every monster is checked before any is kept; a file of another shape, a "
+            "damaged monster or one already kept (without --replace) is refused in one line."
+        ),
     )
     imported.add_argument("file", type=Path, metavar="FILE.json")
     imported.add_argument(
