@@ -299,12 +299,32 @@ def _composed(
                 f"{multi.name}: the data names {asked!r}, the action {found!r}"
             )
         count = _count(item.get("count", 1), monster, multi.name, notes)
+        said = _said_count(str(action.get("desc", "")), found) if action.get("actions") else 0
+        if said and said != count:
+            notes.corrections.append(
+                f"{multi.name}: the data makes {count} {found}, the SRD's words {said}"
+            )
+            count = said
         if found.casefold() in (m.casefold() for m, _ in makes):
             makes = [(m, c + count if m.casefold() == found.casefold() else c) for m, c in makes]
         else:
             makes.append((found, count))
     makes = [(m, min(c, MAX_COUNT)) for m, c in makes]
     return D20Action(name=multi.name, makes=tuple(makes)) if makes else multi
+
+
+def _said_count(desc: str, name: str) -> int:
+    """How many attacks with ``name`` a Multiattack's words make ("two longsword attacks",
+    "a shortsword attack", "two with its claws"); 0 where they do not say, or say it twice."""
+    bare = re.escape(re.sub(r"\s*\(.*?\)", "", name))
+    counts = "|".join(NUMBERS)
+    found = re.findall(
+        rf"\b({counts})\s+(?:{bare}s?\s+attacks?|(?:attacks?\s+)?with\s+its\s+{bare}s?)\b",
+        desc,
+        re.IGNORECASE,
+    )
+    said = {NUMBERS[word.casefold()] for word in found}
+    return said.pop() if len(said) == 1 else 0
 
 
 def _resolved(asked: str, actions: list[D20Action], multi: D20Action) -> str | None:

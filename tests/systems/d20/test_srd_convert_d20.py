@@ -149,3 +149,12 @@ def test_control_characters_in_names_are_gone_from_the_stat_block() -> None:
     entry, sheet, block = converted(raw)
     assert entry.name == "Cinder]0;PWNED Drake" and entry.creature_type == "dragon[31m"
     assert "\x1b" not in block.text and named(sheet.actions, "Bi[2Jte") is not None
+
+
+def test_a_multiattack_count_its_words_contradict_is_mended_to_the_words() -> None:
+    raw = data("drake.json")
+    raw["actions"][0]["actions"][1]["count"] = 1  # its words: "two with its claws"
+    _, sheet, block = converted(raw)
+    multi = named(sheet.actions, "Multiattack")
+    assert multi is not None and multi.makes == (("Bite", 1), ("Claw", 2))
+    assert "Multiattack: the data makes 1 Claw, the SRD's words 2" in block.corrections
