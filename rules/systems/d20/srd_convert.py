@@ -6,7 +6,6 @@ download in their library. Readings: ``srd-conversion.md``, made from the same c
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -203,9 +202,16 @@ def _sheet(fields: dict[str, str], lists: dict[str, Any], notes: Notes) -> D20Sh
         return sheet_from_values(values, D20Sheet(kind=MONSTER))
 
 
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
 def _string(text: str) -> str:
-    # A JSON string is a TOML basic string, but for DEL, which TOML wants escaped.
-    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+    """A TOML basic string (the file is read by ``tomllib``): quotes and backslashes
+    escaped, and every control character, so a GM's file cannot break a line."""
+    escaped = "".join(
+        _ESCAPES.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 32 or ord(c) == 127 else c) for c in text
+    )
+    return f'"{escaped}"'
 
 
 def _toml(name: str, kind: str, sheet: dict[str, str], lists: dict[str, Any]) -> str:
@@ -230,7 +236,7 @@ def _toml(name: str, kind: str, sheet: dict[str, str], lists: dict[str, Any]) ->
             # One action a line, as a GM types them: a literal string (no escapes read),
             # unless the text holds its closing marks (a name from a GM's file).
             mark = "'" * 3
-            literal = mark not in body
+            literal = mark not in body and inert(body.replace("\n", " ")) == body.replace("\n", " ")
             lines.append(
                 f"{key} = {mark}\n{body}\n{mark}" if literal else f"{key} = {_string(body)}"
             )
