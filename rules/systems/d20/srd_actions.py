@@ -12,10 +12,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.text import inert
 
-from .actions import MAX_ACTIONS, MAX_COUNT, MAX_NAME, D20Action, action_text, parse_actions
+from .actions import (
+    MAX_ACTIONS,
+    MAX_COUNT,
+    MAX_DC,
+    MAX_NAME,
+    D20Action,
+    action_text,
+    parse_actions,
+)
 from .table import ABILITIES
 
 NUMBERS = {
@@ -33,6 +42,8 @@ _HALVES = re.compile(r"half as much damage|takes half|half damage", re.IGNORECAS
 _COSTS = re.compile(r"\(\s*costs\s+([0-9])\s+actions?\s*\)", re.IGNORECASE)
 _SUFFIX = re.compile(r"\((?:costs\s+[0-9]+\s+actions?|recharge[^)]*|[0-9]+\s*/\s*day)\)", re.I)
 _RANGED = re.compile(r"^\s*ranged\b", re.IGNORECASE)
+_DAMAGE = re.compile(r"[0-9]{1,3}(?:d[0-9]{1,3}(?:[+-][0-9]{1,3})?)?")
+_TYPE = re.compile(r"[a-z]{1,20}")
 
 
 @dataclass
@@ -52,13 +63,16 @@ def clean_name(raw: object) -> str:
 
 
 def _dice(entry: Mapping[str, Any]) -> tuple[str, str] | None:
+    """A damage part as the data gives it: dice as the SRD writes them ("2d10+8", "5") and
+    a damage type's index ("fire"); None for anything else (a GM's file may hold anything)."""
     dice, kind = entry.get("damage_dice"), entry.get("damage_type")
     if not isinstance(dice, str) or not isinstance(kind, Mapping):
         return None
     index = kind.get("index")
-    if not isinstance(index, str):
+    dice = "".join(dice.split())
+    if not isinstance(index, str) or not _DAMAGE.fullmatch(dice) or not _TYPE.fullmatch(index):
         return None
-    return " ".join(dice.split()), index
+    return dice, index
 
 
 def _parts(action: Mapping[str, Any], name: str, notes: Notes) -> list[tuple[str, str]]:
@@ -76,7 +90,9 @@ def _parts(action: Mapping[str, Any], name: str, notes: Notes) -> list[tuple[str
         options = entry.get("from", {})
         options = options.get("options", []) if isinstance(options, Mapping) else []
         choices = [p for o in options if isinstance(o, Mapping) and (p := _dice(o))]
-        if choices:
+        if not choices:
+            notes.left_out.append(f"{name}: a damage it gives that cannot be read")
+        else:
             found.append(choices[0])
             others = ", ".join(f"{d} {k}" for d, k in choices[1:])
             notes.left_out.append(f"{name}: the damage it may deal instead ({others})")
@@ -84,7 +100,7 @@ def _parts(action: Mapping[str, Any], name: str, notes: Notes) -> list[tuple[str
 
 
 def _written(parts: list[tuple[str, str]]) -> str:
-    return " plus ".join(f"{dice} {kind}" for dice, kind in parts)
+    return " + ".join(f"{dice} {kind}" for dice, kind in parts)  # as split_damage writes it
 
 
 def _in_desc(dice: str, desc: str) -> int:
@@ -136,6 +152,12 @@ def convert(action: Mapping[str, Any], notes: Notes, legendary: bool = False) ->
             f"{name}: the data gives it an attack roll ({bonus:+d}) its words do not"
         )
         bonus = None
+    if isinstance(bonus, int) and not -MODIFIER <= bonus <= MODIFIER:
+        notes.left_out.append(f"{name}: an attack bonus past {MODIFIER}")
+        bonus = None
+    if save is not None and not 1 <= save[1] <= MAX_DC:
+        notes.left_out.append(f"{name}: a save's DC past {MAX_DC}")
+        save = None
     if isinstance(bonus, int) and not isinstance(bonus, bool):
         fields["bonus"] = bonus
         fields["ranged"] = bool(_RANGED.match(desc))
@@ -181,12 +203,14 @@ def convert(action: Mapping[str, Any], notes: Notes, legendary: bool = False) ->
 def _checked(action: D20Action, notes: Notes) -> D20Action:
     """The action as the lists read it back; one they refuse keeps its name alone, noted."""
     try:
-        (again,) = parse_actions(action_text(action))
-    except (Rejected, ValueError) as refused:
-        why = refused.message if isinstance(refused, Rejected) else str(refused)
-        notes.left_out.append(f"{action.name}: its figures ({why})")
+        read = parse_actions(action_text(action))
+    except Rejected as refused:
+        notes.left_out.append(f"{action.name}: its figures ({refused.message})")
         return D20Action(name=action.name, cost=action.cost)
-    return again
+    if read != (action,):  # a name or a part that reads as something else
+        notes.left_out.append(f"{action.name}: its figures (they read otherwise)")
+        return D20Action(name=action.name, cost=action.cost)
+    return action
 
 
 def split(action: Mapping[str, Any], notes: Notes) -> list[Mapping[str, Any]]:

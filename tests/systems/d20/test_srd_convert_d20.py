@@ -158,3 +158,24 @@ def test_a_multiattack_count_its_words_contradict_is_mended_to_the_words() -> No
     multi = named(sheet.actions, "Multiattack")
     assert multi is not None and multi.makes == (("Bite", 1), ("Claw", 2))
     assert "Multiattack: the data makes 1 Claw, the SRD's words 2" in block.corrections
+
+
+def test_figures_that_would_read_as_other_parts_or_past_bounds_are_left_out_and_listed() -> None:
+    raw = data("drake.json")
+    claw, tail = raw["actions"][2], raw["actions"][3]
+    claw["damage"][0]["damage_dice"] = "2d6+5, Tail x6"  # would make the Claw a Multiattack
+    tail["attack_bonus"] = 1000
+    raw["actions"][4]["dc"]["dc_value"] = 99
+    raw["actions"][1]["damage"][1]["damage_type"]["index"] = "fire; Evil: +30"
+    _, sheet, block = converted(raw)
+    claw_read, tail_read = named(sheet.actions, "Claw"), named(sheet.actions, "Tail")
+    assert claw_read is not None and not claw_read.makes and not claw_read.damage
+    assert tail_read is not None and tail_read.bonus is None
+    breath = named(sheet.actions, "Cinder Breath")
+    assert breath is not None and not breath.save
+    bite = named(sheet.actions, "Bite")
+    assert bite is not None and bite.damage == "2d10+5 piercing"
+    assert named(sheet.actions, "Evil") is None
+    assert "Tail: an attack bonus past 100" in block.left_out
+    assert "Claw: a damage it gives that cannot be read" in block.left_out
+    assert "Cinder Breath: a save's DC past 40" in block.left_out
