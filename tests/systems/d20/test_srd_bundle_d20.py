@@ -5,6 +5,7 @@ played by the tracker."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,14 @@ HERO = "Orla Vance"  # a bundled hero of the system's own set
 CHUNKS = 6  # the fights in a few tests, so xdist spreads them
 
 
+@cache
+def bundled() -> library.Library:
+    """The bundled library, read once a worker (350 stat blocks)."""
+    return library.load(None)
+
+
 def srd_entries() -> list[library.Entry]:
-    return [e for e in library.load(None).of("d20") if e.source == "srd"]
+    return [e for e in bundled().of("d20") if e.source == "srd"]
 
 
 @pytest.mark.skipif(not SHARED.is_file(), reason=f"no shared SRD data at {SHARED}")
@@ -47,8 +54,7 @@ def test_the_bundled_srd_set_is_what_the_converter_makes_of_the_shared_data() ->
 
 
 def test_every_bundled_srd_stat_block_loads_with_the_licences_notice() -> None:
-    found = library.load(None)
-    assert found.problems == []
+    assert bundled().problems == []
     entries = srd_entries()
     assert len(entries) == SRD_COUNT
     for entry in entries:
@@ -78,8 +84,7 @@ def first_turn(state: Any, actor: str, seed: int) -> list[Any]:
 def test_every_srd_monster_joins_a_fight_and_takes_a_turn_played_by_the_tracker(
     chunk: int,
 ) -> None:
-    found = library.load(None)
-    hero = found.need("d20", HERO)
+    hero = bundled().need("d20", HERO)
     entries = srd_entries()[chunk::CHUNKS]
     for number, entry in enumerate(entries):
         state = fight((entry.name, "foes", entry.sheet()), (hero.name, "party", hero.sheet()))
