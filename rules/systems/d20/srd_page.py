@@ -51,6 +51,9 @@ How the data is read:
   ("bludgeoning, piercing, and slashing from nonmagical weapons") counts as its types, as a
   fight with nonmagical weapons needs: against a magic weapon, take them off the sheet
   (`e`). One naming no type ("damage from spells") is left out.
+- Where the data's fields say what the SRD's words do not (no damage on a save the words
+  halve, an attack roll for what is no attack, a Multiattack's count or an action's name
+  given otherwise), the words win: each is listed under the slips below.
 - Never carried: speed, senses, skills, languages, XP (the challenge gives it), the traits
   (listed by name below, for the GM to play) and condition immunities (listed).
 
