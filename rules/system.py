@@ -18,6 +18,7 @@ from typing import Any, ClassVar, NamedTuple
 from msgspec import Struct
 
 from rules.commands import ChangeTrack
+from rules.conversion import Conversion
 from rules.dice import ANY_FACE, DiceSource
 from rules.encounter import Combatant, Encounter, NoState
 from rules.errors import Rejected
@@ -547,3 +548,13 @@ class RuleSystem(ABC):
             if found is not None:
                 out.append(Figure(found.group(1) or column, int(found.group(2))))
         return tuple(out)
+
+    # --- the library (see ``tracker.library``) -----------------------------------------------
+
+    def convert_stat_blocks(self, data: object) -> Conversion | None:
+        """Stat blocks made from another tool's data (parsed JSON, bounded by the reader):
+        None when the system reads no data of that shape (the default: none), ``Rejected``
+        in one line when it is of its shape but cannot be read whole. ``tracker library
+        import`` keeps them in the user's library; a maintainer's ``make srd`` bundles a
+        set in the system's folder."""
+        return None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.conversion import Conversion
 from rules.errors import Rejected
 from rules.system import (
     LAST_ROLL,
@@ -203,6 +204,12 @@ class GenericD20(RuleSystem):
 
     def sheet_from_form(self, values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         return sheet_from_values(values, sheet)
+
+    def convert_stat_blocks(self, data: object) -> Conversion | None:
+        # The SRD's monsters as structured data (srd_convert.py): loaded when asked for.
+        from .srd_convert import conversion
+
+        return conversion(data)
 
     def fresh_sheet(self, sheet: D20Sheet) -> D20Sheet:
         return fresh(sheet)
