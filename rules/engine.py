@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import msgspec
 from msgspec import structs
 
-from rules import initiative, plain_dice
+from rules import initiative, passing, plain_dice
 from rules.bounds import (
     COMBATANTS,
     CONDITIONS,
@@ -33,6 +33,7 @@ from rules.commands import (
     EditCombatant,
     MoveCombatant,
     NextTurn,
+    PassTurn,
     RemoveCombatant,
     RemoveCondition,
     RollDice,
@@ -63,6 +64,7 @@ from rules.events import (
     SoloSideSet,
     TrackChanged,
     TurnAdvanced,
+    TurnPassed,
 )
 from rules.logline import LogEntry, Span, spans
 from rules.registry import get_system
@@ -137,6 +139,8 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
     match command:  # the commonest first: a turn passed
         case NextTurn():
             return _next_turn(state)
+        case PassTurn():  # a player's own turn ended, then passed as NextTurn passes it
+            return [passing.passed(state, command), *_next_turn(state)]
         case AddCombatant():
             return _add_all(state, (command,), dice)
         case AddCombatants(members=members, together=together):
@@ -506,7 +510,7 @@ def apply(state: Encounter, event: Event) -> Encounter:
             target = state.combatant(cid)
             kept = tuple(c for c in target.conditions if c.name.casefold() != name.casefold())
             return state.replace_combatant(_with_conditions(target, kept))
-        case NoteAdded() | SoloChose() | DiceRolled():
+        case NoteAdded() | SoloChose() | DiceRolled() | TurnPassed():
             return state
         case InitiativeSet():
             return initiative.apply_set(state, event)
@@ -582,6 +586,9 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             if actor is not None:
                 lines.append(spans(Span("▶ ", "turn"), name(actor), "'s turn"))
             return LogEntry("turn", tuple(lines))
+        case TurnPassed(combatant_id=cid, by=by):
+            player = f"'s player ({by})" if by else "'s player"
+            return LogEntry("turn", (spans(name(cid), player, " ends the turn"),))
         case ConditionAdded(combatant_id=cid, condition=c):
             line = spans(name(cid), " is ", Span(c.name, "condition"), f" {c.duration.describe()}")
             return LogEntry("condition", (line,))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from rules.commands import RollDice
+from rules.commands import PassTurn, RollDice
 from rules.encounter import Encounter, Event
 from rules.errors import Rejected
 from rules.history import RECENT, Applied
@@ -34,6 +34,15 @@ if TYPE_CHECKING:
 
 SPECTATOR = Viewer(role="spectator")
 NOTICES = 6  # the latest kept for the seats dialog
+PASSING_OFF = "At this table the GM ends the turns: ask the GM to pass yours"
+
+
+@dataclass
+class Settings:
+    """The table's own settings, the GM's to change in the seats dialog (w)."""
+
+    players_pass: bool = True  # a player's n ends their own combatant's turn
+    alerts: bool = True  # "your turn" and "up next" ring a seat's bell (each seat may say no)
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,7 @@ class Table:
         self.session = session
         self.seats: dict[int, Seat] = {}
         self.assigned: dict[str, frozenset[str]] = {}  # player name -> combatant ids
+        self.settings = Settings()
         self._ids = itertools.count(1)
         self._public: list[Subscriber] = []
         self._watchers: list[Callable[[str], None]] = []
@@ -121,6 +131,12 @@ class Table:
 
     def assign(self, player: str, ids: frozenset[str]) -> None:
         self.assigned[player] = ids
+        self._tell_watchers("")
+
+    def change(self, **settings: bool) -> None:
+        """Change the table's settings (``Settings``' names), telling the seats dialog."""
+        for name, value in settings.items():
+            setattr(self.settings, name, value)
         self._tell_watchers("")
 
     def viewer(self, seat: Seat) -> Viewer:
@@ -276,6 +292,10 @@ class SeatSession:
             return False
         return may_use(self.viewer, self._session.state.system, action, argument)
 
+    def acts_for(self) -> frozenset[str] | None:
+        viewer = self.viewer
+        return None if viewer.is_gm else viewer.assigned
+
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         def told(change: Change) -> None:
             if self.seat.muted:
@@ -292,8 +312,10 @@ class SeatSession:
         viewer = self.viewer
         if not viewer.is_gm and not self.seat.commands.take_all(1):
             raise Rejected(TOO_FAST)  # before any work: a roll is worked out on the loop
-        if isinstance(command, RollDice) and not viewer.is_gm:
-            command = msgspec.structs.replace(command, by=viewer.name)  # rolled under their name
+        if isinstance(command, RollDice | PassTurn) and not viewer.is_gm:
+            if isinstance(command, PassTurn) and not self.table.settings.players_pass:
+                raise Rejected(PASSING_OFF)
+            command = msgspec.structs.replace(command, by=viewer.name)  # under their name
         return self._session.execute(command, label, choices, viewer=viewer)
 
     def undo(self) -> Applied:

@@ -39,6 +39,8 @@ class SeatsScreen(ModalScreen[None]):
         Binding("l", "make_link", "Make a join link"),
         Binding("c", "copy_link", "Copy the join link"),
         Binding("x", "revoke_link", "Revoke the join link"),
+        Binding("p", "setting('players_pass')", "Players end their own turn"),
+        Binding("b", "setting('alerts')", "Turn alerts"),
         Binding("escape,w", "close", "Close"),
     ]
 
@@ -54,6 +56,7 @@ class SeatsScreen(ModalScreen[None]):
             # Join links for browser seats (only when served with --web).
             yield DataTable(id="links", cursor_type="row", zebra_stripes=True)
             yield Label(id="notices")  # the door: refused logins, lockouts, failed seats
+            yield Label(id="settings")
             yield Label(Text("a / Enter: assign combatants   k: kick   Esc: close", style="dim"))
             yield Label(
                 Text(
@@ -83,7 +86,25 @@ class SeatsScreen(ModalScreen[None]):
         if self._unwatch is not None:
             self._unwatch()
 
+    def refresh_settings(self) -> None:
+        settings = self.table.settings
+
+        def said(on: bool) -> str:
+            return "on" if on else "off"
+
+        self.query_one("#settings", Label).update(
+            Text(
+                f"p: players end their own turn: {said(settings.players_pass)}   "
+                f"b: turn alerts to seats: {said(settings.alerts)}"
+            )
+        )
+
+    def action_setting(self, name: str) -> None:
+        """A table setting on or off (``tracker.serve.seats.Settings``), for every seat now."""
+        self.table.change(**{name: not getattr(self.table.settings, name)})
+
     def refresh_seats(self) -> None:
+        self.refresh_settings()
         notices = self.table.notices
         self.query_one("#notices", Label).update(Text("\n".join(notices), style="yellow"))
         self.query_one("#notices", Label).display = bool(notices)

@@ -1,0 +1,86 @@
+"""A player ends their own turn with n on their seat, logged as theirs; the GM takes it back
+with u, and may turn the setting off in the seats dialog (w, p); a seat whose combatant does
+not act is told why in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules import passing
+from rules.commands import PassTurn
+from rules.errors import Rejected
+from rules.visibility import Viewer
+from tests.app.support import burst_handled, until
+from tests.screen import screen_text
+from tests.serve.serve_helpers import encounter
+from tests.serve.serve_helpers import table as table_at
+from tracker.serve.app import TableApp
+from tracker.serve.seats import PASSING_OFF
+
+SMALL = (80, 24)
+PASSED = "Orla's player (Alice) ends the turn"
+
+
+def acting(app: TableApp) -> str:
+    current = app.table.session.state.current
+    return current.name if current is not None else ""
+
+
+async def test_a_player_ends_their_own_turn_and_the_gm_takes_it_back(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    alice = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with alice.run_test(size=SMALL, notifications=True) as pilot:
+        await until(pilot, lambda: "Orla" in screen_text(alice), "Alice's screen")
+        await pilot.press("n")
+        await until(pilot, lambda: acting(alice) == "Brak", "Brak's turn")
+        await until(pilot, lambda: PASSED in screen_text(alice), "the log says whose n it was")
+    gm = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with gm.run_test(size=SMALL, notifications=True) as pilot:
+        await until(pilot, lambda: PASSED in screen_text(gm), "the GM's log shows it")
+        await pilot.press("u")
+        await until(pilot, lambda: acting(gm) == "Orla", "the GM took it back")
+        assert PASSED not in screen_text(gm)
+
+
+async def test_a_player_whose_combatant_does_not_act_is_told_why(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    table.assign("Alice", frozenset({table.session.state.combatants[1].id}))  # Brak only
+    alice = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with alice.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("n")
+        await burst_handled(pilot)
+        said = "It is Orla's turn, not yours: n ends your own turn when it comes"
+        await until(pilot, lambda: said in screen_text(alice), "why not")
+        assert acting(alice) == "Orla"
+
+
+async def test_the_gm_turns_players_passing_off_in_the_seats_dialog(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    gm = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with gm.run_test(size=SMALL) as pilot:
+        await pilot.press("w")
+        await until(pilot, lambda: "players end their own turn: on" in screen_text(gm))
+        await pilot.press("p")
+        await until(pilot, lambda: "players end their own turn: off" in screen_text(gm))
+    assert not table.settings.players_pass
+    alice = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with alice.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("n")
+        await burst_handled(pilot)
+        await until(pilot, lambda: PASSING_OFF in screen_text(alice), "the setting said")
+        assert acting(alice) == "Orla"
+
+
+def test_a_turn_with_a_result_waiting_is_not_ended_by_its_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    session, ids = encounter()
+    alice = Viewer(role="player", name="Alice", assigned=frozenset({ids["Orla"]}))
+    assert passing.up_next(session.state) == session.state.combatant(ids["Brak"])
+    # Whatever a roll leaves waiting, as the system words it (the d key applies it).
+    monkeypatch.setattr(session.system, "pending", lambda state: "2 wounds on Goblin")
+    with pytest.raises(Rejected, match=r"2 wounds on Goblin: apply it \(d\) before ending"):
+        session.execute(PassTurn(ids["Orla"], "Alice"), viewer=alice)
+    assert session.state.current_id == ids["Orla"]
