@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from rules import passing
 from rules.commands import PassTurn, RollDice
 from rules.encounter import Encounter, Event
 from rules.errors import Rejected
@@ -25,6 +26,7 @@ from rules.outcome import Outcome
 from rules.system import RuleSystem
 from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids
 from tracker.screens.encounter_keys.roles import may_use
+from tracker.serve import alerts
 from tracker.serve.limits import TOO_FAST, Bucket, command_limit
 from tracker.serve.links import Link, Links
 from tracker.session import Change, EncounterSession, Subscriber
@@ -74,6 +76,11 @@ class Seat:
     muted: bool = False
     # The commands (rolls) it may still give now; the GM's are not counted.
     commands: Bucket = field(default_factory=command_limit)
+    # Turn alerts (tracker/serve/alerts.py): the seat's own say (b), how it is told (its
+    # channel's; None: a seat with no terminal of its own), and what it was told last.
+    alerts: bool = True
+    alert: Callable[[str], None] | None = None
+    alerted: tuple[passing.News, str, int] | None = None
 
     @property
     def remote(self) -> bool:
@@ -103,6 +110,8 @@ class Table:
 
     def join(self, role: Role, name: str, peer: str = "local", **kw: Any) -> Seat:
         seat = Seat(next(self._ids), role, name, peer, **kw)
+        if role == "player":  # the turn it joins on is told by its header, not an alert
+            seat.alerted = self._news(self._seen(), seat)
         self.seats[seat.id] = seat
         self._tell_watchers(f"{name} joined ({role}, {peer})" if peer != "local" else "")
         return seat
@@ -175,6 +184,27 @@ class Table:
             self._public_state = follow(history.in_effect(), history.state, hidden)[1]
         return self._public_state
 
+    def _alert(self) -> None:
+        """Alert each player's seat whose news changed, once for the turn that brings it
+        (tracker/serve/alerts.py)."""
+        players = [s for s in self.seats.values() if s.role == "player" and s.view is None]
+        if not players:
+            return
+        state = self._seen()
+        for seat in players:
+            key = self._news(state, seat)
+            if key == seat.alerted:
+                continue
+            seat.alerted = key
+            if key is None or seat.alert is None or not (seat.alerts and self.settings.alerts):
+                continue
+            seat.alert(alerts.words(key[0], state.name_of(key[1])))
+
+    def _news(self, state: Encounter, seat: Seat) -> tuple[passing.News, str, int] | None:
+        """A player's turn news as a key (what, whose, which round): told when it changes."""
+        found = passing.news(state, self.assigned.get(seat.name, frozenset()))
+        return (found[0], found[1].id, state.round) if found is not None else None
+
     def subscribe_public(self, subscriber: Subscriber) -> Callable[[], None]:
         self._public.append(subscriber)
         return lambda: self._public.remove(subscriber)
@@ -201,6 +231,7 @@ class Table:
             # out anyway, would read it.
             after = change.before if change.kind == "undone" else state
             pairs = follow(change.happened(), after, frozenset(self._hidden))[0]
+        self._alert()  # a player's turn, or theirs next: their seat is told once
         if not self._public:
             return
         # Worked out once for every player and spectator: they all see the same.
