@@ -93,6 +93,6 @@ async def test_the_gms_header_says_the_table_is_served_and_the_seats_in(tmp_path
     table = table_at(tmp_path / "cellar.fight")
     gm = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
     async with gm.run_test(size=(80, 24)) as pilot:
-        await until_shown(pilot, lambda: "served: 0 seats in" in screen_text(gm))
+        await until_shown(pilot, lambda: "served, 0 seats in" in screen_text(gm))
         table.join("player", "Alice", "127.0.0.1:5000", close=lambda why: None)
-        await until_shown(pilot, lambda: "served: 1 seat in" in screen_text(gm))
+        await until_shown(pilot, lambda: "served, 1 seat in" in screen_text(gm))

@@ -12,10 +12,11 @@ from rules import passing
 from rules.commands import PassTurn
 from rules.errors import Rejected
 from rules.visibility import Viewer
-from tests.app.support import burst_handled, until
+from tests.app.support import burst_handled, keys_of, until
 from tests.screen import screen_text
-from tests.serve.serve_helpers import encounter
+from tests.serve.serve_helpers import Client, encounter, serve
 from tests.serve.serve_helpers import table as table_at
+from tests.serve.serve_helpers import until as until_held
 from tracker.serve.app import TableApp
 from tracker.serve.seats import PASSING_OFF
 
@@ -84,3 +85,45 @@ def test_a_turn_with_a_result_waiting_is_not_ended_by_its_player(
     with pytest.raises(Rejected, match=r"2 wounds on Goblin: apply it \(d\) before ending"):
         session.execute(PassTurn(ids["Orla"], "Alice"), viewer=alice)
     assert session.state.current_id == ids["Orla"]
+
+
+async def test_the_gm_hands_combatants_to_a_player_not_in_yet(tmp_path: Path) -> None:
+    served = await serve(tmp_path, more=("Cara",))
+    try:
+        served.table.door = "Serving on 127.0.0.1:2222 · host key SHA256:abc"
+        gm = await Client.join(served, "gm")
+        gm.type("w")
+        await until_held(lambda: "Seats at the table" in gm.text())
+        await until_held(lambda: "Cara" in gm.text() and "not in yet" in gm.text())
+        assert "Serving on 127.0.0.1:2222" in gm.text()  # the start-up notice, kept
+        gm.type("\x1b[B\x1b[B")  # down to Cara (the GM's seat; Alice, Cara: not in yet)
+        gm.type("a")
+        await until_held(lambda: "Cara acts for" in gm.text())
+        gm.type("\t \r")  # Brak: yes
+        brak = served.ids["Brak"]
+        await until_held(lambda: served.table.assigned.get("Cara") == {brak})
+        cara = await Client.join(served, "cara")
+        seat = cara.seat
+        assert seat is not None and served.table.viewer(seat).assigned == {brak}
+        await until_held(lambda: "Cara" in gm.text() and gm.text().count("not in yet") == 1)
+        await cara.close()
+        await gm.close()
+    finally:
+        served.server.close()
+        await served.server.wait_closed()
+
+
+async def test_the_gm_gives_combatants_to_a_player_by_name(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    gm = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with gm.run_test(size=SMALL) as pilot:
+        await pilot.press("w", "g")
+        await until(pilot, lambda: "Give combatants to a player" in screen_text(gm))
+        await pilot.press(*keys_of("dora"), "enter")
+        await until(pilot, lambda: "dora acts for" in screen_text(gm), "the assign dialog")
+        await pilot.press("tab", "space", "enter")
+        brak = table.session.state.combatants[1].id
+        await until(pilot, lambda: table.assigned.get("dora") == {brak}, "Brak given")
+        await until(pilot, lambda: "not in yet" in screen_text(gm), "her row")
+    dora = table.join("player", "Dora")  # she joins by the table password, as "Dora"
+    assert table.viewer(dora).assigned == {brak}  # a name is a name, whatever its case

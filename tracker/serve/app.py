@@ -227,7 +227,7 @@ class TableApp(TrackerApp):
         viewer = self.table.viewer(self.seat)
         if viewer.is_gm:
             seats = sum(1 for seat in self.table.seats.values() if seat.remote)
-            return Text(f"⇄ served: {seats} seat{'' if seats == 1 else 's'} in (w)", style="dim")
+            return Text(f"⇄ served, {seats} seat{'' if seats == 1 else 's'} in", style="dim")
         if viewer.role != "player":
             return None
         found = passing.news(state, viewer.assigned)

@@ -95,6 +95,10 @@ class Table:
         self.seats: dict[int, Seat] = {}
         self.assigned: dict[str, frozenset[str]] = {}  # player name -> combatant ids
         self.settings = Settings()
+        # Players expected at the table (the players file's): the seats dialog lists those
+        # not in yet, to hand combatants to before they join.
+        self.expected: list[str] = []
+        self.door = ""  # where the table is served: the seats dialog says it again
         self._ids = itertools.count(1)
         self._public: list[Subscriber] = []
         self._watchers: list[Callable[[str], None]] = []
@@ -139,8 +143,24 @@ class Table:
         return next((s for s in self.seats.values() if s.name.casefold() == folded), None)
 
     def assign(self, player: str, ids: frozenset[str]) -> None:
+        """``player`` acts for ``ids``, seated or not yet (they get them on joining)."""
+        for other in [name for name in self.assigned if name.casefold() == player.casefold()]:
+            del self.assigned[other]  # one name, whatever its case
         self.assigned[player] = ids
         self._tell_watchers("")
+
+    def absent(self) -> list[str]:
+        """The players expected, or given combatants, who have no seat now (by name)."""
+        seated = {seat.name.casefold() for seat in self.seats.values()}
+        links = [link.name for link in self.links if link.role == "player"]
+        names = dict.fromkeys([*self.expected, *links, *self.assigned])
+        return [name for name in names if name.casefold() not in seated]
+
+    def spelled(self, name: str) -> str:
+        """``name`` as a seat, an expected player or an assignment spells it (names are
+        compared without case), else as given."""
+        known = [s.name for s in self.seats.values() if s.role == "player"] + self.absent()
+        return next((k for k in known if k.casefold() == name.casefold()), name)
 
     def change(self, **settings: bool) -> None:
         """Change the table's settings (``Settings``' names), telling the seats dialog."""
@@ -155,9 +175,16 @@ class Table:
             return GM
         if seat.role == "spectator":
             return SPECTATOR
-        return Viewer(
-            role="player", name=seat.name, assigned=self.assigned.get(seat.name, frozenset())
-        )
+        return Viewer(role="player", name=seat.name, assigned=self.assigned_to(seat.name))
+
+    def assigned_to(self, player: str) -> frozenset[str]:
+        """The combatants ``player`` acts for (handed to their name in any case: a player
+        who joins as "Dora" gets what the GM gave "dora")."""
+        found = self.assigned.get(player)
+        if found is None:
+            folded = player.casefold()
+            found = next((v for k, v in self.assigned.items() if k.casefold() == folded), None)
+        return found or frozenset()
 
     def watch(self, callback: Callable[[str], None]) -> Callable[[], None]:
         """Be told when a seat joins or leaves (with a line saying so), or assignments change."""
@@ -202,7 +229,7 @@ class Table:
 
     def _news(self, state: Encounter, seat: Seat) -> tuple[passing.News, str, int] | None:
         """A player's turn news as a key (what, whose, which round): told when it changes."""
-        found = passing.news(state, self.assigned.get(seat.name, frozenset()))
+        found = passing.news(state, self.assigned_to(seat.name))
         return (found[0], found[1].id, state.round) if found is not None else None
 
     def subscribe_public(self, subscriber: Subscriber) -> Callable[[], None]:

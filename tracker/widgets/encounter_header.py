@@ -103,7 +103,7 @@ class EncounterHeader(Static):
         """A served table's line for this seat (the seats in, the player's turn), if any."""
         app = self.app
         line = app.table_line(state) if isinstance(app, TableLine) else None
-        return [Part(line, NEEDED)] if line else []
+        return [Part(line, NEEDED if line.style != "dim" else USUAL)] if line else []
 
     def refresh_table(self) -> None:
         """The table changed (a seat came or went, a setting): its line drawn again."""
