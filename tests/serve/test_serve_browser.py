@@ -25,6 +25,7 @@ from rules.commands import NextTurn
 from tests.serve.serve_helpers import LIMIT, SECRET, roll, roll_logged, roll_title, until
 from tests.serve.terminal import Terminal
 from tests.serve.web_helpers import WebServed, seat_of, serve_web
+from tracker.serve.seats import Seat
 
 CHROMIUM = os.environ.get("TRACKER_CHROMIUM", "/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
@@ -150,17 +151,23 @@ async def screen(tools: DevTools, size: tuple[int, int]) -> str:
     return terminal.text()
 
 
+async def sit_down(web: WebServed, tools: DevTools, url: str) -> Seat:
+    """Alice's seat, once the page at her link has sat down and its app runs."""
+    await tools.call("Page.navigate", url=url)
+    await until(lambda: seat_of(web, "Alice") is not None)
+    seat = seat_of(web, "Alice")
+    assert seat is not None
+    await until(lambda: seat.app is not None and seat.app.is_running)
+    return seat
+
+
 async def test_a_player_joins_from_a_link_in_chromium(tmp_path: Path) -> None:
     web: WebServed = await serve_web(tmp_path)
     served = web.served
     try:
         url = web.url(web.link())
         async with chromium(tmp_path / "profile") as tools:
-            await tools.call("Page.navigate", url=url)
-            await until(lambda: seat_of(web, "Alice") is not None)
-            seat = seat_of(web, "Alice")
-            assert seat is not None
-            await until(lambda: seat.app is not None and seat.app.is_running)
+            seat = await sit_down(web, tools, url)
             size = tuple(seat.app.size)  # type: ignore[union-attr]  # what the page's terminal fits
             assert size[0] > 40 and size[1] > 10
 
@@ -218,11 +225,7 @@ async def test_a_browser_seat_flashes_its_title_and_notifies_its_turn(tmp_path: 
         url = web.url(web.link())
         async with chromium(tmp_path / "profile") as tools:
             await tools.call("Page.addScriptToEvaluateOnNewDocument", source=NOTIFICATIONS)
-            await tools.call("Page.navigate", url=url)
-            await until(lambda: seat_of(web, "Alice") is not None)
-            seat = seat_of(web, "Alice")
-            assert seat is not None
-            await until(lambda: seat.app is not None and seat.app.is_running)
+            await sit_down(web, tools, url)
             plain = await tools.evaluate("document.title")
             assert plain == "Alice at the table"
             for _ in range(4):  # round to Orla, Alice's, again
