@@ -13,12 +13,13 @@ from rules.commands import PassTurn
 from rules.errors import Rejected
 from rules.visibility import Viewer
 from tests.app.support import burst_handled, keys_of, until
+from tests.picks import a_system, has_turn_order
 from tests.screen import screen_text
 from tests.serve.serve_helpers import Client, encounter, serve
 from tests.serve.serve_helpers import table as table_at
 from tests.serve.serve_helpers import until as until_held
 from tracker.serve.app import TableApp
-from tracker.serve.seats import PASSING_OFF
+from tracker.serve.seats import PASSING_OFF, Table
 
 SMALL = (80, 24)
 PASSED = "Orla's player (Alice) ends the turn"
@@ -127,3 +128,19 @@ async def test_the_gm_gives_combatants_to_a_player_by_name(tmp_path: Path) -> No
         await until(pilot, lambda: "not in yet" in screen_text(gm), "her row")
     dora = table.join("player", "Dora")  # she joins by the table password, as "Dora"
     assert table.viewer(dora).assigned == {brak}  # a name is a name, whatever its case
+
+
+async def test_a_player_in_a_system_played_in_rounds_is_told_the_gm_ends_them(
+    tmp_path: Path,
+) -> None:
+    session, ids = encounter(tmp_path / "rounds.fight", a_system(lambda n: not has_turn_order(n)))
+    table = Table(session)
+    table.assign("Alice", frozenset({ids["Orla"]}))
+    before = len(session.history.records)
+    alice = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with alice.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("n")
+        await burst_handled(pilot)
+        said = "plays in rounds: the GM ends the round"
+        await until(pilot, lambda: said in screen_text(alice), "why not")
+    assert len(session.history.records) == before

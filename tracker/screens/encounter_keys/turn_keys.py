@@ -70,8 +70,11 @@ class TurnKeys(Area):
         """A player's n: their own combatant's turn ends, at once (nothing is asked: what
         would be asked is refused in one line, rules.passing); anything else says why not."""
         current = self.state.current
+        system = self.session.system
         if over:
             self.notify(OVER, severity="warning", markup=False)
+        elif not system.uses_turn_order:
+            self.notify(f"{system.title} plays in rounds: the GM ends the round", markup=False)
         elif current is None:
             self.notify("Nobody's turn is on: n ends your own turn when it comes", markup=False)
         else:
