@@ -23,12 +23,13 @@ from rules.encounter import Encounter
 from rules.history import History
 from tracker import storage
 from tracker.app import TrackerApp
+from tracker.fit import Part
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import key_label
 from tracker.serve.driver import Channel, ChannelDriver, drawn
 from tracker.serve.limits import Fair
 from tracker.serve.seats import Seat, SeatSession, Table
-from tracker.widgets.encounter_header import EncounterHeader
+from tracker.widgets.encounter_header import NEEDED, USUAL, EncounterHeader
 
 
 class TableCommands(Provider):
@@ -221,25 +222,26 @@ class TableApp(TrackerApp):
             for header in screen.query(EncounterHeader):
                 header.refresh_table()
 
-    def table_line(self, state: Encounter) -> Text | None:
+    def table_line(self, state: Encounter) -> Part | None:
         """The header's line for this seat (``EncounterHeader``): the GM's, that the table
-        is served and how many seats are in; a player's, their turn or that it comes next."""
+        is served and how many seats are in (it gives way first when the header is full); a
+        player's, their turn or that it comes next (never cut)."""
         viewer = self.table.viewer(self.seat)
         if viewer.is_gm:
             seats = sum(1 for seat in self.table.seats.values() if seat.remote)
-            return Text(f"⇄ served, {seats} seat{'' if seats == 1 else 's'} in", style="dim")
+            said = f"⇄ served, {seats} seat{'' if seats == 1 else 's'} in"
+            return Part(Text(said, style="dim"), USUAL)
         if viewer.role != "player":
             return None
         found = passing.news(state, viewer.assigned)
         if found is None:
             return None
         what, who = found
-        if what == "your turn":
-            ends = " (n ends it)" if self.table.settings.players_pass else ""
-            return Text.assemble(
-                ("★ Your turn: ", "bold reverse"), (who.name, "bold reverse"), ends
-            )
-        return Text.assemble(("Up next: ", "bold"), (who.name, "bold"))
+        if what == "up next":
+            return Part(Text.assemble(("Up next: ", "bold"), (who.name, "bold")), NEEDED)
+        ends = " (n ends it)" if self.table.settings.players_pass else ""
+        turn = "bold reverse"
+        return Part(Text.assemble(("★ Your turn: ", turn), (who.name, turn), ends), NEEDED)
 
     def action_alerts(self) -> None:
         """A player's own say over the turn alerts (the bell and the desktop notification)."""

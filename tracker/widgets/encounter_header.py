@@ -66,7 +66,7 @@ def header_parts(
 class TableLine(Protocol):
     """An app serving a table (tracker.serve.app): what its header adds, for the seat."""
 
-    def table_line(self, state: Encounter) -> Text | None: ...
+    def table_line(self, state: Encounter) -> Part | None: ...
 
 
 class EncounterHeader(Static):
@@ -102,8 +102,8 @@ class EncounterHeader(Static):
     def _table_part(self, state: Encounter) -> list[Part]:
         """A served table's line for this seat (the seats in, the player's turn), if any."""
         app = self.app
-        line = app.table_line(state) if isinstance(app, TableLine) else None
-        return [Part(line, NEEDED if line.style != "dim" else USUAL)] if line else []
+        part = app.table_line(state) if isinstance(app, TableLine) else None
+        return [part] if part is not None else []
 
     def refresh_table(self) -> None:
         """The table changed (a seat came or went, a setting): its line drawn again."""
