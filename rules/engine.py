@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import msgspec
 from msgspec import structs
 
-from rules import initiative, passing, plain_dice
+from rules import initiative, plain_dice
 from rules.bounds import (
     COMBATANTS,
     CONDITIONS,
@@ -67,6 +67,7 @@ from rules.events import (
     TurnPassed,
 )
 from rules.logline import LogEntry, Span, spans
+from rules.passing import passed
 from rules.registry import get_system
 from rules.text import inert, inert_value
 from rules.visibility import mentions
@@ -139,8 +140,6 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
     match command:  # the commonest first: a turn passed
         case NextTurn():
             return _next_turn(state)
-        case PassTurn():  # a player's own turn ended, then passed as NextTurn passes it
-            return [passing.passed(state, command), *_next_turn(state)]
         case AddCombatant():
             return _add_all(state, (command,), dice)
         case AddCombatants(members=members, together=together):
@@ -189,6 +188,8 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
                 raise Rejected("Nothing is waiting to be applied")
             involved = tuple(sorted(mentions(state.last_roll))) if state.last_roll else ()
             return [ConsequenceDiscarded(what, involved)]
+        case PassTurn():  # a player's own turn ended, then passed as NextTurn passes it
+            return [passed(state, command), *_next_turn(state)]
         case RollDice():
             return [plain_dice.rolled(command.notation, dice, by=command.by, hidden=command.hidden)]
         case ChangeTrack():
