@@ -15,20 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from typing import NamedTuple
 
+from rules.budget import Band, Budget
+from rules.encounter import Encounter
 from rules.forecast import Report, wilson
+from rules.registry import get_system
 
-
-class Band(StrEnum):
-    """From least to most dangerous (their order is the enum's)."""
-
-    TRIVIAL = "trivial"
-    EASY = "easy"
-    HARD = "hard"
-    DEADLY = "deadly"
-
+__all__ = ["Band", "Budget", "band", "difficulty_line", "lines"]
 
 BANDS = tuple(Band)
 
@@ -184,3 +178,32 @@ def difficulty_line(report: Report, party: str | None = None) -> str:
             return "Difficulty: no fights played"
         return "Difficulty: no party side (a side named party or heroes, or one not foes)"
     return line_of(d)
+
+
+def _why(d: Difficulty) -> str:
+    """The chance (or both) behind the simulation's band, in a few words."""
+    why = [f"the party wins {_pc(d.win)}"] if by_win(d.win) == d.band else []
+    if by_drop(d.drop) == d.band:
+        why.append(f"a hero drops in {_pc(d.drop)}")
+    return ", ".join(why)
+
+
+def disagreement(budget: Budget, d: Difficulty) -> str:
+    """ "" when the table and the simulation agree; else what each says and why the
+    simulation says it: "XP says easy; the simulation: deadly, a hero drops in 62%"."""
+    if budget.band == d.band:
+        return ""
+    return f"XP says {budget.says}; the simulation: {d.band.value}, {_why(d)}"
+
+
+def lines(state: Encounter, report: Report) -> tuple[str, ...]:
+    """What the GM reads of a prepared fight: the difficulty line, and where the system has an
+    XP budget, its lines and, when it disagrees with the simulation, what each says."""
+    d = read(report)
+    if d is None:
+        return (difficulty_line(report),)
+    budget = get_system(state.system).xp_budget(state, d.party)
+    if budget is None:
+        return (line_of(d),)
+    differs = disagreement(budget, d)
+    return (line_of(d), *budget.lines, *((differs,) if differs else ()))

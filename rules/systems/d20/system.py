@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.budget import Budget
 from rules.errors import Rejected
 from rules.system import (
     LAST_ROLL,
@@ -28,6 +29,7 @@ from rules.system import (
 
 from . import (
     apply,
+    budget,
     decide,
     economy,
     encounter_odds,
@@ -272,6 +274,9 @@ class GenericD20(RuleSystem):
 
     def out_of_fight(self, state: Encounter, combatant: Combatant[Any]) -> str:
         return out_word(combatant)
+
+    def xp_budget(self, state: Encounter, party: str) -> Budget | None:
+        return budget.xp_budget(state, party)
 
     def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
         sheet = sheet_of(combatant)
