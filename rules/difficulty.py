@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rules.budget import Band, Budget
 from rules.encounter import Encounter
@@ -148,13 +148,11 @@ def read(report: Report, party: str | None = None) -> Difficulty | None:
 
 
 def _pc(p: float) -> str:
-    """A chance as a whole percent, never 0% or 100% for what is merely rare or likely."""
-    whole = round(p * 100)
-    if whole == 0 and p > 0:
-        return "<1%"
-    if whole == 100 and p < 1:
-        return ">99%"
-    return f"{whole}%"
+    """A chance as a whole percent, rounded down (the edges are whole percents, so a chance
+    shown is on the side of an edge its band is: a drop chance of 4.9% reads 4%, trivial),
+    and never 0% for what is merely rare."""
+    whole = math.floor(p * 100 + 1e-9)
+    return "<1%" if whole == 0 and p > 0 else f"{whole}%"
 
 
 def line_of(d: Difficulty) -> str:
@@ -164,7 +162,8 @@ def line_of(d: Difficulty) -> str:
     who = f" ({name} {_pc(d.likeliest_drop)})" if name else ""
     party = d.party if len(d.party) <= NAME_WIDTH else d.party[: NAME_WIDTH - 1] + "…"
     return (
-        f"{d.band.value.capitalize()}: {party} wins {_pc(d.win)}, "
+        f"{d.band.value.capitalize()}: {party} {'wins' if party == 'party' else 'win'} "
+        f"{_pc(d.win)}, "
         f"a hero drops in {_pc(d.drop)}{who}, ~{d.rounds:.1f} rounds"
     )
 
@@ -207,3 +206,18 @@ def lines(state: Encounter, report: Report) -> tuple[str, ...]:
         return (line_of(d),)
     differs = disagreement(budget, d)
     return (line_of(d), *budget.lines, *((differs,) if differs else ()))
+
+
+def as_json(d: Difficulty, said: Sequence[str]) -> dict[str, Any]:
+    """A difficulty for a program: its band, chances, runs and the lines a GM reads."""
+    return {
+        "band": d.band.value,
+        "settled": d.certain,
+        "party": d.party,
+        "runs": d.runs,
+        "win": round(d.win, 4),
+        "drop": round(d.drop, 4),
+        "likeliest": {"name": d.likeliest, "drop": round(d.likeliest_drop, 4)},
+        "rounds": round(d.rounds, 3),
+        "lines": list(said),
+    }
