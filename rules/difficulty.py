@@ -101,6 +101,17 @@ def party_of(sides: Iterable[str]) -> str | None:
     return next((s for s in names if s.casefold() not in FOE_SIDES), None)
 
 
+def unready(state: Encounter) -> str:
+    """Why ``state`` has no difficulty to work out yet ("" when it has): no party, no foes."""
+    sides = list(dict.fromkeys(c.side for c in state.combatants))
+    party = party_of(sides)
+    if party is None:
+        return "Difficulty: no party yet (a side named party or heroes, or one not foes)"
+    if len(sides) < 2:
+        return "Difficulty: no foes yet"
+    return ""
+
+
 def counts(report: Report, party: str) -> Counts:
     """The counts of ``report`` for the side ``party``."""
     wins = next((s.wins for s in report.sides if s.side == party), 0)

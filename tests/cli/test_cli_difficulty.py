@@ -75,3 +75,27 @@ def test_the_batches_split_over_workers_give_the_same_report() -> None:
         shared = run_difficulty(state, seed=5, runs=300, workers=workers, progress=told.append)
     assert shared == run_difficulty(state, seed=5, runs=300)
     assert told == sorted(told) and told[-1] == shared.runs
+
+
+def test_tracker_new_opens_the_app_asking_for_the_difficulty_and_open_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tracker import cli, launch
+    from tracker.app import TrackerApp
+
+    made: list[TrackerApp] = []
+
+    def run(app: TrackerApp) -> int:
+        made.append(app)
+        assert app.session is not None
+        app.session.close()
+        return 0
+
+    monkeypatch.setattr(launch, "_run", run)
+    stem = every_demo(plays_solo)[0]
+    system = DEMOS[stem]().state.system
+    saves = ["--saves", str(tmp_path), "--library", str(tmp_path / "lib")]
+    assert cli.main([*saves, "new", "--system", system, "--name", "Ambush"]) == 0
+    save = ROOT / "saves" / f"{stem}{storage.SUFFIX}"
+    assert cli.main([*saves, "open", str(save)]) == 0
+    assert [app.difficulty_at_start for app in made] == [True, False]
