@@ -16,8 +16,8 @@ from rules.dice import SeededDice
 from rules.difficulty import BANDS
 from rules.encounter import Encounter
 from rules.history import History
-from tests.app.support import from_palette, until
-from tests.picks import a_demo, plays_solo
+from tests.app.support import from_palette, make_app, until
+from tests.picks import a_demo, every_demo, plays_solo
 from tests.screen import screen_text
 from tracker import storage
 from tracker.app import TrackerApp
@@ -57,8 +57,9 @@ def banded(text: str) -> bool:
     return any(f"{band.value.capitalize()}: " in text for band in BANDS)
 
 
-async def test_d_shows_the_fights_difficulty_line_and_esc_closes(tmp_path: Path) -> None:
-    app = app_on(tmp_path)
+@pytest.mark.parametrize("stem", every_demo(plays_solo))
+async def test_d_shows_the_fights_difficulty_line_and_esc_closes(tmp_path: Path, stem: str) -> None:
+    app = app_on(tmp_path, storage.read(ROOT / "saves" / f"{stem}{storage.SUFFIX}"))
     records = len(app.session.history.records) if app.session else 0
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("D")
@@ -178,3 +179,14 @@ async def test_a_new_encounter_notifies_its_difficulty(tmp_path: Path) -> None:
         await until(pilot, lambda: banded(notices()), "the difficulty notice")
         assert notices().startswith("Difficulty: ")
         assert not app.screen.query("#difficulty-notice")  # the hidden line is gone
+
+
+async def test_d_on_a_fight_with_nobody_yet_says_so_without_a_run(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(app.screen, DifficultyScreen), "the dialog")
+        await until(pilot, lambda: line_of(app).status == "done", "the line")
+        assert "Difficulty: no party yet" in screen_text(app)
+        assert line_of(app).processes is None  # nothing was played: no workers started
+        await pilot.press("escape")
