@@ -201,3 +201,8 @@ def xp_budget(state: Encounter, party: str) -> Budget | None:
     if left:
         lines.append(f"({left} left out: no level or challenge rating in Challenge or level)")
     return Budget(says, BANDS_2014[step], tuple(lines))
+
+
+def budget_hook(system: object, state: Encounter, party: str) -> Budget | None:
+    """``RuleSystem.xp_budget`` for Generic d20 (its class takes it as a method)."""
+    return xp_budget(state, party)
