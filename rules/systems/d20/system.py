@@ -40,6 +40,7 @@ from . import (
     turn_edges,
     uses,
 )
+from .budget import budget_hook
 from .condition_names import SPELLINGS, condition_note
 from .events import (
     EXTRA,
@@ -182,6 +183,7 @@ class GenericD20(RuleSystem):
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
     uses_turn_order = True
+    xp_budget = budget_hook  # the 2014 and 2024 XP tables beside the difficulty
     has_odds = True
     solo_policies = solo.POLICIES
     damage_unit = "hit points"
