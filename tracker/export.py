@@ -28,6 +28,7 @@ from rules.registry import get_system
 from rules.text import inert, inert_document, inert_value
 from rules.visibility import follow, hidden_ids
 from tracker import storage
+from tracker.turn_clock import history_turns, took, took_line
 
 EXPORT_VERSION = 1
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
@@ -128,6 +129,11 @@ def to_markdown(history: History, gm: bool = False) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"Conditions gained: {gained}; conditions lost: {lost}.", ""]
     lines += [*_outcome_lines(_summary(history, pairs, seen)), ""]
+    timed = took(history_turns(history), seen)
+    if timed:  # who took longest: the turns the clock timed (the app stamps its records)
+        lines += ["Time in turns, the longest first:", ""]
+        lines += [f"- {md(took_line(t))}" for t in timed]
+        lines.append("")
     return inert_document(re.sub(r"\n{3,}", "\n\n", "\n".join(lines)))
 
 
@@ -168,6 +174,16 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "events": events,
         "combatants": [msgspec.to_builtins(c) for c in seen.combatants],
         "outcome": _summary(history, pairs, seen).to_json(),
+        "turn_times": [
+            {
+                "id": t.combatant_id,
+                "name": t.name,
+                "seconds": round(t.total),
+                "turns": t.turns,
+                "longest": round(t.longest),
+            }
+            for t in took(history_turns(history), seen)
+        ],
     }
     # An event's text keeps its lines ("— Round 2 —", then "▶ Mara's turn").
     if gm:

@@ -49,6 +49,8 @@ WORDS = ("round", "next-turn", "x3", "x999", "+effort", "2", ">=", "10", "md", "
 # `:init` and `:order` words (`init roll each`, `order NAME before NAME`, `add X after NAME`).
 WORDS += ("roll", "sort", "each", "before", "after")
 WORDS += ("hidden",)  # `:roll 2d6 hidden`: the GM's secret dice, refused to a player
+# `:init each-round on`, `:clock 2m`, `:clock off`, `:ready NAME when it moves`.
+WORDS += ("each-round", "on", "off", "2m", "90s", "1:30", "when")
 LONG = ("A" * 300, "word " * 400, "9" * 200)
 
 

@@ -91,6 +91,12 @@ def conditions_text(
     return text
 
 
+def held(combatant: Combatant) -> tuple[str, ...]:
+    """Its held turn, shown with its badges: "delaying", "ready: TRIGGER"."""
+    marks = ("delaying",) if combatant.delaying else ()
+    return (*marks, f"ready: {combatant.ready}") if combatant.ready else marks
+
+
 def has_initiative(state: Encounter) -> bool:
     """Whether the pane shows the Init column: once anyone has an initiative."""
     return any(c.initiative is not None for c in state.combatants)
@@ -300,7 +306,7 @@ class CombatantsPane(DataTable[Text]):
             current = combatant.id == state.current_id
             out = system.out_of_fight(state, combatant)
             blocked = bool(out or system.cannot_act(state, combatant))
-            marks = tuple(system.badges(state, combatant))
+            marks = (*held(combatant), *system.badges(state, combatant))
             solo = state.is_solo(combatant)
             # A row depends on these only; an unchanged combatant is the same object.
             # The round only for a condition that counts down.

@@ -34,6 +34,7 @@ from . import (
     forms,
     log,
     solo,
+    surprise,
     turn_edge_forms,
     turn_edge_log,
     turn_edges,
@@ -265,7 +266,17 @@ class GenericD20(RuleSystem):
     # the turn order and who can act
 
     def turn_order(self, state: Encounter) -> tuple[Combatant[Any], ...]:
-        return in_turn(state)
+        order = in_turn(state)
+        if state.round != 1:
+            return order
+        return tuple([c for c in order if not surprise.surprised(state, c)])
+
+    surprise_ways = surprise.WAYS
+
+    def surprise(
+        self, state: Encounter, side: str, way: str, dice: DiceSource
+    ) -> tuple[str, list[Any]]:
+        return surprise.surprise(self, state, side, way, dice)
 
     def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
         return why_not(state, combatant)
@@ -444,6 +455,10 @@ class GenericD20(RuleSystem):
         if isinstance(event, turn_edges.EVENTS):
             return turn_edges.apply(state, event)
         return apply.apply(state, event)
+
+    def reaction_spent(self, state: Encounter, combatant: Combatant[Any]) -> list[Any]:
+        # A readied action is taken with the reaction (its action economy counts it).
+        return decide.reaction(state, D20Reaction(combatant.id, f"readied: {combatant.ready}"))
 
     def turn_passing(
         self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
