@@ -76,6 +76,8 @@ class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
     group: str = ""  # the id of the first of a group added together ("" alone): one roll
     delaying: bool = False  # out of the turn order until it acts (``:delay``, ``:act``)
     ready: Name = ""  # the trigger of a reaction it holds (``:ready``); "" for none
+    # Only in a seat's view: its hit points' band or "hidden" (rules.hp_view); "" exact.
+    hp_shown: str = ""
     sheet: S
 
     def condition(self, name: str) -> Condition | None:

@@ -202,6 +202,8 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
         case SetOption(name=option, value=value):
             if option == "surprise-way":
                 holds.check_way(state, value)
+            if option == "hp-view":
+                holds.check_side(state, value.strip().partition(" ")[2])
             return [*table_options.decide(state.options, option, value)]
         case Surprise(side=side):
             return _surprised(state, holds.decide_surprise(state, side, dice))
@@ -391,6 +393,7 @@ def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
         group=before.group,
         delaying=before.delaying,
         ready=before.ready,
+        hp_shown=before.hp_shown,
         sheet=sheet,
     )
     return [] if after == before else [CombatantEdited(after)]

@@ -88,15 +88,21 @@ def _step_in(state: Encounter, target: Combatant[Any]) -> list[Any]:
 
 def decide_surprise(state: Encounter, side: str, dice: DiceSource) -> list[Any]:
     """A side surprised, as its system says, by the way the table chose."""
+    side = check_side(state, side)
+    system = get_system(state.system)
+    way = way_of(state)
+    effect, events = system.surprise(state, side, way, dice)
+    return [SideSurprised(side, effect), *events]
+
+
+def check_side(state: Encounter, side: str) -> str:
+    """``side`` as one of the encounter's sides; refused in one line when it is none."""
     side = side.strip()
     sides = list(dict.fromkeys(c.side for c in state.combatants))
     if side not in sides:
         known = ", ".join(sides) or "none yet"
         raise Rejected(f"there is no side {side!r} (sides: {known})")
-    system = get_system(state.system)
-    way = way_of(state)
-    effect, events = system.surprise(state, side, way, dice)
-    return [SideSurprised(side, effect), *events]
+    return side
 
 
 def way_of(state: Encounter) -> str:

@@ -8,9 +8,11 @@ event and is read again as it is folded, so a save never holds a value its optio
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
-from msgspec import Struct, structs
+from msgspec import Meta, Struct, structs
 
+from rules.bounds import COMBATANTS
 from rules.errors import Rejected
 from rules.events import OptionSet
 
@@ -27,9 +29,12 @@ class TableOptions(Struct, frozen=True, kw_only=True):
     turn_limit: int = 0  # seconds a turn should take before the clock warns; 0: no limit
     reroll_each_round: bool = False  # everyone's initiative rolled again as a round begins
     surprise_way: str = ""  # one of the system's ``surprise_ways`` ("": its first)
+    # (side, "band" | "hidden"): how a seat sees that side's hit points (rules.hp_view);
+    # a side not listed is shown exactly.
+    hp_views: Annotated[tuple[tuple[str, str], ...], Meta(max_length=COMBATANTS)] = ()
 
 
-NAMES = ("turn-limit", "init-each-round", "surprise-way")
+NAMES = ("turn-limit", "init-each-round", "surprise-way", "hp-view")
 WAY = 20  # characters of a way's name
 
 
@@ -46,6 +51,19 @@ def seconds(text: str) -> int:
     if not 0 <= total <= TURN_LIMIT_MOST:
         raise Rejected(f"a turn's limit is at most {TURN_LIMIT_MOST // 3600} hours")
     return total
+
+
+HP_MODES = ("exact", "band", "hidden")
+
+
+def read_views(views: tuple[tuple[str, str], ...], value: str) -> tuple[tuple[str, str], ...]:
+    """The hit point views with ``value`` ("MODE SIDE") set: exact drops the side's entry."""
+    mode, _, side = value.strip().partition(" ")
+    mode, side = mode.casefold(), side.strip()
+    if mode not in HP_MODES or not side:
+        raise Rejected(f"hit points are shown {', '.join(HP_MODES)}: :hp SIDE MODE")
+    kept = tuple((s, m) for s, m in views if s != side)
+    return kept if mode == "exact" else (*kept, (side, mode))
 
 
 def switch(text: str, name: str) -> bool:
@@ -72,6 +90,8 @@ def read(options: TableOptions, name: str, value: str) -> TableOptions:
             return structs.replace(options, turn_limit=seconds(value))
         case "init-each-round":
             return structs.replace(options, reroll_each_round=switch(value, "init each-round"))
+        case "hp-view":
+            return structs.replace(options, hp_views=read_views(options.hp_views, value))
         case "surprise-way":
             way = value.strip().casefold()
             if not way or len(way) > WAY:
@@ -85,15 +105,19 @@ def decide(options: TableOptions, name: str, value: str) -> list[OptionSet]:
     changed = read(options, name, value)
     if changed == options:
         return []
-    return [OptionSet(name, canonical(changed, name))]
+    mode, _, side = value.strip().partition(" ")
+    said = f"{mode.casefold()} {side.strip()}" if name == "hp-view" else value
+    return [OptionSet(name, canonical(changed, name, said))]
 
 
-def canonical(options: TableOptions, name: str) -> str:
+def canonical(options: TableOptions, name: str, value: str = "") -> str:
     """An option's value as the event keeps it (and the log shows it)."""
     if name == "turn-limit":
         return clock_text(options.turn_limit) if options.turn_limit else "off"
     if name == "surprise-way":
         return options.surprise_way
+    if name == "hp-view":
+        return value
     return "on" if options.reroll_each_round else "off"
 
 
@@ -107,4 +131,8 @@ def described(event: OptionSet) -> str:
         return f"Initiative is {each}"
     if event.name == "surprise-way":
         return f"Surprise is played the {event.value} way"
+    if event.name == "hp-view":
+        mode, _, side = event.value.partition(" ")
+        how = {"exact": "exactly", "band": "as a band", "hidden": "not at all"}.get(mode, mode)
+        return f"Players see the hit points of {side} {how}"
     return f"Option {event.name}: {event.value}"

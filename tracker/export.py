@@ -21,6 +21,7 @@ from rules.engine import describe
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
+from rules.hp_view import shown_stats
 from rules.logline import Line, plural
 from rules.mentions import relabel
 from rules.outcome import Summary, luck_text, outcome, summary
@@ -123,7 +124,7 @@ def to_markdown(history: History, gm: bool = False) -> str:
             md(combatant.name),
             *([initiative_cell(combatant.initiative)] if ranked else []),
             md(combatant.side),
-            *system.sheet_stats(combatant.sheet),
+            *shown_stats(system, combatant),
             md(", ".join(c.name for c in combatant.conditions)),
         ]
         lines.append("| " + " | ".join(cells) + " |")

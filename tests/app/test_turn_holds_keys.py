@@ -9,12 +9,13 @@ from pathlib import Path
 
 from rules.commands import AddCombatant, SetInitiative
 from rules.dice import SeededDice
-from tests.app.line_support import options
+from tests.app.line_support import context, options
 from tests.app.support import fight_of, make_app, until
 from tests.app.test_initiative import WITH_ORDER, line, order, row_of
 from tests.app.test_layout import SMALL
 from tests.screen import screen_text
 from tracker.app import TrackerApp
+from tracker.line_commands.resolve import hint, usage
 
 
 def three(tmp_path: Path) -> TrackerApp:
@@ -88,3 +89,11 @@ def test_the_line_completes_the_new_words(tmp_path: Path) -> None:
     assert options("init each-round o", history) == ["on", "off"]
     assert "2m" in options("clock ", history)
     assert any(o.casefold().startswith("orla") for o in options("delay o", history))
+
+
+def test_help_and_the_hint_list_the_new_commands(tmp_path: Path) -> None:
+    history = three(tmp_path).session.history
+    for name in ("delay", "ready", "act", "clock", "surprise", "hp"):
+        assert usage(context(history), name).startswith(f"{name} ")
+        assert name in hint(":", context(history)).split()
+    assert "each-round on|off" in usage(context(history), "init")

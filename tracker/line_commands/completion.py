@@ -14,7 +14,13 @@ from tracker.line_commands.order import WHERE
 from tracker.line_commands.outcomes import Context
 from tracker.line_commands.resolve import DURATION_WORDS, REPORT_FORMATS, condition_names
 from tracker.line_commands.table import command_names, named_as
-from tracker.line_commands.turns import CLOCK_WORDS, EACH_ROUND, SWITCH, surprise_words
+from tracker.line_commands.turns import (
+    CLOCK_WORDS,
+    EACH_ROUND,
+    SWITCH,
+    hp_words,
+    surprise_words,
+)
 from tracker.line_commands.words import (
     find_combatant_quiet,
     handles,
@@ -143,6 +149,8 @@ def _builtin_options(ctx: Context, name: str, args: Sequence[str], word: str) ->
             return list(CLOCK_WORDS)
         case "surprise", _:
             return surprise_words(ctx, args)
+        case "hp", _:
+            return hp_words(ctx, args)
         case "init", 1 if args[0].casefold() == "roll":
             return ["each", *DICE]
         case "init", 1:

@@ -41,6 +41,7 @@ from tracker.line_commands.turns import (
     act_outcome,
     clock_outcome,
     delay_outcome,
+    hp_outcome,
     ready_outcome,
     surprise_outcome,
 )
@@ -178,6 +179,8 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             return clock_outcome(ctx, words)
         case "surprise":
             return surprise_outcome(ctx, words)
+        case "hp":
+            return hp_outcome(ctx, words)
         case "undo":
             return Undo(_steps(words, "undo"))
         case "redo":

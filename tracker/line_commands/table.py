@@ -45,6 +45,7 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("act", "NAME", "a delayer takes its place and acts now; a readied reaction taken"),
     Builtin("clock", "LIMIT | off", "the turn clock's limit (2m, 90s, 1:30): it only warns"),
     Builtin("surprise", "SIDE | way WAY", "a side surprised as the system says; way: how played"),
+    Builtin("hp", "SIDE exact|band|hidden", "how seats see a side's hit points (the GM: exact)"),
     Builtin("order", "NAME before|after NAME", "move a combatant in the turn order"),
     Builtin("undo", "[N]", "undo N steps (1)"),
     Builtin("redo", "[N]", "redo N steps (1)"),

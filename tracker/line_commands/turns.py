@@ -91,3 +91,22 @@ def surprise_words(ctx: Context, args: Sequence[str]) -> list[str]:
         return []
     sides = list(dict.fromkeys(c.side for c in ctx.state.combatants))
     return [*sides, *([WAY] if ctx.system.surprise_ways else [])]
+
+
+HP_MODES = ("exact", "band", "hidden")
+
+
+def hp_outcome(ctx: Context, words: Sequence[str]) -> Outcome:
+    """``hp SIDE exact|band|hidden``: how seats see that side's hit points."""
+    if len(words) != 2 or words[1].casefold() not in HP_MODES:
+        raise Rejected("usage: hp SIDE exact|band|hidden (quote a side with spaces)")
+    sides = list(dict.fromkeys(c.side for c in ctx.state.combatants))
+    side = next((s for s in sides if s.casefold() == words[0].casefold()), words[0])
+    mode = words[1].casefold()
+    return Execute(SetOption("hp-view", f"{mode} {side}"), f"hp {side} {mode}")
+
+
+def hp_words(ctx: Context, args: Sequence[str]) -> list[str]:
+    if not args:
+        return list(dict.fromkeys(c.side for c in ctx.state.combatants))
+    return list(HP_MODES) if len(args) == 1 else []

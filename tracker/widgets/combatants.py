@@ -21,6 +21,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable
 
 from rules.encounter import Combatant, Encounter
+from rules.hp_view import shown_stats
 from rules.registry import get_system
 from rules.solo import policy_of
 from tracker.fit import Column, fit_columns
@@ -344,7 +345,7 @@ class CombatantsPane(DataTable[Text]):
                 *((Text(ranked, style=style, justify="right"),) if init_column else ()),
                 *((policy,) if solo_column else ()),
                 Text(combatant.side, style=style),
-                *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
+                *(Text(v, style=style) for v in shown_stats(system, combatant)),
                 conditions_text(combatant, marks, condition, badge, out, state.round),
             )
             made[combatant.id] = (depends, rows[combatant.id])

@@ -2,8 +2,9 @@
 
 One small widget, redrawn alone once a second (never the header or the screen). Past the
 limit it only warns: its colour changes and one notification says so; no turn is forced.
-It shows nothing while the turn's start is unknown (an older save, a replay, a turn a
-player may not see).
+It is not shown until a turn's start is known (an older save, a replay, a turn a player may
+not see); once shown it stays, ``⏱ -:--`` for such a turn, so turns do not lay the screen
+out again.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.widgets import Static
 from rules.table_options import clock_text
 
 TICK = 1.0  # seconds between redraws
+UNKNOWN = "⏱ -:--"  # a turn whose start is not known, once the clock is shown
 
 
 def clock_line(elapsed: float, limit: int) -> str:
@@ -52,7 +54,9 @@ class TurnClock(Static):
         self._start, self._limit, self._now, self._who = start, limit, now, who
         if start is None:
             self._stop()
-            self.display = False
+            if self.display:
+                self._show(UNKNOWN)
+                self.set_class(False, "-over")
             return
         if self._timer is None:
             self._timer = self.set_interval(TICK, self.tick)
@@ -65,11 +69,7 @@ class TurnClock(Static):
             return
         elapsed = now - self._start
         over = bool(self._limit) and elapsed > self._limit
-        line = clock_line(elapsed, self._limit)
-        if line != self._shown:
-            # Laid out again only when its width changes: a tick redraws this widget alone.
-            self.update(line, layout=len(line) != len(self._shown))
-            self._shown = line
+        self._show(clock_line(elapsed, self._limit))
         self.set_class(over, "-over")
         if over and self._warned != self._start:
             self._warned = self._start
@@ -81,8 +81,13 @@ class TurnClock(Static):
                 markup=False,
             )
 
+    def _show(self, line: str) -> None:
+        if line != self._shown:
+            # Laid out again only when its width changes: a tick redraws this widget alone.
+            self.update(line, layout=len(line) != len(self._shown))
+            self._shown = line
+
     def _stop(self) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        self._shown = ""
