@@ -206,7 +206,7 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
                 holds.check_side(state, value.strip().partition(" ")[2])
             return [*table_options.decide(state.options, option, value)]
         case Surprise(side=side):
-            return _surprised(state, holds.decide_surprise(state, side, dice))
+            return _surprised(state, holds.decide_surprise(state, side, dice), dice)
         case Delay():
             held = holds.decide_delay(state, command)
             if command.combatant_id != state.current_id or len(state.combatants) < 2:
@@ -468,14 +468,16 @@ def _next_turn(state: Encounter, dice: DiceSource) -> list[Event]:
     return events
 
 
-def _surprised(state: Encounter, events: list[Event]) -> list[Event]:
-    """A surprise's events, and the turn given on when the one acting takes none now."""
+def _surprised(state: Encounter, events: list[Event], dice: DiceSource) -> list[Event]:
+    """A surprise's events, and the turn passed on when the one acting takes none now."""
     after = fold_onto(state, events)
     order = _taking_turns(get_system(state.system), after)
     acting = after.current_id
     if acting is None or not order or any(c.id == acting for c in order):
         return events
-    return [*events, TurnAdvanced(round=after.round, actor_id=order[0].id, previous_id=acting)]
+    if after.round == 1:  # surprise comes as the fight begins: the first in the order acts
+        return [*events, TurnAdvanced(round=1, actor_id=order[0].id, previous_id=acting)]
+    return [*events, *_next_turn(after, dice)]  # as one who left the order on its turn
 
 
 def _taking_turns(system: RuleSystem, state: Encounter) -> list[Combatant]:

@@ -34,7 +34,6 @@ from . import (
     forms,
     log,
     solo,
-    surprise,
     turn_edge_forms,
     turn_edge_log,
     turn_edges,
@@ -100,6 +99,9 @@ from .standing import (
     roll_waits,
     why_not,
 )
+from .surprise import WAYS as SURPRISE_WAYS
+from .surprise import surprise as surprised_side
+from .surprise import surprised
 from .table import ATTACK_TIERS, CONDITIONS, DEATH_TIERS, SAVE_TIERS
 from .turn_edge_events import (
     D20EndOfTurnSave,
@@ -269,14 +271,14 @@ class GenericD20(RuleSystem):
         order = in_turn(state)
         if state.round != 1:
             return order
-        return tuple([c for c in order if not surprise.surprised(state, c)])
+        return tuple([c for c in order if not surprised(state, c)])
 
-    surprise_ways = surprise.WAYS
+    surprise_ways = SURPRISE_WAYS
 
     def surprise(
         self, state: Encounter, side: str, way: str, dice: DiceSource
     ) -> tuple[str, list[Any]]:
-        return surprise.surprise(self, state, side, way, dice)
+        return surprised_side(self, state, side, way, dice)
 
     def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
         return why_not(state, combatant)
