@@ -14,6 +14,7 @@ from tests.app.test_initiative import line
 from tests.app.test_layout import SMALL
 from tests.picks import a_system, keeps_added_order
 from tests.screen import screen_text
+from tracker import storage, turn_clock
 from tracker.app import TrackerApp
 from tracker.export import to_json, to_markdown
 from tracker.screens.encounter import EncounterScreen
@@ -135,8 +136,8 @@ async def test_the_stamps_are_saved_and_the_replay_needs_no_clock(tmp_path: Path
         await line(pilot, "next")
         clock.now += 60
         await line(pilot, "next")
-    records = app.session.history.records
-    again = History.from_records(list(records))
+    saved = storage.read(tmp_path / "cellar.fight")  # the snapshot and its journal
+    assert [r.at for r in saved.applied_in_effect()[-2:]] == [1_000_000.0, 1_000_060.0]
+    again = History.from_records(list(saved.records))  # folded with no clock
     assert again.state == app.session.history.state
-    stamped = [r.at for r in again.applied_in_effect()[-2:]]
-    assert stamped == [1_000_000.0, 1_000_060.0]
+    assert turn_clock.history_turns(again)[-1].seconds == 60

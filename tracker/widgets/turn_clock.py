@@ -49,8 +49,9 @@ class TurnClock(Static):
     def follow(
         self, start: float | None, limit: int, now: Callable[[], float | None], who: str = ""
     ) -> None:
-        """Count from ``start`` (None: hide), against ``limit`` seconds (0: none), by the
-        clock ``now``; ``who``: whose turn, for the warning."""
+        """Count from ``start`` (None: unknown, not shown yet or ``UNKNOWN``), against
+        ``limit`` seconds (0: none), by the clock ``now``; ``who``: whose turn, for the
+        warning."""
         self._start, self._limit, self._now, self._who = start, limit, now, who
         if start is None:
             self._stop()
