@@ -16,6 +16,7 @@ from tests.app.test_layout import SMALL
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.line_commands.resolve import hint, usage
+from tracker.widgets.combatants import CombatantsPane
 
 
 def three(tmp_path: Path) -> TrackerApp:
@@ -61,6 +62,20 @@ async def test_ready_shows_its_trigger_and_act_spends_it(tmp_path: Path) -> None
         await line(pilot, "act bram")
         assert "ready:" not in row_of(app, "Bram")
         assert "Bram takes its readied reaction" in screen_text(app)
+
+
+async def test_a_spends_the_selected_ones_readied_reaction(tmp_path: Path) -> None:
+    app = three(tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await line(pilot, "ready bram when the door opens")
+        pane = app.screen.query_one(CombatantsPane)
+        while pane.selected_id != "c2":
+            await pilot.press("down")
+        await pilot.press("A")
+        await until(pilot, lambda: "ready:" not in row_of(app, "Bram"), "the reaction taken")
+        assert "Bram takes its readied reaction" in screen_text(app)
+        await pilot.press("A")  # nothing held now: one line, nothing changed
+        await until(pilot, lambda: "neither delaying nor" in screen_text(app), "refused")
 
 
 async def test_each_round_rolls_everyone_again_as_a_round_begins(tmp_path: Path) -> None:
