@@ -45,7 +45,9 @@ SUFFIX = ".toml"
 MAX_BYTES = 64 * 1024  # a stat block is a few hundred bytes; this is room for long notes
 MAX_FILES = 2000  # read from one library folder: more than anyone keeps, fewer than a stall
 MAX_TEXT = 2000  # characters of one value (notes, a list of skills)
-TOP = ("name", "system", "kind", "side", "hidden", "notes", "sheet")
+TOP = ("name", "system", "kind", "type", "side", "hidden", "notes", "sheet")
+MAX_TYPE = 40  # characters of a creature type ("humanoid (any race)", "swarm of Tiny beasts")
+OWN, USER = "own", "user"  # where a stat block comes from: a system's own set, the user's
 COUNT = re.compile(r"x(?P<count>[0-9]{1,4})", re.IGNORECASE)  # "x3": three of them
 GROUP = re.compile(rf"(?P<name>.*?\S)\s+{COUNT.pattern}", re.IGNORECASE)  # "Goblin x3"
 
@@ -67,6 +69,10 @@ class Entry:
     fields: tuple[tuple[str, str], ...] = ()
     path: Path | None = None
     bundled: bool = False
+    creature_type: str = ""  # "dragon", "undead": a stat block's type, as the SRD gives it
+    # Where it comes from: a system's own set (``own``), a bundled set of its folder named for
+    # its subfolder (``stat_blocks/srd/``: ``srd``), or the user's library (``user``).
+    source: str = USER
 
     def sheet(self) -> Any:
         system = get_system(self.system)
@@ -103,6 +109,8 @@ class Entry:
             "notes": self.notes,
             "sheet": dict(self.fields),
             "bundled": self.bundled,
+            "type": self.creature_type,
+            "source": self.source,
             "file": str(self.path) if self.path else None,
         }
 
@@ -191,9 +199,11 @@ def parse(text: str, source: str = "stat block") -> Entry:
             raise LibraryError(f"{where}: {system.title} sheets have no field {key!r} ({keys})")
         typed = ("yes" if value else "no") if isinstance(value, bool) else value
         fields.append((key, _text(typed, form[key].label, where)))
+    creature_type = " ".join(_text(data.get("type", ""), "type", at("type"), MAX_TYPE).split())
     entry = Entry(
         name=name,
         system=system.name,
+        creature_type=creature_type,
         side=" ".join(_text(data.get("side", "foes"), "side", at("side"), MAX_NAME).split())
         or "foes",
         notes=_text(data.get("notes", ""), "notes", at("notes")).strip(),
@@ -233,7 +243,11 @@ def read_text(path: Path) -> str:
 
 
 def read(path: Path, bundled: bool = False) -> Entry:
-    return replace(parse(read_text(path), str(path)), path=path, bundled=bundled)
+    entry = replace(parse(read_text(path), str(path)), path=path, bundled=bundled)
+    if bundled:  # its set: the subfolder of ``stat_blocks/`` it is in, or the system's own
+        folder = path.parent.name
+        entry = replace(entry, source=OWN if folder == BUNDLED else folder)
+    return entry
 
 
 @dataclass
@@ -274,11 +288,13 @@ def _files(folder: Path, pattern: str = f"*/*{SUFFIX}") -> list[Path]:
 
 
 def bundled_files() -> list[Path]:
-    """Every system's own stat blocks, by the registry's systems."""
+    """Every system's own stat blocks, by the registry's systems, and the sets bundled in
+    subfolders of its ``stat_blocks/`` (``srd/``)."""
     found = []
     for name in names():
         for folder in import_module(f"{PACKAGE}.{name}").__path__:
             found += _files(Path(folder) / BUNDLED, f"*{SUFFIX}")
+            found += _files(Path(folder) / BUNDLED, f"*/*{SUFFIX}")
     return found
 
 
@@ -321,6 +337,8 @@ def to_toml(entry: Entry) -> str:
     ]
     if entry.kind:
         lines.append(f"kind = {_toml_string(entry.kind)}")
+    if entry.creature_type:
+        lines.append(f"type = {_toml_string(entry.creature_type)}")
     lines.append(f"side = {_toml_string(entry.side)}")
     if entry.hidden:
         lines.append("hidden = true")

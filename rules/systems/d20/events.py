@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from msgspec import Meta, Struct
 
+from rules.bounds import COMBATANTS
+from rules.conditions import Condition
 from rules.logline import Span
 
 from .damage_parts import MAX_PARTS
@@ -36,6 +38,7 @@ class D20Attack(Struct, frozen=True):
     cover: int = 0  # the target's cover: 2 half, 5 three-quarters (added to its AC)
     drain: bool = False  # the damage taken lowers the target's hit point maximum as much
     damage: str = ""  # "1d8+3 slashing + 2d6 fire" for this attack; "": the attacker's sheet's
+    action: str = ""  # the stat block action it makes, by name (actions.py); "": its main attack
 
 
 class D20Apply(Struct, frozen=True):
@@ -59,6 +62,7 @@ class D20SaveEffect(Struct, frozen=True):
     drain: bool = False  # the damage taken lowers each target's hit point maximum as much
     repeat: bool = False  # the condition's target saves again at the end of each of its turns
     usage: str = FREE  # what of the source's turn it spends (the dialog proposes its action)
+    action: str = ""  # the source's stat block action it is, by name (actions.py); "": none
 
 
 class D20DeathSave(Struct, frozen=True):
@@ -189,6 +193,7 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     cover: int = 0  # the target's cover, already in ``ac``
     drain: bool = False
     damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
+    action: str = ""  # the stat block action it was, by name (actions.py); "": none named
 
 
 class SaveRoll(Struct, frozen=True):
@@ -221,6 +226,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     repeat: bool = False  # save ends: again at the end of each of a failed target's turns
     damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
     usage: str = FREE  # what of the source's turn it spent (saves from before: nothing)
+    action: str = ""  # the source's stat block action it was, by name (actions.py); "": none
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -338,6 +344,14 @@ class Held(Struct, frozen=True):
     condition: str
 
 
+class Dropped(Struct, frozen=True):
+    """A condition a failed concentration save lifted, kept for Legendary Resistance to lay
+    again as it turns that failure into a success (uses.py)."""
+
+    held: Held
+    condition: Condition
+
+
 class Waiting(Struct, frozen=True):
     """A concentration save owed after damage."""
 
@@ -367,6 +381,9 @@ class D20State(Struct, frozen=True, tag="d20.state"):
     regenerating: bool = True
     regeneration_off_ids: tuple[str, ...] = ()
     turn: Turn | None = None  # the turn under way's action economy (saves from before: none)
+    # What the last failed concentration save lifted (uses.py: Legendary Resistance lays it
+    # again).
+    dropped: Annotated[tuple[Dropped, ...], Meta(max_length=COMBATANTS)] = ()
 
 
 def sheet_of(combatant: Combatant[Any]) -> D20Sheet:

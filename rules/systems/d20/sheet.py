@@ -1,6 +1,7 @@
 """Generic d20's sheet: hit points (fixed, or dice rolled when the combatant is added),
-Armour Class, one attack, saving throws, damage modifiers, legendary actions, and what a
-fight spends of it (temporary hit points, death saves, concentration, a reaction)."""
+Armour Class, its main attack, a stat block's actions (``actions.py``), saving throws, damage
+modifiers, legendary actions, and what a fight spends of it (temporary hit points, death
+saves, concentration, a reaction)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,16 @@ from rules.forms import Field, choice_value, int_value
 from rules.notation import field as dice_field
 from rules.notation.answer import Odds
 
+from .actions import (
+    MAX_ACTIONS,
+    MAX_NAME,
+    MAX_PER_DAY,
+    D20Action,
+    actions_text,
+    checked_makes,
+    made,
+    parse_actions,
+)
 from .damage_parts import parts_of
 from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
 
@@ -68,6 +79,12 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     attacks_made: tuple[Stamp, ...] = ()  # its action's attacks on the turn under way
     bonus_attack: bool = False  # it makes its attack again as a bonus action (economy.py)
     lair_save: str = ""  # a lair's action as a save for every foe, "dex 15" ("": an attack)
+    # A stat block's actions as the SRD writes them (actions.py): with them, the main attack
+    # above is the first of them that rolls to hit, kept for what reads one attack.
+    actions: Annotated[tuple[D20Action, ...], Meta(max_length=MAX_ACTIONS)] = ()
+    legendary_actions: Annotated[tuple[D20Action, ...], Meta(max_length=MAX_ACTIONS)] = ()
+    reactions: Annotated[tuple[D20Action, ...], Meta(max_length=MAX_ACTIONS)] = ()
+    legendary_resistance: Annotated[int, Meta(ge=0, le=MAX_PER_DAY)] = 0  # uses a day
     reaction_round: int = 0  # the round its reaction was used in (0: never)
     death_successes: int = 0
     death_failures: int = 0
@@ -78,6 +95,22 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     hp_max_lost: int = 0  # taken off ``hp_max`` by a drain until a long rest (drain.py)
     exhaustion: int = 0  # its level, 0 to 6 (exhaustion.py)
     exhaustion_halved: int = 0  # taken off ``hp_max`` by exhaustion 4 or more
+    # What its actions have spent (uses.py): the recharge actions waiting for their d6, the
+    # uses of per-day actions and of Legendary Resistance since its last long rest.
+    recharging: Annotated[
+        tuple[Annotated[str, Meta(max_length=MAX_NAME)], ...], Meta(max_length=MAX_ACTIONS)
+    ] = ()
+    used_today: Annotated[
+        tuple[
+            tuple[
+                Annotated[str, Meta(max_length=MAX_NAME)],
+                Annotated[int, Meta(ge=1, le=MAX_PER_DAY)],
+            ],
+            ...,
+        ],
+        Meta(max_length=MAX_ACTIONS),
+    ] = ()
+    resisted: Annotated[int, Meta(ge=0, le=MAX_PER_DAY)] = 0
 
     @property
     def hero(self) -> bool:
@@ -224,6 +257,33 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
             help="a lair: every foe saves, like Dex 15 (empty: it attacks)",
         ),
         Field(
+            key="actions",
+            label="Actions",
+            kind="text",
+            default=actions_text(sheet.actions),
+            help="Bite: +4, 1d6+2 piercing; Breath: Dex 13 half, 5d6 fire, recharge 5-6",
+        ),
+        Field(
+            key="legendary_actions",
+            label="Legendary actions list",
+            kind="text",
+            default=actions_text(sheet.legendary_actions),
+            help="Tail Attack: Tail; Wing Attack: Dex 22, 2d6+8 bludgeoning, costs 2",
+        ),
+        Field(
+            key="reactions",
+            label="Reactions",
+            kind="text",
+            default=actions_text(sheet.reactions),
+            help="Parry; or one played: Riposte: +5, 1d8+3 piercing",
+        ),
+        Field(
+            key="legendary_resistance",
+            label="Legendary resistance",
+            default=str(sheet.legendary_resistance),
+            help="failed saves it may turn into successes a day",
+        ),
+        Field(
             key="concentrating", label="Concentrating on", kind="text", default=sheet.concentrating
         ),
         Field(key="challenge", label="Challenge or level", kind="text", default=sheet.challenge),
@@ -293,6 +353,9 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         "multiattack": int_value(values, "multiattack", "Multiattack", 1, MAX_MULTIATTACK, 1),
         "bonus_attack": choice_value(values, fields["bonus_attack"]) == "yes",
     }
+    changes["legendary_resistance"] = int_value(
+        values, "legendary_resistance", "Legendary resistance", 0, MAX_PER_DAY, 0
+    )
     lair = values.get("lair_save", lair_save_text(sheet.lair_save))
     if lair.strip() != lair_save_text(sheet.lair_save):
         changes["lair_save"] = parse_lair_save(lair)
@@ -317,6 +380,7 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
     saves = values.get("saves", saves_text(sheet.saves))
     if saves.strip() != saves_text(sheet.saves):
         changes["saves"] = parse_saves(saves)
+    changes.update(_action_lists(values, sheet))
     for key, label in (
         ("resistances", "Resistances"),
         ("vulnerabilities", "Vulnerabilities"),
@@ -326,6 +390,53 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         if raw.strip() != ", ".join(getattr(sheet, key)):
             changes[key] = parse_types(raw, label)
     return structs.replace(sheet, **changes)
+
+
+_LISTS = (
+    ("actions", "Actions"),
+    ("legendary_actions", "Legendary actions list"),
+    ("reactions", "Reactions"),
+)
+
+
+def _action_lists(values: Mapping[str, str], sheet: D20Sheet) -> dict[str, object]:
+    """The action lists typed, checked (what each makes is one of the block's actions), and
+    the main attack and its Multiattack count taken from them when they changed."""
+    lists = {key: getattr(sheet, key) for key, _ in _LISTS}
+    changed = False
+    for key, label in _LISTS:
+        raw = values.get(key, actions_text(lists[key]))
+        if raw.strip() != actions_text(lists[key]):
+            lists[key], changed = parse_actions(raw, label), True
+    if not changed:
+        return {}
+    checked_makes(lists["actions"], "Actions")
+    checked_makes(lists["legendary_actions"], "Legendary actions list", lists["actions"])
+    checked_makes(lists["reactions"], "Reactions", lists["actions"])
+    changes: dict[str, object] = dict(lists)
+    changes.update(main_attack(lists["actions"]))
+    return changes
+
+
+def main_attack(actions: tuple[D20Action, ...]) -> dict[str, object]:
+    """The sheet's one attack and Multiattack count as its actions give them: the first
+    attack (the one a Multiattack makes first, when it has one), and the attacks that
+    Multiattack makes ({} when no action rolls to hit)."""
+    composed = next((a for a in actions if a.makes), None)
+    order = [*(made(actions, composed) if composed else ()), *actions]
+    first = next((a for a in order if a.attack), None)
+    if first is None:
+        return {}
+    attacks = sum(1 for a in made(actions, composed) if a.attack) if composed else 1
+    found: dict[str, object] = {
+        "attack": first.name,
+        "attack_bonus": first.bonus,
+        "ranged": first.ranged,
+        "multiattack": min(max(attacks, 1), MAX_MULTIATTACK),
+    }
+    if first.damage:  # an attack that deals none (a net) keeps the sheet's
+        found["damage"], found["damage_type"] = split_damage(first.damage)
+    return found
 
 
 def fresh(sheet: D20Sheet) -> D20Sheet:
@@ -347,6 +458,7 @@ def fresh(sheet: D20Sheet) -> D20Sheet:
         stable=False,
         dead=False,
         concentrating="",
+        recharging=(),  # a new fight starts with its recharge actions ready
     )
 
 

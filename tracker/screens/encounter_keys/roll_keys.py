@@ -11,7 +11,7 @@ from rules import solo
 from rules.commands import DiscardConsequence
 from rules.errors import Rejected
 from rules.odds import Odds
-from rules.offered import living_first
+from rules.offered import living_first, own_first
 from tracker import quick_flow
 from tracker.screens.encounter_keys.area import Area
 from tracker.widgets.combatants import CombatantsPane
@@ -34,6 +34,7 @@ class RollKeys(Area):
         Binding("t", "quick_turn", "Quick turn"),
         Binding("s", "system_menu", "System actions", show=False),
         Binding("d", "apply_result", "Apply result"),
+        Binding("L", "overrule", "Overrule the last roll (the GM's choice)", show=False),
     ]
     PLAYERS = frozenset({"roll", "quick_turn", "system_menu", "system", "apply_result"})
     # The keys that open the system's "roll" action: a system may keep it for the GM.
@@ -78,6 +79,15 @@ class RollKeys(Area):
     def action_roll(self) -> None:
         self.action_system("roll")
 
+    def action_overrule(self) -> None:
+        """The GM's choice on the last roll, where the system has one (a failed save turned
+        into a success): its action's dialog. Not a player's (not in ``PLAYERS``)."""
+        system = self.session.system
+        if not system.overrule_action:
+            self.notify(f"{system.title} has no choice on the last roll", severity="warning")
+            return
+        self.action_system(system.overrule_action)
+
     def action_system_menu(self) -> None:
         from tracker.screens.action_menu import ActionMenuScreen
 
@@ -114,6 +124,9 @@ class RollKeys(Area):
             self.notify(exc.message, severity="warning", markup=False)
             return
         fields = living_first(system, self.state, fields)  # the dead after, not among them
+        mine = self.session.acts_for()
+        if mine is not None:  # a player's seat: their own act, at the other side
+            fields = own_first(system, self.state, fields, mine)
         fields = quick_flow.with_defaults(fields, preset or {})
         if not self.session.allows(APPROVE):
             fields = quick_flow.without_gm_choices(system, fields)
