@@ -20,11 +20,16 @@ from tracker.session import EncounterSession
 
 
 def row(app: object, name: str) -> str:
-    return next(line for line in screen_text(app).splitlines() if f" {name} " in line)  # type: ignore[arg-type]
+    """The combatants pane's row of ``name`` (the header may name it too: "Your turn")."""
+    lines = screen_text(app).splitlines()  # type: ignore[arg-type]
+    return next((line for line in lines if line.startswith("┃") and f" {name} " in line), "")
 
 
 def served(tmp_path: Path) -> Table:
-    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    """Orla (Alice's) against a goblin and a wolf: the goblin down, the fight goes on."""
+    history = history_of(
+        ("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET), ("Wolf", "foes", FOE_SHEET)
+    )
     table = Table(EncounterSession(history, SeededDice(2), tmp_path / "road.fight"))
     table.assign("Alice", frozenset({"c1"}))
     return table

@@ -77,7 +77,8 @@ async def test_surprise_by_keys_shows_on_the_rows_and_one_u_takes_it_back(tmp_pa
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "surprise party")
         await until(pilot, lambda: "side is surprised" in screen_text(app), "the log line")
-        orla = next(line for line in screen_text(app).splitlines() if " Orla " in line)
+        lines = screen_text(app).splitlines()
+        orla = next(line for line in lines if line.startswith("┃") and " Orla " in line)
         assert "Surprised" in orla
         assert app.session.state.current_id == "c2"  # Orla's first turn is lost
         await pilot.press("u")

@@ -21,7 +21,9 @@ class InitiativeKeys(Area):
 
     KEYS: ClassVar[list[Binding]] = [
         Binding("i", "initiative", "Initiative"),
-        Binding("A", "act_selected", "Act: a delayer steps in, or its readied reaction"),
+        Binding(
+            "A", "act_selected", "Act: a delayer steps in, or its readied reaction", show=False
+        ),
     ]
     # A player sets (or rolls) their own combatants' initiative; rolling everyone's and the
     # sort are the GM's (rules.permissions).
