@@ -133,6 +133,42 @@ class SortInitiative(Struct, frozen=True):
     ``initiative_tiebreak``)."""
 
 
+class SetOption(Struct, frozen=True):
+    """Set a table option of the encounter (``rules.table_options``), e.g. ``turn-limit``
+    ``120`` or ``init-each-round`` ``on``."""
+
+    name: str
+    value: str
+
+
+class Delay(Struct, frozen=True):
+    """The combatant leaves the turn order until it acts (``Act``); on its own turn, the turn
+    passes on."""
+
+    combatant_id: str
+
+
+class Ready(Struct, frozen=True):
+    """The combatant holds a reaction until ``trigger``, in the GM's words."""
+
+    combatant_id: str
+    trigger: str
+
+
+class Act(Struct, frozen=True):
+    """A delayed combatant takes its place in the order and acts now; a readied one spends
+    its reaction."""
+
+    combatant_id: str
+
+
+class Surprise(Struct, frozen=True):
+    """A side is surprised as the fight begins: what that does is the system's to say
+    (``RuleSystem.surprise``), by the way the table chose (the ``surprise-way`` option)."""
+
+    side: str
+
+
 CoreCommand = (
     AddCombatant
     | AddCombatants
@@ -152,4 +188,9 @@ CoreCommand = (
     | SetInitiative
     | RollInitiative
     | SortInitiative
+    | SetOption
+    | Delay
+    | Ready
+    | Act
+    | Surprise
 )

@@ -17,6 +17,7 @@ from rules.bounds import COMBATANTS, SAVED_CONDITIONS
 from rules.conditions import Condition, Duration, Expiry
 from rules.errors import Rejected
 from rules.events import CoreEvent, Name
+from rules.table_options import TableOptions
 
 S = TypeVar("S")  # a system's sheet
 R = TypeVar("R")  # a system's roll events, one of which is the last roll
@@ -73,6 +74,10 @@ class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
     policy: str = ""  # how the tracker plays it on a solo side; "" is the system's default
     initiative: int | None = None  # None: none rolled or set yet
     group: str = ""  # the id of the first of a group added together ("" alone): one roll
+    delaying: bool = False  # out of the turn order until it acts (``:delay``, ``:act``)
+    ready: Name = ""  # the trigger of a reaction it holds (``:ready``); "" for none
+    # Only in a seat's view: its hit points' band or "hidden" (rules.hp_view); "" exact.
+    hp_shown: str = ""
     sheet: S
 
     def condition(self, name: str) -> Condition | None:
@@ -101,6 +106,7 @@ class Encounter(Struct, Generic[S, R, X], frozen=True, kw_only=True):
     system_state: X = NoState()  # type: ignore[assignment]  # NoState stands for any X here
     # The sides the tracker plays by itself: each is some combatant's side.
     solo_sides: Annotated[tuple[str, ...], Meta(max_length=COMBATANTS)] = ()
+    options: TableOptions = TableOptions()  # the GM's table options (rules.table_options)
 
     def is_solo(self, combatant: Combatant[Any]) -> bool:
         """Whether the tracker makes this combatant's choices."""

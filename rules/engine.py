@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import msgspec
 from msgspec import structs
 
-from rules import initiative, plain_dice
+from rules import holds, initiative, plain_dice, table_options
 from rules.bounds import (
     COMBATANTS,
     CONDITIONS,
@@ -23,25 +23,30 @@ from rules.bounds import (
     within,
 )
 from rules.commands import (
+    Act,
     AddCombatant,
     AddCombatants,
     AddCondition,
     AddNote,
     ChangeTrack,
     CoreCommand,
+    Delay,
     DiscardConsequence,
     EditCombatant,
     MoveCombatant,
     NextTurn,
     PassTurn,
+    Ready,
     RemoveCombatant,
     RemoveCondition,
     RollDice,
     RollInitiative,
     SetInitiative,
+    SetOption,
     SetPolicy,
     SetSolo,
     SortInitiative,
+    Surprise,
 )
 from rules.conditions import Condition
 from rules.dice import DiceSource
@@ -56,10 +61,14 @@ from rules.events import (
     CoreEvent,
     DiceRolled,
     EncounterCreated,
+    HoldEnded,
+    HoldTaken,
     InitiativeSet,
     NoteAdded,
+    OptionSet,
     OrderSorted,
     PolicySet,
+    SideSurprised,
     SoloChose,
     SoloSideSet,
     TrackChanged,
@@ -69,6 +78,7 @@ from rules.events import (
 from rules.logline import LogEntry, Span, spans
 from rules.passing import passed
 from rules.registry import get_system
+from rules.system import RuleSystem
 from rules.text import inert, inert_value
 from rules.visibility import mentions
 
@@ -139,7 +149,7 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
         return _system_decide(state, command, dice)
     match command:  # the commonest first: a turn passed
         case NextTurn():
-            return _next_turn(state)
+            return _next_turn(state, dice)
         case AddCombatant():
             return _add_all(state, (command,), dice)
         case AddCombatants(members=members, together=together):
@@ -154,7 +164,7 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
             if command.combatant_id == state.current_id and len(state.combatants) > 1:
                 # Removing the one who acts ends its turn first, so the round turns over
                 # (and conditions expire) exactly as if the turn had been passed.
-                return [*_next_turn(state), removed]
+                return [*_next_turn(state, dice), removed]
             return [removed]
         case MoveCombatant():
             state.combatant(command.combatant_id)
@@ -189,11 +199,28 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
             involved = tuple(sorted(mentions(state.last_roll))) if state.last_roll else ()
             return [ConsequenceDiscarded(what, involved)]
         case PassTurn():  # a player's own turn ended, then passed as NextTurn passes it
-            return [passed(state, command), *_next_turn(state)]
+            return [passed(state, command), *_next_turn(state, dice)]
         case RollDice():
             return [plain_dice.rolled(command.notation, dice, by=command.by, hidden=command.hidden)]
         case ChangeTrack():
             return _followed(state, [_change_track(state, command)])
+        case SetOption(name=option, value=value):
+            if option == "surprise-way":
+                holds.check_way(state, value)
+            if option == "hp-view":
+                holds.check_side(state, value.strip().partition(" ")[2])
+            return [*table_options.decide(state.options, option, value)]
+        case Surprise(side=side):
+            return _surprised(state, holds.decide_surprise(state, side, dice), dice)
+        case Delay():
+            held = holds.decide_delay(state, command)
+            if command.combatant_id != state.current_id or len(state.combatants) < 2:
+                return held
+            return [*held, *_next_turn(fold_onto(state, held), dice)]  # its turn passes on
+        case Ready():
+            return holds.decide_ready(state, command)
+        case Act():
+            return holds.decide_act(state, command)
     raise AssertionError(f"a core command without its case: {command!r}")  # pragma: no cover
 
 
@@ -369,6 +396,9 @@ def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
         policy=before.policy,
         initiative=before.initiative,
         group=before.group,
+        delaying=before.delaying,
+        ready=before.ready,
+        hp_shown=before.hp_shown,
         sheet=sheet,
     )
     return [] if after == before else [CombatantEdited(after)]
@@ -394,13 +424,13 @@ def _set_policy(state: Encounter, cmd: SetPolicy) -> list[Event]:
     return [] if cmd.policy == target.policy else [PolicySet(target.id, cmd.policy)]
 
 
-def _next_turn(state: Encounter) -> list[Event]:
+def _next_turn(state: Encounter, dice: DiceSource) -> list[Event]:
     system = get_system(state.system)
     if not system.uses_turn_order:
         return _next_round(state)
     if not state.combatants:
         raise Rejected("there is nobody in the turn order yet")
-    order = system.turn_order(state)
+    order = _taking_turns(system, state)
     if not order:
         raise Rejected("nobody takes a turn now")
     events: list[Event] = []
@@ -427,7 +457,12 @@ def _next_turn(state: Encounter) -> list[Event]:
                 and not (combatant is ending and c.ends_with_turn(ending.id, state.round))
             ]
     following = order[0 if wraps else index + 1]
+    rerolled: list[Event] = []
+    if wraps and state.options.reroll_each_round:
+        rerolled = _rerolled(system, state, dice)
+        following = _taking_turns(system, fold_onto(state, rerolled))[0]
     events += system.turn_passing(state, ending, following)
+    events += [*rerolled, *holds.lapsing(following)]
     events.append(
         TurnAdvanced(
             round=state.round + 1 if wraps else state.round,
@@ -436,6 +471,35 @@ def _next_turn(state: Encounter) -> list[Event]:
         )
     )
     return events
+
+
+def _surprised(state: Encounter, events: list[Event], dice: DiceSource) -> list[Event]:
+    """A surprise's events, and the turn passed on when the one acting takes none now."""
+    after = fold_onto(state, events)
+    order = _taking_turns(get_system(state.system), after)
+    acting = after.current_id
+    if acting is None or not order or any(c.id == acting for c in order):
+        return events
+    if after.round == 1:  # surprise comes as the fight begins: the first in the order acts
+        return [*events, TurnAdvanced(round=1, actor_id=order[0].id, previous_id=acting)]
+    return [*events, *_next_turn(after, dice)]  # as one who left the order on its turn
+
+
+def _taking_turns(system: RuleSystem, state: Encounter) -> list[Combatant]:
+    """Who takes a turn, in order: the system's order without those delaying."""
+    return [c for c in system.turn_order(state) if not c.delaying]
+
+
+def _rerolled(system: RuleSystem, state: Encounter, dice: DiceSource) -> list[Event]:
+    """Everyone's initiative rolled again as a new round begins (a group shares one roll),
+    every die in its event, and the order sorted by it."""
+    rolls: list[Event] = [
+        initiative.rolled_for(system, state, members, "", dice)
+        for members in initiative.groups(state.combatants, each=False)
+    ]
+    after = fold_onto(state, rolls)
+    order = tuple(c.id for c in initiative.sorted_order(system, after.combatants))
+    return [*rolls, OrderSorted(order, state.current_id)]
 
 
 def _next_round(state: Encounter) -> list[Event]:
@@ -529,6 +593,14 @@ def apply(state: Encounter, event: Event) -> Encounter:
         case ConsequenceDiscarded():
             settled = get_system(state.system).discard(state)
             return settled.update(last_roll_discarded=settled.last_roll_applied)
+        case OptionSet(name=option, value=value):
+            return state.update(options=table_options.read(state.options, option, value))
+        case SideSurprised():
+            return state
+        case HoldTaken():
+            return holds.apply_taken(state, event)
+        case HoldEnded():
+            return holds.apply_ended(state, event)
         case EncounterCreated():
             raise ValueError("encounter-created can only start a log")
     raise AssertionError(f"a core event without its case: {event!r}")  # pragma: no cover
@@ -631,6 +703,24 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             change = f"{now - was:+d}"
             line = spans(name(cid), f" {track}: {was} → ", Span(str(now), "tier"), f" ({change})")
             return LogEntry("roster", (line,))
+        case OptionSet():
+            return LogEntry("roster", (spans(Span("⚙ ", "muted"), table_options.described(event)),))
+        case SideSurprised(side=side, effect=effect):
+            line = spans("⚑ The ", Span(side, "name"), f" side is surprised: {effect}")
+            return LogEntry("turn", (line,))
+        case HoldTaken(combatant_id=cid, trigger=trigger):
+            if trigger:
+                line = spans(name(cid), " readies a reaction: ", Span(trigger, "note"))
+            else:
+                line = spans(name(cid), " delays: out of the order until it acts")
+            return LogEntry("turn", (line,))
+        case HoldEnded(combatant_id=cid, how=how):
+            words = {
+                "acted": " stops delaying and acts now",
+                "spent": " takes its readied reaction",
+                "lapsed": "'s readied reaction lapses",
+            }
+            return LogEntry("turn", (spans(name(cid), words[how]),))
         case SoloChose(combatant_id=cid, policy=policy, reason=reason):
             line = spans(Span("⚙ ", "muted"), name(cid), f" ({policy or 'default'}): ", reason)
             return LogEntry("solo", (line,))

@@ -116,6 +116,38 @@ class OrderSorted(Struct, frozen=True, tag="order-sorted"):
     current_id: str | None = None
 
 
+class OptionSet(Struct, frozen=True, tag="option-set"):
+    """A table option the GM set for this encounter (``rules.table_options``): its name and
+    its value as words, read again as the option's type when folded."""
+
+    name: str
+    value: str
+
+
+class HoldTaken(Struct, frozen=True, tag="hold-taken"):
+    """A combatant holds its turn: out of the order until it acts (``trigger`` ""), or a
+    readied reaction held until the ``trigger`` the GM named."""
+
+    combatant_id: str
+    trigger: str = ""
+
+
+class HoldEnded(Struct, frozen=True, tag="hold-ended"):
+    """A hold ended: a delayed combatant back in the order to act now (``acted``), a readied
+    reaction spent (``spent``) or lapsed as its holder's turn began (``lapsed``)."""
+
+    combatant_id: str
+    how: Literal["acted", "spent", "lapsed"] = "acted"
+
+
+class SideSurprised(Struct, frozen=True, tag="side-surprised"):
+    """A side caught by surprise as the fight begins; ``effect``: what the system's rules make
+    of it, in its words as they were (``RuleSystem.surprise``)."""
+
+    side: str
+    effect: str
+
+
 CoreEvent = (
     EncounterCreated
     | CombatantRemoved
@@ -133,4 +165,8 @@ CoreEvent = (
     | TrackChanged
     | InitiativeSet
     | OrderSorted
+    | OptionSet
+    | HoldTaken
+    | HoldEnded
+    | SideSurprised
 )

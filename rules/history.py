@@ -15,12 +15,15 @@ from typing import Annotated, Any, Generic, Protocol, TypeAlias, TypeVar, overlo
 
 from msgspec import Meta, Struct
 
-from rules.bounds import SAVED_COUNT
+from rules.bounds import SAVED_COUNT, SAVED_NUMBER
 from rules.encounter import Encounter, Event
 from rules.engine import apply, initial_state
 from rules.errors import Rejected
 from rules.events import EncounterCreated
 
+# A record's stamp counts seconds from 2025-01-01 UTC, not from 1970: so it stays within the
+# numbers a save may hold (``rules.bounds.SAVED_NUMBER``) until 2056.
+STAMP_EPOCH = 1_735_689_600
 E = TypeVar("E")  # the events of one system (``rules.snapshot`` decodes with the exact union)
 
 
@@ -28,6 +31,10 @@ class Applied(Struct, Generic[E], frozen=True, tag="applied"):
     # A save holding more in one record is refused as it is decoded (rules.bounds: why).
     events: Annotated[tuple[E, ...], Meta(max_length=SAVED_COUNT)]
     label: str = ""
+    # When the app committed it (seconds since STAMP_EPOCH; None: unknown, an older save or a
+    # test): the tracker's turn clock and turn times read it, the rules never do, so a
+    # replay folds without a clock.
+    at: Annotated[float, Meta(ge=0, le=SAVED_NUMBER)] | None = None
 
 
 class Undone(Struct, frozen=True, tag="undone"):
@@ -195,8 +202,11 @@ class History:
 
     # --- changing --------------------------------------------------------------------------------
 
-    def commit(self, events: Iterable[Event], label: str = "") -> Applied[Any]:
-        record = Applied(tuple(events), label)
+    def commit(
+        self, events: Iterable[Event], label: str = "", at: float | None = None
+    ) -> Applied[Any]:
+        """``at``: the wall time the app gives it (the rules keep it and never read it)."""
+        record = Applied(tuple(events), label, at)
         self._replay(record)
         return record
 

@@ -22,6 +22,7 @@ from rules.encounter import Combatant, Encounter, Event
 from rules.engine import apply
 from rules.errors import Rejected
 from rules.history import History
+from rules.hp_view import shown_stats
 from rules.registry import get_system
 
 
@@ -238,7 +239,7 @@ def summary(
             id=c.id,
             name=c.name,
             side=c.side,
-            stats=tuple(system.sheet_stats(c.sheet)),
+            stats=shown_stats(system, c),  # a band where the reader may not see the number
             out=result.out.get(c.id, ""),
             dealt=dealt.get(c.id, 0),
             taken=taken.get(c.id, 0),

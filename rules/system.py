@@ -472,6 +472,24 @@ class RuleSystem(ABC):
         condition that lasts until then lifted, or a save it owes marked. None by default."""
         return []
 
+    # The ways a table may play surprise (the ``surprise-way`` option), each an id and what it
+    # does in a few words; the first is the default. None by default: one way, the system's.
+    surprise_ways: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    def surprise(
+        self, state: Encounter, side: str, way: str, dice: DiceSource
+    ) -> tuple[str, list[Any]]:
+        """What surprise does to ``side`` as the fight begins (``:surprise SIDE``), played
+        ``way`` (one of ``surprise_ways``, "" where there are none): a few words for the log,
+        and the events. By default the rules say nothing of surprise: no rules effect."""
+        return f"no rules effect ({self.title}'s rules say nothing of surprise)", []
+
+    def reaction_spent(self, state: Encounter, combatant: Combatant[Any]) -> list[Any]:
+        """Events as ``combatant`` takes the reaction it readied (``:act``): what the system
+        counts of it, e.g. the reaction of an action economy (``Rejected`` when it has none
+        left). By default nothing: the rules count no reactions."""
+        return []
+
     def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
         """Short labels for what the sheet does to a combatant now, after its conditions."""
         return ()

@@ -20,8 +20,9 @@ from typing import Literal
 import msgspec
 from msgspec import Struct
 
+from rules import hp_view
 from rules.encounter import CombatantAdded, CombatantEdited, Encounter, Event
-from rules.events import OrderSorted, SoloChose, TurnAdvanced
+from rules.events import OrderSorted, SoloChose, TrackChanged, TurnAdvanced
 from rules.mentions import mentions
 from rules.plain_dice import DiceRolled
 from rules.registry import get_system
@@ -118,6 +119,8 @@ def conceal(
         return OrderSorted(tuple(c for c in event.order_ids if c not in hidden), current)
     if isinstance(event, DiceRolled) and event.hidden:
         return None  # the GM's secret roll
+    if isinstance(event, TrackChanged) and hp_view.mode_of(before, _side(before, event)) != "exact":
+        return None  # a track changed by hand says the numbers the seat may not see
     if isinstance(event, SoloChose) and _names_hidden(event.reason, before, hidden):
         return None  # the tracker's reason for a move against a hidden combatant
     named = mentions(event) & hidden
@@ -129,12 +132,25 @@ def conceal(
         and _roll_of(before) != _roll_of(after)
     )
     if not named and not of_hidden_roll:
-        return scrub(event)
+        return _veiled(after, scrub(event))
     system = get_system(before.system)
     if not isinstance(event, system.event_types):
         return None  # a core event naming one: a condition, a note, a discarded result
     shown = system.conceal(before, event, hidden)
     return None if shown is None or mentions(shown) & hidden else scrub(shown)
+
+
+def _veiled(state: Encounter, event: Event) -> Event:
+    """A combatant added or edited, its hit points as its side's are shown (``:hp``)."""
+    if not state.options.hp_views or not isinstance(event, CombatantAdded | CombatantEdited):
+        return event
+    shown = hp_view.veiled(get_system(state.system), state, event.combatant)
+    return event if shown is event.combatant else msgspec.structs.replace(event, combatant=shown)
+
+
+def _side(state: Encounter, event: TrackChanged) -> str:
+    found = state.find(event.combatant_id)
+    return found.side if found is not None else ""
 
 
 def _names_hidden(text: str, state: Encounter, hidden: frozenset[str]) -> bool:
@@ -193,7 +209,8 @@ def strip(state: Encounter, hidden: Iterable[str], seen: Encounter | None = None
         last_roll_discarded=discarded,
         current_id=current,
     )
-    return get_system(state.system).conceal_state(stripped, hidden)
+    # Last: hit points shown as a band or hidden (the GM's ``:hp``) lose their number here.
+    return hp_view.veil(get_system(state.system).conceal_state(stripped, hidden))
 
 
 def sight(

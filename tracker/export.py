@@ -21,6 +21,7 @@ from rules.engine import describe
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
 from rules.history import History
+from rules.hp_view import shown_stats
 from rules.logline import Line, plural
 from rules.mentions import relabel
 from rules.outcome import Summary, luck_text, outcome, summary
@@ -28,6 +29,7 @@ from rules.registry import get_system
 from rules.text import inert, inert_document, inert_value
 from rules.visibility import follow, hidden_ids
 from tracker import storage
+from tracker.turn_clock import history_turns, took, took_line
 
 EXPORT_VERSION = 1
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>#])")
@@ -122,12 +124,17 @@ def to_markdown(history: History, gm: bool = False) -> str:
             md(combatant.name),
             *([initiative_cell(combatant.initiative)] if ranked else []),
             md(combatant.side),
-            *system.sheet_stats(combatant.sheet),
+            *shown_stats(system, combatant),
             md(", ".join(c.name for c in combatant.conditions)),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"Conditions gained: {gained}; conditions lost: {lost}.", ""]
     lines += [*_outcome_lines(_summary(history, pairs, seen)), ""]
+    timed = took(history_turns(history), seen)
+    if timed:  # who took longest: the turns the clock timed (the app stamps its records)
+        lines += ["Time in turns, the longest first:", ""]
+        lines += [f"- {md(took_line(t))}" for t in timed]
+        lines.append("")
     return inert_document(re.sub(r"\n{3,}", "\n\n", "\n".join(lines)))
 
 
@@ -168,6 +175,16 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "events": events,
         "combatants": [msgspec.to_builtins(c) for c in seen.combatants],
         "outcome": _summary(history, pairs, seen).to_json(),
+        "turn_times": [
+            {
+                "id": t.combatant_id,
+                "name": t.name,
+                "seconds": round(t.total),
+                "turns": t.turns,
+                "longest": round(t.longest),
+            }
+            for t in took(history_turns(history), seen)
+        ],
     }
     # An event's text keeps its lines ("— Round 2 —", then "▶ Mara's turn").
     if gm:

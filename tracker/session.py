@@ -7,6 +7,7 @@ so any number of them (local panes, later remote seats) can share one session.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,14 +18,14 @@ from rules.dice import DiceSource
 from rules.encounter import Encounter, Event
 from rules.engine import apply, decide, fold_onto
 from rules.errors import Rejected
-from rules.history import Applied, History
+from rules.history import STAMP_EPOCH, Applied, History
 from rules.outcome import Outcome, outcome
 from rules.permissions import may_undo, refusal
 from rules.registry import get_system
 from rules.system import RuleSystem
 from rules.text import inert
 from rules.visibility import GM, Viewer
-from tracker import storage
+from tracker import storage, turn_clock
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,20 @@ class EncounterSession:
     def system(self) -> RuleSystem:
         return get_system(self.state.system)
 
+    def clock(self) -> float | None:
+        """The wall time a record is stamped with (the turn clock's); a test sets its own, or
+        None to stamp nothing (a screenshot, which a running clock would change). Seconds from
+        ``STAMP_EPOCH``, as a save keeps them."""
+        return time.time() - STAMP_EPOCH
+
+    def turn_times(self) -> list[turn_clock.Turn]:
+        """Every turn the records' stamps time, in order."""
+        return turn_clock.history_turns(self.history)
+
+    def turn_started(self) -> float | None:
+        """When the turn going on now began, by the records' stamps (None: unknown)."""
+        return turn_clock.history_started(self.history)
+
     def outcome(self) -> Outcome:
         """Whether the fight is over, and who won."""
         return outcome(self.state)
@@ -136,7 +151,7 @@ class EncounterSession:
         events += solo.respond(fold_onto(before, events), self.dice)
         # The label is what was typed (`:init Orla 1d20+5` with a control character in it):
         # inert as the command is, since the journal keeps it.
-        record = self.history.commit(events, inert(label) or type(command).__name__)
+        record = self.history.commit(events, inert(label) or type(command).__name__, self.clock())
         self._publish("applied", record, before)
         return record
 

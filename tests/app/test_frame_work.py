@@ -40,6 +40,8 @@ async def test_a_turn_redraws_neither_the_layout_nor_the_consequences(
             app.session.execute(AddNote(f"note {number}"))
         # All of that drawn and laid out before counting: the scrollbar shown, its thumb
         # caught up, the key bar back after the roll's dialog.
+        # The turn clock comes with the first turn passed: laid out once a session, first.
+        app.session.execute(NextTurn())
         await until(pilot, lambda: settled(app), "the notes laid out")
         layouts: list[Screen] = []
         drawn: list[object] = []

@@ -28,6 +28,7 @@ STORED = Path(__file__).with_name("__snapshots__") / "test_snapshots"
 def demo_app(demo: str) -> TrackerApp:
     # No path: nothing is saved and no save path can appear on screen.
     session = EncounterSession(DEMOS[demo](), SeededDice(7), None)
+    session.clock = lambda: None  # type: ignore[method-assign]  # no turn clock: it would tick
     return TrackerApp(session)
 
 

@@ -49,6 +49,9 @@ WORDS = ("round", "next-turn", "x3", "x999", "+effort", "2", ">=", "10", "md", "
 # `:init` and `:order` words (`init roll each`, `order NAME before NAME`, `add X after NAME`).
 WORDS += ("roll", "sort", "each", "before", "after")
 WORDS += ("hidden",)  # `:roll 2d6 hidden`: the GM's secret dice, refused to a player
+# `:init each-round on`, `:clock 2m`, `:ready NAME when it moves`, `:surprise way 2024`,
+# `:hp foes band`.
+WORDS += ("each-round", "on", "off", "2m", "90s", "1:30", "when", "way", "2024", "band", "exact")
 LONG = ("A" * 300, "word " * 400, "9" * 200)
 
 

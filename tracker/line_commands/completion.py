@@ -14,6 +14,13 @@ from tracker.line_commands.order import WHERE
 from tracker.line_commands.outcomes import Context
 from tracker.line_commands.resolve import DURATION_WORDS, REPORT_FORMATS, condition_names
 from tracker.line_commands.table import command_names, named_as
+from tracker.line_commands.turns import (
+    CLOCK_WORDS,
+    EACH_ROUND,
+    SWITCH,
+    hp_words,
+    surprise_words,
+)
 from tracker.line_commands.words import (
     find_combatant_quiet,
     handles,
@@ -133,7 +140,17 @@ def _builtin_options(ctx: Context, name: str, args: Sequence[str], word: str) ->
         case "keep", 0:
             return people
         case "init", 0:
-            return ["roll", "sort", *people]
+            return ["roll", "sort", EACH_ROUND, *people]
+        case "init", 1 if args[0].casefold() == EACH_ROUND:
+            return list(SWITCH)
+        case (("delay" | "ready" | "act"), 0):
+            return people
+        case "clock", 0:
+            return list(CLOCK_WORDS)
+        case "surprise", _:
+            return surprise_words(ctx, args)
+        case "hp", _:
+            return hp_words(ctx, args)
         case "init", 1 if args[0].casefold() == "roll":
             return ["each", *DICE]
         case "init", 1:

@@ -8,9 +8,10 @@ from rules.commands import MoveCombatant, RollInitiative, SetInitiative, SortIni
 from rules.encounter import Encounter
 from rules.errors import Rejected
 from tracker.line_commands.outcomes import Context, Execute, Outcome
+from tracker.line_commands.turns import EACH_ROUND, each_round_outcome
 from tracker.line_commands.words import need_combatant
 
-INIT_USAGE = "NAME [N | DICE] | roll [DICE] [each] | sort"
+INIT_USAGE = "NAME [N | DICE] | roll [DICE] [each] | sort | each-round on|off"
 ORDER_USAGE = "NAME before|after NAME"
 WHERE = ("before", "after")
 
@@ -23,6 +24,8 @@ def init_outcome(ctx: Context, words: Sequence[str]) -> Outcome:
     if not words:
         raise Rejected(f"usage: init {INIT_USAGE}")
     first = words[0].casefold()
+    if first == EACH_ROUND:
+        return each_round_outcome(ctx, words[1:])
     if first == "sort":
         if len(words) > 1:
             raise Rejected("init sort takes no more words")

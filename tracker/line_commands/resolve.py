@@ -37,6 +37,14 @@ from tracker.line_commands.table import (
     command_names,
     named_as,
 )
+from tracker.line_commands.turns import (
+    act_outcome,
+    clock_outcome,
+    delay_outcome,
+    hp_outcome,
+    ready_outcome,
+    surprise_outcome,
+)
 from tracker.line_commands.words import (
     need_combatant,
     norm,
@@ -161,6 +169,18 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             return init_outcome(ctx, words)
         case "order":
             return order_outcome(ctx, words)
+        case "delay":
+            return delay_outcome(ctx, words)
+        case "ready":
+            return ready_outcome(ctx, words)
+        case "act":
+            return act_outcome(ctx, words)
+        case "clock":
+            return clock_outcome(ctx, words)
+        case "surprise":
+            return surprise_outcome(ctx, words)
+        case "hp":
+            return hp_outcome(ctx, words)
         case "undo":
             return Undo(_steps(words, "undo"))
         case "redo":

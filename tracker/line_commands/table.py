@@ -36,9 +36,16 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("next", "", "next turn (or round)"),
     Builtin(
         "init",
-        "NAME [N | DICE] | roll [DICE] [each] | sort",
-        "initiative: one set or rolled, everyone's rolled (a group shares one), the order sorted",
+        "NAME [N | DICE] | roll [DICE] [each] | sort | each-round on|off",
+        "initiative: one set or rolled, everyone's rolled (a group shares one), the order"
+        " sorted; each-round: rolled again as each round begins",
     ),
+    Builtin("delay", "[NAME]", "the one acting (or NAME) leaves the order until act NAME"),
+    Builtin("ready", "NAME TRIGGER", "hold a reaction until the trigger you name"),
+    Builtin("act", "NAME", "a delayer takes its place and acts now; a readied reaction taken"),
+    Builtin("clock", "LIMIT | off", "the turn clock's limit (2m, 90s, 1:30): it only warns"),
+    Builtin("surprise", "SIDE | way WAY", "a side surprised as the system says; way: how played"),
+    Builtin("hp", "SIDE exact|band|hidden", "how seats see a side's hit points (the GM: exact)"),
     Builtin("order", "NAME before|after NAME", "move a combatant in the turn order"),
     Builtin("undo", "[N]", "undo N steps (1)"),
     Builtin("redo", "[N]", "redo N steps (1)"),

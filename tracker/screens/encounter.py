@@ -113,7 +113,13 @@ class EncounterScreen(
             self._forget_form(action_id)
 
     def _show_state(self, state: Encounter) -> None:
-        self.panes.show(state, self.session.outcome())
+        result = self.session.outcome()
+        self.panes.show(state, result)
+        # Nobody's turn runs once the fight is over (unless the GM plays on past it).
+        running = not result.over or result.headline == self._playing_on
+        start = self.session.turn_started() if running else None
+        who = state.current.name if state.current is not None else ""
+        self.panes.clock.follow(start, state.options.turn_limit, self.session.clock, who)
 
     def on_encounter_changed(self, message: EncounterChanged) -> None:
         change = message.change

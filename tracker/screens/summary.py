@@ -10,7 +10,7 @@ are left out rather than what the fight did be shortened.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual import events, work
@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 
 from rules.outcome import Outcome, Summary, luck_text
 from tracker.fit import Column, fit_columns
+from tracker.turn_clock import Took, took_line
 
 COUNTING = "Counting the fight's figures…"
 # (label, rank, limit, glyphs) of the columns before the sheet's stats; a lower rank gives way
@@ -60,6 +61,13 @@ def luck_lines(summary: Summary) -> Text:
         text.append(side.side, style="bold")
         rolls = f"{side.rolls} roll{'s' * (side.rolls != 1)}"
         text.append(f": {luck_text(side.luck)}, over {rolls}")
+    return text
+
+
+def turns_text(times: Sequence[Took]) -> Text:
+    """Who took longest in their turns: one line a combatant, the longest first."""
+    text = Text("Longest in their turns: ", style="bold")
+    text.append(" · ".join(took_line(t) for t in times))
     return text
 
 
@@ -107,10 +115,17 @@ class SummaryScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,enter,f,q", "dismiss", "Close the summary")]
 
-    def __init__(self, outcome: Outcome, count: Callable[[], Summary]) -> None:
+    def __init__(
+        self,
+        outcome: Outcome,
+        count: Callable[[], Summary],
+        times: Callable[[], list[Took]] = list,
+    ) -> None:
+        """``times``: each combatant's time in its turns, longest first (the turn clock's)."""
         super().__init__()
         self.outcome = outcome
         self.count = count
+        self.times = times
         self.summary: Summary | None = None
 
     def compose(self) -> ComposeResult:
@@ -120,6 +135,7 @@ class SummaryScreen(ModalScreen[None]):
             yield DataTable(id="summary-table", cursor_type="row", zebra_stripes=True)
             yield Label(Text("Luck: how the rolls landed against their exact odds (50% is par)"))
             yield Static("", id="summary-luck")
+            yield Static("", id="summary-turns")
             yield Label(Text("Esc / Enter / f: close", style="dim"))
 
     def on_mount(self) -> None:
@@ -129,13 +145,18 @@ class SummaryScreen(ModalScreen[None]):
     @work(thread=True, exclusive=True, group="summary")
     def count_figures(self) -> None:
         figures = self.count()
+        times = self.times()
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.show, figures)
+            self.app.call_from_thread(self.show, figures, times)
 
-    def show(self, summary: Summary) -> None:
+    def show(self, summary: Summary, times: Sequence[Took] = ()) -> None:
         if not self.is_attached:
             return  # closed while it counted
         self.summary = summary
+        if times:
+            turns = self.query_one("#summary-turns", Static)
+            turns.update(turns_text(times))
+            turns.display = True
         self.query_one("#summary-title", Label).update(
             Text(title_of(summary.outcome), style="bold")
         )

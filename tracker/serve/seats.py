@@ -30,6 +30,7 @@ from tracker.serve import alerts
 from tracker.serve.limits import TOO_FAST, Bucket, command_limit
 from tracker.serve.links import Link, Links
 from tracker.session import Change, EncounterSession, Subscriber
+from tracker.turn_clock import Turn
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -331,6 +332,19 @@ class SeatSession:
     @property
     def system(self) -> RuleSystem:
         return self._session.system
+
+    def clock(self) -> float | None:
+        return self._session.clock()
+
+    def turn_times(self) -> list[Turn]:
+        """Every timed turn (the summary keeps those of whom the seat sees)."""
+        return self._session.turn_times()
+
+    def turn_started(self) -> float | None:
+        """When the turn going on began, if this seat sees whose turn it is."""
+        if self.state.current_id is None:
+            return None  # a turn the seat may not see: no clock
+        return self._session.turn_started()
 
     def outcome(self) -> Outcome:
         """The whole encounter's outcome: a side the GM hides is still in the fight, so no

@@ -21,6 +21,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable
 
 from rules.encounter import Combatant, Encounter
+from rules.hp_view import shown_stats
 from rules.registry import get_system
 from rules.solo import policy_of
 from tracker.fit import Column, fit_columns
@@ -89,6 +90,12 @@ def conditions_text(
         text.append(", " if text else "")
         text.append(badge, style=badge_style)
     return text
+
+
+def held(combatant: Combatant) -> tuple[str, ...]:
+    """Its held turn, shown with its badges: "delaying", "ready: TRIGGER"."""
+    marks = ("delaying",) if combatant.delaying else ()
+    return (*marks, f"ready: {combatant.ready}") if combatant.ready else marks
 
 
 def has_initiative(state: Encounter) -> bool:
@@ -300,7 +307,7 @@ class CombatantsPane(DataTable[Text]):
             current = combatant.id == state.current_id
             out = system.out_of_fight(state, combatant)
             blocked = bool(out or system.cannot_act(state, combatant))
-            marks = tuple(system.badges(state, combatant))
+            marks = (*held(combatant), *system.badges(state, combatant))
             solo = state.is_solo(combatant)
             # A row depends on these only; an unchanged combatant is the same object.
             # The round only for a condition that counts down.
@@ -338,7 +345,7 @@ class CombatantsPane(DataTable[Text]):
                 *((Text(ranked, style=style, justify="right"),) if init_column else ()),
                 *((policy,) if solo_column else ()),
                 Text(combatant.side, style=style),
-                *(Text(v, style=style) for v in system.sheet_stats(combatant.sheet)),
+                *(Text(v, style=style) for v in shown_stats(system, combatant)),
                 conditions_text(combatant, marks, condition, badge, out, state.round),
             )
             made[combatant.id] = (depends, rows[combatant.id])

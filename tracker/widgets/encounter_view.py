@@ -14,6 +14,7 @@ from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.encounter_header import EncounterHeader
 from tracker.widgets.roll_log import RollLog
 from tracker.widgets.thresholds import ThresholdsPane
+from tracker.widgets.turn_clock import TurnClock
 
 
 class EncounterView(Vertical):
@@ -26,6 +27,7 @@ class EncounterView(Vertical):
         # view is being mounted (a seat that leaves as it sits down) takes them out of the
         # tree before the screen's on_mount draws them, and a query there found nothing.
         self.header = EncounterHeader(read_only=read_only, id="header")
+        self.clock = TurnClock(id="turn-clock")  # beside the header, hidden until followed
         self.combatants = CombatantsPane(id="combatants")
         self.combatants.border_title = "Combatants"
         self.roll_log = RollLog(id="log")
@@ -35,7 +37,9 @@ class EncounterView(Vertical):
         self.thresholds.read_only = read_only
 
     def compose(self) -> ComposeResult:
-        yield self.header
+        with Horizontal(id="top"):
+            yield self.header
+            yield self.clock
         yield self.combatants
         with Horizontal(id="results"):
             yield self.roll_log

@@ -18,6 +18,7 @@ from .drain import drained
 from .economy import check
 from .events import (
     LEGENDARY,
+    REACTION,
     D20Attack,
     D20Attacked,
     D20ConcentrationEnded,
@@ -50,7 +51,6 @@ from .standing import (
     attack_mode,
     concentration_waiting,
     damage_modifier,
-    reaction_used,
     save_mode,
     why_not,
 )
@@ -390,8 +390,7 @@ def reaction(state: Encounter, cmd: D20Reaction) -> list[Any]:
     why = why_not(state, who)
     if why:
         raise Rejected(f"{who.name} cannot react: {why}")
-    if reaction_used(state, who):
-        raise Rejected(f"{who.name} has used its reaction this round")
+    check(state, who, REACTION)  # surprised, or its reaction spent: refused
     what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a reaction"
     return [D20ReactionUsed(who.id, what)]
 

@@ -28,6 +28,7 @@ from .events import (
     stamp_of,
     system_state,
 )
+from .surprise import SURPRISED
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -73,6 +74,8 @@ def check(state: Encounter, actor: Combatant[Any], usage: str) -> None:
     """Refused, in one line, unless ``actor`` can spend ``usage`` now."""
     if usage not in WORDS:
         raise Rejected(f"A roll is an {', '.join(WORDS.values())}, not {usage[:20]!r}")
+    if usage == REACTION and actor.condition(SURPRISED) is not None:
+        raise Rejected(f"{actor.name} is surprised: no reaction until the first round ends")
     if usage == REACTION and reaction_spent(state, actor):
         raise Rejected(f"{actor.name} has used its reaction this round")
     if usage not in (ACTION, BONUS):

@@ -323,7 +323,8 @@ def _damaged(state: Encounter, event: D20Damaged) -> Line:
         parts.append(f" ({', '.join(notes)})")
     elif notes:
         parts.append(f" ({', '.join(notes)}, of {event.rolled})")
-    if target is not None:
+    # A seat that sees the target's hit points as a band (rules.hp_view) reads no number.
+    if target is not None and not target.hp_shown:
         before = sheet_of(target)
         after = dealt(before, event)
         parts.append(f": {before.hp} → {after.hp} HP")

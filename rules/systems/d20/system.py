@@ -103,6 +103,9 @@ from .standing import (
     roll_waits,
     why_not,
 )
+from .surprise import WAYS as SURPRISE_WAYS
+from .surprise import surprise as surprised_side
+from .surprise import surprised
 from .table import ATTACK_TIERS, CONDITIONS, DEATH_TIERS, SAVE_TIERS
 from .turn_edge_events import (
     D20EndOfTurnSave,
@@ -281,7 +284,17 @@ class GenericD20(RuleSystem):
     # the turn order and who can act
 
     def turn_order(self, state: Encounter) -> tuple[Combatant[Any], ...]:
-        return in_turn(state)
+        order = in_turn(state)
+        if state.round != 1:
+            return order
+        return tuple([c for c in order if not surprised(state, c)])
+
+    surprise_ways = SURPRISE_WAYS
+
+    def surprise(
+        self, state: Encounter, side: str, way: str, dice: DiceSource
+    ) -> tuple[str, list[Any]]:
+        return surprised_side(self, state, side, way, dice)
 
     def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
         return why_not(state, combatant)
@@ -469,6 +482,10 @@ class GenericD20(RuleSystem):
         if isinstance(event, uses.EVENTS):
             return uses.apply(state, event)
         return apply.apply(state, event)
+
+    def reaction_spent(self, state: Encounter, combatant: Combatant[Any]) -> list[Any]:
+        # A readied action is taken with the reaction (its action economy counts it).
+        return decide.reaction(state, D20Reaction(combatant.id, f"readied: {combatant.ready}"))
 
     def turn_passing(
         self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]

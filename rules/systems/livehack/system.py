@@ -275,6 +275,13 @@ class LiveHack(RuleSystem):
             return None, None
         return event.attacker.combatant_id, event.defender.combatant_id
 
+    def surprise(
+        self, state: Encounter, side: str, way: str, dice: DiceSource
+    ) -> tuple[str, list[Any]]:
+        # The text names surprise once, as a cause of Chaos (rulings.md, "Surprise is a cause
+        # of Chaos"): it changes no turn, and the GM picks Chaos for a joint action.
+        return "no effect on turns; acting together, it rolls as Chaos (the lowest roll)", []
+
     def badges(self, state: Encounter, combatant: Combatant) -> tuple[str, ...]:
         """The -5 and -10 offset effects in force, for the combatants pane."""
         sheet: LiveHackSheet = combatant.sheet

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from textual.binding import Binding
 
-from rules.commands import RollInitiative, SetInitiative, SortInitiative
+from rules.commands import Act, RollInitiative, SetInitiative, SortInitiative
 from rules.forms import Field, choice_value
 from tracker.screens.encounter_keys.area import Area
 from tracker.widgets.combatants import CombatantsPane
@@ -21,6 +21,9 @@ class InitiativeKeys(Area):
 
     KEYS: ClassVar[list[Binding]] = [
         Binding("i", "initiative", "Initiative"),
+        Binding(
+            "A", "act_selected", "Act: a delayer steps in, or its readied reaction", show=False
+        ),
     ]
     # A player sets (or rolls) their own combatants' initiative; rolling everyone's and the
     # sort are the GM's (rules.permissions).
@@ -37,6 +40,13 @@ class InitiativeKeys(Area):
             ("Roll initiative", "roll_initiative", "for everyone who has none, then sort"),
             ("Sort by initiative", "sort_initiative", "the order, highest first (u undoes it)"),
         ]
+
+    def action_act_selected(self) -> None:
+        """``A``: the selected combatant stops delaying and acts now, or takes the reaction it
+        readied (``:act NAME``); one holding neither is refused in one line."""
+        found = self.selected()
+        if found is not None:
+            self.run(Act(found.id), f"act {found.name}")
 
     def _without_initiative(self) -> bool:
         why = self.session.system.why_no_initiative()

@@ -10,6 +10,7 @@ from textual.binding import Binding
 
 from rules.outcome import Summary, summary
 from tracker.screens.encounter_keys.area import Area
+from tracker.turn_clock import Took, took
 
 if TYPE_CHECKING:
     from tracker.screens.solo import SoloChoices
@@ -51,7 +52,10 @@ class ToolKeys(Area):
         def count() -> Summary:
             return summary(chain([first], pairs), state, result)
 
-        self.app.push_screen(SummaryScreen(result, count))
+        def times() -> list[Took]:
+            return took(self.session.turn_times(), state)
+
+        self.app.push_screen(SummaryScreen(result, count, times))
 
     def action_forecast(self) -> None:
         from tracker.screens.forecast import ForecastScreen

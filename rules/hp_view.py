@@ -1,0 +1,92 @@
+"""Hit points as a seat sees them: per side exact, a band (healthy, bloodied under half,
+down) or hidden, as the GM sets it (``:hp foes band``; the ``hp-view`` table option).
+
+Enforced where a seat's view is made (``rules.visibility.strip``): a combatant of a side
+not shown exactly reaches the seat with its main track (``RuleSystem.main_track``: hit
+points, Wounds, Health...) set to its best, and its band (or "hidden") in ``hp_shown``; every
+stat column that reads the track shows that word instead (``shown_stats``). The GM's view is
+never veiled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import structs
+
+from rules.encounter import Combatant, Encounter
+from rules.errors import Rejected
+from rules.registry import get_system
+from rules.system import RuleSystem
+
+HEALTHY, BLOODIED, DOWN, HIDDEN = "healthy", "bloodied", "down", "hidden"
+
+
+def mode_of(state: Encounter, side: str) -> str:
+    return next((m for s, m in state.options.hp_views if s == side), "exact")
+
+
+def band(system: RuleSystem, state: Encounter, combatant: Combatant[Any]) -> str:
+    """Healthy, bloodied (under half its best) or down (out of the fight, or at its worst);
+    "" for one without a main track and still fighting (nothing to band)."""
+    if system.out_of_fight(state, combatant):
+        return DOWN
+    track = system.main_track(combatant)
+    if track is None:
+        return ""
+    span = track.high - track.low
+    left = track.high - track.value if track.rising else track.value - track.low
+    if left <= 0:
+        return DOWN
+    return BLOODIED if 2 * left < span else HEALTHY
+
+
+def veiled(system: RuleSystem, state: Encounter, combatant: Combatant[Any]) -> Combatant[Any]:
+    """The combatant as a seat sees it under its side's mode: exact as it is; else its track
+    at its best (no number left that tells where it stands) and the word shown for it."""
+    mode = mode_of(state, combatant.side)
+    if mode == "exact":
+        return combatant
+    track = system.main_track(combatant)
+    word = band(system, state, combatant) if mode == "band" else HIDDEN
+    if track is None:
+        # No track to set (Generic d20's dead have none): its stats may still tell one.
+        return structs.replace(combatant, hp_shown=word) if word else combatant
+    sheet = system.with_track(combatant.sheet, track.low if track.rising else track.high)
+    return structs.replace(combatant, sheet=sheet, hp_shown=word)
+
+
+def veil(state: Encounter) -> Encounter:
+    """The encounter with every combatant of a side not shown exactly veiled."""
+    if not state.options.hp_views:
+        return state
+    system = get_system(state.system)
+    return state.update(combatants=tuple(veiled(system, state, c) for c in state.combatants))
+
+
+def track_columns(system: RuleSystem, combatant: Combatant[Any]) -> frozenset[int]:
+    """The stat columns that read the main track: those that change as it goes from its
+    worst to its best (for one without a track now, Generic d20's dead, as if it had one)."""
+    track = system.main_track(combatant)
+    sheet = combatant.sheet
+    if track is None:
+        try:
+            sheet = system.with_track(sheet, 1)
+        except Rejected:
+            return frozenset()
+        track = system.main_track(structs.replace(combatant, sheet=sheet))
+        if track is None:
+            return frozenset()
+    low = system.sheet_stats(system.with_track(sheet, track.low))
+    high = system.sheet_stats(system.with_track(sheet, track.high))
+    return frozenset(i for i, (a, b) in enumerate(zip(low, high, strict=False)) if a != b)
+
+
+def shown_stats(system: RuleSystem, combatant: Combatant[Any]) -> tuple[str, ...]:
+    """Its stats as the reader may see them: a veiled combatant's track columns say its band
+    (or "hidden") in place of any number."""
+    stats = tuple(system.sheet_stats(combatant.sheet))
+    if not combatant.hp_shown:
+        return stats
+    columns = track_columns(system, combatant)
+    return tuple(combatant.hp_shown if i in columns else s for i, s in enumerate(stats))
