@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.encounter import CombatantAdded, CombatantEdited
+from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.logline import Line, LogEntry, Span, plural, spans
 
 from .apply import apply
 from .condition_names import condition_note
 from .cover import WORD
+from .damage_parts import parts_of
+from .damage_types import type_note
 from .drain import drained
 from .economy import WORDS, spent_line
 from .events import (
@@ -355,7 +359,8 @@ def why_dead(hero: D20Sheet, amount: int) -> str:
 
 def alerts(state: Encounter, event: Any) -> list[str]:
     """A critical hit, a hero dropping or dying (and why), a monster slain; how a condition
-    just added is read when its name is not the SRD's own word."""
+    just added is read when its name is not the SRD's own word; a damage type of the
+    table's own a sheet just brought (the first, in one line)."""
     match event:
         case D20Attacked(outcome="critical"):
             return [f"Critical hit on {state.name_of(event.target_id)}!"]
@@ -379,4 +384,18 @@ def alerts(state: Encounter, event: Any) -> list[str]:
         case ConditionAdded():
             note = condition_note(event.condition.name)
             return [note] if note else []
+        case CombatantAdded() | CombatantEdited() if isinstance(event.combatant.sheet, D20Sheet):
+            was = state.find(event.combatant.id)
+            had = _types(was.sheet) if was and isinstance(was.sheet, D20Sheet) else set()
+            fresh = sorted(_types(event.combatant.sheet) - had)
+            return [note for kind in fresh if (note := type_note(kind))][:1]
     return []
+
+
+def _types(sheet: D20Sheet) -> set[str]:
+    """The damage types a sheet names: its damage's and its defences'."""
+    try:
+        kinds = {part.kind for part in parts_of(sheet.damage, sheet.damage_type)}
+    except Rejected:  # a damage an older save kept that no longer reads: its defences still do
+        kinds = set()
+    return kinds | {*sheet.resistances, *sheet.vulnerabilities, *sheet.immunities}

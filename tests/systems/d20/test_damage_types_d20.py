@@ -11,8 +11,10 @@ import pytest
 from msgspec import structs
 
 from rules.dice import ScriptedDice
+from rules.engine import decide
 from rules.errors import Rejected
 from rules.systems.d20.damage_types import DAMAGE_TYPES, meant_type, type_note
+from rules.systems.d20.events import D20SaveEffect
 from rules.systems.d20.sheet import HERO, checked
 from rules.systems.d20.table import split_damage
 from tests.app.support import make_app, until
@@ -136,3 +138,25 @@ def test_library_add_names_the_line_of_a_slip(tmp_path: Path) -> None:
     assert "imp.toml line 7: Resistances: no damage type 'fyre': did you mean fire?" in (
         done.stderr
     )
+
+
+def test_a_save_effects_damage_refuses_a_slip():
+    state = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET)).state
+    fireball = D20SaveEffect("c1", ("c2",), "Fireball", "dex", 15, damage="8d6 fyre")
+    with pytest.raises(Rejected, match=r"did you mean fire\?"):
+        decide(state, fireball, ScriptedDice([10] * 9))
+
+
+async def test_a_sheet_given_a_type_of_the_tables_own_says_so_in_one_line(
+    tmp_path: Path,
+) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    app = make_app(tmp_path, ScriptedDice([10]), history)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the sheet editor")
+        await tab_to(pilot, "field-sheet-resistances")
+        await pilot.press(*"holy", "enter")
+        note = "holy is no SRD damage type: a type of the table's own"
+        await until(pilot, lambda: note in screen_text(app), "the note")
+        assert ("holy",) in [c.sheet.resistances for c in app.session.state.combatants]
