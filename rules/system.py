@@ -456,6 +456,12 @@ class RuleSystem(ABC):
         ``condition_endings`` (None: the core reads them as a duration)."""
         return None
 
+    def condition_line_endings(self) -> tuple[str, ...]:
+        """How ``condition_line`` reads the words after a condition, each as its usage shows
+        it ("save ABILITY DC"): what the ``:cond`` hint lists after the core's durations, its
+        first word what completion offers. None by default."""
+        return ()
+
     def condition_names(self) -> tuple[str, ...]:
         """The conditions the rules know by name, each spelling they read ("prone"): a name
         typed close to one but none of them is a slip, asked "did you mean" on the `:` line

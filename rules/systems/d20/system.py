@@ -480,6 +480,9 @@ class GenericD20(RuleSystem):
     ) -> Any | None:
         return turn_edge_forms.condition_line(state, combatant_id, name, words)
 
+    def condition_line_endings(self) -> tuple[str, ...]:
+        return turn_edge_forms.LINE_USAGE
+
     def condition_names(self) -> tuple[str, ...]:
         return (*CONDITIONS, *SPELLINGS)  # "Paralysed" is no slip: it reads as paralyzed
 
