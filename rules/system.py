@@ -21,10 +21,12 @@ from rules.commands import ChangeTrack
 from rules.dice import ANY_FACE, DiceSource
 from rules.encounter import Combatant, Encounter, NoState
 from rules.errors import Rejected
+from rules.events import ConditionAdded
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import Odds, mid_percentile
+from rules.spelling import slip_for
 
 
 class Tier(Struct, frozen=True):
@@ -145,6 +147,7 @@ class Move(Struct, frozen=True):
 # A command's declared actor (``RuleSystem.command_actors``): it acts for whoever the last roll
 # involved (applying its result, spending a token on it...), and names nobody itself.
 LAST_ROLL = "<last roll>"
+NOTE_SHOWN = 40  # characters of a typed condition name repeated in a note
 
 
 class RuleSystem(ABC):
@@ -389,6 +392,30 @@ class RuleSystem(ABC):
     def alerts(self, state: Encounter, event: Any) -> list[str]:
         """Messages worth a notification for an event, e.g. an Eclipse."""
         return []
+
+    def notices(self, state: Encounter, event: Any) -> list[str]:
+        """Every notification for an event: the system's ``alerts``, and for a condition
+        just added the ``condition_note`` on how its name is read. What the screen shows."""
+        notes = self.alerts(state, event)
+        if isinstance(event, ConditionAdded) and (
+            note := self.condition_note(event.condition.name)
+        ):
+            notes.append(note)
+        return notes
+
+    def condition_note(self, name: str) -> str:
+        """One line on a condition just added whose name the rules do not know, where they
+        know some (``condition_names``): a label of the table's own, with no rules effect,
+        and the name it is a slip for, if any ("" for a name the rules know). A system that
+        reads names its own way (a spelling read as another) says so here."""
+        known = self.condition_names()
+        shown = " ".join(name.split())[:NOTE_SHOWN]
+        if not known or shown.casefold() in {k.casefold() for k in known}:
+            return ""
+        meant = slip_for(shown, known)
+        guess = f" (did you mean {meant}?)" if meant else ""
+        label = "a label with no rules effect"
+        return f"{shown} is no condition {self.title}'s rules know: {label}{guess}"
 
     def status(self, state: Encounter) -> str:
         """Extra text for the header, e.g. token counts ("" for none)."""

@@ -23,12 +23,12 @@ from rules.engine import MAX_GROUP
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.outcome import outcome as fight_outcome
+from rules.spelling import slip_for
 from tracker.did_you_mean import (
     combatant_words,
     did_you_mean,
     nearest,
     no_combatant,
-    slip_for,
 )
 from tracker.export import check_name
 from tracker.library import COUNT

@@ -5,7 +5,8 @@ likely meant for). The name stays as typed on the combatant; only its reading ch
 
 from __future__ import annotations
 
-from .slips import letters_changed
+from rules.spelling import letters_changed
+
 from .table import CONDITIONS
 
 # The spellings of a tracker that writes "Armour Class": the same condition. (Of the SRD's

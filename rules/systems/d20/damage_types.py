@@ -6,8 +6,7 @@ msgspec: the damage reader and the sheet's fields call it as they read a typed t
 from __future__ import annotations
 
 from rules.errors import Rejected
-
-from .slips import letters_changed
+from rules.spelling import letters_changed
 
 # The SRD's *Damage Types*, as it spells them.
 DAMAGE_TYPES = (
