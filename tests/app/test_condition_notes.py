@@ -18,6 +18,7 @@ from tests.app.test_initiative import fight, line
 from tests.app.test_layout import SMALL
 from tests.picks import a_system, keeps_added_order, knows_conditions
 from tests.screen import screen_text
+from tracker.screens.form import FormScreen
 
 KNOWN = ("Marked", "Shaken")
 
@@ -61,3 +62,19 @@ async def test_a_label_added_on_the_line_is_marked_in_one_line(
         state = app.session.state
         (event,) = decide(state, AddCondition("c1", "Shaken"), ScriptedDice([]))
         assert get_system(knowing).notices(state, event) == []
+
+
+async def test_the_condition_dialog_says_did_you_mean_as_a_slip_is_typed(
+    tmp_path: Path, knowing: str
+) -> None:
+    app = fight(tmp_path, system=knowing)
+    async with app.run_test(size=SMALL) as pilot:
+        await line(pilot, 'add "Orla Vance" party')
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the condition dialog")
+        await pilot.press(*"Markd")
+        said = "(did you mean Marked?)"
+        await until(pilot, lambda: said in screen_text(app), "the slip told before it is added")
+        assert app.session.state.combatants[0].conditions == ()
+        await pilot.press("enter")  # still the table's to add, as a label
+        await until(pilot, lambda: bool(app.session.state.combatants[0].conditions), "added")
