@@ -410,7 +410,7 @@ class RuleSystem(ABC):
         reads names its own way (a spelling read as another) says so here."""
         known = self.condition_names()
         shown = " ".join(name.split())[:NOTE_SHOWN]
-        if not known or shown.casefold() in {k.casefold() for k in known}:
+        if not known or not shown or shown.casefold() in {k.casefold() for k in known}:
             return ""
         meant = slip_for(shown, known)
         guess = f" (did you mean {meant}?)" if meant else ""

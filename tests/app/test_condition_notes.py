@@ -43,7 +43,7 @@ def test_a_system_that_knows_no_conditions_marks_none():
 def test_a_name_the_rules_do_not_know_is_a_label_and_a_slip_says_which(knowing: str) -> None:
     system = get_system(knowing)
     title = system.title
-    assert system.condition_note("marked") == ""
+    assert system.condition_note("marked") == "" and system.condition_note("  ") == ""
     assert system.condition_note("Hasted") == (
         f"Hasted is no condition {title}'s rules know: a label with no rules effect"
     )

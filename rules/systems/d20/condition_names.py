@@ -34,6 +34,8 @@ def condition_note(name: str) -> str:
     SRD name it is likely meant for). "" for an SRD name written as the SRD writes it."""
     found = srd_name(name)
     shown = " ".join(name.split())[:SHOWN]
+    if not shown:  # nothing typed yet (the dialog asks as it is typed)
+        return ""
     if found:
         return "" if shown.casefold() == found else f"{shown} is read as the SRD's {found}"
     key = shown.casefold()

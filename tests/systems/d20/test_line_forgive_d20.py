@@ -51,6 +51,7 @@ async def test_the_condition_dialog_says_did_you_mean_prone_as_prne_is_typed(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, FormScreen), "the condition dialog")
+        assert "no SRD condition" not in screen_text(app)  # nothing typed, nothing said
         await pilot.press(*"prne")
         # "prne is no SRD condition: ... (did you mean prone?)", wrapped at 80 columns
         await until(pilot, lambda: "mean prone?)" in screen_text(app), "the slip told")
