@@ -13,7 +13,7 @@ from rules.dice import SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.registry import get_system
-from tests.picks import a_system
+from tests.picks import a_system, has_bundled_foes
 from tracker import cli, launch, library, storage
 from tracker.demos import DEMOS
 
@@ -96,3 +96,16 @@ def test_export_finds_a_combatant_as_the_line_does_and_says_did_you_mean(
     ):
         code, _, err = run(capsys, "library", "export", str(save), word)
         assert code == 2 and err.count("\n") == 1 and said in err, err
+
+
+def test_new_with_a_mistyped_stat_block_says_did_you_mean_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    system = a_system(has_bundled_foes)
+    foe = next(e for e in library.load(None).of(system) if e.side == "foes")
+    typo = foe.name[:-1]  # "Bog Goblin" -> "Bog Gobli"
+    code, _, err = run(
+        capsys, "--saves", str(tmp_path), "new", "--system", system, "--name", "X", "--add", typo
+    )
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"did you mean '{library.slug(foe.name)}'" in err and "library list" in err
