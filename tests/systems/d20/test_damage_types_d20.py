@@ -21,7 +21,13 @@ from tests.app.support import make_app, until
 from tests.app.test_app_command_line import type_line
 from tests.cli.support import tracker
 from tests.screen import screen_text
-from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, card, history_of
+from tests.systems.d20.support import (
+    FOE_SHEET,
+    HERO_SHEET,
+    card,
+    history_of,
+    refused_by_library_add,
+)
 from tracker.screens.form import FormScreen
 
 SLIPS = [("1d8+3 slashng", "slashing"), ("2d6 fyre", "fire"), ("1d10 lightening", "lightning")]
@@ -127,17 +133,13 @@ def test_tracker_roll_and_odds_refuse_a_slip_in_one_line(command):
 
 
 def test_library_add_names_the_line_of_a_slip(tmp_path: Path) -> None:
-    block = tmp_path / "imp.toml"
-    block.write_text(
+    said = refused_by_library_add(
+        tmp_path,
+        "imp.toml",
         'system = "d20"\nname = "Imp"\n\n[sheet]\nattack_bonus = 5\ndamage = "1d4 piercing"\n'
         'resistances = "cold, fyre"\n',
-        encoding="utf-8",
     )
-    done = tracker("--library", str(tmp_path / "lib"), "library", "add", str(block))
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert "imp.toml line 7: Resistances: no damage type 'fyre': did you mean fire?" in (
-        done.stderr
-    )
+    assert "imp.toml line 7: Resistances: no damage type 'fyre': did you mean fire?" in said
 
 
 def test_a_save_effects_damage_refuses_a_slip():
