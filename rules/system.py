@@ -23,10 +23,12 @@ from rules.conversion import Conversion
 from rules.dice import ANY_FACE, DiceSource
 from rules.encounter import Combatant, Encounter, NoState
 from rules.errors import Rejected
+from rules.events import ConditionAdded
 from rules.forms import Field
 from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import Odds, mid_percentile
+from rules.spelling import slip_for
 
 
 class Tier(Struct, frozen=True):
@@ -147,6 +149,7 @@ class Move(Struct, frozen=True):
 # A command's declared actor (``RuleSystem.command_actors``): it acts for whoever the last roll
 # involved (applying its result, spending a token on it...), and names nobody itself.
 LAST_ROLL = "<last roll>"
+NOTE_SHOWN = 40  # characters of a typed condition name repeated in a note
 
 
 class RuleSystem(ABC):
@@ -392,6 +395,30 @@ class RuleSystem(ABC):
         """Messages worth a notification for an event, e.g. an Eclipse."""
         return []
 
+    def notices(self, state: Encounter, event: Any) -> list[str]:
+        """Every notification for an event: the system's ``alerts``, and for a condition
+        just added the ``condition_note`` on how its name is read. What the screen shows."""
+        notes = self.alerts(state, event)
+        if isinstance(event, ConditionAdded) and (
+            note := self.condition_note(event.condition.name)
+        ):
+            notes.append(note)
+        return notes
+
+    def condition_note(self, name: str) -> str:
+        """One line on a condition just added whose name the rules do not know, where they
+        know some (``condition_names``): a label of the table's own, with no rules effect,
+        and the name it is a slip for, if any ("" for a name the rules know). A system that
+        reads names its own way (a spelling read as another) says so here."""
+        known = self.condition_names()
+        shown = " ".join(name.split())[:NOTE_SHOWN]
+        if not known or not shown or shown.casefold() in {k.casefold() for k in known}:
+            return ""
+        meant = slip_for(shown, known)
+        guess = f" (did you mean {meant}?)" if meant else ""
+        label = "a label with no rules effect"
+        return f"{shown} is no condition {self.title}'s rules know: {label}{guess}"
+
     def status(self, state: Encounter) -> str:
         """Extra text for the header, e.g. token counts ("" for none)."""
         return ""
@@ -457,6 +484,12 @@ class RuleSystem(ABC):
         """The command ``:cond NAME CONDITION WORDS...`` gives when ``words`` name one of
         ``condition_endings`` (None: the core reads them as a duration)."""
         return None
+
+    def condition_line_endings(self) -> tuple[str, ...]:
+        """How ``condition_line`` reads the words after a condition, each as its usage shows
+        it ("save ABILITY DC"): what the ``:cond`` hint lists after the core's durations, its
+        first word what completion offers. None by default."""
+        return ()
 
     def condition_names(self) -> tuple[str, ...]:
         """The conditions the rules know by name, each spelling they read ("prone"): a name

@@ -38,6 +38,7 @@ from rules.forms import Field
 from rules.registry import PACKAGE, get_system, known, names
 from rules.system import RuleSystem
 from tracker import files, storage
+from tracker.did_you_mean import nearest
 from tracker.storage import slug
 
 BUNDLED = "stat_blocks"  # a system's own, in its folder: rules/systems/<system>/stat_blocks/
@@ -272,10 +273,13 @@ class Library:
     def need(self, system: str, word: str) -> Entry:
         found = self.find(system, word)
         if found is None:
-            names = ", ".join(slug(e.name) for e in self.of(system)) or "none"
+            # The nearest names, not every one: a bundled bestiary holds hundreds.
+            near = [f"'{slug(n)}'" for n in nearest(word, [e.name for e in self.of(system)])]
+            meant = f": did you mean {' or '.join(near)}?" if near else ""
             title = get_system(system).title
             raise LibraryError(
-                f"no {title} stat block {word!r} in the library (there are: {names})"
+                f"no {title} stat block {word!r} in the library{meant} (tracker library list"
+                f" --system {system} lists them)"
             )
         return found
 

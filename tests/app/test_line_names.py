@@ -7,19 +7,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rules.dice import ScriptedDice
 from rules.engine import new_encounter
 from rules.history import History
 from rules.registry import get_system
+from rules.visibility import Viewer
+from tests.app.line_support import context
 from tests.app.support import until
 from tests.app.test_app_command_line import type_line
-from tests.app.test_initiative import fight, initiative, line, order
+from tests.app.test_initiative import WITH_ORDER, fight, initiative, line, order
 from tests.app.test_layout import SMALL
-from tests.picks import a_system, has_bundled_foes, knows_conditions
+from tests.picks import a_system, every_system, has_bundled_foes, knows_conditions
 from tests.screen import screen_text
 from tracker import library
 from tracker.app import TrackerApp
+from tracker.line_commands.completion import complete
+from tracker.line_commands.resolve import hint
 from tracker.screens.command_prompt import CommandLineScreen
+from tracker.screens.encounter_keys.roles import may_use
 from tracker.session import EncounterSession
 
 
@@ -95,3 +102,48 @@ async def test_a_mistyped_condition_the_rules_know_gets_did_you_mean(tmp_path: P
         await line(pilot, "cond orla Marked")  # a label of the table's own, far from all
         names = [c.name.casefold() for c in app.session.state.combatants[0].conditions]
         assert names == [known, "marked"]
+
+
+async def test_wound_heal_uncond_and_keep_find_a_name_and_say_did_you_mean(
+    tmp_path: Path,
+) -> None:
+    app = fight(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        for name in ('"Orla Vance" party', "Goblin"):
+            await line(pilot, f"add {name}")
+        await line(pilot, "cond orla Prone")
+        before = len(app.session.history.records)
+        for text in ("wound gob", "wound orla", "heal orla", "uncond orl prone"):
+            await line(pilot, text)
+        assert len(app.session.history.records) == before + 4
+        assert app.session.state.combatants[0].conditions == ()
+        for command in ("wound", "heal", "uncond", "keep"):
+            wanted = "no combatant 'orlaa': did you mean 'Orla Vance'?"
+            await refused_with(pilot, f"{command} orlaa", wanted)
+            await pilot.press("escape")
+
+
+def test_a_players_completions_and_hint_offer_none_of_the_gms_commands() -> None:
+    history = History(new_encounter("Ambush", WITH_ORDER.name))
+    player = Viewer(role="player", name="Ana")
+    ctx = context(history, allows=lambda a, arg: may_use(player, WITH_ORDER.name, a, arg))
+    offered = complete(":", ctx).options
+    gms = ("add", "wound", "heal", "order", "undo", "redo", "keep", "save", "open", "export")
+    assert "cond" in offered and "note" in offered and "attack" in offered
+    assert not set(gms) & set(offered), offered
+    assert not set(gms) & set(complete(":help ", ctx).options)
+    shown = hint(":", ctx).removeprefix("commands: ").split()
+    assert "cond" in shown and not set(gms) & set(shown), shown
+    gm = context(history)  # the GM is offered every one
+    assert set(gms) <= set(complete(":", gm).options)
+
+
+@pytest.mark.parametrize("system", every_system())
+def test_the_cond_hint_lists_the_systems_own_endings(system: str) -> None:
+    ctx = context(History(new_encounter("Ambush", system)))
+    shown = hint(":cond ", ctx)
+    endings = get_system(system).condition_line_endings()
+    assert shown.startswith("cond NAME CONDITION [N | round | next-turn")
+    assert all(f" | {ending}" in shown for ending in endings), shown
+    firsts = [ending.split()[0] for ending in endings]
+    assert set(firsts) <= set(complete(":cond orla prone ", ctx).options)

@@ -117,7 +117,8 @@ def test_headless_odds_load_no_msgspec_and_no_system_module(system: str) -> None
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
     odds_line, loaded_line = out.strip().splitlines()
     assert json.loads(odds_line)["system"] == system
-    light = {"table", "damage_parts", "pools", "bands", "odds", "odds_cli"}  # all msgspec-free
+    # all msgspec-free
+    light = {"table", "damage_parts", "damage_types", "pools", "bands", "odds", "odds_cli"}
     light = {f"rules.systems.{system}.{name}" for name in light}
     assert [
         m for m in json.loads(loaded_line) if m not in light | {f"rules.systems.{system}"}

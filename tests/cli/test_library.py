@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from rules.commands import AddCombatant
+from rules.dice import SeededDice
+from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.registry import get_system
+from tests.picks import a_system, has_bundled_foes
 from tracker import cli, launch, library, storage
 from tracker.demos import DEMOS
 
@@ -71,3 +75,37 @@ def test_new_refuses_a_party_from_another_systems_save(
     code, _, err = run(capsys, *args, "--name", "X", "--party", str(save))
     expected = f"is a {get_system(theirs).title} encounter, not {get_system(ours).title}"
     assert code == 2 and expected in err and err.count("\n") == 1, err
+
+
+def test_export_finds_a_combatant_as_the_line_does_and_says_did_you_mean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tracker library export SAVE NAME``: a first name or a unique prefix finds it, a word
+    that fits several or none is refused in one line with "did you mean"."""
+    history = History(new_encounter("Ambush", a_system()))
+    for name in ("Orla Vance", "Orc Brute", "Bram"):
+        history.commit(decide(history.state, AddCombatant(name=name), SeededDice(1)), "add")
+    save = tmp_path / "ambush.fight"
+    storage.write(save, history)
+    for word in ("orla", "BR", "orla-vance"):
+        code, out, _ = run(capsys, "library", "export", str(save), word)
+        assert code == 0 and library.parse(out).name in ("Orla Vance", "Bram"), word
+    for word, said in (
+        ("or", "'or' fits 2 combatants: did you mean 'Orla Vance' or 'Orc Brute'?"),
+        ("orlaa", "no combatant 'orlaa': did you mean 'Orla Vance'?"),
+    ):
+        code, _, err = run(capsys, "library", "export", str(save), word)
+        assert code == 2 and err.count("\n") == 1 and said in err, err
+
+
+def test_new_with_a_mistyped_stat_block_says_did_you_mean_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    system = a_system(has_bundled_foes)
+    foe = next(e for e in library.load(None).of(system) if e.side == "foes")
+    typo = foe.name[:-1]  # "Bog Goblin" -> "Bog Gobli"
+    code, _, err = run(
+        capsys, "--saves", str(tmp_path), "new", "--system", system, "--name", "X", "--add", typo
+    )
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"did you mean '{library.slug(foe.name)}'" in err and "library list" in err

@@ -253,7 +253,7 @@ def play(system: RuleSystem, state: Encounter, events: Iterable[object]) -> Enco
             f"{type(event).__name__} is neither a core event nor in {system.name}.event_types"
         )
         check_entry(describe(state, event), event, styles_of(system.name))
-        alerts = system.alerts(state, event)
+        alerts = system.notices(state, event)
         assert isinstance(alerts, list) and all(isinstance(a, str) for a in alerts)
         state = apply(state, event)
     return state

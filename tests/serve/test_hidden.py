@@ -65,7 +65,7 @@ class LiveLog:
             return
         for event, before in happened:
             self.entries.append(lines(before, event))
-            self.alerts += self.system.alerts(before, event)
+            self.alerts += self.system.notices(before, event)
 
     @property
     def lines(self) -> list[str]:

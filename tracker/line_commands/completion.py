@@ -13,7 +13,7 @@ from tracker.line_commands.forms import people_field
 from tracker.line_commands.order import WHERE
 from tracker.line_commands.outcomes import Context
 from tracker.line_commands.resolve import DURATION_WORDS, REPORT_FORMATS, condition_names
-from tracker.line_commands.table import command_names, named_as
+from tracker.line_commands.table import named_as, offered_names
 from tracker.line_commands.turns import (
     CLOCK_WORDS,
     EACH_ROUND,
@@ -102,8 +102,7 @@ def complete(text: str, ctx: Context) -> Completion:
     word = line[start:]
     before = line[:start].split()
     if not before:
-        names = command_names(ctx)
-        return Completion(offset + start, _starting(word, names))
+        return Completion(offset + start, _starting(word, offered_names(ctx)))
     try:
         named = named_as(ctx, before[0])
     except Rejected:
@@ -129,7 +128,8 @@ def _builtin_options(ctx: Context, name: str, args: Sequence[str], word: str) ->
         case "cond", 1:
             return [quote(n) for n in condition_names(ctx)]
         case "cond", 2:
-            return list(DURATION_WORDS)
+            endings = [e.split()[0] for e in ctx.system.condition_line_endings()]
+            return [*DURATION_WORDS, *endings]
         case "uncond", 1:
             person = find_combatant_quiet(ctx.state, args[0])
             return [quote(c.name) for c in person.conditions] if person else []
@@ -162,7 +162,7 @@ def _builtin_options(ctx: Context, name: str, args: Sequence[str], word: str) ->
         case "order", 2:
             return people
         case "help", 0:
-            return list(command_names(ctx))
+            return offered_names(ctx)
     return []
 
 

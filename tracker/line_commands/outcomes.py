@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rules import solo
@@ -59,3 +59,6 @@ class Context:
     selected: str | None = None
     known_conditions: Sequence[str] = ()  # condition names seen in the log, for completion
     library: Library | None = None  # the stat blocks ``add`` finds by name
+    # Whether the screen offers an action to whoever types (a seat's role): what completion
+    # lists, so a player is not offered the GM's commands (the session refuses them anyway).
+    allows: Callable[[str, str], bool] = lambda action, argument: True

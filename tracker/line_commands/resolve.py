@@ -23,7 +23,13 @@ from rules.engine import MAX_GROUP
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.outcome import outcome as fight_outcome
-from tracker.did_you_mean import nearest, slip_for
+from rules.spelling import slip_for
+from tracker.did_you_mean import (
+    combatant_words,
+    did_you_mean,
+    nearest,
+    no_combatant,
+)
 from tracker.export import check_name
 from tracker.library import COUNT
 from tracker.line_commands.forms import system_outcome
@@ -34,8 +40,10 @@ from tracker.line_commands.table import (
     BUILTINS,
     DIALOG_OF,
     FORM_USAGE,
+    Named,
     command_names,
     named_as,
+    offered,
 )
 from tracker.line_commands.turns import (
     act_outcome,
@@ -46,6 +54,8 @@ from tracker.line_commands.turns import (
     surprise_outcome,
 )
 from tracker.line_commands.words import (
+    find_combatant,
+    handles,
     need_combatant,
     norm,
     quote,
@@ -137,7 +147,7 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             return ScreenAction(_export_action(words))
         case "cond":
             if len(words) < 2:
-                raise Rejected("usage: cond NAME CONDITION [N | round | next-turn]")
+                raise Rejected(f"usage: cond {cond_usage(ctx)}")
             person = need_combatant(state, words[0])
             known = {c.casefold(): c for c in condition_names(ctx)}
             typed = words[1]
@@ -147,7 +157,7 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
             condition = known.get(
                 typed.casefold(), typed.capitalize() if typed.islower() else typed
             )
-            ending = ctx.system.condition_line(state, person.id, condition, words[2:])
+            ending = _system_ending(ctx, person.id, condition, words[2:])
             if ending is not None:  # a system's own ending (Generic d20: save wis 13)
                 return Execute(ending, "add condition")
             return Execute(
@@ -267,6 +277,32 @@ def _export_action(words: Sequence[str]) -> str:
     return f"export({fmt!r}, {file!r})"
 
 
+def _system_ending(ctx: Context, person_id: str, condition: str, tail: Sequence[str]) -> object:
+    """The system's command for a condition's ending (None: a core duration), the name in
+    ``end NAME`` found as every name on the line is (``end orla``), and refused with "did
+    you mean" when the system finds none and a name is close to it."""
+    takes_name = {e.split()[0] for e in ctx.system.condition_line_endings() if e.endswith("NAME")}
+    if len(tail) < 2 or tail[0].casefold() not in takes_name:
+        return ctx.system.condition_line(ctx.state, person_id, condition, tail)
+    typed = " ".join(tail[1:])
+    found = find_combatant(ctx.state, typed)  # several fit: "did you mean A or B?"
+    if found is not None:
+        return ctx.system.condition_line(ctx.state, person_id, condition, [tail[0], found.id])
+    try:  # not a name: the system's own words ("end of round")
+        return ctx.system.condition_line(ctx.state, person_id, condition, tail)
+    except Rejected:
+        people = combatant_words(ctx.state, handles(ctx.state))
+        if did_you_mean(typed, people):
+            raise no_combatant(typed, people) from None
+        raise
+
+
+def cond_usage(ctx: Context) -> str:
+    """``cond``'s usage: the core's durations, then the ways the system's rules end one."""
+    endings = " | ".join(("N", "round", "next-turn", *ctx.system.condition_line_endings()))
+    return f"NAME CONDITION [{endings}]"
+
+
 def _check_condition(ctx: Context, typed: str, known: dict[str, str]) -> None:
     """Refuse a condition name close to one the rules know but none of them ("prne"); one
     on someone or in the log, or far from all of them (a label of the table's own), passes."""
@@ -320,7 +356,8 @@ def usage(ctx: Context, name: str) -> str:
         return f"{name}: {named.help}"
     if named.kind == "builtin" and named.key not in ("attack", "roll"):
         builtin = BUILTIN_NAMES[named.key]
-        return f"{builtin.name} {builtin.usage}".strip() + f": {builtin.help}"
+        said = cond_usage(ctx) if named.key == "cond" else builtin.usage
+        return f"{builtin.name} {said}".strip() + f": {builtin.help}"
     action_id = "roll" if named.kind == "builtin" else named.key
     try:
         fields = ctx.system.action_form(ctx.state, action_id, ctx.selected)
@@ -335,7 +372,8 @@ def hint(text: str, ctx: Context) -> str:
     name, _ = _split_name(text)
     typing_name = " " not in text.lstrip(": ")
     if not name or (typing_name and name.casefold() not in command_names(ctx)):
-        return "commands: " + " ".join(b.name for b in BUILTINS) + " … (Tab completes)"
+        offers = [b.name for b in BUILTINS if offered(ctx, Named("builtin", b.name))]
+        return "commands: " + " ".join(offers) + " … (Tab completes)"
     try:
         return usage(ctx, name)
     except Rejected as exc:

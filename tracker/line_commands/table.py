@@ -63,6 +63,30 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("help", "[COMMAND]", "every key; with a command, how it is used"),
 )
 BUILTIN_NAMES = {b.name: b for b in BUILTINS}
+# The screen action each built-in does by key: a role that is not offered the key is not
+# offered the command either (a player's completions list none of the GM's).
+AS_KEY = {
+    "attack": "roll",
+    "roll": "roll",
+    "dice": "roll",
+    "wound": "nudge",
+    "heal": "nudge",
+    "cond": "add_condition",
+    "uncond": "remove_condition",
+    "next": "next_turn",
+    "init": "initiative",
+    "order": "move",
+    "undo": "undo",
+    "redo": "redo",
+    "apply": "apply_result",
+    "note": "note",
+    "add": "add_combatant",
+    "keep": "keep_combatant",
+    "export": "export",
+    "save": "save",
+    "open": "open_save",
+    "help": "help",
+}
 # Without words, these open their dialog rather than complain.
 DIALOG_OF = {"cond": "add_condition", "uncond": "remove_condition", "note": "note"}
 DIALOG_OF |= {"add": "add_combatant", "attack": "roll", "roll": "roll", "init": "initiative"}
@@ -95,6 +119,21 @@ def command_names(ctx: Context) -> dict[str, Named]:
             if name:
                 names.setdefault(name, Named("palette", screen_action, f"{title} ({help_text})"))
     return names
+
+
+def offered(ctx: Context, named: Named) -> bool:
+    """Whether whoever types is offered a command: as the key that does the same is."""
+    match named.kind:
+        case "builtin":
+            return ctx.allows(AS_KEY[named.key], "")
+        case "system":
+            return ctx.allows("system", named.key)
+    return ctx.allows(named.key.partition("(")[0], "")
+
+
+def offered_names(ctx: Context) -> list[str]:
+    """The names the line accepts that whoever types is offered (completion lists these)."""
+    return [name for name, named in command_names(ctx).items() if offered(ctx, named)]
 
 
 def named_as(ctx: Context, word: str) -> Named:

@@ -200,6 +200,7 @@ def prompt_for(
                     selected=selected,
                     known_conditions=known,
                     library=library,
+                    allows=session.allows,
                 )
             ]
         return cached[0]

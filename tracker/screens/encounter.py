@@ -134,7 +134,7 @@ class EncounterScreen(
         if change.kind != "undone":
             system = self.session.system
             for event, before in happened:
-                for alert in system.alerts(before, event):
+                for alert in system.notices(before, event):
                     self.notify(alert, severity="warning", timeout=12, markup=False)
         if change.save_error:
             self.notify(change.save_error, title="Not saved", severity="error", markup=False)

@@ -5,6 +5,8 @@ likely meant for). The name stays as typed on the combatant; only its reading ch
 
 from __future__ import annotations
 
+from rules.spelling import letters_changed
+
 from .table import CONDITIONS
 
 # The spellings of a tracker that writes "Armour Class": the same condition. (Of the SRD's
@@ -32,6 +34,8 @@ def condition_note(name: str) -> str:
     SRD name it is likely meant for). "" for an SRD name written as the SRD writes it."""
     found = srd_name(name)
     shown = " ".join(name.split())[:SHOWN]
+    if not shown:  # nothing typed yet (the dialog asks as it is typed)
+        return ""
     if found:
         return "" if shown.casefold() == found else f"{shown} is read as the SRD's {found}"
     key = shown.casefold()
@@ -44,18 +48,7 @@ def meant_for(key: str) -> str:
     """The SRD condition a name not its own is likely a slip for ("" when none is close)."""
     if len(key) < SHORTEST:
         return ""
-    changes, found = min((_changes(key, name), name) for name in (*CONDITIONS, *SPELLINGS))
+    changes, found = min((letters_changed(key, name), name) for name in (*CONDITIONS, *SPELLINGS))
     if changes > CHANGES:
         found = next((name for name in CONDITIONS if name.startswith(key)), "")
     return SPELLINGS.get(found, found)
-
-
-def _changes(typed: str, name: str) -> int:
-    """The letters to change, add or drop to make ``typed`` into ``name`` (Levenshtein's
-    distance, one row at a time: the names are short and few)."""
-    row = list(range(len(name) + 1))
-    for i, letter in enumerate(typed, start=1):
-        diagonal, row[0] = row[0], i
-        for j, other in enumerate(name, start=1):
-            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (letter != other))
-    return row[-1]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.events import ConditionAdded
+from rules.encounter import CombatantAdded, CombatantEdited
+from rules.errors import Rejected
 from rules.logline import Line, LogEntry, Span, plural, spans
 
 from .apply import apply
-from .condition_names import condition_note
 from .cover import WORD
+from .damage_parts import parts_of
+from .damage_types import type_note
 from .drain import drained
 from .economy import WORDS, spent_line
 from .events import (
@@ -355,8 +357,9 @@ def why_dead(hero: D20Sheet, amount: int) -> str:
 
 
 def alerts(state: Encounter, event: Any) -> list[str]:
-    """A critical hit, a hero dropping or dying (and why), a monster slain; how a condition
-    just added is read when its name is not the SRD's own word."""
+    """A critical hit, a hero dropping or dying (and why), a monster slain; a damage type of
+    the table's own a sheet just brought (the first, in one line). How a condition just
+    added is read is ``condition_note``'s (the system's ``notices`` add it)."""
     match event:
         case D20Attacked(outcome="critical"):
             return [f"Critical hit on {state.name_of(event.target_id)}!"]
@@ -377,7 +380,18 @@ def alerts(state: Encounter, event: Any) -> list[str]:
             return [f"{state.name_of(event.combatant_id)} dies"]
         case D20Exhausted(level=level) if level >= DEATH:
             return [f"{state.name_of(event.combatant_id)} is dead: exhaustion {level}"]
-        case ConditionAdded():
-            note = condition_note(event.condition.name)
-            return [note] if note else []
+        case CombatantAdded() | CombatantEdited() if isinstance(event.combatant.sheet, D20Sheet):
+            was = state.find(event.combatant.id)
+            had = _types(was.sheet) if was and isinstance(was.sheet, D20Sheet) else set()
+            fresh = sorted(_types(event.combatant.sheet) - had)
+            return [note for kind in fresh if (note := type_note(kind))][:1]
     return []
+
+
+def _types(sheet: D20Sheet) -> set[str]:
+    """The damage types a sheet names: its damage's and its defences'."""
+    try:
+        kinds = {part.kind for part in parts_of(sheet.damage, sheet.damage_type)}
+    except Rejected:  # a damage an older save kept that no longer reads: its defences still do
+        kinds = set()
+    return kinds | {*sheet.resistances, *sheet.vulnerabilities, *sheet.immunities}

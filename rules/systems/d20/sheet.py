@@ -28,6 +28,7 @@ from .actions import (
     parse_actions,
 )
 from .damage_parts import parts_of
+from .damage_types import check_type
 from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
 
 HERO, MONSTER, LAIR = "hero", "monster", "lair"
@@ -170,6 +171,10 @@ def parse_types(text: str, label: str) -> tuple[str, ...]:
     for kind in kinds:
         if not kind.isalpha() or len(kind) > 20:
             raise Rejected(f"{label}: damage types are single words, like fire, not {kind!r}")
+        try:
+            check_type(kind)  # "slashng" meant slashing: a resistance to it would halve nothing
+        except Rejected as refused:
+            raise Rejected(f"{label}: {refused.message}") from None
     return kinds
 
 
@@ -331,7 +336,7 @@ def checked(sheet: D20Sheet) -> D20Sheet:
     sheet from a form was checked as it was read; one carried over from an older save (a
     party) or sent whole was not, and is refused here as the form would refuse it."""
     try:
-        split_damage(sheet.damage)
+        split_damage(sheet.damage, typed=False)  # its types were read as it was kept
     except Rejected as refused:
         raise Rejected(f"Damage: {refused.message}") from None
     if sheet.hp_dice and not sheet.hp_rolled:

@@ -507,6 +507,12 @@ class GenericD20(RuleSystem):
     ) -> Any | None:
         return turn_edge_forms.condition_line(state, combatant_id, name, words)
 
+    def condition_note(self, name: str) -> str:
+        return condition_note(name)  # a British spelling read as the SRD's, or a label
+
+    def condition_line_endings(self) -> tuple[str, ...]:
+        return turn_edge_forms.LINE_USAGE
+
     def condition_names(self) -> tuple[str, ...]:
         return (*CONDITIONS, *SPELLINGS)  # "Paralysed" is no slip: it reads as paralyzed
 

@@ -16,6 +16,7 @@ from rules.notation.roll import Piece, roll
 from rules.notation.tree import Binary, Dice, Group, Node, Paren, Unary, Value, notation
 
 from .damage_parts import Part, parts_of, read_parts, written
+from .damage_types import check_type
 
 Band = tuple[str, int | None, int | None, str]  # label, low, high, effect
 
@@ -101,12 +102,17 @@ DEATH_TIERS: tuple[Band, ...] = (
 # --- damage in dice notation -------------------------------------------------------------
 
 
-def split_damage(text: str, critical: bool = True) -> tuple[str, str]:
+def split_damage(text: str, critical: bool = True, typed: bool = True) -> tuple[str, str]:
     """ "1d8+3 slashing" as its notation ("1d8+3") and its type ("slashing"; "" for none);
     several types (``parts``) as their whole text written back and no one type:
     ("1d8+3 slashing + 2d6 fire", ""). ``Rejected`` in one line when the dice cannot be read
-    or worked out exactly, nor (when it can be ``critical``, an attack's) the dice doubled."""
+    or worked out exactly, nor (when it can be ``critical``, an attack's) the dice doubled,
+    or (``typed``: just typed, not kept from a save) a type is a slip for the SRD's
+    ("slashng")."""
     found = read_parts(text)
+    if typed:  # a save's own types stay as it kept them: nothing it holds is refused later
+        for part in found:
+            check_type(part.kind)
     checked = tuple(Part(_checked_dice(part.dice, critical), part.kind) for part in found)
     if len(checked) == 1:
         return checked[0]

@@ -163,6 +163,7 @@ LASTS = (
 )
 AT = {"save-ends": SAVE, "end-of": END, "start-of": START}
 LINE_AT = {"save": SAVE, "end": END, "start": START}
+LINE_USAGE = ("save ABILITY DC", "end NAME", "start NAME")  # as the `:cond` hint shows them
 
 
 def condition_endings(state: Encounter) -> tuple[tuple[tuple[str, str], ...], list[Field]]:

@@ -242,7 +242,7 @@ def _start_of_turn(state: Encounter, cmd: D20StartOfTurn, dice: DiceSource) -> l
     events: list[Any] = []
     sheet = sheet_of(who)
     if start.ongoing:
-        notation, kind = dmg.split_damage(start.ongoing, critical=False)
+        notation, kind = dmg.split_damage(start.ongoing, critical=False, typed=False)
         amount, _, _ = dmg.rolled(notation, False, dice)
         events += damage_events(state, who, None, amount, kind)
         sheet = dealt(sheet, events[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rules.commands import AddCombatant
@@ -11,6 +12,7 @@ from rules.engine import decide, fold_onto, initial_state, new_encounter
 from rules.history import History
 from rules.systems.d20.events import sheet_of
 from rules.systems.d20.sheet import HERO, D20Sheet, sheet_from_values
+from tests.cli.support import tracker
 
 
 def card(kind: str = "monster", **fields: str) -> D20Sheet:
@@ -55,3 +57,15 @@ def run(state: Encounter, command: Any, *faces: int) -> tuple[Encounter, list[An
 
 def sheet(state: Encounter, cid: str) -> D20Sheet:
     return sheet_of(state.combatant(cid))
+
+
+def refused_by_library_add(folder: Path, name: str, text: str) -> str:
+    """``tracker library add`` of a stat block file ``name`` holding ``text``, refused: its
+    one line on stderr (checked: one line, no traceback, nothing on stdout or kept)."""
+    block = folder / name
+    block.write_text(text, encoding="utf-8")
+    done = tracker("--library", str(folder / "lib"), "library", "add", str(block))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert not (folder / "lib").exists() or not list((folder / "lib").rglob("*.toml"))
+    return done.stderr

@@ -288,7 +288,7 @@ def test_a_condition_added_says_how_the_rules_read_its_name(name, said):
     state = duel()
     (event,) = decide(state, AddCondition("c2", name), ScriptedDice([]))
     assert isinstance(event, ConditionAdded)
-    assert SYSTEM.alerts(state, event) == ([said] if said else [])
+    assert SYSTEM.notices(state, event) == ([said] if said else [])
 
 
 def test_a_label_of_the_tables_own_has_no_rules_effect():

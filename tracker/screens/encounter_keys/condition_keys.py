@@ -69,7 +69,16 @@ class ConditionKeys(Area):
             )
             self.session.execute(AddCondition(target, values["name"], chosen), "add condition")
 
-        self.ask("Add condition", fields, submit, ok_label="Add")
+        # How the rules read the name, as it is typed: a slip ("prne") is told before it is
+        # added as a label of the table's own.
+        system = self.session.system
+        self.ask(
+            "Add condition",
+            fields,
+            submit,
+            ok_label="Add",
+            preview=lambda values: system.condition_note(values.get("name", "")),
+        )
 
     def action_remove_condition(self) -> None:
         combatant = self.selected()
