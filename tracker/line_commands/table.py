@@ -125,7 +125,9 @@ def offered(ctx: Context, named: Named) -> bool:
     """Whether whoever types is offered a command: as the key that does the same is."""
     match named.kind:
         case "builtin":
-            return ctx.allows(AS_KEY[named.key], "")
+            # A built-in with no key of its own (delay, clock...) is asked by its name: a
+            # seat's role offers only what it names, so those stay the GM's.
+            return ctx.allows(AS_KEY.get(named.key, named.key), "")
         case "system":
             return ctx.allows("system", named.key)
     return ctx.allows(named.key.partition("(")[0], "")
