@@ -12,6 +12,7 @@ from .events import (
     ACTION,
     FREE,
     LEGENDARY,
+    D20ActionUsed,
     D20Attacked,
     D20ConcentrationEnded,
     D20ConcentrationSaved,
@@ -34,6 +35,7 @@ from .events import (
 )
 from .exhaustion import exhausted, rested
 from .sheet import D20Sheet, Stamp, healed, take_damage
+from .stat_actions import part_made
 from .table import CONCENTRATION_DC, DEATH_SAVES
 
 if TYPE_CHECKING:
@@ -51,7 +53,11 @@ def apply(state: Encounter, event: Any) -> Encounter:
             state = state.update(last_roll=event, last_roll_applied=False)
             sheet = sheet_of(state.combatant(event.attacker_id))
             if event.usage == LEGENDARY:
-                return _sheet(state, event.attacker_id, _spent(sheet, event.stamp, 1))
+                return _sheet(state, event.attacker_id, _spent(sheet, event.stamp, event.cost))
+            if event.of and event.usage == ACTION:  # a part of its Multiattack
+                return part_made(state, event.attacker_id, event.action, event.stamp)
+            if event.action:  # a stat block action of its own is the whole action
+                return spend(state, event.attacker_id, event.usage, event.stamp)
             if (
                 event.usage != ACTION
                 or sheet.multiattack < 2
@@ -71,12 +77,20 @@ def apply(state: Encounter, event: Any) -> Encounter:
             return state.update(last_roll_applied=True)
         case D20DeathSaved():
             return _death_saved(state, event)
+        case D20ActionUsed():
+            return spend(state, event.combatant_id, event.usage, event.stamp)
         case D20LegendaryUsed():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(state, event.combatant_id, _spent(sheet, event.stamp, event.cost))
         case D20Saved():
             state = state.update(last_roll=event, last_roll_applied=False)
-            state = spend(state, event.source_id, event.usage, event.stamp)
+            if event.usage == LEGENDARY:
+                sheet = sheet_of(state.combatant(event.source_id))
+                state = _sheet(state, event.source_id, _spent(sheet, event.stamp, event.cost))
+            elif event.of and event.usage == ACTION:  # a part of its Multiattack
+                state = part_made(state, event.source_id, event.action, event.stamp)
+            else:
+                state = spend(state, event.source_id, event.usage, event.stamp)
             if event.concentration and event.condition:
                 found = system_state(state)
                 held = tuple(

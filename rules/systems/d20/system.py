@@ -41,6 +41,7 @@ from . import (
 from .condition_names import SPELLINGS, condition_note
 from .events import (
     EXTRA,
+    D20ActionUsed,
     D20Apply,
     D20Attack,
     D20Attacked,
@@ -68,6 +69,7 @@ from .events import (
     D20Stabilise,
     D20Stabilised,
     D20State,
+    D20UseAction,
     damage_words,
     sheet_of,
 )
@@ -134,6 +136,7 @@ class GenericD20(RuleSystem):
         D20ConcentrationStarted,
         D20ConcentrationEnded,
         D20LegendaryUsed,
+        D20ActionUsed,
         *turn_edges.EVENTS,
     )
     command_types = (
@@ -149,6 +152,7 @@ class GenericD20(RuleSystem):
         D20Stabilise,
         D20SetExhaustion,
         D20Rest,
+        D20UseAction,
         *turn_edges.COMMANDS,
     )
     roll_event_types = (
@@ -168,6 +172,7 @@ class GenericD20(RuleSystem):
         D20EndConcentration: "combatant_id",
         D20SaveEffect: "source_id",
         D20LegendaryAction: "combatant_id",
+        D20UseAction: "combatant_id",
         D20Stabilise: "medic_id",
         D20EndOfTurnSave: "target_id",
         D20StartOfTurn: "combatant_id",
@@ -430,6 +435,8 @@ class GenericD20(RuleSystem):
                 return decide.stop_concentrating(state, command.combatant_id)
             case D20LegendaryAction():
                 return decide.legendary_action(state, command)
+            case D20UseAction():
+                return decide.use_action(state, command)
             case D20Stabilise():
                 return stabilise(state, command, dice)
             case D20SetExhaustion():
