@@ -4,7 +4,7 @@ its sheet and checked, and what a Multiattack has left to make on the turn under
 A Multiattack spends one action: its parts (Frightful Presence, Bite, Claw x2) are made one
 by one, each a roll of its own marked ``of`` the Multiattack, and the action is spent with
 the last of them (``part_made``). While one is under way, another action is a second one and
-refused (rulings.md D4-02). A legendary action that makes another ("Tail Attack: Tail") is
+refused (rulings.md D5-01). A legendary action that makes another ("Tail Attack: Tail") is
 played as the action it makes, marked ``of`` the legendary action, whose cost it spends.
 """
 
@@ -20,6 +20,8 @@ from rules.errors import Rejected
 from .actions import D20Action, made, named
 from .economy import ANOTHER, own_turn, spent
 from .events import ACTION, LEGENDARY, MAX_MADE, REACTION, Turn, sheet_of, stamp_of, system_state
+from .sheet import attack_damage
+from .table import split_damage
 from .uses import unavailable
 
 if TYPE_CHECKING:
@@ -168,3 +170,19 @@ def part_made(state: Encounter, who: str, name: str, stamp: Stamp) -> Encounter:
         return state
     spent_too = structs.replace(turn, spent=tuple(dict.fromkeys((*turn.spent, ACTION))))
     return state.update(system_state=structs.replace(found_state, turn=spent_too))
+
+
+def attack_profile(
+    sheet: D20Sheet, name: str, usage: str, typed: str = ""
+) -> tuple[str, int, bool, str, str]:
+    """The attack a command makes, unchecked (a dialog's preview and odds): its name, bonus,
+    reach, damage and type; the sheet's main attack when ``name`` is none of its attacks.
+    Damage ``typed`` stands for the action's, as for the sheet's."""
+    pool = (*sheet.reactions, *sheet.actions) if usage == REACTION else sheet.actions
+    action = named(pool, name) if name else None
+    damage, kind = attack_damage(sheet, typed)
+    if action is None or action.bonus is None:
+        return sheet.attack, sheet.attack_bonus, sheet.ranged, damage, kind
+    if not typed.strip():
+        damage, kind = split_damage(action.damage) if action.damage else ("", "")
+    return action.name, action.bonus, action.ranged, damage, kind

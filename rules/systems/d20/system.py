@@ -27,6 +27,7 @@ from rules.system import (
 )
 
 from . import (
+    action_forms,
     apply,
     decide,
     economy,
@@ -326,6 +327,11 @@ class GenericD20(RuleSystem):
                 "Legendary action",
                 "One other than the attack, at the end of another's turn",
             ),
+            Action(
+                "use",
+                "Use an action",
+                "A stat block's action by name: an attack, a save, a Multiattack, legendary...",
+            ),
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
             Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
             Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
@@ -354,6 +360,10 @@ class GenericD20(RuleSystem):
             command = self.action_command(state, action, values)
             if isinstance(command, D20Attack):
                 return forms.attack_preview(state, command)
+            if action in ("roll", "legendary", "reaction", "use"):  # a stat block action
+                said = action_forms.played_preview(state, command)
+                if said:
+                    return said
             if isinstance(command, D20SaveEffect) and command.condition.strip():
                 return condition_note(command.condition)  # "Paralysed" read as paralyzed
         except Rejected as exc:
