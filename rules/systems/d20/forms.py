@@ -11,10 +11,17 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.odds import percent
 
+from .action_dialogs import (
+    default_target,
+    legendary_form,
+    legendary_ready,
+    people,
+    reaction_form,
+    target_field,
+)
 from .action_forms import (
     action_choices,
     anyone_acts_by_name,
-    legendary_choices,
     legendary_command,
     lists_of,
     part_note,
@@ -49,7 +56,7 @@ from .events import (
 )
 from .exhaustion import LEVELS, MOST
 from .sheet import YES_NO, life_word
-from .standing import attack_mode, attacks_left, legendary_left, out_word
+from .standing import attack_mode, attacks_left, out_word
 from .stat_actions import attack_profile
 from .table import MODE_OF, MODE_WORD, MODES
 from .turn_edge_forms import EDGE_ACTIONS, edge_command, edge_form, save_fields
@@ -81,23 +88,6 @@ TENDING = (
     ("medicine", "Wisdom (Medicine) check, DC 10"),
     ("spare", "Spare the dying (no roll)"),
 )
-COSTS = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"))
-
-
-def people(state: Encounter) -> tuple[tuple[str, str], ...]:
-    return tuple((c.id, c.name) for c in state.combatants)
-
-
-def foes_of(state: Encounter, combatant: Combatant[Any]) -> list[Combatant[Any]]:
-    """Everyone still in the fight on another side, in turn order."""
-    return [c for c in state.combatants if c.side != combatant.side and not out_word(c)]
-
-
-def default_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | None:
-    foes = foes_of(state, actor)
-    if foes:
-        return foes[0]
-    return next((c for c in state.combatants if c.id != actor.id), None)
 
 
 def action_form(
@@ -310,65 +300,9 @@ def action_form(
                 ),
             ]
         case "reaction":
-            listing = next((c for c in state.combatants if sheet_of(c).reactions), None)
-            if listing is None:  # nobody has a stat block's reactions: one typed by hand
-                return [
-                    Field(
-                        key="who", label="Who", kind="choice", default=actor.id, choices=everyone
-                    ),
-                    Field(key="what", label="Reaction", kind="text", default="Shield"),
-                ]
-            reacting = actor if sheet_of(actor).reactions else listing
-            return [
-                Field(
-                    key="who",
-                    label="Who",
-                    kind="choice",
-                    default=reacting.id,
-                    choices=tuple(
-                        (c.id, c.name) for c in state.combatants if sheet_of(c).reactions
-                    ),
-                ),
-                Field(
-                    key="what",
-                    label="Reaction",
-                    kind="choice",
-                    default=sheet_of(reacting).reactions[0].name,
-                    choices=_listed(state, "reactions"),
-                ),
-                _target_field(state, reacting),
-            ]
+            return reaction_form(state, actor)
         case "legendary":
-            legendary = [c for c in state.combatants if sheet_of(c).legendary]
-            if not legendary:
-                raise Rejected("Nobody has legendary actions")
-            first = next((c for c in legendary if legendary_ready(state, c)), legendary[0])
-            who = Field(
-                key="who",
-                label="Who",
-                kind="choice",
-                default=first.id,
-                choices=tuple((c.id, c.name) for c in legendary),
-            )
-            if not any(sheet_of(c).legendary_actions for c in legendary):
-                return [  # none listed on a stat block: typed by hand, with its cost
-                    who,
-                    Field(key="what", label="Legendary action", kind="text", default="Move"),
-                    Field(key="cost", label="Costs", kind="choice", default="1", choices=COSTS),
-                ]
-            own, listed = sheet_of(first).legendary_actions, _listed(state, "legendary_actions")
-            return [
-                who,
-                Field(
-                    key="what",
-                    label="Legendary action",
-                    kind="choice",
-                    default=own[0].name if own else listed[0][0],
-                    choices=listed,
-                    help="its cost is the stat block's; one that makes an attack rolls it",
-                ),
-                _target_field(state, first),
-            ]
+            return legendary_form(state)
         case "use":
             return use_form(state, actor)
         case "unconcentrate":
@@ -413,30 +347,9 @@ def use_form(state: Encounter, actor: Combatant[Any]) -> list[Field]:
             choices=use_choices(state, who),
             help="As legendary: its legendary actions first; as a reaction, its reactions",
         ),
-        _target_field(state, who),
+        target_field(state, who),
         Field(key="usage", label="As", kind="choice", default=usage, choices=USAGES),
     ]
-
-
-def _listed(state: Encounter, key: str) -> tuple[tuple[str, str], ...]:
-    """Every legendary action or reaction on a sheet, by name (with its cost), once each."""
-    found: dict[str, tuple[str, str]] = {}
-    for combatant in state.combatants:
-        for value, label in legendary_choices(getattr(sheet_of(combatant), key)):
-            found.setdefault(value.casefold(), (value, label))
-    return tuple(found.values())
-
-
-def _target_field(state: Encounter, actor: Combatant[Any]) -> Field:
-    target = default_target(state, actor)
-    return Field(
-        key="target",
-        label="Target",
-        kind="choice",
-        default=target.id if target is not None else actor.id,
-        choices=(*people(state), *side_choices(state)),
-        help="of its attack, or its save effect's: one, or a whole side",
-    )
 
 
 def _cover_field(help_text: str) -> Field:
@@ -471,11 +384,6 @@ def _drain_field() -> Field:
         choices=YES_NO,
         help="by the damage taken, until a long rest (Life Drain)",
     )
-
-
-def legendary_ready(state: Encounter, actor: Combatant[Any]) -> bool:
-    """Whether ``actor``'s attack now would be a legendary action: not its turn, and one left."""
-    return state.current_id not in (None, actor.id) and legendary_left(state, actor) > 0
 
 
 def _wounded(state: Encounter, actor: Combatant[Any]) -> Combatant[Any]:
@@ -553,12 +461,18 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
             ids = tuple(c.id for c in state.combatants) if who == EVERYONE else (who,)
             return D20Rest(ids)
         case "reaction" if "target" in fields:
-            checked = {k: choice_value(values, f) for k, f in fields.items()}
+            checked = {k: choice_value(values, f) for k, f in fields.items() if f.choices}
+            if not checked["what"]:
+                return D20Reaction(checked["who"], values.get("typed", ""))
             return reaction_command(state, checked, checked["who"])
         case "reaction":
             return D20Reaction(choice_value(values, fields["who"]), values.get("what", ""))
         case "legendary" if "target" in fields:
-            checked = {k: choice_value(values, f) for k, f in fields.items()}
+            checked = {k: choice_value(values, f) for k, f in fields.items() if f.choices}
+            if not checked["what"]:
+                return D20LegendaryAction(
+                    checked["who"], values.get("typed", ""), int(checked["cost"])
+                )
             return legendary_command(state, checked, checked["who"])
         case "legendary":
             return D20LegendaryAction(

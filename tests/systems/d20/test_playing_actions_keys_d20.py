@@ -15,7 +15,7 @@ from rules.systems.d20.standing import legendary_left
 from tests.app.support import make_app, until
 from tests.app.test_app_command_line import type_line
 from tests.screen import screen_text
-from tests.systems.d20.support import DRAGON_SHEET, HERO_SHEET, history_of
+from tests.systems.d20.support import DRAGON_SHEET, HERO_SHEET, card, history_of, sheet
 from tests.systems.d20.test_economy_d20 import refusals
 
 SYSTEM = get_system("d20")
@@ -88,7 +88,7 @@ async def test_by_keys_a_legendary_wing_attack_costs_two_and_the_next_is_refused
         await until(pilot, lambda: "Legendary action" in screen_text(app), "the dialog")
         await pilot.press("tab", "tab", "w")  # the letters jump to the Wing Attack
         await until(pilot, lambda: "Wing Attack (costs 2)" in screen_text(app), "by its cost")
-        await pilot.press("tab", "right", "right", "right")  # Target: Everyone of party
+        await pilot.press("tab", "tab", "tab", "right", "right", "right")  # Everyone of party
         await until(pilot, lambda: "on Orla, Bram" in screen_text(app), "both targets")
         await pilot.press("enter")
         await until(pilot, lambda: "(legendary, costs 2): Dexterity" in screen_text(app), "log")
@@ -136,3 +136,23 @@ async def test_the_use_line_plays_a_legendary_action_on_a_side_and_logs_one_with
         await until(pilot, lambda: "Adult Red Dragon uses Detect" in screen_text(app), "used")
         await until(pilot, lambda: "Adult Red Dragon has used the action" in screen_text(app),
                     "the action spent")  # fmt: skip
+
+
+async def test_by_keys_the_reaction_dialog_lists_its_reactions_and_plays_one(
+    tmp_path: Path,
+) -> None:
+    knight = card(hp="52/52", ac="18", actions="Longsword: +5, 1d8+3 slashing",
+                  reactions="Riposte: +5, 1d8+3 slashing; Parry")  # fmt: skip
+    history = history_of(("Orla", "foes", HERO_SHEET), ("Knight", "party", knight))
+    history.commit(decide(history.state, NextTurn(), None))
+    app = make_app(tmp_path, ScriptedDice([1]), history)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_turn(pilot, app, "c1")  # Orla's turn: the Knight reacts
+        place = [a.id for a in SYSTEM.actions(app.session.state)].index("reaction")
+        await pilot.press("s", *(["down"] * place), "enter")
+        await until(
+            pilot, lambda: "Knight's Riposte: +5 vs AC 15" in screen_text(app), "its reaction"
+        )
+        await pilot.press("enter")
+        await until(pilot, lambda: "Knight's Riposte (reaction) at Orla" in screen_text(app), "log")
+        assert sheet(app.session.state, "c2").reaction_round == app.session.state.round
