@@ -8,7 +8,7 @@ from msgspec import Meta, Struct
 
 from rules.logline import Span
 
-from .actions import MAX_ACTIONS, MAX_COST, MAX_COUNT
+from .actions import MAX_ACTIONS, MAX_COST, MAX_COUNT, MAX_NAME
 from .damage_parts import MAX_PARTS
 from .sheet import D20Sheet, Stamp
 from .turn_edge_events import Edge, TurnStart
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
 MAX_MADE = MAX_ACTIONS * MAX_COUNT  # the parts one Multiattack can make
+ActionName = Annotated[str, Meta(max_length=MAX_NAME)]  # a stat block action's, as saved
 ACTION, LEGENDARY, REACTION = "action", "legendary", "reaction"
 # The action economy's other uses (economy.py): a bonus action, an action past the turn's one
 # chosen on purpose (Action Surge, haste), and no action at all (a trap, regeneration).
@@ -205,7 +206,7 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     drain: bool = False
     damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
     action: str = ""  # the stat block action it was, by name (actions.py); "": none named
-    of: str = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
+    of: ActionName = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
     cost: Cost = 1  # the legendary actions it spent (``usage`` legendary)
 
 
@@ -240,7 +241,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
     usage: str = FREE  # what of the source's turn it spent (saves from before: nothing)
     action: str = ""  # the source's stat block action it was, by name (actions.py); "": none
-    of: str = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
+    of: ActionName = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
     cost: Cost = 1  # the legendary actions it spent (``usage`` legendary)
 
 
@@ -325,7 +326,7 @@ class D20ActionUsed(Struct, frozen=True, tag="d20.action-used"):
     """A stat block action with no roll used (Detect), and what of the turn it spent."""
 
     combatant_id: str
-    action: str
+    action: ActionName
     usage: str
     stamp: Stamp
 
@@ -384,7 +385,7 @@ class Turn(Struct, frozen=True):
     spent: Annotated[tuple[str, ...], Meta(max_length=2)] = ()
     # The parts of its Multiattack made so far, by name (stat_actions.py): the action is
     # spent with the last of them.
-    made: Annotated[tuple[str, ...], Meta(max_length=MAX_MADE)] = ()
+    made: Annotated[tuple[ActionName, ...], Meta(max_length=MAX_MADE)] = ()
 
 
 class D20State(Struct, frozen=True, tag="d20.state"):

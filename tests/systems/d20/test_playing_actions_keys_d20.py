@@ -115,6 +115,9 @@ async def test_the_line_attacks_with_a_named_action_and_offers_the_nearest_name(
         await pilot.press("escape")
         await type_line(pilot, "attack adult bight orla")
         await until(pilot, lambda: "did you mean 'Bite'" in refusals(app), "the nearest name")
+        await pilot.press("escape")
+        await type_line(pilot, "use adult bight orla")  # a dialog with no text field to fill
+        await until(pilot, lambda: "did you mean 'bite'" in refusals(app), "the nearest choice")
 
 
 async def test_the_use_line_plays_a_legendary_action_on_a_side_and_logs_one_with_no_roll(
