@@ -185,6 +185,9 @@ class RuleSystem(ABC):
     # name of the command's field holding the combatant's id (or a tuple of ids), or
     # LAST_ROLL. A command not listed here is the GM's alone.
     command_actors: ClassVar[Mapping[type, str]] = {}
+    # The action the ``L`` key opens: the GM's choice on the last roll (Generic d20's
+    # Legendary Resistance turns a failed save into a success); "": none.
+    overrule_action: ClassVar[str] = ""
     # The system's own styles of log lines (``Span.style``), besides the app's
     # (``tracker/render.py``): a Rich style, where a colour may be a theme's (``$warning``,
     # ``$secondary``...: the app colours it from its theme).

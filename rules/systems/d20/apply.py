@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from . import uses
 from .drain import drained
 from .economy import own_turn, spend
 from .events import (
@@ -51,6 +52,7 @@ def apply(state: Encounter, event: Any) -> Encounter:
     match event:  # the commonest first: an attack, its damage dealt, a death save
         case D20Attacked():
             state = state.update(last_roll=event, last_roll_applied=False)
+            state = uses.spend(state, event.attacker_id, event.action)  # a recharge, a use a day
             sheet = sheet_of(state.combatant(event.attacker_id))
             if event.usage == LEGENDARY:
                 return _sheet(state, event.attacker_id, _spent(sheet, event.stamp, event.cost))
@@ -78,12 +80,14 @@ def apply(state: Encounter, event: Any) -> Encounter:
         case D20DeathSaved():
             return _death_saved(state, event)
         case D20ActionUsed():
+            state = uses.spend(state, event.combatant_id, event.action)  # a use a day
             return spend(state, event.combatant_id, event.usage, event.stamp)
         case D20LegendaryUsed():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(state, event.combatant_id, _spent(sheet, event.stamp, event.cost))
         case D20Saved():
             state = state.update(last_roll=event, last_roll_applied=False)
+            state = uses.spend(state, event.source_id, event.action)  # a recharge, a use a day
             if event.usage == LEGENDARY:
                 sheet = sheet_of(state.combatant(event.source_id))
                 state = _sheet(state, event.source_id, _spent(sheet, event.stamp, event.cost))
@@ -126,6 +130,7 @@ def apply(state: Encounter, event: Any) -> Encounter:
             return state.update(
                 system_state=structs.replace(
                     found,
+                    dropped=uses.dropped(state, event) if event.why == "failed" else (),
                     held=tuple(h for h in found.held if h.source_id != event.combatant_id),
                     concentration_saves=tuple(
                         w for w in found.concentration_saves if w.combatant_id != event.combatant_id

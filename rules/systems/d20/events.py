@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from msgspec import Meta, Struct
 
+from rules.bounds import COMBATANTS
+from rules.conditions import Condition
 from rules.logline import Span
 
 from .actions import MAX_ACTIONS, MAX_COST, MAX_COUNT, MAX_NAME
@@ -369,6 +371,14 @@ class Held(Struct, frozen=True):
     condition: str
 
 
+class Dropped(Struct, frozen=True):
+    """A condition a failed concentration save lifted, kept for Legendary Resistance to lay
+    again as it turns that failure into a success (uses.py)."""
+
+    held: Held
+    condition: Condition
+
+
 class Waiting(Struct, frozen=True):
     """A concentration save owed after damage."""
 
@@ -401,6 +411,9 @@ class D20State(Struct, frozen=True, tag="d20.state"):
     regenerating: bool = True
     regeneration_off_ids: tuple[str, ...] = ()
     turn: Turn | None = None  # the turn under way's action economy (saves from before: none)
+    # What the last failed concentration save lifted (uses.py: Legendary Resistance lays it
+    # again).
+    dropped: Annotated[tuple[Dropped, ...], Meta(max_length=COMBATANTS)] = ()
 
 
 def sheet_of(combatant: Combatant[Any]) -> D20Sheet:

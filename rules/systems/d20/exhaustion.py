@@ -14,6 +14,8 @@ from rules.errors import Rejected
 from .drain import restored
 from .events import D20Exhausted, D20Rest, D20Rested, D20SetExhaustion, sheet_of
 from .sheet import D20Sheet
+from .uses import rest_words
+from .uses import restored as uses_back
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
@@ -49,12 +51,12 @@ def exhausted(sheet: D20Sheet, level: int) -> D20Sheet:
 
 def rested(sheet: D20Sheet) -> D20Sheet:
     """A long rest: one level of exhaustion off, a drained maximum back, every hit point back
-    (temporary ones gone). A creature at 0 hit points gains none of it (the SRD's "at least 1
-    hit point at the start of the rest"), the dead nothing."""
+    (temporary ones gone), the uses a day back (uses.py). A creature at 0 hit points gains
+    none of it (the SRD's "at least 1 hit point at the start of the rest"), the dead nothing."""
     if sheet.dead or sheet.hp <= 0:
         return sheet
     sheet = exhausted(restored(sheet), sheet.exhaustion - 1)
-    return structs.replace(sheet, hp=sheet.hp_max, temp_hp=0)
+    return structs.replace(uses_back(sheet), hp=sheet.hp_max, temp_hp=0)
 
 
 def set_exhaustion(state: Encounter, cmd: D20SetExhaustion) -> list[Any]:
@@ -85,6 +87,8 @@ def rest_line(before: D20Sheet, after: D20Sheet) -> str:
         parts.append(f"maximum {before.hp_max} → {after.hp_max}")
     if after.exhaustion != before.exhaustion:
         parts.append(f"exhaustion {before.exhaustion} → {after.exhaustion}")
+    if after.resisted != before.resisted or after.used_today != before.used_today:
+        parts.append(rest_words(before))
     if not parts and (before.dead or before.hp <= 0):
         parts.append("no benefit at 0 hit points" if not before.dead else "dead")
     return ", ".join(parts)

@@ -19,6 +19,7 @@ from rules.notation.answer import Odds
 
 from .actions import (
     MAX_ACTIONS,
+    MAX_NAME,
     MAX_PER_DAY,
     D20Action,
     actions_text,
@@ -94,6 +95,22 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     hp_max_lost: int = 0  # taken off ``hp_max`` by a drain until a long rest (drain.py)
     exhaustion: int = 0  # its level, 0 to 6 (exhaustion.py)
     exhaustion_halved: int = 0  # taken off ``hp_max`` by exhaustion 4 or more
+    # What its actions have spent (uses.py): the recharge actions waiting for their d6, the
+    # uses of per-day actions and of Legendary Resistance since its last long rest.
+    recharging: Annotated[
+        tuple[Annotated[str, Meta(max_length=MAX_NAME)], ...], Meta(max_length=MAX_ACTIONS)
+    ] = ()
+    used_today: Annotated[
+        tuple[
+            tuple[
+                Annotated[str, Meta(max_length=MAX_NAME)],
+                Annotated[int, Meta(ge=1, le=MAX_PER_DAY)],
+            ],
+            ...,
+        ],
+        Meta(max_length=MAX_ACTIONS),
+    ] = ()
+    resisted: Annotated[int, Meta(ge=0, le=MAX_PER_DAY)] = 0
 
     @property
     def hero(self) -> bool:
@@ -441,6 +458,7 @@ def fresh(sheet: D20Sheet) -> D20Sheet:
         stable=False,
         dead=False,
         concentrating="",
+        recharging=(),  # a new fight starts with its recharge actions ready
     )
 
 

@@ -50,6 +50,7 @@ from .standing import (
 )
 from .table import PRONE, SPEED_0, worked_out
 from .turn_edges import owed_by, owed_command, owed_words
+from .uses import solo_resist
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -148,6 +149,9 @@ def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) 
 def _settle(state: Encounter, actor: Combatant[Any] | None) -> Move | bool | None:
     """A move that settles what waits, None when what waits is the player's, False when
     nothing waits (``actor``: whose turn it is)."""
+    resisting = solo_resist(state)  # a failed save it turns before its result is dealt
+    if resisting is not None:
+        return resisting
     roll = state.last_roll
     if isinstance(roll, ACTIONS) and roll_waits(state):
         owner_id = roll.attacker_id if isinstance(roll, D20Attacked) else roll.source_id

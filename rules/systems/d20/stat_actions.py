@@ -4,7 +4,7 @@ its sheet and checked, and what a Multiattack has left to make on the turn under
 A Multiattack spends one action: its parts (Frightful Presence, Bite, Claw x2) are made one
 by one, each a roll of its own marked ``of`` the Multiattack, and the action is spent with
 the last of them (``part_made``). While one is under way, another action is a second one and
-refused (rulings.md D5-01). A legendary action that makes another ("Tail Attack: Tail") is
+refused (rulings.md D5-02). A legendary action that makes another ("Tail Attack: Tail") is
 played as the action it makes, marked ``of`` the legendary action, whose cost it spends.
 """
 

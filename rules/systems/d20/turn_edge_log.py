@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.logline import Line, LogEntry, Span, spans
 
-from .events import system_state
+from .events import sheet_of, system_state
 from .table import ABILITY_NAMES, MODE_WORD
 from .turn_edge_events import (
     SAVE,
@@ -22,6 +22,7 @@ from .turn_edge_events import (
     TurnStart,
 )
 from .turn_edges import recharge_text
+from .uses import waiting_words
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
@@ -114,6 +115,10 @@ def _passed(state: Encounter, event: D20TurnPassed) -> tuple[Line, ...]:
         regenerates = event.following_id not in found.regeneration_off_ids
         words = start_words(start, regenerates)
         lines.append(spans(_name(state, event.following_id), f"'s turn starts: {words}"))
+    following = state.find(event.following_id)
+    recharges = waiting_words(sheet_of(following)) if following is not None else ""
+    if recharges:  # a stat block's spent actions, each rolled for (uses.py)
+        lines.append(spans(_name(state, event.following_id), f"'s turn starts: {recharges}"))
     return tuple(lines) or (spans(_name(state, event.following_id), "'s turn"),)
 
 

@@ -23,6 +23,7 @@ from rules.events import ConditionAdded, ConditionRemoved
 from rules.odds import Odds, percent
 
 from . import table as dmg
+from . import uses
 from .decide import d20, damage_events
 from .events import D20Healed, sheet_of, stamp_of, system_state
 from .log import dealt
@@ -98,11 +99,13 @@ def start_waiting(state: Encounter) -> TurnStart | None:
         return None
     start = next((s for s in found.starts if s.combatant_id == found.starting_id), None)
     who = state.find(found.starting_id)
-    if start is None or who is None or life_word(sheet_of(who)) == "dead":
+    if who is None or life_word(sheet_of(who)) == "dead":
         return None
+    if start is None:  # a stat block's spent recharge actions alone (uses.py)
+        return TurnStart(who.id) if uses.spent_recharges(sheet_of(who)) else None
     if start.ongoing or _regenerates(state, start, who) or (start.recharge and not start.ready):
         return start
-    return None
+    return start if uses.spent_recharges(sheet_of(who)) else None
 
 
 def _regenerates(state: Encounter, start: TurnStart, who: Combatant[Any]) -> bool:
@@ -160,7 +163,8 @@ def _brings(state: Encounter, start: TurnStart) -> str:
     if start.recharge and not start.ready:
         chance = percent(Fraction(DIE + 1 - start.recharge, DIE))
         parts.append(f"recharge {recharge_text(start.recharge)} ({chance})")
-    return ", ".join(parts)
+    actions = uses.waiting_words(sheet_of(who))
+    return ", ".join([*parts, actions] if actions else parts)
 
 
 def recharge_text(lowest: int) -> str:
@@ -247,6 +251,7 @@ def _start_of_turn(state: Encounter, cmd: D20StartOfTurn, dice: DiceSource) -> l
         events.append(D20Healed(who.id, who.id, start.regeneration, False))
     if start.recharge and not start.ready:
         events.append(D20Recharged(who.id, dice.roll(DIE), start.recharge, stamp_of(state)))
+    events += uses.recharge_rolls(state, who, dice)  # the stat block's spent actions, each a d6
     return [*events, D20TurnStarted(who.id, regenerated)]
 
 
@@ -303,7 +308,10 @@ def passing(
     state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
 ) -> list[Any]:
     found = system_state(state)
-    if not (found.edges or found.starts or found.starting_id or found.regeneration_off_ids):
+    recharges = bool(sheet_of(following).recharging)  # a stat block's spent actions (uses.py)
+    if not (
+        found.edges or found.starts or found.starting_id or found.regeneration_off_ids or recharges
+    ):
         return []  # most fights: nothing tied to a turn (a forecast's runs)
     events: list[Any] = []
     now = stamp_of(state)
@@ -320,7 +328,7 @@ def passing(
         events.append(ConditionRemoved(target.id, condition.name, "expired"))
     ending_id = ending.id if ending is not None else ""
     owes = any(e.at == SAVE and e.target_id == ending_id for e in found.edges)
-    starts = any(s.combatant_id == following.id for s in found.starts)
+    starts = recharges or any(s.combatant_id == following.id for s in found.starts)
     if owes or starts or following.id in found.regeneration_off_ids:
         events.append(D20TurnPassed(ending_id, following.id))
     return events

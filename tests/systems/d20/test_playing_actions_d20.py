@@ -13,6 +13,7 @@ from rules.registry import get_system
 from rules.systems.d20.economy import spent
 from rules.systems.d20.events import (
     ACTION,
+    EXTRA,
     LEGENDARY,
     REACTION,
     D20ActionUsed,
@@ -158,3 +159,15 @@ def test_a_reaction_from_the_list_is_played_as_an_attack_and_spends_the_reaction
     assert sheet(state, "c1").reaction_round == state.round
     with pytest.raises(Rejected, match="used its reaction"):
         run(state, D20Attack("c1", "c2", usage=REACTION, action="Riposte"), 1)
+
+
+def test_an_action_recharging_is_refused_in_one_line_before_it_rolls() -> None:
+    state = started(lair())
+    breath = D20SaveEffect("c1", ("c2",), "Fire Breath", "dex", 21, "18d6 fire",
+                           action="Fire Breath", usage=ACTION)  # fmt: skip
+    state, _ = run(state, breath, 10, *[1] * 18)
+    again = D20SaveEffect("c1", ("c2",), "Fire Breath", "dex", 21, "18d6 fire",
+                          action="Fire Breath", usage=EXTRA)  # fmt: skip
+    with pytest.raises(Rejected) as refused:
+        run(state, again)
+    assert refused.value.message == "Fire Breath is recharging (5-6)"

@@ -34,6 +34,7 @@ class RollKeys(Area):
         Binding("t", "quick_turn", "Quick turn"),
         Binding("s", "system_menu", "System actions", show=False),
         Binding("d", "apply_result", "Apply result"),
+        Binding("L", "overrule", "Overrule the last roll (the GM's choice)", show=False),
     ]
     PLAYERS = frozenset({"roll", "quick_turn", "system_menu", "system", "apply_result"})
     # The keys that open the system's "roll" action: a system may keep it for the GM.
@@ -77,6 +78,15 @@ class RollKeys(Area):
 
     def action_roll(self) -> None:
         self.action_system("roll")
+
+    def action_overrule(self) -> None:
+        """The GM's choice on the last roll, where the system has one (a failed save turned
+        into a success): its action's dialog. Not a player's (not in ``PLAYERS``)."""
+        system = self.session.system
+        if not system.overrule_action:
+            self.notify(f"{system.title} has no choice on the last roll", severity="warning")
+            return
+        self.action_system(system.overrule_action)
 
     def action_system_menu(self) -> None:
         from tracker.screens.action_menu import ActionMenuScreen
