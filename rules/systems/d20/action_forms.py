@@ -25,6 +25,7 @@ from .events import (
 )
 from .stat_actions import composition, find, listed, parts_left, parts_made
 from .table import MODE_OF
+from .uses import unavailable
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -260,3 +261,16 @@ def use_command(state: Encounter, values: Mapping[str, str]) -> Any:
     if usage == REACTION and named(sheet.reactions, name) is not None:
         return reaction_command(state, {**values, "what": name}, who)
     return roll_command(state, {**values, "attacker": who}, who)
+
+
+def unavailable_note(state: Encounter, command: Any) -> str:
+    """The dialog's word when the action it would play cannot be used now ("Fire Breath is
+    recharging (5-6)": refused), "" when it can or names none."""
+    name = getattr(command, "action", "")
+    who = state.find(getattr(command, "attacker_id", getattr(command, "source_id", "")))
+    if not name or who is None:
+        return ""
+    sheet = sheet_of(who)
+    action = named((*sheet.actions, *sheet.legendary_actions, *sheet.reactions), name)
+    why = unavailable(state, who, action) if action is not None else ""
+    return f"; {why}: refused" if why else ""

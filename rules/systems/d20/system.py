@@ -369,12 +369,13 @@ class GenericD20(RuleSystem):
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
             command = self.action_command(state, action, values)
+            waits = action_forms.unavailable_note(state, command)  # recharging, none left
             if isinstance(command, D20Attack):
-                return forms.attack_preview(state, command)
+                return forms.attack_preview(state, command) + waits
             if action in ("roll", "legendary", "reaction", "use"):  # a stat block action
                 said = action_forms.played_preview(state, command)
                 if said:
-                    return said
+                    return said + waits
             if isinstance(command, D20SaveEffect) and command.condition.strip():
                 return condition_note(command.condition)  # "Paralysed" read as paralyzed
         except Rejected as exc:

@@ -171,3 +171,8 @@ def test_an_action_recharging_is_refused_in_one_line_before_it_rolls() -> None:
     with pytest.raises(Rejected) as refused:
         run(state, again)
     assert refused.value.message == "Fire Breath is recharging (5-6)"
+    fields = SYSTEM.action_form(state, "roll", None)
+    values = {f.key: f.default for f in fields} | {"action": "Fire Breath", "usage": EXTRA}
+    assert SYSTEM.preview(state, "roll", values).endswith(
+        "; Fire Breath is recharging (5-6): refused"
+    )
