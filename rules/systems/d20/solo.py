@@ -18,6 +18,7 @@ from rules.commands import NextTurn, RemoveCondition
 from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
+from .action_dialogs import foes_of
 from .condition_names import srd_name
 from .economy import spent
 from .events import (
@@ -35,7 +36,6 @@ from .events import (
     stamp_of,
 )
 from .exhaustion import STILL
-from .forms import foes_of
 from .legendary import ends_before_own, left_at, opening, turn_ended
 from .odds import attack_chances
 from .sheet import MAX_HP, Stamp

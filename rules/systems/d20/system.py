@@ -28,6 +28,7 @@ from rules.system import (
 )
 
 from . import (
+    action_forms,
     apply,
     decide,
     economy,
@@ -43,6 +44,7 @@ from . import (
 from .condition_names import SPELLINGS, condition_note
 from .events import (
     EXTRA,
+    D20ActionUsed,
     D20Apply,
     D20Attack,
     D20Attacked,
@@ -70,6 +72,7 @@ from .events import (
     D20Stabilise,
     D20Stabilised,
     D20State,
+    D20UseAction,
     damage_words,
     sheet_of,
 )
@@ -136,6 +139,7 @@ class GenericD20(RuleSystem):
         D20ConcentrationStarted,
         D20ConcentrationEnded,
         D20LegendaryUsed,
+        D20ActionUsed,
         *turn_edges.EVENTS,
         *uses.EVENTS,
     )
@@ -152,6 +156,7 @@ class GenericD20(RuleSystem):
         D20Stabilise,
         D20SetExhaustion,
         D20Rest,
+        D20UseAction,
         *turn_edges.COMMANDS,
         *uses.COMMANDS,
     )
@@ -172,6 +177,7 @@ class GenericD20(RuleSystem):
         D20EndConcentration: "combatant_id",
         D20SaveEffect: "source_id",
         D20LegendaryAction: "combatant_id",
+        D20UseAction: "combatant_id",
         D20Stabilise: "medic_id",
         D20EndOfTurnSave: "target_id",
         D20StartOfTurn: "combatant_id",
@@ -334,6 +340,11 @@ class GenericD20(RuleSystem):
                 "Legendary action",
                 "One other than the attack, at the end of another's turn",
             ),
+            Action(
+                "use",
+                "Use an action",
+                "A stat block's action by name: an attack, a save, a Multiattack, legendary...",
+            ),
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
             Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
             Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
@@ -365,8 +376,13 @@ class GenericD20(RuleSystem):
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
             command = self.action_command(state, action, values)
+            waits = action_forms.unavailable_note(state, command)  # recharging, none left
             if isinstance(command, D20Attack):
-                return forms.attack_preview(state, command)
+                return forms.attack_preview(state, command) + waits
+            if action in ("roll", "legendary", "reaction", "use"):  # a stat block action
+                said = action_forms.played_preview(state, command)
+                if said:
+                    return said + waits
             if isinstance(command, D20SaveEffect) and command.condition.strip():
                 return condition_note(command.condition)  # "Paralysed" read as paralyzed
         except Rejected as exc:
@@ -448,6 +464,8 @@ class GenericD20(RuleSystem):
                 return decide.stop_concentrating(state, command.combatant_id)
             case D20LegendaryAction():
                 return decide.legendary_action(state, command)
+            case D20UseAction():
+                return decide.use_action(state, command)
             case D20Stabilise():
                 return stabilise(state, command, dice)
             case D20SetExhaustion():

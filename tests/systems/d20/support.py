@@ -55,3 +55,19 @@ def run(state: Encounter, command: Any, *faces: int) -> tuple[Encounter, list[An
 
 def sheet(state: Encounter, cid: str) -> D20Sheet:
     return sheet_of(state.combatant(cid))
+
+
+# The Adult Red Dragon as docs/guide/preparing.md types it (srd-common): several actions, a
+# Multiattack of a save effect and three attacks, legendary actions with costs.
+DRAGON_ACTIONS = (
+    "Multiattack: Frightful Presence, Bite, Claw x2; "
+    "Bite: +14, 2d10+8 piercing plus 2d6 fire; Claw: +14, 2d6+8 slashing; "
+    "Tail: +14, 2d8+8 bludgeoning; Fire Breath: Dex 21 half, 18d6 fire, recharge 5-6; "
+    "Frightful Presence: Wis 19 none, frightened; Detect"
+)
+DRAGON_LEGENDARY = (
+    "Detect; Tail Attack: Tail; Wing Attack: Dex 22, 2d6+8 bludgeoning, prone, costs 2"
+)
+DRAGON_SHEET = card(hp="256/256", ac="19", saves="Dex +6 Con +13 Wis +7 Cha +11",
+                    actions=DRAGON_ACTIONS, legendary="3", legendary_actions=DRAGON_LEGENDARY,
+                    legendary_resistance="3")  # fmt: skip
