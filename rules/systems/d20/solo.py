@@ -12,6 +12,7 @@ in rulings.md ("Solo play").
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rules.commands import NextTurn, RemoveCondition
@@ -315,9 +316,16 @@ def _hit_points(foe: Combatant[Any]) -> int:
 def threat(foe: Combatant[Any], me: Combatant[Any]) -> Fraction:
     """The damage ``foe``'s attack deals ``me`` on average (its conditions aside)."""
     sheet = sheet_of(foe)
-    _, hit, crit = attack_chances(sheet.attack_bonus, sheet_of(me).ac, 0, sheet.crit_range)
+    return _threat(sheet.attack_bonus, sheet_of(me).ac, sheet.crit_range, sheet.damage)
+
+
+@lru_cache(maxsize=1024)
+def _threat(bonus: int, ac: int, crit_range: int, damage: str) -> Fraction:
+    """``threat``'s figure, kept: asked for each foe at each choice of a stat block's action
+    (what a condition laid is worth), of the few attacks and ACs a fight has."""
+    _, hit, crit = attack_chances(bonus, ac, 0, crit_range)
     try:
-        on_hit, on_crit = worked_out(sheet.damage, False), worked_out(sheet.damage, True)
+        on_hit, on_crit = worked_out(damage, False), worked_out(damage, True)
     except Rejected:  # a damage too big to work out (a sheet from before): the most feared
         return Fraction(MAX_HP)
     return hit * on_hit.mean + crit * on_crit.mean

@@ -92,6 +92,16 @@ def attack_value(
     return mean, _hit_chance(action.bonus, ac, mode, crit) * _laid(action, target, me, threat)
 
 
+@lru_cache(maxsize=4096)
+def _save_mean(bonus: int, dc: int, mode: int, auto_fail: bool, damage: str, half: bool) -> Any:
+    """A save effect's mean damage to one target and the chance it fails: one entry per
+    (effect, save bonus, mode) met in a fight."""
+    saves = save_chance(bonus, dc, mode, auto_fail)
+    mean = damage_mean(damage, False)
+    on_save = mean / 2 if half else Fraction(0)
+    return (1 - saves) * mean + saves * on_save, 1 - saves
+
+
 def save_value(
     action: D20Action, me: Combatant[Any], targets: list[Combatant[Any]], threat: Threat
 ) -> Fraction:
@@ -101,16 +111,14 @@ def save_value(
     if found is None:
         return Fraction(0)
     ability, dc = found
-    mean = damage_mean(action.damage, False)
     total = Fraction(0)
     for target in targets:
         mode, auto_fail = save_mode(target, ability)
-        saves = save_chance(sheet_of(target).save(ability), dc, mode, auto_fail)
-        on_save = mean / 2 if action.half else Fraction(0)
-        damage = (1 - saves) * mean + saves * on_save
-        total += min(damage, Fraction(_left(target))) + (1 - saves) * _laid(
-            action, target, me, threat
-        )
+        bonus = sheet_of(target).save(ability)
+        damage, fails = _save_mean(bonus, dc, mode, auto_fail, action.damage, action.half)
+        total += min(damage, Fraction(_left(target)))
+        if action.condition:
+            total += fails * _laid(action, target, me, threat)
     return total
 
 
