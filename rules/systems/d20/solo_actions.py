@@ -93,7 +93,9 @@ def attack_value(
 
 
 @lru_cache(maxsize=4096)
-def _save_mean(bonus: int, dc: int, mode: int, auto_fail: bool, damage: str, half: bool) -> Any:
+def _save_mean(
+    bonus: int, dc: int, mode: int, auto_fail: bool, damage: str, half: bool
+) -> tuple[Fraction, Fraction]:
     """A save effect's mean damage to one target and the chance it fails: one entry per
     (effect, save bonus, mode) met in a fight."""
     saves = save_chance(bonus, dc, mode, auto_fail)
