@@ -27,7 +27,6 @@ from rules.system import (
 )
 
 from . import (
-    action_forms,
     apply,
     decide,
     economy,
@@ -40,7 +39,7 @@ from . import (
     turn_edges,
     uses,
 )
-from .condition_names import SPELLINGS, condition_note
+from .condition_names import SPELLINGS
 from .events import (
     EXTRA,
     D20ActionUsed,
@@ -333,11 +332,7 @@ class GenericD20(RuleSystem):
                 "Legendary action",
                 "One other than the attack, at the end of another's turn",
             ),
-            Action(
-                "use",
-                "Use an action",
-                "A stat block's action by name: an attack, a save, a Multiattack, legendary...",
-            ),
+            Action("use", "Use an action", "A stat block's action by name, legendary too"),
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
             Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
             Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
@@ -368,19 +363,9 @@ class GenericD20(RuleSystem):
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
-            command = self.action_command(state, action, values)
-            waits = action_forms.unavailable_note(state, command)  # recharging, none left
-            if isinstance(command, D20Attack):
-                return forms.attack_preview(state, command) + waits
-            if action in ("roll", "legendary", "reaction", "use"):  # a stat block action
-                said = action_forms.played_preview(state, command)
-                if said:
-                    return said + waits
-            if isinstance(command, D20SaveEffect) and command.condition.strip():
-                return condition_note(command.condition)  # "Paralysed" read as paralyzed
+            return forms.preview(state, action, self.action_command(state, action, values))
         except Rejected as exc:
             return exc.message
-        return ""
 
     def consequence_command(self, state: Encounter) -> Any:
         if roll_waits(state):
