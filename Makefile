@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke example without docs
+.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke example without docs srd
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
@@ -140,6 +140,12 @@ explore: $(STAMP)
 # Rebuild the bundled demo encounters from tracker/demos/
 demo: $(STAMP)
 	$(BIN)/python -m tracker.demos saves
+
+# Rebuild the bundled SRD 5.1 stat blocks (and their page) from the shared data, by each
+# system's converter (tests/systems/d20/test_srd_bundle_d20.py checks they are what it makes).
+SRD_DATA ?= ../shared/data/srd-5.1/5e-SRD-Monsters.json
+srd: $(STAMP)
+	$(BIN)/python -m tracker.library_sets $(SRD_DATA)
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .ruff_cache

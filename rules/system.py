@@ -17,7 +17,9 @@ from typing import Any, ClassVar, NamedTuple
 
 from msgspec import Struct
 
+from rules.budget import Budget
 from rules.commands import ChangeTrack
+from rules.conversion import Conversion
 from rules.dice import ANY_FACE, DiceSource
 from rules.encounter import Combatant, Encounter, NoState
 from rules.errors import Rejected
@@ -535,6 +537,12 @@ class RuleSystem(ABC):
         the turn or round ends (``NextTurn``). By default the table only ends turns."""
         return None
 
+    def xp_budget(self, state: Encounter, party: str) -> Budget | None:
+        """What the system's own encounter-building table (an XP budget) says of the fight,
+        the side ``party`` being the party, to show beside the forecast's difficulty; None
+        (the default) when the system has no such table or the sheets lack what it needs."""
+        return None
+
     def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
         """A combatant's figures worth averaging over many fights (a forecast's expected end
         state), in the system's terms: by default each stat that reads as a number or
@@ -547,3 +555,13 @@ class RuleSystem(ABC):
             if found is not None:
                 out.append(Figure(found.group(1) or column, int(found.group(2))))
         return tuple(out)
+
+    # --- the library (see ``tracker.library``) -----------------------------------------------
+
+    def convert_stat_blocks(self, data: object) -> Conversion | None:
+        """Stat blocks made from another tool's data (parsed JSON, bounded by the reader):
+        None when the system reads no data of that shape (the default: none), ``Rejected``
+        in one line when it is of its shape but cannot be read whole. ``tracker library
+        import`` keeps them in the user's library; a maintainer's ``make srd`` bundles a
+        set in the system's folder."""
+        return None

@@ -45,7 +45,7 @@ SIZE = (80, 24)
 # Every screen and dialog the encounter screen opens by a key (the LiveHack demo's state has
 # something for each: a selected combatant, a last roll), and the command palette.
 EVERY_SCREEN = (
-    *("question_mark", "r", "t", "s", "a", "e", "x", "c", "o", "R", "S", "f", "F"),
+    *("question_mark", "r", "t", "s", "a", "e", "x", "c", "o", "R", "S", "f", "F", "D"),
     *("ctrl+o", "N", "colon", "ctrl+p"),
 )
 A_SYSTEMS_OWN = ("r", "s", "question_mark")  # what differs from system to system
@@ -183,7 +183,11 @@ def check_commands(version: str, package: Path) -> None:
     entries = json.loads(installed_command("library", "list", "--json"))
     bundled = {Path(entry["file"]).resolve() for entry in entries if entry["bundled"]}
     systems = package.parent / "rules" / "systems"
-    assert bundled == set(systems.resolve().glob("*/stat_blocks/*.toml")), bundled
+    # A system's own stat blocks and the sets bundled beside them (stat_blocks/srd/).
+    files = {*systems.resolve().glob("*/stat_blocks/*.toml")}
+    files |= {*systems.resolve().glob("*/stat_blocks/*/*.toml")}
+    missing, unlisted = files - bundled, bundled - files
+    assert not missing and not unlisted, (sorted(missing)[:5], sorted(unlisted)[:5])
     assert {entry["system"] for entry in entries} == set(names())
     print(f"tracker --version, tracker library list: {len(entries)} stat blocks")
 

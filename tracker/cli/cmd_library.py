@@ -1,4 +1,4 @@
-"""``tracker library list|add|export``: the stat blocks, bundled and the user's own."""
+"""``tracker library list|add|import|export``: the stat blocks, bundled and the user's own."""
 
 from __future__ import annotations
 
@@ -26,6 +26,23 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
     )
     add.add_argument("file", type=Path, metavar="FILE.toml")
     add.add_argument("--replace", action="store_true", help="replace one of the same name")
+    imported = what.add_parser(
+        "import",
+        parents=[folders],
+        help="keep monsters from another tool's JSON (a D&D 5e API monster, or a list)",
+        description=(
+            "Keep monsters in the SRD's structured-data shape (the D&D 5e API's "
+            "/api/2014/monsters/<index>, the 5e-bits database: one, or a list) in your "
+            "library as stat blocks, each listed with its figures and what its sheet leaves "
+            "out. Every monster is checked before any is kept; a file of another shape, a "
+            "damaged monster or one already kept (without --replace) is refused in one line."
+        ),
+    )
+    imported.add_argument("file", type=Path, metavar="FILE.json")
+    imported.add_argument(
+        "--dry-run", action="store_true", help="show what would be kept, and keep nothing"
+    )
+    imported.add_argument("--replace", action="store_true", help="replace those of the same name")
     export = what.add_parser(
         "export", parents=[folders], help="print a combatant of a save as a stat block"
     )
@@ -51,6 +68,8 @@ def library_command(args: argparse.Namespace) -> int:
         entry, path = library.add_file(folder, args.file, args.replace)
         print(inert(f"Kept {entry.name} ({entry.system}) in {path}"), file=sys.stderr)
         return 0
+    if args.library_command == "import":
+        return import_command(folder, args.file, args.dry_run, args.replace)
     if args.library_command == "export":
         state = storage.read(args.save).state
         combatant = need_combatant(state, args.name)
@@ -66,4 +85,24 @@ def library_command(args: argparse.Namespace) -> int:
         print(json.dumps([e.to_json() for e in entries], indent=2))
     else:
         print(library.listing(entries))
+    return 0
+
+
+def import_command(folder: Path, path: Path, dry_run: bool, replace: bool) -> int:
+    """Every monster of the file checked and converted before one is kept; each listed
+    with its figures and what its sheet leaves out."""
+    from rules.text import inert
+    from tracker import library_sets
+
+    plan = library_sets.planned(folder, path, replace)
+    if not dry_run:
+        library_sets.kept(folder, plan)
+    for item in plan:
+        left = f"; left out: {'; '.join(item.block.left_out)}" if item.block.left_out else ""
+        mended = f"; mended: {'; '.join(item.block.corrections)}" if item.block.corrections else ""
+        print(inert(f"{item.entry.name}: {item.block.facts}{left}{mended}"))
+    verb = "Would keep" if dry_run else "Kept"
+    where = folder / plan[0].entry.system if plan else folder
+    blocks = "stat block" if len(plan) == 1 else "stat blocks"
+    print(inert(f"{verb} {len(plan)} {blocks} in {where}"), file=sys.stderr)
     return 0

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.conversion import Conversion
 from rules.errors import Rejected
 from rules.system import (
     LAST_ROLL,
@@ -32,6 +33,7 @@ from . import (
     economy,
     encounter_odds,
     forms,
+    landing,
     log,
     solo,
     turn_edge_forms,
@@ -39,6 +41,7 @@ from . import (
     turn_edges,
     uses,
 )
+from .budget import budget_hook
 from .condition_names import SPELLINGS
 from .events import (
     EXTRA,
@@ -186,6 +189,7 @@ class GenericD20(RuleSystem):
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
     uses_turn_order = True
+    xp_budget = budget_hook  # the 2014 and 2024 XP tables beside the difficulty
     has_odds = True
     solo_policies = solo.POLICIES
     damage_unit = "hit points"
@@ -208,6 +212,12 @@ class GenericD20(RuleSystem):
 
     def sheet_from_form(self, values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         return sheet_from_values(values, sheet)
+
+    def convert_stat_blocks(self, data: object) -> Conversion | None:
+        # The SRD's monsters as structured data (srd_convert.py): loaded when asked for.
+        from .srd_convert import conversion
+
+        return conversion(data)
 
     def fresh_sheet(self, sheet: D20Sheet) -> D20Sheet:
         return fresh(sheet)
@@ -500,33 +510,7 @@ class GenericD20(RuleSystem):
         return [Tier(label, low, high, effect) for label, low, high, effect in table]
 
     def landing(self, state: Encounter) -> Landing | None:
-        roll = state.last_roll
-        match roll:
-            case D20Attacked():
-                index = ("miss", "hit", "critical").index(roll.outcome)
-                target = state.name_of(roll.target_id)
-                summary = f"{roll.total} vs AC {roll.ac}: {roll.outcome}"
-                if roll.outcome != "miss":
-                    what = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
-                    summary += f", {target} takes {what}"
-                return Landing(index, roll.total - roll.ac, summary.rstrip())
-            case D20Saved():
-                first = roll.rolls[0]
-                saved = sum(r.success for r in roll.rolls)
-                summary = f"{saved} of {len(roll.rolls)} save against DC {roll.dc}"
-                return Landing(1 if first.success else 0, first.total - roll.dc, summary)
-            case D20ConcentrationSaved():
-                word = "keeps" if roll.success else "loses"
-                summary = f"{roll.total} vs DC {roll.dc}: {word} concentration"
-                return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
-            case D20EndOfTurnSaved():
-                summary = turn_edges.landing_summary(roll)
-                return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
-            case D20DeathSaved():
-                index = [t[0] for t in DEATH_TIERS].index(roll.result)
-                summary = f"death save {roll.face}: {roll.result}"
-                return Landing(index, roll.face, summary)
-        return None
+        return landing.landing(state)
 
     def lands_in(self, state: Encounter, landing: Landing) -> bool:
         """A natural 20 hits and a natural 1 misses whatever the total; a critical is a

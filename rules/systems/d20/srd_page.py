@@ -1,0 +1,78 @@
+"""The generated page of the SRD bestiary (``srd-conversion.md``, part of Generic d20's
+pages in the docs): how the data is read, and each monster the sheet cannot hold whole, with
+what was left out, and every slip of the data mended. Made by ``make srd`` with the bundle,
+and checked against it by the suite."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.conversion import ConvertedBlock
+
+from .srd_shape import NOTICE
+
+HEAD = """\
+## The SRD bestiary: what the conversion left out and mended
+
+<!-- Made by `make srd` (rules/systems/d20/srd_convert.py) from the SRD 5.1's data: do not
+edit; the suite checks this page is what the converter makes. -->
+
+The {count} monsters of the System Reference Document 5.1 are bundled in
+`stat_blocks/srd/` (`tracker library list --system d20`), converted by the project's own
+code from the SRD's structured data (the 5e-bits database's shape, which `tracker library
+import` reads too): names and numbers, never the SRD's prose.
+
+{notice}
+
+How the data is read:
+
+- **Hit points** are the hit dice (`19d12+133`), rolled as each joins; the number where the
+  dice cannot be rolled.
+- **Saves**: a saving throw the monster is proficient in as the data gives it, the others its
+  ability modifier; **initiative** its Dexterity modifier; **challenge** as the SRD writes it
+  (`1/4`).
+- **Attacks** take their bonus and damage, melee or ranged as the SRD's words say ("Ranged
+  Weapon Attack"); where a weapon may deal another damage (two-handed, or another type), the
+  first is kept. A condition a hit lays ("the target is grappled") is kept; a saving throw
+  a hit asks for (a giant spider's poison) is not: the sheet's attack has none, so the
+  hit's damage is kept and the save listed below.
+- **Save effects** take their DC, ability, damage and the condition they lay ("or be
+  frightened"), half or none on a success as the SRD's words say (each mending listed).
+- **Recharge** and **uses a day** as the data gives them; an action back after a rest is
+  once a day. A choice of breath weapons (or a sphinx's roars) is an action each.
+- **A Multiattack** makes what the data lists, matched to the block's actions by name (in
+  any case, without words in brackets, or in the singular: each such match is listed), the
+  first of its choices where it offers several (the others listed).
+- **Legendary actions**: 3 a round, each action's cost from its name ("Costs 2 Actions");
+  one that makes an attack ("makes a tail attack") makes that action. **Legendary
+  resistance** from its trait's uses a day. **Reactions** by name, with their roll where
+  they have one.
+- **Resistances, vulnerabilities and immunities** are damage types. One qualified
+  ("bludgeoning, piercing, and slashing from nonmagical weapons") counts as its types, as a
+  fight with nonmagical weapons needs: against a magic weapon, take them off the sheet
+  (`e`). One naming no type ("damage from spells") is left out.
+- Where the data's fields say what the SRD's words do not (no damage on a save the words
+  halve, an attack roll for what is no attack, a Multiattack's count or an action's name
+  given otherwise), the words win: each is listed under the slips below.
+- Never carried: speed, senses, skills, languages, XP (the challenge gives it), the traits
+  (listed by name below, for the GM to play) and condition immunities (listed).
+
+### Slips of the data mended
+
+{corrections}
+
+### What each stat block leaves out
+
+"""
+
+
+def page(blocks: Sequence[ConvertedBlock]) -> str:
+    """The page for ``blocks``, in their order."""
+    mended = [f"- **{b.name}**: {c}." for b in blocks for c in b.corrections]
+    notice = "> " + "\n> ".join(NOTICE.splitlines())
+    text = HEAD.format(count=len(blocks), notice=notice, corrections="\n".join(mended) or "None.")
+    lines = []
+    for block in blocks:
+        if block.left_out:
+            lines.append(f"- **{block.name}**: " + "; ".join(block.left_out) + ".")
+    return text + "\n".join(lines) + "\n"

@@ -1,0 +1,95 @@
+"""The SRD 5.1's 334 monsters bundled in stat_blocks/srd/: exactly what the converter makes
+of the shared data (where that file is present), every one read by the library, carrying
+the licence's notice, and each joining a fight against a bundled hero and taking a turn
+played by the tracker."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.commands import NextTurn, SetInitiative
+from rules.dice import SeededDice
+from rules.engine import decide, fold_onto
+from rules.forecast import all_solo
+from rules.registry import get_system
+from rules.systems.d20.srd_shape import NOTICE
+from tests.systems.d20.support import fight
+from tracker import library, library_sets
+
+ROOT = Path(__file__).resolve().parents[3]
+SHARED = ROOT.parent / "shared" / "data" / "srd-5.1" / "5e-SRD-Monsters.json"
+FOLDER = library_sets.system_folder("d20")
+SRD_COUNT = 334
+HERO = "Orla Vance"  # a bundled hero of the system's own set
+CHUNKS = 6  # the fights in a few tests, so xdist spreads them
+
+
+@cache
+def bundled() -> library.Library:
+    """The bundled library, read once a worker (350 stat blocks)."""
+    return library.load(None)
+
+
+def srd_entries() -> list[library.Entry]:
+    return [e for e in bundled().of("d20") if e.source == "srd"]
+
+
+@pytest.mark.skipif(not SHARED.is_file(), reason=f"no shared SRD data at {SHARED}")
+def test_the_bundled_srd_set_is_what_the_converter_makes_of_the_shared_data() -> None:
+    (made,) = library_sets.bundles(library_sets.read_data(SHARED), str(SHARED)).values()
+    on_disk = {
+        str(path.relative_to(FOLDER)): path.read_text(encoding="utf-8")
+        for path in (FOLDER / "stat_blocks" / "srd").iterdir()
+    }
+    on_disk["srd-conversion.md"] = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
+    stale = sorted(set(on_disk) - set(made))
+    missing = sorted(set(made) - set(on_disk))
+    assert not stale and not missing, f"run make srd: stale {stale[:5]}, missing {missing[:5]}"
+    changed = sorted(name for name in made if made[name] != on_disk[name])
+    assert not changed, f"run make srd: {len(changed)} files differ, such as {changed[:5]}"
+
+
+def test_every_bundled_srd_stat_block_loads_with_the_licences_notice() -> None:
+    assert bundled().problems == []
+    entries = srd_entries()
+    assert len(entries) == SRD_COUNT
+    for entry in entries:
+        assert entry.path is not None and entry.bundled
+        head = entry.path.read_text(encoding="utf-8").splitlines()[1:6]
+        assert "\n".join(line.removeprefix("# ") for line in head) == NOTICE, entry.name
+    readme = (FOLDER / "stat_blocks" / "srd" / library_sets.README).read_text(encoding="utf-8")
+    assert "\n".join(line.removeprefix("> ") for line in readme.splitlines()[-5:]) == NOTICE
+
+
+def first_turn(state: Any, actor: str, seed: int) -> list[Any]:
+    """The events of ``actor``'s first turn as the tracker plays it (every side solo),
+    the turns before it played too; none refused."""
+    system = get_system(state.system)
+    dice = SeededDice(seed)
+    for _ in range(12):
+        move = system.solo_move(state)
+        command = move.command if move is not None else NextTurn()
+        events = decide(state, command, dice)
+        if move is not None and move.actor_id == actor:
+            return events
+        state = fold_onto(state, events)
+    raise AssertionError(f"{actor} took no turn")
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_every_srd_monster_joins_a_fight_and_takes_a_turn_played_by_the_tracker(
+    chunk: int,
+) -> None:
+    hero = bundled().need("d20", HERO)
+    entries = srd_entries()[chunk::CHUNKS]
+    for number, entry in enumerate(entries):
+        state = fight((entry.name, "foes", entry.sheet()), (hero.name, "party", hero.sheet()))
+        monster, other = state.combatants
+        for cid, value in ((monster.id, "20"), (other.id, "1")):  # the monster's turn first
+            state = fold_onto(state, decide(state, SetInitiative(cid, value), SeededDice(0)))
+        events = first_turn(all_solo(state), monster.id, seed=number)
+        assert events, f"{entry.name} did nothing on its turn"
