@@ -54,7 +54,7 @@ def keys_page() -> str:
             "([Command line](command-line.md) is the shell's).",
             "## The encounter",
             table(EncounterScreen.BINDINGS),
-            "## A served table (the GM)",
+            "## A served table (the GM's seats and links, a player's turn alerts)",
             table(TableApp.BINDINGS),
             "## The replay (`R`, or `tracker replay FILE`)",
             table(ReplayScreen.BINDINGS),

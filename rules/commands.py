@@ -52,6 +52,14 @@ class NextTurn(Struct, frozen=True):
     pass
 
 
+class PassTurn(Struct, frozen=True):
+    """A player ends their own combatant's turn (at a served table): the turn passes as
+    ``NextTurn`` passes it, logged as the player's. ``by``: the player's name (the seat's)."""
+
+    combatant_id: str
+    by: str = ""
+
+
 class AddCondition(Struct, frozen=True):
     combatant_id: str
     name: str
@@ -132,6 +140,7 @@ CoreCommand = (
     | RemoveCombatant
     | MoveCombatant
     | NextTurn
+    | PassTurn
     | AddCondition
     | RemoveCondition
     | AddNote

@@ -33,6 +33,7 @@ from rules.commands import (
     EditCombatant,
     MoveCombatant,
     NextTurn,
+    PassTurn,
     RemoveCombatant,
     RemoveCondition,
     RollDice,
@@ -63,8 +64,10 @@ from rules.events import (
     SoloSideSet,
     TrackChanged,
     TurnAdvanced,
+    TurnPassed,
 )
 from rules.logline import LogEntry, Span, spans
+from rules.passing import passed
 from rules.registry import get_system
 from rules.text import inert, inert_value
 from rules.visibility import mentions
@@ -185,6 +188,8 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
                 raise Rejected("Nothing is waiting to be applied")
             involved = tuple(sorted(mentions(state.last_roll))) if state.last_roll else ()
             return [ConsequenceDiscarded(what, involved)]
+        case PassTurn():  # a player's own turn ended, then passed as NextTurn passes it
+            return [passed(state, command), *_next_turn(state)]
         case RollDice():
             return [plain_dice.rolled(command.notation, dice, by=command.by, hidden=command.hidden)]
         case ChangeTrack():
@@ -506,7 +511,7 @@ def apply(state: Encounter, event: Event) -> Encounter:
             target = state.combatant(cid)
             kept = tuple(c for c in target.conditions if c.name.casefold() != name.casefold())
             return state.replace_combatant(_with_conditions(target, kept))
-        case NoteAdded() | SoloChose() | DiceRolled():
+        case NoteAdded() | SoloChose() | DiceRolled() | TurnPassed():
             return state
         case InitiativeSet():
             return initiative.apply_set(state, event)
@@ -582,6 +587,9 @@ def describe(before: Encounter, event: Event) -> LogEntry:
             if actor is not None:
                 lines.append(spans(Span("▶ ", "turn"), name(actor), "'s turn"))
             return LogEntry("turn", tuple(lines))
+        case TurnPassed(combatant_id=cid, by=by):
+            player = f"'s player ({by})" if by else "'s player"
+            return LogEntry("turn", (spans(name(cid), player, " ends the turn"),))
         case ConditionAdded(combatant_id=cid, condition=c):
             line = spans(name(cid), " is ", Span(c.name, "condition"), f" {c.duration.describe()}")
             return LogEntry("condition", (line,))

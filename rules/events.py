@@ -32,6 +32,13 @@ class TurnAdvanced(Struct, frozen=True, tag="turn-advanced"):
     previous_id: str | None = None
 
 
+class TurnPassed(Struct, frozen=True, tag="turn-passed"):
+    """A player ended their own combatant's turn (the ``TurnAdvanced`` follows)."""
+
+    combatant_id: str
+    by: Name = ""
+
+
 class ConditionAdded(Struct, frozen=True, tag="condition-added"):
     combatant_id: str
     condition: Condition
@@ -114,6 +121,7 @@ CoreEvent = (
     | CombatantRemoved
     | CombatantMoved
     | TurnAdvanced
+    | TurnPassed
     | ConditionAdded
     | ConditionRemoved
     | NoteAdded

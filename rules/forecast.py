@@ -93,6 +93,10 @@ class Ending(NamedTuple):
     first_out: str | None  # the first to go out during the run
     figures: dict[str, tuple[Figure, ...]]  # each combatant's end figures
     refused: bool  # a policy asked for something the rules refused (the run went on)
+    # Who went out at some point of the run (back up by the end or not), and their sides: a
+    # hero dropped and stood up again still dropped (the difficulty reads it: rules/difficulty).
+    fell: tuple[str, ...] = ()
+    sides_fell: tuple[str, ...] = ()
 
 
 def all_solo(state: Encounter) -> Encounter:
@@ -110,6 +114,7 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
     result = seen.result
     out_before = set(result.out)
     first: str | None = None
+    fell: dict[str, None] = {}
     acted: set[str] = set()
     refused = False
     moves = 0
@@ -150,13 +155,27 @@ def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Endin
         seen = followed(seen, state)
         if seen.result is not result:
             result = seen.result
-            if first is None:
-                first = next((cid for cid in result.out if cid not in out_before), None)
+            went = [cid for cid in result.out if cid not in out_before]
+            if first is None and went:
+                first = went[0]
+            fell.update(dict.fromkeys(went))
     played = 0 if moves == 0 else min(state.round - start + 1, rounds)
     if not result.over:
         played = rounds
     figures = {c.id: tuple(system.end_figures(state, c)) for c in state.combatants}
-    return Ending(result.winner, result.over, played, tuple(result.out), first, figures, refused)
+    side = {c.id: c.side for c in state.combatants}
+    sides_fell = tuple(dict.fromkeys(side[cid] for cid in fell if cid in side))
+    return Ending(
+        result.winner,
+        result.over,
+        played,
+        tuple(result.out),
+        first,
+        figures,
+        refused,
+        tuple(fell),
+        sides_fell,
+    )
 
 
 # --- many runs --------------------------------------------------------------------------------
@@ -174,6 +193,8 @@ class Tally(Struct, kw_only=True):
     first_out: dict[str, int] = {}
     figures: dict[str, dict[str, int]] = {}  # sums over the runs
     refused: int = 0
+    fell: dict[str, int] = {}  # runs in which each went out at some point
+    side_fell: dict[str, int] = {}  # runs in which anyone of each side went out at some point
 
     def add(self, ending: Ending) -> None:
         self.runs += 1
@@ -193,6 +214,10 @@ class Tally(Struct, kw_only=True):
             for name, value in figures:
                 _count(sums, name, value)
         self.refused += ending.refused
+        for cid in ending.fell:
+            _count(self.fell, cid)
+        for side in ending.sides_fell:
+            _count(self.side_fell, side)
 
     def merge(self, other: Tally) -> None:
         self.runs += other.runs
@@ -204,6 +229,8 @@ class Tally(Struct, kw_only=True):
             (self.lengths, other.lengths),
             (self.out, other.out),
             (self.first_out, other.first_out),
+            (self.fell, other.fell),
+            (self.side_fell, other.side_fell),
         ):
             for key, count in theirs.items():
                 _count(mine, key, count)
@@ -273,6 +300,7 @@ class Risk(NamedTuple):
     out: float  # the chance to be out of the fight at the end
     first_out: float  # the chance to be the first to go out
     end: tuple[EndFigure, ...]  # its expected figures at the end
+    fell: float = 0.0  # the chance to go out at some point (standing again by the end or not)
 
 
 class Report(NamedTuple):
@@ -287,6 +315,8 @@ class Report(NamedTuple):
     histogram: dict[int, int]  # rounds played → runs
     combatants: tuple[Risk, ...]
     refused: int  # runs where a policy asked for what the rules refused
+    # Runs in which anyone of each side went out at some point (rules/difficulty reads it).
+    side_fell: dict[str, int] = {}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -346,6 +376,7 @@ def report(state: Encounter, tally: Tally, seed: int, rounds: int) -> Report:
                 _share(tally.out.get(c.id, 0), n),
                 _share(tally.first_out.get(c.id, 0), n),
                 end,
+                _share(tally.fell.get(c.id, 0), n),
             )
         )
     return Report(
@@ -360,6 +391,7 @@ def report(state: Encounter, tally: Tally, seed: int, rounds: int) -> Report:
         histogram=dict(sorted(tally.lengths.items())),
         combatants=tuple(risks),
         refused=tally.refused,
+        side_fell=dict(tally.side_fell),
     )
 
 

@@ -2,7 +2,7 @@
 of it (dead, fled...), each in the order the system gave. A choice of anything else, and any
 option that names no combatant ("Everyone of heroes"), is left where it was."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from msgspec import structs
 
@@ -24,6 +24,52 @@ def _reordered(field: Field, ids: set[str], out: set[str]) -> Field:
     # The places combatants hold in the list, filled again with the living, then the out.
     people = [choice for choice in field.choices if choice[0] in ids]
     ranked = iter(sorted(people, key=lambda choice: choice[0] in out))  # sorted() is stable
+    choices = tuple(
+        next(ranked) if value in ids else (value, label) for value, label in field.choices
+    )
+    return field if choices == field.choices else structs.replace(field, choices=choices)
+
+
+def own_first(
+    system: RuleSystem, state: Encounter, fields: Sequence[Field], mine: frozenset[str]
+) -> list[Field]:
+    """``fields`` as a player's seat offers them: the first choice of combatants (who acts,
+    ``RuleSystem.default_actor``) only the player's own, one acting now the default; every
+    later one (targets) the other side first, those out of the fight after the rest."""
+    ids = {combatant.id for combatant in state.combatants}
+    own = [c for c in state.combatants if c.id in mine]
+    if not own:
+        return list(fields)
+    sides = {c.side for c in own}
+    out = {c.id for c in state.combatants if system.out_of_fight(state, c)}
+    ours = {c.id for c in state.combatants if c.side in sides}
+    shown: list[Field] = []
+    actor_seen = False
+    for field in fields:
+        if field.kind != "choice" or not any(value in ids for value, _ in field.choices):
+            shown.append(field)
+        elif not actor_seen:
+            actor_seen = True
+            shown.append(_only_own(field, state, mine))
+        else:
+            shown.append(_ranked(field, ids, lambda cid: (cid in out, cid in ours)))
+    return shown
+
+
+def _only_own(field: Field, state: Encounter, mine: frozenset[str]) -> Field:
+    choices = tuple(choice for choice in field.choices if choice[0] in mine)
+    if not choices:
+        return field  # none of theirs to offer: the command says why, as ever
+    values = [value for value, _ in choices]
+    default = field.default if field.default in values else ""
+    default = default or (state.current_id if state.current_id in values else values[0])
+    return structs.replace(field, choices=choices, default=default or "")
+
+
+def _ranked(field: Field, ids: set[str], rank: Callable[[str], tuple[bool, bool]]) -> Field:
+    # As ``_reordered``: the places combatants hold, filled again in ``rank``'s order.
+    people = [choice for choice in field.choices if choice[0] in ids]
+    ranked = iter(sorted(people, key=lambda choice: rank(choice[0])))
     choices = tuple(
         next(ranked) if value in ids else (value, label) for value, label in field.choices
     )

@@ -11,7 +11,14 @@ player's own name; hidden dice the GM's alone. A spectator does nothing.
 
 from __future__ import annotations
 
-from rules.commands import AddCondition, AddNote, RemoveCondition, RollDice, SetInitiative
+from rules.commands import (
+    AddCondition,
+    AddNote,
+    PassTurn,
+    RemoveCondition,
+    RollDice,
+    SetInitiative,
+)
 from rules.encounter import Encounter
 from rules.registry import get_system
 from rules.system import LAST_ROLL, RuleSystem
@@ -42,6 +49,7 @@ CORE_ACTORS: dict[type, str] = {
     RemoveCondition: "combatant_id",
     AddNote: "combatant_id",
     SetInitiative: "combatant_id",  # a player rolls (or gives) their own
+    PassTurn: "combatant_id",  # a player ends their own turn (a table setting may not let them)
 }
 
 
@@ -86,6 +94,9 @@ def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
         if roll is None or not (mentions(roll) & viewer.assigned):
             return "Only the GM, or a player whose combatant made the last roll, can do that"
         return None
+    if isinstance(command, PassTurn) and not acting <= viewer.assigned:
+        names = ", ".join(sorted(state.name_of(cid) for cid in acting))
+        return f"It is {names}'s turn, not yours: n ends your own turn when it comes"
     if not acting <= viewer.assigned:
         names = ", ".join(sorted(state.name_of(cid) for cid in acting - viewer.assigned))
         return f"You do not act for {names}"

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from msgspec import Struct
 
+from rules.budget import Budget
 from rules.commands import ChangeTrack
 from rules.conversion import Conversion
 from rules.dice import ANY_FACE, DiceSource
@@ -534,6 +535,12 @@ class RuleSystem(ABC):
         next that no policy does (Beer Run: roll the round; Pain Pool: a hero's roll).
         ``acted``: the combatants whose move this was since the turn or round began. None:
         the turn or round ends (``NextTurn``). By default the table only ends turns."""
+        return None
+
+    def xp_budget(self, state: Encounter, party: str) -> Budget | None:
+        """What the system's own encounter-building table (an XP budget) says of the fight,
+        the side ``party`` being the party, to show beside the forecast's difficulty; None
+        (the default) when the system has no such table or the sheets lack what it needs."""
         return None
 
     def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:

@@ -85,11 +85,14 @@ class TrackerApp(App[None]):
         dice: DiceSource | None = None,
         settings_file: Path | None = None,
         library: Path | None = None,
+        difficulty: bool = False,
     ) -> None:
         """``warnings``: shown in a dialog, to be read (``notes``: notifications).
         ``settings_file``: where the theme is remembered; None (tests) remembers nothing.
-        ``library``: the folder of the user's stat blocks; None: no library."""
+        ``library``: the folder of the user's stat blocks; None: no library. ``difficulty``:
+        the encounter's difficulty is worked out as it opens and notified (a new one)."""
         super().__init__()
+        self.difficulty_at_start = difficulty
         self.library = library
         self.session = session
         self.saves = saves if saves is not None else saves_folder()
@@ -131,7 +134,12 @@ class TrackerApp(App[None]):
 
             self.push_screen(ReplayScreen(self.replay), self._after_standalone_replay)
         elif self.session is not None:
-            self.push_screen(EncounterScreen(self.session, self.library))
+            screen = EncounterScreen(self.session, self.library)
+            self.push_screen(screen)
+            if self.difficulty_at_start:
+                from tracker.widgets.difficulty_line import notify_difficulty
+
+                self.call_after_refresh(notify_difficulty, screen, self.session.state)
         for note in self.notes:
             self.notify(note, markup=False, timeout=8)
         for warning in self.warnings:

@@ -106,6 +106,7 @@ def run_app(args: argparse.Namespace) -> int:
         warnings=warnings,
         settings_file=settings.settings_path(),
         library=library_of(args),
+        difficulty=args.command == "new",
     )
     return _run(app)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.commands import AddCombatant, AddCombatants
 from rules.dice import DiceSource
+from rules.difficulty import party_of
 from rules.encounter import Combatant, Encounter
 from rules.engine import decide, new_encounter
 from rules.errors import Rejected
@@ -16,19 +17,12 @@ from rules.history import History
 from rules.registry import get_system
 from tracker.library import Library, groups
 
-PARTY_SIDES = ("party", "heroes")  # the party's usual names; else the first side not a foe's
-FOE_SIDES = ("foes", "challenge")
-
 
 def party_side(state: Encounter) -> str:
     """The side of an encounter that is the party: "party" or "heroes" when there is one,
     else the first side in the turn order that is not "foes" or "challenge"."""
     sides = list(dict.fromkeys(c.side for c in state.combatants))
-    for wanted in PARTY_SIDES:
-        found = next((s for s in sides if s.casefold() == wanted), None)
-        if found is not None:
-            return found
-    found = next((s for s in sides if s.casefold() not in FOE_SIDES), None)
+    found = party_of(sides)
     if found is None:
         raise Rejected(f"{state.name} has no party side (sides: {', '.join(sides) or 'none'})")
     return found

@@ -108,6 +108,10 @@ class EncounterSession:
         """Whether the screen offers an action; a view for one seat answers for its role."""
         return True
 
+    def acts_for(self) -> frozenset[str] | None:
+        """The combatants this view acts for (a player's seat: theirs); None: everyone."""
+        return None
+
     def execute(
         self,
         command: object,

@@ -45,7 +45,7 @@ SIZE = (80, 24)
 # Every screen and dialog the encounter screen opens by a key (the LiveHack demo's state has
 # something for each: a selected combatant, a last roll), and the command palette.
 EVERY_SCREEN = (
-    *("question_mark", "r", "t", "s", "a", "e", "x", "c", "o", "R", "S", "f", "F"),
+    *("question_mark", "r", "t", "s", "a", "e", "x", "c", "o", "R", "S", "f", "F", "D"),
     *("ctrl+o", "N", "colon", "ctrl+p"),
 )
 A_SYSTEMS_OWN = ("r", "s", "question_mark")  # what differs from system to system

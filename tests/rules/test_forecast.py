@@ -161,6 +161,15 @@ def test_a_duel_small_enough_to_solve_lands_inside_the_interval(duel: Encounter)
     assert mean - 0.3 < result.mean_rounds < mean + 0.3
 
 
+def test_the_runs_count_who_went_out_and_each_side_that_lost_someone(duel: Encounter) -> None:
+    result = forecast_here(duel, runs=200, seed=3)
+    ann, bo = result.sides
+    # In a duel the loser is the one who went out: its side lost someone in every run it lost.
+    assert result.side_fell == {"left": bo.wins, "right": ann.wins}
+    a, b = result.combatants
+    assert (a.fell, b.fell) == (a.out, b.out)
+
+
 def test_the_duel_with_the_first_shooter_already_down_is_certain(duel: Encounter) -> None:
     # Ann out at the start: Bo has won already, in every run, without a round played.
     hit = duel.replace_combatant(

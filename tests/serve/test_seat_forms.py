@@ -35,11 +35,10 @@ async def test_a_players_refused_roll_keeps_the_buttons_on_screen(
     session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "fight.fight")
     with contextlib.suppress(Rejected):  # the GM applies what the demo left waiting
         session.execute(session.system.consequence_command(session.state))
-    state = session.state
-    actor = state.current or state.combatants[0]
-    theirs = next(c for c in state.combatants if c.side != actor.side)
     table = Table(session)
-    table.assign("Alice", frozenset({theirs.id}))  # not the one the dialog opens for
+    # Given no combatant yet: her dialog opens for whoever acts (one given combatants opens
+    # for her own alone, tests/serve/test_seat_choices.py), and is refused.
+    table.assign("Alice", frozenset())
     app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("r")

@@ -36,8 +36,9 @@ async def test_each_role_sees_its_own_view(served: Served) -> None:
         assert SECRET not in seat.text()
     # The footer offers each role its own keys.
     assert "Next turn" in gm.text()
-    assert "r Roll" in alice.text() and "Next turn" not in alice.text()
-    assert "r Roll" not in bob.text() and "? Help" in bob.text()
+    assert "r Roll" in alice.text() and "Add" not in alice.text()
+    assert "n Next turn" in alice.text()  # her own turn's end (tests/serve/test_seat_turns.py)
+    assert "r Roll" not in bob.text() and "? Help" in bob.text() and "Next turn" not in bob.text()
     for client in (gm, alice, bob):
         await client.close()
 
@@ -94,11 +95,12 @@ async def test_a_player_acts_only_for_their_own_combatants(served: Served) -> No
     assert isinstance(screen, EncounterScreen)
     titles = [title for title, _, _ in screen.palette_commands()]
     assert "Roll" in titles
-    for absent in ("Next turn/round", "Add", "Remove", "Undo", "Replay", "Open encounter"):
+    for absent in ("Add", "Remove", "Undo", "Replay", "Open encounter"):
         assert absent not in titles
-    # The key is there for nobody but the GM: pressing it does nothing.
+    # The key is there for nobody but the GM: pressing it does nothing (her n ends her own
+    # turn: tests/serve/test_seat_turns.py).
     before = len(served.session.history.records)
-    alice.type("nu?")  # the help after them: once it shows, they were handled
+    alice.type("u?")  # the help after it: once it shows, it was handled
     await until(lambda: "Keys" in alice.text())
     assert len(served.session.history.records) == before
     # Forced through the seat's session, the session itself refuses.

@@ -21,9 +21,11 @@ from typing import Any
 import aiohttp
 import pytest
 
+from rules.commands import NextTurn
 from tests.serve.serve_helpers import LIMIT, SECRET, roll, roll_logged, roll_title, until
 from tests.serve.terminal import Terminal
 from tests.serve.web_helpers import WebServed, seat_of, serve_web
+from tracker.serve.seats import Seat
 
 CHROMIUM = os.environ.get("TRACKER_CHROMIUM", "/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
@@ -149,17 +151,23 @@ async def screen(tools: DevTools, size: tuple[int, int]) -> str:
     return terminal.text()
 
 
+async def sit_down(web: WebServed, tools: DevTools, url: str) -> Seat:
+    """Alice's seat, once the page at her link has sat down and its app runs."""
+    await tools.call("Page.navigate", url=url)
+    await until(lambda: seat_of(web, "Alice") is not None)
+    seat = seat_of(web, "Alice")
+    assert seat is not None
+    await until(lambda: seat.app is not None and seat.app.is_running)
+    return seat
+
+
 async def test_a_player_joins_from_a_link_in_chromium(tmp_path: Path) -> None:
     web: WebServed = await serve_web(tmp_path)
     served = web.served
     try:
         url = web.url(web.link())
         async with chromium(tmp_path / "profile") as tools:
-            await tools.call("Page.navigate", url=url)
-            await until(lambda: seat_of(web, "Alice") is not None)
-            seat = seat_of(web, "Alice")
-            assert seat is not None
-            await until(lambda: seat.app is not None and seat.app.is_running)
+            seat = await sit_down(web, tools, url)
             size = tuple(seat.app.size)  # type: ignore[union-attr]  # what the page's terminal fits
             assert size[0] > 40 and size[1] > 10
 
@@ -195,5 +203,41 @@ async def test_a_player_joins_from_a_link_in_chromium(tmp_path: Path) -> None:
             # The tab closes: the seat is free.
             await tools.call("Page.navigate", url="about:blank")
             await until(lambda: not served.table.seats)
+    finally:
+        await web.close()
+
+
+# Before the page's scripts: a Notification the player has allowed, that keeps what it shows.
+NOTIFICATIONS = """
+window.__shown = [];
+window.Notification = class {
+  static permission = "granted";
+  static requestPermission() { return Promise.resolve("granted"); }
+  constructor(words) { window.__shown.push(words); }
+};
+"""
+
+
+async def test_a_browser_seat_flashes_its_title_and_notifies_its_turn(tmp_path: Path) -> None:
+    web: WebServed = await serve_web(tmp_path)
+    served = web.served
+    try:
+        url = web.url(web.link())
+        async with chromium(tmp_path / "profile") as tools:
+            await tools.call("Page.addScriptToEvaluateOnNewDocument", source=NOTIFICATIONS)
+            await sit_down(web, tools, url)
+            plain = await tools.evaluate("document.title")
+            assert plain == "Alice at the table"
+            for _ in range(4):  # round to Orla, Alice's, again
+                served.session.execute(NextTurn())
+
+            async def flashed() -> bool:
+                return await tools.evaluate("document.title") == "Your turn: Orla"
+
+            await until(flashed)
+            if not await tools.evaluate("document.hasFocus()"):
+                shown = await tools.evaluate("window.__shown")
+                assert shown == ["Up next: Orla", "Your turn: Orla"]  # each once
+            assert tools.errors == []
     finally:
         await web.close()

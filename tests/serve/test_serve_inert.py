@@ -25,8 +25,13 @@ from tracker.serve.players import PlayersError
 
 Seats = tuple[Served, Client, Client]
 
-# What Textual itself writes: control sequences (CSI) and the mouse pointer's shape (OSC 22).
-TEXTUALS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\]22;[a-z-]*\x07")
+# What Textual itself writes: control sequences (CSI) and the mouse pointer's shape (OSC 22);
+# and a turn alert's bell and notifications (tracker/serve/alerts.py), their words inert.
+TEXTUALS = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\]22;[a-z-]*\x07"
+    r"|\x07\x1b\]9;[^\x00-\x1f\x7f-\x9f;]*\x1b\\"
+    r"\x1b\]777;notify;[^\x00-\x1f;]*;[^\x00-\x1f\x7f-\x9f;]*\x1b\\"
+)
 
 
 def not_textuals(output: str) -> list[str]:

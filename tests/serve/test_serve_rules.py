@@ -23,6 +23,7 @@ from tests.picks import a_system, falls_at_worst_track, player_rolls
 from tests.screen import screen_text
 from tests.serve.serve_helpers import SECRET, SECRET_NOTE, encounter, fell, roll
 from tracker.screens.encounter_keys.roles import may_use
+from tracker.screens.encounter_keys.turn_keys import ANY_TURN
 from tracker.serve import players
 from tracker.serve.app import TableApp
 from tracker.serve.seats import Table
@@ -116,7 +117,9 @@ def test_what_each_role_is_offered() -> None:
     assert may_use(ALICE, name, "roll")
     assert may_use(ALICE, name, "quick_turn")
     assert may_use(ALICE, name, "command_line")  # each line is refused as its key is
-    assert not may_use(ALICE, name, "next_turn")
+    assert may_use(ALICE, name, "next_turn")  # their own turn's end (rules.passing)
+    assert not may_use(ALICE, name, ANY_TURN)  # anyone's is the GM's
+    assert not may_use(SPECTATOR, name, "next_turn")
     assert not may_use(SPECTATOR, name, "roll")
     assert may_use(SPECTATOR, name, "help")
 

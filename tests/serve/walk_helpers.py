@@ -26,8 +26,14 @@ from tracker.session import EncounterSession
 ESC = "\x1b"
 BOTTOM = 2  # screens under everything: Textual's default one, and the encounter's
 KEYS = {  # what each role is offered, as its terminal sends it
-    "gm": ("r", "t", "\r", ESC, "d", "n", ":", "f", "?", "\t", "\x1b[A", "\x1b[B", "u"),
-    "player": ("r", "t", "\r", ESC, "d", ":", "f", "?", "\t", "\x1b[A", "\x1b[B"),
+    # The GM's w opens the seats: p and b there change the table's settings (players end
+    # their own turn, turn alerts), g gives combatants to a player by name.
+    "gm": (
+        *("r", "t", "\r", ESC, "d", "n", ":", "f", "?", "\t", "\x1b[A", "\x1b[B", "u"),
+        *("w", "p", "b", "g"),
+    ),
+    # A player's n ends their own turn; b turns their seat's alerts off and on.
+    "player": ("r", "t", "\r", ESC, "d", ":", "f", "?", "\t", "\x1b[A", "\x1b[B", "n", "b"),
 }
 WORDS = ("note", "dice", "roll", "attack", "cond", "uncond", "wound", "heal", "apply", "help")
 DICE = ("2d6+3", "d20", "4d6kh3", "3d6!", "1d1000", "0d0", "d", "999d999")

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tracker.cli.parsing import Building, bounded
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+    from tracker.headless.forecast import Workers
 from tracker.cli.with_saves import with_saves
 
 HELP = "play the fight out many times by solo policy and report"
@@ -34,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
         help="a fight still going after R rounds has no winner (50)",
     )
     parser.add_argument("--json", action="store_true", help="print the forecast as JSON")
+    parser.add_argument(
+        "--brief",
+        action="store_true",
+        help="the fight's difficulty in a line or two (stops once its band is settled; "
+        "seed 0 unless given)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,6 +66,8 @@ def play_out(args: argparse.Namespace) -> int:
     workers: forecast.Workers = args.workers
     with workers:
         history = storage.read(args.file)
+        if args.brief:
+            return _brief(args, history.state, workers)
         seed = args.seed if args.seed is not None else _fresh_seed()
         try:
             result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, workers)
@@ -65,6 +78,28 @@ def play_out(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         print(forecast.as_text(result))
+    return 0
+
+
+def _brief(args: argparse.Namespace, state: Encounter, workers: Workers) -> int:
+    """The difficulty lines (or their JSON), from as few runs as settle the band."""
+    import json
+
+    from rules import difficulty
+    from tracker.headless.difficulty import SEED, run_difficulty
+
+    seed = args.seed if args.seed is not None else SEED
+    try:
+        result = run_difficulty(state, seed, args.runs, workers, rounds=args.rounds)
+    except KeyboardInterrupt:
+        print("tracker: forecast stopped", file=sys.stderr)
+        return 130
+    said = difficulty.lines(state, result)
+    if args.json:
+        read = difficulty.read(result)
+        print(json.dumps(difficulty.as_json(read, said) if read else {"lines": list(said)}))
+    else:
+        print("\n".join(said))
     return 0
 
 

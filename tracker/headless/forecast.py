@@ -73,8 +73,8 @@ class Runs:
     (guided scheduling), so spans shrink as the two ends meet and nobody waits long for the
     last one, however soon or late the workers began."""
 
-    def __init__(self, runs: int, jobs: int) -> None:
-        self.front, self.back, self.jobs = 0, runs, jobs
+    def __init__(self, runs: int, jobs: int, first: int = 0) -> None:
+        self.front, self.back, self.jobs = first, runs, jobs
 
     def _size(self) -> int:
         return max(1, min(MAX_SPAN, (self.back - self.front) // (2 * self.jobs)))
@@ -193,8 +193,21 @@ def run_forecast(
     alone), and report. ``progress`` is told the runs done so far; ``cancel`` set stops it
     (``Cancelled``)."""
     job = job_bytes(state, seed, rounds)
+    return report(state, run_span(job, 0, runs, workers, progress, cancel), seed, rounds)
+
+
+def run_span(
+    job: bytes,
+    start: int,
+    stop: int,
+    workers: Workers | None = None,
+    progress: Callable[[int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> Tally:
+    """The tally of runs ``start`` to ``stop`` of ``job`` (``rules.forecast.job_bytes``), as
+    ``run_forecast`` plays them; ``progress`` is told the runs of the span done so far."""
     pool = workers.pool if workers is not None else None
-    left = Runs(runs, workers.jobs if pool is not None and workers is not None else 1)
+    left = Runs(stop, workers.jobs if pool is not None and workers is not None else 1, start)
     tallies: list[Tally] = []
     done = 0
 
@@ -213,7 +226,7 @@ def run_forecast(
     if pool is None or workers is None:
         while (span := left.from_back()) is not None:
             play(span)
-        return report(state, merged(tallies), seed, rounds)
+        return merged(tallies)
     sent: dict[Future[Tally], tuple[int, int]] = {}
     most = IN_FLIGHT * (workers.jobs - 1)
     try:
@@ -230,7 +243,7 @@ def run_forecast(
     finally:
         for future in sent:  # a forecast stopped early leaves no span queued behind it
             future.cancel()
-    return report(state, merged(tallies), seed, rounds)
+    return merged(tallies)
 
 
 def _send(

@@ -1,4 +1,6 @@
-"""Add from the library: the system's stat blocks, filtered as you type, or a blank sheet."""
+"""Add from the library: the system's stat blocks, filtered as you type, or a blank sheet; and
+the fight's difficulty with the chosen stat block added, worked out in the background as the
+choice changes."""
 
 from __future__ import annotations
 
@@ -10,14 +12,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from rules.engine import MAX_GROUP
+from rules.commands import AddCombatants
+from rules.dice import SeededDice
+from rules.encounter import Encounter
+from rules.engine import MAX_GROUP, decide, fold_onto
+from rules.errors import Rejected
+from tracker.headless.difficulty import SEED
 from tracker.library import GROUP, Entry, LibraryError, parse_group
+from tracker.widgets.difficulty_line import DifficultyLine
 from tracker.widgets.more_sign import keep_more_sign
 
 BLANK = "blank"
+SETTLE = 0.3  # seconds the choice stays put before its difficulty is worked out (typing)
 
 
 @dataclass(frozen=True)
@@ -39,14 +49,22 @@ class LibraryScreen(ModalScreen[Pick | None]):
     ]
 
     def __init__(
-        self, entries: list[Entry], title: str, present: Iterable[tuple[str, str]] = ()
+        self,
+        entries: list[Entry],
+        title: str,
+        present: Iterable[tuple[str, str]] = (),
+        state: Encounter | None = None,
     ) -> None:
         """``present``: (name, side) of each combatant in the fight, which is not chosen
-        before the others (a stray Enter would add a hero twice)."""
+        before the others (a stray Enter would add a hero twice). ``state``: the fight, whose
+        difficulty with the choice added is shown (none: no difficulty line)."""
         super().__init__()
         self.entries = entries
         self.system_title = title
         self.present = {(name.casefold(), side) for name, side in present}
+        self.state = state
+        self.previewed: Encounter | None = None  # the fight whose difficulty is shown
+        self.settling: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="wide"):
@@ -54,6 +72,8 @@ class LibraryScreen(ModalScreen[Pick | None]):
             yield Input(placeholder="type to filter; goblin x3 adds three", id="filter")
             yield OptionList(id="stat-blocks")
             yield Label(id="library-hint")
+            if self.state is not None:
+                yield DifficultyLine(id="library-difficulty")
 
     def on_mount(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -106,6 +126,35 @@ class LibraryScreen(ModalScreen[Pick | None]):
         self.query_one("#library-hint", Label).update(
             Text(f"{how} · type x3 for three · Esc closes", style="dim")
         )
+        if self.state is not None:  # worked out once the choice stays put (not per key)
+            if self.settling is not None:
+                self.settling.stop()
+            self.settling = self.set_timer(SETTLE, self.preview)
+
+    def with_choice(self) -> Encounter | None:
+        """The fight with the chosen stat block added as many times as asked (the fight as it
+        is when the choice is a blank sheet or not a group), on the difficulty's own dice."""
+        if self.state is None:
+            return None
+        picked, count = self._picked(), self._asked()[1]
+        if picked is None or count == 0:
+            return self.state
+        try:
+            members = picked.copies(count)
+            return fold_onto(
+                self.state, decide(self.state, AddCombatants(members), SeededDice(SEED))
+            )
+        except (Rejected, LibraryError):
+            return self.state
+
+    def preview(self) -> None:
+        """The difficulty of the fight with the choice added, unless it is already shown or
+        being worked out (a timer per change: only the last choice's makes a run)."""
+        fight = self.with_choice()
+        if fight is None or not self.is_mounted or fight == self.previewed:
+            return
+        self.previewed = fight
+        self.query_one(DifficultyLine).show(fight)
 
     def _picked(self) -> Entry | None:
         options = self.query_one("#stat-blocks", OptionList)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from rich.console import RenderableType
+from rich.text import Text
 from textual import events
 from textual.app import SystemCommand
 from textual.binding import Binding
@@ -17,14 +18,18 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.driver import Driver
 from textual.screen import Screen
 
+from rules import passing
+from rules.encounter import Encounter
 from rules.history import History
 from tracker import storage
 from tracker.app import TrackerApp
+from tracker.fit import Part
 from tracker.screens.encounter import EncounterScreen
 from tracker.screens.help import key_label
 from tracker.serve.driver import Channel, ChannelDriver, drawn
 from tracker.serve.limits import Fair
 from tracker.serve.seats import Seat, SeatSession, Table
+from tracker.widgets.encounter_header import NEEDED, USUAL, EncounterHeader
 
 
 class TableCommands(Provider):
@@ -62,7 +67,10 @@ class TableApp(TrackerApp):
     # Relative paths are read from the subclass's folder: point at the tracker's own styles.
     CSS_PATH = Path(__file__).parent.parent / "tracker.tcss"
     COMMANDS = TrackerApp.COMMANDS | {TableCommands}
-    BINDINGS = [Binding("w", "seats", "Seats")]
+    BINDINGS = [
+        Binding("w", "seats", "Seats and join links (the GM)"),
+        Binding("b", "alerts", "Turn alerts on/off (a player)"),
+    ]
     # Seats share one process: tracker.serve.heap freezes it once seats settle, and a seat
     # leaving must not unfreeze everyone else's objects.
     OWNS_MEMORY = False
@@ -90,7 +98,7 @@ class TableApp(TrackerApp):
         self.channel_driver: ChannelDriver | None = None  # made by the app's run (draw_on)
         self._held: AbstractContextManager[None] | None = None  # batch_update while muted
         self._wants_muted = False  # as last asked (see ``mute``)
-        self._unwatch = table.watch(self._seats_changed) if seat.role == "gm" else None
+        self._unwatch: Callable[[], None] | None = table.watch(self._seats_changed)
         # The local GM's terminal (no ChannelDriver): each key holds the seats' input until
         # this app has drawn it, as an SSH GM's does (tracker.serve.limits.Fair).
         self.goes_first: Fair | None = None
@@ -199,16 +207,56 @@ class TableApp(TrackerApp):
         self.refresh(layout=True)
 
     def _seats_changed(self, news: str) -> None:
-        """The GM hears who joins and leaves the table."""
+        """The GM hears who joins and leaves the table; every seat's header is drawn again
+        (the seats in, a setting)."""
         if self.return_code is not None and self._unwatch is not None:  # the seat has gone
             self._unwatch()
             self._unwatch = None
-        elif news:
+            return
+        if news and self.seat.role == "gm":
             self.call_later(self.notify, news, markup=False, timeout=10)
+        self.call_later(self._table_changed)
+
+    def _table_changed(self) -> None:
+        for screen in self.screen_stack:
+            for header in screen.query(EncounterHeader):
+                header.refresh_table()
+
+    def table_line(self, state: Encounter) -> Part | None:
+        """The header's line for this seat (``EncounterHeader``): the GM's, that the table
+        is served and how many seats are in (it gives way first when the header is full); a
+        player's, their turn or that it comes next (never cut)."""
+        viewer = self.table.viewer(self.seat)
+        if viewer.is_gm:
+            seats = sum(1 for seat in self.table.seats.values() if seat.remote)
+            said = f"⇄ served, {seats} seat{'' if seats == 1 else 's'} in"
+            return Part(Text(said, style="dim"), USUAL)
+        if viewer.role != "player":
+            return None
+        found = passing.news(state, viewer.assigned)
+        if found is None:
+            return None
+        what, who = found
+        if what == "up next":
+            return Part(Text.assemble(("Up next: ", "bold"), (who.name, "bold")), NEEDED)
+        ends = " (n ends it)" if self.table.settings.players_pass else ""
+        turn = "bold reverse"
+        return Part(Text.assemble(("★ Your turn: ", turn), (who.name, turn), ends), NEEDED)
+
+    def action_alerts(self) -> None:
+        """A player's own say over the turn alerts (the bell and the desktop notification)."""
+        seat = self.seat
+        seat.alerts = not seat.alerts
+        said = "on" if seat.alerts else "off"
+        if seat.alerts and not self.table.settings.alerts:
+            said += ", but the GM has turned them off for the table"
+        self.notify(f"Turn alerts {said} for this seat (b)", markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "seats":
             return self.seat.role == "gm"
+        if action == "alerts":
+            return self.seat.role == "player"
         return True
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

@@ -19,7 +19,7 @@ import asyncssh
 from rich.console import Console
 
 from tracker import textual_internals
-from tracker.serve import failure
+from tracker.serve import alerts, failure
 from tracker.serve.config import Config
 from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN, drawn
 from tracker.serve.heap import Heap
@@ -141,6 +141,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         player = self.player
         table = self.server.table
         self.seat = table.join(player.role, player.name, self.peer, close=self.close_with)
+        self.seat.alert = self.alert
         config = self.server.config
         self.app = TableApp(table, self.seat, saves=config.saves, library=config.library)
         self.app.error_console = Console(file=self._errors, width=100, markup=False)
@@ -176,6 +177,11 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
 
     def is_closing(self) -> bool:
         return self.chan is None or self.chan.is_closing()
+
+    def alert(self, words: str) -> None:
+        """A turn alert (tracker/serve/alerts.py): the bell and the desktop notification,
+        written whole on the loop, between the frames of whichever app draws the seat."""
+        self.write(alerts.terminal_alert(words))
 
     def _watch(self) -> None:
         """Show the shared view for this seat's role, size and looks; the own app muted."""

@@ -198,6 +198,7 @@ async def _serve(
         # screen shows them again in the seats dialog (w).
         for link in table.links:
             print(inert(f"{link.role}:{link.name}  {table.links.url(link)}"), flush=True)
+    table.door = where  # the seats dialog (w) says it again once the notice has gone
     try:
         if headless:
             print(inert(where), file=sys.stderr, flush=True)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from rules.commands import RollDice
+from rules import passing
+from rules.commands import PassTurn, RollDice
 from rules.encounter import Encounter, Event
 from rules.errors import Rejected
 from rules.history import RECENT, Applied
@@ -25,6 +26,7 @@ from rules.outcome import Outcome
 from rules.system import RuleSystem
 from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids
 from tracker.screens.encounter_keys.roles import may_use
+from tracker.serve import alerts
 from tracker.serve.limits import TOO_FAST, Bucket, command_limit
 from tracker.serve.links import Link, Links
 from tracker.session import Change, EncounterSession, Subscriber
@@ -34,6 +36,15 @@ if TYPE_CHECKING:
 
 SPECTATOR = Viewer(role="spectator")
 NOTICES = 6  # the latest kept for the seats dialog
+PASSING_OFF = "At this table the GM ends the turns: ask the GM to pass yours"
+
+
+@dataclass
+class Settings:
+    """The table's own settings, the GM's to change in the seats dialog (w)."""
+
+    players_pass: bool = True  # a player's n ends their own combatant's turn
+    alerts: bool = True  # "your turn" and "up next" ring a seat's bell (each seat may say no)
 
 
 @dataclass(frozen=True)
@@ -65,6 +76,11 @@ class Seat:
     muted: bool = False
     # The commands (rolls) it may still give now; the GM's are not counted.
     commands: Bucket = field(default_factory=command_limit)
+    # Turn alerts (tracker/serve/alerts.py): the seat's own say (b), how it is told (its
+    # channel's; None: a seat with no terminal of its own), and what it was told last.
+    alerts: bool = True
+    alert: Callable[[str], None] | None = None
+    alerted: tuple[passing.News, str, int] | None = None
 
     @property
     def remote(self) -> bool:
@@ -78,6 +94,11 @@ class Table:
         self.session = session
         self.seats: dict[int, Seat] = {}
         self.assigned: dict[str, frozenset[str]] = {}  # player name -> combatant ids
+        self.settings = Settings()
+        # Players expected at the table (the players file's): the seats dialog lists those
+        # not in yet, to hand combatants to before they join.
+        self.expected: list[str] = []
+        self.door = ""  # where the table is served: the seats dialog says it again
         self._ids = itertools.count(1)
         self._public: list[Subscriber] = []
         self._watchers: list[Callable[[str], None]] = []
@@ -93,6 +114,8 @@ class Table:
 
     def join(self, role: Role, name: str, peer: str = "local", **kw: Any) -> Seat:
         seat = Seat(next(self._ids), role, name, peer, **kw)
+        if role == "player":  # the turn it joins on is told by its header, not an alert
+            seat.alerted = self._news(self._seen(), seat)
         self.seats[seat.id] = seat
         self._tell_watchers(f"{name} joined ({role}, {peer})" if peer != "local" else "")
         return seat
@@ -120,7 +143,29 @@ class Table:
         return next((s for s in self.seats.values() if s.name.casefold() == folded), None)
 
     def assign(self, player: str, ids: frozenset[str]) -> None:
+        """``player`` acts for ``ids``, seated or not yet (they get them on joining)."""
+        for other in [name for name in self.assigned if name.casefold() == player.casefold()]:
+            del self.assigned[other]  # one name, whatever its case
         self.assigned[player] = ids
+        self._tell_watchers("")
+
+    def absent(self) -> list[str]:
+        """The players expected, or given combatants, who have no seat now (by name)."""
+        seated = {seat.name.casefold() for seat in self.seats.values()}
+        links = [link.name for link in self.links if link.role == "player"]
+        names = dict.fromkeys([*self.expected, *links, *self.assigned])
+        return [name for name in names if name.casefold() not in seated]
+
+    def spelled(self, name: str) -> str:
+        """``name`` as a seat, an expected player or an assignment spells it (names are
+        compared without case), else as given."""
+        known = [s.name for s in self.seats.values() if s.role == "player"] + self.absent()
+        return next((k for k in known if k.casefold() == name.casefold()), name)
+
+    def change(self, **settings: bool) -> None:
+        """Change the table's settings (``Settings``' names), telling the seats dialog."""
+        for name, value in settings.items():
+            setattr(self.settings, name, value)
         self._tell_watchers("")
 
     def viewer(self, seat: Seat) -> Viewer:
@@ -130,9 +175,16 @@ class Table:
             return GM
         if seat.role == "spectator":
             return SPECTATOR
-        return Viewer(
-            role="player", name=seat.name, assigned=self.assigned.get(seat.name, frozenset())
-        )
+        return Viewer(role="player", name=seat.name, assigned=self.assigned_to(seat.name))
+
+    def assigned_to(self, player: str) -> frozenset[str]:
+        """The combatants ``player`` acts for (handed to their name in any case: a player
+        who joins as "Dora" gets what the GM gave "dora")."""
+        found = self.assigned.get(player)
+        if found is None:
+            folded = player.casefold()
+            found = next((v for k, v in self.assigned.items() if k.casefold() == folded), None)
+        return found or frozenset()
 
     def watch(self, callback: Callable[[str], None]) -> Callable[[], None]:
         """Be told when a seat joins or leaves (with a line saying so), or assignments change."""
@@ -158,6 +210,27 @@ class Table:
             hidden = frozenset(self._hidden)
             self._public_state = follow(history.in_effect(), history.state, hidden)[1]
         return self._public_state
+
+    def _alert(self) -> None:
+        """Alert each player's seat whose news changed, once for the turn that brings it
+        (tracker/serve/alerts.py)."""
+        players = [s for s in self.seats.values() if s.role == "player" and s.view is None]
+        if not players:
+            return
+        state = self._seen()
+        for seat in players:
+            key = self._news(state, seat)
+            if key == seat.alerted:
+                continue
+            seat.alerted = key
+            if key is None or seat.alert is None or not (seat.alerts and self.settings.alerts):
+                continue
+            seat.alert(alerts.words(key[0], state.name_of(key[1])))
+
+    def _news(self, state: Encounter, seat: Seat) -> tuple[passing.News, str, int] | None:
+        """A player's turn news as a key (what, whose, which round): told when it changes."""
+        found = passing.news(state, self.assigned_to(seat.name))
+        return (found[0], found[1].id, state.round) if found is not None else None
 
     def subscribe_public(self, subscriber: Subscriber) -> Callable[[], None]:
         self._public.append(subscriber)
@@ -185,6 +258,7 @@ class Table:
             # out anyway, would read it.
             after = change.before if change.kind == "undone" else state
             pairs = follow(change.happened(), after, frozenset(self._hidden))[0]
+        self._alert()  # a player's turn, or theirs next: their seat is told once
         if not self._public:
             return
         # Worked out once for every player and spectator: they all see the same.
@@ -276,6 +350,10 @@ class SeatSession:
             return False
         return may_use(self.viewer, self._session.state.system, action, argument)
 
+    def acts_for(self) -> frozenset[str] | None:
+        viewer = self.viewer
+        return None if viewer.is_gm else viewer.assigned
+
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         def told(change: Change) -> None:
             if self.seat.muted:
@@ -292,8 +370,10 @@ class SeatSession:
         viewer = self.viewer
         if not viewer.is_gm and not self.seat.commands.take_all(1):
             raise Rejected(TOO_FAST)  # before any work: a roll is worked out on the loop
-        if isinstance(command, RollDice) and not viewer.is_gm:
-            command = msgspec.structs.replace(command, by=viewer.name)  # rolled under their name
+        if isinstance(command, RollDice | PassTurn) and not viewer.is_gm:
+            if isinstance(command, PassTurn) and not self.table.settings.players_pass:
+                raise Rejected(PASSING_OFF)
+            command = msgspec.structs.replace(command, by=viewer.name)  # under their name
         return self._session.execute(command, label, choices, viewer=viewer)
 
     def undo(self) -> Applied:

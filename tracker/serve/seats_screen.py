@@ -15,11 +15,13 @@ from textual.widgets import DataTable, Label
 
 from rules.errors import Rejected
 from rules.forms import Field, choice_value
+from rules.text import inert
 from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.form import FormScreen
-from tracker.serve.links import LINK_ROLES, Link
+from tracker.serve.links import LINK_ROLES, MAX_NAME, RESERVED, Link
 from tracker.serve.seats import Seat, Table
 
+AWAY = "away:"  # a row's key for a player not in yet, before their name
 YES_NO = (("no", "No"), ("yes", "Yes"))
 ROLE_CHOICES = tuple((role, role.capitalize()) for role in LINK_ROLES)
 NO_WEB = "Serve with --web HOST:PORT to seat players in a browser"
@@ -35,10 +37,13 @@ class SeatsScreen(ModalScreen[None]):
     CSS_PATH = "seats.tcss"
     BINDINGS = [
         Binding("a,enter", "assign", "Assign combatants"),
+        Binding("g", "give", "Give combatants to a player by name"),
         Binding("k", "kick", "Kick"),
         Binding("l", "make_link", "Make a join link"),
         Binding("c", "copy_link", "Copy the join link"),
         Binding("x", "revoke_link", "Revoke the join link"),
+        Binding("p", "setting('players_pass')", "Players end their own turn"),
+        Binding("b", "setting('alerts')", "Turn alerts"),
         Binding("escape,w", "close", "Close"),
     ]
 
@@ -50,11 +55,18 @@ class SeatsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(Text("Seats at the table", style="bold"))
+            yield Label(id="door")  # where it is served: the start-up notice, kept
             yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
             # Join links for browser seats (only when served with --web).
             yield DataTable(id="links", cursor_type="row", zebra_stripes=True)
             yield Label(id="notices")  # the door: refused logins, lockouts, failed seats
-            yield Label(Text("a / Enter: assign combatants   k: kick   Esc: close", style="dim"))
+            yield Label(id="settings")
+            yield Label(
+                Text(
+                    "a / Enter: assign combatants   g: to a player by name   k: kick   Esc: close",
+                    style="dim",
+                )
+            )
             yield Label(
                 Text(
                     "l: make a join link   c / Enter: copy it   x: revoke it   Tab: links",
@@ -83,29 +95,76 @@ class SeatsScreen(ModalScreen[None]):
         if self._unwatch is not None:
             self._unwatch()
 
+    def refresh_settings(self) -> None:
+        settings = self.table.settings
+
+        def said(on: bool) -> str:
+            return "on" if on else "off"
+
+        self.query_one("#settings", Label).update(
+            Text(
+                f"p: players end their own turn: {said(settings.players_pass)}   "
+                f"b: turn alerts to seats: {said(settings.alerts)}"
+            )
+        )
+
+    def action_setting(self, name: str) -> None:
+        """A table setting on or off (``tracker.serve.seats.Settings``), for every seat now."""
+        self.table.change(**{name: not getattr(self.table.settings, name)})
+
     def refresh_seats(self) -> None:
+        self.refresh_settings()
+        door = self.query_one("#door", Label)
+        door.update(Text(self.table.door, style="dim"))
+        door.display = bool(self.table.door)
         notices = self.table.notices
         self.query_one("#notices", Label).update(Text("\n".join(notices), style="yellow"))
         self.query_one("#notices", Label).display = bool(notices)
         self.refresh_links()
         grid = self.query_one("#seats", DataTable)
-        keep = self.selected()
+        keep = self._row_key()
         grid.clear()
-        state = self.table.session.state
         now = time.monotonic()
         for seat in self.table.seats.values():
-            ids = self.table.assigned.get(seat.name, frozenset()) if seat.role == "player" else ()
-            acts = ", ".join(state.name_of(cid) for cid in sorted(ids) if state.find(cid))
             grid.add_row(
                 Text(seat.name),
                 Text(seat.role),
                 Text(seat.peer),
-                Text(acts or ("everyone" if seat.role == "gm" else "-")),
+                Text(
+                    self._acts(seat.name)
+                    if seat.role == "player"
+                    else "everyone"
+                    if seat.role == "gm"
+                    else "-"
+                ),
                 Text(f"{int(now - seat.last_input)} s" if seat.remote else "-"),
                 key=str(seat.id),
             )
-        if keep is not None and str(keep.id) in {str(s) for s in self.table.seats}:
-            grid.move_cursor(row=list(self.table.seats).index(keep.id), animate=False)
+        for name in self.table.absent():  # what they act for waits for them
+            grid.add_row(
+                Text(name),
+                Text("player"),
+                Text("not in yet"),
+                Text(self._acts(name)),
+                Text("-"),
+                key=AWAY + name,
+            )
+        keys = [str(seat.id) for seat in self.table.seats.values()]
+        keys += [AWAY + name for name in self.table.absent()]
+        if keep in keys:
+            grid.move_cursor(row=keys.index(keep), animate=False)
+
+    def _acts(self, player: str) -> str:
+        state = self.table.session.state
+        ids = self.table.assigned_to(player)
+        return ", ".join(state.name_of(cid) for cid in sorted(ids) if state.find(cid)) or "-"
+
+    def _row_key(self) -> str | None:
+        grid = self.query_one("#seats", DataTable)
+        if not grid.row_count:
+            return None
+        row_key, _ = grid.coordinate_to_cell_key(grid.cursor_coordinate)
+        return row_key.value
 
     def refresh_links(self) -> None:
         links = self.table.links
@@ -130,19 +189,43 @@ class SeatsScreen(ModalScreen[None]):
         return shown[number] if number < len(shown) else None
 
     def selected(self) -> Seat | None:
-        grid = self.query_one("#seats", DataTable)
-        if not grid.row_count:
+        key = self._row_key()
+        if key is None or key.startswith(AWAY):
             return None
-        row_key, _ = grid.coordinate_to_cell_key(grid.cursor_coordinate)
-        return self.table.seats.get(int(row_key.value or 0))
+        return self.table.seats.get(int(key))
 
     def action_assign(self) -> None:
+        key = self._row_key() or ""
         seat = self.selected()
-        if seat is None or seat.role != "player":
+        if key.startswith(AWAY):
+            self.assign_to(key.removeprefix(AWAY))
+        elif seat is None or seat.role != "player":
             self.notify("Choose a player's seat to assign combatants", severity="warning")
-            return
+        else:
+            self.assign_to(seat.name)
+
+    def action_give(self) -> None:
+        """Combatants for a player by name, seated or not (a password login to come)."""
+        name_field = Field(key="name", label="Player's name", kind="text")
+
+        def submit(values: Mapping[str, str]) -> None:
+            name = inert(values.get("name", "")).strip()
+            if not name:
+                raise Rejected("A player's name, as they will join with")
+            if len(name) > MAX_NAME:
+                raise Rejected(f"A player's name is at most {MAX_NAME} characters")
+            if name.casefold() in RESERVED:
+                raise Rejected(f"{name} is the GM's name: choose another")
+            self.call_later(self.assign_to, self.table.spelled(name))
+
+        self.app.push_screen(
+            FormScreen("Give combatants to a player", [name_field], submit, ok_label="Next")
+        )
+
+    def assign_to(self, player: str) -> None:
+        """The dialog that hands ``player`` combatants: seated now, or theirs on joining."""
         state = self.table.session.state
-        mine = self.table.assigned.get(seat.name, frozenset())
+        mine = self.table.assigned_to(player)
         fields = [
             Field(
                 key=c.id,
@@ -160,11 +243,11 @@ class SeatsScreen(ModalScreen[None]):
 
         def submit(values: Mapping[str, str]) -> None:
             ids = frozenset(cid for cid, answer in values.items() if answer == "yes")
-            self.table.assign(seat.name, ids)
+            self.table.assign(player, ids)
 
         self.app.push_screen(
             AssignForm(
-                f"{seat.name} acts for", fields, submit, ok_label="Assign", focus_key=fields[0].key
+                f"{player} acts for", fields, submit, ok_label="Assign", focus_key=fields[0].key
             )
         )
 

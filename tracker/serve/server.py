@@ -69,6 +69,7 @@ class TableServer:
         self.key, self.key_note = host_key(config.host_key)  # a bad one: one line, first
         self.table = table
         self.config = config
+        table.expected = [p.name for p in config.players if p.role == "player"]
         self.connections: set[Connection] = set()  # logged in: each may hold a seat
         self.pending: Pending[Connection] = Pending(config.max_pending, config.pending_per_address)
         # Who flooded (a key's name, a password login's address) -> until when they may not

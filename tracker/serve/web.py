@@ -92,6 +92,40 @@ PACKETS = msgspec.json.Decoder(Packet)
 # there (xterm measures its cells when it opens). No token in it: it reads the page's path.
 BOOT = (
     """
+const plainTitle = document.title;
+let flashing = 0;
+function stopFlashing() { clearInterval(flashing); document.title = plainTitle; }
+function alerted(words) {
+  stopFlashing();
+  let shown = false, times = 0;
+  flashing = setInterval(() => {
+    shown = !shown;
+    document.title = shown ? words : plainTitle;
+    if (++times >= 20 && document.hasFocus()) stopFlashing();
+  }, 700);
+  if ("Notification" in window && Notification.permission === "granted" && !document.hasFocus()) {
+    new Notification(words, { tag: "tracker-turn" });
+  }
+}
+window.addEventListener("focus", stopFlashing);
+/* Asked once, on the first key (a browser asks only on something the player did). */
+document.addEventListener("keydown", () => {
+  if ("Notification" in window && Notification.permission === "default") {
+    Notification.requestPermission();
+  }
+}, { capture: true, once: true });
+/* The turn alerts come as packets of their own on the terminal's socket. */
+const NativeSocket = window.WebSocket;
+window.WebSocket = class extends NativeSocket {
+  constructor(url, protocols) {
+    super(url, protocols);
+    this.addEventListener("message", (e) => {
+      if (typeof e.data !== "string" || !e.data.startsWith('["alert"')) return;
+      const packet = JSON.parse(e.data);
+      if (typeof packet[1] === "string") alerted(packet[1]);
+    });
+  }
+};
 const terminal = document.getElementById("terminal");
 const scheme = location.protocol === "https:" ? "wss:" : "ws:";
 terminal.dataset.sessionWebsocketUrl =
@@ -362,6 +396,12 @@ class BrowserSeat(SeatChannel):
                 self._read(packet)
         if limit.flooding:
             self._flooded()
+
+    def alert(self, words: str) -> None:
+        """A turn alert as a packet for the page (its script flashes the title and shows a
+        browser notification where the player allowed them): xterm.js neither rings a bell
+        nor shows OSC 9 or 777."""
+        self.socket.send_text(msgspec.json.encode(["alert", words]).decode())
 
     def _read(self, packet: Packet | None) -> None:
         if isinstance(packet, Resize):

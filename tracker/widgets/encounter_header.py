@@ -6,6 +6,8 @@ Its parts wrap onto a second line when they do not fit the width, so what must n
 and the solo sides give way first, then the encounter's name (which fight this is).
 """
 
+from typing import Protocol, runtime_checkable
+
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -60,6 +62,13 @@ def header_parts(
     return parts
 
 
+@runtime_checkable
+class TableLine(Protocol):
+    """An app serving a table (tracker.serve.app): what its header adds, for the seat."""
+
+    def table_line(self, state: Encounter) -> Part | None: ...
+
+
 class EncounterHeader(Static):
     COMPONENT_CLASSES = {"encounter-header--over"}  # "Fight over: ...", styled in tracker.tcss
 
@@ -86,7 +95,19 @@ class EncounterHeader(Static):
         self._parts = (
             header_parts(state, self._result, over, self.read_only) if state is not None else []
         )
+        if state is not None and not self.read_only:
+            self._parts += self._table_part(state)
         self._draw()
+
+    def _table_part(self, state: Encounter) -> list[Part]:
+        """A served table's line for this seat (the seats in, the player's turn), if any."""
+        app = self.app
+        part = app.table_line(state) if isinstance(app, TableLine) else None
+        return [part] if part is not None else []
+
+    def refresh_table(self) -> None:
+        """The table changed (a seat came or went, a setting): its line drawn again."""
+        self.watch_state(self.state)
 
     def on_resize(self) -> None:
         self._draw()

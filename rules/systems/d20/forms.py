@@ -25,12 +25,15 @@ from .action_forms import (
     legendary_command,
     lists_of,
     part_note,
+    played_preview,
     reaction_command,
     roll_command,
     side_choices,
+    unavailable_note,
     use_choices,
     use_command,
 )
+from .condition_names import condition_note
 from .cover import BONUS as COVER_BONUS
 from .cover import COVERS, WORD, cover_bonus
 from .economy import ANOTHER, default_usage, note
@@ -538,3 +541,18 @@ def multiattack_note(state: Encounter, command: D20Attack) -> str:
     if not left:
         return f"; its Multiattack's {most} attacks are made: refused ({ANOTHER})"
     return f"; Multiattack: attack {most - left + 1} of {most}"
+
+
+def preview(state: Encounter, action: str, command: Any) -> str:
+    """A dialog's line for the command it would give: an attack's, a stat block action's
+    (with a word when it cannot be used now), a save effect's condition read."""
+    waits = unavailable_note(state, command)  # recharging, or no use left today
+    if isinstance(command, D20Attack):
+        return attack_preview(state, command) + waits
+    if action in ("roll", "legendary", "reaction", "use"):  # a stat block action
+        said = played_preview(state, command)
+        if said:
+            return said + waits
+    if isinstance(command, D20SaveEffect) and command.condition.strip():
+        return condition_note(command.condition)  # "Paralysed" read as paralyzed
+    return ""

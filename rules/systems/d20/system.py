@@ -28,12 +28,12 @@ from rules.system import (
 )
 
 from . import (
-    action_forms,
     apply,
     decide,
     economy,
     encounter_odds,
     forms,
+    landing,
     log,
     solo,
     turn_edge_forms,
@@ -41,7 +41,8 @@ from . import (
     turn_edges,
     uses,
 )
-from .condition_names import SPELLINGS, condition_note
+from .budget import budget_hook
+from .condition_names import SPELLINGS
 from .events import (
     EXTRA,
     D20ActionUsed,
@@ -188,6 +189,7 @@ class GenericD20(RuleSystem):
     state_type = D20State
     stat_columns = ("HP", "AC", "Attack", "State")
     uses_turn_order = True
+    xp_budget = budget_hook  # the 2014 and 2024 XP tables beside the difficulty
     has_odds = True
     solo_policies = solo.POLICIES
     damage_unit = "hit points"
@@ -340,11 +342,7 @@ class GenericD20(RuleSystem):
                 "Legendary action",
                 "One other than the attack, at the end of another's turn",
             ),
-            Action(
-                "use",
-                "Use an action",
-                "A stat block's action by name: an attack, a save, a Multiattack, legendary...",
-            ),
+            Action("use", "Use an action", "A stat block's action by name, legendary too"),
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
             Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
             Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
@@ -375,19 +373,9 @@ class GenericD20(RuleSystem):
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
-            command = self.action_command(state, action, values)
-            waits = action_forms.unavailable_note(state, command)  # recharging, none left
-            if isinstance(command, D20Attack):
-                return forms.attack_preview(state, command) + waits
-            if action in ("roll", "legendary", "reaction", "use"):  # a stat block action
-                said = action_forms.played_preview(state, command)
-                if said:
-                    return said + waits
-            if isinstance(command, D20SaveEffect) and command.condition.strip():
-                return condition_note(command.condition)  # "Paralysed" read as paralyzed
+            return forms.preview(state, action, self.action_command(state, action, values))
         except Rejected as exc:
             return exc.message
-        return ""
 
     def consequence_command(self, state: Encounter) -> Any:
         if roll_waits(state):
@@ -522,33 +510,7 @@ class GenericD20(RuleSystem):
         return [Tier(label, low, high, effect) for label, low, high, effect in table]
 
     def landing(self, state: Encounter) -> Landing | None:
-        roll = state.last_roll
-        match roll:
-            case D20Attacked():
-                index = ("miss", "hit", "critical").index(roll.outcome)
-                target = state.name_of(roll.target_id)
-                summary = f"{roll.total} vs AC {roll.ac}: {roll.outcome}"
-                if roll.outcome != "miss":
-                    what = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
-                    summary += f", {target} takes {what}"
-                return Landing(index, roll.total - roll.ac, summary.rstrip())
-            case D20Saved():
-                first = roll.rolls[0]
-                saved = sum(r.success for r in roll.rolls)
-                summary = f"{saved} of {len(roll.rolls)} save against DC {roll.dc}"
-                return Landing(1 if first.success else 0, first.total - roll.dc, summary)
-            case D20ConcentrationSaved():
-                word = "keeps" if roll.success else "loses"
-                summary = f"{roll.total} vs DC {roll.dc}: {word} concentration"
-                return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
-            case D20EndOfTurnSaved():
-                summary = turn_edges.landing_summary(roll)
-                return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
-            case D20DeathSaved():
-                index = [t[0] for t in DEATH_TIERS].index(roll.result)
-                summary = f"death save {roll.face}: {roll.result}"
-                return Landing(index, roll.face, summary)
-        return None
+        return landing.landing(state)
 
     def lands_in(self, state: Encounter, landing: Landing) -> bool:
         """A natural 20 hits and a natural 1 misses whatever the total; a critical is a

@@ -28,6 +28,7 @@ from rules.systems.d20.standing import legendary_left
 from rules.systems.d20.stat_actions import parts_left
 from tests.systems.d20.support import DRAGON_SHEET, HERO_SHEET, card, fight, run, sheet
 from tests.systems.d20.test_economy_d20 import started
+from tests.systems.d20.test_srd_bundle_d20 import srd_entries
 
 SYSTEM = get_system("d20")
 FEAR = D20SaveEffect("c1", ("c2", "c3"), "Frightful Presence", "wis", 19, "", False,
@@ -176,3 +177,22 @@ def test_an_action_recharging_is_refused_in_one_line_before_it_rolls() -> None:
     assert SYSTEM.preview(state, "roll", values).endswith(
         "; Fire Breath is recharging (5-6): refused"
     )
+
+
+def test_every_bundled_srd_monsters_actions_each_make_a_command_or_one_line() -> None:
+    """Each action the attack and Use dialogs offer a bundled SRD monster, on its turn, makes
+    a command and a preview, or is refused in one line: never a traceback."""
+    for entry in srd_entries():
+        if not entry.sheet().actions:  # a shrieker: its one attack, no Action asked
+            continue
+        state = started(fight((entry.name, "foes", entry.sheet()), ("Orla", "party", HERO_SHEET)))
+        for dialog in ("roll", "use"):
+            fields = SYSTEM.action_form(state, dialog, None)
+            values = {f.key: f.default for f in fields}
+            offered = next(f for f in fields if f.key == "action").choices
+            for value, _ in offered:
+                try:
+                    SYSTEM.action_command(state, dialog, values | {"action": value})
+                except Rejected as refused:
+                    assert "\n" not in refused.message
+                assert SYSTEM.preview(state, dialog, values | {"action": value})

@@ -11,7 +11,7 @@ from rules import solo
 from rules.commands import DiscardConsequence
 from rules.errors import Rejected
 from rules.odds import Odds
-from rules.offered import living_first
+from rules.offered import living_first, own_first
 from tracker import quick_flow
 from tracker.screens.encounter_keys.area import Area
 from tracker.widgets.combatants import CombatantsPane
@@ -124,6 +124,9 @@ class RollKeys(Area):
             self.notify(exc.message, severity="warning", markup=False)
             return
         fields = living_first(system, self.state, fields)  # the dead after, not among them
+        mine = self.session.acts_for()
+        if mine is not None:  # a player's seat: their own act, at the other side
+            fields = own_first(system, self.state, fields, mine)
         fields = quick_flow.with_defaults(fields, preset or {})
         if not self.session.allows(APPROVE):
             fields = quick_flow.without_gm_choices(system, fields)

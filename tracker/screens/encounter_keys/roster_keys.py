@@ -103,7 +103,7 @@ class RosterKeys(Area):
 
         system = self.session.system
         present = [(c.name, c.side) for c in self.state.combatants]
-        screen = LibraryScreen(found.of(system.name), system.title, present)
+        screen = LibraryScreen(found.of(system.name), system.title, present, self.state)
         self.app.push_screen(screen, self._picked)
 
     def _picked(self, pick: Pick | None) -> None:

@@ -1,4 +1,5 @@
-"""The encounter screen's table tools: solo play, the fight's summary, the forecast."""
+"""The encounter screen's table tools: solo play, the fight's summary, the forecast, the
+difficulty."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ if TYPE_CHECKING:
 
 
 class ToolKeys(Area):
-    """``S``, ``f``, ``F``."""
+    """``S``, ``f``, ``F``, ``D``."""
 
     KEYS: ClassVar[list[Binding]] = [
         Binding("S", "solo", "Solo play", show=False),
         Binding("f", "fight_summary", "Fight summary", show=False),
         Binding("F", "forecast", "Forecast", show=False),
+        Binding("D", "difficulty", "Difficulty: how hard the fight is", show=False),
     ]
     PLAYERS = frozenset({"fight_summary"})
     SPECTATORS = frozenset({"fight_summary"})
@@ -55,3 +57,8 @@ class ToolKeys(Area):
         from tracker.screens.forecast import ForecastScreen
 
         self.app.push_screen(ForecastScreen(self.state))
+
+    def action_difficulty(self) -> None:
+        from tracker.screens.difficulty import DifficultyScreen
+
+        self.app.push_screen(DifficultyScreen(self.state))

@@ -6,17 +6,23 @@ from typing import ClassVar
 
 from textual.binding import Binding
 
-from rules.commands import NextTurn
+from rules.commands import NextTurn, PassTurn
 from rules.encounter import Encounter
 from tracker.screens.encounter_keys.area import Area
 
+# No key: what ``session.allows`` asks to tell the GM's n (anyone's turn) from a player's
+# (their own, rules.passing).
+ANY_TURN = "any_turn"
+OVER = "The fight is over: the GM decides whether to play on"
+
 
 class TurnKeys(Area):
-    """``n``: the next turn (or round)."""
+    """``n``: the next turn (or round); on a player's seat, the end of their own turn."""
 
     KEYS: ClassVar[list[Binding]] = [
         Binding("n", "next_turn", "Next turn/round"),
     ]
+    PLAYERS = frozenset({"next_turn"})
 
     _warned_at: Encounter | None  # n refused here: n again asks to play on
     _playing_on: str | None  # the headline of the end the GM plays on past
@@ -25,6 +31,9 @@ class TurnKeys(Area):
         """The next turn (asked first over a result not yet applied); once the fight is over, n
         says so, and n again asks to play on."""
         result = self.session.outcome()
+        if not self.session.allows(ANY_TURN):
+            self._pass_own_turn(result.over)
+            return
         if not result.over or result.headline == self._playing_on:
             self._end_turn()
             return
@@ -56,3 +65,17 @@ class TurnKeys(Area):
 
         doing = "end the turn" if self.session.system.uses_turn_order else "end the round"
         self.settle_first(doing, end)
+
+    def _pass_own_turn(self, over: bool) -> None:
+        """A player's n: their own combatant's turn ends, at once (nothing is asked: what
+        would be asked is refused in one line, rules.passing); anything else says why not."""
+        current = self.state.current
+        system = self.session.system
+        if over:
+            self.notify(OVER, severity="warning", markup=False)
+        elif not system.uses_turn_order:
+            self.notify(f"{system.title} plays in rounds: the GM ends the round", markup=False)
+        elif current is None:
+            self.notify("Nobody's turn is on: n ends your own turn when it comes", markup=False)
+        else:
+            self.run(PassTurn(current.id), "n: end my turn")

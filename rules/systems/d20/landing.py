@@ -1,0 +1,47 @@
+"""Where Generic d20's last roll landed among its tiers, in a line: the attack's total
+against the AC and what it dealt, a save effect's saves made, a concentration, an end of
+turn or a death save."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.system import Landing
+
+from . import turn_edges
+from .events import D20Attacked, D20ConcentrationSaved, D20DeathSaved, D20Saved, damage_words
+from .table import DEATH_TIERS
+from .turn_edge_events import D20EndOfTurnSaved
+
+if TYPE_CHECKING:
+    from rules.encounter import Encounter
+
+
+def landing(state: Encounter) -> Landing | None:
+    roll = state.last_roll
+    match roll:
+        case D20Attacked():
+            index = ("miss", "hit", "critical").index(roll.outcome)
+            target = state.name_of(roll.target_id)
+            summary = f"{roll.total} vs AC {roll.ac}: {roll.outcome}"
+            if roll.outcome != "miss":
+                what = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
+                summary += f", {target} takes {what}"
+            return Landing(index, roll.total - roll.ac, summary.rstrip())
+        case D20Saved():
+            first = roll.rolls[0]
+            saved = sum(r.success for r in roll.rolls)
+            summary = f"{saved} of {len(roll.rolls)} save against DC {roll.dc}"
+            return Landing(1 if first.success else 0, first.total - roll.dc, summary)
+        case D20ConcentrationSaved():
+            word = "keeps" if roll.success else "loses"
+            summary = f"{roll.total} vs DC {roll.dc}: {word} concentration"
+            return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
+        case D20EndOfTurnSaved():
+            summary = turn_edges.landing_summary(roll)
+            return Landing(1 if roll.success else 0, roll.total - roll.dc, summary)
+        case D20DeathSaved():
+            index = [t[0] for t in DEATH_TIERS].index(roll.result)
+            summary = f"death save {roll.face}: {roll.result}"
+            return Landing(index, roll.face, summary)
+    return None
