@@ -27,6 +27,10 @@ hundred rounds in all), K times, the median; with ``--before DIR`` (an older che
 crowds. Then Generic d20's fresh four-against-six fight (``tracker new`` as the issue made it),
 ``tracker forecast --runs 1000 --jobs 2`` as a whole command, K times each checkout,
 alternated: wall time and CPU. ``--write`` puts those tables into docs/performance.md.
+
+``--fresh`` (issue 41) measures only the fresh fights, that four-against-six and the same four
+heroes against the SRD's Adult Red Dragon (its actions played by the solo policy), with
+``--before DIR`` beside an older checkout; ``--write`` puts both into the dragon's table.
 """
 
 from __future__ import annotations
@@ -83,6 +87,9 @@ FRESH_ADD = (
     "Bog Goblin x4",
     "Hill Ogre x2",
 )
+# The same four heroes against the SRD's Adult Red Dragon (issue 41): its breath, Multiattack
+# and legendary actions played by the solo policy; the bound is 3 s for 1,000 fights, 2 jobs.
+DRAGON_ADD = ("Orla Vance", "Sefi Marrow", "Bram Quill", "Tamsin Holt", "Adult Red Dragon")
 TRACKER = "import sys; sys.path.insert(0, {root!r}); from tracker.cli import main; sys.exit(main())"
 
 
@@ -238,9 +245,12 @@ def crowd_systems() -> list[str]:
     return [n for n in systems() if part(n, "demo") and get_system(n).solo_policies]
 
 
-def fresh_forecast(roots: dict[str, Path], repeats: int) -> list[str]:
-    """The fresh four-against-six fight, ``tracker forecast --runs 1000 --jobs 2``: wall time
-    and CPU (its workers' too) of the whole command, each checkout alternated."""
+def fresh_forecast(
+    roots: dict[str, Path], repeats: int, foes: tuple[str, ...] = FRESH_ADD
+) -> list[str]:
+    """A fresh fight (``foes``: the four-against-six, or the dragon's), ``tracker forecast
+    --runs 1000 --jobs 2``: wall time and CPU (its workers' too) of the whole command, each
+    checkout alternated."""
     import resource
     import tempfile
 
@@ -259,7 +269,7 @@ def fresh_forecast(roots: dict[str, Path], repeats: int) -> list[str]:
         from tracker import library, prepare, storage
 
         fresh = prepare.new_history(
-            "Fresh", FRESH_SYSTEM, SeededDice(1), library=library.load(None), foes=FRESH_ADD
+            "Fresh", FRESH_SYSTEM, SeededDice(1), library=library.load(None), foes=foes
         )  # what `tracker new --add ...` saves, its initiative rolled on seeded dice
         storage.write(fight, fresh)
         for repeat in range(repeats):
@@ -306,20 +316,28 @@ def main() -> None:
     )
     parser.add_argument("--count-runs", type=int, default=200, help="runs at 1 combatant")
     parser.add_argument("--before", type=Path, help="an older checkout measured beside this one")
+    parser.add_argument(
+        "--fresh", action="store_true", help="only the fresh fights: the 4v6 and the dragon's"
+    )
     args = parser.parse_args()
     if args.measure:
         way, path, runs = args.measure
         print(*measure(way, Path(path), int(runs)))
         return
-    if args.by_count:
+    if args.by_count or args.fresh:
         roots = {"before": args.before.resolve()} if args.before else {}
         roots["after" if args.before else "this checkout"] = ROOT
-        lines = by_count(roots, args.count_runs, args.repeats)
+        lines = by_count(roots, args.count_runs, args.repeats) if args.by_count else []
         fresh = fresh_forecast(roots, args.repeats)
-        if args.write:
+        dragon = fresh_forecast(roots, args.repeats, DRAGON_ADD)
+        if args.write and args.by_count:
             write_block("forecast-count", "\n".join(lines))
             if fresh:
                 write_block("forecast-fresh", "\n".join(fresh))
+        elif args.write and fresh:  # --fresh (issue 41): both fights, side by side
+            both = ["Four heroes against six foes:", "", *fresh, ""]
+            both += ["Four heroes against the Adult Red Dragon:", "", *dragon]
+            write_block("forecast-dragon", "\n".join(both))
         return
     n = f"{args.runs:,}"
     lines = [

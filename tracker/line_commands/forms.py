@@ -39,11 +39,19 @@ def _field_named(fields: Sequence[Field], word: str, title: str) -> Field:
     raise Rejected(f"{title} has no field '{word}'{suggest(wanted, keys)}")
 
 
-def _choice_matching(state: Encounter, form_field: Field, word: str) -> str | None:
+def _listed_choice(form_field: Field, word: str) -> str | None:
+    """The choice ``word`` names by its value or its label."""
     wanted = word.casefold()
     for value, label in form_field.choices:
         if value and wanted in (value.casefold(), slug(value), slug(label), label.casefold()):
             return value
+    return None
+
+
+def _choice_matching(state: Encounter, form_field: Field, word: str) -> str | None:
+    listed = _listed_choice(form_field, word)
+    if listed is not None:
+        return listed
     if people_field(state, form_field):
         person = find_combatant(state, word)
         if person is not None and any(v == person.id for v, _ in form_field.choices):
@@ -120,10 +128,14 @@ def _place(
     if person is not None:
         return put_person(person)
     for form_field in open_fields:
-        if form_field.kind == "choice" and not people_field(state, form_field):
+        if form_field.kind != "choice":
+            continue
+        if people_field(state, form_field):  # a choice of it that is no one: a whole side
+            value = _listed_choice(form_field, word)
+        else:
             value = _choice_matching(state, form_field, word)
-            if value is not None:
-                return put(form_field, value)
+        if value is not None:
+            return put(form_field, value)
     people = [f for f in fields if people_field(state, f)]
     named = [c for f in people if (c := state.find(values[f.key])) is not None]
     if any(f in open_fields for f in people):
@@ -140,7 +152,10 @@ def _place(
         if form_field.kind == "text" and not form_field.default:
             check_sheet_word(word, named)
             return put(form_field, word)
-    raise Rejected(f"'{word}' fits no field of {title}: name one with +field value")
+    # A slip of a choice's name (an action's: bight for bite) says the nearest.
+    listed = [slug(v) for f in open_fields if not people_field(state, f) for v, _ in f.choices]
+    hint = suggest(slug(word), [v for v in listed if v])
+    raise Rejected(f"'{word}' fits no field of {title}{hint or ': name one with +field value'}")
 
 
 def _action(ctx: Context, action_id: str) -> Action:

@@ -13,6 +13,7 @@ from .events import (
     ACTION,
     FREE,
     LEGENDARY,
+    D20ActionUsed,
     D20Attacked,
     D20ConcentrationEnded,
     D20ConcentrationSaved,
@@ -35,6 +36,7 @@ from .events import (
 )
 from .exhaustion import exhausted, rested
 from .sheet import D20Sheet, Stamp, healed, take_damage
+from .stat_actions import part_made
 from .table import CONCENTRATION_DC, DEATH_SAVES
 
 if TYPE_CHECKING:
@@ -53,7 +55,11 @@ def apply(state: Encounter, event: Any) -> Encounter:
             state = uses.spend(state, event.attacker_id, event.action)  # a recharge, a use a day
             sheet = sheet_of(state.combatant(event.attacker_id))
             if event.usage == LEGENDARY:
-                return _sheet(state, event.attacker_id, _spent(sheet, event.stamp, 1))
+                return _sheet(state, event.attacker_id, _spent(sheet, event.stamp, event.cost))
+            if event.of and event.usage == ACTION:  # a part of its Multiattack
+                return part_made(state, event.attacker_id, event.action, event.stamp)
+            if event.action:  # a stat block action of its own is the whole action
+                return spend(state, event.attacker_id, event.usage, event.stamp)
             if (
                 event.usage != ACTION
                 or sheet.multiattack < 2
@@ -73,13 +79,22 @@ def apply(state: Encounter, event: Any) -> Encounter:
             return state.update(last_roll_applied=True)
         case D20DeathSaved():
             return _death_saved(state, event)
+        case D20ActionUsed():
+            state = uses.spend(state, event.combatant_id, event.action)  # a use a day
+            return spend(state, event.combatant_id, event.usage, event.stamp)
         case D20LegendaryUsed():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(state, event.combatant_id, _spent(sheet, event.stamp, event.cost))
         case D20Saved():
             state = state.update(last_roll=event, last_roll_applied=False)
-            state = uses.spend(state, event.source_id, event.action)
-            state = spend(state, event.source_id, event.usage, event.stamp)
+            state = uses.spend(state, event.source_id, event.action)  # a recharge, a use a day
+            if event.usage == LEGENDARY:
+                sheet = sheet_of(state.combatant(event.source_id))
+                state = _sheet(state, event.source_id, _spent(sheet, event.stamp, event.cost))
+            elif event.of and event.usage == ACTION:  # a part of its Multiattack
+                state = part_made(state, event.source_id, event.action, event.stamp)
+            else:
+                state = spend(state, event.source_id, event.usage, event.stamp)
             if event.concentration and event.condition:
                 found = system_state(state)
                 held = tuple(

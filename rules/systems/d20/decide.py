@@ -12,6 +12,7 @@ from rules.logline import Span
 from rules.notation.answer import answer
 
 from . import table as dmg
+from .actions import named
 from .cover import cover_bonus, save_cover
 from .damage_parts import parts_of
 from .drain import drained
@@ -19,6 +20,7 @@ from .economy import check
 from .events import (
     LEGENDARY,
     REACTION,
+    D20ActionUsed,
     D20Attack,
     D20Attacked,
     D20ConcentrationEnded,
@@ -37,6 +39,7 @@ from .events import (
     D20Saved,
     D20SaveEffect,
     D20Settled,
+    D20UseAction,
     DealtPart,
     RolledPart,
     SaveRoll,
@@ -54,6 +57,7 @@ from .standing import (
     save_mode,
     why_not,
 )
+from .stat_actions import chosen
 from .table import ABILITIES, CONCENTRATION_DC, DEATH_DC, DEATH_SAVES
 from .turn_edge_events import saved_from_effect
 
@@ -84,29 +88,42 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     target_sheet = sheet_of(target)
     if life_word(target_sheet) == "dead":
         raise Rejected(f"{target.name} is dead")
-    stamp = stamp_of(state)
-    if cmd.usage == LEGENDARY:  # at the end of the turn before when its own has only opened
-        stamp = check_legendary(state, attacker, 1)
     check(state, attacker, cmd.usage)
     sheet = sheet_of(attacker)
+    played = chosen(state, attacker, cmd.action, cmd.of, cmd.usage) if cmd.action else None
+    if played is not None and played.action.bonus is None:
+        raise Rejected(f"{played.action.name} rolls no attack: it is played as a save effect")
+    stamp = stamp_of(state)
+    if cmd.usage == LEGENDARY:  # at the end of the turn before when its own has only opened
+        what = played.of or played.action.name if played else ""
+        stamp = check_legendary(state, attacker, played.cost if played else 1, what)
+    name, bonus, ranged = sheet.attack, sheet.attack_bonus, sheet.ranged
     damage, kind = attack_damage(sheet, cmd.damage)
-    mode, reasons, auto_crit = attack_mode(attacker, target, max(-1, min(cmd.mode, 1)))
+    if played is not None and played.action.bonus is not None:
+        name, bonus, ranged = played.action.name, played.action.bonus, played.action.ranged
+        if not cmd.damage.strip():  # typed damage stands for the action's, as for the sheet's
+            damage, kind = (
+                dmg.split_damage(played.action.damage) if played.action.damage else ("", "")
+            )
+    mode, reasons, auto_crit = attack_mode(
+        attacker, target, max(-1, min(cmd.mode, 1)), ranged=ranged
+    )
     faces, natural = d20(dice, mode)
     cover = cover_bonus(cmd.cover)
     ac = target_sheet.ac + cover
-    total = natural + sheet.attack_bonus
+    total = natural + bonus
     outcome = attack_outcome(natural, total, ac, sheet.crit_range, auto_crit)
     shown: tuple[Any, ...] = ()
     amount, rolled_notation, parts = 0, "", tuple[RolledPart, ...]()
-    if outcome != "miss":
+    if outcome != "miss" and damage:  # an attack with no damage (a net) rolls none
         amount, shown, rolled_notation, parts = _damage_rolled(
             damage, kind, outcome == "critical", dice
         )
     event = D20Attacked(
         attacker_id=attacker.id,
         target_id=target.id,
-        attack=sheet.attack,
-        bonus=sheet.attack_bonus,
+        attack=name,
+        bonus=bonus,
         ac=ac,
         faces=faces,
         mode=mode,
@@ -127,6 +144,9 @@ def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         cover=cover,
         drain=cmd.drain,
         damage_parts=parts,
+        action=played.action.name if played else "",
+        of=played.of if played else "",
+        cost=played.cost if played else 1,
     )
     if cmd.apply and outcome != "miss":
         return [
@@ -261,6 +281,17 @@ def consequence(state: Encounter) -> list[Any]:
 def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[Any]:
     source = state.combatant(cmd.source_id)
     check(state, source, cmd.usage)
+    stamp = stamp_of(state)
+    played = chosen(state, source, cmd.action, cmd.of, cmd.usage) if cmd.action else None
+    if played is not None:
+        why = why_not(state, source)
+        if why:
+            raise Rejected(f"{source.name} cannot act: {why}")
+        if not played.action.save:
+            raise Rejected(f"{played.action.name} asks for no saving throw: it is an attack")
+    if cmd.usage == LEGENDARY:
+        what = (played.of or played.action.name) if played else ""
+        stamp = check_legendary(state, source, played.cost if played else 1, what)
     if cmd.ability not in ABILITIES:
         raise Rejected(f"Ability must be one of {', '.join(ABILITIES)}")
     if not 1 <= cmd.dc <= MAX_DC:
@@ -310,15 +341,31 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
             condition=condition,
             rounds=max(cmd.rounds, 0),
             concentration=concentrating,
-            stamp=stamp_of(state),
+            stamp=stamp,
             cover=save_cover(cmd.cover, cmd.ability),
             drain=cmd.drain,
             repeat=cmd.repeat and bool(condition),
             damage_parts=parts,
             usage=cmd.usage,
+            action=played.action.name if played else "",
+            of=played.of if played else "",
+            cost=played.cost if played else 1,
         ),
     )
     return events
+
+
+def use_action(state: Encounter, cmd: D20UseAction) -> list[Any]:
+    """A stat block action with no roll (Detect): logged as used, spending ``usage``."""
+    who = state.combatant(cmd.combatant_id)
+    if cmd.usage in (LEGENDARY, REACTION):
+        raise Rejected("A legendary action or a reaction is taken with its own dialog")
+    why = why_not(state, who)
+    if why:
+        raise Rejected(f"{who.name} cannot act: {why}")
+    check(state, who, cmd.usage)
+    played = chosen(state, who, cmd.action, "", cmd.usage)
+    return [D20ActionUsed(who.id, played.action.name, cmd.usage, stamp_of(state))]
 
 
 def death_save(state: Encounter, cmd: D20DeathSave, dice: DiceSource) -> list[Any]:
@@ -400,12 +447,16 @@ MAX_COST = 3
 
 def legendary_action(state: Encounter, cmd: D20LegendaryAction) -> list[Any]:
     who = state.combatant(cmd.combatant_id)
-    stamp = check_legendary(state, who, cmd.cost)
     what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a legendary action"
-    return [D20LegendaryUsed(who.id, what, cmd.cost, stamp)]
+    own = named(sheet_of(who).legendary_actions, what)  # its cost is the stat block's
+    cost = own.cost if own is not None else cmd.cost
+    if own is not None:
+        what = chosen(state, who, own.name, "", LEGENDARY).action.name
+    stamp = check_legendary(state, who, cost, what if own is not None else "")
+    return [D20LegendaryUsed(who.id, what, cost, stamp)]
 
 
-def check_legendary(state: Encounter, who: Combatant[Any], cost: int) -> Stamp:
+def check_legendary(state: Encounter, who: Combatant[Any], cost: int, what: str = "") -> Stamp:
     """Refused unless ``who`` can spend ``cost`` legendary actions now; the turn whose end
     it is taken at (``legendary.legendary_stamp``)."""
     if not sheet_of(who).legendary:
@@ -416,6 +467,9 @@ def check_legendary(state: Encounter, who: Combatant[Any], cost: int) -> Stamp:
     if stamp is None:
         raise Rejected("A legendary action is taken at the end of another's turn")
     left = left_at(state, who, stamp)
+    if left < cost and what:
+        many = "action" if left == 1 else "actions"
+        raise Rejected(f"{what} costs {cost}; {who.name} has {left} legendary {many} left")
     if left < cost:
         raise Rejected(f"{who.name} has {left} legendary action(s) left this round, not {cost}")
     why = why_not(state, who)

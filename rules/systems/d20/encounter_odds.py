@@ -36,6 +36,7 @@ from .standing import (
     save_mode,
     why_not,
 )
+from .stat_actions import attack_profile
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -49,13 +50,16 @@ def for_attack(
     chosen: int,
     cover: int = 0,
     typed: str = "",
+    action: str = "",
+    usage: str = "",
 ) -> Odds:
-    """An attack's odds, with the damage ``typed`` for it (``""``: the attacker's sheet's)."""
-    mode, _, auto_crit = attack_mode(attacker, target, chosen)
+    """An attack's odds, with the damage ``typed`` for it (``""``: the attacker's sheet's),
+    made with its stat block ``action`` (``""``: its main attack)."""
     sheet = sheet_of(attacker)
-    damage, kind = attack_damage(sheet, typed)
+    _, bonus, ranged, damage, kind = attack_profile(sheet, action, usage, typed)
+    mode, _, auto_crit = attack_mode(attacker, target, chosen, ranged=ranged)
     return attack_figures(
-        sheet.attack_bonus,
+        bonus,
         mode,
         sheet.crit_range,
         auto_crit,
@@ -195,7 +199,14 @@ def dialog_odds(state: Encounter, command: Any) -> Odds | None:
                 if attacker.id == target.id:
                     return None
                 return for_attack(
-                    state, attacker, target, command.mode, command.cover, command.damage
+                    state,
+                    attacker,
+                    target,
+                    command.mode,
+                    command.cover,
+                    command.damage,
+                    command.action,
+                    command.usage,
                 )
             case D20SaveEffect():
                 if not command.target_ids:

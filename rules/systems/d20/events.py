@@ -10,6 +10,7 @@ from rules.bounds import COMBATANTS
 from rules.conditions import Condition
 from rules.logline import Span
 
+from .actions import MAX_ACTIONS, MAX_COST, MAX_COUNT, MAX_NAME
 from .damage_parts import MAX_PARTS
 from .sheet import D20Sheet, Stamp
 from .turn_edge_events import Edge, TurnStart
@@ -17,6 +18,8 @@ from .turn_edge_events import Edge, TurnStart
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
 
+MAX_MADE = MAX_ACTIONS * MAX_COUNT  # the parts one Multiattack can make
+ActionName = Annotated[str, Meta(max_length=MAX_NAME)]  # a stat block action's, as saved
 ACTION, LEGENDARY, REACTION = "action", "legendary", "reaction"
 # The action economy's other uses (economy.py): a bonus action, an action past the turn's one
 # chosen on purpose (Action Surge, haste), and no action at all (a trap, regeneration).
@@ -39,6 +42,7 @@ class D20Attack(Struct, frozen=True):
     drain: bool = False  # the damage taken lowers the target's hit point maximum as much
     damage: str = ""  # "1d8+3 slashing + 2d6 fire" for this attack; "": the attacker's sheet's
     action: str = ""  # the stat block action it makes, by name (actions.py); "": its main attack
+    of: str = ""  # what makes it: a Multiattack, a legendary action ("Tail Attack": its Tail)
 
 
 class D20Apply(Struct, frozen=True):
@@ -63,6 +67,15 @@ class D20SaveEffect(Struct, frozen=True):
     repeat: bool = False  # the condition's target saves again at the end of each of its turns
     usage: str = FREE  # what of the source's turn it spends (the dialog proposes its action)
     action: str = ""  # the source's stat block action it is, by name (actions.py); "": none
+    of: str = ""  # what makes it: a Multiattack (its Frightful Presence), a legendary action
+
+
+class D20UseAction(Struct, frozen=True):
+    """A stat block action with no roll (Detect): logged as used, and what it spends."""
+
+    combatant_id: str
+    action: str
+    usage: str = ACTION
 
 
 class D20DeathSave(Struct, frozen=True):
@@ -134,6 +147,7 @@ class D20LegendaryAction(Struct, frozen=True):
 Faces = Annotated[tuple[int, ...], Meta(min_length=1, max_length=2)]  # one d20, or two
 Mode = Annotated[int, Meta(ge=-1, le=1)]  # disadvantage, normal, advantage
 Outcome = Annotated[str, Meta(pattern="^(miss|hit|critical)$")]
+Cost = Annotated[int, Meta(ge=1, le=MAX_COST)]  # a legendary action's
 DeathResult = Annotated[str, Meta(pattern="^(revived|success|failure|two failures)$")]
 
 
@@ -194,6 +208,8 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     drain: bool = False
     damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
     action: str = ""  # the stat block action it was, by name (actions.py); "": none named
+    of: ActionName = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
+    cost: Cost = 1  # the legendary actions it spent (``usage`` legendary)
 
 
 class SaveRoll(Struct, frozen=True):
@@ -227,6 +243,8 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     damage_parts: RolledParts = ()  # several types: each one's total (``damage_type`` "")
     usage: str = FREE  # what of the source's turn it spent (saves from before: nothing)
     action: str = ""  # the source's stat block action it was, by name (actions.py); "": none
+    of: ActionName = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
+    cost: Cost = 1  # the legendary actions it spent (``usage`` legendary)
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -306,6 +324,15 @@ class D20ReactionUsed(Struct, frozen=True, tag="d20.reaction-used"):
     what: str
 
 
+class D20ActionUsed(Struct, frozen=True, tag="d20.action-used"):
+    """A stat block action with no roll used (Detect), and what of the turn it spent."""
+
+    combatant_id: str
+    action: ActionName
+    usage: str
+    stamp: Stamp
+
+
 class D20LegendaryUsed(Struct, frozen=True, tag="d20.legendary-used"):
     combatant_id: str
     what: str
@@ -366,6 +393,9 @@ class Turn(Struct, frozen=True):
     combatant_id: str
     stamp: Stamp
     spent: Annotated[tuple[str, ...], Meta(max_length=2)] = ()
+    # The parts of its Multiattack made so far, by name (stat_actions.py): the action is
+    # spent with the last of them.
+    made: Annotated[tuple[ActionName, ...], Meta(max_length=MAX_MADE)] = ()
 
 
 class D20State(Struct, frozen=True, tag="d20.state"):

@@ -11,6 +11,29 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.odds import percent
 
+from .action_dialogs import (
+    default_target,
+    legendary_form,
+    legendary_ready,
+    people,
+    reaction_form,
+    target_field,
+)
+from .action_forms import (
+    action_choices,
+    anyone_acts_by_name,
+    legendary_command,
+    lists_of,
+    part_note,
+    played_preview,
+    reaction_command,
+    roll_command,
+    side_choices,
+    unavailable_note,
+    use_choices,
+    use_command,
+)
+from .condition_names import condition_note
 from .cover import BONUS as COVER_BONUS
 from .cover import COVERS, WORD, cover_bonus
 from .economy import ANOTHER, default_usage, note
@@ -35,8 +58,9 @@ from .events import (
     sheet_of,
 )
 from .exhaustion import LEVELS, MOST
-from .sheet import YES_NO, attack_damage, life_word
-from .standing import attack_mode, attacks_left, legendary_left, out_word
+from .sheet import YES_NO, life_word
+from .standing import attack_mode, attacks_left, out_word
+from .stat_actions import attack_profile
 from .table import MODE_OF, MODE_WORD, MODES
 from .turn_edge_forms import EDGE_ACTIONS, edge_command, edge_form, save_fields
 
@@ -67,23 +91,6 @@ TENDING = (
     ("medicine", "Wisdom (Medicine) check, DC 10"),
     ("spare", "Spare the dying (no roll)"),
 )
-COSTS = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"))
-
-
-def people(state: Encounter) -> tuple[tuple[str, str], ...]:
-    return tuple((c.id, c.name) for c in state.combatants)
-
-
-def foes_of(state: Encounter, combatant: Combatant[Any]) -> list[Combatant[Any]]:
-    """Everyone still in the fight on another side, in turn order."""
-    return [c for c in state.combatants if c.side != combatant.side and not out_word(c)]
-
-
-def default_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | None:
-    foes = foes_of(state, actor)
-    if foes:
-        return foes[0]
-    return next((c for c in state.combatants if c.id != actor.id), None)
 
 
 def action_form(
@@ -98,7 +105,21 @@ def action_form(
             target = default_target(state, actor)
             assert target is not None
             usage = LEGENDARY if legendary_ready(state, actor) else attack_usage(state, actor)
+            named = anyone_acts_by_name(state)  # a stat block's actions: which one it plays
+            offered = action_choices(state, actor) if named else ()
+            picked = [
+                Field(
+                    key="action",
+                    label="Action",
+                    kind="choice",
+                    default=offered[0][0],
+                    choices=offered,
+                    help="a save effect falls on the target, or on a whole side",
+                )
+                for _ in offered[:1]
+            ]
             return [
+                *picked,
                 Field(
                     key="attacker",
                     label="Attacker",
@@ -107,7 +128,11 @@ def action_form(
                     choices=everyone,
                 ),
                 Field(
-                    key="target", label="Target", kind="choice", default=target.id, choices=everyone
+                    key="target",
+                    label="Target",
+                    kind="choice",
+                    default=target.id,
+                    choices=(*everyone, *(side_choices(state) if named else ())),
                 ),
                 Field(
                     key="mode",
@@ -278,26 +303,11 @@ def action_form(
                 ),
             ]
         case "reaction":
-            return [
-                Field(key="who", label="Who", kind="choice", default=actor.id, choices=everyone),
-                Field(key="what", label="Reaction", kind="text", default="Shield"),
-            ]
+            return reaction_form(state, actor)
         case "legendary":
-            legendary = [c for c in state.combatants if sheet_of(c).legendary]
-            if not legendary:
-                raise Rejected("Nobody has legendary actions")
-            first = next((c for c in legendary if legendary_ready(state, c)), legendary[0])
-            return [
-                Field(
-                    key="who",
-                    label="Who",
-                    kind="choice",
-                    default=first.id,
-                    choices=tuple((c.id, c.name) for c in legendary),
-                ),
-                Field(key="what", label="Legendary action", kind="text", default="Move"),
-                Field(key="cost", label="Costs", kind="choice", default="1", choices=COSTS),
-            ]
+            return legendary_form(state)
+        case "use":
+            return use_form(state, actor)
         case "unconcentrate":
             focused = [c for c in state.combatants if sheet_of(c).concentrating]
             if not focused:
@@ -314,6 +324,35 @@ def action_form(
         case action if action in EDGE_ACTIONS:
             return edge_form(state, action, actor)
     raise Rejected(f"Generic d20 has no action {action!r}")
+
+
+def use_form(state: Encounter, actor: Combatant[Any]) -> list[Field]:
+    """The dialog (and the ``:use`` line) for any action of a stat block by name: who, which
+    action, on whom, and as what (legendary off its turn when it has one left)."""
+    acting = [c for c in state.combatants if any(lists_of(sheet_of(c)))]
+    if not acting:
+        raise Rejected("Nobody has a stat block's actions")
+    who = actor if actor in acting else acting[0]
+    usage = LEGENDARY if legendary_ready(state, who) else ACTION
+    return [
+        Field(
+            key="who",
+            label="Who",
+            kind="choice",
+            default=who.id,
+            choices=tuple((c.id, c.name) for c in acting),
+        ),
+        Field(
+            key="action",
+            label="Action",
+            kind="choice",
+            default=use_choices(state, who)[0][0],
+            choices=use_choices(state, who),
+            help="As legendary: its legendary actions first; as a reaction, its reactions",
+        ),
+        target_field(state, who),
+        Field(key="usage", label="As", kind="choice", default=usage, choices=USAGES),
+    ]
 
 
 def _cover_field(help_text: str) -> Field:
@@ -350,11 +389,6 @@ def _drain_field() -> Field:
     )
 
 
-def legendary_ready(state: Encounter, actor: Combatant[Any]) -> bool:
-    """Whether ``actor``'s attack now would be a legendary action: not its turn, and one left."""
-    return state.current_id not in (None, actor.id) and legendary_left(state, actor) > 0
-
-
 def _wounded(state: Encounter, actor: Combatant[Any]) -> Combatant[Any]:
     """Whom healing proposes: the most hurt of the healer's side still alive."""
     allies = [c for c in state.combatants if c.side == actor.side and not sheet_of(c).dead]
@@ -365,6 +399,10 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
     fields = {f.key: f for f in action_form(state, action, None, actor)}
     match action:
         case "roll":
+            if "action" in fields:
+                checked = {k: choice_value(values, f) for k, f in fields.items() if f.choices}
+                checked["damage"] = values.get("damage", "")
+                return roll_command(state, checked, checked["attacker"])
             return D20Attack(
                 choice_value(values, fields["attacker"]),
                 choice_value(values, fields["target"]),
@@ -425,14 +463,29 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
             choice_value(values, fields["length"])  # checked: a long rest is the only one
             ids = tuple(c.id for c in state.combatants) if who == EVERYONE else (who,)
             return D20Rest(ids)
+        case "reaction" if "target" in fields:
+            checked = {k: choice_value(values, f) for k, f in fields.items() if f.choices}
+            if not checked["what"]:
+                return D20Reaction(checked["who"], values.get("typed", ""))
+            return reaction_command(state, checked, checked["who"])
         case "reaction":
             return D20Reaction(choice_value(values, fields["who"]), values.get("what", ""))
+        case "legendary" if "target" in fields:
+            checked = {k: choice_value(values, f) for k, f in fields.items() if f.choices}
+            if not checked["what"]:
+                return D20LegendaryAction(
+                    checked["who"], values.get("typed", ""), int(checked["cost"])
+                )
+            return legendary_command(state, checked, checked["who"])
         case "legendary":
             return D20LegendaryAction(
                 choice_value(values, fields["who"]),
                 values.get("what", ""),
                 int(choice_value(values, fields["cost"])),
             )
+        case "use":
+            checked = {k: choice_value(values, f) for k, f in fields.items()}
+            return use_command(state, checked)
         case "unconcentrate":
             return D20EndConcentration(choice_value(values, fields["who"]))
         case action if action in EDGE_ACTIONS:
@@ -443,10 +496,12 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
 def attack_preview(state: Encounter, command: D20Attack) -> str:
     attacker, target = state.combatant(command.attacker_id), state.combatant(command.target_id)
     sheet = sheet_of(attacker)
-    damage, kind = attack_damage(sheet, command.damage)
-    mode, reasons, auto_crit = attack_mode(attacker, target, command.mode)
+    name, bonus, ranged, damage, kind = attack_profile(
+        sheet, command.action, command.usage, command.damage
+    )
+    mode, reasons, auto_crit = attack_mode(attacker, target, command.mode, ranged=ranged)
     line = (
-        f"{attacker.name}'s {sheet.attack}: {sheet.attack_bonus:+d} vs AC {sheet_of(target).ac}, "
+        f"{attacker.name}'s {name}: {bonus:+d} vs AC {sheet_of(target).ac}, "
         f"{damage} {kind}".rstrip()
     )
     if cover_bonus(command.cover):
@@ -462,7 +517,12 @@ def attack_preview(state: Encounter, command: D20Attack) -> str:
         line += "; advantage and disadvantage cancel"
     if auto_crit:
         line += "; a hit is a critical"
-    line += multiattack_note(state, command) or note(state, attacker, command.usage)
+    if command.of:
+        line += f"; {part_note(state, command) or command.of}"
+    elif command.action:
+        line += note(state, attacker, command.usage)
+    else:
+        line += multiattack_note(state, command) or note(state, attacker, command.usage)
     found = drop_this_round(state, command)
     if found is not None:
         chance, swings = found
@@ -481,3 +541,18 @@ def multiattack_note(state: Encounter, command: D20Attack) -> str:
     if not left:
         return f"; its Multiattack's {most} attacks are made: refused ({ANOTHER})"
     return f"; Multiattack: attack {most - left + 1} of {most}"
+
+
+def preview(state: Encounter, action: str, command: Any) -> str:
+    """A dialog's line for the command it would give: an attack's, a stat block action's
+    (with a word when it cannot be used now), a save effect's condition read."""
+    waits = unavailable_note(state, command)  # recharging, or no use left today
+    if isinstance(command, D20Attack):
+        return attack_preview(state, command) + waits
+    if action in ("roll", "legendary", "reaction", "use"):  # a stat block action
+        said = played_preview(state, command)
+        if said:
+            return said + waits
+    if isinstance(command, D20SaveEffect) and command.condition.strip():
+        return condition_note(command.condition)  # "Paralysed" read as paralyzed
+    return ""

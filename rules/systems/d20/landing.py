@@ -4,7 +4,7 @@ turn or a death save."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.system import Landing
 
@@ -45,3 +45,18 @@ def landing(state: Encounter) -> Landing | None:
             summary = f"death save {roll.face}: {roll.result}"
             return Landing(index, roll.face, summary)
     return None
+
+
+def roll_sides(event: Any) -> tuple[str | None, str | None]:
+    """Who rolled and who against: an attack's attacker and target, a save's saver and its
+    source, a death or concentration save's own."""
+    match event:
+        case D20Attacked():
+            return event.attacker_id, event.target_id
+        case D20Saved():
+            return event.rolls[0].target_id, event.source_id
+        case D20DeathSaved() | D20ConcentrationSaved():
+            return event.combatant_id, None
+        case D20EndOfTurnSaved():
+            return event.target_id, None
+    return None, None

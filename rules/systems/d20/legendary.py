@@ -46,7 +46,7 @@ def opening(state: Encounter) -> bool:
     roll = state.last_roll
     if not isinstance(roll, ACTIONS) or roll.stamp != stamp_of(state):
         return True
-    return isinstance(roll, D20Attacked) and roll.usage == LEGENDARY
+    return roll.usage == LEGENDARY  # a legendary attack or save effect (Wing Attack)
 
 
 def legendary_stamp(state: Encounter, who: Combatant[Any]) -> Stamp | None:

@@ -17,7 +17,9 @@ from .economy import WORDS, spent_line
 from .events import (
     ACTION,
     FREE,
+    LEGENDARY,
     TARGETS_DEAD,
+    D20ActionUsed,
     D20Attacked,
     D20ConcentrationEnded,
     D20ConcentrationSaved,
@@ -149,6 +151,11 @@ def describe(state: Encounter, event: Any) -> LogEntry:
         case D20ReactionUsed():
             line = spans(_name(state, event.combatant_id), f" uses its reaction: {event.what}")
             return LogEntry("roll", (line,))
+        case D20ActionUsed():
+            line = spans(
+                _name(state, event.combatant_id), f" uses {event.action}{_how(event.usage)}"
+            )
+            return LogEntry("roll", (line, *_spent(state, event, event.combatant_id)))
         case D20LegendaryUsed():
             cost = f" (costs {event.cost})" if event.cost > 1 else ""
             line = spans(
@@ -182,10 +189,14 @@ def _why_unfocused(state: Encounter, event: D20ConcentrationEnded) -> str:
     return f"{event.why}: incapacitated" if event.why in INCAPACITATING else event.why
 
 
-def _how(usage: str) -> str:
-    """A roll's use, but the action's (the commonest, said once spent: ``_spent``)."""
+def _how(usage: str, of: str = "", cost: int = 1) -> str:
+    """A roll's use, but the action's (the commonest, said once spent: ``_spent``); what made
+    it (a Multiattack, a legendary action: stat_actions.py) and a legendary cost past 1."""
     said = WORDS.get(usage, "") if usage not in (ACTION, FREE) else ""
-    return f" ({said.lower()})" if said else ""
+    said = ": ".join(w for w in (said.lower(), of) if w)
+    if cost > 1 and usage == LEGENDARY:
+        said += f", costs {cost}"
+    return f" ({said})" if said else ""
 
 
 def _spent(state: Encounter, event: Any, who: str) -> tuple[Line, ...]:
@@ -196,7 +207,7 @@ def _spent(state: Encounter, event: Any, who: str) -> tuple[Line, ...]:
 
 def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
     word, style = _OUTCOME[event.outcome]
-    how = _how(event.usage)
+    how = _how(event.usage, event.of, event.cost)
     mode = f", {MODE_WORD[event.mode]}" if event.mode else ""
     head = spans(
         _name(state, event.attacker_id),
@@ -268,7 +279,7 @@ def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
     lines = [
         spans(
             _name(state, event.source_id),
-            f"'s {event.effect}{_how(event.usage)}: {ability} save DC ",
+            f"'s {event.effect}{_how(event.usage, event.of, event.cost)}: {ability} save DC ",
             Span(str(event.dc), "total"),
             _cover_words(event.cover),
         )

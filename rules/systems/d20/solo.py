@@ -12,12 +12,15 @@ in rulings.md ("Solo play").
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rules.commands import NextTurn, RemoveCondition
 from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
 
+from .action_dialogs import foes_of
+from .actions import D20Action, made
 from .condition_names import srd_name
 from .economy import spent
 from .events import (
@@ -35,10 +38,10 @@ from .events import (
     stamp_of,
 )
 from .exhaustion import STILL
-from .forms import foes_of
 from .legendary import ends_before_own, left_at, opening, turn_ended
 from .odds import attack_chances
 from .sheet import MAX_HP, Stamp
+from .solo_actions import AREA, aimed, best_action, best_legendary, rolls
 from .standing import (
     attack_mode,
     attacks_left,
@@ -48,6 +51,7 @@ from .standing import (
     roll_waits,
     why_not,
 )
+from .stat_actions import composition, parts_left, under_way
 from .table import PRONE, SPEED_0, worked_out
 from .turn_edges import owed_by, owed_command, owed_words
 from .uses import solo_resist
@@ -98,9 +102,75 @@ def next_move(state: Encounter) -> Move | None:
     target = pick_target(state, actor)
     if target is None:
         return Move(actor.id, NextTurn(), "no foe left: ends its turn")
+    if sheet.actions:
+        by_name = _stat_block_move(state, actor, target)
+        if by_name is not None:
+            return by_name
     most = sheet.multiattack
     how = f" (attack {most - left + 1} of {most})" if most > 1 else ""
     return Move(actor.id, D20Attack(actor.id, target.id, apply=True), f"attacks {target.name}{how}")
+
+
+def _stat_block_move(
+    state: Encounter, actor: Combatant[Any], target: Combatant[Any]
+) -> Move | None:
+    """Its stat block's action worth the most now (solo_actions.py), or the next part of its
+    Multiattack under way; None when none of its actions rolls (its main attack is made)."""
+    sheet = sheet_of(actor)
+    foes = _aimed_order(state, actor, target)
+    multi = composition(sheet)
+    action = multi if multi is not None and under_way(state, actor) else None
+    if action is None:
+        action = best_action(state, actor, foes, threat)
+        if action is None:
+            return None
+    if not action.makes:
+        return _play(actor, action, "", ACTION, foes)
+    left = parts_left(state, actor) or made(sheet.actions, action)
+    part = next((p for p in left if rolls(p)), None)
+    if part is None:  # what is left of it rolls nothing (played by hand)
+        return Move(actor.id, NextTurn(), f"{action.name} is made: ends its turn")
+    return _play(actor, part, action.name, ACTION, foes)
+
+
+def _aimed_order(
+    state: Encounter, actor: Combatant[Any], target: Combatant[Any]
+) -> list[Combatant[Any]]:
+    """Its foes, the policy's target first, then the turn order: whom its save effects reach."""
+    return [target, *(f for f in foes_of(state, actor) if f.id != target.id)]
+
+
+def _play(
+    actor: Combatant[Any], action: D20Action, of: str, usage: str, foes: list[Combatant[Any]]
+) -> Move:
+    """The command that plays ``action`` (made by ``of``): an attack on the first foe, or a
+    save effect over the foes it is aimed at."""
+    first = "legendary action: " if usage == LEGENDARY else ""
+    part = f" ({of})" if of else ""
+    found = action.save_dc
+    if action.bonus is not None or found is None:
+        target = foes[0]
+        attack = D20Attack(actor.id, target.id, usage=usage, apply=True, action=action.name, of=of)
+        return Move(actor.id, attack, f"{first}{action.name}{part}: attacks {target.name}")
+    ability, dc = found
+    targets = aimed(action, foes)
+    command = D20SaveEffect(
+        source_id=actor.id,
+        target_ids=tuple(t.id for t in targets),
+        effect=action.name,
+        ability=ability,
+        dc=dc,
+        damage=action.damage,
+        half=action.half,
+        condition=action.condition,
+        usage=usage,
+        action=action.name,
+        of=of,
+    )
+    names = ", ".join(t.name for t in targets[:AREA])  # bounded: a line of the log
+    names += f" and {len(targets) - AREA} more" if len(targets) > AREA else ""
+    words = f"{first}{action.name}{part}: DC {dc} {ability.capitalize()} save for {names}"
+    return Move(actor.id, command, words)
 
 
 def _stand_up(actor: Combatant[Any]) -> Move | None:
@@ -200,8 +270,14 @@ def _legendary(state: Encounter, current: Combatant[Any] | None) -> Move | None:
         target = pick_target(state, creature)
         if target is None:
             continue
-        command = D20Attack(creature.id, target.id, usage=LEGENDARY, apply=True)
-        return Move(creature.id, command, f"legendary action: attacks {target.name}")
+        if not sheet_of(creature).legendary_actions:  # a sheet without a list: its attack
+            command = D20Attack(creature.id, target.id, usage=LEGENDARY, apply=True)
+            return Move(creature.id, command, f"legendary action: attacks {target.name}")
+        foes = _aimed_order(state, creature, target)
+        found = best_legendary(state, creature, left, foes, threat)
+        if found is not None:
+            action, of, _ = found
+            return _play(creature, action, of, LEGENDARY, foes)
     return None
 
 
@@ -209,6 +285,8 @@ def _spent_at_this_end(state: Encounter, creature: Combatant[Any], stamp: Stamp)
     """Whether ``creature`` has already attacked at this end of a turn: the last roll is its
     legendary attack, made as this turn opened."""
     roll = state.last_roll
+    if isinstance(roll, D20Saved):  # a legendary action's save effect (Wing Attack)
+        return roll.usage == LEGENDARY and roll.source_id == creature.id and roll.stamp == stamp
     return (
         isinstance(roll, D20Attacked)
         and roll.usage == LEGENDARY
@@ -238,9 +316,16 @@ def _hit_points(foe: Combatant[Any]) -> int:
 def threat(foe: Combatant[Any], me: Combatant[Any]) -> Fraction:
     """The damage ``foe``'s attack deals ``me`` on average (its conditions aside)."""
     sheet = sheet_of(foe)
-    _, hit, crit = attack_chances(sheet.attack_bonus, sheet_of(me).ac, 0, sheet.crit_range)
+    return _threat(sheet.attack_bonus, sheet_of(me).ac, sheet.crit_range, sheet.damage)
+
+
+@lru_cache(maxsize=1024)
+def _threat(bonus: int, ac: int, crit_range: int, damage: str) -> Fraction:
+    """``threat``'s figure, kept: asked for each foe at each choice of a stat block's action
+    (what a condition laid is worth), of the few attacks and ACs a fight has."""
+    _, hit, crit = attack_chances(bonus, ac, 0, crit_range)
     try:
-        on_hit, on_crit = worked_out(sheet.damage, False), worked_out(sheet.damage, True)
+        on_hit, on_crit = worked_out(damage, False), worked_out(damage, True)
     except Rejected:  # a damage too big to work out (a sheet from before): the most feared
         return Fraction(MAX_HP)
     return hit * on_hit.mean + crit * on_crit.mean

@@ -49,13 +49,14 @@ def conditions_of(combatant: Combatant[Any]) -> frozenset[str]:
 
 
 def attack_mode(
-    attacker: Combatant[Any], target: Combatant[Any], chosen: int
+    attacker: Combatant[Any], target: Combatant[Any], chosen: int, ranged: bool | None = None
 ) -> tuple[int, tuple[str, ...], bool]:
     """The attack's advantage (1), disadvantage (-1) or neither, from the dialog's choice and
     both sides' conditions (any of each cancel out), the reasons, and whether a hit is a
-    critical (a paralyzed or unconscious target within 5 feet)."""
+    critical (a paralyzed or unconscious target within 5 feet); ``ranged``: the stat block
+    action's reach (None: the sheet's main attack's)."""
     mine, theirs = conditions_of(attacker), conditions_of(target)
-    ranged = sheet_of(attacker).ranged
+    ranged = sheet_of(attacker).ranged if ranged is None else ranged
     up: list[str] = ["+chosen"] if chosen > 0 else []
     down: list[str] = ["-chosen"] if chosen < 0 else []
     if mine or theirs:  # most attacks: no condition on either side

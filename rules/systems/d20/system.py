@@ -45,6 +45,7 @@ from .budget import budget_hook
 from .condition_names import SPELLINGS, condition_note
 from .events import (
     EXTRA,
+    D20ActionUsed,
     D20Apply,
     D20Attack,
     D20Attacked,
@@ -72,6 +73,7 @@ from .events import (
     D20Stabilise,
     D20Stabilised,
     D20State,
+    D20UseAction,
     damage_words,
     sheet_of,
 )
@@ -141,6 +143,7 @@ class GenericD20(RuleSystem):
         D20ConcentrationStarted,
         D20ConcentrationEnded,
         D20LegendaryUsed,
+        D20ActionUsed,
         *turn_edges.EVENTS,
         *uses.EVENTS,
     )
@@ -157,6 +160,7 @@ class GenericD20(RuleSystem):
         D20Stabilise,
         D20SetExhaustion,
         D20Rest,
+        D20UseAction,
         *turn_edges.COMMANDS,
         *uses.COMMANDS,
     )
@@ -177,6 +181,7 @@ class GenericD20(RuleSystem):
         D20EndConcentration: "combatant_id",
         D20SaveEffect: "source_id",
         D20LegendaryAction: "combatant_id",
+        D20UseAction: "combatant_id",
         D20Stabilise: "medic_id",
         D20EndOfTurnSave: "target_id",
         D20StartOfTurn: "combatant_id",
@@ -350,6 +355,7 @@ class GenericD20(RuleSystem):
                 "Legendary action",
                 "One other than the attack, at the end of another's turn",
             ),
+            Action("use", "Use an action", "A stat block's action by name, legendary too"),
             Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
             Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
             Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
@@ -380,14 +386,9 @@ class GenericD20(RuleSystem):
 
     def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
-            command = self.action_command(state, action, values)
-            if isinstance(command, D20Attack):
-                return forms.attack_preview(state, command)
-            if isinstance(command, D20SaveEffect) and command.condition.strip():
-                return condition_note(command.condition)  # "Paralysed" read as paralyzed
+            return forms.preview(state, action, self.action_command(state, action, values))
         except Rejected as exc:
             return exc.message
-        return ""
 
     def consequence_command(self, state: Encounter) -> Any:
         if roll_waits(state):
@@ -464,6 +465,8 @@ class GenericD20(RuleSystem):
                 return decide.stop_concentrating(state, command.combatant_id)
             case D20LegendaryAction():
                 return decide.legendary_action(state, command)
+            case D20UseAction():
+                return decide.use_action(state, command)
             case D20Stabilise():
                 return stabilise(state, command, dice)
             case D20SetExhaustion():
@@ -559,16 +562,7 @@ class GenericD20(RuleSystem):
         return (Damage(dealer, event.target_id, event.amount),)
 
     def roll_sides(self, state: Encounter, event: Any) -> tuple[str | None, str | None]:
-        match event:
-            case D20Attacked():
-                return event.attacker_id, event.target_id
-            case D20Saved():
-                return event.rolls[0].target_id, event.source_id
-            case D20DeathSaved() | D20ConcentrationSaved():
-                return event.combatant_id, None
-            case D20EndOfTurnSaved():
-                return event.target_id, None
-        return None, None
+        return landing.roll_sides(event)
 
     # exact odds
 

@@ -69,3 +69,19 @@ def refused_by_library_add(folder: Path, name: str, text: str) -> str:
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert not (folder / "lib").exists() or not list((folder / "lib").rglob("*.toml"))
     return done.stderr
+
+
+# The Adult Red Dragon as docs/guide/preparing.md types it (srd-common): several actions, a
+# Multiattack of a save effect and three attacks, legendary actions with costs.
+DRAGON_ACTIONS = (
+    "Multiattack: Frightful Presence, Bite, Claw x2; "
+    "Bite: +14, 2d10+8 piercing plus 2d6 fire; Claw: +14, 2d6+8 slashing; "
+    "Tail: +14, 2d8+8 bludgeoning; Fire Breath: Dex 21 half, 18d6 fire, recharge 5-6; "
+    "Frightful Presence: Wis 19 none, frightened; Detect"
+)
+DRAGON_LEGENDARY = (
+    "Detect; Tail Attack: Tail; Wing Attack: Dex 22, 2d6+8 bludgeoning, prone, costs 2"
+)
+DRAGON_SHEET = card(hp="256/256", ac="19", saves="Dex +6 Con +13 Wis +7 Cha +11",
+                    actions=DRAGON_ACTIONS, legendary="3", legendary_actions=DRAGON_LEGENDARY,
+                    legendary_resistance="3")  # fmt: skip

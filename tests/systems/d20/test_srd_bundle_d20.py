@@ -16,6 +16,9 @@ from rules.dice import SeededDice
 from rules.engine import decide, fold_onto
 from rules.forecast import all_solo
 from rules.registry import get_system
+from rules.systems.d20.actions import made
+from rules.systems.d20.sheet import D20Sheet
+from rules.systems.d20.solo_actions import rolls
 from rules.systems.d20.srd_shape import NOTICE
 from tests.systems.d20.support import fight
 from tracker import library, library_sets
@@ -65,9 +68,9 @@ def test_every_bundled_srd_stat_block_loads_with_the_licences_notice() -> None:
     assert "\n".join(line.removeprefix("> ") for line in readme.splitlines()[-5:]) == NOTICE
 
 
-def first_turn(state: Any, actor: str, seed: int) -> list[Any]:
-    """The events of ``actor``'s first turn as the tracker plays it (every side solo),
-    the turns before it played too; none refused."""
+def first_turn(state: Any, actor: str, seed: int) -> tuple[Any, list[Any]]:
+    """The first command of ``actor``'s first turn as the tracker plays it (every side solo),
+    the turns before it played too, and its events; none refused."""
     system = get_system(state.system)
     dice = SeededDice(seed)
     for _ in range(12):
@@ -75,9 +78,15 @@ def first_turn(state: Any, actor: str, seed: int) -> list[Any]:
         command = move.command if move is not None else NextTurn()
         events = decide(state, command, dice)
         if move is not None and move.actor_id == actor:
-            return events
+            return command, events
         state = fold_onto(state, events)
     raise AssertionError(f"{actor} took no turn")
+
+
+def plays_by_name(sheet: D20Sheet) -> bool:
+    """Whether the tracker can play one of its actions: an attack roll or a save, or a
+    Multiattack making one."""
+    return any(rolls(a) or any(rolls(p) for p in made(sheet.actions, a)) for a in sheet.actions)
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -88,8 +97,14 @@ def test_every_srd_monster_joins_a_fight_and_takes_a_turn_played_by_the_tracker(
     entries = srd_entries()[chunk::CHUNKS]
     for number, entry in enumerate(entries):
         state = fight((entry.name, "foes", entry.sheet()), (hero.name, "party", hero.sheet()))
-        monster, other = state.combatants
+        # by side: the combatants are listed in the order of their initiative, rolled as added
+        monster = next(c for c in state.combatants if c.side == "foes")
+        other = next(c for c in state.combatants if c.side == "party")
         for cid, value in ((monster.id, "20"), (other.id, "1")):  # the monster's turn first
             state = fold_onto(state, decide(state, SetInitiative(cid, value), SeededDice(0)))
-        events = first_turn(all_solo(state), monster.id, seed=number)
+        while state.current_id != monster.id:  # the hero's turn passed, if it came first
+            state = fold_onto(state, decide(state, NextTurn(), SeededDice(0)))
+        command, events = first_turn(all_solo(state), monster.id, seed=number)
         assert events, f"{entry.name} did nothing on its turn"
+        if plays_by_name(entry.sheet()):  # its stat block's action, not the sheet's one attack
+            assert getattr(command, "action", ""), f"{entry.name} played none of its actions"
