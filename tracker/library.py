@@ -21,8 +21,10 @@ one of theirs stands in for a bundled one of the same system and name. No Textua
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import threading
 import time
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -402,9 +404,28 @@ def read_cached(path: Path, bundled: bool, now_ns: int) -> Entry:
     return kept[2]
 
 
+_LOADING = threading.Lock()  # one reading at a time: a second waits, then finds it all kept
+
+
+def warm(folder: Path | None) -> None:
+    """Read the library in a thread of its own, so the first `a` or `:` finds every file
+    parsed already; what goes wrong is left for that reading to say (it reads them again)."""
+
+    def read_all() -> None:
+        with contextlib.suppress(Exception):  # only a head start: the next load says it
+            load(folder)
+
+    threading.Thread(target=read_all, name="library-warm", daemon=True).start()
+
+
 def load(folder: Path | None) -> Library:
     """Every stat block: bundled, then ``folder``'s (None: the bundled set alone); a file
     read before and unchanged is not parsed again (``read_cached``)."""
+    with _LOADING:
+        return _load(folder)
+
+
+def _load(folder: Path | None) -> Library:
     library = Library()
     chosen: dict[tuple[str, str], Entry] = {}
     now_ns = time.time_ns()

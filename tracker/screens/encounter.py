@@ -95,6 +95,10 @@ class EncounterScreen(
         pane.focus()
         # After the first frame: what it made (the log's entries, its lines drawn) is there.
         self.call_after_refresh(self.post_message, self.Shown())
+        if self.library_folder is not None and self.session.allows("add_combatant"):
+            from tracker import library  # the stat blocks: read after the first frame
+
+            self.call_after_refresh(library.warm, self.library_folder)
 
     class Shown(Message, namespace="encounter_screen"):
         """The encounter is drawn, its whole log read: what stays for the fight is made."""
