@@ -1,7 +1,7 @@
 """Finding stat blocks in the library: by a name fragment, a challenge rating or a range of
 them (``1/4..3``), a creature type, where they come from (``own``, ``srd``, ``user``); and
 the table ``tracker library list`` prints, with each system's own figures
-(``RuleSystem.library_columns``: Generic d20's HP, AC, CR, XP). No Textual here.
+(``RuleSystem.library_columns``: hit points, AC, a challenge rating...). No Textual here.
 """
 
 from __future__ import annotations
@@ -108,8 +108,8 @@ def _where(entry: Entry) -> str:
 
 
 def _name(entry: Entry) -> str:
-    """Its name, and its kind unless it is the system's first (a d20 monster says nothing,
-    a hero says so)."""
+    """Its name, and its kind unless it is the system's first (a monster says nothing where
+    monsters are the first kind, a hero says so)."""
     first = get_system(entry.system).sheet_kinds()[0][0]
     return entry.name + (f" ({entry.kind})" if entry.kind and entry.kind != first else "")
 

@@ -17,14 +17,23 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
     folders = building.folders
     what = parser.add_subparsers(dest="library_command", required=True, parser_class=Parser)
     listed = what.add_parser(
-        "list", parents=[folders], help="every stat block, bundled and your own"
+        "list",
+        parents=[folders],
+        help="every stat block, bundled and your own",
+        description=(
+            "Every stat block with its system's figures (hit points, Armour Class, a "
+            "challenge rating and its XP, as the system gives them), its type, side and "
+            "source, those matching every filter given: --cr 1/4..3 --type undead"
+        ),
     )
     listed.add_argument("--system", help="only this system's")
     listed.add_argument("name", nargs="?", default="", metavar="NAME", help="a name fragment")
     listed.add_argument("--name", dest="name_option", default="", help="a name fragment")
     listed.add_argument("--cr", default="", help="a challenge rating or a range: 2, 1/4..3, 5..")
     listed.add_argument("--type", dest="creature_type", default="", help="a type: undead")
-    listed.add_argument("--source", default="", help="where from: own, srd (a bundled set), user")
+    listed.add_argument(
+        "--source", default="", help="where from: own, srd (a bundled set), user (your files)"
+    )
     listed.add_argument("--json", action="store_true", help="print them as JSON")
     add = what.add_parser(
         "add", parents=[folders], help="check a stat block file and keep it in the library"

@@ -167,7 +167,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
             line.append(f"{entry.side:<9} ", style="dim")
             if entry.creature_type:
                 line.append(f"{entry.creature_type}  ", style="italic")
-            figures = columns(entry)  # the library's columns: Generic d20's HP, AC, CR, XP
+            figures = columns(entry)  # the system's library columns (HP, AC, CR...)
             line.append("  ".join(f"{head} {value}" for head, value in figures if value.strip()))
             self.lines[key] = line
         return line
