@@ -94,7 +94,9 @@ async def main(started):
                 pilot, pressed, lambda n, listed: n == "LibraryScreen" and listed == total + 1
             ))
             await pilot.press("escape")
-            await until_frame(pilot, time.perf_counter(), lambda n, _: n == "EncounterScreen")
+            while type(app.screen).__name__ != "EncounterScreen":
+                await pilot.pause()
+            await pilot.pause()
         pressed = time.perf_counter()
         await pilot.press("colon")
         out.append(await until_frame(pilot, pressed, lambda n, _: n == "CommandLineScreen"))

@@ -112,7 +112,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
         self.settling: Timer | None = None
 =======
         self.target = target
-        self.lines: dict[int, Text] = {}  # each entry's line in the list, made once
+        self.lines: dict[tuple[int, int], Text] = {}  # each entry's line, made once a width
         self.problem = ""  # a filter word that is no filter (cr:x), said on the hint line
 >>>>>>> 0f1ba5b (tracker library list shows a stat block's figures by its system (Generic d20: HP, AC, CR, XP) and its type, filtered by --cr 1/4..3, --type, --source and a name; the add dialog filters by cr: and type: words and shows the chosen stat block's actions with their odds against the selected combatant; :add and tracker new --add find a stat block by a unique prefix, and a file unchanged is not parsed again)
 
@@ -159,7 +159,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
 
     def _line(self, index: int, width: int) -> Text:
         """An entry's line in the list: its name, side, type and figures (made once)."""
-        key = index * 1000 + width  # the names' column is as wide as the longest shown
+        key = (index, width)  # the names' column is as wide as the longest shown
         line = self.lines.get(key)
         if line is None:
             entry = self.entries[index]
