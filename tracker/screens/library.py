@@ -1,12 +1,7 @@
-<<<<<<< HEAD
-"""Add from the library: the system's stat blocks, filtered as you type, or a blank sheet; and
-the fight's difficulty with the chosen stat block added, worked out in the background as the
-choice changes."""
-=======
 """Add from the library: the system's stat blocks, filtered as you type (a name fragment,
 ``cr:1/4..3``, ``type:dragon``), the one chosen shown before it joins (its actions with their
-odds against the selected combatant), or a blank sheet."""
->>>>>>> 0f1ba5b (tracker library list shows a stat block's figures by its system (Generic d20: HP, AC, CR, XP) and its type, filtered by --cr 1/4..3, --type, --source and a name; the add dialog filters by cr: and type: words and shows the chosen stat block's actions with their odds against the selected combatant; :add and tracker new --add find a stat block by a unique prefix, and a file unchanged is not parsed again)
+odds against the selected combatant), or a blank sheet; and the fight's difficulty with the
+chosen stat block added, worked out in the background as the choice changes."""
 
 from __future__ import annotations
 
@@ -20,36 +15,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-<<<<<<< HEAD
 from textual.timer import Timer
-from textual.widgets import Input, Label, OptionList
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules.commands import AddCombatants
 from rules.dice import SeededDice
-from rules.encounter import Encounter
+from rules.encounter import Combatant, Encounter
 from rules.engine import MAX_GROUP, decide, fold_onto
 from rules.errors import Rejected
+from rules.registry import get_system
+from rules.text import inert
 from tracker.headless.difficulty import SEED
 from tracker.library import GROUP, Entry, LibraryError, parse_group
+from tracker.library_find import Wanted, columns, matches, wanted
 from tracker.widgets.difficulty_line import DifficultyLine
 from tracker.widgets.more_sign import keep_more_sign
 
 BLANK = "blank"
 SETTLE = 0.3  # seconds the choice stays put before its difficulty is worked out (typing)
-=======
-from textual.widgets import Input, Label, OptionList, Static
-from textual.widgets.option_list import Option
-
-from rules.encounter import Combatant
-from rules.engine import MAX_GROUP
-from rules.registry import get_system
-from rules.text import inert
-from tracker.library import GROUP, Entry, LibraryError, parse_group
-from tracker.library_find import Wanted, columns, matches, wanted
-from tracker.widgets.more_sign import keep_more_sign
-
-BLANK = "blank"
 # ``cr:2``, ``cr:1/4..3``, ``type:dragon``, ``source:srd``: a filter word among the name's.
 FILTER_WORD = re.compile(r"(?P<key>cr|type|source):(?P<value>\S*)", re.IGNORECASE)
 
@@ -63,7 +47,6 @@ def _rank(name: str, wanted: str) -> int:
     if name.startswith(wanted):
         return 1
     return 2 if any(word.startswith(wanted) for word in name.split()) else 3
->>>>>>> 0f1ba5b (tracker library list shows a stat block's figures by its system (Generic d20: HP, AC, CR, XP) and its type, filtered by --cr 1/4..3, --type, --source and a name; the add dialog filters by cr: and type: words and shows the chosen stat block's actions with their odds against the selected combatant; :add and tracker new --add find a stat block by a unique prefix, and a file unchanged is not parsed again)
 
 
 @dataclass(frozen=True)
@@ -89,32 +72,23 @@ class LibraryScreen(ModalScreen[Pick | None]):
         entries: list[Entry],
         title: str,
         present: Iterable[tuple[str, str]] = (),
-<<<<<<< HEAD
         state: Encounter | None = None,
-    ) -> None:
-        """``present``: (name, side) of each combatant in the fight, which is not chosen
-        before the others (a stray Enter would add a hero twice). ``state``: the fight, whose
-        difficulty with the choice added is shown (none: no difficulty line)."""
-=======
         target: Combatant[Any] | None = None,
     ) -> None:
         """``present``: (name, side) of each combatant in the fight, which is not chosen
-        before the others (a stray Enter would add a hero twice). ``target``: the selected
-        combatant, whom the preview gives each action's odds against."""
->>>>>>> 0f1ba5b (tracker library list shows a stat block's figures by its system (Generic d20: HP, AC, CR, XP) and its type, filtered by --cr 1/4..3, --type, --source and a name; the add dialog filters by cr: and type: words and shows the chosen stat block's actions with their odds against the selected combatant; :add and tracker new --add find a stat block by a unique prefix, and a file unchanged is not parsed again)
+        before the others (a stray Enter would add a hero twice). ``state``: the fight, whose
+        difficulty with the choice added is shown (none: no difficulty line). ``target``: the
+        selected combatant, whom the preview gives each action's odds against."""
         super().__init__()
         self.entries = entries
         self.system_title = title
         self.present = {(name.casefold(), side) for name, side in present}
-<<<<<<< HEAD
         self.state = state
         self.previewed: Encounter | None = None  # the fight whose difficulty is shown
         self.settling: Timer | None = None
-=======
         self.target = target
         self.lines: dict[tuple[int, int], Text] = {}  # each entry's line, made once a width
         self.problem = ""  # a filter word that is no filter (cr:x), said on the hint line
->>>>>>> 0f1ba5b (tracker library list shows a stat block's figures by its system (Generic d20: HP, AC, CR, XP) and its type, filtered by --cr 1/4..3, --type, --source and a name; the add dialog filters by cr: and type: words and shows the chosen stat block's actions with their odds against the selected combatant; :add and tracker new --add find a stat block by a unique prefix, and a file unchanged is not parsed again)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="wide library"):
@@ -261,8 +235,8 @@ class LibraryScreen(ModalScreen[Pick | None]):
             return
         try:
             lines = get_system(picked.system).preview_lines(picked.sheet(), self.target)
-        except Exception as exc:
-            lines = (f"No preview: {exc}",)
+        except Rejected as exc:  # a file's stat block the rules cannot work out
+            lines = (f"No preview: {exc.message}",)
         shown = Text(inert(picked.name), style="bold")
         for line in lines:
             shown.append("\n" + inert(line))

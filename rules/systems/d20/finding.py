@@ -3,8 +3,8 @@ its challenge rating to filter by, and the lines the library dialog shows of it 
 joins: each action with its exact odds against the selected target.
 
 The XP of a challenge rating is the SRD 5.1's table ("Experience Points by Challenge
-Rating"). A sheet keeps its challenge as text ("1/4", "CR 5", or a hero's "fighter 3"): only
-a challenge rating counts as one.
+Rating", ``budget.XP_BY_CHALLENGE``). A sheet keeps its challenge as text ("1/4", "CR 5",
+or a hero's "fighter 3"): only a challenge rating counts as one.
 """
 
 from __future__ import annotations
@@ -17,46 +17,11 @@ from rules.encounter import Combatant
 from rules.errors import Rejected
 
 from .actions import D20Action, action_text, made
+from .budget import XP_BY_CHALLENGE  # the SRD's table, as the XP budget reads it
 from .odds import attack_chances, damage_chances, mean, save_chance
 from .sheet import HERO, LAIR, D20Sheet
 from .standing import damage_modifiers
 
-XP_BY_CHALLENGE = {
-    "0": 10,
-    "1/8": 25,
-    "1/4": 50,
-    "1/2": 100,
-    "1": 200,
-    "2": 450,
-    "3": 700,
-    "4": 1_100,
-    "5": 1_800,
-    "6": 2_300,
-    "7": 2_900,
-    "8": 3_900,
-    "9": 5_000,
-    "10": 5_900,
-    "11": 7_200,
-    "12": 8_400,
-    "13": 10_000,
-    "14": 11_500,
-    "15": 13_000,
-    "16": 15_000,
-    "17": 18_000,
-    "18": 20_000,
-    "19": 22_000,
-    "20": 25_000,
-    "21": 33_000,
-    "22": 41_000,
-    "23": 50_000,
-    "24": 62_000,
-    "25": 75_000,
-    "26": 90_000,
-    "27": 105_000,
-    "28": 120_000,
-    "29": 135_000,
-    "30": 155_000,
-}
 _CR = re.compile(r"\s*(?:cr\s*)?([0-9]{1,2}(?:/[0-9])?)\s*(?:\([^)]*\))?\s*", re.IGNORECASE)
 MAX_PREVIEW = 40  # lines of a preview: a stat block's actions are bounded, its lines too
 

@@ -104,12 +104,8 @@ class RosterKeys(Area):
 
         system = self.session.system
         present = [(c.name, c.side) for c in self.state.combatants]
-<<<<<<< HEAD
-        screen = LibraryScreen(found.of(system.name), system.title, present, self.state)
-=======
         target = self.state.find(self.query_one(CombatantsPane).selected_id)
-        screen = LibraryScreen(found.of(system.name), system.title, present, target)
->>>>>>> 0f1ba5b (tracker library list shows a stat block's figures by its system (Generic d20: HP, AC, CR, XP) and its type, filtered by --cr 1/4..3, --type, --source and a name; the add dialog filters by cr: and type: words and shows the chosen stat block's actions with their odds against the selected combatant; :add and tracker new --add find a stat block by a unique prefix, and a file unchanged is not parsed again)
+        screen = LibraryScreen(found.of(system.name), system.title, present, self.state, target)
         self.app.push_screen(screen, self._picked)
 
     def _picked(self, pick: Pick | None) -> None:
