@@ -265,6 +265,26 @@ class RuleSystem(ABC):
         given back (a party carried over ``--fresh``). By default: as it is."""
         return sheet
 
+    # --- the library: a stat block's figures, its challenge, its preview ---------------------
+
+    def library_columns(self, sheet: Any) -> tuple[tuple[str, str], ...]:
+        """A stat block's figures as ``tracker library list`` shows them, (header, value)
+        each, the same headers for every sheet of the system. By default the combatants
+        pane's columns."""
+        return tuple(zip(self.stat_columns, self.sheet_stats(sheet), strict=False))
+
+    def challenge_rating(self, sheet: Any) -> Fraction | None:
+        """How dangerous a stat block is as one number (a d20 challenge rating), for the
+        library's ``--cr`` filter; None: the system rates none, or this sheet has none."""
+        return None
+
+    def preview_lines(self, sheet: Any, target: Combatant[Any] | None) -> tuple[str, ...]:
+        """What the library dialog shows of a stat block before it joins: its figures, its
+        actions with their odds against ``target`` (the selected combatant; None: none), a
+        line each. By default its figures on one line."""
+        columns = self.library_columns(sheet)
+        return ("  ".join(f"{header} {value}" for header, value in columns if value.strip()),)
+
     # --- actions: forms described as data, turned into commands ------------------------------
 
     @abstractmethod

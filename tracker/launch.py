@@ -73,7 +73,9 @@ def _new_history(args: argparse.Namespace) -> History:
 
     if args.fresh and args.party is None:
         raise library.LibraryError("--fresh is for a party: give --party SAVE too")
-    found = library.load(library_of(args))
+    # The library is read only for what it is asked for: a new empty fight reads none of it.
+    asked = bool(args.add) or args.party is not None
+    found = library.load(library_of(args)) if asked else library.Library()
     party_from = storage.read(args.party).state if args.party is not None else None
     return prepare.new_history(
         args.name,

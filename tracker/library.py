@@ -21,8 +21,11 @@ one of theirs stands in for a bundled one of the same system and name. No Textua
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import threading
+import time
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -47,6 +50,7 @@ MAX_BYTES = 64 * 1024  # a stat block is a few hundred bytes; this is room for l
 MAX_FILES = 2000  # read from one library folder: more than anyone keeps, fewer than a stall
 MAX_TEXT = 2000  # characters of one value (notes, a list of skills)
 TOP = ("name", "system", "kind", "type", "side", "hidden", "notes", "sheet")
+MEANT = 3  # names offered after a name the library does not have
 MAX_TYPE = 40  # characters of a creature type ("humanoid (any race)", "swarm of Tiny beasts")
 OWN, USER = "own", "user"  # where a stat block comes from: a system's own set, the user's
 COUNT = re.compile(r"x(?P<count>[0-9]{1,4})", re.IGNORECASE)  # "x3": three of them
@@ -76,8 +80,7 @@ class Entry:
     source: str = USER
 
     def sheet(self) -> Any:
-        system = get_system(self.system)
-        return system.sheet_from_form(dict(self.fields), _blank(system, self.kind))
+        return _sheet(self.system, self.kind, self.fields)
 
     def command(self, name: str | None = None, side: str | None = None) -> AddCombatant:
         return AddCombatant(
@@ -119,6 +122,24 @@ class Entry:
 # --- reading -----------------------------------------------------------------------------------
 
 
+# Sheets built, by their system, kind and form values: a library of hundreds is listed and
+# summed up again on every look (each `a`, each `:`), and a sheet is frozen, so one is shared.
+_SHEETS: dict[tuple[str, str, tuple[tuple[str, str], ...]], Any] = {}
+MAX_SHEETS = 4 * MAX_FILES  # kept at most; past it the cache starts afresh
+
+
+def _sheet(system_name: str, kind: str, fields: tuple[tuple[str, str], ...]) -> Any:
+    key = (system_name, kind, fields)
+    found = _SHEETS.get(key)
+    if found is None:
+        system = get_system(system_name)
+        found = system.sheet_from_form(dict(fields), _blank(system, kind))
+        if len(_SHEETS) >= MAX_SHEETS:
+            _SHEETS.clear()
+        _SHEETS[key] = found
+    return found
+
+
 def _blank(system: RuleSystem, kind: str) -> Any:
     return dict(system.sheet_kinds())[kind]
 
@@ -143,7 +164,18 @@ def _line_of(text: str, key: str, table: str = "") -> int:
     return 1
 
 
-def _text(value: object, what: str, where: str, limit: int = MAX_TEXT) -> str:
+class _At:
+    """Where a key is set, "FILE line N", found only when a message says it (finding the line
+    scans the text: once a field for every file made reading a library twice as slow)."""
+
+    def __init__(self, text: str, source: str, key: str, table: str = "") -> None:
+        self.text, self.source, self.key, self.table = text, source, key, table
+
+    def __str__(self) -> str:
+        return f"{self.source} line {_line_of(self.text, self.key, self.table)}"
+
+
+def _text(value: object, what: str, where: object, limit: int = MAX_TEXT) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise LibraryError(f"{where}: {what} must be text")
     text = str(value)
@@ -161,8 +193,8 @@ def parse(text: str, source: str = "stat block") -> Entry:
     except RecursionError:  # tomllib recurses once a level: arrays in arrays, 20,000 deep
         raise LibraryError(f"{source}: nested too deeply to be a stat block") from None
 
-    def at(key: str, table: str = "") -> str:
-        return f"{source} line {_line_of(text, key, table)}"
+    def at(key: str, table: str = "") -> _At:
+        return _At(text, source, key, table)
 
     for key in data:
         if key not in TOP:
@@ -217,7 +249,7 @@ def parse(text: str, source: str = "stat block") -> Entry:
     except Rejected as exc:
         # The line of the first field refused on its own (a field may need another: Pain
         # Pool's Impacted boon is one of the boons), else the table's.
-        line = at("sheet", "sheet")
+        line: _At = at("sheet", "sheet")
         for key, value in fields:
             try:
                 system.sheet_from_form({key: value}, blank)
@@ -243,8 +275,9 @@ def read_text(path: Path) -> str:
         raise LibraryError(f"{path}: is not UTF-8 text") from None
 
 
-def read(path: Path, bundled: bool = False) -> Entry:
-    entry = replace(parse(read_text(path), str(path)), path=path, bundled=bundled)
+def read(path: Path, bundled: bool = False, text: str | None = None) -> Entry:
+    text = read_text(path) if text is None else text
+    entry = replace(parse(text, str(path)), path=path, bundled=bundled)
     if bundled:  # its set: the subfolder of ``stat_blocks/`` it is in, or the system's own
         folder = path.parent.name
         entry = replace(entry, source=OWN if folder == BUNDLED else folder)
@@ -270,18 +303,47 @@ class Library:
                 return entry
         return None
 
-    def need(self, system: str, word: str) -> Entry:
+    def seek(self, system: str, word: str) -> tuple[Entry | None, list[Entry]]:
+        """What a typed word names: ``find``'s entry, else the only one whose name or slug
+        starts with it (``gob`` for Goblin); else none, with those it starts when several do
+        (``hollow``: Hollow Crypt, Hollow King)."""
         found = self.find(system, word)
+        if found is not None:
+            return found, []
+        wanted, wanted_slug = " ".join(word.split()).casefold(), slug(word)
+        if not wanted:
+            return None, []
+        starting = [
+            e
+            for e in self.of(system)
+            if e.name.casefold().startswith(wanted)
+            or (wanted_slug and slug(e.name).startswith(wanted_slug))
+        ]
+        return (starting[0], []) if len(starting) == 1 else (None, starting)
+
+    def need(self, system: str, word: str) -> Entry:
+        found, several = self.seek(system, word)
         if found is None:
-            # The nearest names, not every one: a bundled bestiary holds hundreds.
-            near = [f"'{slug(n)}'" for n in nearest(word, [e.name for e in self.of(system)])]
-            meant = f": did you mean {' or '.join(near)}?" if near else ""
             title = get_system(system).title
             raise LibraryError(
-                f"no {title} stat block {word!r} in the library{meant} (tracker library list"
-                f" --system {system} lists them)"
+                f"no {title} stat block {word!r} in the library{self.meant(system, word, several)}"
+                f" (tracker library list --system {system} lists them)"
             )
         return found
+
+    def meant(self, system: str, word: str, several: Sequence[Entry] = ()) -> str:
+        """ ": did you mean 'A' or 'B'?" after a name the library does not have: the names it
+        starts when several do, else the nearest names ("" when none is near)."""
+
+        near = [e.name for e in several][:MEANT] or nearest(word, [e.name for e in self.of(system)])
+        if not near:
+            return ""
+        shown = [f"'{n}'" for n in near]
+        return (
+            ": did you mean "
+            + (", ".join(shown[:-1]) + " or " if len(shown) > 1 else "")
+            + f"{shown[-1]}?"
+        )
 
 
 def _files(folder: Path, pattern: str = f"*/*{SUFFIX}") -> list[Path]:
@@ -302,14 +364,76 @@ def bundled_files() -> list[Path]:
     return found
 
 
+# Each file read, as it was read: its stamp, its text, and the stat block or the line saying why
+# not. The app reads the library anew on every `a` and `:` (the files may have changed), and
+# parsing hundreds of stat blocks takes most of a second; a file unchanged is not parsed again.
+Stamp = tuple[int, int, int, int]
+_READ: dict[tuple[Path, bool], tuple[Stamp, str, Entry | str]] = {}
+RACY_NS = 2 * 10**9  # a file changed this recently may change again within its clock's tick
+
+
+def _stamp(path: Path) -> Stamp | None:
+    try:
+        found = path.lstat()  # a link is refused as it is read: its own change counts
+    except OSError:
+        return None
+    return found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino
+
+
+def read_cached(path: Path, bundled: bool, now_ns: int) -> Entry:
+    """``read``, unless the file is as it was when last read: its stamp the same and older
+    than a clock's tick (then trusted unread), or its text the same (then not parsed again)."""
+    stamp = _stamp(path)
+    kept = _READ.get((path, bundled))
+    text: str | None = None
+    # A stamp older than a clock's tick is trusted; a newer one, the text is compared.
+    if kept is not None and stamp == kept[0] and now_ns - max(stamp[0], stamp[1]) >= RACY_NS:
+        text = kept[1]
+    if text is None:
+        text = read_text(path)  # LibraryError: no such file, too large... (not kept)
+    if kept is None or kept[1] != text or stamp is None or kept[0] != stamp:
+        try:
+            result: Entry | str = read(path, bundled, text)
+        except LibraryError as exc:
+            result = str(exc)
+        if len(_READ) >= MAX_SHEETS:
+            _READ.clear()
+        kept = (stamp or (0, 0, 0, 0), text, result)
+        _READ[path, bundled] = kept
+    if isinstance(kept[2], str):
+        raise LibraryError(kept[2])
+    return kept[2]
+
+
+_LOADING = threading.Lock()  # one reading at a time: a second waits, then finds it all kept
+
+
+def warm(folder: Path | None) -> None:
+    """Read the library in a thread of its own, so the first `a` or `:` finds every file
+    parsed already; what goes wrong is left for that reading to say (it reads them again)."""
+
+    def read_all() -> None:
+        with contextlib.suppress(Exception):  # only a head start: the next load says it
+            load(folder)
+
+    threading.Thread(target=read_all, name="library-warm", daemon=True).start()
+
+
 def load(folder: Path | None) -> Library:
-    """Every stat block: bundled, then ``folder``'s (None: the bundled set alone)."""
+    """Every stat block: bundled, then ``folder``'s (None: the bundled set alone); a file
+    read before and unchanged is not parsed again (``read_cached``)."""
+    with _LOADING:
+        return _load(folder)
+
+
+def _load(folder: Path | None) -> Library:
     library = Library()
     chosen: dict[tuple[str, str], Entry] = {}
+    now_ns = time.time_ns()
     for bundled, paths in ((True, bundled_files()), (False, _files(folder) if folder else [])):
         for path in paths:
             try:
-                entry = read(path, bundled)
+                entry = read_cached(path, bundled, now_ns)
             except LibraryError as exc:
                 library.problems.append(f"Skipped {exc}")
                 continue
@@ -444,16 +568,3 @@ def groups(
         entry = library.need(system, name)
         out.append((entry, entry.copies(count)))
     return out
-
-
-def listing(entries: Sequence[Entry]) -> str:
-    """The library as text, one line a stat block."""
-    if not entries:
-        return "No stat blocks."
-    width = max(len(e.name) for e in entries)
-    lines = []
-    for e in entries:
-        where = "bundled" if e.bundled else str(e.path)
-        kind = f" ({e.kind})" if e.kind else ""
-        lines.append(f"{e.system:<9} {e.name:<{width}}  {e.side}{kind}  {where}")
-    return "\n".join(lines)

@@ -1,8 +1,10 @@
 """The small things a session trusts, by keys at 80x24: `a` does not offer a hero twice, a
-broken library file is told once, and another encounter opens without the last one's notices."""
+broken library file is told once (and read after the first frame, never parsed again unchanged),
+and another encounter opens without the last one's notices."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from rules.dice import SeededDice
 from tests.app.support import keys_of, until
 from tests.picks import every_demo, has_bundled_foes
 from tests.screen import screen_text
-from tracker import storage
+from tracker import library, storage
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
 from tracker.screens.encounter import EncounterScreen
@@ -77,3 +79,23 @@ async def test_another_encounter_opens_without_the_last_ones_notices(tmp_path: P
         await until(pilot, lambda: app.session.path.name == "other.fight", "the other fight")
         await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "its screen")
         assert "said over the first fight" not in screen_text(app)
+
+
+async def test_the_library_is_read_after_the_first_frame_and_a_parses_nothing_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    demo = sorted(DEMOS)[0]
+    system = DEMOS[demo]().state.system
+    kept = library.from_combatant(system, DEMOS[demo]().state.combatants[0])
+    path = library.write(tmp_path / "lib", replace(kept, name="Warmed"))
+    app = library_app(tmp_path, demo)
+    async with app.run_test(size=SIZE) as pilot:
+        # Read in a thread of its own once the fight is drawn: wait until it is all kept.
+        await until(pilot, lambda: (path, False) in library._READ, "the library read")
+        await until(pilot, lambda: not library._LOADING.locked(), "the reading done")
+        parsed: list[str] = []
+        real = library.parse
+        monkeypatch.setattr(library, "parse", lambda t, s="": parsed.append(s) or real(t, s))
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library")
+        assert "Warmed" in screen_text(app) and parsed == []

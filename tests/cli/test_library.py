@@ -4,6 +4,9 @@ refused in one line (each system's own cases: tests/systems/<name>/test_library_
 
 from __future__ import annotations
 
+import os
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -108,4 +111,62 @@ def test_new_with_a_mistyped_stat_block_says_did_you_mean_in_one_line(
         capsys, "--saves", str(tmp_path), "new", "--system", system, "--name", "X", "--add", typo
     )
     assert code == 2 and err.count("\n") == 1, err
-    assert f"did you mean '{library.slug(foe.name)}'" in err and "library list" in err
+    assert f"did you mean '{foe.name}'" in err and "library list" in err
+
+
+# --- reading it again: a file unchanged is not parsed again (#41) ---------------------------
+
+
+def counted_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The sources ``library.parse`` is given from now on."""
+    parsed: list[str] = []
+    real = library.parse
+
+    def parse(text: str, source: str = "stat block") -> library.Entry:
+        parsed.append(source)
+        return real(text, source)
+
+    monkeypatch.setattr(library, "parse", parse)
+    return parsed
+
+
+def test_a_stat_block_unchanged_is_not_parsed_again_and_a_changed_one_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry = library.load(None).entries[0]  # any system's first bundled stat block
+    folder = tmp_path / "lib"
+    path = write(folder, library.to_toml(replace(entry, name="Zed")), f"{entry.system}/zed.toml")
+    long_ago = time.time() - 600
+    os.utime(path, (long_ago, long_ago))
+    parsed = counted_parses(monkeypatch)
+    assert library.load(folder).find(entry.system, "Zed") is not None
+    assert parsed == [str(path)]  # the bundled ones were read above: kept
+    assert library.load(folder).find(entry.system, "Zed") is not None and len(parsed) == 1
+    path.write_text(library.to_toml(replace(entry, name="Zef")), encoding="utf-8")  # its size
+    assert library.load(folder).find(entry.system, "Zef") is not None and len(parsed) == 2
+    path.write_text(library.to_toml(replace(entry, name="Zed Two")), encoding="utf-8")
+    found = library.load(folder)
+    assert found.find(entry.system, "Zed Two") and found.find(entry.system, "Zef") is None
+
+
+def test_a_broken_stat_block_is_told_on_every_reading_though_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    system = library.load(None).entries[0].system
+    write(tmp_path, 'name = "Broken"\n[sheet', f"{system}/broken.toml")
+    parsed = counted_parses(monkeypatch)
+    first, again = library.load(tmp_path), library.load(tmp_path)
+    assert len(first.problems) == len(again.problems) == 1
+    assert "broken.toml" in again.problems[0] and len(parsed) == 1
+
+
+def test_a_new_encounter_without_foes_or_a_party_reads_no_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unread(folder: Path | None) -> library.Library:
+        raise AssertionError("the library was read")
+
+    system = library.load(None).entries[0].system
+    monkeypatch.setattr(library, "load", unread)
+    history = new_args(tmp_path, "--system", system, "--name", "Quiet")
+    assert history.state.name == "Quiet" and not history.state.combatants

@@ -17,9 +17,23 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
     folders = building.folders
     what = parser.add_subparsers(dest="library_command", required=True, parser_class=Parser)
     listed = what.add_parser(
-        "list", parents=[folders], help="every stat block, bundled and your own"
+        "list",
+        parents=[folders],
+        help="every stat block, bundled and your own",
+        description=(
+            "Every stat block with its system's figures (hit points, Armour Class, a "
+            "challenge rating and its XP, as the system gives them), its type, side and "
+            "source, those matching every filter given: --cr 1/4..3 --type undead"
+        ),
     )
     listed.add_argument("--system", help="only this system's")
+    listed.add_argument("name", nargs="?", default="", metavar="NAME", help="a name fragment")
+    listed.add_argument("--name", dest="name_option", default="", help="a name fragment")
+    listed.add_argument("--cr", default="", help="a challenge rating or a range: 2, 1/4..3, 5..")
+    listed.add_argument("--type", dest="creature_type", default="", help="a type: undead")
+    listed.add_argument(
+        "--source", default="", help="where from: own, srd (a bundled set), user (your files)"
+    )
     listed.add_argument("--json", action="store_true", help="print them as JSON")
     add = what.add_parser(
         "add", parents=[folders], help="check a stat block file and keep it in the library"
@@ -58,7 +72,7 @@ def library_command(args: argparse.Namespace) -> int:
     import json
 
     from rules.registry import known
-    from rules.text import inert
+    from rules.text import inert, inert_document
     from tracker import library, storage
     from tracker.launch import library_of
     from tracker.line_commands.words import need_combatant
@@ -77,14 +91,22 @@ def library_command(args: argparse.Namespace) -> int:
         kept = library.from_combatant(state.system, combatant, fresh=True)
         sys.stdout.write(library.to_toml(kept))
         return 0
+    from tracker import library_find
+
+    # The filters are checked before the library is read: a bad range is one line at once.
+    want = library_find.wanted(
+        args.name_option or args.name, args.cr, args.creature_type, args.source
+    )
     found = library.load(folder)
     for problem in found.problems:
         print(inert(f"tracker: {problem}"), file=sys.stderr)
     entries = found.of(known(args.system)) if args.system else found.entries
+    library_find.check_source(found.entries, want)
+    entries = library_find.select(entries, want)
     if args.json:
-        print(json.dumps([e.to_json() for e in entries], indent=2))
+        print(json.dumps([library_find.to_json(e) for e in entries], indent=2))
     else:
-        print(library.listing(entries))
+        print(inert_document(library_find.listing(entries)))
     return 0
 
 

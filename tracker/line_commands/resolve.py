@@ -27,7 +27,6 @@ from rules.spelling import slip_for
 from tracker.did_you_mean import (
     combatant_words,
     did_you_mean,
-    nearest,
     no_combatant,
 )
 from tracker.export import check_name
@@ -234,9 +233,12 @@ def _add(ctx: Context, typed: Sequence[str]) -> Outcome:
     if not 1 <= count <= MAX_GROUP:
         raise Rejected(f"a group is 1 to {MAX_GROUP} combatants, not {count}")
     side = rest[1] if len(rest) > 1 else None
-    entry = ctx.library.find(ctx.system.name, rest[0]) if ctx.library else None
+    entry, several = ctx.library.seek(ctx.system.name, rest[0]) if ctx.library else (None, [])
     if entry is None and ctx.library is not None and not blank:
-        raise Rejected(_no_stat_block(ctx, rest[0]))
+        meant = ctx.library.meant(ctx.system.name, rest[0], several)
+        raise Rejected(
+            f"no stat block '{rest[0]}'{meant} (:add {quote(rest[0])} blank for a blank sheet)"
+        )
     if entry is not None and not blank:
         members = entry.copies(count, side)
     else:
@@ -246,18 +248,6 @@ def _add(ctx: Context, typed: Sequence[str]) -> Outcome:
     entry = None if blank else entry
     label = f"add {entry.name if entry else rest[0]}" + (f" x{count}" if count > 1 else "")
     return Execute(members[0] if count == 1 else AddCombatants(members, together=True), label)
-
-
-def _no_stat_block(ctx: Context, word: str) -> str:
-    """ "no stat block 'gobln': did you mean 'Bog Goblin'? (...)": the nearest library names."""
-    names = [e.name for e in ctx.library.of(ctx.system.name)] if ctx.library else []
-    near = nearest(word, names)
-    meant = ""
-    if near:
-        shown = [f"'{n}'" for n in near]
-        meant = ": did you mean " + (", ".join(shown[:-1]) + " or " if len(shown) > 1 else "")
-        meant += f"{shown[-1]}?"
-    return f"no stat block '{word}'{meant} (:add {quote(word)} blank for a blank sheet)"
 
 
 REPORT_FORMATS = {"md": "markdown", "markdown": "markdown", "json": "json"}

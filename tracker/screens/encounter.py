@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 KEEP_IN_FOOTER = ("help",)  # kept in a narrow footer before the others: it lists every key
 
 
+# Seconds after the first frame the library is read (a thread of its own): the frame's
+# writing and the first keys do not share the processor with it.
+WARM_AFTER = 0.5
+
+
 class EncounterChanged(Message):
     """The session changed; carried as a message so views update on their own loop."""
 
@@ -95,6 +100,11 @@ class EncounterScreen(
         pane.focus()
         # After the first frame: what it made (the log's entries, its lines drawn) is there.
         self.call_after_refresh(self.post_message, self.Shown())
+        if self.library_folder is not None and self.session.allows("add_combatant"):
+            from tracker import library  # the stat blocks: read once the first frame is out
+
+            folder = self.library_folder
+            self.set_timer(WARM_AFTER, lambda: library.warm(folder))
 
     class Shown(Message, namespace="encounter_screen"):
         """The encounter is drawn, its whole log read: what stays for the fight is made."""

@@ -32,6 +32,7 @@ from . import (
     decide,
     economy,
     encounter_odds,
+    finding,
     forms,
     landing,
     log,
@@ -116,6 +117,8 @@ from .turn_edge_events import (
 )
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from rules.dice import DiceSource
     from rules.encounter import Combatant, Encounter
     from rules.forms import Field
@@ -224,6 +227,15 @@ class GenericD20(RuleSystem):
 
     def fresh_sheet(self, sheet: D20Sheet) -> D20Sheet:
         return fresh(sheet)
+
+    def library_columns(self, sheet: D20Sheet) -> tuple[tuple[str, str], ...]:
+        return finding.library_columns(sheet)
+
+    def challenge_rating(self, sheet: D20Sheet) -> Fraction | None:
+        return finding.challenge_rating(sheet)
+
+    def preview_lines(self, sheet: D20Sheet, target: Combatant[Any] | None) -> tuple[str, ...]:
+        return finding.preview_lines(sheet, target)
 
     def fit_sheet(self, state: Encounter, sheet: D20Sheet) -> D20Sheet:
         return checked(sheet)

@@ -12,6 +12,7 @@ from rules.encounter import Combatant
 from rules.errors import Rejected
 from rules.forms import Field
 from tracker.screens.encounter_keys.area import Area
+from tracker.widgets.combatants import CombatantsPane
 
 if TYPE_CHECKING:
     from tracker.screens.library import Pick
@@ -103,7 +104,8 @@ class RosterKeys(Area):
 
         system = self.session.system
         present = [(c.name, c.side) for c in self.state.combatants]
-        screen = LibraryScreen(found.of(system.name), system.title, present, self.state)
+        target = self.state.find(self.query_one(CombatantsPane).selected_id)
+        screen = LibraryScreen(found.of(system.name), system.title, present, self.state, target)
         self.app.push_screen(screen, self._picked)
 
     def _picked(self, pick: Pick | None) -> None:
