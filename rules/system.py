@@ -252,6 +252,12 @@ class RuleSystem(ABC):
         "challenge"``); the first is ``new_sheet``'s. By default one kind, named ""."""
         return (("", self.new_sheet()),)
 
+    def scaled(self, sheet: Any, factor: float) -> Any | None:
+        """The sheet with what a fight wears down (hit points) ``factor`` times as much, as
+        now and at most, for a fight tuned to a difficulty (``rules.tune``); None where the
+        system has nothing to scale (then a tune adds and removes foes only). Default: None."""
+        return None
+
     def fresh_sheet(self, sheet: Any) -> Any:
         """The sheet as it starts a new fight: damage healed, pools full, what a fight spends
         given back (a party carried over ``--fresh``). By default: as it is."""
@@ -530,6 +536,13 @@ class RuleSystem(ABC):
         next that no policy does (Beer Run: roll the round; Pain Pool: a hero's roll).
         ``acted``: the combatants whose move this was since the turn or round began. None:
         the turn or round ends (``NextTurn``). By default the table only ends turns."""
+        return None
+
+    def exact_wins(self, state: Encounter) -> Mapping[str, Fraction] | None:
+        """Each side's exact chance to win the fight from ``state`` as a forecast plays it
+        (every side by its policy, within ``rules.forecast.DEFAULT_ROUNDS``), where the system
+        can work it out (a plain duel); None where it cannot, and a tune or the swings play it
+        out instead. Default: None."""
         return None
 
     def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:

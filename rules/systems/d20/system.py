@@ -201,6 +201,15 @@ class GenericD20(RuleSystem):
     def fresh_sheet(self, sheet: D20Sheet) -> D20Sheet:
         return fresh(sheet)
 
+    def scaled(self, sheet: D20Sheet, factor: float) -> D20Sheet:
+        """Hit points, now and at most, ``factor`` times as many (at least 1); dice written
+        for them are dropped, so a tuned foe joins with the number the tune forecast."""
+        from .sheet import MAX_HP
+
+        most = max(1, min(MAX_HP, round(sheet.hp_max * factor)))
+        now = max(1, min(most, round(sheet.hp * factor))) if sheet.hp > 0 else sheet.hp
+        return structs.replace(sheet, hp=now, hp_max=most, hp_dice="", hp_rolled=())
+
     def fit_sheet(self, state: Encounter, sheet: D20Sheet) -> D20Sheet:
         return checked(sheet)
 
