@@ -23,6 +23,7 @@ from rules.dice import SeededDice
 from rules.encounter import Encounter
 from rules.engine import apply, decide_own, describe
 from rules.errors import Rejected
+from rules.forecast import DEFAULT_ROUNDS
 from rules.outcome import outcome
 from rules.registry import get_system
 from rules.replay import Timeline
@@ -69,7 +70,7 @@ def certain(state: Encounter, party: str) -> Chance | None:
     if result.over:
         p = 1.0 if result.winner == party else 0.0
         return Chance(p, p, p, 0)
-    exact = get_system(state.system).exact_wins(state)
+    exact = get_system(state.system).exact_wins(state, DEFAULT_ROUNDS)
     if exact is not None:
         p = float(exact.get(party, 0))
         return Chance(p, p, p, 0)

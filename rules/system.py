@@ -538,10 +538,10 @@ class RuleSystem(ABC):
         the turn or round ends (``NextTurn``). By default the table only ends turns."""
         return None
 
-    def exact_wins(self, state: Encounter) -> Mapping[str, Fraction] | None:
-        """Each side's exact chance to win the fight from ``state`` as a forecast plays it
-        (every side by its policy, within ``rules.forecast.DEFAULT_ROUNDS``), where the system
-        can work it out (a plain duel); None where it cannot, and a tune or the swings play it
+    def exact_wins(self, state: Encounter, rounds: int) -> Mapping[str, float] | None:
+        """Each side's chance to win the fight from ``state`` as a forecast plays it (every
+        side by its policy, within ``rounds`` rounds), worked out rather than sampled, where
+        the system can (a plain duel); None where it cannot, and a tune or the swings play it
         out instead. Default: None."""
         return None
 

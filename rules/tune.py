@@ -195,12 +195,14 @@ def tune(
     kinds: Sequence[Kind] | None = None,
     tolerance: float = TOLERANCE,
     scale_hp: bool = True,
+    count: bool = True,
     max_steps: int = MAX_STEPS,
     describe: Callable[[float], str] = percent,
 ) -> Tuning:
     """Search for the change that brings the party's chance to win to ``target`` (0 to 1).
 
-    ``kinds``: the foes a tune may add (None: the fight's own). ``dice``: a fresh source for
+    ``kinds``: the foes a tune may add (None: the fight's own); ``count`` False: none added
+    or removed, ``scale_hp`` False: no hit points scaled. ``dice``: a fresh source for
     each scratch copy (a newcomer rolls initiative as it joins), the same each time.
     ``describe``: how a chance is said in the settled line (a percentage; the place for a
     difficulty band)."""
@@ -213,10 +215,12 @@ def tune(
     kinds = list(kinds) if kinds is not None else kinds_of(state, party)
     if not kinds:
         raise Rejected("no kind of foe to add")
+    if not (count or scale_hp):
+        raise Rejected("nothing a tune may change: neither the foes nor their hit points")
     search = _Search(state, party, kinds, estimate, dice, max(2, max_steps))
     start = search.chance(Plan((0,) * len(kinds), ()))
     assert start is not None
-    best = _count_search(search, target, tolerance)
+    best = _count_search(search, target, tolerance) if count else search.count_plan(0)
     can_scale = scale_hp and get_system(state.system).scaled(kinds[0].sheet, 2.0) is not None
     if can_scale and abs(search.seen[best].p - target) > tolerance:
         best = _scale_search(search, best, target, tolerance)

@@ -48,8 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
         metavar="CHALLENGE",
         help="add the library's stat blocks of this challenge, not the fight's own kinds",
     )
-    parser.add_argument(
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument(
         "--count-only", action="store_true", help="add and remove foes; never scale hit points"
+    )
+    only.add_argument(
+        "--hp-only", action="store_true", help="scale the foes' hit points; never add or remove"
     )
     parser.add_argument(
         "--runs", type=bounded(10, 100_000), default=1000, metavar="N", help="fights a step (1000)"
@@ -115,6 +119,7 @@ def tune(args: argparse.Namespace) -> int:
                 kinds=kinds,
                 tolerance=tolerance,
                 scale_hp=not args.count_only,
+                count=not args.hp_only,
             )
         except KeyboardInterrupt:
             print("tracker: tune stopped; the save is as it was", file=sys.stderr)

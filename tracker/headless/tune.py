@@ -26,7 +26,7 @@ FIRST_RUNS = 200
 
 def exact_chance(state: Encounter, party: str) -> Chance | None:
     """The party's exact chance, where the system can work it out (a duel); else None."""
-    exact = get_system(state.system).exact_wins(state)
+    exact = get_system(state.system).exact_wins(state, DEFAULT_ROUNDS)
     if exact is None:
         return None
     p = float(exact.get(party, 0))

@@ -251,6 +251,11 @@ class GenericD20(RuleSystem):
             )
         return structs.replace(sheet, hp=value, dead=value <= 0 and not sheet.hero)
 
+    def exact_wins(self, state: Encounter, rounds: int) -> dict[str, float] | None:
+        from .duel import exact_duel
+
+        return exact_duel(state, rounds)
+
     def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
         return (Figure("HP", sheet_of(combatant).hp),)
 
