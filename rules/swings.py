@@ -6,7 +6,8 @@ Pure: the chance of a state is the caller's (``Chances``: a forecast over the wo
 one seed, so two points differ by the fight and not by the dice, or a system's exact odds).
 Fewer runs where that is enough: a point whose fight is over is certain, a point the event
 before left as it was (a note, a choice logged) is the same chance again, every other point
-is first played ``QUICK`` times; then the points either side of the likeliest swings are
+is first played ``QUICK`` times (a point between two rolls' a quarter as many: it only draws
+the chart); then the points either side of the likeliest swings are
 played ``FIRM`` times, so the three named are measured, not guessed. Each chance carries its
 95% interval.
 
@@ -29,10 +30,11 @@ from rules.registry import get_system
 from rules.replay import Timeline
 from rules.tune import Chance
 
-QUICK = 100  # runs a point at first
-FIRM = 400  # runs for the points around the likeliest swings
+QUICK = 60  # runs a point just before a roll at first (a point between: a quarter)
+MIN_RUNS = 10
+FIRM = 200  # runs for the points around the likeliest swings
 NAMED = 3  # swings named
-CANDIDATES = 6  # swings measured again before the three are chosen
+CANDIDATES = 4  # swings measured again before the three are chosen
 SETTLING = 4  # steps of what a roll leaves waiting applied before a point is forecast
 
 Chances = Callable[[Encounter, int], Chance]  # a state and the runs to play → the chance
@@ -129,28 +131,35 @@ def swings(
             state = apply(state, timeline.events[position])  # one fold, not one a point
         if position >= begins and (len({c.side for c in state.combatants}) >= 2 or states):
             states[position] = state
-    found: dict[int, Chance] = {}
-    asked = 0
-    previous: Encounter | None = None
-    for position, state in states.items():
-        if previous is not None and _same_fight(state, previous):
-            found[position] = found[position - 1]
-        else:
-            ready = playable(state)
-            found[position] = certain(ready, party) or chances(ready, quick)
-        previous = state
-        asked += 1
-        if progress is not None:
-            progress(asked, len(states) + 2 * CANDIDATES)
     rolls = [
         p
         for p in states
-        if p - 1 in found and isinstance(timeline.events[p], system.roll_event_types)
+        if p - 1 in states and isinstance(timeline.events[p], system.roll_event_types)
     ]
     ends = {
         roll: (rolls[i + 1] - 1 if i + 1 < len(rolls) else timeline.last)
         for i, roll in enumerate(rolls)
     }
+    # A swing is read between the points just before two rolls: those are played ``quick``
+    # times, the points between them (a chart's detail) a quarter as many.
+    bounds = {roll - 1 for roll in rolls} | set(ends.values())
+    found: dict[int, Chance] = {}
+    asked = 0
+    previous: Encounter | None = None
+    for position, state in states.items():
+        runs = quick if position in bounds else max(MIN_RUNS, quick // 4)
+        before = found.get(position - 1)
+        if previous is not None and before is not None and _same_fight(state, previous):
+            found[position] = before
+            if 0 < before.runs < runs:  # the same fight, now needed more closely
+                _spread(found, position, before, chances(playable(state), runs))
+        else:
+            ready = playable(state)
+            found[position] = certain(ready, party) or chances(ready, runs)
+        previous = state
+        asked += 1
+        if progress is not None:
+            progress(asked, len(states) + 2 * CANDIDATES)
 
     def change(roll: int) -> float:
         return abs(found[ends[roll]].p - found[roll - 1].p)
@@ -159,9 +168,10 @@ def swings(
     firmed: set[int] = set()
     for roll in likely:
         for position in (roll - 1, ends[roll]):
-            if position not in firmed and found[position].runs and found[position].runs < firm:
+            chance = found[position]
+            if position not in firmed and chance.runs and chance.runs < firm:
                 again = chances(playable(states[position]), firm)
-                _spread(found, position, found[position], again)
+                _spread(found, position, chance, again)
             firmed.add(position)
             asked += 1
             if progress is not None:

@@ -153,7 +153,9 @@ class _Search:
         estimate: Estimate,
         dice: Callable[[], DiceSource],
         max_steps: int,
+        told: Callable[[Step], None] | None = None,
     ) -> None:
+        self.told = told
         self.state, self.party, self.kinds = state, party, list(kinds)
         self.estimate, self.dice, self.left = estimate, dice, max_steps
         self.steps: list[Step] = []
@@ -181,7 +183,10 @@ class _Search:
         command = plan_command(self.state, self.party, plan, self.kinds)
         found = self.estimate(planned(self.state, command, self.dice()))
         self.seen[plan] = found
-        self.steps.append(Step(plan_words(plan, self.kinds, self.state), found))
+        step = Step(plan_words(plan, self.kinds, self.state), found)
+        self.steps.append(step)
+        if self.told is not None:
+            self.told(step)
         return found
 
 
@@ -198,6 +203,7 @@ def tune(
     count: bool = True,
     max_steps: int = MAX_STEPS,
     describe: Callable[[float], str] = percent,
+    told: Callable[[Step], None] | None = None,
 ) -> Tuning:
     """Search for the change that brings the party's chance to win to ``target`` (0 to 1).
 
@@ -205,7 +211,7 @@ def tune(
     or removed, ``scale_hp`` False: no hit points scaled. ``dice``: a fresh source for
     each scratch copy (a newcomer rolls initiative as it joins), the same each time.
     ``describe``: how a chance is said in the settled line (a percentage; the place for a
-    difficulty band)."""
+    difficulty band). ``told``: each step as it is measured."""
     if not 0.0 <= target <= 1.0:
         raise Rejected(f"the party's chance to win is 0% to 100%, not {target * 100:g}%")
     if party not in {c.side for c in state.combatants}:
@@ -217,7 +223,7 @@ def tune(
         raise Rejected("no kind of foe to add")
     if not (count or scale_hp):
         raise Rejected("nothing a tune may change: neither the foes nor their hit points")
-    search = _Search(state, party, kinds, estimate, dice, max(2, max_steps))
+    search = _Search(state, party, kinds, estimate, dice, max(2, max_steps), told)
     start = search.chance(Plan((0,) * len(kinds), ()))
     assert start is not None
     best = _count_search(search, target, tolerance) if count else search.count_plan(0)

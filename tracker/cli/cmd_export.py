@@ -34,9 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
     parser.add_argument(
         "--runs",
         type=bounded(10, 10_000),
-        default=100,
+        default=60,
         metavar="N",
-        help="--swings: fights a point at first (100; the swings' own points 4x)",
+        help="--swings: fights a point before a roll (60; between rolls a quarter, around the "
+        "likeliest swings 10/3 as many)",
     )
     parser.add_argument(
         "--seed", type=bounded(0, 2**63 - 1), metavar="S", help="--swings: seed (default: fresh)"
@@ -96,7 +97,7 @@ def swings_text(args: argparse.Namespace, history: History) -> str:
 
     from rules.errors import Rejected
     from rules.replay import Timeline
-    from rules.swings import swings
+    from rules.swings import FIRM, QUICK, swings
     from rules.text import inert_document, inert_value
     from rules.visibility import hidden_ids
     from tracker import export
@@ -110,7 +111,8 @@ def swings_text(args: argparse.Namespace, history: History) -> str:
         party = party_side(history.state)
         chances = shown.chances_over(party, seed, workers)
         try:
-            found = swings(Timeline(history), party, chances, quick=args.runs, firm=4 * args.runs)
+            firm = args.runs * FIRM // QUICK
+            found = swings(Timeline(history), party, chances, quick=args.runs, firm=firm)
         except KeyboardInterrupt:
             raise Rejected("swings stopped") from None
     if args.format == "json":

@@ -13,7 +13,9 @@ from tracker.cli.parsing import Building, bounded
 from tracker.cli.with_saves import with_saves
 
 if TYPE_CHECKING:
-    from rules.tune import Kind
+    from collections.abc import Callable
+
+    from rules.tune import Kind, Step
 
 HELP = "add or remove foes, or scale their hit points, to a chance for the party to win"
 FOLDERS = True
@@ -120,6 +122,7 @@ def tune(args: argparse.Namespace) -> int:
                 tolerance=tolerance,
                 scale_hp=not args.count_only,
                 count=not args.hp_only,
+                told=None if args.json else _printer(),
             )
         except KeyboardInterrupt:
             print("tracker: tune stopped; the save is as it was", file=sys.stderr)
@@ -127,8 +130,7 @@ def tune(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(shown.as_json(tuning)))
     else:
-        for line in shown.as_lines(tuning):
-            print(inert(line))
+        print(inert(tuning.line))  # the steps were printed as they were measured
     if tuning.command is None:
         return 0 if tuning.reached else 1
     if not (args.apply or _yes()):
@@ -137,6 +139,21 @@ def tune(args: argparse.Namespace) -> int:
     _write(args.file, tuning.command, f"tune: {tuning.line}")
     print(inert(f"Wrote {args.file} (one change: u in the app undoes it)"), file=sys.stderr)
     return 0
+
+
+def _printer() -> Callable[[Step], None]:
+    """Each step printed as it is measured: a tune takes seconds."""
+    from rules.text import inert
+    from tracker.headless.tune import step_line
+
+    count = 0
+
+    def told(step: Step) -> None:
+        nonlocal count
+        count += 1
+        print(inert(step_line(count, step)), flush=True)
+
+    return told
 
 
 def library_kinds(args: argparse.Namespace, system: str) -> list[Kind]:

@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 from rules.commands import Commands
 from rules.encounter import Encounter
 from rules.errors import Rejected
-from rules.tune import Chance, Tuning, tune
+from rules.tune import Step, Tuning, tune
 from tracker.headless import forecast
 from tracker.headless import tune as shown
 
@@ -58,7 +58,7 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         self.cancel = threading.Event()
         self.running = False
         self.tuning: Tuning | None = None
-        self.measured: list[Chance] = []
+        self.measured: list[Step] = []
         self.processes: forecast.Workers | None = None  # ``workers`` is Textual's
 
     def compose(self) -> ComposeResult:
@@ -116,14 +116,13 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
             self.party, target, self.seed, self.processes, runs=RUNS, cancel=self.cancel, told=told
         )
 
-        def measured(state: Encounter) -> Chance:
-            chance = estimate(state)
+        def measured(step: Step) -> None:
             if not worker.is_cancelled:
-                self.app.call_from_thread(self.stepped, chance)
-            return chance
+                self.app.call_from_thread(self.stepped, step)
 
         try:
-            tuning = tune(self.state, self.party, target, measured, shown.scratch_dice(self.seed))
+            dice = shown.scratch_dice(self.seed)
+            tuning = tune(self.state, self.party, target, estimate, dice, told=measured)
         except forecast.Cancelled:
             return
         except Rejected as exc:
@@ -136,12 +135,11 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
     def advanced(self, done: int) -> None:
         self.query_one("#balance-progress", ProgressBar).update(total=RUNS, progress=done)
 
-    def stepped(self, chance: Chance) -> None:
-        self.measured.append(chance)
-        lines = [
-            f"{n:>2}. the party wins {shown.chance_text(c)}" for n, c in enumerate(self.measured, 1)
-        ]
-        self.query_one("#balance-steps", Static).update(Text("\n".join(lines[-12:])))
+    def stepped(self, step: Step) -> None:
+        self.measured.append(step)
+        width = max(40, self.size.width - 6)
+        lines = [shown.step_line(n, s, width) for n, s in enumerate(self.measured, 1)]
+        self.query_one("#balance-steps", Static).update(Text("\n".join(lines[-14:])))
 
     def refused(self, why: str) -> None:
         self.running = False

@@ -23,11 +23,11 @@ from textual.worker import get_current_worker
 
 from rules.errors import Rejected
 from rules.replay import Timeline
-from rules.swings import QUICK, Swings, swings
+from rules.swings import FIRM, QUICK, Swings, swings
 from tracker.headless import forecast
 from tracker.headless import swings as shown
 
-RUNS = QUICK  # fights a point at first (the swings' own points four times as many)
+RUNS = QUICK  # fights a point before a roll (the points around the likeliest swings: more)
 
 
 class SwingsScreen(ModalScreen[int | None]):
@@ -69,7 +69,8 @@ class SwingsScreen(ModalScreen[int | None]):
 
         chances = shown.chances_over(self.party, self.seed, self.processes, self.cancel)
         try:
-            found = swings(self.timeline, self.party, chances, progress, quick=RUNS, firm=4 * RUNS)
+            firm = RUNS * FIRM // QUICK
+            found = swings(self.timeline, self.party, chances, progress, quick=RUNS, firm=firm)
         except forecast.Cancelled:
             return
         except Rejected as exc:  # the rules cannot play this fight
