@@ -6,10 +6,10 @@ Pure: the chance of a state is the caller's (``Chances``: a forecast over the wo
 one seed, so two points differ by the fight and not by the dice, or a system's exact odds).
 Fewer runs where that is enough: a point whose fight is over is certain, a point the event
 before left as it was (a note, a choice logged) is the same chance again, every other point
-is first played ``QUICK`` times (a point between two rolls' a quarter as many: it only draws
-the chart); then the points either side of the likeliest swings are
-played ``FIRM`` times, so the three named are measured, not guessed. Each chance carries its
-95% interval.
+just before a roll is played ``QUICK`` times (one between two rolls a quarter as many: it
+only draws the chart), and only ``FIRST`` times when those all end the same way; then the
+points either side of the likeliest swings are played ``FIRM`` times, so the three named are
+measured, not guessed. Each chance carries its 95% interval.
 
 A roll's swing is the change from just before it to just before the next roll: what it led
 to (a result applied, a turn passed, someone going down) counts as its own.
@@ -32,6 +32,8 @@ from rules.tune import Chance
 
 QUICK = 60  # runs a point just before a roll at first (a point between: a quarter)
 MIN_RUNS = 10
+FIRST = 20  # fights a point plays first: enough when they all end the same way
+SETTLED = 0.1  # ... that is, when their 95% interval is no wider than 10 points either way
 FIRM = 200  # runs for the points around the likeliest swings
 NAMED = 3  # swings named
 CANDIDATES = 4  # swings measured again before the three are chosen
@@ -152,10 +154,10 @@ def swings(
         if previous is not None and before is not None and _same_fight(state, previous):
             found[position] = before
             if 0 < before.runs < runs:  # the same fight, now needed more closely
-                _spread(found, position, before, chances(playable(state), runs))
+                _spread(found, position, before, _measured(chances, playable(state), runs))
         else:
             ready = playable(state)
-            found[position] = certain(ready, party) or chances(ready, runs)
+            found[position] = certain(ready, party) or _measured(chances, ready, runs)
         previous = state
         asked += 1
         if progress is not None:
@@ -191,6 +193,17 @@ def swings(
     points = tuple(Point(p, states[p].round, found[p]) for p in states)
     rounds = tuple(p for p in states if p - 1 in states and states[p].round != states[p - 1].round)
     return Swings(party, points, shown, rounds)
+
+
+def _measured(chances: Chances, state: Encounter, runs: int) -> Chance:
+    """``FIRST`` fights, and ``runs`` only when those leave it open: a point where every one
+    of them went the same way (a fight all but decided) is known well enough."""
+    if runs <= FIRST:
+        return chances(state, runs)
+    first = chances(state, FIRST)
+    if first.high - first.low <= 2 * SETTLED:
+        return first
+    return chances(state, runs)  # the same seed: the first ``FIRST`` again, and the rest
 
 
 def _spread(found: dict[int, Chance], position: int, old: Chance, new: Chance) -> None:

@@ -108,3 +108,26 @@ def test_the_json_names_each_swing_with_its_before_and_after() -> None:
     assert first["text"].startswith(f"Round {first['round']}, event {first['event']}: ")
     assert " took the " in first["text"] and " from " in first["text"]
     assert len(data["points"]) == len(found.points)
+
+
+def test_a_point_whose_first_fights_all_end_alike_is_not_played_more() -> None:
+    from rules.swings import FIRST
+
+    history = saved_fight()
+    party = party_side(history.state)
+    asked: list[int] = []
+
+    def lopsided(state: Encounter, runs: int) -> Chance:
+        asked.append(runs)
+        return Chance(1.0, 0.84, 1.0, runs)  # every one of 20 won: known well enough
+
+    swings(Timeline(history), party, lopsided)
+    assert QUICK not in asked and FIRST in asked  # between two rolls: a quarter of QUICK
+    asked.clear()
+
+    def open_question(state: Encounter, runs: int) -> Chance:
+        asked.append(runs)
+        return Chance(0.5, 0.3, 0.7, runs)
+
+    swings(Timeline(history), party, open_question)
+    assert QUICK in asked and FIRST in asked
