@@ -3,8 +3,9 @@ in place of a forecast): two combatants of two sides, each on its turn making it
 attacks at the other (its Multiattack), the damage dealt at once, until one is at 0 hit points
 (out of the fight: a hero down, a monster dead) or the forecast's round limit passes.
 
-Only a duel solo play fights in just that way is worked out: no condition on either, no
-legendary, bonus or lair action, no exhaustion, nothing waiting to be settled. The hit points
+Only a duel solo play fights in just that way is worked out: no condition on either, nothing
+on either sheet but one attack (no legendary, bonus or lair action, no exhaustion: ``READ``),
+nothing waiting to be settled. The hit points
 left to each (temporary ones first) are a distribution carried from attack to attack
 (``odds.swing_weights``: a miss, a hit's and a critical's damage after resistances), in
 floating point, so the answer is worked out to its rounding, never sampled.
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from msgspec import structs
+
 from rules.errors import Rejected
 
 from .events import sheet_of
 from .odds import Swing, swing_weights
-from .sheet import LAIR, attack_damage
+from .sheet import LAIR, D20Sheet, attack_damage
 from .standing import (
     attack_mode,
     attacks_left,
@@ -72,17 +75,28 @@ def exact_duel(state: Encounter, rounds: int) -> dict[str, float] | None:
     return {people[0].side: won[people[0].id], people[1].side: won[people[1].id]}
 
 
+# What a duel reads of a sheet, or what cannot change it (its saves, its initiative, what a
+# fall past 0 does): any other field away from a blank sheet's (a legendary or bonus action,
+# a lair's save, exhaustion, and whatever a sheet comes to hold later, a stat block's other
+# actions among them) is play the duel does not work out.
+READ = frozenset(
+    {
+        "kind", "hp", "hp_max", "hp_dice", "hp_rolled", "temp_hp", "ac", "attack",
+        "attack_bonus", "damage", "damage_type", "ranged", "crit_range", "saves",
+        "initiative", "resistances", "vulnerabilities", "immunities", "multiattack",
+        "attacks_made", "reaction_round", "death_successes", "death_failures", "stable",
+        "concentrating", "challenge", "hp_max_lost",
+    }
+)  # fmt: skip
+
+
 def _plain(combatant: Combatant[Any]) -> bool:
     sheet = sheet_of(combatant)
-    return not (
-        combatant.conditions
-        or sheet.kind == LAIR
-        or sheet.legendary
-        or sheet.bonus_attack
-        or sheet.exhaustion
-        or sheet.lair_save
-        or out_word(combatant)
-    )
+    if combatant.conditions or sheet.kind == LAIR or out_word(combatant):
+        return False
+    blank = D20Sheet()
+    rest = {name: getattr(blank, name) for name in sheet.__struct_fields__ if name not in READ}
+    return structs.replace(sheet, **rest) == sheet
 
 
 def _waits(state: Encounter) -> bool:

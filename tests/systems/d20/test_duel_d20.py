@@ -33,8 +33,9 @@ def test_a_duel_solo_play_fights_otherwise_is_not_worked_out() -> None:
     three = fight(("Orla", "party", card(HERO, hp="20/20")), ("A", "foes", FOE_SHEET),
                   ("B", "foes", FOE_SHEET))  # fmt: skip
     assert SYSTEM.exact_wins(three, DEFAULT_ROUNDS) is None
-    legendary = duel(foe=structs.replace(FOE_SHEET, legendary=1))
-    assert SYSTEM.exact_wins(legendary, DEFAULT_ROUNDS) is None
+    for more in ({"legendary": 1}, {"bonus_attack": True}, {"exhaustion": 2}):
+        other = duel(foe=structs.replace(FOE_SHEET, **more))
+        assert SYSTEM.exact_wins(other, DEFAULT_ROUNDS) is None, more
 
 
 def test_a_round_limit_leaves_the_rest_to_nobody() -> None:
