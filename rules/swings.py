@@ -24,7 +24,7 @@ from rules.dice import SeededDice
 from rules.encounter import Encounter
 from rules.engine import apply, decide_own, describe
 from rules.errors import Rejected
-from rules.forecast import DEFAULT_ROUNDS
+from rules.forecast import DEFAULT_ROUNDS, wilson
 from rules.outcome import outcome
 from rules.registry import get_system
 from rules.replay import Timeline
@@ -39,7 +39,10 @@ NAMED = 3  # swings named
 CANDIDATES = 4  # swings measured again before the three are chosen
 SETTLING = 4  # steps of what a roll leaves waiting applied before a point is forecast
 
-Chances = Callable[[Encounter, int], Chance]  # a state and the runs to play → the chance
+# A state, the runs to play and the batch they are (each batch its own seeds, the same at
+# every point) → the chance.
+Chances = Callable[[Encounter, int, int], Chance]
+MORE, FIRMER = 1, 2  # the batches played after the first
 Progress = Callable[[int, int], None]  # points done, points in all
 
 
@@ -154,7 +157,8 @@ def swings(
         if previous is not None and before is not None and _same_fight(state, previous):
             found[position] = before
             if 0 < before.runs < runs:  # the same fight, now needed more closely
-                _spread(found, position, before, _measured(chances, playable(state), runs))
+                more = _more(chances, playable(state), before, runs, MORE)
+                _spread(found, position, before, more)
         else:
             ready = playable(state)
             found[position] = certain(ready, party) or _measured(chances, ready, runs)
@@ -172,7 +176,7 @@ def swings(
         for position in (roll - 1, ends[roll]):
             chance = found[position]
             if position not in firmed and chance.runs and chance.runs < firm:
-                again = chances(playable(states[position]), firm)
+                again = _more(chances, playable(states[position]), chance, firm, FIRMER)
                 _spread(found, position, chance, again)
             firmed.add(position)
             asked += 1
@@ -198,12 +202,21 @@ def swings(
 def _measured(chances: Chances, state: Encounter, runs: int) -> Chance:
     """``FIRST`` fights, and ``runs`` only when those leave it open: a point where every one
     of them went the same way (a fight all but decided) is known well enough."""
-    if runs <= FIRST:
-        return chances(state, runs)
-    first = chances(state, FIRST)
-    if first.high - first.low <= 2 * SETTLED:
+    first = chances(state, min(runs, FIRST), 0)
+    if runs <= FIRST or first.high - first.low <= 2 * SETTLED:
         return first
-    return chances(state, runs)  # the same seed: the first ``FIRST`` again, and the rest
+    return _more(chances, state, first, runs, MORE)
+
+
+def _more(chances: Chances, state: Encounter, have: Chance, runs: int, batch: int) -> Chance:
+    """``have`` with fights enough more to make ``runs``: a batch on its own seeds (``batch``:
+    never one ``have`` holds), the two tallies added."""
+    if have.runs >= runs or have.exact:
+        return have
+    extra = chances(state, runs - have.runs, batch)
+    wins = round(have.p * have.runs) + round(extra.p * extra.runs)
+    total = have.runs + extra.runs
+    return Chance(wins / total, *wilson(wins, total), total)
 
 
 def _spread(found: dict[int, Chance], position: int, old: Chance, new: Chance) -> None:

@@ -9,7 +9,7 @@ from rules.forecast import forecast
 from rules.history import History
 from rules.registry import get_system
 from rules.replay import Timeline
-from rules.swings import FIRM, NAMED, QUICK, Swings, swings
+from rules.swings import NAMED, QUICK, Swings, swings
 from rules.tune import Chance, foes_of
 from tests.picks import every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
@@ -26,7 +26,7 @@ def by_standing(party: str) -> tuple[list[tuple[Encounter, int]], object]:
     swings can be checked by hand; and the calls it got."""
     calls: list[tuple[Encounter, int]] = []
 
-    def chance(state: Encounter, runs: int) -> Chance:
+    def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
         calls.append((state, runs))
         system = get_system(state.system)
         foes = len(foes_of(state, party))
@@ -70,16 +70,16 @@ def test_a_point_the_event_before_left_as_it_was_is_not_forecast_again() -> None
     found, calls = found_by_standing(history)
     quick = [state for state, runs in calls if runs == QUICK]
     assert len(quick) < len(found.points)
-    firm = [state for state, runs in calls if runs == FIRM]
-    assert 1 <= len(firm) <= 12
+    firm = [state for state, runs in calls if runs > QUICK]  # the rest of FIRM
+    assert 1 <= len(firm) <= 2 * 4
 
 
 def test_a_seeded_forecast_picks_the_same_swings_every_time() -> None:
     history = saved_fight()
     party = party_side(history.state)
 
-    def chance(state: Encounter, runs: int) -> Chance:
-        report = forecast(state, runs=runs, seed=11)
+    def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
+        report = forecast(state, runs=runs, seed=11 + batch)
         side = next(s for s in report.sides if s.side == party)
         return Chance(side.p, side.low, side.high, report.runs)
 
@@ -117,7 +117,7 @@ def test_a_point_whose_first_fights_all_end_alike_is_not_played_more() -> None:
     party = party_side(history.state)
     asked: list[int] = []
 
-    def lopsided(state: Encounter, runs: int) -> Chance:
+    def lopsided(state: Encounter, runs: int, batch: int = 0) -> Chance:
         asked.append(runs)
         return Chance(1.0, 0.84, 1.0, runs)  # every one of 20 won: known well enough
 
@@ -125,9 +125,9 @@ def test_a_point_whose_first_fights_all_end_alike_is_not_played_more() -> None:
     assert QUICK not in asked and FIRST in asked  # between two rolls: a quarter of QUICK
     asked.clear()
 
-    def open_question(state: Encounter, runs: int) -> Chance:
+    def open_question(state: Encounter, runs: int, batch: int = 0) -> Chance:
         asked.append(runs)
         return Chance(0.5, 0.3, 0.7, runs)
 
     swings(Timeline(history), party, open_question)
-    assert QUICK in asked and FIRST in asked
+    assert QUICK - FIRST in asked and FIRST in asked  # the rest played, never the first again

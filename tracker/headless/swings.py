@@ -26,10 +26,12 @@ def chances_over(
     workers: Workers | None,
     cancel: threading.Event | None = None,
 ) -> Chances:
-    """The party's chance from a state, in ``runs`` fights on the pool, the same seed each time."""
+    """The party's chance from a state, in ``runs`` fights on the pool: the same seeds at
+    every point, a batch after the first on seeds of its own."""
 
-    def chance(state: Encounter, runs: int) -> Chance:
-        result = run_forecast(state, runs, seed, DEFAULT_ROUNDS, workers, None, cancel)
+    def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
+        # A batch's own seeds: the forecast's are the seed's bits and the run's index.
+        result = run_forecast(state, runs, seed + batch, DEFAULT_ROUNDS, workers, None, cancel)
         side = next((s for s in result.sides if s.side == party), None)
         if side is None:
             return Chance(0.0, 0.0, 1.0, result.runs)
