@@ -22,6 +22,7 @@ from rules.dice import DiceSource
 from rules.encounter import Combatant, Encounter
 from rules.engine import MAX_GROUP, apply, decide
 from rules.errors import Rejected
+from rules.forecast import wilson
 from rules.outcome import in_fight
 from rules.registry import get_system
 
@@ -46,6 +47,15 @@ class Chance(NamedTuple):
 
 
 Estimate = Callable[[Encounter], Chance]
+
+
+def together(first: Chance, more: Chance) -> Chance:
+    """Two batches of fights of one state, on seeds of their own, as one (their wins added)."""
+    wins = round(first.p * first.runs) + round(more.p * more.runs)
+    total = first.runs + more.runs
+    if total == 0:
+        return first
+    return Chance(wins / total, *wilson(wins, total), total)
 
 
 class Kind(NamedTuple):

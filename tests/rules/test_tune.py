@@ -146,3 +146,25 @@ def test_a_fight_with_no_foe_or_a_target_beyond_a_chance_is_refused_in_one_line(
         tune(state, party, 1.5, by_count, seeded)
     with pytest.raises(Rejected, match="no side"):
         tune(state, "nobody", 0.5, by_count, seeded)
+
+
+def test_a_step_near_the_target_plays_the_rest_on_new_seeds_not_the_first_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tracker.headless import tune as headless
+
+    state = demo_state()
+    party = party_side(state)
+    asked: list[tuple[int, int]] = []
+    real = headless.run_forecast
+
+    def counted(state: Encounter, runs: int, seed: int, *rest: object) -> object:
+        asked.append((runs, seed))
+        return real(state, runs, seed, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(headless, "run_forecast", counted)
+    monkeypatch.setattr(headless, "FIRST_RUNS", 10)
+    wide_open = headless.estimator(party, 0.5, 7, None, runs=30, tolerance=1.0)
+    chance = wide_open(state)
+    assert asked == [(10, 7), (20, 8)]
+    assert chance.runs == 30

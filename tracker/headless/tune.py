@@ -3,7 +3,7 @@
 same seed for every step; and the tune's steps as text.
 
 A step first plays ``FIRST_RUNS`` fights; only when the target lies near its interval does it
-play the full ``runs`` (a step far off needs no more to say which way to go). A fight the
+play the rest of ``runs`` (a step far off needs no more to say which way to go). A fight the
 system can work out exactly (``RuleSystem.exact_wins``: a duel) is not played at all.
 """
 
@@ -17,7 +17,7 @@ from rules.dice import DiceSource, SeededDice
 from rules.encounter import Encounter
 from rules.forecast import DEFAULT_ROUNDS
 from rules.registry import get_system
-from rules.tune import TOLERANCE, Chance, Estimate, Step, Tuning
+from rules.tune import TOLERANCE, Chance, Estimate, Step, Tuning, together
 from tracker.headless.forecast import Workers, run_forecast
 
 RUNS = 1000
@@ -52,12 +52,14 @@ def estimator(
         exact = exact_chance(state, party)
         if exact is not None:
             return exact
-        found = _played(state, min(FIRST_RUNS, runs))
+        found = _played(state, min(FIRST_RUNS, runs), seed)
         if found.runs < runs and found.low - tolerance <= target <= found.high + tolerance:
-            found = _played(state, runs)
+            # The rest on seeds of their own (the forecast's are the seed's bits and the
+            # run's index): the first fights are not played again.
+            found = together(found, _played(state, runs - found.runs, seed + 1))
         return found
 
-    def _played(state: Encounter, count: int) -> Chance:
+    def _played(state: Encounter, count: int, seed: int) -> Chance:
         result = run_forecast(state, count, seed, DEFAULT_ROUNDS, workers, told, cancel)
         side = next(s for s in result.sides if s.side == party)
         return Chance(side.p, side.low, side.high, result.runs)
