@@ -128,6 +128,14 @@ class RollInitiative(Struct, frozen=True):
     each: bool = False
 
 
+class Commands(Struct, frozen=True):
+    """Several commands as one undo step (a tuned fight: foes added and removed, hit points
+    scaled): each decided on the state the ones before it leave, their events together. A
+    step may not be ``Commands`` itself."""
+
+    steps: tuple[Any, ...]
+
+
 class SortInitiative(Struct, frozen=True):
     """Sort the turn order by initiative, highest first (ties as they were, or the system's
     ``initiative_tiebreak``)."""
@@ -193,4 +201,5 @@ CoreCommand = (
     | Ready
     | Act
     | Surprise
+    | Commands
 )

@@ -29,6 +29,7 @@ from rules.commands import (
     AddCondition,
     AddNote,
     ChangeTrack,
+    Commands,
     CoreCommand,
     Delay,
     DiscardConsequence,
@@ -154,6 +155,8 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
             return _add_all(state, (command,), dice)
         case AddCombatants(members=members, together=together):
             return _add_all(state, members, dice, together)
+        case Commands(steps=steps):
+            return _all_of(state, steps, dice)
         case SetInitiative() | RollInitiative() | SortInitiative():
             return initiative.decide(get_system(state.system), state, command, dice)
         case EditCombatant():
@@ -287,6 +290,24 @@ def _add(state: Encounter, cmd: AddCombatant, dice: DiceSource) -> list[Event]:
         raise Rejected(f"place {index + 1} is outside the turn order")
     added = CombatantAdded(combatant, index)
     return [CombatantEdited(renamed), added] if renamed is not None else [added]
+
+
+def _all_of(state: Encounter, steps: tuple[object, ...], dice: DiceSource) -> list[Event]:
+    """Each step decided on the state the ones before it leave: one undo step for them all
+    (a step refused refuses the whole, so nothing is half done)."""
+    if not steps:
+        raise Rejected("nothing to do")
+    if len(steps) > MAX_GROUP:
+        raise Rejected(f"at most {MAX_GROUP} changes can be made at once")
+    events: list[Event] = []
+    for step in steps:
+        if isinstance(step, Commands):
+            raise Rejected("a change of several steps cannot hold another")
+        found = decide_own(state, step, dice)
+        for event in found:
+            state = apply(state, event)
+        events.extend(found)
+    return events
 
 
 def _add_all(

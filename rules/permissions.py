@@ -40,6 +40,7 @@ GM_COMMANDS = frozenset(
         "ChangeTrack",  # a wound or healing by hand, outside the rules' rolls
         "RollInitiative",  # everyone's initiative, and the order sorted by it
         "SortInitiative",
+        "Commands",  # several of the GM's changes as one (a tuned fight)
     }
 )
 

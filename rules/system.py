@@ -260,6 +260,12 @@ class RuleSystem(ABC):
         "challenge"``); the first is ``new_sheet``'s. By default one kind, named ""."""
         return (("", self.new_sheet()),)
 
+    def scaled(self, sheet: Any, factor: float) -> Any | None:
+        """The sheet with what a fight wears down (hit points) ``factor`` times as much, as
+        now and at most, for a fight tuned to a difficulty (``rules.tune``); None where the
+        system has nothing to scale (then a tune adds and removes foes only). Default: None."""
+        return None
+
     def fresh_sheet(self, sheet: Any) -> Any:
         """The sheet as it starts a new fight: damage healed, pools full, what a fight spends
         given back (a party carried over ``--fresh``). By default: as it is."""
@@ -612,6 +618,13 @@ class RuleSystem(ABC):
         """What the system's own encounter-building table (an XP budget) says of the fight,
         the side ``party`` being the party, to show beside the forecast's difficulty; None
         (the default) when the system has no such table or the sheets lack what it needs."""
+        return None
+
+    def exact_wins(self, state: Encounter, rounds: int) -> Mapping[str, float] | None:
+        """Each side's chance to win the fight from ``state`` as a forecast plays it (every
+        side by its policy, within ``rounds`` rounds), worked out rather than sampled, where
+        the system can (a plain duel); None where it cannot, and a tune or the swings play it
+        out instead. Default: None."""
         return None
 
     def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:

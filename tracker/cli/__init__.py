@@ -30,6 +30,7 @@ COMMANDS = (
     "library",
     "serve",
     "forecast",
+    "tune",
     "dice",
     "roll",
     "odds",

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tracker.cli.parsing import Building
+from tracker.cli.parsing import Building, bounded
 from tracker.cli.with_saves import with_saves
+
+if TYPE_CHECKING:
+    from rules.history import History
 
 HELP = "a fight report, as Markdown or JSON"
 FOLDERS = False
@@ -21,13 +25,39 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
     parser.add_argument(
         "--force", action="store_true", help="export a damaged save's readable part anyway"
     )
+    parser.add_argument(
+        "--swings",
+        action="store_true",
+        help="where the fight turned: the party's chance event by event, and the three rolls "
+        "that swung it most",
+    )
+    parser.add_argument(
+        "--runs",
+        type=bounded(10, 10_000),
+        default=60,
+        metavar="N",
+        help="--swings: fights a point before a roll (60; between rolls a quarter, around the "
+        "likeliest swings 10/3 as many)",
+    )
+    parser.add_argument(
+        "--seed", type=bounded(0, 2**63 - 1), metavar="S", help="--swings: seed (default: fresh)"
+    )
+    parser.add_argument(
+        "--jobs", type=bounded(1, 64), metavar="J", help="--swings: processes (default: the CPUs)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.swings:
+        from tracker.headless.forecast import Workers
+
+        # Before the save is read, as ``tracker forecast`` does: forked workers.
+        args.workers = Workers(args.jobs)
     return with_saves(args, report, named=True)
 
 
 def report(args: argparse.Namespace) -> int:
+    from rules.errors import Rejected
     from rules.text import inert
     from tracker import export, storage
 
@@ -43,7 +73,12 @@ def report(args: argparse.Namespace) -> int:
     if loaded.notice:  # the damage, forced past; or another save's journal, not read
         print(inert(f"tracker: {loaded.notice}"), file=sys.stderr)
     try:
-        text = export.report_text(loaded.history, args.format, args.gm)
+        if args.swings:
+            text = swings_text(args, loaded.history)
+        else:
+            text = export.report_text(loaded.history, args.format, args.gm)
+    except Rejected:  # the swings' own refusal: one line, the save is not at fault
+        raise
     except Exception as exc:  # the log folded as it is read: the file is at fault, not the app
         raise storage.unreplayable(args.file, exc) from None
     if args.output is None:
@@ -52,3 +87,34 @@ def report(args: argparse.Namespace) -> int:
     storage.write_text(args.output, text)
     print(inert(f"Wrote {args.output}"), file=sys.stderr)
     return 0
+
+
+def swings_text(args: argparse.Namespace, history: History) -> str:
+    """The swings report; a fight with GM-only combatants only with ``--gm`` (its chances and
+    rolls are the whole fight's)."""
+    import json
+    import secrets
+
+    from rules.errors import Rejected
+    from rules.replay import Timeline
+    from rules.swings import FIRM, QUICK, swings
+    from rules.text import inert_document, inert_value
+    from rules.visibility import hidden_ids
+    from tracker import export
+    from tracker.headless import swings as shown
+    from tracker.prepare import party_side
+
+    with args.workers as workers:
+        if not args.gm and hidden_ids(history.effective_events(), history.state):
+            raise Rejected("the swings read the whole fight, GM-only combatants too: add --gm")
+        seed = args.seed if args.seed is not None else secrets.randbits(32)
+        party = party_side(history.state)
+        chances = shown.chances_over(party, seed, workers)
+        try:
+            firm = args.runs * FIRM // QUICK
+            found = swings(Timeline(history), party, chances, quick=args.runs, firm=firm)
+        except KeyboardInterrupt:
+            raise Rejected("swings stopped") from None
+    if args.format == "json":
+        return json.dumps(inert_value(shown.as_json(found, seed)), indent=2) + "\n"
+    return inert_document(shown.as_markdown(found, history.state.name, seed, export.md))

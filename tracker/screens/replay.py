@@ -43,6 +43,8 @@ class ReplayScreen(Screen[History | None]):
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False, priority=True),
         Binding("minus", "speed(-1)", "Slower", show=False, priority=True),
         Binding("b", "branch", "Branch from here", priority=True),
+        # Not in the footer (its keys are full at 80 columns): in the help and the palette.
+        Binding("W", "swings", "Where the fight turned", show=False, priority=True),
         Binding("question_mark", "help", "Help", show=False, priority=True),
         Binding("escape,q", "close", "Close replay", priority=True),
     ]
@@ -154,6 +156,27 @@ class ReplayScreen(Screen[History | None]):
 
     # --- leaving ----------------------------------------------------------------------------------
 
+    def action_swings(self) -> None:
+        """The party's chance event by event, and the rolls that swung it (``1``-``3`` come
+        back here at one)."""
+        from rules.errors import Rejected
+        from tracker.prepare import party_side
+        from tracker.screens.swings import SwingsScreen
+
+        self.playing = False
+        self._restart_timer()
+        try:
+            party = party_side(self.timeline.final)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+
+        def jump(position: int | None) -> None:
+            if position is not None:
+                self._go(position)
+
+        self.app.push_screen(SwingsScreen(self.timeline, party), jump)
+
     def action_branch(self) -> None:
         self.dismiss(self.timeline.branch(self.position))
 
@@ -163,5 +186,8 @@ class ReplayScreen(Screen[History | None]):
     def action_help(self) -> None:
         from tracker.screens.help import show_help
 
-        intro = "Replay is read-only. Type a number then g to jump to that event."
+        intro = (
+            "Replay is read-only. Type a number then g to jump to that event; "
+            "W shows where the fight turned."
+        )
         show_help(self.app, self.BINDINGS, intro)

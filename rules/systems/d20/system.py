@@ -42,6 +42,7 @@ from . import (
     turn_edges,
     uses,
 )
+from .action_list import ACTIONS
 from .budget import budget_hook
 from .condition_names import SPELLINGS, condition_note
 from .events import (
@@ -237,6 +238,15 @@ class GenericD20(RuleSystem):
     def preview_lines(self, sheet: D20Sheet, target: Combatant[Any] | None) -> tuple[str, ...]:
         return finding.preview_lines(sheet, target)
 
+    def scaled(self, sheet: D20Sheet, factor: float) -> D20Sheet:
+        """Hit points, now and at most, ``factor`` times as many (at least 1); dice written
+        for them are dropped, so a tuned foe joins with the number the tune forecast."""
+        from .sheet import MAX_HP
+
+        most = max(1, min(MAX_HP, round(sheet.hp_max * factor)))
+        now = max(1, min(most, round(sheet.hp * factor))) if sheet.hp > 0 else sheet.hp
+        return structs.replace(sheet, hp=now, hp_max=most, hp_dice="", hp_rolled=())
+
     def fit_sheet(self, state: Encounter, sheet: D20Sheet) -> D20Sheet:
         return checked(sheet)
 
@@ -277,6 +287,11 @@ class GenericD20(RuleSystem):
                 sheet, hp=value, death_successes=0, death_failures=0, stable=False, dead=False
             )
         return structs.replace(sheet, hp=value, dead=value <= 0 and not sheet.hero)
+
+    def exact_wins(self, state: Encounter, rounds: int) -> dict[str, float] | None:
+        from .duel import exact_duel
+
+        return exact_duel(state, rounds)
 
     def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
         return (Figure("HP", sheet_of(combatant).hp),)
@@ -351,39 +366,7 @@ class GenericD20(RuleSystem):
     # actions
 
     def actions(self, state: Encounter) -> list[Action]:
-        return [
-            Action("roll", "Attack", "d20 + attack bonus against Armour Class"),
-            Action("save", "Saving throw effect", "One or more targets save against a DC"),
-            Action("heal", "Heal", "Hit points back, or temporary hit points"),
-            Action("death", "Death save", "A dying hero's d20: 10 or more succeeds"),
-            Action(
-                "stabilise",
-                "Stabilise",
-                "An action: Wisdom (Medicine) DC 10, or spare the dying, on a dying hero",
-            ),
-            Action("reaction", "Reaction", "Mark a reaction used this round"),
-            Action(
-                "legendary",
-                "Legendary action",
-                "One other than the attack, at the end of another's turn",
-            ),
-            Action("use", "Use an action", "A stat block's action by name, legendary too"),
-            Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
-            Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
-            Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
-            Action(
-                "ending",
-                "Condition's end",
-                "Save ends, or until the start or end of someone's next turn",
-            ),
-            Action(
-                "turnstart",
-                "Start of turn",
-                "Ongoing damage, regeneration or a recharge at the start of each of its turns",
-            ),
-            Action("regenoff", "Regeneration off", "None at its next turn's start (fire, acid)"),
-            uses.RESIST_ACTION,
-        ]
+        return list(ACTIONS)
 
     def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
         if action == uses.RESIST:

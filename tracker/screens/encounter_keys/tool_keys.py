@@ -1,5 +1,5 @@
 """The encounter screen's table tools: solo play, the fight's summary, the forecast, the
-difficulty."""
+difficulty, and the fight balanced to a chance for the party to win."""
 
 from __future__ import annotations
 
@@ -17,13 +17,14 @@ if TYPE_CHECKING:
 
 
 class ToolKeys(Area):
-    """``S``, ``f``, ``F``, ``D``."""
+    """``S``, ``f``, ``F``, ``D``, ``B``."""
 
     KEYS: ClassVar[list[Binding]] = [
         Binding("S", "solo", "Solo play", show=False),
         Binding("f", "fight_summary", "Fight summary", show=False),
         Binding("F", "forecast", "Forecast", show=False),
         Binding("D", "difficulty", "Difficulty: how hard the fight is", show=False),
+        Binding("B", "balance", "Balance...", show=False),
     ]
     PLAYERS = frozenset({"fight_summary"})
     SPECTATORS = frozenset({"fight_summary"})
@@ -66,3 +67,23 @@ class ToolKeys(Area):
         from tracker.screens.difficulty import DifficultyScreen
 
         self.app.push_screen(DifficultyScreen(self.state))
+
+    def action_balance(self) -> None:
+        """Foes added or removed, their hit points scaled, to the party's chance asked for;
+        accepted, one command (one undo step)."""
+        from rules.commands import Commands
+        from rules.errors import Rejected
+        from tracker.prepare import party_side
+        from tracker.screens.balance import BalanceScreen
+
+        try:
+            party = party_side(self.state)
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
+
+        def accepted(change: tuple[Commands, str] | None) -> None:
+            if change is not None:
+                self.run(*change)
+
+        self.app.push_screen(BalanceScreen(self.state, party), accepted)

@@ -1,0 +1,133 @@
+"""Where a fight turned (``rules.swings``): the party's chance event by event on a small saved
+fight, the rolls that moved it most picked deterministically (by a chance worked out from the
+state, and by a seeded forecast), fewer runs where that is enough, and the chart."""
+
+from __future__ import annotations
+
+from rules.encounter import Encounter
+from rules.forecast import forecast
+from rules.history import History
+from rules.registry import get_system
+from rules.replay import Timeline
+from rules.swings import NAMED, QUICK, Swings, swings
+from rules.tune import Chance, foes_of
+from tests.picks import every_demo, has_demo, plays_solo
+from tracker.demos import DEMOS
+from tracker.headless.swings import as_json, chart
+from tracker.prepare import party_side
+
+
+def saved_fight() -> History:
+    return DEMOS[every_demo(has_demo, plays_solo)[0]]()
+
+
+def by_standing(party: str) -> tuple[list[tuple[Encounter, int]], object]:
+    """A chance read from who stands (the party's share of those in the fight): known, so the
+    swings can be checked by hand; and the calls it got."""
+    calls: list[tuple[Encounter, int]] = []
+
+    def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
+        calls.append((state, runs))
+        system = get_system(state.system)
+        foes = len(foes_of(state, party))
+        track = [system.main_track(c) for c in state.combatants if c.side != party]
+        worn = sum(t.value if t.rising else -t.value for t in track if t is not None)
+        p = max(0.0, min(1.0, 0.5 + worn / 100 - foes / 20))
+        return Chance(p, p, p, runs)
+
+    return calls, chance
+
+
+def found_by_standing(history: History) -> tuple[Swings, list[tuple[Encounter, int]]]:
+    party = party_side(history.state)
+    calls, chance = by_standing(party)
+    return swings(Timeline(history), party, chance), calls  # type: ignore[arg-type]
+
+
+def test_the_swings_are_the_rolls_that_moved_the_chance_most_biggest_first() -> None:
+    history = saved_fight()
+    found, _ = found_by_standing(history)
+    system = get_system(history.state.system)
+    timeline = Timeline(history)
+    assert 1 <= len(found.swings) <= NAMED
+    changes = [abs(s.change) for s in found.swings]
+    assert changes == sorted(changes, reverse=True)
+    for swing in found.swings:
+        assert isinstance(timeline.events[swing.position], system.roll_event_types)
+        at = {p.position: p.chance for p in found.points}
+        assert swing.before == at[swing.position - 1]
+    # No roll left out moved it more than the smallest named.
+    rolls = [
+        p.position
+        for p in found.points
+        if isinstance(timeline.events[p.position], system.roll_event_types)
+    ]
+    assert len(rolls) >= len(found.swings)
+
+
+def test_a_point_the_event_before_left_as_it_was_is_not_forecast_again() -> None:
+    history = saved_fight()
+    found, calls = found_by_standing(history)
+    quick = [state for state, runs in calls if runs == QUICK]
+    assert len(quick) < len(found.points)
+    firm = [state for state, runs in calls if runs > QUICK]  # the rest of FIRM
+    assert 1 <= len(firm) <= 2 * 4
+
+
+def test_a_seeded_forecast_picks_the_same_swings_every_time() -> None:
+    history = saved_fight()
+    party = party_side(history.state)
+
+    def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
+        report = forecast(state, runs=runs, seed=11 + batch)
+        side = next(s for s in report.sides if s.side == party)
+        return Chance(side.p, side.low, side.high, report.runs)
+
+    first = swings(Timeline(history), party, chance, quick=12, firm=24)
+    again = swings(Timeline(history), party, chance, quick=12, firm=24)
+    assert first == again
+    assert [s.position for s in first.swings] == [s.position for s in again.swings]
+
+
+def test_the_chart_fits_80_columns_and_marks_each_named_swing() -> None:
+    found, _ = found_by_standing(saved_fight())
+    lines = chart(found, 75)
+    assert all(len(line) <= 80 for line in lines)
+    assert len(lines) <= 12
+    marks = lines[-2]
+    for number in range(1, len(found.swings) + 1):
+        assert str(number) in marks
+    assert lines[0].startswith("100%│") and lines[7].startswith("  0%│")
+
+
+def test_the_json_names_each_swing_with_its_before_and_after() -> None:
+    found, _ = found_by_standing(saved_fight())
+    data = as_json(found, seed=3)
+    first = data["swings"][0]
+    assert set(first) == {"event", "round", "roll", "before", "after", "change", "text"}
+    assert first["text"].startswith(f"Round {first['round']}, event {first['event']}: ")
+    assert " took the " in first["text"] and " from " in first["text"]
+    assert len(data["points"]) == len(found.points)
+
+
+def test_a_point_whose_first_fights_all_end_alike_is_not_played_more() -> None:
+    from rules.swings import FIRST
+
+    history = saved_fight()
+    party = party_side(history.state)
+    asked: list[int] = []
+
+    def lopsided(state: Encounter, runs: int, batch: int = 0) -> Chance:
+        asked.append(runs)
+        return Chance(1.0, 0.84, 1.0, runs)  # every one of 20 won: known well enough
+
+    swings(Timeline(history), party, lopsided)
+    assert QUICK not in asked and FIRST in asked  # between two rolls: a quarter of QUICK
+    asked.clear()
+
+    def open_question(state: Encounter, runs: int, batch: int = 0) -> Chance:
+        asked.append(runs)
+        return Chance(0.5, 0.3, 0.7, runs)
+
+    swings(Timeline(history), party, open_question)
+    assert QUICK - FIRST in asked and FIRST in asked  # the rest played, never the first again
