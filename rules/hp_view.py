@@ -90,3 +90,17 @@ def shown_stats(system: RuleSystem, combatant: Combatant[Any]) -> tuple[str, ...
         return stats
     columns = track_columns(system, combatant)
     return tuple(combatant.hp_shown if i in columns else s for i, s in enumerate(stats))
+
+
+def fallen(before: Encounter, after: Encounter) -> list[str]:
+    """What a seat is told of a veiled combatant that went down between two of its views
+    ("Goblin is dead"): the system's own alert reads numbers the veil has set aside."""
+    if not before.options.hp_views and not after.options.hp_views:
+        return []
+    system = get_system(after.system)
+    out = []
+    for combatant in after.combatants:
+        was = before.find(combatant.id)
+        if combatant.hp_shown == DOWN and was is not None and was.hp_shown not in (DOWN, ""):
+            out.append(f"{combatant.name} is {system.out_of_fight(after, combatant) or DOWN}")
+    return out

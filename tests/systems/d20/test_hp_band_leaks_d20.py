@@ -1,0 +1,81 @@
+"""What a banded side (`:hp foes band`) still told a player's seat in Generic d20, now closed:
+a long rest's maximum, a foe's death it was not told of, a down hero's ✗, a revived hero's
+"1 hit point"; the GM's view keeps every number."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from msgspec import structs
+
+from rules.commands import SetOption
+from rules.dice import ScriptedDice, SeededDice
+from rules.systems.d20.events import D20Apply, D20DeathSave, D20Rest, D20SaveEffect
+from rules.systems.d20.sheet import D20Sheet
+from tests.app.support import until
+from tests.screen import screen_text
+from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, history_of
+from tests.systems.d20.test_hp_band_d20 import row
+from tracker.export import to_markdown
+from tracker.serve.app import TableApp
+from tracker.serve.seats import Table
+from tracker.session import EncounterSession
+
+DRAINED = structs.replace(FOE_SHEET, hp=5, hp_max=8, hp_max_lost=4)  # its maximum is 12
+
+
+def session_of(tmp_path: Path, goblin: D20Sheet = FOE_SHEET, hero: D20Sheet = HERO_SHEET) -> Table:
+    """Orla (Alice's) against a goblin and a wolf (the fight goes on when the goblin dies)."""
+    people = (("Orla", "party", hero), ("Goblin", "foes", goblin), ("Wolf", "foes", FOE_SHEET))
+    history = history_of(*people)
+    table = Table(EncounterSession(history, SeededDice(2), tmp_path / "road.fight"))
+    table.assign("Alice", frozenset({"c1"}))
+    return table
+
+
+def told(app: TableApp) -> list[str]:
+    return [notice.message for notice in app._notifications]  # private, tests only
+
+
+def test_a_long_rest_tells_a_banded_seat_no_maximum(tmp_path: Path) -> None:
+    session = session_of(tmp_path, goblin=DRAINED).session
+    session.execute(SetOption("hp-view", "band foes"))
+    session.execute(D20Rest(("c2",)))
+    player = to_markdown(session.history, gm=False)
+    assert "Long rest" in player
+    assert "12" not in player.split("Long rest", 1)[1].split("##", 1)[0]
+    assert "maximum 8 → 12" in to_markdown(session.history, gm=True)
+
+
+async def test_a_banded_seat_is_told_the_foe_it_killed_is_dead(tmp_path: Path) -> None:
+    table = session_of(tmp_path, goblin=structs.replace(FOE_SHEET, hp=3))
+    session = table.session
+    session.execute(SetOption("hp-view", "band foes"))
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "bloodied" in row(app, "Goblin"), "bloodied")
+        session.execute(D20SaveEffect("c1", ("c2",), "Fire", "dex", 30, "10 fire", half=False))
+        session.execute(D20Apply())
+        await until(pilot, lambda: "Goblin is dead" in told(app), "told it died")
+        assert "down" in row(app, "Goblin") and "3/12" not in screen_text(app)
+
+
+async def test_a_down_hero_on_a_banded_side_is_marked_unable_to_act(tmp_path: Path) -> None:
+    table = session_of(tmp_path, hero=structs.replace(HERO_SHEET, hp=0))
+    session = table.session
+    app = TableApp(table, table.join("player", "Bob"), saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "✗" in row(app, "Orla"), "the GM's exact view marks it")
+        session.execute(SetOption("hp-view", "band party"))
+        await until(pilot, lambda: "down" in row(app, "Orla"), "down")
+        assert "✗" in row(app, "Orla") and "0/20" not in row(app, "Orla")
+
+
+def test_a_hero_revived_by_a_20_is_back_up_to_a_banded_seat(tmp_path: Path) -> None:
+    history = history_of(("Orla", "party", structs.replace(HERO_SHEET, hp=0)))
+    session = EncounterSession(history, ScriptedDice([20]), tmp_path / "road.fight")
+    session.execute(SetOption("hp-view", "band party"))
+    session.execute(D20DeathSave("c1"))
+    player = to_markdown(session.history, gm=False)
+    assert "Orla is back up" in player and "1 hit point" not in player
+    assert "Orla is back with 1 hit point" in to_markdown(session.history, gm=True)
