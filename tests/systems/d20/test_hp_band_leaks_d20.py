@@ -4,6 +4,7 @@ a long rest's maximum, a foe's death it was not told of, a down hero's ✗, a re
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from msgspec import structs
@@ -16,7 +17,7 @@ from tests.app.support import until
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, history_of
 from tests.systems.d20.test_hp_band_d20 import row
-from tracker.export import to_markdown
+from tracker.export import to_json, to_markdown
 from tracker.serve.app import TableApp
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
@@ -79,3 +80,14 @@ def test_a_hero_revived_by_a_20_is_back_up_to_a_banded_seat(tmp_path: Path) -> N
     player = to_markdown(session.history, gm=False)
     assert "Orla is back up" in player and "1 hit point" not in player
     assert "Orla is back with 1 hit point" in to_markdown(session.history, gm=True)
+
+
+def test_a_players_json_report_has_no_sheet_for_a_banded_foe(tmp_path: Path) -> None:
+    session = session_of(tmp_path, goblin=structs.replace(FOE_SHEET, hp=7, hp_max=13)).session
+    session.execute(SetOption("hp-view", "band foes"))
+    session.execute(D20SaveEffect("c1", ("c2",), "Fire", "dex", 30, "2 fire", half=False))
+    session.execute(D20Apply())
+    player = to_json(session.history, gm=False)
+    goblin = next(c for c in player["combatants"] if c["name"] == "Goblin")
+    assert goblin["hp_shown"] == "bloodied" and goblin["sheet"] is None
+    assert '"hp_max": 13' in json.dumps(to_json(session.history, gm=True)["combatants"])
