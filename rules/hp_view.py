@@ -77,8 +77,10 @@ def track_columns(system: RuleSystem, combatant: Combatant[Any]) -> frozenset[in
         track = system.main_track(structs.replace(combatant, sheet=sheet))
         if track is None:
             return frozenset()
+    # A track with no room (Generic d20's maximum drained to 0) still has its columns.
+    top = track.high if track.high != track.low else track.low + 1
     low = system.sheet_stats(system.with_track(sheet, track.low))
-    high = system.sheet_stats(system.with_track(sheet, track.high))
+    high = system.sheet_stats(system.with_track(sheet, top))
     return frozenset(i for i, (a, b) in enumerate(zip(low, high, strict=False)) if a != b)
 
 

@@ -5,15 +5,27 @@ a long rest's maximum, a foe's death it was not told of, a down hero's ✗, a re
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from msgspec import structs
 
 from rules.commands import SetOption
 from rules.dice import ScriptedDice, SeededDice
-from rules.systems.d20.events import D20Apply, D20DeathSave, D20Rest, D20SaveEffect
+from rules.errors import Rejected
+from rules.systems.d20.events import (
+    D20Apply,
+    D20DeathSave,
+    D20Heal,
+    D20Rest,
+    D20SaveEffect,
+    D20SetExhaustion,
+)
 from rules.systems.d20.sheet import D20Sheet
 from tests.app.support import until
+from tests.helpers import run
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, history_of
 from tests.systems.d20.test_hp_band_d20 import row
@@ -91,3 +103,48 @@ def test_a_players_json_report_has_no_sheet_for_a_banded_foe(tmp_path: Path) -> 
     goblin = next(c for c in player["combatants"] if c["name"] == "Goblin")
     assert goblin["hp_shown"] == "bloodied" and goblin["sheet"] is None
     assert '"hp_max": 13' in json.dumps(to_json(session.history, gm=True)["combatants"])
+
+
+# A hit point figure in a log line: "12 → 5 HP", "HP 8 → 12", "maximum 8", "5/12".
+FIGURE = re.compile(r"\d+ → \d+ HP|HP \d|maximum \d|\d+/\d+")
+STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("hurt"), st.integers(1, 30), st.booleans()),
+        st.tuples(st.just("heal"), st.integers(1, 20), st.booleans()),
+        st.tuples(st.just("rest"), st.just(0), st.just(False)),
+        st.tuples(st.just("tire"), st.integers(0, 5), st.just(False)),
+    ),
+    max_size=8,
+)
+
+
+def step(kind: str, amount: int, flag: bool) -> list[object]:
+    """The commands of one step against the Goblin (c2), Orla (c1) acting."""
+    if kind == "hurt":
+        blast = D20SaveEffect(
+            "c1", ("c2",), "Blast", "dex", 30, f"{amount}", half=False, drain=flag
+        )
+        return [blast, D20Apply()]
+    if kind == "heal":
+        return [D20Heal("c1", "c2", str(amount), temporary=flag)]
+    return [D20Rest(("c2",))] if kind == "rest" else [D20SetExhaustion("c2", amount)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=STEPS)
+@example(steps=[("hurt", 12, True)])  # drained to 0: its row read "0/0"
+@example(steps=[("hurt", 5, True), ("rest", 0, False)])  # "HP 7 → 12, maximum 7 → 12"
+def test_a_banded_seats_report_has_no_hit_point_figure_of_a_banded_foe(
+    steps: list[tuple[str, int, bool]],
+) -> None:
+    history = history_of(("Orla", "party", HERO_SHEET), ("Goblin", "foes", FOE_SHEET))
+    run(history, SetOption("hp-view", "band foes"))
+    for kind, amount, flag in steps:
+        for command in step(kind, amount, flag):
+            try:
+                run(history, command, SeededDice(amount))
+            except Rejected:
+                break  # healing the dead, the same exhaustion again: nothing happened
+    player = to_markdown(history, gm=False)
+    leaks = [line for line in player.splitlines() if "Goblin" in line and FIGURE.search(line)]
+    assert not leaks
