@@ -77,8 +77,10 @@ def track_columns(system: RuleSystem, combatant: Combatant[Any]) -> frozenset[in
         track = system.main_track(structs.replace(combatant, sheet=sheet))
         if track is None:
             return frozenset()
+    # A track with no room (Generic d20's maximum drained to 0) still has its columns.
+    top = track.high if track.high != track.low else track.low + 1
     low = system.sheet_stats(system.with_track(sheet, track.low))
-    high = system.sheet_stats(system.with_track(sheet, track.high))
+    high = system.sheet_stats(system.with_track(sheet, top))
     return frozenset(i for i, (a, b) in enumerate(zip(low, high, strict=False)) if a != b)
 
 
@@ -90,3 +92,17 @@ def shown_stats(system: RuleSystem, combatant: Combatant[Any]) -> tuple[str, ...
         return stats
     columns = track_columns(system, combatant)
     return tuple(combatant.hp_shown if i in columns else s for i, s in enumerate(stats))
+
+
+def fallen(before: Encounter, after: Encounter) -> list[str]:
+    """What a seat is told of a veiled combatant that went down between two of its views
+    ("Goblin is dead"): the system's own alert reads numbers the veil has set aside."""
+    if not before.options.hp_views and not after.options.hp_views:
+        return []
+    system = get_system(after.system)
+    out = []
+    for combatant in after.combatants:
+        was = before.find(combatant.id)
+        if combatant.hp_shown == DOWN and was is not None and was.hp_shown not in (DOWN, ""):
+            out.append(f"{combatant.name} is {system.out_of_fight(after, combatant) or DOWN}")
+    return out

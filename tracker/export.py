@@ -162,7 +162,7 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
                 "round": round_,
                 "kind": entry.kind,
                 "text": entry.plain,
-                "event": msgspec.to_builtins(event),
+                "event": _unveiled(msgspec.to_builtins(event), gm),
             }
         )
     report = {
@@ -173,7 +173,7 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         "system": state.system,
         "round": state.round,
         "events": events,
-        "combatants": [msgspec.to_builtins(c) for c in seen.combatants],
+        "combatants": [_unveiled(msgspec.to_builtins(c), gm) for c in seen.combatants],
         "outcome": _summary(history, pairs, seen).to_json(),
         "turn_times": [
             {
@@ -191,6 +191,17 @@ def to_json(history: History, gm: bool = False) -> dict[str, Any]:
         return inert_value(report, lines=True)
     labelled: dict[str, Any] = relabel(report, _labels(pairs, seen))
     return inert_value(labelled, lines=True)
+
+
+def _unveiled(value: Any, gm: bool) -> Any:
+    """A player's report without the sheet of a combatant whose main track is veiled
+    (rules.hp_view): its maximum and the like are in it; the outcome's stats say what the
+    seat sees of it."""
+    if gm or not isinstance(value, dict):
+        return value
+    if value.get("hp_shown") and "sheet" in value:
+        return {**value, "sheet": None}
+    return {k: _unveiled(v, gm) for k, v in value.items()}
 
 
 def _labels(pairs: list[tuple[Any, Encounter]], seen: Encounter) -> dict[str, str]:

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
 
+from rules import hp_view
 from rules.encounter import Encounter
 from tracker.screens.encounter_keys.adjust_keys import AdjustKeys
 from tracker.screens.encounter_keys.condition_keys import ConditionKeys
@@ -143,8 +144,10 @@ class EncounterScreen(
             log.append(happened)
         if change.kind != "undone":
             system = self.session.system
-            for event, before in happened:
-                for alert in system.notices(before, event):
+            # Each event's state after: the next one's before, the change's state for the last.
+            afters = [before for _, before in happened[1:]] + [change.state]
+            for (event, before), after in zip(happened, afters, strict=False):
+                for alert in [*system.notices(before, event), *hp_view.fallen(before, after)]:
                     self.notify(alert, severity="warning", timeout=12, markup=False)
         if change.save_error:
             self.notify(change.save_error, title="Not saved", severity="error", markup=False)

@@ -21,7 +21,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable
 
 from rules.encounter import Combatant, Encounter
-from rules.hp_view import shown_stats
+from rules.hp_view import DOWN, shown_stats
 from rules.registry import get_system
 from rules.solo import policy_of
 from tracker.fit import Column, fit_columns
@@ -306,7 +306,9 @@ class CombatantsPane(DataTable[Text]):
         for combatant in state.combatants:
             current = combatant.id == state.current_id
             out = system.out_of_fight(state, combatant)
-            blocked = bool(out or system.cannot_act(state, combatant))
+            # A side's band (rules.hp_view) may say down where its veiled sheet cannot.
+            down = combatant.hp_shown == DOWN
+            blocked = bool(out or down or system.cannot_act(state, combatant))
             marks = (*held(combatant), *system.badges(state, combatant))
             solo = state.is_solo(combatant)
             # A row depends on these only; an unchanged combatant is the same object.

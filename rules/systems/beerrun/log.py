@@ -19,6 +19,7 @@ from .events import (
     DifficultyWorn,
     GoalGained,
     GoalSet,
+    Hit,
     OutcomeDieAdded,
     PoolBuilt,
     RoundRolled,
@@ -255,8 +256,18 @@ def _describe_round(state: Encounter, event: RoundRolled) -> LogEntry:
     return LogEntry("roll", tuple(lines))
 
 
+def _hit_text(hit: Hit, veiled: bool) -> str:
+    """A die's pips lost: its size before and after; a Health die a seat sees as a band
+    (rules.hp_view) says only the pips it lost."""
+    if veiled and hit.ability == "Health":
+        return f"{hit.ability} -{hit.pips}"
+    return f"{hit.ability} d{hit.before} → d{max(0, hit.before - hit.pips)}"
+
+
 def _describe_damage(state: Encounter, event: DamageLanded) -> LogEntry:
-    hits = ", ".join(f"{h.ability} d{h.before} → d{max(0, h.before - h.pips)}" for h in event.hits)
+    found = state.find(event.target_id)
+    veiled = found is not None and bool(found.hp_shown)
+    hits = ", ".join(_hit_text(h, veiled) for h in event.hits)
     dealer = side_name(state, event.dealer_id)
     target = state.name_of(event.target_id)
     pips = sum(h.pips for h in event.hits)

@@ -78,12 +78,13 @@ def rest(state: Encounter, cmd: D20Rest) -> list[Any]:
     return [D20Rested(ids)]
 
 
-def rest_line(before: D20Sheet, after: D20Sheet) -> str:
-    """What a long rest gave one creature ("" when nothing)."""
+def rest_line(before: D20Sheet, after: D20Sheet, veiled: bool = False) -> str:
+    """What a long rest gave one creature ("" when nothing). ``veiled``: its hit points are
+    a band or hidden to the reader (rules.hp_view), so they and its maximum go unsaid."""
     parts = []
-    if after.hp != before.hp:
+    if after.hp != before.hp and not veiled:
         parts.append(f"HP {before.hp} → {after.hp}")
-    if after.hp_max != before.hp_max:
+    if after.hp_max != before.hp_max and not veiled:
         parts.append(f"maximum {before.hp_max} → {after.hp_max}")
     if after.exhaustion != before.exhaustion:
         parts.append(f"exhaustion {before.exhaustion} → {after.exhaustion}")

@@ -87,7 +87,10 @@ def describe(state: Encounter, event: Any) -> LogEntry:
             )
             ends = []
             if event.result == "revived":
-                ends.append(spans(_name(state, event.combatant_id), " is back with 1 hit point"))
+                # A seat that sees its hit points as a band (rules.hp_view) reads no number.
+                found = state.find(event.combatant_id)
+                back = " is back up" if found and found.hp_shown else " is back with 1 hit point"
+                ends.append(spans(_name(state, event.combatant_id), back))
             elif event.failures >= 3:
                 ends.append(spans(_name(state, event.combatant_id), Span(" dies", "dying")))
             elif event.successes >= 3:
@@ -145,7 +148,7 @@ def describe(state: Encounter, event: Any) -> LogEntry:
                 found = state.find(cid)
                 if found is not None:
                     before = sheet_of(found)
-                    said = rest_line(before, rested(before))
+                    said = rest_line(before, rested(before), bool(found.hp_shown))
                     lines.append(spans("  ", _name(state, cid), f": {said or 'nothing to regain'}"))
             return LogEntry("consequence", tuple(lines))
         case D20ReactionUsed():
@@ -376,8 +379,8 @@ def alerts(state: Encounter, event: Any) -> list[str]:
             return [f"Critical hit on {state.name_of(event.target_id)}!"]
         case D20Damaged():
             target = state.find(event.target_id)
-            if target is None:
-                return []
+            if target is None or target.hp_shown:
+                return []  # a veiled target's numbers are not its own: hp_view.fallen says it
             before = sheet_of(target)
             after = dealt(before, event)
             if after.dead and not before.dead:

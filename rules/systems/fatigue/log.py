@@ -227,8 +227,13 @@ def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
     after = sheet_of(target).spent(event.costs) if target is not None else None
     pools = ""
     if after is not None:
+        # A seat that sees Health as a band (rules.hp_view) reads no Health figure: its
+        # veiled sheet's is not the true one, and its maximum is not the seat's to know.
+        veiled = target is not None and bool(target.hp_shown)
         pools = ", ".join(
-            "{} {}/{}".format(SHORT[c.pool], *after.pool(c.pool)) for c in event.costs
+            "{} {}/{}".format(SHORT[c.pool], *after.pool(c.pool))
+            for c in event.costs
+            if not (veiled and c.pool == "health")
         )
     lines = [
         spans(
@@ -238,7 +243,7 @@ def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
             " for ",
             Span(event.what, "tier"),
             Span(f" ({event.reckoning})" if event.reckoning else "", "muted"),
-            f" -> {pools}",
+            f" -> {pools}" if pools else "",
         )
     ]
     if event.narrate:

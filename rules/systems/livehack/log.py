@@ -350,9 +350,10 @@ def turn_alerts(state: Encounter, event: TurnAdvanced) -> list[str]:
             # The tracker rolls a solo combatant's dying save itself, as the round ends.
             dying = c.condition("Dying") or c.condition("Comatose")
             if dying and not c.condition("Dead") and not state.is_solo(c):
-                wounds = c.sheet.wounds
+                # A seat that sees its Wounds as a band (rules.hp_view) is not told them.
+                wounds = "its Wounds" if c.hp_shown else f"Wounds {c.sheet.wounds}"
                 out.append(
-                    f"End of round {state.round}: {c.name} is dying: Fortitude save vs Wounds "
+                    f"End of round {state.round}: {c.name} is dying: Fortitude save vs "
                     f"{wounds} (s, Dying save)."
                 )
     actor = state.find(event.actor_id)

@@ -165,11 +165,13 @@ def describe(state: Encounter, event: object) -> LogEntry:
         case DespairSpent() | HopeSpent():
             return describe_reroll(state, event)
         case TokensLost():
-            foe: ChallengeSheet = state.combatant(event.challenge_id).sheet
-            left = foe.remaining - event.tokens
+            challenge = state.combatant(event.challenge_id)
+            foe: ChallengeSheet = challenge.sheet
+            # A seat that sees its tokens as a band (rules.hp_view) is not told how many left.
+            left = "" if challenge.hp_shown else f": {foe.remaining - event.tokens} left"
             line = spans(
                 Span(state.name_of(event.challenge_id), "name"),
-                f" loses {event.tokens} health token{'s' * (event.tokens != 1)}: {left} left",
+                f" loses {event.tokens} health token{'s' * (event.tokens != 1)}{left}",
             )
             return LogEntry("consequence", (line, *_spiral_lines(foe, event.tokens)))
         case BonusGranted():
