@@ -20,10 +20,16 @@ class ToolKeys(Area):
     """``S``, ``f``, ``F``, ``D``."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("S", "solo", "Solo play", show=False),
-        Binding("f", "fight_summary", "Fight summary", show=False),
-        Binding("F", "forecast", "Forecast", show=False),
-        Binding("D", "difficulty", "Difficulty: how hard the fight is", show=False),
+        Binding("S", "solo", "Solo play", show=False, id="encounter.solo"),
+        Binding("f", "fight_summary", "Fight summary", show=False, id="encounter.fight_summary"),
+        Binding("F", "forecast", "Forecast", show=False, id="encounter.forecast"),
+        Binding(
+            "D",
+            "difficulty",
+            "Difficulty: how hard the fight is",
+            show=False,
+            id="encounter.difficulty",
+        ),
     ]
     PLAYERS = frozenset({"fight_summary"})
     SPECTATORS = frozenset({"fight_summary"})
