@@ -58,7 +58,10 @@ def test_every_binding_has_a_unique_id_and_the_keymap_knows_it() -> None:
 
 async def test_a_keymap_file_changes_a_key_in_the_app_and_in_help(tmp_path: Path) -> None:
     file = tmp_path / "keymap.toml"
-    file.write_text('[keys]\n"encounter.help" = "f1"\n"encounter.roll" = "f2"\n', encoding="utf-8")
+    file.write_text(
+        '[keys]\n"encounter.help" = "f1"\n"encounter.roll" = "f2"\n"help.dismiss" = "escape,f1"\n',
+        encoding="utf-8",
+    )
     app = make_app(tmp_path, file)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await until(pilot, lambda: "Cellar" in screen_text(app), "the encounter")
@@ -70,8 +73,9 @@ async def test_a_keymap_file_changes_a_key_in_the_app_and_in_help(tmp_path: Path
         rows = [line.split() for line in screen_text(app).splitlines()]
         pairs = {(row[i], row[i + 1]) for row in rows for i in range(len(row) - 1)}
         assert ("f2", "Roll") in pairs and ("r", "Roll") not in pairs
+        assert "Esc / f1 closes this help" in screen_text(app)
         assert not app._notifications  # private, as in test_settings: no complaint
-        await pilot.press("escape")
+        await pilot.press("f1")
         await until(pilot, lambda: not isinstance(app.screen, HelpScreen), "help closed")
         palette = dict((t, h) for t, _, h in app.screen.palette_commands())  # type: ignore[attr-defined]
         assert palette["Help"] == "key: f1"

@@ -21,6 +21,7 @@ from textual.widgets import Label, Static
 from tracker.keymap import user_key
 from tracker.widgets.more_sign import keep_more_sign
 
+CLOSE = Binding("escape,question_mark,q", "dismiss", "Close help", id="help.dismiss")
 KEPT_AS = "help"  # the name an app keeps its last help under (``App.install_screen``)
 
 
@@ -31,7 +32,7 @@ def key_label(keys: str) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close help", id="help.dismiss")]
+    BINDINGS = [CLOSE]
 
     def __init__(
         self,
@@ -57,7 +58,10 @@ class HelpScreen(ModalScreen[None]):
             yield Label(Text(self.intro, style="dim"))
             with VerticalScroll(id="help-keys"):
                 yield Static(table)
-            yield Label(Text("Esc or ? closes this help", style="dim"))
+            closing = "Esc or ?"
+            if CLOSE.id in user_keys(self.app):  # the user's own keys: those are said
+                closing = shown_key(self.app, CLOSE)
+            yield Label(Text(f"{closing} closes this help", style="dim"))
 
     def on_mount(self) -> None:
         keep_more_sign(self.query_one("#dialog"), self.query_one("#help-keys"))
