@@ -30,7 +30,7 @@ ENV_FILE = "TRACKER_KEYMAP"
 NAME = "keymap.toml"
 MAX_BYTES = 64 * 1024  # a line a key, for every key the app has, many times over
 MAX_ENTRIES = 400  # the app has about a hundred keys
-MAX_KEYS_LENGTH = 80  # a few keys with modifiers
+MAX_KEYS_LENGTH = 80  # a few keys with modifiers; an id is shorter
 MAX_SAID = 3  # problems named in the start-up line; the rest are counted
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 # Where the app's keys are: every screen and widget module, and a served table's two.
@@ -67,7 +67,9 @@ def read(path: Path) -> tuple[dict[str, str], list[str]]:
     entries: dict[str, str] = {}
     problems = []
     for binding_id, keys in table.items():
-        if isinstance(keys, str) and len(keys) <= MAX_KEYS_LENGTH:
+        if len(binding_id) > MAX_KEYS_LENGTH:  # no id is this long: not repeated on screen
+            problems.append(f"an id of {len(binding_id)} characters is no key's")
+        elif isinstance(keys, str) and len(keys) <= MAX_KEYS_LENGTH:
             entries[binding_id] = keys
         else:
             problems.append(f"{binding_id!r}'s keys are not a short string")

@@ -118,6 +118,9 @@ def test_a_keymap_file_that_cannot_be_used_keeps_every_default(tmp_path: Path) -
         loaded, problem = keymap.load(file)
         assert loaded == {}
         assert problem is not None and said in problem and "\n" not in problem
+    file.write_text(f'[keys]\n"{"x" * 5000}" = "a"\n', encoding="utf-8")
+    loaded, problem = keymap.load(file)
+    assert loaded == {} and problem is not None and len(problem) < 200 + len(str(file))
     file.write_bytes(b"x" * (keymap.MAX_BYTES + 1))
     assert keymap.load(file)[1] is not None
 
