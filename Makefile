@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 LOCK_VENV := .venv-lock
 
-.PHONY: run test check lint demo clean lock soak explore install uninstall browser smoke example without docs srd
+.PHONY: run test check check-system lint demo clean lock soak explore install uninstall browser smoke example without docs srd
 
 # Every dependency, test tools and transitive ones too, at the version in constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
@@ -132,6 +132,16 @@ check: $(STAMP)
 	$(BIN)/lint-imports
 
 lint: check
+
+# A system's first check, in seconds, before `make test` (docs/adding-a-system.md): ruff on its
+# folder, the import contracts, then the contract suite for that one system.
+check-system: $(STAMP)
+	@test -d "rules/systems/$(SYSTEM)" -a -n "$(SYSTEM)" || \
+		{ echo "make check-system SYSTEM=<name>: the name of a folder in rules/systems/"; exit 2; }
+	$(BIN)/ruff check rules/systems/$(SYSTEM)
+	$(BIN)/ruff format --check rules/systems/$(SYSTEM)
+	$(BIN)/lint-imports
+	$(BIN)/pytest -q -n 1 tests/contract -k "$(SYSTEM)"
 
 # Random hostile SSH clients against a served table for a minute, then the GM's session
 # checked; then the GM's response and a player's join timed under each of issue 27's

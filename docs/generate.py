@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -28,22 +29,35 @@ GENERATED = "<!-- Made by docs/generate.py from the app itself, as the site is b
 def key_rows(bindings: Iterable[BindingType]) -> Iterator[str]:
     from tracker.screens.help import key_label
 
-    seen: set[str] = set()
     for binding in bindings:
-        if not isinstance(binding, Binding) or binding.description in seen:
-            continue  # the replay's digits share one line
-        seen.add(binding.description)
+        # The replay's ten digits (ids ``replay.digit_0`` to ``_9``) share one line.
+        if not isinstance(binding, Binding) or re.search(r"_[1-9]$", binding.id or ""):
+            continue
         keys = " / ".join(f"`{key}`" for key in key_label(binding.key).split(" / "))
-        yield f"| {keys.replace('|', '&#124;')} | {binding.description} |"
+        name = (binding.id or "").removesuffix("_0")
+        if name != binding.id:
+            name, keys = f"`{name}_0` … `{name}_9`", "`0` … `9`"
+        else:
+            name = f"`{name}`"
+        yield f"| {keys.replace('|', '&#124;')} | {binding.description} | {name} |"
 
 
 def keys_page() -> str:
+    from tracker.keymap import app_bindings
     from tracker.screens.encounter import EncounterScreen
     from tracker.screens.replay import ReplayScreen
     from tracker.serve.app import TableApp
 
+    shown = [*EncounterScreen.BINDINGS, *TableApp.BINDINGS, *ReplayScreen.BINDINGS]
+    ids = {binding.id for binding in shown if isinstance(binding, Binding)}
+    rest = sorted(
+        (binding for binding in app_bindings() if binding.id not in ids),
+        key=lambda binding: binding.id or "",
+    )
+
     def table(bindings: Iterable[BindingType]) -> str:
-        return "\n".join(["| Key | What it does |", "|---|---|", *key_rows(bindings)])
+        head = ["| Key | What it does | Id (for your keymap) |", "|---|---|---|"]
+        return "\n".join([*head, *key_rows(bindings)])
 
     return "\n\n".join(
         [
@@ -52,12 +66,24 @@ def keys_page() -> str:
             "Every key, as `?` lists it in the app. `ctrl+p` opens the command palette, where "
             "every action is found by name, and `:` the command line "
             "([Command line](command-line.md) is the shell's).",
+            "These are the default keys. To change one, name it by its id in `keymap.toml` "
+            "in your config folder (on Linux `~/.config/combat-tracker/`; the environment "
+            "variable `TRACKER_KEYMAP` names another file), in a `[keys]` table:",
+            fence('[keys]\n"encounter.roll" = "g"\n"replay.next_event" = "right,l"'),
+            "A key is a letter (`R` is shift+r), a name (`f5`, `space`, `question_mark`) or "
+            "either after `ctrl+`, `shift+` or `alt+`; several keys are separated by commas. "
+            "`?` and the palette then show your keys. An entry with an unknown id, a key that "
+            "is not a key, or a key another key of the same screen (the id's first part) "
+            "already has keeps its default, and the app says so in one line as it starts. "
+            "The app never writes the file.",
             "## The encounter",
             table(EncounterScreen.BINDINGS),
             "## A served table (the GM's seats and links, a player's turn alerts)",
             table(TableApp.BINDINGS),
             "## The replay (`R`, or `tracker replay FILE`)",
             table(ReplayScreen.BINDINGS),
+            "## Dialogs and lists (by id: the part before the dot names the dialog)",
+            table(rest),
         ]
     )
 

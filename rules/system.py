@@ -209,6 +209,12 @@ class RuleSystem(ABC):
         "uses_turn_order",
     )
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Refused as the class is defined, not when a fight first reads the attribute.
+        super().__init_subclass__(**kwargs)
+        if missing := [attr for attr in cls.REQUIRED if not hasattr(cls, attr)]:
+            raise TypeError(f"{cls.__qualname__} must set {', '.join(missing)} (RuleSystem)")
+
     def missing(self) -> list[str]:
         """The class attributes of ``REQUIRED`` this system has not set (the registry checks)."""
         return [attr for attr in self.REQUIRED if not hasattr(self, attr)]

@@ -18,7 +18,15 @@ from textual.theme import Theme
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
 from rules.text import inert_document
-from tracker import hangup, partial_renders, settings, shared_lines, storage, textual_internals
+from tracker import (
+    hangup,
+    keymap,
+    partial_renders,
+    settings,
+    shared_lines,
+    storage,
+    textual_internals,
+)
 from tracker.defaults import saves_folder
 from tracker.palette import ScreenActions
 from tracker.safe_text import NO_CONTROL_CODES
@@ -86,11 +94,13 @@ class TrackerApp(App[None]):
         settings_file: Path | None = None,
         library: Path | None = None,
         difficulty: bool = False,
+        keymap_file: Path | None = None,
     ) -> None:
         """``warnings``: shown in a dialog, to be read (``notes``: notifications).
         ``settings_file``: where the theme is remembered; None (tests) remembers nothing.
         ``library``: the folder of the user's stat blocks; None: no library. ``difficulty``:
-        the encounter's difficulty is worked out as it opens and notified (a new one)."""
+        the encounter's difficulty is worked out as it opens and notified (a new one).
+        ``keymap_file``: the user's own keys (``tracker.keymap``); None (tests) has none."""
         super().__init__()
         self.difficulty_at_start = difficulty
         self.library = library
@@ -107,6 +117,13 @@ class TrackerApp(App[None]):
             self.settings, problem = settings.load(settings_file)
             if problem:
                 self.notes.append(problem)
+        # The user's keys, as Textual rebinds them and as ? and the palette show them.
+        self.user_keys: dict[str, str] = {}
+        if keymap_file is not None:
+            self.user_keys, problem = keymap.load(keymap_file)
+            if problem:
+                self.notes.append(problem)
+            self.set_keymap(self.user_keys)
         self.replay = replay
         self.dice = dice or (session.dice if session else SeededDice(0))
         self.typed_keys = TypedKeys(self, super().on_event)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules.text import inert
-from tracker import defaults, settings, storage
+from tracker import defaults, keymap, settings, storage
 from tracker.headless.seeds import dice_for
 
 if TYPE_CHECKING:
@@ -107,6 +107,7 @@ def run_app(args: argparse.Namespace) -> int:
         notes=notes,
         warnings=warnings,
         settings_file=settings.settings_path(),
+        keymap_file=keymap.keymap_path(),
         library=library_of(args),
         difficulty=args.command == "new",
     )
@@ -132,6 +133,7 @@ def run_replay(args: argparse.Namespace) -> int:
         replay=loaded.history,
         dice=dice,
         settings_file=settings.settings_path(),
+        keymap_file=keymap.keymap_path(),
     )
     return _run(app)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from tracker.screens.help import key_label
+from tracker.screens.help import shown_key
 
 
 class ScreenActions(Provider):
@@ -22,7 +22,7 @@ class ScreenActions(Provider):
         for binding in getattr(self.screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description and binding.action not in seen:
                 seen.add(binding.action)
-                yield binding.description, binding.action, f"key: {key_label(binding.key)}"
+                yield binding.description, binding.action, f"key: {shown_key(self.app, binding)}"
 
     def _run(self, action: str) -> Callable[[], object]:
         screen = self.screen

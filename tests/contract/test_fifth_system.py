@@ -175,3 +175,22 @@ async def test_the_toy_at_a_served_players_seat(coinflip: RuleSystem, tmp_path: 
 async def test_the_toys_odds_say_whose_they_are(coinflip: RuleSystem, tmp_path: Path):
     stem = registry.part(TOY, "demo").STEM  # type: ignore[union-attr]
     await odds_screen.test_every_systems_odds_say_whose_they_are(tmp_path, stem)
+
+
+def test_the_toys_stat_blocks_are_optional(coinflip: RuleSystem):
+    from tracker import library
+
+    # Without stat_blocks/ (as the page writes it): no bundled stat block, no problem.
+    assert [e for e in library.load(None).entries if e.system == TOY] == []
+    assert library.load(None).problems == []
+    # With one, written into its folder as a contributor would: listed as bundled.
+    system_module = registry.part(TOY, "system")
+    assert system_module is not None and system_module.__file__ is not None
+    folder = Path(system_module.__file__).parent / library.BUNDLED
+    folder.mkdir()
+    flipper = demo(TOY).state.combatants[0]
+    entry = library.from_combatant(TOY, flipper, fresh=True)
+    (folder / f"flipper{library.SUFFIX}").write_text(library.to_toml(entry), encoding="utf-8")
+    found = [e for e in library.load(None).entries if e.system == TOY]
+    assert [e.name for e in found] == [entry.name]
+    assert library.load(None).problems == []

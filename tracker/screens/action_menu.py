@@ -17,7 +17,7 @@ from tracker.widgets.more_sign import keep_more_sign, show_more_sign
 class ActionMenuScreen(ModalScreen[str | None]):
     """Pick an action with ↑/↓ and Enter; Esc closes. Dismisses with the action's id."""
 
-    BINDINGS = [Binding("escape", "dismiss_menu", "Close")]
+    BINDINGS = [Binding("escape", "dismiss_menu", "Close", id="action_menu.dismiss_menu")]
 
     def __init__(self, title: str, actions: list[Action]) -> None:
         super().__init__()

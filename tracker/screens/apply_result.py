@@ -19,8 +19,8 @@ class ApplyResultScreen(ModalScreen[bool]):
     """Enter (or y) applies, Esc (or n) skips."""
 
     BINDINGS = [
-        Binding("enter,y", "answer(True)", "Apply"),
-        Binding("escape,n", "answer(False)", "Skip"),
+        Binding("enter,y", "answer(True)", "Apply", id="apply_result.yes"),
+        Binding("escape,n", "answer(False)", "Skip", id="apply_result.no"),
     ]
 
     def __init__(self, lines: list[Line], styles: Mapping[str, str] = STYLES) -> None:

@@ -61,10 +61,12 @@ class CommandLineScreen(ModalScreen[None]):
     """Enter runs the line (a refusal stays on screen to be fixed), Esc closes, Tab completes."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("tab", "complete", "Complete", priority=True),
-        Binding("up", "history(-1)", "Older line", priority=True),
-        Binding("down", "history(1)", "Newer line", priority=True),
+        Binding("escape", "close", "Close", id="command_prompt.close"),
+        Binding("tab", "complete", "Complete", priority=True, id="command_prompt.complete"),
+        Binding("up", "history(-1)", "Older line", priority=True, id="command_prompt.history_back"),
+        Binding(
+            "down", "history(1)", "Newer line", priority=True, id="command_prompt.history_forward"
+        ),
     ]
 
     def __init__(

@@ -21,8 +21,8 @@ class DifficultyScreen(ModalScreen[None]):
     """Esc closes (and stops a run); r works it out again on another seed."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close (stops it)"),
-        Binding("r", "again", "Again, on another seed"),
+        Binding("escape", "close", "Close (stops it)", id="difficulty.close"),
+        Binding("r", "again", "Again, on another seed", id="difficulty.again"),
     ]
 
     def __init__(self, state: Encounter, jobs: int | None = None) -> None:

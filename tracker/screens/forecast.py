@@ -42,13 +42,15 @@ class ForecastScreen(ModalScreen[None]):
     """←/→ choose a combatant of the copy; p, a, x change it; Enter forecasts it; Esc closes."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close (stops a forecast)"),
-        Binding("left", "select(-1)", "Previous combatant", show=False),
-        Binding("right", "select(1)", "Next combatant", show=False),
-        Binding("p", "policy", "Change policy"),
-        Binding("a", "add", "Add a copy"),
-        Binding("x", "remove", "Remove"),
-        Binding("enter", "run", "Forecast the copy"),
+        Binding("escape", "close", "Close (stops a forecast)", id="forecast.close"),
+        Binding(
+            "left", "select(-1)", "Previous combatant", show=False, id="forecast.select_previous"
+        ),
+        Binding("right", "select(1)", "Next combatant", show=False, id="forecast.select_next"),
+        Binding("p", "policy", "Change policy", id="forecast.policy"),
+        Binding("a", "add", "Add a copy", id="forecast.add"),
+        Binding("x", "remove", "Remove", id="forecast.remove"),
+        Binding("enter", "run", "Forecast the copy", id="forecast.run"),
     ]
 
     def __init__(self, state: Encounter, jobs: int | None = None) -> None:

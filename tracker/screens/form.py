@@ -79,16 +79,39 @@ class FormScreen(ModalScreen[bool]):
     KEEPS_STYLES = True
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("enter,ctrl+s", "submit", "Submit"),
+        Binding("escape", "cancel", "Cancel", id="form.cancel"),
+        Binding("enter,ctrl+s", "submit", "Submit", id="form.submit"),
         # Priority: the app moves focus as the key arrives, so keys typed right after Tab
         # (a fast typist, or a burst over SSH) land in the next field, not the last one.
-        Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
-        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
+        Binding(
+            "tab", "app.focus_next", "Next field", show=False, priority=True, id="form.focus_next"
+        ),
+        Binding(
+            "shift+tab",
+            "app.focus_previous",
+            "Previous field",
+            show=False,
+            priority=True,
+            id="form.focus_previous",
+        ),
         # ↓ and ↑ move between fields too, as in most forms: left to the field list, they
         # scrolled it and could hide the focused field above its top (found by the walk).
-        Binding("down", "app.focus_next", "Next field", show=False, priority=True),
-        Binding("up", "app.focus_previous", "Previous field", show=False, priority=True),
+        Binding(
+            "down",
+            "app.focus_next",
+            "Next field",
+            show=False,
+            priority=True,
+            id="form.focus_next_arrow",
+        ),
+        Binding(
+            "up",
+            "app.focus_previous",
+            "Previous field",
+            show=False,
+            priority=True,
+            id="form.focus_previous_arrow",
+        ),
     ]
 
     def __init__(

@@ -7,7 +7,8 @@ which on a served table every seat pressing ``?`` paid again and again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 
 from rich.table import Table
 from rich.text import Text
@@ -17,8 +18,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from tracker.keymap import user_key
 from tracker.widgets.more_sign import keep_more_sign
 
+CLOSE = Binding("escape,question_mark,q", "dismiss", "Close help", id="help.dismiss")
 KEPT_AS = "help"  # the name an app keeps its last help under (``App.install_screen``)
 
 
@@ -29,7 +32,7 @@ def key_label(keys: str) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close help")]
+    BINDINGS = [CLOSE]
 
     def __init__(
         self,
@@ -55,13 +58,27 @@ class HelpScreen(ModalScreen[None]):
             yield Label(Text(self.intro, style="dim"))
             with VerticalScroll(id="help-keys"):
                 yield Static(table)
-            yield Label(Text("Esc or ? closes this help", style="dim"))
+            closing = "Esc or ?"
+            if CLOSE.id in user_keys(self.app):  # the user's own keys: those are said
+                closing = shown_key(self.app, CLOSE)
+            yield Label(Text(f"{closing} closes this help", style="dim"))
 
     def on_mount(self) -> None:
         keep_more_sign(self.query_one("#dialog"), self.query_one("#help-keys"))
 
     def on_screen_resume(self) -> None:
         self.query_one("#help-keys").scroll_home(animate=False)  # opened again: from the top
+
+
+def user_keys(app: App[object]) -> Mapping[str, str]:
+    """The user's keymap of ``app`` (``tracker.keymap``; none in a bare app)."""
+    keys: Mapping[str, str] = getattr(app, "user_keys", {})
+    return keys
+
+
+def shown_key(app: App[object], binding: Binding) -> str:
+    """``binding``'s keys as the user has them, as they read on screen."""
+    return key_label(user_key(user_keys(app), binding))
 
 
 def show_help(
@@ -72,7 +89,10 @@ def show_help(
 ) -> None:
     """Open the help for ``bindings`` (those ``offered``): the app's last help if it lists
     the same keys, else a new one, kept in its place."""
-    shown = [b for b in bindings if isinstance(b, Binding) and offered(b)]
+    keys = user_keys(app)
+    shown = [
+        replace(b, key=user_key(keys, b)) for b in bindings if isinstance(b, Binding) and offered(b)
+    ]
     kept = app.get_screen(KEPT_AS) if app.is_screen_installed(KEPT_AS) else None
     if kept in app.screen_stack:
         return  # open already

@@ -62,9 +62,9 @@ class LibraryScreen(ModalScreen[Pick | None]):
     """Type to filter (``gob x3``: three of it), ↑/↓ to choose, Enter to add, Esc to close."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("down", "move(1)", "Next", show=False, priority=True),
-        Binding("up", "move(-1)", "Previous", show=False, priority=True),
+        Binding("escape", "close", "Close", id="library.close"),
+        Binding("down", "move(1)", "Next", show=False, priority=True, id="library.down"),
+        Binding("up", "move(-1)", "Previous", show=False, priority=True, id="library.up"),
     ]
 
     def __init__(

@@ -11,7 +11,7 @@ from textual.widgets import Label, Static
 class NoticeScreen(ModalScreen[None]):
     """Stays until dismissed with Enter or Esc."""
 
-    BINDINGS = [Binding("enter,escape", "dismiss_notice", "OK")]
+    BINDINGS = [Binding("enter,escape", "dismiss_notice", "OK", id="notice.dismiss_notice")]
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__()

@@ -66,9 +66,9 @@ class OpenSaveScreen(ModalScreen[Path | None]):
     """Type to filter, ↑/↓ to choose, Enter to open, Esc to close. Dismisses with a path."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("down", "move(1)", "Next save", show=False, priority=True),
-        Binding("up", "move(-1)", "Previous save", show=False, priority=True),
+        Binding("escape", "close", "Close", id="open_save.close"),
+        Binding("down", "move(1)", "Next save", show=False, priority=True, id="open_save.down"),
+        Binding("up", "move(-1)", "Previous save", show=False, priority=True, id="open_save.up"),
     ]
 
     def __init__(self, folder: Path) -> None:

@@ -25,28 +25,59 @@ class ReplayScreen(Screen[History | None]):
 
     # Priority: the read-only panes (the combatants table) must not take these keys.
     BINDINGS = [
-        Binding("right", "step(1)", "Next event", priority=True),
-        Binding("left", "step(-1)", "Previous event", priority=True),
-        Binding("right_square_bracket", "turn(1)", "Next turn", priority=True),
-        Binding("left_square_bracket", "turn(-1)", "Previous turn", priority=True),
-        Binding("right_curly_bracket", "round(1)", "Next round", priority=True),
-        Binding("left_curly_bracket", "round(-1)", "Previous round", priority=True),
-        Binding("home", "jump_to(0)", "First event", show=False, priority=True),
-        Binding("end", "jump_to(-1)", "Last event", show=False, priority=True),
-        Binding("g", "go", "Go to typed number", show=False, priority=True),
+        Binding("right", "step(1)", "Next event", priority=True, id="replay.next_event"),
+        Binding("left", "step(-1)", "Previous event", priority=True, id="replay.previous_event"),
+        Binding(
+            "right_square_bracket", "turn(1)", "Next turn", priority=True, id="replay.next_turn"
+        ),
+        Binding(
+            "left_square_bracket",
+            "turn(-1)",
+            "Previous turn",
+            priority=True,
+            id="replay.previous_turn",
+        ),
+        Binding(
+            "right_curly_bracket", "round(1)", "Next round", priority=True, id="replay.next_round"
+        ),
+        Binding(
+            "left_curly_bracket",
+            "round(-1)",
+            "Previous round",
+            priority=True,
+            id="replay.previous_round",
+        ),
+        Binding(
+            "home", "jump_to(0)", "First event", show=False, priority=True, id="replay.first_event"
+        ),
+        Binding(
+            "end", "jump_to(-1)", "Last event", show=False, priority=True, id="replay.last_event"
+        ),
+        Binding("g", "go", "Go to typed number", show=False, priority=True, id="replay.go"),
         # Digits too, so "12g" typed fast is read in order (g is handled as it arrives).
         *(
-            Binding(str(d), f"digit({d})", "Type an event number", show=False, priority=True)
+            Binding(
+                str(d),
+                f"digit({d})",
+                "Type an event number",
+                show=False,
+                priority=True,
+                id=f"replay.digit_{d}",
+            )
             for d in range(10)
         ),
-        Binding("space", "play", "Play/pause", priority=True),
-        Binding("plus,equals_sign", "speed(1)", "Faster", show=False, priority=True),
-        Binding("minus", "speed(-1)", "Slower", show=False, priority=True),
-        Binding("b", "branch", "Branch from here", priority=True),
+        Binding("space", "play", "Play/pause", priority=True, id="replay.play"),
+        Binding(
+            "plus,equals_sign", "speed(1)", "Faster", show=False, priority=True, id="replay.faster"
+        ),
+        Binding("minus", "speed(-1)", "Slower", show=False, priority=True, id="replay.slower"),
+        Binding("b", "branch", "Branch from here", priority=True, id="replay.branch"),
         # Not in the footer (its keys are full at 80 columns): in the help and the palette.
-        Binding("W", "swings", "Where the fight turned", show=False, priority=True),
-        Binding("question_mark", "help", "Help", show=False, priority=True),
-        Binding("escape,q", "close", "Close replay", priority=True),
+        Binding(
+            "W", "swings", "Where the fight turned", show=False, priority=True, id="replay.swings"
+        ),
+        Binding("question_mark", "help", "Help", show=False, priority=True, id="replay.help"),
+        Binding("escape,q", "close", "Close replay", priority=True, id="replay.close"),
     ]
 
     position: reactive[int] = reactive(0, init=False)

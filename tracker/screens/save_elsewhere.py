@@ -15,7 +15,7 @@ MAX_PATH = 4096  # PATH_MAX on Linux
 class SaveElsewhereScreen(ModalScreen[Path | None]):
     """A path prompt: Enter saves there, Esc goes back. Dismisses with the path."""
 
-    BINDINGS = [Binding("escape", "cancel", "Back")]
+    BINDINGS = [Binding("escape", "cancel", "Back", id="save_elsewhere.cancel")]
 
     def __init__(self, suggested: Path) -> None:
         super().__init__()

@@ -39,10 +39,19 @@ class SoloScreen(ModalScreen[SoloChoices | None]):
     """↑/↓ or Tab move, ←/→ change, Enter applies, Esc cancels."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "apply", "Apply"),
-        Binding("down,tab", "app.focus_next", "Next", show=False, priority=True),
-        Binding("up,shift+tab", "app.focus_previous", "Previous", show=False, priority=True),
+        Binding("escape", "cancel", "Cancel", id="solo.cancel"),
+        Binding("enter", "apply", "Apply", id="solo.apply"),
+        Binding(
+            "down,tab", "app.focus_next", "Next", show=False, priority=True, id="solo.focus_next"
+        ),
+        Binding(
+            "up,shift+tab",
+            "app.focus_previous",
+            "Previous",
+            show=False,
+            priority=True,
+            id="solo.focus_previous",
+        ),
     ]
 
     def __init__(self, state: Encounter) -> None:

@@ -113,7 +113,7 @@ class SummaryScreen(ModalScreen[None]):
 
     ``outcome``: who won, known at once; ``count``: the figures, called in a worker thread."""
 
-    BINDINGS = [Binding("escape,enter,f,q", "dismiss", "Close the summary")]
+    BINDINGS = [Binding("escape,enter,f,q", "dismiss", "Close the summary", id="summary.dismiss")]
 
     def __init__(
         self,

@@ -17,10 +17,10 @@ class UnsavedScreen(ModalScreen[Answer | None]):
     """Dismisses with the choice, or None (Esc) to go back to the encounter."""
 
     BINDINGS = [
-        Binding("r", "answer('retry')", "Try again"),
-        Binding("e", "answer('elsewhere')", "Save elsewhere"),
-        Binding("Q", "answer('quit')", "Quit anyway"),
-        Binding("escape", "answer(None)", "Back"),
+        Binding("r", "answer('retry')", "Try again", id="unsaved.answer_retry"),
+        Binding("e", "answer('elsewhere')", "Save elsewhere", id="unsaved.answer_elsewhere"),
+        Binding("Q", "answer('quit')", "Quit anyway", id="unsaved.answer_quit"),
+        Binding("escape", "answer(None)", "Back", id="unsaved.answer_none"),
     ]
 
     def __init__(self, error: str, leaving: str = "Quitting") -> None:

@@ -18,9 +18,9 @@ class WaitingScreen(ModalScreen[Answer | None]):
     """d (or Enter) applies what waits, x discards it (a line in the log), Esc goes back."""
 
     BINDINGS = [
-        Binding("d,enter", "answer('apply')", "Apply"),
-        Binding("x", "answer('discard')", "Discard"),
-        Binding("escape", "back", "Back"),
+        Binding("d,enter", "answer('apply')", "Apply", id="waiting.answer_apply"),
+        Binding("x", "answer('discard')", "Discard", id="waiting.answer_discard"),
+        Binding("escape", "back", "Back", id="waiting.back"),
     ]
 
     def __init__(self, waiting: str, doing: str, *, can_discard: bool = True) -> None:

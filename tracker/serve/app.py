@@ -68,8 +68,8 @@ class TableApp(TrackerApp):
     CSS_PATH = Path(__file__).parent.parent / "tracker.tcss"
     COMMANDS = TrackerApp.COMMANDS | {TableCommands}
     BINDINGS = [
-        Binding("w", "seats", "Seats and join links (the GM)"),
-        Binding("b", "alerts", "Turn alerts on/off (a player)"),
+        Binding("w", "seats", "Seats and join links (the GM)", id="table.seats"),
+        Binding("b", "alerts", "Turn alerts on/off (a player)", id="table.alerts"),
     ]
     # Seats share one process: tracker.serve.heap freezes it once seats settle, and a seat
     # leaving must not unfreeze everyone else's objects.

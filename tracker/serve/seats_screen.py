@@ -36,15 +36,17 @@ class AssignForm(FormScreen):
 class SeatsScreen(ModalScreen[None]):
     CSS_PATH = "seats.tcss"
     BINDINGS = [
-        Binding("a,enter", "assign", "Assign combatants"),
-        Binding("g", "give", "Give combatants to a player by name"),
-        Binding("k", "kick", "Kick"),
-        Binding("l", "make_link", "Make a join link"),
-        Binding("c", "copy_link", "Copy the join link"),
-        Binding("x", "revoke_link", "Revoke the join link"),
-        Binding("p", "setting('players_pass')", "Players end their own turn"),
-        Binding("b", "setting('alerts')", "Turn alerts"),
-        Binding("escape,w", "close", "Close"),
+        Binding("a,enter", "assign", "Assign combatants", id="seats.assign"),
+        Binding("g", "give", "Give combatants to a player by name", id="seats.give"),
+        Binding("k", "kick", "Kick", id="seats.kick"),
+        Binding("l", "make_link", "Make a join link", id="seats.make_link"),
+        Binding("c", "copy_link", "Copy the join link", id="seats.copy_link"),
+        Binding("x", "revoke_link", "Revoke the join link", id="seats.revoke_link"),
+        Binding(
+            "p", "setting('players_pass')", "Players end their own turn", id="seats.players_pass"
+        ),
+        Binding("b", "setting('alerts')", "Turn alerts", id="seats.alerts"),
+        Binding("escape,w", "close", "Close", id="seats.close"),
     ]
 
     def __init__(self, table: Table) -> None:

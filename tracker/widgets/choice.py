@@ -19,8 +19,8 @@ MOST_TYPED = 40  # letters kept of a search: no option label is longer where it 
 
 class Choice(Widget, can_focus=True):
     BINDINGS = [
-        Binding("right,space,l", "step(1)", "Next option", show=False),
-        Binding("left,h", "step(-1)", "Previous option", show=False),
+        Binding("right,space,l", "step(1)", "Next option", show=False, id="choice.next"),
+        Binding("left,h", "step(-1)", "Previous option", show=False, id="choice.previous"),
     ]
 
     index: reactive[int] = reactive(0)

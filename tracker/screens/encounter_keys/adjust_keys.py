@@ -15,10 +15,12 @@ class AdjustKeys(Area):
     """``+``, ``-``, ``K``, ``J``: one step on the selected combatant's track or in the order."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("plus", "nudge(1)", "Main track +1", show=False),
-        Binding("minus", "nudge(-1)", "Main track -1", show=False),
-        Binding("K,shift+up", "move(-1)", "Move up in order", show=False),
-        Binding("J,shift+down", "move(1)", "Move down in order", show=False),
+        Binding("plus", "nudge(1)", "Main track +1", show=False, id="encounter.nudge_up"),
+        Binding("minus", "nudge(-1)", "Main track -1", show=False, id="encounter.nudge_down"),
+        Binding("K,shift+up", "move(-1)", "Move up in order", show=False, id="encounter.move_up"),
+        Binding(
+            "J,shift+down", "move(1)", "Move down in order", show=False, id="encounter.move_down"
+        ),
     ]
 
     def action_nudge(self, delta: int) -> None:

@@ -24,9 +24,11 @@ class ConditionKeys(Area):
     """``c``, ``C``, ``o``: conditions on a combatant, notes in the log."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("c", "add_condition", "Condition"),
-        Binding("C", "remove_condition", "Drop condition", show=False),
-        Binding("o", "note", "Note", show=False),
+        Binding("c", "add_condition", "Condition", id="encounter.add_condition"),
+        Binding(
+            "C", "remove_condition", "Drop condition", show=False, id="encounter.remove_condition"
+        ),
+        Binding("o", "note", "Note", show=False, id="encounter.note"),
     ]
     PLAYERS = frozenset({"add_condition", "remove_condition", "note"})
 

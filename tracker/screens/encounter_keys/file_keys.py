@@ -16,8 +16,10 @@ class FileKeys(Area):
     """``ctrl+o``, ``N``; and the report (``export``), from the palette and the ``:`` line."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("ctrl+o", "open_save", "Open encounter", show=False),
-        Binding("N", "new_party", "New encounter with this party", show=False),
+        Binding("ctrl+o", "open_save", "Open encounter", show=False, id="encounter.open_save"),
+        Binding(
+            "N", "new_party", "New encounter with this party", show=False, id="encounter.new_party"
+        ),
     ]
 
     def action_open_save(self) -> None:

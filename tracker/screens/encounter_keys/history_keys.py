@@ -15,10 +15,10 @@ class HistoryKeys(Area):
     """``u``, ``ctrl+r``, ``ctrl+s``, ``R``."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("u", "undo", "Undo"),
-        Binding("ctrl+r", "redo", "Redo", show=False),
-        Binding("ctrl+s", "save", "Save now", show=False),
-        Binding("R", "replay", "Replay", show=False),
+        Binding("u", "undo", "Undo", id="encounter.undo"),
+        Binding("ctrl+r", "redo", "Redo", show=False, id="encounter.redo"),
+        Binding("ctrl+s", "save", "Save now", show=False, id="encounter.save"),
+        Binding("R", "replay", "Replay", show=False, id="encounter.replay"),
     ]
 
     def action_undo(self) -> None:

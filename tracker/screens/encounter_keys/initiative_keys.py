@@ -20,9 +20,13 @@ class InitiativeKeys(Area):
     """``i``: the Initiative dialog (also ``:init``); the palette's Initiative entries."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("i", "initiative", "Initiative"),
+        Binding("i", "initiative", "Initiative", id="encounter.initiative"),
         Binding(
-            "A", "act_selected", "Act: a delayer steps in, or its readied reaction", show=False
+            "A",
+            "act_selected",
+            "Act: a delayer steps in, or its readied reaction",
+            show=False,
+            id="encounter.act_selected",
         ),
     ]
     # A player sets (or rolls) their own combatants' initiative; rolling everyone's and the

@@ -30,11 +30,17 @@ class RollKeys(Area):
     """``r``, ``t``, ``s``, ``d``: the system's dialogs, and what a roll leaves waiting."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("r", "roll", "Roll"),
-        Binding("t", "quick_turn", "Quick turn"),
-        Binding("s", "system_menu", "System actions", show=False),
-        Binding("d", "apply_result", "Apply result"),
-        Binding("L", "overrule", "Overrule the last roll (the GM's choice)", show=False),
+        Binding("r", "roll", "Roll", id="encounter.roll"),
+        Binding("t", "quick_turn", "Quick turn", id="encounter.quick_turn"),
+        Binding("s", "system_menu", "System actions", show=False, id="encounter.system_menu"),
+        Binding("d", "apply_result", "Apply result", id="encounter.apply_result"),
+        Binding(
+            "L",
+            "overrule",
+            "Overrule the last roll (the GM's choice)",
+            show=False,
+            id="encounter.overrule",
+        ),
     ]
     PLAYERS = frozenset({"roll", "quick_turn", "system_menu", "system", "apply_result"})
     # The keys that open the system's "roll" action: a system may keep it for the GM.

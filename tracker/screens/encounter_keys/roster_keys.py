@@ -35,10 +35,14 @@ class RosterKeys(Area):
     """``a``, ``e``, ``k``, ``x``: who is in the encounter."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("a", "add_combatant", "Add"),
-        Binding("e", "edit_combatant", "Edit", show=False),
-        Binding("k", "keep_combatant", "Keep in library", show=False),
-        Binding("x,delete", "remove_combatant", "Remove", show=False),
+        Binding("a", "add_combatant", "Add", id="encounter.add_combatant"),
+        Binding("e", "edit_combatant", "Edit", show=False, id="encounter.edit_combatant"),
+        Binding(
+            "k", "keep_combatant", "Keep in library", show=False, id="encounter.keep_combatant"
+        ),
+        Binding(
+            "x,delete", "remove_combatant", "Remove", show=False, id="encounter.remove_combatant"
+        ),
     ]
 
     def combatant_fields(self, combatant: Combatant | None) -> list[Field]:

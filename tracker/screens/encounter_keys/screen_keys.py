@@ -8,7 +8,7 @@ from textual.actions import parse
 from textual.binding import Binding
 
 from tracker.screens.encounter_keys.area import Area
-from tracker.screens.help import key_label, show_help
+from tracker.screens.help import show_help, shown_key
 from tracker.widgets.combatants import CombatantsPane
 
 
@@ -16,10 +16,16 @@ class ScreenKeys(Area):
     """``:``, ``z``, ``?``, ``q``."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("colon", "command_line", "Command line"),
-        Binding("z", "zoom", "Zoom the pane (the whole screen, and back)", show=False),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
+        Binding("colon", "command_line", "Command line", id="encounter.command_line"),
+        Binding(
+            "z",
+            "zoom",
+            "Zoom the pane (the whole screen, and back)",
+            show=False,
+            id="encounter.zoom",
+        ),
+        Binding("question_mark", "help", "Help", id="encounter.help"),
+        Binding("q", "quit", "Quit", id="encounter.quit"),
     ]
     # Players' lines run as their keys do: the session refuses what is not theirs.
     PLAYERS = frozenset({"command_line", "help", "quit", "zoom"})
@@ -50,7 +56,9 @@ class ScreenKeys(Area):
             name, _, argument = binding.action.partition("(")
             if self.session.allows(name, argument.strip("()'\"")):
                 seen.add(binding.action)
-                out.append((binding.description, binding.action, f"key: {key_label(binding.key)}"))
+                out.append(
+                    (binding.description, binding.action, f"key: {shown_key(self.app, binding)}")
+                )
         if self.session.allows("export"):
             for title, fmt in (("Markdown", "markdown"), ("JSON", "json")):
                 where = "a file in the saves folder"

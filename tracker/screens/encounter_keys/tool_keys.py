@@ -20,11 +20,17 @@ class ToolKeys(Area):
     """``S``, ``f``, ``F``, ``D``, ``B``."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("S", "solo", "Solo play", show=False),
-        Binding("f", "fight_summary", "Fight summary", show=False),
-        Binding("F", "forecast", "Forecast", show=False),
-        Binding("D", "difficulty", "Difficulty: how hard the fight is", show=False),
-        Binding("B", "balance", "Balance...", show=False),
+        Binding("S", "solo", "Solo play", show=False, id="encounter.solo"),
+        Binding("f", "fight_summary", "Fight summary", show=False, id="encounter.fight_summary"),
+        Binding("F", "forecast", "Forecast", show=False, id="encounter.forecast"),
+        Binding(
+            "D",
+            "difficulty",
+            "Difficulty: how hard the fight is",
+            show=False,
+            id="encounter.difficulty",
+        ),
+        Binding("B", "balance", "Balance...", show=False, id="encounter.balance"),
     ]
     PLAYERS = frozenset({"fight_summary"})
     SPECTATORS = frozenset({"fight_summary"})

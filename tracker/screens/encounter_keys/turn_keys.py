@@ -20,7 +20,7 @@ class TurnKeys(Area):
     """``n``: the next turn (or round); on a player's seat, the end of their own turn."""
 
     KEYS: ClassVar[list[Binding]] = [
-        Binding("n", "next_turn", "Next turn/round"),
+        Binding("n", "next_turn", "Next turn/round", id="encounter.next_turn"),
     ]
     PLAYERS = frozenset({"next_turn"})
 
