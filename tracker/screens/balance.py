@@ -47,7 +47,7 @@ def read_target(text: str) -> float:
 class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
     """Dismisses with the accepted change and its line, or None."""
 
-    BINDINGS = [Binding("escape", "close", "Close (stops the tune)")]
+    BINDINGS = [Binding("escape", "close", "Close (stops the tune)", id="balance.close")]
 
     def __init__(self, state: Encounter, party: str, jobs: int | None = None) -> None:
         super().__init__()

@@ -34,8 +34,11 @@ class SwingsScreen(ModalScreen[int | None]):
     """Dismisses with the event to jump to (a swing's roll), or None."""
 
     BINDINGS = [
-        Binding("escape,W", "close", "Close (stops the forecasts)"),
-        *(Binding(str(n), f"jump({n})", f"Jump to swing {n}") for n in (1, 2, 3)),
+        Binding("escape,W", "close", "Close (stops the forecasts)", id="swings.close"),
+        *(
+            Binding(str(n), f"jump({n})", f"Jump to swing {n}", id=f"swings.jump_{n}")
+            for n in (1, 2, 3)
+        ),
     ]
 
     def __init__(self, timeline: Timeline, party: str, jobs: int | None = None) -> None:
