@@ -41,6 +41,7 @@ ALLOWED_IMPORTS = {
     "operator",
     "bisect",
     "re",
+    "difflib",  # close names for a "did you mean": computation alone, no clock, files or chance
     "zlib",
     "msgspec",
 }

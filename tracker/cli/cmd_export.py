@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rules.errors import Rejected
 from tracker.cli.parsing import Building, bounded
 from tracker.cli.with_saves import with_saves
 
@@ -47,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
     )
 
 
+class Refused(Rejected):
+    """The swings' own refusal (no party, GM-only combatants, stopped): one line, the save
+    not at fault; anything else raised while the log is read again is the file's."""
+
+
 def run(args: argparse.Namespace) -> int:
     if args.swings:
         from tracker.headless.forecast import Workers
@@ -57,7 +63,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(args: argparse.Namespace) -> int:
-    from rules.errors import Rejected
     from rules.text import inert
     from tracker import export, storage
 
@@ -77,7 +82,7 @@ def report(args: argparse.Namespace) -> int:
             text = swings_text(args, loaded.history)
         else:
             text = export.report_text(loaded.history, args.format, args.gm)
-    except Rejected:  # the swings' own refusal: one line, the save is not at fault
+    except Refused:  # the swings' own refusal: one line, the save is not at fault
         raise
     except Exception as exc:  # the log folded as it is read: the file is at fault, not the app
         raise storage.unreplayable(args.file, exc) from None
@@ -106,15 +111,18 @@ def swings_text(args: argparse.Namespace, history: History) -> str:
 
     with args.workers as workers:
         if not args.gm and hidden_ids(history.effective_events(), history.state):
-            raise Rejected("the swings read the whole fight, GM-only combatants too: add --gm")
+            raise Refused("the swings read the whole fight, GM-only combatants too: add --gm")
         seed = args.seed if args.seed is not None else secrets.randbits(32)
-        party = party_side(history.state)
+        try:
+            party = party_side(history.state)
+        except Rejected as refused:
+            raise Refused(refused.message) from None
         chances = shown.chances_over(party, seed, workers)
         try:
             firm = args.runs * FIRM // QUICK
             found = swings(Timeline(history), party, chances, quick=args.runs, firm=firm)
         except KeyboardInterrupt:
-            raise Rejected("swings stopped") from None
+            raise Refused("swings stopped") from None
     if args.format == "json":
         return json.dumps(inert_value(shown.as_json(found, seed)), indent=2) + "\n"
     return inert_document(shown.as_markdown(found, history.state.name, seed, export.md))
