@@ -119,10 +119,18 @@ async def test_the_library_dialog_makes_only_the_options_in_sight_into_lines(
         made.append(str(text))
         return real(cls, text, console)  # type: ignore[no-any-return]
 
+    lines: list[int] = []
+    line = LibraryScreen._line
+
+    def counted_line(screen: LibraryScreen, index: int, width: int) -> Text:
+        lines.append(index)
+        return line(screen, index, width)
+
     app = library_app(tmp_path, demo)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: not library._LOADING.locked(), "the reading done")
         monkeypatch.setattr(Content, "from_rich_text", classmethod(counted))
+        monkeypatch.setattr(LibraryScreen, "_line", counted_line)
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library")
         options = app.screen.query_one("#stat-blocks", OptionList)
@@ -132,3 +140,4 @@ async def test_the_library_dialog_makes_only_the_options_in_sight_into_lines(
         assert total > 100 and str(options.get_option_at_index(1).prompt).split()[0] in shown
         # The lines in sight (fewer than the screen's 24), and the dialog's own labels.
         assert len(made) < 40, len(made)
+        assert len(lines) < 24, len(lines)  # an entry's line is made only when it is shown

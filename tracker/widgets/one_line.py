@@ -11,6 +11,7 @@ Textual's public ``Visual`` protocol (``textual.visual``), no private code.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast
 
@@ -37,13 +38,19 @@ class _NoWrap:
 
 
 class OneLine(Visual):
-    """``text`` shown on one line of an ``OptionList``: its first line, cut to the width."""
+    """``text`` shown on one line of an ``OptionList``: its first line, cut to the width.
+    ``text`` may be a function that makes it, called once the line is wanted (shown, or its
+    words asked for): a list of hundreds makes only the lines in sight."""
 
-    renders = 0  # lines made into Content and drawn, all of them (tests count the work)
-
-    def __init__(self, text: Text) -> None:
-        self.text = text
+    def __init__(self, text: Text | Callable[[], Text]) -> None:
+        self._text = text
         self._content: Content | None = None
+
+    @property
+    def text(self) -> Text:
+        if not isinstance(self._text, Text):
+            self._text = self._text()
+        return self._text
 
     def __str__(self) -> str:
         return self.text.plain  # what a Text prompt said: its words
@@ -51,7 +58,6 @@ class OneLine(Visual):
     def render_strips(
         self, width: int, height: int | None, style: Style, options: RenderOptions
     ) -> list[Strip]:
-        OneLine.renders += 1
         if self._content is None:  # only once it is shown
             first = self.text.split(allow_blank=True)[0] if "\n" in self.text.plain else self.text
             self._content = Content.from_rich_text(first)
