@@ -264,7 +264,7 @@ def _uniform_sum(dice: Dice, budget: Budget) -> Distribution:
     weights = sums[dice.quantity]
     if len(sums) > len(known) and _kept_size(len(sums) - 1, span) <= MAX_KEPT_SUMS:
         if len(_SUMS) >= MAX_KEPT_DICE and key not in _SUMS:
-            _SUMS.pop(next(iter(_SUMS)), None)  # the oldest die out first
+            _SUMS.clear()  # one step, as another thread may be reading or adding too
         _SUMS[key] = tuple(sums)  # replaced whole: a thread reading it sees one or the other
     low = smallest * dice.quantity
     totals: dict[Value, int] = {low + i: w for i, w in enumerate(weights) if w}
