@@ -248,28 +248,57 @@ def _uniform_sum(dice: Dice, budget: Budget) -> Distribution:
             runs[-1] = (runs[-1][0], int(v), runs[-1][2])
         else:
             runs.append((int(v), int(v), one[v]))
-    low, weights = 0, [1]
     smallest, largest = runs[0][0], runs[-1][1]
     span = largest - smallest + 1
     # Paid before the first step, so what is too big is refused at once: a die at a time,
     # each run over the totals so far (and the weights of ``!`` dice are long numbers).
+    # Paid in full even when the sums are kept (below): what is refused stays the same.
     size = 1 + dice.quantity * die_denominator(dice).bit_length() // 256
     steps = sum(len(runs) * (i * span + span) * size for i in range(dice.quantity))
     budget.spend(steps * 3 // 2)  # a step here costs about one and a half (bench/dice.py)
-    for _ in range(dice.quantity):
-        prefix = [0]
-        for weight in weights:
-            prefix.append(prefix[-1] + weight)
-        top = len(weights) - 1
-        out = [0] * (top + largest - smallest + 1)
-        for run_low, run_high, run_weight in runs:
-            for offset in range(run_low, top + run_high + 1):
-                first, last = max(0, offset - run_high), min(top, offset - run_low)
-                if first <= last:
-                    out[offset - smallest] += run_weight * (prefix[last + 1] - prefix[first])
-        low, weights = low + smallest, out
+    key = tuple(runs)
+    known = _SUMS.get(key, ([1],))
+    sums = list(known[: dice.quantity + 1])
+    while len(sums) <= dice.quantity:
+        sums.append(_one_more(sums[-1], runs))
+    weights = sums[dice.quantity]
+    if len(sums) > len(known) and _kept_size(len(sums) - 1, span) <= MAX_KEPT_SUMS:
+        if len(_SUMS) >= MAX_KEPT_DICE and key not in _SUMS:
+            _SUMS.clear()  # one step, as another thread may be reading or adding too
+        _SUMS[key] = tuple(sums)  # replaced whole: a thread reading it sees one or the other
+    low = smallest * dice.quantity
     totals: dict[Value, int] = {low + i: w for i, w in enumerate(weights) if w}
     return Distribution(totals, die_denominator(dice) ** dice.quantity)
+
+
+# The weights of the totals of 0, 1, 2... of a die (its runs of equally likely values), kept:
+# a library's stat blocks roll the same few dice in many counts (``18d10+36``, ``2d10+4``),
+# and 33 d20 then cost what the 33rd die costs. Bounded: a few dice, each up to
+# ``MAX_KEPT_SUMS`` weights in all (33 d20 keep some 11,000).
+_SUMS: dict[tuple[tuple[int, int, int], ...], tuple[list[int], ...]] = {}
+MAX_KEPT_DICE = 16
+MAX_KEPT_SUMS = 20_000
+
+
+def _kept_size(quantity: int, span: int) -> int:
+    """The weights kept for the totals of 0 to ``quantity`` dice of ``span`` values."""
+    return sum(i * (span - 1) + 1 for i in range(quantity + 1))
+
+
+def _one_more(weights: list[int], runs: list[tuple[int, int, int]]) -> list[int]:
+    """The weights of the totals with one die more (lowest total first), by prefix sums."""
+    smallest, largest = runs[0][0], runs[-1][1]
+    prefix = [0]
+    for weight in weights:
+        prefix.append(prefix[-1] + weight)
+    top = len(weights) - 1
+    out = [0] * (top + largest - smallest + 1)
+    for run_low, run_high, run_weight in runs:
+        for offset in range(run_low, top + run_high + 1):
+            first, last = max(0, offset - run_high), min(top, offset - run_low)
+            if first <= last:
+                out[offset - smallest] += run_weight * (prefix[last + 1] - prefix[first])
+    return out
 
 
 # --- dice with operations -------------------------------------------------------------------

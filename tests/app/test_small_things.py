@@ -8,6 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.text import Text
+from textual.content import Content
+from textual.widgets import OptionList
 
 from rules.dice import SeededDice
 from tests.app.support import keys_of, until
@@ -99,3 +102,42 @@ async def test_the_library_is_read_after_the_first_frame_and_a_parses_nothing_ag
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library")
         assert "Warmed" in screen_text(app) and parsed == []
+
+
+async def test_the_library_dialog_makes_only_the_options_in_sight_into_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The demo of the system with most bundled stat blocks (hundreds): opening `a` once made
+    # each of them Textual Content to measure its height, ~185 ms of CPU (docs/performance.md).
+    bundled = library.load(None)
+    demo = max(sorted(DEMOS), key=lambda d: len(bundled.of(DEMOS[d]().state.system)))
+    total = len(bundled.of(DEMOS[demo]().state.system))
+    made: list[str] = []
+    real = Content.from_rich_text.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Content], text: str | Text, console: object = None) -> Content:
+        made.append(str(text))
+        return real(cls, text, console)  # type: ignore[no-any-return]
+
+    lines: list[int] = []
+    line = LibraryScreen._line
+
+    def counted_line(screen: LibraryScreen, index: int, width: int) -> Text:
+        lines.append(index)
+        return line(screen, index, width)
+
+    app = library_app(tmp_path, demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: not library._LOADING.locked(), "the reading done")
+        monkeypatch.setattr(Content, "from_rich_text", classmethod(counted))
+        monkeypatch.setattr(LibraryScreen, "_line", counted_line)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library")
+        options = app.screen.query_one("#stat-blocks", OptionList)
+        await until(pilot, lambda: options.option_count == total + 1, "every stat block listed")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert total > 100 and str(options.get_option_at_index(1).prompt).split()[0] in shown
+        # The lines in sight (fewer than the screen's 24), and the dialog's own labels.
+        assert len(made) < 40, len(made)
+        assert len(lines) < 24, len(lines)  # an entry's line is made only when it is shown

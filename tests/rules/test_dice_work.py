@@ -117,3 +117,44 @@ def test_every_accepted_line_is_answered_or_refused_within_its_bound(text: str) 
     except Rejected:
         pass  # a divisor that can be 0
     assert time.process_time() - began < CPU_SECONDS, text
+
+
+def _worked(text: str) -> tuple[Distribution, int] | str:
+    """The odds of ``text`` and the budget left after them, or its refusal."""
+    budget = exact.Budget()
+    try:
+        return exact.distribution(parse(text), budget), budget.left
+    except Rejected as refused:
+        return str(refused)
+
+
+def test_more_of_a_die_worked_out_adds_only_the_dice_not_yet_added(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A library's stat blocks roll a few dice in many counts (18d10+36, 33d20+330): the
+    # totals of fewer are kept, so 34d20 after 33d20 adds one die, and 18d20 adds none.
+    monkeypatch.setattr(exact, "_SUMS", {})
+    added = [0]
+    real = exact._one_more
+
+    def counted(*args: object) -> object:
+        added[0] += 1
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(exact, "_one_more", counted)
+    fresh = {text: _worked(text) for text in ("33d20+330", "18d20", "34d20")}
+    assert added[0] == 33 + 0 + 1
+    monkeypatch.setattr(exact, "_SUMS", {})
+    assert {text: _worked(text) for text in reversed(fresh)} == fresh  # same odds, same cost
+
+
+@pytest.mark.parametrize("text", ["100d100", "99d100", "1d6+98d100", "20d20!", "30d100*30d100"])
+def test_a_die_whose_sums_are_kept_is_refused_as_it_was(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exact, "_SUMS", {})
+    cold = _worked(text)
+    for warm in ("30d20", "50d6", "14d100", "3d20!", "20d12"):  # their sums kept
+        _worked(warm)
+    assert isinstance(cold, str) and cold.startswith(exact.TOO_BIG)
+    assert _worked(text) == cold

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -31,6 +32,7 @@ from tracker.library import GROUP, Entry, LibraryError, parse_group
 from tracker.library_find import Wanted, columns, matches, wanted
 from tracker.widgets.difficulty_line import DifficultyLine
 from tracker.widgets.more_sign import keep_more_sign
+from tracker.widgets.one_line import OneLine
 
 BLANK = "blank"
 SETTLE = 0.3  # seconds the choice stays put before its difficulty is worked out (typing)
@@ -161,10 +163,11 @@ class LibraryScreen(ModalScreen[Pick | None]):
         blank = f"New combatant: {wanted}" if wanted else "New combatant (a blank sheet)"
         width = max((len(self.entries[i].name) for i in shown), default=0)
         # All at once: one option at a time lays the list out again for each of hundreds.
+        # Each one line, made and drawn only when in sight: the list measures none of them.
         options.add_options(
             [
-                Option(Text(f"+ {blank}", style="italic"), id=BLANK),
-                *(Option(self._line(i, width), id=str(i)) for i in shown),
+                Option(OneLine(Text(f"+ {blank}", style="italic")), id=BLANK),
+                *(Option(OneLine(partial(self._line, i, width)), id=str(i)) for i in shown),
             ]
         )
         shown_entries = [self.entries[i] for i in shown]
