@@ -8,8 +8,10 @@ Fewer runs where that is enough: a point whose fight is over is certain, a point
 before left as it was (a note, a choice logged) is the same chance again, every other point
 just before a roll is played ``QUICK`` times (one between two rolls a quarter as many: it
 only draws the chart), and only ``FIRST`` times when those all end the same way; then the
-points either side of the likeliest swings are played ``FIRM`` times, so the three named are
-measured, not guessed. Each chance carries its 95% interval.
+points either side of the likeliest swings are played ``FIRM`` times (unless already known
+within ``FIRM_SETTLED``), so the three named are measured, not guessed. Each chance carries its
+95% interval. Each stage's questions are asked together (``Many``: the pool plays them side by
+side), and what is asked depends on the fight and the answers alone, never on the timing.
 
 A roll's swing is the change from just before it to just before the next roll: what it led
 to (a result applied, a turn passed, someone going down) counts as its own.
@@ -17,7 +19,7 @@ to (a result applied, a turn passed, someone going down) counts as its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from rules.dice import SeededDice
@@ -35,6 +37,7 @@ MIN_RUNS = 10
 FIRST = 20  # fights a point plays first: enough when they all end the same way
 SETTLED = 0.1  # ... that is, when their 95% interval is no wider than 10 points either way
 FIRM = 200  # runs for the points around the likeliest swings
+FIRM_SETTLED = 0.05  # ... unless already known within 5 points either way
 NAMED = 3  # swings named
 CANDIDATES = 4  # swings measured again before the three are chosen
 SETTLING = 4  # steps of what a roll leaves waiting applied before a point is forecast
@@ -43,7 +46,11 @@ SETTLING = 4  # steps of what a roll leaves waiting applied before a point is fo
 # every point) → the chance.
 Chances = Callable[[Encounter, int, int], Chance]
 MORE, FIRMER = 1, 2  # the batches played after the first
-Progress = Callable[[int, int], None]  # points done, points in all
+Progress = Callable[[int, int], None]  # runs done, runs planned (fewer as points settle)
+Ask = tuple[Encounter, int, int]  # a state, the runs to play, their batch
+# Many questions at once (a pool plays them side by side) → their chances, in order; told the
+# runs done so far.
+Many = Callable[[Sequence[Ask], Callable[[int], None]], list[Chance]]
 
 
 class Point(NamedTuple):
@@ -122,6 +129,7 @@ def swings(
     *,
     quick: int = QUICK,
     firm: int = FIRM,
+    many: Many | None = None,
 ) -> Swings:
     """The party's chance event by event and the ``NAMED`` rolls that swung it most (ties: the
     earlier first)."""
@@ -148,40 +156,68 @@ def swings(
     # A swing is read between the points just before two rolls: those are played ``quick``
     # times, the points between them (a chart's detail) a quarter as many.
     bounds = {roll - 1 for roll in rolls} | set(ends.values())
-    found: dict[int, Chance] = {}
-    asked = 0
+    ask = many if many is not None else one_by_one(chances)
+    # A run of points the events between left as it was is one fight: measured once, with
+    # the runs the most wanted of them needs.
+    groups: list[list[int]] = []
     previous: Encounter | None = None
     for position, state in states.items():
-        runs = quick if position in bounds else max(MIN_RUNS, quick // 4)
-        before = found.get(position - 1)
-        if previous is not None and before is not None and _same_fight(state, previous):
-            found[position] = before
-            if 0 < before.runs < runs:  # the same fight, now needed more closely
-                more = _more(chances, playable(state), before, runs, MORE)
-                _spread(found, position, before, more)
-        else:
-            ready = playable(state)
-            found[position] = certain(ready, party) or _measured(chances, ready, runs)
+        if previous is None or not _same_fight(state, previous):
+            groups.append([])
+        groups[-1].append(position)
         previous = state
-        asked += 1
+    wanted = [
+        max(quick if p in bounds else max(MIN_RUNS, quick // 4) for p in group) for group in groups
+    ]
+    ready = [playable(states[group[0]]) for group in groups]
+    known = [certain(state, party) for state in ready]
+    open_ = [i for i, chance in enumerate(known) if chance is None]
+    planned = sum(wanted[i] for i in open_) + 2 * CANDIDATES * firm
+    done = 0
+
+    def told(here: int) -> None:
         if progress is not None:
-            progress(asked, len(states) + 2 * CANDIDATES)
+            progress(min(planned, done + here), planned)
+
+    def asked(asks: list[Ask]) -> list[Chance]:
+        nonlocal done
+        answers = ask(asks, told) if asks else []
+        done += sum(runs for _, runs, _ in asks)
+        return answers
+
+    # Every point at once (the pool is never idle waiting for one), then the rest of the
+    # runs, at once, for those whose first fights left the question open.
+    first = asked([(ready[i], min(wanted[i], FIRST), 0) for i in open_])
+    for i, chance in zip(open_, first, strict=True):
+        known[i] = chance
+    more = [i for i in open_ if _open(_known(known[i]), wanted[i], SETTLED)]
+    planned = done + sum(wanted[i] - _runs(known[i]) for i in more) + 2 * CANDIDATES * firm
+    extra = asked([(ready[i], wanted[i] - _runs(known[i]), MORE) for i in more])
+    for i, chance in zip(more, extra, strict=True):
+        known[i] = _together(_known(known[i]), chance)
+    found: dict[int, Chance] = {}
+    group_of: dict[int, int] = {}
+    for i, group in enumerate(groups):
+        for position in group:
+            found[position] = _known(known[i])
+            group_of[position] = i
 
     def change(roll: int) -> float:
         return abs(found[ends[roll]].p - found[roll - 1].p)
 
+    # The points either side of the likeliest swings, firmer: those not yet known within
+    # ``FIRM_SETTLED`` either way.
     likely = sorted(rolls, key=lambda r: (-change(r), r))[:CANDIDATES]
-    firmed: set[int] = set()
-    for roll in likely:
-        for position in (roll - 1, ends[roll]):
-            chance = found[position]
-            if position not in firmed and chance.runs and chance.runs < firm:
-                again = _more(chances, playable(states[position]), chance, firm, FIRMER)
-                _spread(found, position, chance, again)
-            firmed.add(position)
-            asked += 1
-            if progress is not None:
-                progress(min(asked, len(states) + 2 * CANDIDATES), len(states) + 2 * CANDIDATES)
+    firmer = list(dict.fromkeys(group_of[p] for roll in likely for p in (roll - 1, ends[roll])))
+    firmer = [i for i in firmer if _open(_known(known[i]), firm, FIRM_SETTLED)]
+    planned = done + sum(firm - _runs(known[i]) for i in firmer)
+    again = asked([(ready[i], firm - _runs(known[i]), FIRMER) for i in firmer])
+    for i, chance in zip(firmer, again, strict=True):
+        known[i] = _together(_known(known[i]), chance)
+        for position in groups[i]:
+            found[position] = _known(known[i])
+    if progress is not None:
+        progress(planned, planned)
     named = sorted(rolls, key=lambda r: (-change(r), r))[:NAMED]
     shown = tuple(
         Swing(
@@ -199,35 +235,41 @@ def swings(
     return Swings(party, points, shown, rounds)
 
 
-def _measured(chances: Chances, state: Encounter, runs: int) -> Chance:
-    """``FIRST`` fights, and ``runs`` only when those leave it open: a point where every one
-    of them went the same way (a fight all but decided) is known well enough."""
-    first = chances(state, min(runs, FIRST), 0)
-    if runs <= FIRST or first.high - first.low <= 2 * SETTLED:
-        return first
-    return _more(chances, state, first, runs, MORE)
+def one_by_one(chances: Chances) -> Many:
+    """Many questions asked of a one-at-a-time ``chances``, in order."""
+
+    def many(asks: Sequence[Ask], told: Callable[[int], None]) -> list[Chance]:
+        answers, done = [], 0
+        for state, runs, batch in asks:
+            answers.append(chances(state, runs, batch))
+            done += runs
+            told(done)
+        return answers
+
+    return many
 
 
-def _more(chances: Chances, state: Encounter, have: Chance, runs: int, batch: int) -> Chance:
-    """``have`` with fights enough more to make ``runs``: a batch on its own seeds (``batch``:
-    never one ``have`` holds), the two tallies added."""
-    if have.runs >= runs or have.exact:
-        return have
-    extra = chances(state, runs - have.runs, batch)
+def _known(chance: Chance | None) -> Chance:
+    assert chance is not None  # every open point was asked
+    return chance
+
+
+def _runs(chance: Chance | None) -> int:
+    return _known(chance).runs
+
+
+def _open(have: Chance, runs: int, settled: float) -> bool:
+    """Whether ``have`` wants fights enough more to make ``runs``: fewer played, and its 95%
+    interval wider than ``settled`` either way (a point all but decided is known well
+    enough)."""
+    return not have.exact and have.runs < runs and have.high - have.low > 2 * settled
+
+
+def _together(have: Chance, extra: Chance) -> Chance:
+    """Two batches (each on its own seeds) as one: the tallies added."""
     wins = round(have.p * have.runs) + round(extra.p * extra.runs)
     total = have.runs + extra.runs
     return Chance(wins / total, *wilson(wins, total), total)
-
-
-def _spread(found: dict[int, Chance], position: int, old: Chance, new: Chance) -> None:
-    """A point measured again, and the points either side that shared its chance (the same
-    fight) with it."""
-    low = position
-    while found.get(low - 1) is old:
-        low -= 1
-    while found.get(low) is old:
-        found[low] = new
-        low += 1
 
 
 def _first_line(timeline: Timeline, position: int) -> str:

@@ -3,6 +3,7 @@ swings, the points) and JSON; a fight with GM-only combatants only with ``--gm``
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 from pathlib import Path
@@ -59,3 +60,33 @@ def test_swings_of_a_fight_with_a_gm_only_combatant_need_gm(save: Path) -> None:
     assert done.stderr == (
         "tracker: the swings read the whole fight, GM-only combatants too: add --gm\n"
     )
+
+
+def test_swings_json_is_the_same_with_one_job_or_two_and_quiet_off_a_terminal(
+    save: Path,
+) -> None:
+    # Every point's spans in one queue on the pool: the same seeds played, in any order.
+    outs = [tracker("export", str(save), *QUICK[:-1], jobs, "--format", "json") for jobs in "12"]
+    assert all(done.returncode == 0 for done in outs), outs[1].stderr
+    assert outs[0].stdout == outs[1].stdout
+    assert outs[0].stderr == outs[1].stderr == ""  # no progress into a pipe
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_swings_progress_shows_on_a_terminal_and_is_cleared_at_the_end() -> None:
+    from tracker.cli.progress import CLEAR, on_terminal
+
+    screen = Terminal()
+    with on_terminal("swings", screen) as told:
+        assert told is not None
+        for done in (0, 50, 55, 500, 1000):
+            told(done, 1000)
+    drawn = screen.getvalue()
+    assert drawn.count("\rswings ") == 4  # 50 and 55 of 1000 are both 5%
+    assert drawn.endswith(f"100%{CLEAR}")
+    with on_terminal("swings", io.StringIO()) as told:
+        assert told is None

@@ -4,12 +4,14 @@ state, and by a seeded forecast), fewer runs where that is enough, and the chart
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from rules.encounter import Encounter
-from rules.forecast import forecast
+from rules.forecast import forecast, wilson
 from rules.history import History
 from rules.registry import get_system
 from rules.replay import Timeline
-from rules.swings import NAMED, QUICK, Swings, swings
+from rules.swings import FIRMER, FIRST, NAMED, QUICK, Ask, Swings, swings
 from rules.tune import Chance, foes_of
 from tests.picks import every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
@@ -33,7 +35,7 @@ def by_standing(party: str) -> tuple[list[tuple[Encounter, int]], object]:
         track = [system.main_track(c) for c in state.combatants if c.side != party]
         worn = sum(t.value if t.rising else -t.value for t in track if t is not None)
         p = max(0.0, min(1.0, 0.5 + worn / 100 - foes / 20))
-        return Chance(p, p, p, runs)
+        return Chance(p, *wilson(round(p * runs), runs), runs)  # as wide as a forecast's
 
     return calls, chance
 
@@ -68,8 +70,8 @@ def test_the_swings_are_the_rolls_that_moved_the_chance_most_biggest_first() -> 
 def test_a_point_the_event_before_left_as_it_was_is_not_forecast_again() -> None:
     history = saved_fight()
     found, calls = found_by_standing(history)
-    quick = [state for state, runs in calls if runs == QUICK]
-    assert len(quick) < len(found.points)
+    first = [state for state, runs in calls if runs in (FIRST, QUICK // 4)]
+    assert len(first) < len(found.points)
     firm = [state for state, runs in calls if runs > QUICK]  # the rest of FIRM
     assert 1 <= len(firm) <= 2 * 4
 
@@ -111,8 +113,6 @@ def test_the_json_names_each_swing_with_its_before_and_after() -> None:
 
 
 def test_a_point_whose_first_fights_all_end_alike_is_not_played_more() -> None:
-    from rules.swings import FIRST
-
     history = saved_fight()
     party = party_side(history.state)
     asked: list[int] = []
@@ -131,3 +131,37 @@ def test_a_point_whose_first_fights_all_end_alike_is_not_played_more() -> None:
 
     swings(Timeline(history), party, open_question)
     assert QUICK - FIRST in asked and FIRST in asked  # the rest played, never the first again
+
+
+def test_every_points_first_fights_are_asked_at_once_then_the_rest_at_once() -> None:
+    # One question at a time left the pool idle at the end of each point.
+    history = saved_fight()
+    party = party_side(history.state)
+    _, chance = by_standing(party)
+    stages: list[list[tuple[int, int]]] = []
+
+    def many(asks: Sequence[Ask], told: Callable[[int], None]) -> list[Chance]:
+        stages.append([(runs, batch) for _, runs, batch in asks])
+        told(sum(runs for _, runs, _ in asks))
+        return [chance(state, runs, batch) for state, runs, batch in asks]  # type: ignore[operator]
+
+    progress: list[tuple[int, int]] = []
+    found = swings(Timeline(history), party, chance, lambda *told: progress.append(told), many=many)  # type: ignore[arg-type]
+    assert 2 <= len(stages) <= 3  # the first fights, the rest where open, the firmer points
+    assert {batch for _, batch in stages[0]} == {0} and len(stages[0]) > 1
+    assert all(batch == FIRMER for _, batch in stages[-1])
+    assert progress[-1][0] == progress[-1][1] and progress[-1][1] > 0
+    assert found == swings(Timeline(history), party, chance)  # one at a time: the same
+
+
+def test_a_point_around_a_swing_known_within_five_points_is_not_played_firmer() -> None:
+    history = saved_fight()
+    party = party_side(history.state)
+    batches: list[int] = []
+
+    def decided(state: Encounter, runs: int, batch: int = 0) -> Chance:
+        batches.append(batch)
+        return Chance(1.0, 0.97, 1.0, runs)  # within 5 points either way already
+
+    swings(Timeline(history), party, decided)
+    assert FIRMER not in batches and 0 in batches

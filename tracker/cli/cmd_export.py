@@ -106,6 +106,7 @@ def swings_text(args: argparse.Namespace, history: History) -> str:
     from rules.text import inert_document, inert_value
     from rules.visibility import hidden_ids
     from tracker import export
+    from tracker.cli.progress import on_terminal
     from tracker.headless import swings as shown
     from tracker.prepare import party_side
 
@@ -118,9 +119,13 @@ def swings_text(args: argparse.Namespace, history: History) -> str:
         except Rejected as refused:
             raise Refused(refused.message) from None
         chances = shown.chances_over(party, seed, workers)
+        many = shown.many_over(party, seed, workers)
         try:
             firm = args.runs * FIRM // QUICK
-            found = swings(Timeline(history), party, chances, quick=args.runs, firm=firm)
+            with on_terminal("swings", sys.stderr) as told:
+                found = swings(
+                    Timeline(history), party, chances, told, quick=args.runs, firm=firm, many=many
+                )
         except KeyboardInterrupt:
             raise Refused("swings stopped") from None
     if args.format == "json":

@@ -6,13 +6,14 @@ Markdown and JSON."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.encounter import Encounter
-from rules.forecast import DEFAULT_ROUNDS
-from rules.swings import Chances, Swing, Swings
+from rules.forecast import DEFAULT_ROUNDS, Report, job_bytes, report
+from rules.swings import Ask, Chances, Many, Swing, Swings
 from rules.tune import Chance
+from tracker.headless.batches import run_jobs
 from tracker.headless.forecast import Workers, run_forecast
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
@@ -32,12 +33,38 @@ def chances_over(
     def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
         # A batch's own seeds: the forecast's are the seed's bits and the run's index.
         result = run_forecast(state, runs, seed + batch, DEFAULT_ROUNDS, workers, None, cancel)
-        side = next((s for s in result.sides if s.side == party), None)
-        if side is None:
-            return Chance(0.0, 0.0, 1.0, result.runs)
-        return Chance(side.p, side.low, side.high, result.runs)
+        return _party_chance(result, party)
 
     return chance
+
+
+def many_over(
+    party: str,
+    seed: int,
+    workers: Workers | None,
+    cancel: threading.Event | None = None,
+) -> Many:
+    """``chances_over``'s answers to many questions at once: every span of every point's runs
+    in one queue on the pool, so no process waits for one point to end before the next."""
+
+    def many(asks: Sequence[Ask], told: Callable[[int], None]) -> list[Chance]:
+        jobs = [
+            (job_bytes(state, seed + batch, DEFAULT_ROUNDS), runs) for state, runs, batch in asks
+        ]
+        tallies = run_jobs(jobs, workers, told, cancel)
+        return [
+            _party_chance(report(state, tally, seed + batch, DEFAULT_ROUNDS), party)
+            for (state, _, batch), tally in zip(asks, tallies, strict=True)
+        ]
+
+    return many
+
+
+def _party_chance(result: Report, party: str) -> Chance:
+    side = next((s for s in result.sides if s.side == party), None)
+    if side is None:
+        return Chance(0.0, 0.0, 1.0, result.runs)
+    return Chance(side.p, side.low, side.high, result.runs)
 
 
 def percent(p: float) -> str:

@@ -71,9 +71,12 @@ class SwingsScreen(ModalScreen[int | None]):
                 self.app.call_from_thread(self.advanced, done, total)
 
         chances = shown.chances_over(self.party, self.seed, self.processes, self.cancel)
+        many = shown.many_over(self.party, self.seed, self.processes, self.cancel)
         try:
             firm = RUNS * FIRM // QUICK
-            found = swings(self.timeline, self.party, chances, progress, quick=RUNS, firm=firm)
+            found = swings(
+                self.timeline, self.party, chances, progress, quick=RUNS, firm=firm, many=many
+            )
         except forecast.Cancelled:
             return
         except Rejected as exc:  # the rules cannot play this fight

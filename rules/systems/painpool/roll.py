@@ -169,9 +169,10 @@ class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled"):
 
     @property
     def outcome(self) -> Outcome:
-        if self.difference > 0:
+        difference = self.difference  # worked out from every die: once
+        if difference > 0:
             return "success"
-        return "tie" if self.difference == 0 else "failure"
+        return "tie" if difference == 0 else "failure"
 
     @property
     def dominant(self) -> str:
@@ -184,11 +185,12 @@ class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled"):
         """Damage or failure levels the hero takes (none from a win or a tie). A maneuver's
         loss is failure levels, the difference alone: "a character performing a maneuver
         does not risk being damaged", so no template's damage change reaches it."""
-        if self.outcome != "failure":
+        difference = self.difference
+        if difference >= 0:  # a win or a tie
             return 0
         if self.kind == "maneuver":
-            return -self.difference
-        return max(0, -self.difference + sum(p.value for p in self.damage_parts))
+            return -difference
+        return max(0, -difference + sum(p.value for p in self.damage_parts))
 
     @property
     def harm_taken(self) -> Harm:
@@ -197,7 +199,9 @@ class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled"):
 
     @property
     def tokens_lost(self) -> int:
-        return self.difference if self.kind == "attack" and self.outcome == "success" else 0
+        if self.kind != "attack":
+            return 0
+        return max(0, self.difference)  # a success's margin
 
 
 def dominant(pools: tuple[PoolRoll, ...], pain: PainRoll) -> str:

@@ -252,6 +252,24 @@ def test_a_solo_heros_dialog_gets_its_best_boons_and_free_bonus_die() -> None:
     assert filled["bonus0"] == "" and moves[0].reason == "rolls with Arm, Aim, Sing"
 
 
+def test_a_heros_best_boons_are_worked_out_once_for_the_same_boons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A forecast builds the roll form several times a turn: every combination of the same
+    # boons tried once, not each time (a Pain Pool run was a third slower).
+    from rules.systems.painpool import forms
+
+    forms._boon_fields.cache_clear()
+    searched: list[object] = []
+    search = forms.best_boons
+    monkeypatch.setattr(forms, "best_boons", lambda usable: searched.append(1) or search(usable))
+    history = table()
+    first = roll_form(history.state, "c1")
+    assert roll_form(history.state, "c1") == first
+    assert len(searched) == 1
+    assert {f.key: f.default for f in first}["boon_power"] == "Arm"
+
+
 def test_the_players_hero_is_left_alone() -> None:
     history = table()
     values = {"hero": "c1", "boon_power": ""}
