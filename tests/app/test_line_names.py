@@ -101,7 +101,7 @@ async def test_a_mistyped_condition_the_rules_know_gets_did_you_mean(tmp_path: P
         await line(pilot, f"cond orla {known}")
         await line(pilot, "cond orla Marked")  # a label of the table's own, far from all
         names = [c.name.casefold() for c in app.session.state.combatants[0].conditions]
-        assert names == [known, "marked"]
+        assert names == [known.casefold(), "marked"]
 
 
 async def test_wound_heal_uncond_and_keep_find_a_name_and_say_did_you_mean(

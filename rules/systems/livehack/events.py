@@ -41,6 +41,16 @@ POSITION_LENGTH = 40  # the most characters a position's description may have
 # Dying is "effectively the same as Incapacitation").
 DAZED = ("Discombobulated", "Incapacitated", "Dying", "Comatose")
 CANNOT_ACT = (*DAZED, "Dead", "Transforming")
+# Every condition the rules lay or read by name, and the text's "Helpless" (a defender who
+# cannot defend): a name typed close to one of these is a slip ("Prne"), asked "did you mean".
+KNOWN_CONDITIONS = (
+    *CANNOT_ACT,
+    "Prone",
+    "Stabilized",
+    "Transformed",
+    "Grimlock",
+    "Helpless",
+)
 
 
 def is_dying(combatant: Combatant) -> bool:

@@ -29,6 +29,7 @@ from .events import (
     CONDITION_DURATIONS,
     DAMAGE_TABLE,
     DIE,
+    KNOWN_CONDITIONS,
     TAKE_TEN,
     BoonBane,
     Consequence,
@@ -281,6 +282,9 @@ class LiveHack(RuleSystem):
         # The text names surprise once, as a cause of Chaos (rulings.md, "Surprise is a cause
         # of Chaos"): it changes no turn, and the GM picks Chaos for a joint action.
         return "no effect on turns; acting together, it rolls as Chaos (the lowest roll)", []
+
+    def condition_names(self) -> tuple[str, ...]:
+        return KNOWN_CONDITIONS
 
     def badges(self, state: Encounter, combatant: Combatant) -> tuple[str, ...]:
         """The -5 and -10 offset effects in force, for the combatants pane."""
