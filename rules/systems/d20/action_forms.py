@@ -25,7 +25,7 @@ from .events import (
 )
 from .stat_actions import composition, find, listed, parts_left, parts_made
 from .table import MODE_OF
-from .uses import unavailable
+from .uses import recharge_odds, unavailable
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
@@ -265,7 +265,8 @@ def use_command(state: Encounter, values: Mapping[str, str]) -> Any:
 
 def unavailable_note(state: Encounter, command: Any) -> str:
     """The dialog's word when the action it would play cannot be used now ("Fire Breath is
-    recharging (5-6)": refused), "" when it can or names none."""
+    recharging (5-6)": refused, with its exact odds of coming back), "" when it can or names
+    none."""
     name = getattr(command, "action", "")
     who = state.find(getattr(command, "attacker_id", getattr(command, "source_id", "")))
     if not name or who is None:
@@ -273,4 +274,8 @@ def unavailable_note(state: Encounter, command: Any) -> str:
     sheet = sheet_of(who)
     action = named((*sheet.actions, *sheet.legendary_actions, *sheet.reactions), name)
     why = unavailable(state, who, action) if action is not None else ""
-    return f"; {why}: refused" if why else ""
+    if not why:
+        return ""
+    odds = recharge_odds(action) if action is not None and action.name in sheet.recharging else ""
+    back = f" ({odds.partition(': ')[2]})" if odds else ""  # 33.3% back this turn, 55.6% ...
+    return f"; {why}: refused{back}"

@@ -214,19 +214,6 @@ def waiting_words(sheet: D20Sheet) -> str:
     )
 
 
-def action_note(state: Encounter, command: Any) -> str:
-    """What a dialog's preview says of the stat block action its command makes: why it cannot
-    be used now, or its recharge odds ("" for none)."""
-    name = getattr(command, "action", "")
-    who = state.find(getattr(command, "attacker_id", "") or getattr(command, "source_id", ""))
-    if not name or who is None:
-        return ""
-    action = action_of(sheet_of(who), name)
-    if action is None:
-        return ""
-    return unavailable(state, who, action) or recharge_odds(action)
-
-
 # --- legendary resistance ----------------------------------------------------------------------
 
 

@@ -175,7 +175,7 @@ def test_an_action_recharging_is_refused_in_one_line_before_it_rolls() -> None:
     fields = SYSTEM.action_form(state, "roll", None)
     values = {f.key: f.default for f in fields} | {"action": "Fire Breath", "usage": EXTRA}
     assert SYSTEM.preview(state, "roll", values).endswith(
-        "; Fire Breath is recharging (5-6): refused"
+        "; Fire Breath is recharging (5-6): refused (33.3% back this turn, 55.6% within two)"
     )
 
 

@@ -119,15 +119,16 @@ def test_the_recharge_odds_are_exactly_one_in_three_then_five_in_nine():
     assert recharge_odds(WEB, 2) == ""  # no recharge
 
 
-def test_the_dialogs_preview_says_a_spent_action_is_recharging_else_its_odds():
-    from rules.systems.d20.uses import action_note
+def test_the_dialogs_preview_says_a_spent_action_is_recharging_with_its_odds():
+    from rules.systems.d20.action_forms import unavailable_note
 
-    state = passed(lair())
     breath = D20SaveEffect(
         "c2", ("c1",), "Fire Breath", "dex", 21, "18d6 fire", action="Fire Breath"
     )
-    assert action_note(state, breath) == "Fire Breath: 33.3% back this turn, 55.6% within two"
-    assert action_note(breathed(), breath) == "Fire Breath is recharging (5-6)"
+    assert unavailable_note(passed(lair()), breath) == ""  # ready: nothing to say
+    assert unavailable_note(breathed(), breath) == (
+        "; Fire Breath is recharging (5-6): refused (33.3% back this turn, 55.6% within two)"
+    )
 
 
 def test_per_day_uses_are_counted_refused_at_0_and_a_long_rest_gives_them_back():
