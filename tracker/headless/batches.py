@@ -13,11 +13,11 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from rules.forecast import Tally, simulate
-from tracker.headless.forecast import IN_FLIGHT, QUICK_HANDOFFS, Cancelled, Workers
+from tracker.headless.forecast import IN_FLIGHT, QUICK_HANDOFFS, Cancelled, Workers, take_back
 
 SPAN = 16  # runs a span at most: a point of 60 runs is four spans, spread over the processes
 
@@ -68,12 +68,12 @@ def run_jobs(
             broken = _send(pool, jobs, left, sent, most)
             while left:
                 play(left.pop())
-                _take_back(sent, count, play, block=False)
+                take_back(sent, count, play, block=False)
                 broken = broken or _send(pool, jobs, left, sent, most)
             while sent:
                 if cancel is not None and cancel.is_set():
                     raise Cancelled
-                _take_back(sent, count, play, block=True)
+                take_back(sent, count, play, block=True)
     finally:
         for future in sent:  # stopped early: no span left queued behind it
             future.cancel()
@@ -99,26 +99,3 @@ def _send(
         except RuntimeError as exc:  # the workers were closed (the screen went away)
             raise Cancelled from exc
     return False
-
-
-def _take_back(
-    sent: dict[Future[Tally], Piece],
-    count: Callable[[Piece, Tally], None],
-    play: Callable[[Piece], None],
-    block: bool,
-) -> None:
-    """The tallies of the spans the workers have finished (waiting a moment for one if
-    ``block``); a killed worker's span is played here."""
-    done = [f for f in sent if f.done()]
-    if not done and block:
-        done = list(wait(sent, timeout=0.1, return_when=FIRST_COMPLETED).done)
-    for future in done:
-        piece = sent.pop(future)
-        if future.cancelled():  # the workers were closed under these forecasts
-            raise Cancelled
-        try:
-            tally = future.result()
-        except BrokenProcessPool:
-            play(piece)
-        else:
-            count(piece, tally)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
+from typing import TypeVar
 
 from rules.encounter import Encounter
 from rules.forecast import Report, Tally, job_bytes, merged, report, simulate
@@ -234,12 +235,12 @@ def run_span(
             _send(pool, job, left, sent, most)
             while (span := left.from_back()) is not None:
                 play(span)
-                _take_back(sent, count, play, block=False)
+                take_back(sent, lambda _, tally: count(tally), play, block=False)
                 _send(pool, job, left, sent, most)
             while sent:
                 if cancel is not None and cancel.is_set():
                     raise Cancelled
-                _take_back(sent, count, play, block=True)
+                take_back(sent, lambda _, tally: count(tally), play, block=True)
     finally:
         for future in sent:  # a forecast stopped early leaves no span queued behind it
             future.cancel()
@@ -264,27 +265,31 @@ def _send(
             raise Cancelled from exc
 
 
-def _take_back(
-    sent: dict[Future[Tally], tuple[int, int]],
-    count: Callable[[Tally], None],
-    play: Callable[[tuple[int, int]], None],
+Piece = TypeVar("Piece")
+
+
+def take_back(
+    sent: dict[Future[Tally], Piece],
+    count: Callable[[Piece, Tally], None],
+    play: Callable[[Piece], None],
     block: bool,
 ) -> None:
     """The tallies of the spans the workers have finished (waiting a moment for one if
-    ``block``); a killed worker's span is played here."""
+    ``block``), each counted with what was sent for it; a killed worker's span is played
+    here. A span is whatever the caller sends: a forecast's runs, or a batch's piece."""
     done = [f for f in sent if f.done()]
     if not done and block:
         done = list(wait(sent, timeout=0.1, return_when=FIRST_COMPLETED).done)
     for future in done:
-        span = sent.pop(future)
-        if future.cancelled():  # the workers were closed under this forecast
+        piece = sent.pop(future)
+        if future.cancelled():  # the workers were closed under these forecasts
             raise Cancelled
         try:
             tally = future.result()
         except BrokenProcessPool:
-            play(span)
+            play(piece)
         else:
-            count(tally)
+            count(piece, tally)
 
 
 # --- text ---------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from rules.errors import Rejected
 from rules.text import inert
 
 from .actions import actions_text
+from .damage_types import DAMAGE_TYPES
 from .sheet import MONSTER, D20Sheet, hp_odds, sheet_from_values
 from .srd_actions import Notes, actions_of, legendary_of, reactions_of
 from .srd_page import page
@@ -26,23 +27,6 @@ SET_NAME = "srd"
 PAGE_NAME = "srd-conversion.md"
 LEGENDARY_COUNT = 3  # a round's legendary actions, when the data has some: the SRD's every one
 TYPES = re.compile(r"^\s*([a-z]+(?:\s*,\s*(?:and\s+)?[a-z]+)*)(?:\s+from\b.*)?$", re.IGNORECASE)
-DAMAGE_TYPES = frozenset(
-    {
-        "acid",
-        "bludgeoning",
-        "cold",
-        "fire",
-        "force",
-        "lightning",
-        "necrotic",
-        "piercing",
-        "poison",
-        "psychic",
-        "radiant",
-        "slashing",
-        "thunder",
-    }
-)
 
 
 def conversion(data: object) -> Conversion | None:
