@@ -87,7 +87,7 @@ test: $(STAMP) browser
 	if [ -z "$$failed" ]; then echo "make test: everything passed"; \
 	else echo "make test: FAILED: $${failed#, }"; exit 1; fi
 
-# docs/adding-a-system.md's worked example written into rules/systems/ of a temporary copy of
+# docs/contributing/adding-a-system.md's worked example written into rules/systems/ of a temporary copy of
 # the checkout, and every check and the whole suite run there (tests/example.py).
 example: $(STAMP)
 	$(BIN)/python -m tests.example $(ARGS)
@@ -133,7 +133,7 @@ check: $(STAMP)
 
 lint: check
 
-# A system's first check, in seconds, before `make test` (docs/adding-a-system.md): ruff on its
+# A system's first check, in seconds, before `make test` (docs/contributing/adding-a-system.md): ruff on its
 # folder, the import contracts, then the contract suite for that one system.
 check-system: $(STAMP)
 	@test -d "rules/systems/$(SYSTEM)" -a -n "$(SYSTEM)" || \
@@ -163,7 +163,7 @@ demo: $(STAMP)
 # system's converter (tests/systems/d20/test_srd_bundle_d20.py checks they are what it makes).
 SRD_DATA ?= ../shared/data/srd-5.1/5e-SRD-Monsters.json
 srd: $(STAMP)
-	$(BIN)/python -m tracker.library_sets $(SRD_DATA)
+	$(BIN)/python -m tracker.store.library_sets $(SRD_DATA)
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .ruff_cache

@@ -11,7 +11,7 @@ that system's big fight (200 combatants, 20,000 log entries). The big fight is a
 from its save at 80x24 in fresh processes (start to the first frame, then `r` to the roll
 dialog), beside an older checkout's (``--before DIR``, e.g. a ``git worktree`` of main)
 alternated run by run, as a ratio; ``--long-only`` times only that.
-``--write`` puts the tables into docs/performance.md.
+``--write`` puts the tables into docs/contributing/performance.md.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import asyncio, sys, time
 from pathlib import Path
 sys.path.insert(0, {root!r})
 from bench.app import first_frame
-from tracker import storage
+from tracker.store import storage
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
 from rules.dice import SeededDice
@@ -66,7 +66,7 @@ import asyncio, os, sys, time
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from rules.dice import SeededDice
-from tracker import storage
+from tracker.store import storage
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
 from tracker.widgets.roll_log import RollLog
@@ -437,7 +437,7 @@ def rolling_demo() -> tuple[str, History]:
     from rules.engine import decide
     from rules.errors import Rejected
     from rules.registry import get_system, part
-    from tracker.defaults import systems
+    from tracker.store.defaults import systems
 
     for name in systems():
         demo = part(name, "demo")
@@ -462,7 +462,9 @@ def ms(values: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument(
+        "--write", action="store_true", help="update docs/contributing/performance.md"
+    )
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--combatants", type=int, default=200)
     parser.add_argument("--entries", type=int, default=20_000)
@@ -480,7 +482,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from bench.big import big_fight, log_length
-    from tracker import storage
+    from tracker.store import storage
 
     stem, small = rolling_demo()
     with tempfile.TemporaryDirectory() as folder:

@@ -11,7 +11,7 @@ demo, each measured K times (3), alternated, in fresh processes with two jobs:
 - ``tracker forecast FILE --runs 1000 --jobs 2``: the whole forecast, for scale.
 
 Each: the median wall time (and each), the median CPU of the command and its workers, and the
-fights the difficulty played. ``--write`` puts the table into docs/performance.md.
+fights the difficulty played. ``--write`` puts the table into docs/contributing/performance.md.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from bench.forecast import FRESH_ADD, FRESH_SYSTEM  # noqa: E402
 TRACKER = "import sys; sys.path.insert(0, {root!r}); from tracker.cli import main; sys.exit(main())"
 # Every batch played: the band is never settled, as for a fight whose chances sit on an edge.
 EVERY_BATCH = (
-    "import sys; sys.path.insert(0, {root!r}); import tracker.headless.difficulty as d; "
+    "import sys; sys.path.insert(0, {root!r}); import tracker.headless.difficulty_runs as d; "
     "d.settled = lambda counts: None; from tracker.cli import main; sys.exit(main())"
 )
 WAYS = {
@@ -71,8 +71,8 @@ def fights(folder: Path) -> dict[str, Path]:
     """The fresh four-against-six fight, then each demo's save."""
     from rules.dice import SeededDice
     from rules.registry import names
-    from tracker import library, prepare, storage
     from tracker.demos import DEMOS
+    from tracker.store import library, prepare, storage
 
     found: dict[str, Path] = {}
     if FRESH_SYSTEM in names():
@@ -88,7 +88,9 @@ def fights(folder: Path) -> dict[str, Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument(
+        "--write", action="store_true", help="update docs/contributing/performance.md"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only-fresh", action="store_true", help="the fresh fight alone")
     args = parser.parse_args()

@@ -1,10 +1,11 @@
-"""The benchmarks' tables in docs/performance.md, each between its own pair of markers."""
+"""The benchmarks' tables in docs/contributing/performance.md, each between its own pair of
+markers."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-PERFORMANCE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+PERFORMANCE = Path(__file__).resolve().parent.parent / "docs" / "contributing" / "performance.md"
 
 
 def write_block(block: str, text: str) -> None:

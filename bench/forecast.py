@@ -17,7 +17,7 @@ no messages): the ceiling of any two-job speed-up under the load of the moment.
 
 Then the CPU time of one simulated fight (the best of K batches of 100, in this process: the
 figure the machine's other load disturbs least). ``--write`` puts the table into
-docs/performance.md.
+docs/contributing/performance.md.
 
 ``--by-count`` (issue 45) measures instead how a fight's cost grows with the combatants in it:
 for each demo, fresh fights of 2, 10, 20 and 40 (``bench/crowd.py``), each played in a fresh
@@ -26,7 +26,7 @@ hundred rounds in all), K times, the median; with ``--before DIR`` (an older che
 ``git worktree`` of main) its rules are measured beside this one's, alternated, on the same
 crowds. Then Generic d20's fresh four-against-six fight (``tracker new`` as the issue made it),
 ``tracker forecast --runs 1000 --jobs 2`` as a whole command, K times each checkout,
-alternated: wall time and CPU. ``--write`` puts those tables into docs/performance.md.
+alternated: wall time and CPU. ``--write`` puts those tables into docs/contributing/performance.md.
 
 ``--fresh`` (issue 41) measures only the fresh fights, that four-against-six and the same four
 heroes against the SRD's Adult Red Dragon (its actions played by the solo policy), with
@@ -98,7 +98,7 @@ def ceiling(path: Path, runs: int) -> list[float]:
     import os
 
     from rules.forecast import job_bytes, simulate
-    from tracker import storage
+    from tracker.store import storage
 
     job = job_bytes(storage.read(path).state, SEED, 50)
     simulate(job, 0, 3)
@@ -124,18 +124,18 @@ def measure(way: str, path: Path, runs: int) -> list[float]:
 
     if way == "app":
         import textual.app  # noqa: F401  (the app's process: the worker is spawned)
-    from tracker.headless import forecast
+    from tracker.headless import forecast_pool
 
     start = time.perf_counter()
-    workers = forecast.Workers(1 if way == "one" else 2)
+    workers = forecast_pool.Workers(1 if way == "one" else 2)
     started = time.perf_counter() - start
-    from tracker import storage
+    from tracker.store import storage
 
     state = storage.read(path).state  # aside: the same for one job and two
     figures = []
     for _ in range(2 if way == "app" else 1):
         start = time.perf_counter()
-        forecast.as_text(forecast.run_forecast(state, runs, SEED, 50, workers))
+        forecast_pool.as_text(forecast_pool.run_forecast(state, runs, SEED, 50, workers))
         figures.append(started + time.perf_counter() - start)
         started = 0.0
     assert way == "one" or workers.method == ("spawn" if way == "app" else "fork")
@@ -151,7 +151,7 @@ def in_a_fresh_process(way: str, path: Path, runs: int) -> list[float]:
 
 def cpu_ms_per_fight(path: Path, repeats: int) -> float:
     from rules.forecast import job_bytes, simulate
-    from tracker import storage
+    from tracker.store import storage
 
     job = job_bytes(storage.read(path).state, SEED, 50)
     simulate(job, 0, 3)  # the system loaded, its caches warm
@@ -168,7 +168,7 @@ def demos() -> list[str]:
     the tracker lists them: found by the registry, so a system's folder added or deleted is
     a row more or less."""
     from rules.registry import get_system, part
-    from tracker.defaults import systems
+    from tracker.store.defaults import systems
 
     found = []
     for name in systems():
@@ -240,7 +240,7 @@ def by_count(roots: dict[str, Path], runs: int, repeats: int) -> list[str]:
 def crowd_systems() -> list[str]:
     """Every system whose demo plays solo, by name (as ``demos`` finds them)."""
     from rules.registry import get_system, part
-    from tracker.defaults import systems
+    from tracker.store.defaults import systems
 
     return [n for n in systems() if part(n, "demo") and get_system(n).solo_policies]
 
@@ -266,7 +266,7 @@ def fresh_forecast(
     with tempfile.TemporaryDirectory() as folder:
         fight = Path(folder) / "fresh.fight"
         from rules.dice import SeededDice
-        from tracker import library, prepare, storage
+        from tracker.store import library, prepare, storage
 
         fresh = prepare.new_history(
             "Fresh", FRESH_SYSTEM, SeededDice(1), library=library.load(None), foes=foes
@@ -307,7 +307,9 @@ def fresh_forecast(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument(
+        "--write", action="store_true", help="update docs/contributing/performance.md"
+    )
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--measure", nargs=3, metavar=("WAY", "SAVE", "RUNS"), help="internal")

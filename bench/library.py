@@ -13,7 +13,7 @@ of main) alternated, so both see the same load:
   first frame; then, a second after it (a GM's pause before a key), `a` to the first frame
   of the dialog listing every stat block, `escape` and `a` again, and `:` to the prompt.
 
-``--write`` puts the table into docs/performance.md.
+``--write`` puts the table into docs/contributing/performance.md.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ READ = """
 import sys, time
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from tracker import library
+from tracker.store import library
 
 folder, system = Path({folder!r}), {system!r}
 started = time.perf_counter()
@@ -120,7 +120,7 @@ def make_library(folder: Path, count: int) -> str:
     name of its own, into ``folder``; the system's name."""
     from collections import Counter
 
-    from tracker import library
+    from tracker.store import library
 
     bundled = library.load(None)
     system = Counter(e.system for e in bundled.entries).most_common(1)[0][0]

@@ -8,7 +8,7 @@ a save in its own format (an older checkout gets the save as format 4 wrote it) 
 the timeline. Times are CPU seconds of that process (``time.process_time``), so the load of
 other processes counts less; the events applied and records decoded are counted. The
 ratio (this checkout over the older) is what to compare. ``--write`` puts the table into
-docs/performance.md.
+docs/contributing/performance.md.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import json, sys, time
 sys.path.insert(0, {root!r})
 from rules import history, replay, snapshot
 from rules.engine import apply
-from tracker import storage
+from tracker.store import storage
 
 counts = {{"applied": 0, "decoded": 0}}
 
@@ -118,7 +118,9 @@ def table(found: dict[str, list[dict[str, float]]], runs: int, label: str) -> st
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument(
+        "--write", action="store_true", help="update docs/contributing/performance.md"
+    )
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--combatants", type=int, default=200)
     parser.add_argument("--entries", type=int, default=20_000)
@@ -127,7 +129,7 @@ def main() -> None:
 
     from bench.big import SYSTEMS, big_fight, log_length
     from rules.registry import part
-    from tracker import storage
+    from tracker.store import storage
 
     system = next(name for name in SYSTEMS if part(name, "demo") is not None)
     fight = big_fight(system, args.combatants, args.entries)

@@ -1,8 +1,8 @@
 """Save benchmark: append cost as the log grows, open and seek time, bytes per event.
 
 Run: ``.venv/bin/python bench/saves.py [--before DIR] [--write]``. Figures are medians measured
-side by side in one run; ``--write`` puts the table into docs/performance.md. Compare the
-ratios, not the absolute times: machines differ. ``--before DIR`` (an older checkout, e.g. a
+side by side in one run; ``--write`` puts the table into docs/contributing/performance.md. Compare
+the ratios, not the absolute times: machines differ. ``--before DIR`` (an older checkout, e.g. a
 ``git worktree`` of main) has that checkout write each fight too (read from the save as
 format 4 wrote it), and its bytes per event stand beside this checkout's.
 """
@@ -30,9 +30,9 @@ from rules.errors import Rejected
 from rules.history import History
 from rules.registry import get_system
 from rules.replay import Timeline
-from tracker import storage
-from tracker.defaults import systems
 from tracker.session import EncounterSession
+from tracker.store import storage
+from tracker.store.defaults import systems
 
 SIZES = (10, 1_000, 100_000)
 APPENDS = 200
@@ -74,7 +74,7 @@ REWRITE = """
 import sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from tracker import storage
+from tracker.store import storage
 storage.write(Path({copy!r}), storage.read(Path({path!r})))
 """
 
@@ -170,7 +170,9 @@ def table(results: dict[int, dict[str, float]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument(
+        "--write", action="store_true", help="update docs/contributing/performance.md"
+    )
     parser.add_argument("--before", type=Path, help="an older checkout, its save sizes beside")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:

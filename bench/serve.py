@@ -2,7 +2,7 @@
 every seat (median and p95), and the server's memory per seat.
 
 Run: ``.venv/bin/python bench/serve.py [--seats 8 32 64] [--write]``. The server (this
-process) serves one encounter of the first listed system (``tracker.defaults.systems``); a
+process) serves one encounter of the first listed system (``tracker.store.defaults.systems``); a
 client process opens N seats (80x24 terminals, players and spectators, by the table
 password) and reads every byte each seat is sent.
 The GM then adds notes, one every ``--gap`` seconds; a note's latency on a seat is the time
@@ -248,7 +248,7 @@ def served_history(demo: bool) -> Any:
     from rules.engine import new_encounter
     from rules.history import History
     from rules.registry import part
-    from tracker.defaults import systems
+    from tracker.store.defaults import systems
 
     system = systems()[0]
     built = part(system, "demo") if demo else None
@@ -455,7 +455,9 @@ def main() -> None:
     parser.add_argument(
         "--before", type=Path, help="an older checkout: each row served by its code too, alternated"
     )
-    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument(
+        "--write", action="store_true", help="update docs/contributing/performance.md"
+    )
     args = parser.parse_args()
     modes = {"watch": (False,), "typed": (True,), None: (False, True)}[args.only]
     runs = [(count, active, False) for active in modes for count in args.seats]
@@ -480,7 +482,8 @@ def main() -> None:
         if args.write:
             write_block("serve-before", text)
         return
-    # The hostile rows have a table of their own (docs/performance.md, "Hostile seats").
+    # The hostile rows have a table of their own (docs/contributing/performance.md, "Hostile
+    # seats").
     for block, rows in (
         ("serve", [r for r in results if not r["hostile"] and not r["web"]]),
         ("serve-hostile", [r for r in results if r["hostile"] and not r["web"]]),

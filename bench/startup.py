@@ -7,7 +7,7 @@ encounter (the minimal app: its label and footer); the programs alternate run by
 see the same load, and the ratio to the minimal app is what to compare. ``--before DIR``
 times an older checkout (a ``git worktree`` of main) beside this one. It also counts the
 modules loaded at that first frame, and those ``tracker dice 1d6`` loads.
-``--write`` puts the table into docs/performance.md.
+``--write`` puts the table into docs/contributing/performance.md.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ DICE = (
 def demo_of(root: Path) -> Path:
     """The demo a fresh start opens (the first listed system's), in ``root``'s saves."""
     code = (
-        "from tracker.defaults import systems; from rules.registry import part; "
+        "from tracker.store.defaults import systems; from rules.registry import part; "
         "print(part(systems()[0], 'demo').STEM)"
     )
     env = {**os.environ, "PYTHONPATH": str(root)}
@@ -107,7 +107,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--before", type=Path, help="an older checkout timed beside this one")
-    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument(
+        "--write", action="store_true", help="update docs/contributing/performance.md"
+    )
     args = parser.parse_args()
     if not have_tmux():
         raise SystemExit("bench/startup.py needs tmux")

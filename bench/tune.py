@@ -14,7 +14,7 @@ Run: ``.venv/bin/python bench/tune.py [--write] [--repeats K] [--jobs J]``.
 
 ``uptime``'s load average is printed before and after: on a shared machine the wall times say
 as much about the load as about the commands, the CPU times less. ``--write`` puts the tables
-into docs/performance.md.
+into docs/contributing/performance.md.
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ def tracker(*args: str) -> list[str]:
 def fresh_fight(folder: Path) -> Path:
     adds = [part for name in FRESH_ADD for part in ("--add", name)]
     from rules.dice import SeededDice
-    from tracker import library, storage
-    from tracker.prepare import new_history
+    from tracker.store import library, storage
+    from tracker.store.prepare import new_history
 
     history = new_history(
         "Fresh",
@@ -79,7 +79,7 @@ def fresh_fight(folder: Path) -> Path:
 def played(system: str, folder: Path) -> Path:
     """A fight of ``EVENTS`` events, every move logged as the table logs it: the smallest
     crowd whose fight lasts that long (or the biggest's, to its end)."""
-    from tracker import storage
+    from tracker.store import storage
 
     for people in CROWDS:
         path = played_by(system, people, folder)
@@ -97,7 +97,7 @@ def played_by(system: str, people: int, folder: Path) -> Path:
     from rules.history import History
     from rules.outcome import outcome
     from rules.registry import get_system
-    from tracker import storage
+    from tracker.store import storage
 
     start = crowd(system, people)
     history = History(new_encounter(f"Swings {system}", system))
@@ -144,7 +144,9 @@ def uptime() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument(
+        "--write", action="store_true", help="update docs/contributing/performance.md"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", choices=("tune", "swings"))
@@ -176,7 +178,7 @@ def main() -> None:
                     print(f"tune {target} seed {seed}: {wall:.1f} s, {cpu:.1f} s CPU: {said}")
                 tune_rows.append(_row(f"party wins {target}", walls, cpus))
         if args.only in (None, "swings"):
-            from tracker.defaults import systems
+            from tracker.store.defaults import systems
 
             for system in systems():
                 from rules.registry import part
@@ -184,7 +186,7 @@ def main() -> None:
                 if part(system, "demo") is None:
                     continue
                 save = played(system, folder)
-                from tracker import storage
+                from tracker.store import storage
 
                 events = len(storage.read(save).effective_events())
                 walls, cpus = [], []

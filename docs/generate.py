@@ -43,10 +43,10 @@ def key_rows(bindings: Iterable[BindingType]) -> Iterator[str]:
 
 
 def keys_page() -> str:
-    from tracker.keymap import app_bindings
-    from tracker.screens.encounter import EncounterScreen
-    from tracker.screens.replay import ReplayScreen
-    from tracker.serve.app import TableApp
+    from tracker.screens.encounter_screen import EncounterScreen
+    from tracker.screens.replay_screen import ReplayScreen
+    from tracker.serve.seat_app import TableApp
+    from tracker.store.keymap import app_bindings
 
     shown = [*EncounterScreen.BINDINGS, *TableApp.BINDINGS, *ReplayScreen.BINDINGS]
     ids = {binding.id for binding in shown if isinstance(binding, Binding)}

@@ -6,7 +6,7 @@
 - the list of each system's rulings in ``rulings.md``, from the registry too.
 
 A system's pages are written to be read in the repository as well, so their links are
-relative to their folder (``../../../docs/dice.md``); here they become links inside the
+relative to their folder (``../../../docs/reference/dice.md``); here they become links inside the
 site, and a link that would leave the site fails the strict build (mkdocs.yml's
 ``validation``).
 """
@@ -82,7 +82,7 @@ def rulings_index(found: dict[str, tuple[str, str]]) -> str:
 def demos() -> str:
     """The bundled demos, one per system that has one, the first a fresh start opens first."""
     from rules.registry import part
-    from tracker.defaults import systems
+    from tracker.store.defaults import systems
 
     found = [
         (get_system(name).title, demo.STEM)

@@ -30,9 +30,10 @@ SAVED_NUMBER = 10**9
 # Each is refused in one line where a save is read and where a command would pass it; a
 # count a system keeps on its sheets (a Multiattack) is bounded in its folder, by its type.
 #
-# Combatants in one encounter: five times the biggest fight measured (200, docs/performance.md),
-# and short of what stalls: with 20,000 log entries, 1,000 drew their first frame in 2.5 s of
-# CPU and exported in 7 s and 200 MB, where a save of 20,000 took 3.3 GB to export.
+# Combatants in one encounter: five times the biggest fight measured (200,
+# docs/contributing/performance.md), and short of what stalls: with 20,000 log entries, 1,000 drew
+# their first frame in 2.5 s of CPU and exported in 7 s and 200 MB, where a save of 20,000 took 3.3
+# GB to export.
 COMBATANTS = 1_000
 # Conditions one combatant may be given by a command (a table tracks a handful) ...
 CONDITIONS = 50

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class ConvertedBlock:
-    """One stat block: ``text`` is a library file (TOML) that ``tracker.library`` reads."""
+    """One stat block: ``text`` is a library file (TOML) that ``tracker.store.library`` reads."""
 
     name: str
     text: str

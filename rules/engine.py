@@ -158,7 +158,7 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
         case Commands(steps=steps):
             return _all_of(state, steps, dice)
         case SetInitiative() | RollInitiative() | SortInitiative():
-            return initiative.decide(get_system(state.system), state, command, dice)
+            return initiative.initiative_events(get_system(state.system), state, command, dice)
         case EditCombatant():
             return _followed(state, _edit(state, command))
         case RemoveCombatant():

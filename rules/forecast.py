@@ -3,9 +3,9 @@ policy, and what came of it (``tracker forecast``, the app's ``F``).
 
 Pure, like the rest of ``rules``: one run is a function of the state and its seed, and a batch
 of runs (``simulate``) a function of the state's bytes and a range of run indices, so a batch
-can run in any process (``tracker/headless/forecast.py`` spreads them over a process pool, and
-the same function could run on a cluster: ``docs/forecast.md``). Tallies hold only integers
-and merge by addition, so any split of the runs gives the same figures, bit for bit.
+can run in any process (``tracker/headless/forecast_pool.py`` spreads them over a process pool, and
+the same function could run on a cluster: ``docs/contributing/forecast.md``). Tallies hold only
+integers and merge by addition, so any split of the runs gives the same figures, bit for bit.
 
 In a run every side is played by the tracker: each combatant by its own policy (the system's
 default when it has none), the table's part (rolling the round, a hero's roll, ending the
@@ -402,6 +402,6 @@ def _share(count: int, n: int) -> float:
 def forecast(
     state: Encounter, runs: int = DEFAULT_RUNS, seed: int = 0, rounds: int = DEFAULT_ROUNDS
 ) -> Report:
-    """A whole forecast in this process (``tracker/headless/forecast.py`` spreads one over
+    """A whole forecast in this process (``tracker/headless/forecast_pool.py`` spreads one over
     several)."""
     return report(state, simulate(job_bytes(state, seed, rounds), 0, runs), seed, rounds)

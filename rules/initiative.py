@@ -79,9 +79,10 @@ def roll(notation: str, dice: DiceSource) -> tuple[int, plain_dice.DiceRolled | 
     return within(rolled.total, "an initiative", -LIMIT, LIMIT), rolled
 
 
-def decide(
+def initiative_events(
     system: RuleSystem, state: Encounter, command: InitiativeCommand, dice: DiceSource
 ) -> list[Any]:
+    """The events of an initiative command: set, rolled or sorted (``Rejected`` if it cannot)."""
     refuse_without_order(system)
     match command:
         case SetInitiative():

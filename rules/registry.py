@@ -4,7 +4,8 @@ A system is found by its folder and loaded on first use, so the core never impor
 and a headless command loads only the one it needs (``known`` and ``part`` load no other module
 of the core, so ``tracker odds`` stays free of msgspec). Besides its ``system`` module (which
 holds ``SYSTEM``), a system's package may have other parts the tracker looks up by name:
-``demo``, ``odds_cli`` and ``roll_cli`` (``rules/headless.py``; ``docs/adding-a-system.md``).
+``demo``, ``odds_cli`` and ``roll_cli`` (``rules/cli_interface.py``;
+``docs/contributing/adding-a-system.md``).
 """
 
 from __future__ import annotations

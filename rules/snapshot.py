@@ -1,6 +1,6 @@
 """The save format, as bytes: a versioned snapshot, and the journal frames that follow it.
 
-A save is two files (``tracker.storage`` reads and writes them):
+A save is two files (``tracker.store.storage`` reads and writes them):
 
 - the snapshot: ``MAGIC`` (8 bytes), a CRC-32 of the body (4 bytes, big-endian), then the
   body, a MessagePack ``PackedSnapshot``: header fields, the whole log (since format 5 in
@@ -52,8 +52,8 @@ PACKED = 5  # the first format whose records are stored in compressed blocks
 _CRC = 4
 JOURNAL_MAGIC = b"CMBTRKJ\x01"  # a journal's first bytes (format 4), then its save's id
 ID_BYTES = 16
-# Records in a save: five times the biggest fight measured (docs/performance.md), and few
-# enough that opening one cannot take the memory of a machine.
+# Records in a save: five times the biggest fight measured (docs/contributing/performance.md), and
+# few enough that opening one cannot take the memory of a machine.
 MAX_RECORDS = 500_000
 # The log's lists, refused as they are decoded when longer (before any of their items is).
 Records = Annotated[list[T], Meta(max_length=MAX_RECORDS)]
@@ -63,7 +63,7 @@ Indices = Annotated[list[int], Meta(max_length=MAX_RECORDS)]
 BLOCK = 1000
 Blocks = Annotated[list[bytes], Meta(max_length=MAX_RECORDS // BLOCK + 1)]
 # What a save's records may unpack to, all its blocks together: what a whole save could
-# hold before they were compressed (tracker.storage.MAX_BYTES), so a save opens in no more
+# hold before they were compressed (tracker.store.storage.MAX_BYTES), so a save opens in no more
 # memory than one did, and a block crafted to unpack to gigabytes is refused at this many.
 MAX_UNPACKED = 64 * 1024 * 1024
 

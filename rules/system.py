@@ -1,7 +1,7 @@
 """The contract every rule system implements, and the values it shares with the app.
 
 A rule system is one package, ``rules/systems/<name>/``, whose ``system`` module holds
-``SYSTEM``, an instance of a ``RuleSystem`` subclass (see ``docs/adding-a-system.md``).
+``SYSTEM``, an instance of a ``RuleSystem`` subclass (see ``docs/contributing/adding-a-system.md``).
 Abstract methods are what every system must say; every other hook has a default here, so
 callers never probe a system for what it offers.
 """
@@ -194,7 +194,7 @@ class RuleSystem(ABC):
     # Legendary Resistance turns a failed save into a success); "": none.
     overrule_action: ClassVar[str] = ""
     # The system's own styles of log lines (``Span.style``), besides the app's
-    # (``tracker/render.py``): a Rich style, where a colour may be a theme's (``$warning``,
+    # (``tracker/terminal/render.py``): a Rich style, where a colour may be a theme's (``$warning``,
     # ``$secondary``...: the app colours it from its theme).
     log_styles: ClassVar[Mapping[str, str]] = {}
 
@@ -646,7 +646,8 @@ class RuleSystem(ABC):
                 out.append(Figure(found.group(1) or column, int(found.group(2))))
         return tuple(out)
 
-    # --- the library (see ``tracker.library``) -----------------------------------------------
+    # --- the library (see ``tracker.store.library``)
+    # -----------------------------------------------
 
     def convert_stat_blocks(self, data: object) -> Conversion | None:
         """Stat blocks made from another tool's data (parsed JSON, bounded by the reader):

@@ -1,4 +1,4 @@
-"""``make example``: docs/adding-a-system.md's worked example (Coin Flip) written into
+"""``make example``: docs/contributing/adding-a-system.md's worked example (Coin Flip) written into
 ``rules/systems/coinflip/`` of a temporary copy of the checkout, and every check run there as
 ``make test`` runs it: ruff, mypy, import-linter, then the suite (``-n 3``; pass other pytest
 options after ``--``, e.g. ``make example ARGS="-k coin"``). The checkout is left as it is;

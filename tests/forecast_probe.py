@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rules.forecast import job_bytes, simulate
 from rules.snapshot import open_lazily
-from tracker.defaults import first_demo
+from tracker.store.defaults import first_demo
 
 DEMO = Path(__file__).resolve().parents[1] / "saves" / f"{first_demo()}.fight"
 
@@ -18,5 +18,5 @@ def loaded_in_worker() -> list[str]:
     return sorted(
         m
         for m in sys.modules
-        if m.split(".")[0] in ("textual", "rich") or m in ("tracker.storage", "tracker.app")
+        if m.split(".")[0] in ("textual", "rich") or m in ("tracker.store.storage", "tracker.app")
     )

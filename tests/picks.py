@@ -11,7 +11,7 @@ import pytest
 from rules.engine import initial_state, new_encounter
 from rules.registry import get_system, part
 from rules.system import RuleSystem
-from tracker.defaults import systems
+from tracker.store.defaults import systems
 
 Need = Callable[[str], bool]
 
@@ -126,7 +126,7 @@ def every_demo(*needs: Need) -> list[str]:
 
 def has_bundled_foes(name: str) -> bool:
     """A system whose folder bundles stat blocks of foes (``stat_blocks/`` is optional)."""
-    from tracker import library
+    from tracker.store import library
 
     return any(entry.side == "foes" for entry in library.load(None).of(name))
 

@@ -18,21 +18,14 @@ from textual.theme import Theme
 from rules.dice import DiceSource, SeededDice
 from rules.history import History
 from rules.text import inert_document
-from tracker import (
-    hangup,
-    keymap,
-    partial_renders,
-    settings,
-    shared_lines,
-    storage,
-    textual_internals,
-)
-from tracker.defaults import saves_folder
-from tracker.palette import ScreenActions
-from tracker.safe_text import NO_CONTROL_CODES
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
+from tracker.screens.palette import ScreenActions
 from tracker.session import EncounterSession
-from tracker.typed_keys import TypedKeys, typed
+from tracker.store import keymap, settings, storage
+from tracker.store.defaults import saves_folder
+from tracker.terminal import hangup, partial_renders, shared_lines, textual_internals
+from tracker.terminal.safe_text import NO_CONTROL_CODES
+from tracker.terminal.typed_keys import TypedKeys, typed
 from tracker.widgets import scrolled_lines
 
 # The speed patches on Textual's private code, checked now: if Textual is not the one they
@@ -100,7 +93,7 @@ class TrackerApp(App[None]):
         ``settings_file``: where the theme is remembered; None (tests) remembers nothing.
         ``library``: the folder of the user's stat blocks; None: no library. ``difficulty``:
         the encounter's difficulty is worked out as it opens and notified (a new one).
-        ``keymap_file``: the user's own keys (``tracker.keymap``); None (tests) has none."""
+        ``keymap_file``: the user's own keys (``tracker.store.keymap``); None (tests) has none."""
         super().__init__()
         self.difficulty_at_start = difficulty
         self.library = library
@@ -147,7 +140,7 @@ class TrackerApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.screen_change_signal.subscribe(self, self._mark_covered)
         if self.replay is not None:
-            from tracker.screens.replay import ReplayScreen  # only replays need it
+            from tracker.screens.replay_screen import ReplayScreen  # only replays need it
 
             self.push_screen(ReplayScreen(self.replay), self._after_standalone_replay)
         elif self.session is not None:
@@ -291,7 +284,7 @@ class TrackerApp(App[None]):
             except storage.SaveError as exc:
                 self.notify(str(exc), title="Cannot open", severity="error", markup=False)
                 return
-            from tracker.screens.replay import ReplayScreen
+            from tracker.screens.replay_screen import ReplayScreen
 
             self.push_screen(ReplayScreen(loaded.history), self._after_replay)
             if loaded.notice:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules.text import inert
-from tracker import defaults, keymap, settings, storage
 from tracker.headless.seeds import dice_for
+from tracker.store import defaults, keymap, settings, storage
 
 if TYPE_CHECKING:
     from rules.history import History
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def library_of(args: argparse.Namespace) -> Path:
-    from tracker.defaults import library_folder
+    from tracker.store.defaults import library_folder
 
     folder: Path | None = getattr(args, "library", None)
     return folder if folder is not None else library_folder()
@@ -69,7 +69,7 @@ def _told(opened: storage.Opened) -> storage.Opened:
 
 
 def _new_history(args: argparse.Namespace) -> History:
-    from tracker import library, prepare
+    from tracker.store import library, prepare
 
     if args.fresh and args.party is None:
         raise library.LibraryError("--fresh is for a party: give --party SAVE too")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from rules import solo
+from rules import solo, turn_times
 from rules.dice import DiceSource
 from rules.encounter import Encounter, Event
 from rules.engine import apply, decide, fold_onto
@@ -25,7 +25,7 @@ from rules.registry import get_system
 from rules.system import RuleSystem
 from rules.text import inert
 from rules.visibility import GM, Viewer
-from tracker import storage, turn_clock
+from tracker.store import storage
 
 
 @dataclass(frozen=True)
@@ -103,13 +103,13 @@ class EncounterSession:
         ``STAMP_EPOCH``, as a save keeps them."""
         return time.time() - STAMP_EPOCH
 
-    def turn_times(self) -> list[turn_clock.Turn]:
+    def turn_times(self) -> list[turn_times.Turn]:
         """Every turn the records' stamps time, in order."""
-        return turn_clock.history_turns(self.history)
+        return turn_times.history_turns(self.history)
 
     def turn_started(self) -> float | None:
         """When the turn going on now began, by the records' stamps (None: unknown)."""
-        return turn_clock.history_started(self.history)
+        return turn_times.history_started(self.history)
 
     def outcome(self) -> Outcome:
         """Whether the fight is over, and who won."""

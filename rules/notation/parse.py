@@ -5,7 +5,7 @@ The grammar is avrae/d20's: comparisons below ``+ -``, below ``* / // %``, below
 atom is a number, dice (``4d6kh3``, ``d%``) or a set in parentheses with its operations, and
 any atom may carry labels in brackets. On purpose the tracker differs where dice bots
 disagree: a bare number after ``k`` or ``p`` (``4d6k3``) is refused by name, ``!`` explodes
-into one die's chain (as before), and ``c`` counts the dice that match (docs/dice.md).
+into one die's chain (as before), and ``c`` counts the dice that match (docs/reference/dice.md).
 """
 
 from __future__ import annotations

@@ -82,8 +82,8 @@ async def until(pilot: Any, condition: Callable[[], object], what: str = "") -> 
 
 
 async def burst_handled(pilot: Any) -> None:
-    """Wait until every key put in the app's queue has been seen through (tracker.typed_keys):
-    what they set off has run, and the screen they opened is up."""
+    """Wait until every key put in the app's queue has been seen through
+    (tracker.terminal.typed_keys): what they set off has run, and the screen they opened is up."""
     keys = pilot.app.typed_keys
     await pilot.pause()  # the keys are posted: let the app read them
     await until(pilot, lambda: not (keys.held or keys.busy), "typed keys still on their way")

@@ -17,7 +17,7 @@ from tests.app.support import BIG, add_combatant, burst_handled, from_palette, m
 from tests.contract.support import demo
 from tests.picks import a_system, has_demo
 from tests.screen import screen_text
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 
 
 async def test_the_demo_fits_80_by_24(tmp_path: Path) -> None:

@@ -13,13 +13,13 @@ from rules.history import History
 from tests.app.support import until
 from tests.picks import a_demo, plays_solo
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
-from tracker.headless import forecast
+from tracker.headless import forecast_pool
 from tracker.screens import balance
 from tracker.screens.balance import BalanceScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = (80, 24)
@@ -28,7 +28,7 @@ SMALL = (80, 24)
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(balance, "RUNS", 20)
-    monkeypatch.setattr(forecast, "default_jobs", lambda: 1)
+    monkeypatch.setattr(forecast_pool, "default_jobs", lambda: 1)
 
 
 def demo_save() -> History:

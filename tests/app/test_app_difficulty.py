@@ -19,14 +19,14 @@ from rules.history import History
 from tests.app.support import from_palette, make_app, until
 from tests.picks import a_demo, every_demo, plays_solo
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
-from tracker.headless import forecast
-from tracker.headless.forecast import Cancelled
-from tracker.screens.difficulty import DifficultyScreen
-from tracker.screens.encounter import EncounterScreen
-from tracker.screens.library import LibraryScreen
+from tracker.headless import forecast_pool
+from tracker.headless.forecast_pool import Cancelled
+from tracker.screens.difficulty_screen import DifficultyScreen
+from tracker.screens.encounter_screen import EncounterScreen
+from tracker.screens.library_screen import LibraryScreen
 from tracker.session import EncounterSession
+from tracker.store import storage
 from tracker.widgets import difficulty_line
 from tracker.widgets.difficulty_line import DifficultyLine
 
@@ -36,7 +36,7 @@ SMALL = (80, 24)
 
 @pytest.fixture(autouse=True)
 def one_job(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(forecast, "default_jobs", lambda: 1)
+    monkeypatch.setattr(forecast_pool, "default_jobs", lambda: 1)
 
 
 def demo_save() -> History:

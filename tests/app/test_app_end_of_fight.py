@@ -16,7 +16,7 @@ from rules.dice import ScriptedDice
 from rules.history import History
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.summary import SummaryScreen
 from tracker.session import EncounterSession
 

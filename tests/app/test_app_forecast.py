@@ -13,13 +13,13 @@ from rules.history import History
 from tests.app.support import until
 from tests.picks import a_demo, plays_solo
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
-from tracker.headless import forecast
-from tracker.screens import forecast as forecast_screen
-from tracker.screens.encounter import EncounterScreen
-from tracker.screens.forecast import ForecastScreen
+from tracker.headless import forecast_pool
+from tracker.screens import forecast_screen
+from tracker.screens.encounter_screen import EncounterScreen
+from tracker.screens.forecast_screen import ForecastScreen
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = (80, 24)
@@ -28,7 +28,7 @@ SMALL = (80, 24)
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forecast_screen, "RUNS", 40)
-    monkeypatch.setattr(forecast, "default_jobs", lambda: 1)
+    monkeypatch.setattr(forecast_pool, "default_jobs", lambda: 1)
 
 
 def demo_save() -> History:
@@ -64,7 +64,7 @@ async def test_a_fight_the_rules_cannot_play_is_said_not_crashed(
     def refuse(*args: object, **kwargs: object) -> None:
         raise Rejected("Mags has no ability dice to roll")
 
-    monkeypatch.setattr(forecast_screen.forecast, "run_forecast", refuse)
+    monkeypatch.setattr(forecast_screen.forecast_pool, "run_forecast", refuse)
     app = TrackerApp(EncounterSession(demo_save(), SeededDice(1), None), saves=tmp_path)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("F")

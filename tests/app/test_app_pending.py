@@ -18,7 +18,7 @@ from tests.contract.support import demo
 from tests.picks import every_system, has_demo
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tests.app.support import until
 from tests.screen import screen_text
-from tracker import storage
 from tracker.screens.command_prompt import CommandLineScreen
+from tracker.store import storage
 
 from .test_app_command_line import type_line
 from .test_app_table_tools import SMALL, make_app

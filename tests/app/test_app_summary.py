@@ -18,9 +18,9 @@ from tests.picks import a_demo, has_stat_columns
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
-from tracker.fit import LABEL_WORD
 from tracker.screens.summary import COUNTING, FIXED, SummaryScreen
 from tracker.session import EncounterSession
+from tracker.terminal.fit import LABEL_WORD
 
 SMALL, LARGE = (80, 24), (160, 48)
 DEMO_NAMES = sorted(DEMOS)

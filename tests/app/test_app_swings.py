@@ -12,12 +12,12 @@ from rules.history import History
 from tests.app.support import until
 from tests.picks import a_demo, plays_solo
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
-from tracker.headless import forecast
-from tracker.screens import swings as swings_screen
-from tracker.screens.replay import ReplayScreen
-from tracker.screens.swings import SwingsScreen
+from tracker.headless import forecast_pool
+from tracker.screens import swings_screen
+from tracker.screens.replay_screen import ReplayScreen
+from tracker.screens.swings_screen import SwingsScreen
+from tracker.store import storage
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = (80, 24)
@@ -26,7 +26,7 @@ SMALL = (80, 24)
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(swings_screen, "RUNS", 10)
-    monkeypatch.setattr(forecast, "default_jobs", lambda: 1)
+    monkeypatch.setattr(forecast_pool, "default_jobs", lambda: 1)
 
 
 def demo_save() -> History:

@@ -20,7 +20,7 @@ from tests.picks import a_system, has_demo
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.session import EncounterSession
 
 from .test_app_command_line import type_line

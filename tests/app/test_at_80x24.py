@@ -14,10 +14,10 @@ from tests.app.test_app_command_line import type_line
 from tests.app.test_layout import SMALL, crowd, demo_app
 from tests.screen import screen_text
 from tracker.demos import DEMOS
-from tracker.line_commands.words import slug
+from tracker.line_commands.names import slug
 from tracker.screens.action_menu import ActionMenuScreen
 from tracker.screens.command_prompt import CommandLineScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.widgets.combatants import CombatantsPane

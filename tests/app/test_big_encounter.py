@@ -22,9 +22,9 @@ from tests.app.support import until
 from tests.picks import a_system, has_demo, has_turn_order
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.render import THEME_COLOUR
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
+from tracker.terminal.render import THEME_COLOUR
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.roll_log import RollLog
 

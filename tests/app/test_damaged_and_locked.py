@@ -11,10 +11,10 @@ from rules.engine import new_encounter
 from rules.history import History
 from tests.picks import a_system
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
 from tracker.screens.notice import NoticeScreen
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 
 def save_with_notes(path: Path, name: str, cut: int = 0) -> Path:

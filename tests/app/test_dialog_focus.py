@@ -18,7 +18,7 @@ from rules.registry import get_system
 from tests.app.support import burst_handled, fight_of, keys_of, press_at_once
 from tests.picks import a_system
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.session import EncounterSession
 from tracker.widgets.choice import Choice

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from tracker.screens.encounter import EncounterScreen
 from tracker.screens.encounter_keys.roles import AREAS, PLAYER_ACTIONS, SPECTATOR_ACTIONS
+from tracker.screens.encounter_screen import EncounterScreen
 
 
 def test_the_screen_is_every_area_in_the_order_its_keys_are_listed() -> None:

@@ -1,10 +1,10 @@
-"""tracker.fit: header parts that wrap, columns that give way, footer keys that fit."""
+"""tracker.terminal.fit: header parts that wrap, columns that give way, footer keys that fit."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from tracker.fit import Column, Part, abbreviate, fit_columns, keys_that_fit, wrap_parts
+from tracker.terminal.fit import Column, Part, abbreviate, fit_columns, keys_that_fit, wrap_parts
 
 
 def texts(*plains: str) -> list[Text]:

@@ -12,7 +12,7 @@ from rules.dice import SeededDice
 from tests.app.support import add_combatant, make_app, until
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.widgets.roll_log import RollLog
 from tracker.widgets.thresholds import ThresholdsPane
 

@@ -12,9 +12,9 @@ from textual.screen import Screen
 
 from tests.app.support import add_combatant, make_app, until
 from tests.screen import screen_text
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.help import HelpScreen
-from tracker.screens.replay import ReplayScreen
+from tracker.screens.replay_screen import ReplayScreen
 from tracker.widgets.key_bar import KeyBar
 
 

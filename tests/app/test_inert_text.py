@@ -20,9 +20,9 @@ from tests.app.support import make_app, until
 from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING, hostile_text, raw_fight, unsafe
 from tests.screen import screen_text
 from tests.threaded import InThread
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
-from tracker.screens.replay import ReplayScreen
+from tracker.screens.replay_screen import ReplayScreen
 from tracker.session import EncounterSession
 
 

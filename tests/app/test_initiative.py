@@ -21,7 +21,7 @@ from tests.picks import a_system, has_bundled_foes, has_turn_order, joins_withou
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.widgets.combatants import CombatantsPane
 
@@ -256,7 +256,7 @@ async def test_ten_combatants_with_the_init_column_fit_at_80x24(tmp_path: Path, 
 
 
 def test_tracker_new_add_gives_a_group_one_roll(tmp_path: Path) -> None:
-    from tracker import library, prepare
+    from tracker.store import library, prepare
 
     system = a_system(has_turn_order, joins_without_dice, has_bundled_foes)
     found = library.load(None)

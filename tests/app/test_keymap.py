@@ -11,10 +11,10 @@ from rules.history import History
 from tests.app.support import until
 from tests.picks import a_system
 from tests.screen import screen_text
-from tracker import keymap
 from tracker.app import TrackerApp
 from tracker.screens.help import HelpScreen
 from tracker.session import EncounterSession
+from tracker.store import keymap
 
 SIZE = (100, 30)
 TRACKER = Path(__file__).resolve().parents[2] / "tracker"

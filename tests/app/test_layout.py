@@ -15,7 +15,7 @@ from tests.picks import a_demo, a_system, demo_rests, demo_waits
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp, reading_time
 from tracker.demos import DEMOS
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession

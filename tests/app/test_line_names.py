@@ -21,13 +21,13 @@ from tests.app.test_initiative import WITH_ORDER, fight, initiative, line, order
 from tests.app.test_layout import SMALL
 from tests.picks import a_system, every_system, has_bundled_foes, knows_conditions
 from tests.screen import screen_text
-from tracker import library
 from tracker.app import TrackerApp
 from tracker.line_commands.completion import complete
 from tracker.line_commands.resolve import hint
 from tracker.screens.command_prompt import CommandLineScreen
 from tracker.screens.encounter_keys.roles import may_use
 from tracker.session import EncounterSession
+from tracker.store import library
 
 
 async def refused_with(pilot, text: str, wanted: str) -> None:  # type: ignore[no-untyped-def]

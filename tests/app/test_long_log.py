@@ -23,8 +23,8 @@ from tests.app.support import until
 from tests.picks import a_system, has_demo, has_turn_order
 from tests.screen import screen_strips
 from tracker.app import TrackerApp
-from tracker.render import entry_text
 from tracker.session import EncounterSession
+from tracker.terminal.render import entry_text
 from tracker.widgets import roll_log
 from tracker.widgets.roll_log import RollLog
 

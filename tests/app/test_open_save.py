@@ -14,10 +14,10 @@ from rules.registry import get_system, part
 from tests.app.support import until
 from tests.picks import a_system, has_demo
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 # Each demo's file stem, by its system.
 STEMS = {build().state.system: stem for stem, build in DEMOS.items()}

@@ -1,4 +1,5 @@
-"""tracker.partial_renders: a partial update renders less, and sends the very same bytes."""
+"""tracker.terminal.partial_renders: a partial update renders less, and sends the very same
+bytes."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from textual.geometry import Region
 from rules.commands import AddNote
 from rules.dice import SeededDice
 from tests.app.support import add_combatant, make_app
-from tracker import partial_renders, textual_internals
-from tracker.textual_internals import Compositor
+from tracker.terminal import partial_renders, textual_internals
+from tracker.terminal.textual_internals import Compositor
 
 # Whether Textual's code is the code the patch was written for, and what happens when it is
 # not: tests/app/test_textual_internals.py.

@@ -19,9 +19,9 @@ from rules.history import History
 from tests.app.support import add_combatant
 from tests.picks import a_system
 from tests.screen import screen_text
-from tracker import files, storage
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
+from tracker.store import files, storage
 
 
 @contextlib.contextmanager

@@ -15,8 +15,8 @@ from tests.app.support import until
 from tests.contract.support import demo
 from tests.picks import a_system, has_demo, has_turn_order
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
+from tracker.store import storage
 
 DEMO = demo(a_system(has_demo, has_turn_order))
 EVENTS = DEMO.effective_events()

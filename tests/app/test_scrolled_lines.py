@@ -9,7 +9,7 @@ from textual.geometry import Region
 from rules.commands import AddNote
 from rules.dice import SeededDice
 from tests.app.support import add_combatant, make_app
-from tracker.textual_internals import StylesCache, framing_cache
+from tracker.terminal.textual_internals import StylesCache, framing_cache
 from tracker.widgets.roll_log import RollLog
 from tracker.widgets.scrolled_lines import ScrolledLinesCache
 

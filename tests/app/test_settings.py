@@ -12,9 +12,9 @@ from rules.history import History
 from tests.app.support import until
 from tests.picks import a_system
 from tests.screen import screen_text
-from tracker import settings
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
+from tracker.store import settings
 
 SIZE = (100, 30)
 

@@ -16,12 +16,12 @@ from rules.dice import SeededDice
 from tests.app.support import keys_of, until
 from tests.picks import every_demo, has_bundled_foes
 from tests.screen import screen_text
-from tracker import library, storage
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
-from tracker.screens.encounter import EncounterScreen
-from tracker.screens.library import LibraryScreen
+from tracker.screens.encounter_screen import EncounterScreen
+from tracker.screens.library_screen import LibraryScreen
 from tracker.session import EncounterSession
+from tracker.store import library, storage
 
 SIZE = (80, 24)
 
@@ -108,7 +108,8 @@ async def test_the_library_dialog_makes_only_the_options_in_sight_into_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The demo of the system with most bundled stat blocks (hundreds): opening `a` once made
-    # each of them Textual Content to measure its height, ~185 ms of CPU (docs/performance.md).
+    # each of them Textual Content to measure its height, ~185 ms of CPU
+    # (docs/contributing/performance.md).
     bundled = library.load(None)
     demo = max(sorted(DEMOS), key=lambda d: len(bundled.of(DEMOS[d]().state.system)))
     total = len(bundled.of(DEMOS[demo]().state.system))

@@ -1,4 +1,4 @@
-"""tracker.textual_internals: Textual's private code is used only as the code it was
+"""tracker.terminal.textual_internals: Textual's private code is used only as the code it was
 written for; a speed patch on another Textual is left out (said once), serving fails clearly."""
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from rules.dice import SeededDice
 from tests.app.support import add_combatant, burst_handled, make_app, until
 from tests.picks import a_demo
 from tests.screen import screen_strips, screen_text
-from tracker import partial_renders, shared_lines, textual_internals
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
 from tracker.screens.form import FormScreen
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
-from tracker.textual_internals import (
+from tracker.terminal import partial_renders, shared_lines, textual_internals
+from tracker.terminal.textual_internals import (
     DIMMED_STYLES,
     KEPT_STYLES,
     PARTIAL_RENDERS,
@@ -66,7 +66,7 @@ def test_the_installed_textual_is_the_one_each_patch_was_written_for(patch: Patc
     functions = patch.relies_on()
     assert fingerprint(functions) == patch.fingerprint, (
         f"Textual changed under the {patch.name} patch: read its new code against the patch, "
-        f"then record {fingerprint(functions)} in tracker/textual_internals.py"
+        f"then record {fingerprint(functions)} in tracker/terminal/textual_internals.py"
     )
     # The cheap reading of the source is inspect's.
     assert [source_of(function) for function in functions] == [

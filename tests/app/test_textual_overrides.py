@@ -19,8 +19,8 @@ MODULES = [
     *(f"tracker.widgets.{m.name}" for m in pkgutil.iter_modules(tracker.widgets.__path__)),
     *(f"tracker.screens.{m.name}" for m in pkgutil.iter_modules(tracker.screens.__path__)),
     "tracker.app",
-    "tracker.palette",
-    "tracker.serve.app",
+    "tracker.screens.palette",
+    "tracker.serve.seat_app",
     "tracker.serve.driver",
     "tracker.serve.seats_screen",
 ]

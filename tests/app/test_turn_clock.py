@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rules import turn_times
 from rules.commands import AddCombatant
 from rules.dice import ScriptedDice
 from rules.history import History
@@ -14,11 +15,11 @@ from tests.app.test_initiative import line
 from tests.app.test_layout import SMALL
 from tests.picks import a_system, keeps_added_order
 from tests.screen import screen_text
-from tracker import storage, turn_clock
 from tracker.app import TrackerApp
-from tracker.export import to_json, to_markdown
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.summary import SummaryScreen
+from tracker.store import storage
+from tracker.store.export import to_json, to_markdown
 from tracker.widgets.turn_clock import TurnClock
 
 
@@ -140,4 +141,4 @@ async def test_the_stamps_are_saved_and_the_replay_needs_no_clock(tmp_path: Path
     assert [r.at for r in saved.applied_in_effect()[-2:]] == [1_000_000.0, 1_000_060.0]
     again = History.from_records(list(saved.records))  # folded with no clock
     assert again.state == app.session.history.state
-    assert turn_clock.history_turns(again)[-1].seconds == 60
+    assert turn_times.history_turns(again)[-1].seconds == 60

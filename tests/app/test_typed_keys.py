@@ -29,12 +29,12 @@ from tests.app.support import (
 from tests.picks import a_system, keeps_added_order
 from tests.screen import screen_text
 from tests.serve.serve_helpers import until as until_true
-from tracker import typed_keys
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.session import EncounterSession
+from tracker.terminal import typed_keys
 
 SIZE = (80, 24)
 

@@ -16,7 +16,8 @@ from rules.engine import new_encounter
 from rules.history import History
 from tests.cli.support import tracker
 from tests.picks import a_system, has_demo
-from tracker import cli, launch, storage
+from tracker import cli, launch
+from tracker.store import storage
 
 SYSTEM = a_system()
 ROLL = registry.part(SYSTEM, "roll_cli").EXAMPLE  # a roll its `tracker roll` takes
@@ -208,7 +209,7 @@ def test_saves_may_come_before_or_after_the_command():
     parse = build_parser().parse_args
     assert parse(["--saves", "mine", "open", "f.fight"]).saves == Path("mine")
     assert parse(["open", "f.fight", "--saves", "other"]).saves == Path("other")
-    # Not given: the user's data folder (tracker.defaults.saves_folder, chosen after parsing).
+    # Not given: the user's data folder (tracker.store.defaults.saves_folder, chosen after parsing).
     assert parse(["open", "f.fight"]).saves is None
     assert parse([]).saves is None
 

@@ -71,7 +71,7 @@ def test_the_help_says_where_the_notation_differs_from_d20s() -> None:
     help_text = " ".join(tracker("dice", "--help").stdout.split())
     for said in ("d20 dice bot", "4d6k3", "4d6kh3", "4d6k=3", "c counts successes"):
         assert said in help_text
-    assert "docs/dice.md" in help_text  # the whole table of differences
+    assert "docs/reference/dice.md" in help_text  # the whole table of differences
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,10 @@ import pytest
 from rules.difficulty import BANDS, counts, party_of, settled
 from rules.forecast import forecast
 from tests.picks import every_demo, plays_solo
-from tracker import storage
 from tracker.demos import DEMOS
-from tracker.headless.difficulty import run_difficulty, stages
-from tracker.headless.forecast import Workers
+from tracker.headless.difficulty_runs import run_difficulty, stages
+from tracker.headless.forecast_pool import Workers
+from tracker.store import storage
 
 from .support import tracker
 

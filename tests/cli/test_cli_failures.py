@@ -12,8 +12,9 @@ from rules.engine import new_encounter
 from rules.history import History
 from tests.cli.support import tracker
 from tests.picks import a_system
-from tracker import cli, launch, storage
+from tracker import cli, launch
 from tracker.cli import cmd_export
+from tracker.store import storage
 
 
 def a_save(folder: Path) -> Path:

@@ -13,8 +13,8 @@ import pytest
 from rules.encounter import Combatant
 from rules.forecast import MAX_ROUNDS, MAX_RUNS, MAX_SEED
 from tests.picks import a_demo, plays_solo
-from tracker import storage
 from tracker.cli import build_parser
+from tracker.store import storage
 
 from .support import tracker
 

@@ -24,9 +24,10 @@ from tests.hostile_text import (
     strings_in,
     unsafe,
 )
-from tracker import export, headless, storage
+from tracker import headless
 from tracker.cli import main
-from tracker.defaults import systems
+from tracker.store import export, storage
+from tracker.store.defaults import systems
 
 # Every system's `tracker roll`/`tracker odds` sub-command, each found through its package.
 PER_SYSTEM = [

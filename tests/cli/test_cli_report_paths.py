@@ -18,9 +18,9 @@ from tests.cli.support import tracker
 from tests.contract.support import demo
 from tests.picks import a_system, has_demo
 from tests.storage.support import fresh
-from tracker import library, storage
 from tracker.cli import main
 from tracker.session import EncounterSession
+from tracker.store import library, storage
 
 STAMP = "20260101-120000"
 

@@ -14,7 +14,7 @@ from rules.commands import AddCombatant
 from rules.engine import decide
 from tests.helpers import no_dice
 from tests.picks import a_demo, plays_solo
-from tracker import storage
+from tracker.store import storage
 
 from .support import tracker
 

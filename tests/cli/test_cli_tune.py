@@ -11,7 +11,7 @@ import pytest
 
 from rules.history import History
 from tests.picks import a_demo, plays_solo
-from tracker import storage
+from tracker.store import storage
 
 from .support import tracker
 

@@ -17,8 +17,9 @@ from rules.engine import decide, new_encounter
 from rules.history import History
 from rules.registry import get_system
 from tests.picks import a_system, has_bundled_foes
-from tracker import cli, launch, library, storage
+from tracker import cli, launch
 from tracker.demos import DEMOS
+from tracker.store import library, storage
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

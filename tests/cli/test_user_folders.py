@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tracker import defaults, launch, settings, storage
+from tracker import launch
 from tracker.demos import DEMOS, write_demos
 from tracker.serve.config import default_host_key
+from tracker.store import defaults, settings, storage
 
 ROOT = Path(__file__).resolve().parents[2]
 

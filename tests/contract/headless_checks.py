@@ -1,4 +1,4 @@
-"""The contract's checks of the parts the tracker looks up by name (``rules/headless.py``):
+"""The contract's checks of the parts the tracker looks up by name (``rules/cli_interface.py``):
 the demo, ``roll_cli`` and ``odds_cli``; and what a fresh process loads."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def check_demo_stem(name: str) -> str:
 
 
 def check_roll_cli(name: str) -> None:
-    from rules.headless import RollReport
+    from rules.cli_interface import RollReport
 
     module = registry.part(name, "roll_cli")
     assert module is not None, f"rules/systems/{name}/roll_cli.py is missing"

@@ -30,7 +30,7 @@ from rules.logline import LogEntry, Span
 from rules.odds import Odds, TierOdds
 from rules.outcome import Summary, outcome, summary_of
 from rules.system import Damage, Landing, Luck, Policy, RuleSystem, Tier
-from tracker.render import PLAIN_COLOURS, STYLES, THEME_COLOUR, styles_of
+from tracker.terminal.render import PLAIN_COLOURS, STYLES, THEME_COLOUR, styles_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 1

@@ -1,6 +1,7 @@
-"""A fifth system is one folder: Coin Flip, the worked example of docs/adding-a-system.md,
-copied from the page into a temporary folder at test time, is found by the registry and
-keeps the contract. The folder is forgotten afterwards, so no other test sees it."""
+"""A fifth system is one folder: Coin Flip, the worked example of
+docs/contributing/adding-a-system.md, copied from the page into a temporary folder at test time, is
+found by the registry and keeps the contract. The folder is forgotten afterwards, so no other test
+sees it."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ from .support import (
     sheets_to_check,
 )
 
-DOC = ROOT / "docs" / "adding-a-system.md"
+DOC = ROOT / "docs" / "contributing" / "adding-a-system.md"
 TOY = "coinflip"
 # A code block of the page that is a whole file: its first line is a comment naming it.
 FILE_BLOCK = re.compile(r"```python\n# (rules/systems/coinflip/\w+\.py)\n(.*?)```", re.DOTALL)
@@ -178,7 +179,7 @@ async def test_the_toys_odds_say_whose_they_are(coinflip: RuleSystem, tmp_path: 
 
 
 def test_the_toys_stat_blocks_are_optional(coinflip: RuleSystem):
-    from tracker import library
+    from tracker.store import library
 
     # Without stat_blocks/ (as the page writes it): no bundled stat block, no problem.
     assert [e for e in library.load(None).entries if e.system == TOY] == []

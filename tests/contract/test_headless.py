@@ -1,7 +1,7 @@
 """The parts the tracker looks up by name: the demo, ``roll_cli`` and ``odds_cli``.
 
 ``tracker roll <name>`` and ``tracker odds <name>`` run a system's ``roll_cli`` and
-``odds_cli`` (see ``rules/headless.py``); ``make demo`` saves each ``demo`` as ``STEM``.
+``odds_cli`` (see ``rules/cli_interface.py``); ``make demo`` saves each ``demo`` as ``STEM``.
 """
 
 from __future__ import annotations

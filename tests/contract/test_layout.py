@@ -1,6 +1,6 @@
-"""Every system's folder keeps to the one layout of docs/adding-a-system.md: the modules its
-table marks required, none over 600 lines, and a module name two systems share is one of the
-table's (one name for one job, written down where a new system's author reads it)."""
+"""Every system's folder keeps to the one layout of docs/contributing/adding-a-system.md: the
+modules its table marks required, none over 600 lines, and a module name two systems share is one of
+the table's (one name for one job, written down where a new system's author reads it)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rules import registry
 
 from .support import ROOT
 
-DOC = ROOT / "docs" / "adding-a-system.md"
+DOC = ROOT / "docs" / "contributing" / "adding-a-system.md"
 MOST_LINES = 600
 # A row of the page's layout table: | `module.py` | what it holds | required or when |
 ROW = re.compile(r"^\| `(\w+)\.py` \| .+ \| (required|optional|with [^|]+) \|$", re.MULTILINE)
@@ -44,14 +44,18 @@ def test_a_system_has_every_required_module(name: str) -> None:
 def test_no_module_of_a_system_is_over_600_lines(name: str) -> None:
     sizes = {path.name: len(path.read_text("utf-8").splitlines()) for path in modules(name)}
     long = {module: lines for module, lines in sizes.items() if lines > MOST_LINES}
-    assert long == {}, f"split by what each part holds (docs/adding-a-system.md): {long}"
+    assert long == {}, (
+        f"split by what each part holds (docs/contributing/adding-a-system.md): {long}"
+    )
 
 
 def test_a_module_name_systems_share_is_in_the_layout_table() -> None:
     counts = Counter(path.stem for name in registry.names() for path in modules(name))
     shared = {module for module, systems in counts.items() if systems > 1}
     unlisted = shared - set(layout())
-    assert unlisted == set(), f"add a row for each to docs/adding-a-system.md: {unlisted}"
+    assert unlisted == set(), (
+        f"add a row for each to docs/contributing/adding-a-system.md: {unlisted}"
+    )
 
 
 def test_at_most_one_system_is_listed_first() -> None:

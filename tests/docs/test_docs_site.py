@@ -14,7 +14,7 @@ from docs.generate import pages, subcommands
 from docs.hooks import on_page_markdown, system_pages
 from rules.registry import names, part
 from tracker.cli import build_parser
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 
 ROOT = Path(__file__).resolve().parents[2]
 

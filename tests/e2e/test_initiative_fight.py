@@ -20,8 +20,8 @@ from rules.testing import kit
 from tests.e2e.test_real_program import fight_to_the_end, hand_the_foes_over, start
 from tests.e2e.tmux import Tmux
 from tests.helpers import rolls_initiative_on_add
-from tracker import library, storage
-from tracker.line_commands.words import slug
+from tracker.line_commands.names import slug
+from tracker.store import library, storage
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: no real terminal to drive"

@@ -29,7 +29,7 @@ import pytest
 from rules import registry
 from tests.e2e.tmux import Tmux, _tree
 from tests.picks import a_system, has_demo, has_turn_order
-from tracker import storage
+from tracker.store import storage
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: no real terminal to drive"

@@ -37,9 +37,10 @@ from typing import Any
 import rules
 import tracker
 from rules.registry import names
-from tracker import cli, defaults, storage
+from tracker import cli
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
+from tracker.store import defaults, storage
 
 SIZE = (80, 24)
 # Every screen and dialog the encounter screen opens by a key (the LiveHack demo's state has
@@ -188,7 +189,8 @@ def check_commands(version: str, package: Path) -> None:
     files |= {*systems.resolve().glob("*/stat_blocks/*/*.toml")}
     missing, unlisted = files - bundled, bundled - files
     assert not missing and not unlisted, (sorted(missing)[:5], sorted(unlisted)[:5])
-    # stat_blocks/ is optional (docs/adding-a-system.md): only the systems that have it list any.
+    # stat_blocks/ is optional (docs/contributing/adding-a-system.md): only the systems that have it
+    # list any.
     having = {file.relative_to(systems.resolve()).parts[0] for file in files}
     assert having <= set(names()), having - set(names())
     assert {entry["system"] for entry in entries} == having

@@ -1,8 +1,8 @@
 """Every expression of avrae/d20's own test suite (``tests/`` of github.com/avrae/d20 at
 ad2ce25, copied into ``d20_suite.txt`` beside this file): d20 accepts it and so does the
 tracker, with the meaning d20's tests give it (the value, or the lowest and highest totals, of
-the exact distribution), or it is one of the differences docs/dice.md names and is refused by
-that name.
+the exact distribution), or it is one of the differences docs/reference/dice.md names and is refused
+by that name.
 
 Where d20's test asserts a total the tracker's exact odds must give that total with
 certainty; where it asserts a range, the tracker's totals must fill exactly that range. A
@@ -125,7 +125,7 @@ SUITE: dict[str, tuple[object, ...]] = {
     "1d6rol1": ("range", 1, 6),
     "1d1ra1": ("value", 2),
     "1d6ral1": ("range", 2, 12),
-    # d20: always odd; an explosion stops after 10 more dice here (docs/dice.md): 22 too
+    # d20: always odd; an explosion stops after 10 more dice here (docs/reference/dice.md): 22 too
     "1d2e2": ("among", {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 22}),
     "1d20e<21": ("refused", "it would never stop"),
     "1d1e1": ("refused", "it would never stop"),

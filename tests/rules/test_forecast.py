@@ -36,7 +36,7 @@ from rules.history import History
 from tests.contract.test_fifth_system import forget
 from tests.picks import a_system, every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
-from tracker.headless.forecast import MAX_SPAN, Runs, Workers, run_forecast
+from tracker.headless.forecast_pool import MAX_SPAN, Runs, Workers, run_forecast
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -292,18 +292,18 @@ COMMAND_LINE_WORKER = """
 import json, sys
 from tests.forecast_probe import DEMO, loaded_in_worker
 from tracker import cli
-from tracker.headless import forecast
+from tracker.headless import forecast_pool
 
 seen = {}
-play = forecast.run_forecast
+play = forecast_pool.run_forecast
 
 def probed(state, runs, seed, rounds, workers=None, *rest):
     seen["method"] = workers.method
     seen["loaded"] = workers.pool.submit(loaded_in_worker).result(timeout=60)
-    seen["parent has storage"] = "tracker.storage" in sys.modules
+    seen["parent has storage"] = "tracker.store.storage" in sys.modules
     return play(state, runs, seed, rounds, workers, *rest)
 
-forecast.run_forecast = probed
+forecast_pool.run_forecast = probed
 code = cli.main(["forecast", str(DEMO), "--runs", "4", "--jobs", "2", "--json"])
 print(json.dumps(seen), file=sys.stderr)
 sys.exit(code)
@@ -344,7 +344,7 @@ def test_a_killed_worker_costs_time_not_the_forecast() -> None:
 
 
 def test_workers_closed_under_a_forecast_stop_it() -> None:
-    from tracker.headless.forecast import Cancelled
+    from tracker.headless.forecast_pool import Cancelled
 
     with Workers(2) as workers:
         assert workers.pool is not None
@@ -354,7 +354,7 @@ def test_workers_closed_under_a_forecast_stop_it() -> None:
 
 
 def test_the_switch_interval_is_set_back_when_the_last_forecast_ends() -> None:
-    from tracker.headless.forecast import SWITCH_INTERVAL, QuickHandoffs
+    from tracker.headless.forecast_pool import SWITCH_INTERVAL, QuickHandoffs
 
     handoffs, before = QuickHandoffs(), sys.getswitchinterval()
     first, second = handoffs, handoffs  # two seats' forecasts, overlapping

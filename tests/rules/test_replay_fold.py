@@ -29,7 +29,7 @@ from rules.history import History
 from rules.replay import Timeline
 from tests.helpers import people, run
 from tests.picks import a_system, has_demo, has_turn_order
-from tracker import storage
+from tracker.store import storage
 
 
 def reference(history: History, every: int) -> tuple[list[Encounter], list[int], list[int]]:

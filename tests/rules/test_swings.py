@@ -15,8 +15,8 @@ from rules.swings import FIRMER, FIRST, NAMED, QUICK, Ask, Swings, swings
 from rules.tune import Chance, foes_of
 from tests.picks import every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
-from tracker.headless.swings import as_json, chart
-from tracker.prepare import party_side
+from tracker.headless.swings_runs import as_json, chart
+from tracker.store.prepare import party_side
 
 
 def saved_fight() -> History:

@@ -19,7 +19,7 @@ from rules.registry import get_system
 from rules.tune import MAX_STEPS, TOLERANCE, Chance, foes_of, planned, tune
 from tests.picks import every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
-from tracker.prepare import party_side
+from tracker.store.prepare import party_side
 
 
 def scales_hit_points(name: str) -> bool:
@@ -151,7 +151,7 @@ def test_a_fight_with_no_foe_or_a_target_beyond_a_chance_is_refused_in_one_line(
 def test_a_step_near_the_target_plays_the_rest_on_new_seeds_not_the_first_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tracker.headless import tune as headless
+    from tracker.headless import tune_runs as headless
 
     state = demo_state()
     party = party_side(state)

@@ -18,7 +18,7 @@ many), a window-change flood (a seated player sending them as fast as it can, co
 when closed) and forty busy seats (each pressing ``?`` and Esc, ``?`` twice a second), the
 GM's response (``?`` pressed to the help shown) and a keyed player's time to join (connect
 to the first frame) are measured; each must stay under ``TARGET``. ``--write`` puts the
-figures in docs/performance.md.
+figures in docs/contributing/performance.md.
 """
 
 from __future__ import annotations

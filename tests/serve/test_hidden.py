@@ -29,9 +29,9 @@ from rules.mentions import mentions
 from rules.visibility import Viewer, follow, hidden_ids
 from tests.contract.support import demo, values_of
 from tests.picks import a_system, has_demo
-from tracker import export
 from tracker.serve.seats import SeatChange, Table
 from tracker.session import Change, EncounterSession
+from tracker.store import export
 
 HIDDEN_NAME = "Zorbex"  # hidden combatants are renamed Zorbex1, Zorbex2...: found anywhere
 PLAYER = Viewer(role="player", name="Alice")

@@ -17,7 +17,7 @@ from tests.serve.serve_helpers import Client, Served, until
 from tests.serve.serve_helpers import table as table_at
 from tests.serve.web_helpers import Browser, serve_web
 from tracker.serve.alerts import BEL, terminal_alert, words
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 
 YOUR_TURN = f"{BEL}\x1b]9;Your turn: Orla\x1b\\"
 UP_NEXT = f"{BEL}\x1b]9;Up next: Orla\x1b\\"

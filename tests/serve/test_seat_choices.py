@@ -9,7 +9,7 @@ from tests.app.support import until
 from tests.screen import screen_text
 from tests.serve.serve_helpers import table as table_at
 from tracker.screens.form import FormScreen
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 
 SMALL = (80, 24)
 

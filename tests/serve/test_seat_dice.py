@@ -11,9 +11,9 @@ from tests.screen import screen_text
 from tests.serve.serve_helpers import Client, serve
 from tests.serve.serve_helpers import table as table_at
 from tests.serve.serve_helpers import until as until_served
-from tracker import storage
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
+from tracker.store import storage
 
 SMALL = (80, 24)
 

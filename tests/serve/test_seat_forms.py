@@ -14,7 +14,7 @@ from tests.app.support import burst_handled, until
 from tests.screen import screen_text
 from tracker.demos import DEMOS
 from tracker.screens.form import FormScreen
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
 

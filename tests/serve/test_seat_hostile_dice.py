@@ -22,8 +22,8 @@ from tests.serve.serve_helpers import until as until_served
 from tests.serve.web_helpers import Browser, serve_web
 from tracker.screens.command_prompt import CommandLineScreen
 from tracker.serve import limits
-from tracker.serve.app import TableApp
 from tracker.serve.limits import Bucket
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import SeatSession, Table
 
 

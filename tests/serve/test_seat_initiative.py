@@ -13,7 +13,7 @@ from tests.screen import screen_text
 from tests.serve.serve_helpers import SECRET
 from tests.serve.serve_helpers import table as table_at
 from tracker.screens.form import FormScreen
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 
 SMALL = (80, 24)

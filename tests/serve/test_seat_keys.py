@@ -17,8 +17,8 @@ from tests.screen import screen_text
 from tests.serve.serve_helpers import table as table_at
 from tracker.demos import DEMOS
 from tracker.screens.form import FormScreen
-from tracker.screens.library import LibraryScreen
-from tracker.serve.app import TableApp
+from tracker.screens.library_screen import LibraryScreen
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
 

@@ -11,7 +11,7 @@ from tests.app.support import fight_of, until
 from tests.app.test_turn_clock import Clock
 from tests.picks import a_system, keeps_added_order
 from tests.screen import screen_text
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
 

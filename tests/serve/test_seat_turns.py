@@ -18,7 +18,7 @@ from tests.screen import screen_text
 from tests.serve.serve_helpers import Client, encounter, serve
 from tests.serve.serve_helpers import table as table_at
 from tests.serve.serve_helpers import until as until_held
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import PASSING_OFF, Table
 
 SMALL = (80, 24)

@@ -20,7 +20,7 @@ from tests.serve.serve_helpers import (
     serve,
     until,
 )
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.help import HelpScreen
 from tracker.serve.seats import SeatSession
 
@@ -155,7 +155,7 @@ async def test_no_gm_only_information_reaches_players_or_spectators(served: Serv
     seat_session = alice.seat.app.session  # type: ignore[union-attr]
     assert SECRET not in str(seat_session.state)
     assert all(SECRET not in str(pair) for pair in seat_session.history.in_effect())
-    from tracker import export
+    from tracker.store import export
 
     report = export.to_markdown(session.history) + str(export.to_json(session.history))
     assert SECRET not in report and SECRET_NOTE not in report

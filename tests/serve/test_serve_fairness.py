@@ -17,8 +17,8 @@ from tests.screen import screen_text
 from tests.serve.serve_helpers import Client, Served, encounter, until
 from tests.serve.web_helpers import Browser, seat_of, serve_web
 from tracker.serve import limits
-from tracker.serve.app import TableApp
 from tracker.serve.limits import FLOODED, Fair
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.serve.web import WebServer, origin_of
 

@@ -25,7 +25,7 @@ from tests.serve.serve_helpers import SECRET, SECRET_NOTE, encounter, fell, roll
 from tracker.screens.encounter_keys.roles import may_use
 from tracker.screens.encounter_keys.turn_keys import ANY_TURN
 from tracker.serve import players
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 
 ALICE = Viewer(role="player", name="Alice")

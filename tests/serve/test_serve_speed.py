@@ -26,7 +26,7 @@ from tracker.app import TrackerApp
 from tracker.serve import heap as heap_module
 from tracker.serve.heap import Heap
 from tracker.session import EncounterSession
-from tracker.textual_internals import Compositor
+from tracker.terminal.textual_internals import Compositor
 from tracker.widgets import roll_log
 from tracker.widgets.roll_log import RollLog, Shared
 

@@ -12,8 +12,8 @@ from textual.strip import Strip
 
 from rules.commands import AddNote
 from tests.serve.serve_helpers import Client, Served, serve, until
-from tracker import textual_internals
-from tracker.shared_lines import KEPT_BARS
+from tracker.terminal import textual_internals
+from tracker.terminal.shared_lines import KEPT_BARS
 from tracker.widgets.roll_log import RollLog
 
 PASSWORD = "pw"
@@ -187,7 +187,7 @@ async def test_a_seat_closed_before_its_own_app_starts_leaves_nothing(served: Se
 async def test_typed_seats_share_scrollbars_drawn_as_each_would_draw_its_own(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Seats that draw themselves share a scrollbar drawn once (tracker/shared_lines.py):
+    # Seats that draw themselves share a scrollbar drawn once (tracker/terminal/shared_lines.py):
     # each one handed on is compared with the bar drawn by Textual for that seat, segment by
     # segment (text and colours), as the log scrolls and its thumb catches up, on seats of
     # other roles, sizes and colours.

@@ -14,9 +14,9 @@ from tests.screen import screen_text
 from tests.serve.serve_helpers import SECRET, Client, encounter, roll, roll_logged, roll_title
 from tests.serve.web_helpers import Browser, WebServed, channel_of, seat_of, serve_web, until
 from tracker.serve import players
-from tracker.serve.app import TableApp
 from tracker.serve.limits import BYTE_BURST, FLOODED, MAX_SIZE, PASTE_END, PASTE_START
 from tracker.serve.links import Links
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.serve.web import BACKLOG, Socket
 

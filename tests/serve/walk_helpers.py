@@ -17,11 +17,11 @@ from rules.engine import fold
 from rules.registry import part
 from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING
 from tests.serve.serve_helpers import SECRET, Served, until
-from tracker import storage
 from tracker.screens.help import HelpScreen
 from tracker.serve.channel import SeatChannel
 from tracker.serve.seats import Seat
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 ESC = "\x1b"
 BOTTOM = 2  # screens under everything: Textual's default one, and the encounter's

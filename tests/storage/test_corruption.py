@@ -13,8 +13,8 @@ from rules.commands import AddNote, NextTurn
 from rules.dice import SeededDice
 from tests.contract.support import demo
 from tests.picks import a_system, has_demo
-from tracker import storage
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 
 def real_save(folder: Path) -> tuple[Path, list]:

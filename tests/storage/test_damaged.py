@@ -14,8 +14,9 @@ from rules.dice import SeededDice
 from rules.engine import decide
 from tests.cli.support import tracker
 from tests.storage.support import fresh
-from tracker import launch, storage
+from tracker import launch
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 
 def damaged_save(folder: Path) -> tuple[Path, bytes, bytes]:

@@ -11,8 +11,8 @@ from rules.commands import AddCombatant, AddNote, NextTurn
 from rules.dice import SeededDice
 from rules.history import History
 from tests.storage.support import body_of, fresh, rewrite
-from tracker import storage
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 
 def session_at(path: Path) -> EncounterSession:

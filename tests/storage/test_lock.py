@@ -13,15 +13,15 @@ from rules.commands import AddNote
 from rules.dice import SeededDice
 from tests.cli.support import tracker
 from tests.storage.support import fresh, start
-from tracker import storage
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 HOLDER = """
 import sys
 from pathlib import Path
 
 from rules.dice import SeededDice
-from tracker import storage
+from tracker.store import storage
 from tracker.session import EncounterSession
 
 session, error = EncounterSession.resume(storage.open_save(Path(sys.argv[1])), SeededDice(1))

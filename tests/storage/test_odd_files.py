@@ -14,8 +14,8 @@ from rules.commands import AddNote
 from rules.dice import SeededDice
 from tests.cli.support import tracker
 from tests.storage.support import fresh, start
-from tracker import files, storage
 from tracker.session import EncounterSession
+from tracker.store import files, storage
 
 
 def a_save(folder: Path, name: str = "odd.fight") -> Path:
@@ -104,7 +104,7 @@ import sys
 from pathlib import Path
 
 from rules.dice import SeededDice
-from tracker import storage
+from tracker.store import storage
 from tracker.session import EncounterSession
 
 session, error = EncounterSession.resume(storage.open_save(Path(sys.argv[1])), SeededDice(1))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.storage.support import fresh
-from tracker import storage
+from tracker.store import storage
 
 
 def a_save(path: Path) -> Path:

@@ -26,8 +26,8 @@ from rules.history import History
 from tests.cli.support import tracker
 from tests.helpers import run
 from tests.storage.support import blocks_of, body_of, fresh, rewrite, wrapped
-from tracker import storage
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 RECORDS = 2 * snapshot.BLOCK + 300  # two full blocks and a part
 

@@ -18,7 +18,7 @@ from rules.history import Applied, History
 from tests.cli.support import Measured, measured, tracker
 from tests.helpers import people
 from tests.storage.support import body_of, rewrite
-from tracker import storage
+from tracker.store import storage
 
 # What refusing a crafted save may cost beyond exporting a small honest one: the saves
 # took minutes and gigabytes; a refusal reads the file (20 MB at most here) and stops.

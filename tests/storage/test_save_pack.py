@@ -16,8 +16,8 @@ from rules.dice import SeededDice
 from rules.events import NoteAdded
 from tests.cli.support import tracker
 from tests.storage.support import body_of, fresh, rewrite
-from tracker import files, storage
 from tracker.session import EncounterSession
+from tracker.store import files, storage
 
 KEY = b"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHkey someone@example\n"
 
@@ -116,7 +116,8 @@ def test_a_dangling_link_for_a_new_save_is_moved_aside_not_followed(tmp_path: Pa
 
 
 def test_the_command_history_and_settings_are_not_written_through_links(tmp_path: Path) -> None:
-    from tracker import command_history, settings
+    from tracker.line_commands import command_history
+    from tracker.store import settings
 
     target = precious(tmp_path / "home")
     history_file = tmp_path / command_history.FILE_NAME

@@ -13,7 +13,7 @@ from rules.commands import RollInitiative
 from rules.dice import SeededDice
 from rules.engine import decide
 from rules.registry import get_system, names
-from tracker import storage
+from tracker.store import storage
 
 BEFORE = Path(__file__).resolve().parents[1] / "data" / "before-initiative"
 KEPT = sorted(BEFORE.glob(f"*{storage.SUFFIX}"))

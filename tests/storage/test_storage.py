@@ -16,8 +16,8 @@ from tests.contract.headless_checks import check_demo_stem
 from tests.contract.support import demo
 from tests.helpers import people
 from tests.picks import a_system, has_demo
-from tracker import storage
-from tracker.defaults import systems
+from tracker.store import storage
+from tracker.store.defaults import systems
 
 SYSTEM = a_system(has_demo)
 DEMO = f"{check_demo_stem(SYSTEM)}.fight"  # its file name in saves/

@@ -19,10 +19,10 @@ from textual.widgets import Input
 from rules.encounter import Encounter
 from tests.app.support import keys_of
 from tests.hostile_text import CONTROLS, SEQUENCES, SPOOFING
+from tracker.line_commands.names import handles
 from tracker.line_commands.table import BUILTINS
-from tracker.line_commands.words import handles
 from tracker.screens.command_prompt import CommandLineScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 
 if TYPE_CHECKING:
     from tests.walk.world import World

@@ -19,8 +19,8 @@ from rules.history import History
 from tests.contract.support import states_in_effect
 from tests.screen import app_error, screen_text
 from tests.walk.world import HIDDEN_ID, HIDDEN_NAME, SECRET_DICE, SMALL, World
-from tracker import export, storage
 from tracker.serve.seats import SeatSession
+from tracker.store import export, storage
 
 SECRETS = (HIDDEN_NAME, HIDDEN_ID, SECRET_DICE)
 

@@ -1,5 +1,5 @@
 """The walk in the suite: every system, every role, both sizes, a few seeded steps each
-(``make explore`` walks for longer; docs/testing.md says how to replay a failure)."""
+(``make explore`` walks for longer; docs/contributing/testing.md says how to replay a failure)."""
 
 from __future__ import annotations
 

@@ -14,11 +14,11 @@ from rules.dice import SeededDice
 from rules.encounter import CombatantAdded, Encounter
 from rules.history import History
 from tests.contract.support import demo
-from tracker import storage
 from tracker.app import TrackerApp
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 Role = Literal["gm", "gm-seat", "player", "spectator"]
 ROLES: tuple[Role, ...] = get_args(Role)

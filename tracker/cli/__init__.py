@@ -19,7 +19,7 @@ from rules.errors import Rejected
 from rules.registry import known
 from tracker.cli.parsing import Building, Parser, Subcommand, Version, add_folders
 from tracker.cli.with_saves import play, with_saves
-from tracker.inert_output import inert_output
+from tracker.terminal.inert_output import inert_output
 
 # In the order ``tracker --help`` lists them.
 COMMANDS = (

@@ -55,7 +55,7 @@ class Refused(Rejected):
 
 def run(args: argparse.Namespace) -> int:
     if args.swings:
-        from tracker.headless.forecast import Workers
+        from tracker.headless.forecast_pool import Workers
 
         # Before the save is read, as ``tracker forecast`` does: forked workers.
         args.workers = Workers(args.jobs)
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 def report(args: argparse.Namespace) -> int:
     from rules.text import inert
-    from tracker import export, storage
+    from tracker.store import export, storage
 
     if args.output is not None:  # before the save is read: a report never lands on its files
         owned = storage.owned_by_a_save(args.output, (args.file,))
@@ -105,10 +105,10 @@ def swings_text(args: argparse.Namespace, history: History) -> str:
     from rules.swings import FIRM, QUICK, swings
     from rules.text import inert_document, inert_value
     from rules.visibility import hidden_ids
-    from tracker import export
     from tracker.cli.progress import on_terminal
-    from tracker.headless import swings as shown
-    from tracker.prepare import party_side
+    from tracker.headless import swings_runs as shown
+    from tracker.store import export
+    from tracker.store.prepare import party_side
 
     with args.workers as workers:
         if not args.gm and hidden_ids(history.effective_events(), history.state):

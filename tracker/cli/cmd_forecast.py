@@ -11,7 +11,7 @@ from tracker.cli.parsing import Building, bounded
 
 if TYPE_CHECKING:
     from rules.encounter import Encounter
-    from tracker.headless.forecast import Workers
+    from tracker.headless.forecast_pool import Workers
 from tracker.cli.with_saves import with_saves
 
 HELP = "play the fight out many times by solo policy and report"
@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tracker.headless.forecast import Workers
+    from tracker.headless.forecast_pool import Workers
 
     # Before the save is read, while this process holds the rules alone: the workers are
     # forked from it then, ready in milliseconds with nothing else loaded.
@@ -59,25 +59,27 @@ def run(args: argparse.Namespace) -> int:
 def play_out(args: argparse.Namespace) -> int:
     import json
 
-    from tracker import storage
-    from tracker.headless import forecast
+    from tracker.headless import forecast_pool
+    from tracker.store import storage
 
     # The workers were started before the save is read (``run``).
-    workers: forecast.Workers = args.workers
+    workers: forecast_pool.Workers = args.workers
     with workers:
         history = storage.read(args.file)
         if args.brief:
             return _brief(args, history.state, workers)
         seed = args.seed if args.seed is not None else _fresh_seed()
         try:
-            result = forecast.run_forecast(history.state, args.runs, seed, args.rounds, workers)
+            result = forecast_pool.run_forecast(
+                history.state, args.runs, seed, args.rounds, workers
+            )
         except KeyboardInterrupt:
             print("tracker: forecast stopped", file=sys.stderr)  # ctrl+c: no traceback
             return 130
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        print(forecast.as_text(result))
+        print(forecast_pool.as_text(result))
     return 0
 
 
@@ -86,7 +88,7 @@ def _brief(args: argparse.Namespace, state: Encounter, workers: Workers) -> int:
     import json
 
     from rules import difficulty
-    from tracker.headless.difficulty import SEED, run_difficulty
+    from tracker.headless.difficulty_runs import SEED, run_difficulty
 
     seed = args.seed if args.seed is not None else SEED
     try:

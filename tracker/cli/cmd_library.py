@@ -73,9 +73,9 @@ def library_command(args: argparse.Namespace) -> int:
 
     from rules.registry import known
     from rules.text import inert, inert_document
-    from tracker import library, storage
     from tracker.launch import library_of
-    from tracker.line_commands.words import need_combatant
+    from tracker.line_commands.names import need_combatant
+    from tracker.store import library, storage
 
     folder = library_of(args)
     if args.library_command == "add":
@@ -91,7 +91,7 @@ def library_command(args: argparse.Namespace) -> int:
         kept = library.from_combatant(state.system, combatant, fresh=True)
         sys.stdout.write(library.to_toml(kept))
         return 0
-    from tracker import library_find
+    from tracker.store import library_find
 
     # The filters are checked before the library is read: a bad range is one line at once.
     want = library_find.wanted(
@@ -114,7 +114,7 @@ def import_command(folder: Path, path: Path, dry_run: bool, replace: bool) -> in
     """Every monster of the file checked and converted before one is kept; each listed
     with its figures and what its sheet leaves out."""
     from rules.text import inert
-    from tracker import library_sets
+    from tracker.store import library_sets
 
     plan = library_sets.planned(folder, path, replace)
     if not dry_run:

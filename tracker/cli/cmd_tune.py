@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser, building: Building) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tracker.headless.forecast import Workers
+    from tracker.headless.forecast_pool import Workers
 
     # Before the save is read, as ``tracker forecast`` does: the workers forked from a process
     # holding the rules alone.
@@ -85,9 +85,9 @@ def tune(args: argparse.Namespace) -> int:
 
     from rules.text import inert
     from rules.tune import tune as search
-    from tracker import storage
-    from tracker.headless import tune as shown
-    from tracker.prepare import party_side
+    from tracker.headless import tune_runs as shown
+    from tracker.store import storage
+    from tracker.store.prepare import party_side
 
     workers = args.workers
     with workers:
@@ -144,7 +144,7 @@ def tune(args: argparse.Namespace) -> int:
 def _printer() -> Callable[[Step], None]:
     """Each step printed as it is measured: a tune takes seconds."""
     from rules.text import inert
-    from tracker.headless.tune import step_line
+    from tracker.headless.tune_runs import step_line
 
     count = 0
 
@@ -159,7 +159,7 @@ def _printer() -> Callable[[Step], None]:
 def library_kinds(args: argparse.Namespace, system: str) -> list[Kind]:
     from rules.errors import Rejected
     from rules.tune import Kind
-    from tracker import defaults, library
+    from tracker.store import defaults, library
 
     folder = args.library if getattr(args, "library", None) else defaults.library_folder()
     found = library.load(folder).of(system)
@@ -185,9 +185,9 @@ def _yes() -> bool:
 
 
 def _write(path: Path, command: object, label: str) -> None:
-    from tracker import storage
     from tracker.headless.seeds import dice_for
     from tracker.session import EncounterSession
+    from tracker.store import storage
 
     opened = storage.open_save(path)
     session, error = EncounterSession.resume(opened, dice_for(None)[1])

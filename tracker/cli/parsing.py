@@ -26,7 +26,9 @@ def _meant(message: str) -> str:
     found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
     if found is None:
         return ""
-    from tracker.did_you_mean import closest  # only on this error: it loads the encounter
+    from tracker.line_commands.did_you_mean import (
+        closest,  # only on this error: it loads the encounter
+    )
 
     choices = re.findall(r"'([^']*)'", found.group(2))
     near = closest(found.group(1), choices)

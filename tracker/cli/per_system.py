@@ -7,7 +7,7 @@ import argparse
 
 from tracker import headless
 from tracker.cli.parsing import Building, Parser
-from tracker.defaults import systems
+from tracker.store.defaults import systems
 
 
 def add_systems(command: str, parser: argparse.ArgumentParser, building: Building) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from tracker.headless.forecast import bar
+from tracker.headless.forecast_pool import bar
 
 CLEAR = "\r\x1b[K"  # back to the line's start, the line erased
 

@@ -16,8 +16,8 @@ def with_saves(
     save's name in that folder (``storage.located``)."""
     from rules.errors import Rejected
     from rules.text import inert
-    from tracker import defaults, storage
-    from tracker.library import LibraryError
+    from tracker.store import defaults, storage
+    from tracker.store.library import LibraryError
 
     # The user's own folder unless --saves says otherwise (a checkout's `make run` does).
     args.user_saves = args.saves is None

@@ -14,8 +14,8 @@ from pathlib import Path
 from rules import snapshot
 from rules.history import History
 from rules.registry import part
-from tracker import storage
-from tracker.defaults import systems
+from tracker.store import storage
+from tracker.store.defaults import systems
 
 
 def _demos() -> dict[str, Callable[[], History]]:

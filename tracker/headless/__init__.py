@@ -2,7 +2,7 @@
 system that offers them. None of them imports Textual.
 
 A system offers them as parts of its package, found through ``rules.registry.part``:
-``roll_cli`` and ``odds_cli`` (their interface: ``rules/headless.py``). They add their options
+``roll_cli`` and ``odds_cli`` (their interface: ``rules/cli_interface.py``). They add their options
 and answer; this module adds ``--seed`` and ``--json``, seeds the dice, prints and turns a
 refusal into one line on stderr. A part is imported only when asked for, so a headless command
 loads one rule system, not all of them, and ``tracker odds`` only its light ``odds_cli``.

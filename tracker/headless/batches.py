@@ -17,7 +17,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from rules.forecast import Tally, simulate
-from tracker.headless.forecast import IN_FLIGHT, QUICK_HANDOFFS, Cancelled, Workers, take_back
+from tracker.headless.forecast_pool import IN_FLIGHT, QUICK_HANDOFFS, Cancelled, Workers, take_back
 
 SPAN = 16  # runs a span at most: a point of 60 runs is four spans, spread over the processes
 

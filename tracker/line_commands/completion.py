@@ -8,8 +8,15 @@ from dataclasses import dataclass, field
 from rules.encounter import Combatant
 from rules.errors import Rejected
 from rules.forms import Field
-from tracker.did_you_mean import sheet_names
-from tracker.line_commands.forms import people_field
+from tracker.line_commands.action_fields import people_field
+from tracker.line_commands.did_you_mean import sheet_names
+from tracker.line_commands.names import (
+    find_combatant_quiet,
+    handles,
+    norm,
+    quote,
+    slug,
+)
 from tracker.line_commands.order import WHERE
 from tracker.line_commands.outcomes import Context
 from tracker.line_commands.resolve import DURATION_WORDS, REPORT_FORMATS, condition_names
@@ -21,14 +28,7 @@ from tracker.line_commands.turns import (
     hp_words,
     surprise_words,
 )
-from tracker.line_commands.words import (
-    find_combatant_quiet,
-    handles,
-    norm,
-    quote,
-    slug,
-)
-from tracker.storage import slug as file_slug
+from tracker.store.storage import slug as file_slug
 
 DICE = ("d4", "d6", "d8", "d10", "d12", "d20")
 

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from rules.commands import MoveCombatant, RollInitiative, SetInitiative, SortInitiative
 from rules.encounter import Encounter
 from rules.errors import Rejected
+from tracker.line_commands.names import need_combatant
 from tracker.line_commands.outcomes import Context, Execute, Outcome
 from tracker.line_commands.turns import EACH_ROUND, each_round_outcome
-from tracker.line_commands.words import need_combatant
 
 INIT_USAGE = "NAME [N | DICE] | roll [DICE] [each] | sort | each-round on|off"
 ORDER_USAGE = "NAME before|after NAME"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from rules import solo
 from rules.encounter import Encounter
 from rules.system import RuleSystem
-from tracker.library import Library
+from tracker.store.library import Library
 
 
 @dataclass(frozen=True)

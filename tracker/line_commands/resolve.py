@@ -24,14 +24,22 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.outcome import outcome as fight_outcome
 from rules.spelling import slip_for
-from tracker.did_you_mean import (
+from tracker.line_commands.action_fields import system_outcome
+from tracker.line_commands.did_you_mean import (
     combatant_words,
     did_you_mean,
     no_combatant,
 )
-from tracker.export import check_name
-from tracker.library import COUNT
-from tracker.line_commands.forms import system_outcome
+from tracker.line_commands.names import (
+    find_combatant,
+    handles,
+    need_combatant,
+    norm,
+    quote,
+    slug,
+    split_words,
+    suggest,
+)
 from tracker.line_commands.order import init_outcome, order_outcome, where
 from tracker.line_commands.outcomes import Context, Execute, Outcome, Redo, Say, ScreenAction, Undo
 from tracker.line_commands.table import (
@@ -52,16 +60,8 @@ from tracker.line_commands.turns import (
     ready_outcome,
     surprise_outcome,
 )
-from tracker.line_commands.words import (
-    find_combatant,
-    handles,
-    need_combatant,
-    norm,
-    quote,
-    slug,
-    split_words,
-    suggest,
-)
+from tracker.store.export import check_name
+from tracker.store.library import COUNT
 
 BLANK = "blank"  # ``add NAME blank``: a blank sheet, not the library's
 MAX_STEPS = 1000  # undo/redo steps in one command: far more than anyone means to type

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.errors import Rejected
-from tracker.line_commands.outcomes import Context
-from tracker.line_commands.words import (
+from tracker.line_commands.names import (
     norm,
     slug,
     suggest,
 )
+from tracker.line_commands.outcomes import Context
 
 
 @dataclass(frozen=True)

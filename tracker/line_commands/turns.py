@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from rules.commands import Act, Delay, Ready, SetOption, Surprise
 from rules.errors import Rejected
+from tracker.line_commands.names import need_combatant
 from tracker.line_commands.outcomes import Context, Execute, Outcome
-from tracker.line_commands.words import need_combatant
 
 EACH_ROUND = "each-round"
 SWITCH = ("on", "off")

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from rules.logline import Line
-from tracker.render import STYLES, line_text
+from tracker.terminal.render import STYLES, line_text
 
 
 class ApplyResultScreen(ModalScreen[bool]):
@@ -26,7 +26,7 @@ class ApplyResultScreen(ModalScreen[bool]):
     def __init__(self, lines: list[Line], styles: Mapping[str, str] = STYLES) -> None:
         super().__init__()
         self.lines = lines
-        self.log_styles = styles  # the system's too (``tracker.render.styles_of``)
+        self.log_styles = styles  # the system's too (``tracker.terminal.render.styles_of``)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):

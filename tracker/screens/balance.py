@@ -3,7 +3,7 @@ foes of its kinds added or removed, then their hit points scaled, each step show
 forecast measures it. Nothing changes until Accept, and then as one command (one undo step).
 
 The search runs in a thread worker (the forecasts' runs in worker processes,
-``tracker.headless.forecast``), on a copy of the state as it was when the dialog opened; the
+``tracker.headless.forecast_pool``), on a copy of the state as it was when the dialog opened; the
 screen answers keys throughout, and ``Esc`` stops it and closes.
 """
 
@@ -25,8 +25,8 @@ from rules.commands import Commands
 from rules.encounter import Encounter
 from rules.errors import Rejected
 from rules.tune import Step, Tuning, tune
-from tracker.headless import forecast
-from tracker.headless import tune as shown
+from tracker.headless import forecast_pool
+from tracker.headless import tune_runs as shown
 
 RUNS = shown.RUNS  # fights a step, when the target is near (fewer when it is far)
 DEFAULT_TARGET = "75%"
@@ -54,12 +54,12 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         self.state = state
         self.party = party
         self.seed = secrets.randbits(32)
-        self.jobs = jobs or forecast.default_jobs()
+        self.jobs = jobs or forecast_pool.default_jobs()
         self.cancel = threading.Event()
         self.running = False
         self.tuning: Tuning | None = None
         self.measured: list[Step] = []
-        self.processes: forecast.Workers | None = None  # ``workers`` is Textual's
+        self.processes: forecast_pool.Workers | None = None  # ``workers`` is Textual's
 
     def compose(self) -> ComposeResult:
         with Vertical(id="balance-dialog"):
@@ -99,7 +99,7 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         self.query_one("#balance-accept", Button).disabled = True
         self.query_one("#balance-progress", ProgressBar).display = True
         if self.processes is None:
-            self.processes = forecast.Workers(self.jobs)
+            self.processes = forecast_pool.Workers(self.jobs)
         title = f"Balance: the {self.party} to win {shown.percent(target)} · tuning…"
         self.query_one("#balance-title", Label).update(Text(title, style="bold"))
         self.compute(target)
@@ -123,7 +123,7 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         try:
             dice = shown.scratch_dice(self.seed)
             tuning = tune(self.state, self.party, target, estimate, dice, told=measured)
-        except forecast.Cancelled:
+        except forecast_pool.Cancelled:
             return
         except Rejected as exc:
             if not worker.is_cancelled:

@@ -23,12 +23,12 @@ from rules.bounds import TEXT
 from rules.commands import RollDice
 from rules.errors import Rejected
 from rules.notation import answer
-from tracker import command_history
-from tracker.library import Library
+from tracker.line_commands import command_history
 from tracker.line_commands.completion import Completion, complete
 from tracker.line_commands.outcomes import Context, Execute, Redo, Say, ScreenAction, Undo
 from tracker.line_commands.resolve import hint, logged_conditions, resolve
 from tracker.session import EncounterSession
+from tracker.store.library import Library
 
 Complete = Callable[[str], Completion]
 Hint = Callable[[str], str]

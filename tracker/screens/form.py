@@ -75,7 +75,7 @@ class FormScreen(ModalScreen[bool]):
     # A short terminal gets a shorter, scrolling field list, so the preview and the odds fit.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     # The encounter screen keeps a system action's dialog and shows it again: it is not
-    # restyled whole each time (tracker.textual_internals, "kept-styles").
+    # restyled whole each time (tracker.terminal.textual_internals, "kept-styles").
     KEEPS_STYLES = True
 
     BINDINGS = [

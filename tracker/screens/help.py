@@ -18,7 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from tracker.keymap import user_key
+from tracker.store.keymap import user_key
 from tracker.widgets.more_sign import keep_more_sign
 
 CLOSE = Binding("escape,question_mark,q", "dismiss", "Close help", id="help.dismiss")
@@ -71,7 +71,7 @@ class HelpScreen(ModalScreen[None]):
 
 
 def user_keys(app: App[object]) -> Mapping[str, str]:
-    """The user's keymap of ``app`` (``tracker.keymap``; none in a bare app)."""
+    """The user's keymap of ``app`` (``tracker.store.keymap``; none in a bare app)."""
     keys: Mapping[str, str] = getattr(app, "user_keys", {})
     return keys
 

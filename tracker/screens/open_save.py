@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
 
 from rules.registry import get_system, names
-from tracker import storage
+from tracker.store import storage
 
 COLUMNS = ("Encounter", "System", "Round", "Last change", "Size", "File")
 # What a narrow dialog keeps, first to last: the name and the file always.

@@ -22,8 +22,8 @@ from textual.widgets import DataTable, Label, Static
 from textual.worker import get_current_worker
 
 from rules.outcome import Outcome, Summary, luck_text
-from tracker.fit import Column, fit_columns
-from tracker.turn_clock import Took, took_line
+from rules.turn_times import Took, took_line
+from tracker.terminal.fit import Column, fit_columns
 
 COUNTING = "Counting the fight's figures…"
 # (label, rank, limit, glyphs) of the columns before the sheet's stats; a lower rank gives way

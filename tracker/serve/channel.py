@@ -18,7 +18,6 @@ from typing import Any, Protocol
 import asyncssh
 from rich.console import Console
 
-from tracker import textual_internals
 from tracker.serve import alerts, failure
 from tracker.serve.config import Config
 from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN, drawn
@@ -36,6 +35,7 @@ from tracker.serve.limits import (
 from tracker.serve.players import Player
 from tracker.serve.seats import Seat, Table
 from tracker.serve.views import RESIZE_SETTLE, View, Views, view_key
+from tracker.terminal import textual_internals
 
 NO_TERMINAL = (
     "This is a combat tracker table: it needs a terminal.\r\n"
@@ -136,7 +136,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             self.chan.write_stderr(NO_TERMINAL)
             self.chan.exit(1)
             return
-        from tracker.serve.app import TableApp
+        from tracker.serve.seat_app import TableApp
 
         player = self.player
         table = self.server.table

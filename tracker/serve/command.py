@@ -15,7 +15,7 @@ import urllib.parse
 from pathlib import Path
 
 from rules.text import inert
-from tracker import launch, storage
+from tracker import launch
 from tracker.headless.seeds import dice_for
 from tracker.serve import PASSWORD_ENV
 from tracker.serve import players as players_file
@@ -23,6 +23,7 @@ from tracker.serve.config import Config, default_host_key
 from tracker.serve.seats import Table
 from tracker.serve.server import TableServer
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 # A host name (letters, digits, dots, hyphens) or an IPv4 address; IPv6 goes in brackets.
 _HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?")
@@ -212,7 +213,7 @@ async def _serve(
                 loop.add_signal_handler(sig, stop.set)
             await stop.wait()
             return 0
-        from tracker.serve.app import TableApp
+        from tracker.serve.seat_app import TableApp
 
         seat = table.join("gm", "GM")
         app = TableApp(

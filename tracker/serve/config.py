@@ -9,9 +9,9 @@ from pathlib import Path
 
 import asyncssh
 
-from tracker import storage
-from tracker.defaults import config_folder
 from tracker.serve.players import Player
+from tracker.store import storage
+from tracker.store.defaults import config_folder
 
 HOST_KEY_LIMIT = 64 * 1024  # bytes: any real private key is far smaller
 KEY_NAME = "ssh_host_ed25519_key"

@@ -3,7 +3,7 @@
 Textual's own Linux driver reads the process's stdin, termios and SIGWINCH, which a second
 app in the same process cannot share. This one writes to its channel and is fed by it: the
 SSH session hands it the bytes typed and the window changes. It reads them with Textual's
-own terminal parser, which is private: tracker.textual_internals hands it over.
+own terminal parser, which is private: tracker.terminal.textual_internals hands it over.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from textual import events, messages
 from textual.driver import Driver
 from textual.geometry import Size
 
-from tracker import textual_internals
 from tracker.serve.limits import PARSE_STEP, Fair, InputLimit, Pastes, clamp_size
+from tracker.terminal import textual_internals
 
 if TYPE_CHECKING:
     from textual.app import App

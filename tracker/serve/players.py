@@ -25,7 +25,7 @@ import asyncssh
 
 from rules.text import inert, is_inert
 from rules.visibility import Role
-from tracker import files
+from tracker.store import files
 
 ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
 SIZE_LIMIT = 1024 * 1024  # bytes: a table's keys are a few KB

@@ -24,13 +24,13 @@ from rules.errors import Rejected
 from rules.history import RECENT, Applied
 from rules.outcome import Outcome
 from rules.system import RuleSystem
+from rules.turn_times import Turn
 from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids
 from tracker.screens.encounter_keys.roles import may_use
 from tracker.serve import alerts
 from tracker.serve.limits import TOO_FAST, Bucket, command_limit
 from tracker.serve.links import Link, Links
 from tracker.session import Change, EncounterSession, Subscriber
-from tracker.turn_clock import Turn
 
 if TYPE_CHECKING:
     from textual.app import App

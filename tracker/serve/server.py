@@ -18,10 +18,8 @@ from typing import Any
 import asyncssh
 
 from rules.text import inert
-from tracker import textual_internals
 from tracker.serve import failure
 from tracker.serve.admission import PasswordTries, Pending, TurnedAway
-from tracker.serve.app import TableApp
 from tracker.serve.channel import SeatChannel
 from tracker.serve.config import Config, host_key
 from tracker.serve.connection import SPECTATOR_NAMES, Connection
@@ -30,8 +28,10 @@ from tracker.serve.heap import Heap
 from tracker.serve.limits import Fair
 from tracker.serve.links import MAX_NAME
 from tracker.serve.players import Player
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.serve.views import Channel, Views
+from tracker.terminal import textual_internals
 
 # asyncssh logs to the root logger's last resort (stderr), which is the GM's screen.
 logging.getLogger("asyncssh").addHandler(logging.NullHandler())

@@ -23,14 +23,14 @@ import msgspec
 from rich.console import Console
 
 from rules.visibility import Viewer
-from tracker import textual_internals
 from tracker.serve import failure
 from tracker.serve.driver import Channel
 from tracker.serve.heap import Heap
 from tracker.serve.seats import Seat, Table
+from tracker.terminal import textual_internals
 
 if TYPE_CHECKING:
-    from tracker.serve.app import TableApp
+    from tracker.serve.seat_app import TableApp
 
 RESIZE_SETTLE = 1.0  # seconds a resized seat draws itself before it watches a view again
 
@@ -129,7 +129,7 @@ class Views:
         return iter(list(self.views.values()))
 
     def _start(self, key: ViewKey) -> View:
-        from tracker.serve.app import TableApp
+        from tracker.serve.seat_app import TableApp
 
         seat = Seat(0, key.viewer.role, "", view=key.viewer)  # never joins the table's seats
         app = TableApp(self.table, seat, saves=self.saves)

@@ -24,7 +24,7 @@ from rules.encounter import Combatant, Encounter
 from rules.hp_view import DOWN, shown_stats
 from rules.registry import get_system
 from rules.solo import policy_of
-from tracker.fit import Column, fit_columns
+from tracker.terminal.fit import Column, fit_columns
 
 Row = tuple[Text, ...]
 ColumnSpec = tuple[str, str, int, int, bool]  # key, label, rank, limit, glyphs
@@ -106,8 +106,8 @@ def has_initiative(state: Encounter) -> bool:
 class CombatantsPane(DataTable[Text]):
     """One row per combatant, in turn order; the current actor has a ▶ and bold text.
 
-    The columns fit the pane (tracker.fit): when their cells are wider, the columns give way
-    by priority (the side and the solo policy first, then the sheet's stats, the conditions,
+    The columns fit the pane (tracker.terminal.fit): when their cells are wider, the columns give
+    way by priority (the side and the solo policy first, then the sheet's stats, the conditions,
     the name last), their cells abbreviated word by word. The selected row's conditions,
     when abbreviated, are written in full on the pane's lower border.
     """

@@ -26,8 +26,8 @@ from textual.worker import get_current_worker
 from rules import difficulty
 from rules.encounter import Encounter
 from rules.errors import Rejected
-from tracker.headless import forecast
-from tracker.headless.difficulty import RUNS, SEED, run_difficulty
+from tracker.headless import forecast_pool
+from tracker.headless.difficulty_runs import RUNS, SEED, run_difficulty
 
 REVEAL_AFTER = 0.5  # seconds a run goes on before its progress bar is shown
 
@@ -51,8 +51,8 @@ class DifficultyLine(Vertical):
         """``then``: told the lines of each run that finishes (besides the ``Done`` message)."""
         super().__init__(id=id)
         self.then = then
-        self.jobs = jobs or forecast.default_jobs()
-        self.processes: forecast.Workers | None = None  # ``workers`` is Textual's
+        self.jobs = jobs or forecast_pool.default_jobs()
+        self.processes: forecast_pool.Workers | None = None  # ``workers`` is Textual's
         self.cancel = threading.Event()
         self.run_number = 0  # a finished run older than the last started is dropped
         self.status = "idle"
@@ -80,7 +80,7 @@ class DifficultyLine(Vertical):
         )
         self.query_one(ProgressBar).update(total=RUNS, progress=0)
         if self.processes is None:
-            self.processes = forecast.Workers(self.jobs)
+            self.processes = forecast_pool.Workers(self.jobs)
         number = self.run_number
         self.set_timer(REVEAL_AFTER, lambda: self.reveal(number))
         self.compute(state, seed, self.cancel, number)
@@ -104,7 +104,7 @@ class DifficultyLine(Vertical):
         try:
             result = run_difficulty(state, seed, RUNS, self.processes, progress, cancel)
             said, status = difficulty.lines(state, result), "done"
-        except forecast.Cancelled:
+        except forecast_pool.Cancelled:
             return
         except Rejected as exc:  # the rules cannot play this fight out
             said, status = (f"Difficulty: {exc.message}",), "refused"

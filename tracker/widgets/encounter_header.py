@@ -16,7 +16,7 @@ from textual.widgets import Static
 from rules.encounter import Encounter
 from rules.outcome import Outcome, outcome
 from rules.registry import get_system
-from tracker.fit import Part, wrap_parts
+from tracker.terminal.fit import Part, wrap_parts
 
 
 def waiting_text(waiting: str, read_only: bool = False) -> str:
@@ -64,7 +64,7 @@ def header_parts(
 
 @runtime_checkable
 class TableLine(Protocol):
-    """An app serving a table (tracker.serve.app): what its header adds, for the seat."""
+    """An app serving a table (tracker.serve.seat_app): what its header adds, for the seat."""
 
     def table_line(self, state: Encounter) -> Part | None: ...
 

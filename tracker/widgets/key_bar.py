@@ -17,8 +17,8 @@ from collections.abc import Hashable, Iterable
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from tracker.fit import keys_that_fit
-from tracker.textual_internals import footer_bindings_ready
+from tracker.terminal.fit import keys_that_fit
+from tracker.terminal.textual_internals import footer_bindings_ready
 
 
 class KeyBar(Footer):

@@ -3,8 +3,8 @@
 Textual's ``OptionList`` asks every option its height (wrapping it at the list's width) as
 the list is laid out, and a Rich ``Text`` prompt is first made into Textual ``Content``: for
 the library's 350 stat blocks that was most of the ~185 ms CPU each ``a`` took to open
-(docs/performance.md, "Library"). A ``OneLine`` answers its height (1) and width (its cells)
-from the text as it is, and is made into ``Content`` and drawn only when its line is on the
+(docs/contributing/performance.md, "Library"). A ``OneLine`` answers its height (1) and width (its
+cells) from the text as it is, and is made into ``Content`` and drawn only when its line is on the
 screen; a line wider than the list ends in an ellipsis rather than wrapping. Built only on
 Textual's public ``Visual`` protocol (``textual.visual``), no private code.
 """

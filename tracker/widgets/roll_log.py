@@ -32,7 +32,7 @@ from textual.strip import Strip
 from rules.encounter import Encounter, Event
 from rules.engine import describe
 from rules.logline import LogEntry
-from tracker.render import STYLES, entry_text, system_styles
+from tracker.terminal.render import STYLES, entry_text, system_styles
 from tracker.widgets.scrolled_lines import keep_scrolled_lines
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)

@@ -13,7 +13,7 @@ Anything that changes how lines are framed (size, colours, border, title, opacit
 either clears Textual's cache (a full refresh, which clears this one too) or is in the
 looks compared once a render, which clears it as well.
 
-``StylesCache`` is Textual's private class: tracker.textual_internals checks that Textual's
+``StylesCache`` is Textual's private class: tracker.terminal.textual_internals checks that Textual's
 code under this one is the code it was written for, and if not, a widget keeps Textual's
 own cache (tests/app/test_scrolled_lines.py checks the lines drawn are the same).
 """
@@ -26,8 +26,8 @@ from typing import Any
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tracker import textual_internals
-from tracker.textual_internals import StylesCache
+from tracker.terminal import textual_internals
+from tracker.terminal.textual_internals import StylesCache
 
 Framed = dict[int, tuple[Strip, Strip]]  # id(content strip) -> (content strip, framed line)
 

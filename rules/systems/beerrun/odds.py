@@ -3,8 +3,8 @@
 Source: ``shared/rules-texts/002`` (Beer Run), *Compare Rolls*; the mechanics are
 ``rules.systems.beerrun.dice.compare`` and the tiers ``rules.systems.beerrun.table.PIP_BANDS``.
 
-The computation sweeps the faces from the highest down to 1 (see ``docs/odds.md``). Before
-face ``v`` is handled, every die that has not yet shown a higher face is, given that, uniform
+The computation sweeps the faces from the highest down to 1 (see ``docs/contributing/odds.md``).
+Before face ``v`` is handled, every die that has not yet shown a higher face is, given that, uniform
 on 1..v, so the dice still unplaced are interchangeable: the number of them showing exactly
 ``v`` is all the sorted order needs. The state is how many dice of each side are placed
 (``i``, ``j``: the sorted positions filled so far, the order statistics as counts).

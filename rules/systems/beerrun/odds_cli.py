@@ -15,7 +15,7 @@ from .odds import pool_odds
 from .table import parse_pool
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
 
 HELP = "a pool against another: the chance of each upper hand and each count of successes kept"
 EXAMPLE = ("--pool", "d12,d8", "--against", "d10,d6")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.cli_interface import RollReport
 from rules.dice import DiceSource
-from rules.headless import RollReport
 
 from .dice import Die, Outcome, compare, roll_dice
 from .events import Contest
@@ -13,7 +13,7 @@ from .log import contest_lines
 from .odds_cli import pool_arguments, pools_from
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
 
 HELP = "a pool against another, sorted and compared pair by pair"
 EXAMPLE = ("--pool", "d12,d8,d6", "--against", "d10,d10,d4")

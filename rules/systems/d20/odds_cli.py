@@ -13,7 +13,7 @@ from .odds import attack_odds
 from .table import CRIT, split_damage
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
     from rules.odds import Odds
 
 HELP = (

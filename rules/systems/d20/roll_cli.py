@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.headless import RollReport
+from rules.cli_interface import RollReport
 
 from . import table as dmg
 from .damage_parts import parts_of
@@ -13,8 +13,8 @@ from .odds import attack_outcome
 from .odds_cli import attack_arguments, checked
 
 if TYPE_CHECKING:
+    from rules.cli_interface import Arguments, Parser
     from rules.dice import DiceSource
-    from rules.headless import Arguments, Parser
 
 HELP = "an attack against an Armour Class, with its damage"
 EXAMPLE = ("--attack", "5", "--ac", "15", "--damage", "1d8+3 slashing")

@@ -15,7 +15,7 @@ from .odds import check_odds
 from .table import DICE, FLOOR
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
 
 DICE_NAMES = [kind for kind, _ in DICE]
 HELP = "a check between two totals: the chance of each threshold band"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.cli_interface import RollReport
 from rules.dice import DiceSource
-from rules.headless import RollReport
 
 from .arithmetic import (
     DEFENSE_NAMES,
@@ -23,7 +23,7 @@ from .arithmetic import (
 from .odds_cli import check_arguments, fumble_of, penalty_of
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
 
 HELP = "a check between two totals"
 EXAMPLE = ("--attacker", "3", "--defender", "2")

@@ -9,7 +9,7 @@ So the margin (attacker total - defender total) is ``c + Rs + 12*L``: ``c`` the 
 takes, ``Rs`` a finite sum of ``±R`` (computed by convolution), and ``L`` the difference of two
 sums of ``n`` geometrics (``n`` the number of rolling sides). ``P(L = l)`` is ``q^|l|`` times a
 polynomial in ``|l|`` (``q = 1/12``), so every tail ``P(L >= m)`` is a geometric series with an
-exact closed form. See ``docs/odds.md``. Integers and Fractions only: no truncation.
+exact closed form. See ``docs/contributing/odds.md``. Integers and Fractions only: no truncation.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from rules.odds import Odds
 from .odds import opposed_odds
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
 
 HELP = "an opposed Boon/Bane roll: the chance of each tier"
 EXAMPLE = ("--attacker", "5", "--defender", "2")

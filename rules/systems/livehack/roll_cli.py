@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 from msgspec import structs
 
 from rules.bounds import MODIFIER, modifier, within
+from rules.cli_interface import RollReport
 from rules.dice import DiceSource
 from rules.errors import Rejected
-from rules.headless import RollReport
 
 from .events import (
     LiveHackJointRolled,
@@ -28,7 +28,7 @@ from .sheet import EFFORT_PER_ROLL
 from .system import SYSTEM
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
 
 COMPONENTS = ("skill", "attribute", "specialty", "bond")
 HELP = "an opposed Boon/Bane roll (or a joint one)"

@@ -123,8 +123,9 @@ __all__ = [
     "roll_side",
 ]
 
-# The Boon/Bane roll in dice notation: a d12 that explodes on 12, less another (docs/dice.md:
-# an exploding die rolls at most 10 more times, a chain of eleven 12s: once in 12^11).
+# The Boon/Bane roll in dice notation: a d12 that explodes on 12, less another
+# (docs/reference/dice.md: an exploding die rolls at most 10 more times, a chain of eleven 12s: once
+# in 12^11).
 BOON_BANE = "1d12!-1d12!"
 
 ACTIONS = (

@@ -16,7 +16,7 @@ from .odds import painpool_odds
 from .table import BUILD_SIZES, MIN_PAIN_DICE, PAIN_DIE, POOLS, PoolName
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
 
 DICE = re.compile(r"([0-9]*)d([0-9]+)")  # the count may be left out, as in Beer Run: d8
 MAX_DICE = 30

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.cli_interface import RollReport
 from rules.dice import DiceSource
-from rules.headless import RollReport
 
 from .log import KEY_HINTS
 from .odds_cli import pain_from, pool_arguments, pools_from
@@ -14,7 +14,7 @@ from .system import SYSTEM
 from .table import PAIN_DIE
 
 if TYPE_CHECKING:
-    from rules.headless import Arguments, Parser
+    from rules.cli_interface import Arguments, Parser
 
 HELP = "three hero pools against a Pain Pool"
 EXAMPLE = ("--power", "3d8", "--precision", "2d6", "--possibility", "1d4", "--pain", "9d6")

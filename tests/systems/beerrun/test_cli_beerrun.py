@@ -11,7 +11,7 @@ import pytest
 
 from rules.systems.beerrun.demo import build as beerrun_demo
 from rules.systems.beerrun.dice import Die, compare
-from tracker import storage
+from tracker.store import storage
 
 ROLL = ("roll", "beerrun", "--pool", "d12,d8,d6", "--against", "d10,d10,d4")
 

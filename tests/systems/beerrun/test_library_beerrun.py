@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_library import run, write
-from tracker import library
+from tracker.store import library
 
 
 def test_the_wrong_system_names_the_field(tmp_path: Path) -> None:

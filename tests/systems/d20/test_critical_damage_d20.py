@@ -28,9 +28,9 @@ from tests.cli.support import tracker
 from tests.hostile_text import HOSTILE_DICE
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, card, refused_by_library_add, run
-from tracker import library, prepare, storage
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
+from tracker.store import library, prepare, storage
 
 # As the library took it before: 20d6e6 works out; 40d6e6, its critical, does not.
 BIG = structs.replace(HERO_SHEET, kind=HERO, attack_bonus=30, damage="20d6e6", damage_type="fire")

@@ -32,7 +32,7 @@ from tests.cli.support import tracker
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, card, duel, history_of, run, sheet
 from tests.systems.d20.test_odds_d20 import _After, every_path, tally
-from tracker import library
+from tracker.store import library
 
 SYSTEM = get_system("d20")
 FLAME_TONGUE = "1d8+3 slashing + 2d6 fire"

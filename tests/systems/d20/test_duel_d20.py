@@ -12,7 +12,7 @@ from rules.forecast import DEFAULT_ROUNDS, forecast, wilson
 from rules.systems.d20.system import SYSTEM
 from rules.tune import tune
 from tests.systems.d20.support import FOE_SHEET, HERO, card, duel, fight
-from tracker.headless.tune import estimator, scratch_dice
+from tracker.headless.tune_runs import estimator, scratch_dice
 
 
 def test_a_plain_duel_worked_out_lands_inside_a_forecasts_interval() -> None:

@@ -17,12 +17,12 @@ from tests.app.support import until
 from tests.cli.test_library import new_args, run, write
 from tests.screen import screen_text
 from tests.systems.d20.support import HERO_SHEET, history_of
-from tracker import library
 from tracker.app import TrackerApp
 from tracker.line_commands.outcomes import Execute
 from tracker.line_commands.resolve import resolve
-from tracker.screens.library import LibraryScreen
+from tracker.screens.library_screen import LibraryScreen
 from tracker.session import EncounterSession
+from tracker.store import library
 
 SIZE = (80, 24)
 GOBLIN = """name = "Goblin"

@@ -18,7 +18,7 @@ from rules.engine import decide, fold_onto
 from rules.forecast import forecast
 from rules.systems.d20.demo import STEM
 from tests.systems.d20.support import HERO, card, fight
-from tracker.storage import read
+from tracker.store.storage import read
 
 ROOT = Path(__file__).resolve().parents[3]
 RUNS, SEED = 40, 33

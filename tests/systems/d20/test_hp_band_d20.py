@@ -13,10 +13,10 @@ from tests.app.support import make_app, until
 from tests.app.test_app_command_line import type_line
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, card, history_of
-from tracker.export import to_json, to_markdown
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
+from tracker.store.export import to_json, to_markdown
 
 
 def row(app: object, name: str) -> str:

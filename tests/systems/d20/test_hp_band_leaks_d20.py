@@ -29,10 +29,10 @@ from tests.helpers import run
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, history_of
 from tests.systems.d20.test_hp_band_d20 import row
-from tracker.export import to_json, to_markdown
-from tracker.serve.app import TableApp
+from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
+from tracker.store.export import to_json, to_markdown
 
 DRAINED = structs.replace(FOE_SHEET, hp=5, hp_max=8, hp_max_lost=4)  # its maximum is 12
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.cli.test_library import run
 from tests.systems.d20.test_srd_convert_d20 import DATA, data
-from tracker import library, library_sets
+from tracker.store import library, library_sets
 
 
 def lib(tmp_path: Path) -> Path:

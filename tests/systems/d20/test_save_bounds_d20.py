@@ -18,7 +18,7 @@ from rules.systems.d20.table import MAX_LEGENDARY
 from tests.cli.support import measured, tracker
 from tests.storage.test_save_counts import crowded, plain_export, refused_at_once
 from tests.systems.d20.support import FOE_SHEET, duel, history_of
-from tracker import storage
+from tracker.store import storage
 
 TROLL = structs.replace(FOE_SHEET, multiattack=MAX_MULTIATTACK, legendary=MAX_LEGENDARY)
 

@@ -21,7 +21,7 @@ from rules.systems.d20.sheet import D20Sheet
 from rules.systems.d20.solo_actions import rolls
 from rules.systems.d20.srd_shape import NOTICE
 from tests.systems.d20.support import fight
-from tracker import library, library_sets
+from tracker.store import library, library_sets
 
 ROOT = Path(__file__).resolve().parents[3]
 SHARED = ROOT.parent / "shared" / "data" / "srd-5.1" / "5e-SRD-Monsters.json"

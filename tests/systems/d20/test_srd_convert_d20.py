@@ -16,7 +16,7 @@ from rules.systems.d20.actions import named
 from rules.systems.d20.sheet import D20Sheet
 from rules.systems.d20.srd_convert import conversion
 from rules.systems.d20.srd_shape import NOTICE
-from tracker import library
+from tracker.store import library
 
 DATA = Path(__file__).parent / "data" / "srd"
 

@@ -18,7 +18,7 @@ from tests.cli.support import tracker
 from tests.screen import screen_text
 from tests.systems.fatigue.duel import fight
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.session import EncounterSession
 
 BIG = (120, 40)
@@ -138,7 +138,7 @@ async def test_the_fatigue_demo_fits_80_columns(tmp_path: Path) -> None:
 
 
 def test_the_bundled_demo_save_is_the_demo_mid_fight() -> None:
-    from tracker import storage
+    from tracker.store import storage
 
     saved = storage.read(Path(__file__).parents[3] / "saves" / "demo-fatigue.fight")
     assert saved.state == fatigue_demo().state

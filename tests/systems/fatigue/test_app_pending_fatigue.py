@@ -9,7 +9,7 @@ from rules.systems.fatigue.demo import build as fatigue_demo
 from tests.app.test_app_pending import SMALL, discards, make_app, where
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.waiting import WaitingScreen
 

@@ -26,7 +26,7 @@ from tests.app.support import until
 from tests.screen import screen_text
 from tests.systems.fatigue.duel import attack, fight, run, sheet, three
 from tests.systems.fatigue.test_app_fatigue import make_app
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 
 # --- F4-02: a fumble's consequence is the task's own table, worse per threshold missed ------
 

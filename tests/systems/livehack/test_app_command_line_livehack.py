@@ -11,7 +11,7 @@ from tests.app.test_app_command_line import BIG, prompt_value, type_line
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.session import EncounterSession
 
 

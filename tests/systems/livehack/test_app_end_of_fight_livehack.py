@@ -18,7 +18,7 @@ from tests.screen import screen_text
 from tests.systems.livehack.last_blow import BLOW_KEYS, FACES
 from tests.systems.livehack.last_blow import build as livehack
 from tracker.screens.confirm import ConfirmScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.summary import SummaryScreen
 
 

@@ -9,11 +9,11 @@ from rules.dice import SeededDice
 from rules.systems.livehack.demo import STEM
 from tests.app.test_app_forecast import ROOT, SMALL, quick, settled
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
-from tracker.screens.forecast import ForecastScreen
+from tracker.screens.encounter_screen import EncounterScreen
+from tracker.screens.forecast_screen import ForecastScreen
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 __all__ = ["quick"]  # the forty-run forecast, used here too
 

@@ -11,8 +11,8 @@ from rules.history import History
 from tests.app import support
 from tests.app.support import BIG, add_combatant, until
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
+from tracker.store import storage
 
 
 def make_app(

@@ -12,12 +12,12 @@ from rules.dice import SeededDice
 from rules.history import History
 from rules.systems.livehack.demo import build as livehack_demo
 from tests.screen import screen_text
-from tracker import library
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
-from tracker.screens.library import LibraryScreen
+from tracker.screens.library_screen import LibraryScreen
 from tracker.session import EncounterSession
+from tracker.store import library
 
 SIZE = (80, 24)
 

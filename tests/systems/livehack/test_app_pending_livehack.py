@@ -10,7 +10,7 @@ from rules.systems.livehack.demo import build as livehack_demo
 from tests.app.test_app_pending import SMALL, discards, make_app
 from tests.screen import screen_text
 from tracker.app import TrackerApp
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.waiting import WaitingScreen
 

@@ -10,7 +10,7 @@ import pytest
 
 from rules.systems.livehack.demo import build as livehack_demo
 from tests.cli.support import tracker
-from tracker import storage
+from tracker.store import storage
 
 
 def test_roll_json_has_every_die_and_is_reproducible() -> None:

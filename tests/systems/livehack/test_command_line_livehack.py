@@ -24,11 +24,11 @@ from rules.errors import Rejected
 from rules.history import History
 from rules.systems.livehack import demo as livehack
 from tests.app.line_support import context, options, refused, run
-from tracker import command_history
+from tracker.line_commands import command_history
 from tracker.line_commands.completion import complete
+from tracker.line_commands.names import find_combatant, handles, slug
 from tracker.line_commands.outcomes import Redo, Say, ScreenAction, Undo
 from tracker.line_commands.resolve import hint, resolve
-from tracker.line_commands.words import find_combatant, handles, slug
 
 WARREN = livehack.build()  # read only: commands are resolved, never committed
 

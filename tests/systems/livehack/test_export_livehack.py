@@ -12,7 +12,7 @@ from rules.dice import ScriptedDice
 from rules.history import History
 from rules.systems.livehack.system import LiveHackRoll
 from tests.helpers import new_history, run
-from tracker import export, storage
+from tracker.store import export, storage
 
 
 def fight_with_a_secret():

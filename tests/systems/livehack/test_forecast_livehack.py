@@ -11,7 +11,7 @@ from rules.dice import ANY_FACE
 from rules.encounter import Encounter
 from rules.engine import apply, decide
 from rules.forecast import forecast as forecast_here
-from tracker.storage import read
+from tracker.store.storage import read
 
 ROOT = Path(__file__).resolve().parents[3]
 

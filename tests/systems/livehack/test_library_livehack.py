@@ -10,7 +10,7 @@ import pytest
 
 from rules.systems.livehack.demo import build as livehack_demo
 from tests.cli.test_library import new_args, run, write
-from tracker import library, storage
+from tracker.store import library, storage
 
 GOBLIN = """name = "Cave Goblin"
 system = "livehack"

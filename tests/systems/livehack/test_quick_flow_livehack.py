@@ -12,7 +12,7 @@ from tests.app.support import until
 from tests.app.test_app_quick_flow import BIG, make_app
 from tests.screen import screen_text
 from tracker.screens.apply_result import ApplyResultScreen
-from tracker.screens.encounter import EncounterScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 
 

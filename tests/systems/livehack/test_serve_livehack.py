@@ -19,10 +19,10 @@ from rules.systems.livehack.events import (
 from rules.visibility import Viewer, follow, hidden_ids, mentions, sight
 from tests.serve.serve_helpers import SECRET, encounter
 from tests.serve.test_hidden import PLAYER, LiveLog, lines
-from tracker import export
 from tracker.screens.encounter_keys.roles import may_use
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
+from tracker.store import export
 
 ALICE = Viewer(role="player", name="Alice")
 

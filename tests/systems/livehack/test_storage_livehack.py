@@ -11,8 +11,8 @@ from rules import snapshot
 from rules.commands import AddNote
 from rules.dice import SeededDice
 from rules.history import History
-from tracker import storage
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 DATA = Path(__file__).parent / "data"
 

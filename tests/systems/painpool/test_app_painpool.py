@@ -14,10 +14,10 @@ from rules.systems.painpool.demo import build as painpool_demo
 from tests.app.support import until
 from tests.app.test_layout import open_roll_dialog
 from tests.screen import screen_text
-from tracker import storage
 from tracker.app import TrackerApp
 from tracker.screens.summary import SummaryScreen
 from tracker.session import EncounterSession
+from tracker.store import storage
 
 BIG = (120, 40)
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tracker import cli, storage
+from tracker import cli
+from tracker.store import storage
 
 ROLL = ("roll", "painpool", "--power", "3d8", "--precision", "2d6", "--possibility", "1d4")
 

@@ -10,7 +10,7 @@ import pytest
 from rules.systems.painpool.demo import build as painpool_demo
 from tests.cli.support import tracker
 from tests.cli.test_library import new_args, run, write
-from tracker import storage
+from tracker.store import storage
 
 
 def test_new_party_without_a_library_entry_is_reset_to_full(tmp_path: Path) -> None:

@@ -20,8 +20,8 @@ from tracker.widgets.combatants import CombatantsPane
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from tracker.library import Library
     from tracker.screens.form import FormSettings
+    from tracker.store.library import Library
 
     Base = Screen[None]
 else:
@@ -109,7 +109,7 @@ class Area(Base):
         a file that cannot be read is skipped, with a notice."""
         if self.library_folder is None:
             return None
-        from tracker import library
+        from tracker.store import library
 
         found = library.load(self.library_folder)
         # Each broken file is told once, not on every read (after every :attack, a, N).

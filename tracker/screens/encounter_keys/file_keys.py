@@ -27,7 +27,7 @@ class FileKeys(Area):
 
     def action_new_party(self) -> None:
         """A new encounter with this one's party, and foes from the library."""
-        from tracker import prepare
+        from tracker.store import prepare
 
         try:
             side = prepare.party_side(self.state)
@@ -53,7 +53,7 @@ class FileKeys(Area):
         ]
 
         def submit(values: Mapping[str, str]) -> None:
-            from tracker.library import Library, LibraryError
+            from tracker.store.library import Library, LibraryError
 
             found = self.library() or Library()
             foes = [part for part in values["foes"].split(",") if part.strip()]
@@ -75,7 +75,7 @@ class FileKeys(Area):
 
     def action_export(self, fmt: str, name: str = "") -> None:
         """Write a fight report (Markdown or JSON) beside the save, and say where."""
-        from tracker import export, storage
+        from tracker.store import export, storage
 
         try:
             path = export.write_report(self.session.history, fmt, self.session.path, name)

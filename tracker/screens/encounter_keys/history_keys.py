@@ -45,7 +45,7 @@ class HistoryKeys(Area):
             self.notify(f"Saved to {self.session.path}", markup=False)
 
     def action_replay(self) -> None:
-        from tracker.screens.replay import ReplayScreen
+        from tracker.screens.replay_screen import ReplayScreen
 
         def closed(branch: History | None) -> None:
             if branch is not None:

@@ -231,8 +231,8 @@ class RollKeys(Area):
         except Rejected as exc:
             self.notify(exc.message, markup=False)
             return
-        from tracker.render import styles_of
         from tracker.screens.apply_result import ApplyResultScreen
+        from tracker.terminal.render import styles_of
 
         self.app.push_screen(
             ApplyResultScreen(lines, styles_of(self.state.system)),

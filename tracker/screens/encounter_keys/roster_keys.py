@@ -15,7 +15,7 @@ from tracker.screens.encounter_keys.area import Area
 from tracker.widgets.combatants import CombatantsPane
 
 if TYPE_CHECKING:
-    from tracker.screens.library import Pick
+    from tracker.screens.library_screen import Pick
 
 SHEET = "sheet:"
 YES_NO = (("no", "No"), ("yes", "Yes"))
@@ -104,7 +104,7 @@ class RosterKeys(Area):
         if found is None:
             self.add_blank()
             return
-        from tracker.screens.library import LibraryScreen
+        from tracker.screens.library_screen import LibraryScreen
 
         system = self.session.system
         present = [(c.name, c.side) for c in self.state.combatants]
@@ -147,7 +147,7 @@ class RosterKeys(Area):
         if self.library_folder is None:
             self.notify("No library here", severity="warning")
             return
-        from tracker import library
+        from tracker.store import library
 
         entry = library.from_combatant(self.state.system, combatant, fresh=True)
         replaced = library.path_for(self.library_folder, entry).exists()

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding
 
 from rules.outcome import Summary, summary
+from rules.turn_times import Took, took
 from tracker.screens.encounter_keys.area import Area
-from tracker.turn_clock import Took, took
 
 if TYPE_CHECKING:
-    from tracker.screens.solo import SoloChoices
+    from tracker.screens.solo_screen import SoloChoices
 
 
 class ToolKeys(Area):
@@ -36,7 +36,7 @@ class ToolKeys(Area):
     SPECTATORS = frozenset({"fight_summary"})
 
     def action_solo(self) -> None:
-        from tracker.screens.solo import SoloScreen, apply_choices
+        from tracker.screens.solo_screen import SoloScreen, apply_choices
 
         def warn(message: str) -> None:
             self.notify(message, severity="warning", markup=False)
@@ -65,12 +65,12 @@ class ToolKeys(Area):
         self.app.push_screen(SummaryScreen(result, count, times))
 
     def action_forecast(self) -> None:
-        from tracker.screens.forecast import ForecastScreen
+        from tracker.screens.forecast_screen import ForecastScreen
 
         self.app.push_screen(ForecastScreen(self.state))
 
     def action_difficulty(self) -> None:
-        from tracker.screens.difficulty import DifficultyScreen
+        from tracker.screens.difficulty_screen import DifficultyScreen
 
         self.app.push_screen(DifficultyScreen(self.state))
 
@@ -79,8 +79,8 @@ class ToolKeys(Area):
         accepted, one command (one undo step)."""
         from rules.commands import Commands
         from rules.errors import Rejected
-        from tracker.prepare import party_side
         from tracker.screens.balance import BalanceScreen
+        from tracker.store.prepare import party_side
 
         try:
             party = party_side(self.state)

@@ -1,0 +1,485 @@
+"""Every use of Textual's private code, in one module: what each buys, and how each fails.
+
+textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
+against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
+
+- The six speed patches fail open. If Textual's code under one is not the code it was
+  written for (a fingerprint of its source), it is not installed: the app runs on Textual's
+  own code, slower and still correct, and says so once on stderr.
+- Serving needs two things Textual and Rich have no public route to (a terminal's input
+  parser, a console's colour system). With another Textual they fail at once, with an error
+  that says what is missing.
+
+Nothing else in tracker/ imports a private Textual module or reads a private attribute.
+After an upgrade, tests/app/test_textual_internals.py says which fingerprint changed: read
+the new Textual code against the patch, then record the fingerprint it prints.
+"""
+
+from __future__ import annotations
+
+import linecache
+import sys
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import textual
+from rich.console import COLOR_SYSTEMS, Console
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.app import App
+from textual.dom import DOMNode
+from textual.geometry import Region
+from textual.reactive import Reactive
+from textual.renderables.background_screen import BackgroundScreen
+from textual.screen import Screen
+from textual.scrollbar import ScrollBar
+from textual.strip import Strip
+from textual.widget import Widget
+
+# Private modules, imported here only; on a Textual without them the patches that rely on
+# them are not installed (see ``usable``) rather than the app failing to start.
+try:
+    from textual._compositor import ChopsUpdate, Compositor
+except ImportError:
+    ChopsUpdate = Compositor = None  # type: ignore[assignment,misc]  # gone: no patch
+try:
+    from textual._styles_cache import StylesCache
+except ImportError:
+    StylesCache = object  # type: ignore[assignment,misc]  # a base for ScrolledLinesCache
+try:
+    from textual.widgets._footer import Footer, FooterKey
+except ImportError:
+    Footer = FooterKey = None  # type: ignore[assignment,misc]  # gone: no patch
+
+if TYPE_CHECKING:
+    from textual._xterm_parser import XTermParser
+
+WRITTEN_FOR = "8.2.8"  # the Textual whose code the fingerprints below were taken from
+
+RenderChops = Callable[[Any, Region, Callable[[int], bool]], Sequence[Mapping[int, Strip]]]
+
+
+class Patch(NamedTuple):
+    """A speed patch, and the Textual code it was written for."""
+
+    name: str  # as stderr names it
+    fingerprint: str  # of ``relies_on()``'s source in Textual WRITTEN_FOR
+    relies_on: Callable[[], Sequence[object]]  # the functions it replaces or leans on
+
+
+# --- speed patch: partial renders (tracker/terminal/partial_renders.py)
+# -------------------------------
+#
+# Buys, with the scrolled-lines cache below (and the control-code filter's fast path): a
+# note's frame 1.5-1.7 ms instead of 3.6-4.2 ms, and a note to 32 seats drawn in 52-61 ms
+# instead of 106-329 ms (docs/contributing/performance.md, "One seat's frame"; measured together).
+# This patch's share: the header, footer, panes, containers and screen are no longer rendered
+# for a new line in the roll log. Public route that would replace it: none in Textual 8.2;
+# it would take Textual's compositor rendering, for a partial update, only the widgets and
+# rows it sends (an upstream change to ``Compositor._render_chops``).
+def _getter(owner: type, name: str) -> object:
+    """The function behind a property (its source is what a fingerprint covers)."""
+    found = vars(owner).get(name)
+    return found.fget if isinstance(found, property) else found
+
+
+TEXTUALS_RENDER_CHOPS: RenderChops | None = getattr(Compositor, "_render_chops", None)
+PARTIAL_RENDERS = Patch(
+    "partial-render",
+    "e6b15461",
+    lambda: (
+        TEXTUALS_RENDER_CHOPS,  # replaced (and still called for a full update)
+        Compositor._get_renders,  # what ours renders instead
+        Compositor.render_partial_update,  # its caller: the crop and the rows sent
+        ChopsUpdate.render_segments,  # which pieces are sent
+        _getter(Compositor, "cuts"),
+        _getter(Compositor, "visible_widgets"),
+    ),
+)
+
+
+def install_partial_renders(render_chops: RenderChops) -> bool:
+    """Every compositor renders its updates with ``render_chops`` from now on, if Textual's
+    code under it is the code it was written for. Returns whether it is installed."""
+    if not usable(PARTIAL_RENDERS):
+        return False
+    Compositor._render_chops = render_chops  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+def textuals_chops(
+    compositor: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
+) -> Sequence[Mapping[int, Strip]]:
+    """Textual's own rendering of an update's pieces (what ``render_chops`` replaces)."""
+    assert TEXTUALS_RENDER_CHOPS is not None  # installed only when it exists
+    return TEXTUALS_RENDER_CHOPS(compositor, crop, is_rendered_line)
+
+
+def installed_chops() -> RenderChops | None:
+    """What compositors render their updates' pieces with now: ours, or Textual's."""
+    return getattr(Compositor, "_render_chops", None)
+
+
+@contextmanager
+def textuals_own_chops() -> Iterator[None]:
+    """Compositors render with Textual's own code while inside (to compare ours with)."""
+    installed = Compositor._render_chops
+    Compositor._render_chops = TEXTUALS_RENDER_CHOPS  # type: ignore[method-assign,assignment]  # back
+    try:
+        yield
+    finally:
+        Compositor._render_chops = installed  # type: ignore[method-assign]  # the patch again
+
+
+# --- speed patch: scrolled lines (tracker/widgets/scrolled_lines.py) -------------------------
+#
+# Buys the other share of the figures above: after a note scrolls the roll log, only the new
+# line is framed (padding, border, line filters) instead of all 13 on screen. Public route
+# that would replace it: none in Textual 8.2; it would take Textual keeping a widget's framed
+# lines by the content line they were made from, not by row (an upstream StylesCache change).
+SCROLLED_LINES = Patch(
+    "scrolled-lines",
+    "8f6a5bd8",
+    lambda: (
+        StylesCache.__init__,  # ScrolledLinesCache overrides four of these...
+        StylesCache.clear,
+        StylesCache.render,
+        StylesCache.render_line,
+        StylesCache.render_widget,  # ...and this one calls them
+        Widget.render_lines,  # a widget draws through its styles cache...
+        Widget._set_dirty,  # ...and clears it on a full refresh
+    ),
+)
+
+
+def keep_framing_cache(widget: Widget, make: Callable[[], StylesCache]) -> bool:
+    """Give ``widget`` (before it is first drawn) the styles cache ``make()``, if Textual's
+    code under it is the code it was written for. Returns whether it was given."""
+    if not usable(SCROLLED_LINES) or not isinstance(framing_cache(widget), StylesCache):
+        return False
+    widget._styles_cache = make()
+    return True
+
+
+def framing_cache(widget: Widget) -> StylesCache | None:
+    """The styles cache ``widget`` draws through (None on a Textual without one)."""
+    return getattr(widget, "_styles_cache", None)
+
+
+# --- speed patch: footer keys styled once (tracker/widgets/key_bar.py) ----------------------
+#
+# Buys about a quarter of an app's start (and of each screen's footer redrawn after its
+# bindings change). Textual's Footer makes each key at FooterKey's ``compact`` default (True)
+# and binds it to the footer's own (False) once mounted; so each key is styled when it is
+# registered, then again as its watcher adds ``-compact``, and again as the binding takes it
+# away. Given the footer's value and class before it is registered, the key is styled once
+# and the watcher finds nothing to change; a key the footer does not bind (the palette's) is
+# left as it is. A later change of the footer's ``compact`` still restyles its keys. Public
+# route that would replace it: none in Textual 8.2; it would take Footer making its keys at
+# its own ``compact`` (an upstream change to ``Footer.compose``).
+TEXTUALS_DATA_BIND = DOMNode.data_bind
+SETTLED_FOOTER_KEYS = Patch(
+    "footer-keys",
+    "6fa42d95",
+    lambda: (
+        Footer.compose,  # makes the keys, binding ``compact`` before they are registered
+        FooterKey.__init__,  # sets no ``compact`` and no ``-compact`` class
+        FooterKey._watch_compact,  # the class the value stands for
+        TEXTUALS_DATA_BIND,  # wrapped: where the binding is recorded...
+        DOMNode._initialize_data_bind,  # ...and set once mounted, watchers called
+        DOMNode.set_reactive,  # a value set without its watcher...
+        Reactive._initialize_reactive,  # ...is not set to the default (and watched) at mount
+        DOMNode.add_class,  # a class already there is not restyled...
+        DOMNode.remove_class,  # ...nor one already gone
+    ),
+)
+
+
+def settled_data_bind(key: FooterKey, *reactives: Any, **bind_vars: Any) -> FooterKey:
+    """Textual's ``data_bind``; a key not yet registered whose ``compact`` it binds to a
+    footer's is given that value (and its class) now, so it is styled once."""
+    TEXTUALS_DATA_BIND(key, *reactives, **bind_vars)
+    footer, reactive = (key._reactive_connect or {}).get("compact", (None, None))
+    if reactive is Footer.compact and isinstance(footer, Footer) and key.parent is None:
+        key.set_reactive(FooterKey.compact, footer.compact)
+        key.set_class(footer.compact, "-compact", update=False)
+    return key
+
+
+def install_settled_footer_keys() -> bool:
+    """Every footer's keys are styled once from now on, if Textual's code under it is the
+    code it was written for. Returns whether it is installed."""
+    if not usable(SETTLED_FOOTER_KEYS):
+        return False
+    FooterKey.data_bind = settled_data_bind  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+# --- speed patch: a kept dialog is not restyled as it shows again (tracker/screens/form.py) ---
+#
+# Buys about two fifths of `r` to the roll dialog (profiled on the 200-combatant fight at
+# 80x24: 105 widgets restyled at every opening). Textual's ``push_screen`` has the screen it
+# shows restyle every widget in it (``ScreenResume(refresh_styles=True)``). A dialog the
+# encounter screen keeps and shows again was styled when it was last shown, and every
+# change to it since restyled what it changed (a class, focus, hover: Textual restyles those
+# as they happen), but for a change of the app's CSS (a theme) while it was hidden, which
+# Textual counts in ``App._css_update_count``. So a screen whose class says ``KEEPS_STYLES``
+# is restyled as it shows only when that count moved since it was last restyled so. Public
+# route that would replace it: none in Textual 8.2; it would take ``push_screen`` restyling
+# a screen only when its CSS changed (an upstream change to ``Screen._on_screen_resume``).
+TEXTUALS_SCREEN_RESUME = Screen._on_screen_resume
+KEPT_STYLES = Patch(
+    "kept-styles",
+    "433c991d",
+    lambda: (
+        TEXTUALS_SCREEN_RESUME,  # wrapped: the only reader of ``refresh_styles``
+        App.push_screen,  # posts ScreenResume(), restyling
+        App.pop_screen,  # posts ScreenResume(refresh_styles=False)
+        App._invalidate_css,  # counts every change of the CSS...
+        App.refresh_css,  # ...and restyles the screens in the stack only
+    ),
+)
+STYLED_AT = "_tracker_styled_at"  # a kept screen's: the CSS count it was last restyled at
+
+
+def _resume_keeping_styles(screen: Screen[Any], event: events.ScreenResume) -> None:
+    """Textual's ``_on_screen_resume``; a screen that ``KEEPS_STYLES`` is not restyled if its
+    last restyle was at the app's CSS as it is now."""
+    if event.refresh_styles and getattr(screen, "KEEPS_STYLES", False):
+        count = screen.app._css_update_count
+        if getattr(screen, STYLED_AT, None) == count:
+            event.refresh_styles = False  # styled at this CSS, and kept up since
+        elif screen.is_attached:
+            setattr(screen, STYLED_AT, count)  # restyled now, just below
+    TEXTUALS_SCREEN_RESUME(screen, event)
+
+
+def install_kept_styles() -> bool:
+    """Screens that ``KEEPS_STYLES`` are restyled as they show only after a change of CSS,
+    from now on, if Textual's code under it is the code it was written for. Returns whether
+    it is installed."""
+    if not usable(KEPT_STYLES):
+        return False
+    Screen._on_screen_resume = _resume_keeping_styles  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+# --- speed patch: the screen behind a dialog dimmed style by style (every dialog) -----------
+#
+# Buys about a fifth of `r` to the roll dialog at 80x24 (profiled: the encounter behind it,
+# some 350 pieces of text, each of its colours blended with the dialog's background in
+# Python for every frame of the dialog). A piece's dimmed style depends only on its style
+# and the tint, and a screen holds a few dozen styles: each is worked out once, by
+# Textual's own code, and kept. Public route that would replace it: none in Textual 8.2; it
+# would take ``BackgroundScreen.process_segments`` caching what it blends (upstream).
+TEXTUALS_DIMMING = BackgroundScreen.__dict__["process_segments"].__func__
+DIMMED_STYLES = Patch(
+    "dimmed-styles",
+    "37578be2",
+    lambda: (TEXTUALS_DIMMING, BackgroundScreen.__rich_console__),
+)
+DIMMED_KEPT = 2048  # styles kept (a theme's worth many times over); emptied when full
+_dimmed: dict[tuple[Style | None, object], Style | None] = {}
+
+
+def _dimmed_segments(
+    cls: type[BackgroundScreen], segments: Iterable[Segment], color: Any
+) -> Iterator[Segment]:
+    """Textual's ``process_segments``, each style's dimmed style worked out once."""
+    if color.a == 0:  # Textual's special case: no blending
+        yield from TEXTUALS_DIMMING(cls, segments, color)
+        return
+    for segment in segments:
+        text, style, control = segment
+        if control:
+            yield segment
+            continue
+        key = (style, color)
+        if key in _dimmed:
+            dimmed = _dimmed[key]
+        else:
+            if len(_dimmed) >= DIMMED_KEPT:
+                _dimmed.clear()
+            (made,) = TEXTUALS_DIMMING(cls, [Segment(" ", style)], color)
+            dimmed = _dimmed[key] = made.style
+        yield Segment(text, dimmed, control)
+
+
+def install_dimmed_styles() -> bool:
+    """The screen behind a dialog is dimmed style by style from now on, if Textual's code
+    under it is the code it was written for. Returns whether it is installed."""
+    if not usable(DIMMED_STYLES):
+        return False
+    BackgroundScreen.process_segments = classmethod(_dimmed_segments)  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+# --- speed patch: scrollbars drawn once for every seat (tracker/terminal/shared_lines.py)
+# ------------
+#
+# Buys, on a served table, one scrollbar drawn for every seat at a size and in a theme that
+# shows it the same, instead of one for each, twice a new entry (the entry's frame and the
+# thumb's); docs/contributing/performance.md, "Serving over SSH". Public route that would replace
+# it: none in Textual 8.2 (a widget's rendered lines are cached per widget, privately); it would
+# take a public hook to render a widget's lines, or Textual sharing equal renders itself.
+ScrollbarLines = Callable[[ScrollBar, Region], list[Strip]]
+SHARED_SCROLLBARS = Patch(
+    "shared-scrollbars",
+    "77244075",
+    lambda: (
+        ScrollBar.render,  # what a bar's lines are made from: its colours...
+        ScrollBar._render_bar,  # ...its extent and position
+        Widget.render_lines,  # replaced for ScrollBar (and still called to draw)
+        Widget.render_line,  # what the styles cache draws through...
+        Widget._render_content,  # ...and the content's lines
+        StylesCache.render_widget,  # what else a widget's lines are made from
+        StylesCache.render,
+    ),
+)
+
+
+def install_shared_scrollbars(render_lines: ScrollbarLines) -> bool:
+    """Every scrollbar draws its lines with ``render_lines`` from now on, if Textual's code
+    under it is the code it was written for. Returns whether it is installed."""
+    if not usable(SHARED_SCROLLBARS):
+        return False
+    ScrollBar.render_lines = render_lines  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+def textuals_scrollbar_lines(bar: ScrollBar, crop: Region) -> list[Strip]:
+    """Textual's own drawing of a scrollbar's lines (what ``render_lines`` replaces)."""
+    return Widget.render_lines(bar, crop)
+
+
+@contextmanager
+def textuals_own_scrollbars() -> Iterator[None]:
+    """Scrollbars draw with Textual's own code while inside (to compare ours with)."""
+    installed = vars(ScrollBar).get("render_lines")
+    if installed is not None:
+        del ScrollBar.render_lines
+    try:
+        yield
+    finally:
+        if installed is not None:
+            ScrollBar.render_lines = installed  # type: ignore[method-assign]  # the patch again
+
+
+# --- checking a patch -------------------------------------------------------------------------
+
+_verdicts: dict[str, bool] = {}  # patch name -> usable, worked out once a process
+
+
+def usable(patch: Patch) -> bool:
+    """Whether Textual's code under ``patch`` is the code it was written for; if not, said
+    once on stderr. Ask before an app runs: a running app takes stderr over."""
+    verdict = _verdicts.get(patch.name)
+    if verdict is None:
+        try:
+            verdict = fingerprint(patch.relies_on()) == patch.fingerprint
+        except (AttributeError, OSError, TypeError, ValueError):  # gone, or no source
+            verdict = False
+        _verdicts[patch.name] = verdict
+        if not verdict:
+            print(not_installed(patch), file=sys.stderr)
+    return verdict
+
+
+def not_installed(patch: Patch) -> str:
+    version = textual_version()
+    if version != WRITTEN_FOR:
+        what = f"Textual {version} is not the version the {patch.name} patch was written for"
+    else:  # the same version number, other code (an edited install)
+        what = f"Textual {version} is not the code the {patch.name} patch was written for"
+    return f"tracker: {what} ({WRITTEN_FOR}); running without it (slower, still correct)"
+
+
+def textual_version() -> str:
+    return str(textual.__version__)  # looked up only when asked (importlib.metadata is slow)
+
+
+def fingerprint(functions: Sequence[object]) -> str:
+    """A checksum of the functions' source. It guards against change, not malice, so CRC-32
+    will do: zlib is loaded already, where hashlib would add 1.5 ms to every start."""
+    checksum = 0
+    for function in functions:
+        checksum = zlib.crc32(source_of(function).encode(), checksum)
+    return f"{checksum:08x}"
+
+
+def source_of(function: object) -> str:
+    """What ``inspect.getsource(function)`` returns (a test checks it), read through the
+    function's code object: the check runs at every start, and inspect's tokenizer would
+    take about 10 ms of it for these dozen functions (this: under 1 ms)."""
+    code = getattr(function, "__code__")  # noqa: B009 - any function-like object
+    last = max(end for _, end, _, _ in code.co_positions() if end is not None)
+    return "".join(linecache.getlines(code.co_filename)[code.co_firstlineno - 1 : last])
+
+
+# --- serving (tracker/serve/) -----------------------------------------------------------------
+
+
+class TextualMismatch(RuntimeError):
+    """Textual (or Rich) lacks private code that serving needs, with no public route to it."""
+
+
+def check_serving() -> None:
+    """Raise TextualMismatch now, before any seat joins, if serving needs what is missing."""
+    parser = _xterm_parser_class()
+    if not all(callable(getattr(parser, name, None)) for name in ("feed", "tick")):
+        raise TextualMismatch(_missing("XTermParser.feed and .tick"))
+    _check_color_system(Console(color_system=None))
+
+
+def xterm_parser(debug: bool = False) -> XTermParser:
+    """Textual's parser of what a terminal sends (keys, mouse, pastes, focus...), for a
+    driver fed by an SSH channel. Public route: none (Textual's drivers keep theirs private)."""
+    return _xterm_parser_class()(debug)
+
+
+def _xterm_parser_class() -> type[XTermParser]:
+    try:
+        from textual._xterm_parser import XTermParser
+    except ImportError as error:
+        raise TextualMismatch(_missing("textual._xterm_parser.XTermParser")) from error
+    return XTermParser
+
+
+def use_colours(console: Console, name: str) -> None:
+    """Draw with ``console`` in the colours ``name`` ("standard", "256", "truecolor"): a
+    seat's terminal's, not the server's. Public route: none (Rich's ``color_system`` is read
+    only, Textual makes each app's console itself from the server's environment, and its
+    TEXTUAL_COLOR_SYSTEM is read once, at import, for every app in the process)."""
+    _check_color_system(console)
+    console._color_system = COLOR_SYSTEMS[name]
+
+
+def _check_color_system(console: Console) -> None:
+    if not hasattr(console, "_color_system"):
+        raise TextualMismatch(_missing("rich's Console._color_system"))
+
+
+def _missing(what: str) -> str:
+    return (
+        f"tracker serve needs {what}, which this Textual {textual_version()} (or its Rich) "
+        f"does not have; it was written for Textual {WRITTEN_FOR} "
+        '(pip install -c constraints.txt -e ".[test]" installs the pinned versions)'
+    )
+
+
+def first_error(app: App[Any]) -> BaseException | None:
+    """The first exception that ended ``app`` (None if none did), for a one-line report
+    instead of Textual's traceback. Public route: none (``run_test`` re-raises it; an app's
+    ``run_async`` only prints it). Fails open: without it the report says less."""
+    error = getattr(app, "_exception", None)
+    return error if isinstance(error, BaseException) else None
+
+
+def footer_bindings_ready(footer: Widget) -> bool:
+    """Whether a Footer has been given its screen's bindings yet (``_bindings_ready``), so
+    what it shows can be read. Public route: none. Fails open: True if Textual no longer has
+    it, and the footer is built again as stock Textual builds it."""
+    return bool(getattr(footer, "_bindings_ready", True))
