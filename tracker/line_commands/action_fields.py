@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rules import solo
 from rules.encounter import Combatant, Encounter
 from rules.errors import Rejected
 from rules.forms import Field
-from rules.system import Action
+from tracker.dialog_flow import ROLL_AGAIN, DialogFlow
 from tracker.line_commands.did_you_mean import (
     check_sheet_word,
     combatant_words,
@@ -159,17 +158,11 @@ def _place(
     raise Rejected(f"'{word}' fits no field of {title}{hint or ': name one with +field value'}")
 
 
-def _action(ctx: Context, action_id: str) -> Action:
-    return next(a for a in ctx.system.actions(ctx.state) if a.id == action_id)
-
-
 def system_outcome(ctx: Context, action_id: str, words: Sequence[str]) -> Outcome:
-    action = _action(ctx, action_id)
-    fields = ctx.system.action_form(ctx.state, action_id, ctx.selected)
+    flow = DialogFlow(ctx, action_id)
+    fields = flow.fields(ctx.selected)
     if not words and fields:
         return ScreenAction(f"system({action_id!r})")
-    values = fill_form(ctx.state, fields, words, action.title)
-    values, moves = solo.fill(ctx.state, action_id, values)
-    command = ctx.system.action_command(ctx.state, action_id, values)
-    leaves = "roll again" if action_id in ctx.system.roll_actions else ""
-    return Execute(command, action.title, tuple(moves), leaves, action_id)
+    command, label, moves = flow.prepare(fill_form(ctx.state, fields, words, flow.action.title))
+    leaves = ROLL_AGAIN if flow.rolls else ""
+    return Execute(command, label, tuple(moves), leaves, action_id)

@@ -23,6 +23,7 @@ from rules.bounds import TEXT
 from rules.commands import RollDice
 from rules.errors import Rejected
 from rules.notation import answer
+from tracker.dialog_flow import must_settle
 from tracker.line_commands import command_history
 from tracker.line_commands.completion import Completion, complete
 from tracker.line_commands.outcomes import Context, Execute, Redo, Say, ScreenAction, Undo
@@ -217,8 +218,7 @@ def prompt_for(
         if (
             outcome.leaves
             and settle_first is not None
-            and session.system.pending(session.state)
-            and not session.system.follow_up(session.state, outcome.action, outcome.command)
+            and must_settle(session.system, session.state, outcome.action, outcome.command)
         ):
             # Asked once the prompt has gone: the question sits on the encounter.
             screen.call_later(settle_first, outcome.leaves, lambda: run_later(outcome))

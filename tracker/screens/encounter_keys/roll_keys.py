@@ -7,12 +7,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding
 
-from rules import solo
 from rules.commands import DiscardConsequence
 from rules.errors import Rejected
 from rules.odds import Odds
-from rules.offered import living_first, own_first
 from tracker import quick_flow
+from tracker.dialog_flow import ROLL_AGAIN, DialogFlow, Unsettled, must_settle
 from tracker.screens.encounter_keys.area import Area
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.thresholds import ThresholdsPane
@@ -20,7 +19,6 @@ from tracker.widgets.thresholds import ThresholdsPane
 if TYPE_CHECKING:
     from tracker.screens.form import FormScreen, FormSettings
 
-ROLL_AGAIN = "roll again"  # what a new roll would do, as the question about a waiting result says
 # No key: what ``session.allows`` asks about the GM's approvals in a dialog (a player's
 # dialog does not offer them, ``RuleSystem.gm_choice``).
 APPROVE = "approve"
@@ -114,60 +112,33 @@ class RollKeys(Area):
 
         ``preset`` fills some fields in; ``then`` runs once the dialog's command is done.
         """
-        system = self.session.system
-        action = next((a for a in system.actions(self.state) if a.id == action_id), None)
-        if action is None:
-            self.notify(f"{system.title} has no action {action_id!r}", severity="warning")
-            return
-        rolls = action_id in system.roll_actions
-        if rolls and system.pending(self.state) and not system.follow_up(self.state, action_id):
-            self.settle_first(ROLL_AGAIN, lambda: self.action_system(action_id, preset, then))
-            return
-        selected = self.query_one(CombatantsPane).selected_id
         try:
-            fields = system.action_form(self.state, action_id, selected)
+            flow = DialogFlow(self.session, action_id)
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
             return
-        fields = living_first(system, self.state, fields)  # the dead after, not among them
-        mine = self.session.acts_for()
-        if mine is not None:  # a player's seat: their own act, at the other side
-            fields = own_first(system, self.state, fields, mine)
-        fields = quick_flow.with_defaults(fields, preset or {})
-        if not self.session.allows(APPROVE):
-            fields = quick_flow.without_gm_choices(system, fields)
-
-        # Solo play: the fields a solo combatant chooses (a defence...) by its policy.
-        def filled(values: Mapping[str, str]) -> tuple[dict[str, str], list[solo.Move]]:
-            return solo.fill(self.state, action_id, dict(values))
+        if flow.must_settle():
+            self.settle_first(ROLL_AGAIN, lambda: self.action_system(action_id, preset, then))
+            return
+        try:
+            fields = flow.form(
+                self.query_one(CombatantsPane).selected_id,
+                preset,
+                acts_for=self.session.acts_for(),
+                approves=self.session.allows(APPROVE),
+            )
+        except Rejected as exc:
+            self.notify(exc.message, severity="warning", markup=False)
+            return
 
         def submit(values: Mapping[str, str]) -> None:
-            chosen, moves = filled(values)
-            command = system.action_command(self.state, action_id, chosen)
-            waiting = system.pending(self.state)
-            if rolls and waiting and not system.follow_up(self.state, action_id, command):
+            try:
+                command, label, moves = flow.submit(values)
+            except Unsettled:
                 # Not the roll that carries what waits on: ask over the dialog, then roll.
                 self.settle_first(ROLL_AGAIN, self._forms[action_id].action_submit)
-                raise Rejected(f"Not applied yet: {waiting} (d applies it, x discards it)")
-            self.session.execute(command, action.title, choices=moves)
-
-        def preview(values: Mapping[str, str]) -> str:
-            chosen, moves = filled(values)
-            line = solo.preview_line(
-                self.state, moves, system.preview(self.state, action_id, chosen)
-            )
-            waiting = system.pending(self.state) if rolls else ""
-            if waiting:
-                try:
-                    command = system.action_command(self.state, action_id, chosen)
-                except Rejected:
-                    command = None  # a half-typed value: the roll is not known yet
-                if command is None or not system.follow_up(self.state, action_id, command):
-                    line += f"\nNot applied yet: {waiting} (Enter asks first)"
-            return line
-
-        def odds(values: Mapping[str, str]) -> Odds | None:
-            return system.odds(self.state, action_id, filled(values)[0])
+                raise
+            self.session.execute(command, label, choices=moves)
 
         def show_odds(found: Odds | None) -> None:
             if found is not None:
@@ -180,19 +151,19 @@ class RollKeys(Area):
 
         settings: FormSettings = {
             "ok_label": "Roll" if action_id == "roll" else "OK",
-            "preview": preview,
-            "odds": odds if system.has_odds else None,
+            "preview": flow.preview,
+            "odds": flow.odds if flow.has_odds else None,
             "on_odds": show_odds,
         }
         form = self._forms.get(action_id)
         if form is not None and form.shape(form.fields) == form.shape(fields):
-            form.reopen(action.title, fields, submit, **settings)
+            form.reopen(flow.action.title, fields, submit, **settings)
         else:
             if form is not None:
                 self._forget_form(action_id)
             from tracker.screens.form import FormScreen
 
-            form = FormScreen(action.title, fields, submit, **settings)
+            form = FormScreen(flow.action.title, fields, submit, **settings)
             # Kept installed, so the next time (the next roll) it opens without being built.
             self.app.install_screen(form, self._form_name(action_id))
             self._forms[action_id] = form
@@ -210,10 +181,10 @@ class RollKeys(Area):
 
     def action_quick_turn(self) -> None:
         """The roll dialog set for the actor and its last target; after it, apply the result."""
-        if self.session.system.follow_up(self.state, "roll"):
-            self._quick_turn()  # the roll itself is asked about, unless it follows up
-        else:
+        if must_settle(self.session.system, self.state, "roll"):
             self.settle_first(ROLL_AGAIN, self._quick_turn)
+        else:
+            self._quick_turn()
 
     def _quick_turn(self) -> None:
         selected = self.query_one(CombatantsPane).selected_id
