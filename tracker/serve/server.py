@@ -25,13 +25,13 @@ from tracker.serve.app import TableApp
 from tracker.serve.channel import SeatChannel
 from tracker.serve.config import Config, host_key
 from tracker.serve.connection import SPECTATOR_NAMES, Connection
-from tracker.serve.driver import drawn
+from tracker.serve.driver import Channel, drawn
 from tracker.serve.heap import Heap
 from tracker.serve.limits import Fair
 from tracker.serve.links import MAX_NAME
 from tracker.serve.players import Player
 from tracker.serve.seats import Table
-from tracker.serve.views import Channel, Views
+from tracker.serve.views import Views
 
 # asyncssh logs to the root logger's last resort (stderr), which is the GM's screen.
 logging.getLogger("asyncssh").addHandler(logging.NullHandler())
