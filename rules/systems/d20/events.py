@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
+from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 from msgspec import Meta, Struct
 
@@ -418,7 +418,7 @@ class D20State(Struct, frozen=True, tag="d20.state"):
     dropped: Annotated[tuple[Dropped, ...], Meta(max_length=COMBATANTS)] = ()
 
 
-def sheet_of(combatant: Combatant[Any]) -> D20Sheet:
+def sheet_of(combatant: D20Combatant) -> D20Sheet:
     sheet: D20Sheet = combatant.sheet
     return sheet
 
