@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from rules.budget import Band, Budget
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.forecast import Report, wilson
 from rules.registry import get_system
 
@@ -101,7 +101,7 @@ def party_of(sides: Iterable[str]) -> str | None:
     return next((s for s in names if s.casefold() not in FOE_SIDES), None)
 
 
-def unready(state: Encounter) -> str:
+def unready(state: AnyEncounter) -> str:
     """Why ``state`` has no difficulty to work out yet ("" when it has): no party, no foes."""
     sides = list(dict.fromkeys(c.side for c in state.combatants))
     party = party_of(sides)
@@ -206,7 +206,7 @@ def disagreement(budget: Budget, d: Difficulty) -> str:
     return f"XP says {budget.says}; the simulation: {d.band.value}, {_why(d)}"
 
 
-def lines(state: Encounter, report: Report) -> tuple[str, ...]:
+def lines(state: AnyEncounter, report: Report) -> tuple[str, ...]:
     """What the GM reads of a prepared fight: the difficulty line, and where the system has an
     XP budget, its lines and, when it disagrees with the simulation, what each says."""
     d = read(report)

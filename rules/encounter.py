@@ -20,6 +20,10 @@ from rules.events import CoreEvent, Name
 from rules.table_options import TableOptions
 
 S = TypeVar("S")  # a system's sheet
+# A combatant is never changed in place, so a ``Combatant[HeroSheet]`` is also a
+# ``Combatant[HeroSheet | ChallengeSheet]``: a system with two kinds of sheet passes one on
+# as either.
+S_co = TypeVar("S_co", covariant=True)
 R = TypeVar("R")  # a system's roll events, one of which is the last roll
 X = TypeVar("X")  # a system's per-encounter state
 E = TypeVar("E")  # a system's own events
@@ -63,7 +67,7 @@ class NoState(Struct, frozen=True, tag="none"):
     """The per-encounter state of a system that keeps none of its own."""
 
 
-class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
+class Combatant(Struct, Generic[S_co], frozen=True, kw_only=True):
     id: str
     name: Name
     side: str = "foes"
@@ -78,7 +82,7 @@ class Combatant(Struct, Generic[S], frozen=True, kw_only=True):
     ready: Name = ""  # the trigger of a reaction it holds (``:ready``); "" for none
     # Only in a seat's view: its hit points' band or "hidden" (rules.hp_view); "" exact.
     hp_shown: str = ""
-    sheet: S
+    sheet: S_co
 
     def condition(self, name: str) -> Condition | None:
         if not self.conditions:
@@ -189,3 +193,10 @@ class CombatantEdited(Struct, Generic[S], frozen=True, tag="combatant-edited"):
 Event: TypeAlias = CoreEvent | CombatantAdded[Any] | CombatantEdited[Any] | Struct
 """Any event in memory: a core event, or one of a system's (``rules.snapshot`` decodes the
 exact union of the system a save is for)."""
+
+
+# What code that serves every system holds (the core, the app): each system's own modules
+# annotate with the system's alias (``Encounter[<its sheet>, <its roll events>, <its state>]``,
+# in its ``events.py``), so only these read a sheet or a state as ``Any``.
+AnyEncounter: TypeAlias = Encounter[Any, Any, Any]
+AnyCombatant: TypeAlias = Combatant[Any]

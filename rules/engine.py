@@ -51,7 +51,15 @@ from rules.commands import (
 )
 from rules.conditions import Condition
 from rules.dice import DiceSource
-from rules.encounter import Combatant, CombatantAdded, CombatantEdited, Encounter, Event
+from rules.encounter import (
+    AnyCombatant,
+    AnyEncounter,
+    Combatant,
+    CombatantAdded,
+    CombatantEdited,
+    Encounter,
+    Event,
+)
 from rules.errors import Rejected
 from rules.events import (
     CombatantMoved,
@@ -60,7 +68,6 @@ from rules.events import (
     ConditionRemoved,
     ConsequenceDiscarded,
     CoreEvent,
-    DiceRolled,
     EncounterCreated,
     HoldEnded,
     HoldTaken,
@@ -77,11 +84,12 @@ from rules.events import (
     TurnPassed,
 )
 from rules.logline import LogEntry, Span, spans
+from rules.mentions import mentions
 from rules.passing import passed
+from rules.plain_dice import DiceRolled
 from rules.registry import get_system
 from rules.system import RuleSystem
 from rules.text import inert, inert_value
-from rules.visibility import mentions
 
 MAX_NAME = NAME
 MAX_GROUP = 100  # combatants added by one command: more than any table fields at once
@@ -101,12 +109,12 @@ def new_encounter(name: str, system: str) -> EncounterCreated:
     return EncounterCreated(name=name[:MAX_NAME], system=system)
 
 
-def initial_state(created: EncounterCreated) -> Encounter:
+def initial_state(created: EncounterCreated) -> AnyEncounter:
     system = get_system(created.system)
     return Encounter(name=created.name, system=created.system, system_state=system.new_state())
 
 
-def fold(events: Iterable[Event]) -> Encounter:
+def fold(events: Iterable[Event]) -> AnyEncounter:
     """The state a whole event log describes; the first event must create the encounter."""
     it = iter(events)
     first = next(it, None)
@@ -115,7 +123,7 @@ def fold(events: Iterable[Event]) -> Encounter:
     return fold_onto(initial_state(first), it)
 
 
-def fold_onto(state: Encounter, events: Iterable[Event]) -> Encounter:
+def fold_onto(state: AnyEncounter, events: Iterable[Event]) -> AnyEncounter:
     """The state after some events, from a given state."""
     for event in events:
         state = apply(state, event)
@@ -134,7 +142,7 @@ def _clean_name(name: str) -> str:
     return name
 
 
-def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
+def decide(state: AnyEncounter, command: object, dice: DiceSource) -> list[Event]:
     # Every command's text, the core's and each system's, made inert before anyone reads it.
     command = inert_value(command)
     if (beyond := out_of_bounds(command)) is not None:  # what a save could not hold
@@ -142,7 +150,7 @@ def decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
     return decide_own(state, command, dice)
 
 
-def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
+def decide_own(state: AnyEncounter, command: object, dice: DiceSource) -> list[Event]:
     """``decide`` for a command the rules made themselves from ``state`` (a forecast's solo
     move): its text is the state's, already inert and bounded, so it is not checked again
     (a tenth of a forecast's time)."""
@@ -227,21 +235,21 @@ def decide_own(state: Encounter, command: object, dice: DiceSource) -> list[Even
     raise AssertionError(f"a core command without its case: {command!r}")  # pragma: no cover
 
 
-def _followed(state: Encounter, events: list[Event]) -> list[Event]:
+def _followed(state: AnyEncounter, events: list[Event]) -> list[Event]:
     """A core command's events and what the system's rules make follow from them."""
     if not events:
         return events
     return [*events, *get_system(state.system).follows(state, events)]
 
 
-def _system_decide(state: Encounter, command: object, dice: DiceSource) -> list[Event]:
+def _system_decide(state: AnyEncounter, command: object, dice: DiceSource) -> list[Event]:
     system = get_system(state.system)
     if isinstance(command, system.command_types):
         return system.decide(state, command, dice)
     raise Rejected(f"{type(command).__name__} is not a command of {system.title}")
 
 
-def _change_track(state: Encounter, cmd: ChangeTrack) -> TrackChanged:
+def _change_track(state: AnyEncounter, cmd: ChangeTrack) -> TrackChanged:
     target = state.combatant(cmd.combatant_id)
     track = get_system(state.system).main_track(target)
     if track is None:
@@ -270,7 +278,7 @@ def _as_saved(sheet: object) -> object:
 _ENCODER = msgspec.msgpack.Encoder()
 
 
-def _add(state: Encounter, cmd: AddCombatant, dice: DiceSource) -> list[Event]:
+def _add(state: AnyEncounter, cmd: AddCombatant, dice: DiceSource) -> list[Event]:
     system = get_system(state.system)
     sheet = cmd.sheet if cmd.sheet is not None else system.new_sheet()
     if not isinstance(sheet, system.sheet_types):
@@ -292,7 +300,7 @@ def _add(state: Encounter, cmd: AddCombatant, dice: DiceSource) -> list[Event]:
     return [CombatantEdited(renamed), added] if renamed is not None else [added]
 
 
-def _all_of(state: Encounter, steps: tuple[object, ...], dice: DiceSource) -> list[Event]:
+def _all_of(state: AnyEncounter, steps: tuple[object, ...], dice: DiceSource) -> list[Event]:
     """Each step decided on the state the ones before it leave: one undo step for them all
     (a step refused refuses the whole, so nothing is half done)."""
     if not steps:
@@ -311,7 +319,7 @@ def _all_of(state: Encounter, steps: tuple[object, ...], dice: DiceSource) -> li
 
 
 def _add_all(
-    state: Encounter, members: tuple[AddCombatant, ...], dice: DiceSource, together: bool = False
+    state: AnyEncounter, members: tuple[AddCombatant, ...], dice: DiceSource, together: bool = False
 ) -> list[Event]:
     """Each member added in turn; one that rolls initiative as it joins (the system's
     ``initiative_on_add``) takes its place by it unless told where, a group ``together``
@@ -377,7 +385,7 @@ def _with_number(name: str, number: int) -> str:
     return name[: MAX_NAME - len(suffix)].rstrip() + suffix
 
 
-def _numbered(state: Encounter, name: str, hidden: bool) -> tuple[Combatant | None, str]:
+def _numbered(state: AnyEncounter, name: str, hidden: bool) -> tuple[AnyCombatant | None, str]:
     """A newcomer's name, numbered when it repeats one in the encounter, and the combatant
     that then needs a number too (the one who had the name alone), renamed.
 
@@ -387,7 +395,7 @@ def _numbered(state: Encounter, name: str, hidden: bool) -> tuple[Combatant | No
     newcomer hidden from the players never renames one they see (they would see it happen).
     """
     base, number = _split_number(name)
-    family: list[tuple[Combatant, int | None]] = []
+    family: list[tuple[AnyCombatant, int | None]] = []
     for combatant in state.combatants:
         their_base, their_number = _split_number(combatant.name)
         if their_base.casefold() == base.casefold():
@@ -403,7 +411,7 @@ def _numbered(state: Encounter, name: str, hidden: bool) -> tuple[Combatant | No
     return renamed, _with_number(base, highest + 2)
 
 
-def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
+def _edit(state: AnyEncounter, cmd: EditCombatant) -> list[Event]:
     before = state.combatant(cmd.combatant_id)
     system = get_system(state.system)
     sheet = before.sheet if cmd.sheet is None else system.fit_sheet(state, _as_saved(cmd.sheet))
@@ -425,7 +433,7 @@ def _edit(state: Encounter, cmd: EditCombatant) -> list[Event]:
     return [] if after == before else [CombatantEdited(after)]
 
 
-def _set_solo(state: Encounter, cmd: SetSolo) -> list[Event]:
+def _set_solo(state: AnyEncounter, cmd: SetSolo) -> list[Event]:
     side = cmd.side.strip()
     sides = {c.side for c in state.combatants}
     if cmd.on and side not in sides:
@@ -436,7 +444,7 @@ def _set_solo(state: Encounter, cmd: SetSolo) -> list[Event]:
     return [SoloSideSet(side, cmd.on)]
 
 
-def _set_policy(state: Encounter, cmd: SetPolicy) -> list[Event]:
+def _set_policy(state: AnyEncounter, cmd: SetPolicy) -> list[Event]:
     target = state.combatant(cmd.combatant_id)
     known = [p.id for p in get_system(state.system).solo_policies]
     if cmd.policy and cmd.policy not in known:
@@ -445,7 +453,7 @@ def _set_policy(state: Encounter, cmd: SetPolicy) -> list[Event]:
     return [] if cmd.policy == target.policy else [PolicySet(target.id, cmd.policy)]
 
 
-def _next_turn(state: Encounter, dice: DiceSource) -> list[Event]:
+def _next_turn(state: AnyEncounter, dice: DiceSource) -> list[Event]:
     system = get_system(state.system)
     if not system.uses_turn_order:
         return _next_round(state)
@@ -494,7 +502,7 @@ def _next_turn(state: Encounter, dice: DiceSource) -> list[Event]:
     return events
 
 
-def _surprised(state: Encounter, events: list[Event], dice: DiceSource) -> list[Event]:
+def _surprised(state: AnyEncounter, events: list[Event], dice: DiceSource) -> list[Event]:
     """A surprise's events, and the turn passed on when the one acting takes none now."""
     after = fold_onto(state, events)
     order = _taking_turns(get_system(state.system), after)
@@ -506,12 +514,12 @@ def _surprised(state: Encounter, events: list[Event], dice: DiceSource) -> list[
     return [*events, *_next_turn(after, dice)]  # as one who left the order on its turn
 
 
-def _taking_turns(system: RuleSystem, state: Encounter) -> list[Combatant]:
+def _taking_turns(system: RuleSystem, state: AnyEncounter) -> list[AnyCombatant]:
     """Who takes a turn, in order: the system's order without those delaying."""
     return [c for c in system.turn_order(state) if not c.delaying]
 
 
-def _rerolled(system: RuleSystem, state: Encounter, dice: DiceSource) -> list[Event]:
+def _rerolled(system: RuleSystem, state: AnyEncounter, dice: DiceSource) -> list[Event]:
     """Everyone's initiative rolled again as a new round begins (a group shares one roll),
     every die in its event, and the order sorted by it."""
     rolls: list[Event] = [
@@ -523,7 +531,7 @@ def _rerolled(system: RuleSystem, state: Encounter, dice: DiceSource) -> list[Ev
     return [*rolls, OrderSorted(order, state.current_id)]
 
 
-def _next_round(state: Encounter) -> list[Event]:
+def _next_round(state: AnyEncounter) -> list[Event]:
     """For systems where every side acts each round: "next" ends the round."""
     events: list[Event] = [
         ConditionRemoved(combatant.id, c.name, "expired")
@@ -535,7 +543,7 @@ def _next_round(state: Encounter) -> list[Event]:
     return events
 
 
-def _add_condition(state: Encounter, cmd: AddCondition) -> ConditionAdded:
+def _add_condition(state: AnyEncounter, cmd: AddCondition) -> ConditionAdded:
     target = state.combatant(cmd.combatant_id)
     name = " ".join(cmd.name.split())
     if not name:
@@ -552,7 +560,7 @@ def _add_condition(state: Encounter, cmd: AddCondition) -> ConditionAdded:
 # --- apply -------------------------------------------------------------------------------
 
 
-def apply(state: Encounter, event: Event) -> Encounter:
+def apply(state: AnyEncounter, event: Event) -> AnyEncounter:
     if type(event) not in CORE_EVENTS:
         return _system_apply(state, event)
     match event:  # the commonest first: a turn passed
@@ -627,7 +635,7 @@ def apply(state: Encounter, event: Event) -> Encounter:
     raise AssertionError(f"a core event without its case: {event!r}")  # pragma: no cover
 
 
-def _system_apply(state: Encounter, event: Event) -> Encounter:
+def _system_apply(state: AnyEncounter, event: Event) -> AnyEncounter:
     after = get_system(state.system).apply(state, event)
     if after.last_roll_discarded and after.last_roll is not state.last_roll:
         after = after.update(last_roll_discarded=False)  # a new roll: nothing of it discarded
@@ -641,14 +649,14 @@ def _joined(parts: list[Span]) -> list[str | Span]:
     return out
 
 
-def _with_conditions(target: Combatant, conditions: tuple[Condition, ...]) -> Combatant:
+def _with_conditions(target: AnyCombatant, conditions: tuple[Condition, ...]) -> AnyCombatant:
     return structs.replace(target, conditions=conditions)
 
 
 # --- the log -------------------------------------------------------------------------------
 
 
-def describe(before: Encounter, event: Event) -> LogEntry:
+def describe(before: AnyEncounter, event: Event) -> LogEntry:
     """The log entry for an event, named from the state it was applied to."""
 
     def name(cid: str | None) -> Span:

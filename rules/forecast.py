@@ -24,7 +24,7 @@ from msgspec import Struct
 
 from rules.commands import NextTurn
 from rules.dice import SeededDice
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.engine import apply, decide_own
 from rules.errors import Rejected
 from rules.outcome import followed, watch
@@ -59,7 +59,7 @@ _encoder = msgspec.msgpack.Encoder()
 _job_decoder = msgspec.msgpack.Decoder(Job)
 
 
-def job_bytes(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> bytes:
+def job_bytes(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> bytes:
     """The job of a forecast from ``state``; ``Rejected`` when its system has no solo play
     (nothing could play its sides, and every run would end unfinished)."""
     system = get_system(state.system)
@@ -68,9 +68,9 @@ def job_bytes(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> byte
     return _encoder.encode(Job(state.system, msgspec.Raw(_encoder.encode(state)), seed, rounds))
 
 
-def read_job(data: bytes) -> tuple[Encounter, int, int]:
+def read_job(data: bytes) -> tuple[AnyEncounter, int, int]:
     job = _job_decoder.decode(data)
-    state: Encounter = codec(job.system).state.decode(job.state)
+    state: AnyEncounter = codec(job.system).state.decode(job.state)
     return state, job.seed, job.rounds
 
 
@@ -99,12 +99,12 @@ class Ending(NamedTuple):
     sides_fell: tuple[str, ...] = ()
 
 
-def all_solo(state: Encounter) -> Encounter:
+def all_solo(state: AnyEncounter) -> AnyEncounter:
     """The state with every side played by the tracker."""
     return state.update(solo_sides=tuple(dict.fromkeys(c.side for c in state.combatants)))
 
 
-def play_out(state: Encounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Ending:
+def play_out(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> Ending:
     """One fight from ``state`` to its end, or to ``rounds`` rounds, on dice seeded ``seed``."""
     system = get_system(state.system)
     dice = SeededDice(seed)
@@ -347,7 +347,7 @@ def _r(p: float) -> float:
     return round(p, 4)
 
 
-def report(state: Encounter, tally: Tally, seed: int, rounds: int) -> Report:
+def report(state: AnyEncounter, tally: Tally, seed: int, rounds: int) -> Report:
     """The figures a tally of runs from ``state`` comes to."""
     system = get_system(state.system)
     n = tally.runs
@@ -400,7 +400,7 @@ def _share(count: int, n: int) -> float:
 
 
 def forecast(
-    state: Encounter, runs: int = DEFAULT_RUNS, seed: int = 0, rounds: int = DEFAULT_ROUNDS
+    state: AnyEncounter, runs: int = DEFAULT_RUNS, seed: int = 0, rounds: int = DEFAULT_ROUNDS
 ) -> Report:
     """A whole forecast in this process (``tracker/headless/forecast_pool.py`` spreads one over
     several)."""

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Generic, Protocol, TypeAlias, TypeVar, overlo
 from msgspec import Meta, Struct
 
 from rules.bounds import SAVED_COUNT, SAVED_NUMBER
-from rules.encounter import Encounter, Event
+from rules.encounter import AnyEncounter, Event
 from rules.engine import apply, initial_state
 from rules.errors import Rejected
 from rules.events import EncounterCreated
@@ -55,9 +55,9 @@ class HistoryView(Protocol):
     or spectator sees only what their role may (``tracker.serve.seats``)."""
 
     @property
-    def state(self) -> Encounter: ...
+    def state(self) -> AnyEncounter: ...
 
-    def in_effect(self) -> Iterable[tuple[Event, Encounter]]: ...
+    def in_effect(self) -> Iterable[tuple[Event, AnyEncounter]]: ...
 
     def recent_events(self, limit: int = RECENT) -> Iterator[Event]: ...
 
@@ -125,7 +125,7 @@ class History:
         self.records = RecordLog([Applied((created,), "new encounter")])
         # (index of an Applied record, the state after it or None until needed); the top's
         # state is always known.
-        self._done: list[tuple[int, Encounter | None]] = [(0, initial_state(created))]
+        self._done: list[tuple[int, AnyEncounter | None]] = [(0, initial_state(created))]
         self._undone: list[int] = []  # indices of undone records, newest last
 
     @classmethod
@@ -141,7 +141,7 @@ class History:
 
     @classmethod
     def restore(
-        cls, records: RecordLog, done: list[int], undone: list[int], state: Encounter
+        cls, records: RecordLog, done: list[int], undone: list[int], state: AnyEncounter
     ) -> History:
         """A history from a save, without replaying it: ``state`` is the state after ``done``."""
         history = cls(_creation(records[0]))
@@ -157,7 +157,7 @@ class History:
     # --- reading -------------------------------------------------------------------------------
 
     @property
-    def state(self) -> Encounter:
+    def state(self) -> AnyEncounter:
         return self._state_after(len(self._done) - 1)
 
     @property
@@ -189,7 +189,7 @@ class History:
             if isinstance(record, Applied):
                 yield from reversed(record.events)
 
-    def in_effect(self) -> Iterator[tuple[Event, Encounter]]:
+    def in_effect(self) -> Iterator[tuple[Event, AnyEncounter]]:
         """Every event in effect, with the state it was applied to (for the log)."""
         records = self.applied_in_effect()
         state = self._done[0][1]
@@ -251,7 +251,7 @@ class History:
             raise ValueError(f"record {index} is not an applied record")
         return record
 
-    def _state_after(self, position: int) -> Encounter:
+    def _state_after(self, position: int) -> AnyEncounter:
         """The state after the ``position``-th record in effect, folding forward if unknown."""
         known = position
         while self._done[known][1] is None:
@@ -281,7 +281,7 @@ def _creation(record: object) -> EncounterCreated:
     return record.events[0]
 
 
-def _fold(state: Encounter, events: Iterable[Event]) -> Encounter:
+def _fold(state: AnyEncounter, events: Iterable[Event]) -> AnyEncounter:
     for event in events:
         state = apply(state, event)
     return state

@@ -16,7 +16,7 @@ from msgspec import structs
 
 from rules.commands import Act, Delay, Ready
 from rules.dice import DiceSource
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyEncounter, Combatant
 from rules.errors import Rejected
 from rules.events import (
     CombatantMoved,
@@ -31,7 +31,7 @@ from rules.registry import get_system
 TRIGGER = 120  # characters of a trigger, as typed: a sentence, never a page
 
 
-def decide_delay(state: Encounter, command: Delay) -> list[Any]:
+def decide_delay(state: AnyEncounter, command: Delay) -> list[Any]:
     """The hold; the caller passes the turn on when the one delaying was acting."""
     target = _in_order(state, command.combatant_id)
     if target.delaying:
@@ -39,7 +39,7 @@ def decide_delay(state: Encounter, command: Delay) -> list[Any]:
     return [HoldTaken(target.id)]
 
 
-def decide_ready(state: Encounter, command: Ready) -> list[Any]:
+def decide_ready(state: AnyEncounter, command: Ready) -> list[Any]:
     target = state.combatant(command.combatant_id)
     trigger = " ".join(command.trigger.split())
     if not trigger:
@@ -51,7 +51,7 @@ def decide_ready(state: Encounter, command: Ready) -> list[Any]:
     return [HoldTaken(target.id, trigger)]
 
 
-def decide_act(state: Encounter, command: Act) -> list[Any]:
+def decide_act(state: AnyEncounter, command: Act) -> list[Any]:
     target = state.combatant(command.combatant_id)
     if target.delaying:
         return _step_in(state, target)
@@ -61,14 +61,14 @@ def decide_act(state: Encounter, command: Act) -> list[Any]:
     raise Rejected(f"{target.name} is neither delaying nor holding a reaction")
 
 
-def _in_order(state: Encounter, combatant_id: str) -> Combatant[Any]:
+def _in_order(state: AnyEncounter, combatant_id: str) -> Combatant[Any]:
     system = get_system(state.system)
     if not system.uses_turn_order:
         raise Rejected(system.why_no_initiative())
     return state.combatant(combatant_id)
 
 
-def _step_in(state: Encounter, target: Combatant[Any]) -> list[Any]:
+def _step_in(state: AnyEncounter, target: Combatant[Any]) -> list[Any]:
     """Back in the order, just before the one acting, with its initiative; its turn now."""
     events: list[Any] = [HoldEnded(target.id, "acted")]
     acting = state.current
@@ -86,7 +86,7 @@ def _step_in(state: Encounter, target: Combatant[Any]) -> list[Any]:
     return events
 
 
-def decide_surprise(state: Encounter, side: str, dice: DiceSource) -> list[Any]:
+def decide_surprise(state: AnyEncounter, side: str, dice: DiceSource) -> list[Any]:
     """A side surprised, as its system says, by the way the table chose."""
     side = check_side(state, side)
     system = get_system(state.system)
@@ -95,7 +95,7 @@ def decide_surprise(state: Encounter, side: str, dice: DiceSource) -> list[Any]:
     return [SideSurprised(side, effect), *events]
 
 
-def check_side(state: Encounter, side: str) -> str:
+def check_side(state: AnyEncounter, side: str) -> str:
     """``side`` as one of the encounter's sides; refused in one line when it is none."""
     side = side.strip()
     sides = list(dict.fromkeys(c.side for c in state.combatants))
@@ -105,13 +105,13 @@ def check_side(state: Encounter, side: str) -> str:
     return side
 
 
-def way_of(state: Encounter) -> str:
+def way_of(state: AnyEncounter) -> str:
     """The way of surprise the table plays: its choice, else the system's first ("": none)."""
     ways = get_system(state.system).surprise_ways
     return state.options.surprise_way or (ways[0][0] if ways else "")
 
 
-def check_way(state: Encounter, way: str) -> None:
+def check_way(state: AnyEncounter, way: str) -> None:
     """Refused in one line unless ``way`` is one of the system's ways of surprise."""
     system = get_system(state.system)
     ids = [w for w, _ in system.surprise_ways]
@@ -127,13 +127,13 @@ def lapsing(following: Combatant[Any]) -> list[Any]:
     return [HoldEnded(following.id, "lapsed")] if following.ready else []
 
 
-def apply_taken(state: Encounter, event: HoldTaken) -> Encounter:
+def apply_taken(state: AnyEncounter, event: HoldTaken) -> AnyEncounter:
     target = state.combatant(event.combatant_id)
     held = {"ready": event.trigger} if event.trigger else {"delaying": True}
     return state.replace_combatant(structs.replace(target, **held))
 
 
-def apply_ended(state: Encounter, event: HoldEnded) -> Encounter:
+def apply_ended(state: AnyEncounter, event: HoldEnded) -> AnyEncounter:
     target = state.combatant(event.combatant_id)
     ended = {"delaying": False} if event.how == "acted" else {"ready": ""}
     return state.replace_combatant(structs.replace(target, **ended))

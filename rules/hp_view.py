@@ -14,7 +14,7 @@ from typing import Any
 
 from msgspec import structs
 
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyEncounter, Combatant
 from rules.errors import Rejected
 from rules.registry import get_system
 from rules.system import RuleSystem
@@ -22,11 +22,11 @@ from rules.system import RuleSystem
 HEALTHY, BLOODIED, DOWN, HIDDEN = "healthy", "bloodied", "down", "hidden"
 
 
-def mode_of(state: Encounter, side: str) -> str:
+def mode_of(state: AnyEncounter, side: str) -> str:
     return next((m for s, m in state.options.hp_views if s == side), "exact")
 
 
-def band(system: RuleSystem, state: Encounter, combatant: Combatant[Any]) -> str:
+def band(system: RuleSystem, state: AnyEncounter, combatant: Combatant[Any]) -> str:
     """Healthy, bloodied (under half its best) or down (out of the fight, or at its worst);
     "" for one without a main track and still fighting (nothing to band)."""
     if system.out_of_fight(state, combatant):
@@ -41,7 +41,7 @@ def band(system: RuleSystem, state: Encounter, combatant: Combatant[Any]) -> str
     return BLOODIED if 2 * left < span else HEALTHY
 
 
-def veiled(system: RuleSystem, state: Encounter, combatant: Combatant[Any]) -> Combatant[Any]:
+def veiled(system: RuleSystem, state: AnyEncounter, combatant: Combatant[Any]) -> Combatant[Any]:
     """The combatant as a seat sees it under its side's mode: exact as it is; else its track
     at its best (no number left that tells where it stands) and the word shown for it."""
     mode = mode_of(state, combatant.side)
@@ -56,7 +56,7 @@ def veiled(system: RuleSystem, state: Encounter, combatant: Combatant[Any]) -> C
     return structs.replace(combatant, sheet=sheet, hp_shown=word)
 
 
-def veil(state: Encounter) -> Encounter:
+def veil(state: AnyEncounter) -> AnyEncounter:
     """The encounter with every combatant of a side not shown exactly veiled."""
     if not state.options.hp_views:
         return state
@@ -94,7 +94,7 @@ def shown_stats(system: RuleSystem, combatant: Combatant[Any]) -> tuple[str, ...
     return tuple(combatant.hp_shown if i in columns else s for i, s in enumerate(stats))
 
 
-def fallen(before: Encounter, after: Encounter) -> list[str]:
+def fallen(before: AnyEncounter, after: AnyEncounter) -> list[str]:
     """What a seat is told of a veiled combatant that went down between two of its views
     ("Goblin is dead"): the system's own alert reads numbers the veil has set aside."""
     if not before.options.hp_views and not after.options.hp_views:

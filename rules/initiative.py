@@ -18,7 +18,7 @@ from rules import plain_dice
 from rules.bounds import LIMIT, within
 from rules.commands import RollInitiative, SetInitiative, SortInitiative
 from rules.dice import DiceSource
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyEncounter, Combatant
 from rules.errors import Rejected
 from rules.events import CombatantMoved, InitiativeSet, OrderSorted
 from rules.system import RuleSystem
@@ -80,7 +80,7 @@ def roll(notation: str, dice: DiceSource) -> tuple[int, plain_dice.DiceRolled | 
 
 
 def initiative_events(
-    system: RuleSystem, state: Encounter, command: InitiativeCommand, dice: DiceSource
+    system: RuleSystem, state: AnyEncounter, command: InitiativeCommand, dice: DiceSource
 ) -> list[Any]:
     """The events of an initiative command: set, rolled or sorted (``Rejected`` if it cannot)."""
     refuse_without_order(system)
@@ -99,7 +99,7 @@ def initiative_events(
 
 
 def _set(
-    system: RuleSystem, state: Encounter, command: SetInitiative, dice: DiceSource
+    system: RuleSystem, state: AnyEncounter, command: SetInitiative, dice: DiceSource
 ) -> list[Any]:
     target = state.combatant(command.combatant_id)
     value, rolled = roll(command.value or system.initiative_dice(state, target), dice)
@@ -127,7 +127,7 @@ def groups(combatants: Iterable[Combatant[Any]], each: bool) -> list[list[Combat
 
 def rolled_for(
     system: RuleSystem,
-    state: Encounter,
+    state: AnyEncounter,
     members: Sequence[Combatant[Any]],
     notation: str,
     dice: DiceSource,
@@ -138,7 +138,7 @@ def rolled_for(
 
 
 def _roll_all(
-    system: RuleSystem, state: Encounter, command: RollInitiative, dice: DiceSource
+    system: RuleSystem, state: AnyEncounter, command: RollInitiative, dice: DiceSource
 ) -> list[Any]:
     waiting = [c for c in state.combatants if c.initiative is None]
     if not waiting:
@@ -157,7 +157,7 @@ def _roll_all(
 
 
 def sorted_event(
-    system: RuleSystem, state: Encounter, first_turn: Encounter | None = None
+    system: RuleSystem, state: AnyEncounter, first_turn: AnyEncounter | None = None
 ) -> OrderSorted | None:
     """The sort of ``state``'s order as an event, None when it is sorted already. Sorted
     before anyone has passed a turn (round 1, the turn still with the first in the order),
@@ -176,21 +176,21 @@ def sorted_event(
     return OrderSorted(ids, current)
 
 
-def apply_set(state: Encounter, event: InitiativeSet) -> Encounter:
+def apply_set(state: AnyEncounter, event: InitiativeSet) -> AnyEncounter:
     """The state with ``event``'s initiative on each of its combatants."""
     for cid in event.combatant_ids:
         state = state.replace_combatant(_with_initiative(state.combatant(cid), event.initiative))
     return state
 
 
-def reorders(state: Encounter, event: OrderSorted) -> bool:
+def reorders(state: AnyEncounter, event: OrderSorted) -> bool:
     """Whether ``event`` moves anyone in ``state``'s order (else it only gives the first turn
     to the top of an order already sorted)."""
     after = apply_sort(state, event).combatants
     return [c.id for c in after] != [c.id for c in state.combatants]
 
 
-def apply_sort(state: Encounter, event: OrderSorted) -> Encounter:
+def apply_sort(state: AnyEncounter, event: OrderSorted) -> AnyEncounter:
     """The order as sorted (anyone the event does not name, e.g. not seen, keeps after)."""
     by_id = {c.id: c for c in state.combatants}
     named = [by_id[cid] for cid in event.order_ids if cid in by_id]

@@ -6,12 +6,12 @@ from collections.abc import Callable, Sequence
 
 from msgspec import structs
 
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.forms import Field
 from rules.system import RuleSystem
 
 
-def living_first(system: RuleSystem, state: Encounter, fields: Sequence[Field]) -> list[Field]:
+def living_first(system: RuleSystem, state: AnyEncounter, fields: Sequence[Field]) -> list[Field]:
     """``fields`` with the combatants out of the fight moved after the others in each choice."""
     ids = {combatant.id for combatant in state.combatants}
     out = {c.id for c in state.combatants if system.out_of_fight(state, c)}
@@ -31,7 +31,7 @@ def _reordered(field: Field, ids: set[str], out: set[str]) -> Field:
 
 
 def own_first(
-    system: RuleSystem, state: Encounter, fields: Sequence[Field], mine: frozenset[str]
+    system: RuleSystem, state: AnyEncounter, fields: Sequence[Field], mine: frozenset[str]
 ) -> list[Field]:
     """``fields`` as a player's seat offers them: the first choice of combatants (who acts,
     ``RuleSystem.default_actor``) only the player's own, one acting now the default; every
@@ -56,7 +56,7 @@ def own_first(
     return shown
 
 
-def _only_own(field: Field, state: Encounter, mine: frozenset[str]) -> Field:
+def _only_own(field: Field, state: AnyEncounter, mine: frozenset[str]) -> Field:
     choices = tuple(choice for choice in field.choices if choice[0] in mine)
     if not choices:
         return field  # none of theirs to offer: the command says why, as ever

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from rules.encounter import Combatant, Encounter, Event
+from rules.encounter import AnyEncounter, Combatant, Event
 from rules.engine import apply
 from rules.errors import Rejected
 from rules.history import History
@@ -42,16 +42,16 @@ class Outcome(NamedTuple):
         return f"Fight over: {self.winner} won" if self.winner else "Fight over: nobody standing"
 
 
-def out_of_fight(state: Encounter, combatant: Combatant[Any]) -> str:
+def out_of_fight(state: AnyEncounter, combatant: Combatant[Any]) -> str:
     """Why the combatant is out of the fight ("" while it is in it)."""
     return get_system(state.system).out_of_fight(state, combatant)
 
 
-def in_fight(state: Encounter, combatant: Combatant[Any]) -> bool:
+def in_fight(state: AnyEncounter, combatant: Combatant[Any]) -> bool:
     return not out_of_fight(state, combatant)
 
 
-def outcome(state: Encounter) -> Outcome:
+def outcome(state: AnyEncounter) -> Outcome:
     """Over when the encounter has two sides or more and no more than one still fights."""
     return watch(state).result
 
@@ -60,18 +60,18 @@ class Watch(NamedTuple):
     """A fight's outcome with what it was read from, to follow the fight move by move (a
     forecast's runs): after a move only the combatants it changed are asked who is out."""
 
-    state: Encounter
+    state: AnyEncounter
     words: tuple[str, ...]  # why each combatant is out of the fight ("": in it), in turn order
     result: Outcome
 
 
-def watch(state: Encounter) -> Watch:
+def watch(state: AnyEncounter) -> Watch:
     system = get_system(state.system)
     words = tuple([system.out_of_fight(state, c) for c in state.combatants])
     return Watch(state, words, _read(state, words))
 
 
-def followed(seen: Watch, state: Encounter) -> Watch:
+def followed(seen: Watch, state: AnyEncounter) -> Watch:
     """``seen`` after the moves that led to ``state``: a combatant they left as it was (the
     same value) is still in or out as it was, so is not asked again (``RuleSystem.
     out_of_fight`` reads the combatant and the system's state); everyone is when the system's
@@ -102,7 +102,7 @@ def followed(seen: Watch, state: Encounter) -> Watch:
     return Watch(state, tuple(words), _read(state, tuple(words)))
 
 
-def _read(state: Encounter, words: tuple[str, ...]) -> Outcome:
+def _read(state: AnyEncounter, words: tuple[str, ...]) -> Outcome:
     """The outcome from each combatant's word (comprehensions: a fight of 40 reads it after
     each fall)."""
     combatants = state.combatants
@@ -192,7 +192,7 @@ def luck_text(value: Fraction | None) -> str:
 
 
 def summary(
-    pairs: Iterable[tuple[Event, Encounter]], state: Encounter, result: Outcome | None = None
+    pairs: Iterable[tuple[Event, AnyEncounter]], state: AnyEncounter, result: Outcome | None = None
 ) -> Summary:
     """The figures of a fight from its events in effect, each with the state it was applied
     to (``History.in_effect()``, or what a role may see of it), and the state they end in.
@@ -205,7 +205,7 @@ def summary(
     involved: dict[str, int] = {}
     rolls = 0
 
-    def read_roll(event: Event, after: Encounter) -> None:
+    def read_roll(event: Event, after: AnyEncounter) -> None:
         names = {cid for cid in system.roll_sides(after, event) if cid is not None}
         by_side: dict[str, list[Fraction]] = {}
         try:

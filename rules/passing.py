@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from rules.commands import PassTurn
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyEncounter, Combatant
 from rules.errors import Rejected
 from rules.events import TurnPassed
 from rules.registry import get_system
@@ -14,7 +14,7 @@ from rules.registry import get_system
 News = Literal["your turn", "up next"]
 
 
-def passed(state: Encounter, command: PassTurn) -> TurnPassed:
+def passed(state: AnyEncounter, command: PassTurn) -> TurnPassed:
     """The event that says who ended the turn, once it is sure it may end: the combatant's
     own turn, with nothing the last roll left waiting (the turn passes after it)."""
     system = get_system(state.system)
@@ -31,7 +31,7 @@ def passed(state: Encounter, command: PassTurn) -> TurnPassed:
     return TurnPassed(who.id, command.by)
 
 
-def up_next(state: Encounter) -> Combatant[Any] | None:
+def up_next(state: AnyEncounter) -> Combatant[Any] | None:
     """Who acts after the one acting now (as ``NextTurn`` would pass it), or None."""
     system = get_system(state.system)
     if not system.uses_turn_order or state.current_id is None:
@@ -46,7 +46,7 @@ def up_next(state: Encounter) -> Combatant[Any] | None:
     return next((c for c in order if state.index_of(c.id) > place), order[0])
 
 
-def news(state: Encounter, mine: frozenset[str]) -> tuple[News, Combatant[Any]] | None:
+def news(state: AnyEncounter, mine: frozenset[str]) -> tuple[News, Combatant[Any]] | None:
     """What a player acting for ``mine`` is told: one of theirs acts now, or acts next."""
     current = state.current
     if current is not None and current.id in mine:

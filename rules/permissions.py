@@ -19,10 +19,11 @@ from rules.commands import (
     RollDice,
     SetInitiative,
 )
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
+from rules.mentions import mentions
 from rules.registry import get_system
 from rules.system import LAST_ROLL, RuleSystem
-from rules.visibility import Viewer, mentions
+from rules.visibility import Viewer
 
 # The core's commands only the GM gives, by class name (a system names its own: the
 # ``gm_commands`` and ``gm_actions`` of ``RuleSystem``).
@@ -69,7 +70,7 @@ def actors(system: RuleSystem, command: object) -> set[str] | None:
     return set()
 
 
-def refusal(state: Encounter, viewer: Viewer, command: object) -> str | None:
+def refusal(state: AnyEncounter, viewer: Viewer, command: object) -> str | None:
     """Why ``viewer`` may not give ``command`` now, or None when they may."""
     if viewer.is_gm:
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from rules.encounter import Encounter, Event
+from rules.encounter import AnyEncounter, Event
 from rules.engine import apply, initial_state
 from rules.events import EncounterCreated, TurnAdvanced
 from rules.history import History
@@ -19,7 +19,7 @@ class Timeline:
         self.records = history.applied_in_effect()
         self.events: list[Event] = [e for record in self.records for e in record.events]
         self.every = every
-        self._checkpoints: list[Encounter] = []  # state after event k * every
+        self._checkpoints: list[AnyEncounter] = []  # state after event k * every
         self._turns: list[int] = []  # positions where a turn begins
         self._rounds: list[int] = []  # positions where a round begins
         # One fold of its own, not History.in_effect()'s pairs: folding those pairs again
@@ -46,7 +46,7 @@ class Timeline:
     def last(self) -> int:
         return len(self.events) - 1
 
-    def state_at(self, position: int) -> Encounter:
+    def state_at(self, position: int) -> AnyEncounter:
         """The encounter just after event ``position``."""
         position = max(0, min(position, self.last))
         base = position // self.every
@@ -55,7 +55,7 @@ class Timeline:
             state = apply(state, event)
         return state
 
-    def before(self, position: int) -> Encounter:
+    def before(self, position: int) -> AnyEncounter:
         """The encounter just before event ``position`` (for naming things in its log line)."""
         return self.state_at(position - 1) if position > 0 else self.state_at(0)
 

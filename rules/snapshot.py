@@ -33,7 +33,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 from rules.bounds import out_of_bounds
-from rules.encounter import CombatantAdded, CombatantEdited, Encounter, NoState
+from rules.encounter import AnyEncounter, CombatantAdded, CombatantEdited, Encounter, NoState
 from rules.errors import Rejected
 from rules.events import CoreEvent
 from rules.history import Applied, History, Record, RecordLog, Redone, Undone
@@ -365,7 +365,7 @@ def _not_understood(exc: msgspec.ValidationError, system: str) -> SnapshotError:
     return SnapshotError(f"the file is damaged ({text})")
 
 
-def decode_snapshot(data: bytes) -> Snapshot[Record, Encounter]:
+def decode_snapshot(data: bytes) -> Snapshot[Record, AnyEncounter]:
     """The snapshot in a save's bytes, migrated to the current format."""
     header = read_header(data)
     body = _body(data)
@@ -379,7 +379,7 @@ def decode_snapshot(data: bytes) -> Snapshot[Record, Encounter]:
             snapshot = types.snapshot.decode(body)
         else:
             snapshot = msgspec.convert(migrate(msgspec.msgpack.decode(body)), types.snapshot_type)
-        return cast("Snapshot[Record, Encounter]", _within_bounds(inert_value(snapshot)))
+        return cast("Snapshot[Record, AnyEncounter]", _within_bounds(inert_value(snapshot)))
     except msgspec.ValidationError as exc:
         raise _not_understood(exc, header.system) from None
     except (msgspec.DecodeError, RecursionError, KeyError, TypeError) as exc:
@@ -485,7 +485,7 @@ def _within_bounds(value: T, raw: bytes | msgspec.Raw | None = None) -> T:
 
 
 def history_of(
-    snapshot: Snapshot[Record, Encounter], more: list[Record] | None = None, verify: bool = True
+    snapshot: Snapshot[Record, AnyEncounter], more: list[Record] | None = None, verify: bool = True
 ) -> History:
     """Replay a snapshot's log (and records from its journal) into a History.
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.encounter import Combatant, Encounter, Event
+from rules.encounter import AnyEncounter, Combatant, Event
 from rules.engine import apply, decide
 from rules.errors import Rejected
 from rules.events import NoteAdded, SoloChose
@@ -38,12 +38,12 @@ __all__ = [
 MOVES_PER_COMMAND = 60  # a guard: a policy that never settles must not hang the app
 
 
-def policy_of(state: Encounter, combatant: Combatant[Any]) -> str:
+def policy_of(state: AnyEncounter, combatant: Combatant[Any]) -> str:
     """The policy a combatant is played by: its own, else the system's default."""
     return policy_among(get_system(state.system).solo_policies, combatant)
 
 
-def next_move(state: Encounter) -> Move | None:
+def next_move(state: AnyEncounter) -> Move | None:
     """The next move of a solo side; none once the fight is over (``rules.outcome``): the
     tracker neither plays on past the end nor passes the turns of those left."""
     if not state.solo_sides or outcome(state).over:
@@ -51,7 +51,7 @@ def next_move(state: Encounter) -> Move | None:
     return get_system(state.system).solo_move(state)
 
 
-def respond(state: Encounter, dice: DiceSource) -> list[Event]:
+def respond(state: AnyEncounter, dice: DiceSource) -> list[Event]:
     """Every move the solo sides make now, as events (empty when nothing waits on them)."""
     events: list[Event] = []
     for _ in range(MOVES_PER_COMMAND):
@@ -75,7 +75,7 @@ def respond(state: Encounter, dice: DiceSource) -> list[Event]:
 
 
 def fill(
-    state: Encounter, action: str, values: dict[str, str]
+    state: AnyEncounter, action: str, values: dict[str, str]
 ) -> tuple[dict[str, str], list[Move]]:
     """A user's dialog values with the solo combatants' fields chosen by their policies.
 
@@ -87,7 +87,7 @@ def fill(
     return dict(filled), list(moves)
 
 
-def preview_line(state: Encounter, moves: list[Move], line: str) -> str:
+def preview_line(state: AnyEncounter, moves: list[Move], line: str) -> str:
     """A dialog's preview with what the solo combatants chose first, one per line."""
     chose = [
         f"⚙ {state.name_of(m.actor_id)} ({policy_of(state, state.combatant(m.actor_id))}): "
@@ -97,7 +97,7 @@ def preview_line(state: Encounter, moves: list[Move], line: str) -> str:
     return "\n".join([*chose, line] if line else chose)
 
 
-def choices_events(state: Encounter, moves: list[Move]) -> list[SoloChose]:
+def choices_events(state: AnyEncounter, moves: list[Move]) -> list[SoloChose]:
     """The log lines for choices made inside a user's command (see ``fill``)."""
     return [
         SoloChose(move.actor_id, policy_of(state, state.combatant(move.actor_id)), move.reason)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from rules.dice import SeededDice
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.engine import apply, decide_own, describe
 from rules.errors import Rejected
 from rules.forecast import DEFAULT_ROUNDS, wilson
@@ -44,10 +44,10 @@ SETTLING = 4  # steps of what a roll leaves waiting applied before a point is fo
 
 # A state, the runs to play and the batch they are (each batch its own seeds, the same at
 # every point) → the chance.
-Chances = Callable[[Encounter, int, int], Chance]
+Chances = Callable[[AnyEncounter, int, int], Chance]
 MORE, FIRMER = 1, 2  # the batches played after the first
 Progress = Callable[[int, int], None]  # runs done, runs planned (fewer as points settle)
-Ask = tuple[Encounter, int, int]  # a state, the runs to play, their batch
+Ask = tuple[AnyEncounter, int, int]  # a state, the runs to play, their batch
 # Many questions at once (a pool plays them side by side) → their chances, in order; told the
 # runs done so far.
 Many = Callable[[Sequence[Ask], Callable[[int], None]], list[Chance]]
@@ -78,7 +78,7 @@ class Swings(NamedTuple):
     rounds: tuple[int, ...]  # positions where a round begins
 
 
-def certain(state: Encounter, party: str) -> Chance | None:
+def certain(state: AnyEncounter, party: str) -> Chance | None:
     """The chance where no forecast is needed: the fight is over, or worked out exactly."""
     result = outcome(state)
     if result.over:
@@ -91,7 +91,7 @@ def certain(state: Encounter, party: str) -> Chance | None:
     return None
 
 
-def playable(state: Encounter) -> Encounter:
+def playable(state: AnyEncounter) -> AnyEncounter:
     """The state a forecast can play: what the last roll left waiting (a hit whose damage is
     still to roll) applied as the ``d`` key applies it, step by step, on seeded dice; a
     forecast from the state as it stands would wait on it to the round limit."""
@@ -111,7 +111,7 @@ def playable(state: Encounter) -> Encounter:
     return state
 
 
-def _same_fight(state: Encounter, before: Encounter) -> bool:
+def _same_fight(state: AnyEncounter, before: AnyEncounter) -> bool:
     """Nothing a forecast reads changed (a note, a choice logged, a roll of plain dice)."""
     return (
         state.combatants is before.combatants
@@ -137,7 +137,7 @@ def swings(
     rolled = [i for i, e in enumerate(timeline.events) if isinstance(e, system.roll_event_types)]
     # The fight as it began: just before its first roll (the roster built, the order set).
     begins = rolled[0] - 1 if rolled else 0
-    states: dict[int, Encounter] = {}
+    states: dict[int, AnyEncounter] = {}
     state = timeline.state_at(0)
     for position in range(len(timeline)):
         if position:
@@ -160,7 +160,7 @@ def swings(
     # A run of points the events between left as it was is one fight: measured once, with
     # the runs the most wanted of them needs.
     groups: list[list[int]] = []
-    previous: Encounter | None = None
+    previous: AnyEncounter | None = None
     for position, state in states.items():
         if previous is None or not _same_fight(state, previous):
             groups.append([])

@@ -21,7 +21,7 @@ from rules.budget import Budget
 from rules.commands import ChangeTrack
 from rules.conversion import Conversion
 from rules.dice import ANY_FACE, DiceSource
-from rules.encounter import Combatant, Encounter, NoState
+from rules.encounter import AnyEncounter, Combatant, NoState
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.forms import Field
@@ -245,18 +245,18 @@ class RuleSystem(ABC):
         """The sheet with its main track at ``value`` (within the track's bounds)."""
         raise Rejected(f"{self.title} has no track to change")
 
-    def track_command(self, state: Encounter, combatant: Combatant[Any], steps: int) -> Any:
+    def track_command(self, state: AnyEncounter, combatant: Combatant[Any], steps: int) -> Any:
         """The command that moves ``combatant``'s main track ``steps`` worse (negative:
         better). Default: the core's ``ChangeTrack``; a system with a rule about it (LiveHack
         healing that stabilizes) gives its own."""
         return ChangeTrack(combatant.id, steps)
 
-    def fit_sheet(self, state: Encounter, sheet: Any) -> Any:
+    def fit_sheet(self, state: AnyEncounter, sheet: Any) -> Any:
         """A sheet being added or edited, completed from the encounter (Beer Run files an
         ability typed without a category); ``Rejected`` when it cannot be. Default: as is."""
         return sheet
 
-    def rolled_on_add(self, state: Encounter, sheet: Any, dice: DiceSource) -> Any:
+    def rolled_on_add(self, state: AnyEncounter, sheet: Any, dice: DiceSource) -> Any:
         """The sheet of a combatant joining the fight, with what is rolled as it joins (hit
         points written as dice), every die kept in the sheet. By default: as it is."""
         return sheet
@@ -300,16 +300,18 @@ class RuleSystem(ABC):
     # --- actions: forms described as data, turned into commands ------------------------------
 
     @abstractmethod
-    def actions(self, state: Encounter) -> list[Action]: ...
+    def actions(self, state: AnyEncounter) -> list[Action]: ...
 
     @abstractmethod
-    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+    def action_form(self, state: AnyEncounter, action: str, selected: str | None) -> list[Field]:
         """The fields of an action's dialog; ``selected`` is the highlighted combatant."""
 
     @abstractmethod
-    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> Any: ...
+    def action_command(
+        self, state: AnyEncounter, action: str, values: Mapping[str, str]
+    ) -> Any: ...
 
-    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    def preview(self, state: AnyEncounter, action: str, values: Mapping[str, str]) -> str:
         """A line shown live under the dialog as the user types ("" for none)."""
         return ""
 
@@ -324,7 +326,7 @@ class RuleSystem(ABC):
         (``rules.permissions``); empty when nothing. Default: nothing."""
         return ()
 
-    def default_actor(self, state: Encounter, selected: str | None) -> Combatant[Any] | None:
+    def default_actor(self, state: AnyEncounter, selected: str | None) -> Combatant[Any] | None:
         """Whom a dialog proposes as acting (its first field's default): by default whoever's
         turn it is, else the highlighted combatant (``selected``), else the first still in
         the fight; None when there is nobody."""
@@ -334,12 +336,12 @@ class RuleSystem(ABC):
         return next((c for c in state.combatants if not self.out_of_fight(state, c)), None)
 
     @abstractmethod
-    def consequence_command(self, state: Encounter) -> Any:
+    def consequence_command(self, state: AnyEncounter) -> Any:
         """The command that applies the last roll's result (the ``d`` key)."""
 
     # --- what the last roll leaves to apply ----------------------------------------------------
 
-    def pending(self, state: Encounter) -> str:
+    def pending(self, state: AnyEncounter) -> str:
         """What the last roll left waiting to be applied, in a few words ("" when nothing
         waits), e.g. "Goblin takes 2 Wounds". The header and the Consequences pane show it
         until it is applied or discarded, and the app asks about it before a new roll or the
@@ -353,20 +355,20 @@ class RuleSystem(ABC):
             return ""
         return "the last roll's consequence"
 
-    def pending_action(self, state: Encounter) -> str:
+    def pending_action(self, state: AnyEncounter) -> str:
         """The action whose dialog applies what waits, when it takes the user's choices
         (Pain Pool: the boons a hero's damage crosses off); "" when ``consequence_command``
         applies it alone."""
         return ""
 
-    def follow_up(self, state: Encounter, action: str, command: object = None) -> bool:
+    def follow_up(self, state: AnyEncounter, action: str, command: object = None) -> bool:
         """Whether what waits is a step a roll of ``action`` may carry on rather than leave
         behind (LiveHack: a hit, then its damage roll), so that roll starts without a
         question; with ``command``, whether it is the roll that carries it on (else the app
         asks before it rolls)."""
         return False
 
-    def follows(self, state: Encounter, events: list[Any]) -> list[Any]:
+    def follows(self, state: AnyEncounter, events: list[Any]) -> list[Any]:
         """What the system's rules make follow of themselves from a core command's events
         that can change what a combatant is (a condition added, a sheet edited, a track
         changed): more events, after them in the same record (``state``: before them).
@@ -375,7 +377,7 @@ class RuleSystem(ABC):
 
     # --- what a player may see (``rules.visibility``) -----------------------------------------
 
-    def conceal(self, state: Encounter, event: Any, hidden: frozenset[str]) -> Any | None:
+    def conceal(self, state: AnyEncounter, event: Any, hidden: frozenset[str]) -> Any | None:
         """An event (applied to ``state``) or the last roll as one who may not see the
         ``hidden`` combatants sees it. Asked only of an event that names one of them or comes
         of a roll that does: return a copy without what only their roll could tell (its
@@ -384,7 +386,7 @@ class RuleSystem(ABC):
         left out too."""
         return None
 
-    def conceal_state(self, state: Encounter, hidden: frozenset[str]) -> Encounter:
+    def conceal_state(self, state: AnyEncounter, hidden: frozenset[str]) -> AnyEncounter:
         """The encounter (its hidden combatants already gone) without what in the system's
         own state or the sheets names a hidden combatant. By default the system's state
         starts afresh (``new_state``) when anything in it does; a system keeps what it can."""
@@ -392,7 +394,7 @@ class RuleSystem(ABC):
             return state.update(system_state=self.new_state())
         return state
 
-    def discard(self, state: Encounter) -> Encounter:
+    def discard(self, state: AnyEncounter) -> AnyEncounter:
         """The state once what waits is set aside unapplied (the core ``ConsequenceDiscarded``
         event): by default the last roll counts as settled."""
         return state.update(last_roll_applied=True)
@@ -400,20 +402,20 @@ class RuleSystem(ABC):
     # --- rules -----------------------------------------------------------------------------
 
     @abstractmethod
-    def decide(self, state: Encounter, command: Any, dice: DiceSource) -> list[Any]: ...
+    def decide(self, state: AnyEncounter, command: Any, dice: DiceSource) -> list[Any]: ...
 
     @abstractmethod
-    def apply(self, state: Encounter, event: Any) -> Encounter: ...
+    def apply(self, state: AnyEncounter, event: Any) -> AnyEncounter: ...
 
     # --- what the app shows -------------------------------------------------------------------
 
     @abstractmethod
-    def tiers(self, state: Encounter) -> list[Tier]: ...
+    def tiers(self, state: AnyEncounter) -> list[Tier]: ...
 
     @abstractmethod
-    def landing(self, state: Encounter) -> Landing | None: ...
+    def landing(self, state: AnyEncounter) -> Landing | None: ...
 
-    def lands_in(self, state: Encounter, landing: Landing) -> bool:
+    def lands_in(self, state: AnyEncounter, landing: Landing) -> bool:
         """Whether the last roll's value may land in the tier ``landing`` names: by default
         when the value lies in the tier's band. A system whose tiers are more than bands of
         one number says so itself (a d20's natural 20 hits, whatever the total)."""
@@ -421,13 +423,13 @@ class RuleSystem(ABC):
         return 0 <= landing.tier < len(tiers) and tiers[landing.tier].contains(landing.value)
 
     @abstractmethod
-    def describe(self, state: Encounter, event: Any) -> LogEntry: ...
+    def describe(self, state: AnyEncounter, event: Any) -> LogEntry: ...
 
-    def alerts(self, state: Encounter, event: Any) -> list[str]:
+    def alerts(self, state: AnyEncounter, event: Any) -> list[str]:
         """Messages worth a notification for an event, e.g. an Eclipse."""
         return []
 
-    def notices(self, state: Encounter, event: Any) -> list[str]:
+    def notices(self, state: AnyEncounter, event: Any) -> list[str]:
         """Every notification for an event: the system's ``alerts``, and for a condition
         just added the ``condition_note`` on how its name is read. What the screen shows."""
         notes = self.alerts(state, event)
@@ -451,11 +453,11 @@ class RuleSystem(ABC):
         label = "a label with no rules effect"
         return f"{shown} is no condition {self.title}'s rules know: {label}{guess}"
 
-    def status(self, state: Encounter) -> str:
+    def status(self, state: AnyEncounter) -> str:
         """Extra text for the header, e.g. token counts ("" for none)."""
         return ""
 
-    def turn_order(self, state: Encounter) -> tuple[Combatant[Any], ...]:
+    def turn_order(self, state: AnyEncounter) -> tuple[Combatant[Any], ...]:
         """Who takes a turn, in the order they take it (``uses_turn_order``; ``n`` passes the
         turn to the next): by default every combatant, as the order lists them (the GM moves
         them). A system may sort them (by initiative) or leave out who takes no turn (who is
@@ -464,7 +466,7 @@ class RuleSystem(ABC):
 
     # --- initiative (``uses_turn_order``; see ``rules.initiative``) ---------------------------
 
-    def initiative_dice(self, state: Encounter, combatant: Combatant[Any]) -> str:
+    def initiative_dice(self, state: AnyEncounter, combatant: Combatant[Any]) -> str:
         """The dice notation ``combatant`` rolls for initiative (``rules.notation``: a
         constant such as ``"20"`` is a fixed initiative). Default ``"1d20"``; a system adds
         a sheet's bonus (``"1d20+2"``)."""
@@ -477,7 +479,7 @@ class RuleSystem(ABC):
         ``(0,)`` for the rest). Default ``()``: tied combatants keep the order they had."""
         return ()
 
-    def initiative_on_add(self, state: Encounter, combatant: Combatant[Any]) -> bool:
+    def initiative_on_add(self, state: AnyEncounter, combatant: Combatant[Any]) -> bool:
         """Whether ``combatant`` rolls its initiative (``initiative_dice``) as it is added,
         and takes its place in the order by it (unless told where). A group added together
         shares one roll. Default False: initiative waits for ``:init``."""
@@ -491,19 +493,19 @@ class RuleSystem(ABC):
         every = "every side acts each round, so nobody rolls initiative"
         return f"{self.title} has no turn order: {every}"
 
-    def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
+    def cannot_act(self, state: AnyEncounter, combatant: Combatant[Any]) -> str:
         """Why a combatant cannot act now ("" if it can): the turn order marks it with ✗."""
         return ""
 
     def condition_endings(
-        self, state: Encounter
+        self, state: AnyEncounter
     ) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
         """Ways a condition laid with ``c`` may end beyond the core's durations, as (value,
         label) pairs for its "Lasts" choice, and the fields they need; none by default."""
         return (), []
 
     def condition_command(
-        self, state: Encounter, combatant_id: str, name: str, values: Mapping[str, str]
+        self, state: AnyEncounter, combatant_id: str, name: str, values: Mapping[str, str]
     ) -> Any | None:
         """The command laying condition ``name`` on ``combatant_id`` that ends as
         ``values["duration"]`` says, one of ``condition_endings``' values, with their fields'
@@ -511,7 +513,7 @@ class RuleSystem(ABC):
         return None
 
     def condition_line(
-        self, state: Encounter, combatant_id: str, name: str, words: Sequence[str]
+        self, state: AnyEncounter, combatant_id: str, name: str, words: Sequence[str]
     ) -> Any | None:
         """The command ``:cond NAME CONDITION WORDS...`` gives when ``words`` name one of
         ``condition_endings`` (None: the core reads them as a duration)."""
@@ -530,7 +532,7 @@ class RuleSystem(ABC):
         return ()
 
     def turn_passing(
-        self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
+        self, state: AnyEncounter, ending: Combatant[Any] | None, following: Combatant[Any]
     ) -> list[Any]:
         """Events as ``ending``'s turn ends and before ``following``'s begins (``state`` is
         still ``ending``'s turn): what the system ties to the end or start of a turn, e.g. a
@@ -542,26 +544,26 @@ class RuleSystem(ABC):
     surprise_ways: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def surprise(
-        self, state: Encounter, side: str, way: str, dice: DiceSource
+        self, state: AnyEncounter, side: str, way: str, dice: DiceSource
     ) -> tuple[str, list[Any]]:
         """What surprise does to ``side`` as the fight begins (``:surprise SIDE``), played
         ``way`` (one of ``surprise_ways``, "" where there are none): a few words for the log,
         and the events. By default the rules say nothing of surprise: no rules effect."""
         return f"no rules effect ({self.title}'s rules say nothing of surprise)", []
 
-    def reaction_spent(self, state: Encounter, combatant: Combatant[Any]) -> list[Any]:
+    def reaction_spent(self, state: AnyEncounter, combatant: Combatant[Any]) -> list[Any]:
         """Events as ``combatant`` takes the reaction it readied (``:act``): what the system
         counts of it, e.g. the reaction of an action economy (``Rejected`` when it has none
         left). By default nothing: the rules count no reactions."""
         return []
 
-    def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
+    def badges(self, state: AnyEncounter, combatant: Combatant[Any]) -> tuple[str, ...]:
         """Short labels for what the sheet does to a combatant now, after its conditions."""
         return ()
 
     # --- the end of the fight (see ``rules.outcome``) ------------------------------------------
 
-    def out_of_fight(self, state: Encounter, combatant: Combatant[Any]) -> str:
+    def out_of_fight(self, state: AnyEncounter, combatant: Combatant[Any]) -> str:
         """Why a combatant is out of the fight, in a word or two ("dead", "fled"...), or ""
         while it still fights. A side with nobody left in the fight has lost it; nobody
         picks one who is out as an actor or a target (solo play, the quick turn). Read from
@@ -570,16 +572,16 @@ class RuleSystem(ABC):
         followed``)."""
         return ""
 
-    def damage(self, state: Encounter, event: Any) -> tuple[Damage, ...]:
+    def damage(self, state: AnyEncounter, event: Any) -> tuple[Damage, ...]:
         """What an event (applied to ``state``) takes off combatants, and who dealt it."""
         return ()
 
-    def roll_sides(self, state: Encounter, event: Any) -> tuple[str | None, str | None]:
+    def roll_sides(self, state: AnyEncounter, event: Any) -> tuple[str | None, str | None]:
         """For a roll event (``state`` is the state after it): the combatant a higher tier
         favours, and the one a lower tier favours (None: nobody, e.g. nature or a DR)."""
         return None, None
 
-    def roll_luck(self, state: Encounter, event: Any) -> tuple[Luck, ...]:
+    def roll_luck(self, state: AnyEncounter, event: Any) -> tuple[Luck, ...]:
         """How a roll event (``state`` is the state after it) landed for each combatant it
         favours or hurts, against the exact odds it had: by default the tier it landed in
         (``landing``) among the chances of ``last_odds``, for the sides of ``roll_sides``.
@@ -590,22 +592,22 @@ class RuleSystem(ABC):
 
     # --- exact odds (``has_odds``) -----------------------------------------------------------
 
-    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+    def odds(self, state: AnyEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
         """The exact chance of each tier for the roll a dialog describes now, or None."""
         return None
 
-    def last_odds(self, state: Encounter) -> Odds | None:
+    def last_odds(self, state: AnyEncounter) -> Odds | None:
         """The chances the last roll had, or None."""
         return None
 
     # --- solo play (see ``rules.solo``) -----------------------------------------------------
 
-    def solo_move(self, state: Encounter) -> Move | None:
+    def solo_move(self, state: AnyEncounter) -> Move | None:
         """The next choice a combatant of a solo side must make now, or None."""
         return None
 
     def solo_fill(
-        self, state: Encounter, action: str, values: dict[str, str]
+        self, state: AnyEncounter, action: str, values: dict[str, str]
     ) -> tuple[dict[str, str], list[Move]]:
         """A user's dialog values with the solo combatants' fields chosen by their policies,
         and a Move (its command None) per choice, whose reason is logged."""
@@ -613,27 +615,27 @@ class RuleSystem(ABC):
 
     # --- forecasts (see ``rules.forecast``) --------------------------------------------------
 
-    def forecast_move(self, state: Encounter, acted: frozenset[str]) -> Move | None:
+    def forecast_move(self, state: AnyEncounter, acted: frozenset[str]) -> Move | None:
         """In a forecast every side is solo; when no solo move waits, what the table does
         next that no policy does (Beer Run: roll the round; Pain Pool: a hero's roll).
         ``acted``: the combatants whose move this was since the turn or round began. None:
         the turn or round ends (``NextTurn``). By default the table only ends turns."""
         return None
 
-    def xp_budget(self, state: Encounter, party: str) -> Budget | None:
+    def xp_budget(self, state: AnyEncounter, party: str) -> Budget | None:
         """What the system's own encounter-building table (an XP budget) says of the fight,
         the side ``party`` being the party, to show beside the forecast's difficulty; None
         (the default) when the system has no such table or the sheets lack what it needs."""
         return None
 
-    def exact_wins(self, state: Encounter, rounds: int) -> Mapping[str, float] | None:
+    def exact_wins(self, state: AnyEncounter, rounds: int) -> Mapping[str, float] | None:
         """Each side's chance to win the fight from ``state`` as a forecast plays it (every
         side by its policy, within ``rounds`` rounds), worked out rather than sampled, where
         the system can (a plain duel); None where it cannot, and a tune or the swings play it
         out instead. Default: None."""
         return None
 
-    def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
+    def end_figures(self, state: AnyEncounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
         """A combatant's figures worth averaging over many fights (a forecast's expected end
         state), in the system's terms: by default each stat that reads as a number or
         "now/max" (bars aside), its first number, named by the word before it ("Health 7/8")

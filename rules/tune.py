@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from rules.commands import AddCombatant, Commands, EditCombatant, RemoveCombatant
 from rules.dice import DiceSource
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyEncounter, Combatant
 from rules.engine import MAX_GROUP, apply, decide
 from rules.errors import Rejected
 from rules.forecast import wilson
@@ -46,7 +46,7 @@ class Chance(NamedTuple):
         return self.runs == 0
 
 
-Estimate = Callable[[Encounter], Chance]
+Estimate = Callable[[AnyEncounter], Chance]
 
 
 def together(first: Chance, more: Chance) -> Chance:
@@ -96,12 +96,12 @@ def percent(p: float) -> str:
     return f"{p * 100:.0f}%"
 
 
-def foes_of(state: Encounter, party: str) -> list[Combatant[Any]]:
+def foes_of(state: AnyEncounter, party: str) -> list[Combatant[Any]]:
     """The foes still in the fight (every side but the party's)."""
     return [c for c in state.combatants if c.side != party and in_fight(state, c)]
 
 
-def kinds_of(state: Encounter, party: str) -> list[Kind]:
+def kinds_of(state: AnyEncounter, party: str) -> list[Kind]:
     """The fight's kinds of foe, in turn order: one per name without its number, a copy
     starting as the first of them started the fight (``fresh_sheet``)."""
     system = get_system(state.system)
@@ -114,7 +114,7 @@ def kinds_of(state: Encounter, party: str) -> list[Kind]:
     return list(kinds.values())
 
 
-def plan_words(plan: Plan, kinds: Sequence[Kind], state: Encounter) -> str:
+def plan_words(plan: Plan, kinds: Sequence[Kind], state: AnyEncounter) -> str:
     parts = [f"+{n} {k.name}" for k, n in zip(kinds, plan.added, strict=True) if n]
     parts += [f"-{c.name}" for c in state.combatants if c.id in plan.removed]
     if plan.scale != 1.0:
@@ -123,7 +123,7 @@ def plan_words(plan: Plan, kinds: Sequence[Kind], state: Encounter) -> str:
 
 
 def plan_command(
-    state: Encounter, party: str, plan: Plan, kinds: Sequence[Kind]
+    state: AnyEncounter, party: str, plan: Plan, kinds: Sequence[Kind]
 ) -> Commands | None:
     """The plan as one command: removals, the hit points scaled, then the newcomers."""
     system = get_system(state.system)
@@ -145,7 +145,7 @@ def plan_command(
     return Commands(tuple(steps)) if steps else None
 
 
-def planned(state: Encounter, command: Commands | None, dice: DiceSource) -> Encounter:
+def planned(state: AnyEncounter, command: Commands | None, dice: DiceSource) -> AnyEncounter:
     """The fight as the plan leaves it, on a scratch copy."""
     if command is None:
         return state
@@ -157,7 +157,7 @@ def planned(state: Encounter, command: Commands | None, dice: DiceSource) -> Enc
 class _Search:
     def __init__(
         self,
-        state: Encounter,
+        state: AnyEncounter,
         party: str,
         kinds: Sequence[Kind],
         estimate: Estimate,
@@ -201,7 +201,7 @@ class _Search:
 
 
 def tune(
-    state: Encounter,
+    state: AnyEncounter,
     party: str,
     target: float,
     estimate: Estimate,

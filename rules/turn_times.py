@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.events import OrderSorted, TurnAdvanced
 from rules.history import Applied, History
 from rules.table_options import clock_text
@@ -83,7 +83,7 @@ def started(records_newest_first: Iterable[Applied[Any]], current_id: str | None
     return None
 
 
-def took(found: Sequence[Turn], state: Encounter) -> list[Took]:
+def took(found: Sequence[Turn], state: AnyEncounter) -> list[Took]:
     """Each combatant's time over its turns, the longest in all first; only those ``state``
     holds (a reader's view leaves out whom it may not see)."""
     by_id: dict[str, list[float]] = {}

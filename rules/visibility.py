@@ -21,7 +21,7 @@ import msgspec
 from msgspec import Struct
 
 from rules import hp_view
-from rules.encounter import CombatantAdded, CombatantEdited, Encounter, Event
+from rules.encounter import AnyEncounter, CombatantAdded, CombatantEdited, Event
 from rules.events import OrderSorted, SoloChose, TrackChanged, TurnAdvanced
 from rules.mentions import mentions
 from rules.plain_dice import DiceRolled
@@ -45,7 +45,7 @@ class Viewer(Struct, frozen=True, kw_only=True):
 GM = Viewer()
 
 
-def hidden_ids(events: Iterable[Event], state: Encounter) -> set[str]:
+def hidden_ids(events: Iterable[Event], state: AnyEncounter) -> set[str]:
     """Combatants GM-only as last known: those in the encounter now, and those removed."""
     last: dict[str, bool] = {}
     for event in events:
@@ -56,21 +56,21 @@ def hidden_ids(events: Iterable[Event], state: Encounter) -> set[str]:
     return {cid for cid, hidden in last.items() if hidden}
 
 
-Pairs = list[tuple[Event, Encounter]]
+Pairs = list[tuple[Event, AnyEncounter]]
 
 
 class Sight(Struct, frozen=True):
     """What one role may see of an encounter: the filtered state, and its view of events."""
 
-    state: Encounter
+    state: AnyEncounter
     hidden: frozenset[str]
     everything: bool
 
     def pairs(
         self,
-        pairs: Iterable[tuple[Event, Encounter]],
-        after: Encounter,
-        seen: Encounter | None = None,
+        pairs: Iterable[tuple[Event, AnyEncounter]],
+        after: AnyEncounter,
+        seen: AnyEncounter | None = None,
     ) -> Pairs:
         """The (event, state before it) pairs this role may see, each event as it may see
         it and each state filtered too. ``after``: the state after the last pair; ``seen``:
@@ -81,11 +81,11 @@ class Sight(Struct, frozen=True):
 
 
 def follow(
-    pairs: Iterable[tuple[Event, Encounter]],
-    after: Encounter,
+    pairs: Iterable[tuple[Event, AnyEncounter]],
+    after: AnyEncounter,
     hidden: frozenset[str],
-    seen: Encounter | None = None,
-) -> tuple[Pairs, Encounter]:
+    seen: AnyEncounter | None = None,
+) -> tuple[Pairs, AnyEncounter]:
     """Pairs as seen without the ``hidden`` combatants (see ``Sight.pairs``), and the state
     seen after them."""
     listed = list(pairs)
@@ -99,16 +99,16 @@ def follow(
     return out, strip(after, hidden, seen)
 
 
-def _roll_hidden(state: Encounter, hidden: frozenset[str]) -> bool:
+def _roll_hidden(state: AnyEncounter, hidden: frozenset[str]) -> bool:
     return state.last_roll is not None and bool(mentions(state.last_roll) & hidden)
 
 
-def _roll_of(state: Encounter) -> tuple[object, bool, bool]:
+def _roll_of(state: AnyEncounter) -> tuple[object, bool, bool]:
     return state.last_roll, state.last_roll_applied, state.last_roll_discarded
 
 
 def conceal(
-    before: Encounter, event: Event, after: Encounter, hidden: frozenset[str]
+    before: AnyEncounter, event: Event, after: AnyEncounter, hidden: frozenset[str]
 ) -> Event | None:
     """An event as seen without the ``hidden`` combatants: itself, a copy without what only
     a hidden combatant's roll could tell, or None. ``after``: the state it led to."""
@@ -140,7 +140,7 @@ def conceal(
     return None if shown is None or mentions(shown) & hidden else scrub(shown)
 
 
-def _veiled(state: Encounter, event: Event) -> Event:
+def _veiled(state: AnyEncounter, event: Event) -> Event:
     """A combatant added or edited, its hit points as its side's are shown (``:hp``)."""
     if not state.options.hp_views or not isinstance(event, CombatantAdded | CombatantEdited):
         return event
@@ -148,12 +148,12 @@ def _veiled(state: Encounter, event: Event) -> Event:
     return event if shown is event.combatant else msgspec.structs.replace(event, combatant=shown)
 
 
-def _side(state: Encounter, event: TrackChanged) -> str:
+def _side(state: AnyEncounter, event: TrackChanged) -> str:
     found = state.find(event.combatant_id)
     return found.side if found is not None else ""
 
 
-def _names_hidden(text: str, state: Encounter, hidden: frozenset[str]) -> bool:
+def _names_hidden(text: str, state: AnyEncounter, hidden: frozenset[str]) -> bool:
     """Whether free text names a hidden combatant ("Goblin", not "Goblin 2": another one)."""
     return any(
         re.search(rf"(?<!\w){re.escape(c.name)}(?!\w| [0-9])", text)
@@ -162,7 +162,7 @@ def _names_hidden(text: str, state: Encounter, hidden: frozenset[str]) -> bool:
     )
 
 
-def _turn(before: Encounter, event: TurnAdvanced, hidden: frozenset[str]) -> TurnAdvanced | None:
+def _turn(before: AnyEncounter, event: TurnAdvanced, hidden: frozenset[str]) -> TurnAdvanced | None:
     """A new round and a visible combatant's turn are public, whoever acted before."""
     actor = None if event.actor_id in hidden else event.actor_id
     if actor is None and event.round == before.round:
@@ -181,7 +181,9 @@ def scrub(event: Event) -> Event:
     return event
 
 
-def strip(state: Encounter, hidden: Iterable[str], seen: Encounter | None = None) -> Encounter:
+def strip(
+    state: AnyEncounter, hidden: Iterable[str], seen: AnyEncounter | None = None
+) -> AnyEncounter:
     """The encounter without hidden combatants, what names them, or anyone's GM notes.
 
     A last roll that names a hidden combatant is shown as the system conceals it, else the
@@ -214,7 +216,7 @@ def strip(state: Encounter, hidden: Iterable[str], seen: Encounter | None = None
 
 
 def sight(
-    state: Encounter, viewer: Viewer, known: Iterable[str] = (), seen: Encounter | None = None
+    state: AnyEncounter, viewer: Viewer, known: Iterable[str] = (), seen: AnyEncounter | None = None
 ) -> Sight:
     """What ``viewer`` may see of ``state``. ``known``: ids hidden as last known (removed
     combatants included, see ``hidden_ids``), so their old rolls stay hidden; ``seen``: the

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import events
-from textual.app import App, CSSPathType
+from textual.app import App
 from textual.filter import LineFilter
 from textual.markup import escape
 from textual.notifications import SeverityLevel
@@ -64,7 +64,7 @@ QUITTING = "Quitting"
 
 
 class TrackerApp(App[None]):
-    CSS_PATH: ClassVar[CSSPathType | None] = "tracker.tcss"
+    CSS_PATH: ClassVar[str | Path | None] = "tracker.tcss"  # a subclass names it by its path
     TITLE = "Combat Tracker"
     COMMANDS = App.COMMANDS | {ScreenActions}
     # A screen under a dialog or the prompt: its own notifications hide there (tracker.tcss).

@@ -15,7 +15,7 @@ from contextlib import suppress
 from typing import NamedTuple, Protocol
 
 from rules import solo
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.odds import Odds
@@ -32,7 +32,7 @@ class Table(Protocol):
     """What a flow reads, as it is at each call: a session, a seat's, or a line's context."""
 
     @property
-    def state(self) -> Encounter: ...
+    def state(self) -> AnyEncounter: ...
 
     @property
     def system(self) -> RuleSystem: ...
@@ -55,7 +55,7 @@ class Unsettled(Rejected):
 
 
 def must_settle(
-    system: RuleSystem, state: Encounter, action: str = "", command: object = None
+    system: RuleSystem, state: AnyEncounter, action: str = "", command: object = None
 ) -> str:
     """What the last roll left waiting that ``action`` would leave behind ("" if nothing):
     unless the system lets it carry that on (``RuleSystem.follow_up``: with no ``command``,
@@ -68,7 +68,7 @@ def must_settle(
     return "" if not waiting or carries_on(system, state, action, command) else waiting
 
 
-def carries_on(system: RuleSystem, state: Encounter, action: str, command: object) -> bool:
+def carries_on(system: RuleSystem, state: AnyEncounter, action: str, command: object) -> bool:
     """Whether the system lets ``action`` (its ``command``) carry what waits on; a roll not
     known yet (``NOT_KNOWN``) carries nothing on."""
     return command is not NOT_KNOWN and system.follow_up(state, action, command)
@@ -89,7 +89,7 @@ class DialogFlow:
         self.rolls = action_id in system.roll_actions  # makes the new last roll
 
     @property
-    def state(self) -> Encounter:
+    def state(self) -> AnyEncounter:
         return self.table.state
 
     @property

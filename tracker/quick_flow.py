@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from msgspec import Struct, structs
 
 from rules.dice import ScriptedDice, ScriptExhausted
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyCombatant, AnyEncounter
 from rules.engine import apply, decide, describe
 from rules.errors import Rejected
 from rules.forms import Field
@@ -39,13 +39,13 @@ def roll_parties(event: object) -> list[str]:
     return found
 
 
-def in_fight(system: RuleSystem, state: Encounter, combatant: Combatant) -> bool:
+def in_fight(system: RuleSystem, state: AnyEncounter, combatant: AnyCombatant) -> bool:
     """Still in the fight (``RuleSystem.out_of_fight``): a target worth choosing."""
     return not system.out_of_fight(state, combatant)
 
 
 def refusal(
-    state: Encounter, system: RuleSystem, selected: str | None, result: Outcome
+    state: AnyEncounter, system: RuleSystem, selected: str | None, result: Outcome
 ) -> str | None:
     """Why the quick key has nothing to prepare, or None: the fight is over, or the actor is
     out of it."""
@@ -60,7 +60,7 @@ def refusal(
     return f"{actor.name} is out of the fight ({why}): select someone still in it"
 
 
-def quick_actor(state: Encounter, selected: str | None) -> Combatant | None:
+def quick_actor(state: AnyEncounter, selected: str | None) -> AnyCombatant | None:
     """Whose action the quick key prepares: the current actor, else the selected combatant.
 
     Beer Run and Pain Pool have no turn order, so there it is always the selected one.
@@ -69,8 +69,8 @@ def quick_actor(state: Encounter, selected: str | None) -> Combatant | None:
 
 
 def last_target(
-    history: HistoryView, system: RuleSystem, actor: Combatant, state: Encounter
-) -> Combatant | None:
+    history: HistoryView, system: RuleSystem, actor: AnyCombatant, state: AnyEncounter
+) -> AnyCombatant | None:
     """The defender of the last roll the actor made (else the last who rolled against it),
     if it is still in the fight; else the first combatant of another side still in it."""
     made: str | None = None
@@ -100,7 +100,7 @@ def last_target(
 
 
 def preset(
-    state: Encounter, fields: Sequence[Field], people: Sequence[Combatant]
+    state: AnyEncounter, fields: Sequence[Field], people: Sequence[AnyCombatant]
 ) -> dict[str, str]:
     """Values putting the actor, then its target, into the form's first two people fields
     (attacker and defender, hero and challenge...), each into one that offers them."""
@@ -135,7 +135,7 @@ def without_gm_choices(system: RuleSystem, fields: Sequence[Field]) -> list[Fiel
     return out
 
 
-def consequence_preview(state: Encounter, system: RuleSystem) -> tuple[object, list[Line]]:
+def consequence_preview(state: AnyEncounter, system: RuleSystem) -> tuple[object, list[Line]]:
     """The consequence command and the log lines it would add; raises ``Rejected``.
 
     Worked out on the state as it is (nothing is committed); a consequence that needs dice

@@ -11,11 +11,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from rules import solo, turn_times
 from rules.dice import DiceSource
-from rules.encounter import Encounter, Event
+from rules.encounter import AnyEncounter, Event
 from rules.engine import apply, decide, fold_onto
 from rules.errors import Rejected
 from rules.history import STAMP_EPOCH, Applied, History
@@ -33,12 +33,12 @@ class Change:
     """What happened to the encounter; ``record`` is the command's record (or the one undone)."""
 
     kind: Literal["applied", "undone", "redone"]
-    record: Applied
-    before: Encounter
-    state: Encounter
+    record: Applied[Any]
+    before: AnyEncounter
+    state: AnyEncounter
     save_error: str | None = None
 
-    def happened(self) -> list[tuple[Event, Encounter]]:
+    def happened(self) -> list[tuple[Event, AnyEncounter]]:
         """Each event of the record with the state it was applied to (for the log).
 
         An undone record was applied to the state the undo goes back to.
@@ -90,7 +90,7 @@ class EncounterSession:
         return session, error
 
     @property
-    def state(self) -> Encounter:
+    def state(self) -> AnyEncounter:
         return self.history.state
 
     @property
@@ -133,7 +133,7 @@ class EncounterSession:
         label: str = "",
         choices: Sequence[solo.Move] = (),
         viewer: Viewer = GM,
-    ) -> Applied | None:
+    ) -> Applied[Any] | None:
         """Run a command; raises ``Rejected`` with a message for the user. None: no change.
 
         ``choices`` are what the tracker chose inside the command for its solo sides
@@ -155,7 +155,7 @@ class EncounterSession:
         self._publish("applied", record, before)
         return record
 
-    def undo(self, viewer: Viewer = GM) -> Applied:
+    def undo(self, viewer: Viewer = GM) -> Applied[Any]:
         if not may_undo(viewer):
             raise Rejected("Only the GM can undo")
         before = self.state
@@ -163,7 +163,7 @@ class EncounterSession:
         self._publish("undone", record, before)
         return record
 
-    def redo(self, viewer: Viewer = GM) -> Applied:
+    def redo(self, viewer: Viewer = GM) -> Applied[Any]:
         if not may_undo(viewer):
             raise Rejected("Only the GM can redo")
         before = self.state
@@ -218,7 +218,10 @@ class EncounterSession:
         return None
 
     def _publish(
-        self, kind: Literal["applied", "undone", "redone"], record: Applied, before: Encounter
+        self,
+        kind: Literal["applied", "undone", "redone"],
+        record: Applied[Any],
+        before: AnyEncounter,
     ) -> None:
         # Saved before anyone is told, so nothing on screen is ahead of the disk.
         change = Change(kind, record, before, self.state, self._record())

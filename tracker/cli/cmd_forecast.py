@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from tracker.cli.parsing import Building, bounded
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from rules.encounter import AnyEncounter
     from tracker.headless.forecast_pool import Workers
 from tracker.cli.with_saves import with_saves
 
@@ -83,7 +83,7 @@ def play_out(args: argparse.Namespace) -> int:
     return 0
 
 
-def _brief(args: argparse.Namespace, state: Encounter, workers: Workers) -> int:
+def _brief(args: argparse.Namespace, state: AnyEncounter, workers: Workers) -> int:
     """The difficulty lines (or their JSON), from as few runs as settle the band."""
     import json
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 
 from rules.difficulty import counts, party_of, settled
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.forecast import DEFAULT_ROUNDS, Report, Tally, job_bytes, report
 from tracker.headless.forecast_pool import Workers, run_span
 
@@ -29,7 +29,7 @@ def stages(runs: int) -> list[int]:
 
 
 def run_difficulty(
-    state: Encounter,
+    state: AnyEncounter,
     seed: int = SEED,
     runs: int = RUNS,
     workers: Workers | None = None,

@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import TypeVar
 
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.forecast import Report, Tally, job_bytes, merged, report, simulate
 
 MAX_JOBS = 64
@@ -182,7 +182,7 @@ class Workers:
 
 
 def run_forecast(
-    state: Encounter,
+    state: AnyEncounter,
     runs: int,
     seed: int,
     rounds: int,

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.forecast import DEFAULT_ROUNDS, Report, job_bytes, report
 from rules.swings import Ask, Chances, Many, Swing, Swings
 from rules.tune import Chance
@@ -30,7 +30,7 @@ def chances_over(
     """The party's chance from a state, in ``runs`` fights on the pool: the same seeds at
     every point, a batch after the first on seeds of its own."""
 
-    def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
+    def chance(state: AnyEncounter, runs: int, batch: int = 0) -> Chance:
         # A batch's own seeds: the forecast's are the seed's bits and the run's index.
         result = run_forecast(state, runs, seed + batch, DEFAULT_ROUNDS, workers, None, cancel)
         return _party_chance(result, party)

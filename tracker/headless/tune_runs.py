@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.dice import DiceSource, SeededDice
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.forecast import DEFAULT_ROUNDS
 from rules.registry import get_system
 from rules.tune import TOLERANCE, Chance, Estimate, Step, Tuning, together
@@ -24,7 +24,7 @@ RUNS = 1000
 FIRST_RUNS = 200
 
 
-def exact_chance(state: Encounter, party: str) -> Chance | None:
+def exact_chance(state: AnyEncounter, party: str) -> Chance | None:
     """The party's exact chance, where the system can work it out (a duel); else None."""
     exact = get_system(state.system).exact_wins(state, DEFAULT_ROUNDS)
     if exact is None:
@@ -48,7 +48,7 @@ def estimator(
     ``FIRST_RUNS`` fights, and of ``runs`` when the target is within reach of its interval.
     ``told``: the runs played so far in this step (a progress bar)."""
 
-    def chance(state: Encounter) -> Chance:
+    def chance(state: AnyEncounter) -> Chance:
         exact = exact_chance(state, party)
         if exact is not None:
             return exact
@@ -59,7 +59,7 @@ def estimator(
             found = together(found, _played(state, runs - found.runs, seed + 1))
         return found
 
-    def _played(state: Encounter, count: int, seed: int) -> Chance:
+    def _played(state: AnyEncounter, count: int, seed: int) -> Chance:
         result = run_forecast(state, count, seed, DEFAULT_ROUNDS, workers, told, cancel)
         side = next(s for s in result.sides if s.side == party)
         return Chance(side.p, side.low, side.high, result.runs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyCombatant, AnyEncounter
 from rules.errors import Rejected
 from rules.forms import Field
 from tracker.dialog_flow import ROLL_AGAIN, DialogFlow
@@ -25,7 +25,7 @@ from tracker.line_commands.names import (
 from tracker.line_commands.outcomes import Context, Execute, Outcome, ScreenAction
 
 
-def people_field(state: Encounter, form_field: Field) -> bool:
+def people_field(state: AnyEncounter, form_field: Field) -> bool:
     return form_field.kind == "choice" and any(state.find(v) for v, _ in form_field.choices)
 
 
@@ -47,7 +47,7 @@ def _listed_choice(form_field: Field, word: str) -> str | None:
     return None
 
 
-def _choice_matching(state: Encounter, form_field: Field, word: str) -> str | None:
+def _choice_matching(state: AnyEncounter, form_field: Field, word: str) -> str | None:
     listed = _listed_choice(form_field, word)
     if listed is not None:
         return listed
@@ -58,7 +58,7 @@ def _choice_matching(state: Encounter, form_field: Field, word: str) -> str | No
     return None
 
 
-def _choice_value(state: Encounter, form_field: Field, word: str) -> str:
+def _choice_value(state: AnyEncounter, form_field: Field, word: str) -> str:
     found = _choice_matching(state, form_field, word)
     if found is None:
         allowed = ", ".join(slug(v) or "''" for v, _ in form_field.choices)
@@ -67,7 +67,7 @@ def _choice_value(state: Encounter, form_field: Field, word: str) -> str:
 
 
 def fill_form(
-    state: Encounter, fields: Sequence[Field], words: Sequence[str], title: str
+    state: AnyEncounter, fields: Sequence[Field], words: Sequence[str], title: str
 ) -> dict[str, str]:
     """A dialog's values from words: the dialog's defaults, then what the words say.
 
@@ -103,7 +103,7 @@ def fill_form(
 
 
 def _place(
-    state: Encounter,
+    state: AnyEncounter,
     fields: Sequence[Field],
     word: str,
     title: str,
@@ -116,7 +116,7 @@ def _place(
     (``tracker.line_commands.did_you_mean``)."""
     open_fields = [f for f in fields if f.key not in done]
 
-    def put_person(person: Combatant) -> None:
+    def put_person(person: AnyCombatant) -> None:
         for form_field in open_fields:
             if people_field(state, form_field) and any(
                 v == person.id for v, _ in form_field.choices

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rules.encounter import Combatant
+from rules.encounter import AnyCombatant
 from rules.errors import Rejected
 from rules.forms import Field
 from tracker.line_commands.action_fields import people_field
@@ -49,7 +49,7 @@ def _starting(word: str, options: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(o for o in options if o and o.casefold().startswith(wanted)))
 
 
-def sheet_words(combatant: Combatant) -> list[str]:
+def sheet_words(combatant: AnyCombatant) -> list[str]:
     """Names on a sheet worth completing (skills, weapons, boons...): any named part."""
     return [quote(name) for name in sheet_names(combatant)]
 

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyCombatant, AnyEncounter
 from rules.errors import Rejected
 
 CUTOFF = 0.6  # difflib's ratio: "orlaa" is 0.89 to "orla", "zzz" nothing at all
@@ -56,13 +56,13 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
     return f": did you mean '{found[0]}'?" if found else ""
 
 
-def combatant_words(state: Encounter, handles: Iterable[tuple[str, Combatant]]) -> list[str]:
+def combatant_words(state: AnyEncounter, handles: Iterable[tuple[str, AnyCombatant]]) -> list[str]:
     """What to suggest for each combatant: its name where only it has it, else its handle."""
     names = Counter(c.name.casefold() for c in state.combatants)
     return [c.name if names[c.name.casefold()] == 1 else handle for handle, c in handles]
 
 
-def sheet_names(combatant: Combatant) -> list[str]:
+def sheet_names(combatant: AnyCombatant) -> list[str]:
     """The names on a combatant's sheet (skills, weapons, boons...): any named part."""
     sheet = combatant.sheet
     out: list[str] = []
@@ -89,7 +89,7 @@ def meant_a_combatant(word: str, people: Iterable[str], others: Iterable[str]) -
     return other is None or person[1] >= other[1]
 
 
-def check_sheet_word(word: str, owners: Iterable[Combatant]) -> None:
+def check_sheet_word(word: str, owners: Iterable[AnyCombatant]) -> None:
     """Refuse ``word`` when it is close to a name on one of the ``owners``' sheets but is none
     of them (a word far from all of them is left to the rules, which say what they know)."""
     owners = list(owners)

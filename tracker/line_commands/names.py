@@ -7,7 +7,7 @@ import shlex
 from collections import Counter
 from collections.abc import Iterable
 
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyCombatant, AnyEncounter
 from rules.errors import Rejected
 from tracker.line_commands.did_you_mean import combatant_words, did_you_mean, no_combatant
 
@@ -27,7 +27,7 @@ def suggest(word: str, names: Iterable[str]) -> str:
     return did_you_mean(word, names)
 
 
-def handles(state: Encounter) -> list[tuple[str, Combatant]]:
+def handles(state: AnyEncounter) -> list[tuple[str, AnyCombatant]]:
     """A word for each combatant: its slug, numbered in turn order when names repeat."""
     bases = [slug(c.name) or c.id for c in state.combatants]
     counts = Counter(bases)
@@ -39,7 +39,7 @@ def handles(state: Encounter) -> list[tuple[str, Combatant]]:
     return out
 
 
-def find_combatant(state: Encounter, word: str, loose: bool = True) -> Combatant | None:
+def find_combatant(state: AnyEncounter, word: str, loose: bool = True) -> AnyCombatant | None:
     """The combatant a word names, or None: its name in any case, its handle or its id, then
     (``loose``) a first word only it has (``orla`` for "Orla Vance"), then a prefix only it
     has (``orl``); a word that fits more than one is refused with "did you mean A or B?"."""
@@ -59,7 +59,7 @@ def find_combatant(state: Encounter, word: str, loose: bool = True) -> Combatant
     return _loosely(state, word)
 
 
-def _loosely(state: Encounter, word: str) -> Combatant | None:
+def _loosely(state: AnyEncounter, word: str) -> AnyCombatant | None:
     """A unique first word, else a unique prefix of a name or handle (see ``find_combatant``)."""
     wanted, key = word.casefold(), slug(word)
     pairs = handles(state)
@@ -81,14 +81,14 @@ def _loosely(state: Encounter, word: str) -> Combatant | None:
     return None
 
 
-def need_combatant(state: Encounter, word: str) -> Combatant:
+def need_combatant(state: AnyEncounter, word: str) -> AnyCombatant:
     found = find_combatant(state, word)
     if found is None:
         raise no_combatant(word, combatant_words(state, handles(state)))
     return found
 
 
-def find_combatant_quiet(state: Encounter, word: str) -> Combatant | None:
+def find_combatant_quiet(state: AnyEncounter, word: str) -> AnyCombatant | None:
     try:
         return find_combatant(state, word)
     except Rejected:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.commands import MoveCombatant, RollInitiative, SetInitiative, SortInitiative
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.errors import Rejected
 from tracker.line_commands.names import need_combatant
 from tracker.line_commands.outcomes import Context, Execute, Outcome
@@ -48,7 +48,7 @@ def init_outcome(ctx: Context, words: Sequence[str]) -> Outcome:
     return Execute(SetInitiative(person.id, value), label)
 
 
-def where(state: Encounter, words: Sequence[str]) -> tuple[list[str], int | None]:
+def where(state: AnyEncounter, words: Sequence[str]) -> tuple[list[str], int | None]:
     """The words before a trailing ``before NAME`` / ``after NAME``, and the index in the
     order it names (None: no such words)."""
     if len(words) >= 2 and words[-2].casefold() in WHERE:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rules import solo
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.system import RuleSystem
 from tracker.store.library import Library
 
@@ -53,7 +53,7 @@ Outcome = Execute | Undo | Redo | ScreenAction | Say
 class Context:
     """What a line is read against: the state, its system, and the screen's palette list."""
 
-    state: Encounter
+    state: AnyEncounter
     system: RuleSystem
     palette: Sequence[tuple[str, str, str]] = ()  # (title, action, help), as the palette lists
     selected: str | None = None

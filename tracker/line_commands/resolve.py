@@ -18,7 +18,7 @@ from rules.commands import (
     RollDice,
 )
 from rules.conditions import Duration
-from rules.encounter import Combatant
+from rules.encounter import AnyCombatant
 from rules.engine import MAX_GROUP
 from rules.errors import Rejected
 from rules.events import ConditionAdded
@@ -307,7 +307,7 @@ def _check_condition(ctx: Context, typed: str, known: dict[str, str]) -> None:
         )
 
 
-def _condition_on(person: Combatant, words: Sequence[str]) -> str:
+def _condition_on(person: AnyCombatant, words: Sequence[str]) -> str:
     if not person.conditions:
         raise Rejected(f"{person.name} has no conditions")
     if not words:

@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from rules.commands import Commands
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.errors import Rejected
 from rules.tune import Step, Tuning, tune
 from tracker.headless import forecast_pool
@@ -49,7 +49,7 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
 
     BINDINGS = [Binding("escape", "close", "Close (stops the tune)", id="balance.close")]
 
-    def __init__(self, state: Encounter, party: str, jobs: int | None = None) -> None:
+    def __init__(self, state: AnyEncounter, party: str, jobs: int | None = None) -> None:
         super().__init__()
         self.state = state
         self.party = party

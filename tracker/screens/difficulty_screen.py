@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from tracker.widgets.difficulty_line import DifficultyLine
 
 
@@ -25,7 +25,7 @@ class DifficultyScreen(ModalScreen[None]):
         Binding("r", "again", "Again, on another seed", id="difficulty.again"),
     ]
 
-    def __init__(self, state: Encounter, jobs: int | None = None) -> None:
+    def __init__(self, state: AnyEncounter, jobs: int | None = None) -> None:
         super().__init__()
         self.state = state
         self.jobs = jobs

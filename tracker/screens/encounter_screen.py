@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from rules import hp_view
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from tracker.screens.encounter_keys.adjust_keys import AdjustKeys
 from tracker.screens.encounter_keys.condition_keys import ConditionKeys
 from tracker.screens.encounter_keys.file_keys import FileKeys
@@ -78,7 +78,7 @@ class EncounterScreen(
         self._unsubscribe: Callable[[], None] | None = None
         self._forms: dict[str, FormScreen] = {}  # the system actions' dialogs, built once
         self._was_over = False  # the fight was over at the last change seen
-        self._warned_at: Encounter | None = None  # n refused here: n again asks to play on
+        self._warned_at: AnyEncounter | None = None  # n refused here: n again asks to play on
         self._playing_on: str | None = None  # the headline of the end the GM plays on past
         self.library_told: set[str] = set()  # the library's problems told already
         self.panes = EncounterView()  # held, not looked up (EncounterView says why)
@@ -123,7 +123,7 @@ class EncounterScreen(
         for action_id in list(self._forms):
             self._forget_form(action_id)
 
-    def _show_state(self, state: Encounter) -> None:
+    def _show_state(self, state: AnyEncounter) -> None:
         result = self.session.outcome()
         self.panes.show(state, result)
         # Nobody's turn runs once the fight is over (unless the GM plays on past it).

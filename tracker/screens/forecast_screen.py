@@ -27,7 +27,7 @@ from textual.worker import get_current_worker
 
 from rules.commands import AddCombatant, RemoveCombatant, SetPolicy
 from rules.dice import ANY_FACE
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyEncounter, Combatant
 from rules.engine import apply, decide
 from rules.errors import Rejected
 from rules.forecast import DEFAULT_ROUNDS, Report
@@ -53,7 +53,7 @@ class ForecastScreen(ModalScreen[None]):
         Binding("enter", "run", "Forecast the copy", id="forecast.run"),
     ]
 
-    def __init__(self, state: Encounter, jobs: int | None = None) -> None:
+    def __init__(self, state: AnyEncounter, jobs: int | None = None) -> None:
         super().__init__()
         self.real = state
         self.scratch = state
@@ -104,7 +104,7 @@ class ForecastScreen(ModalScreen[None]):
         self.compute(self.scratch, label)
 
     @work(thread=True, exclusive=True, group="forecast")
-    def compute(self, state: Encounter, label: str) -> None:
+    def compute(self, state: AnyEncounter, label: str) -> None:
         worker = get_current_worker()
 
         def progress(done: int) -> None:

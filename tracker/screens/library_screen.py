@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 
 from rules.commands import AddCombatants
 from rules.dice import SeededDice
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyEncounter, Combatant
 from rules.engine import MAX_GROUP, decide, fold_onto
 from rules.errors import Rejected
 from rules.registry import get_system
@@ -74,7 +74,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
         entries: list[Entry],
         title: str,
         present: Iterable[tuple[str, str]] = (),
-        state: Encounter | None = None,
+        state: AnyEncounter | None = None,
         target: Combatant[Any] | None = None,
     ) -> None:
         """``present``: (name, side) of each combatant in the fight, which is not chosen
@@ -86,7 +86,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
         self.system_title = title
         self.present = {(name.casefold(), side) for name, side in present}
         self.state = state
-        self.previewed: Encounter | None = None  # the fight whose difficulty is shown
+        self.previewed: AnyEncounter | None = None  # the fight whose difficulty is shown
         self.settling: Timer | None = None
         self.target = target
         self.lines: dict[tuple[int, int], Text] = {}  # each entry's line, made once a width
@@ -205,7 +205,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
                 self.settling.stop()
             self.settling = self.set_timer(SETTLE, self.preview)
 
-    def with_choice(self) -> Encounter | None:
+    def with_choice(self) -> AnyEncounter | None:
         """The fight with the chosen stat block added as many times as asked (the fight as it
         is when the choice is a blank sheet or not a group), on the difficulty's own dice."""
         if self.state is None:

@@ -14,7 +14,7 @@ from textual.widgets import Label, Static
 
 from rules import solo
 from rules.commands import SetPolicy, SetSolo
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.errors import Rejected
 from rules.registry import get_system
 from tracker.session import EncounterSession
@@ -31,7 +31,7 @@ class SoloChoices:
     policies: dict[str, str] = field(default_factory=dict)
 
 
-def sides_of(state: Encounter) -> list[str]:
+def sides_of(state: AnyEncounter) -> list[str]:
     return list(dict.fromkeys(c.side for c in state.combatants))
 
 
@@ -54,7 +54,7 @@ class SoloScreen(ModalScreen[SoloChoices | None]):
         ),
     ]
 
-    def __init__(self, state: Encounter) -> None:
+    def __init__(self, state: AnyEncounter) -> None:
         super().__init__()
         self.state = state
         self.sides = sides_of(state)

@@ -10,10 +10,11 @@ from typing import Any, Protocol
 
 import asyncssh
 
+from rules.visibility import Role
 from tracker.serve.admission import PasswordTries, Pending
 from tracker.serve.channel import Host, SeatChannel
 from tracker.serve.links import MAX_NAME
-from tracker.serve.players import Player, Role, find
+from tracker.serve.players import Player, find
 
 SPECTATOR_NAMES = ("spectator", "watch", "watcher")
 SESSION_WAIT = 5.0  # seconds a logged-in connection has to open its session (its seat)

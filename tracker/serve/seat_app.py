@@ -19,7 +19,7 @@ from textual.driver import Driver
 from textual.screen import Screen
 
 from rules import passing
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.history import History
 from tracker.app import TrackerApp
 from tracker.screens.encounter_screen import EncounterScreen
@@ -222,7 +222,7 @@ class TableApp(TrackerApp):
             for header in screen.query(EncounterHeader):
                 header.refresh_table()
 
-    def table_line(self, state: Encounter) -> Part | None:
+    def table_line(self, state: AnyEncounter) -> Part | None:
         """The header's line for this seat (``EncounterHeader``): the GM's, that the table
         is served and how many seats are in (it gives way first when the header is full); a
         player's, their turn or that it comes next (never cut)."""

@@ -19,7 +19,7 @@ import msgspec
 
 from rules import passing
 from rules.commands import PassTurn, RollDice
-from rules.encounter import Encounter, Event
+from rules.encounter import AnyEncounter, Event
 from rules.errors import Rejected
 from rules.history import RECENT, Applied
 from rules.outcome import Outcome
@@ -52,9 +52,9 @@ class Settings:
 class SeatChange(Change):
     """A change as players see it: the (event, state before) pairs already filtered."""
 
-    pairs: tuple[tuple[Event, Encounter], ...] = ()
+    pairs: tuple[tuple[Event, AnyEncounter], ...] = ()
 
-    def happened(self) -> list[tuple[Event, Encounter]]:
+    def happened(self) -> list[tuple[Event, AnyEncounter]]:
         return list(self.pairs)
 
 
@@ -108,7 +108,7 @@ class Table:
         # Join links for browser seats (tracker/serve/web.py); the seats dialog shows them.
         self.links = Links(changed=lambda: self._tell_watchers(""))
         self._hidden = hidden_ids(session.history.effective_events(), session.state)
-        self._public_state: Encounter | None = None  # see ``_seen``
+        self._public_state: AnyEncounter | None = None  # see ``_seen``
         self._unsubscribe = session.subscribe(self._changed)
 
     # --- seats ---
@@ -203,7 +203,7 @@ class Table:
             return Sight(self.session.state, frozenset(), True)
         return Sight(self._seen(), frozenset(self._hidden), False)
 
-    def _seen(self) -> Encounter:
+    def _seen(self) -> AnyEncounter:
         """The encounter as players see it now, worked out again from the whole history
         only when a change could not simply follow on (an undo, a combatant hidden)."""
         if self._public_state is None:
@@ -228,7 +228,7 @@ class Table:
                 continue
             seat.alert(alerts.words(key[0], state.name_of(key[1])))
 
-    def _news(self, state: Encounter, seat: Seat) -> tuple[passing.News, str, int] | None:
+    def _news(self, state: AnyEncounter, seat: Seat) -> tuple[passing.News, str, int] | None:
         """A player's turn news as a key (what, whose, which round): told when it changes."""
         found = passing.news(state, self.assigned_to(seat.name))
         return (found[0], found[1].id, state.round) if found is not None else None
@@ -287,10 +287,10 @@ class History:
         self._seat = seat
 
     @property
-    def state(self) -> Encounter:
+    def state(self) -> AnyEncounter:
         return self._seat.state
 
-    def in_effect(self) -> list[tuple[Event, Encounter]]:
+    def in_effect(self) -> list[tuple[Event, AnyEncounter]]:
         seat = self._seat
         history = seat.table.session.history
         return seat.table.sight(seat.viewer).pairs(history.in_effect(), history.state)
@@ -318,7 +318,7 @@ class SeatSession:
         return self.table.session
 
     @property
-    def state(self) -> Encounter:
+    def state(self) -> AnyEncounter:
         viewer = self.viewer
         if viewer.is_gm:
             return self._session.state
@@ -379,7 +379,7 @@ class SeatSession:
             return self._session.subscribe(told)
         return self.table.subscribe_public(told)
 
-    def execute(self, command: object, label: str = "", choices: Any = ()) -> Applied | None:
+    def execute(self, command: object, label: str = "", choices: Any = ()) -> Applied[Any] | None:
         self.seat.last_input = time.monotonic()
         viewer = self.viewer
         if not viewer.is_gm and not self.seat.commands.take_all(1):
@@ -390,10 +390,10 @@ class SeatSession:
             command = msgspec.structs.replace(command, by=viewer.name)  # under their name
         return self._session.execute(command, label, choices, viewer=viewer)
 
-    def undo(self) -> Applied:
+    def undo(self) -> Applied[Any]:
         return self._session.undo(self.viewer)
 
-    def redo(self) -> Applied:
+    def redo(self) -> Applied[Any]:
         return self._session.redo(self.viewer)
 
     def save(self) -> str | None:

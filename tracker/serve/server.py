@@ -23,14 +23,14 @@ from tracker.serve.admission import PasswordTries, Pending, TurnedAway
 from tracker.serve.channel import SeatChannel
 from tracker.serve.config import Config, host_key
 from tracker.serve.connection import SPECTATOR_NAMES, Connection
-from tracker.serve.driver import drawn
+from tracker.serve.driver import Channel, drawn
 from tracker.serve.heap import Heap
 from tracker.serve.limits import Fair
 from tracker.serve.links import MAX_NAME
 from tracker.serve.players import Player
 from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
-from tracker.serve.views import Channel, Views
+from tracker.serve.views import Views
 from tracker.terminal import textual_internals
 
 # asyncssh logs to the root logger's last resort (stderr), which is the GM's screen.

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from rules.encounter import CombatantAdded, Encounter
+from rules.encounter import AnyEncounter, CombatantAdded
 from rules.engine import describe
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved, TurnAdvanced
@@ -41,7 +41,7 @@ def md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", inert(text))
 
 
-def _seen(history: History, gm: bool) -> tuple[list[tuple[Any, Encounter]], Encounter]:
+def _seen(history: History, gm: bool) -> tuple[list[tuple[Any, AnyEncounter]], AnyEncounter]:
     """The events the report's reader may see, each with the state before it, and the
     state they end in, as that reader sees it."""
     if gm:
@@ -50,7 +50,9 @@ def _seen(history: History, gm: bool) -> tuple[list[tuple[Any, Encounter]], Enco
     return follow(history.in_effect(), history.state, hidden)
 
 
-def _summary(history: History, pairs: list[tuple[Any, Encounter]], seen: Encounter) -> Summary:
+def _summary(
+    history: History, pairs: list[tuple[Any, AnyEncounter]], seen: AnyEncounter
+) -> Summary:
     """The fight's figures as the report's reader may see them; whether it is over and who
     won are the whole encounter's (a hidden side still standing keeps it going)."""
     return summary(pairs, seen, outcome(history.state))
@@ -204,7 +206,7 @@ def _unveiled(value: Any, gm: bool) -> Any:
     return {k: _unveiled(v, gm) for k, v in value.items()}
 
 
-def _labels(pairs: list[tuple[Any, Encounter]], seen: Encounter) -> dict[str, str]:
+def _labels(pairs: list[tuple[Any, AnyEncounter]], seen: AnyEncounter) -> dict[str, str]:
     """A player's report's own ids: ``c1``, ``c2``... in the order its combatants appear."""
     order = [e.combatant.id for e, _ in pairs if isinstance(e, CombatantAdded)]
     order += [c.id for c in seen.combatants]

@@ -10,7 +10,7 @@ from typing import Any
 from rules.commands import AddCombatant, AddCombatants
 from rules.dice import DiceSource
 from rules.difficulty import party_of
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyEncounter, Combatant
 from rules.engine import decide, new_encounter
 from rules.errors import Rejected
 from rules.history import History
@@ -18,7 +18,7 @@ from rules.registry import get_system
 from tracker.store.library import Library, groups
 
 
-def party_side(state: Encounter) -> str:
+def party_side(state: AnyEncounter) -> str:
     """The side of an encounter that is the party: "party" or "heroes" when there is one,
     else the first side in the turn order that is not "foes" or "challenge"."""
     sides = list(dict.fromkeys(c.side for c in state.combatants))
@@ -28,7 +28,7 @@ def party_side(state: Encounter) -> str:
     return found
 
 
-def party(state: Encounter, library: Library, fresh: bool) -> tuple[AddCombatant, ...]:
+def party(state: AnyEncounter, library: Library, fresh: bool) -> tuple[AddCombatant, ...]:
     """The party side of ``state`` to add to a new encounter: each as it ended, or ``fresh``:
     with the sheet of the library's stat block of its name, else its own reset to full."""
     side = party_side(state)
@@ -57,7 +57,7 @@ def new_history(
     dice: DiceSource,
     *,
     library: Library,
-    party_from: Encounter | None = None,
+    party_from: AnyEncounter | None = None,
     fresh: bool = False,
     foes: Sequence[str] = (),
 ) -> History:

@@ -42,11 +42,12 @@ from textual.widget import Widget
 # Private modules, imported here only; on a Textual without them the patches that rely on
 # them are not installed (see ``usable``) rather than the app failing to start.
 try:
-    from textual._compositor import ChopsUpdate, Compositor
+    from textual._compositor import ChopsUpdate
+    from textual._compositor import Compositor as Compositor  # partial_renders' type
 except ImportError:
     ChopsUpdate = Compositor = None  # type: ignore[assignment,misc]  # gone: no patch
 try:
-    from textual._styles_cache import StylesCache
+    from textual._styles_cache import StylesCache as StylesCache  # scrolled_lines' base
 except ImportError:
     StylesCache = object  # type: ignore[assignment,misc]  # a base for ScrolledLinesCache
 try:

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widgets import DataTable
 
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyCombatant, AnyEncounter
 from rules.hp_view import DOWN, shown_stats
 from rules.registry import get_system
 from rules.solo import policy_of
@@ -70,7 +70,7 @@ class Layout:
 
 
 def conditions_text(
-    combatant: Combatant,
+    combatant: AnyCombatant,
     badges: Sequence[str] = (),
     condition_style: str | Style = "italic yellow",
     badge_style: str | Style = "italic magenta",
@@ -92,13 +92,13 @@ def conditions_text(
     return text
 
 
-def held(combatant: Combatant) -> tuple[str, ...]:
+def held(combatant: AnyCombatant) -> tuple[str, ...]:
     """Its held turn, shown with its badges: "delaying", "ready: TRIGGER"."""
     marks = ("delaying",) if combatant.delaying else ()
     return (*marks, f"ready: {combatant.ready}") if combatant.ready else marks
 
 
-def has_initiative(state: Encounter) -> bool:
+def has_initiative(state: AnyEncounter) -> bool:
     """Whether the pane shows the Init column: once anyone has an initiative."""
     return any(c.initiative is not None for c in state.combatants)
 
@@ -131,7 +131,7 @@ class CombatantsPane(DataTable[Text]):
         self._fit: tuple[object, Layout] | None = None  # the columns' layout, and what for
         self._layout_now: Layout | None = None
         self._full: dict[str, Row] = {}  # each row before it was fitted
-        self._state: Encounter | None = None
+        self._state: AnyEncounter | None = None
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -155,7 +155,7 @@ class CombatantsPane(DataTable[Text]):
         row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
         return row_key.value
 
-    def show(self, state: Encounter, again: bool = False) -> None:
+    def show(self, state: AnyEncounter, again: bool = False) -> None:
         """Show ``state``; ``again``: even if it is the state shown (the pane was resized)."""
         if self._rows and state == self._state and not again:
             return  # nothing changed (several panes and seats share one state)
@@ -199,7 +199,7 @@ class CombatantsPane(DataTable[Text]):
 
     # --- fitting the pane ---------------------------------------------------------------------
 
-    def _columns(self, state: Encounter) -> list[ColumnSpec]:
+    def _columns(self, state: AnyEncounter) -> list[ColumnSpec]:
         """(key, label, rank, limit, glyphs) of each column; a lower rank gives way first."""
         system = get_system(state.system)
         solo = [("solo", "Solo", 0, 6, False)] if state.solo_sides else []
@@ -295,7 +295,7 @@ class CombatantsPane(DataTable[Text]):
     def _style(self, component: str) -> Style:
         return self.get_component_rich_style(component, partial=True)
 
-    def _rows_of(self, state: Encounter) -> dict[str, Row]:
+    def _rows_of(self, state: AnyEncounter) -> dict[str, Row]:
         system = get_system(state.system)
         hidden, cannot = self._style("combatants--hidden"), self._style("combatants--cannot-act")
         condition, badge = self._style("combatants--condition"), self._style("combatants--badge")

@@ -24,7 +24,7 @@ from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
 from rules import difficulty
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.errors import Rejected
 from tracker.headless import forecast_pool
 from tracker.headless.difficulty_runs import RUNS, SEED, run_difficulty
@@ -65,7 +65,7 @@ class DifficultyLine(Vertical):
     def on_mount(self) -> None:
         self.query_one(ProgressBar).display = False
 
-    def show(self, state: Encounter, seed: int = SEED) -> None:
+    def show(self, state: AnyEncounter, seed: int = SEED) -> None:
         """Work out the difficulty of ``state`` (stopping any run before it)."""
         self.stop()
         self.run_number += 1
@@ -94,7 +94,7 @@ class DifficultyLine(Vertical):
             self.query_one(ProgressBar).display = True
 
     @work(thread=True, exclusive=True, group="difficulty")
-    def compute(self, state: Encounter, seed: int, cancel: threading.Event, number: int) -> None:
+    def compute(self, state: AnyEncounter, seed: int, cancel: threading.Event, number: int) -> None:
         worker = get_current_worker()
 
         def progress(done: int) -> None:
@@ -134,7 +134,7 @@ class DifficultyLine(Vertical):
             self.processes.close()
 
 
-def notify_difficulty(screen: Screen[object], state: Encounter) -> None:
+def notify_difficulty(screen: Screen[object], state: AnyEncounter) -> None:
     """The difficulty of a fight just made (``tracker new``) as a notification on ``screen``,
     worked out by a hidden line that goes once it has said it (or with the screen, stopping
     its run). A fight without a party and foes yet says nothing."""

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.outcome import Outcome, outcome
 from rules.registry import get_system
 from tracker.terminal.fit import Part, wrap_parts
@@ -30,7 +30,7 @@ TITLE, USUAL, NAME, NEEDED = 0, 1, 2, 3
 
 
 def header_parts(
-    state: Encounter,
+    state: AnyEncounter,
     result: Outcome | None = None,
     over_style: Style | str = "bold",
     read_only: bool = False,
@@ -66,13 +66,13 @@ def header_parts(
 class TableLine(Protocol):
     """An app serving a table (tracker.serve.seat_app): what its header adds, for the seat."""
 
-    def table_line(self, state: Encounter) -> Part | None: ...
+    def table_line(self, state: AnyEncounter) -> Part | None: ...
 
 
 class EncounterHeader(Static):
     COMPONENT_CLASSES = {"encounter-header--over"}  # "Fight over: ...", styled in tracker.tcss
 
-    state: reactive[Encounter | None] = reactive(None, layout=False)
+    state: reactive[AnyEncounter | None] = reactive(None, layout=False)
 
     def __init__(self, *, read_only: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -81,7 +81,7 @@ class EncounterHeader(Static):
         self._parts: list[Part] = []
         self._lines = 1
 
-    def show(self, state: Encounter, result: Outcome | None = None) -> None:
+    def show(self, state: AnyEncounter, result: Outcome | None = None) -> None:
         """Draw ``state``; ``result`` is the fight's outcome where the state shown is not the
         whole encounter (a player's seat, which does not see the GM's hidden combatants)."""
         changed = result != self._result
@@ -90,7 +90,7 @@ class EncounterHeader(Static):
             self.watch_state(state)
         self.state = state
 
-    def watch_state(self, state: Encounter | None) -> None:
+    def watch_state(self, state: AnyEncounter | None) -> None:
         over = self.get_component_rich_style("encounter-header--over", partial=True)
         self._parts = (
             header_parts(state, self._result, over, self.read_only) if state is not None else []
@@ -99,7 +99,7 @@ class EncounterHeader(Static):
             self._parts += self._table_part(state)
         self._draw()
 
-    def _table_part(self, state: Encounter) -> list[Part]:
+    def _table_part(self, state: AnyEncounter) -> list[Part]:
         """A served table's line for this seat (the seats in, the player's turn), if any."""
         app = self.app
         part = app.table_line(state) if isinstance(app, TableLine) else None

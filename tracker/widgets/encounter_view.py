@@ -8,7 +8,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.outcome import Outcome
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.encounter_header import EncounterHeader
@@ -45,7 +45,7 @@ class EncounterView(Vertical):
             yield self.roll_log
             yield self.thresholds
 
-    def show(self, state: Encounter, result: Outcome | None = None) -> None:
+    def show(self, state: AnyEncounter, result: Outcome | None = None) -> None:
         """Draw the state in every pane but the log (which each screen fills its own way);
         ``result``: the fight's outcome, when the state is only what a seat may see."""
         self.header.show(state, result)

@@ -29,7 +29,7 @@ from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
 
-from rules.encounter import Encounter, Event
+from rules.encounter import AnyEncounter, Event
 from rules.engine import describe
 from rules.logline import LogEntry
 from tracker.terminal.render import STYLES, entry_text, system_styles
@@ -54,10 +54,10 @@ class Shared:
 
     def __init__(self, size: int = SHARED_ENTRIES) -> None:
         self.size = size
-        self._entries: dict[tuple[int, int], tuple[Event, Encounter, LogEntry]] = {}
+        self._entries: dict[tuple[int, int], tuple[Event, AnyEncounter, LogEntry]] = {}
         self._strips: dict[tuple[int, int, tuple[object, ...]], tuple[LogEntry, list[Strip]]] = {}
 
-    def entry(self, before: Encounter, event: Event) -> LogEntry:
+    def entry(self, before: AnyEncounter, event: Event) -> LogEntry:
         key = (id(event), id(before))
         known = self._entries.get(key)
         if known is not None:
@@ -117,7 +117,7 @@ class RollLog(ScrollView, can_focus=True):
 
     # --- filling --------------------------------------------------------------------------------
 
-    def show(self, events: Iterable[tuple[Event, Encounter]], mark_last: bool = False) -> None:
+    def show(self, events: Iterable[tuple[Event, AnyEncounter]], mark_last: bool = False) -> None:
         """Replace the log with these (event, state before it) pairs.
 
         ``mark_last`` highlights the newest entry, as the replay's current event.
@@ -145,7 +145,7 @@ class RollLog(ScrollView, can_focus=True):
                     self._ends[last] = before + self._counts[last]
         self._laid_out(follow=True)
 
-    def append(self, events: Iterable[tuple[Event, Encounter]]) -> None:
+    def append(self, events: Iterable[tuple[Event, AnyEncounter]]) -> None:
         follow = self._at_end()
         # Followed, the new entries are drawn now anyway: their counts are made exact now,
         # so that the frame that shows them is the only one.
@@ -165,7 +165,7 @@ class RollLog(ScrollView, can_focus=True):
             self._marked = None
         self._laid_out(follow=follow)
 
-    def _add(self, events: Iterable[tuple[Event, Encounter]], exact: bool = False) -> None:
+    def _add(self, events: Iterable[tuple[Event, AnyEncounter]], exact: bool = False) -> None:
         for event, before in events:
             if before.system != self._system:  # its own log styles
                 self._system, self._styles = before.system, None

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from rules.errors import Rejected
 from rules.odds import Odds, percent
 from rules.registry import get_system
@@ -32,7 +32,7 @@ def _chance_of(odds: Odds | None, index: int, label: str) -> str:
     return percent(float(tier.p)) if tier is not None else ""
 
 
-def _last_odds(system: RuleSystem, state: Encounter) -> Odds | None:
+def _last_odds(system: RuleSystem, state: AnyEncounter) -> Odds | None:
     """The last roll's odds, or none when they cannot be worked out (a sheet's dice from
     before they were checked): odds are shown beside a roll, never needed to draw it."""
     try:
@@ -43,11 +43,11 @@ def _last_odds(system: RuleSystem, state: Encounter) -> Odds | None:
 
 class ThresholdsPane(Static):
     read_only = False  # a replay: what waits is shown without the key that applies it
-    _shown: Encounter | None = None  # redrawn only when the state differs
+    _shown: AnyEncounter | None = None  # redrawn only when the state differs
     _drawn = False  # the first drawing leaves the odds to the next frame
     _looks: tuple[object, ...] | None = None  # what the pane shows, to skip a same drawing
 
-    def show(self, state: Encounter) -> None:
+    def show(self, state: AnyEncounter) -> None:
         if state == self._shown:
             return
         first = self._shown is None and not self._drawn
@@ -61,7 +61,7 @@ class ThresholdsPane(Static):
         else:
             self._draw(state, with_odds=True)
 
-    def _draw(self, state: Encounter, with_odds: bool) -> None:
+    def _draw(self, state: AnyEncounter, with_odds: bool) -> None:
         if state is not self._shown:
             return  # a later state is already drawn
         system = get_system(state.system)

@@ -22,14 +22,15 @@ from .events import (
     RoundRolled,
     SuccessesLost,
     Worn,
+    pending_from,
 )
 from .sheet import Ability, Goal, TempDie, damaged, spend_one
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import BeerRunEncounter
 
 
-def apply(state: Encounter, event: object) -> Encounter:
+def apply(state: BeerRunEncounter, event: object) -> BeerRunEncounter:
     own: BeerRunState = decide.br_state(state)
     match event:
         case CategoriesSet():
@@ -80,13 +81,13 @@ def apply(state: Encounter, event: object) -> Encounter:
     raise TypeError(f"not a Beer Run event: {event!r}")
 
 
-def with_sheet(state: Encounter, cid: str, **changes: object) -> Encounter:
+def with_sheet(state: BeerRunEncounter, cid: str, **changes: object) -> BeerRunEncounter:
     who = state.combatant(cid)
     sheet = structs.replace(decide.sheet_of(who), **changes)
     return state.replace_combatant(structs.replace(who, sheet=sheet))
 
 
-def apply_round(state: Encounter, own: BeerRunState, event: RoundRolled) -> Encounter:
+def apply_round(state: BeerRunEncounter, own: BeerRunState, event: RoundRolled) -> BeerRunEncounter:
     for spent in event.spent:
         sheet = decide.sheet_of(state.combatant(spent.combatant_id))
         field = "situation" if spent.kind == "situation" else "penalty"
@@ -94,13 +95,15 @@ def apply_round(state: Encounter, own: BeerRunState, event: RoundRolled) -> Enco
         state = with_sheet(state, spent.combatant_id, **{field: left})
     if event.stage == "helping":
         return state
-    pending = [p for c in event.contests for p in decide.pending_from(event.round, c)]
+    pending = [p for c in event.contests for p in pending_from(event.round, c)]
     kept = tuple(p for p in own.pending if p.round == event.round)
     own = structs.replace(own, pending=(*kept, *pending), rolled_round=event.round)
     return state.update(system_state=own, last_roll=event, last_roll_applied=not pending)
 
 
-def apply_damage(state: Encounter, own: BeerRunState, event: DamageLanded) -> Encounter:
+def apply_damage(
+    state: BeerRunEncounter, own: BeerRunState, event: DamageLanded
+) -> BeerRunEncounter:
     sheet = decide.sheet_of(state.combatant(event.target_id))
     for hit in event.hits:
         sheet = damaged(sheet, hit.ability, hit.pips)
@@ -112,7 +115,7 @@ def apply_damage(state: Encounter, own: BeerRunState, event: DamageLanded) -> En
     return state.update(system_state=structs.replace(own, pending=rest), last_roll_applied=not rest)
 
 
-def apply_outcome(state: Encounter, event: OutcomeDieAdded) -> Encounter:
+def apply_outcome(state: BeerRunEncounter, event: OutcomeDieAdded) -> BeerRunEncounter:
     sheet = decide.sheet_of(state.combatant(event.combatant_id))
     changes: dict[str, object] = {"outcomes": (*sheet.outcomes, event.die)}
     if event.die.kind == "gained":

@@ -13,8 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from msgspec import structs
-
 from rules.conditions import Condition, Duration
 from rules.dice import DiceSource
 from rules.errors import Rejected
@@ -46,25 +44,25 @@ from .events import (
 from .sheet import HEALTH, Ability, BeerRunSheet
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import BeerRunCombatant, BeerRunEncounter
 
 DEAD = "Dead"
 CEDED = "Ceded"
 
 
-def br_state(state: Encounter) -> BeerRunState:
+def br_state(state: BeerRunEncounter) -> BeerRunState:
     found = state.system_state
     return found if isinstance(found, BeerRunState) else BeerRunState()
 
 
-def sheet_of(combatant: Combatant) -> BeerRunSheet:
+def sheet_of(combatant: BeerRunCombatant) -> BeerRunSheet:
     sheet = combatant.sheet
     if not isinstance(sheet, BeerRunSheet):
         raise Rejected(f"{combatant.name} has no Beer Run sheet")
     return sheet
 
 
-def categories(state: Encounter) -> tuple[str, ...]:
+def categories(state: BeerRunEncounter) -> tuple[str, ...]:
     """The GM's categories, or else every category on a sheet, in order of appearance."""
     chosen = br_state(state).categories
     if chosen:
@@ -77,7 +75,7 @@ def categories(state: Encounter) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def round_pools(state: Encounter) -> tuple[Pool, ...]:
+def round_pools(state: BeerRunEncounter) -> tuple[Pool, ...]:
     """This round's pools, of combatants still in the encounter."""
     return tuple(
         p
@@ -86,7 +84,7 @@ def round_pools(state: Encounter) -> tuple[Pool, ...]:
     )
 
 
-def pending_now(state: Encounter) -> tuple[Pending, ...]:
+def pending_now(state: BeerRunEncounter) -> tuple[Pending, ...]:
     """This round's successes still to land, between combatants still in the encounter."""
     return tuple(
         p
@@ -97,17 +95,17 @@ def pending_now(state: Encounter) -> tuple[Pending, ...]:
     )
 
 
-def nothing_to_land(state: Encounter) -> Rejected:
+def nothing_to_land(state: BeerRunEncounter) -> Rejected:
     if br_state(state).rolled_round == state.round:
         return Rejected(f"Round {state.round}'s successes have all landed: cede (s) or n")
     return Rejected("No successes are waiting to land: roll the round first (r)")
 
 
-def is_dead(combatant: Combatant) -> bool:
+def is_dead(combatant: BeerRunCombatant) -> bool:
     return combatant.condition(DEAD) is not None
 
 
-def out_of_fight(combatant: Combatant) -> str:
+def out_of_fight(combatant: BeerRunCombatant) -> str:
     """Why a combatant has left the conflict ("" while in it): Health at zero made it Dead,
     or it ceded (drop the condition to bring it back)."""
     if is_dead(combatant):
@@ -137,7 +135,7 @@ class Plan:
         return tuple(PoolDie(a.name, a.size) for a in (*self.base, *self.extra))
 
 
-def _find(combatant: Combatant, name: str) -> Ability:
+def _find(combatant: BeerRunCombatant, name: str) -> Ability:
     sheet = sheet_of(combatant)
     ability = sheet.ability(name)
     if ability is None:
@@ -170,7 +168,10 @@ def _split_listed(
 
 
 def plan_pool(
-    state: Encounter, combatant: Combatant, base: tuple[str, ...] | None, extra: tuple[str, ...]
+    state: BeerRunEncounter,
+    combatant: BeerRunCombatant,
+    base: tuple[str, ...] | None,
+    extra: tuple[str, ...],
 ) -> Plan:
     """Check a choice of dice: one die per category in the base, each ability once."""
     sheet = sheet_of(combatant)
@@ -197,7 +198,7 @@ def plan_pool(
     return Plan(base_dice, extras, missing)
 
 
-def build_pool(state: Encounter, cmd: BuildPool) -> Pool:
+def build_pool(state: BeerRunEncounter, cmd: BuildPool) -> Pool:
     combatant = state.combatant(cmd.combatant_id)
     sheet = sheet_of(combatant)
     if is_dead(combatant):
@@ -267,7 +268,7 @@ class SideRoll:
     spent: list[Spent]
 
 
-def roll_side(state: Encounter, pool: Pool, dice: DiceSource) -> SideRoll:
+def roll_side(state: BeerRunEncounter, pool: Pool, dice: DiceSource) -> SideRoll:
     sheet = sheet_of(state.combatant(pool.combatant_id))
     own = [(d.label, d.size) for d in pool.dice]
     own += [("situation", d.size) for d in sheet.situation]
@@ -283,7 +284,9 @@ def _difficulty(pool: Pool, dice: DiceSource) -> tuple[Die, ...]:
 
 
 def roll_round(
-    state: Encounter, dice: DiceSource, apply: Callable[[Encounter, object], Encounter]
+    state: BeerRunEncounter,
+    dice: DiceSource,
+    apply: Callable[[BeerRunEncounter, object], BeerRunEncounter],
 ) -> list[object]:
     """Every pool of the round; ``apply`` folds the helping results in before the rest roll."""
     if br_state(state).rolled_round == state.round:
@@ -303,7 +306,7 @@ def roll_round(
 
 
 def roll_helping(
-    state: Encounter, pools: list[Pool], dice: DiceSource, rolls: dict[str, SideRoll]
+    state: BeerRunEncounter, pools: list[Pool], dice: DiceSource, rolls: dict[str, SideRoll]
 ) -> list[object]:
     """The helping pools' round, each roll kept in ``rolls``: a helper attacked this round
     resists with the pool it paid for, rolled once."""
@@ -358,7 +361,7 @@ def roll_helping(
 
 
 def roll_main(
-    state: Encounter, pools: list[Pool], dice: DiceSource, helpers: dict[str, SideRoll]
+    state: BeerRunEncounter, pools: list[Pool], dice: DiceSource, helpers: dict[str, SideRoll]
 ) -> list[object]:
     rolls = {pool.combatant_id: roll_side(state, pool, dice) for pool in pools}
     contests: list[Contest] = []
@@ -401,7 +404,7 @@ def roll_main(
     return events
 
 
-def _main_results(state: Encounter, contest: Contest) -> list[object]:
+def _main_results(state: BeerRunEncounter, contest: Contest) -> list[object]:
     outcome = compare(contest.top, contest.bottom)
     if contest.kind == "situational":
         if not outcome.top_kept:
@@ -437,35 +440,10 @@ def wear_difficulty(contest: Contest, pips: int) -> list[object]:
     return [worn, GoalGained(combatant_id=contest.top_id, reason="wore the difficulty down")]
 
 
-def pending_from(round_: int, contest: Contest) -> list[Pending]:
-    """The damage a conflict leaves to land, the upper hand's first."""
-    if contest.kind != "conflict":
-        return []
-    outcome = compare(contest.top, contest.bottom)
-    top = Pending(
-        round=round_,
-        dealer_id=contest.top_id,
-        target_id=contest.bottom_id or "",
-        pips=outcome.top_kept,
-        upper=outcome.upper == "top",
-    )
-    bottom = Pending(
-        round=round_,
-        dealer_id=contest.bottom_id,
-        target_id=contest.top_id,
-        pips=outcome.bottom_kept,
-        upper=outcome.upper == "bottom",
-    )
-    if contest.bottom_id is None:
-        top = structs.replace(top, pips=0)  # nothing to damage on a difficulty pool
-    ordered = [bottom, top] if outcome.upper == "bottom" else [top, bottom]
-    return [p for p in ordered if p.pips > 0]
-
-
 # --- damage and ceding --------------------------------------------------------------------------
 
 
-def default_split(target: Combatant, pips: int) -> tuple[tuple[str, int], ...]:
+def default_split(target: BeerRunCombatant, pips: int) -> tuple[tuple[str, int], ...]:
     """All on Health if it stands, else on the largest die; none when every die is at zero."""
     live = sheet_of(target).live_abilities()
     if not live:
@@ -475,7 +453,7 @@ def default_split(target: Combatant, pips: int) -> tuple[tuple[str, int], ...]:
     return ((chosen.name, pips),)
 
 
-def land_damage(state: Encounter, split: tuple[tuple[str, int], ...] | None) -> list[object]:
+def land_damage(state: BeerRunEncounter, split: tuple[tuple[str, int], ...] | None) -> list[object]:
     waiting = pending_now(state)
     if not waiting:
         raise nothing_to_land(state)
@@ -500,7 +478,9 @@ def land_damage(state: Encounter, split: tuple[tuple[str, int], ...] | None) -> 
     return [landed, *zeroed, *lost_to_death(state, target, zeroed)]
 
 
-def lost_to_death(state: Encounter, target: Combatant, zeroed: list[object]) -> list[object]:
+def lost_to_death(
+    state: BeerRunEncounter, target: BeerRunCombatant, zeroed: list[object]
+) -> list[object]:
     """The upper hand lands first (*Determine Effects*): a side it kills strikes no blow, its
     waiting successes are lost (issue 39, F4-11); any other ability at zero still lands."""
     died = any(isinstance(e, ConditionAdded) and e.condition.name == DEAD for e in zeroed)
@@ -511,7 +491,7 @@ def lost_to_death(state: Encounter, target: Combatant, zeroed: list[object]) -> 
     return [SuccessesLost(combatant_id=target.id, targets=targets, pips=sum(p.pips for p in later))]
 
 
-def zeroed_events(state: Encounter, landed: DamageLanded) -> list[object]:
+def zeroed_events(state: BeerRunEncounter, landed: DamageLanded) -> list[object]:
     """An ability at zero: the dealing side gains its goal. Health at zero: death."""
     target = state.combatant(landed.target_id)
     zeroed = [h.ability for h in landed.hits if h.pips >= h.before]
@@ -526,7 +506,7 @@ def zeroed_events(state: Encounter, landed: DamageLanded) -> list[object]:
     return events
 
 
-def cede(state: Encounter, cmd: Cede) -> list[object]:
+def cede(state: BeerRunEncounter, cmd: Cede) -> list[object]:
     ceder = state.combatant(cmd.combatant_id)
     winner = state.combatant(cmd.to_id)
     if ceder.id == winner.id:
@@ -566,7 +546,7 @@ def cede(state: Encounter, cmd: Cede) -> list[object]:
     return events
 
 
-def last_opponent(state: Encounter, cid: str) -> str | None:
+def last_opponent(state: BeerRunEncounter, cid: str) -> str | None:
     """Whom ``cid`` faced in the last roll of pools, if it was in one."""
     roll = state.last_roll
     if isinstance(roll, RoundRolled):
@@ -578,7 +558,7 @@ def last_opponent(state: Encounter, cid: str) -> str | None:
     return None
 
 
-def set_goal(state: Encounter, cmd: SetGoal) -> list[object]:
+def set_goal(state: BeerRunEncounter, cmd: SetGoal) -> list[object]:
     who = state.combatant(cmd.combatant_id)
     sheet_of(who)
     if cmd.goal.ally_id is not None:
@@ -588,7 +568,7 @@ def set_goal(state: Encounter, cmd: SetGoal) -> list[object]:
     return [GoalSet(who.id, cmd.goal)]
 
 
-def add_outcome(state: Encounter, cmd: AddOutcomeDie) -> list[object]:
+def add_outcome(state: BeerRunEncounter, cmd: AddOutcomeDie) -> list[object]:
     who = state.combatant(cmd.combatant_id)
     sheet = sheet_of(who)
     if cmd.die.kind == "gained":

@@ -19,11 +19,12 @@ from .events import BuildPool, Contest, PoolBuilt, RoundRolled
 from .odds import pool_odds
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
     from rules.odds import Odds
 
+    from .events import BeerRunEncounter
 
-def contest_odds(contest: Contest, state: Encounter, unpaid: bool = False) -> Odds:
+
+def contest_odds(contest: Contest, state: BeerRunEncounter, unpaid: bool = False) -> Odds:
     """The exact odds of one comparison, its top row as the pool. The tiers count the upper
     hand's kept successes, whoever has it: the note says how likely each side is to (and,
     ``unpaid``, that the opponent has paid nothing yet: its dice may change it all)."""
@@ -41,7 +42,7 @@ def contest_odds(contest: Contest, state: Encounter, unpaid: bool = False) -> Od
     return found._replace(whose=whose, extra={**found.extra, "note": note})
 
 
-def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+def dialog_odds(state: BeerRunEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
     """The exact odds of the contest the Consequences pane would show after this action.
 
     ``roll``: the round's first comparison (None once rolled, or while helping pools wait:
@@ -61,7 +62,7 @@ def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odd
         return None
 
 
-def last_odds(state: Encounter) -> Odds | None:
+def last_odds(state: BeerRunEncounter) -> Odds | None:
     roll = state.last_roll
     if not isinstance(roll, RoundRolled) or not roll.contests:
         return None
@@ -71,7 +72,7 @@ def last_odds(state: Encounter) -> Odds | None:
         return None
 
 
-def _next_contest(state: Encounter) -> Contest | None:
+def _next_contest(state: BeerRunEncounter) -> Contest | None:
     if decide.br_state(state).rolled_round == state.round:
         return None
     pools = decide.round_pools(state)
@@ -82,7 +83,9 @@ def _next_contest(state: Encounter) -> Contest | None:
     return rolled.contests[0] if rolled.contests else None
 
 
-def _pool_contest(state: Encounter, values: Mapping[str, str]) -> tuple[Contest | None, bool]:
+def _pool_contest(
+    state: BeerRunEncounter, values: Mapping[str, str]
+) -> tuple[Contest | None, bool]:
     """The contest the pool being built would make, and whether its opponent has paid
     nothing yet this round (then it is counted as paying nothing)."""
     command = forms.action_command(state, "pool", values)

@@ -6,12 +6,17 @@ Source: ``shared/rules-texts/002`` (Beer Run).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from msgspec import Struct
+from msgspec import Struct, structs
 
-from .dice import Die
+from .dice import Die, compare
 from .sheet import Goal, GoalKind, OutcomeDie
+
+if TYPE_CHECKING:
+    from rules.encounter import Combatant, Encounter
+
+    from .sheet import BeerRunSheet
 
 TempKind = Literal["situation", "penalty"]
 Stage = Literal["helping", "main"]
@@ -215,3 +220,35 @@ class OutcomeDieAdded(Struct, frozen=True, kw_only=True, tag="beerrun.outcome-di
     combatant_id: str
     die: OutcomeDie
     category: str = ""
+
+
+def pending_from(round_: int, contest: Contest) -> list[Pending]:
+    """The damage a conflict leaves to land, the upper hand's first."""
+    if contest.kind != "conflict":
+        return []
+    outcome = compare(contest.top, contest.bottom)
+    top = Pending(
+        round=round_,
+        dealer_id=contest.top_id,
+        target_id=contest.bottom_id or "",
+        pips=outcome.top_kept,
+        upper=outcome.upper == "top",
+    )
+    bottom = Pending(
+        round=round_,
+        dealer_id=contest.bottom_id,
+        target_id=contest.top_id,
+        pips=outcome.bottom_kept,
+        upper=outcome.upper == "bottom",
+    )
+    if contest.bottom_id is None:
+        top = structs.replace(top, pips=0)  # nothing to damage on a difficulty pool
+    ordered = [bottom, top] if outcome.upper == "bottom" else [top, bottom]
+    return [p for p in ordered if p.pips > 0]
+
+
+# The system's encounter and combatant, typed: every module of the system annotates with
+# these (never a bare Encounter), so its sheets, last roll and state are read as what they are.
+if TYPE_CHECKING:
+    BeerRunEncounter: TypeAlias = Encounter[BeerRunSheet, RoundRolled, BeerRunState]
+    BeerRunCombatant: TypeAlias = Combatant[BeerRunSheet]

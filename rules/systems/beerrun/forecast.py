@@ -11,10 +11,10 @@ from .events import RollRound
 from .sheet import HEALTH
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import BeerRunCombatant, BeerRunEncounter
 
 
-def forecast_move(state: Encounter, acted: frozenset[str]) -> Move | None:
+def forecast_move(state: BeerRunEncounter, acted: frozenset[str]) -> Move | None:
     """The table rolls the round once the pools are paid (the solo sides land the successes
     and cede by themselves); then the round ends."""
     if br_state(state).rolled_round != state.round and round_pools(state):
@@ -22,7 +22,7 @@ def forecast_move(state: Encounter, acted: frozenset[str]) -> Move | None:
     return None
 
 
-def end_figures(combatant: Combatant) -> tuple[Figure, ...]:
+def end_figures(combatant: BeerRunCombatant) -> tuple[Figure, ...]:
     """Intensity left, and the Health die's size (0 once it is gone)."""
     sheet = sheet_of(combatant)
     health = sheet.ability(HEALTH)

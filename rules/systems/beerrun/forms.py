@@ -26,7 +26,7 @@ from .log import goal_text
 from .sheet import Goal, GoalKind, OutcomeDie
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import BeerRunCombatant, BeerRunEncounter
 
 DIFFICULTY = "difficulty"
 GOAL_KINDS: tuple[tuple[str, str], ...] = (
@@ -55,7 +55,7 @@ def _split(text: str) -> tuple[tuple[str, int], ...] | None:
     return tuple(out) or None
 
 
-def action_form(state: Encounter, action: str, selected: str | None) -> list[Field]:
+def action_form(state: BeerRunEncounter, action: str, selected: str | None) -> list[Field]:
     who = state.find(selected) or (state.combatants[0] if state.combatants else None)
     match action:
         case "roll":
@@ -101,7 +101,10 @@ def action_form(state: Encounter, action: str, selected: str | None) -> list[Fie
 
 
 def _goal_form(
-    state: Encounter, who: Combatant, actor: Field, people: tuple[tuple[str, str], ...]
+    state: BeerRunEncounter,
+    who: BeerRunCombatant,
+    actor: Field,
+    people: tuple[tuple[str, str], ...],
 ) -> list[Field]:
     goal = decide.sheet_of(who).goal or Goal()
     return [
@@ -126,7 +129,10 @@ def _goal_form(
 
 
 def _pool_form(
-    state: Encounter, who: Combatant, actor: Field, people: tuple[tuple[str, str], ...]
+    state: BeerRunEncounter,
+    who: BeerRunCombatant,
+    actor: Field,
+    people: tuple[tuple[str, str], ...],
 ) -> list[Field]:
     others = [c for c in state.combatants if c.id != who.id]
     opponent = next((c for c in others if c.side != who.side), others[0] if others else None)
@@ -173,14 +179,17 @@ def _pool_form(
 PENALTY_TO: tuple[tuple[str, str], ...] = (("helper", "the helper"), ("helped", "the one helped"))
 
 
-def worn_difficulty(state: Encounter, cid: str) -> str:
+def worn_difficulty(state: BeerRunEncounter, cid: str) -> str:
     """The static difficulty this actor has worn down so far ("" when none)."""
     worn = next((w for w in decide.br_state(state).worn if w.combatant_id == cid), None)
     return pool_text(worn.dice) if worn else ""
 
 
 def _cede_form(
-    state: Encounter, who: Combatant, actor: Field, people: tuple[tuple[str, str], ...]
+    state: BeerRunEncounter,
+    who: BeerRunCombatant,
+    actor: Field,
+    people: tuple[tuple[str, str], ...],
 ) -> list[Field]:
     winner = _last_opponent(state, who.id)
     return [
@@ -195,7 +204,7 @@ def _cede_form(
     ]
 
 
-def _last_opponent(state: Encounter, cid: str) -> str:
+def _last_opponent(state: BeerRunEncounter, cid: str) -> str:
     found = decide.last_opponent(state, cid)
     if found is not None:
         return found
@@ -203,7 +212,7 @@ def _last_opponent(state: Encounter, cid: str) -> str:
     return other.id if other else cid
 
 
-def _damage_form(state: Encounter) -> list[Field]:
+def _damage_form(state: BeerRunEncounter) -> list[Field]:
     waiting = decide.pending_now(state)
     if not waiting:
         raise decide.nothing_to_land(state)
@@ -221,7 +230,7 @@ def _damage_form(state: Encounter) -> list[Field]:
     ]
 
 
-def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> object:
+def action_command(state: BeerRunEncounter, action: str, values: Mapping[str, str]) -> object:
     fields = {f.key: f for f in action_form(state, action, values.get("who"))}
     match action:
         case "roll":
@@ -291,7 +300,7 @@ def _pool_command(values: Mapping[str, str], fields: dict[str, Field]) -> BuildP
     )
 
 
-def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
+def preview(state: BeerRunEncounter, action: str, values: Mapping[str, str]) -> str:
     try:
         command = action_command(state, action, values)
         match command:
@@ -313,7 +322,7 @@ def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
     return ""
 
 
-def _pool_preview(state: Encounter, cmd: BuildPool) -> str:
+def _pool_preview(state: BeerRunEncounter, cmd: BuildPool) -> str:
     who = state.combatant(cmd.combatant_id)
     plan = decide.plan_pool(state, who, cmd.base, cmd.extra)
     dice = " ".join(f"{a.name} d{a.size}" for a in plan.base)
@@ -340,7 +349,7 @@ def _pool_preview(state: Encounter, cmd: BuildPool) -> str:
     return text
 
 
-def _opposition(state: Encounter, pool: Pool) -> str:
+def _opposition(state: BeerRunEncounter, pool: Pool) -> str:
     if pool.against is not None:
         return f"Against {state.name_of(pool.against)}"
     dice = pool_text(pool.difficulty)
@@ -353,7 +362,7 @@ def _opposition(state: Encounter, pool: Pool) -> str:
     return f"Against the difficulty {dice}"
 
 
-def _damage_preview(state: Encounter, cmd: LandDamage) -> str:
+def _damage_preview(state: BeerRunEncounter, cmd: LandDamage) -> str:
     item = decide.pending_now(state)[0]
     events = decide.land_damage(state, cmd.split)
     landed = events[0]
@@ -364,7 +373,7 @@ def _damage_preview(state: Encounter, cmd: LandDamage) -> str:
     return f"{who}{upper} lands {item.pips} on {state.name_of(item.target_id)}: {hits}"
 
 
-def _roll_preview(state: Encounter) -> str:
+def _roll_preview(state: BeerRunEncounter) -> str:
     pools = decide.round_pools(state)
     if not pools:
         return f"Nobody has paid for a pool in round {state.round}"

@@ -28,14 +28,14 @@ from .events import (
 from .sheet import Goal
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import BeerRunEncounter
 
 CELL = 3  # a column per pair: two digits and a space, wider when a face has more digits
 # Pair marks: the top row's success, the bottom row's; hollow when that success is discarded.
 MARKS = {("top", True): "▲", ("top", False): "△", ("bottom", True): "▼", ("bottom", False): "▽"}
 
 
-def goal_text(state: Encounter, goal: Goal | None) -> str:
+def goal_text(state: BeerRunEncounter, goal: Goal | None) -> str:
     if goal is None:
         return ""
     done = "✓ " if goal.gained else ""
@@ -54,14 +54,14 @@ def goal_text(state: Encounter, goal: Goal | None) -> str:
 UNSEEN = ""  # in a player's view: a combatant the GM hides (``BeerRun.conceal``)
 
 
-def side_name(state: Encounter, combatant_id: str | None) -> str:
+def side_name(state: BeerRunEncounter, combatant_id: str | None) -> str:
     if combatant_id == UNSEEN:
         return "Someone"
     return "Difficulty" if combatant_id is None else state.name_of(combatant_id)
 
 
 def contest_lines(
-    state: Encounter, contest: Contest, names: tuple[str, str] | None = None
+    state: BeerRunEncounter, contest: Contest, names: tuple[str, str] | None = None
 ) -> list[Line]:
     """A headline, the two sorted rows side by side, each pair's mark, and what is kept."""
     outcome = compare(contest.top, contest.bottom)
@@ -105,7 +105,7 @@ def _dice_sizes(dice: list[tuple[int, str]]) -> str:
     return " ".join(f"d{size}" if label != "no die" else "-" for size, label in dice)
 
 
-def _verb(state: Encounter, contest: Contest) -> str:
+def _verb(state: BeerRunEncounter, contest: Contest) -> str:
     match contest.kind:
         case "helping":
             return f" helps {state.name_of(contest.ally_id)} to a d{contest.target_die} vs "
@@ -137,7 +137,7 @@ def _summary(top: str, bottom: str, outcome: Outcome) -> Line:
     return spans(*parts)
 
 
-def describe_event(state: Encounter, event: object) -> LogEntry:
+def describe_event(state: BeerRunEncounter, event: object) -> LogEntry:
     match event:
         case RoundRolled():
             return _describe_round(state, event)
@@ -245,7 +245,7 @@ def describe_event(state: Encounter, event: object) -> LogEntry:
     raise TypeError(f"not a Beer Run event: {event!r}")
 
 
-def _describe_round(state: Encounter, event: RoundRolled) -> LogEntry:
+def _describe_round(state: BeerRunEncounter, event: RoundRolled) -> LogEntry:
     title = "helping pools" if event.stage == "helping" else "pools"
     lines: list[Line] = [spans(Span(f"Round {event.round}: {title} rolled", "total"))]
     for contest in event.contests:
@@ -264,7 +264,7 @@ def _hit_text(hit: Hit, veiled: bool) -> str:
     return f"{hit.ability} d{hit.before} → d{max(0, hit.before - hit.pips)}"
 
 
-def _describe_damage(state: Encounter, event: DamageLanded) -> LogEntry:
+def _describe_damage(state: BeerRunEncounter, event: DamageLanded) -> LogEntry:
     found = state.find(event.target_id)
     veiled = found is not None and bool(found.hp_shown)
     hits = ", ".join(_hit_text(h, veiled) for h in event.hits)
@@ -288,7 +288,7 @@ def _describe_damage(state: Encounter, event: DamageLanded) -> LogEntry:
     )
 
 
-def alerts(state: Encounter, event: object) -> list[str]:
+def alerts(state: BeerRunEncounter, event: object) -> list[str]:
     match event:
         case TurnAdvanced(round=round_) if round_ != state.round:
             left = decide.pending_now(state)

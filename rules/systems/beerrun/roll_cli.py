@@ -15,6 +15,8 @@ from .odds_cli import pool_arguments, pools_from
 if TYPE_CHECKING:
     from rules.cli_interface import Arguments, Parser
 
+    from .events import BeerRunEncounter
+
 HELP = "a pool against another, sorted and compared pair by pair"
 EXAMPLE = ("--pool", "d12,d8,d6", "--against", "d10,d10,d4")
 SIDE = {"top": "pool", "bottom": "against", "tie": None}
@@ -32,7 +34,7 @@ def roll(args: Arguments, dice: DiceSource) -> RollReport:
     bottom = roll_dice(dice, tuple(("against", size) for size in against))
     outcome = compare(top, bottom)
     contest = Contest(kind="conflict", top_id="", top=top, bottom_id=None, bottom=bottom)
-    state: Encounter = Encounter(name="", system="beerrun")
+    state: BeerRunEncounter = Encounter(name="", system="beerrun")
     lines = contest_lines(state, contest, ("Pool", "Against"))
     text = "\n".join("".join(span.text for span in line) for line in lines)
     return RollReport(text, as_json(top, bottom, outcome))

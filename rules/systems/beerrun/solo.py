@@ -30,7 +30,7 @@ from .events import BuildPool, Cede, LandDamage, SetGoal
 from .sheet import HEALTH, Ability, BeerRunSheet, Goal
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import BeerRunCombatant, BeerRunEncounter
 
 POLICIES = (
     Policy(
@@ -52,11 +52,11 @@ POLICIES = (
 EXTRA_RESERVE = 4  # an aggressive side buys an extra die (2 in all) only with this much left
 
 
-def in_the_fight(combatant: Combatant) -> bool:
+def in_the_fight(combatant: BeerRunCombatant) -> bool:
     return not out_of_fight(combatant)
 
 
-def foes(state: Encounter, actor: Combatant) -> list[Combatant]:
+def foes(state: BeerRunEncounter, actor: BeerRunCombatant) -> list[BeerRunCombatant]:
     return [c for c in state.combatants if c.side != actor.side and in_the_fight(c)]
 
 
@@ -68,7 +68,9 @@ def _size(ability: Ability | None) -> int:
     return ability.size if ability is not None else 0
 
 
-def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combatant, str] | None:
+def target_for(
+    state: BeerRunEncounter, actor: BeerRunCombatant, policy: str
+) -> tuple[BeerRunCombatant, str] | None:
     """The foe it sets its pool against, and why; None when no foe is left in the fight."""
     standing = foes(state, actor)
     if not standing:
@@ -84,7 +86,7 @@ def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combata
     return standing[0], f"takes on {standing[0].name}"
 
 
-def next_move(state: Encounter) -> Move | None:
+def next_move(state: BeerRunEncounter) -> Move | None:
     for actor in state.combatants:
         if not state.is_solo(actor) or is_dead(actor):
             continue
@@ -94,7 +96,7 @@ def next_move(state: Encounter) -> Move | None:
     return _landing(state)
 
 
-def _move_for(state: Encounter, actor: Combatant) -> Move | None:
+def _move_for(state: BeerRunEncounter, actor: BeerRunCombatant) -> Move | None:
     sheet = sheet_of(actor)
     if actor.condition(CEDED) is not None:
         return _cede(state, actor, sheet)
@@ -107,14 +109,18 @@ def _move_for(state: Encounter, actor: Combatant) -> Move | None:
     return None
 
 
-def named_in_goal(state: Encounter, actor: Combatant, sheet: BeerRunSheet) -> Combatant | None:
+def named_in_goal(
+    state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet
+) -> BeerRunCombatant | None:
     """The combatant of another side its goal names ("Defeat Orla"), if any."""
     text = sheet.goal.text if sheet.goal is not None else ""
     others = [c for c in state.combatants if c.side != actor.side]
     return next((c for c in others if c.name in text), None)
 
 
-def _goal(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
+def _goal(
+    state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet, policy: str
+) -> Move | None:
     """A new goal when it has none or has gained it, or when the foe it names is gone."""
     why = ""
     if sheet.goal is not None and not sheet.goal.gained:
@@ -131,7 +137,9 @@ def _goal(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) 
     return Move(actor.id, cmd, f"{why}picks a conflict goal: {aim}")
 
 
-def _pool(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
+def _pool(
+    state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet, policy: str
+) -> Move | None:
     if any(p.combatant_id == actor.id for p in round_pools(state)):
         return None
     if sheet.intensity < 1 or not sheet.live_abilities():
@@ -157,7 +165,7 @@ def _pool(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) 
     return Move(actor.id, cmd, f"{why}: pays {cost} for {dice}")
 
 
-def _landing(state: Encounter) -> Move | None:
+def _landing(state: BeerRunEncounter) -> Move | None:
     """Successes its combatant dealt (or a difficulty dealt it) land where its policy aims."""
     waiting = pending_now(state)
     if not waiting:
@@ -188,7 +196,9 @@ def _landing(state: Encounter) -> Move | None:
     return Move(dealer.id, LandDamage(split=((aim.name, item.pips),)), why)
 
 
-def _gives_up(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: str) -> Move | None:
+def _gives_up(
+    state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet, policy: str
+) -> Move | None:
     """After the round's effects: cede when it cannot pay another pool, or (cautious) when
     its Health is at half or less."""
     if sheet.goal is None or sheet.goal.gained or not _opponent(state, actor):
@@ -207,7 +217,7 @@ def _gives_up(state: Encounter, actor: Combatant, sheet: BeerRunSheet, policy: s
     return Move(actor.id, cede, f"{why}, and cedes to {winner.name}")
 
 
-def _opponent(state: Encounter, actor: Combatant) -> Combatant | None:
+def _opponent(state: BeerRunEncounter, actor: BeerRunCombatant) -> BeerRunCombatant | None:
     found = state.find(last_opponent(state, actor.id))
     if found is not None and in_the_fight(found):
         return found
@@ -215,7 +225,7 @@ def _opponent(state: Encounter, actor: Combatant) -> Combatant | None:
     return standing[0] if standing else None
 
 
-def _cede(state: Encounter, actor: Combatant, sheet: BeerRunSheet) -> Move | None:
+def _cede(state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet) -> Move | None:
     """A combatant the GM marked Ceded by hand cedes once (its goal is then cleared)."""
     if sheet.goal is None or pending_now(state):
         return None

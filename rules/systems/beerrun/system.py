@@ -11,7 +11,7 @@ log in ``log`` and the odds in ``encounter_odds``; this module ties them into th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from msgspec import structs
 
@@ -52,13 +52,16 @@ from .sheet import DEFAULT_CATEGORY, BeerRunSheet, damaged, rested, sheet_fields
 from .table import PIP_BANDS
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
     from rules.odds import Odds
+    from rules.system import Move
+
+    from .events import BeerRunCombatant, BeerRunEncounter
+
 
 PIP_TIERS = tuple(Tier(*band) for band in PIP_BANDS)
 
 
-def _pips_on(target: Combatant, tier: Tier) -> str:
+def _pips_on(target: BeerRunCombatant, tier: Tier) -> str:
     """What a tier's pips do to ``target``'s dice: "Health d6 → d4"."""
     if not tier.low:
         return tier.effect  # ties: nothing lands
@@ -112,23 +115,23 @@ class BeerRun(RuleSystem):
 
     # --- the end of the fight ---
 
-    def out_of_fight(self, state: Encounter, combatant: Combatant) -> str:
+    def out_of_fight(self, state: BeerRunEncounter, combatant: BeerRunCombatant) -> str:
         return decide.out_of_fight(combatant)
 
-    def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
+    def damage(self, state: BeerRunEncounter, event: object) -> tuple[Damage, ...]:
         """Pips landed (a die stops at zero), by the dealer (None: a difficulty pool)."""
         if not isinstance(event, DamageLanded):
             return ()
         pips = sum(min(hit.pips, hit.before) for hit in event.hits)
         return (Damage(event.dealer_id, event.target_id, pips),) if pips else ()
 
-    def roll_sides(self, state: Encounter, event: object) -> tuple[str | None, str | None]:
+    def roll_sides(self, state: BeerRunEncounter, event: object) -> tuple[str | None, str | None]:
         """The first comparison's pool and its opposition (None: a difficulty pool)."""
         if not isinstance(event, RoundRolled) or not event.contests:
             return None, None
         return event.contests[0].top_id, event.contests[0].bottom_id
 
-    def roll_luck(self, state: Encounter, event: object) -> tuple[Luck, ...]:
+    def roll_luck(self, state: BeerRunEncounter, event: object) -> tuple[Luck, ...]:
         """Every comparison of the round, from its pool's side: where its upper hand and
         successes fell among every result the two rows of dice could give (the tiers count
         the upper hand's successes whoever has it, so they say nothing of who was lucky)."""
@@ -166,7 +169,7 @@ class BeerRun(RuleSystem):
     def fresh_sheet(self, sheet: BeerRunSheet) -> BeerRunSheet:
         return rested(sheet)
 
-    def fit_sheet(self, state: Encounter, sheet: BeerRunSheet) -> BeerRunSheet:
+    def fit_sheet(self, state: BeerRunEncounter, sheet: BeerRunSheet) -> BeerRunSheet:
         """Abilities typed without a category (as the combatants pane shows them): each takes
         the category the same ability has on a sheet here, else that of its nearest neighbour
         in the list that has one (the pane lists a sheet category by category); with none at
@@ -202,7 +205,7 @@ class BeerRun(RuleSystem):
         )
         return structs.replace(sheet, abilities=abilities)
 
-    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+    def main_track(self, combatant: BeerRunCombatant) -> Track | None:
         # The Health die, in pips: at zero the character dies (*Effects*).
         health = combatant.sheet.ability("Health")
         return None if health is None else Track("Health", health.size, 0, health.rating)
@@ -234,7 +237,7 @@ class BeerRun(RuleSystem):
 
     # --- actions ---
 
-    def actions(self, state: Encounter) -> list[Action]:
+    def actions(self, state: BeerRunEncounter) -> list[Action]:
         return [
             Action("roll", "Roll the round", "every paid pool at once; helping pools first"),
             Action("goal", "Goal", "state a side's goal for the round (helping, situational...)"),
@@ -245,21 +248,25 @@ class BeerRun(RuleSystem):
             Action("categories", "Categories", "the ability categories of this game"),
         ]
 
-    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+    def action_form(
+        self, state: BeerRunEncounter, action: str, selected: str | None
+    ) -> list[Field]:
         return forms.action_form(state, action, selected)
 
-    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
+    def action_command(
+        self, state: BeerRunEncounter, action: str, values: Mapping[str, str]
+    ) -> object:
         return forms.action_command(state, action, values)
 
-    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    def preview(self, state: BeerRunEncounter, action: str, values: Mapping[str, str]) -> str:
         return forms.preview(state, action, values)
 
-    def consequence_command(self, state: Encounter) -> LandDamage:
+    def consequence_command(self, state: BeerRunEncounter) -> LandDamage:
         if not decide.pending_now(state):
             raise decide.nothing_to_land(state)
         return LandDamage()
 
-    def pending(self, state: Encounter) -> str:
+    def pending(self, state: BeerRunEncounter) -> str:
         """The next successes to land this round ("Orla lands 3 on Goblin"), and how many
         more sets wait after them: the round's end would lose them all."""
         waiting = decide.pending_now(state)
@@ -270,7 +277,7 @@ class BeerRun(RuleSystem):
         text = f"{dealer} lands {item.pips} on {state.name_of(item.target_id)}"
         return text + (f" (+{len(waiting) - 1} more)" if len(waiting) > 1 else "")
 
-    def discard(self, state: Encounter) -> Encounter:
+    def discard(self, state: BeerRunEncounter) -> BeerRunEncounter:
         """The next successes are dropped, as landing them would take them off the list."""
         rest = decide.pending_now(state)[1:]
         own = structs.replace(decide.br_state(state), pending=rest)
@@ -278,18 +285,20 @@ class BeerRun(RuleSystem):
 
     # --- solo play (rules/solo.py) ---
 
-    def solo_move(self, state: Encounter) -> solo.Move | None:
+    def solo_move(self, state: BeerRunEncounter) -> Move | None:
         return solo.next_move(state)
 
-    def forecast_move(self, state: Encounter, acted: frozenset[str]) -> solo.Move | None:
+    def forecast_move(self, state: BeerRunEncounter, acted: frozenset[str]) -> Move | None:
         return forecast.forecast_move(state, acted)
 
-    def end_figures(self, state: Encounter, combatant: Combatant) -> tuple[Figure, ...]:
+    def end_figures(
+        self, state: BeerRunEncounter, combatant: BeerRunCombatant
+    ) -> tuple[Figure, ...]:
         return forecast.end_figures(combatant)
 
     # --- decide and apply ---
 
-    def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
+    def decide(self, state: BeerRunEncounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case SetCategories():
                 return [CategoriesSet(command.categories)]
@@ -307,20 +316,20 @@ class BeerRun(RuleSystem):
                 return decide.add_outcome(state, command)
         raise Rejected(f"Beer Run does not know the command {type(command).__name__}")
 
-    def apply(self, state: Encounter, event: object) -> Encounter:
+    def apply(self, state: BeerRunEncounter, event: object) -> BeerRunEncounter:
         return apply.apply(state, event)
 
     # --- odds ---
 
-    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+    def odds(self, state: BeerRunEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
         return encounter_odds.dialog_odds(state, action, values)
 
-    def last_odds(self, state: Encounter) -> Odds | None:
+    def last_odds(self, state: BeerRunEncounter) -> Odds | None:
         return encounter_odds.last_odds(state)
 
     # --- what the app shows ---
 
-    def tiers(self, state: Encounter) -> list[Tier]:
+    def tiers(self, state: BeerRunEncounter) -> list[Tier]:
         """The pips each tier lands, on the dice of the one the last roll's upper hand strikes
         (as ``d`` lands them: on Health, or the largest die left); generic before then."""
         struck = self._struck(state)
@@ -329,7 +338,7 @@ class BeerRun(RuleSystem):
         return [structs.replace(tier, effect=_pips_on(struck, tier)) for tier in PIP_TIERS]
 
     @staticmethod
-    def _struck(state: Encounter) -> Combatant | None:
+    def _struck(state: BeerRunEncounter) -> BeerRunCombatant | None:
         """Whom the last roll's upper hand lands its successes on; None after a tie, against
         a difficulty, or before any roll."""
         roll = state.last_roll
@@ -343,7 +352,7 @@ class BeerRun(RuleSystem):
             return None
         return state.find(contest.bottom_id if upper == "top" else contest.top_id)
 
-    def landing(self, state: Encounter) -> Landing | None:
+    def landing(self, state: BeerRunEncounter) -> Landing | None:
         roll = state.last_roll
         if not isinstance(roll, RoundRolled) or not roll.contests:
             return None
@@ -364,15 +373,17 @@ class BeerRun(RuleSystem):
             )
         return Landing(tier=index, value=value, summary=summary)
 
-    def describe(self, state: Encounter, event: object) -> LogEntry:
+    def describe(self, state: BeerRunEncounter, event: object) -> LogEntry:
         return describe_event(state, event)
 
-    def alerts(self, state: Encounter, event: object) -> list[str]:
+    def alerts(self, state: BeerRunEncounter, event: object) -> list[str]:
         return log.alerts(state, event)
 
     # --- what a player may see ---
 
-    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+    def conceal(
+        self, state: BeerRunEncounter, event: object, hidden: frozenset[str]
+    ) -> object | None:
         """A round's contests players may see (the others left out), and the pips a hidden
         dealer lands on one they see, from someone unseen (``UNSEEN``)."""
         match event:
@@ -390,7 +401,7 @@ class BeerRun(RuleSystem):
                 return structs.replace(event, source_id=UNSEEN) if unseen else event
         return None
 
-    def conceal_state(self, state: Encounter, hidden: frozenset[str]) -> Encounter:
+    def conceal_state(self, state: BeerRunEncounter, hidden: frozenset[str]) -> BeerRunEncounter:
         own = decide.br_state(state)
         own = structs.replace(
             own,
@@ -398,7 +409,7 @@ class BeerRun(RuleSystem):
             pending=tuple(p for p in own.pending if not mentions(p) & hidden),
         )
 
-        def unseen_ally(who: Combatant) -> Combatant:
+        def unseen_ally(who: BeerRunCombatant) -> BeerRunCombatant:
             goal = who.sheet.goal
             if goal is None or goal.ally_id not in hidden:
                 return who
@@ -408,7 +419,7 @@ class BeerRun(RuleSystem):
         combatants = tuple(unseen_ally(c) for c in state.combatants)
         return state.update(system_state=own, combatants=combatants)
 
-    def status(self, state: Encounter) -> str:
+    def status(self, state: BeerRunEncounter) -> str:
         """Where the round stands, in place of whose turn it is."""
         own = decide.br_state(state)
         if own.rolled_round == state.round:

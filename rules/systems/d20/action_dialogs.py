@@ -4,7 +4,7 @@ and reaction dialogs, which list a stat block's legendary actions and reactions 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
 from rules.forms import Field
@@ -14,29 +14,29 @@ from .events import sheet_of
 from .standing import legendary_left, out_word
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 COSTS = (("1", "1 action"), ("2", "2 actions"), ("3", "3 actions"))
 OTHER = ("", "Another, typed below")  # a legendary action or reaction of no stat block's
 
 
-def people(state: Encounter) -> tuple[tuple[str, str], ...]:
+def people(state: D20Encounter) -> tuple[tuple[str, str], ...]:
     return tuple((c.id, c.name) for c in state.combatants)
 
 
-def foes_of(state: Encounter, combatant: Combatant[Any]) -> list[Combatant[Any]]:
+def foes_of(state: D20Encounter, combatant: D20Combatant) -> list[D20Combatant]:
     """Everyone still in the fight on another side, in turn order."""
     return [c for c in state.combatants if c.side != combatant.side and not out_word(c)]
 
 
-def default_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | None:
+def default_target(state: D20Encounter, actor: D20Combatant) -> D20Combatant | None:
     foes = foes_of(state, actor)
     if foes:
         return foes[0]
     return next((c for c in state.combatants if c.id != actor.id), None)
 
 
-def legendary_ready(state: Encounter, actor: Combatant[Any]) -> bool:
+def legendary_ready(state: D20Encounter, actor: D20Combatant) -> bool:
     """Whether ``actor``'s attack now would be a legendary action: not its turn, and one left."""
     return state.current_id not in (None, actor.id) and legendary_left(state, actor) > 0
 
@@ -52,7 +52,7 @@ def typed_field(default: str) -> Field:
     )
 
 
-def listed(state: Encounter, key: str) -> tuple[tuple[str, str], ...]:
+def listed(state: D20Encounter, key: str) -> tuple[tuple[str, str], ...]:
     """Every legendary action or reaction on a sheet, by name (with its cost), once each."""
     found: dict[str, tuple[str, str]] = {}
     for combatant in state.combatants:
@@ -61,7 +61,7 @@ def listed(state: Encounter, key: str) -> tuple[tuple[str, str], ...]:
     return tuple(found.values())
 
 
-def target_field(state: Encounter, actor: Combatant[Any]) -> Field:
+def target_field(state: D20Encounter, actor: D20Combatant) -> Field:
     target = default_target(state, actor)
     return Field(
         key="target",
@@ -73,7 +73,7 @@ def target_field(state: Encounter, actor: Combatant[Any]) -> Field:
     )
 
 
-def reaction_form(state: Encounter, actor: Combatant[Any]) -> list[Field]:
+def reaction_form(state: D20Encounter, actor: D20Combatant) -> list[Field]:
     """Who reacts and with what: a reaction of a stat block's list, or one typed (Shield)."""
     everyone = people(state)
     listing = next((c for c in state.combatants if sheet_of(c).reactions), None)
@@ -98,7 +98,7 @@ def reaction_form(state: Encounter, actor: Combatant[Any]) -> list[Field]:
     ]
 
 
-def legendary_form(state: Encounter) -> list[Field]:
+def legendary_form(state: D20Encounter) -> list[Field]:
     """Which legendary creature, and its legendary action: one of its stat block's list (by
     name, with its cost), or one typed with a cost."""
     legendary = [c for c in state.combatants if sheet_of(c).legendary]

@@ -28,19 +28,19 @@ from .table import MODE_OF
 from .uses import recharge_odds, unavailable
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 SIDE = "side:"
 SHEETS = ""  # the Action choice's value for the sheet's own attack (no actions typed)
 MAX_LABEL = 48  # characters of a choice's label: an action's parts cut to fit 80 columns
 
 
-def anyone_acts_by_name(state: Encounter) -> bool:
+def anyone_acts_by_name(state: D20Encounter) -> bool:
     """Whether any combatant has a stat block's actions: the attack dialog asks which."""
     return any(sheet_of(c).actions for c in state.combatants)
 
 
-def ordered(actor: Combatant[Any]) -> tuple[D20Action, ...]:
+def ordered(actor: D20Combatant) -> tuple[D20Action, ...]:
     """Its actions as the dialog offers them: its Multiattack first, then its main attack,
     then the rest in the stat block's order."""
     sheet = sheet_of(actor)
@@ -55,7 +55,7 @@ def _label(action: D20Action) -> str:
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
 
 
-def action_choices(state: Encounter, actor: Combatant[Any]) -> tuple[tuple[str, str], ...]:
+def action_choices(state: D20Encounter, actor: D20Combatant) -> tuple[tuple[str, str], ...]:
     """The attack dialog's Action choice: ``actor``'s actions first, the sheet's own attack,
     then the others' actions by name (so another attacker chosen, or named on the ``:`` line,
     finds its own)."""
@@ -73,12 +73,12 @@ def action_choices(state: Encounter, actor: Combatant[Any]) -> tuple[tuple[str, 
     return (*mine, *sheets, *others) if mine else (*sheets, *others)
 
 
-def side_choices(state: Encounter) -> tuple[tuple[str, str], ...]:
+def side_choices(state: D20Encounter) -> tuple[tuple[str, str], ...]:
     sides = sorted({c.side for c in state.combatants})
     return tuple((SIDE + s, f"Everyone of {s}") for s in sides)
 
 
-def targets_of(state: Encounter, chosen: str, source: str) -> tuple[str, ...]:
+def targets_of(state: D20Encounter, chosen: str, source: str) -> tuple[str, ...]:
     """One combatant, or a whole side but the source (an area)."""
     if chosen.startswith(SIDE):
         side = chosen[len(SIDE) :]
@@ -86,7 +86,7 @@ def targets_of(state: Encounter, chosen: str, source: str) -> tuple[str, ...]:
     return (chosen,)
 
 
-def roll_command(state: Encounter, values: Mapping[str, str], attacker_id: str) -> Any:
+def roll_command(state: D20Encounter, values: Mapping[str, str], attacker_id: str) -> Any:
     """The attack dialog's command for the action chosen (``values["action"]``)."""
     attacker = state.combatant(attacker_id)
     usage = values["usage"]
@@ -104,7 +104,9 @@ def roll_command(state: Encounter, values: Mapping[str, str], attacker_id: str) 
     return play(state, values, attacker_id, action, of)
 
 
-def play(state: Encounter, values: Mapping[str, str], who: str, action: D20Action, of: str) -> Any:
+def play(
+    state: D20Encounter, values: Mapping[str, str], who: str, action: D20Action, of: str
+) -> Any:
     """The command that plays ``action`` (made by ``of``) with the dialog's values."""
     usage = values["usage"]
     if action.attack:
@@ -153,7 +155,7 @@ def _attack(values: Mapping[str, str], who: str, target: str, name: str, of: str
     )
 
 
-def part_note(state: Encounter, command: Any) -> str:
+def part_note(state: D20Encounter, command: Any) -> str:
     """Which part of its Multiattack the command makes, and what is left after it."""
     of = getattr(command, "of", "")
     who = state.find(getattr(command, "attacker_id", getattr(command, "source_id", "")))
@@ -176,7 +178,7 @@ def legendary_choices(sheet_actions: tuple[D20Action, ...]) -> tuple[tuple[str, 
     )
 
 
-def legendary_command(state: Encounter, values: Mapping[str, str], who: str) -> Any:
+def legendary_command(state: D20Encounter, values: Mapping[str, str], who: str) -> Any:
     """The legendary dialog's command for a legendary action of the list: the action it
     makes (Tail Attack: its Tail), its own save or attack (Wing Attack), or it logged."""
     creature = state.combatant(who)
@@ -191,7 +193,7 @@ def legendary_command(state: Encounter, values: Mapping[str, str], who: str) -> 
     return play(state, {**values, "usage": LEGENDARY}, who, action, of)
 
 
-def reaction_command(state: Encounter, values: Mapping[str, str], who: str) -> Any:
+def reaction_command(state: D20Encounter, values: Mapping[str, str], who: str) -> Any:
     """The reaction dialog's command for a reaction of the list: played as its attack or save,
     or marked used."""
     creature = state.combatant(who)
@@ -199,7 +201,7 @@ def reaction_command(state: Encounter, values: Mapping[str, str], who: str) -> A
     return play(state, {**values, "usage": REACTION}, who, action, "")
 
 
-def played_preview(state: Encounter, command: Any) -> str:
+def played_preview(state: D20Encounter, command: Any) -> str:
     """The dialog's line for a stat block action that rolls no attack ("" for another)."""
     match command:
         case D20SaveEffect() if command.action:
@@ -231,7 +233,7 @@ def lists_of(sheet: Any) -> tuple[tuple[D20Action, ...], ...]:
     return sheet.actions, sheet.legendary_actions, sheet.reactions
 
 
-def use_choices(state: Encounter, actor: Combatant[Any]) -> tuple[tuple[str, str], ...]:
+def use_choices(state: D20Encounter, actor: D20Combatant) -> tuple[tuple[str, str], ...]:
     """Every action of every stat block by name, ``actor``'s first (its Multiattack first),
     once each: a legendary action with its cost."""
     found: dict[str, tuple[str, str]] = {}
@@ -245,7 +247,7 @@ def use_choices(state: Encounter, actor: Combatant[Any]) -> tuple[tuple[str, str
     return tuple(found.values())
 
 
-def use_command(state: Encounter, values: Mapping[str, str]) -> Any:
+def use_command(state: D20Encounter, values: Mapping[str, str]) -> Any:
     """The ``use`` dialog's command: a legendary action or a reaction of its lists when used
     as one, else one of its actions as the attack dialog plays it."""
     who = values["who"]
@@ -263,7 +265,7 @@ def use_command(state: Encounter, values: Mapping[str, str]) -> Any:
     return roll_command(state, {**values, "attacker": who}, who)
 
 
-def unavailable_note(state: Encounter, command: Any) -> str:
+def unavailable_note(state: D20Encounter, command: Any) -> str:
     """The dialog's word when the action it would play cannot be used now ("Fire Breath is
     recharging (5-6)": refused, with its exact odds of coming back), "" when it can or names
     none."""

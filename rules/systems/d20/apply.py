@@ -40,15 +40,15 @@ from .stat_actions import part_made
 from .table import CONCENTRATION_DC, DEATH_SAVES
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import D20Encounter
 
 
-def _sheet(state: Encounter, cid: str, sheet: D20Sheet) -> Encounter:
+def _sheet(state: D20Encounter, cid: str, sheet: D20Sheet) -> D20Encounter:
     who = state.combatant(cid)
     return state.replace_combatant(structs.replace(who, sheet=sheet))
 
 
-def apply(state: Encounter, event: Any) -> Encounter:
+def apply(state: D20Encounter, event: Any) -> D20Encounter:
     match event:  # the commonest first: an attack, its damage dealt, a death save
         case D20Attacked():
             state = state.update(last_roll=event, last_roll_applied=False)
@@ -174,7 +174,7 @@ def _spent(sheet: D20Sheet, stamp: Stamp, cost: int) -> D20Sheet:
     return structs.replace(sheet, legendary_spent=(*kept, *(stamp,) * cost))
 
 
-def _damaged(state: Encounter, event: D20Damaged) -> Encounter:
+def _damaged(state: D20Encounter, event: D20Damaged) -> D20Encounter:
     sheet = sheet_of(state.combatant(event.target_id))
     if event.drain:
         after = drained(sheet, event.amount, event.critical)
@@ -195,7 +195,7 @@ def _damaged(state: Encounter, event: D20Damaged) -> Encounter:
     return state
 
 
-def _death_saved(state: Encounter, event: D20DeathSaved) -> Encounter:
+def _death_saved(state: D20Encounter, event: D20DeathSaved) -> D20Encounter:
     sheet = sheet_of(state.combatant(event.combatant_id))
     if event.result == "revived":
         sheet = structs.replace(sheet, hp=1, death_successes=0, death_failures=0, stable=False)
@@ -213,14 +213,14 @@ def _death_saved(state: Encounter, event: D20DeathSaved) -> Encounter:
     return _marked(state, event.combatant_id)
 
 
-def _marked(state: Encounter, combatant_id: str) -> Encounter:
+def _marked(state: D20Encounter, combatant_id: str) -> D20Encounter:
     found = system_state(state)
     kept = tuple(m for m in found.death_saved if m[0] != combatant_id)
     marks = (*kept, (combatant_id, state.round))
     return state.update(system_state=structs.replace(found, death_saved=marks))
 
 
-def skipped(state: Encounter, combatant_id: str, what: str) -> Encounter:
+def skipped(state: D20Encounter, combatant_id: str, what: str) -> D20Encounter:
     """What waited set aside: a death save marked rolled this turn, a concentration save
     dropped (the concentration kept)."""
     if what == "death save":

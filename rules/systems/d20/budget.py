@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rules.budget import Band, Budget
-from rules.encounter import Combatant, Encounter
 
 from .sheet import LAIR, D20Sheet
 from .standing import out_word
+
+if TYPE_CHECKING:
+    from .events import D20Combatant, D20Encounter
 
 XP_BY_CHALLENGE = {
     "0": 10,
@@ -162,7 +164,7 @@ def reached(total: float, edges: Sequence[int]) -> int:
     return sum(1 for edge in edges if total >= edge)
 
 
-def _counted(state: Encounter, combatant: Combatant[Any]) -> bool:
+def _counted(state: D20Encounter, combatant: D20Combatant) -> bool:
     sheet: D20Sheet = combatant.sheet
     return sheet.kind != LAIR and not out_word(combatant)
 
@@ -171,7 +173,7 @@ def _n(value: float) -> str:
     return f"{value:,.0f}"
 
 
-def xp_budget(state: Encounter, party: str) -> Budget | None:
+def xp_budget(state: D20Encounter, party: str) -> Budget | None:
     """The 2014 and 2024 tables' word for the fight; None without a hero's level or a foe's
     challenge rating to go on."""
     people = [c for c in state.combatants if _counted(state, c)]
@@ -203,6 +205,6 @@ def xp_budget(state: Encounter, party: str) -> Budget | None:
     return Budget(says, BANDS_2014[step], tuple(lines))
 
 
-def budget_hook(system: object, state: Encounter, party: str) -> Budget | None:
+def budget_hook(system: object, state: D20Encounter, party: str) -> Budget | None:
     """``RuleSystem.xp_budget`` for Generic d20 (its class takes it as a method)."""
     return xp_budget(state, party)

@@ -63,7 +63,8 @@ from .turn_edge_events import saved_from_effect
 
 if TYPE_CHECKING:
     from rules.dice import DiceSource
-    from rules.encounter import Combatant, Encounter
+
+    from .events import D20Combatant, D20Encounter
 
 MAX_DC = 40
 MAX_EFFECT = 40
@@ -78,7 +79,7 @@ def d20(dice: DiceSource, mode: int) -> tuple[tuple[int, ...], int]:
     return faces, max(faces) if mode > 0 else min(faces)
 
 
-def attack(state: Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
+def attack(state: D20Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
     attacker, target = state.combatant(cmd.attacker_id), state.combatant(cmd.target_id)
     if attacker.id == target.id:
         raise Rejected("Attack someone else")
@@ -185,8 +186,8 @@ def _standing_hp(sheet: D20Sheet) -> int:
 
 
 def damage_events(
-    state: Encounter,
-    target: Combatant[Any],
+    state: D20Encounter,
+    target: D20Combatant,
     dealer_id: str | None,
     rolled: int,
     kind: str,
@@ -218,7 +219,7 @@ def damage_events(
     return events
 
 
-def end_concentration(state: Encounter, combatant: Combatant[Any], why: str) -> list[Any]:
+def end_concentration(state: D20Encounter, combatant: D20Combatant, why: str) -> list[Any]:
     """Concentration ended, and the conditions its effect held lifted."""
     effect = sheet_of(combatant).concentrating
     events: list[Any] = [D20ConcentrationEnded(combatant.id, effect, why)]
@@ -231,7 +232,7 @@ def end_concentration(state: Encounter, combatant: Combatant[Any], why: str) -> 
     return events
 
 
-def consequence(state: Encounter) -> list[Any]:
+def consequence(state: D20Encounter) -> list[Any]:
     """The ``d`` key on the last roll: its damage and conditions."""
     roll = state.last_roll
     if state.last_roll_applied or not isinstance(roll, D20Attacked | D20Saved):
@@ -278,7 +279,7 @@ def consequence(state: Encounter) -> list[Any]:
     return [*events, D20Settled()]
 
 
-def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[Any]:
+def save_effect(state: D20Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[Any]:
     source = state.combatant(cmd.source_id)
     check(state, source, cmd.usage)
     stamp = stamp_of(state)
@@ -355,7 +356,7 @@ def save_effect(state: Encounter, cmd: D20SaveEffect, dice: DiceSource) -> list[
     return events
 
 
-def use_action(state: Encounter, cmd: D20UseAction) -> list[Any]:
+def use_action(state: D20Encounter, cmd: D20UseAction) -> list[Any]:
     """A stat block action with no roll (Detect): logged as used, spending ``usage``."""
     who = state.combatant(cmd.combatant_id)
     if cmd.usage in (LEGENDARY, REACTION):
@@ -368,7 +369,7 @@ def use_action(state: Encounter, cmd: D20UseAction) -> list[Any]:
     return [D20ActionUsed(who.id, played.action.name, cmd.usage, stamp_of(state))]
 
 
-def death_save(state: Encounter, cmd: D20DeathSave, dice: DiceSource) -> list[Any]:
+def death_save(state: D20Encounter, cmd: D20DeathSave, dice: DiceSource) -> list[Any]:
     hero = state.combatant(cmd.combatant_id)
     sheet = sheet_of(hero)
     if life_word(sheet) != "dying":
@@ -394,7 +395,9 @@ def death_save(state: Encounter, cmd: D20DeathSave, dice: DiceSource) -> list[An
     return [event]
 
 
-def concentration_save(state: Encounter, cmd: D20ConcentrationSave, dice: DiceSource) -> list[Any]:
+def concentration_save(
+    state: D20Encounter, cmd: D20ConcentrationSave, dice: DiceSource
+) -> list[Any]:
     waiting = concentration_waiting(state)
     if waiting is None or waiting.combatant_id != cmd.combatant_id:
         raise Rejected("No concentration save waits for them")
@@ -416,7 +419,7 @@ def concentration_dc(amount: int) -> int:
     return max(CONCENTRATION_DC, amount // 2)
 
 
-def heal(state: Encounter, cmd: D20Heal, dice: DiceSource) -> list[Any]:
+def heal(state: D20Encounter, cmd: D20Heal, dice: DiceSource) -> list[Any]:
     target = state.combatant(cmd.target_id)
     check(state, state.combatant(cmd.healer_id), cmd.usage)
     if life_word(sheet_of(target)) == "dead":
@@ -432,7 +435,7 @@ def heal(state: Encounter, cmd: D20Heal, dice: DiceSource) -> list[Any]:
     return [D20Healed(cmd.healer_id, target.id, amount, cmd.temporary, shown, cmd.usage)]
 
 
-def reaction(state: Encounter, cmd: D20Reaction) -> list[Any]:
+def reaction(state: D20Encounter, cmd: D20Reaction) -> list[Any]:
     who = state.combatant(cmd.combatant_id)
     why = why_not(state, who)
     if why:
@@ -445,7 +448,7 @@ def reaction(state: Encounter, cmd: D20Reaction) -> list[Any]:
 MAX_COST = 3
 
 
-def legendary_action(state: Encounter, cmd: D20LegendaryAction) -> list[Any]:
+def legendary_action(state: D20Encounter, cmd: D20LegendaryAction) -> list[Any]:
     who = state.combatant(cmd.combatant_id)
     what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a legendary action"
     own = named(sheet_of(who).legendary_actions, what)  # its cost is the stat block's
@@ -456,7 +459,7 @@ def legendary_action(state: Encounter, cmd: D20LegendaryAction) -> list[Any]:
     return [D20LegendaryUsed(who.id, what, cost, stamp)]
 
 
-def check_legendary(state: Encounter, who: Combatant[Any], cost: int, what: str = "") -> Stamp:
+def check_legendary(state: D20Encounter, who: D20Combatant, cost: int, what: str = "") -> Stamp:
     """Refused unless ``who`` can spend ``cost`` legendary actions now; the turn whose end
     it is taken at (``legendary.legendary_stamp``)."""
     if not sheet_of(who).legendary:
@@ -478,7 +481,7 @@ def check_legendary(state: Encounter, who: Combatant[Any], cost: int, what: str 
     return stamp
 
 
-def stop_concentrating(state: Encounter, combatant_id: str) -> list[Any]:
+def stop_concentrating(state: D20Encounter, combatant_id: str) -> list[Any]:
     who = state.combatant(combatant_id)
     if not sheet_of(who).concentrating:
         raise Rejected(f"{who.name} concentrates on nothing")

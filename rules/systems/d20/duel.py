@@ -13,7 +13,7 @@ floating point, so the answer is worked out to its rounding, never sampled.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from msgspec import structs
 
@@ -34,13 +34,13 @@ from .standing import (
 from .turn_edges import owed_command
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 MAX_STATES = 6_000  # pairs of hit points (a second or two): a duel of giants is played out
 EPSILON = 1e-12  # what is left to play is too little to change a percentage
 
 
-def exact_duel(state: Encounter, rounds: int) -> dict[str, float] | None:
+def exact_duel(state: D20Encounter, rounds: int) -> dict[str, float] | None:
     """Each side's chance to win the duel from ``state`` within ``rounds`` rounds (the
     forecast's limit), or None when it is not a plain duel."""
     people = state.combatants
@@ -90,7 +90,7 @@ READ = frozenset(
 )  # fmt: skip
 
 
-def _plain(combatant: Combatant[Any]) -> bool:
+def _plain(combatant: D20Combatant) -> bool:
     sheet = sheet_of(combatant)
     if combatant.conditions or sheet.kind == LAIR or out_word(combatant):
         return False
@@ -99,7 +99,7 @@ def _plain(combatant: Combatant[Any]) -> bool:
     return structs.replace(sheet, **rest) == sheet
 
 
-def _waits(state: Encounter) -> bool:
+def _waits(state: D20Encounter) -> bool:
     return bool(
         (state.last_roll is not None and roll_waits(state))
         or concentration_waiting(state) is not None
@@ -107,7 +107,7 @@ def _waits(state: Encounter) -> bool:
     )
 
 
-def _damage(attacker: Combatant[Any], target: Combatant[Any]) -> dict[int, float]:
+def _damage(attacker: D20Combatant, target: D20Combatant) -> dict[int, float]:
     """What one of ``attacker``'s attacks deals ``target``: each amount's chance, 0 a miss."""
     sheet, against = sheet_of(attacker), sheet_of(target)
     damage, kind = attack_damage(sheet, "")

@@ -10,7 +10,7 @@ counted: only its own turn has them. The readings are in rulings.md (D4-01).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from msgspec import structs
 
@@ -31,7 +31,7 @@ from .events import (
 from .surprise import SURPRISED
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 WORDS = {
     ACTION: "Action",
@@ -50,11 +50,11 @@ def word(usage: str) -> str:
     return WORDS.get(usage, "")
 
 
-def own_turn(state: Encounter, combatant_id: str) -> bool:
+def own_turn(state: D20Encounter, combatant_id: str) -> bool:
     return state.current_id == combatant_id
 
 
-def spent(state: Encounter, combatant: Combatant[Any], what: str) -> bool:
+def spent(state: D20Encounter, combatant: D20Combatant, what: str) -> bool:
     """Whether ``combatant`` has spent ``what`` (its action, its bonus action) this turn."""
     turn = system_state(state).turn
     return (
@@ -66,11 +66,11 @@ def spent(state: Encounter, combatant: Combatant[Any], what: str) -> bool:
     )
 
 
-def reaction_spent(state: Encounter, combatant: Combatant[Any]) -> bool:
+def reaction_spent(state: D20Encounter, combatant: D20Combatant) -> bool:
     return sheet_of(combatant).reaction_round == state.round
 
 
-def check(state: Encounter, actor: Combatant[Any], usage: str) -> None:
+def check(state: D20Encounter, actor: D20Combatant, usage: str) -> None:
     """Refused, in one line, unless ``actor`` can spend ``usage`` now."""
     if usage not in WORDS:
         raise Rejected(f"A roll is an {', '.join(WORDS.values())}, not {usage[:20]!r}")
@@ -88,7 +88,7 @@ def check(state: Encounter, actor: Combatant[Any], usage: str) -> None:
         raise Rejected(f"{actor.name} has used {what} this turn (As: Extra action)")
 
 
-def spend(state: Encounter, who: str, usage: str, stamp: tuple[int, int]) -> Encounter:
+def spend(state: D20Encounter, who: str, usage: str, stamp: tuple[int, int]) -> D20Encounter:
     """The state once ``who`` has spent ``usage`` on the roll made at ``stamp``: its action or
     bonus action on its own turn, its reaction for the round; nothing else is counted."""
     if usage == REACTION:
@@ -109,7 +109,7 @@ def spend(state: Encounter, who: str, usage: str, stamp: tuple[int, int]) -> Enc
     return state.update(system_state=structs.replace(found_state, turn=turn))
 
 
-def badge(state: Encounter, combatant: Combatant[Any]) -> str:
+def badge(state: D20Encounter, combatant: D20Combatant) -> str:
     """The row's word for what it has spent: "spent A B R" ("" for nothing)."""
     letters = [letter for what, letter in LETTERS if spent(state, combatant, what)]
     if reaction_spent(state, combatant):
@@ -117,7 +117,7 @@ def badge(state: Encounter, combatant: Combatant[Any]) -> str:
     return f"spent {' '.join(letters)}" if letters else ""
 
 
-def spent_line(before: Encounter, after: Encounter, who: str) -> str:
+def spent_line(before: D20Encounter, after: D20Encounter, who: str) -> str:
     """The log's line when a roll, folded from ``before`` into ``after``, spends the action or
     the bonus action of ``who`` ("" when it spends neither)."""
     found = before.find(who)
@@ -129,7 +129,7 @@ def spent_line(before: Encounter, after: Encounter, who: str) -> str:
     return f"{found.name} has used the {'action' if newly[0] == ACTION else 'bonus action'}"
 
 
-def default_usage(state: Encounter, actor: Combatant[Any], bonus_too: bool) -> str:
+def default_usage(state: D20Encounter, actor: D20Combatant, bonus_too: bool) -> str:
     """What a dialog proposes: the action, or the bonus action once the action is spent on its
     own turn (``bonus_too``: when a bonus action can do what the dialog does)."""
     if bonus_too and spent(state, actor, ACTION) and not spent(state, actor, BONUS):
@@ -137,7 +137,7 @@ def default_usage(state: Encounter, actor: Combatant[Any], bonus_too: bool) -> s
     return ACTION
 
 
-def note(state: Encounter, actor: Combatant[Any], usage: str) -> str:
+def note(state: D20Encounter, actor: D20Combatant, usage: str) -> str:
     """The dialog's word on what the roll spends of ``actor``'s turn under way ("" off it)."""
     if not own_turn(state, actor.id) or usage not in (ACTION, BONUS, EXTRA):
         return ""

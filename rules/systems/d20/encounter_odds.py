@@ -39,14 +39,15 @@ from .standing import (
 from .stat_actions import attack_profile
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
     from rules.odds import Odds
+
+    from .events import D20Combatant, D20Encounter
 
 
 def for_attack(
-    state: Encounter,
-    attacker: Combatant[Any],
-    target: Combatant[Any],
+    state: D20Encounter,
+    attacker: D20Combatant,
+    target: D20Combatant,
     chosen: int,
     cover: int = 0,
     typed: str = "",
@@ -79,7 +80,7 @@ def attack_figures(
     damage: str,
     damage_type: str,
     attacker: str,
-    target: Combatant[Any],
+    target: D20Combatant,
     standing: int = -1,
     cover: int = 0,
 ) -> Odds:
@@ -122,7 +123,7 @@ def attack_figures(
 
 
 def swings_this_round(
-    state: Encounter, attacker: Combatant[Any], target: Combatant[Any], command: D20Attack
+    state: D20Encounter, attacker: D20Combatant, target: D20Combatant, command: D20Attack
 ) -> tuple[Swing, ...]:
     """Every attack roll ``target`` can still face this round, all at it: this one and the
     rest of the attacker's action (its Multiattack), then the attacks left of whoever acts now
@@ -130,7 +131,7 @@ def swings_this_round(
     against = sheet_of(target)
 
     def swings(
-        who: Combatant[Any], chosen: int, count: int, cover: int = 0, typed: str = ""
+        who: D20Combatant, chosen: int, count: int, cover: int = 0, typed: str = ""
     ) -> tuple[Swing, ...]:
         sheet = sheet_of(who)
         damage, kind = attack_damage(sheet, typed)
@@ -165,8 +166,8 @@ def swings_this_round(
 
 
 def for_save(
-    state: Encounter,
-    target: Combatant[Any],
+    state: D20Encounter,
+    target: D20Combatant,
     ability: str,
     dc: int,
     source: str,
@@ -178,7 +179,7 @@ def for_save(
     return found._replace(whose=f"{target.name}'s chances vs {source}")
 
 
-def for_death(state: Encounter, hero: Combatant[Any], successes: int, failures: int) -> Odds:
+def for_death(state: D20Encounter, hero: D20Combatant, successes: int, failures: int) -> Odds:
     found = death_odds(successes, failures)
     ends = found.extra["ends"]
     assert isinstance(ends, dict)
@@ -189,7 +190,7 @@ def for_death(state: Encounter, hero: Combatant[Any], successes: int, failures: 
     return found._replace(extra={**found.extra, "note": note}, whose=f"{hero.name}'s death save")
 
 
-def dialog_odds(state: Encounter, command: Any) -> Odds | None:
+def dialog_odds(state: D20Encounter, command: Any) -> Odds | None:
     """The odds of the roll a dialog's command would make (None: no such roll)."""
     try:
         match command:
@@ -225,7 +226,7 @@ def dialog_odds(state: Encounter, command: Any) -> Odds | None:
     return None
 
 
-def drop_this_round(state: Encounter, command: D20Attack) -> tuple[Fraction, int] | None:
+def drop_this_round(state: D20Encounter, command: D20Attack) -> tuple[Fraction, int] | None:
     """The chance the attack's target drops before the round ends, when more attacks than
     this one can come at it (``swings_this_round``), and how many: None otherwise."""
     attacker, target = state.combatant(command.attacker_id), state.combatant(command.target_id)
@@ -250,7 +251,7 @@ def _drop_chance(swings: tuple[Swing, ...], to_drop: int) -> Fraction | None:
         return None
 
 
-def last_odds(state: Encounter, damage: bool = True) -> Odds | None:
+def last_odds(state: D20Encounter, damage: bool = True) -> Odds | None:
     """The chances the last roll had before it was rolled (without ``damage``, an attack's
     tiers alone: what the luck of a fight's summary needs, never its damage worked out)."""
     roll = state.last_roll

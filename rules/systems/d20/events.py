@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 from msgspec import Meta, Struct
 
@@ -17,6 +17,8 @@ from .turn_edge_events import Edge, TurnStart
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
+
+    from .turn_edge_events import D20EndOfTurnSaved
 
 MAX_MADE = MAX_ACTIONS * MAX_COUNT  # the parts one Multiattack can make
 ActionName = Annotated[str, Meta(max_length=MAX_NAME)]  # a stat block action's, as saved
@@ -416,19 +418,28 @@ class D20State(Struct, frozen=True, tag="d20.state"):
     dropped: Annotated[tuple[Dropped, ...], Meta(max_length=COMBATANTS)] = ()
 
 
-def sheet_of(combatant: Combatant[Any]) -> D20Sheet:
+def sheet_of(combatant: D20Combatant) -> D20Sheet:
     sheet: D20Sheet = combatant.sheet
     return sheet
 
 
-def system_state(state: Encounter) -> D20State:
+def system_state(state: D20Encounter) -> D20State:
     found = state.system_state
     return found if isinstance(found, D20State) else D20State()
 
 
-def stamp_of(state: Encounter) -> Stamp:
+def stamp_of(state: D20Encounter) -> Stamp:
     """When now is: the round and the place of whoever acts."""
     return (state.round, state.index_of(state.current_id))
 
 
 ROLLS = (D20Attacked, D20Saved, D20DeathSaved, D20ConcentrationSaved)
+
+# The system's encounter and combatant, typed: every module of the system annotates with
+# these (never a bare Encounter), so its sheets, last roll and state are read as what they are.
+if TYPE_CHECKING:
+    D20LastRoll: TypeAlias = (
+        D20Attacked | D20Saved | D20DeathSaved | D20ConcentrationSaved | D20EndOfTurnSaved
+    )
+    D20Encounter: TypeAlias = Encounter[D20Sheet, D20LastRoll, D20State]
+    D20Combatant: TypeAlias = Combatant[D20Sheet]

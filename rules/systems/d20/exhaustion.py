@@ -18,7 +18,7 @@ from .uses import rest_words
 from .uses import restored as uses_back
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import D20Encounter
 
 MOST = 6
 CHECKS, ROLLS, HALVED, STILL, DEATH = 1, 3, 4, 5, 6  # STILL: speed 0
@@ -59,7 +59,7 @@ def rested(sheet: D20Sheet) -> D20Sheet:
     return structs.replace(uses_back(sheet), hp=sheet.hp_max, temp_hp=0)
 
 
-def set_exhaustion(state: Encounter, cmd: D20SetExhaustion) -> list[Any]:
+def set_exhaustion(state: D20Encounter, cmd: D20SetExhaustion) -> list[Any]:
     who = state.combatant(cmd.combatant_id)
     sheet = sheet_of(who)
     if sheet.dead:
@@ -71,7 +71,7 @@ def set_exhaustion(state: Encounter, cmd: D20SetExhaustion) -> list[Any]:
     return [D20Exhausted(who.id, sheet.exhaustion, cmd.level)]
 
 
-def rest(state: Encounter, cmd: D20Rest) -> list[Any]:
+def rest(state: D20Encounter, cmd: D20Rest) -> list[Any]:
     ids = tuple(c for c in dict.fromkeys(cmd.combatant_ids) if state.find(c) is not None)
     if not ids:
         raise Rejected("Nobody to rest")

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
-from rules.encounter import Combatant
 from rules.errors import Rejected
 
 from .actions import D20Action, action_text, made
@@ -21,6 +20,9 @@ from .budget import XP_BY_CHALLENGE  # the SRD's table, as the XP budget reads i
 from .odds import attack_chances, damage_chances, mean, save_chance
 from .sheet import HERO, LAIR, D20Sheet
 from .standing import damage_modifiers
+
+if TYPE_CHECKING:
+    from .events import D20Combatant
 
 _CR = re.compile(r"\s*(?:cr\s*)?([0-9]{1,2}(?:/[0-9])?)\s*(?:\([^)]*\))?\s*", re.IGNORECASE)
 MAX_PREVIEW = 40  # lines of a preview: a stat block's actions are bounded, its lines too
@@ -54,7 +56,7 @@ def _average(value: Fraction) -> str:
     return f"{float(value):.1f}"
 
 
-def _attack_mean(action: D20Action, target: Combatant[Any], bonus: int, crit: int) -> Fraction:
+def _attack_mean(action: D20Action, target: D20Combatant, bonus: int, crit: int) -> Fraction:
     """The damage one use deals the target on average: a miss none, a hit its dice, a
     critical its dice doubled."""
     ac = target.sheet.ac
@@ -67,7 +69,7 @@ def _attack_mean(action: D20Action, target: Combatant[Any], bonus: int, crit: in
     return hit * on_hit + critical * on_crit
 
 
-def _save_mean(action: D20Action, target: Combatant[Any]) -> tuple[Fraction, Fraction]:
+def _save_mean(action: D20Action, target: D20Combatant) -> tuple[Fraction, Fraction]:
     """The chance the target fails the action's save, and the damage it deals on average."""
     ability, dc = action.save.split()
     saved = save_chance(target.sheet.save(ability), int(dc))
@@ -82,7 +84,7 @@ def _save_mean(action: D20Action, target: Combatant[Any]) -> tuple[Fraction, Fra
 def _action_line(
     action: D20Action,
     sheet: D20Sheet,
-    target: Combatant[Any] | None,
+    target: D20Combatant | None,
     actions: tuple[D20Action, ...] = (),
 ) -> str:
     """An action as it is typed, then its odds against the target: the chance to hit (or
@@ -108,7 +110,7 @@ def _action_line(
     return line
 
 
-def _use_mean(action: D20Action, sheet: D20Sheet, target: Combatant[Any]) -> Fraction:
+def _use_mean(action: D20Action, sheet: D20Sheet, target: D20Combatant) -> Fraction:
     if action.bonus is not None:
         return _attack_mean(action, target, action.bonus, sheet.crit_range)
     if action.save:
@@ -122,7 +124,7 @@ def _one_attack(sheet: D20Sheet) -> D20Action:
     return D20Action(name=sheet.attack, bonus=sheet.attack_bonus, damage=damage)
 
 
-def preview_lines(sheet: D20Sheet, target: Combatant[Any] | None) -> tuple[str, ...]:
+def preview_lines(sheet: D20Sheet, target: D20Combatant | None) -> tuple[str, ...]:
     """What the library dialog shows of a stat block: its figures, then its actions, each
     with its odds against ``target`` (the selected combatant; None: none) as the dice fall
     with neither advantage nor disadvantage."""

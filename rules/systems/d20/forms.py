@@ -65,7 +65,7 @@ from .table import MODE_OF, MODE_WORD, MODES
 from .turn_edge_forms import EDGE_ACTIONS, edge_command, edge_form, save_fields
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 USAGES = (
     (ACTION, "Action"),
@@ -94,7 +94,7 @@ TENDING = (
 
 
 def action_form(
-    state: Encounter, action: str, selected: str | None, actor: Combatant[Any] | None
+    state: D20Encounter, action: str, selected: str | None, actor: D20Combatant | None
 ) -> list[Field]:
     """The dialog of ``action``; ``actor`` is whom it proposes (the system's default)."""
     if actor is None or (len(state.combatants) < 2 and action in ("roll", "save")):
@@ -326,7 +326,7 @@ def action_form(
     raise Rejected(f"Generic d20 has no action {action!r}")
 
 
-def use_form(state: Encounter, actor: Combatant[Any]) -> list[Field]:
+def use_form(state: D20Encounter, actor: D20Combatant) -> list[Field]:
     """The dialog (and the ``:use`` line) for any action of a stat block by name: who, which
     action, on whom, and as what (legendary off its turn when it has one left)."""
     acting = [c for c in state.combatants if any(lists_of(sheet_of(c)))]
@@ -361,7 +361,7 @@ def _cover_field(help_text: str) -> Field:
     )
 
 
-def _uses_field(state: Encounter, actor: Combatant[Any], bonus_too: bool = True) -> Field:
+def _uses_field(state: D20Encounter, actor: D20Combatant, bonus_too: bool = True) -> Field:
     return Field(
         key="usage",
         label="Uses",
@@ -372,7 +372,7 @@ def _uses_field(state: Encounter, actor: Combatant[Any], bonus_too: bool = True)
     )
 
 
-def attack_usage(state: Encounter, actor: Combatant[Any]) -> str:
+def attack_usage(state: D20Encounter, actor: D20Combatant) -> str:
     """The attack's use: the action, or the bonus action once the action is spent when the
     sheet has a bonus action attack."""
     return default_usage(state, actor, bonus_too=sheet_of(actor).bonus_attack)
@@ -389,13 +389,13 @@ def _drain_field() -> Field:
     )
 
 
-def _wounded(state: Encounter, actor: Combatant[Any]) -> Combatant[Any]:
+def _wounded(state: D20Encounter, actor: D20Combatant) -> D20Combatant:
     """Whom healing proposes: the most hurt of the healer's side still alive."""
     allies = [c for c in state.combatants if c.side == actor.side and not sheet_of(c).dead]
     return min(allies or [actor], key=lambda c: sheet_of(c).hp - sheet_of(c).hp_max)
 
 
-def action_command(state: Encounter, action: str, values: Mapping[str, str], actor: Any) -> Any:
+def action_command(state: D20Encounter, action: str, values: Mapping[str, str], actor: Any) -> Any:
     fields = {f.key: f for f in action_form(state, action, None, actor)}
     match action:
         case "roll":
@@ -493,7 +493,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str], act
     raise Rejected(f"Generic d20 has no action {action!r}")
 
 
-def attack_preview(state: Encounter, command: D20Attack) -> str:
+def attack_preview(state: D20Encounter, command: D20Attack) -> str:
     attacker, target = state.combatant(command.attacker_id), state.combatant(command.target_id)
     sheet = sheet_of(attacker)
     name, bonus, ranged, damage, kind = attack_profile(
@@ -531,7 +531,7 @@ def attack_preview(state: Encounter, command: D20Attack) -> str:
     return line
 
 
-def multiattack_note(state: Encounter, command: D20Attack) -> str:
+def multiattack_note(state: D20Encounter, command: D20Attack) -> str:
     """Which of its action's attacks this is, for a Multiattack on its own turn."""
     attacker = state.combatant(command.attacker_id)
     most = sheet_of(attacker).multiattack
@@ -543,7 +543,7 @@ def multiattack_note(state: Encounter, command: D20Attack) -> str:
     return f"; Multiattack: attack {most - left + 1} of {most}"
 
 
-def preview(state: Encounter, action: str, command: Any) -> str:
+def preview(state: D20Encounter, action: str, command: Any) -> str:
     """A dialog's line for the command it would give: an attack's, a stat block action's
     (with a word when it cannot be used now), a save effect's condition read."""
     waits = unavailable_note(state, command)  # recharging, or no use left today

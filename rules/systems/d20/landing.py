@@ -14,10 +14,10 @@ from .table import DEATH_TIERS
 from .turn_edge_events import D20EndOfTurnSaved
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import D20Encounter
 
 
-def landing(state: Encounter) -> Landing | None:
+def landing(state: D20Encounter) -> Landing | None:
     roll = state.last_roll
     match roll:
         case D20Attacked():

@@ -29,8 +29,7 @@ from .sheet import life_word
 from .standing import why_not
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
-
+    from .events import D20Combatant, D20Encounter
 
 # The events that can incapacitate, drop or kill someone, or start a concentration: no other
 # can end one of itself (a miss, a heal, a condition lifted). By their exact types: asked
@@ -48,7 +47,7 @@ CHANGES = frozenset(
 )
 
 
-def lapsed_after(state: Encounter, events: list[Any]) -> list[Any]:
+def lapsed_after(state: D20Encounter, events: list[Any]) -> list[Any]:
     """What ends after ``events`` (decided on ``state``): nothing, at once, when none of them
     changes what a combatant is or nobody concentrates (most commands: a forecast's runs)."""
     kinds = {type(e) for e in events}
@@ -61,7 +60,7 @@ def lapsed_after(state: Encounter, events: list[Any]) -> list[Any]:
     return lapsed(fold_onto(state, events))
 
 
-def lapsed(state: Encounter) -> list[Any]:
+def lapsed(state: D20Encounter) -> list[Any]:
     """Each concentration that cannot go on in ``state``, ended, with why: its caster
     incapacitated (a condition that includes it: stunned, paralyzed, petrified, unconscious),
     at 0 hit points or dead; or every target its effect held dead or gone."""
@@ -75,7 +74,7 @@ def lapsed(state: Encounter) -> list[Any]:
     return events
 
 
-def _targets_dead(state: Encounter, caster: Combatant[Any]) -> str:
+def _targets_dead(state: D20Encounter, caster: D20Combatant) -> str:
     held = [h.target_id for h in system_state(state).held if h.source_id == caster.id]
     if not held:
         return ""  # it holds nobody the tracker knows of (Bless; Hex moves to another)

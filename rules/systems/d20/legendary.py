@@ -8,19 +8,19 @@ stamped with that turn and spends what was left before its own turn gives them a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .events import LEGENDARY, D20Attacked, D20Saved, sheet_of, stamp_of
 from .sheet import Stamp, life_word
 from .standing import in_turn
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 ACTIONS = (D20Attacked, D20Saved)  # the rolls of a turn's action, or of a legendary action
 
 
-def turn_ended(state: Encounter) -> tuple[Combatant[Any], Stamp] | None:
+def turn_ended(state: D20Encounter) -> tuple[D20Combatant, Stamp] | None:
     """Whose turn ended as the one under way opened (the one before it in the turn order:
     ``standing.in_turn``, the dead left out), and that turn's stamp; None on the fight's first
     turn (or when nobody's turn is under way)."""
@@ -39,7 +39,7 @@ def turn_ended(state: Encounter) -> tuple[Combatant[Any], Stamp] | None:
     return None
 
 
-def opening(state: Encounter) -> bool:
+def opening(state: D20Encounter) -> bool:
     """Whether the turn under way has only opened: no attack or save effect rolled on it yet
     but legendary actions (taken at the end of the turn before); a death save or a
     concentration save leaves it open."""
@@ -49,7 +49,7 @@ def opening(state: Encounter) -> bool:
     return roll.usage == LEGENDARY  # a legendary attack or save effect (Wing Attack)
 
 
-def legendary_stamp(state: Encounter, who: Combatant[Any]) -> Stamp | None:
+def legendary_stamp(state: D20Encounter, who: D20Combatant) -> Stamp | None:
     """When ``who``'s legendary action now is taken: the turn under way when it is another's;
     the turn just ended when its own has only opened (None: its own turn has begun, or there
     was no turn before)."""
@@ -61,7 +61,7 @@ def legendary_stamp(state: Encounter, who: Combatant[Any]) -> Stamp | None:
     return ended[1]
 
 
-def left_at(state: Encounter, who: Combatant[Any], stamp: Stamp) -> int:
+def left_at(state: D20Encounter, who: D20Combatant, stamp: Stamp) -> int:
     """The legendary actions ``who`` has left at ``stamp``: spent ones count from the start
     of its own last turn before it."""
     sheet = sheet_of(who)
@@ -73,7 +73,7 @@ def left_at(state: Encounter, who: Combatant[Any], stamp: Stamp) -> int:
     return sheet.legendary - sum(1 for s in sheet.legendary_spent if s >= start)
 
 
-def ends_before_own(state: Encounter, who: Combatant[Any]) -> int:
+def ends_before_own(state: D20Encounter, who: D20Combatant) -> int:
     """The ends of turns at which ``who`` may still take a legendary action before its own
     turn gives them back: the one just ended (its action taken as this turn opens), then the
     turn under way and each after it up to the one before its own."""

@@ -42,7 +42,7 @@ from .sheet import D20Sheet, massive, take_damage
 from .table import ABILITY_NAMES, INCAPACITATING, MODE_WORD
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import D20Encounter
 
 STYLES = {"critical": "bold reverse $warning", "dying": "bold $error"}
 _OUTCOME = {
@@ -52,7 +52,7 @@ _OUTCOME = {
 }
 
 
-def _name(state: Encounter, cid: str | None) -> Span:
+def _name(state: D20Encounter, cid: str | None) -> Span:
     return Span(state.name_of(cid), "name")
 
 
@@ -64,7 +64,7 @@ def _faces(faces: tuple[int, ...], natural: int) -> list[str | Span]:
     return [*kept, Span(f" ({other})", "muted")]
 
 
-def describe(state: Encounter, event: Any) -> LogEntry:
+def describe(state: D20Encounter, event: Any) -> LogEntry:
     match event:
         case D20Attacked():
             head = _attacked(state, event)
@@ -180,7 +180,7 @@ WHY_UNFOCUSED = {
 }
 
 
-def _why_unfocused(state: Encounter, event: D20ConcentrationEnded) -> str:
+def _why_unfocused(state: D20Encounter, event: D20ConcentrationEnded) -> str:
     """Why a concentration ended, in a few words: a condition that includes incapacitated
     says so ("stunned: incapacitated"). A dead target is not named: it may be one a player's
     seat does not see."""
@@ -202,13 +202,13 @@ def _how(usage: str, of: str = "", cost: int = 1) -> str:
     return f" ({said})" if said else ""
 
 
-def _spent(state: Encounter, event: Any, who: str) -> tuple[Line, ...]:
+def _spent(state: D20Encounter, event: Any, who: str) -> tuple[Line, ...]:
     """The line saying the roll spends the action or the bonus action (economy.py)."""
     said = spent_line(state, apply(state, event), who)
     return (spans(Span(f"  {said}", "muted")),) if said else ()
 
 
-def _attacked(state: Encounter, event: D20Attacked) -> tuple[Line, ...]:
+def _attacked(state: D20Encounter, event: D20Attacked) -> tuple[Line, ...]:
     word, style = _OUTCOME[event.outcome]
     how = _how(event.usage, event.of, event.cost)
     mode = f", {MODE_WORD[event.mode]}" if event.mode else ""
@@ -245,7 +245,7 @@ def _cover_words(cover: int) -> str:
     return f" ({WORD[cover]}, +{cover})" if cover in WORD else ""
 
 
-def _stabilised(state: Encounter, event: D20Stabilised) -> Line:
+def _stabilised(state: D20Encounter, event: D20Stabilised) -> Line:
     target = _name(state, event.target_id)
     verdict = (
         spans(target, Span(" is stable", "success"))
@@ -277,7 +277,7 @@ def dealt(sheet: D20Sheet, event: D20Damaged) -> D20Sheet:
     return take_damage(sheet, event.amount, event.critical)
 
 
-def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
+def _saved(state: D20Encounter, event: D20Saved) -> tuple[Line, ...]:
     ability = ABILITY_NAMES.get(event.ability, event.ability)
     lines = [
         spans(
@@ -320,7 +320,7 @@ def _saved(state: Encounter, event: D20Saved) -> tuple[Line, ...]:
     return tuple(lines)
 
 
-def _damaged(state: Encounter, event: D20Damaged) -> Line:
+def _damaged(state: D20Encounter, event: D20Damaged) -> Line:
     target = state.find(event.target_id)
     parts: list[str | Span] = [
         _name(state, event.target_id),
@@ -370,7 +370,7 @@ def why_dead(hero: D20Sheet, amount: int) -> str:
     return f"massive damage, {past} {where} is at least its maximum of {hero.hp_max}"
 
 
-def alerts(state: Encounter, event: Any) -> list[str]:
+def alerts(state: D20Encounter, event: Any) -> list[str]:
     """A critical hit, a hero dropping or dying (and why), a monster slain; a damage type of
     the table's own a sheet just brought (the first, in one line). How a condition just
     added is read is ``condition_note``'s (the system's ``notices`` add it)."""

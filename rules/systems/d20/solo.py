@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.commands import NextTurn, RemoveCondition
 from rules.errors import Rejected
@@ -57,7 +57,7 @@ from .turn_edges import owed_by, owed_command, owed_words
 from .uses import solo_resist
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 FOCUS, SPREAD, CAUTIOUS = "focus", "spread", "cautious"
 ACTIONS = (D20Attacked, D20Saved)  # the rolls of an action: an attack, a save effect
@@ -73,7 +73,7 @@ POLICIES = (
 )
 
 
-def next_move(state: Encounter) -> Move | None:
+def next_move(state: D20Encounter) -> Move | None:
     """The next choice a solo combatant makes now, or None when nothing waits on one."""
     actor = state.current  # whose turn it is
     waiting = _settle(state, actor)
@@ -111,9 +111,7 @@ def next_move(state: Encounter) -> Move | None:
     return Move(actor.id, D20Attack(actor.id, target.id, apply=True), f"attacks {target.name}{how}")
 
 
-def _stat_block_move(
-    state: Encounter, actor: Combatant[Any], target: Combatant[Any]
-) -> Move | None:
+def _stat_block_move(state: D20Encounter, actor: D20Combatant, target: D20Combatant) -> Move | None:
     """Its stat block's action worth the most now (solo_actions.py), or the next part of its
     Multiattack under way; None when none of its actions rolls (its main attack is made)."""
     sheet = sheet_of(actor)
@@ -134,14 +132,14 @@ def _stat_block_move(
 
 
 def _aimed_order(
-    state: Encounter, actor: Combatant[Any], target: Combatant[Any]
-) -> list[Combatant[Any]]:
+    state: D20Encounter, actor: D20Combatant, target: D20Combatant
+) -> list[D20Combatant]:
     """Its foes, the policy's target first, then the turn order: whom its save effects reach."""
     return [target, *(f for f in foes_of(state, actor) if f.id != target.id)]
 
 
 def _play(
-    actor: Combatant[Any], action: D20Action, of: str, usage: str, foes: list[Combatant[Any]]
+    actor: D20Combatant, action: D20Action, of: str, usage: str, foes: list[D20Combatant]
 ) -> Move:
     """The command that plays ``action`` (made by ``of``): an attack on the first foe, or a
     save effect over the foes it is aimed at."""
@@ -173,7 +171,7 @@ def _play(
     return Move(actor.id, command, words)
 
 
-def _stand_up(actor: Combatant[Any]) -> Move | None:
+def _stand_up(actor: D20Combatant) -> Move | None:
     """A prone combatant stands up before it acts, spending half its movement (SRD, *Being
     Prone*): unless its speed is 0 (grappled, restrained, exhaustion 5), when it fights
     prone."""
@@ -187,7 +185,7 @@ def _stand_up(actor: Combatant[Any]) -> Move | None:
     return Move(actor.id, RemoveCondition(actor.id, lying), "stands up (half its movement)")
 
 
-def _bonus_attack(state: Encounter, actor: Combatant[Any]) -> Move | None:
+def _bonus_attack(state: D20Encounter, actor: D20Combatant) -> Move | None:
     """Its attack again as a bonus action, when its sheet has one and it is not spent."""
     if not sheet_of(actor).bonus_attack or spent(state, actor, BONUS):
         return None
@@ -198,7 +196,7 @@ def _bonus_attack(state: Encounter, actor: Combatant[Any]) -> Move | None:
     return Move(actor.id, command, f"bonus action: attacks {target.name}")
 
 
-def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) -> Move:
+def _lair_action(state: D20Encounter, lair: D20Combatant, ability: str, dc: int) -> Move:
     """A lair's action as a save: every foe still in the fight saves, half damage on a save."""
     foes = foes_of(state, lair)
     if not foes:
@@ -216,7 +214,7 @@ def _lair_action(state: Encounter, lair: Combatant[Any], ability: str, dc: int) 
     return Move(lair.id, command, f"lair action: {sheet.attack}, DC {dc} for every foe")
 
 
-def _settle(state: Encounter, actor: Combatant[Any] | None) -> Move | bool | None:
+def _settle(state: D20Encounter, actor: D20Combatant | None) -> Move | bool | None:
     """A move that settles what waits, None when what waits is the player's, False when
     nothing waits (``actor``: whose turn it is)."""
     resisting = solo_resist(state)  # a failed save it turns before its result is dealt
@@ -246,7 +244,7 @@ def _settle(state: Encounter, actor: Combatant[Any] | None) -> Move | bool | Non
     return False
 
 
-def _legendary(state: Encounter, current: Combatant[Any] | None) -> Move | None:
+def _legendary(state: D20Encounter, current: D20Combatant | None) -> Move | None:
     """A legendary creature of a solo side attacks at the end of another's turn, taken as the
     next turn opens (before its actor rolls; the creature's own turn too, for the turn just
     before it): one at a time, at least one at each end while it has any, more when the ends
@@ -281,7 +279,7 @@ def _legendary(state: Encounter, current: Combatant[Any] | None) -> Move | None:
     return None
 
 
-def _spent_at_this_end(state: Encounter, creature: Combatant[Any], stamp: Stamp) -> bool:
+def _spent_at_this_end(state: D20Encounter, creature: D20Combatant, stamp: Stamp) -> bool:
     """Whether ``creature`` has already attacked at this end of a turn: the last roll is its
     legendary attack, made as this turn opened."""
     roll = state.last_roll
@@ -295,7 +293,7 @@ def _spent_at_this_end(state: Encounter, creature: Combatant[Any], stamp: Stamp)
     )
 
 
-def pick_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | None:
+def pick_target(state: D20Encounter, actor: D20Combatant) -> D20Combatant | None:
     foes = foes_of(state, actor)
     if not foes:
         return None
@@ -308,12 +306,12 @@ def pick_target(state: Encounter, actor: Combatant[Any]) -> Combatant[Any] | Non
     return min(foes, key=_hit_points)
 
 
-def _hit_points(foe: Combatant[Any]) -> int:
+def _hit_points(foe: D20Combatant) -> int:
     sheet = sheet_of(foe)
     return sheet.hp + sheet.temp_hp
 
 
-def threat(foe: Combatant[Any], me: Combatant[Any]) -> Fraction:
+def threat(foe: D20Combatant, me: D20Combatant) -> Fraction:
     """The damage ``foe``'s attack deals ``me`` on average (its conditions aside)."""
     sheet = sheet_of(foe)
     return _threat(sheet.attack_bonus, sheet_of(me).ac, sheet.crit_range, sheet.damage)

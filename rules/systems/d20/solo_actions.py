@@ -25,7 +25,7 @@ from .table import split_damage, worked_out
 from .uses import unavailable
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 AREA = 3  # the foes a damaging save effect reaches: a cone or a line a GM lines up (D5-03)
 CONDITION_SHARE = Fraction(1, 2)  # a condition laid: half its target's average damage
@@ -63,12 +63,12 @@ def _hit_chance(bonus: int, ac: int, mode: int, crit_range: int) -> Fraction:
     return hit + crit
 
 
-def _left(target: Combatant[Any]) -> int:
+def _left(target: D20Combatant) -> int:
     sheet = sheet_of(target)
     return max(sheet.hp + sheet.temp_hp, 0)
 
 
-def _laid(action: D20Action, target: Combatant[Any], me: Combatant[Any], threat: Threat) -> Any:
+def _laid(action: D20Action, target: D20Combatant, me: D20Combatant, threat: Threat) -> Any:
     """What the condition it lays on ``target`` is worth (0 when it has it already)."""
     if not action.condition:
         return Fraction(0)
@@ -78,7 +78,7 @@ def _laid(action: D20Action, target: Combatant[Any], me: Combatant[Any], threat:
 
 
 def attack_value(
-    action: D20Action, me: Combatant[Any], target: Combatant[Any], threat: Threat
+    action: D20Action, me: D20Combatant, target: D20Combatant, threat: Threat
 ) -> tuple[Fraction, Fraction]:
     """What an attack action is worth against ``target``: its mean damage (uncapped) and what
     its condition is worth, weighed by the chance it hits."""
@@ -105,7 +105,7 @@ def _save_mean(
 
 
 def save_value(
-    action: D20Action, me: Combatant[Any], targets: list[Combatant[Any]], threat: Threat
+    action: D20Action, me: D20Combatant, targets: list[D20Combatant], threat: Threat
 ) -> Fraction:
     """What a save effect is worth over its targets: P(fail) x mean + P(save) x (half the
     mean or nothing), capped at each one's hit points left, and its condition on a failure."""
@@ -124,7 +124,7 @@ def save_value(
     return total
 
 
-def aimed(action: D20Action, foes: list[Combatant[Any]]) -> list[Combatant[Any]]:
+def aimed(action: D20Action, foes: list[D20Combatant]) -> list[D20Combatant]:
     """The foes a save effect is aimed at (``foes``: the policy's target first, then the
     turn order): every foe when it deals no damage (a Frightful Presence's "each creature of
     its choice"), else the first ``AREA`` of them (D5-03)."""
@@ -134,8 +134,8 @@ def aimed(action: D20Action, foes: list[Combatant[Any]]) -> list[Combatant[Any]]
 def value(
     action: D20Action,
     sheet_actions: tuple[D20Action, ...],
-    me: Combatant[Any],
-    foes: list[Combatant[Any]],
+    me: D20Combatant,
+    foes: list[D20Combatant],
     threat: Threat,
 ) -> Fraction:
     """What playing ``action`` (a Multiattack: all its parts) is worth, its attacks against
@@ -154,7 +154,7 @@ def value(
 
 
 def best_action(
-    state: Encounter, me: Combatant[Any], foes: list[Combatant[Any]], threat: Threat
+    state: D20Encounter, me: D20Combatant, foes: list[D20Combatant], threat: Threat
 ) -> D20Action | None:
     """The action it plays now among those it can use: the largest expected effect, its
     Multiattack first on a tie; None when none rolls."""
@@ -180,7 +180,7 @@ def _in_order(actions: tuple[D20Action, ...]) -> tuple[D20Action, ...]:
 
 
 def best_legendary(
-    state: Encounter, me: Combatant[Any], left: int, foes: list[Combatant[Any]], threat: Threat
+    state: D20Encounter, me: D20Combatant, left: int, foes: list[D20Combatant], threat: Threat
 ) -> tuple[D20Action, str, int] | None:
     """The legendary action it spends now, with ``left`` to spend: the most expected effect
     per legendary action it costs, among those it can afford that roll; as (the action it

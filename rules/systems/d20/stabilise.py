@@ -19,13 +19,14 @@ from .standing import conditions_of, why_not
 
 if TYPE_CHECKING:
     from rules.dice import DiceSource
-    from rules.encounter import Combatant, Encounter
+
+    from .events import D20Combatant, D20Encounter
 
 MEDICINE_DC = 10
 CHECKS_AT_DISADVANTAGE = frozenset({"frightened", "poisoned"})
 
 
-def check_mode(combatant: Combatant[Any]) -> tuple[int, tuple[str, ...]]:
+def check_mode(combatant: D20Combatant) -> tuple[int, tuple[str, ...]]:
     """An ability check's disadvantage (-1) or none, and why: poisoned, frightened (its
     source in sight: the GM's call, so it counts), a level of exhaustion."""
     mine = conditions_of(combatant) & CHECKS_AT_DISADVANTAGE
@@ -35,7 +36,7 @@ def check_mode(combatant: Combatant[Any]) -> tuple[int, tuple[str, ...]]:
     return (-1 if why else 0), tuple(why)
 
 
-def _checked(state: Encounter, cmd: D20Stabilise) -> tuple[Combatant[Any], Combatant[Any]]:
+def _checked(state: D20Encounter, cmd: D20Stabilise) -> tuple[D20Combatant, D20Combatant]:
     medic, target = state.combatant(cmd.medic_id), state.combatant(cmd.target_id)
     if life_word(sheet_of(target)) != "dying":
         raise Rejected(f"{target.name} is not dying")
@@ -47,7 +48,7 @@ def _checked(state: Encounter, cmd: D20Stabilise) -> tuple[Combatant[Any], Comba
     return medic, target
 
 
-def stabilise(state: Encounter, cmd: D20Stabilise, dice: DiceSource) -> list[Any]:
+def stabilise(state: D20Encounter, cmd: D20Stabilise, dice: DiceSource) -> list[Any]:
     medic, target = _checked(state, cmd)
     check(state, medic, cmd.usage)  # an action (economy.py): not its odds, which stay shown
     if cmd.spell:
@@ -79,7 +80,7 @@ def stabilise(state: Encounter, cmd: D20Stabilise, dice: DiceSource) -> list[Any
     ]
 
 
-def stabilise_odds(state: Encounter, cmd: D20Stabilise) -> Odds:
+def stabilise_odds(state: D20Encounter, cmd: D20Stabilise) -> Odds:
     """The chance the check (or the spell, certain) makes the target stable."""
     medic, target = _checked(state, cmd)
     made = Fraction(1)  # the spell

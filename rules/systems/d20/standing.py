@@ -4,7 +4,7 @@ whether it can act, its legendary actions and reaction left, and what waits to b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
 
@@ -29,15 +29,14 @@ from .table import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
-
+    from .events import D20Combatant, D20Encounter
 
 NO_CONDITIONS: frozenset[str] = frozenset()
 EXHAUSTED_ROLLS = 3  # exhaustion's level of disadvantage on attack rolls and saving throws
 UNTYPED = "-"  # damage with no type, as petrified resists it (no sheet's type is "-")
 
 
-def conditions_of(combatant: Combatant[Any]) -> frozenset[str]:
+def conditions_of(combatant: D20Combatant) -> frozenset[str]:
     """Its conditions by their SRD names, a British spelling read as the SRD's ("Paralysed"),
     a label of the table's own as typed (a dying or stable hero is unconscious)."""
     if not combatant.conditions and combatant.sheet.hp > 0:
@@ -49,7 +48,7 @@ def conditions_of(combatant: Combatant[Any]) -> frozenset[str]:
 
 
 def attack_mode(
-    attacker: Combatant[Any], target: Combatant[Any], chosen: int, ranged: bool | None = None
+    attacker: D20Combatant, target: D20Combatant, chosen: int, ranged: bool | None = None
 ) -> tuple[int, tuple[str, ...], bool]:
     """The attack's advantage (1), disadvantage (-1) or neither, from the dialog's choice and
     both sides' conditions (any of each cancel out), the reasons, and whether a hit is a
@@ -79,7 +78,7 @@ def attack_mode(
     return mode, reasons, auto_crit
 
 
-def damage_modifier(target: Combatant[Any], kind: str) -> str:
+def damage_modifier(target: D20Combatant, kind: str) -> str:
     """What ``target`` does to damage of type ``kind`` (``table.modifier_of``): its sheet's
     resistances, vulnerabilities and immunities, and petrified's resistance to all damage
     (typeless too) and immunity to poison."""
@@ -91,7 +90,7 @@ def damage_modifier(target: Combatant[Any], kind: str) -> str:
     return modifier_of(kind, resist, sheet.vulnerabilities, immune)
 
 
-def damage_modifiers(target: Combatant[Any], damage: str, kind: str) -> str | tuple[str, ...]:
+def damage_modifiers(target: D20Combatant, damage: str, kind: str) -> str | tuple[str, ...]:
     """What ``target`` does to a damage as a sheet keeps it: one modifier for its one type, or
     one for each of several types in order (``parts``)."""
     try:
@@ -103,7 +102,7 @@ def damage_modifiers(target: Combatant[Any], damage: str, kind: str) -> str | tu
     return tuple(damage_modifier(target, part.kind) for part in found)
 
 
-def save_mode(target: Combatant[Any], ability: str) -> tuple[int, bool]:
+def save_mode(target: D20Combatant, ability: str) -> tuple[int, bool]:
     """A saving throw's disadvantage (restrained, Dexterity) and whether it fails outright
     (paralyzed, petrified, stunned or unconscious, Strength or Dexterity)."""
     mine = conditions_of(target)
@@ -114,7 +113,7 @@ def save_mode(target: Combatant[Any], ability: str) -> tuple[int, bool]:
     return mode, auto_fail
 
 
-def why_not(state: Encounter, combatant: Combatant[Any]) -> str:
+def why_not(state: D20Encounter, combatant: D20Combatant) -> str:
     """Why it cannot act now ("" when it can)."""
     life = life_word(combatant.sheet)
     if life or not combatant.conditions:
@@ -123,7 +122,7 @@ def why_not(state: Encounter, combatant: Combatant[Any]) -> str:
     return stopped[0] if stopped else ""
 
 
-def out_word(combatant: Combatant[Any]) -> str:
+def out_word(combatant: D20Combatant) -> str:
     """Out of the fight: "dead", "down" for a hero at 0 hit points, or "lair" for a lair
     (it takes its turn, but no side fights on for it)."""
     sheet: D20Sheet = combatant.sheet  # not sheet_of: asked of every foe at each attack
@@ -138,7 +137,7 @@ def out_word(combatant: Combatant[Any]) -> str:
     return "" if not life else ("dead" if life == "dead" else "down")
 
 
-def legendary_left(state: Encounter, combatant: Combatant[Any]) -> int:
+def legendary_left(state: D20Encounter, combatant: D20Combatant) -> int:
     """Legendary actions left: spent ones count since the start of its own last turn."""
     sheet = sheet_of(combatant)
     if not sheet.legendary:
@@ -147,7 +146,7 @@ def legendary_left(state: Encounter, combatant: Combatant[Any]) -> int:
 
 
 def spent_since_own_turn(
-    state: Encounter, combatant: Combatant[Any], sheet: D20Sheet
+    state: D20Encounter, combatant: D20Combatant, sheet: D20Sheet
 ) -> tuple[Stamp, ...]:
     place = state.index_of(combatant.id)
     now_round, now_place = stamp_of(state)
@@ -155,7 +154,7 @@ def spent_since_own_turn(
     return tuple(s for s in sheet.legendary_spent if s >= start)
 
 
-def attacks_left(state: Encounter, combatant: Combatant[Any]) -> int:
+def attacks_left(state: D20Encounter, combatant: D20Combatant) -> int:
     """The attacks its action has left on this turn (its Multiattack, less those made; none
     once the action is spent, economy.py); on another's turn, a whole action's (a reaction or
     a legendary action is one attack)."""
@@ -171,11 +170,11 @@ def attacks_left(state: Encounter, combatant: Combatant[Any]) -> int:
     return max(most - sum(1 for s in sheet.attacks_made if s == now), 0)
 
 
-def reaction_used(state: Encounter, combatant: Combatant[Any]) -> bool:
+def reaction_used(state: D20Encounter, combatant: D20Combatant) -> bool:
     return sheet_of(combatant).reaction_round == state.round
 
 
-def concentration_waiting(state: Encounter) -> Waiting | None:
+def concentration_waiting(state: D20Encounter) -> Waiting | None:
     """The first concentration save owed by someone still here."""
     for waiting in system_state(state).concentration_saves:
         if state.find(waiting.combatant_id) is not None:
@@ -183,24 +182,24 @@ def concentration_waiting(state: Encounter) -> Waiting | None:
     return None
 
 
-def death_save_waiting(state: Encounter) -> Combatant[Any] | None:
+def death_save_waiting(state: D20Encounter) -> D20Combatant | None:
     """Whoever's turn it is, when it is a dying hero that has not rolled this turn."""
     actor = state.current
     return actor if actor is not None and owes_death_save(state, actor) else None
 
 
-def owes_death_save(state: Encounter, actor: Combatant[Any]) -> bool:
+def owes_death_save(state: D20Encounter, actor: D20Combatant) -> bool:
     """Whether ``actor``, whose turn it is, is a dying hero that has not rolled this turn."""
     if life_word(actor.sheet) != "dying":
         return False
     return (actor.id, state.round) not in system_state(state).death_saved
 
 
-def with_state(state: Encounter, found: D20State) -> Encounter:
+def with_state(state: D20Encounter, found: D20State) -> D20Encounter:
     return state.update(system_state=found)
 
 
-def in_turn(state: Encounter) -> tuple[Combatant[Any], ...]:
+def in_turn(state: D20Encounter) -> tuple[D20Combatant, ...]:
     """Who takes a turn: everyone but the dead (a dying hero rolls its death saves). Asked at
     every turn passed, so the dead and those above 0 (``life_word``'s commonest answers) are
     seen without a call: a round of 40 turns is not 40 times 40 calls."""
@@ -213,7 +212,7 @@ def in_turn(state: Encounter) -> tuple[Combatant[Any], ...]:
     )
 
 
-def roll_waits(state: Encounter) -> bool:
+def roll_waits(state: D20Encounter) -> bool:
     """Whether the last roll's damage or conditions wait to be dealt (a miss deals none)."""
     roll = state.last_roll
     if state.last_roll_applied:

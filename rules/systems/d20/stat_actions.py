@@ -11,7 +11,7 @@ played as the action it makes, marked ``of`` the legendary action, whose cost it
 from __future__ import annotations
 
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, structs
 
@@ -25,8 +25,7 @@ from .table import split_damage
 from .uses import unavailable
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
-
+    from .events import D20Combatant, D20Encounter
     from .sheet import D20Sheet, Stamp
 
 
@@ -44,7 +43,7 @@ def composition(sheet: D20Sheet) -> D20Action | None:
     return next((a for a in sheet.actions if a.makes), None)
 
 
-def parts_made(state: Encounter, who: Combatant[Any]) -> tuple[str, ...]:
+def parts_made(state: D20Encounter, who: D20Combatant) -> tuple[str, ...]:
     """The parts of its Multiattack made on its own turn under way, by name."""
     turn = system_state(state).turn
     if turn is None or turn.combatant_id != who.id or not own_turn(state, who.id):
@@ -52,7 +51,7 @@ def parts_made(state: Encounter, who: Combatant[Any]) -> tuple[str, ...]:
     return turn.made if turn.stamp == stamp_of(state) else ()
 
 
-def parts_left(state: Encounter, who: Combatant[Any]) -> tuple[D20Action, ...]:
+def parts_left(state: D20Encounter, who: D20Combatant) -> tuple[D20Action, ...]:
     """What its Multiattack has still to make this turn, in its order (none once the
     action is spent, or without a Multiattack)."""
     sheet = sheet_of(who)
@@ -67,7 +66,7 @@ def parts_left(state: Encounter, who: Combatant[Any]) -> tuple[D20Action, ...]:
     return tuple(left)
 
 
-def under_way(state: Encounter, who: Combatant[Any]) -> bool:
+def under_way(state: D20Encounter, who: D20Combatant) -> bool:
     """Whether its Multiattack is begun on this turn and not yet whole."""
     return bool(parts_made(state, who)) and bool(parts_left(state, who))
 
@@ -97,7 +96,7 @@ def _refused(message: str) -> D20Action:
     raise Rejected(message)
 
 
-def chosen(state: Encounter, who: Combatant[Any], name: str, of: str, usage: str) -> Played:
+def chosen(state: D20Encounter, who: D20Combatant, name: str, of: str, usage: str) -> Played:
     """The action ``name`` that ``who`` plays now as ``usage``, made by ``of`` ("" itself),
     checked: it is on the sheet, ``uses.unavailable`` lets it, and it is no second action
     while a Multiattack is under way. A legendary action is looked for in the legendary
@@ -129,7 +128,7 @@ def chosen(state: Encounter, who: Combatant[Any], name: str, of: str, usage: str
     return Played(action, of)
 
 
-def _legendary(state: Encounter, who: Combatant[Any], name: str, of: str) -> Played:
+def _legendary(state: D20Encounter, who: D20Combatant, name: str, of: str) -> Played:
     sheet = sheet_of(who)
     if of:
         maker = find(sheet.legendary_actions, of, who.name, "legendary action")
@@ -147,13 +146,13 @@ def _legendary(state: Encounter, who: Combatant[Any], name: str, of: str) -> Pla
     return Played(action)  # one of its actions as a legendary action: an attack, costs 1
 
 
-def _checked(state: Encounter, who: Combatant[Any], action: D20Action) -> None:
+def _checked(state: D20Encounter, who: D20Combatant, action: D20Action) -> None:
     why = unavailable(state, who, action)
     if why:
         raise Rejected(why)
 
 
-def part_made(state: Encounter, who: str, name: str, stamp: Stamp) -> Encounter:
+def part_made(state: D20Encounter, who: str, name: str, stamp: Stamp) -> D20Encounter:
     """The state once ``who`` has made ``name``, a part of its Multiattack, on its own turn
     (``stamp``): the action spent with the last part. Off its own turn nothing is counted,
     as ``economy.spend`` counts nothing."""

@@ -8,14 +8,16 @@ and the order is sorted by it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules import initiative
 from rules.conditions import Condition, Duration, Expiry
 from rules.dice import DiceSource
-from rules.encounter import Combatant, Encounter
 from rules.events import ConditionAdded
 from rules.system import RuleSystem
+
+if TYPE_CHECKING:
+    from .events import D20Combatant, D20Encounter
 
 SURPRISED = "Surprised"
 WAYS = (
@@ -24,13 +26,13 @@ WAYS = (
 )
 
 
-def surprised(state: Encounter, combatant: Combatant[Any]) -> bool:
+def surprised(state: D20Encounter, combatant: D20Combatant) -> bool:
     """Whether it is Surprised in the first round (the 2014 way): it takes no turn."""
     return state.round == 1 and combatant.condition(SURPRISED) is not None
 
 
 def surprise(
-    system: RuleSystem, state: Encounter, side: str, way: str, dice: DiceSource
+    system: RuleSystem, state: D20Encounter, side: str, way: str, dice: DiceSource
 ) -> tuple[str, list[Any]]:
     members = [c for c in state.combatants if c.side == side and not system.out_of_fight(state, c)]
     if way == "2024":
@@ -49,7 +51,7 @@ def surprise(
     return effect, [ConditionAdded(c.id, lasts) for c in members]
 
 
-def _at_disadvantage(system: RuleSystem, state: Encounter, combatant: Combatant[Any]) -> str:
+def _at_disadvantage(system: RuleSystem, state: D20Encounter, combatant: D20Combatant) -> str:
     """Its initiative dice with the d20 rolled twice, the lower kept (a constant stays)."""
     dice = system.initiative_dice(state, combatant)
     return dice.replace("1d20", "2d20kl1", 1)

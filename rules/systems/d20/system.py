@@ -121,11 +121,12 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from rules.dice import DiceSource
-    from rules.encounter import Combatant, Encounter
     from rules.forms import Field
     from rules.logline import LogEntry
     from rules.odds import Odds
     from rules.system import Move
+
+    from .events import D20Combatant, D20Encounter
 
 
 class GenericD20(RuleSystem):
@@ -235,7 +236,7 @@ class GenericD20(RuleSystem):
     def challenge_rating(self, sheet: D20Sheet) -> Fraction | None:
         return finding.challenge_rating(sheet)
 
-    def preview_lines(self, sheet: D20Sheet, target: Combatant[Any] | None) -> tuple[str, ...]:
+    def preview_lines(self, sheet: D20Sheet, target: D20Combatant | None) -> tuple[str, ...]:
         return finding.preview_lines(sheet, target)
 
     def scaled(self, sheet: D20Sheet, factor: float) -> D20Sheet:
@@ -247,10 +248,10 @@ class GenericD20(RuleSystem):
         now = max(1, min(most, round(sheet.hp * factor))) if sheet.hp > 0 else sheet.hp
         return structs.replace(sheet, hp=now, hp_max=most, hp_dice="", hp_rolled=())
 
-    def fit_sheet(self, state: Encounter, sheet: D20Sheet) -> D20Sheet:
+    def fit_sheet(self, state: D20Encounter, sheet: D20Sheet) -> D20Sheet:
         return checked(sheet)
 
-    def rolled_on_add(self, state: Encounter, sheet: D20Sheet, dice: DiceSource) -> D20Sheet:
+    def rolled_on_add(self, state: D20Encounter, sheet: D20Sheet, dice: DiceSource) -> D20Sheet:
         """Hit points written as dice are rolled as the combatant joins, every die kept."""
         if not sheet.hp_dice or sheet.hp_rolled:
             return sheet
@@ -274,7 +275,7 @@ class GenericD20(RuleSystem):
 
     track_words = ("damage", "heal")
 
-    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+    def main_track(self, combatant: D20Combatant) -> Track | None:
         """Hit points, for a quick change; none for the dead (no healing brings them back)."""
         sheet = sheet_of(combatant)
         if life_word(sheet) == "dead":
@@ -288,34 +289,34 @@ class GenericD20(RuleSystem):
             )
         return structs.replace(sheet, hp=value, dead=value <= 0 and not sheet.hero)
 
-    def exact_wins(self, state: Encounter, rounds: int) -> dict[str, float] | None:
+    def exact_wins(self, state: D20Encounter, rounds: int) -> dict[str, float] | None:
         from .duel import exact_duel
 
         return exact_duel(state, rounds)
 
-    def end_figures(self, state: Encounter, combatant: Combatant[Any]) -> tuple[Figure, ...]:
+    def end_figures(self, state: D20Encounter, combatant: D20Combatant) -> tuple[Figure, ...]:
         return (Figure("HP", sheet_of(combatant).hp),)
 
     # initiative (rules.initiative): d20 + the sheet's bonus, rolled as a combatant joins (a
     # group added together shares one roll); ties go to the higher bonus; a lair acts at 20
     # and loses every tie
 
-    def initiative_dice(self, state: Encounter, combatant: Combatant[Any]) -> str:
+    def initiative_dice(self, state: D20Encounter, combatant: D20Combatant) -> str:
         sheet = sheet_of(combatant)
         if sheet.kind == LAIR:
             return str(LAIR_INITIATIVE)
         return f"1d20{sheet.initiative:+d}" if sheet.initiative else "1d20"
 
-    def initiative_tiebreak(self, combatant: Combatant[Any]) -> tuple[int, ...]:
+    def initiative_tiebreak(self, combatant: D20Combatant) -> tuple[int, ...]:
         sheet = sheet_of(combatant)
         return (0, 0) if sheet.kind == LAIR else (1, sheet.initiative)
 
-    def initiative_on_add(self, state: Encounter, combatant: Combatant[Any]) -> bool:
+    def initiative_on_add(self, state: D20Encounter, combatant: D20Combatant) -> bool:
         return True
 
     # the turn order and who can act
 
-    def turn_order(self, state: Encounter) -> tuple[Combatant[Any], ...]:
+    def turn_order(self, state: D20Encounter) -> tuple[D20Combatant, ...]:
         order = in_turn(state)
         if state.round != 1:
             return order
@@ -324,17 +325,17 @@ class GenericD20(RuleSystem):
     surprise_ways = SURPRISE_WAYS
 
     def surprise(
-        self, state: Encounter, side: str, way: str, dice: DiceSource
+        self, state: D20Encounter, side: str, way: str, dice: DiceSource
     ) -> tuple[str, list[Any]]:
         return surprised_side(self, state, side, way, dice)
 
-    def cannot_act(self, state: Encounter, combatant: Combatant[Any]) -> str:
+    def cannot_act(self, state: D20Encounter, combatant: D20Combatant) -> str:
         return why_not(state, combatant)
 
-    def out_of_fight(self, state: Encounter, combatant: Combatant[Any]) -> str:
+    def out_of_fight(self, state: D20Encounter, combatant: D20Combatant) -> str:
         return out_word(combatant)
 
-    def badges(self, state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
+    def badges(self, state: D20Encounter, combatant: D20Combatant) -> tuple[str, ...]:
         sheet = sheet_of(combatant)
         out = []
         if sheet.legendary:
@@ -350,7 +351,7 @@ class GenericD20(RuleSystem):
             out.append("unconscious")
         return (*out, *uses.badges(sheet), *turn_edges.badges(state, combatant))
 
-    def status(self, state: Encounter) -> str:
+    def status(self, state: D20Encounter) -> str:
         return ""
 
     # The GM's approval: an action past the turn's one (economy.py), chosen on purpose.
@@ -365,27 +366,27 @@ class GenericD20(RuleSystem):
 
     # actions
 
-    def actions(self, state: Encounter) -> list[Action]:
+    def actions(self, state: D20Encounter) -> list[Action]:
         return list(ACTIONS)
 
-    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+    def action_form(self, state: D20Encounter, action: str, selected: str | None) -> list[Field]:
         if action == uses.RESIST:
             return uses.resist_form(state, selected)
         return forms.action_form(state, action, selected, self.default_actor(state, selected))
 
-    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> Any:
+    def action_command(self, state: D20Encounter, action: str, values: Mapping[str, str]) -> Any:
         if action == uses.RESIST:
             return uses.resist_command(state, values)
         actor = self.default_actor(state, None)
         return forms.action_command(state, action, values, actor)
 
-    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    def preview(self, state: D20Encounter, action: str, values: Mapping[str, str]) -> str:
         try:
             return forms.preview(state, action, self.action_command(state, action, values))
         except Rejected as exc:
             return exc.message
 
-    def consequence_command(self, state: Encounter) -> Any:
+    def consequence_command(self, state: D20Encounter) -> Any:
         if roll_waits(state):
             return D20Apply()
         owed = concentration_waiting(state)
@@ -399,7 +400,7 @@ class GenericD20(RuleSystem):
             return D20DeathSave(dying.id)
         return D20Apply()
 
-    def pending(self, state: Encounter) -> str:
+    def pending(self, state: D20Encounter) -> str:
         roll = state.last_roll
         if isinstance(roll, D20Attacked) and roll_waits(state):
             what = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
@@ -417,7 +418,7 @@ class GenericD20(RuleSystem):
             return f"{dying.name} rolls a death save"
         return ""
 
-    def discard(self, state: Encounter) -> Encounter:
+    def discard(self, state: D20Encounter) -> D20Encounter:
         if roll_waits(state):
             return state.update(last_roll_applied=True)
         owed = concentration_waiting(state)
@@ -433,14 +434,14 @@ class GenericD20(RuleSystem):
 
     # rules
 
-    def decide(self, state: Encounter, command: Any, dice: DiceSource) -> list[Any]:
+    def decide(self, state: D20Encounter, command: Any, dice: DiceSource) -> list[Any]:
         events = self._decide(state, command, dice)
         return [*events, *lapsed_after(state, events)]  # concentration that cannot go on
 
-    def follows(self, state: Encounter, events: list[Any]) -> list[Any]:
+    def follows(self, state: D20Encounter, events: list[Any]) -> list[Any]:
         return lapsed_after(state, events)  # a caster stunned or dropped by hand
 
-    def _decide(self, state: Encounter, command: Any, dice: DiceSource) -> list[Any]:
+    def _decide(self, state: D20Encounter, command: Any, dice: DiceSource) -> list[Any]:
         match command:
             case D20Attack():
                 return decide.attack(state, command, dice)
@@ -474,34 +475,34 @@ class GenericD20(RuleSystem):
                 return uses.resist(state, command)
         raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
 
-    def apply(self, state: Encounter, event: Any) -> Encounter:
+    def apply(self, state: D20Encounter, event: Any) -> D20Encounter:
         if isinstance(event, turn_edges.EVENTS):
             return turn_edges.apply(state, event)
         if isinstance(event, uses.EVENTS):
             return uses.apply(state, event)
         return apply.apply(state, event)
 
-    def reaction_spent(self, state: Encounter, combatant: Combatant[Any]) -> list[Any]:
+    def reaction_spent(self, state: D20Encounter, combatant: D20Combatant) -> list[Any]:
         # A readied action is taken with the reaction (its action economy counts it).
         return decide.reaction(state, D20Reaction(combatant.id, f"readied: {combatant.ready}"))
 
     def turn_passing(
-        self, state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
+        self, state: D20Encounter, ending: D20Combatant | None, following: D20Combatant
     ) -> list[Any]:
         return turn_edges.passing(state, ending, following)
 
     def condition_endings(
-        self, state: Encounter
+        self, state: D20Encounter
     ) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
         return turn_edge_forms.condition_endings(state)
 
     def condition_command(
-        self, state: Encounter, combatant_id: str, name: str, values: Mapping[str, str]
+        self, state: D20Encounter, combatant_id: str, name: str, values: Mapping[str, str]
     ) -> Any | None:
         return turn_edge_forms.condition_command(state, combatant_id, name, values)
 
     def condition_line(
-        self, state: Encounter, combatant_id: str, name: str, words: Sequence[str]
+        self, state: D20Encounter, combatant_id: str, name: str, words: Sequence[str]
     ) -> Any | None:
         return turn_edge_forms.condition_line(state, combatant_id, name, words)
 
@@ -516,7 +517,7 @@ class GenericD20(RuleSystem):
 
     # what the app shows
 
-    def tiers(self, state: Encounter) -> list[Tier]:
+    def tiers(self, state: D20Encounter) -> list[Tier]:
         table = ATTACK_TIERS
         match state.last_roll:
             case D20Saved() | D20ConcentrationSaved():
@@ -527,10 +528,10 @@ class GenericD20(RuleSystem):
                 table = DEATH_TIERS
         return [Tier(label, low, high, effect) for label, low, high, effect in table]
 
-    def landing(self, state: Encounter) -> Landing | None:
+    def landing(self, state: D20Encounter) -> Landing | None:
         return landing.landing(state)
 
-    def lands_in(self, state: Encounter, landing: Landing) -> bool:
+    def lands_in(self, state: D20Encounter, landing: Landing) -> bool:
         """A natural 20 hits and a natural 1 misses whatever the total; a critical is a
         natural roll, not a band of totals; a save made outright fails (paralyzed...)."""
         roll = state.last_roll
@@ -538,42 +539,42 @@ class GenericD20(RuleSystem):
             return 0 <= landing.tier < len(self.tiers(state))
         return super().lands_in(state, landing)
 
-    def describe(self, state: Encounter, event: Any) -> LogEntry:
+    def describe(self, state: D20Encounter, event: Any) -> LogEntry:
         if isinstance(event, turn_edges.EVENTS):
             return turn_edge_log.describe(state, event)
         if isinstance(event, uses.EVENTS):
             return uses.describe(state, event)
         return log.describe(state, event)
 
-    def alerts(self, state: Encounter, event: Any) -> list[str]:
+    def alerts(self, state: D20Encounter, event: Any) -> list[str]:
         return log.alerts(state, event)
 
     # the end of the fight
 
-    def damage(self, state: Encounter, event: Any) -> tuple[Damage, ...]:
+    def damage(self, state: D20Encounter, event: Any) -> tuple[Damage, ...]:
         if not isinstance(event, D20Damaged) or state.find(event.target_id) is None:
             return ()
         dealer = event.dealer_id if state.find(event.dealer_id) is not None else None
         return (Damage(dealer, event.target_id, event.amount),)
 
-    def roll_sides(self, state: Encounter, event: Any) -> tuple[str | None, str | None]:
+    def roll_sides(self, state: D20Encounter, event: Any) -> tuple[str | None, str | None]:
         return landing.roll_sides(event)
 
     # exact odds
 
-    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+    def odds(self, state: D20Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
         try:
             command = self.action_command(state, action, values)
         except Rejected:
             return None
         return encounter_odds.dialog_odds(state, command)
 
-    def last_odds(self, state: Encounter) -> Odds | None:
+    def last_odds(self, state: D20Encounter) -> Odds | None:
         if isinstance(state.last_roll, D20EndOfTurnSaved):
             return turn_edges.last_odds(state, state.last_roll)
         return encounter_odds.last_odds(state)
 
-    def roll_luck(self, state: Encounter, event: Any) -> tuple[Luck, ...]:
+    def roll_luck(self, state: D20Encounter, event: Any) -> tuple[Luck, ...]:
         """The tiers' chances alone: a fight's summary reads every roll of it, and never
         needs a damage worked out (nor fails where one cannot be: a sheet from before)."""
         odds = encounter_odds.last_odds(state, damage=False)
@@ -583,7 +584,7 @@ class GenericD20(RuleSystem):
 
     # solo play
 
-    def solo_move(self, state: Encounter) -> Move | None:
+    def solo_move(self, state: D20Encounter) -> Move | None:
         return solo.next_move(state)
 
 

@@ -26,7 +26,7 @@ from .turn_edge_events import (
 from .turn_edges import DIE, recharge_text
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import D20Combatant, D20Encounter
 
 EDGE_ACTIONS = ("ending", "turnstart", "regenoff")
 ENDS = (
@@ -38,11 +38,11 @@ READY = (("ready", "Ready"), ("spent", "Spent: rolled for at its turn's start"))
 _RECHARGE = re.compile(r"\s*([1-6])\s*(?:-\s*6\s*)?")
 
 
-def _people(state: Encounter) -> tuple[tuple[str, str], ...]:
+def _people(state: D20Encounter) -> tuple[tuple[str, str], ...]:
     return tuple((c.id, c.name) for c in state.combatants)
 
 
-def edge_form(state: Encounter, action: str, actor: Combatant[Any]) -> list[Field]:
+def edge_form(state: D20Encounter, action: str, actor: D20Combatant) -> list[Field]:
     everyone = _people(state)
     if action == "ending":
         return [
@@ -115,7 +115,7 @@ def edge_form(state: Encounter, action: str, actor: Combatant[Any]) -> list[Fiel
     ]
 
 
-def _start_of(state: Encounter, who: Combatant[Any]) -> TurnStart:
+def _start_of(state: D20Encounter, who: D20Combatant) -> TurnStart:
     found = system_state(state).starts
     return next((s for s in found if s.combatant_id == who.id), TurnStart(who.id))
 
@@ -131,7 +131,7 @@ def parse_recharge(text: str) -> int:
 
 
 def edge_command(
-    state: Encounter, action: str, values: Mapping[str, str], fields: Mapping[str, Field]
+    state: D20Encounter, action: str, values: Mapping[str, str], fields: Mapping[str, Field]
 ) -> Any:
     who = choice_value(values, fields["who"])
     if action == "ending":
@@ -166,7 +166,7 @@ LINE_AT = {"save": SAVE, "end": END, "start": START}
 LINE_USAGE = ("save ABILITY DC", "end NAME", "start NAME")  # as the `:cond` hint shows them
 
 
-def condition_endings(state: Encounter) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
+def condition_endings(state: D20Encounter) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
     current = state.current or (state.combatants[0] if state.combatants else None)
     return LASTS, [
         Field(
@@ -198,7 +198,7 @@ def save_fields(ability: str, said: str = "") -> list[Field]:
 
 
 def condition_command(
-    state: Encounter, combatant_id: str, name: str, values: Mapping[str, str]
+    state: D20Encounter, combatant_id: str, name: str, values: Mapping[str, str]
 ) -> D20SetEnding | None:
     at = AT.get(values.get("duration", ""))
     if at is None:
@@ -215,7 +215,7 @@ def condition_command(
 
 
 def condition_line(
-    state: Encounter, combatant_id: str, name: str, words: Sequence[str]
+    state: D20Encounter, combatant_id: str, name: str, words: Sequence[str]
 ) -> D20SetEnding | None:
     """``save wis 13``, ``end Orla``, ``start Goblin`` (anything else: the core's)."""
     at = LINE_AT.get(words[0].casefold()) if len(words) >= 2 else None
@@ -229,7 +229,7 @@ def condition_line(
     return D20SetEnding(combatant_id, name, SAVE, "", ability, int(words[2][:3]))
 
 
-def _whose(state: Encounter, typed: str) -> Combatant[Any]:
+def _whose(state: D20Encounter, typed: str) -> D20Combatant:
     wanted = typed.casefold()
     exact = [c for c in state.combatants if wanted in (c.name.casefold(), c.id)]
     found = exact or [c for c in state.combatants if c.name.casefold().startswith(wanted)]

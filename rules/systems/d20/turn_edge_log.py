@@ -25,14 +25,14 @@ from .turn_edges import recharge_text
 from .uses import waiting_words
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import D20Encounter
 
 
-def _name(state: Encounter, cid: str) -> Span:
+def _name(state: D20Encounter, cid: str) -> Span:
     return Span(state.name_of(cid), "name")
 
 
-def ending_words(state: Encounter, edge: Edge) -> str:
+def ending_words(state: D20Encounter, edge: Edge) -> str:
     if edge.at == SAVE:
         ability = ABILITY_NAMES.get(edge.ability, edge.ability)
         return f"on a {ability} save DC {edge.dc} at the end of each of its turns"
@@ -53,7 +53,7 @@ def start_words(start: TurnStart, regenerates: bool = True) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def describe(state: Encounter, event: Any) -> LogEntry:
+def describe(state: D20Encounter, event: Any) -> LogEntry:
     lines: tuple[Line, ...]
     match event:
         case D20EndingSet(edge=edge):
@@ -99,7 +99,7 @@ def describe(state: Encounter, event: Any) -> LogEntry:
     raise TypeError(f"not a turn's edge event: {event!r}")
 
 
-def _passed(state: Encounter, event: D20TurnPassed) -> tuple[Line, ...]:
+def _passed(state: D20Encounter, event: D20TurnPassed) -> tuple[Line, ...]:
     found = system_state(state)
     lines = [
         spans(
@@ -122,7 +122,7 @@ def _passed(state: Encounter, event: D20TurnPassed) -> tuple[Line, ...]:
     return tuple(lines) or (spans(_name(state, event.following_id), "'s turn"),)
 
 
-def _saved(state: Encounter, event: D20EndOfTurnSaved) -> Line:
+def _saved(state: D20Encounter, event: D20EndOfTurnSaved) -> Line:
     ability = ABILITY_NAMES.get(event.ability, event.ability)
     mode = f", {MODE_WORD[event.mode]}" if event.mode else ""
     kept = min(event.faces) if event.mode < 0 else max(event.faces)

@@ -53,7 +53,8 @@ from .turn_edge_events import (
 
 if TYPE_CHECKING:
     from rules.dice import DiceSource
-    from rules.encounter import Combatant, Encounter
+
+    from .events import D20Combatant, D20Encounter
 
 COMMANDS = (D20SetEnding, D20SetTurnStart, D20RegenerationOff, D20EndOfTurnSave, D20StartOfTurn)
 EVENTS = (
@@ -76,7 +77,7 @@ END_SAVE_TIERS = (
 # --- what waits --------------------------------------------------------------------------------
 
 
-def _holds(state: Encounter, edge: Edge) -> Combatant[Any] | None:
+def _holds(state: D20Encounter, edge: Edge) -> D20Combatant | None:
     """The edge's target, while it is here, alive and still has the condition."""
     target = state.find(edge.target_id)
     if target is None or target.condition(edge.condition) is None:
@@ -84,7 +85,7 @@ def _holds(state: Encounter, edge: Edge) -> Combatant[Any] | None:
     return None if life_word(sheet_of(target)) == "dead" else target
 
 
-def save_waiting(state: Encounter) -> Edge | None:
+def save_waiting(state: D20Encounter) -> Edge | None:
     """The first save owed at the end of its target's turn."""
     for edge in system_state(state).edges:
         if edge.owed and _holds(state, edge) is not None:
@@ -92,7 +93,7 @@ def save_waiting(state: Encounter) -> Edge | None:
     return None
 
 
-def start_waiting(state: Encounter) -> TurnStart | None:
+def start_waiting(state: D20Encounter) -> TurnStart | None:
     """What the start of the turn under way brings, while something waits to be done."""
     found = system_state(state)
     if not found.starting_id or found.starting_id != state.current_id:
@@ -108,12 +109,12 @@ def start_waiting(state: Encounter) -> TurnStart | None:
     return start if uses.spent_recharges(sheet_of(who)) else None
 
 
-def _regenerates(state: Encounter, start: TurnStart, who: Combatant[Any]) -> bool:
+def _regenerates(state: D20Encounter, start: TurnStart, who: D20Combatant) -> bool:
     sheet = sheet_of(who)
     return bool(start.regeneration) and system_state(state).regenerating and sheet.hp < sheet.hp_max
 
 
-def owed_command(state: Encounter) -> Any | None:
+def owed_command(state: D20Encounter) -> Any | None:
     """The command that rolls what waits at a turn's edge (None: nothing does)."""
     edge = save_waiting(state)
     if edge is not None:
@@ -129,7 +130,7 @@ def owed_by(command: D20EndOfTurnSave | D20StartOfTurn) -> str:
     return command.target_id if isinstance(command, D20EndOfTurnSave) else command.combatant_id
 
 
-def owed_words(state: Encounter) -> str:
+def owed_words(state: D20Encounter) -> str:
     """What a solo combatant does of what waits, as its line says it."""
     edge = save_waiting(state)
     if edge is not None:
@@ -138,7 +139,7 @@ def owed_words(state: Encounter) -> str:
     return f"starts its turn: {_brings(state, start)}" if start is not None else ""
 
 
-def pending(state: Encounter) -> str:
+def pending(state: D20Encounter) -> str:
     """What waits, in a few words, with its chance."""
     edge = save_waiting(state)
     if edge is not None:
@@ -153,7 +154,7 @@ def pending(state: Encounter) -> str:
     return ""
 
 
-def _brings(state: Encounter, start: TurnStart) -> str:
+def _brings(state: D20Encounter, start: TurnStart) -> str:
     who = state.combatant(start.combatant_id)
     parts = []
     if start.ongoing:
@@ -171,7 +172,7 @@ def recharge_text(lowest: int) -> str:
     return "6" if lowest == DIE else f"{lowest}-{DIE}"
 
 
-def discard(state: Encounter) -> Encounter | None:
+def discard(state: D20Encounter) -> D20Encounter | None:
     """The state once what waits at a turn's edge is set aside (None: nothing waits)."""
     found = system_state(state)
     edge = save_waiting(state)
@@ -186,7 +187,7 @@ def discard(state: Encounter) -> Encounter | None:
 # --- decide ------------------------------------------------------------------------------------
 
 
-def decide(state: Encounter, command: Any, dice: DiceSource) -> list[Any]:
+def decide(state: D20Encounter, command: Any, dice: DiceSource) -> list[Any]:
     match command:
         case D20EndOfTurnSave():
             return _end_of_turn_save(state, command, dice)
@@ -204,11 +205,11 @@ def decide(state: Encounter, command: Any, dice: DiceSource) -> list[Any]:
     raise Rejected(f"Generic d20 does not know the command {type(command).__name__}")
 
 
-def _starts(state: Encounter) -> tuple[TurnStart, ...]:
+def _starts(state: D20Encounter) -> tuple[TurnStart, ...]:
     return system_state(state).starts
 
 
-def _end_of_turn_save(state: Encounter, cmd: D20EndOfTurnSave, dice: DiceSource) -> list[Any]:
+def _end_of_turn_save(state: D20Encounter, cmd: D20EndOfTurnSave, dice: DiceSource) -> list[Any]:
     edge = save_waiting(state)
     if edge is None or (edge.target_id, edge.condition) != (cmd.target_id, cmd.condition):
         raise Rejected("No end-of-turn save waits for them")
@@ -234,7 +235,7 @@ def _end_of_turn_save(state: Encounter, cmd: D20EndOfTurnSave, dice: DiceSource)
     return [saved, ConditionRemoved(target.id, edge.condition)] if success else [saved]
 
 
-def _start_of_turn(state: Encounter, cmd: D20StartOfTurn, dice: DiceSource) -> list[Any]:
+def _start_of_turn(state: D20Encounter, cmd: D20StartOfTurn, dice: DiceSource) -> list[Any]:
     start = start_waiting(state)
     if start is None or start.combatant_id != cmd.combatant_id:
         raise Rejected("Nothing waits at the start of their turn")
@@ -255,7 +256,7 @@ def _start_of_turn(state: Encounter, cmd: D20StartOfTurn, dice: DiceSource) -> l
     return [*events, D20TurnStarted(who.id, regenerated)]
 
 
-def _set_ending(state: Encounter, cmd: D20SetEnding) -> list[Any]:
+def _set_ending(state: D20Encounter, cmd: D20SetEnding) -> list[Any]:
     target = state.combatant(cmd.target_id)
     name = " ".join(cmd.condition.split())
     if not name:
@@ -284,7 +285,7 @@ def _set_ending(state: Encounter, cmd: D20SetEnding) -> list[Any]:
     return [*events, D20EndingSet(edge)]
 
 
-def _turn_start(state: Encounter, cmd: D20SetTurnStart) -> TurnStart:
+def _turn_start(state: D20Encounter, cmd: D20SetTurnStart) -> TurnStart:
     who = state.combatant(cmd.combatant_id)
     ongoing = " ".join(cmd.ongoing.split())
     if ongoing:
@@ -304,9 +305,7 @@ def _turn_start(state: Encounter, cmd: D20SetTurnStart) -> TurnStart:
 # --- the turn passing (the core's hook) --------------------------------------------------------
 
 
-def passing(
-    state: Encounter, ending: Combatant[Any] | None, following: Combatant[Any]
-) -> list[Any]:
+def passing(state: D20Encounter, ending: D20Combatant | None, following: D20Combatant) -> list[Any]:
     found = system_state(state)
     recharges = bool(sheet_of(following).recharging)  # a stat block's spent actions (uses.py)
     if not (
@@ -342,7 +341,7 @@ def _core_ends(condition: Condition, round_: int) -> bool:
 # --- fold --------------------------------------------------------------------------------------
 
 
-def apply(state: Encounter, event: Any) -> Encounter:
+def apply(state: D20Encounter, event: Any) -> D20Encounter:
     found = system_state(state)
     match event:
         case D20TurnPassed():
@@ -402,7 +401,7 @@ def apply(state: Encounter, event: Any) -> Encounter:
 # --- what the app shows ------------------------------------------------------------------------
 
 
-def last_odds(state: Encounter, roll: D20EndOfTurnSaved) -> Odds | None:
+def last_odds(state: D20Encounter, roll: D20EndOfTurnSaved) -> Odds | None:
     target = state.find(roll.target_id)
     if target is None:
         return None
@@ -415,7 +414,7 @@ def landing_summary(roll: D20EndOfTurnSaved) -> str:
     return f"{roll.total} vs DC {roll.dc}: {roll.condition} {word}"
 
 
-def badges(state: Encounter, combatant: Combatant[Any]) -> tuple[str, ...]:
+def badges(state: D20Encounter, combatant: D20Combatant) -> tuple[str, ...]:
     found = system_state(state)
     if not (found.edges or found.starts):
         return ()

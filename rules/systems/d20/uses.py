@@ -41,7 +41,8 @@ from .sheet import D20Sheet, Stamp, life_word
 
 if TYPE_CHECKING:
     from rules.dice import DiceSource
-    from rules.encounter import Combatant, Encounter
+
+    from .events import D20Combatant, D20Encounter
 
 DIE = 6  # a recharge's die
 LEGENDARY_RESISTANCE = "Legendary Resistance"
@@ -125,7 +126,7 @@ def recharge_text(lowest: int) -> str:
     return str(DIE) if lowest >= DIE else f"{lowest}-{DIE}"
 
 
-def unavailable(state: Encounter, combatant: Combatant[Any], action: D20Action) -> str:
+def unavailable(state: D20Encounter, combatant: D20Combatant, action: D20Action) -> str:
     """Why ``combatant`` cannot use ``action`` now ("" when it can): a recharge spent, or no
     use left today."""
     sheet = sheet_of(combatant)
@@ -136,7 +137,7 @@ def unavailable(state: Encounter, combatant: Combatant[Any], action: D20Action) 
     return ""
 
 
-def spend(state: Encounter, combatant_id: str, name: str) -> Encounter:
+def spend(state: D20Encounter, combatant_id: str, name: str) -> D20Encounter:
     """The fold of an attack or save effect made with the action ``name``: a recharge action
     is spent until its d6 brings it back, a per-day action counts one use."""
     who = state.find(combatant_id)
@@ -178,7 +179,7 @@ def spent_recharges(sheet: D20Sheet) -> tuple[D20Action, ...]:
     return tuple(a for a in _all(sheet) if a.recharge and recharging(sheet, a))
 
 
-def recharge_rolls(state: Encounter, who: Combatant[Any], dice: DiceSource) -> list[Any]:
+def recharge_rolls(state: D20Encounter, who: D20Combatant, dice: DiceSource) -> list[Any]:
     """A d6 for each spent recharge action, from the injected dice, each in its event."""
     now = stamp_of(state)
     return [
@@ -217,7 +218,7 @@ def waiting_words(sheet: D20Sheet) -> str:
 # --- legendary resistance ----------------------------------------------------------------------
 
 
-def _failed_save(state: Encounter, who: Combatant[Any]) -> D20Saved | D20ConcentrationSaved | None:
+def _failed_save(state: D20Encounter, who: D20Combatant) -> D20Saved | D20ConcentrationSaved | None:
     """The last roll when ``who`` failed it: a save effect still to be dealt, or its
     concentration save made now (its concentration ended by it)."""
     roll = state.last_roll
@@ -230,7 +231,7 @@ def _failed_save(state: Encounter, who: Combatant[Any]) -> D20Saved | D20Concent
     return roll if failed else None
 
 
-def dropped(state: Encounter, event: D20ConcentrationEnded) -> tuple[Dropped, ...]:
+def dropped(state: D20Encounter, event: D20ConcentrationEnded) -> tuple[Dropped, ...]:
     """The conditions a failed concentration save lifts (still on their targets as its end
     is folded), kept for Legendary Resistance to lay again."""
     out = []
@@ -242,7 +243,7 @@ def dropped(state: Encounter, event: D20ConcentrationEnded) -> tuple[Dropped, ..
     return tuple(out)
 
 
-def resist(state: Encounter, command: D20Resist) -> list[Any]:
+def resist(state: D20Encounter, command: D20Resist) -> list[Any]:
     who = state.combatant(command.combatant_id)
     sheet = sheet_of(who)
     if not sheet.legendary_resistance:
@@ -270,7 +271,7 @@ def resist(state: Encounter, command: D20Resist) -> list[Any]:
     return events
 
 
-def resisters(state: Encounter) -> list[Combatant[Any]]:
+def resisters(state: D20Encounter) -> list[D20Combatant]:
     """Who may turn the last roll's failed save now: uses left, not dead."""
     roll = state.last_roll
     if isinstance(roll, D20ConcentrationSaved):
@@ -288,7 +289,7 @@ def resisters(state: Encounter) -> list[Combatant[Any]]:
     ]
 
 
-def resist_form(state: Encounter, selected: str | None) -> list[Field]:
+def resist_form(state: D20Encounter, selected: str | None) -> list[Field]:
     """The dialog of Legendary Resistance: who turns its failure (the highlighted one first)."""
     who = resisters(state)
     if not who:
@@ -310,14 +311,14 @@ def resist_form(state: Encounter, selected: str | None) -> list[Field]:
     ]
 
 
-def resist_command(state: Encounter, values: Any) -> D20Resist:
+def resist_command(state: D20Encounter, values: Any) -> D20Resist:
     found = state.find(str(values.get("combatant", "")))
     if found is None:
         raise Rejected("Who: choose the creature whose failed save succeeds")
     return D20Resist(found.id)
 
 
-def resisted(state: Encounter, event: D20Resisted) -> Encounter:
+def resisted(state: D20Encounter, event: D20Resisted) -> D20Encounter:
     """The fold: one use spent; the last roll's failure for it is a success, so its result,
     dealt after, halves or spares the damage and lays no condition."""
     who = state.find(event.combatant_id)
@@ -346,7 +347,7 @@ def resisted(state: Encounter, event: D20Resisted) -> Encounter:
     return state
 
 
-def solo_resist(state: Encounter) -> Move | None:
+def solo_resist(state: D20Encounter) -> Move | None:
     """A solo creature spends Legendary Resistance on a failed save whose failure lays a
     condition or deals more than a quarter of its hit points (rulings.md, D5-01)."""
     roll = state.last_roll
@@ -378,7 +379,7 @@ def badges(sheet: D20Sheet) -> tuple[str, ...]:
     return tuple(out)
 
 
-def describe(state: Encounter, event: Any) -> LogEntry:
+def describe(state: D20Encounter, event: Any) -> LogEntry:
     name = Span(state.name_of(event.combatant_id), "name")
     if isinstance(event, D20ActionRecharged):
         word = ("back", "success") if event.ready else ("still spent", "failure")
@@ -404,7 +405,7 @@ def describe(state: Encounter, event: Any) -> LogEntry:
     raise TypeError(f"not a use's event: {event!r}")
 
 
-def apply(state: Encounter, event: Any) -> Encounter:
+def apply(state: D20Encounter, event: Any) -> D20Encounter:
     """The fold of a use's events."""
     if isinstance(event, D20Resisted):
         return resisted(state, event)

@@ -24,10 +24,10 @@ from .events import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import FatigueEncounter
 
 
-def apply(state: Encounter, event: object) -> Encounter:
+def apply(state: FatigueEncounter, event: object) -> FatigueEncounter:
     match event:
         case FatigueChecked():
             state = state.update(last_roll=first_comparison(event), last_roll_applied=False)
@@ -54,7 +54,7 @@ def apply(state: Encounter, event: object) -> Encounter:
     raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
 
 
-def settled(state: Encounter) -> Encounter:
+def settled(state: FatigueEncounter) -> FatigueEncounter:
     """The open comparison settled: the next defender's comes up, if one lost."""
     roll = state.last_roll
     following = next_comparison(roll) if isinstance(roll, FatigueChecked) else None

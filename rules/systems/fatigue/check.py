@@ -30,13 +30,13 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import FatigueCombatant, FatigueEncounter
 
 
 # --- building a check ------------------------------------------------------------------------
 
 
-def resolve_skills(combatant: Combatant, names: tuple[str, ...]) -> tuple[Skill, ...]:
+def resolve_skills(combatant: FatigueCombatant, names: tuple[str, ...]) -> tuple[Skill, ...]:
     sheet = sheet_of(combatant)
     out = []
     for name in names:
@@ -49,7 +49,7 @@ def resolve_skills(combatant: Combatant, names: tuple[str, ...]) -> tuple[Skill,
 
 
 def make_side(
-    combatant: Combatant,
+    combatant: FatigueCombatant,
     dice_kind: DiceKind,
     faces: tuple[int, ...],
     skills: tuple[str, ...],
@@ -79,7 +79,7 @@ def make_side(
     )
 
 
-def attack_weapon(attacker: Combatant | None, name: str) -> Weapon | None:
+def attack_weapon(attacker: FatigueCombatant | None, name: str) -> Weapon | None:
     if attacker is None or not name.strip():
         return None
     weapon = sheet_of(attacker).weapon(name.strip())
@@ -89,7 +89,9 @@ def attack_weapon(attacker: Combatant | None, name: str) -> Weapon | None:
     return weapon
 
 
-def defenders_of(state: Encounter, cmd: FatigueCheck) -> list[tuple[Combatant, tuple[str, ...]]]:
+def defenders_of(
+    state: FatigueEncounter, cmd: FatigueCheck
+) -> list[tuple[FatigueCombatant, tuple[str, ...]]]:
     """Each defender of a check with the skills it rolls: the first its named skills, the
     others those of the named skills they have."""
     first = state.combatant(cmd.defender_id)
@@ -103,7 +105,7 @@ def defenders_of(state: Encounter, cmd: FatigueCheck) -> list[tuple[Combatant, t
     return out
 
 
-def check(state: Encounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueChecked:
+def check(state: FatigueEncounter, cmd: FatigueCheck, dice: DiceSource) -> FatigueChecked:
     attacker = state.combatant(cmd.attacker_id) if cmd.attacker_id is not None else None
     defenders = defenders_of(state, cmd)
     if attacker is not None and attacker.id == cmd.defender_id:
@@ -226,8 +228,8 @@ def consequence_of(roll: FatigueChecked) -> tuple[str, Consequence] | None:
 
 
 def spend(
-    state: Encounter, combatant_id: str, costs: tuple[Cost, ...], spill: bool = False
-) -> Encounter:
+    state: FatigueEncounter, combatant_id: str, costs: tuple[Cost, ...], spill: bool = False
+) -> FatigueEncounter:
     target = state.find(combatant_id)
     if target is None or not costs:
         return state

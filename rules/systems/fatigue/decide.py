@@ -47,10 +47,10 @@ from .forms import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import FatigueEncounter
 
 
-def pay(state: Encounter) -> list[object]:
+def pay(state: FatigueEncounter) -> list[object]:
     """The open consequence paid; from the second penalty on, the payer's equipment is
     marked ruined (issue 39, F4-09)."""
     spent = payment(state)
@@ -62,7 +62,7 @@ def pay(state: Encounter) -> list[object]:
     return [spent, ConditionAdded(payer.id, condition)]
 
 
-def payment(state: Encounter) -> FatiguePoolsSpent:
+def payment(state: FatigueEncounter) -> FatiguePoolsSpent:
     roll = pending(state)
     found = consequence_of(roll)
     if found is None:
@@ -101,7 +101,7 @@ def payment(state: Encounter) -> FatiguePoolsSpent:
     )
 
 
-def suckage(state: Encounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
+def suckage(state: FatigueEncounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
     roll = pending(state)
     if roll.fumbled and not roll.fumble_missed:
         raise Rejected("The fumble is on its line: suckage cannot take it out of the fumble")
@@ -123,7 +123,7 @@ def traded_costs(costs: tuple[Cost, ...], wind: int) -> tuple[Cost, ...]:
     return tuple(Cost(c.pool, max(0, c.amount - wind)) if c.pool == "wind" else c for c in costs)
 
 
-def trade(state: Encounter, cmd: FatigueTrade) -> list[object]:
+def trade(state: FatigueEncounter, cmd: FatigueTrade) -> list[object]:
     """*Melee*: the GM substitutes a condition for some of the first consequence's fatigue."""
     roll = pending(state)
     most = tradable_wind(roll)
@@ -141,7 +141,7 @@ def trade(state: Encounter, cmd: FatigueTrade) -> list[object]:
     return [traded, ConditionAdded(payer.combatant_id, condition)]
 
 
-def call_off(state: Encounter, cmd: FatigueCallOff) -> FatigueCalledOff:
+def call_off(state: FatigueEncounter, cmd: FatigueCallOff) -> FatigueCalledOff:
     roll = pending(state)
     if cmd.levels not in (1, 2):
         raise Rejected("Calling off lowers the consequence one or two levels")
@@ -151,7 +151,7 @@ def call_off(state: Encounter, cmd: FatigueCallOff) -> FatigueCalledOff:
     return FatigueCalledOff(cmd.levels)
 
 
-def aid(state: Encounter, cmd: FatigueAid, dice: DiceSource) -> FatigueAided:
+def aid(state: FatigueEncounter, cmd: FatigueAid, dice: DiceSource) -> FatigueAided:
     roll = pending(state)
     if cmd.side == "attacker" and roll.attacker is None:
         raise Rejected("Nature needs no aid: aid the defender")

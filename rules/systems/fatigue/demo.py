@@ -11,8 +11,8 @@ from rules.errors import Rejected
 from rules.history import History
 
 from .arithmetic import Cost
+from .events import FatigueApply, FatigueCheck
 from .sheet import FatigueSheet, parse_skills, parse_weapons
-from .system import FatigueApply, FatigueCheck
 
 STEM = "demo-fatigue"  # its bundled save: saves/demo-fatigue.fight (make demo)
 SEED = 2103

@@ -24,11 +24,12 @@ from .forms import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
     from rules.odds import Odds
 
+    from .events import FatigueEncounter
 
-def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+
+def dialog_odds(state: FatigueEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
     """The exact chance of each band for the check the dialog describes (None: no check yet,
     or values the roll would refuse)."""
     if action != "roll":
@@ -40,7 +41,7 @@ def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odd
     return _named(state, roll, odds.checked_odds(roll))
 
 
-def last_odds(state: Encounter) -> Odds | None:
+def last_odds(state: FatigueEncounter) -> Odds | None:
     """The chances the last check had before its dice (aid and suckage came after)."""
     roll = state.last_roll
     if not isinstance(roll, FatigueChecked):
@@ -48,7 +49,7 @@ def last_odds(state: Encounter) -> Odds | None:
     return _named(state, roll, odds.checked_odds(roll))
 
 
-def _named(state: Encounter, roll: FatigueChecked, found: Odds) -> Odds:
+def _named(state: FatigueEncounter, roll: FatigueChecked, found: Odds) -> Odds:
     """Odds saying whose they are, and the attacker's chance of a fumble (which lands in the
     first band, the defender's, so the bands alone would hide it)."""
     defender = state.name_of(roll.defender.combatant_id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from msgspec import Struct
 
@@ -25,7 +25,7 @@ from .arithmetic import (
 from .sheet import FatigueSheet, Skill, Weapon
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from rules.encounter import Combatant, Encounter, NoState
 
 SideName = Literal["attacker", "defender"]
 SIDES: tuple[tuple[SideName, str], ...] = (
@@ -325,7 +325,7 @@ def out_word(combatant: Combatant[FatigueSheet]) -> str:
     return sheet_of(combatant).out_of_fight(combatant.condition(FLED) is not None)
 
 
-def pending(state: Encounter) -> FatigueChecked:
+def pending(state: FatigueEncounter) -> FatigueChecked:
     """The last check, when its consequence is still to be paid."""
     roll = state.last_roll
     if not isinstance(roll, FatigueChecked):
@@ -344,7 +344,7 @@ def level_name(roll: FatigueChecked, level: int | None) -> str:
     return "no consequence" if roll.fumbled else "Successful defense"
 
 
-def call_off_refusal(state: Encounter, roll: FatigueChecked, gm_allows: bool = False) -> str:
+def call_off_refusal(state: FatigueEncounter, roll: FatigueChecked, gm_allows: bool = False) -> str:
     """Why the open check's effort cannot be called off ("" when it can): calling off is
     for tasks outside combat (*Other Things*), and not for an intense effort, unless the GM
     allows it ("may not be able to" is not "never")."""
@@ -369,3 +369,10 @@ def call_off_refusal(state: Encounter, roll: FatigueChecked, gm_allows: bool = F
 
 def thresholds_text(side: Side) -> str:
     return "/".join(str(cut) for cut in cutoffs(side.spacing))
+
+
+# The system's encounter and combatant, typed: every module of the system annotates with
+# these (never a bare Encounter), so its sheets, last roll and state are read as what they are.
+if TYPE_CHECKING:
+    FatigueEncounter: TypeAlias = Encounter[FatigueSheet, FatigueChecked, NoState]
+    FatigueCombatant: TypeAlias = Combatant[FatigueSheet]

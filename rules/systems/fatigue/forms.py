@@ -35,7 +35,7 @@ from .events import (
 from .table import DICE
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import FatigueCombatant, FatigueEncounter
 
 NATURE = "nature"
 WHO_DEFENDS: tuple[tuple[str, str], ...] = (
@@ -67,14 +67,14 @@ def _attitude_field(key: str, label: str) -> Field:
     return Field(key=key, label=label, kind="choice", default="ordinary", choices=ATTITUDES)
 
 
-def first_skill(combatant: Combatant, prefer: str = "") -> str:
+def first_skill(combatant: FatigueCombatant, prefer: str = "") -> str:
     sheet = sheet_of(combatant)
     found = sheet.skill(prefer) if prefer else None
     chosen = found or (sheet.skills[0] if sheet.skills else None)
     return chosen.name if chosen else ""
 
 
-def default_target(state: Encounter, attacker: Combatant) -> Combatant:
+def default_target(state: FatigueEncounter, attacker: FatigueCombatant) -> FatigueCombatant:
     last = state.last_roll
     if (
         isinstance(last, FatigueChecked)
@@ -104,7 +104,7 @@ SHORT_POOLS: tuple[tuple[str, str], ...] = (
 )
 
 
-def check_form(state: Encounter) -> list[Field]:
+def check_form(state: FatigueEncounter) -> list[Field]:
     if len(state.combatants) < 1:
         raise Rejected("A check needs a combatant: add one first")
     people = tuple((c.id, c.name) for c in state.combatants)
@@ -193,7 +193,7 @@ def check_form(state: Encounter) -> list[Field]:
     ]
 
 
-def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
+def check_command(state: FatigueEncounter, values: Mapping[str, str]) -> FatigueCheck:
     fields = {f.key: f for f in check_form(state)}
     attacker = choice_value(values, fields["attacker"])
     effort_raw = values.get("attacker_effort", "").strip()
@@ -227,7 +227,7 @@ def check_command(state: Encounter, values: Mapping[str, str]) -> FatigueCheck:
 WAY_HELP = "like 'Cid (2d10 intense 3 Wind)': dice, attitude, N, each optional"
 
 
-def more_defenders(state: Encounter, raw: str) -> tuple[DefenderWay, ...]:
+def more_defenders(state: FatigueEncounter, raw: str) -> tuple[DefenderWay, ...]:
     """Combatants typed by name (any case) or id, with commas, each perhaps with its own
     dice, attitude and N in brackets."""
     out: list[DefenderWay] = []
@@ -258,14 +258,14 @@ def outside_brackets(raw: str) -> list[str]:
     return [*parts, raw[start:]]
 
 
-def named(state: Encounter, text: str) -> Combatant | None:
+def named(state: FatigueEncounter, text: str) -> FatigueCombatant | None:
     wanted = text.casefold()
     return next(
         (c for c in state.combatants if wanted in (c.name.casefold(), c.id.casefold())), None
     )
 
 
-def own_way(state: Encounter, text: str) -> DefenderWay:
+def own_way(state: FatigueEncounter, text: str) -> DefenderWay:
     """``Name (dice attitude N)``: each word a situation's dice or an attitude, the rest N."""
     name, _, way = text.removesuffix(")").partition("(")
     if not text.endswith(")") or "(" in way or ")" in name + way:
@@ -295,7 +295,7 @@ def own_way(state: Encounter, text: str) -> DefenderWay:
     return DefenderWay(combatant_id=found.id, dice=dice, attitude=attitude, effort=effort)
 
 
-def check_preview(state: Encounter, values: Mapping[str, str]) -> str:
+def check_preview(state: FatigueEncounter, values: Mapping[str, str]) -> str:
     """Both sides before the dice, the defender's thresholds and the fumble line."""
     cmd = check_command(state, values)
     # A dry run with every die showing 0 would not fit the dice; use a fixed middle face.
@@ -322,7 +322,7 @@ class MiddleDice:
         return 2
 
 
-def suckage_form(state: Encounter) -> list[Field]:
+def suckage_form(state: FatigueEncounter) -> list[Field]:
     roll = pending(state)
     offer = roll.suckage_offer
     if not offer:
@@ -333,7 +333,7 @@ def suckage_form(state: Encounter) -> list[Field]:
     ]
 
 
-def trade_form(state: Encounter) -> list[Field]:
+def trade_form(state: FatigueEncounter) -> list[Field]:
     """*Melee*: "At GM's option can substitute getting knocked prone, disarmed, etc for some of
     fatigue": what instead, and how much Wind it spares (half by default)."""
     most = tradable_wind(pending(state))
@@ -348,7 +348,7 @@ def trade_form(state: Encounter) -> list[Field]:
 GM_ALLOWS: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
 
 
-def calloff_form(state: Encounter) -> list[Field]:
+def calloff_form(state: FatigueEncounter) -> list[Field]:
     roll = pending(state)
     refusal = call_off_refusal(state, roll, gm_allows=True)
     if refusal:
@@ -369,7 +369,7 @@ def calloff_form(state: Encounter) -> list[Field]:
     return [levels, allows]
 
 
-def aid_form(state: Encounter, selected: str | None) -> list[Field]:
+def aid_form(state: FatigueEncounter, selected: str | None) -> list[Field]:
     roll = pending(state)
     people = tuple((c.id, c.name) for c in state.combatants)
     found = state.find(selected)
@@ -387,7 +387,7 @@ def aid_form(state: Encounter, selected: str | None) -> list[Field]:
 # --- the actions' dialogs, commands and previews -------------------------------------------
 
 
-def action_form(state: Encounter, action: str, selected: str | None) -> list[Field]:
+def action_form(state: FatigueEncounter, action: str, selected: str | None) -> list[Field]:
     match action:
         case "roll":
             return check_form(state)
@@ -402,7 +402,7 @@ def action_form(state: Encounter, action: str, selected: str | None) -> list[Fie
     raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
 
 
-def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> object:
+def action_command(state: FatigueEncounter, action: str, values: Mapping[str, str]) -> object:
     match action:
         case "roll":
             return check_command(state, values)
@@ -430,7 +430,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
     raise Rejected(f"Fatigue & Thresholds has no action {action!r}")
 
 
-def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
+def preview(state: FatigueEncounter, action: str, values: Mapping[str, str]) -> str:
     try:
         if action == "roll":
             return check_preview(state, values)

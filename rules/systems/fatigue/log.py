@@ -30,10 +30,12 @@ from .events import (
 from .sheet import SHORT, costs_text
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import FatigueEncounter
 
 
-def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...]) -> list[str]:
+def emptied_alerts(
+    state: FatigueEncounter, combatant_id: str, costs: tuple[Cost, ...]
+) -> list[str]:
     """A pool running out raises penalties and narrows thresholds; a pool going below zero
     that sets the floor T (Stamina, Focus, Health, Sanity) lowers T: say so."""
     target = state.find(combatant_id)
@@ -59,12 +61,12 @@ def emptied_alerts(state: Encounter, combatant_id: str, costs: tuple[Cost, ...])
     return out
 
 
-def _solo(state: Encounter, side: Side) -> bool:
+def _solo(state: FatigueEncounter, side: Side) -> bool:
     fighter = state.find(side.combatant_id)
     return fighter is not None and state.is_solo(fighter)
 
 
-def check_alerts(state: Encounter, event: FatigueChecked, roll: FatigueChecked) -> list[str]:
+def check_alerts(state: FatigueEncounter, event: FatigueChecked, roll: FatigueChecked) -> list[str]:
     """Alerts for a check ``event``, whose open comparison is ``roll``."""
     out = []
     # A fighter the tracker plays settles its own fumble and suckage: no prompt for the user.
@@ -94,7 +96,9 @@ def check_alerts(state: Encounter, event: FatigueChecked, roll: FatigueChecked) 
     return out
 
 
-def side_spans(state: Encounter, side: Side, aid: int = 0, spill: bool = False) -> list[Span]:
+def side_spans(
+    state: FatigueEncounter, side: Side, aid: int = 0, spill: bool = False
+) -> list[Span]:
     out: list[Span | str] = [
         "  ",
         Span(state.name_of(side.combatant_id), "name"),
@@ -113,7 +117,7 @@ def side_spans(state: Encounter, side: Side, aid: int = 0, spill: bool = False) 
     return list(spans(*out))
 
 
-def paid_text(state: Encounter, side: Side, spill: bool) -> str:
+def paid_text(state: FatigueEncounter, side: Side, spill: bool) -> str:
     """What the side's effort really took, read from its sheet before it paid: ``paid 3
     Wind``, or ``paid 3 Stamina for 3 Wind (Wind ran short)`` when a pool could not pay."""
     asked = merge(side.upfront)
@@ -129,7 +133,7 @@ def paid_text(state: Encounter, side: Side, spill: bool) -> str:
     return f"paid {took} for {effort_text(asked)} ({ran} ran short)"
 
 
-def _outcome(state: Encounter, roll: FatigueChecked) -> Span:
+def _outcome(state: FatigueEncounter, roll: FatigueChecked) -> Span:
     defender = state.name_of(roll.defender.combatant_id)
     attacker = state.name_of(roll.attacker.combatant_id if roll.attacker else None, "Nature")
     if roll.fumbled:
@@ -139,7 +143,7 @@ def _outcome(state: Encounter, roll: FatigueChecked) -> Span:
     return Span(f"{defender} loses by {roll.loss}: {level_name(roll, roll.level)}", "failure")
 
 
-def _more_defenders(state: Encounter, roll: FatigueChecked) -> list[Line]:
+def _more_defenders(state: FatigueEncounter, roll: FatigueChecked) -> list[Line]:
     """A line per further defender: its roll, and its own result or why it did not defend."""
     lines: list[Line] = []
     for side in roll.waiting:
@@ -157,7 +161,7 @@ def _more_defenders(state: Encounter, roll: FatigueChecked) -> list[Line]:
     return lines
 
 
-def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
+def describe_check(state: FatigueEncounter, roll: FatigueChecked) -> LogEntry:
     defender = state.name_of(roll.defender.combatant_id)
     attacker = state.name_of(roll.attacker.combatant_id if roll.attacker else None, "Nature")
     outcome = _outcome(state, roll)
@@ -199,7 +203,7 @@ def describe_check(state: Encounter, roll: FatigueChecked) -> LogEntry:
     return LogEntry("roll", tuple(lines))
 
 
-def describe_aid(state: Encounter, aid: Aid) -> LogEntry:
+def describe_aid(state: FatigueEncounter, aid: Aid) -> LogEntry:
     helper = state.name_of(aid.helper.combatant_id)
     spilling = isinstance(state.last_roll, FatigueChecked) and state.last_roll.spill
     percent = 100 * aid.helper.total // aid.target
@@ -218,7 +222,7 @@ def describe_aid(state: Encounter, aid: Aid) -> LogEntry:
     return LogEntry("roll", (line, result))
 
 
-def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
+def describe_payment(state: FatigueEncounter, event: FatiguePoolsSpent) -> LogEntry:
     target = state.find(event.combatant_id)
     name = state.name_of(event.combatant_id)
     if not event.costs:
@@ -253,7 +257,7 @@ def describe_payment(state: Encounter, event: FatiguePoolsSpent) -> LogEntry:
     return LogEntry("consequence", tuple(lines))
 
 
-def ruined_text(state: Encounter, what: str) -> str:
+def ruined_text(state: FatigueEncounter, what: str) -> str:
     """The line under a payment of the second penalty or worse (issue 39, F4-09)."""
     roll = state.last_roll
     gear = "the equipment used in it"
@@ -268,7 +272,7 @@ def ruined_text(state: Encounter, what: str) -> str:
 # --- the hooks: notifications and log entries -----------------------------------------------
 
 
-def alerts(state: Encounter, event: object) -> list[str]:
+def alerts(state: FatigueEncounter, event: object) -> list[str]:
     match event:
         case FatigueChecked():
             return check_alerts(state, event, first_comparison(event))
@@ -279,7 +283,7 @@ def alerts(state: Encounter, event: object) -> list[str]:
     return []
 
 
-def describe(state: Encounter, event: object) -> LogEntry:
+def describe(state: FatigueEncounter, event: object) -> LogEntry:
     match event:
         case FatigueChecked():
             return describe_check(state, event)

@@ -39,7 +39,7 @@ from .sheet import defense_consequence
 from .table import DiceKind
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import FatigueCombatant, FatigueEncounter
 
 STEADY, AGGRESSIVE, CAUTIOUS = "steady", "aggressive", "cautious"
 POLICIES = (
@@ -78,7 +78,7 @@ SUCKAGE_COSTS = (
 # --- who is still in the fight -----------------------------------------------------------------
 
 
-def out_of_fight(combatant: Combatant) -> str:
+def out_of_fight(combatant: FatigueCombatant) -> str:
     """Why a combatant no longer fights, as a move's reason says it ("" while it does)."""
     sheet = sheet_of(combatant)
     match out_word(combatant):
@@ -93,7 +93,7 @@ def out_of_fight(combatant: Combatant) -> str:
     return ""
 
 
-def foes_of(state: Encounter, combatant: Combatant) -> list[Combatant]:
+def foes_of(state: FatigueEncounter, combatant: FatigueCombatant) -> list[FatigueCombatant]:
     """Everyone still fighting on another side, in turn order."""
     return [c for c in state.combatants if c.side != combatant.side and not out_of_fight(c)]
 
@@ -101,7 +101,7 @@ def foes_of(state: Encounter, combatant: Combatant) -> list[Combatant]:
 # --- the next move --------------------------------------------------------------------------------
 
 
-def next_move(state: Encounter) -> Move | None:
+def next_move(state: FatigueEncounter) -> Move | None:
     """The next choice a solo combatant makes now, or None when nothing waits on one."""
     actor = state.current
     roll = state.last_roll
@@ -117,7 +117,7 @@ def next_move(state: Encounter) -> Move | None:
     return take_turn(state, actor)
 
 
-def owes(state: Encounter, roll: FatigueChecked) -> Combatant | None:
+def owes(state: FatigueEncounter, roll: FatigueChecked) -> FatigueCombatant | None:
     """Who still has a consequence to settle for the open check (None: nobody)."""
     sufferer = roll.sufferer
     if roll.level is None or sufferer is None:
@@ -125,7 +125,7 @@ def owes(state: Encounter, roll: FatigueChecked) -> Combatant | None:
     return state.find(sufferer.combatant_id)
 
 
-def take_turn(state: Encounter, actor: Combatant) -> Move:
+def take_turn(state: FatigueEncounter, actor: FatigueCombatant) -> Move:
     out = out_of_fight(actor)
     if out:
         return Move(actor.id, NextTurn(), f"{out}: passes its turn")
@@ -141,7 +141,9 @@ def take_turn(state: Encounter, actor: Combatant) -> Move:
     return Move(actor.id, command, f"attacks {target.name} ({why}){how}")
 
 
-def choose_target(state: Encounter, actor: Combatant, policy: str) -> tuple[Combatant, str]:
+def choose_target(
+    state: FatigueEncounter, actor: FatigueCombatant, policy: str
+) -> tuple[FatigueCombatant, str]:
     foes = foes_of(state, actor)
     if policy == AGGRESSIVE:
         return min(foes, key=lambda c: sheet_of(c).health), "the most wounded foe"
@@ -150,13 +152,13 @@ def choose_target(state: Encounter, actor: Combatant, policy: str) -> tuple[Comb
     return foes[0], "the next foe in the order"
 
 
-def fighting_skill(combatant: Combatant) -> str:
+def fighting_skill(combatant: FatigueCombatant) -> str:
     """The skill named after its first weapon (Sword for a sword), else its first skill."""
     weapons = sheet_of(combatant).weapons
     return first_skill(combatant, weapons[0].name if weapons else "")
 
 
-def attack_values(actor: Combatant, policy: str) -> tuple[dict[str, str], str]:
+def attack_values(actor: FatigueCombatant, policy: str) -> tuple[dict[str, str], str]:
     """The attacker's fields of the check dialog, and how they were chosen."""
     sheet = sheet_of(actor)
     weapon = sheet.weapons[0] if sheet.weapons else None
@@ -177,7 +179,9 @@ def attack_values(actor: Combatant, policy: str) -> tuple[dict[str, str], str]:
     return values, how
 
 
-def defense_values(state: Encounter, defender: Combatant) -> tuple[dict[str, str], str]:
+def defense_values(
+    state: FatigueEncounter, defender: FatigueCombatant
+) -> tuple[dict[str, str], str]:
     """The defender's fields: a dodge (the dialog's own), intense for a cautious solo one."""
     skill = first_skill(defender, "Dodge")
     attitude: Attitude = "ordinary"
@@ -195,7 +199,7 @@ def defense_values(state: Encounter, defender: Combatant) -> tuple[dict[str, str
 
 
 def attack(
-    state: Encounter, actor: Combatant, target: Combatant, policy: str
+    state: FatigueEncounter, actor: FatigueCombatant, target: FatigueCombatant, policy: str
 ) -> tuple[FatigueCheck, str]:
     values, how = attack_values(actor, policy)
     defense, _ = defense_values(state, target)
@@ -209,7 +213,7 @@ def attack(
 # --- settling a check -----------------------------------------------------------------------------
 
 
-def settle(state: Encounter, roll: FatigueChecked, who: Combatant) -> Move:
+def settle(state: FatigueEncounter, roll: FatigueChecked, who: FatigueCombatant) -> Move:
     """The next step for a solo combatant who owes the open check's consequence."""
     policy = policy_among(POLICIES, who)
     if not roll.fumbled:
@@ -254,14 +258,16 @@ def suckage_points(roll: FatigueChecked, policy: str) -> int:
     return offer if policy == CAUTIOUS and offer <= SPARING and spares else 0
 
 
-def call_off_levels(state: Encounter, roll: FatigueChecked, policy: str) -> int:
+def call_off_levels(state: FatigueEncounter, roll: FatigueChecked, policy: str) -> int:
     """A cautious fighter backs out of anything worse than an Ordinary loss (two levels)."""
     if policy != CAUTIOUS or call_off_refusal(state, roll) or roll.level is None:
         return 0
     return 2 if roll.level >= 1 else 0
 
 
-def aid_helper(state: Encounter, roll: FatigueChecked, who: Combatant) -> Combatant | None:
+def aid_helper(
+    state: FatigueEncounter, roll: FatigueChecked, who: FatigueCombatant
+) -> FatigueCombatant | None:
     """A cautious teammate steps in when an aid (at most +8) could still save the defense."""
     if not 1 <= roll.loss <= AID_MAX:
         return None
@@ -281,7 +287,7 @@ def aid_helper(state: Encounter, roll: FatigueChecked, who: Combatant) -> Combat
     return None
 
 
-def aid_move(helper: Combatant, who: Combatant, roll: FatigueChecked) -> Move:
+def aid_move(helper: FatigueCombatant, who: FatigueCombatant, roll: FatigueChecked) -> Move:
     skill = fighting_skill(helper)
     command = FatigueAid(
         helper_id=helper.id,
@@ -298,7 +304,7 @@ def aid_move(helper: Combatant, who: Combatant, roll: FatigueChecked) -> Move:
 
 
 def fill(
-    state: Encounter, action: str, values: dict[str, str]
+    state: FatigueEncounter, action: str, values: dict[str, str]
 ) -> tuple[dict[str, str], list[Move]]:
     """The check dialog's fields that belong to solo combatants, chosen by their policies."""
     if action == "roll":
@@ -308,7 +314,9 @@ def fill(
     return values, []
 
 
-def fill_check(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
+def fill_check(
+    state: FatigueEncounter, values: dict[str, str]
+) -> tuple[dict[str, str], list[Move]]:
     """A solo attacker's weapon and attitude, a solo defender's dodge. Against nature the
     task is the GM's, so its fields stay as typed."""
     try:
@@ -329,7 +337,7 @@ def fill_check(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str]
     return values, moves
 
 
-def fill_aid(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
+def fill_aid(state: FatigueEncounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
     helper = state.find(values.get("helper"))
     if helper is None or not state.is_solo(helper):
         return values, []

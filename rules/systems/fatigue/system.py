@@ -67,9 +67,10 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
     from rules.odds import Odds
     from rules.solo import Move
+
+    from .events import FatigueCombatant, FatigueEncounter
 
 # --- the system ------------------------------------------------------------------------------
 
@@ -128,7 +129,7 @@ class FatigueThresholds(RuleSystem):
 
     track_words = ("damage", "heal")
 
-    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+    def main_track(self, combatant: FatigueCombatant) -> Track | None:
         # Health: the pool whose loss kills (*Consequences*: "Health damage"); it stops at
         # minus its maximum, as the other pools but Wind and Wit do.
         sheet: FatigueSheet = combatant.sheet
@@ -148,10 +149,10 @@ class FatigueThresholds(RuleSystem):
 
     # the end of the fight
 
-    def out_of_fight(self, state: Encounter, combatant: Combatant) -> str:
+    def out_of_fight(self, state: FatigueEncounter, combatant: FatigueCombatant) -> str:
         return out_word(combatant)
 
-    def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
+    def damage(self, state: FatigueEncounter, event: object) -> tuple[Damage, ...]:
         """A consequence paid: every pool point it took (a pool stops at its floor), dealt
         by the check's attacker unless the payer is the attacker (a fumble)."""
         if not isinstance(event, FatiguePoolsSpent):
@@ -168,7 +169,7 @@ class FatigueThresholds(RuleSystem):
             dealer = roll.attacker.combatant_id if roll.attacker.combatant_id != payer.id else None
         return (Damage(dealer, payer.id, lost),) if lost else ()
 
-    def roll_sides(self, state: Encounter, event: object) -> tuple[str | None, str | None]:
+    def roll_sides(self, state: FatigueEncounter, event: object) -> tuple[str | None, str | None]:
         """A deeper loss (a higher band) favours the attacker (None: nature)."""
         if not isinstance(event, FatigueChecked):
             return None, None
@@ -177,7 +178,7 @@ class FatigueThresholds(RuleSystem):
 
     # actions
 
-    def actions(self, state: Encounter) -> list[Action]:
+    def actions(self, state: FatigueEncounter) -> list[Action]:
         return [
             Action("roll", "Check", "Dice + skills - fatigue, attacker against defender"),
             Action("suckage", "Take suckage points", "Lift a failed defense at a narrated cost"),
@@ -186,13 +187,17 @@ class FatigueThresholds(RuleSystem):
             Action("trade", "Trade Wind (GM)", "Melee: knocked prone or disarmed for some Wind"),
         ]
 
-    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+    def action_form(
+        self, state: FatigueEncounter, action: str, selected: str | None
+    ) -> list[Field]:
         return forms.action_form(state, action, selected)
 
-    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
+    def action_command(
+        self, state: FatigueEncounter, action: str, values: Mapping[str, str]
+    ) -> object:
         return forms.action_command(state, action, values)
 
-    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    def preview(self, state: FatigueEncounter, action: str, values: Mapping[str, str]) -> str:
         return forms.preview(state, action, values)
 
     # The GM's approval: calling off a combat or intense effort all the same (*Other Things*).
@@ -205,27 +210,27 @@ class FatigueThresholds(RuleSystem):
             return ("calling off a combat or intense effort",)
         return ()
 
-    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+    def odds(self, state: FatigueEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
         return encounter_odds.dialog_odds(state, action, values)
 
-    def last_odds(self, state: Encounter) -> Odds | None:
+    def last_odds(self, state: FatigueEncounter) -> Odds | None:
         return encounter_odds.last_odds(state)
 
-    def consequence_command(self, state: Encounter) -> FatigueApply:
+    def consequence_command(self, state: FatigueEncounter) -> FatigueApply:
         return FatigueApply()
 
     # solo play (rules/solo.py)
 
-    def solo_move(self, state: Encounter) -> Move | None:
+    def solo_move(self, state: FatigueEncounter) -> Move | None:
         return solo.next_move(state)
 
     def solo_fill(
-        self, state: Encounter, action: str, values: dict[str, str]
+        self, state: FatigueEncounter, action: str, values: dict[str, str]
     ) -> tuple[dict[str, str], list[Move]]:
         return solo.fill(state, action, values)
 
     # decide and apply
-    def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
+    def decide(self, state: FatigueEncounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case FatigueCheck():
                 return [check(state, command, dice)]
@@ -241,15 +246,15 @@ class FatigueThresholds(RuleSystem):
                 return decide.trade(state, command)
         raise Rejected(f"Fatigue & Thresholds does not know the command {type(command).__name__}")
 
-    def apply(self, state: Encounter, event: object) -> Encounter:
+    def apply(self, state: FatigueEncounter, event: object) -> FatigueEncounter:
         return apply.apply(state, event)
 
-    def discard(self, state: Encounter) -> Encounter:
+    def discard(self, state: FatigueEncounter) -> FatigueEncounter:
         return apply.settled(state)
 
     # what the app shows
 
-    def tiers(self, state: Encounter) -> list[Tier]:
+    def tiers(self, state: FatigueEncounter) -> list[Tier]:
         roll = state.last_roll
         if isinstance(roll, FatigueChecked):
             space, effort, weapon = roll.defender.spacing, roll.defender.effort, roll.weapon
@@ -262,7 +267,9 @@ class FatigueThresholds(RuleSystem):
             out.append(Tier(label, low, high, f"{LEVEL_NAMES[level]} {costs_text(costs)}"))
         return out
 
-    def _next_defender(self, state: Encounter) -> tuple[int, tuple[Cost, ...], Weapon | None]:
+    def _next_defender(
+        self, state: FatigueEncounter
+    ) -> tuple[int, tuple[Cost, ...], Weapon | None]:
         """Before any check: the thresholds the current actor's usual target would face."""
         effort = (Cost("wind", 5),)
         actor = state.current
@@ -273,7 +280,7 @@ class FatigueThresholds(RuleSystem):
         side = make_side(target, "1d20", (10,), (), "ordinary", effort)
         return side.spacing, effort, weapons[0] if weapons else None
 
-    def landing(self, state: Encounter) -> Landing | None:
+    def landing(self, state: FatigueEncounter) -> Landing | None:
         roll = state.last_roll
         if not isinstance(roll, FatigueChecked):
             return None
@@ -296,17 +303,19 @@ class FatigueThresholds(RuleSystem):
         index = next(i for i, tier in enumerate(tiers) if tier.contains(value))
         return Landing(tier=index, value=value, summary=summary)
 
-    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+    def conceal(
+        self, state: FatigueEncounter, event: object, hidden: frozenset[str]
+    ) -> object | None:
         """What a hidden attacker's check costs a combatant players see: the pools and the
         level, not the reckoning (its N, its weapon)."""
         if isinstance(event, FatiguePoolsSpent) and event.combatant_id not in hidden:
             return structs.replace(event, reckoning="")
         return None
 
-    def alerts(self, state: Encounter, event: object) -> list[str]:
+    def alerts(self, state: FatigueEncounter, event: object) -> list[str]:
         return log.alerts(state, event)
 
-    def pending(self, state: Encounter) -> str:
+    def pending(self, state: FatigueEncounter) -> str:
         """The consequence waiting for ``d``, so nobody forgets to pay it."""
         roll = state.last_roll
         if not isinstance(roll, FatigueChecked) or state.last_roll_applied:
@@ -319,11 +328,11 @@ class FatigueThresholds(RuleSystem):
         return f"{state.name_of(found[0])} pays for {level_name(roll, roll.level)}{then}"
 
     # the log
-    def describe(self, state: Encounter, event: object) -> LogEntry:
+    def describe(self, state: FatigueEncounter, event: object) -> LogEntry:
         return log.describe(state, event)
 
 
-def waiting_names(state: Encounter, roll: FatigueChecked) -> str:
+def waiting_names(state: FatigueEncounter, roll: FatigueChecked) -> str:
     """The defenders who lost and are still to settle after the open comparison."""
     names = []
     following = next_comparison(roll)

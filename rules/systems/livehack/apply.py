@@ -30,12 +30,13 @@ from .parts import skill_bonus
 from .sheet import TRAIT_FIELDS, Held, LiveHackSheet
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import LiveHackEncounter
+
 
 FELL_DYING = "dying:fell"  # a turn mark: fell dying this round, its save is at the round's end
 
 
-def apply(state: Encounter, event: object) -> Encounter:
+def apply(state: LiveHackEncounter, event: object) -> LiveHackEncounter:
     match event:
         case LiveHackRolled():
             return _rolled(state, event)
@@ -75,13 +76,13 @@ def apply(state: Encounter, event: object) -> Encounter:
     raise TypeError(f"not a LiveHack event: {event!r}")
 
 
-def livehack_state(state: Encounter) -> LiveHackState:
+def livehack_state(state: LiveHackEncounter) -> LiveHackState:
     system = state.system_state
     assert isinstance(system, LiveHackState)
     return system
 
 
-def _marked(state: Encounter, cid: str | None, what: str) -> Encounter:
+def _marked(state: LiveHackEncounter, cid: str | None, what: str) -> LiveHackEncounter:
     """Note what a combatant the tracker plays rolled this round (older notes are dropped)."""
     found = state.find(cid)
     if found is None or not state.is_solo(found):
@@ -98,7 +99,7 @@ def marked_id(mark: str) -> str:
     return mark.partition(":")[2].partition(":")[0]
 
 
-def _aided(state: Encounter, *rollers: str | None) -> Encounter:
+def _aided(state: LiveHackEncounter, *rollers: str | None) -> LiveHackEncounter:
     """*Aiding*: an aid is spent by the aided one's next roll of its own (``aid_parts``)."""
     system = livehack_state(state)
     aids = tuple(a for a in system.aids if a.aided_id not in rollers)
@@ -114,8 +115,8 @@ def decide_aid(event: LiveHackAidRolled) -> Aid:
 
 
 def _sheet_change(
-    state: Encounter, cid: str, change: Callable[[LiveHackSheet], dict[str, object]]
-) -> Encounter:
+    state: LiveHackEncounter, cid: str, change: Callable[[LiveHackSheet], dict[str, object]]
+) -> LiveHackEncounter:
     target = state.combatant(cid)
     sheet: LiveHackSheet = target.sheet
     return state.replace_combatant(
@@ -123,7 +124,7 @@ def _sheet_change(
     )
 
 
-def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
+def _rolled(state: LiveHackEncounter, event: LiveHackRolled) -> LiveHackEncounter:
     system = livehack_state(state)
     attacker_id = event.attacker.combatant_id
     defender_id = event.defender.combatant_id
@@ -168,7 +169,7 @@ def _rolled(state: Encounter, event: LiveHackRolled) -> Encounter:
     return _sheet_change(state, attacker_id, spend)
 
 
-def _pushed(state: Encounter, cid: str | None, effort: int) -> Encounter:
+def _pushed(state: LiveHackEncounter, cid: str | None, effort: int) -> LiveHackEncounter:
     """*Effort*: "for each point of effort used on a roll, the Adventurer adds one to their
     Fatigue rating"; counted against the +5 a combat allows."""
     if not effort or cid is None or state.find(cid) is None:
@@ -180,7 +181,7 @@ def _pushed(state: Encounter, cid: str | None, effort: int) -> Encounter:
     )
 
 
-def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
+def _inflicted(state: LiveHackEncounter, event: LiveHackTraitInflicted) -> LiveHackEncounter:
     field = TRAIT_FIELDS[event.trait]
     state = _sheet_change(
         state, event.combatant_id, lambda s: {field: getattr(s, field) + event.levels}
@@ -193,7 +194,7 @@ def _inflicted(state: Encounter, event: LiveHackTraitInflicted) -> Encounter:
     return state.update(last_roll_applied=True, system_state=system)
 
 
-def _held(state: Encounter, event: LiveHackPositionHeld) -> Encounter:
+def _held(state: LiveHackEncounter, event: LiveHackPositionHeld) -> LiveHackEncounter:
     def add(sheet: LiveHackSheet) -> dict[str, object]:
         total = sheet.held_over(event.target_id) + event.bonus
         # The position as it is now described (an older save's hold kept the one it had).
@@ -206,7 +207,7 @@ def _held(state: Encounter, event: LiveHackPositionHeld) -> Encounter:
     return state.update(system_state=system, last_roll_applied=True)
 
 
-def _lost(state: Encounter, event: LiveHackPositionLost) -> Encounter:
+def _lost(state: LiveHackEncounter, event: LiveHackPositionLost) -> LiveHackEncounter:
     state = _sheet_change(
         state,
         event.holder_id,
@@ -219,7 +220,7 @@ def _lost(state: Encounter, event: LiveHackPositionLost) -> Encounter:
     return state.update(system_state=system, last_roll_applied=True)
 
 
-def _grimlock(state: Encounter, event: LiveHackBecameGrimlock) -> Encounter:
+def _grimlock(state: LiveHackEncounter, event: LiveHackBecameGrimlock) -> LiveHackEncounter:
     state = _sheet_change(
         state,
         event.combatant_id,

@@ -56,29 +56,33 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import LiveHackCombatant, LiveHackEncounter
 
 T = TypeVar("T")
 UNTIL_REMOVED = Duration("until-removed")
 FALLS_DOWN = ("Incapacitated", "Dying")
 
 
-def added(state: Encounter, cid: str, name: str, duration: Duration = UNTIL_REMOVED) -> object:
+def added(
+    state: LiveHackEncounter, cid: str, name: str, duration: Duration = UNTIL_REMOVED
+) -> object:
     return ConditionAdded(cid, Condition(name, duration, state.expiry_for(cid, duration)))
 
 
-def removed(target: Combatant, *names: str) -> list[object]:
+def removed(target: LiveHackCombatant, *names: str) -> list[object]:
     return [ConditionRemoved(target.id, n) for n in names if target.condition(n)]
 
 
-def pair(state: Encounter, first_id: str, second_id: str) -> tuple[Combatant, Combatant]:
+def pair(
+    state: LiveHackEncounter, first_id: str, second_id: str
+) -> tuple[LiveHackCombatant, LiveHackCombatant]:
     first, second = state.combatant(first_id), state.combatant(second_id)
     if first.id == second.id:
         raise Rejected(f"{first.name} cannot roll against themselves")
     return first, second
 
 
-def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
+def roll(state: LiveHackEncounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
     """An opposed roll, after the Con checks a side at Con -5 makes to push its effort
     (*Cumulative Offset Penalties*: "must make a Con roll vs DR 0 to expend Fatigue"): a
     failed check leaves that side's effort unspent, out of the roll and its Fatigue."""
@@ -98,7 +102,9 @@ def roll(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> list[object]:
     return [*events, opposed(state, declared, dice)]
 
 
-def check_take_ten(person: Combatant, take: str, allowed: bool, does: str = "defends") -> None:
+def check_take_ten(
+    person: LiveHackCombatant, take: str, allowed: bool, does: str = "defends"
+) -> None:
     """*Taking Ten*: "If the Adventurers take plenty of time": one rule for every roll, by
     anyone (F4-05): ten only by the GM's leave, who alone can say there is plenty of time."""
     if take == "ten" and not allowed:
@@ -110,7 +116,7 @@ def check_take_ten(person: Combatant, take: str, allowed: bool, does: str = "def
         )
 
 
-def check_can_act(person: Combatant, overridden: bool, what: str) -> str:
+def check_can_act(person: LiveHackCombatant, overridden: bool, what: str) -> str:
     """F4-13: one who cannot act (Dying, Incapacitated, Discombobulated ...: ``cannot_act``)
     makes no attack, joint action or aid unless the GM overrides; why it could not, for the
     log, when the GM did ("" for one who can act)."""
@@ -122,7 +128,7 @@ def check_can_act(person: Combatant, overridden: bool, what: str) -> str:
     return why
 
 
-def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
+def opposed(state: LiveHackEncounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRolled:
     """The opposed roll itself, with the effort declared (the odds read it, without dice)."""
     attacker, defender = pair(state, cmd.attacker_id, cmd.defender_id)
     parts = roll_parts(state, attacker, defender, cmd)
@@ -153,7 +159,7 @@ def opposed(state: Encounter, cmd: LiveHackRoll, dice: DiceSource) -> LiveHackRo
     return structs.replace(rolled, cashed=cashes_in(state, cmd, rolled))
 
 
-def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> list[object]:
+def joint(state: LiveHackEncounter, cmd: LiveHackJointRoll, dice: DiceSource) -> list[object]:
     """A joint action, after the Con rolls that participants (then the defender) at Con -5
     make to push."""
     ids = participants(state, cmd)
@@ -172,7 +178,7 @@ def joint(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> list[ob
     return [*events, *checks, joint_roll(state, declared, dice)]
 
 
-def participants(state: Encounter, cmd: LiveHackJointRoll) -> tuple[str, ...]:
+def participants(state: LiveHackEncounter, cmd: LiveHackJointRoll) -> tuple[str, ...]:
     ids = tuple(dict.fromkeys(cmd.participant_ids))
     if len(ids) < 2:
         raise Rejected("A joint action needs at least two participants")
@@ -182,7 +188,9 @@ def participants(state: Encounter, cmd: LiveHackJointRoll) -> tuple[str, ...]:
     return ids
 
 
-def joint_roll(state: Encounter, cmd: LiveHackJointRoll, dice: DiceSource) -> LiveHackJointRolled:
+def joint_roll(
+    state: LiveHackEncounter, cmd: LiveHackJointRoll, dice: DiceSource
+) -> LiveHackJointRolled:
     """The joint action itself, with the efforts declared (the odds read it, without dice)."""
     ids = participants(state, cmd)
     defender = state.combatant(cmd.defender_id)
@@ -250,7 +258,7 @@ def _each(given: tuple[T, ...], count: int, default: T, what: str) -> tuple[T, .
     return given
 
 
-def _joint_parts(person: Combatant, cmd: LiveHackJointRoll) -> list[Part]:
+def _joint_parts(person: LiveHackCombatant, cmd: LiveHackJointRoll) -> list[Part]:
     """A participant's skill (0 and said so when untrained: all of them still roll) and
     attribute; without a skill named, the attack bonus."""
     sheet: LiveHackSheet = person.sheet
@@ -265,7 +273,7 @@ def _joint_parts(person: Combatant, cmd: LiveHackJointRoll) -> list[Part]:
     return parts
 
 
-def consequence(state: Encounter) -> list[object]:
+def consequence(state: LiveHackEncounter) -> list[object]:
     roll = state.last_roll
     if not isinstance(roll, LiveHackRolled):
         raise Rejected("Nothing to apply: roll first")
@@ -315,7 +323,7 @@ def consequence(state: Encounter) -> list[object]:
     return events
 
 
-def _falls(target: Combatant, trait: str, levels: int) -> bool:
+def _falls(target: LiveHackCombatant, trait: str, levels: int) -> bool:
     """Whether damage to an attribute takes it to a -10 that knocks the character down."""
     if trait not in ATTRIBUTE_FIELDS:
         return False
@@ -329,7 +337,7 @@ def _falls(target: Combatant, trait: str, levels: int) -> bool:
     return down(after) and not down(sheet)
 
 
-def hit_waiting(state: Encounter) -> LiveHackRolled | None:
+def hit_waiting(state: LiveHackEncounter) -> LiveHackRolled | None:
     """The last roll when it is a hit whose damage roll is still to come (not rolled, held,
     spent on a cancel nor discarded), both its sides still there."""
     roll = state.last_roll
@@ -359,7 +367,7 @@ def damage_roll(hit: LiveHackRolled) -> LiveHackRoll:
     )
 
 
-def hold(state: Encounter, cmd: LiveHackHold) -> LiveHackPositionHeld:
+def hold(state: LiveHackEncounter, cmd: LiveHackHold) -> LiveHackPositionHeld:
     over = _rollover(state)
     description = " ".join(cmd.description.split())
     if not description:
@@ -375,7 +383,7 @@ def hold(state: Encounter, cmd: LiveHackHold) -> LiveHackPositionHeld:
     )
 
 
-def cancel(state: Encounter, cmd: LiveHackCancel) -> LiveHackPositionLost:
+def cancel(state: LiveHackEncounter, cmd: LiveHackCancel) -> LiveHackPositionLost:
     over = _rollover(state)
     opponent = state.combatant(over.target_id)
     held = opponent.sheet.held_over(over.holder_id)
@@ -392,7 +400,7 @@ def cancel(state: Encounter, cmd: LiveHackCancel) -> LiveHackPositionLost:
     )
 
 
-def drop(state: Encounter, cmd: LiveHackDrop) -> LiveHackPositionLost:
+def drop(state: LiveHackEncounter, cmd: LiveHackDrop) -> LiveHackPositionLost:
     holder = state.combatant(cmd.holder_id)
     held = holder.sheet.held_over(cmd.target_id)
     if not held:
@@ -402,7 +410,7 @@ def drop(state: Encounter, cmd: LiveHackDrop) -> LiveHackPositionLost:
     )
 
 
-def _rollover(state: Encounter) -> Rollover:
+def _rollover(state: LiveHackEncounter) -> Rollover:
     system: LiveHackState = state.system_state
     if system.rollover is None:
         raise Rejected("No margin bonus to use: it takes a success by 5 or more")
@@ -411,7 +419,7 @@ def _rollover(state: Encounter) -> Rollover:
     return system.rollover
 
 
-def heal(state: Encounter, cmd: LiveHackHeal) -> list[object]:
+def heal(state: LiveHackEncounter, cmd: LiveHackHeal) -> list[object]:
     person = state.combatant(cmd.combatant_id)
     if cmd.levels < 1:
         raise Rejected("Healing removes at least 1 level of Wounds")

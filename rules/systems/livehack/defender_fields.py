@@ -12,14 +12,14 @@ from rules.forms import Field, int_value
 from .sheet import EFFORT_PER_ROLL, LiveHackSheet, Rating, format_ratings
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant
+    from .events import LiveHackCombatant
 
 
 def text(key: str, label: str, help: str) -> Field:
     return Field(key=key, label=label, kind="text", help=help)
 
 
-def defender_ratings(defender: Combatant) -> list[Field]:
+def defender_ratings(defender: LiveHackCombatant) -> list[Field]:
     """*Defenses*: the defense takes the place of the "appropriate skill" in *Roll Components*,
     the rest of the list stands: the defender's specialty, bond and items, offered from its
     sheet (F4-04; the help lists what the sheet has)."""

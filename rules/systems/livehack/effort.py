@@ -11,11 +11,11 @@ from .parts import check_effort, needs_effort_check
 from .sheet import LiveHackSheet
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import LiveHackCombatant, LiveHackEncounter
 
 
 def effort_check(
-    state: Encounter, person: Combatant, effort: int, dice: DiceSource
+    state: LiveHackEncounter, person: LiveHackCombatant, effort: int, dice: DiceSource
 ) -> LiveHackSaveRolled | None:
     """The Con roll vs DR 0 that effort at Con -5 needs (None when it needs none)."""
     if not effort or not needs_effort_check(person):
@@ -34,7 +34,7 @@ def effort_check(
 
 
 def pushed(
-    state: Encounter, person: Combatant, effort: int, dice: DiceSource
+    state: LiveHackEncounter, person: LiveHackCombatant, effort: int, dice: DiceSource
 ) -> tuple[list[object], int]:
     """*Effort*: "Before a roll (not after), a player may declare that the character is
     pushing hard", on any roll of theirs. The effort's bounds are checked and, at Con -5,

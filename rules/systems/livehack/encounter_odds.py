@@ -26,10 +26,10 @@ from .events import (
 from .parts import needs_effort_check
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import LiveHackEncounter
 
 
-def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+def dialog_odds(state: LiveHackEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
     """The odds of the roll the dialog describes: an opposed roll, a grim test or a joint
     action, built by the same decision as the real roll (its dice are not used). None if it
     would not go."""
@@ -50,7 +50,7 @@ C = TypeVar("C", LiveHackRoll, LiveHackGrimTest, LiveHackJointRoll)
 Push = tuple[str, int, Callable[[C], C]]
 
 
-def _roll_odds(state: Encounter, cmd: LiveHackRoll) -> Odds:
+def _roll_odds(state: LiveHackEncounter, cmd: LiveHackRoll) -> Odds:
     decide.roll(state, cmd, ANY_FACE)  # refused as the real roll would be
     pushes: list[Push[LiveHackRoll]] = [
         (cmd.attacker_id, cmd.effort, lambda c: structs.replace(c, effort=0)),
@@ -61,7 +61,7 @@ def _roll_odds(state: Encounter, cmd: LiveHackRoll) -> Odds:
     )
 
 
-def _grim_odds(state: Encounter, cmd: LiveHackGrimTest) -> Odds:
+def _grim_odds(state: LiveHackEncounter, cmd: LiveHackGrimTest) -> Odds:
     saves.grim_test(state, cmd, ANY_FACE)  # refused as the real test would be
     pushes: list[Push[LiveHackGrimTest]] = [
         (cmd.combatant_id, cmd.effort, lambda c: structs.replace(c, effort=0))
@@ -71,7 +71,7 @@ def _grim_odds(state: Encounter, cmd: LiveHackGrimTest) -> Odds:
     )
 
 
-def _joint_odds(state: Encounter, cmd: LiveHackJointRoll) -> Odds:
+def _joint_odds(state: LiveHackEncounter, cmd: LiveHackJointRoll) -> Odds:
     decide.joint(state, cmd, ANY_FACE)  # refused as the real action would be
     ids = decide.participants(state, cmd)
     efforts = decide.joint_efforts(cmd.efforts, len(ids))
@@ -92,7 +92,9 @@ def _joint_odds(state: Encounter, cmd: LiveHackJointRoll) -> Odds:
     )
 
 
-def _weighed(state: Encounter, cmd: C, pushes: list[Push[C]], odds_of: Callable[[C], Odds]) -> Odds:
+def _weighed(
+    state: LiveHackEncounter, cmd: C, pushes: list[Push[C]], odds_of: Callable[[C], Odds]
+) -> Odds:
     """A roll's odds; with effort at Con -5, those of the roll with and without each such
     effort, weighed by the exact chance of the Con roll that decides it."""
     variants: list[tuple[Fraction, C]] = [(Fraction(1), cmd)]
@@ -118,7 +120,7 @@ def _weighed(state: Encounter, cmd: C, pushes: list[Push[C]], odds_of: Callable[
     return first._replace(tiers=tiers, extra={**first.extra, "note": note})
 
 
-def last_odds(state: Encounter) -> Odds | None:
+def last_odds(state: LiveHackEncounter) -> Odds | None:
     """The odds the last roll had; after a joint action, those of the whole action (the
     best, or for Chaos the lowest, of every participant's margin)."""
     roll = state.last_roll
@@ -130,7 +132,7 @@ def last_odds(state: Encounter) -> Odds | None:
     return rolled_odds(roll, state)
 
 
-def rolled_odds(roll: LiveHackRolled, state: Encounter) -> Odds:
+def rolled_odds(roll: LiveHackRolled, state: LiveHackEncounter) -> Odds:
     """The odds an opposed roll had before its dice: its sides' modifiers and takes."""
     a, d = roll.attacker, roll.defender
     defender = log.side_name(state, d, "the defender")
@@ -141,7 +143,7 @@ def rolled_odds(roll: LiveHackRolled, state: Encounter) -> Odds:
     return found._replace(whose=whose_chances(log.side_name(state, a, "the attacker"), defender))
 
 
-def joint_odds(event: LiveHackJointRolled, state: Encounter) -> Odds:
+def joint_odds(event: LiveHackJointRolled, state: LiveHackEncounter) -> Odds:
     """The odds of a joint action: every participant's modifier against the one defender."""
     defender = event.rolls[0].defender
     mods = tuple(roll.attacker.modifier for roll in event.rolls)

@@ -6,7 +6,7 @@ chain then its bane chain (the actor or actors first, then the defender).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from msgspec import Struct
 
@@ -21,7 +21,7 @@ from .table import Consequence as Consequence
 from .table import Take as Take
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant
+    from rules.encounter import Combatant, Encounter
 
 Defense = Literal["reflex", "fortitude", "will", "skill"]
 RollKind = Literal["roll", "grim"]
@@ -53,7 +53,7 @@ KNOWN_CONDITIONS = (
 )
 
 
-def is_dying(combatant: Combatant) -> bool:
+def is_dying(combatant: LiveHackCombatant) -> bool:
     """Dying or in a coma: a dying save is due each round."""
     return bool(combatant.condition("Dying") or combatant.condition("Comatose"))
 
@@ -550,5 +550,12 @@ def grim_experience(key: str) -> GrimExperience:
     return next(e for e in GRIM_EXPERIENCES if e.key == key)
 
 
-def is_dazed(combatant: Combatant) -> bool:
+def is_dazed(combatant: LiveHackCombatant) -> bool:
     return any(combatant.condition(name) for name in DAZED)
+
+
+# The system's encounter and combatant, typed: every module of the system annotates with
+# these (never a bare Encounter), so its sheets, last roll and state are read as what they are.
+if TYPE_CHECKING:
+    LiveHackEncounter: TypeAlias = Encounter[LiveHackSheet, LiveHackRolled, LiveHackState]
+    LiveHackCombatant: TypeAlias = Combatant[LiveHackSheet]

@@ -32,6 +32,7 @@ from .events import (
     is_dying,
     out_of_fight,
 )
+from .fields import choice, number, people, text
 from .parts import (
     RELATED,
     check_effort,
@@ -43,7 +44,7 @@ from .parts import (
 from .sheet import ATTRIBUTES, EFFORT_PER_ROLL, TRAIT_CHOICES
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import LiveHackCombatant, LiveHackEncounter
 
 TAKES: tuple[tuple[Take, str], ...] = (("roll", "Roll"), ("zero", "Take Zero"), ("ten", "Take Ten"))
 # *Taking Ten* needs "plenty of time", which the GM alone judges (rulings.md, F4-05): every
@@ -82,22 +83,6 @@ HELPERS = 4
 ACTS_ANYWAY = "gm_override"  # F4-13: the field of the GM's override
 
 
-def people(state: Encounter) -> tuple[tuple[str, str], ...]:
-    return tuple((c.id, c.name) for c in state.combatants)
-
-
-def choice(key: str, label: str, choices: tuple[tuple[str, str], ...], default: str) -> Field:
-    return Field(key=key, label=label, kind="choice", default=default, choices=choices)
-
-
-def text(key: str, label: str, default: str = "", help: str = "") -> Field:
-    return Field(key=key, label=label, kind="text", default=default, help=help)
-
-
-def number(key: str, label: str, default: int = 0) -> Field:
-    return Field(key=key, label=label, default=str(default))
-
-
 def _fields(form: list[Field]) -> dict[str, Field]:
     return {f.key: f for f in form}
 
@@ -121,12 +106,12 @@ def _effort(values: Mapping[str, str]) -> int:
     return int_value(values, "effort", "Effort", low=0, limit=EFFORT_PER_ROLL)
 
 
-def _need_two(state: Encounter) -> None:
+def _need_two(state: LiveHackEncounter) -> None:
     if len(state.combatants) < 2:
         raise Rejected("A LiveHack roll needs two combatants: add them first")
 
 
-def default_target(state: Encounter, attacker: Combatant) -> Combatant:
+def default_target(state: LiveHackEncounter, attacker: LiveHackCombatant) -> LiveHackCombatant:
     last = state.last_roll
     if isinstance(last, LiveHackRolled) and last.attacker.combatant_id == attacker.id:
         target = state.find(last.defender.combatant_id)
@@ -137,14 +122,14 @@ def default_target(state: Encounter, attacker: Combatant) -> Combatant:
     return next((c for c in foes if not out_of_fight(c)), foes[0] if foes else others[0])
 
 
-def _actor(state: Encounter, selected: str | None) -> Combatant:
+def _actor(state: LiveHackEncounter, selected: str | None) -> LiveHackCombatant:
     return state.current or state.find(selected) or state.combatants[0]
 
 
 # --- the opposed roll ------------------------------------------------------------------------
 
 
-def roll_form(state: Encounter) -> list[Field]:
+def roll_form(state: LiveHackEncounter) -> list[Field]:
     _need_two(state)
     attacker = state.current or state.combatants[0]
     defender = default_target(state, attacker)
@@ -180,7 +165,7 @@ def roll_form(state: Encounter) -> list[Field]:
     ]
 
 
-def acts_anyway(state: Encounter) -> list[Field]:
+def acts_anyway(state: LiveHackEncounter) -> list[Field]:
     """F4-13: the GM's override for one who cannot act (Dying, Incapacitated ...), offered
     while anyone cannot."""
     if not any(cannot_act(c) for c in state.combatants):
@@ -192,7 +177,7 @@ def _overrides(values: Mapping[str, str], f: Mapping[str, Field]) -> bool:
     return ACTS_ANYWAY in f and _yes(values, f[ACTS_ANYWAY])
 
 
-def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
+def roll_command(state: LiveHackEncounter, values: Mapping[str, str]) -> LiveHackRoll:
     f = _fields(roll_form(state))
     defender_take, gm_allows_ten = take_value(values, f["defender_take"])
     attacker_take, attacker_gm_allows_ten = take_value(values, f["attacker_take"])
@@ -227,7 +212,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
 # --- joint actions ---------------------------------------------------------------------------
 
 
-def joint_form(state: Encounter, selected: str | None) -> list[Field]:
+def joint_form(state: LiveHackEncounter, selected: str | None) -> list[Field]:
     if len(state.combatants) < 3:
         raise Rejected("A joint action needs two participants and a defender")
     first = _actor(state, selected)
@@ -258,7 +243,7 @@ def joint_form(state: Encounter, selected: str | None) -> list[Field]:
 
 
 def joint_command(
-    state: Encounter, values: Mapping[str, str], selected: str | None
+    state: LiveHackEncounter, values: Mapping[str, str], selected: str | None
 ) -> LiveHackJointRoll:
     f = _fields(joint_form(state, selected))
     ids = tuple(cid for cid in (choice_value(values, f[f"who{i}"]) for i in range(HELPERS)) if cid)
@@ -284,7 +269,7 @@ def joint_command(
     )
 
 
-def aid_form(state: Encounter, selected: str | None) -> list[Field]:
+def aid_form(state: LiveHackEncounter, selected: str | None) -> list[Field]:
     _need_two(state)
     aided = _actor(state, selected)
     helper = next((c for c in state.combatants if c.side == aided.side and c.id != aided.id), None)
@@ -302,7 +287,9 @@ def aid_form(state: Encounter, selected: str | None) -> list[Field]:
     ]
 
 
-def aid_command(state: Encounter, values: Mapping[str, str], selected: str | None) -> LiveHackAid:
+def aid_command(
+    state: LiveHackEncounter, values: Mapping[str, str], selected: str | None
+) -> LiveHackAid:
     f = _fields(aid_form(state, selected))
     take, gm_allows_ten = take_value(values, f["take"])
     return LiveHackAid(
@@ -327,7 +314,7 @@ EXPERIENCES = tuple(
 )
 
 
-def grim_due(state: Encounter) -> LiveHackRolled | None:
+def grim_due(state: LiveHackEncounter) -> LiveHackRolled | None:
     """The last roll when it succeeded at a grim goal with Grim Advantage: its grim test is
     due (*Grim Advantage*: "will definitely result in a Grim check")."""
     roll = state.last_roll
@@ -336,7 +323,7 @@ def grim_due(state: Encounter) -> LiveHackRolled | None:
     return None
 
 
-def grim_form(state: Encounter, selected: str | None) -> list[Field]:
+def grim_form(state: LiveHackEncounter, selected: str | None) -> list[Field]:
     if not state.combatants:
         raise Rejected("Add a combatant first")
     person = state.find(selected) or _actor(state, selected)
@@ -356,7 +343,7 @@ def grim_form(state: Encounter, selected: str | None) -> list[Field]:
 
 
 def grim_command(
-    state: Encounter, values: Mapping[str, str], selected: str | None
+    state: LiveHackEncounter, values: Mapping[str, str], selected: str | None
 ) -> LiveHackGrimTest:
     f = _fields(grim_form(state, selected))
     take, gm_allows_ten = take_value(values, f["take"])
@@ -374,7 +361,7 @@ def grim_command(
 SAVE_CONDITIONS = {"dying": ("Dying", "Comatose"), "transforming": ("Transforming",)}
 
 
-def save_form(state: Encounter, kind: SaveKind, selected: str | None) -> list[Field]:
+def save_form(state: LiveHackEncounter, kind: SaveKind, selected: str | None) -> list[Field]:
     if kind == "check":
         who = tuple(people(state))
         if not who:
@@ -405,7 +392,7 @@ def save_form(state: Encounter, kind: SaveKind, selected: str | None) -> list[Fi
 
 
 def save_command(
-    state: Encounter, kind: SaveKind, values: Mapping[str, str], selected: str | None
+    state: LiveHackEncounter, kind: SaveKind, values: Mapping[str, str], selected: str | None
 ) -> LiveHackSave:
     f = _fields(save_form(state, kind, selected))
     dr: int | None = None
@@ -430,7 +417,7 @@ def save_command(
 # --- positions and healing -------------------------------------------------------------------
 
 
-def hold_form(state: Encounter) -> list[Field]:
+def hold_form(state: LiveHackEncounter) -> list[Field]:
     """*Cancelling Opponent Positioning*: "Such positional conditions must be described"
     (what is held already over that target is offered, to keep or change)."""
     over = state.system_state.rollover
@@ -443,7 +430,7 @@ def hold_command(values: Mapping[str, str]) -> LiveHackHold:
     return LiveHackHold(description=values.get("description", ""))
 
 
-def drop_form(state: Encounter) -> list[Field]:
+def drop_form(state: LiveHackEncounter) -> list[Field]:
     held = tuple(
         (f"{c.id}>{h.target_id}", f"{c.name} over {state.name_of(h.target_id)} {h.shown}")
         for c in state.combatants
@@ -454,12 +441,12 @@ def drop_form(state: Encounter) -> list[Field]:
     return [choice("held", "Position", held, held[0][0])]
 
 
-def drop_command(state: Encounter, values: Mapping[str, str]) -> LiveHackDrop:
+def drop_command(state: LiveHackEncounter, values: Mapping[str, str]) -> LiveHackDrop:
     holder, target = choice_value(values, drop_form(state)[0]).split(">")
     return LiveHackDrop(holder_id=holder, target_id=target)
 
 
-def heal_form(state: Encounter, selected: str | None) -> list[Field]:
+def heal_form(state: LiveHackEncounter, selected: str | None) -> list[Field]:
     if not state.combatants:
         raise Rejected("Add a combatant first")
     dying = next((c for c in state.combatants if is_dying(c)), None)
@@ -467,7 +454,9 @@ def heal_form(state: Encounter, selected: str | None) -> list[Field]:
     return [choice("who", "Who", people(state), person.id), number("levels", "Wounds healed", 1)]
 
 
-def heal_command(state: Encounter, values: Mapping[str, str], selected: str | None) -> LiveHackHeal:
+def heal_command(
+    state: LiveHackEncounter, values: Mapping[str, str], selected: str | None
+) -> LiveHackHeal:
     f = _fields(heal_form(state, selected))
     return LiveHackHeal(
         combatant_id=choice_value(values, f["who"]),
@@ -490,24 +479,30 @@ LiveHackCommand = (
 
 @overload
 def command_for(
-    state: Encounter, action: Literal["grim"], values: Mapping[str, str], selected: str | None
+    state: LiveHackEncounter,
+    action: Literal["grim"],
+    values: Mapping[str, str],
+    selected: str | None,
 ) -> LiveHackGrimTest: ...
 
 
 @overload
 def command_for(
-    state: Encounter, action: Literal["joint"], values: Mapping[str, str], selected: str | None
+    state: LiveHackEncounter,
+    action: Literal["joint"],
+    values: Mapping[str, str],
+    selected: str | None,
 ) -> LiveHackJointRoll: ...
 
 
 @overload
 def command_for(
-    state: Encounter, action: str, values: Mapping[str, str], selected: str | None
+    state: LiveHackEncounter, action: str, values: Mapping[str, str], selected: str | None
 ) -> LiveHackCommand: ...
 
 
 def command_for(
-    state: Encounter, action: str, values: Mapping[str, str], selected: str | None
+    state: LiveHackEncounter, action: str, values: Mapping[str, str], selected: str | None
 ) -> LiveHackCommand:
     match action:
         case "roll":
@@ -531,7 +526,7 @@ def command_for(
     raise Rejected(f"LiveHack has no action {action!r}")
 
 
-def form_for(state: Encounter, action: str, selected: str | None) -> list[Field]:
+def form_for(state: LiveHackEncounter, action: str, selected: str | None) -> list[Field]:
     match action:
         case "roll":
             return roll_form(state)
@@ -557,14 +552,14 @@ def form_for(state: Encounter, action: str, selected: str | None) -> list[Field]
 # --- previews: the line under the dialog -------------------------------------------------------
 
 
-def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
+def preview(state: LiveHackEncounter, action: str, values: Mapping[str, str]) -> str:
     try:
         return _preview(state, action, values)
     except Rejected as exc:
         return exc.message
 
 
-def _preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
+def _preview(state: LiveHackEncounter, action: str, values: Mapping[str, str]) -> str:
     match action:
         case "roll":
             return _roll_preview(state, roll_command(state, values))
@@ -584,7 +579,7 @@ def _preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
     return ""
 
 
-def _roll_preview(state: Encounter, cmd: LiveHackRoll) -> str:
+def _roll_preview(state: LiveHackEncounter, cmd: LiveHackRoll) -> str:
     attacker = state.combatant(cmd.attacker_id)
     defender = state.combatant(cmd.defender_id)
     check_effort(attacker, cmd.effort)

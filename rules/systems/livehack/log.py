@@ -28,7 +28,7 @@ from .sheet import TRAITS, LiveHackSheet, offset_effects
 from .table import row_label
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import LiveHackEncounter
 
 
 def trait_name(trait: str) -> str:
@@ -66,11 +66,11 @@ def side_spans(name: str, side: SideRoll) -> list[Span]:
     return out
 
 
-def side_name(state: Encounter, side: SideRoll, fallback: str) -> str:
+def side_name(state: LiveHackEncounter, side: SideRoll, fallback: str) -> str:
     return side.who or state.name_of(side.combatant_id, fallback)
 
 
-def _eclipse_lines(state: Encounter, sides: tuple[SideRoll, ...]) -> list[Line]:
+def _eclipse_lines(state: LiveHackEncounter, sides: tuple[SideRoll, ...]) -> list[Line]:
     return [
         spans(
             Span("  ECLIPSE", "eclipse"),
@@ -82,7 +82,7 @@ def _eclipse_lines(state: Encounter, sides: tuple[SideRoll, ...]) -> list[Line]:
     ]
 
 
-def roll_lines(state: Encounter, roll: LiveHackRolled) -> list[Line]:
+def roll_lines(state: LiveHackEncounter, roll: LiveHackRolled) -> list[Line]:
     attacker = side_name(state, roll.attacker, "Attacker")
     defender = side_name(state, roll.defender, "Defender")
     row = roll.row
@@ -154,7 +154,7 @@ def _override_line(name: str, why: str) -> Line:
     return spans(Span(f"  GM override: {name} acts though {why}", "tier"))
 
 
-def _position_line(state: Encounter, roll: LiveHackRolled) -> Line | None:
+def _position_line(state: LiveHackEncounter, roll: LiveHackRolled) -> Line | None:
     """What became of the position the attacker holds over the defender (rulings.md, F4-01):
     cashed in, or still held after a hit (to grow by a hold) or a miss."""
     used = next((p.value for p in roll.attacker.parts if p.label == POSITIONAL), 0)
@@ -179,7 +179,7 @@ def _goal(roll: LiveHackRolled) -> str:
     return f" ({found.label.lower()})" if found is not None else ""
 
 
-def _joint(state: Encounter, event: LiveHackJointRolled) -> LogEntry:
+def _joint(state: LiveHackEncounter, event: LiveHackJointRolled) -> LogEntry:
     chosen = event.rolls[event.chosen]
     who = side_name(state, chosen.attacker, "?")
     if event.kind == "cooperation":
@@ -206,7 +206,7 @@ def _effort_line(name: str, effort: int) -> Line:
     return spans(Span(f"  effort +{effort}: {name} gains {effort} Fatigue"))
 
 
-def _save(state: Encounter, event: LiveHackSaveRolled) -> LogEntry:
+def _save(state: LiveHackEncounter, event: LiveHackSaveRolled) -> LogEntry:
     name = state.name_of(event.roller.combatant_id)
     title = {"dying": "Dying save", "transforming": "Transformation save", "check": "Check"}
     why = f" ({event.note})" if event.note else ""
@@ -222,7 +222,7 @@ def _save(state: Encounter, event: LiveHackSaveRolled) -> LogEntry:
     return LogEntry("roll", (*lines, *_eclipse_lines(state, (event.roller,))))
 
 
-def describe(state: Encounter, event: Any) -> LogEntry:
+def describe(state: LiveHackEncounter, event: Any) -> LogEntry:
     name = state.name_of
     match event:
         case LiveHackRolled():
@@ -305,7 +305,7 @@ def describe(state: Encounter, event: Any) -> LogEntry:
 # --- notifications ---------------------------------------------------------------------------
 
 
-def _eclipse_alerts(state: Encounter, sides: tuple[SideRoll, ...]) -> list[str]:
+def _eclipse_alerts(state: LiveHackEncounter, sides: tuple[SideRoll, ...]) -> list[str]:
     return [
         f"Eclipse for {side_name(state, s, 'a roller')}! Something completely bizarre "
         "happens, tangential to the action (add a note with o)."
@@ -314,7 +314,7 @@ def _eclipse_alerts(state: Encounter, sides: tuple[SideRoll, ...]) -> list[str]:
     ]
 
 
-def event_alerts(state: Encounter, event: Any) -> list[str]:
+def event_alerts(state: LiveHackEncounter, event: Any) -> list[str]:
     match event:
         case LiveHackRolled():
             out = _eclipse_alerts(state, (event.attacker, event.defender))
@@ -342,7 +342,7 @@ def event_alerts(state: Encounter, event: Any) -> list[str]:
     return []
 
 
-def turn_alerts(state: Encounter, event: TurnAdvanced) -> list[str]:
+def turn_alerts(state: LiveHackEncounter, event: TurnAdvanced) -> list[str]:
     """At a new round, the dying saves due; at a turn, what the actor must roll or cannot do."""
     out = []
     if event.round != state.round:

@@ -30,7 +30,7 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import LiveHackCombatant, LiveHackEncounter
 
 DEFENSE_ATTRIBUTE = {"reflex": "dex", "fortitude": "con", "will": "wis"}
 # *Roll Components*: "the attribute related to the skill", for a skill that defends (Spot vs
@@ -59,7 +59,7 @@ def attribute_label(key: str) -> str:
     return ATTRIBUTE_LABELS[key]
 
 
-def attacker_parts(combatant: Combatant, extra: int) -> tuple[Part, ...]:
+def attacker_parts(combatant: LiveHackCombatant, extra: int) -> tuple[Part, ...]:
     """The plain attack: the sheet's attack bonus and an extra modifier."""
     sheet: LiveHackSheet = combatant.sheet
     parts = [Part("attack", sheet.attack)]
@@ -68,7 +68,7 @@ def attacker_parts(combatant: Combatant, extra: int) -> tuple[Part, ...]:
     return tuple(parts)
 
 
-def check_effort(combatant: Combatant, effort: int) -> None:
+def check_effort(combatant: LiveHackCombatant, effort: int) -> None:
     """*Effort*: up to +5 a roll and +5 in all per combat; Con at -10 expends no Fatigue."""
     sheet: LiveHackSheet = combatant.sheet
     if effort < 0:
@@ -153,7 +153,10 @@ def check_specialty(specialty: str, skill: str) -> None:
 
 
 def roll_parts(
-    state: Encounter, attacker: Combatant, defender: Combatant, cmd: LiveHackRoll
+    state: LiveHackEncounter,
+    attacker: LiveHackCombatant,
+    defender: LiveHackCombatant,
+    cmd: LiveHackRoll,
 ) -> tuple[Part, ...]:
     """Every part of the acting side, in the order of *Roll Components*, then the bonuses
     carried over from earlier rolls (rolled over, positional, aid)."""
@@ -179,7 +182,10 @@ def roll_parts(
 
 
 def positional(
-    state: Encounter, attacker: Combatant, defender: Combatant, cmd: LiveHackRoll
+    state: LiveHackEncounter,
+    attacker: LiveHackCombatant,
+    defender: LiveHackCombatant,
+    cmd: LiveHackRoll,
 ) -> int:
     """*Rolling over Success Margins*: "the attacker gets this bonus on their next attack
     roll": what the attacker holds over the defender, added by itself to an attack (a roll
@@ -192,7 +198,7 @@ def positional(
     return sheet.held_over(defender.id)
 
 
-def damage_roll_of_hit(state: Encounter, cmd: LiveHackRoll) -> bool:
+def damage_roll_of_hit(state: LiveHackEncounter, cmd: LiveHackRoll) -> bool:
     """Whether ``cmd`` is the damage roll of the hit waiting, one its attacker's position went
     into: the hitter against the one it hit, against Fortitude, before the hit is used
     otherwise."""
@@ -208,7 +214,7 @@ def damage_roll_of_hit(state: Encounter, cmd: LiveHackRoll) -> bool:
     )
 
 
-def cashes_in(state: Encounter, cmd: LiveHackRoll, rolled: LiveHackRolled) -> bool:
+def cashes_in(state: LiveHackEncounter, cmd: LiveHackRoll, rolled: LiveHackRolled) -> bool:
     """F4-01: whether this roll spends the position its attacker holds over its defender.
     The damage roll of a hit cashes it in, whatever it rolls (the holder chose damage over
     holding on); an attack the damage table answers by itself (magic against Will) does when
@@ -223,7 +229,7 @@ def cashes_in(state: Encounter, cmd: LiveHackRoll, rolled: LiveHackRolled) -> bo
     return damage_roll_of_hit(state, cmd) or (rolled.answers_table and rolled.success)
 
 
-def skill_bonus(state: Encounter) -> Rollover | None:
+def skill_bonus(state: LiveHackEncounter) -> Rollover | None:
     """A skill success's margin bonus still waiting for its roller's next roll: the last
     roll's, or one kept while others rolled (R3-05)."""
     system: LiveHackState = state.system_state
@@ -233,14 +239,14 @@ def skill_bonus(state: Encounter) -> Rollover | None:
     return system.kept
 
 
-def keeps_skill_bonus(state: Encounter, *rollers: str | None) -> bool:
+def keeps_skill_bonus(state: LiveHackEncounter, *rollers: str | None) -> bool:
     """Whether a roll by ``rollers`` leaves a skill success's bonus waiting: it is someone
     else's (only its own roller's next roll uses it or loses it)."""
     waiting = skill_bonus(state)
     return waiting is not None and waiting.holder_id not in rollers
 
 
-def aid_parts(state: Encounter, cid: str) -> list[Part]:
+def aid_parts(state: LiveHackEncounter, cid: str) -> list[Part]:
     """*Aiding*: the bonuses (or penalties) waiting for this one's next roll of its own: an
     action (an attack, a skill, a joint action, a check or save, a grim test), never a
     defense against another's roll (docs/rulings.md, "Aid goes to the aided one's action")."""
@@ -271,7 +277,7 @@ def grim_advantage(name: str, sheet: LiveHackSheet, goal: str) -> Part:
 
 
 def defender_parts(
-    combatant: Combatant,
+    combatant: LiveHackCombatant,
     defense: Defense,
     extra: int,
     skill: str = "",
@@ -347,14 +353,14 @@ def paired_skill(cmd: LiveHackRoll) -> str:
     return SKILL_PAIRS.get(" ".join(cmd.skill.split()).casefold(), "")
 
 
-def needs_effort_check(person: Combatant) -> bool:
+def needs_effort_check(person: LiveHackCombatant) -> bool:
     """*Cumulative Offset Penalties*, Con -5: "must make a Con roll vs DR 0 to expend
     Fatigue"."""
     return any(e.attribute == "con" and e.level == -5 for e in offset_effects(person.sheet))
 
 
 def defending_parts(
-    state: Encounter, defender: Combatant, cmd: LiveHackRoll | LiveHackJointRoll
+    state: LiveHackEncounter, defender: LiveHackCombatant, cmd: LiveHackRoll | LiveHackJointRoll
 ) -> tuple[Part, ...]:
     """Every part of the defending side, an opposed roll's or a joint action's: its defense
     (and its attribute), its specialty, bond and items (*Defenses*: the defense takes the
@@ -384,7 +390,9 @@ def defense_name(cmd: LiveHackRoll | LiveHackJointRoll) -> str:
     return cmd.defense.capitalize()
 
 
-def helper_bond(state: Encounter, helper: Combatant, others: tuple[str, ...]) -> Part | None:
+def helper_bond(
+    state: LiveHackEncounter, helper: LiveHackCombatant, others: tuple[str, ...]
+) -> Part | None:
     """*Joint Actions*: "Bonds between characters assisting others are always added" (one
     bond a roll: the best toward the others)."""
     sheet: LiveHackSheet = helper.sheet

@@ -30,6 +30,8 @@ from .system import SYSTEM
 if TYPE_CHECKING:
     from rules.cli_interface import Arguments, Parser
 
+    from .events import LiveHackEncounter
+
 COMPONENTS = ("skill", "attribute", "specialty", "bond")
 HELP = "an opposed Boon/Bane roll (or a joint one)"
 EXAMPLE = ("--attacker", "5", "--defender", "3")
@@ -129,7 +131,7 @@ def roll(args: Arguments, dice: DiceSource) -> RollReport:
     margins = [r.margin for r in rolls]
     chosen = margins.index(max(margins) if args.joint == "cooperation" else min(margins))
     rolled = rolls[chosen]
-    state: Encounter = Encounter(name="", system="livehack")
+    state: LiveHackEncounter = Encounter(name="", system="livehack")
     event = (
         LiveHackJointRolled(kind=args.joint, rolls=rolls, chosen=chosen) if args.joint else rolled
     )

@@ -41,10 +41,10 @@ from .parts import (
 from .sheet import LiveHackSheet, bond_with
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import LiveHackCombatant, LiveHackEncounter
 
 
-def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> list[object]:
+def aid(state: LiveHackEncounter, cmd: LiveHackAid, dice: DiceSource) -> list[object]:
     """*Aiding*: "an appropriate resolution roll": the skill and attribute the helper
     chooses, its bond with the aided one ("always added"), its effort, against the GM's DR."""
     helper, aided = pair(state, cmd.helper_id, cmd.aided_id)
@@ -72,7 +72,7 @@ def aid(state: Encounter, cmd: LiveHackAid, dice: DiceSource) -> list[object]:
     return [*checks, rolled]
 
 
-def grim_test(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> list[object]:
+def grim_test(state: LiveHackEncounter, cmd: LiveHackGrimTest, dice: DiceSource) -> list[object]:
     """A grim test, after the Con roll its effort needs at Con -5."""
     person = state.combatant(cmd.combatant_id)
     check_take_ten(person, cmd.take, cmd.gm_allows_ten, "resists")
@@ -80,7 +80,7 @@ def grim_test(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> list
     return [*checks, grim_roll(state, structs.replace(cmd, effort=effort), dice)]
 
 
-def grim_roll(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> LiveHackRolled:
+def grim_roll(state: LiveHackEncounter, cmd: LiveHackGrimTest, dice: DiceSource) -> LiveHackRolled:
     """The grim test itself, with the effort declared (the odds read it, without dice)."""
     person = state.combatant(cmd.combatant_id)
     experience = grim_experience(cmd.experience)
@@ -114,7 +114,7 @@ def grim_roll(state: Encounter, cmd: LiveHackGrimTest, dice: DiceSource) -> Live
 SAVES = {"dying": "saves", "transforming": "saves", "check": "checks"}
 
 
-def save(state: Encounter, cmd: LiveHackSave, dice: DiceSource) -> list[object]:
+def save(state: LiveHackEncounter, cmd: LiveHackSave, dice: DiceSource) -> list[object]:
     """A save or check, after the Con roll its effort needs at Con -5."""
     person = state.combatant(cmd.combatant_id)
     check_take_ten(person, cmd.take, cmd.gm_allows_ten, SAVES[cmd.kind])
@@ -130,7 +130,7 @@ def save(state: Encounter, cmd: LiveHackSave, dice: DiceSource) -> list[object]:
 
 
 def _save_side(
-    state: Encounter, person: Combatant, defense: str, cmd: LiveHackSave
+    state: LiveHackEncounter, person: LiveHackCombatant, defense: str, cmd: LiveHackSave
 ) -> tuple[Part, ...]:
     sheet: LiveHackSheet = person.sheet
     attribute = DEFENSE_ATTRIBUTE[defense]
@@ -151,7 +151,7 @@ def _save_side(
 
 
 def _dying_save(
-    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
+    state: LiveHackEncounter, person: LiveHackCombatant, cmd: LiveHackSave, dice: DiceSource
 ) -> list[object]:
     if person.condition("Dead"):
         raise Rejected(f"{person.name} is dead")
@@ -183,7 +183,7 @@ def _dying_save(
 
 
 def _transform_save(
-    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
+    state: LiveHackEncounter, person: LiveHackCombatant, cmd: LiveHackSave, dice: DiceSource
 ) -> list[object]:
     if not person.condition("Transforming"):
         raise Rejected(f"{person.name} is not transforming")
@@ -215,7 +215,7 @@ def _transform_save(
 
 
 def _check(
-    state: Encounter, person: Combatant, cmd: LiveHackSave, dice: DiceSource
+    state: LiveHackEncounter, person: LiveHackCombatant, cmd: LiveHackSave, dice: DiceSource
 ) -> LiveHackSaveRolled:
     sheet: LiveHackSheet = person.sheet
     parts = [Part(attribute_label(cmd.attribute), sheet.attribute(cmd.attribute))]

@@ -47,7 +47,7 @@ from .parts import (
 from .sheet import TRAITS, LiveHackSheet, offset_effects
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import LiveHackCombatant, LiveHackEncounter
 
 
 POLICIES = (
@@ -69,16 +69,16 @@ SOLO_POSITION = "pressing its advantage"  # how a tracker-played holder describe
 PUSH = 2  # the effort an aggressive attacker or a cautious defender puts into a damage roll
 
 
-def is_out(combatant: Combatant) -> bool:
+def is_out(combatant: LiveHackCombatant) -> bool:
     """Out of the fight: not worth attacking, and the end of a side when all are."""
     return bool(out_of_fight(combatant))
 
 
-def foes(state: Encounter, actor: Combatant) -> list[Combatant]:
+def foes(state: LiveHackEncounter, actor: LiveHackCombatant) -> list[LiveHackCombatant]:
     return [c for c in state.combatants if c.side != actor.side and not is_out(c)]
 
 
-def marks(state: Encounter, cid: str) -> list[str]:
+def marks(state: LiveHackEncounter, cid: str) -> list[str]:
     """What the combatant has rolled this round: "reflex", "fortitude", "dying:holds on"..."""
     system = state.system_state
     found = system.turn_marks if isinstance(system, LiveHackState) else ()
@@ -110,7 +110,7 @@ def take_for(policy: str, own: int, other: int, *, defending: bool) -> tuple[Tak
     return "roll", "rolls"
 
 
-def effort_left(combatant: Combatant, wanted: int) -> int:
+def effort_left(combatant: LiveHackCombatant, wanted: int) -> int:
     """The most effort up to ``wanted`` the rules allow now (none at Con -5: it needs a check)."""
     sheet: LiveHackSheet = combatant.sheet
     if any(e.attribute == "con" for e in offset_effects(sheet)):
@@ -127,7 +127,7 @@ def effort_left(combatant: Combatant, wanted: int) -> int:
 Defended = TypeVar("Defended", LiveHackRoll, LiveHackJointRoll)
 
 
-def own_ratings(defender: Combatant, cmd: Defended) -> tuple[Defended, str]:
+def own_ratings(defender: LiveHackCombatant, cmd: Defended) -> tuple[Defended, str]:
     """*Roll Components* for a defender the tracker fills in (F4-04): where the roll leaves
     them blank, the best specialty and every item its sheet writes for its defense
     ("Reflex/dodging", "Reflex/shield"), and how it says so ("" for none)."""
@@ -147,7 +147,7 @@ def own_ratings(defender: Combatant, cmd: Defended) -> tuple[Defended, str]:
     return structs.replace(cmd, **changes), "with " + " and ".join(changes.values())
 
 
-def defence(state: Encounter, cmd: LiveHackRoll) -> tuple[LiveHackRoll, Move | None]:
+def defence(state: LiveHackEncounter, cmd: LiveHackRoll) -> tuple[LiveHackRoll, Move | None]:
     """A solo defender's take, effort and own ratings for a roll against it, and the Move
     saying why."""
     defender = state.find(cmd.defender_id)
@@ -180,7 +180,7 @@ def _replace(cmd: LiveHackRoll, **changes: object) -> LiveHackRoll:
 # --- the turn --------------------------------------------------------------------------------
 
 
-def next_move(state: Encounter) -> Move | None:
+def next_move(state: LiveHackEncounter) -> Move | None:
     dying = _round_end_save(state)
     if dying is not None:
         return dying
@@ -209,7 +209,7 @@ def next_move(state: Encounter) -> Move | None:
     return _attack(state, actor, policy)
 
 
-def waiting_hit(state: Encounter) -> str:
+def waiting_hit(state: LiveHackEncounter) -> str:
     """What the last roll leaves for ``d`` ("" when nothing): a hit's damage roll, or a damage
     roll's table row, in a few words."""
     hit = hit_waiting(state)
@@ -233,11 +233,11 @@ def waiting_hit(state: Encounter) -> str:
     return f"{effect}, {condition}" if condition else effect
 
 
-def _pass(actor: Combatant, reason: str) -> Move:
+def _pass(actor: LiveHackCombatant, reason: str) -> Move:
     return Move(actor.id, NextTurn(), reason)
 
 
-def _round_end_save(state: Encounter) -> Move | None:
+def _round_end_save(state: LiveHackEncounter) -> Move | None:
     """*Dying*: "at the end of each round they are dying, they must roll a fort save": a
     dying combatant the tracker plays saves when a round ends (as the new one begins), before
     anyone acts, whoever's turn it is; one that fell dying this round saves at its end (its
@@ -257,7 +257,7 @@ def _round_end_save(state: Encounter) -> Move | None:
 
 
 def _transform_save(
-    state: Encounter, actor: Combatant, policy: str, done: list[str]
+    state: LiveHackEncounter, actor: LiveHackCombatant, policy: str, done: list[str]
 ) -> Move | None:
     """*Transforming*: "make an appropriate save each turn"."""
     sheet: LiveHackSheet = actor.sheet
@@ -271,7 +271,7 @@ def _transform_save(
     return None
 
 
-def _acting_check(actor: Combatant, policy: str, done: list[str]) -> Move | None:
+def _acting_check(actor: LiveHackCombatant, policy: str, done: list[str]) -> Move | None:
     """*Cumulative Offset Penalties*: at -5 Int, Wis or Dex it rolls vs DR 0 before acting;
     a failed check costs it the turn."""
     sheet: LiveHackSheet = actor.sheet
@@ -290,14 +290,16 @@ def _acting_check(actor: Combatant, policy: str, done: list[str]) -> Move | None
     return None
 
 
-def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combatant, str] | None:
+def target_for(
+    state: LiveHackEncounter, actor: LiveHackCombatant, policy: str
+) -> tuple[LiveHackCombatant, str] | None:
     """The foe it attacks, and why; None when no foe is left standing."""
     standing = foes(state, actor)
     if not standing:
         return None
     if policy == "aggressive":
 
-        def weakness(c: Combatant) -> tuple[int, int, int]:
+        def weakness(c: LiveHackCombatant) -> tuple[int, int, int]:
             dazed = 0 if c.condition("Discombobulated") else 1
             reflex = sum(p.value for p in defender_parts(c, "reflex", 0))
             return (dazed, -c.sheet.wounds, reflex)
@@ -319,7 +321,7 @@ def target_for(state: Encounter, actor: Combatant, policy: str) -> tuple[Combata
     return chosen, f"attacks {chosen.name}"
 
 
-def _attack(state: Encounter, actor: Combatant, policy: str) -> Move:
+def _attack(state: LiveHackEncounter, actor: LiveHackCombatant, policy: str) -> Move:
     found = target_for(state, actor, policy)
     if found is None:
         return _pass(actor, "no foe is left standing: ends its turn")
@@ -331,7 +333,9 @@ def _attack(state: Encounter, actor: Combatant, policy: str) -> Move:
     return _roll(state, actor, cmd, policy, why)
 
 
-def _roll(state: Encounter, actor: Combatant, cmd: LiveHackRoll, policy: str, why: str) -> Move:
+def _roll(
+    state: LiveHackEncounter, actor: LiveHackCombatant, cmd: LiveHackRoll, policy: str, why: str
+) -> Move:
     target = state.combatant(cmd.defender_id)
     # Whoever plays the target, its sheet's ratings for this defense count (F4-04).
     cmd, _ = own_ratings(target, cmd)
@@ -343,7 +347,7 @@ def _roll(state: Encounter, actor: Combatant, cmd: LiveHackRoll, policy: str, wh
     return Move(actor.id, cmd, f"{why}; {how}")
 
 
-def _after_hit(state: Encounter, actor: Combatant, policy: str) -> Move:
+def _after_hit(state: LiveHackEncounter, actor: LiveHackCombatant, policy: str) -> Move:
     last = state.last_roll
     if (
         not isinstance(last, LiveHackRolled)
@@ -373,7 +377,7 @@ def _after_hit(state: Encounter, actor: Combatant, policy: str) -> Move:
     return _roll(state, actor, cmd, policy, why)
 
 
-def _after_damage(state: Encounter, actor: Combatant) -> Move:
+def _after_damage(state: LiveHackEncounter, actor: LiveHackCombatant) -> Move:
     last = state.last_roll
     if (
         not isinstance(last, LiveHackRolled)
@@ -395,7 +399,7 @@ def _after_damage(state: Encounter, actor: Combatant) -> Move:
 
 
 def fill(
-    state: Encounter, action: str, values: dict[str, str]
+    state: LiveHackEncounter, action: str, values: dict[str, str]
 ) -> tuple[dict[str, str], list[Move]]:
     """The fields of a user's dialog that a solo combatant chooses: a defender's dice and
     effort; the roller's dice in an aid, a grim test, a save or a check."""
@@ -411,7 +415,9 @@ def fill(
     return values, []
 
 
-def _fill_roll(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
+def _fill_roll(
+    state: LiveHackEncounter, values: dict[str, str]
+) -> tuple[dict[str, str], list[Move]]:
     cmd = forms.roll_command(state, values)
     filled, move = defence(state, cmd)
     if move is None:
@@ -426,7 +432,9 @@ def _fill_roll(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str]
     return out, [move]
 
 
-def _fill_joint(state: Encounter, values: dict[str, str]) -> tuple[dict[str, str], list[Move]]:
+def _fill_joint(
+    state: LiveHackEncounter, values: dict[str, str]
+) -> tuple[dict[str, str], list[Move]]:
     """Against a joint action a solo defender weighs the best participant's attack bonus."""
     cmd = forms.joint_command(state, values, None)
     defender = state.combatant(cmd.defender_id)
@@ -454,7 +462,7 @@ ROLLER = {"aid": "helper"}
 
 
 def _fill_take(
-    state: Encounter, action: str, values: Mapping[str, str]
+    state: LiveHackEncounter, action: str, values: Mapping[str, str]
 ) -> tuple[dict[str, str], list[Move]]:
     who = state.find(values.get(ROLLER.get(action, "who")))
     if who is None or not state.is_solo(who):

@@ -84,7 +84,10 @@ from .sheet import (
 from .table import row_label
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from rules.system import Move
+
+    from .events import LiveHackCombatant, LiveHackEncounter
+
 
 __all__ = [
     "CONDITION_DURATIONS",
@@ -213,14 +216,16 @@ class LiveHack(RuleSystem):
     def fresh_sheet(self, sheet: LiveHackSheet) -> LiveHackSheet:
         return rested(sheet)
 
-    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+    def main_track(self, combatant: LiveHackCombatant) -> Track | None:
         sheet: LiveHackSheet = combatant.sheet
         return Track("Wounds", sheet.wounds, 0, LIMIT, rising=True)
 
     def with_track(self, sheet: LiveHackSheet, value: int) -> LiveHackSheet:
         return structs.replace(sheet, wounds=value)
 
-    def track_command(self, state: Encounter, combatant: Combatant[Any], steps: int) -> Any:
+    def track_command(
+        self, state: LiveHackEncounter, combatant: LiveHackCombatant, steps: int
+    ) -> Any:
         # Healing is the Heal wounds action's, which stabilizes the dying (*Healing*).
         if steps < 0 and combatant.sheet.wounds > 0:
             return LiveHackHeal(combatant_id=combatant.id, levels=min(-steps, LIMIT))
@@ -241,21 +246,21 @@ class LiveHack(RuleSystem):
     # initiative (rules.initiative): the opening's "instead of a d20 roll the Boon/Bane roll is
     # substituted", so a d20 system's d20 + Dex becomes Boon/Bane + Dex (rulings.md, F4-07)
 
-    def initiative_dice(self, state: Encounter, combatant: Combatant[Any]) -> str:
+    def initiative_dice(self, state: LiveHackEncounter, combatant: LiveHackCombatant) -> str:
         dex = combatant.sheet.attribute("dex")
         return f"{BOON_BANE}{dex:+d}" if dex else BOON_BANE
 
-    def initiative_tiebreak(self, combatant: Combatant[Any]) -> tuple[int, ...]:
+    def initiative_tiebreak(self, combatant: LiveHackCombatant) -> tuple[int, ...]:
         dex: int = combatant.sheet.attribute("dex")
         return (dex,)
 
-    def cannot_act(self, state: Encounter, combatant: Combatant) -> str:
+    def cannot_act(self, state: LiveHackEncounter, combatant: LiveHackCombatant) -> str:
         return cannot_act(combatant)
 
-    def out_of_fight(self, state: Encounter, combatant: Combatant) -> str:
+    def out_of_fight(self, state: LiveHackEncounter, combatant: LiveHackCombatant) -> str:
         return out_of_fight(combatant)
 
-    def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
+    def damage(self, state: LiveHackEncounter, event: object) -> tuple[Damage, ...]:
         """Negative trait levels from the damage table (or a grim test: nobody dealt those),
         dealt by the attacker of the roll they answer."""
         if not isinstance(event, LiveHackTraitInflicted) or not event.levels:
@@ -270,7 +275,7 @@ class LiveHack(RuleSystem):
             dealer = roll.attacker.combatant_id
         return (Damage(dealer, event.combatant_id, event.levels),)
 
-    def roll_sides(self, state: Encounter, event: object) -> tuple[str | None, str | None]:
+    def roll_sides(self, state: LiveHackEncounter, event: object) -> tuple[str | None, str | None]:
         """The margin is the attacker's total less the defender's: higher favours the
         attacker (a grim experience is no combatant)."""
         if not isinstance(event, LiveHackRolled):
@@ -278,7 +283,7 @@ class LiveHack(RuleSystem):
         return event.attacker.combatant_id, event.defender.combatant_id
 
     def surprise(
-        self, state: Encounter, side: str, way: str, dice: DiceSource
+        self, state: LiveHackEncounter, side: str, way: str, dice: DiceSource
     ) -> tuple[str, list[Any]]:
         # The text names surprise once, as a cause of Chaos (rulings.md, "Surprise is a cause
         # of Chaos"): it changes no turn, and the GM picks Chaos for a joint action.
@@ -287,7 +292,7 @@ class LiveHack(RuleSystem):
     def condition_names(self) -> tuple[str, ...]:
         return KNOWN_CONDITIONS
 
-    def badges(self, state: Encounter, combatant: Combatant) -> tuple[str, ...]:
+    def badges(self, state: LiveHackEncounter, combatant: LiveHackCombatant) -> tuple[str, ...]:
         """The -5 and -10 offset effects in force, for the combatants pane."""
         sheet: LiveHackSheet = combatant.sheet
         return tuple(
@@ -298,25 +303,31 @@ class LiveHack(RuleSystem):
 
     # actions
 
-    def actions(self, state: Encounter) -> list[Action]:
+    def actions(self, state: LiveHackEncounter) -> list[Action]:
         return list(ACTIONS)
 
-    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+    def action_form(
+        self, state: LiveHackEncounter, action: str, selected: str | None
+    ) -> list[Field]:
         return forms.form_for(state, action, selected)
 
-    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
+    def action_command(
+        self, state: LiveHackEncounter, action: str, values: Mapping[str, str]
+    ) -> object:
         return forms.command_for(state, action, values, None)
 
-    def roll_form(self, state: Encounter) -> list[Field]:
+    def roll_form(self, state: LiveHackEncounter) -> list[Field]:
         return forms.roll_form(state)
 
-    def roll_command(self, state: Encounter, values: Mapping[str, str]) -> LiveHackRoll:
+    def roll_command(self, state: LiveHackEncounter, values: Mapping[str, str]) -> LiveHackRoll:
         return forms.roll_command(state, values)
 
-    def _default_target(self, state: Encounter, attacker: Combatant) -> Combatant:
+    def _default_target(
+        self, state: LiveHackEncounter, attacker: LiveHackCombatant
+    ) -> LiveHackCombatant:
         return default_target(state, attacker)
 
-    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    def preview(self, state: LiveHackEncounter, action: str, values: Mapping[str, str]) -> str:
         return forms.preview(state, action, values)
 
     # The GM's approvals: Grim Advantage ("which the GM has approved"), Take Ten (plenty of
@@ -341,13 +352,15 @@ class LiveHack(RuleSystem):
 
     # exact odds
 
-    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+    def odds(self, state: LiveHackEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
         return encounter_odds.dialog_odds(state, action, values)
 
-    def last_odds(self, state: Encounter) -> Odds | None:
+    def last_odds(self, state: LiveHackEncounter) -> Odds | None:
         return encounter_odds.last_odds(state)
 
-    def consequence_command(self, state: Encounter) -> LiveHackApplyConsequence | LiveHackRoll:
+    def consequence_command(
+        self, state: LiveHackEncounter
+    ) -> LiveHackApplyConsequence | LiveHackRoll:
         """After a hit, its damage roll (a tracker-played defender chooses its dice); after a
         damage roll, applying the damage table."""
         hit = decide.hit_waiting(state)
@@ -355,17 +368,17 @@ class LiveHack(RuleSystem):
             return LiveHackApplyConsequence()
         return solo.defence(state, decide.damage_roll(hit))[0]
 
-    def pending(self, state: Encounter) -> str:
+    def pending(self, state: LiveHackEncounter) -> str:
         """A hit whose damage roll is not rolled yet ("Orla's damage roll on Goblin"), or a
         damage roll whose table row is not applied yet ("Goblin takes 2 Wounds, Dazed")."""
         return solo.waiting_hit(state)
 
-    def discard(self, state: Encounter) -> Encounter:
+    def discard(self, state: LiveHackEncounter) -> LiveHackEncounter:
         """A discarded hit takes its margin bonus with it: no damage roll will use it."""
         state = state.update(last_roll_applied=True)
         return state.update(system_state=structs.replace(livehack_state(state), rollover=None))
 
-    def follow_up(self, state: Encounter, action: str, command: object = None) -> bool:
+    def follow_up(self, state: LiveHackEncounter, action: str, command: object = None) -> bool:
         """A hit against Reflex is followed by its damage roll (*Damage*: "After a successful
         roll to hit, players make another roll ... vs the opponent's fort save"): by the
         hitter, against Fortitude, on the one it hit."""
@@ -383,17 +396,17 @@ class LiveHack(RuleSystem):
 
     # solo play (rules/solo.py)
 
-    def solo_move(self, state: Encounter) -> solo.Move | None:
+    def solo_move(self, state: LiveHackEncounter) -> Move | None:
         return solo.next_move(state)
 
     def solo_fill(
-        self, state: Encounter, action: str, values: dict[str, str]
-    ) -> tuple[dict[str, str], list[solo.Move]]:
+        self, state: LiveHackEncounter, action: str, values: dict[str, str]
+    ) -> tuple[dict[str, str], list[Move]]:
         return solo.fill(state, action, values)
 
     # decide and apply
 
-    def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
+    def decide(self, state: LiveHackEncounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case LiveHackRoll():
                 return decide.roll(state, command, dice)
@@ -417,25 +430,27 @@ class LiveHack(RuleSystem):
                 return decide.heal(state, command)
         raise Rejected(f"LiveHack does not know the command {type(command).__name__}")
 
-    def apply(self, state: Encounter, event: object) -> Encounter:
+    def apply(self, state: LiveHackEncounter, event: object) -> LiveHackEncounter:
         return apply.apply(state, event)
 
     # what the app shows
 
-    def alerts(self, state: Encounter, event: object) -> list[str]:
+    def alerts(self, state: LiveHackEncounter, event: object) -> list[str]:
         if isinstance(event, TurnAdvanced):
             return log.turn_alerts(state, event)
         return log.event_alerts(state, event)
 
     # what a player may see
 
-    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+    def conceal(
+        self, state: LiveHackEncounter, event: object, hidden: frozenset[str]
+    ) -> object | None:
         """A hidden attacker's wounds on a combatant players see: the levels, not the margin."""
         if isinstance(event, LiveHackTraitInflicted) and event.combatant_id not in hidden:
             return structs.replace(event, margin=None)
         return None
 
-    def conceal_state(self, state: Encounter, hidden: frozenset[str]) -> Encounter:
+    def conceal_state(self, state: LiveHackEncounter, hidden: frozenset[str]) -> LiveHackEncounter:
         own = livehack_state(state)
         rollover = own.rollover
         if rollover is not None and {rollover.holder_id, rollover.target_id} & hidden:
@@ -466,7 +481,7 @@ class LiveHack(RuleSystem):
         )
         return state.update(system_state=own, combatants=combatants)
 
-    def status(self, state: Encounter) -> str:
+    def status(self, state: LiveHackEncounter) -> str:
         own = livehack_state(state)
         # After a hit the waiting damage roll already names its bonus; a holder missing from
         # the state is one this viewer may not see (GM-only).
@@ -477,7 +492,7 @@ class LiveHack(RuleSystem):
             if over is not None and state.find(over.holder_id) is not None
         )
 
-    def tiers(self, state: Encounter) -> list[Tier]:
+    def tiers(self, state: LiveHackEncounter) -> list[Tier]:
         """The damage table, for a roll it answers; for a roll to hit (or a skill roll) the
         same bands of margin read as the bonus rolled over into the next roll."""
         roll = state.last_roll
@@ -500,7 +515,7 @@ class LiveHack(RuleSystem):
             return [Tier(*band, effect) for band, effect in zip(bands, effects, strict=True)]
         return tiers
 
-    def landing(self, state: Encounter) -> Landing | None:
+    def landing(self, state: LiveHackEncounter) -> Landing | None:
         roll = state.last_roll
         if not isinstance(roll, LiveHackRolled):
             return None
@@ -512,7 +527,7 @@ class LiveHack(RuleSystem):
         )
         return Landing(tier=index, value=roll.margin, summary=summary)
 
-    def describe(self, state: Encounter, event: object) -> LogEntry:
+    def describe(self, state: LiveHackEncounter, event: object) -> LogEntry:
         return log.describe(state, event)
 
 

@@ -49,10 +49,10 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import PainPoolEncounter, PainPoolHero
 
 
-def roll(state: Encounter, cmd: PainPoolRoll, dice: DiceSource) -> PainPoolRolled:
+def roll(state: PainPoolEncounter, cmd: PainPoolRoll, dice: DiceSource) -> PainPoolRolled:
     who = hero(state, cmd.hero_id)
     foe = challenge(state, cmd.challenge_id)
     sheet: HeroSheet = who.sheet
@@ -125,7 +125,7 @@ def chosen_boons(sheet: HeroSheet, cmd: PainPoolRoll) -> dict[str, Boon]:
     return chosen
 
 
-def chosen_bonus(who: Combatant, cmd: PainPoolRoll) -> tuple[tuple[int, ...], int]:
+def chosen_bonus(who: PainPoolHero, cmd: PainPoolRoll) -> tuple[tuple[int, ...], int]:
     sheet: HeroSheet = who.sheet
     indices = tuple(i for i, _ in cmd.bonus)
     if len(set(indices)) != len(indices):
@@ -140,7 +140,7 @@ def chosen_bonus(who: Combatant, cmd: PainPoolRoll) -> tuple[tuple[int, ...], in
     return indices, favor
 
 
-def pass_bonus(state: Encounter, cmd: PassBonus) -> BonusPassed:
+def pass_bonus(state: PainPoolEncounter, cmd: PassBonus) -> BonusPassed:
     holder = hero(state, cmd.hero_id)
     if not 0 <= cmd.index < len(holder.sheet.held):
         raise Rejected(f"{holder.name} does not hold that bonus die")
@@ -151,7 +151,7 @@ def pass_bonus(state: Encounter, cmd: PassBonus) -> BonusPassed:
     return BonusPassed(hero_id=holder.id, index=cmd.index, to_id=cmd.to_id)
 
 
-def despair(state: Encounter, dice: DiceSource) -> DespairSpent:
+def despair(state: PainPoolEncounter, dice: DiceSource) -> DespairSpent:
     roll = open_roll(state)
     if tokens(state).despair < 1:
         raise Rejected("The GM has no Despair token to spend")
@@ -159,7 +159,7 @@ def despair(state: Encounter, dice: DiceSource) -> DespairSpent:
     return DespairSpent(dice=roll_dice(dice, count, PAIN_DIE))
 
 
-def hope(state: Encounter, cmd: SpendHope, dice: DiceSource) -> HopeSpent:
+def hope(state: PainPoolEncounter, cmd: SpendHope, dice: DiceSource) -> HopeSpent:
     roll = open_roll(state)
     if tokens(state).hope < 1:
         raise Rejected("The players' pot has no Hope token")
@@ -183,7 +183,7 @@ def hope(state: Encounter, cmd: SpendHope, dice: DiceSource) -> HopeSpent:
     return HopeSpent(hero_id=who.id, rerolls=rerolls)
 
 
-def outcome(state: Encounter) -> TokensLost | BonusGranted:
+def outcome(state: PainPoolEncounter) -> TokensLost | BonusGranted:
     roll = open_roll(state)
     who = state.name_of(roll.hero_id)
     if roll.outcome == "tie":
@@ -204,7 +204,7 @@ def outcome(state: Encounter) -> TokensLost | BonusGranted:
     return TokensLost(challenge_id=foe.id, tokens=min(roll.tokens_lost, foe.sheet.remaining))
 
 
-def damage(state: Encounter, cmd: TakeDamage) -> BoonsDamaged:
+def damage(state: PainPoolEncounter, cmd: TakeDamage) -> BoonsDamaged:
     roll = open_roll(state)
     who = hero(state, roll.hero_id)
     sheet: HeroSheet = who.sheet

@@ -31,11 +31,12 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
     from rules.odds import Odds
 
+    from .events import PainPoolEncounter
 
-def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+
+def dialog_odds(state: PainPoolEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
     """The exact odds of the roll the dialog describes (None when it would be refused); for
     Despair and Hope, the odds of the rolled roll after them, given the dice already down."""
     if action in ("despair", "hope"):
@@ -58,7 +59,7 @@ def dialog_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odd
     return _named(state, cmd.hero_id, cmd.challenge_id, found)
 
 
-def _reroll_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+def _reroll_odds(state: PainPoolEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
     """The odds of the open roll after the Despair or Hope the dialog describes, refused
     (None) exactly when the spend would be."""
     try:
@@ -86,7 +87,7 @@ def _reroll_odds(state: Encounter, action: str, values: Mapping[str, str]) -> Od
     return _named(state, roll.hero_id, roll.challenge_id, found)
 
 
-def last_odds(state: Encounter) -> Odds | None:
+def last_odds(state: PainPoolEncounter) -> Odds | None:
     """The odds the last roll had when it was made (before any Despair or Hope)."""
     roll = state.last_roll
     if not isinstance(roll, PainPoolRolled):
@@ -102,7 +103,7 @@ def template_bonus(roll: PainPoolRolled) -> int:
     return 0 if roll.kind == "maneuver" else sum(part.value for part in roll.damage_parts)
 
 
-def _named(state: Encounter, hero_id: str, challenge_id: str, found: Odds) -> Odds:
+def _named(state: PainPoolEncounter, hero_id: str, challenge_id: str, found: Odds) -> Odds:
     """The odds of a hero's roll: Best, Good and Worst are the hero's outcomes."""
     hero_name = state.name_of(hero_id, "the hero")
     foe = state.name_of(challenge_id, "the challenge")

@@ -5,7 +5,7 @@ Pure helpers for ``rules.systems.painpool.system``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, cast
 
 from msgspec import Struct, structs
 
@@ -16,6 +16,8 @@ from .sheet import Boon, ChallengeSheet, HeldBonus, HeroSheet, PoolName
 
 if TYPE_CHECKING:
     from rules.encounter import Combatant, Encounter
+
+K = TypeVar("K", HeroSheet, ChallengeSheet)  # a kind of sheet
 
 # --- state -----------------------------------------------------------------------------------
 
@@ -185,26 +187,37 @@ def reroll_pools(roll: PainPoolRolled, rerolls: tuple[PoolReroll, ...]) -> tuple
 # --- lookups --------------------------------------------------------------------------------
 
 
-def combatants_with(state: Encounter, sheet_type: type) -> list[Combatant]:
+def combatants_with(state: PainPoolEncounter, sheet_type: type[K]) -> list[Combatant[K]]:
     """The combatants whose sheet is a ``sheet_type``: the heroes, or the challenges."""
-    return [c for c in state.combatants if isinstance(c.sheet, sheet_type)]
+    found = [c for c in state.combatants if isinstance(c.sheet, sheet_type)]
+    return cast("list[Combatant[K]]", found)  # each sheet is a K, as just checked
 
 
-def hero(state: Encounter, combatant_id: str) -> Combatant:
+def hero(state: PainPoolEncounter, combatant_id: str) -> PainPoolHero:
     found = state.combatant(combatant_id)
     if not isinstance(found.sheet, HeroSheet):
         raise Rejected(f"{found.name} is a challenge, not a hero")
-    return found
+    return cast("PainPoolHero", found)
 
 
-def challenge(state: Encounter, combatant_id: str) -> Combatant:
+def challenge(state: PainPoolEncounter, combatant_id: str) -> PainPoolChallenge:
     found = state.combatant(combatant_id)
     if not isinstance(found.sheet, ChallengeSheet):
         raise Rejected(f"{found.name} is a hero, not a challenge")
-    return found
+    return cast("PainPoolChallenge", found)
 
 
-def open_roll(state: Encounter) -> PainPoolRolled:
+def named_hero(state: PainPoolEncounter, combatant_id: str) -> PainPoolHero:
+    """The hero an event or the open roll names (``hero`` checked it when it was decided)."""
+    return cast("PainPoolHero", state.combatant(combatant_id))
+
+
+def named_challenge(state: PainPoolEncounter, combatant_id: str) -> PainPoolChallenge:
+    """The challenge an event or the open roll names (as ``named_hero``)."""
+    return cast("PainPoolChallenge", state.combatant(combatant_id))
+
+
+def open_roll(state: PainPoolEncounter) -> PainPoolRolled:
     """The last roll, while Despair, Hope and its damage can still change or apply."""
     roll = state.last_roll
     if not isinstance(roll, PainPoolRolled):
@@ -214,12 +227,12 @@ def open_roll(state: Encounter) -> PainPoolRolled:
     return roll
 
 
-def tokens(state: Encounter) -> PainPoolState:
+def tokens(state: PainPoolEncounter) -> PainPoolState:
     found = state.system_state
     return found if isinstance(found, PainPoolState) else PainPoolState()
 
 
-def with_sheet(state: Encounter, who: Combatant, sheet: Any) -> Encounter:
+def with_sheet(state: PainPoolEncounter, who: PainPoolCombatant, sheet: Any) -> PainPoolEncounter:
     return state.replace_combatant(structs.replace(who, sheet=sheet))
 
 
@@ -251,3 +264,13 @@ def changed_roll(roll: PainPoolRolled, event: DespairSpent | HopeSpent) -> PainP
     return structs.replace(
         roll, pools=reroll_pools(roll, event.rerolls), raised=roll.raised + event.raised
     )
+
+
+# The system's encounter and combatant, typed: every module of the system annotates with
+# these (never a bare Encounter), so its sheets, last roll and state are read as what they are.
+if TYPE_CHECKING:
+    PainPoolSheet: TypeAlias = HeroSheet | ChallengeSheet
+    PainPoolEncounter: TypeAlias = Encounter[PainPoolSheet, PainPoolRolled, PainPoolState]
+    PainPoolCombatant: TypeAlias = Combatant[PainPoolSheet]
+    PainPoolHero: TypeAlias = Combatant[HeroSheet]  # as ``hero`` finds one
+    PainPoolChallenge: TypeAlias = Combatant[ChallengeSheet]  # as ``challenge`` finds one

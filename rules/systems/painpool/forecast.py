@@ -12,10 +12,10 @@ from .forms import roll_command, roll_form
 from .sheet import ChallengeSheet, HeroSheet, out_of_fight
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import PainPoolEncounter
 
 
-def forecast_move(state: Encounter, acted: frozenset[str]) -> Move | None:
+def forecast_move(state: PainPoolEncounter, acted: frozenset[str]) -> Move | None:
     """Each exchange every hero still in the fight attacks once, with the boons and bonus
     dice its policy picks (``solo.fill``); the solo sides settle it and strike back. None
     once each has: the exchange ends."""

@@ -25,6 +25,7 @@ from .events import (
     combatants_with,
     damage_targets,
     hero,
+    named_challenge,
     open_roll,
     tokens,
 )
@@ -50,7 +51,7 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import PainPoolEncounter
 
 DROP = "drop"  # a bonus die given to nobody: the situation that made it has ended
 
@@ -94,7 +95,7 @@ def _choice(key: str, label: str, choices: tuple[tuple[str, str], ...], default:
 # --- forms -----------------------------------------------------------------------------------
 
 
-def action_form(state: Encounter, action: str, selected: str | None) -> list[Field]:
+def action_form(state: PainPoolEncounter, action: str, selected: str | None) -> list[Field]:
     match action:
         case "roll":
             return roll_form(state, selected)
@@ -127,7 +128,7 @@ def action_form(state: Encounter, action: str, selected: str | None) -> list[Fie
     raise Rejected(f"Pain Pool has no action {action!r}")
 
 
-def bonus_form(state: Encounter, selected: str | None) -> list[Field]:
+def bonus_form(state: PainPoolEncounter, selected: str | None) -> list[Field]:
     holders = [c for c in combatants_with(state, HeroSheet) if c.sheet.held]
     if not holders:
         raise Rejected("No hero holds a bonus die: a successful maneuver gives one")
@@ -144,7 +145,7 @@ def bonus_form(state: Encounter, selected: str | None) -> list[Field]:
     ]
 
 
-def roll_form(state: Encounter, selected: str | None) -> list[Field]:
+def roll_form(state: PainPoolEncounter, selected: str | None) -> list[Field]:
     heroes = combatants_with(state, HeroSheet)
     foes = [c for c in combatants_with(state, ChallengeSheet) if not c.sheet.passed]
     if not heroes:
@@ -219,7 +220,7 @@ def best_boons(usable: dict[PoolName, list[Boon]]) -> dict[PoolName, str]:
     return {pool: b.name if b else "" for pool, b in zip(POOLS, best, strict=True)}
 
 
-def damage_form(state: Encounter) -> list[Field]:
+def damage_form(state: PainPoolEncounter) -> list[Field]:
     roll = open_roll(state)
     who = hero(state, roll.hero_id)
     if not roll.hero_damage:
@@ -240,7 +241,7 @@ def damage_form(state: Encounter) -> list[Field]:
 # --- commands ----------------------------------------------------------------------------------
 
 
-def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> object:
+def action_command(state: PainPoolEncounter, action: str, values: Mapping[str, str]) -> object:
     match action:
         case "roll":
             return roll_command(state, values)
@@ -267,7 +268,7 @@ def action_command(state: Encounter, action: str, values: Mapping[str, str]) -> 
     raise Rejected(f"Pain Pool has no action {action!r}")
 
 
-def roll_command(state: Encounter, values: Mapping[str, str]) -> PainPoolRoll:
+def roll_command(state: PainPoolEncounter, values: Mapping[str, str]) -> PainPoolRoll:
     fields = {f.key: f for f in roll_form(state, values.get("hero"))}
     boons = tuple((p, choice_value(values, fields[f"boon_{p}"])) for p in POOLS)
     bonus: list[tuple[int, PoolName]] = []
@@ -292,7 +293,7 @@ def roll_command(state: Encounter, values: Mapping[str, str]) -> PainPoolRoll:
     )
 
 
-def damage_command(state: Encounter, values: Mapping[str, str]) -> TakeDamage:
+def damage_command(state: PainPoolEncounter, values: Mapping[str, str]) -> TakeDamage:
     who = hero(state, open_roll(state).hero_id)
     hits = tuple(
         (target, int_value(values, f"hit{i}", target))
@@ -304,7 +305,7 @@ def damage_command(state: Encounter, values: Mapping[str, str]) -> TakeDamage:
 # --- previews ------------------------------------------------------------------------------------
 
 
-def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
+def preview(state: PainPoolEncounter, action: str, values: Mapping[str, str]) -> str:
     match action:
         case "roll":
             return roll_preview(state, roll_command(state, values))
@@ -328,9 +329,9 @@ def preview(state: Encounter, action: str, values: Mapping[str, str]) -> str:
     return ""
 
 
-def roll_preview(state: Encounter, cmd: PainPoolRoll) -> str:
+def roll_preview(state: PainPoolEncounter, cmd: PainPoolRoll) -> str:
     who = hero(state, cmd.hero_id)
-    foe = state.combatant(cmd.challenge_id)
+    foe = named_challenge(state, cmd.challenge_id)
     sheet: HeroSheet = who.sheet
     parts = [
         f"{POOL_TITLES[pool][:3]} {count}d{size}" for pool, count, size in pool_dice(sheet, cmd)
@@ -355,7 +356,7 @@ def pool_dice(sheet: HeroSheet, cmd: PainPoolRoll) -> list[tuple[PoolName, int, 
     return out
 
 
-def hope_preview(state: Encounter, values: Mapping[str, str]) -> str:
+def hope_preview(state: PainPoolEncounter, values: Mapping[str, str]) -> str:
     roll = open_roll(state)
     cmd = action_command(state, "hope", values)
     assert isinstance(cmd, SpendHope)

@@ -17,6 +17,8 @@ from .events import (
     TokensLost,
     changed_roll,
     combatants_with,
+    named_challenge,
+    named_hero,
     open_roll,
 )
 from .roll import (
@@ -34,7 +36,7 @@ from .sheet import (
 )
 
 if TYPE_CHECKING:
-    from rules.encounter import Encounter
+    from .events import PainPoolEncounter
 
 # --- the log ---------------------------------------------------------------------------------
 
@@ -105,7 +107,7 @@ def _kept_positions(faces: tuple[int, ...]) -> set[int]:
     return set(order[:3])
 
 
-def outcome_lines(state: Encounter, roll: PainPoolRolled) -> list[Line]:
+def outcome_lines(state: PainPoolEncounter, roll: PainPoolRolled) -> list[Line]:
     word = OUTCOME_WORDS[roll.outcome]
     style = {"success": "success", "tie": "tier", "failure": "failure"}[roll.outcome]
     text = {"success": roll.best, "tie": roll.good, "failure": roll.worst}[roll.outcome]
@@ -122,7 +124,7 @@ def outcome_lines(state: Encounter, roll: PainPoolRolled) -> list[Line]:
     return lines
 
 
-def consequence_text(state: Encounter, roll: PainPoolRolled) -> str:
+def consequence_text(state: PainPoolEncounter, roll: PainPoolRolled) -> str:
     who = state.name_of(roll.hero_id, "The hero")
     foe = state.name_of(roll.challenge_id, "The challenge")
     if roll.kind == "maneuver" and roll.outcome == "success":
@@ -138,7 +140,7 @@ def consequence_text(state: Encounter, roll: PainPoolRolled) -> str:
     return "No damage either way"
 
 
-def describe_roll(state: Encounter, roll: PainPoolRolled) -> LogEntry:
+def describe_roll(state: PainPoolEncounter, roll: PainPoolRolled) -> LogEntry:
     who = state.name_of(roll.hero_id, "Hero")
     foe = state.name_of(roll.challenge_id, "Challenge")
     kind = "maneuver" if roll.kind == "maneuver" else "attack"
@@ -158,14 +160,14 @@ def describe_roll(state: Encounter, roll: PainPoolRolled) -> LogEntry:
     return LogEntry("roll", tuple(lines))
 
 
-def describe(state: Encounter, event: object) -> LogEntry:
+def describe(state: PainPoolEncounter, event: object) -> LogEntry:
     match event:
         case PainPoolRolled():
             return describe_roll(state, event)
         case DespairSpent() | HopeSpent():
             return describe_reroll(state, event)
         case TokensLost():
-            challenge = state.combatant(event.challenge_id)
+            challenge = named_challenge(state, event.challenge_id)
             foe: ChallengeSheet = challenge.sheet
             # A seat that sees its tokens as a band (rules.hp_view) is not told how many left.
             left = "" if challenge.hp_shown else f": {foe.remaining - event.tokens} left"
@@ -188,7 +190,7 @@ def describe(state: Encounter, event: object) -> LogEntry:
         case SceneEnded():
             return describe_scene(state, event)
         case BonusPassed():
-            holder = state.combatant(event.hero_id)
+            holder = named_hero(state, event.hero_id)
             die = holder.sheet.held[event.index]
             where = f" gives it to {state.name_of(event.to_id)}" if event.to_id else " drops it"
             line = spans(Span(holder.name, "name"), " holds ", Span(die.name, "note"), f":{where}")
@@ -213,7 +215,7 @@ def _spiral_lines(foe: ChallengeSheet, lost: int) -> list[Line]:
     return lines
 
 
-def describe_reroll(state: Encounter, event: DespairSpent | HopeSpent) -> LogEntry:
+def describe_reroll(state: PainPoolEncounter, event: DespairSpent | HopeSpent) -> LogEntry:
     roll = open_roll(state)
     changed = changed_roll(roll, event)
     if isinstance(event, DespairSpent):
@@ -235,7 +237,7 @@ def describe_reroll(state: Encounter, event: DespairSpent | HopeSpent) -> LogEnt
     return LogEntry("roll", tuple(lines))
 
 
-def describe_damage(state: Encounter, event: BoonsDamaged) -> LogEntry:
+def describe_damage(state: PainPoolEncounter, event: BoonsDamaged) -> LogEntry:
     kind = "damage" if event.harm == "damage" else "failure levels"
     hits = ", ".join(f"{h.boon} -{h.levels}" for h in event.hits)
     lines = [
@@ -246,7 +248,7 @@ def describe_damage(state: Encounter, event: BoonsDamaged) -> LogEntry:
     return LogEntry("consequence", tuple(lines))
 
 
-def describe_scene(state: Encounter, event: SceneEnded) -> LogEntry:
+def describe_scene(state: PainPoolEncounter, event: SceneEnded) -> LogEntry:
     lines = [spans(Span("— End of scene —", "round"))]
     for who in combatants_with(state, HeroSheet):
         back = [(b.name, b.failure + (b.damage if event.heal else 0)) for b in who.sheet.boons]
@@ -266,7 +268,7 @@ def describe_scene(state: Encounter, event: SceneEnded) -> LogEntry:
 # --- alerts --------------------------------------------------------------------------------------
 
 
-def alerts(state: Encounter, event: object) -> list[str]:
+def alerts(state: PainPoolEncounter, event: object) -> list[str]:
     """Notifications for an event, worded from the state before it."""
     out = []
     match event:
@@ -279,7 +281,7 @@ def alerts(state: Encounter, event: object) -> list[str]:
             if not roll.despair_given and changed_roll(roll, event).dominant == "pain":
                 out.append("Pain dominates: the GM gains a Despair token.")
         case TokensLost():
-            foe = state.combatant(event.challenge_id)
+            foe = named_challenge(state, event.challenge_id)
             if foe.sheet.remaining <= event.tokens:
                 out.append(f"{foe.name} has no health tokens left: the challenge is passed!")
         case BoonsDamaged(impacted=impacted) if impacted:

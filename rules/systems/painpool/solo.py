@@ -10,7 +10,7 @@ The readings are in rulings.md (Pain Pool, "Solo play").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rules.errors import Rejected
 from rules.system import Move, Policy, policy_among
@@ -20,6 +20,7 @@ from .events import (
     SpendDespair,
     SpendHope,
     TakeDamage,
+    combatants_with,
     damage_targets,
     tokens,
 )
@@ -28,7 +29,7 @@ from .roll import PainPoolRolled
 from .sheet import POOL_TITLES, POOLS, HeroSheet, PoolName, out_of_fight
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
+    from .events import PainPoolChallenge, PainPoolCombatant, PainPoolEncounter, PainPoolHero
 
 STEADY, AGGRESSIVE, CAUTIOUS = "steady", "aggressive", "cautious"
 POLICIES = (
@@ -56,7 +57,7 @@ POLICIES = (
 # --- the next move ------------------------------------------------------------------------------
 
 
-def next_move(state: Encounter) -> Move | None:
+def next_move(state: PainPoolEncounter) -> Move | None:
     """The next choice of a solo side now, or None when nothing waits on one."""
     roll = state.last_roll
     if not isinstance(roll, PainPoolRolled):
@@ -70,20 +71,20 @@ def next_move(state: Encounter) -> Move | None:
     return answer_move(state, roll)
 
 
-def solo(state: Encounter, combatant_id: str) -> Combatant | None:
+def solo(state: PainPoolEncounter, combatant_id: str) -> PainPoolCombatant | None:
     """The combatant, when it is still there and a solo side plays it."""
     found = state.find(combatant_id)
     return found if found is not None and state.is_solo(found) else None
 
 
-def settled(state: Encounter, roll: PainPoolRolled) -> bool:
+def settled(state: PainPoolEncounter, roll: PainPoolRolled) -> bool:
     """Whether the open roll leaves nothing to apply (a tie, no damage, or a hero with no
     boon levels left to cross off)."""
     if roll.tokens_lost or (roll.kind == "maneuver" and roll.outcome == "success"):
         return False
     if not roll.hero_damage:
         return True
-    hero = state.find(roll.hero_id)
+    hero = cast("PainPoolHero | None", state.find(roll.hero_id))
     return hero is None or not damage_targets(hero.sheet)
 
 
@@ -94,9 +95,9 @@ def tokens_text(count: int) -> str:
     return f"{count} health token{'s' * (count != 1)}"
 
 
-def despair_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
+def despair_move(state: PainPoolEncounter, roll: PainPoolRolled) -> Move | None:
     """Once per roll, a solo challenge may re-roll its Pain Pool with a Despair token."""
-    foe = solo(state, roll.challenge_id)
+    foe = cast("PainPoolChallenge | None", solo(state, roll.challenge_id))
     if foe is None or tokens(state).despair < 1 or roll.pain.rerolls:
         return None
     policy = policy_among(POLICIES, foe)
@@ -112,9 +113,9 @@ def despair_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
     return Move(foe.id, SpendDespair(), why)
 
 
-def answer_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
+def answer_move(state: PainPoolEncounter, roll: PainPoolRolled) -> Move | None:
     """A solo challenge strikes back once a hero's action against it is settled."""
-    foe = solo(state, roll.challenge_id)
+    foe = cast("PainPoolChallenge | None", solo(state, roll.challenge_id))
     if foe is None or roll.initiator != "hero" or foe.sheet.passed:
         return None
     policy = policy_among(POLICIES, foe)
@@ -135,16 +136,14 @@ def answer_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
 
 
 def answer_target(
-    state: Encounter, roll: PainPoolRolled, policy: str
-) -> tuple[Combatant | None, str]:
-    acted = state.find(roll.hero_id)
+    state: PainPoolEncounter, roll: PainPoolRolled, policy: str
+) -> tuple[PainPoolHero | None, str]:
+    acted = cast("PainPoolHero | None", state.find(roll.hero_id))
     if policy != AGGRESSIVE:
         if acted is None or out_of_fight(acted.sheet):
             return None, ""
         return acted, "who just acted against it"
-    heroes = [
-        c for c in state.combatants if isinstance(c.sheet, HeroSheet) and not out_of_fight(c.sheet)
-    ]
+    heroes = [c for c in combatants_with(state, HeroSheet) if not out_of_fight(c.sheet)]
     if not heroes:
         return None, ""
     worn = min(heroes, key=lambda c: sum(b.usable for b in c.sheet.boons))
@@ -154,9 +153,9 @@ def answer_target(
 # --- a solo hero's side of its roll ---------------------------------------------------------------
 
 
-def hero_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
+def hero_move(state: PainPoolEncounter, roll: PainPoolRolled) -> Move | None:
     """Hope, then the outcome (``d``) or where the damage lands, for a solo hero."""
-    hero = solo(state, roll.hero_id)
+    hero = cast("PainPoolHero | None", solo(state, roll.hero_id))
     if hero is None:
         return None
     policy = policy_among(POLICIES, hero)
@@ -173,7 +172,9 @@ def hero_move(state: Encounter, roll: PainPoolRolled) -> Move | None:
     return None
 
 
-def hope_move(state: Encounter, roll: PainPoolRolled, hero: Combatant, policy: str) -> Move | None:
+def hope_move(
+    state: PainPoolEncounter, roll: PainPoolRolled, hero: PainPoolCombatant, policy: str
+) -> Move | None:
     """Once per roll, re-roll every pool not already at its top face (the higher is kept)."""
     if tokens(state).hope < 1 or any(p.rerolls for p in roll.pools):
         return None
@@ -229,7 +230,7 @@ def damage_plan(
 
 
 def fill(
-    state: Encounter, action: str, values: dict[str, str]
+    state: PainPoolEncounter, action: str, values: dict[str, str]
 ) -> tuple[dict[str, str], list[Move]]:
     """A roll for a solo hero: its best boons (the dialog's own) and, unless cautious, its
     free bonus dice on its largest die."""

@@ -63,9 +63,10 @@ from .sheet import (
 from .table import TIER_BOUNDS, TIER_LABELS
 
 if TYPE_CHECKING:
-    from rules.encounter import Combatant, Encounter
     from rules.odds import Odds
     from rules.system import Move
+
+    from .events import PainPoolCombatant, PainPoolEncounter
 
 
 # --- the system -----------------------------------------------------------------------------
@@ -116,10 +117,10 @@ class PainPool(RuleSystem):
 
     # the end of the fight
 
-    def out_of_fight(self, state: Encounter, combatant: Combatant) -> str:
+    def out_of_fight(self, state: PainPoolEncounter, combatant: PainPoolCombatant) -> str:
         return out_of_fight(combatant.sheet)
 
-    def damage(self, state: Encounter, event: object) -> tuple[Damage, ...]:
+    def damage(self, state: PainPoolEncounter, event: object) -> tuple[Damage, ...]:
         """Tokens off a Pain Pool (dealt by the hero of the roll), boon levels crossed off a
         hero (damage or failure levels, dealt by the roll's challenge)."""
         roll = state.last_roll
@@ -132,13 +133,13 @@ class PainPool(RuleSystem):
                 return (Damage(dealer, hero, sum(h.levels for h in hits)),)
         return ()
 
-    def roll_sides(self, state: Encounter, event: object) -> tuple[str | None, str | None]:
+    def roll_sides(self, state: PainPoolEncounter, event: object) -> tuple[str | None, str | None]:
         """The tiers go success, tie, failure: a higher one favours the challenge."""
         if not isinstance(event, PainPoolRolled):
             return None, None
         return event.challenge_id, event.hero_id
 
-    def roll_luck(self, state: Encounter, event: object) -> tuple[Luck, ...]:
+    def roll_luck(self, state: PainPoolEncounter, event: object) -> tuple[Luck, ...]:
         """Where the roll's difference sits among every difference it could have had, from the
         hero's side (the challenge has one minus it): a win by 8 is luckier than a win by 1.
         The three tiers alone say too little: against even odds (d8, d6, d4 against 3d6) a
@@ -181,7 +182,7 @@ class PainPool(RuleSystem):
 
     track_words = ("lose", "heal")  # "the pain pool looses health tokens"
 
-    def main_track(self, combatant: Combatant[Any]) -> Track | None:
+    def main_track(self, combatant: PainPoolCombatant) -> Track | None:
         # A challenge's health tokens (*Pain Pool*: it "looses health tokens"); a hero's
         # damage is crossed off boons, chosen in Take damage, so a hero has no such track.
         sheet = combatant.sheet
@@ -199,17 +200,19 @@ class PainPool(RuleSystem):
 
     # actions
 
-    def actions(self, state: Encounter) -> list[Action]:
+    def actions(self, state: PainPoolEncounter) -> list[Action]:
         return forms.ACTIONS
 
-    def action_form(self, state: Encounter, action: str, selected: str | None) -> list[Field]:
+    def action_form(
+        self, state: PainPoolEncounter, action: str, selected: str | None
+    ) -> list[Field]:
         fields = forms.action_form(state, action, selected)
         if action == "damage":
             fields = self._suggested_damage(state, fields)
         return fields
 
     @staticmethod
-    def _suggested_damage(state: Encounter, fields: list[Field]) -> list[Field]:
+    def _suggested_damage(state: PainPoolEncounter, fields: list[Field]) -> list[Field]:
         """Take damage filled in as a steady hero would place it (the boons this roll did not
         use first, down the sheet), so Enter takes a fair choice; the player can change it."""
         roll = open_roll(state)
@@ -221,10 +224,12 @@ class PainPool(RuleSystem):
             for field in fields
         ]
 
-    def action_command(self, state: Encounter, action: str, values: Mapping[str, str]) -> object:
+    def action_command(
+        self, state: PainPoolEncounter, action: str, values: Mapping[str, str]
+    ) -> object:
         return forms.action_command(state, action, values)
 
-    def preview(self, state: Encounter, action: str, values: Mapping[str, str]) -> str:
+    def preview(self, state: PainPoolEncounter, action: str, values: Mapping[str, str]) -> str:
         try:
             text = forms.preview(state, action, values)
         except Rejected as exc:
@@ -233,10 +238,10 @@ class PainPool(RuleSystem):
             text += " (filled in first on the boons this roll did not use; change any)"
         return text
 
-    def consequence_command(self, state: Encounter) -> ApplyOutcome:
+    def consequence_command(self, state: PainPoolEncounter) -> ApplyOutcome:
         return ApplyOutcome()
 
-    def pending(self, state: Encounter) -> str:
+    def pending(self, state: PainPoolEncounter) -> str:
         """The open roll's outcome while it waits: tokens off the challenge, a maneuver's
         bonus die, or the damage its hero has yet to place (Take damage)."""
         roll = state.last_roll
@@ -256,7 +261,7 @@ class PainPool(RuleSystem):
         kind = "damage" if roll.harm_taken == "damage" else "failure levels"
         return f"{state.name_of(roll.hero_id)} takes {roll.hero_damage} {kind}"
 
-    def pending_action(self, state: Encounter) -> str:
+    def pending_action(self, state: PainPoolEncounter) -> str:
         """A hero's damage is placed in the Take damage dialog (the player picks the boons)."""
         roll = state.last_roll
         if not isinstance(roll, PainPoolRolled) or roll.tokens_lost or roll.outcome == "success":
@@ -267,19 +272,19 @@ class PainPool(RuleSystem):
 
     solo_policies = solo.POLICIES
 
-    def solo_move(self, state: Encounter) -> Move | None:
+    def solo_move(self, state: PainPoolEncounter) -> Move | None:
         return solo.next_move(state)
 
-    def forecast_move(self, state: Encounter, acted: frozenset[str]) -> Move | None:
+    def forecast_move(self, state: PainPoolEncounter, acted: frozenset[str]) -> Move | None:
         return forecast.forecast_move(state, acted)
 
     def solo_fill(
-        self, state: Encounter, action: str, values: dict[str, str]
+        self, state: PainPoolEncounter, action: str, values: dict[str, str]
     ) -> tuple[dict[str, str], list[Move]]:
         return solo.fill(state, action, values)
 
     # decide
-    def decide(self, state: Encounter, command: object, dice: DiceSource) -> list[object]:
+    def decide(self, state: PainPoolEncounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case PainPoolRoll():
                 return [decide.roll(state, command, dice)]
@@ -299,37 +304,39 @@ class PainPool(RuleSystem):
 
     # apply
 
-    def apply(self, state: Encounter, event: object) -> Encounter:
+    def apply(self, state: PainPoolEncounter, event: object) -> PainPoolEncounter:
         return apply.apply(state, event)
 
     # what the app shows
-    def tiers(self, state: Encounter) -> list[Tier]:
+    def tiers(self, state: PainPoolEncounter) -> list[Tier]:
         return _tiers(state)
 
-    def landing(self, state: Encounter) -> Landing | None:
+    def landing(self, state: PainPoolEncounter) -> Landing | None:
         return _landing(state)
 
-    def describe(self, state: Encounter, event: object) -> LogEntry:
+    def describe(self, state: PainPoolEncounter, event: object) -> LogEntry:
         return log.describe(state, event)
 
-    def conceal(self, state: Encounter, event: object, hidden: frozenset[str]) -> object | None:
+    def conceal(
+        self, state: PainPoolEncounter, event: object, hidden: frozenset[str]
+    ) -> object | None:
         """What a hidden challenge's roll leaves on a hero players see: the boons it crosses
         off, a bonus die it gives; its dice and re-rolls stay hidden."""
         if isinstance(event, BoonsDamaged | BonusGranted) and event.hero_id not in hidden:
             return event
         return None
 
-    def alerts(self, state: Encounter, event: object) -> list[str]:
+    def alerts(self, state: PainPoolEncounter, event: object) -> list[str]:
         return log.alerts(state, event)
 
     # odds
-    def odds(self, state: Encounter, action: str, values: Mapping[str, str]) -> Odds | None:
+    def odds(self, state: PainPoolEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
         return encounter_odds.dialog_odds(state, action, values)
 
-    def last_odds(self, state: Encounter) -> Odds | None:
+    def last_odds(self, state: PainPoolEncounter) -> Odds | None:
         return encounter_odds.last_odds(state)
 
-    def status(self, state: Encounter) -> str:
+    def status(self, state: PainPoolEncounter) -> str:
         pot = tokens(state)
         return f"Despair {pot.despair} · Hope {pot.hope}"
 
@@ -337,7 +344,7 @@ class PainPool(RuleSystem):
 # --- the tiers and where the last roll landed ------------------------------------------------
 
 
-def _tiers(state: Encounter) -> list[Tier]:
+def _tiers(state: PainPoolEncounter) -> list[Tier]:
     roll = state.last_roll if isinstance(state.last_roll, PainPoolRolled) else None
     maneuver = roll is not None and roll.kind == "maneuver"
     hurt = "failure levels" if roll is not None and roll.harm_taken == "failure" else "damage"
@@ -353,7 +360,7 @@ def _tiers(state: Encounter) -> list[Tier]:
     ]
 
 
-def _landing(state: Encounter) -> Landing | None:
+def _landing(state: PainPoolEncounter) -> Landing | None:
     roll = state.last_roll
     if not isinstance(roll, PainPoolRolled):
         return None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar, Unpack
 from textual.binding import Binding
 from textual.message import Message
 
-from rules.encounter import Combatant, Encounter
+from rules.encounter import AnyCombatant, AnyEncounter
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.history import History
@@ -72,7 +72,7 @@ class Area(Base):
         def initiative_palette(self) -> list[tuple[str, str, str]]: ...
 
     @property
-    def state(self) -> Encounter:
+    def state(self) -> AnyEncounter:
         return self.session.state
 
     def run(self, command: object, label: str) -> bool:
@@ -84,7 +84,7 @@ class Area(Base):
             return False
         return True
 
-    def selected(self) -> Combatant | None:
+    def selected(self) -> AnyCombatant | None:
         found = self.state.find(self.query_one(CombatantsPane).selected_id)
         if found is None:
             self.notify("Select a combatant first (add one with a)", severity="warning")

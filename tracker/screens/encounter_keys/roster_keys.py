@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, TypedDict
 from textual.binding import Binding
 
 from rules.commands import AddCombatant, AddCombatants, EditCombatant, RemoveCombatant
-from rules.encounter import Combatant
+from rules.encounter import AnyCombatant
 from rules.errors import Rejected
 from rules.forms import Field
 from tracker.screens.encounter_keys.area import Area
@@ -45,7 +45,7 @@ class RosterKeys(Area):
         ),
     ]
 
-    def combatant_fields(self, combatant: Combatant | None) -> list[Field]:
+    def combatant_fields(self, combatant: AnyCombatant | None) -> list[Field]:
         system = self.session.system
         sheet = combatant.sheet if combatant else system.new_sheet()
         core = [
@@ -86,7 +86,7 @@ class RosterKeys(Area):
         return core + sheet_fields
 
     def parse_combatant(
-        self, values: Mapping[str, str], combatant: Combatant | None
+        self, values: Mapping[str, str], combatant: AnyCombatant | None
     ) -> CombatantDetails:
         system = self.session.system
         base = combatant.sheet if combatant else system.new_sheet()

@@ -7,7 +7,7 @@ from typing import ClassVar
 from textual.binding import Binding
 
 from rules.commands import NextTurn, PassTurn
-from rules.encounter import Encounter
+from rules.encounter import AnyEncounter
 from tracker.screens.encounter_keys.area import Area
 
 # No key: what ``session.allows`` asks to tell the GM's n (anyone's turn) from a player's
@@ -24,7 +24,7 @@ class TurnKeys(Area):
     ]
     PLAYERS = frozenset({"next_turn"})
 
-    _warned_at: Encounter | None  # n refused here: n again asks to play on
+    _warned_at: AnyEncounter | None  # n refused here: n again asks to play on
     _playing_on: str | None  # the headline of the end the GM plays on past
 
     def action_next_turn(self) -> None:
