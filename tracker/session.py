@@ -79,6 +79,7 @@ class EncounterSession:
         # Nothing recorded since the last snapshot: a second save (quitting saves, then the
         # launcher closes) would rewrite the whole file for nothing.
         self._saved = False
+        self._outcome: tuple[AnyEncounter, Outcome] | None = None  # the last state asked about
 
     @classmethod
     def resume(
@@ -113,7 +114,13 @@ class EncounterSession:
 
     def outcome(self) -> Outcome:
         """Whether the fight is over, and who won."""
-        return outcome(self.state)
+        state = self.state
+        known = self._outcome
+        if known is not None and known[0] is state:
+            return known[1]  # asked again for the same state (the screen asks twice a change)
+        result = outcome(state)
+        self._outcome = (state, result)
+        return result
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         self._subscribers.append(subscriber)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from textual.color import Color
+from textual.geometry import Region
 
 from bench.big import SYSTEMS, big_fight, log_length
 from rules import registry
@@ -24,6 +25,7 @@ from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
+from tracker.terminal import textual_internals
 from tracker.terminal.render import THEME_COLOUR
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.roll_log import RollLog
@@ -125,6 +127,36 @@ async def test_a_roll_updates_only_the_rows_that_changed(fight: History, tmp_pat
         assert row[0].plain.startswith("▶")
         assert table.get_row(current)[0].plain.strip() in ("", "✗")
         assert table.row_count == COMBATANTS
+
+
+def drawn(table: CombatantsPane) -> list[list[tuple[str, object]]]:
+    """Each line of the pane as drawn now: its pieces of text and their styles."""
+    lines = table.render_lines(Region(0, 0, *table.outer_size))
+    return [[(segment.text, segment.style) for segment in line] for line in lines]
+
+
+async def test_rows_updated_alone_are_drawn_as_textual_draws_them(
+    fight: History, tmp_path: Path
+) -> None:
+    """Only the changed rows are drawn again (textual_internals.update_rows), the others'
+    lines kept: the pane is drawn as Textual's own ``update_cell`` draws it."""
+
+    async def turns(folder: Path) -> list[list[list[tuple[str, object]]]]:
+        folder.mkdir()
+        app = app_on(History.from_records(fight.records), folder)
+        seen = []
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(CombatantsPane)
+            for _ in range(3):
+                await next_turn(pilot, app)  # the ▶ moves: two rows change
+                seen.append(drawn(table))
+        return seen
+
+    ours = await turns(tmp_path / "ours")
+    with textual_internals.textuals_own_cell_updates():
+        textuals = await turns(tmp_path / "textuals")
+    assert ours == textuals
 
 
 def snap(app: TrackerApp, seen: list[str]) -> str:

@@ -13,6 +13,7 @@ from rich.console import Console
 from textual.css.stylesheet import Stylesheet
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
+from textual.widgets import DataTable
 
 from rules.commands import AddNote
 from rules.dice import SeededDice
@@ -27,6 +28,7 @@ from tracker.session import EncounterSession
 from tracker.terminal import partial_renders, shared_lines, textual_internals
 from tracker.terminal.textual_internals import (
     DIMMED_STYLES,
+    KEPT_ROWS,
     KEPT_STYLES,
     PARTIAL_RENDERS,
     SCROLLED_LINES,
@@ -57,6 +59,7 @@ PATCHES = [
     KEPT_STYLES,
     DIMMED_STYLES,
     SHARED_SCROLLBARS,
+    KEPT_ROWS,
 ]
 
 
@@ -89,6 +92,7 @@ def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
         SCROLLED_LINES.name: "SCROLLED_LINES",
         SETTLED_FOOTER_KEYS.name: "SETTLED_FOOTER_KEYS",
         SHARED_SCROLLBARS.name: "SHARED_SCROLLBARS",
+        KEPT_ROWS.name: "KEPT_ROWS",
     }
     monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
     if version is not None:
@@ -139,6 +143,31 @@ async def test_on_another_textual_a_log_keeps_textuals_own_line_cache(
         text = screen_text(app)
         assert "note 29" in text and "note 28" in text and "▶ Orla's turn" in text
     assert capfd.readouterr().err == ""  # said once, not once a log
+
+
+async def test_on_another_textual_a_tables_cells_are_updated_by_textuals_own_code(
+    tmp_path: Path, monkeypatch, capfd
+) -> None:
+    monkeypatch.setattr(textual_internals, "_kept_rows", [False])  # as before tracker.app
+    changed(monkeypatch, KEPT_ROWS)
+    assert not textual_internals.install_kept_rows()
+    assert "the kept-rows patch" in capfd.readouterr().err
+    updated = []
+    update_cell = DataTable.update_cell
+
+    def counting(self, row_key, column_key, value, **kwargs):
+        updated.append(row_key)
+        return update_cell(self, row_key, column_key, value, **kwargs)
+
+    monkeypatch.setattr(DataTable, "update_cell", counting)
+    app = make_app(tmp_path, SeededDice(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await add_combatant(pilot, "Orla", "party")
+        await add_combatant(pilot, "Goblin")
+        await pilot.press("n")  # the ▶ moves to the Goblin's row
+        await until(pilot, lambda: "▶ Goblin's turn" in screen_text(app), "the next turn")
+        assert updated  # the rows that changed, through Textual's own update_cell
+    assert capfd.readouterr().err == ""
 
 
 def footer_keys(app) -> list[tuple[str, bool, bool]]:

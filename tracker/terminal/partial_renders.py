@@ -10,10 +10,14 @@ only the update's rows of it. Columns are not narrowed (a widget's rows must sta
 on the compositor's cuts, and rows are independent of each other), so the bytes sent are
 the same as Textual's (tests/app/test_partial_renders.py compares them).
 
+A full update (the whole screen: a screen back from a dialog, or dimmed behind one) is
+rendered the same way: a widget all of whose pieces the widgets in front have filled (the
+screen, the containers) is not rendered at all, where Textual rendered every one and cut
+each of its lines at every edge.
+
 Installed once for the process by :func:`install` (tracker.app calls it), in place of a
 private method of Textual's: tracker.terminal.textual_internals checks that Textual's code is the
-code this was written for first, and leaves Textual's in place if not. A full update (the
-whole screen) is left to Textual.
+code this was written for first, and leaves Textual's in place if not.
 """
 
 from __future__ import annotations
@@ -38,8 +42,6 @@ def render_chops(
     self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
 ) -> Sequence[Mapping[int, Strip]]:
     """The pieces of each row that an update covers (``self`` is the screen's compositor)."""
-    if crop.contains_region(self.size.region):
-        return textual_internals.textuals_chops(self, crop, is_rendered_line)
     cuts = self.cuts
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     intersection = Region.intersection

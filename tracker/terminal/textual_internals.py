@@ -3,7 +3,7 @@
 textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
 against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
 
-- The six speed patches fail open. If Textual's code under one is not the code it was
+- The seven speed patches fail open. If Textual's code under one is not the code it was
   written for (a fingerprint of its source), it is not installed: the app runs on Textual's
   own code, slower and still correct, and says so once on stderr.
 - Serving needs two things Textual and Rich have no public route to (a terminal's input
@@ -57,6 +57,7 @@ except ImportError:
 
 if TYPE_CHECKING:
     from textual._xterm_parser import XTermParser
+    from textual.widgets import DataTable
 
 WRITTEN_FOR = "8.2.8"  # the Textual whose code the fingerprints below were taken from
 
@@ -78,9 +79,11 @@ class Patch(NamedTuple):
 # note's frame 1.5-1.7 ms instead of 3.6-4.2 ms, and a note to 32 seats drawn in 52-61 ms
 # instead of 106-329 ms (docs/contributing/performance.md, "One seat's frame"; measured together).
 # This patch's share: the header, footer, panes, containers and screen are no longer rendered
-# for a new line in the roll log. Public route that would replace it: none in Textual 8.2;
-# it would take Textual's compositor rendering, for a partial update, only the widgets and
-# rows it sends (an upstream change to ``Compositor._render_chops``).
+# for a new line in the roll log; and a whole frame (the screen back from a dialog, or dimmed
+# behind one) renders no container or screen that the panes cover, nor cuts their lines at
+# every edge in front of them. Public route that would replace it: none in Textual 8.2; it
+# would take Textual's compositor rendering only the widgets and rows it sends (an upstream
+# change to ``Compositor._render_chops``).
 def _getter(owner: type, name: str) -> object:
     """The function behind a property (its source is what a fingerprint covers)."""
     found = vars(owner).get(name)
@@ -90,11 +93,13 @@ def _getter(owner: type, name: str) -> object:
 TEXTUALS_RENDER_CHOPS: RenderChops | None = getattr(Compositor, "_render_chops", None)
 PARTIAL_RENDERS = Patch(
     "partial-render",
-    "e6b15461",
+    "a2e6f2e6",
     lambda: (
-        TEXTUALS_RENDER_CHOPS,  # replaced (and still called for a full update)
+        TEXTUALS_RENDER_CHOPS,  # replaced
         Compositor._get_renders,  # what ours renders instead
-        Compositor.render_partial_update,  # its caller: the crop and the rows sent
+        Compositor.render_partial_update,  # its callers: the crop and the rows sent...
+        Compositor.render_full_update,  # ...the whole screen...
+        Compositor.render_strips,  # ...and a screen dimmed behind a dialog
         ChopsUpdate.render_segments,  # which pieces are sent
         _getter(Compositor, "cuts"),
         _getter(Compositor, "visible_widgets"),
@@ -109,14 +114,6 @@ def install_partial_renders(render_chops: RenderChops) -> bool:
         return False
     Compositor._render_chops = render_chops  # type: ignore[method-assign,assignment]  # the patch
     return True
-
-
-def textuals_chops(
-    compositor: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
-) -> Sequence[Mapping[int, Strip]]:
-    """Textual's own rendering of an update's pieces (what ``render_chops`` replaces)."""
-    assert TEXTUALS_RENDER_CHOPS is not None  # installed only when it exists
-    return TEXTUALS_RENDER_CHOPS(compositor, crop, is_rendered_line)
 
 
 def installed_chops() -> RenderChops | None:
@@ -318,8 +315,90 @@ def install_dimmed_styles() -> bool:
     return True
 
 
-# --- speed patch: scrollbars drawn once for every seat (tracker/terminal/shared_lines.py)
-# ------------
+# --- speed patch: a table's rows updated alone (tracker/widgets/combatants.py) -----------------
+#
+# Buys, on the 200-combatant fight at 80x24, 2-7 ms of every frame after a change (a roll, an
+# undo): ``DataTable.update_cell`` counts an update of the whole table, which every cache of
+# its renders is keyed by, so one changed cell had every cell of every row on screen drawn
+# through Rich again. Here the cells are put in place, only the changed rows' renders are
+# dropped, and only those rows are refreshed. Public route that would replace it: none in
+# Textual 8.2; it would take ``update_cell`` invalidating its own row only (an upstream change).
+def _kept_rows_rely_on() -> Sequence[object]:
+    from textual.widgets import DataTable  # where a table is drawn: not at every start
+
+    return (
+        DataTable.update_cell,  # what ``update_rows`` does instead
+        DataTable.__init__,  # the caches of renders, and what each is keyed by...
+        DataTable._get_row_renderables,  # ...(update count, row index)...
+        DataTable._render_cell,  # ...(row key, column key, ...)...
+        DataTable._render_line_in_row,  # ...(row key, ...)...
+        DataTable._render_line,  # ...(line, ...): emptied
+        DataTable.refresh_row,  # the row's region refreshed
+    )
+
+
+KEPT_ROWS = Patch("kept-rows", "a883484f", _kept_rows_rely_on)
+
+
+def update_rows(table: DataTable[Any], rows: Mapping[str, Mapping[str, object]]) -> None:
+    """Put these cells (by row key, then column key; each must exist) in ``table`` and draw
+    again only their rows, keeping the other rows' renders; with Textual's ``update_cell``
+    (which draws every row again) if its code is not the code this was written for."""
+    if not rows:
+        return
+    if not _kept_rows[0]:
+        for row, cells in rows.items():
+            for column, value in cells.items():
+                table.update_cell(row, column, value)
+        return
+    from textual.widgets.data_table import CellDoesNotExist, ColumnKey, RowKey
+
+    changed = {RowKey(row) for row in rows}
+    data = table._data
+    for row, cells in rows.items():
+        for column, value in cells.items():
+            if RowKey(row) not in data or ColumnKey(column) not in table._column_locations:
+                raise CellDoesNotExist(f"No cell exists for row {row!r}, column {column!r}.")
+            data[RowKey(row)][ColumnKey(column)] = value
+    indexes = {table._row_locations.get(key) for key in changed}
+    _forget(table._row_renderable_cache, lambda key: key[1] in indexes)  # (count, index)
+    _forget(table._cell_render_cache, lambda key: key[0] in changed)  # (row key, column...)
+    _forget(table._row_render_cache, lambda key: key[0] in changed)  # (row key, line...)
+    table._line_cache.clear()
+    for index in indexes:
+        if index is not None:
+            table.refresh_row(index)
+
+
+def _forget(cache: Any, dropped: Callable[[Any], bool]) -> None:
+    """Drop a cache's entries whose keys ``dropped`` picks (a Textual ``LRUCache``)."""
+    keys = cache.keys()
+    for key in [key for key in keys if dropped(key)]:
+        cache.discard(key)
+
+
+_kept_rows = [False]  # installed; and not inside ``textuals_own_cell_updates``
+
+
+def install_kept_rows() -> bool:
+    """``update_rows`` keeps the other rows' renders from now on, if Textual's code under it
+    is the code it was written for. Returns whether it is installed."""
+    _kept_rows[0] = usable(KEPT_ROWS)
+    return _kept_rows[0]
+
+
+@contextmanager
+def textuals_own_cell_updates() -> Iterator[None]:
+    """``update_rows`` updates with Textual's own ``update_cell`` while inside."""
+    installed = _kept_rows[0]
+    _kept_rows[0] = False
+    try:
+        yield
+    finally:
+        _kept_rows[0] = installed
+
+
+# --- speed patch: scrollbars drawn once for every seat (tracker/terminal/shared_lines.py) --
 #
 # Buys, on a served table, one scrollbar drawn for every seat at a size and in a theme that
 # shows it the same, instead of one for each, twice a new entry (the entry's frame and the

@@ -24,6 +24,7 @@ from rules.encounter import AnyCombatant, AnyEncounter
 from rules.hp_view import DOWN, shown_stats
 from rules.registry import get_system
 from rules.solo import policy_of
+from tracker.terminal import textual_internals
 from tracker.terminal.fit import Column, fit_columns
 
 Row = tuple[Text, ...]
@@ -131,6 +132,7 @@ class CombatantsPane(DataTable[Text]):
         self._fit: tuple[object, Layout] | None = None  # the columns' layout, and what for
         self._layout_now: Layout | None = None
         self._full: dict[str, Row] = {}  # each row before it was fitted
+        self._plain_rows: dict[str, tuple[Row, tuple[str, ...]]] = {}  # see ``_plains``
         self._state: AnyEncounter | None = None
 
     def on_mount(self) -> None:
@@ -178,11 +180,16 @@ class CombatantsPane(DataTable[Text]):
             self._rows = {}
         if list(rows) == list(self._rows):
             table_columns = list(self.columns)
+            changed: dict[str, dict[str, Text]] = {}
             for key, row in rows.items():
                 old = self._rows[key]
+                if row is old:  # a row kept from before (``_fit_rows``): nothing to compare
+                    continue
                 for column_key, cell, was in zip(table_columns, row, old, strict=True):
                     if cell != was:
-                        self.update_cell(key, column_key, cell)
+                        changed.setdefault(key, {})[column_key.value or ""] = cell
+            # Only these rows are drawn again (a cell updated alone has every row redrawn).
+            textual_internals.update_rows(self, changed)
         else:
             self.clear()
             for key, row in rows.items():
@@ -224,8 +231,24 @@ class CombatantsPane(DataTable[Text]):
             width -= self.styles.scrollbar_size_vertical
         return width
 
+    def _plains(self, rows: dict[str, Row]) -> list[tuple[str, ...]]:
+        """Each row's cells as plain text, kept with the row: of 200 rows a change makes one or
+        two anew, and the others' texts need not be read again."""
+        known = self._plain_rows
+        plains: dict[str, tuple[Row, tuple[str, ...]]] = {}
+        for key, row in rows.items():
+            kept = known.get(key)
+            plains[key] = (
+                kept
+                if kept is not None and kept[0] is row
+                else (row, tuple(cell.plain for cell in row))
+            )
+        self._plain_rows = plains
+        return [plain for _row, plain in plains.values()]
+
     def _layout(self, specs: list[ColumnSpec], rows: dict[str, Row]) -> Layout:
-        plains = tuple(frozenset(row[i].plain for row in rows.values()) for i in range(len(specs)))
+        cells = self._plains(rows)
+        plains = tuple(frozenset(row[i] for row in cells) for i in range(len(specs)))
         space = self._space(len(rows))
         key = (tuple(spec[:2] for spec in specs), plains, space)
         if self._fit is not None and self._fit[0] == key:
