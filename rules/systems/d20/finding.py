@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.encounter import Combatant
 from rules.errors import Rejected
+from rules.roles.library import Library
 
 from .actions import D20Action, action_text, made
 from .budget import XP_BY_CHALLENGE  # the SRD's table, as the XP budget reads it
@@ -149,3 +150,11 @@ def preview_lines(sheet: D20Sheet, target: Combatant[Any] | None) -> tuple[str, 
     if sheet.legendary_resistance:
         lines.append(f"Legendary Resistance {sheet.legendary_resistance}/day")
     return tuple(lines[:MAX_PREVIEW])
+
+
+class D20Library(Library):
+    """Generic d20's library part (``rules.roles.library``)."""
+
+    library_columns = staticmethod(library_columns)
+    challenge_rating = staticmethod(challenge_rating)
+    preview_lines = staticmethod(preview_lines)
