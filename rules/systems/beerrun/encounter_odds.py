@@ -12,6 +12,7 @@ from msgspec import structs
 from rules.dice import ANY_FACE
 from rules.errors import Rejected
 from rules.odds import percent
+from rules.roles.rolls import Rolls
 
 from . import decide, forms
 from .apply import apply
@@ -117,3 +118,11 @@ def _pool_contest(
             )
             return seen, False
     return None, False
+
+
+class BeerRunOdds(Rolls):
+    """Beer Run's exact odds (``rules.roles.rolls``)."""
+
+    has_odds = True
+    odds = staticmethod(dialog_odds)
+    last_odds = staticmethod(last_odds)

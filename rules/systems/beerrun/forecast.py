@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.roles.solo import Solo
 from rules.system import Figure, Move
 
 from .decide import br_state, round_pools, sheet_of
@@ -30,3 +31,9 @@ def end_figures(combatant: BeerRunCombatant) -> tuple[Figure, ...]:
     if health is not None:
         figures.append(Figure("Health", health.size))
     return tuple(figures)
+
+
+class BeerRunForecast(Solo):
+    """What Beer Run's table does in a forecast (``rules.roles.solo``)."""
+
+    forecast_move = staticmethod(forecast_move)

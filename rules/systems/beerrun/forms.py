@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.roles.dialogs import Dialogs
 
 from . import decide
 from .dice import MAX_REPLACED, parse_die, parse_pool, pool_text, replaced_text
@@ -385,3 +386,12 @@ def _roll_preview(state: BeerRunEncounter) -> str:
         else:
             parts.append(f"{name} vs {state.name_of(pool.against, 'difficulty')}")
     return f"Round {state.round}: " + "; ".join(parts)
+
+
+class BeerRunDialogs(Dialogs):
+    """Beer Run's dialogs part (``rules.roles.dialogs``); its list of actions is the
+    system's."""
+
+    action_form = staticmethod(action_form)
+    action_command = staticmethod(action_command)
+    preview = staticmethod(preview)

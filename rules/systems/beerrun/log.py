@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rules.events import ConditionAdded, TurnAdvanced
 from rules.logline import Line, LogEntry, Span, spans
+from rules.roles.log import Log
 
 from . import decide
 from .dice import NO_DIE, Outcome, Winner, compare, pool_text, replaced_text
@@ -309,3 +310,10 @@ def alerts(state: BeerRunEncounter, event: object) -> list[str]:
         case ConditionAdded(combatant_id=cid, condition=c) if c.name == decide.DEAD:
             return [f"{state.name_of(cid)}'s Health is at zero: {state.name_of(cid)} dies."]
     return []
+
+
+class BeerRunLog(Log):
+    """Beer Run's log part (``rules.roles.log``)."""
+
+    describe = staticmethod(describe_event)
+    alerts = staticmethod(alerts)

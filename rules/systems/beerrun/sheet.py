@@ -14,6 +14,7 @@ from msgspec import Struct, structs
 
 from rules.errors import Rejected
 from rules.forms import Field, int_value
+from rules.roles.sheets import Sheets
 
 from .dice import parse_die
 
@@ -276,3 +277,12 @@ def _kept_damage(sheet: BeerRunSheet, typed: tuple[Ability, ...]) -> tuple[Abili
             ability = structs.replace(ability, full=before.full)
         out.append(ability)
     return tuple(out)
+
+
+class BeerRunSheets(Sheets):
+    """Beer Run's sheets part (``rules.roles.sheets``)."""
+
+    new_sheet = staticmethod(BeerRunSheet)
+    sheet_form = staticmethod(sheet_fields)
+    sheet_from_form = staticmethod(sheet_values)
+    fresh_sheet = staticmethod(rested)

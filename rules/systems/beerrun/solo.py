@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.roles.solo import Solo
 from rules.system import Move, Policy, policy_among
 
 from .decide import (
@@ -233,3 +234,10 @@ def _cede(state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet)
     if winner is None:
         return None
     return Move(actor.id, Cede(combatant_id=actor.id, to_id=winner.id), f"cedes to {winner.name}")
+
+
+class BeerRunSolo(Solo):
+    """Beer Run's solo play (``rules.roles.solo``)."""
+
+    solo_policies = POLICIES
+    solo_move = staticmethod(next_move)

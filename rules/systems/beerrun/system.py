@@ -10,21 +10,19 @@ log in ``log`` and the odds in ``encounter_odds``; this module ties them into th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from msgspec import structs
 
 from rules.dice import DiceSource
 from rules.errors import Rejected
-from rules.forms import Field
-from rules.logline import LogEntry
 from rules.mentions import mentions
 from rules.odds import mid_percentile
 from rules.system import LAST_ROLL, Action, Damage, Figure, Landing, Luck, RuleSystem, Tier, Track
 
-from . import apply, decide, encounter_odds, forecast, forms, log, solo
+from . import apply, decide, forecast
 from .dice import compare
+from .encounter_odds import BeerRunOdds
 from .events import (
     AddOutcomeDie,
     BeerRunState,
@@ -46,17 +44,21 @@ from .events import (
     SetGoal,
     SuccessesLost,
 )
-from .log import UNSEEN, describe_event
+from .forecast import BeerRunForecast
+from .forms import BeerRunDialogs
+from .log import UNSEEN, BeerRunLog
 from .odds import upper_hand_odds
-from .sheet import DEFAULT_CATEGORY, BeerRunSheet, damaged, rested, sheet_fields, sheet_values
+from .sheet import (
+    DEFAULT_CATEGORY,
+    BeerRunSheet,
+    BeerRunSheets,
+    damaged,
+)
+from .solo import BeerRunSolo
 from .table import PIP_BANDS
 
 if TYPE_CHECKING:
-    from rules.odds import Odds
-    from rules.system import Move
-
     from .events import BeerRunCombatant, BeerRunEncounter
-
 
 PIP_TIERS = tuple(Tier(*band) for band in PIP_BANDS)
 
@@ -75,7 +77,15 @@ def _pips_on(target: BeerRunCombatant, tier: Tier) -> str:
     return f"{ability.name} d{ability.size} → d{max(0, after)}"
 
 
-class BeerRun(RuleSystem):
+class BeerRun(
+    BeerRunSheets,
+    BeerRunDialogs,
+    BeerRunLog,
+    BeerRunOdds,
+    BeerRunSolo,
+    BeerRunForecast,
+    RuleSystem,
+):
     name = "beerrun"
     title = "Beer Run"
     sheet_types = (BeerRunSheet,)
@@ -104,14 +114,9 @@ class BeerRun(RuleSystem):
     state_type = BeerRunState
     stat_columns = ("Int", "Abilities", "Goal", "Extra dice")
     uses_turn_order = False
-    has_odds = True
     gm_commands = (RollRound, SetCategories)  # every side's pools at once; the table's dice
     gm_actions = frozenset({"roll", "categories"})
-    solo_policies = solo.POLICIES
     damage_unit = "pips"
-
-    def new_state(self) -> BeerRunState:
-        return BeerRunState()
 
     # --- the end of the fight ---
 
@@ -156,18 +161,6 @@ class BeerRun(RuleSystem):
         return tuple(out)
 
     # --- sheets ---
-
-    def new_sheet(self) -> BeerRunSheet:
-        return BeerRunSheet()
-
-    def sheet_form(self, sheet: BeerRunSheet) -> list[Field]:
-        return sheet_fields(sheet)
-
-    def sheet_from_form(self, values: Mapping[str, str], sheet: BeerRunSheet) -> BeerRunSheet:
-        return sheet_values(values, sheet)
-
-    def fresh_sheet(self, sheet: BeerRunSheet) -> BeerRunSheet:
-        return rested(sheet)
 
     def fit_sheet(self, state: BeerRunEncounter, sheet: BeerRunSheet) -> BeerRunSheet:
         """Abilities typed without a category (as the combatants pane shows them): each takes
@@ -248,19 +241,6 @@ class BeerRun(RuleSystem):
             Action("categories", "Categories", "the ability categories of this game"),
         ]
 
-    def action_form(
-        self, state: BeerRunEncounter, action: str, selected: str | None
-    ) -> list[Field]:
-        return forms.action_form(state, action, selected)
-
-    def action_command(
-        self, state: BeerRunEncounter, action: str, values: Mapping[str, str]
-    ) -> object:
-        return forms.action_command(state, action, values)
-
-    def preview(self, state: BeerRunEncounter, action: str, values: Mapping[str, str]) -> str:
-        return forms.preview(state, action, values)
-
     def consequence_command(self, state: BeerRunEncounter) -> LandDamage:
         if not decide.pending_now(state):
             raise decide.nothing_to_land(state)
@@ -283,13 +263,7 @@ class BeerRun(RuleSystem):
         own = structs.replace(decide.br_state(state), pending=rest)
         return state.update(system_state=own, last_roll_applied=not rest)
 
-    # --- solo play (rules/solo.py) ---
-
-    def solo_move(self, state: BeerRunEncounter) -> Move | None:
-        return solo.next_move(state)
-
-    def forecast_move(self, state: BeerRunEncounter, acted: frozenset[str]) -> Move | None:
-        return forecast.forecast_move(state, acted)
+    # --- forecasts (rules/forecast.py) ---
 
     def end_figures(
         self, state: BeerRunEncounter, combatant: BeerRunCombatant
@@ -297,6 +271,8 @@ class BeerRun(RuleSystem):
         return forecast.end_figures(combatant)
 
     # --- decide and apply ---
+
+    apply = staticmethod(apply.apply)
 
     def decide(self, state: BeerRunEncounter, command: object, dice: DiceSource) -> list[object]:
         match command:
@@ -315,17 +291,6 @@ class BeerRun(RuleSystem):
             case AddOutcomeDie():
                 return decide.add_outcome(state, command)
         raise Rejected(f"Beer Run does not know the command {type(command).__name__}")
-
-    def apply(self, state: BeerRunEncounter, event: object) -> BeerRunEncounter:
-        return apply.apply(state, event)
-
-    # --- odds ---
-
-    def odds(self, state: BeerRunEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        return encounter_odds.dialog_odds(state, action, values)
-
-    def last_odds(self, state: BeerRunEncounter) -> Odds | None:
-        return encounter_odds.last_odds(state)
 
     # --- what the app shows ---
 
@@ -372,12 +337,6 @@ class BeerRun(RuleSystem):
                 f"{other} keeps {outcome.kept(other_side)}"  # type: ignore[arg-type]  # "top" or "bottom"
             )
         return Landing(tier=index, value=value, summary=summary)
-
-    def describe(self, state: BeerRunEncounter, event: object) -> LogEntry:
-        return describe_event(state, event)
-
-    def alerts(self, state: BeerRunEncounter, event: object) -> list[str]:
-        return log.alerts(state, event)
 
     # --- what a player may see ---
 

@@ -5,6 +5,7 @@ likely meant for). The name stays as typed on the combatant; only its reading ch
 
 from __future__ import annotations
 
+from rules.roles.conditions import Conditions
 from rules.spelling import letters_changed
 
 from .table import CONDITIONS
@@ -52,3 +53,12 @@ def meant_for(key: str) -> str:
     if changes > CHANGES:
         found = next((name for name in CONDITIONS if name.startswith(key)), "")
     return SPELLINGS.get(found, found)
+
+
+class D20ConditionNames(Conditions):
+    """Generic d20's condition names (``rules.roles.conditions``)."""
+
+    condition_note = staticmethod(condition_note)  # a British spelling read as the SRD's
+
+    def condition_names(self) -> tuple[str, ...]:
+        return (*CONDITIONS, *SPELLINGS)  # "Paralysed" is no slip: it reads as paralyzed

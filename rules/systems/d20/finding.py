@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
+from rules.roles.library import Library
 
 from .actions import D20Action, action_text, made
 from .budget import XP_BY_CHALLENGE  # the SRD's table, as the XP budget reads it
@@ -151,3 +152,11 @@ def preview_lines(sheet: D20Sheet, target: D20Combatant | None) -> tuple[str, ..
     if sheet.legendary_resistance:
         lines.append(f"Legendary Resistance {sheet.legendary_resistance}/day")
     return tuple(lines[:MAX_PREVIEW])
+
+
+class D20Library(Library):
+    """Generic d20's library part (``rules.roles.library``)."""
+
+    library_columns = staticmethod(library_columns)
+    challenge_rating = staticmethod(challenge_rating)
+    preview_lines = staticmethod(preview_lines)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.roles.rolls import Rolls
 from rules.system import Landing
 
 from . import turn_edges
@@ -60,3 +61,9 @@ def roll_sides(event: Any) -> tuple[str | None, str | None]:
         case D20EndOfTurnSaved():
             return event.target_id, None
     return None, None
+
+
+class D20Landing(Rolls):
+    """Where Generic d20's last roll landed (``rules.roles.rolls``)."""
+
+    landing = staticmethod(landing)

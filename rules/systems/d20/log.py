@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rules.encounter import CombatantAdded, CombatantEdited
 from rules.errors import Rejected
 from rules.logline import Line, LogEntry, Span, plural, spans
+from rules.roles.log import Log
 
 from .apply import apply
 from .cover import WORD
@@ -409,3 +410,11 @@ def _types(sheet: D20Sheet) -> set[str]:
     except Rejected:  # a damage an older save kept that no longer reads: its defences still do
         kinds = set()
     return kinds | {*sheet.resistances, *sheet.vulnerabilities, *sheet.immunities}
+
+
+class D20Log(Log):
+    """Generic d20's notifications and styles; its lines (``describe``) are told by three
+    modules, which ``system.py`` picks among (``rules.roles.log``)."""
+
+    log_styles = STYLES
+    alerts = staticmethod(alerts)

@@ -16,6 +16,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.notation import field as dice_field
 from rules.notation.answer import Odds
+from rules.roles.sheets import Sheets
 
 from .actions import (
     MAX_ACTIONS,
@@ -559,3 +560,12 @@ def healed(sheet: D20Sheet, amount: int, temporary: bool) -> D20Sheet:
         death_failures=0,
         stable=False,
     )
+
+
+class D20Sheets(Sheets):
+    """Generic d20's sheets part (``rules.roles.sheets``)."""
+
+    new_sheet = staticmethod(D20Sheet)
+    sheet_form = staticmethod(sheet_fields)
+    sheet_from_form = staticmethod(sheet_from_values)
+    fresh_sheet = staticmethod(fresh)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from rules.commands import NextTurn, RemoveCondition
 from rules.errors import Rejected
+from rules.roles.solo import Solo
 from rules.system import Move, Policy, policy_among
 
 from .action_dialogs import foes_of
@@ -327,3 +328,10 @@ def _threat(bonus: int, ac: int, crit_range: int, damage: str) -> Fraction:
     except Rejected:  # a damage too big to work out (a sheet from before): the most feared
         return Fraction(MAX_HP)
     return hit * on_hit.mean + crit * on_crit.mean
+
+
+class D20Solo(Solo):
+    """Generic d20's solo play (``rules.roles.solo``)."""
+
+    solo_policies = POLICIES
+    solo_move = staticmethod(next_move)

@@ -7,7 +7,7 @@ with half damage, conditions, concentration, death saves, legendary actions and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
@@ -32,19 +32,16 @@ from . import (
     decide,
     economy,
     encounter_odds,
-    finding,
     forms,
     landing,
     log,
-    solo,
-    turn_edge_forms,
     turn_edge_log,
     turn_edges,
     uses,
 )
 from .action_list import ACTIONS
 from .budget import budget_hook
-from .condition_names import SPELLINGS, condition_note
+from .condition_names import D20ConditionNames
 from .events import (
     EXTRA,
     D20ActionUsed,
@@ -80,22 +77,24 @@ from .events import (
     sheet_of,
 )
 from .exhaustion import rest, set_exhaustion
+from .finding import D20Library
+from .landing import D20Landing
 from .lapse import lapsed_after
+from .log import D20Log
 from .sheet import (
     HERO,
     LAIR,
     LAIR_INITIATIVE,
     MONSTER,
     D20Sheet,
+    D20Sheets,
     checked,
     damage_dice,
-    fresh,
     hp_column,
     hp_odds,
     life_word,
-    sheet_fields,
-    sheet_from_values,
 )
+from .solo import D20Solo
 from .stabilise import stabilise
 from .standing import (
     concentration_waiting,
@@ -110,26 +109,33 @@ from .standing import (
 from .surprise import WAYS as SURPRISE_WAYS
 from .surprise import surprise as surprised_side
 from .surprise import surprised
-from .table import ATTACK_TIERS, CONDITIONS, DEATH_TIERS, SAVE_TIERS
+from .table import ATTACK_TIERS, DEATH_TIERS, SAVE_TIERS
 from .turn_edge_events import (
     D20EndOfTurnSave,
     D20EndOfTurnSaved,
     D20StartOfTurn,
 )
+from .turn_edge_forms import D20Endings
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from rules.dice import DiceSource
     from rules.forms import Field
     from rules.logline import LogEntry
     from rules.odds import Odds
-    from rules.system import Move
 
     from .events import D20Combatant, D20Encounter
 
 
-class GenericD20(RuleSystem):
+class GenericD20(
+    D20Sheets,
+    D20Library,
+    D20Endings,
+    D20ConditionNames,
+    D20Landing,
+    D20Log,
+    D20Solo,
+    RuleSystem,
+):
     name = "d20"
     title = "Generic d20"
     sheet_types = (D20Sheet,)
@@ -199,45 +205,19 @@ class GenericD20(RuleSystem):
     uses_turn_order = True
     xp_budget = budget_hook  # the 2014 and 2024 XP tables beside the difficulty
     has_odds = True
-    solo_policies = solo.POLICIES
     damage_unit = "hit points"
     roll_actions = ("roll", "save", "death")
-    log_styles = log.STYLES
-
-    def new_state(self) -> D20State:
-        return D20State()
 
     # sheets
 
-    def new_sheet(self) -> D20Sheet:
-        return D20Sheet()
-
     def sheet_kinds(self) -> tuple[tuple[str, Any], ...]:
         return ((MONSTER, D20Sheet()), (HERO, D20Sheet(kind=HERO)), (LAIR, D20Sheet(kind=LAIR)))
-
-    def sheet_form(self, sheet: D20Sheet) -> list[Field]:
-        return sheet_fields(sheet)
-
-    def sheet_from_form(self, values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
-        return sheet_from_values(values, sheet)
 
     def convert_stat_blocks(self, data: object) -> Conversion | None:
         # The SRD's monsters as structured data (srd_convert.py): loaded when asked for.
         from .srd_convert import conversion
 
         return conversion(data)
-
-    def fresh_sheet(self, sheet: D20Sheet) -> D20Sheet:
-        return fresh(sheet)
-
-    def library_columns(self, sheet: D20Sheet) -> tuple[tuple[str, str], ...]:
-        return finding.library_columns(sheet)
-
-    def challenge_rating(self, sheet: D20Sheet) -> Fraction | None:
-        return finding.challenge_rating(sheet)
-
-    def preview_lines(self, sheet: D20Sheet, target: D20Combatant | None) -> tuple[str, ...]:
-        return finding.preview_lines(sheet, target)
 
     def scaled(self, sheet: D20Sheet, factor: float) -> D20Sheet:
         """Hit points, now and at most, ``factor`` times as many (at least 1); dice written
@@ -323,14 +303,13 @@ class GenericD20(RuleSystem):
         return tuple([c for c in order if not surprised(state, c)])
 
     surprise_ways = SURPRISE_WAYS
+    cannot_act = staticmethod(why_not)
+    turn_passing = staticmethod(turn_edges.passing)
 
     def surprise(
         self, state: D20Encounter, side: str, way: str, dice: DiceSource
     ) -> tuple[str, list[Any]]:
         return surprised_side(self, state, side, way, dice)
-
-    def cannot_act(self, state: D20Encounter, combatant: D20Combatant) -> str:
-        return why_not(state, combatant)
 
     def out_of_fight(self, state: D20Encounter, combatant: D20Combatant) -> str:
         return out_word(combatant)
@@ -434,12 +413,11 @@ class GenericD20(RuleSystem):
 
     # rules
 
+    follows = staticmethod(lapsed_after)  # a caster stunned or dropped by hand
+
     def decide(self, state: D20Encounter, command: Any, dice: DiceSource) -> list[Any]:
         events = self._decide(state, command, dice)
         return [*events, *lapsed_after(state, events)]  # concentration that cannot go on
-
-    def follows(self, state: D20Encounter, events: list[Any]) -> list[Any]:
-        return lapsed_after(state, events)  # a caster stunned or dropped by hand
 
     def _decide(self, state: D20Encounter, command: Any, dice: DiceSource) -> list[Any]:
         match command:
@@ -486,35 +464,6 @@ class GenericD20(RuleSystem):
         # A readied action is taken with the reaction (its action economy counts it).
         return decide.reaction(state, D20Reaction(combatant.id, f"readied: {combatant.ready}"))
 
-    def turn_passing(
-        self, state: D20Encounter, ending: D20Combatant | None, following: D20Combatant
-    ) -> list[Any]:
-        return turn_edges.passing(state, ending, following)
-
-    def condition_endings(
-        self, state: D20Encounter
-    ) -> tuple[tuple[tuple[str, str], ...], list[Field]]:
-        return turn_edge_forms.condition_endings(state)
-
-    def condition_command(
-        self, state: D20Encounter, combatant_id: str, name: str, values: Mapping[str, str]
-    ) -> Any | None:
-        return turn_edge_forms.condition_command(state, combatant_id, name, values)
-
-    def condition_line(
-        self, state: D20Encounter, combatant_id: str, name: str, words: Sequence[str]
-    ) -> Any | None:
-        return turn_edge_forms.condition_line(state, combatant_id, name, words)
-
-    def condition_note(self, name: str) -> str:
-        return condition_note(name)  # a British spelling read as the SRD's, or a label
-
-    def condition_line_endings(self) -> tuple[str, ...]:
-        return turn_edge_forms.LINE_USAGE
-
-    def condition_names(self) -> tuple[str, ...]:
-        return (*CONDITIONS, *SPELLINGS)  # "Paralysed" is no slip: it reads as paralyzed
-
     # what the app shows
 
     def tiers(self, state: D20Encounter) -> list[Tier]:
@@ -527,9 +476,6 @@ class GenericD20(RuleSystem):
             case D20DeathSaved():
                 table = DEATH_TIERS
         return [Tier(label, low, high, effect) for label, low, high, effect in table]
-
-    def landing(self, state: D20Encounter) -> Landing | None:
-        return landing.landing(state)
 
     def lands_in(self, state: D20Encounter, landing: Landing) -> bool:
         """A natural 20 hits and a natural 1 misses whatever the total; a critical is a
@@ -545,9 +491,6 @@ class GenericD20(RuleSystem):
         if isinstance(event, uses.EVENTS):
             return uses.describe(state, event)
         return log.describe(state, event)
-
-    def alerts(self, state: D20Encounter, event: Any) -> list[str]:
-        return log.alerts(state, event)
 
     # the end of the fight
 
@@ -581,11 +524,6 @@ class GenericD20(RuleSystem):
         if isinstance(state.last_roll, D20EndOfTurnSaved):
             odds = turn_edges.last_odds(state, state.last_roll)
         return luck_against(odds, self.landing(state), self.roll_sides(state, event))
-
-    # solo play
-
-    def solo_move(self, state: D20Encounter) -> Move | None:
-        return solo.next_move(state)
 
 
 SYSTEM = GenericD20()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.roles.conditions import Conditions
 
 from .events import sheet_of, system_state
 from .sheet import MAX_DC, MAX_HP
@@ -236,3 +237,14 @@ def _whose(state: D20Encounter, typed: str) -> D20Combatant:
     if len(found) != 1:
         raise Rejected(f"whose turn: no one combatant is called {typed!r}")
     return found[0]
+
+
+class D20Endings(Conditions):
+    """The ways Generic d20's conditions end beyond the core's (``rules.roles.conditions``)."""
+
+    condition_endings = staticmethod(condition_endings)
+    condition_command = staticmethod(condition_command)
+    condition_line = staticmethod(condition_line)
+
+    def condition_line_endings(self) -> tuple[str, ...]:
+        return LINE_USAGE

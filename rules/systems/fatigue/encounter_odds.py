@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
 from rules.odds import percent, whose_chances
+from rules.roles.rolls import Rolls
 
 from . import odds
 from .check import (
@@ -63,3 +64,11 @@ def _named(state: FatigueEncounter, roll: FatigueChecked, found: Odds) -> Odds:
         note = f"{attacker} fumbles: {percent(fumble)} ({roll.fumble_line} or less; in {first})"
         extra = {**extra, "note": note}
     return found._replace(whose=whose_chances(attacker, defender), extra=extra)
+
+
+class FatigueOdds(Rolls):
+    """Fatigue's exact odds (``rules.roles.rolls``)."""
+
+    has_odds = True
+    odds = staticmethod(dialog_odds)
+    last_odds = staticmethod(last_odds)

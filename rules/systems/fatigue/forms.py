@@ -11,6 +11,7 @@ from msgspec import structs
 from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.roles.dialogs import Dialogs
 
 from .arithmetic import ATTITUDES, Attitude, DiceKind, parse_effort
 from .check import check, tradable_wind
@@ -451,3 +452,12 @@ def preview(state: FatigueEncounter, action: str, values: Mapping[str, str]) -> 
     except Rejected as exc:
         return exc.message
     return ""
+
+
+class FatigueDialogs(Dialogs):
+    """Fatigue's dialogs part (``rules.roles.dialogs``); its list of actions is the
+    system's."""
+
+    action_form = staticmethod(action_form)
+    action_command = staticmethod(action_command)
+    preview = staticmethod(preview)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from msgspec import structs
 
 from rules.logline import Line, LogEntry, Span, plural, spans
+from rules.roles.log import Log
 
 from .arithmetic import POOL_TITLES, Cost, cutoffs, dice_text, effort_text, merge, spacing
 from .check import first_comparison
@@ -327,3 +328,10 @@ def describe(state: FatigueEncounter, event: object) -> LogEntry:
         case FatiguePoolsSpent():
             return describe_payment(state, event)
     raise TypeError(f"not a Fatigue & Thresholds event: {event!r}")
+
+
+class FatigueLog(Log):
+    """Fatigue's log part (``rules.roles.log``)."""
+
+    describe = staticmethod(describe)
+    alerts = staticmethod(alerts)

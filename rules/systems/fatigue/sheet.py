@@ -10,6 +10,7 @@ from msgspec import Struct, structs
 
 from rules.errors import Rejected
 from rules.forms import Field
+from rules.roles.sheets import Sheets
 
 from .arithmetic import (
     FLOOR,
@@ -387,3 +388,12 @@ def costs_text(costs: tuple[Cost, ...]) -> str:
 
 def pool_title(pool: PoolName) -> str:
     return pool.capitalize()
+
+
+class FatigueSheets(Sheets):
+    """Fatigue's sheets part (``rules.roles.sheets``)."""
+
+    new_sheet = staticmethod(FatigueSheet)
+    sheet_form = staticmethod(sheet_fields)
+    sheet_from_form = staticmethod(sheet_from_values)
+    fresh_sheet = staticmethod(rested)

@@ -17,6 +17,7 @@ from msgspec import structs
 from rules.commands import AddCondition, NextTurn
 from rules.errors import Rejected
 from rules.forms import choice_value
+from rules.roles.solo import Solo
 from rules.system import Move, Policy, policy_among
 
 from .arithmetic import AID_MAX, Attitude, defense_level, parse_effort, total_n
@@ -344,3 +345,11 @@ def fill_aid(state: FatigueEncounter, values: dict[str, str]) -> tuple[dict[str,
     skill = fighting_skill(helper)
     chosen = {"skills": skill, "dice": COMBAT_DICE, "effort": DEFAULT_DEFENSE}
     return {**values, **chosen}, [Move(helper.id, None, f"aids with {skill or 'no skill'}")]
+
+
+class FatigueSolo(Solo):
+    """Fatigue's solo play (``rules.roles.solo``)."""
+
+    solo_policies = POLICIES
+    solo_move = staticmethod(next_move)
+    solo_fill = staticmethod(fill)

@@ -8,7 +8,6 @@ when tired), a worse named penalty from the weapon's table. Dice order: attacker
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
@@ -16,11 +15,9 @@ from msgspec import structs
 from rules.dice import DiceSource
 from rules.encounter import NoState
 from rules.errors import Rejected
-from rules.forms import Field
-from rules.logline import LogEntry
 from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
-from . import apply, decide, encounter_odds, forms, log, solo
+from . import apply, decide
 from .arithmetic import (
     LEVEL_NAMES,
     POOLS,
@@ -34,6 +31,7 @@ from .check import (
     make_side,
     next_comparison,
 )
+from .encounter_odds import FatigueOdds
 from .events import (
     FatigueAid,
     FatigueAided,
@@ -53,29 +51,29 @@ from .events import (
     thresholds_text,
 )
 from .forms import (
+    FatigueDialogs,
     default_target,
 )
+from .log import FatigueLog
 from .sheet import (
     FatigueSheet,
+    FatigueSheets,
     Weapon,
     bar,
     costs_text,
     defense_consequence,
-    rested,
-    sheet_fields,
-    sheet_from_values,
 )
+from .solo import FatigueSolo
 
 if TYPE_CHECKING:
-    from rules.odds import Odds
-    from rules.solo import Move
-
     from .events import FatigueCombatant, FatigueEncounter
 
 # --- the system ------------------------------------------------------------------------------
 
 
-class FatigueThresholds(RuleSystem):
+class FatigueThresholds(
+    FatigueSheets, FatigueDialogs, FatigueLog, FatigueOdds, FatigueSolo, RuleSystem
+):
     name = "fatigue"
     title = "Fatigue & Thresholds"
     sheet_types = (FatigueSheet,)
@@ -106,26 +104,9 @@ class FatigueThresholds(RuleSystem):
     state_type = NoState
     stat_columns = ("Wind", "Sta", "HP", "Mind", "Pen")
     uses_turn_order = True
-    has_odds = True
-    solo_policies = solo.POLICIES
     damage_unit = "pool points"
 
-    def new_state(self) -> NoState:
-        return NoState()
-
     # sheets
-
-    def new_sheet(self) -> FatigueSheet:
-        return FatigueSheet()
-
-    def sheet_form(self, sheet: FatigueSheet) -> list[Field]:
-        return sheet_fields(sheet)
-
-    def sheet_from_form(self, values: Mapping[str, str], sheet: FatigueSheet) -> FatigueSheet:
-        return sheet_from_values(values, sheet)
-
-    def fresh_sheet(self, sheet: FatigueSheet) -> FatigueSheet:
-        return rested(sheet)
 
     track_words = ("damage", "heal")
 
@@ -187,19 +168,6 @@ class FatigueThresholds(RuleSystem):
             Action("trade", "Trade Wind (GM)", "Melee: knocked prone or disarmed for some Wind"),
         ]
 
-    def action_form(
-        self, state: FatigueEncounter, action: str, selected: str | None
-    ) -> list[Field]:
-        return forms.action_form(state, action, selected)
-
-    def action_command(
-        self, state: FatigueEncounter, action: str, values: Mapping[str, str]
-    ) -> object:
-        return forms.action_command(state, action, values)
-
-    def preview(self, state: FatigueEncounter, action: str, values: Mapping[str, str]) -> str:
-        return forms.preview(state, action, values)
-
     # The GM's approval: calling off a combat or intense effort all the same (*Other Things*).
 
     def gm_choice(self, key: str, value: str) -> bool:
@@ -210,26 +178,15 @@ class FatigueThresholds(RuleSystem):
             return ("calling off a combat or intense effort",)
         return ()
 
-    def odds(self, state: FatigueEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        return encounter_odds.dialog_odds(state, action, values)
-
-    def last_odds(self, state: FatigueEncounter) -> Odds | None:
-        return encounter_odds.last_odds(state)
-
     def consequence_command(self, state: FatigueEncounter) -> FatigueApply:
         return FatigueApply()
 
-    # solo play (rules/solo.py)
-
-    def solo_move(self, state: FatigueEncounter) -> Move | None:
-        return solo.next_move(state)
-
-    def solo_fill(
-        self, state: FatigueEncounter, action: str, values: dict[str, str]
-    ) -> tuple[dict[str, str], list[Move]]:
-        return solo.fill(state, action, values)
+    discard = staticmethod(apply.settled)
 
     # decide and apply
+
+    apply = staticmethod(apply.apply)
+
     def decide(self, state: FatigueEncounter, command: object, dice: DiceSource) -> list[object]:
         match command:
             case FatigueCheck():
@@ -245,12 +202,6 @@ class FatigueThresholds(RuleSystem):
             case FatigueTrade():
                 return decide.trade(state, command)
         raise Rejected(f"Fatigue & Thresholds does not know the command {type(command).__name__}")
-
-    def apply(self, state: FatigueEncounter, event: object) -> FatigueEncounter:
-        return apply.apply(state, event)
-
-    def discard(self, state: FatigueEncounter) -> FatigueEncounter:
-        return apply.settled(state)
 
     # what the app shows
 
@@ -312,9 +263,6 @@ class FatigueThresholds(RuleSystem):
             return structs.replace(event, reckoning="")
         return None
 
-    def alerts(self, state: FatigueEncounter, event: object) -> list[str]:
-        return log.alerts(state, event)
-
     def pending(self, state: FatigueEncounter) -> str:
         """The consequence waiting for ``d``, so nobody forgets to pay it."""
         roll = state.last_roll
@@ -326,10 +274,6 @@ class FatigueThresholds(RuleSystem):
             return f"{later} still to pay" if later else ""
         then = f", then {later}" if later else ""
         return f"{state.name_of(found[0])} pays for {level_name(roll, roll.level)}{then}"
-
-    # the log
-    def describe(self, state: FatigueEncounter, event: object) -> LogEntry:
-        return log.describe(state, event)
 
 
 def waiting_names(state: FatigueEncounter, roll: FatigueChecked) -> str:

@@ -13,6 +13,7 @@ from msgspec import structs
 from rules.dice import ANY_FACE
 from rules.errors import Rejected
 from rules.odds import Odds, percent, whose_chances
+from rules.roles.rolls import Rolls
 
 from . import decide, forms, log, odds, saves
 from .apply import livehack_state
@@ -153,3 +154,11 @@ def joint_odds(event: LiveHackJointRolled, state: LiveHackEncounter) -> Odds:
     together = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
     against = log.side_name(state, defender, "the defender")
     return found._replace(whose=f"{together}'s {event.kind} vs {against}")
+
+
+class LiveHackOdds(Rolls):
+    """LiveHack's exact odds (``rules.roles.rolls``)."""
+
+    has_odds = True
+    odds = staticmethod(dialog_odds)
+    last_odds = staticmethod(last_odds)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.events import TurnAdvanced
 from rules.logline import Line, LogEntry, Span, spans
+from rules.roles.log import Log
 
 from .events import (
     DIE,
@@ -371,3 +372,19 @@ def turn_alerts(state: LiveHackEncounter, event: TurnAdvanced) -> list[str]:
         elif effect.level == -10 and not effect.stops_acting:  # it acts, within these bounds
             out.append(f"{actor.name}: {effect.attribute.capitalize()} -10, {effect.text}.")
     return out
+
+
+class LiveHackLog(Log):
+    """LiveHack's log part (``rules.roles.log``)."""
+
+    log_styles = {  # a Noon, a Midnight and an Eclipse stand out in the log
+        "noon": "bold $warning",
+        "midnight": "bold $secondary",
+        "eclipse": "bold reverse $warning",
+    }
+    describe = staticmethod(describe)
+
+    def alerts(self, state: LiveHackEncounter, event: object) -> list[str]:
+        if isinstance(event, TurnAdvanced):
+            return turn_alerts(state, event)
+        return event_alerts(state, event)

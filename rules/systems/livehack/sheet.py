@@ -16,6 +16,7 @@ from msgspec import Struct, structs
 from rules.bounds import MODIFIER
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
+from rules.roles.sheets import Sheets
 
 Attribute = Literal["str", "int", "wis", "dex", "con", "cha"]
 Trait = Literal["wounds", "fatigue", "grimness", "str", "int", "wis", "dex", "con", "cha"]
@@ -302,3 +303,12 @@ def sheet_values(values: Mapping[str, str], sheet: LiveHackSheet) -> LiveHackShe
     if "stat_block" in values:
         changes["stat_block"] = choice_value(values, STAT_BLOCK_FIELD) == "yes"
     return structs.replace(sheet, **changes)
+
+
+class LiveHackSheets(Sheets):
+    """LiveHack's sheets part (``rules.roles.sheets``)."""
+
+    new_sheet = staticmethod(LiveHackSheet)
+    sheet_form = staticmethod(sheet_fields)
+    sheet_from_form = staticmethod(sheet_values)
+    fresh_sheet = staticmethod(rested)

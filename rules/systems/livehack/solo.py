@@ -17,6 +17,7 @@ from msgspec import structs
 
 from rules.commands import NextTurn
 from rules.errors import Rejected
+from rules.roles.solo import Solo
 from rules.system import Move, Policy, policy_among
 
 from . import forms
@@ -471,3 +472,11 @@ def _fill_take(
     if policy_among(POLICIES, who) == "cautious":
         take, why = "roll", "rolls: a save is no place to guess"
     return {**values, "take": take}, [Move(who.id, None, why)]
+
+
+class LiveHackSolo(Solo):
+    """LiveHack's solo play (``rules.roles.solo``)."""
+
+    solo_policies = POLICIES
+    solo_move = staticmethod(next_move)
+    solo_fill = staticmethod(fill)

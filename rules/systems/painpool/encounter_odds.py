@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from rules.dice import ANY_FACE
 from rules.errors import Rejected
 from rules.odds import whose_chances
+from rules.roles.rolls import Rolls
 
 from . import decide, forms
 from .events import (
@@ -108,3 +109,11 @@ def _named(state: PainPoolEncounter, hero_id: str, challenge_id: str, found: Odd
     hero_name = state.name_of(hero_id, "the hero")
     foe = state.name_of(challenge_id, "the challenge")
     return found._replace(whose=whose_chances(hero_name, foe))
+
+
+class PainPoolOdds(Rolls):
+    """Pain Pool's exact odds (``rules.roles.rolls``)."""
+
+    has_odds = True
+    odds = staticmethod(dialog_odds)
+    last_odds = staticmethod(last_odds)

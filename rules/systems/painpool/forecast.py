@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
+from rules.roles.solo import Solo
 from rules.system import Move
 
 from . import solo
@@ -32,3 +33,9 @@ def forecast_move(state: PainPoolEncounter, acted: frozenset[str]) -> Move | Non
     except Rejected:
         return None
     return Move(hero.id, command, "the hero attacks")
+
+
+class PainPoolForecast(Solo):
+    """What Pain Pool's table does in a forecast (``rules.roles.solo``)."""
+
+    forecast_move = staticmethod(forecast_move)

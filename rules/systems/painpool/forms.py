@@ -12,6 +12,7 @@ from rules.commands import AddCombatant
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.notation import field as dice_field
+from rules.roles.dialogs import Dialogs
 from rules.system import Action
 
 from .events import (
@@ -368,3 +369,10 @@ def hope_preview(state: PainPoolEncounter, values: Mapping[str, str]) -> str:
         )
     names = ", ".join(POOL_TITLES[p] for p in cmd.pools) or "no pool"
     return f"Re-roll {names}; each keeps the higher die"
+
+
+class PainPoolDialogs(Dialogs):
+    """Pain Pool's dialogs part (``rules.roles.dialogs``); the system adds what the encounter
+    suggests (a hero's damage) to its forms."""
+
+    action_command = staticmethod(action_command)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.logline import Line, LogEntry, Span, spans
+from rules.roles.log import Log
 
 from .events import (
     BonusGranted,
@@ -288,3 +289,10 @@ def alerts(state: PainPoolEncounter, event: object) -> list[str]:
             who = state.name_of(event.hero_id)
             out.append(f"{impacted} is now {who}'s Impacted Boon: GM, start a subplot about it.")
     return out
+
+
+class PainPoolLog(Log):
+    """Pain Pool's log part (``rules.roles.log``)."""
+
+    describe = staticmethod(describe)
+    alerts = staticmethod(alerts)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Literal
+from typing import Any, Literal
 
 from msgspec import Struct, structs
 
 from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.notation import field as dice_field
+from rules.roles.sheets import Sheets
 
 from .table import BUILD_SIZES as BUILD_SIZES
 from .table import MIN_PAIN_DICE as MIN_PAIN_DICE
@@ -339,3 +340,23 @@ def challenge_stats(sheet: ChallengeSheet) -> tuple[str, str, str, str]:
 def pain_base(sheet: ChallengeSheet) -> int:
     """The pool after the death spiral, never under 3d6."""
     return max(MIN_PAIN_DICE, sheet.pool - sheet.spiral_loss)
+
+
+class PainPoolSheets(Sheets):
+    """Pain Pool's sheets part (``rules.roles.sheets``): a hero's, or a challenge's."""
+
+    new_sheet = staticmethod(HeroSheet)
+    fresh_sheet = staticmethod(rested)
+
+    def sheet_kinds(self) -> tuple[tuple[str, HeroSheet | ChallengeSheet], ...]:
+        return (("hero", HeroSheet()), ("challenge", ChallengeSheet()))
+
+    def sheet_form(self, sheet: HeroSheet | ChallengeSheet) -> list[Field]:
+        if isinstance(sheet, ChallengeSheet):
+            return challenge_form(sheet)
+        return hero_form(sheet)
+
+    def sheet_from_form(self, values: Mapping[str, str], sheet: Any) -> Any:
+        if isinstance(sheet, ChallengeSheet):
+            return challenge_from_form(values, sheet)
+        return hero_from_form(values, sheet)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from rules.errors import Rejected
+from rules.roles.solo import Solo
 from rules.system import Move, Policy, policy_among
 
 from .events import (
@@ -254,3 +255,11 @@ def fill(
         if free:
             why += f"; {len(free)} bonus die on {POOL_TITLES[biggest]}"
     return {**values, **chosen}, [Move(hero.id, None, why)]
+
+
+class PainPoolSolo(Solo):
+    """Pain Pool's solo play (``rules.roles.solo``)."""
+
+    solo_policies = POLICIES
+    solo_move = staticmethod(next_move)
+    solo_fill = staticmethod(fill)

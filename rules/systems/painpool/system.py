@@ -11,18 +11,18 @@ in ``sheet``, the roll in ``roll``, commands and events in ``events``, the decis
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from msgspec import structs
 
 from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.forms import Field
-from rules.logline import LogEntry
 from rules.odds import mid_percentile
 from rules.system import LAST_ROLL, Action, Damage, Landing, Luck, RuleSystem, Tier, Track
 
-from . import apply, decide, encounter_odds, forecast, forms, log, solo
+from . import apply, decide, forms, solo
+from .encounter_odds import PainPoolOdds
 from .events import (
     ApplyOutcome,
     BonusGranted,
@@ -44,6 +44,9 @@ from .events import (
     open_roll,
     tokens,
 )
+from .forecast import PainPoolForecast
+from .forms import PainPoolDialogs
+from .log import PainPoolLog
 from .roll import (
     PainPoolRolled,
 )
@@ -51,28 +54,30 @@ from .sheet import (
     POOL_TITLES,
     ChallengeSheet,
     HeroSheet,
-    challenge_form,
-    challenge_from_form,
+    PainPoolSheets,
     challenge_stats,
-    hero_form,
-    hero_from_form,
     hero_stats,
     out_of_fight,
-    rested,
 )
+from .solo import PainPoolSolo
 from .table import TIER_BOUNDS, TIER_LABELS
 
 if TYPE_CHECKING:
-    from rules.odds import Odds
-    from rules.system import Move
-
     from .events import PainPoolCombatant, PainPoolEncounter
 
 
 # --- the system -----------------------------------------------------------------------------
 
 
-class PainPool(RuleSystem):
+class PainPool(
+    PainPoolSheets,
+    PainPoolDialogs,
+    PainPoolLog,
+    PainPoolOdds,
+    PainPoolSolo,
+    PainPoolForecast,
+    RuleSystem,
+):
     name = "painpool"
     title = "Pain Pool"
     sheet_types = (HeroSheet, ChallengeSheet)
@@ -107,13 +112,9 @@ class PainPool(RuleSystem):
     stat_columns = ("Dice", "Boons / Health", "Favor", "Held")
     # A conflict-resolution game: exchanges, not initiative (see rulings.md).
     uses_turn_order = False
-    has_odds = True
     damage_unit = "points"
     gm_commands = (SpendDespair, EndScene)  # Despair is the GM's token; the GM ends scenes
     gm_actions = frozenset({"challenge", "despair", "scene"})
-
-    def new_state(self) -> PainPoolState:
-        return PainPoolState()
 
     # the end of the fight
 
@@ -161,25 +162,6 @@ class PainPool(RuleSystem):
 
     # sheets
 
-    def new_sheet(self) -> HeroSheet:
-        return HeroSheet()
-
-    def sheet_form(self, sheet: HeroSheet | ChallengeSheet) -> list[Field]:
-        if isinstance(sheet, ChallengeSheet):
-            return challenge_form(sheet)
-        return hero_form(sheet)
-
-    def sheet_from_form(self, values: Mapping[str, str], sheet: Any) -> Any:
-        if isinstance(sheet, ChallengeSheet):
-            return challenge_from_form(values, sheet)
-        return hero_from_form(values, sheet)
-
-    def sheet_kinds(self) -> tuple[tuple[str, HeroSheet | ChallengeSheet], ...]:
-        return (("hero", HeroSheet()), ("challenge", ChallengeSheet()))
-
-    def fresh_sheet(self, sheet: HeroSheet | ChallengeSheet) -> HeroSheet | ChallengeSheet:
-        return rested(sheet)
-
     track_words = ("lose", "heal")  # "the pain pool looses health tokens"
 
     def main_track(self, combatant: PainPoolCombatant) -> Track | None:
@@ -224,11 +206,6 @@ class PainPool(RuleSystem):
             for field in fields
         ]
 
-    def action_command(
-        self, state: PainPoolEncounter, action: str, values: Mapping[str, str]
-    ) -> object:
-        return forms.action_command(state, action, values)
-
     def preview(self, state: PainPoolEncounter, action: str, values: Mapping[str, str]) -> str:
         try:
             text = forms.preview(state, action, values)
@@ -268,21 +245,6 @@ class PainPool(RuleSystem):
             return ""
         return "damage" if self.pending(state) else ""
 
-    # solo play (rules/solo.py)
-
-    solo_policies = solo.POLICIES
-
-    def solo_move(self, state: PainPoolEncounter) -> Move | None:
-        return solo.next_move(state)
-
-    def forecast_move(self, state: PainPoolEncounter, acted: frozenset[str]) -> Move | None:
-        return forecast.forecast_move(state, acted)
-
-    def solo_fill(
-        self, state: PainPoolEncounter, action: str, values: dict[str, str]
-    ) -> tuple[dict[str, str], list[Move]]:
-        return solo.fill(state, action, values)
-
     # decide
     def decide(self, state: PainPoolEncounter, command: object, dice: DiceSource) -> list[object]:
         match command:
@@ -304,18 +266,34 @@ class PainPool(RuleSystem):
 
     # apply
 
-    def apply(self, state: PainPoolEncounter, event: object) -> PainPoolEncounter:
-        return apply.apply(state, event)
+    apply = staticmethod(apply.apply)
 
     # what the app shows
     def tiers(self, state: PainPoolEncounter) -> list[Tier]:
-        return _tiers(state)
+        roll = state.last_roll if isinstance(state.last_roll, PainPoolRolled) else None
+        maneuver = roll is not None and roll.kind == "maneuver"
+        hurt = "failure levels" if roll is not None and roll.harm_taken == "failure" else "damage"
+        best = "success: a bonus die" if maneuver else "success: tokens off the Pain Pool"
+        worst = f"failure: the hero takes {hurt}"
+        texts = (roll.best, roll.good, roll.worst) if roll else ("", "", "")
+        effects = (best, "tie: partial, no damage", worst)
+        return [
+            Tier(label, low, high, f"{effect}" + (f" — {text}" if text else ""))
+            for label, (low, high), effect, text in zip(
+                TIER_LABELS, TIER_BOUNDS, effects, texts, strict=True
+            )
+        ]
 
     def landing(self, state: PainPoolEncounter) -> Landing | None:
-        return _landing(state)
-
-    def describe(self, state: PainPoolEncounter, event: object) -> LogEntry:
-        return log.describe(state, event)
+        roll = state.last_roll
+        if not isinstance(roll, PainPoolRolled):
+            return None
+        index = {"success": 0, "tie": 1, "failure": 2}[roll.outcome]
+        summary = (
+            f"{roll.hero_total} vs {roll.pain.total}: {roll.outcome}, difference "
+            f"{roll.difference:+d} · {POOL_TITLES[roll.dominant]} dominates"
+        )
+        return Landing(tier=index, value=roll.difference, summary=summary)
 
     def conceal(
         self, state: PainPoolEncounter, event: object, hidden: frozenset[str]
@@ -326,50 +304,9 @@ class PainPool(RuleSystem):
             return event
         return None
 
-    def alerts(self, state: PainPoolEncounter, event: object) -> list[str]:
-        return log.alerts(state, event)
-
-    # odds
-    def odds(self, state: PainPoolEncounter, action: str, values: Mapping[str, str]) -> Odds | None:
-        return encounter_odds.dialog_odds(state, action, values)
-
-    def last_odds(self, state: PainPoolEncounter) -> Odds | None:
-        return encounter_odds.last_odds(state)
-
     def status(self, state: PainPoolEncounter) -> str:
         pot = tokens(state)
         return f"Despair {pot.despair} · Hope {pot.hope}"
-
-
-# --- the tiers and where the last roll landed ------------------------------------------------
-
-
-def _tiers(state: PainPoolEncounter) -> list[Tier]:
-    roll = state.last_roll if isinstance(state.last_roll, PainPoolRolled) else None
-    maneuver = roll is not None and roll.kind == "maneuver"
-    hurt = "failure levels" if roll is not None and roll.harm_taken == "failure" else "damage"
-    best = "success: a bonus die" if maneuver else "success: tokens off the Pain Pool"
-    worst = f"failure: the hero takes {hurt}"
-    texts = (roll.best, roll.good, roll.worst) if roll else ("", "", "")
-    effects = (best, "tie: partial, no damage", worst)
-    return [
-        Tier(label, low, high, f"{effect}" + (f" — {text}" if text else ""))
-        for label, (low, high), effect, text in zip(
-            TIER_LABELS, TIER_BOUNDS, effects, texts, strict=True
-        )
-    ]
-
-
-def _landing(state: PainPoolEncounter) -> Landing | None:
-    roll = state.last_roll
-    if not isinstance(roll, PainPoolRolled):
-        return None
-    index = {"success": 0, "tie": 1, "failure": 2}[roll.outcome]
-    summary = (
-        f"{roll.hero_total} vs {roll.pain.total}: {roll.outcome}, difference "
-        f"{roll.difference:+d} · {POOL_TITLES[roll.dominant]} dominates"
-    )
-    return Landing(tier=index, value=roll.difference, summary=summary)
 
 
 SYSTEM = PainPool()
