@@ -47,7 +47,8 @@ class Part(Struct, frozen=True):
 
 
 def roll_dice(dice: DiceSource, count: int, size: int) -> tuple[int, ...]:
-    return tuple(dice.roll(size) for _ in range(count))
+    roll = dice.roll
+    return tuple([roll(size) for _ in range(count)])
 
 
 class PoolRoll(Struct, frozen=True, kw_only=True):
@@ -68,6 +69,8 @@ class PoolRoll(Struct, frozen=True, kw_only=True):
 
     @property
     def kept(self) -> int:
+        if not self.rerolls:  # most rolls: asked of each pool at every move of a forecast
+            return max(self.faces)
         return max(max(faces) for faces in (self.faces, *self.rerolls))
 
     @property
