@@ -7,7 +7,8 @@ one seed, so two points differ by the fight and not by the dice, or a system's e
 Fewer runs where that is enough: a point whose fight is over is certain, a point the event
 before left as it was (a note, a choice logged) is the same chance again, every other point
 just before a roll is played ``QUICK`` times (one between two rolls a quarter as many: it
-only draws the chart), and only ``FIRST`` times when those all end the same way; then the
+only draws the chart), stopped after ``FIRST``, or after twice as many, as soon as its 95%
+interval is within ``SETTLED`` either way (as the difficulty's batches stop); then the
 points either side of the likeliest swings are played ``FIRM`` times (unless already known
 within ``FIRM_SETTLED``), so the three named are measured, not guessed. Each chance carries its
 95% interval. Each stage's questions are asked together (``Many``: the pool plays them side by
@@ -45,7 +46,7 @@ SETTLING = 4  # steps of what a roll leaves waiting applied before a point is fo
 # A state, the runs to play and the batch they are (each batch its own seeds, the same at
 # every point) → the chance.
 Chances = Callable[[AnyEncounter, int, int], Chance]
-MORE, FIRMER = 1, 2  # the batches played after the first
+MORE, FIRMER, REST = 1, 2, 3  # the batches played after the first (each on seeds of its own)
 Progress = Callable[[int, int], None]  # runs done, runs planned (fewer as points settle)
 Ask = tuple[AnyEncounter, int, int]  # a state, the runs to play, their batch
 # Many questions at once (a pool plays them side by side) → their chances, in order; told the
@@ -185,16 +186,21 @@ def swings(
         done += sum(runs for _, runs, _ in asks)
         return answers
 
-    # Every point at once (the pool is never idle waiting for one), then the rest of the
-    # runs, at once, for those whose first fights left the question open.
+    # Every point at once (the pool is never idle waiting for one), then, at once, as many
+    # again for those whose first fights left the question open, then the rest for those
+    # still open.
     first = asked([(ready[i], min(wanted[i], FIRST), 0) for i in open_])
     for i, chance in zip(open_, first, strict=True):
         known[i] = chance
-    more = [i for i in open_ if _open(_known(known[i]), wanted[i], SETTLED)]
-    planned = done + sum(wanted[i] - _runs(known[i]) for i in more) + 2 * CANDIDATES * firm
-    extra = asked([(ready[i], wanted[i] - _runs(known[i]), MORE) for i in more])
-    for i, chance in zip(more, extra, strict=True):
-        known[i] = _together(_known(known[i]), chance)
+    for batch, upto in ((MORE, 2 * FIRST), (REST, None)):
+        more = [i for i in open_ if _open(_known(known[i]), wanted[i], SETTLED)]
+        planned = done + sum(wanted[i] - _runs(known[i]) for i in more) + 2 * CANDIDATES * firm
+        stops = [wanted[i] if upto is None else min(wanted[i], upto) for i in more]
+        extra = asked(
+            [(ready[i], stop - _runs(known[i]), batch) for i, stop in zip(more, stops, strict=True)]
+        )
+        for i, chance in zip(more, extra, strict=True):
+            known[i] = _together(_known(known[i]), chance)
     found: dict[int, Chance] = {}
     group_of: dict[int, int] = {}
     for i, group in enumerate(groups):

@@ -18,6 +18,8 @@ A system stores what was typed (text) on its sheet and calls, all without msgspe
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rules.bounds import LIMIT
 from rules.dice import DiceSource
 from rules.errors import Rejected
@@ -43,6 +45,8 @@ def roll(text: str, label: str, dice: DiceSource, *, goal: bool = False) -> Answ
     return roll_out(read(text, label, goal=goal), dice)
 
 
+# A pool field's few usual values (a roll form's "0"), read again at every roll of a forecast.
+@lru_cache(maxsize=256)
 def count(
     text: str,
     label: str,

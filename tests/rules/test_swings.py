@@ -11,7 +11,7 @@ from rules.forecast import forecast, wilson
 from rules.history import History
 from rules.registry import get_system
 from rules.replay import Timeline
-from rules.swings import FIRMER, FIRST, NAMED, QUICK, Ask, Swings, swings
+from rules.swings import FIRMER, FIRST, MORE, NAMED, QUICK, REST, Ask, Swings, swings
 from rules.tune import Chance, foes_of
 from tests.picks import every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
@@ -23,13 +23,13 @@ def saved_fight() -> History:
     return DEMOS[every_demo(has_demo, plays_solo)[0]]()
 
 
-def by_standing(party: str) -> tuple[list[tuple[Encounter, int]], object]:
+def by_standing(party: str) -> tuple[list[tuple[Encounter, int, int]], object]:
     """A chance read from who stands (the party's share of those in the fight): known, so the
     swings can be checked by hand; and the calls it got."""
-    calls: list[tuple[Encounter, int]] = []
+    calls: list[tuple[Encounter, int, int]] = []
 
     def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
-        calls.append((state, runs))
+        calls.append((state, runs, batch))
         system = get_system(state.system)
         foes = len(foes_of(state, party))
         track = [system.main_track(c) for c in state.combatants if c.side != party]
@@ -40,7 +40,7 @@ def by_standing(party: str) -> tuple[list[tuple[Encounter, int]], object]:
     return calls, chance
 
 
-def found_by_standing(history: History) -> tuple[Swings, list[tuple[Encounter, int]]]:
+def found_by_standing(history: History) -> tuple[Swings, list[tuple[Encounter, int, int]]]:
     party = party_side(history.state)
     calls, chance = by_standing(party)
     return swings(Timeline(history), party, chance), calls  # type: ignore[arg-type]
@@ -70,9 +70,9 @@ def test_the_swings_are_the_rolls_that_moved_the_chance_most_biggest_first() -> 
 def test_a_point_the_event_before_left_as_it_was_is_not_forecast_again() -> None:
     history = saved_fight()
     found, calls = found_by_standing(history)
-    first = [state for state, runs in calls if runs in (FIRST, QUICK // 4)]
+    first = [state for state, _, batch in calls if batch == 0]
     assert len(first) < len(found.points)
-    firm = [state for state, runs in calls if runs > QUICK]  # the rest of FIRM
+    firm = [state for state, _, batch in calls if batch == FIRMER]
     assert 1 <= len(firm) <= 2 * 4
 
 
@@ -130,7 +130,23 @@ def test_a_point_whose_first_fights_all_end_alike_is_not_played_more() -> None:
         return Chance(0.5, 0.3, 0.7, runs)
 
     swings(Timeline(history), party, open_question)
-    assert QUICK - FIRST in asked and FIRST in asked  # the rest played, never the first again
+    # As many again, then the rest, each on its own seeds: never the first again.
+    assert QUICK - FIRST not in asked and QUICK - 2 * FIRST in asked and FIRST in asked
+
+
+def test_a_point_settled_after_twice_its_first_fights_is_not_played_the_rest() -> None:
+    history = saved_fight()
+    party = party_side(history.state)
+    batches: list[int] = []
+
+    def settling(state: Encounter, runs: int, batch: int = 0) -> Chance:
+        batches.append(batch)
+        if batch == 0:  # 18 of 20: open (more than 10 points either way)
+            return Chance(0.9, *wilson(round(0.9 * runs), runs), runs)
+        return Chance(1.0, *wilson(runs, runs), runs)  # then 38 of 40: within 10 points
+
+    swings(Timeline(history), party, settling)
+    assert MORE in batches and REST not in batches
 
 
 def test_every_points_first_fights_are_asked_at_once_then_the_rest_at_once() -> None:
@@ -147,7 +163,8 @@ def test_every_points_first_fights_are_asked_at_once_then_the_rest_at_once() -> 
 
     progress: list[tuple[int, int]] = []
     found = swings(Timeline(history), party, chance, lambda *told: progress.append(told), many=many)  # type: ignore[arg-type]
-    assert 2 <= len(stages) <= 3  # the first fights, the rest where open, the firmer points
+    # The first fights, as many again where open, the rest where still open, the firmer points.
+    assert 2 <= len(stages) <= 4
     assert {batch for _, batch in stages[0]} == {0} and len(stages[0]) > 1
     assert all(batch == FIRMER for _, batch in stages[-1])
     assert progress[-1][0] == progress[-1][1] and progress[-1][1] > 0

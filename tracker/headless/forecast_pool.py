@@ -174,11 +174,12 @@ class Workers:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        # Left by an error (a save that cannot be read), the pool may be just started: wait
-        # for it, or the process can end while its threads still write to its pipes (an
-        # "Exception ignored" traceback on stderr). Ctrl+c stops the workers too: no wait.
+        # Wait for the pool's threads (a pool just started, left by an error; or one whose
+        # work is done, its workers idle), or the process can end while they still write to
+        # its pipes: an "Exception ignored" traceback on stderr after the answer, seen under
+        # load at the end of a whole swings export. Ctrl+c stops the workers too: no wait.
         stopped = kind is not None and issubclass(kind, KeyboardInterrupt)
-        self.close(wait=kind is not None and not stopped)
+        self.close(wait=not stopped)
 
 
 def run_forecast(

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from msgspec import structs
-
 from rules.dice import DiceSource
 from rules.errors import Rejected
 
@@ -35,6 +33,7 @@ from .roll import (
     PainRoll,
     PoolRoll,
     damage_parts,
+    dominant,
     pain_count,
     pain_parts,
     roll_dice,
@@ -84,7 +83,8 @@ def roll(state: PainPoolEncounter, cmd: PainPoolRoll, dice: DiceSource) -> PainP
         )
     parts = pain_parts(foe_sheet, cmd.initiator, cmd.pain_extra)
     pain = PainRoll(parts=parts, dice=roll_dice(dice, pain_count(parts), PAIN_DIE))
-    rolled = PainPoolRolled(
+    rolled = tuple(pools)
+    return PainPoolRolled(
         hero_id=who.id,
         challenge_id=foe.id,
         intent=cmd.intent.strip(),
@@ -94,15 +94,15 @@ def roll(state: PainPoolEncounter, cmd: PainPoolRoll, dice: DiceSource) -> PainP
         kind=cmd.kind,
         initiator=cmd.initiator,
         harm=cmd.harm,
-        pools=tuple(pools),
+        pools=rolled,
         pain=pain,
         damage_parts=damage_parts(foe_sheet, cmd.initiator),
         beneficiary_id=beneficiary if cmd.kind == "maneuver" else "",
         sticky=cmd.sticky,
         spent=spent,
         favor_spent=favor,
+        despair_given=dominant(rolled, pain) == "pain",  # no Hope's raise yet
     )
-    return structs.replace(rolled, despair_given=rolled.dominant == "pain")
 
 
 def chosen_boons(sheet: HeroSheet, cmd: PainPoolRoll) -> dict[str, Boon]:

@@ -269,8 +269,12 @@ def action_command(state: PainPoolEncounter, action: str, values: Mapping[str, s
     raise Rejected(f"Pain Pool has no action {action!r}")
 
 
-def roll_command(state: PainPoolEncounter, values: Mapping[str, str]) -> PainPoolRoll:
-    fields = {f.key: f for f in roll_form(state, values.get("hero"))}
+def roll_command(
+    state: PainPoolEncounter, values: Mapping[str, str], form: list[Field] | None = None
+) -> PainPoolRoll:
+    """``form``: the roll form of ``values``' hero in ``state``, when the caller has just built
+    it (a solo or forecast move: not built again)."""
+    fields = {f.key: f for f in (form or roll_form(state, values.get("hero")))}
     boons = tuple((p, choice_value(values, fields[f"boon_{p}"])) for p in POOLS)
     bonus: list[tuple[int, PoolName]] = []
     for key, field in fields.items():

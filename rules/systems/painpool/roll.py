@@ -6,6 +6,7 @@ Possibility (each: attribute die, boon dice, bonus dice), then the Pain Pool.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 from msgspec import Struct
@@ -46,7 +47,8 @@ class Part(Struct, frozen=True):
 
 
 def roll_dice(dice: DiceSource, count: int, size: int) -> tuple[int, ...]:
-    return tuple(dice.roll(size) for _ in range(count))
+    roll = dice.roll
+    return tuple([roll(size) for _ in range(count)])
 
 
 class PoolRoll(Struct, frozen=True, kw_only=True):
@@ -67,6 +69,8 @@ class PoolRoll(Struct, frozen=True, kw_only=True):
 
     @property
     def kept(self) -> int:
+        if not self.rerolls:  # most rolls: asked of each pool at every move of a forecast
+            return max(self.faces)
         return max(max(faces) for faces in (self.faces, *self.rerolls))
 
     @property
@@ -137,7 +141,9 @@ def damage_parts(sheet: ChallengeSheet, initiator: Initiator) -> tuple[Part, ...
     return tuple(parts)
 
 
-class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled"):
+# ``dict=True``: room for ``difference``, worked out once a roll (its outcome, damage and tokens
+# lost are asked of it many times a move in a forecast; a re-roll is a new value).
+class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled", dict=True):
     """A hero's three pools against a challenge's Pain Pool, with its intent and options."""
 
     hero_id: str
@@ -163,13 +169,13 @@ class PainPoolRolled(Struct, frozen=True, kw_only=True, tag="painpool.rolled"):
     def hero_total(self) -> int:
         return sum(p.kept for p in self.pools) + self.raised
 
-    @property
+    @cached_property
     def difference(self) -> int:
         return self.hero_total - self.pain.total
 
     @property
     def outcome(self) -> Outcome:
-        difference = self.difference  # worked out from every die: once
+        difference = self.difference
         if difference > 0:
             return "success"
         return "tie" if difference == 0 else "failure"

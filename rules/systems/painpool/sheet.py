@@ -75,9 +75,10 @@ class Boon(Struct, frozen=True, kw_only=True):
     @property
     def capacity(self) -> int:
         """Damage points it can still absorb."""
+        crossed = self.damage + self.failure  # not ``crossed``: asked of every boon each move
         if self.cascade:
-            return 0 if self.crossed else 1
-        return max(0, self.level - self.crossed)
+            return 0 if crossed else 1
+        return max(0, self.level - crossed)
 
 
 class HeldBonus(Struct, frozen=True, kw_only=True):

@@ -30,6 +30,8 @@ from .roll import PainPoolRolled
 from .sheet import POOL_TITLES, POOLS, HeroSheet, PoolName, out_of_fight
 
 if TYPE_CHECKING:
+    from rules.forms import Field
+
     from .events import PainPoolChallenge, PainPoolCombatant, PainPoolEncounter, PainPoolHero
 
 STEADY, AGGRESSIVE, CAUTIOUS = "steady", "aggressive", "cautious"
@@ -125,7 +127,8 @@ def answer_move(state: PainPoolEncounter, roll: PainPoolRolled) -> Move | None:
     target, why = answer_target(state, roll, policy)
     if target is None:
         return None
-    values = {f.key: f.default for f in roll_form(state, target.id)}
+    form = roll_form(state, target.id)
+    values = {f.key: f.default for f in form}
     values.update(
         challenge=foe.id,
         intent=f"{foe.name} strikes back",
@@ -133,7 +136,8 @@ def answer_move(state: PainPoolEncounter, roll: PainPoolRolled) -> Move | None:
         initiator="challenge",
         harm=roll.harm,
     )
-    return Move(foe.id, roll_command(state, values), f"strikes back at {target.name} ({why})")
+    command = roll_command(state, values, form)
+    return Move(foe.id, command, f"strikes back at {target.name} ({why})")
 
 
 def answer_target(
@@ -240,11 +244,18 @@ def fill(
     hero = solo(state, values.get("hero", ""))
     if hero is None or not isinstance(hero.sheet, HeroSheet):
         return values, []
-    sheet: HeroSheet = hero.sheet
     try:
         fields = roll_form(state, hero.id)
     except Rejected:
         return values, []  # the dialog's own check says what is wrong
+    return filled(cast("PainPoolHero", hero), fields, values)
+
+
+def filled(
+    hero: PainPoolHero, fields: list[Field], values: dict[str, str]
+) -> tuple[dict[str, str], list[Move]]:
+    """``fill`` for a solo hero whose roll form (``fields``) is already built."""
+    sheet: HeroSheet = hero.sheet
     chosen = {f.key: f.default for f in fields if f.key.startswith("boon_")}
     boons = [chosen[f"boon_{p}"] for p in POOLS if chosen[f"boon_{p}"]]
     why = "rolls with " + (", ".join(boons) if boons else "no boon")

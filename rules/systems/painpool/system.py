@@ -121,6 +121,8 @@ class PainPool(
     def out_of_fight(self, state: PainPoolEncounter, combatant: PainPoolCombatant) -> str:
         return out_of_fight(combatant.sheet)
 
+    out_reads_state = False  # the sheet alone: the Hope and Despair tokens change often
+
     def damage(self, state: PainPoolEncounter, event: object) -> tuple[Damage, ...]:
         """Tokens off a Pain Pool (dealt by the hero of the roll), boon levels crossed off a
         hero (damage or failure levels, dealt by the roll's challenge)."""
