@@ -176,6 +176,10 @@ class RuleSystem(ABC):
     has_odds: ClassVar[bool] = False  # True: ``odds`` answers the roll dialog exactly
     solo_policies: ClassVar[tuple[Policy, ...]] = ()  # solo play; the first is the default
     damage_unit: ClassVar[str] = "damage"  # what ``damage`` counts, for the fight's summary
+    # False: ``out_of_fight`` reads the combatant alone, never the system's state, so a
+    # forecast asks again only of the combatants a move changed even where the move changed
+    # that state too (an action spent, a mark: most moves; issue 45).
+    out_of_fight_reads_state: ClassVar[bool] = True
     # What only the GM does when seats are served (the GM's tokens, every side at once...):
     # commands refused to players, and action ids not offered to them.
     gm_commands: ClassVar[tuple[type[Struct], ...]] = ()
@@ -567,7 +571,7 @@ class RuleSystem(ABC):
         picks one who is out as an actor or a target (solo play, the quick turn). Read from
         the combatant and the system's state alone: a forecast asks again only of a combatant
         a move changed, and of everyone when the system's state changed (``rules.outcome.
-        followed``)."""
+        followed``), unless ``out_of_fight_reads_state`` is False."""
         return ""
 
     def damage(self, state: Encounter, event: Any) -> tuple[Damage, ...]:

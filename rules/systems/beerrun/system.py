@@ -106,6 +106,7 @@ class BeerRun(RuleSystem):
     gm_actions = frozenset({"roll", "categories"})
     solo_policies = solo.POLICIES
     damage_unit = "pips"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
 
     def new_state(self) -> BeerRunState:
         return BeerRunState()

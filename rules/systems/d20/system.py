@@ -200,6 +200,7 @@ class GenericD20(RuleSystem):
     has_odds = True
     solo_policies = solo.POLICIES
     damage_unit = "hit points"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
     roll_actions = ("roll", "save", "death")
     log_styles = log.STYLES
 

@@ -108,6 +108,7 @@ class FatigueThresholds(RuleSystem):
     has_odds = True
     solo_policies = solo.POLICIES
     damage_unit = "pool points"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
 
     def new_state(self) -> NoState:
         return NoState()

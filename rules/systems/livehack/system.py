@@ -194,6 +194,7 @@ class LiveHack(RuleSystem):
     solo_policies = solo.POLICIES
     roll_actions = ("roll", "joint", "grim")  # each makes a LiveHackRolled, the new last roll
     damage_unit = "levels"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
 
     def new_state(self) -> LiveHackState:
         return LiveHackState()

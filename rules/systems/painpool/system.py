@@ -108,6 +108,7 @@ class PainPool(RuleSystem):
     uses_turn_order = False
     has_odds = True
     damage_unit = "points"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
     gm_commands = (SpendDespair, EndScene)  # Despair is the GM's token; the GM ends scenes
     gm_actions = frozenset({"challenge", "despair", "scene"})
 
