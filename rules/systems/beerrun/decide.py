@@ -110,8 +110,6 @@ def is_dead(combatant: Combatant) -> bool:
 def out_of_fight(combatant: Combatant) -> str:
     """Why a combatant has left the conflict ("" while in it): Health at zero made it Dead,
     or it ceded (drop the condition to bring it back)."""
-    if not combatant.conditions:  # most: asked of every foe at each move of a fight of 40
-        return ""
     if is_dead(combatant):
         return "dead"
     if combatant.condition(CEDED) is not None:

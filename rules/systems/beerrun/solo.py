@@ -53,7 +53,8 @@ EXTRA_RESERVE = 4  # an aggressive side buys an extra die (2 in all) only with t
 
 
 def in_the_fight(combatant: Combatant) -> bool:
-    return not out_of_fight(combatant)
+    # Most have no condition: asked of every foe at each move of a fight of 40.
+    return not combatant.conditions or not out_of_fight(combatant)
 
 
 def foes(state: Encounter, actor: Combatant) -> list[Combatant]:
