@@ -119,7 +119,7 @@ class _Round:
 def next_move(state: Encounter) -> Move | None:
     seen = _Round(state)
     for actor in state.combatants:
-        if not state.is_solo(actor) or is_dead(actor):
+        if not state.is_solo(actor) or (actor.conditions and is_dead(actor)):
             continue
         move = _move_for(seen, actor)
         if move is not None:
@@ -130,7 +130,7 @@ def next_move(state: Encounter) -> Move | None:
 def _move_for(seen: _Round, actor: Combatant) -> Move | None:
     state = seen.state
     sheet = sheet_of(actor)
-    if actor.condition(CEDED) is not None:
+    if actor.conditions and actor.condition(CEDED) is not None:
         return _cede(seen, actor, sheet)
     policy = policy_among(POLICIES, actor)
     if not seen.rolled:
