@@ -268,13 +268,13 @@ def _saved_this_round(state: Encounter) -> set[str]:
     system = state.system_state
     found = system.turn_marks if isinstance(system, LiveHackState) else ()
     prefix = f"{state.round}:"
-    saved = set()
-    for mark in found:
-        if mark.startswith(prefix):
-            cid, _, what = mark[len(prefix) :].partition(":")
-            if what.partition(":")[0] == "dying":
-                saved.add(cid)
-    return saved
+    cut = len(prefix)
+    this_round = (m[cut:] for m in found if "dying" in m and m.startswith(prefix))
+    return {
+        cid
+        for cid, _, what in (rest.partition(":") for rest in this_round)
+        if what.partition(":")[0] == "dying"
+    }
 
 
 def _transform_save(
