@@ -144,3 +144,18 @@ def test_a_move_that_changed_the_systems_state_asks_everyone_only_where_the_word
     # The bundled systems' words read the combatant alone: the one hit is asked, not all 40.
     assert asked[0] == (CROWD if reads_state else 1)
     assert followed_up.result == outcome(moved) and target.id in followed_up.result.out
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_system_that_says_its_word_reads_the_combatant_alone_gives_it_whatever_its_state(
+    name: str,
+) -> None:
+    system = registry.get_system(name)
+    demo = registry.part(name, "demo")
+    if system.out_of_fight_reads_state or demo is None:
+        pytest.skip(f"{name}'s out_of_fight may read the system's state")
+    state = demo.build().state
+    fresh = state.update(system_state=system.new_state())  # the demo's tokens, marks... gone
+    assert [system.out_of_fight(fresh, c) for c in state.combatants] == [
+        system.out_of_fight(state, c) for c in state.combatants
+    ]
