@@ -119,6 +119,7 @@ def play_out(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> En
     refused = False
     moves = 0
     limit = rounds * MOVES_PER_ROUND
+    reads_state = system.out_of_fight_reads_state
     while not result.over and state.round - start < rounds and moves < limit:
         moves += 1
         move = system.solo_move(state)
@@ -144,12 +145,12 @@ def play_out(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> En
             acted.clear()
         for event in events:
             state = apply(state, event)
-        # Who is out depends on the combatants (and the system's state): a move that changed
-        # neither (a turn passed, a roll not yet applied) leaves the outcome as it was; one
-        # that did asks only the combatants it changed (in a fight of 40 a hit asks one, not
-        # 40), and the result is new only when someone went out or came back.
+        # Who is out depends on the combatants (and the system's state, where it reads it): a
+        # move that changed neither (a turn passed, a roll not yet applied) leaves the outcome
+        # as it was; one that did asks only the combatants it changed (in a fight of 40 a hit
+        # asks one, not 40), and the result is new only when someone went out or came back.
         if state.combatants is seen.state.combatants and (
-            state.system_state is seen.state.system_state
+            not reads_state or state.system_state is seen.state.system_state
         ):
             continue
         seen = followed(seen, state)

@@ -75,12 +75,12 @@ def followed(seen: Watch, state: AnyEncounter) -> Watch:
     """``seen`` after the moves that led to ``state``: a combatant they left as it was (the
     same value) is still in or out as it was, so is not asked again (``RuleSystem.
     out_of_fight`` reads the combatant and the system's state); everyone is when the system's
-    state changed (unless the system's ``out_reads_state`` is False), or anyone joined, left,
-    moved in the turn order or changed sides. The result is ``seen``'s own while nobody went
-    out or came back."""
+    state changed (unless the system's word reads the combatant alone: ``RuleSystem.
+    out_of_fight_reads_state``), or anyone joined, left, moved in the turn order or changed
+    sides. The result is ``seen``'s own while nobody went out or came back."""
     before = seen.state
     system = get_system(state.system)
-    if state.system_state is not before.system_state and system.out_reads_state:
+    if state.system_state is not before.system_state and system.out_of_fight_reads_state:
         return watch(state)
     now, then = state.combatants, before.combatants
     if now is then:

@@ -28,13 +28,13 @@ class Standing:
         picks one who is out as an actor or a target (solo play, the quick turn). Read from
         the combatant and the system's state alone: a forecast asks again only of a combatant
         a move changed, and of everyone when the system's state changed (``rules.outcome.
-        followed``), unless ``out_reads_state`` says it reads the combatant alone."""
+        followed``), unless ``out_of_fight_reads_state`` says it reads the combatant alone."""
         return ""
 
     # False: ``out_of_fight`` reads the combatant alone, never the system's state, so a
     # forecast need not ask everyone again each time that state changes (Pain Pool's tokens
     # change at most rolls).
-    out_reads_state: ClassVar[bool] = True
+    out_of_fight_reads_state: ClassVar[bool] = True
 
     def damage(self, state: AnyEncounter, event: Any) -> tuple[Damage, ...]:
         """What an event (applied to ``state``) takes off combatants, and who dealt it."""

@@ -114,3 +114,48 @@ def test_an_id_held_twice_is_found_first_and_replaced_in_each_place(duel: Encoun
     again = twice.replace_combatant(structs.replace(first, notes="both"))
     assert [c.notes for c in again.combatants] == ["both", "both"]
     assert duel.replace_combatant(structs.replace(first, id="c99")).combatants == duel.combatants
+
+
+@pytest.mark.parametrize("reads_state", [True, False])
+def test_a_move_that_changed_the_systems_state_asks_everyone_only_where_the_word_reads_it(
+    duel: Encounter,  # noqa: F811  # the fixture imported above
+    monkeypatch: pytest.MonkeyPatch,
+    reads_state: bool,
+) -> None:
+    state = crowded(duel, CROWD)
+    system = registry.get_system(state.system)
+    monkeypatch.setattr(type(system), "out_of_fight_reads_state", reads_state)
+    seen = watch(state)
+    asked = [0]
+    asking = type(system).out_of_fight
+
+    def counted(self: Any, state: Encounter, combatant: Combatant[Any]) -> str:
+        asked[0] += 1
+        return asking(self, state, combatant)
+
+    monkeypatch.setattr(type(system), "out_of_fight", counted)
+    target = state.combatants[5]
+    hit = state.replace_combatant(
+        structs.replace(target, sheet=structs.replace(target.sheet, hit=True))
+    )
+    moved = hit.update(system_state=structs.replace(hit.system_state))  # an action spent...
+    assert moved.system_state is not state.system_state
+    followed_up = followed(seen, moved)
+    # The bundled systems' words read the combatant alone: the one hit is asked, not all 40.
+    assert asked[0] == (CROWD if reads_state else 1)
+    assert followed_up.result == outcome(moved) and target.id in followed_up.result.out
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_system_that_says_its_word_reads_the_combatant_alone_gives_it_whatever_its_state(
+    name: str,
+) -> None:
+    system = registry.get_system(name)
+    demo = registry.part(name, "demo")
+    if system.out_of_fight_reads_state or demo is None:
+        pytest.skip(f"{name}'s out_of_fight may read the system's state")
+    state = demo.build().state
+    fresh = state.update(system_state=system.new_state())  # the demo's tokens, marks... gone
+    assert [system.out_of_fight(fresh, c) for c in state.combatants] == [
+        system.out_of_fight(state, c) for c in state.combatants
+    ]

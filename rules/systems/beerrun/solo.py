@@ -27,7 +27,7 @@ from .decide import (
     round_pools,
     sheet_of,
 )
-from .events import BuildPool, Cede, LandDamage, SetGoal
+from .events import BuildPool, Cede, LandDamage, Pending, SetGoal
 from .sheet import HEALTH, Ability, BeerRunSheet, Goal
 
 if TYPE_CHECKING:
@@ -54,7 +54,8 @@ EXTRA_RESERVE = 4  # an aggressive side buys an extra die (2 in all) only with t
 
 
 def in_the_fight(combatant: BeerRunCombatant) -> bool:
-    return not out_of_fight(combatant)
+    # Most have no condition: asked of every foe at each move of a fight of 40.
+    return not combatant.conditions or not out_of_fight(combatant)
 
 
 def foes(state: BeerRunEncounter, actor: BeerRunCombatant) -> list[BeerRunCombatant]:
@@ -87,25 +88,57 @@ def target_for(
     return standing[0], f"takes on {standing[0].name}"
 
 
+class _Round:
+    """What every combatant's move reads of the round, worked out once a ``next_move``: each
+    combatant is asked in turn until one has a move, and each read the whole round again (a
+    fight of 40 asked 40 of them at each of its 40 moves a round; issue 45)."""
+
+    def __init__(self, state: BeerRunEncounter) -> None:
+        self.state = state
+        self.rolled = br_state(state).rolled_round == state.round
+        self._pending: tuple[Pending, ...] | None = None
+        self._pooled: set[str] | None = None
+        self._named: dict[tuple[str, str], BeerRunCombatant | None] = {}
+
+    def pending(self) -> tuple[Pending, ...]:
+        if self._pending is None:
+            self._pending = pending_now(self.state)
+        return self._pending
+
+    def pooled(self, actor: BeerRunCombatant) -> bool:
+        """Whether it has built its pool this round."""
+        if self._pooled is None:
+            self._pooled = {p.combatant_id for p in round_pools(self.state)}
+        return actor.id in self._pooled
+
+    def named(self, actor: BeerRunCombatant, sheet: BeerRunSheet) -> BeerRunCombatant | None:
+        """``named_in_goal``, once for each side and goal (a side's goals name few foes)."""
+        key = (actor.side, sheet.goal.text if sheet.goal is not None else "")
+        if key not in self._named:
+            self._named[key] = named_in_goal(self.state, actor, sheet)
+        return self._named[key]
+
+
 def next_move(state: BeerRunEncounter) -> Move | None:
+    seen = _Round(state)
     for actor in state.combatants:
-        if not state.is_solo(actor) or is_dead(actor):
+        if not state.is_solo(actor) or (actor.conditions and is_dead(actor)):
             continue
-        move = _move_for(state, actor)
+        move = _move_for(seen, actor)
         if move is not None:
             return move
     return _landing(state)
 
 
-def _move_for(state: BeerRunEncounter, actor: BeerRunCombatant) -> Move | None:
+def _move_for(seen: _Round, actor: BeerRunCombatant) -> Move | None:
+    state = seen.state
     sheet = sheet_of(actor)
-    if actor.condition(CEDED) is not None:
-        return _cede(state, actor, sheet)
+    if actor.conditions and actor.condition(CEDED) is not None:
+        return _cede(seen, actor, sheet)
     policy = policy_among(POLICIES, actor)
-    rolled = br_state(state).rolled_round == state.round
-    if not rolled:
-        return _goal(state, actor, sheet, policy) or _pool(state, actor, sheet, policy)
-    if not pending_now(state):
+    if not seen.rolled:
+        return _goal(seen, actor, sheet, policy) or _pool(seen, actor, sheet, policy)
+    if not seen.pending():
         return _gives_up(state, actor, sheet, policy)
     return None
 
@@ -119,13 +152,12 @@ def named_in_goal(
     return next((c for c in others if c.name in text), None)
 
 
-def _goal(
-    state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet, policy: str
-) -> Move | None:
+def _goal(seen: _Round, actor: BeerRunCombatant, sheet: BeerRunSheet, policy: str) -> Move | None:
     """A new goal when it has none or has gained it, or when the foe it names is gone."""
+    state = seen.state
     why = ""
     if sheet.goal is not None and not sheet.goal.gained:
-        named = named_in_goal(state, actor, sheet)
+        named = seen.named(actor, sheet)
         if named is None or in_the_fight(named):
             return None
         why = f"{named.name} is out of the fight; "
@@ -138,14 +170,13 @@ def _goal(
     return Move(actor.id, cmd, f"{why}picks a conflict goal: {aim}")
 
 
-def _pool(
-    state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet, policy: str
-) -> Move | None:
-    if any(p.combatant_id == actor.id for p in round_pools(state)):
+def _pool(seen: _Round, actor: BeerRunCombatant, sheet: BeerRunSheet, policy: str) -> Move | None:
+    state = seen.state
+    if seen.pooled(actor):
         return None
     if sheet.intensity < 1 or not sheet.live_abilities():
         return None  # it cannot pay: it rolls nothing, and cedes after the effects
-    named = named_in_goal(state, actor, sheet)
+    named = seen.named(actor, sheet)
     found = target_for(state, actor, policy)
     if named is not None and in_the_fight(named) and (found is None or found[0] != named):
         found = named, f"sticks to its goal, {named.name}"
@@ -202,7 +233,7 @@ def _gives_up(
 ) -> Move | None:
     """After the round's effects: cede when it cannot pay another pool, or (cautious) when
     its Health is at half or less."""
-    if sheet.goal is None or sheet.goal.gained or not _opponent(state, actor):
+    if sheet.goal is None or sheet.goal.gained:
         return None
     why = ""
     if sheet.intensity < 1:
@@ -210,8 +241,10 @@ def _gives_up(
     found = health(sheet)
     if not why and policy == "cautious" and found is not None and found.size * 2 <= found.rating:
         why = f"Health d{found.size} of d{found.rating}: it gives up the fight"
-    winner = _opponent(state, actor)
-    if not why or winner is None:
+    if not why:
+        return None
+    winner = _opponent(state, actor)  # after why: every combatant is asked, few give up
+    if winner is None:
         return None
     # One command: Cede marks it Ceded (out of the fight) and gives the other side its goal.
     cede = Cede(combatant_id=actor.id, to_id=winner.id)
@@ -226,11 +259,11 @@ def _opponent(state: BeerRunEncounter, actor: BeerRunCombatant) -> BeerRunCombat
     return standing[0] if standing else None
 
 
-def _cede(state: BeerRunEncounter, actor: BeerRunCombatant, sheet: BeerRunSheet) -> Move | None:
+def _cede(seen: _Round, actor: BeerRunCombatant, sheet: BeerRunSheet) -> Move | None:
     """A combatant the GM marked Ceded by hand cedes once (its goal is then cleared)."""
-    if sheet.goal is None or pending_now(state):
+    if sheet.goal is None or seen.pending():
         return None
-    winner = _opponent(state, actor)
+    winner = _opponent(seen.state, actor)
     if winner is None:
         return None
     return Move(actor.id, Cede(combatant_id=actor.id, to_id=winner.id), f"cedes to {winner.name}")

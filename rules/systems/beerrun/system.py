@@ -117,6 +117,7 @@ class BeerRun(
     gm_commands = (RollRound, SetCategories)  # every side's pools at once; the table's dice
     gm_actions = frozenset({"roll", "categories"})
     damage_unit = "pips"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
 
     # --- the end of the fight ---
 

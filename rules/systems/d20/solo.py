@@ -250,11 +250,11 @@ def _legendary(state: D20Encounter, current: D20Combatant | None) -> Move | None
     next turn opens (before its actor rolls; the creature's own turn too, for the turn just
     before it): one at a time, at least one at each end while it has any, more when the ends
     left before its own turn could not spend them all, so that none is wasted."""
-    if current is None:
+    if current is None or not opening(state):  # the turn's own rolls begun: the scan spared
         return None
     # Read off each sheet without a call: asked at the start of every turn, of everyone.
     legendary = [c for c in state.combatants if c.sheet.legendary and state.is_solo(c)]
-    if not legendary or not opening(state):
+    if not legendary:
         return None
     now, ended = stamp_of(state), turn_ended(state)
     if ended is None:

@@ -206,6 +206,7 @@ class GenericD20(
     xp_budget = budget_hook  # the 2014 and 2024 XP tables beside the difficulty
     has_odds = True
     damage_unit = "hit points"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
     roll_actions = ("roll", "save", "death")
 
     # sheets

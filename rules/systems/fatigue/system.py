@@ -105,6 +105,7 @@ class FatigueThresholds(
     stat_columns = ("Wind", "Sta", "HP", "Mind", "Pen")
     uses_turn_order = True
     damage_unit = "pool points"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
 
     # sheets
 

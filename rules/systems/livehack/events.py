@@ -87,9 +87,10 @@ OUT_AT_MINUS_TEN: dict[str, str] = {
 
 def out_of_fight(combatant: Combatant[LiveHackSheet]) -> str:
     """Why the combatant is out of the fight, in a word ("" while it is in it)."""
-    found = next((word for name, word in OUT_OF_THE_FIGHT if combatant.condition(name)), "")
-    if found:
-        return found
+    if combatant.conditions:  # most have none: asked of every foe at each attack
+        found = next((word for name, word in OUT_OF_THE_FIGHT if combatant.condition(name)), "")
+        if found:
+            return found
     for effect in offset_effects(combatant.sheet):
         if effect.level == -10 and effect.attribute in OUT_AT_MINUS_TEN:
             return OUT_AT_MINUS_TEN[effect.attribute]

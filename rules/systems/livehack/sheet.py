@@ -223,12 +223,16 @@ OFFSET_TABLE: dict[str, tuple[OffsetEffect, OffsetEffect]] = {
 }
 
 
+# Each attribute with the sheet field of its damage: asked of every foe at each attack.
+DAMAGE_FIELDS = tuple((key, f"{key}_damage") for key, _ in ATTRIBUTES)
+
+
 def offset_effects(sheet: LiveHackSheet) -> list[OffsetEffect]:
     """The effects in force, the worse one per attribute (only damage counts: "the damage
     subtracted from the attribute offsets")."""
     out = []
-    for key, _ in ATTRIBUTES:
-        if not getattr(sheet, f"{key}_damage"):
+    for key, damage in DAMAGE_FIELDS:
+        if not getattr(sheet, damage):
             continue
         value = sheet.attribute(key)
         minus_five, minus_ten = OFFSET_TABLE[key]

@@ -243,10 +243,16 @@ def _round_end_save(state: LiveHackEncounter) -> Move | None:
     dying combatant the tracker plays saves when a round ends (as the new one begins), before
     anyone acts, whoever's turn it is; one that fell dying this round saves at its end (its
     fall is marked, ``FELL_DYING``), and none saves twice in a round (R3-09)."""
+    saved: set[str] | None = None
     for person in state.combatants:
+        if not person.conditions:  # nearly everyone, asked at every move of a fight of 40
+            continue
         if not state.is_solo(person) or not is_dying(person) or person.condition("Dead"):
             continue
-        if _done(marks(state, person.id), "dying") is not None:
+        saved = _saved_this_round(state) if saved is None else saved
+        if person.id in saved:
+            continue
+        if ":" in person.id and _done(marks(state, person.id), "dying") is not None:
             continue
         sheet: LiveHackSheet = person.sheet
         mod = sheet.defense("fortitude") + sheet.attribute("con")
@@ -255,6 +261,21 @@ def _round_end_save(state: LiveHackEncounter) -> Move | None:
         cmd = LiveHackSave(kind="dying", combatant_id=person.id, take=take)
         return Move(person.id, cmd, f"dying save, Fortitude vs Wounds {sheet.wounds}: {why}")
     return None
+
+
+def _saved_this_round(state: LiveHackEncounter) -> set[str]:
+    """Who made its dying save this round, read off the marks once (``_done(marks(...),
+    "dying")`` for each: an id with a colon in it is asked so)."""
+    system = state.system_state
+    found = system.turn_marks if isinstance(system, LiveHackState) else ()
+    prefix = f"{state.round}:"
+    cut = len(prefix)
+    this_round = (m[cut:] for m in found if "dying" in m and m.startswith(prefix))
+    return {
+        cid
+        for cid, _, what in (rest.partition(":") for rest in this_round)
+        if what.partition(":")[0] == "dying"
+    }
 
 
 def _transform_save(

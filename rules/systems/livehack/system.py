@@ -186,6 +186,7 @@ class LiveHack(LiveHackSheets, LiveHackLog, LiveHackOdds, LiveHackSolo, RuleSyst
     uses_turn_order = True
     roll_actions = ("roll", "joint", "grim")  # each makes a LiveHackRolled, the new last roll
     damage_unit = "levels"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
 
     # sheets
 

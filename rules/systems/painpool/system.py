@@ -113,6 +113,7 @@ class PainPool(
     # A conflict-resolution game: exchanges, not initiative (see rulings.md).
     uses_turn_order = False
     damage_unit = "points"
+    out_of_fight_reads_state = False  # out_of_fight reads the combatant alone
     gm_commands = (SpendDespair, EndScene)  # Despair is the GM's token; the GM ends scenes
     gm_actions = frozenset({"challenge", "despair", "scene"})
 
@@ -120,8 +121,6 @@ class PainPool(
 
     def out_of_fight(self, state: PainPoolEncounter, combatant: PainPoolCombatant) -> str:
         return out_of_fight(combatant.sheet)
-
-    out_reads_state = False  # the sheet alone: the Hope and Despair tokens change often
 
     def damage(self, state: PainPoolEncounter, event: object) -> tuple[Damage, ...]:
         """Tokens off a Pain Pool (dealt by the hero of the roll), boon levels crossed off a
