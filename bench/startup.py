@@ -1,13 +1,15 @@
 """Start-up in a real terminal: the tracker on its demo against a minimal Textual app.
 
-Run: ``.venv/bin/python bench/startup.py [--runs N] [--before DIR] [--write]``. Each start is
-a fresh process in tmux at 80x24 (``bench/terminal.py``), timed from the process's start
-(read from Linux's /proc) to its first frame written to the terminal that shows the demo's
-encounter (the minimal app: its label and footer); the programs alternate run by run, so all
-see the same load, and the ratio to the minimal app is what to compare. ``--before DIR``
-times an older checkout (a ``git worktree`` of main) beside this one. It also counts the
-modules loaded at that first frame, and those ``tracker dice 1d6`` loads.
-``--write`` puts the table into docs/contributing/performance.md.
+Run: ``.venv/bin/python bench/startup.py [--runs N] [--before DIR] [--instructions]
+[--write]``. Each start is a fresh process in tmux at 80x24 (``bench/terminal.py``), timed
+from the process's start (read from Linux's /proc) to its first frame written to the
+terminal that shows the demo's encounter (the minimal app: its label and footer); the
+programs alternate run by run, so all see the same load, and the ratio to the minimal app is
+what to compare. ``--before DIR`` times an older checkout (a ``git worktree`` of main) beside
+this one. It also counts the modules loaded at that first frame, and those ``tracker dice
+1d6`` loads. ``--instructions`` also runs each program once under valgrind and counts its
+instructions to that frame: a figure the machine's load does not move. ``--write`` puts the
+tables into docs/contributing/performance.md.
 """
 
 from __future__ import annotations
@@ -67,20 +69,58 @@ def start_once(script: str, root: Path, word: str) -> tuple[float, int, float]:
     modules loaded by then, and the CPU seconds the process took to get there."""
     terminal = Terminal()
     try:
-        home = terminal.folder / "home"
-        saves = home / "saves"
-        saves.mkdir(parents=True)
-        shutil.copy(demo_of_cached(root), saves / "bench.fight")
+        saves = _saves(terminal, root)
         code = hook(terminal.frames.path, PROBE, stop=1, stop_word=word) + script.format(
             saves=str(saves), demo=str(demo_of_cached(root))
         )
-        terminal.start([sys.executable, "-c", code], python_env(root, home))
+        terminal.start([sys.executable, "-c", code], python_env(root, saves.parent))
         frame = terminal.frames.wait(lambda shown: shown == word, after=0.0)
         start, _ = terminal.frames.read()
         assert start is not None
         return frame[0] - start, frame[2], frame[3]
     finally:
         terminal.kill()
+
+
+def _saves(terminal: Terminal, root: Path) -> Path:
+    """A fresh home's saves folder, the demo copied there."""
+    saves = terminal.folder / "home" / "saves"
+    saves.mkdir(parents=True)
+    shutil.copy(demo_of_cached(root), saves / "bench.fight")
+    return saves
+
+
+def instructions_once(script: str, root: Path, word: str) -> int:
+    """The instructions a fresh process runs to its first frame showing ``word``, counted by
+    valgrind (callgrind): the same on a busy machine as on a quiet one (the hash seed fixed),
+    where times are not. The process runs some 50 times slower under it."""
+    terminal = Terminal()
+    try:
+        saves = _saves(terminal, root)
+        code = hook(terminal.frames.path, PROBE, stop=1, stop_word=word) + script.format(
+            saves=str(saves), demo=str(demo_of_cached(root))
+        )
+        counts = terminal.folder / "callgrind.out"
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={counts}"]
+        env = {**python_env(root, saves.parent), "PYTHONHASHSEED": "0"}
+        terminal.start([*command, sys.executable, "-c", code], env)
+        terminal.frames.wait(lambda shown: shown == word, after=0.0, patience=1800.0)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:  # written as the process ends
+            totals = [line for line in _text(counts).splitlines() if line.startswith("totals:")]
+            if totals:
+                return int(totals[0].split()[1])
+            time.sleep(0.5)
+        raise SystemExit("callgrind wrote no totals")
+    finally:
+        terminal.kill()
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except FileNotFoundError:
+        return ""
 
 
 _demos: dict[Path, Path] = {}
@@ -110,9 +150,16 @@ def main() -> None:
     parser.add_argument(
         "--write", action="store_true", help="update docs/contributing/performance.md"
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each program's instructions to its first frame, once (valgrind)",
+    )
     args = parser.parse_args()
     if not have_tmux():
         raise SystemExit("bench/startup.py needs tmux")
+    if args.instructions and shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind")
 
     roots = {"before": args.before.resolve()} if args.before else {}
     roots["this checkout"] = ROOT
@@ -161,6 +208,28 @@ def main() -> None:
     print(f"({args.runs} runs of each in {took:.0f} s; load average up to {load:.1f})")
     if args.write:
         write_block("startup", text)
+    if args.instructions:
+        counted = instruction_rows(roots)
+        print(counted)
+        if args.write:
+            write_block("startup-instructions", counted)
+
+
+def instruction_rows(roots: dict[str, Path]) -> str:
+    """Each program's instructions to its first frame, and as times the minimal app's."""
+    counts = {
+        name: instructions_once(TRACKER, root, "EncounterScreen") for name, root in roots.items()
+    }
+    least = instructions_once(MINIMAL, ROOT, "Screen")
+    rows = [
+        "| 80x24 in tmux, to the first frame written (valgrind, once each) | instructions "
+        "| vs minimal Textual app |",
+        "|---|---:|---:|",
+    ]
+    for name, count in counts.items():
+        rows.append(f"| tracker, {name} | {count / 1e6:.0f} M | {count / least:.2f}x |")
+    rows.append(f"| minimal Textual app | {least / 1e6:.0f} M | 1.00x |")
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

@@ -23,10 +23,11 @@ from pathlib import Path
 # Put before a script's own code, with ``{frames!r}`` (the file) and ``{probe}`` (an
 # expression of ``app`` and ``screen``: what a frame shows) filled in. It wraps every app's
 # ``_display`` (the class's, so an app made anywhere is timed) and ends the process, without
-# waiting for its exit, after ``{stop}`` frames showing ``{stop_word!r}`` (0: never).
+# waiting for its exit, after ``{stop}`` frames showing ``{stop_word!r}`` (0: never). It
+# wraps it as the program first imports textual.app, not before: imported here, Textual would
+# load outside the program's own start (the tracker loads it with its collector off).
 FRAMES_HOOK = """
 import os as _os, sys as _sys, time as _time
-import textual.app as _textual_app
 
 _FRAMES = open({frames!r}, "a", buffering=1)
 _SEEN = [0]
@@ -39,7 +40,7 @@ def _process_start():
     return _time.perf_counter() - (since_boot - ticks / _os.sysconf("SC_CLK_TCK"))
 
 _FRAMES.write(f"start {{_process_start():.6f}}\\n")
-_display = _textual_app.App._display
+_display = None
 
 def _timed_display(app, screen, renderable):
     _display(app, screen, renderable)
@@ -58,7 +59,24 @@ def _timed_display(app, screen, renderable):
             _FRAMES.close()
             _os._exit(0)
 
-_textual_app.App._display = _timed_display
+class _WrapDisplay:
+    def find_spec(self, name, path=None, target=None):
+        if name != "textual.app":
+            return None
+        _sys.meta_path.remove(self)
+        spec = next(filter(None, (f.find_spec(name, path, target) for f in _sys.meta_path)))
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            global _display
+            run(module)
+            _display = module.App._display
+            module.App._display = _timed_display
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+_sys.meta_path.insert(0, _WrapDisplay())
 """
 
 

@@ -11,29 +11,19 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import cache
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from msgspec import Meta, Struct
 
 from rules.bounds import NAME
 from rules.dice import DiceSource
 from rules.logline import Line, Span, spans
-from rules.notation import words
-from rules.notation.answer import Answer, answer
-from rules.notation.chart import chart, split_chart
-from rules.notation.tree import MAX_EXPLOSIONS
 
-__all__ = [
-    "MAX_EXPLOSIONS",
-    "DiceRolled",
-    "Group",
-    "line",
-    "lines",
-    "looks_like_dice",
-    "recorded",
-    "rolled",
-    "split_chart",
-]
+if TYPE_CHECKING:
+    from rules.notation.answer import Answer
+
+# rules.notation is imported where it is used, not with the event: a save is read (and the
+# app's first frame drawn) without the dice notation's parser, roller and exact odds.
 
 # The chart in the log: a row fits the log pane at 80 columns, and the roll's line stays in
 # sight above its rows at 24 lines.
@@ -98,6 +88,8 @@ def looks_like_dice(text: str) -> bool:
     """Whether a line is written as dice notation (then it is read as dice, and its mistakes
     are told as dice mistakes) rather than as words: ``2d6+3``, ``d20 >= 15``, ``4d6kh3``,
     ``3d6 chart``."""
+    from rules.notation.chart import split_chart
+
     bare = _pattern(_LABEL).sub("", split_chart(text)[0]).strip()
     return bool(_pattern(_LOOKS).fullmatch(bare)) and bool(_pattern(_DIE).search(bare))
 
@@ -106,6 +98,9 @@ def rolled(notation: str, dice: DiceSource, *, by: str = "", hidden: bool = Fals
     """Read, work out and roll a line of dice notation (ending with ``chart``: its
     distribution drawn too): the event it makes (``Rejected`` with one line, before any die
     is rolled, when it cannot be). ``by``: who rolled it; ``hidden``: the GM's secret roll."""
+    from rules.notation.answer import answer
+    from rules.notation.chart import split_chart
+
     notation, charted = split_chart(notation)
     return recorded(answer(notation, dice), charted=charted, by=by, hidden=hidden)
 
@@ -116,6 +111,8 @@ def recorded(
     """A line rolled (``rules.notation.answer``, or a system's dice field read and rolled by
     ``rules.notation.field.roll``) as the log's event: every die, the total, the exact mean
     and the goal's chance, and with ``charted`` the distribution drawn."""
+    from rules.notation.chart import chart
+
     odds = result.odds
     return DiceRolled(
         notation=odds.notation,
@@ -143,6 +140,8 @@ def lines(event: DiceRolled) -> tuple[Line, ...]:
 def line(event: DiceRolled) -> Line:
     """``🎲 4d6kh3 >= 12: (1) 6 3 5 = 14 · made it · mean 12.24 · 12+: 1/2 (50.0%)``, after
     who rolled it (``Alice: ``) and whether it was hidden (``(hidden) ``)."""
+    from rules.notation import words
+
     shown = [(s.text, s.style) for s in event.shown] or _older(event)
     made = event.made
     if made is None and event.at_least is not None:

@@ -62,6 +62,9 @@ def settle_memory() -> None:
 
 
 QUITTING = "Quitting"
+# The dialogs', the command line's and the replay's styles: read after the encounter's first
+# frame (see ``TrackerApp.style_dialogs``), tracker.tcss (CSS_PATH) having what that shows.
+DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
 
 
 class TrackerApp(App[None]):
@@ -140,6 +143,8 @@ class TrackerApp(App[None]):
         self.settings = settings.Settings(theme=self.theme)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.screen_change_signal.subscribe(self, self._mark_covered)
+        # At once, as the screen is pushed: posted, it would come after the screen is styled.
+        self.screen_change_signal.subscribe(self, self._style_screen, immediate=True)
         if self.replay is not None:
             from tracker.screens.replay_screen import ReplayScreen  # only replays need it
 
@@ -161,6 +166,20 @@ class TrackerApp(App[None]):
         for screen in self.screen_stack:
             for rack in screen.query_children(TOASTS):
                 rack.set_class(screen is not top, self.COVERED)
+
+    def style_dialogs(self) -> None:
+        """Add dialogs.tcss to the stylesheet, once. A start parses tracker.tcss alone: the
+        dialogs' rules cost it some 5 ms to parse, and every widget styled checks them. No
+        widget on the encounter screen matches them, so nothing shown is restyled."""
+        if not self.stylesheet.has_source(str(DIALOGS_CSS)):
+            self.stylesheet.read(DIALOGS_CSS)
+            self.stylesheet.parse()  # now, not as the first dialog is styled
+
+    def _style_screen(self, top: Screen[object]) -> None:
+        """Any other screen (a dialog, the replay) comes with the dialogs' styles: this runs
+        as it is pushed, before its widgets are made and it is restyled as it shows."""
+        if not isinstance(top, EncounterScreen) and type(top) is not Screen:  # Textual's own
+            self.style_dialogs()
 
     def warn(self, text: str) -> None:
         """A damaged save: a dialog that stays until read, not a notification that goes."""
@@ -209,11 +228,13 @@ class TrackerApp(App[None]):
             self.notify(error, severity="warning", markup=False)
 
     def on_encounter_screen_shown(self) -> None:
+        self.style_dialogs()  # after the first frame, before the first key opens one
         # Frozen again: the encounter's log (a long fight's tens of thousands of entries)
         # is made after the app mounted, and a full collection would rescan it all, a stall
         # of tens of milliseconds after a key, at random.
         if self.OWNS_MEMORY:
             settle_memory()
+            gc.enable()  # off while the app started (tracker.cli.with_saves.play)
 
     def on_unmount(self) -> None:
         if self.OWNS_MEMORY:

@@ -28,6 +28,7 @@ from tracker.screens.encounter_keys.screen_keys import ScreenKeys
 from tracker.screens.encounter_keys.tool_keys import ToolKeys
 from tracker.screens.encounter_keys.turn_keys import TurnKeys
 from tracker.session import Change, EncounterSession
+from tracker.terminal import textual_internals
 from tracker.widgets.encounter_view import EncounterView
 from tracker.widgets.key_bar import KeyBar
 
@@ -99,13 +100,21 @@ class EncounterScreen(
             pane.empty_hint = "press a to add a combatant"
         self.reload()
         pane.focus()
-        # After the first frame: what it made (the log's entries, its lines drawn) is there.
-        self.call_after_refresh(self.post_message, self.Shown())
-        if self.library_folder is not None and self.session.allows("add_combatant"):
-            from tracker.store import library
+        textual_internals.styled_as_mounted(self)  # its first show does not restyle it all
+        self.call_after_refresh(self._after_first_frame)
 
-            folder = self.library_folder
-            self.set_timer(WARM_AFTER, lambda: library.warm(folder))
+    def _after_first_frame(self) -> None:
+        # What the first frame made (the log's entries, its lines drawn) is there.
+        self.post_message(self.Shown())
+        if self.library_folder is not None and self.session.allows("add_combatant"):
+            # Timed from here, not from the mount: on a busy machine the first frame can
+            # take longer than WARM_AFTER, and the library's reading would share its core.
+            self.set_timer(WARM_AFTER, self._warm_library)
+
+    def _warm_library(self) -> None:
+        from tracker.store import library  # the stat blocks (and TOML): after the first frame
+
+        library.warm(self.library_folder)
 
     class Shown(Message, namespace="encounter_screen"):
         """The encounter is drawn, its whole log read: what stays for the fight is made."""

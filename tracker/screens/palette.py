@@ -7,8 +7,6 @@ from collections.abc import Callable, Iterator
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from tracker.screens.help import shown_key
-
 
 class ScreenActions(Provider):
     """Lists ``screen.palette_commands()`` where a screen has it, else its bindings."""
@@ -18,6 +16,8 @@ class ScreenActions(Provider):
         if listed is not None:
             yield from listed()
             return
+        from tracker.screens.help import shown_key  # the help screen: loaded when asked for
+
         seen: set[str] = set()
         for binding in getattr(self.screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description and binding.action not in seen:

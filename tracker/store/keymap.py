@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
-import tomllib
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -55,6 +53,8 @@ def read(path: Path) -> tuple[dict[str, str], list[str]]:
         return {}, []
     except (OSError, UnicodeDecodeError) as exc:
         return {}, [getattr(exc, "strerror", None) or str(exc)]
+    import tomllib  # only for a keymap file: a start-up without one parses no TOML
+
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
@@ -175,6 +175,8 @@ def load(path: Path) -> tuple[dict[str, str], str | None]:
 def app_bindings() -> list[Binding]:
     """Every key the app has, from every screen and widget (imported only when a user has a
     keymap: a start-up without one loads no more than before)."""
+    import pkgutil
+
     from textual.dom import DOMNode
 
     for package in KEY_PACKAGES:

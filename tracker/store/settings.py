@@ -8,7 +8,6 @@ next changes.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +42,8 @@ def load(path: Path) -> tuple[Settings, str | None]:
         return Settings(), None
     except (OSError, UnicodeDecodeError) as exc:
         return Settings(), _problem(path, getattr(exc, "strerror", None) or str(exc))
+    import json  # only for a settings file: a first start reads none
+
     try:
         data = json.loads(raw)
     except json.JSONDecodeError:
@@ -57,6 +58,8 @@ def load(path: Path) -> tuple[Settings, str | None]:
 
 def save(path: Path, settings: Settings) -> str | None:
     """Write the settings (atomically); returns the line to show if that failed."""
+    import json
+
     text = json.dumps({"theme": settings.theme}, indent=2) + "\n"
     try:
         files.write_atomically(path, text.encode("utf-8"))

@@ -8,7 +8,6 @@ from textual.actions import parse
 from textual.binding import Binding
 
 from tracker.screens.encounter_keys.area import Area
-from tracker.screens.help import show_help, shown_key
 from tracker.widgets.combatants import CombatantsPane
 
 
@@ -48,6 +47,8 @@ class ScreenKeys(Area):
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         """(title, action, help) for the command palette: every key, and the system's actions."""
+        from tracker.screens.help import shown_key  # the help screen: loaded when asked for
+
         seen: set[str] = set()
         out = []
         for binding in self.BINDINGS:
@@ -80,6 +81,8 @@ class ScreenKeys(Area):
             self.maximize(self.focused, container=False)
 
     def action_help(self) -> None:
+        from tracker.screens.help import show_help
+
         intro = "The encounter is saved after every change. Tab moves between panes."
         show_help(self.app, self.BINDINGS, intro, self.offers)
 
