@@ -71,6 +71,7 @@ class EncounterSession:
         self.path = path
         self._lock = lock
         self._subscribers: list[Subscriber] = []
+        self._outcome: tuple[Encounter, Outcome] | None = None  # the state it was worked out for
         self._journal = storage.Journal(path, save_id) if path is not None else None
         self._since_compaction = 0
         # A journal only makes sense after a snapshot: write one first if there is none yet,
@@ -112,8 +113,13 @@ class EncounterSession:
         return turn_clock.history_started(self.history)
 
     def outcome(self) -> Outcome:
-        """Whether the fight is over, and who won."""
-        return outcome(self.state)
+        """Whether the fight is over, and who won: worked out once a state (a served table's
+        every seat asks, twice a change)."""
+        state = self.state
+        known = self._outcome
+        if known is None or known[0] is not state:
+            known = self._outcome = (state, outcome(state))
+        return known[1]
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         self._subscribers.append(subscriber)

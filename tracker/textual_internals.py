@@ -631,7 +631,7 @@ def whole_screen(app: App[Any]) -> str | None:
     try:
         console = app.console
         return "\n".join(strip.render(console) for strip in compositor.render_strips())
-    except (AttributeError, TypeError):
+    except Exception:  # whatever rendering outside its frame meets: not known, never an error
         return None
     finally:
         visible_screen_stack.reset(stack_token)

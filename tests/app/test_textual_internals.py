@@ -345,7 +345,8 @@ async def test_lean_strips_draw_what_textuals_draw(tmp_path: Path, monkeypatch) 
         path = tmp_path / f"{len(list(tmp_path.iterdir()))}.fight"
         app = TrackerApp(EncounterSession(DEMOS[a_demo()](), SeededDice(7), path), saves=tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("down", "r")
+            await pilot.press("down", "question_mark")  # a dialog, over the dimmed screen
+            await until(pilot, lambda: app.screen is not app.screen_stack[0], "the help")
             await pilot.pause()
             return [strip.render(app.console) for strip in screen_strips(app)]
 

@@ -1,5 +1,6 @@
 """One seat's session channel: its app drawn on the channel, or a shared view while it only
-watches; its input counted and a flood closed.
+watches, or a twin's frames while it shows what that seat shows (tracker/serve/twins.py);
+its input counted and a flood closed.
 
 A newcomer's first frame is the shared view's: the seat's own app starts once that is
 drawn (or at the seat's first key, whichever comes first), so that the two do not share
