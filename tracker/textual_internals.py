@@ -45,9 +45,9 @@ from textual.widget import Widget
 # Private modules, imported here only; on a Textual without them the patches that rely on
 # them are not installed (see ``usable``) rather than the app failing to start.
 try:
-    from textual._compositor import ChopsUpdate, Compositor
+    from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 except ImportError:
-    ChopsUpdate = Compositor = None  # type: ignore[assignment,misc]  # gone: no patch
+    ChopsUpdate = Compositor = LayoutUpdate = None  # type: ignore[assignment,misc]  # gone: no patch
 try:
     from textual._styles_cache import StylesCache
 except ImportError:
@@ -614,11 +614,11 @@ def first_error(app: App[Any]) -> BaseException | None:
 
 
 def whole_screen(app: App[Any]) -> str | None:
-    """``app``'s whole screen (a dialog over what it dims) as a terminal would be sent it,
-    rendered now, in the app's own context whatever context asks. It leaves what the app
-    has yet to draw still to be drawn. Public route: ``export_screenshot`` (an SVG, many
-    times dearer, and it takes the pending update's regions as drawn). Fails open: None
-    (seats then never share frames as twins, tracker/serve/twins.py)."""
+    """``app``'s whole screen (a dialog over what it dims), rendered now, as a terminal would
+    be sent it in a full frame, in the app's own context whatever context asks; what the app
+    has yet to draw is still drawn. Public route: ``export_screenshot`` (an SVG, many times
+    dearer, and it takes the pending update's regions as drawn). Fails open: None (seats
+    then never share frames as twins, tracker/serve/twins.py)."""
     try:
         from textual._context import active_app, visible_screen_stack
 
@@ -629,8 +629,8 @@ def whole_screen(app: App[Any]) -> str | None:
     app_token = active_app.set(app)
     stack_token = visible_screen_stack.set(stack)
     try:
-        console = app.console
-        return "\n".join(strip.render(console) for strip in compositor.render_strips())
+        lines: list[Iterable[Strip]] = [[strip] for strip in compositor.render_strips()]
+        return str(LayoutUpdate(lines, compositor.size.region).render_segments(app.console))
     except Exception:  # whatever rendering outside its frame meets: not known, never an error
         return None
     finally:

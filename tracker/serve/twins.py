@@ -70,8 +70,7 @@ def pair(channel: SeatChannel, others: Iterable[SeatChannel]) -> SeatChannel | N
             mine = screen_print(channel, fresh=True)  # drawn now: what it shows
             if mine is None:
                 return None
-        if screen_print(other) == mine:
-            follow(channel, other)
+        if screen_print(other) == mine and follow(channel, other):
             return other
         tries += 1
         if tries >= TRIES:
@@ -79,12 +78,20 @@ def pair(channel: SeatChannel, others: Iterable[SeatChannel]) -> SeatChannel | N
     return None
 
 
-def follow(channel: SeatChannel, leader: SeatChannel) -> None:
+def follow(channel: SeatChannel, leader: SeatChannel) -> bool:
+    """``channel`` shows ``leader``'s frames from now on, starting with a whole one: what its
+    own app drew last may not have reached its terminal yet (a key's frame, dropped once it
+    is muted). Returns whether it does."""
+    frame = textual_internals.whole_screen(leader.app)
+    if frame is None:
+        return False
+    channel.app.mute()
+    channel.write(frame)
     channel.leader = leader
     leader.followers.append(channel)
     leader.tee(channel)
-    channel.app.mute()
     channel.server.heap.changed()
+    return True
 
 
 def unfollow(channel: SeatChannel, *, draw: bool = True) -> None:
