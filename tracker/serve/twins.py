@@ -90,7 +90,8 @@ def follow(channel: SeatChannel, leader: SeatChannel) -> bool:
     channel.leader = leader
     leader.followers.append(channel)
     leader.tee(channel)
-    channel.server.heap.changed()
+    # No heap.changed(): a muted app makes nothing new to keep, and the full collection a
+    # settle brings (a few hundred ms at 30 seats) would stall every seat for a pairing.
     return True
 
 
