@@ -30,6 +30,10 @@ Before and after (``--before PATH``, an older checkout such as ``git worktree ad
 in fresh processes, and the table shows both and their ratio (this checkout's over the
 older one's): on a loaded machine the ratio is the figure to read.
 
+Typed seats apart (``--apart``): the seats that typed never share frames as twins
+(tracker/serve/twins.py: typed seats showing the same are drawn by one app), as when every
+seat shows something of its own; the benchmark's typed seats all pressed the same key.
+
 Browser seats (``--web``): the same rows again with every other seat in a browser, by a
 join link: a WebSocket client that speaks as the page's textual.js does (JSON packets
 out, the frames in), against the same server's ``--web`` (tracker/serve/web.py). Same
@@ -263,6 +267,7 @@ async def measure(
     hostile: bool,
     web: bool = False,
     demo: bool = False,
+    apart: bool = False,
 ) -> dict[str, float]:
     from rules.commands import AddCombatant, AddNote
     from rules.dice import SeededDice
@@ -272,6 +277,13 @@ async def measure(
     from tracker.serve.server import TableServer
     from tracker.session import EncounterSession
 
+    if apart:
+        try:
+            from tracker.serve import twins
+        except ImportError:  # an older checkout: its typed seats never share
+            pass
+        else:
+            twins.pair = lambda channel, others: None  # type: ignore[assignment]
     folder = Path(tempfile.mkdtemp())
     session = EncounterSession(served_history(demo), SeededDice(1), folder / "bench.fight")
     if not demo:
@@ -339,6 +351,7 @@ async def measure(
         "hostile": hostile,
         "web": web,
         "demo": demo,
+        "apart": apart,
         "median": statistics.median(latencies),
         "p95": percentile(latencies, 0.95),
         "max": max(latencies),
@@ -355,6 +368,8 @@ def they(r: dict[str, float]) -> str:
         said = "watch; 1 floods, 1 types at the limit, 1 huge window"
     if r.get("web"):
         said += ", half in a browser"
+    if r.get("apart"):
+        said += ", each its own screen"
     if r.get("demo"):
         said += ", the demo"
     return said
@@ -422,10 +437,10 @@ def main() -> None:
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--server":
         count, events, active, hostile, web = (int(value) for value in sys.argv[2:7])
-        gap, demo = float(sys.argv[7]), bool(int(sys.argv[8]))
-        sys.path.insert(0, sys.argv[9])  # the checkout whose code serves (nothing loaded yet)
+        gap, demo, apart = float(sys.argv[7]), bool(int(sys.argv[8])), bool(int(sys.argv[9]))
+        sys.path.insert(0, sys.argv[10])  # the checkout whose code serves (nothing loaded yet)
         result = asyncio.run(
-            measure(count, events, gap, bool(active), bool(hostile), bool(web), demo)
+            measure(count, events, gap, bool(active), bool(hostile), bool(web), demo, apart)
         )
         print(json.dumps(result), flush=True)
         return
@@ -453,6 +468,11 @@ def main() -> None:
         "--demo", action="store_true", help="serve the first listed system's demo (a full log)"
     )
     parser.add_argument(
+        "--apart",
+        action="store_true",
+        help="typed seats never share frames as twins (each shows something of its own)",
+    )
+    parser.add_argument(
         "--before", type=Path, help="an older checkout: each row served by its code too, alternated"
     )
     parser.add_argument(
@@ -472,7 +492,9 @@ def main() -> None:
         roots = [here] if args.before is None else [args.before.resolve(), here]
         if number % 2:
             roots.reverse()
-        measured = {root: serve_once((*argv, int(args.demo), root)) for root in roots}
+        measured = {
+            root: serve_once((*argv, int(args.demo), int(args.apart), root)) for root in roots
+        }
         results.append(measured[here])
         if args.before is not None:
             pairs.append((measured[args.before.resolve()], measured[here]))

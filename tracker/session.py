@@ -113,14 +113,13 @@ class EncounterSession:
         return turn_times.history_started(self.history)
 
     def outcome(self) -> Outcome:
-        """Whether the fight is over, and who won."""
+        """Whether the fight is over, and who won: worked out once a state (a served table's
+        every seat asks, twice a change)."""
         state = self.state
         known = self._outcome
-        if known is not None and known[0] is state:
-            return known[1]  # asked again for the same state (the screen asks twice a change)
-        result = outcome(state)
-        self._outcome = (state, result)
-        return result
+        if known is None or known[0] is not state:
+            known = self._outcome = (state, outcome(state))
+        return known[1]
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         self._subscribers.append(subscriber)

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 import textual
 from rich.console import Console
+from rich.segment import Segment
 from textual.css.stylesheet import Stylesheet
 from textual.scrollbar import ScrollBar
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
@@ -30,9 +32,11 @@ from tracker.terminal.textual_internals import (
     DIMMED_STYLES,
     KEPT_ROWS,
     KEPT_STYLES,
+    LEAN_STRIPS,
     PARTIAL_RENDERS,
     SCROLLED_LINES,
     SETTLED_FOOTER_KEYS,
+    SHARED_CSS,
     SHARED_SCROLLBARS,
     TEXTUALS_DIMMING,
     WRITTEN_FOR,
@@ -60,6 +64,8 @@ PATCHES = [
     DIMMED_STYLES,
     SHARED_SCROLLBARS,
     KEPT_ROWS,
+    LEAN_STRIPS,
+    SHARED_CSS,
 ]
 
 
@@ -93,6 +99,8 @@ def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
         SETTLED_FOOTER_KEYS.name: "SETTLED_FOOTER_KEYS",
         SHARED_SCROLLBARS.name: "SHARED_SCROLLBARS",
         KEPT_ROWS.name: "KEPT_ROWS",
+        LEAN_STRIPS.name: "LEAN_STRIPS",
+        SHARED_CSS.name: "SHARED_CSS",
     }
     monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
     if version is not None:
@@ -338,3 +346,75 @@ async def test_the_screen_behind_a_dialog_is_dimmed_style_by_style_as_textual_di
             await pilot.pause()
             await pilot.pause()
             assert screen_strips(app) == ours
+
+
+def test_a_strip_makes_its_caches_as_it_first_uses_them() -> None:
+    assert Strip.__init__ is not textual_internals.TEXTUALS_STRIP_INIT  # tracker.app's
+    strip = Strip([Segment("hello world")])
+    slots = [vars(Strip)[name].slot for name in textual_internals.STRIP_CACHES]
+    assert not any(hasattr_slot(slot, strip) for slot in slots)
+    assert strip.crop(0, 5) is strip.crop(0, 5)  # cached, as Textual caches it
+    assert strip.divide([3, 11]) is strip.divide([3, 11])
+    assert hasattr_slot(vars(Strip)["_crop_cache"].slot, strip)
+    assert not hasattr_slot(vars(Strip)["_style_cache"].slot, strip)
+    # Each made as Textual's __init__ makes it.
+    made = Strip([])
+    textual_internals.TEXTUALS_STRIP_INIT(made, [])
+    for name, size in textual_internals.STRIP_CACHES.items():
+        assert getattr(strip, name)._maxsize == size == getattr(made, name)._maxsize
+
+
+def hasattr_slot(slot, strip: Strip) -> bool:
+    try:
+        slot.__get__(strip, Strip)
+    except AttributeError:
+        return False
+    return True
+
+
+async def test_lean_strips_draw_what_textuals_draw(tmp_path: Path, monkeypatch) -> None:
+    async def drawn() -> list[str]:
+        path = tmp_path / f"{len(list(tmp_path.iterdir()))}.fight"
+        app = TrackerApp(EncounterSession(DEMOS[a_demo()](), SeededDice(7), path), saves=tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("down", "question_mark")  # a dialog, over the dimmed screen
+            await until(pilot, lambda: app.screen is not app.screen_stack[0], "the help")
+            await pilot.pause()
+            return [strip.render(app.console) for strip in screen_strips(app)]
+
+    ours = await drawn()
+    monkeypatch.setattr(Strip, "__init__", textual_internals.TEXTUALS_STRIP_INIT)
+    assert await drawn() == ours
+
+
+def test_on_another_textual_strips_are_textuals_own(monkeypatch, capfd) -> None:
+    monkeypatch.setattr(Strip, "__init__", textual_internals.TEXTUALS_STRIP_INIT)
+    changed(monkeypatch, LEAN_STRIPS, version="8.3.0")
+    assert not textual_internals.install_lean_strips()
+    assert Strip.__init__ is textual_internals.TEXTUALS_STRIP_INIT
+    assert "the lean-strips patch was written for" in capfd.readouterr().err
+
+
+async def test_apps_share_their_parsed_css(tmp_path: Path) -> None:
+    rules = []
+    for name in ("one", "two"):
+        session = EncounterSession(DEMOS[a_demo()](), SeededDice(7), tmp_path / f"{name}.fight")
+        app = TrackerApp(session, saves=tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            rules.append(app.stylesheet.rules)
+            if name == "two":  # another theme, other colours: parsed again
+                app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+                await pilot.pause()
+                rules.append(app.stylesheet.rules)
+    one, two, other_theme = rules
+    assert len(one) == len(two) and all(a is b for a, b in zip(one, two, strict=True))
+    assert not any(a is b for a, b in zip(one, other_theme, strict=False))
+
+
+def test_on_another_textual_each_style_sheet_parses_its_own(monkeypatch, capfd) -> None:
+    monkeypatch.setattr(Stylesheet, "_parse_rules", textual_internals.TEXTUALS_PARSE_RULES)
+    changed(monkeypatch, SHARED_CSS, version="8.3.0")
+    assert not textual_internals.install_shared_css()
+    assert Stylesheet._parse_rules is textual_internals.TEXTUALS_PARSE_RULES
+    assert "the shared-css patch was written for" in capfd.readouterr().err

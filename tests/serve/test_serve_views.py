@@ -12,6 +12,7 @@ from textual.strip import Strip
 
 from rules.commands import AddNote
 from tests.serve.serve_helpers import Client, Served, serve, until
+from tracker.serve import twins
 from tracker.terminal import textual_internals
 from tracker.terminal.shared_lines import KEPT_BARS
 from tracker.widgets.roll_log import RollLog
@@ -193,6 +194,8 @@ async def test_typed_seats_share_scrollbars_drawn_as_each_would_draw_its_own(
     # other roles, sizes and colours.
     compared: list[bool] = []
     shared = ScrollBar.render_lines
+    # Alice and Carol show the same: as twins one app would draw both (test_serve_twins.py).
+    monkeypatch.setattr(twins, "pair", lambda channel, others: None)
 
     def checked(bar: ScrollBar, crop: Region) -> list[Strip]:
         ours = shared(bar, crop)

@@ -1,5 +1,6 @@
 """One seat's session channel: its app drawn on the channel, or a shared view while it only
-watches; its input counted and a flood closed.
+watches, or a twin's frames while it shows what that seat shows (tracker/serve/twins.py);
+its input counted and a flood closed.
 
 A newcomer's first frame is the shared view's: the seat's own app starts once that is
 drawn (or at the seat's first key, whichever comes first), so that the two do not share
@@ -18,7 +19,7 @@ from typing import Any, Protocol
 import asyncssh
 from rich.console import Console
 
-from tracker.serve import alerts, failure
+from tracker.serve import alerts, failure, twins
 from tracker.serve.config import Config
 from tracker.serve.driver import ENTER_SCREEN, LEAVE_SCREEN, drawn
 from tracker.serve.heap import Heap
@@ -34,7 +35,7 @@ from tracker.serve.limits import (
 )
 from tracker.serve.players import Player
 from tracker.serve.seats import Seat, Table
-from tracker.serve.views import RESIZE_SETTLE, View, Views, view_key
+from tracker.serve.views import RESIZE_SETTLE, View, ViewKey, Views, view_key
 from tracker.terminal import textual_internals
 
 NO_TERMINAL = (
@@ -107,6 +108,14 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         self._errors = io.StringIO()  # a seat's app's traceback, never the server's stderr
         self._early: str | None = ""  # typed before the own app is up (None: it is)
         self._over = False  # the seat has ended
+        # Typed seats showing the same (tracker/serve/twins.py): the seat this one's
+        # terminal follows, or those that follow this one's frames.
+        self.leader: SeatChannel | None = None
+        self.followers: list[SeatChannel] = []
+        self._twin_key: ViewKey | None = None  # its view when it was paired
+        self.printed: tuple[int, bytes] | None = None  # its screen's digest (twins.py)
+        self._quiet: asyncio.TimerHandle | None = None
+        self._looks = 0  # looks left before it waits for its next input
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         self.chan = chan
@@ -155,6 +164,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             on_cut=self.cut,
             fair=self.server.fair,
             first=player.role == "gm",  # the GM's keys go first
+            on_diverge=self.part,
         )
         self.chan.write(ENTER_SCREEN)  # whichever app draws it, from now on
         self.server.channels.add(self)
@@ -199,6 +209,9 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
 
     def rewatch(self) -> None:
         """The seat's view may have changed (its player was given other combatants)."""
+        if self._twin_key is not None and self.twin_key() != self._twin_key:
+            self.part()  # no longer the same as its twins
+            twins.unfollow(self)
         if self.view is None or self.seat is None:
             return
         if view_key(self.server.table, self.seat, self.app, self.size) != self.view.key:
@@ -228,6 +241,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def draw_own(self) -> None:
         """The seat's own app draws it from now on, starting with a whole frame."""
         self._start_own()
+        twins.unfollow(self)
         if self.view is not None:
             self._leave_view()
             self.app.unmute()
@@ -237,7 +251,69 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         """The first key, click or paste: the seat is no longer only watching."""
         self.typed = True
         self._cancel_settle()
+        self._look_later()
         self.draw_own()
+
+    # --- twins: typed seats showing the same (tracker/serve/twins.py) ---
+
+    def twin_key(self) -> ViewKey:
+        assert self.seat is not None
+        return view_key(self.server.table, self.seat, self.app, self.size)
+
+    @property
+    def drawing_own(self) -> bool:
+        """Its own app is up and draws the seat."""
+        seat = self.seat
+        return (
+            self.ready
+            and self.view is None
+            and not self._over
+            and seat is not None
+            and not seat.muted
+            and not self.is_closing()
+        )
+
+    def tee(self, follower: SeatChannel) -> None:
+        """Send this seat's frames to ``follower`` too."""
+        driver = self.app.channel_driver
+        if driver is not None and follower not in driver.also:
+            driver.also.append(follower)
+        self._twin_key = self._twin_key or self.twin_key()
+        follower._twin_key = self._twin_key
+
+    def untee(self, follower: SeatChannel) -> None:
+        driver = self.app.channel_driver
+        if driver is not None and follower in driver.also:
+            driver.also.remove(follower)
+        follower._twin_key = None
+        if not self.followers:
+            self._twin_key = None
+
+    def part(self) -> None:
+        """This seat's screen is about to change: its twins are handed on."""
+        if self.followers:
+            twins.part(self)
+
+    def _look_later(self, looks: int = 0) -> None:
+        """Look for a twin once the seat has been quiet a while (and again a few times if
+        none shows the same yet: a screen may take a frame or two to settle)."""
+        if self._quiet is not None:
+            self._quiet.cancel()
+        self._looks = looks or twins.LOOKS
+        self._quiet = asyncio.get_running_loop().call_later(
+            twins.QUIET * (1 + twins.LOOKS - self._looks), self._look
+        )
+
+    def _look(self) -> None:
+        self._quiet = None
+        if twins.may_lead(self) and not self.followers:
+            drawn(self.app).add_done_callback(lambda _: self._pair())
+
+    def _pair(self) -> None:
+        if self._quiet is not None or self._over:
+            return  # typed since: it looks again later
+        if twins.pair(self, list(self.server.channels)) is None and self._looks > 1:
+            self._look_later(self._looks - 1)
 
     def _cancel_settle(self) -> None:
         if self._settle is not None:
@@ -308,6 +384,11 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def _ended(self) -> None:
         self._over = True
         self._cancel_settle()
+        if self._quiet is not None:
+            self._quiet.cancel()
+            self._quiet = None
+        self.part()
+        twins.unfollow(self, draw=False)
         if self._window_change is not None:
             self._window_change.cancel()
             self._window_change = None
@@ -333,6 +414,8 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def data_received(self, data: str, datatype: Any) -> None:
         if self.seat is not None:
             self.seat.last_input = time.monotonic()
+        if self.typed:
+            self._look_later()
         if self._early is not None:  # its own app is not up yet: kept for it, and started
             room = EARLY_BYTES - len(self._early)  # (full: the rest is dropped)
             if 0 < room < len(data):  # cut: a paste cut short is ended there
@@ -376,6 +459,10 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def _apply_size(self) -> None:
         self._window_change = None
         driver = self.app.channel_driver if self.app is not None else None
+        if self.typed and self.app is not None:
+            self.part()  # its screen changes: its twins are handed on...
+            self.draw_own()  # ...and if it was one, it draws itself at its new size
+            self._look_later()
         if driver is not None:
             driver.resize(*self.size)
         if self.app is not None and not self.typed and self.seat is not None:
@@ -397,6 +484,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def close_with(self, message: str) -> None:
         """End this seat, telling the client why."""
         self._farewell = message
+        self.part()
         if self.app is not None and self.task is not None and not self.task.done():
             with contextlib.suppress(Exception):
                 self.app.exit()

@@ -74,6 +74,10 @@ class ChannelDriver(Driver):
     With ``fair``, the events let through wait their turn in the table's input budget before
     the app gets them; with ``first`` too (the GM's), they never wait, and each holds the
     other seats' input until this app has drawn it.
+
+    ``also``: more channels that show what this app draws (its seat's twins,
+    tracker/serve/twins.py), sent its frames but not its terminal's modes; ``on_diverge``
+    is called before any event reaches the app while it has them.
     """
 
     def __init__(
@@ -91,6 +95,7 @@ class ChannelDriver(Driver):
         on_cut: Callable[[], None] | None = None,
         fair: Fair | None = None,
         first: bool = False,
+        on_diverge: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._channel = channel
@@ -111,14 +116,23 @@ class ChannelDriver(Driver):
         self._modes = modes
         self.muted = muted
         self.on_input = on_input
+        self.also: list[Channel] = []
+        self.on_diverge = on_diverge
+        self.frames = 0  # writes sent (tracker/serve/twins.py: a screen that may have changed)
 
     @property
     def is_headless(self) -> bool:
         return False
 
     def write(self, data: str) -> None:
-        if not self.muted and not self._channel.is_closing():
+        if self.muted:
+            return
+        self.frames += 1
+        if not self._channel.is_closing():
             self._channel.write(data)
+        for channel in self.also:
+            if not channel.is_closing():
+                channel.write(data)
 
     def start_application_mode(self) -> None:
         if self._modes:
@@ -213,6 +227,8 @@ class ChannelDriver(Driver):
                 return None
             if self.on_input is not None:
                 self.on_input()
+        elif self.also and self.on_diverge is not None:
+            self.on_diverge()  # the twins stop showing this screen before it changes
         self.process_message(message)
         return drawn(self._seat_app)
 

@@ -3,9 +3,10 @@
 textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
 against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
 
-- The seven speed patches fail open. If Textual's code under one is not the code it was
-  written for (a fingerprint of its source), it is not installed: the app runs on Textual's
-  own code, slower and still correct, and says so once on stderr.
+- The seven speed patches and two memory patches fail open. If Textual's code under one is
+  not the code it was written for (a fingerprint of its source), it is not installed: the
+  app runs on Textual's own code, slower (or larger) and still correct, and says so once
+  on stderr.
 - Serving needs two things Textual and Rich have no public route to (a terminal's input
   parser, a console's colour system). With another Textual they fail at once, with an error
   that says what is missing.
@@ -31,6 +32,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.app import App
+from textual.cache import FIFOCache
+from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.geometry import Region
 from textual.reactive import Reactive
@@ -43,10 +46,10 @@ from textual.widget import Widget
 # Private modules, imported here only; on a Textual without them the patches that rely on
 # them are not installed (see ``usable``) rather than the app failing to start.
 try:
-    from textual._compositor import ChopsUpdate
+    from textual._compositor import ChopsUpdate, LayoutUpdate
     from textual._compositor import Compositor as Compositor  # partial_renders' type
 except ImportError:
-    ChopsUpdate = Compositor = None  # type: ignore[assignment,misc]  # gone: no patch
+    ChopsUpdate = Compositor = LayoutUpdate = None  # type: ignore[assignment,misc]  # gone: no patch
 try:
     from textual._styles_cache import StylesCache as StylesCache  # scrolled_lines' base
 except ImportError:
@@ -466,6 +469,140 @@ def textuals_own_scrollbars() -> Iterator[None]:
             ScrollBar.render_lines = installed  # type: ignore[method-assign]  # the patch again
 
 
+# --- memory patch: a strip's caches made as first used (every app) ---------------------------
+#
+# Buys about a quarter of a served seat's memory (tracemalloc, a typed seat at 80x24 on the
+# first system's demo: 0.7 of 2.8 MB). Textual's Strip makes seven empty caches as it is
+# made (seven FIFOCaches and their dicts, about 0.9 KB), and an app keeps some 800 strips
+# (every widget's lines, kept by its styles cache), most of whose caches are never used.
+# Made as first used, each cache is the one Textual would have made; a strip is a little
+# cheaper to make and its caches a little dearer to reach. Public route that would replace
+# it: none in Textual 8.2; it would take Strip making its caches lazily (upstream).
+TEXTUALS_STRIP_INIT = Strip.__init__
+LEAN_STRIPS = Patch("lean-strips", "11f3efd8", lambda: (TEXTUALS_STRIP_INIT,))
+STRIP_CACHES = {  # each cache Strip.__init__ makes, and its size
+    "_divide_cache": 4,
+    "_crop_cache": 16,
+    "_style_cache": 16,
+    "_filter_cache": 4,
+    "_line_length_cache": 4,
+    "_crop_extend_cache": 4,
+    "_offsets_cache": 4,
+}
+
+
+class _CacheSlot:
+    """A strip's slot for one of its caches, made as it is first read."""
+
+    __slots__ = ("size", "slot")
+
+    def __init__(self, slot: Any, size: int) -> None:
+        self.slot = slot  # Textual's own slot, where the cache is kept
+        self.size = size
+
+    def __get__(self, strip: Strip | None, owner: type | None = None) -> Any:
+        if strip is None:
+            return self
+        try:
+            return self.slot.__get__(strip, owner)
+        except AttributeError:  # not made yet
+            cache: FIFOCache[Any, Any] = FIFOCache(self.size)
+            self.slot.__set__(strip, cache)
+            return cache
+
+    def __set__(self, strip: Strip, value: Any) -> None:
+        self.slot.__set__(strip, value)
+
+
+def _lean_strip_init(
+    self: Strip, segments: Iterable[Segment], cell_length: int | None = None
+) -> None:
+    """Textual's ``Strip.__init__`` without its seven caches (made as first used)."""
+    self._segments = list(segments)
+    self._cell_length = cell_length
+    self._render_cache = None
+    self._link_ids = None
+    self._cell_count = None
+
+
+def install_lean_strips() -> bool:
+    """Strips make their caches as they first use them from now on, if Textual's code under
+    it is the code it was written for. Returns whether it is installed."""
+    if not usable(LEAN_STRIPS):
+        return False
+    if Strip.__init__ is _lean_strip_init:
+        return True
+    for name, size in STRIP_CACHES.items():
+        setattr(Strip, name, _CacheSlot(vars(Strip)[name], size))
+    Strip.__init__ = _lean_strip_init  # type: ignore[method-assign]  # the patch
+    return True
+
+
+# --- memory patch: a style sheet parsed once for every app (tracker/serve/) -----------------
+#
+# Buys, on a served table, each seat's app its style sheet's rules without parsing them
+# (tracemalloc: about 0.3 MB a seat, and the parse's CPU at every join). Textual parses
+# every app's CSS, and every widget's default CSS, into rule sets of its own; rule sets are
+# only read once parsed, and the same text with the same variables (the theme's colours)
+# parses to the same rules. So they are kept for the process by all that goes into them.
+# Public route that would replace it: none in Textual 8.2 (the parse cache is per style
+# sheet); it would take Textual sharing parsed rules between apps (upstream).
+TEXTUALS_PARSE_RULES = Stylesheet._parse_rules
+SHARED_CSS = Patch(
+    "shared-css",
+    "428cc705",
+    lambda: (
+        TEXTUALS_PARSE_RULES,  # wrapped: what the rules are parsed from
+        Stylesheet.__init__,  # the variables it keeps
+        Stylesheet.set_variables,
+        Stylesheet.parse,  # its callers, which only read the rules...
+        Stylesheet.reparse,
+        Stylesheet.apply,  # ...as does applying them
+    ),
+)
+PARSED_KEPT = 512  # sources parsed (a few themes' worth of an app's); emptied when full
+_parsed: dict[tuple[object, ...], Any] = {}
+_variables_seen: dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...]]] = {}
+
+
+def _variables_key(variables: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The variables' items, worked out once for each dict (each app makes its own)."""
+    seen = _variables_seen.get(id(variables))
+    if seen is None or seen[0] is not variables:
+        if len(_variables_seen) >= PARSED_KEPT:
+            _variables_seen.clear()
+        seen = _variables_seen[id(variables)] = (variables, tuple(sorted(variables.items())))
+    return seen[1]
+
+
+def _shared_parse_rules(
+    sheet: Stylesheet,
+    css: str,
+    read_from: Any,
+    is_default_rules: bool = False,
+    tie_breaker: int = 0,
+    scope: str = "",
+) -> Any:
+    """Textual's ``_parse_rules``, kept for every style sheet in the process."""
+    key = (css, read_from, is_default_rules, tie_breaker, scope, _variables_key(sheet._variables))
+    rules = _parsed.get(key)
+    if rules is None:
+        rules = TEXTUALS_PARSE_RULES(sheet, css, read_from, is_default_rules, tie_breaker, scope)
+        if len(_parsed) >= PARSED_KEPT:
+            _parsed.clear()
+        _parsed[key] = rules
+    return rules
+
+
+def install_shared_css() -> bool:
+    """Style sheets share parsed rules from now on, if Textual's code under it is the code
+    it was written for. Returns whether it is installed."""
+    if not usable(SHARED_CSS):
+        return False
+    Stylesheet._parse_rules = _shared_parse_rules  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
 # --- checking a patch -------------------------------------------------------------------------
 
 _verdicts: dict[str, bool] = {}  # patch name -> usable, worked out once a process
@@ -575,6 +712,31 @@ def first_error(app: App[Any]) -> BaseException | None:
     ``run_async`` only prints it). Fails open: without it the report says less."""
     error = getattr(app, "_exception", None)
     return error if isinstance(error, BaseException) else None
+
+
+def whole_screen(app: App[Any]) -> str | None:
+    """``app``'s whole screen (a dialog over what it dims), rendered now, as a terminal would
+    be sent it in a full frame, in the app's own context whatever context asks; what the app
+    has yet to draw is still drawn. Public route: ``export_screenshot`` (an SVG, many times
+    dearer, and it takes the pending update's regions as drawn). Fails open: None (seats
+    then never share frames as twins, tracker/serve/twins.py)."""
+    try:
+        from textual._context import active_app, visible_screen_stack
+
+        compositor = app.screen._compositor
+        stack = list(app._background_screens)  # a dimmed screen pops its own from it
+    except (ImportError, AttributeError):
+        return None
+    app_token = active_app.set(app)
+    stack_token = visible_screen_stack.set(stack)
+    try:
+        lines: list[Iterable[Strip]] = [[strip] for strip in compositor.render_strips()]
+        return str(LayoutUpdate(lines, compositor.size.region).render_segments(app.console))
+    except Exception:  # whatever rendering outside its frame meets: not known, never an error
+        return None
+    finally:
+        visible_screen_stack.reset(stack_token)
+        active_app.reset(app_token)
 
 
 def footer_bindings_ready(footer: Widget) -> bool:

@@ -1,0 +1,122 @@
+"""Twins: typed seats that show the same thing are drawn by one app, until one of them types."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules.commands import AddNote
+from tests.serve.serve_helpers import Client, Served, serve, until
+from tracker.serve import twins
+
+PASSWORD = "pw"
+
+
+@pytest.fixture
+async def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(twins, "QUIET", 0.2)
+    served = await serve(tmp_path, password=PASSWORD)
+    yield served
+    served.server.close()
+    await served.server.wait_closed()
+
+
+async def typed(served: Served, login: str, keys: str = "\x1b[B") -> Client:
+    """A player by the table password who has pressed ``keys`` (↓) and drawn them."""
+    client = await Client.join(served, login, size=(90, 26), password=PASSWORD)
+    client.type(keys)
+    await until(lambda: client.channel.typed and not client.seat.muted)  # type: ignore[union-attr]
+    return client
+
+
+async def paired(one: Client, two: Client) -> tuple[Client, Client]:
+    """Wait until one follows the other: (leader, follower)."""
+    await until(lambda: one.channel.leader is two.channel or two.channel.leader is one.channel)
+    return (two, one) if one.channel.leader is two.channel else (one, two)
+
+
+async def test_typed_seats_showing_the_same_are_drawn_by_one(served: Served) -> None:
+    carol, dave = await typed(served, "Carol"), await typed(served, "Dave")
+    leader, follower = await paired(carol, dave)
+    assert follower.seat.muted and not leader.seat.muted  # type: ignore[union-attr]
+    assert leader.channel.followers == [follower.channel]
+    served.session.execute(AddNote("to the twins"))
+    for client in (carol, dave):
+        await until(lambda c=client: "to the twins" in c.text())
+    await until(lambda: carol.text() == dave.text())
+    # The follower's first key: its own app draws it again, caught up, and the leader
+    # is not shown what it opened.
+    follower.type("?")
+    await until(lambda: "Keys" in follower.text())
+    assert follower.channel.leader is None and not leader.channel.followers
+    assert "Keys" not in leader.text()
+    follower.type("\x1b")
+    await until(lambda: "to the twins" in follower.text() and "Keys" not in follower.text())
+    # Back where the leader is: quiet, they pair again.
+    leader, follower = await paired(carol, dave)
+    served.session.execute(AddNote("paired again"))
+    for client in (carol, dave):
+        await until(lambda c=client: "paired again" in c.text())
+    for client in (carol, dave):
+        await client.close()
+
+
+async def test_a_leader_that_types_hands_its_twins_on(served: Served) -> None:
+    seats = [await typed(served, name) for name in ("Carol", "Dave", "Erin")]
+    await until(lambda: sum(1 for c in seats if c.channel.leader is not None) == 2)
+    leader = next(c for c in seats if c.channel.followers)
+    others = [c for c in seats if c is not leader]
+    leader.type("?")
+    await until(lambda: "Keys" in leader.text())
+    assert not leader.channel.followers and leader.channel.leader is None
+    # One of the two draws itself and leads the other, which never saw the leader's help.
+    heir = next(c for c in others if c.channel.leader is None)
+    rest = next(c for c in others if c is not heir)
+    assert rest.channel.leader is heir.channel and not heir.seat.muted  # type: ignore[union-attr]
+    assert all("Keys" not in c.text() for c in others)
+    leader.type("\x1b")
+    served.session.execute(AddNote("after the hand-over"))
+    for client in seats:
+        await until(lambda c=client: "after the hand-over" in c.text())
+    # The leader leaves: its twin draws itself and is told what comes next.
+    await heir.close()
+    await until(lambda: rest.channel.leader is None and not rest.seat.muted)  # type: ignore[union-attr]
+    served.session.execute(AddNote("after the leader left"))
+    await until(lambda: "after the leader left" in rest.text())
+    for client in (leader, rest):
+        await client.close()
+
+
+async def test_seats_showing_other_things_are_not_twins(served: Served) -> None:
+    carol = await typed(served, "Carol")
+    dave = await typed(served, "Dave", "\x1b[B\x1b[B")  # another combatant chosen
+    spectator = await typed(served, "watch")
+    served.session.execute(AddNote("each their own"))
+    for client in (carol, dave, spectator):
+        await until(lambda c=client: "each their own" in c.text())
+    assert all(c.channel.leader is None for c in (carol, dave, spectator))
+    # Dave goes back to Carol's row: twins, until the GM hands Carol a combatant.
+    dave.type("\x1b[A")
+    await paired(carol, dave)
+    served.table.assign("Carol", frozenset({served.ids["Orla"]}))
+    await until(lambda: carol.channel.leader is None and dave.channel.leader is None)
+    await until(lambda: not carol.seat.muted and not dave.seat.muted)  # type: ignore[union-attr]
+    served.session.execute(AddNote("apart again"))
+    for client in (carol, dave):
+        await until(lambda c=client: "apart again" in c.text())
+    for client in (carol, dave, spectator):
+        await client.close()
+
+
+async def test_a_resized_twin_draws_itself(served: Served) -> None:
+    carol, dave = await typed(served, "Carol"), await typed(served, "Dave")
+    _, follower = await paired(carol, dave)
+    follower.resize(80, 24)
+    await until(lambda: follower.channel.leader is None and not follower.seat.muted)  # type: ignore[union-attr]
+    served.session.execute(AddNote("at its own size"))
+    for client in (carol, dave):
+        await until(lambda c=client: "at its own size" in c.text())
+    assert max(len(line) for line in follower.text().splitlines()) <= 80
+    for client in (carol, dave):
+        await client.close()
