@@ -11,7 +11,7 @@ that system's big fight (200 combatants, 20,000 log entries). The big fight is a
 from its save at 80x24 in fresh processes (start to the first frame, then `r` to the roll
 dialog), beside an older checkout's (``--before DIR``, e.g. a ``git worktree`` of main)
 alternated run by run, as a ratio; ``--long-only`` times only that.
-``--write`` puts the tables into docs/contributing/performance.md.
+``--write`` puts the tables into docs/contributing/performance/.
 """
 
 from __future__ import annotations
@@ -470,7 +470,7 @@ def ms(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--combatants", type=int, default=200)

@@ -6,7 +6,7 @@ that cost the most within the bounds, and the hostile ones that must be refused 
 Each figure is the median of 5 runs (the slowest of them beside it), in CPU time
 (``time.process_time``): on a machine shared with other work, wall time says more about the
 others than about the dice. ``--write`` puts the
-table into docs/contributing/performance.md.
+table into docs/contributing/performance/.
 """
 
 from __future__ import annotations

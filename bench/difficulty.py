@@ -11,7 +11,7 @@ demo, each measured K times (3), alternated, in fresh processes with two jobs:
 - ``tracker forecast FILE --runs 1000 --jobs 2``: the whole forecast, for scale.
 
 Each: the median wall time (and each), the median CPU of the command and its workers, and the
-fights the difficulty played. ``--write`` puts the table into docs/contributing/performance.md.
+fights the difficulty played. ``--write`` puts the table into docs/contributing/performance/.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def fights(folder: Path) -> dict[str, Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only-fresh", action="store_true", help="the fresh fight alone")

@@ -26,7 +26,7 @@ hundred rounds in all), K times, the median; with ``--before DIR`` (an older che
 ``git worktree`` of main) its rules are measured beside this one's, alternated, on the same
 crowds. Then Generic d20's fresh four-against-six fight (``tracker new`` as the issue made it),
 ``tracker forecast --runs 1000 --jobs 2`` as a whole command, K times each checkout,
-alternated: wall time and CPU. ``--write`` puts those tables into docs/contributing/performance.md.
+alternated: wall time and CPU. ``--write`` puts those tables into docs/contributing/performance/.
 
 ``--fresh`` (issue 41) measures only the fresh fights, that four-against-six and the same four
 heroes against the SRD's Adult Red Dragon (its actions played by the solo policy), with
@@ -308,7 +308,7 @@ def fresh_forecast(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)

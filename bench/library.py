@@ -13,7 +13,7 @@ of main) alternated, so both see the same load:
   first frame; then, a second after it (a GM's pause before a key), `a` to the first frame
   of the dialog listing every stat block, `escape` and `a` again, and `:` to the prompt.
 
-``--write`` puts the table into docs/contributing/performance.md.
+``--write`` puts the table into docs/contributing/performance/.
 """
 
 from __future__ import annotations

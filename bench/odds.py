@@ -7,7 +7,7 @@ question per system (``tracker odds`` against ``python -c "import icepool ..."``
 alternately, the median of 20 each). The questions are written per system (icepool has to
 be told each system's dice), but a system's engine is found by the registry: a system whose
 folder is gone is left out, and one with no question here is not in the tables.
-``--write`` puts the tables into docs/contributing/performance.md.
+``--write`` puts the tables into docs/contributing/performance/.
 """
 
 from __future__ import annotations
@@ -264,7 +264,7 @@ def process_seconds(ours: list[str], theirs: list[str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     args = parser.parse_args()
     lines = [

@@ -119,7 +119,7 @@ def table(found: dict[str, list[dict[str, float]]], runs: int, label: str) -> st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--combatants", type=int, default=200)

@@ -1,7 +1,7 @@
 """Save benchmark: append cost as the log grows, open and seek time, bytes per event.
 
 Run: ``.venv/bin/python bench/saves.py [--before DIR] [--write]``. Figures are medians measured
-side by side in one run; ``--write`` puts the table into docs/contributing/performance.md. Compare
+side by side in one run; ``--write`` puts the table into docs/contributing/performance/. Compare
 the ratios, not the absolute times: machines differ. ``--before DIR`` (an older checkout, e.g. a
 ``git worktree`` of main) has that checkout write each fight too (read from the save as
 format 4 wrote it), and its bytes per event stand beside this checkout's.
@@ -171,7 +171,7 @@ def table(results: dict[int, dict[str, float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     parser.add_argument("--before", type=Path, help="an older checkout, its save sizes beside")
     args = parser.parse_args()

@@ -476,7 +476,7 @@ def main() -> None:
         "--before", type=Path, help="an older checkout: each row served by its code too, alternated"
     )
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     args = parser.parse_args()
     modes = {"watch": (False,), "typed": (True,), None: (False, True)}[args.only]

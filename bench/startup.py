@@ -9,7 +9,7 @@ what to compare. ``--before DIR`` times an older checkout (a ``git worktree`` of
 this one. It also counts the modules loaded at that first frame, and those ``tracker dice
 1d6`` loads. ``--instructions`` also runs each program once under valgrind and counts its
 instructions to that frame: a figure the machine's load does not move. ``--write`` puts the
-tables into docs/contributing/performance.md.
+tables into docs/contributing/performance/.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--before", type=Path, help="an older checkout timed beside this one")
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     parser.add_argument(
         "--instructions",

@@ -14,7 +14,7 @@ Run: ``.venv/bin/python bench/tune.py [--write] [--repeats K] [--jobs J]``.
 
 ``uptime``'s load average is printed before and after: on a shared machine the wall times say
 as much about the load as about the commands, the CPU times less. ``--write`` puts the tables
-into docs/contributing/performance.md.
+into docs/contributing/performance/.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def uptime() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "--write", action="store_true", help="update docs/contributing/performance.md"
+        "--write", action="store_true", help="update docs/contributing/performance/"
     )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)

@@ -30,6 +30,13 @@ async def typed(served: Served, login: str, keys: str = "\x1b[B") -> Client:
     return client
 
 
+def rows(client: Client) -> int:
+    """The row the seat's combatants table has selected."""
+    from tracker.widgets.combatants import CombatantsPane
+
+    return int(client.channel.app.screen.query_one(CombatantsPane).cursor_row)
+
+
 async def paired(one: Client, two: Client) -> tuple[Client, Client]:
     """Wait until one follows the other: (leader, follower)."""
     await until(lambda: one.channel.leader is two.channel or two.channel.leader is one.channel)
@@ -92,6 +99,9 @@ async def test_seats_showing_other_things_are_not_twins(served: Served) -> None:
     carol = await typed(served, "Carol")
     dave = await typed(served, "Dave", "\x1b[B\x1b[B")  # another combatant chosen
     spectator = await typed(served, "watch")
+    # Both of Dave's keys taken: after the first he showed what Carol shows, and on a busy
+    # machine he could pair with her before the second came (which parts them again).
+    await until(lambda: rows(dave) == 2 and dave.channel.leader is None)
     served.session.execute(AddNote("each their own"))
     for client in (carol, dave, spectator):
         await until(lambda c=client: "each their own" in c.text())

@@ -18,12 +18,32 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 
 from tracker.terminal import textual_internals
 
-if TYPE_CHECKING:
-    from tracker.serve.channel import SeatChannel
+# A seat's channel (tracker/serve/channel.py's SeatChannel), as the twins use it: named by
+# what it offers, so the channel can use this module without a cycle of imports.
+SeatChannel = TypeVar("SeatChannel", bound="Twin[Any]")
+
+
+class Twin(Protocol[SeatChannel]):
+    app: Any
+    server: Any
+    typed: bool
+    printed: tuple[int, bytes] | None
+    leader: SeatChannel | None
+    followers: list[SeatChannel]
+
+    @property
+    def drawing_own(self) -> bool: ...
+    def twin_key(self) -> object: ...
+    def seat_last_input(self) -> float: ...
+    def write(self, data: str) -> None: ...
+    def tee(self, follower: SeatChannel) -> None: ...
+    def untee(self, follower: SeatChannel) -> None: ...
+    def is_closing(self) -> bool: ...
+
 
 QUIET = 1.0  # seconds without input before a typed seat looks for a twin
 LOOKS = 3  # looks after an input, QUIET, then 2 QUIET, then 3 QUIET apart
