@@ -84,6 +84,14 @@ def player_rolls(name: str) -> bool:
     return actors(system, command) == {first.id}
 
 
+def has_main_track(name: str) -> bool:
+    """A system whose combatants have a main track, which ``:wound`` and ``:heal`` move."""
+    from rules.encounter import Combatant
+
+    system = get_system(name)
+    return system.main_track(Combatant(id="c1", name="Probe", sheet=system.new_sheet())) is not None
+
+
 def falls_at_worst_track(name: str) -> bool:
     """A system where a combatant whose main track is at its worst end is out of the fight
     (Health or HP at the bottom), so a test can fell one by editing its sheet."""

@@ -19,7 +19,14 @@ from tests.app.support import until
 from tests.app.test_app_command_line import type_line
 from tests.app.test_initiative import WITH_ORDER, fight, initiative, line, order
 from tests.app.test_layout import SMALL
-from tests.picks import a_system, every_system, has_bundled_foes, knows_conditions
+from tests.picks import (
+    a_system,
+    every_system,
+    has_bundled_foes,
+    has_main_track,
+    has_turn_order,
+    knows_conditions,
+)
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.line_commands.completion import complete
@@ -107,7 +114,7 @@ async def test_a_mistyped_condition_the_rules_know_gets_did_you_mean(tmp_path: P
 async def test_wound_heal_uncond_and_keep_find_a_name_and_say_did_you_mean(
     tmp_path: Path,
 ) -> None:
-    app = fight(tmp_path)
+    app = fight(tmp_path, system=a_system(has_turn_order, has_main_track))
     async with app.run_test(size=SMALL) as pilot:
         for name in ('"Orla Vance" party', "Goblin"):
             await line(pilot, f"add {name}")
