@@ -185,8 +185,41 @@ def start_times(runs: int, saves: Path, demo: Path) -> tuple[list[float], list[f
     return ours, minimal
 
 
+# The big fight written by a checkout's own code, in its own save format: an older
+# checkout (``--before``) may not read this one's saves. Its storage module moved once.
+WRITE_FIGHT = """
+import sys
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from bench.big import big_fight
+try:
+    from tracker.store import storage
+except ImportError:
+    from tracker import storage
+storage.write(Path({path!r}), big_fight({system!r}, {combatants}, {entries}))
+"""
+
+
+def fights_for(
+    roots: dict[str, Path], system: str, combatants: int, entries: int, folder: Path
+) -> dict[str, Path]:
+    """Per checkout, the big fight saved by its own code (the same seeded fight)."""
+    folder.mkdir(exist_ok=True)
+    fights = {}
+    for number, (name, root) in enumerate(roots.items()):
+        path = folder / f"long{number}.fight"
+        code = WRITE_FIGHT.format(
+            root=str(root), path=str(path), system=system, combatants=combatants, entries=entries
+        )
+        subprocess.run(
+            [sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(root)}
+        )
+        fights[name] = path
+    return fights
+
+
 def long_fight_times(
-    runs: int, fight: Path, saves: Path, roots: dict[str, Path]
+    runs: int, fights: dict[str, Path], saves: Path, roots: dict[str, Path]
 ) -> dict[str, tuple[list[float], ...]]:
     """Per checkout: (start to the first frame, `r` to the dialog, the whole process) of
     each fresh process opening ``fight`` at 80x24; the checkouts alternated, so all see the
@@ -197,7 +230,7 @@ def long_fight_times(
     times: dict[str, tuple[list[float], ...]] = {name: ([], [], []) for name in roots}
     for _ in range(runs):
         for name, root in roots.items():
-            code = START_LONG.format(root=str(root), fight=str(fight), saves=str(saves))
+            code = START_LONG.format(root=str(root), fight=str(fights[name]), saves=str(saves))
             started = time.perf_counter()
             done = subprocess.run(
                 [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -249,7 +282,7 @@ Minimal().run()
 
 
 def terminal_keys(
-    rounds: int, keys: int, fight: Path, roots: dict[str, Path]
+    rounds: int, keys: int, fights: dict[str, Path], roots: dict[str, Path]
 ) -> dict[str, dict[str, list[float]]]:
     """Per checkout (and a minimal Textual app): seconds from a key sent to tmux to the first
     frame written that shows what it did, the big fight open in a real terminal at 80x24.
@@ -274,7 +307,8 @@ def terminal_keys(
             try:
                 home = terminal.folder / "home"
                 home.mkdir()
-                copy = terminal.folder / fight.name
+                fight = fights.get(name, next(iter(fights.values())))
+                copy = terminal.folder / "long.fight"
                 shutil.copy(fight, copy)
                 script = KEYS_MINIMAL if name == "minimal" else KEYS_TRACKER
                 code = hook(terminal.frames.path, "_probe(app)") + script.format(
@@ -502,11 +536,14 @@ def main() -> None:
         storage.write(fight, big)
         roots = {"before": args.before.resolve()} if args.before else {}
         roots["this checkout"] = ROOT
+        fights = fights_for(
+            roots, small.state.system, args.combatants, args.entries, saves / "by-checkout"
+        )
         from bench.terminal import have_tmux
 
         if have_tmux():
             began, load = time.perf_counter(), os.getloadavg()[0]
-            keys = terminal_keys(args.runs, 3, fight, roots)
+            keys = terminal_keys(args.runs, 3, fights, roots)
             took, load = time.perf_counter() - began, max(load, os.getloadavg()[0])
             key_rows = terminal_keys_table(keys, big_label)
             print("\n".join(key_rows))
@@ -518,7 +555,7 @@ def main() -> None:
         if args.terminal_only:
             return
         long_rows = long_fight_table(
-            long_fight_times(args.runs, fight, saves, roots), args.runs, big_label
+            long_fight_times(args.runs, fights, saves, roots), args.runs, big_label
         )
         print("\n".join(long_rows))
         print(f"(building the big fight took {built:.1f} s)")
