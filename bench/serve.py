@@ -252,7 +252,11 @@ def served_history(demo: bool) -> Any:
     from rules.engine import new_encounter
     from rules.history import History
     from rules.registry import part
-    from tracker.store.defaults import systems
+
+    try:
+        from tracker.store.defaults import systems
+    except ImportError:  # a checkout from before tracker/store/ (issue 44)
+        from tracker.defaults import systems  # type: ignore[no-redef]
 
     system = systems()[0]
     built = part(system, "demo") if demo else None

@@ -54,8 +54,9 @@ DICE = (
 def demo_of(root: Path) -> Path:
     """The demo a fresh start opens (the first listed system's), in ``root``'s saves."""
     code = (
-        "from tracker.store.defaults import systems; from rules.registry import part; "
-        "print(part(systems()[0], 'demo').STEM)"
+        "try:\n    from tracker.store.defaults import systems\n"
+        "except ImportError:\n    from tracker.defaults import systems\n"  # before issue 44
+        "from rules.registry import part\nprint(part(systems()[0], 'demo').STEM)"
     )
     env = {**os.environ, "PYTHONPATH": str(root)}
     stem = subprocess.run(
