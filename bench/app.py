@@ -66,7 +66,10 @@ import asyncio, os, sys, time
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from rules.dice import SeededDice
-from tracker.store import storage
+try:
+    from tracker.store import storage
+except ImportError:  # a checkout from before tracker/store/ (issue 44)
+    from tracker import storage
 from tracker.app import TrackerApp
 from tracker.session import EncounterSession
 from tracker.widgets.roll_log import RollLog

@@ -91,6 +91,22 @@ FRESH_ADD = (
 # and legendary actions played by the solo policy; the bound is 3 s for 1,000 fights, 2 jobs.
 DRAGON_ADD = ("Orla Vance", "Sefi Marrow", "Bram Quill", "Tamsin Holt", "Adult Red Dragon")
 TRACKER = "import sys; sys.path.insert(0, {root!r}); from tracker.cli import main; sys.exit(main())"
+# The fresh fight as `tracker new --add ...` saves it, written by a checkout's own code: an
+# older checkout may not read this one's save format (its modules moved once, in issue 44).
+WRITE_FRESH = """
+import sys
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from rules.dice import SeededDice
+try:
+    from tracker.store import library, prepare, storage
+except ImportError:
+    from tracker import library, prepare, storage
+fresh = prepare.new_history(
+    "Fresh", {system!r}, SeededDice(1), library=library.load(None), foes={foes!r}
+)
+storage.write(Path({path!r}), fresh)
+"""
 
 
 def ceiling(path: Path, runs: int) -> list[float]:
@@ -264,14 +280,13 @@ def fresh_forecast(
     ]
     seen: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in roots}
     with tempfile.TemporaryDirectory() as folder:
-        fight = Path(folder) / "fresh.fight"
-        from rules.dice import SeededDice
-        from tracker.store import library, prepare, storage
-
-        fresh = prepare.new_history(
-            "Fresh", FRESH_SYSTEM, SeededDice(1), library=library.load(None), foes=foes
-        )  # what `tracker new --add ...` saves, its initiative rolled on seeded dice
-        storage.write(fight, fresh)
+        fights = {}
+        for number, (name, root) in enumerate(roots.items()):
+            fights[name] = Path(folder) / f"fresh{number}.fight"
+            code = WRITE_FRESH.format(
+                root=str(root), system=FRESH_SYSTEM, foes=foes, path=str(fights[name])
+            )  # its initiative rolled on seeded dice
+            subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
         for repeat in range(repeats):
             for name, root in roots.items():
                 command = [
@@ -279,7 +294,7 @@ def fresh_forecast(
                     "-c",
                     TRACKER.format(root=str(root)),
                     "forecast",
-                    str(fight),
+                    str(fights[name]),
                     "--runs",
                     "1000",
                     "--jobs",

@@ -34,7 +34,10 @@ import json, sys, time
 sys.path.insert(0, {root!r})
 from rules import history, replay, snapshot
 from rules.engine import apply
-from tracker.store import storage
+try:
+    from tracker.store import storage
+except ImportError:  # a checkout from before tracker/store/ (issue 44)
+    from tracker import storage
 
 counts = {{"applied": 0, "decoded": 0}}
 

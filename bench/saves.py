@@ -74,7 +74,10 @@ REWRITE = """
 import sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from tracker.store import storage
+try:
+    from tracker.store import storage
+except ImportError:  # a checkout from before tracker/store/ (issue 44)
+    from tracker import storage
 storage.write(Path({copy!r}), storage.read(Path({path!r})))
 """
 
