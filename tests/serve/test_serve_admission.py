@@ -151,13 +151,20 @@ async def test_bare_connections_never_keep_a_player_out(served: Served) -> None:
     await bob.close()
 
 
-async def test_a_connection_that_does_not_log_in_is_closed(served: Served) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
-    await until(lambda: served.server.pending.waiting)
-    assert not served.table.seats and not served.server.connections  # waiting is no seat
-    assert await asyncio.wait_for(reader.read(), LIMIT) is not None  # closed by the server
-    await until(lambda: not served.server.pending.waiting)
-    writer.close()
+async def test_a_connection_that_does_not_log_in_is_closed(tmp_path: Path) -> None:
+    # A timeout of its own: nobody logs in here, and the module's 20 s (for logins under
+    # load) would be 20 s asleep.
+    served = await serve(tmp_path, password=PASSWORD, login_timeout=2.0)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+        await until(lambda: served.server.pending.waiting)
+        assert not served.table.seats and not served.server.connections  # waiting: no seat
+        assert await asyncio.wait_for(reader.read(), LIMIT) is not None  # closed by the server
+        await until(lambda: not served.server.pending.waiting)
+        writer.close()
+    finally:
+        served.server.close()
+        await served.server.wait_closed()
 
 
 async def test_password_guessing_is_slowed_locked_out_and_told(served: Served) -> None:
