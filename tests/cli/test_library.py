@@ -103,11 +103,17 @@ def test_export_finds_a_combatant_as_the_line_does_and_says_did_you_mean(
 
 
 def test_new_with_a_mistyped_stat_block_says_did_you_mean_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    def started(app: object) -> int:
+        raise AssertionError("the typo was taken: the app was started")
+
+    monkeypatch.setattr(launch, "_run", started)  # a typo taken would otherwise run it
     system = a_system(has_bundled_foes)
     foe = next(e for e in library.load(None).of(system) if e.side == "foes")
-    typo = foe.name[:-1]  # "Bog Goblin" -> "Bog Gobli"
+    # The last letter changed, not dropped: a name's start alone is taken when only one
+    # stat block starts so ("Bounce" is Beer Run's "Bouncer").
+    typo = foe.name[:-1] + ("q" if foe.name[-1] != "q" else "x")  # "Goblin" -> "Gobliq"
     code, _, err = run(
         capsys, "--saves", str(tmp_path), "new", "--system", system, "--name", "X", "--add", typo
     )
