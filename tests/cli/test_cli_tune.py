@@ -47,7 +47,9 @@ def test_tune_with_apply_writes_one_change_that_one_undo_takes_back(save: Path) 
     assert done.stderr.startswith("Wrote ")
     after: History = storage.read(save)
     assert len(after.records) == len(before.records) + 1
-    assert after.records[-1].label.startswith("tune: Settled on")
+    # The nearest is applied when 50% is out of reach (as with Beer Run's demo, when it is
+    # the system picked): one change either way.
+    assert after.records[-1].label.startswith(("tune: Settled on", "tune: Cannot reach 50%"))
     assert after.state != before.state
     after.undo()
     assert after.state == before.state
