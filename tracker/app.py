@@ -130,12 +130,15 @@ class TrackerApp(App[None]):
         # runs it in a terminal (tracker.launch), never in tests or on a served table.
         self.watch_terminal = False
         self._terminal_gone = False
+        self.without_terminal = False  # started with no terminal: it ended at once
 
     def on_mount(self) -> None:
         if self.OWNS_MEMORY:
             settle_memory()
         if self.watch_terminal:
-            hangup.watch(self, self.terminal_gone)
+            hangup.watch(self, self.terminal_gone, self.no_terminal)
+            if self.without_terminal:
+                return  # ending: no screen is shown
         chosen = self.settings.theme
         if chosen is not None and chosen in self.available_themes:
             self.theme = chosen
@@ -362,6 +365,12 @@ class TrackerApp(App[None]):
         if self.session is not None:
             self.session.save()
         self.exit()
+
+    def no_terminal(self) -> None:
+        """Started with no terminal to read: nothing is shown or changed, so the app just
+        ends, saying why (``tracker.launch`` prints it)."""
+        self.without_terminal = True
+        self.exit(return_code=2)
 
     async def action_quit(self) -> None:
         self.quit_saving()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from rules.text import inert
 from tracker.headless.seeds import dice_for
 from tracker.store import defaults, keymap, settings, storage
+from tracker.terminal import hangup
 
 if TYPE_CHECKING:
     from rules.history import History
@@ -154,4 +155,7 @@ def _run(app: TrackerApp) -> int:
     if error:
         print(inert(f"tracker: {error}"), file=sys.stderr)
         return 1
+    if app.without_terminal:
+        print(f"tracker: {hangup.NO_TERMINAL}", file=sys.stderr)
+        return 2
     return app.return_code or 0  # Textual sets 1 when the app crashed

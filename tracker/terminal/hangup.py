@@ -23,15 +23,26 @@ from textual.app import App
 CHECK_EVERY = 1.0  # seconds between asking whether the terminal is still there
 
 
-def watch(app: App[Any], gone: Callable[[], None]) -> None:
-    """Call ``gone`` once ``app``'s terminal (its stdin) goes away or the process is hung up;
-    call from the app's loop. Nothing is watched when stdin was never a terminal."""
+NO_TERMINAL = (
+    "the tracker's screen needs a terminal, and its input is not one (a pipe, a file or"
+    " /dev/null); run it in a terminal, or use its commands for scripts (tracker --help)"
+)
+
+
+def watch(app: App[Any], gone: Callable[[], None], none: Callable[[], None]) -> None:
+    """Call ``gone`` once ``app``'s terminal (its stdin) goes away or the process is hung up,
+    and ``none`` at once if stdin was never a terminal (Textual's input thread would read its
+    end again and again, a core kept busy); call from the app's loop. A headless app (a
+    test's) draws on no terminal and reads none: nothing is watched."""
+    if app.is_headless:
+        return
     stdin = sys.__stdin__
     try:
         fd = stdin.fileno() if stdin is not None else -1
     except (OSError, ValueError):  # closed, or not a real file
-        return
+        fd = -1
     if fd < 0 or not os.isatty(fd):
+        none()
         return
     # Where signals cannot be handled, the terminal is still asked.
     with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
