@@ -204,13 +204,16 @@ storage.write(Path({path!r}), big_fight({system!r}, {combatants}, {entries}))
 
 
 def fights_for(
-    roots: dict[str, Path], system: str, combatants: int, entries: int, folder: Path
+    roots: dict[str, Path], ours: Path, system: str, combatants: int, entries: int
 ) -> dict[str, Path]:
-    """Per checkout, the big fight saved by its own code (the same seeded fight)."""
-    folder.mkdir(exist_ok=True)
+    """Per checkout, the big fight in its own save format: ``ours`` for this one, the same
+    seeded fight saved by an older checkout's own code beside it."""
     fights = {}
-    for number, (name, root) in enumerate(roots.items()):
-        path = folder / f"long{number}.fight"
+    for name, root in roots.items():
+        if root == ROOT:
+            fights[name] = ours
+            continue
+        path = ours.with_name(f"{name.replace(' ', '-')}-{ours.name}")
         code = WRITE_FIGHT.format(
             root=str(root), path=str(path), system=system, combatants=combatants, entries=entries
         )
@@ -310,9 +313,8 @@ def terminal_keys(
             try:
                 home = terminal.folder / "home"
                 home.mkdir()
-                fight = fights.get(name, next(iter(fights.values())))
-                copy = terminal.folder / "long.fight"
-                shutil.copy(fight, copy)
+                copy = terminal.folder / "long.fight"  # the minimal app opens none
+                shutil.copy(fights.get(name, fights["this checkout"]), copy)
                 script = KEYS_MINIMAL if name == "minimal" else KEYS_TRACKER
                 code = hook(terminal.frames.path, "_probe(app)") + script.format(
                     saves=str(home), fight=str(copy)
@@ -539,9 +541,7 @@ def main() -> None:
         storage.write(fight, big)
         roots = {"before": args.before.resolve()} if args.before else {}
         roots["this checkout"] = ROOT
-        fights = fights_for(
-            roots, small.state.system, args.combatants, args.entries, saves / "by-checkout"
-        )
+        fights = fights_for(roots, fight, small.state.system, args.combatants, args.entries)
         from bench.terminal import have_tmux
 
         if have_tmux():

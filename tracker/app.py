@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App
@@ -130,15 +130,23 @@ class TrackerApp(App[None]):
         # runs it in a terminal (tracker.launch), never in tests or on a served table.
         self.watch_terminal = False
         self._terminal_gone = False
-        self.without_terminal = False  # started with no terminal: it ended at once
+        self.without_terminal = False  # to run in a terminal, it had none: it never ran
+
+    async def run_async(self, *args: Any, **kwargs: Any) -> None:
+        """Textual's, unless the app is to run in a terminal (``watch_terminal``) and stdin
+        is none: then it does not start, and ``without_terminal`` says so (before Textual's
+        driver takes a terminal that is not there). A Pilot in its place (the smoke test)
+        needs none."""
+        if self.watch_terminal and not hangup.has_terminal():
+            self.without_terminal = True
+            return None
+        return await super().run_async(*args, **kwargs)
 
     def on_mount(self) -> None:
         if self.OWNS_MEMORY:
             settle_memory()
         if self.watch_terminal:
-            hangup.watch(self, self.terminal_gone, self.no_terminal)
-            if self.without_terminal:
-                return  # ending: no screen is shown
+            hangup.watch(self, self.terminal_gone)
         chosen = self.settings.theme
         if chosen is not None and chosen in self.available_themes:
             self.theme = chosen
@@ -365,12 +373,6 @@ class TrackerApp(App[None]):
         if self.session is not None:
             self.session.save()
         self.exit()
-
-    def no_terminal(self) -> None:
-        """Started with no terminal to read: nothing is shown or changed, so the app just
-        ends, saying why (``tracker.launch`` prints it)."""
-        self.without_terminal = True
-        self.exit(return_code=2)
 
     async def action_quit(self) -> None:
         self.quit_saving()

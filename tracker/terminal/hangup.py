@@ -29,21 +29,29 @@ NO_TERMINAL = (
 )
 
 
-def watch(app: App[Any], gone: Callable[[], None], none: Callable[[], None]) -> None:
-    """Call ``gone`` once ``app``'s terminal (its stdin) goes away or the process is hung up,
-    and ``none`` at once if stdin was never a terminal (Textual's input thread would read its
-    end again and again, a core kept busy); call from the app's loop. A headless app (a
-    test's) draws on no terminal and reads none: nothing is watched."""
-    if app.is_headless:
-        return
+def stdin_fd() -> int:
+    """The file descriptor of the process's stdin, or -1 if it has none."""
     stdin = sys.__stdin__
     try:
-        fd = stdin.fileno() if stdin is not None else -1
+        return stdin.fileno() if stdin is not None else -1
     except (OSError, ValueError):  # closed, or not a real file
-        fd = -1
-    if fd < 0 or not os.isatty(fd):
-        none()
+        return -1
+
+
+def has_terminal() -> bool:
+    """Whether stdin is a terminal. Without one, Textual's driver would draw the screen and
+    then read the end of its input again and again, a core kept busy until killed."""
+    fd = stdin_fd()
+    return fd >= 0 and os.isatty(fd)
+
+
+def watch(app: App[Any], gone: Callable[[], None]) -> None:
+    """Call ``gone`` once ``app``'s terminal (its stdin) goes away or the process is hung up;
+    call from the app's loop. Nothing is watched when stdin was never a terminal (an app
+    meant for one does not start without it: ``has_terminal``)."""
+    if not has_terminal():
         return
+    fd = stdin_fd()
     # Where signals cannot be handled, the terminal is still asked.
     with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, gone)
