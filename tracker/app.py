@@ -133,11 +133,12 @@ class TrackerApp(App[None]):
         self.without_terminal = False  # to run in a terminal, it had none: it never ran
 
     async def run_async(self, *args: Any, **kwargs: Any) -> None:
-        """Textual's, unless the app is to run in a terminal (``watch_terminal``) and stdin
-        is none: then it does not start, and ``without_terminal`` says so (before Textual's
-        driver takes a terminal that is not there). A Pilot in its place (the smoke test)
-        needs none."""
-        if self.watch_terminal and not hangup.has_terminal():
+        """Textual's, unless the app is to run in a terminal (``watch_terminal``, not
+        headless) and stdin is none: then it does not start, and ``without_terminal`` says
+        so (before Textual's driver takes a terminal that is not there). A headless run, or
+        a Pilot in its place (the smoke test), needs none."""
+        headless = bool(kwargs.get("headless", False))
+        if self.watch_terminal and not headless and not hangup.has_terminal():
             self.without_terminal = True
             return None
         return await super().run_async(*args, **kwargs)
