@@ -23,11 +23,6 @@ gc.set_threshold(50_000, 20, 100)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # The pilot's keys wait for the app over 5 ms windows, not 20 ms (textual_internals says
-    # why). Imported here, after the user's folders above are set.
-    from tracker.terminal.textual_internals import install_quick_pilot
-
-    install_quick_pilot()
     config.addinivalue_line(
         "markers",
         "slow: a test of half a minute or more on a busy machine; the suite starts it first",

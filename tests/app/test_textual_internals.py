@@ -34,7 +34,6 @@ from tracker.terminal.textual_internals import (
     KEPT_STYLES,
     LEAN_STRIPS,
     PARTIAL_RENDERS,
-    QUICK_PILOT,
     SCROLLED_LINES,
     SETTLED_FOOTER_KEYS,
     SHARED_CSS,
@@ -67,7 +66,6 @@ PATCHES = [
     KEPT_ROWS,
     LEAN_STRIPS,
     SHARED_CSS,
-    QUICK_PILOT,
 ]
 
 
@@ -103,7 +101,6 @@ def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
         KEPT_ROWS.name: "KEPT_ROWS",
         LEAN_STRIPS.name: "LEAN_STRIPS",
         SHARED_CSS.name: "SHARED_CSS",
-        QUICK_PILOT.name: "QUICK_PILOT",
     }
     monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
     if version is not None:
@@ -421,14 +418,3 @@ def test_on_another_textual_each_style_sheet_parses_its_own(monkeypatch, capfd) 
     assert not textual_internals.install_shared_css()
     assert Stylesheet._parse_rules is textual_internals.TEXTUALS_PARSE_RULES
     assert "the shared-css patch was written for" in capfd.readouterr().err
-
-
-def test_on_another_textual_the_pilot_waits_as_textual_wrote_it(monkeypatch, capsys) -> None:
-    from textual import _wait
-
-    monkeypatch.setattr(_wait, "SLEEP_GRANULARITY", 0.02)
-    monkeypatch.setattr(_wait, "SLEEP_IDLE", 0.001)
-    changed(monkeypatch, QUICK_PILOT, version="8.3.0")
-    assert not textual_internals.install_quick_pilot()
-    assert (_wait.SLEEP_GRANULARITY, _wait.SLEEP_IDLE) == (0.02, 0.001)
-    assert "quick-pilot patch was written for" in capsys.readouterr().err

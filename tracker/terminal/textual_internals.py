@@ -3,8 +3,7 @@
 textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
 against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
 
-- The seven speed patches and two memory patches fail open (and the test suite's one, the
-  quick pilot). If Textual's code under one is
+- The seven speed patches and two memory patches fail open. If Textual's code under one is
   not the code it was written for (a fingerprint of its source), it is not installed: the
   app runs on Textual's own code, slower (or larger) and still correct, and says so once
   on stderr.
@@ -601,34 +600,6 @@ def install_shared_css() -> bool:
     if not usable(SHARED_CSS):
         return False
     Stylesheet._parse_rules = _shared_parse_rules  # type: ignore[method-assign,assignment]  # the patch
-    return True
-
-
-# --- for the test suite: the pilot's wait for an idle app --------------------------------------
-#
-# Buys the suite about half its wall time where it types: after each key it sends, Textual's
-# ``Pilot`` waits, twice, until the app looks idle, judged by sleeping 20 ms of the clock and
-# seeing under 1 ms of CPU spent in it (``textual._wait``): 40-60 ms asleep a key however
-# little the key cost (a tracker key: about 6 ms). Judged over 5 ms windows, idle under 0.5 ms
-# of CPU, the same test (a whole window with next to no work) ends a key's wait in about a
-# quarter of the time (tests/app/test_quit_unsaved.py and test_layout.py: 47 s, not 98 s).
-# Only tests/conftest.py installs it; the app never waits on it. Public route: none (the
-# pilot takes no window).
-try:
-    from textual import _wait
-except ImportError:
-    _wait = None  # type: ignore[assignment]  # gone: no patch
-QUICK_PILOT = Patch("quick-pilot", "1a706ea3", lambda: (_wait.wait_for_idle,))
-PILOT_WINDOW = 0.005  # seconds of the clock a look at the app's CPU lasts (Textual's: 0.02)
-PILOT_IDLE = 0.0005  # CPU seconds in a window under which the app is idle (Textual's: 0.001)
-
-
-def install_quick_pilot() -> bool:
-    """The pilot's idle check over shorter windows (for the test suite); whether it took."""
-    if not usable(QUICK_PILOT):
-        return False
-    _wait.SLEEP_GRANULARITY = PILOT_WINDOW
-    _wait.SLEEP_IDLE = PILOT_IDLE
     return True
 
 
