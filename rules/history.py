@@ -54,6 +54,11 @@ class HistoryView(Protocol):
     """What the screens read of a history: the GM's whole one, or a seat's, where a player
     or spectator sees only what their role may (``tracker.serve.seats``)."""
 
+    # Whether each state ``in_effect`` gives is the one before it with that event applied
+    # (a fight's first event excepted: the state it is given already holds it), so that a
+    # log may keep only some of them and fold forward to the others.
+    in_effect_folds: bool
+
     @property
     def state(self) -> AnyEncounter: ...
 
@@ -120,6 +125,8 @@ class RecordLog:
 
 class History:
     """The log, the records in effect (with the state after each, where known), and redo."""
+
+    in_effect_folds = True  # see HistoryView
 
     def __init__(self, created: EncounterCreated) -> None:
         self.records = RecordLog([Applied((created,), "new encounter")])

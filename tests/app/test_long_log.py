@@ -69,8 +69,8 @@ def every_line(log: RollLog) -> list[str]:
     console = log.app.console
     options = console.options.update_width(log.scrollable_content_region.width)
     lines = []
-    for entry in log._logged:
-        text = entry_text(entry, log._style_map())
+    for index in range(len(log.entries)):
+        text = entry_text(log.entries.entry(index), log._style_map())
         lines += [
             "".join(s.text for s in line).rstrip()
             for line in console.render_lines(text, options, pad=False)
@@ -166,6 +166,6 @@ async def test_a_long_fights_log_is_frozen_out_of_the_collectors_scans(
     async with app.run_test(size=SIZE) as pilot:
         log = app.screen.query_one(RollLog)
         await until(pilot, lambda: len(log.entries) > ENTRIES // 2, "the log filled")
-        await until(pilot, lambda: not collected(log._logged), "the log's entries frozen")
-        assert not collected(log._widths)
+        await until(pilot, lambda: not collected(log.entries._events), "the log's entries frozen")
+        assert not collected(log.entries._kept)
     assert gc.get_freeze_count() == 0  # the app let them go as it ended

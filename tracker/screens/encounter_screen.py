@@ -123,7 +123,8 @@ class EncounterScreen(
         """Show the session's whole state and log (a served seat that was not told of
         changes while a shared view drew it catches up here)."""
         self._show_state(self.session.state)
-        self.panes.roll_log.show(self.session.history.in_effect())
+        history = self.session.history
+        self.panes.roll_log.show(history.in_effect(), folds=history.in_effect_folds)
         self._was_over = self.session.outcome().over  # an encounter opened over: no summary
 
     def on_unmount(self) -> None:

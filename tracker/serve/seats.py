@@ -283,6 +283,8 @@ class History:
     """The history as a seat may read it (``rules.history.HistoryView``): only what its
     role may see, for the log, the quick turn's last target and the prompt's completion."""
 
+    in_effect_folds = False  # events hidden from the seat are left out, their changes kept
+
     def __init__(self, seat: SeatSession) -> None:
         self._seat = seat
 

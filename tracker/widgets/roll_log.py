@@ -33,6 +33,7 @@ from rules.encounter import AnyEncounter, Event
 from rules.engine import describe
 from rules.logline import LogEntry
 from tracker.terminal.render import STYLES, entry_text, system_styles
+from tracker.widgets.log_entries import MARK, LogEntries
 from tracker.widgets.scrolled_lines import keep_scrolled_lines
 
 CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
@@ -40,7 +41,6 @@ CACHED_ENTRIES = 400  # rendered entries kept (a few screens' worth)
 # log's scrollbar is then exact from its first frame, as it always was.
 EXACT_UP_TO = 64
 SHARED_ENTRIES = 256  # recent entries kept for every log in the process
-MARK = "▶ "  # before the replay's current entry
 
 
 class Shared:
@@ -93,10 +93,9 @@ class RollLog(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.entries: list[str] = []  # plain text of each entry, for tests
-        self._logged: list[LogEntry] = []
-        self._marked: int | None = None  # index of the entry shown as current (replay)
-        self._widths: list[tuple[int, ...]] = []  # cell width of each line of each entry
+        # Each entry's plain text (a sequence of str: for seats, tests and copying), each
+        # described when first drawn or asked for.
+        self.entries = LogEntries()
         self._counts: list[int] = []  # lines each entry takes at self._width...
         self._guessed: set[int] = set()  # ...only guessed for these, never drawn at it
         self._ends: list[int] = []  # line number just after each entry, at self._width
@@ -117,32 +116,27 @@ class RollLog(ScrollView, can_focus=True):
 
     # --- filling --------------------------------------------------------------------------------
 
-    def show(self, events: Iterable[tuple[Event, AnyEncounter]], mark_last: bool = False) -> None:
+    def show(
+        self,
+        events: Iterable[tuple[Event, AnyEncounter]],
+        mark_last: bool = False,
+        folds: bool = False,
+    ) -> None:
         """Replace the log with these (event, state before it) pairs.
 
-        ``mark_last`` highlights the newest entry, as the replay's current event.
+        ``mark_last`` highlights the newest entry, as the replay's current event. ``folds``:
+        each state is the one before with its event applied (``HistoryView.in_effect_folds``),
+        so entries are described only when first drawn; else all of them now.
         """
         self.entries.clear()
-        self._logged.clear()
-        self._widths.clear()
         self._counts.clear()
         self._guessed.clear()
         self._ends.clear()
         self._strips.clear()
-        self._marked = None
-        self._add(events)
-        if mark_last and self._logged:
-            last = len(self._logged) - 1
-            self._marked = last
-            self._strips.pop(last, None)
-            if not self.entries[-1].startswith(MARK):  # a turn's entry has its own ▶
-                self.entries[-1] = MARK + self.entries[-1]
-                first, *rest = self._widths[last]
-                self._widths[last] = (first + len(MARK), *rest)
-                if self._width:
-                    before = self._ends[last - 1] if last else 0
-                    self._counts[last] = self._line_count(last)
-                    self._ends[last] = before + self._counts[last]
+        if mark_last:
+            events = list(events)
+            self.entries.mark(len(events) - 1 if events else None)
+        self._add(events, lazy=folds)
         self._laid_out(follow=True)
 
     def append(self, events: Iterable[tuple[Event, AnyEncounter]]) -> None:
@@ -155,28 +149,26 @@ class RollLog(ScrollView, can_focus=True):
     def drop(self, count: int) -> None:
         """Remove the newest ``count`` entries (an undone command's)."""
         follow = self._at_end()
-        keep = max(0, len(self._logged) - count)
-        for index in range(keep, len(self._logged)):
+        keep = max(0, len(self.entries) - count)
+        for index in range(keep, len(self.entries)):
             self._strips.pop(index, None)
             self._guessed.discard(index)
-        del self.entries[keep:], self._logged[keep:], self._widths[keep:]
+        self.entries.truncate(keep)
         del self._counts[keep:], self._ends[keep:]
-        if self._marked is not None and self._marked >= keep:
-            self._marked = None
         self._laid_out(follow=follow)
 
-    def _add(self, events: Iterable[tuple[Event, AnyEncounter]], exact: bool = False) -> None:
+    def _add(
+        self, events: Iterable[tuple[Event, AnyEncounter]], exact: bool = False, lazy: bool = False
+    ) -> None:
+        """``lazy``: described when first drawn (a whole fight's log, opened), else now
+        (new entries, described once for every seat that shows them)."""
         for event, before in events:
             if before.system != self._system:  # its own log styles
                 self._system, self._styles = before.system, None
                 self._strips.clear()
-            entry = SHARED.entry(before, event)
-            plain = entry.plain
-            self._logged.append(entry)
-            self.entries.append(plain)
-            self._widths.append(tuple(cell_len(line) for line in plain.split("\n")))
+            self.entries.add(event, before, None if lazy else SHARED.entry(before, event))
             if self._width:
-                count = self._line_count(len(self._logged) - 1, exact)
+                count = self._line_count(len(self.entries) - 1, exact)
                 self._counts.append(count)
                 self._ends.append(count + self._total())
 
@@ -190,8 +182,11 @@ class RollLog(ScrollView, can_focus=True):
         drawn at this width or ``exact`` (it is drawn now), else guessed (and the entry
         noted, to be corrected when drawn)."""
         width = self._width
-        widths = self._widths[index]
+        widths = self.entries.widths(index, describe=exact)
         self._guessed.discard(index)
+        if widths is None:
+            self._guessed.add(index)
+            return 1  # not described yet: at least a line
         if all(w <= width for w in widths):
             return len(widths)
         drawn = self._strips.get(index)
@@ -334,7 +329,7 @@ class RollLog(ScrollView, can_focus=True):
         self._width = width
         self._strips.clear()
         self._guessed.clear()
-        self._counts = [self._line_count(index) for index in range(len(self._logged))]
+        self._counts = [self._line_count(index) for index in range(len(self.entries))]
         self._ends = list(accumulate(self._counts))
         self._laid_out(follow=follow)
 
@@ -369,9 +364,9 @@ class RollLog(ScrollView, can_focus=True):
         strips = self._strips.get(index)
         if strips is not None:
             return strips
-        entry = self._logged[index]
+        entry = self.entries.entry(index)
         styles = self._style_map()
-        shared = index != self._marked  # the replay's marked entry is this log's own
+        shared = index != self.entries.marked  # the replay's marked entry is this log's own
         looks = tuple(styles.items())
         width = max(self._width, 1)
         strips = SHARED.strips(entry, width, looks) if shared else None

@@ -1,0 +1,89 @@
+"""The roll log's entries described lazily, folded forward from a state kept every
+``EVERY`` events, read exactly as each (event, state before) pair described at once: in
+any order, after the newest are dropped (an undo) and others added, and with the replay's
+mark."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+
+from bench.big import big_fight
+from rules.encounter import AnyEncounter, Event
+from rules.engine import describe
+from rules.history import History
+from tests.picks import every_system, has_demo
+from tracker.widgets.log_entries import EVERY, MARK, LogEntries
+
+FIGHTS: dict[str, History] = {}
+
+
+def fight(system: str) -> History:
+    """A fight of a few hundred entries (several kept states), built once per system."""
+    if system not in FIGHTS:
+        FIGHTS[system] = big_fight(system, 6, 5 * EVERY)
+    return FIGHTS[system]
+
+
+def lazily(pairs: list[tuple[Event, AnyEncounter]]) -> LogEntries:
+    entries = LogEntries()
+    for event, before in pairs:
+        entries.add(event, before)
+    return entries
+
+
+def plain(pairs: list[tuple[Event, AnyEncounter]]) -> list[str]:
+    return [describe(before, event).plain for event, before in pairs]
+
+
+@pytest.mark.parametrize("system", every_system(has_demo))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=st.randoms(use_true_random=False))
+def test_entries_described_in_any_order_read_as_described_at_once(
+    system: str, order: random.Random
+) -> None:
+    pairs = list(fight(system).in_effect())
+    entries = lazily(pairs)
+    assert len(pairs) > 3 * EVERY
+    indices = list(range(len(pairs)))
+    order.shuffle(indices)
+    expected = plain(pairs)
+    for index in indices[: 2 * EVERY]:
+        assert entries[index] == expected[index]
+        assert entries.entry(index) == describe(pairs[index][1], pairs[index][0])
+    assert list(entries) == expected and entries == expected
+
+
+@pytest.mark.parametrize("system", every_system(has_demo))
+def test_entries_after_an_undo_and_new_ones_read_as_described_at_once(system: str) -> None:
+    pairs = list(fight(system).in_effect())
+    entries = lazily(pairs)
+    for keep in (len(pairs) - 3, 2 * EVERY + 1, 2 * EVERY, 1):
+        entries.truncate(keep)
+        assert len(entries) == keep and entries[-1] == plain(pairs[keep - 1 : keep])[0]
+        for event, before in pairs[keep : keep + EVERY + 3]:  # given again, described now
+            entries.add(event, before, describe(before, event))
+        for event, before in pairs[keep + EVERY + 3 :]:  # and the rest lazily
+            entries.add(event, before)
+        assert entries == plain(pairs)
+
+
+def test_the_marked_entry_reads_with_its_mark_and_its_widths_count_it() -> None:
+    (system,) = every_system(has_demo)[:1]
+    pairs = list(fight(system).in_effect())[:10]
+    entries = lazily(pairs)
+    expected = plain(pairs)
+    entries.mark(9)
+    assert entries[9] == (expected[9] if expected[9].startswith(MARK) else MARK + expected[9])
+    lines = entries[9].split("\n")
+    assert entries.widths(9, describe=True) == tuple(cell_len(line) for line in lines)
+    entries.mark(None)
+    assert entries[9] == expected[9]
+    assert entries.widths(3) is None and entries.widths(3, describe=True) is not None
+    assert entries[-1] == expected[-1] and entries[2:4] == expected[2:4]
+    with pytest.raises(IndexError):
+        entries[10]

@@ -1,0 +1,141 @@
+"""The roll log's entries, described when first asked for rather than as a fight opens.
+
+A 20,000-event fight opened spent most of its first second describing entries nobody had
+scrolled to. Here an entry given with the state before it is only kept as its event: a
+state is kept before every ``EVERY``-th event, and an entry is described when it is first
+asked for, from the state before it, folded forward from the kept one. Entries asked for in
+order (a screen drawn top to bottom) fold one event each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from rich.cells import cell_len
+
+from rules.encounter import AnyEncounter, Event
+from rules.engine import apply, describe
+from rules.logline import LogEntry
+
+EVERY = 64  # events between the states kept: an entry described folds at most this many
+MARK = "▶ "  # before the replay's current entry
+
+
+class LogEntries(Sequence[str]):
+    """Each entry's plain text, oldest first (for the log's tests, its copying and its
+    seats), its ``LogEntry`` and the cell widths of its lines: each worked out once, when
+    first asked for."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+        self._kept: list[AnyEncounter] = []  # the state before events 0, EVERY, 2 * EVERY...
+        # Events given the very state the one before them was given: they were not applied
+        # to it (a fight's first event, which the state it was given already holds).
+        self._unapplied: set[int] = set()
+        self._last_before: AnyEncounter | None = None
+        self._logged: list[LogEntry | None] = []
+        self._plain: list[str | None] = []
+        self._widths: list[tuple[int, ...] | None] = []
+        self._cursor: tuple[int, AnyEncounter] | None = None  # the last state folded to
+        self.marked: int | None = None  # the replay's current entry, drawn with ``MARK``
+
+    def mark(self, index: int | None) -> None:
+        """Show ``index`` as the replay's current entry (None: no entry)."""
+        for at in (self.marked, index):
+            if at is not None and at < len(self):
+                self._plain[at] = self._widths[at] = None
+        self.marked = index
+
+    def add(self, event: Event, before: AnyEncounter, entry: LogEntry | None = None) -> None:
+        """An entry for ``event``, applied to ``before``; described now if ``entry`` is
+        given, else when first asked for."""
+        index = len(self._events)
+        if index and before is self._last_before:
+            self._unapplied.add(index - 1)
+        if index % EVERY == 0:
+            self._kept.append(before)
+        self._last_before = before
+        self._events.append(event)
+        self._logged.append(entry)
+        self._plain.append(None)
+        self._widths.append(None)
+
+    def clear(self) -> None:
+        self.truncate(0)
+
+    def truncate(self, keep: int) -> None:
+        """Only the oldest ``keep`` entries stay."""
+        del self._events[keep:], self._logged[keep:], self._plain[keep:], self._widths[keep:]
+        del self._kept[-(-keep // EVERY) :]
+        self._unapplied = {index for index in self._unapplied if index < keep - 1}
+        self._last_before = self._before(keep - 1) if keep else None
+        self._cursor = None
+        if self.marked is not None and self.marked >= keep:
+            self.marked = None
+
+    def described(self, index: int) -> bool:
+        return self._logged[index] is not None
+
+    def entry(self, index: int) -> LogEntry:
+        entry = self._logged[index]
+        if entry is None:
+            entry = self._logged[index] = describe(self._before(index), self._events[index])
+        return entry
+
+    def widths(self, index: int, describe: bool = False) -> tuple[int, ...] | None:
+        """The cell width of each of the entry's lines, or None while it is not described
+        (unless ``describe``: then it is)."""
+        widths = self._widths[index]
+        if widths is None and (describe or self._logged[index] is not None):
+            widths = self._widths[index] = tuple(cell_len(line) for line in self[index].split("\n"))
+        return widths
+
+    def _before(self, index: int) -> AnyEncounter:
+        """The state ``index``'s event was applied to: folded from the nearest state kept
+        (or the last one folded to, when that is nearer)."""
+        start = index - index % EVERY
+        state = self._kept[index // EVERY]
+        if self._cursor is not None and start <= self._cursor[0] <= index:
+            start, state = self._cursor
+        for at in range(start, index):
+            if at not in self._unapplied:
+                state = apply(state, self._events[at])
+        self._cursor = (index, state)
+        return state
+
+    # --- the plain texts, as a sequence --------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[at] for at in range(*index.indices(len(self)))]
+        at = range(len(self))[index]  # an index from the end, or IndexError
+        plain = self._plain[at]
+        if plain is None:
+            plain = self.entry(at).plain
+            if at == self.marked and not plain.startswith(MARK):  # a turn's has its own ▶
+                plain = MARK + plain
+            self._plain[at] = plain
+        return plain
+
+    def __iter__(self) -> Iterator[str]:
+        return (self[at] for at in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LogEntries | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # changes as entries are added
+
+    def __repr__(self) -> str:
+        return f"LogEntries({len(self)} entries)"
