@@ -87,3 +87,23 @@ def test_the_marked_entry_reads_with_its_mark_and_its_widths_count_it() -> None:
     assert entries[-1] == expected[-1] and entries[2:4] == expected[2:4]
     with pytest.raises(IndexError):
         entries[10]
+
+
+@pytest.mark.parametrize("system", every_system(has_demo)[:1])
+def test_entries_described_as_given_never_fold(
+    system: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat's log is given its view's states, which do not fold one into the next: its
+    entries are described as they come, and an undo's drop folds nothing either."""
+
+    def no_fold(state: AnyEncounter, event: Event) -> AnyEncounter:
+        raise AssertionError("folded a log whose states were all given")
+
+    monkeypatch.setattr("tracker.widgets.log_entries.apply", no_fold)
+    pairs = list(fight(system).in_effect())
+    entries = LogEntries()
+    for keep in (len(pairs) - 3, EVERY + 5, EVERY + 1, 1):
+        for event, before in pairs[len(entries) :]:
+            entries.add(event, before, describe(before, event))
+        entries.truncate(keep)
+        assert entries == plain(pairs[:keep])

@@ -69,7 +69,10 @@ class LogEntries(Sequence[str]):
         del self._events[keep:], self._logged[keep:], self._plain[keep:], self._widths[keep:]
         del self._kept[-(-keep // EVERY) :]
         self._unapplied = {index for index in self._unapplied if index < keep - 1}
-        self._last_before = self._before(keep - 1) if keep else None
+        # The state the last entry kept was given, where it is known without folding (a
+        # log of a seat's view cannot fold): what ``add`` compares the next one's with.
+        last = keep - 1
+        self._last_before = self._kept[last // EVERY] if keep and last % EVERY == 0 else None
         self._cursor = None
         if self.marked is not None and self.marked >= keep:
             self.marked = None
