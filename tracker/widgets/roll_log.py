@@ -1,14 +1,15 @@
 """The roll log: every event in effect, newest at the bottom, rolls with their full dice.
 
 A fight can hold tens of thousands of entries, so the log is virtual (Textual's line API):
-it keeps each entry's spans and plain text and renders only the lines on screen, caching
-them until the width or the theme changes. How many lines an entry takes at the pane's
-width is known from its lines' widths when they all fit; an entry with a longer line is
-only guessed (its lines' widths over the pane's) until it is first drawn, when its count
-is corrected and the lines after it move. So opening or narrowing a long fight costs the
-entries on screen, not the fight (a 20,000-entry fight at 80 columns had nearly every
-entry wrapped by Rich, at every width change). Appending and undoing touch only the end of
-the log. Text selected with the mouse is highlighted, and ctrl+c copies it.
+an opened fight's entries are described only when first drawn or read
+(``tracker.widgets.log_entries``), and only the lines on screen are rendered, cached until
+the width or the theme changes. How many lines an entry takes at the pane's width is known
+from its lines' widths when they all fit; an entry with a longer line, or not described
+yet, is only guessed until it is first drawn, when its count is corrected and the lines
+after it move. So opening or narrowing a long fight costs the entries on screen, not the
+fight (a 20,000-entry fight at 80 columns had every entry described, and nearly every one
+wrapped by Rich at every width change). Appending and undoing touch only the end of the
+log. Text selected with the mouse is highlighted, and ctrl+c copies it.
 """
 
 from __future__ import annotations
