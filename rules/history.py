@@ -54,10 +54,12 @@ class HistoryView(Protocol):
     """What the screens read of a history: the GM's whole one, or a seat's, where a player
     or spectator sees only what their role may (``tracker.serve.seats``)."""
 
-    # Whether each state ``in_effect`` gives is the one before it with that event applied
-    # (a fight's first event excepted: the state it is given already holds it), so that a
-    # log may keep only some of them and fold forward to the others.
-    in_effect_folds: bool
+    @property
+    def in_effect_folds(self) -> bool:
+        """Whether each state ``in_effect`` gives is the one before it with that event
+        applied (a fight's first event excepted: the state it is given already holds it),
+        so that a log may keep only some of them and fold forward to the others."""
+        ...
 
     @property
     def state(self) -> AnyEncounter: ...
