@@ -99,8 +99,27 @@ def follow(
     return out, strip(after, hidden, seen)
 
 
+# The last few rolls asked about, by identity (each kept with its answer, so an identity is
+# never reused while it is here): every state after a roll holds the same roll, and a
+# player's view of a long fight asks about it for every state (three times an event).
+_ROLLS_NAMED: dict[int, tuple[object, frozenset[str]]] = {}
+ROLLS_REMEMBERED = 8
+
+
+def _roll_names(roll: object) -> frozenset[str]:
+    """``mentions(roll)``, remembered for the last few rolls."""
+    known = _ROLLS_NAMED.get(id(roll))
+    if known is not None:
+        return known[1]
+    named = frozenset(mentions(roll))
+    if len(_ROLLS_NAMED) >= ROLLS_REMEMBERED:
+        _ROLLS_NAMED.pop(next(iter(_ROLLS_NAMED)))
+    _ROLLS_NAMED[id(roll)] = (roll, named)
+    return named
+
+
 def _roll_hidden(state: AnyEncounter, hidden: frozenset[str]) -> bool:
-    return state.last_roll is not None and bool(mentions(state.last_roll) & hidden)
+    return state.last_roll is not None and bool(_roll_names(state.last_roll) & hidden)
 
 
 def _roll_of(state: AnyEncounter) -> tuple[object, bool, bool]:
@@ -196,7 +215,7 @@ def strip(
         if c.id not in hidden
     )
     roll, applied, discarded = _roll_of(state)
-    if roll is not None and mentions(roll) & hidden:
+    if roll is not None and _roll_names(roll) & hidden:
         system = get_system(state.system)
         roll = system.conceal(state, roll, hidden)
         if roll is None or mentions(roll) & hidden:
