@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 SPECTATOR = Viewer(role="spectator")
 NOTICES = 6  # the latest kept for the seats dialog
+SEEN_BEFORE = 32  # undos in a row that players' view goes back through without a refold
 PASSING_OFF = "At this table the GM ends the turns: ask the GM to pass yours"
 
 
@@ -109,6 +110,10 @@ class Table:
         self.links = Links(changed=lambda: self._tell_watchers(""))
         self._hidden = hidden_ids(session.history.effective_events(), session.state)
         self._public_state: AnyEncounter | None = None  # see ``_seen``
+        # What players saw before each of the last records applied, the newest last: an
+        # undo goes back to it rather than through the whole history again (seconds on a
+        # long fight, every seat waiting).
+        self._seen_before: list[tuple[Applied[Any], AnyEncounter]] = []
         self._unsubscribe = session.subscribe(self._changed)
 
     # --- seats ---
@@ -247,11 +252,17 @@ class Table:
         else:
             self._hidden = hidden_ids(self.session.history.effective_events(), state)
         seen = self._public_state
-        self._public_state = None
-        if change.kind == "applied" and self._hidden == was and seen is not None:
+        self._public_state = self._went_back(change) if self._hidden == was else None
+        follows_on = change.kind == "applied" and self._hidden == was and seen is not None
+        if not follows_on and self._public_state is None:
+            self._seen_before.clear()  # what is remembered goes back to the history's top
+        if follows_on:
+            assert seen is not None
             # Follows on from what players saw: no need to go through the history again.
             hidden = frozenset(self._hidden)
             pairs, self._public_state = follow(change.happened(), state, hidden, seen)
+            self._seen_before.append((change.record, seen))
+            del self._seen_before[:-SEEN_BEFORE]
         elif self._public:
             # An undone record's events were applied to the state the undo went back to,
             # and led to the one before the undo. Followed without what players saw before,
@@ -274,6 +285,13 @@ class Table:
         )
         for subscriber in list(self._public):
             subscriber(public)
+
+    def _went_back(self, change: Change) -> AnyEncounter | None:
+        """What players saw before the record an undo took back, if it is remembered."""
+        if change.kind != "undone" or not self._seen_before:
+            return None
+        record, seen = self._seen_before.pop()
+        return seen if record == change.record else None
 
     def close(self) -> None:
         self._unsubscribe()

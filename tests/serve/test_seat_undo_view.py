@@ -1,0 +1,100 @@
+"""An undo on a served table takes players' view back to what they saw before the record
+(remembered for the last ``SEEN_BEFORE`` records), not through the whole history again: on
+a long fight that took seconds of the loop every seat shares. What they see after it is
+what a table opened afresh on the same fight would show them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.commands import AddCondition, AddNote, EditCombatant, NextTurn
+from rules.conditions import Duration
+from rules.dice import SeededDice
+from rules.errors import Rejected
+from rules.visibility import Viewer, follow
+from tests.contract.support import demo, values_of
+from tests.picks import every_system, has_demo
+from tracker.serve import seats
+from tracker.serve.seats import Table
+from tracker.session import EncounterSession
+
+PLAYER = Viewer(role="player", name="Alice")
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["next", "roll", "roll", "condition", "note", "undo", "undo"]),
+        st.integers(0, 7),
+    ),
+    max_size=14,
+)
+
+
+def step(session: EncounterSession, kind: str, pick: int) -> None:
+    state = session.state
+    system = session.system
+    who = state.combatants[pick % len(state.combatants)]
+    commands: dict[str, Any] = {
+        "next": NextTurn(),
+        "condition": AddCondition(who.id, "Marked", Duration("end-of-round")),
+        "note": AddNote("a note", who.id),
+    }
+    try:
+        if kind == "undo":
+            if session.history.can_undo:
+                session.undo()
+        elif kind == "roll":  # the roll dialog's defaults, for the picked combatant
+            values = values_of(system.action_form(state, "roll", who.id))
+            session.execute(system.action_command(state, "roll", values))
+        else:
+            session.execute(commands[kind])
+    except Rejected:
+        pass
+
+
+@pytest.mark.parametrize("name", every_system(has_demo))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hide=st.integers(0, 7), steps=STEPS, seed=st.integers(0, 2**16))
+def test_players_see_after_an_undo_what_a_fresh_table_shows(
+    name: str, hide: int, steps: list[tuple[str, int]], seed: int
+) -> None:
+    session = EncounterSession(demo(name), SeededDice(seed))
+    people = session.state.combatants
+    session.execute(EditCombatant(combatant_id=people[hide % len(people)].id, gm_only=True))
+    table = Table(session)
+    table.subscribe_public(lambda change: None)  # a seat listening: changes are followed on
+    table.sight(PLAYER)
+    for kind, pick in steps:
+        step(session, kind, pick)
+        fresh = Table(session)
+        assert table.sight(PLAYER).state == fresh.sight(PLAYER).state, (kind, pick)
+        fresh.close()
+    table.close()
+
+
+def test_undos_do_not_go_through_the_history_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    (name,) = every_system(has_demo)[:1]
+    session = EncounterSession(demo(name), SeededDice(1))
+    table = Table(session)
+    table.subscribe_public(lambda change: None)
+    table.sight(PLAYER)
+    whole = len(list(session.history.in_effect()))
+    followed: list[int] = []
+
+    def counted(pairs: Any, *args: Any, **kwargs: Any) -> Any:
+        listed = list(pairs)
+        followed.append(len(listed))
+        return follow(listed, *args, **kwargs)
+
+    monkeypatch.setattr("tracker.serve.seats.follow", counted)
+    for number in range(seats.SEEN_BEFORE + 2):
+        session.execute(AddNote(f"note {number}", None))
+    for _ in range(seats.SEEN_BEFORE):
+        session.undo()
+        table.sight(PLAYER)
+    assert max(followed) < whole, followed  # only each change's own events
+    session.undo()  # further back than remembered: through the history once
+    table.sight(PLAYER)
+    assert max(followed) >= whole
