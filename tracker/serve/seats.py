@@ -252,24 +252,24 @@ class Table:
         else:
             self._hidden = hidden_ids(self.session.history.effective_events(), state)
         seen = self._public_state
-        self._public_state = self._went_back(change) if self._hidden == was else None
-        follows_on = change.kind == "applied" and self._hidden == was and seen is not None
-        if not follows_on and self._public_state is None:
-            self._seen_before.clear()  # what is remembered goes back to the history's top
-        if follows_on:
-            assert seen is not None
+        same = self._hidden == was
+        self._public_state = self._went_back(change) if same else None
+        if change.kind == "applied" and same and seen is not None:
             # Follows on from what players saw: no need to go through the history again.
             hidden = frozenset(self._hidden)
             pairs, self._public_state = follow(change.happened(), state, hidden, seen)
             self._seen_before.append((change.record, seen))
             del self._seen_before[:-SEEN_BEFORE]
-        elif self._public:
-            # An undone record's events were applied to the state the undo went back to,
-            # and led to the one before the undo. Followed without what players saw before,
-            # these states lack the last roll they saw: only lines of hidden rolls, left
-            # out anyway, would read it.
-            after = change.before if change.kind == "undone" else state
-            pairs = follow(change.happened(), after, frozenset(self._hidden))[0]
+        else:
+            if self._public_state is None:
+                self._seen_before.clear()  # what is remembered goes back to the history's top
+            if self._public:
+                # An undone record's events were applied to the state the undo went back
+                # to, and led to the one before the undo. Followed without what players saw
+                # before, these states lack the last roll they saw: only lines of hidden
+                # rolls, left out anyway, would read it.
+                after = change.before if change.kind == "undone" else state
+                pairs = follow(change.happened(), after, frozenset(self._hidden))[0]
         self._alert()  # a player's turn, or theirs next: their seat is told once
         if not self._public:
             return
