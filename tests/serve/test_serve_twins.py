@@ -100,7 +100,8 @@ async def test_seats_showing_other_things_are_not_twins(served: Served) -> None:
     dave = await typed(served, "Dave", "\x1b[B\x1b[B")  # another combatant chosen
     spectator = await typed(served, "watch")
     # Both of Dave's keys taken: after the first he showed what Carol shows, and on a busy
-    # machine he could pair with her before the second came (which parts them again).
+    # machine he could pair with her before the second came or was handled (either parts
+    # them again: test_a_key_handled_after_the_pairing_parts_the_twins).
     await until(lambda: rows(dave) == 2 and dave.channel.leader is None)
     served.session.execute(AddNote("each their own"))
     for client in (carol, dave, spectator):
@@ -128,5 +129,33 @@ async def test_a_resized_twin_draws_itself(served: Served) -> None:
     for client in (carol, dave):
         await until(lambda c=client: "at its own size" in c.text())
     assert max(len(line) for line in follower.text().splitlines()) <= 80
+    for client in (carol, dave):
+        await client.close()
+
+
+async def test_a_key_handled_after_the_pairing_parts_the_twins(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two keys in one burst: the seat can pair after its app handled the first and before
+    # the second, which then moves its own cursor while it shows its leader's frames.
+    from tracker.serve.channel import SeatChannel
+    from tracker.widgets.combatants import CombatantsPane
+
+    checked: list[Client] = []
+    real = twins.still_twins
+
+    def late_key(channel: SeatChannel) -> None:
+        late = next(c for c in (carol, dave) if c.channel is channel)
+        pane = late.channel.app.screen.query_one(CombatantsPane)
+        pane.move_cursor(row=pane.cursor_row + 1)  # the burst's second key, handled now
+        checked.append(late)
+        real(channel)
+
+    monkeypatch.setattr(twins, "still_twins", late_key)
+    carol, dave = await typed(served, "Carol"), await typed(served, "Dave")
+    leader, follower = await paired(carol, dave)
+    await until(lambda: checked == [follower])
+    await until(lambda: follower.channel.leader is None and not follower.seat.muted)  # type: ignore[union-attr]
+    assert rows(follower) == 2 and rows(leader) == 1 and not leader.channel.followers
     for client in (carol, dave):
         await client.close()

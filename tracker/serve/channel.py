@@ -312,8 +312,16 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
     def _pair(self) -> None:
         if self._quiet is not None or self._over:
             return  # typed since: it looks again later
-        if twins.pair(self, list(self.server.channels)) is None and self._looks > 1:
+        if twins.pair(self, list(self.server.channels)) is not None:
+            # What it was given in the same burst may still be on its way through its app:
+            # once that has drawn (and a quiet while), it is compared with its leader again.
+            asyncio.get_running_loop().call_later(twins.QUIET, self._check_twin)
+        elif self._looks > 1:
             self._look_later(self._looks - 1)
+
+    def _check_twin(self) -> None:
+        if self.leader is not None:
+            drawn(self.app).add_done_callback(lambda _: twins.still_twins(self))
 
     def _cancel_settle(self) -> None:
         if self._settle is not None:

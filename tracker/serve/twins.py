@@ -115,6 +115,19 @@ def follow(channel: SeatChannel, leader: SeatChannel) -> bool:
     return True
 
 
+def still_twins(channel: SeatChannel) -> None:
+    """Once its own app has caught up after pairing: a key it was given just before (in the
+    same burst, handled only after the pairing) may have changed what it shows, which its
+    leader does not show. Then it draws itself again. A seat held behind (a change skipped
+    while muted) cannot be compared, and is left following."""
+    leader = channel.leader
+    if leader is None or channel.is_closing() or getattr(channel.app.session, "behind", False):
+        return
+    mine = screen_print(channel, fresh=True)
+    if mine is not None and mine != screen_print(leader, fresh=True):
+        unfollow(channel)
+
+
 def unfollow(channel: SeatChannel, *, draw: bool = True) -> None:
     """``channel`` stops following its leader; with ``draw``, its own app draws it again,
     caught up, with a whole frame."""
