@@ -124,7 +124,7 @@ def still_twins(channel: SeatChannel) -> None:
     if leader is None or channel.is_closing() or getattr(channel.app.session, "behind", False):
         return
     mine = screen_print(channel, fresh=True)
-    if mine is not None and mine != screen_print(leader, fresh=True):
+    if mine is not None and mine != screen_print(leader):  # the leader's: kept per frame
         unfollow(channel)
 
 
