@@ -14,10 +14,7 @@ docs/contributing/performance.md.
 from __future__ import annotations
 
 import argparse
-import compileall
-import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import zlib
@@ -26,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.checkouts import alternated  # noqa: E402
 from bench.doc import write_block  # noqa: E402
 
 # Run in a fresh process, with a checkout's own code first on the path.
@@ -80,18 +78,9 @@ def as_format_4(data: bytes) -> bytes:
 def measured(
     runs: int, fights: dict[str, Path], roots: dict[str, Path]
 ) -> dict[str, list[dict[str, float]]]:
-    for root in roots.values():
-        for package in ("rules", "tracker"):
-            compileall.compile_dir(root / package, quiet=1)
-    found: dict[str, list[dict[str, float]]] = {name: [] for name in roots}
-    for _ in range(runs):
-        for name, root in roots.items():
-            code = TIMED.format(root=str(root), fight=str(fights[name]))
-            done = subprocess.run(
-                [sys.executable, "-c", code], capture_output=True, text=True, check=True
-            )
-            found[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
-    return found
+    return alternated(
+        runs, roots, lambda name, root: TIMED.format(root=str(root), fight=str(fights[name]))
+    )
 
 
 def table(found: dict[str, list[dict[str, float]]], runs: int, label: str) -> str:

@@ -1,15 +1,18 @@
 """A long fight on a served table: what players' view of it costs the loop every seat shares.
 
-Run: ``.venv/bin/python bench/table_long.py [--write] [--runs N]``. On the big fight
-(``bench/big.py``: 200 combatants, 20,000 log entries) with a player seated, in CPU time
-(``time.process_time``), the median of ``--runs``:
+Run: ``.venv/bin/python bench/table_long.py [--before DIR] [--runs N] [--write]``, ``DIR``
+an older checkout (``git worktree add /tmp/old main``). On the big fight (``bench/big.py``:
+200 combatants, 20,000 log entries), each run a fresh process per checkout, alternated, in
+CPU time (``time.process_time``), the median of ``--runs``:
 
-- players' view of the whole fight worked out (``rules.visibility.follow``), as a player's
-  join and the first change after a hidden combatant appears do;
+- a player's seat sitting down: the seat's app (``TableApp``, 80x24, headless) from the
+  table's join to its first frame with the log drawn; the first player's, and a second's
+  while the first is seated;
 - a note by the GM, and its undo, with a player seated: the undo goes back to what players
   saw before the note (``tracker.serve.seats.SEEN_BEFORE`` records are remembered);
-- an undo further back than what is remembered (of a record the save brought): through the
-  whole history again, as every undo went before issue 45's last pass.
+- an undo further back than what is remembered (of a record the save brought): players'
+  view of the whole fight worked out again (``rules.visibility.follow``), as the first
+  change after a combatant is hidden does too.
 """
 
 from __future__ import annotations
@@ -17,45 +20,101 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.big import big_fight  # noqa: E402
+from bench.checkouts import alternated  # noqa: E402
 from bench.doc import write_block  # noqa: E402
-from rules.commands import AddNote  # noqa: E402
-from rules.dice import SeededDice  # noqa: E402
-from rules.history import History  # noqa: E402
-from rules.visibility import Viewer, follow, hidden_ids  # noqa: E402
-from tracker.serve.seats import Table  # noqa: E402
-from tracker.session import EncounterSession  # noqa: E402
-from tracker.store.defaults import systems  # noqa: E402
+
+# Run in a fresh process, with a checkout's own code first on the path.
+TIMED = """
+import asyncio, json, sys, tempfile, time
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from bench.big import big_fight
+from rules.commands import AddNote
+from rules.dice import SeededDice
+from rules.history import History
+from rules.visibility import Viewer
+from tracker.serve.seat_app import TableApp
+from tracker.serve.seats import Table
+from tracker.session import EncounterSession
+from tracker.store.defaults import systems
+from tracker.widgets.roll_log import RollLog
 
 PLAYER = Viewer(role="player", name="Alice")
+fight = big_fight(systems()[0], {combatants}, {entries})
+session = EncounterSession(History.from_records(fight.records), SeededDice(1), None)
+table = Table(session)
+times = {{}}
+saves = Path(tempfile.mkdtemp())
 
 
-def cpu(work: Callable[[], object]) -> float:
+def cpu(work):
     began = time.process_time()
     work()
     return time.process_time() - began
 
 
-def one_run(fight: History) -> tuple[float, float, float, float]:
-    session = EncounterSession(History.from_records(fight.records), SeededDice(1), None)
-    history = session.history
-    hidden = frozenset(hidden_ids(history.effective_events(), history.state))
-    view = cpu(lambda: follow(history.in_effect(), history.state, hidden))
-    table = Table(session)
-    table.subscribe_public(lambda change: None)  # a seat listening
-    table.sight(PLAYER)
-    note = cpu(lambda: (session.execute(AddNote("a note", None)), table.sight(PLAYER)))
-    remembered = cpu(lambda: (session.undo(), table.sight(PLAYER)))
-    refolded = cpu(lambda: (session.undo(), table.sight(PLAYER)))
-    table.close()
-    return view, note, remembered, refolded
+async def drawn(app):
+    while not (app.screen.query(RollLog) and len(app.screen.query_one(RollLog).entries)):
+        await asyncio.sleep(0.005)
+    done = asyncio.get_running_loop().create_future()
+    app.call_after_refresh(lambda: done.set_result(None))
+    await done  # the frame that shows it drawn
+
+
+async def seated(name, then):
+    began = time.process_time()
+    app = TableApp(table, table.join("player", name), saves=saves)
+    async with app.run_test(size=(80, 24)):
+        await drawn(app)
+        times[name] = time.process_time() - began
+        await then()
+
+
+async def joins():
+    async def second():
+        await seated("Bob", none)
+
+    async def none():
+        pass
+
+    await seated("Alice", second)
+
+asyncio.run(joins())
+table.subscribe_public(lambda change: None)  # a seat listening
+table.sight(PLAYER)
+times["note"] = cpu(lambda: (session.execute(AddNote("a note", None)), table.sight(PLAYER)))
+times["remembered"] = cpu(lambda: (session.undo(), table.sight(PLAYER)))
+times["refolded"] = cpu(lambda: (session.undo(), table.sight(PLAYER)))
+print(json.dumps(times))
+"""
+
+ROWS = {
+    "Alice": "a player sits down, the first (to the log drawn)",
+    "Bob": "a second player sits down, the first seated",
+    "note": "the GM's note, a player seated",
+    "remembered": "its undo (remembered)",
+    "refolded": "an undo further back (the whole view again)",
+}
+
+
+def table(found: dict[str, list[dict[str, float]]], runs: int, label: str) -> str:
+    names = list(found)
+    both = len(names) > 1
+    head = f"| {label} (median of {runs} fresh processes, CPU) | " + " | ".join(names)
+    rows = [head + (" | ratio |" if both else " |"), "|---|" + "---:|" * (len(names) + both)]
+    for key, what in ROWS.items():
+        values = [statistics.median(run[key] for run in found[name]) for name in names]
+        cells = " | ".join(
+            f"{v * 1000:.1f} ms" if v < 0.1 else f"{v * 1000:.0f} ms" for v in values
+        )
+        ratio = f" | {values[-1] / values[0]:.2f}x" if both else ""
+        rows.append(f"| {what} | {cells}{ratio} |")
+    return "\n".join(rows)
 
 
 def main() -> None:
@@ -64,24 +123,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--combatants", type=int, default=200)
     parser.add_argument("--entries", type=int, default=20_000)
+    parser.add_argument("--before", type=Path, help="an older checkout, timed beside this one")
     args = parser.parse_args()
-    system = systems()[0]
-    fight = big_fight(system, args.combatants, args.entries)
-    runs = [one_run(fight) for _ in range(args.runs)]
-    columns = zip(*runs, strict=True)
-    view, note, remembered, refolded = (statistics.median(column) for column in columns)
-    label = f"{args.combatants} combatants, {args.entries:,} log entries, {system}"
-    rows = [
-        f"| {label}: CPU, median of {args.runs} | ms | ratio to the undo remembered |",
-        "|---|---:|---:|",
-        f"| players' view of the whole fight (a join) | {view * 1000:.0f} | "
-        f"{view / remembered:.0f}x |",
-        f"| the GM's note, a player seated | {note * 1000:.1f} | {note / remembered:.2f}x |",
-        f"| its undo (remembered) | {remembered * 1000:.1f} | 1.00x |",
-        f"| an undo further back (through the history) | {refolded * 1000:.0f} | "
-        f"{refolded / remembered:.0f}x |",
-    ]
-    text = "\n".join(rows)
+    roots = {"this checkout": ROOT}
+    if args.before:
+        roots = {"before": args.before, **roots}
+    sizes = {"combatants": args.combatants, "entries": args.entries}
+    found = alternated(args.runs, roots, lambda name, root: TIMED.format(root=str(root), **sizes))
+    label = f"{args.combatants} combatants, {args.entries:,} log entries"
+    text = table(found, args.runs, label)
     print(text)
     if args.write:
         write_block("tablelong", text)

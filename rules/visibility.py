@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from itertools import compress
+from operator import attrgetter
+from typing import Any, Literal
 
 import msgspec
 from msgspec import Struct
@@ -23,9 +25,10 @@ from msgspec import Struct
 from rules import hp_view
 from rules.encounter import AnyEncounter, CombatantAdded, CombatantEdited, Event
 from rules.events import OrderSorted, SoloChose, TrackChanged, TurnAdvanced
-from rules.mentions import mentions
+from rules.mentions import mentioned
 from rules.plain_dice import DiceRolled
 from rules.registry import get_system
+from rules.remembered import ByIdentity, EachOf
 
 Role = Literal["gm", "player", "spectator"]
 
@@ -99,27 +102,8 @@ def follow(
     return out, strip(after, hidden, seen)
 
 
-# The last few rolls asked about, by identity (each kept with its answer, so an identity is
-# never reused while it is here): every state after a roll holds the same roll, and a
-# player's view of a long fight asks about it for every state (three times an event).
-_ROLLS_NAMED: dict[int, tuple[object, frozenset[str]]] = {}
-ROLLS_REMEMBERED = 8
-
-
-def _roll_names(roll: object) -> frozenset[str]:
-    """``mentions(roll)``, remembered for the last few rolls."""
-    known = _ROLLS_NAMED.get(id(roll))
-    if known is not None:
-        return known[1]
-    named = frozenset(mentions(roll))
-    if len(_ROLLS_NAMED) >= ROLLS_REMEMBERED:
-        _ROLLS_NAMED.pop(next(iter(_ROLLS_NAMED)))
-    _ROLLS_NAMED[id(roll)] = (roll, named)
-    return named
-
-
 def _roll_hidden(state: AnyEncounter, hidden: frozenset[str]) -> bool:
-    return state.last_roll is not None and bool(_roll_names(state.last_roll) & hidden)
+    return state.last_roll is not None and bool(mentioned(state.last_roll, hidden))
 
 
 def _roll_of(state: AnyEncounter) -> tuple[object, bool, bool]:
@@ -142,7 +126,7 @@ def conceal(
         return None  # a track changed by hand says the numbers the seat may not see
     if isinstance(event, SoloChose) and _names_hidden(event.reason, before, hidden):
         return None  # the tracker's reason for a move against a hidden combatant
-    named = mentions(event) & hidden
+    named = mentioned(event, hidden)
     # An event that settles or changes a hidden roll (its consequence, a re-roll, suckage)
     # comes of it even when it names nobody hidden: its numbers are that roll's.
     of_hidden_roll = (
@@ -156,7 +140,7 @@ def conceal(
     if not isinstance(event, system.event_types):
         return None  # a core event naming one: a condition, a note, a discarded result
     shown = system.conceal(before, event, hidden)
-    return None if shown is None or mentions(shown) & hidden else scrub(shown)
+    return None if shown is None or mentioned(shown, hidden) else scrub(shown)
 
 
 def _veiled(state: AnyEncounter, event: Event) -> Event:
@@ -208,17 +192,15 @@ def strip(
     A last roll that names a hidden combatant is shown as the system conceals it, else the
     last roll seen before (``seen``: the state seen then) stays in its place; what waited on
     it is set aside, as a new roll left it behind."""
-    hidden = frozenset(hidden) | {c.id for c in state.combatants if c.gm_only}
-    combatants = tuple(
-        c if not c.notes else msgspec.structs.replace(c, notes="")
-        for c in state.combatants
-        if c.id not in hidden
+    given = frozenset(hidden)
+    hidden, combatants = _STRIPPED.get(
+        state.combatants, given, lambda: _stripped(state.combatants, given)
     )
     roll, applied, discarded = _roll_of(state)
-    if roll is not None and _roll_names(roll) & hidden:
+    if roll is not None and mentioned(roll, hidden):
         system = get_system(state.system)
         roll = system.conceal(state, roll, hidden)
-        if roll is None or mentions(roll) & hidden:
+        if roll is None or mentioned(roll, hidden):
             roll, applied, discarded = _roll_of(seen) if seen is not None else (None, False, False)
             if seen is not None and not applied and system.pending(seen):
                 applied = discarded = True  # what waited on it will not be applied now
@@ -232,6 +214,27 @@ def strip(
     )
     # Last: hit points shown as a band or hidden (the GM's ``:hp``) lose their number here.
     return hp_view.veil(get_system(state.system).conceal_state(stripped, hidden))
+
+
+# Consecutive states share their combatants until an event changes one: stripped once, and
+# a changed tuple only where it changed.
+_STRIPPED: ByIdentity[tuple[frozenset[str], tuple[Any, ...]]] = ByIdentity()
+_SHOWN: EachOf[Any] = EachOf()
+
+
+def _stripped(
+    combatants: tuple[Any, ...], hidden: frozenset[str]
+) -> tuple[frozenset[str], tuple[Any, ...]]:
+    """The ids hidden (those given and every GM-only one), and the combatants players see."""
+
+    def shown(c: Any) -> Any:
+        if c.id in hidden or c.gm_only:
+            return None
+        return c if not c.notes else msgspec.structs.replace(c, notes="")
+
+    gm_only = compress(combatants, map(attrgetter("gm_only"), combatants))
+    every = hidden.union(map(attrgetter("id"), gm_only))
+    return every, tuple(filter(None, _SHOWN.map(combatants, hidden, shown)))
 
 
 def sight(

@@ -1,7 +1,8 @@
 """An undo on a served table takes players' view back to what they saw before the record
 (remembered for the last ``SEEN_BEFORE`` records), not through the whole history again: on
-a long fight that took seconds of the loop every seat shares. What they see after it is
-what a table opened afresh on the same fight would show them."""
+a long fight that took seconds of the loop every seat shares. What they see after it, and
+the whole fight as their logs read it, is what a table opened afresh on the same fight
+would show them; a seat sitting down is handed that view as the table keeps it."""
 
 from __future__ import annotations
 
@@ -19,13 +20,13 @@ from rules.visibility import Viewer, follow
 from tests.contract.support import demo, values_of
 from tests.picks import every_system, has_demo
 from tracker.serve import seats
-from tracker.serve.seats import Table
+from tracker.serve.seats import SeatSession, Table
 from tracker.session import EncounterSession
 
 PLAYER = Viewer(role="player", name="Alice")
 STEPS = st.lists(
     st.tuples(
-        st.sampled_from(["next", "roll", "roll", "condition", "note", "undo", "undo"]),
+        st.sampled_from(["next", "roll", "roll", "condition", "note", "undo", "undo", "redo"]),
         st.integers(0, 7),
     ),
     max_size=14,
@@ -45,6 +46,9 @@ def step(session: EncounterSession, kind: str, pick: int) -> None:
         if kind == "undo":
             if session.history.can_undo:
                 session.undo()
+        elif kind == "redo":
+            if session.history.can_redo:
+                session.redo()
         elif kind == "roll":  # the roll dialog's defaults, for the picked combatant
             values = values_of(system.action_form(state, "roll", who.id))
             session.execute(system.action_command(state, "roll", values))
@@ -66,12 +70,37 @@ def test_players_see_after_an_undo_what_a_fresh_table_shows(
     table = Table(session)
     table.subscribe_public(lambda change: None)  # a seat listening: changes are followed on
     table.sight(PLAYER)
+    table.public_pairs()  # a seat sat down: the whole view is kept and followed on
     for kind, pick in steps:
         step(session, kind, pick)
         fresh = Table(session)
         assert table.sight(PLAYER).state == fresh.sight(PLAYER).state, (kind, pick)
+        assert table.public_pairs() == fresh.public_pairs(), (kind, pick)
         fresh.close()
     table.close()
+
+
+def test_seats_sitting_down_share_the_view_the_table_keeps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (name,) = every_system(has_demo)[:1]
+    session = EncounterSession(demo(name), SeededDice(1))
+    table = Table(session)
+    table.subscribe_public(lambda change: None)
+    first = SeatSession(table, table.join("player", "Alice")).history.in_effect()
+    session.execute(AddNote("a note", None))
+    followed: list[int] = []
+
+    def counted(pairs: Any, *args: Any, **kwargs: Any) -> Any:
+        listed = list(pairs)
+        followed.append(len(listed))
+        return follow(listed, *args, **kwargs)
+
+    monkeypatch.setattr("tracker.serve.seats.follow", counted)
+    second = SeatSession(table, table.join("spectator", "Sam")).history.in_effect()
+    assert not followed  # the table's view, followed on from the note: nothing worked out
+    assert len(second) == len(first) + 1
+    assert all(a[1] is b[1] for a, b in zip(first, second, strict=False))  # the same states
 
 
 def test_undos_do_not_go_through_the_history_again(monkeypatch: pytest.MonkeyPatch) -> None:

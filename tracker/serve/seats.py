@@ -110,10 +110,14 @@ class Table:
         self.links = Links(changed=lambda: self._tell_watchers(""))
         self._hidden = hidden_ids(session.history.effective_events(), session.state)
         self._public_state: AnyEncounter | None = None  # see ``_seen``
-        # What players saw before each of the last records applied, the newest last: an
-        # undo goes back to it rather than through the whole history again (seconds on a
-        # long fight, every seat waiting).
-        self._seen_before: list[tuple[Applied[Any], AnyEncounter]] = []
+        # Players' view of the whole fight, worked out once for every seat that sits down
+        # (seconds on a long fight, every seat waiting) and followed on as records come;
+        # None: worked out again when next asked for (see ``public_pairs``).
+        self._public_pairs: list[tuple[Event, AnyEncounter]] | None = None
+        # What players saw before each of the last records applied, and how many events of
+        # their view came before it, the newest last: an undo goes back to it rather than
+        # through the whole history again.
+        self._seen_before: list[tuple[Applied[Any], AnyEncounter, int | None]] = []
         self._unsubscribe = session.subscribe(self._changed)
 
     # --- seats ---
@@ -212,10 +216,19 @@ class Table:
         """The encounter as players see it now, worked out again from the whole history
         only when a change could not simply follow on (an undo, a combatant hidden)."""
         if self._public_state is None:
+            self.public_pairs()
+        assert self._public_state is not None
+        return self._public_state
+
+    def public_pairs(self) -> list[tuple[Event, AnyEncounter]]:
+        """Every event in effect as players see it, with the state they saw before it (see
+        ``Sight.pairs``): the same objects for every seat, whose logs describe them once."""
+        if self._public_pairs is None or self._public_state is None:
             history = self.session.history
             hidden = frozenset(self._hidden)
-            self._public_state = follow(history.in_effect(), history.state, hidden)[1]
-        return self._public_state
+            pairs, seen = follow(history.in_effect(), history.state, hidden)
+            self._public_pairs, self._public_state = pairs, seen
+        return self._public_pairs
 
     def _alert(self) -> None:
         """Alert each player's seat whose news changed, once for the turn that brings it
@@ -245,24 +258,26 @@ class Table:
     def _changed(self, change: Change) -> None:
         state = change.state
         was = self._hidden
-        if change.kind == "applied":
+        if change.kind != "undone":  # a redo applies its record's events again
             self._hidden = {
                 cid for cid in self._hidden if (c := state.find(cid)) is None or c.gm_only
             } | hidden_ids(change.record.events, state)
         else:
             self._hidden = hidden_ids(self.session.history.effective_events(), state)
-        seen = self._public_state
+        seen, known = self._public_state, self._public_pairs
         same = self._hidden == was
-        self._public_state = self._went_back(change) if same else None
-        if change.kind == "applied" and same and seen is not None:
+        if change.kind != "undone" and same and seen is not None:
             # Follows on from what players saw: no need to go through the history again.
             hidden = frozenset(self._hidden)
             pairs, self._public_state = follow(change.happened(), state, hidden, seen)
-            self._seen_before.append((change.record, seen))
+            count = len(known) if known is not None else None
+            self._seen_before.append((change.record, seen, count))
             del self._seen_before[:-SEEN_BEFORE]
+            if known is not None:
+                known.extend(pairs)
         else:
-            if self._public_state is None:
-                self._seen_before.clear()  # what is remembered goes back to the history's top
+            if not (same and self._went_back(change)):
+                self._forget()
             if self._public:
                 # An undone record's events were applied to the state the undo went back
                 # to, and led to the one before the undo. Followed without what players saw
@@ -286,12 +301,25 @@ class Table:
         for subscriber in list(self._public):
             subscriber(public)
 
-    def _went_back(self, change: Change) -> AnyEncounter | None:
-        """What players saw before the record an undo took back, if it is remembered."""
+    def _went_back(self, change: Change) -> bool:
+        """Players' view back to what they saw before the record an undo took back, if it
+        is remembered (whether it was)."""
         if change.kind != "undone" or not self._seen_before:
-            return None
-        record, seen = self._seen_before.pop()
-        return seen if record == change.record else None
+            return False
+        record, seen, count = self._seen_before.pop()
+        if record != change.record:
+            return False
+        self._public_state = seen
+        if self._public_pairs is not None and count is not None:
+            del self._public_pairs[count:]
+        else:
+            self._public_pairs = None  # worked out again if a seat sits down
+        return True
+
+    def _forget(self) -> None:
+        """Players' view is worked out again from the whole history when next asked for."""
+        self._public_state = self._public_pairs = None
+        self._seen_before.clear()  # what is remembered goes back to the history's top
 
     def close(self) -> None:
         self._unsubscribe()
@@ -301,10 +329,13 @@ class History:
     """The history as a seat may read it (``rules.history.HistoryView``): only what its
     role may see, for the log, the quick turn's last target and the prompt's completion."""
 
-    in_effect_folds = False  # events hidden from the seat are left out, their changes kept
-
     def __init__(self, seat: SeatSession) -> None:
         self._seat = seat
+
+    @property
+    def in_effect_folds(self) -> bool:
+        # A player's view leaves out events hidden from it, their changes kept.
+        return self._seat.viewer.is_gm
 
     @property
     def state(self) -> AnyEncounter:
@@ -312,8 +343,9 @@ class History:
 
     def in_effect(self) -> list[tuple[Event, AnyEncounter]]:
         seat = self._seat
-        history = seat.table.session.history
-        return seat.table.sight(seat.viewer).pairs(history.in_effect(), history.state)
+        if not seat.viewer.is_gm:  # players and spectators see the same
+            return list(seat.table.public_pairs())  # a copy: the table's grows
+        return list(seat.table.session.history.in_effect())
 
     def recent_events(self, limit: int = RECENT) -> Iterator[Event]:
         """What the seat may see of the events in effect, newest first (the last ``limit``)."""

@@ -4,7 +4,9 @@ A 20,000-event fight opened spent most of its first second describing entries no
 scrolled to. Here an entry given with the state before it is only kept as its event: a
 state is kept before every ``EVERY``-th event, and an entry is described when it is first
 asked for, from the state before it, folded forward from the kept one. Entries asked for in
-order (a screen drawn top to bottom) fold one event each.
+order (a screen drawn top to bottom) fold one event each. A log whose states do not fold
+one into the next (a player's view, ``HistoryView.in_effect_folds``) keeps every state: a
+served table hands every seat the same ones, so they are held once.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class LogEntries(Sequence[str]):
     first asked for."""
 
     def __init__(self) -> None:
+        self._every = EVERY  # a state kept before every this many events (1: each)
         self._events: list[Event] = []
         self._kept: list[AnyEncounter] = []  # the state before events 0, EVERY, 2 * EVERY...
         # Events given the very state the one before them was given: they were not applied
@@ -53,7 +56,7 @@ class LogEntries(Sequence[str]):
         index = len(self._events)
         if index and before is self._last_before:
             self._unapplied.add(index - 1)
-        if index % EVERY == 0:
+        if index % self._every == 0:
             self._kept.append(before)
         self._last_before = before
         self._events.append(event)
@@ -61,18 +64,21 @@ class LogEntries(Sequence[str]):
         self._plain.append(None)
         self._widths.append(None)
 
-    def clear(self) -> None:
+    def clear(self, folds: bool = True) -> None:
+        """No entries; ``folds``: the states of those to come fold one into the next."""
         self.truncate(0)
+        self._every = EVERY if folds else 1
 
     def truncate(self, keep: int) -> None:
         """Only the oldest ``keep`` entries stay."""
         del self._events[keep:], self._logged[keep:], self._plain[keep:], self._widths[keep:]
-        del self._kept[-(-keep // EVERY) :]
+        del self._kept[-(-keep // self._every) :]
         self._unapplied = {index for index in self._unapplied if index < keep - 1}
         # The state the last entry kept was given, where it is known without folding (a
         # log of a seat's view cannot fold): what ``add`` compares the next one's with.
         last = keep - 1
-        self._last_before = self._kept[last // EVERY] if keep and last % EVERY == 0 else None
+        every = self._every
+        self._last_before = self._kept[last // every] if keep and last % every == 0 else None
         self._cursor = None
         if self.marked is not None and self.marked >= keep:
             self.marked = None
@@ -97,8 +103,8 @@ class LogEntries(Sequence[str]):
     def _before(self, index: int) -> AnyEncounter:
         """The state ``index``'s event was applied to: folded from the nearest state kept
         (or the last one folded to, when that is nearer)."""
-        start = index - index % EVERY
-        state = self._kept[index // EVERY]
+        start = index - index % self._every
+        state = self._kept[index // self._every]
         if self._cursor is not None and start <= self._cursor[0] <= index:
             start, state = self._cursor
         for at in range(start, index):

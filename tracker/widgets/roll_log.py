@@ -127,9 +127,10 @@ class RollLog(ScrollView, can_focus=True):
 
         ``mark_last`` highlights the newest entry, as the replay's current event. ``folds``:
         each state is the one before with its event applied (``HistoryView.in_effect_folds``),
-        so entries are described only when first drawn; else all of them now.
+        so only some are kept (``LogEntries``); else every one is. Either way an entry is
+        described when first drawn.
         """
-        self.entries.clear()
+        self.entries.clear(folds=folds)
         self._counts.clear()
         self._guessed.clear()
         self._ends.clear()
@@ -137,7 +138,7 @@ class RollLog(ScrollView, can_focus=True):
         if mark_last:
             events = list(events)
             self.entries.mark(len(events) - 1 if events else None)
-        self._add(events, lazy=folds)
+        self._add(events, lazy=True)
         self._laid_out(follow=True)
 
     def append(self, events: Iterable[tuple[Event, AnyEncounter]]) -> None:

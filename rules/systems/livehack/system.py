@@ -16,7 +16,8 @@ from msgspec import structs
 from rules.bounds import LIMIT
 from rules.dice import DiceSource
 from rules.errors import Rejected
-from rules.mentions import mentions
+from rules.mentions import mentioned
+from rules.remembered import ByIdentity, EachOf
 from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import apply, decide, forms, odds, saves, solo
@@ -82,6 +83,23 @@ from .table import row_label
 
 if TYPE_CHECKING:
     from .events import LiveHackCombatant, LiveHackEncounter
+
+# The combatants players see are the same tuple from state to state until one changes: each
+# tuple is cleared of holds on hidden combatants once, and only where it changed.
+_UNHELD: ByIdentity[tuple[LiveHackCombatant, ...]] = ByIdentity()
+_EACH_UNHELD: EachOf[LiveHackCombatant] = EachOf()
+
+
+def _unheld(state: LiveHackEncounter, hidden: frozenset[str]) -> tuple[LiveHackCombatant, ...]:
+    """The state's combatants without their holds on a hidden combatant."""
+
+    def unheld(c: LiveHackCombatant) -> LiveHackCombatant:
+        if not any(h.target_id in hidden for h in c.sheet.held):
+            return c
+        held = tuple(h for h in c.sheet.held if h.target_id not in hidden)
+        return structs.replace(c, sheet=structs.replace(c.sheet, held=held))
+
+    return tuple(_EACH_UNHELD.map(state.combatants, hidden, unheld))
 
 
 __all__ = [
@@ -395,7 +413,7 @@ class LiveHack(LiveHackSheets, LiveHackLog, LiveHackOdds, LiveHackSolo, RuleSyst
         kept = own.kept
         if kept is not None and {kept.holder_id, kept.target_id} & hidden:
             kept = None
-        joint = own.joint if own.joint is None or not mentions(own.joint) & hidden else None
+        joint = own.joint if own.joint is None or not mentioned(own.joint, hidden) else None
         own = structs.replace(
             own,
             rollover=rollover,
@@ -405,17 +423,7 @@ class LiveHack(LiveHackSheets, LiveHackLog, LiveHackOdds, LiveHackSolo, RuleSyst
             turn_marks=tuple(m for m in own.turn_marks if marked_id(m) not in hidden),
             joint=joint,
         )
-        combatants = tuple(
-            structs.replace(
-                c,
-                sheet=structs.replace(
-                    c.sheet, held=tuple(h for h in c.sheet.held if h.target_id not in hidden)
-                ),
-            )
-            if any(h.target_id in hidden for h in c.sheet.held)
-            else c
-            for c in state.combatants
-        )
+        combatants = _UNHELD.get(state.combatants, hidden, lambda: _unheld(state, hidden))
         return state.update(system_state=own, combatants=combatants)
 
     def status(self, state: LiveHackEncounter) -> str:
