@@ -47,7 +47,7 @@ class EachOf(Generic[T]):
     def map(self, items: tuple[Any, ...], also: Hashable, work: Callable[[Any], T]) -> list[T]:
         """``[work(item) for item in items]``; ``also``: what else ``work`` depends on."""
         last = self._last
-        if last is not None and len(last[0]) == len(items) and last[1] == also:
+        if last is not None and len(last[0]) == len(items) and (last[1] is also or last[1] == also):
             out = list(last[2])
             same = list(map(operator.is_, last[0], items))  # the unchanged, found in C
             at = 0

@@ -16,8 +16,9 @@ from msgspec import structs
 
 from rules.dice import DiceSource
 from rules.errors import Rejected
-from rules.mentions import mentions
+from rules.mentions import mentioned
 from rules.odds import mid_percentile
+from rules.remembered import EachOf
 from rules.system import LAST_ROLL, Action, Damage, Figure, Landing, Luck, RuleSystem, Tier, Track
 
 from . import apply, decide, forecast
@@ -348,7 +349,7 @@ class BeerRun(
         dealer lands on one they see, from someone unseen (``UNSEEN``)."""
         match event:
             case RoundRolled():
-                contests = tuple(c for c in event.contests if not mentions(c) & hidden)
+                contests = tuple(c for c in event.contests if not mentioned(c, hidden))
                 spent = tuple(s for s in event.spent if s.combatant_id not in hidden)
                 if not contests and not spent:
                     return None
@@ -365,8 +366,8 @@ class BeerRun(
         own = decide.br_state(state)
         own = structs.replace(
             own,
-            pools=tuple(p for p in own.pools if not mentions(p) & hidden),
-            pending=tuple(p for p in own.pending if not mentions(p) & hidden),
+            pools=tuple(p for p in own.pools if not mentioned(p, hidden)),
+            pending=tuple(p for p in own.pending if not mentioned(p, hidden)),
         )
 
         def unseen_ally(who: BeerRunCombatant) -> BeerRunCombatant:
@@ -376,7 +377,8 @@ class BeerRun(
             sheet = structs.replace(who.sheet, goal=structs.replace(goal, ally_id=None))
             return structs.replace(who, sheet=sheet)
 
-        combatants = tuple(unseen_ally(c) for c in state.combatants)
+        # A player's view of a fight asks this of each state: only changed combatants again.
+        combatants = tuple(_ALLIES.map(state.combatants, hidden, unseen_ally))
         return state.update(system_state=own, combatants=combatants)
 
     def status(self, state: BeerRunEncounter) -> str:
@@ -390,4 +392,5 @@ class BeerRun(
         return "all sides act at once · paid: " + (", ".join(paid) or "nobody yet")
 
 
+_ALLIES: EachOf[BeerRunCombatant] = EachOf()
 SYSTEM = BeerRun()
