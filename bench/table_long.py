@@ -7,7 +7,8 @@ CPU time (``time.process_time``), the median of ``--runs``:
 
 - a player's seat sitting down: the seat's app (``TableApp``, 80x24, headless) from the
   table's join to its first frame with the log drawn; the first player's, and a second's
-  while the first is seated;
+  while the first is seated; and the memory each took (the process's resident set grown,
+  after a garbage collection);
 - a note by the GM, and its undo, with a player seated: the undo goes back to what players
   saw before the note (``tracker.serve.seats.SEEN_BEFORE`` records are remembered);
 - an undo further back than what is remembered (of a record the save brought): players'
@@ -30,7 +31,7 @@ from bench.doc import write_block  # noqa: E402
 
 # Run in a fresh process, with a checkout's own code first on the path.
 TIMED = """
-import asyncio, json, sys, tempfile, time
+import asyncio, gc, json, sys, tempfile, time
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from bench.big import big_fight
@@ -52,6 +53,11 @@ times = {{}}
 saves = Path(tempfile.mkdtemp())
 
 
+def resident():
+    gc.collect()
+    return int(Path("/proc/self/statm").read_text().split()[1]) * 4096
+
+
 def cpu(work):
     began = time.process_time()
     work()
@@ -67,11 +73,13 @@ async def drawn(app):
 
 
 async def seated(name, then):
+    held = resident()
     began = time.process_time()
     app = TableApp(table, table.join("player", name), saves=saves)
     async with app.run_test(size=(80, 24)):
         await drawn(app)
         times[name] = time.process_time() - began
+        times[name + " memory"] = resident() - held
         await then()
 
 
@@ -95,11 +103,19 @@ print(json.dumps(times))
 
 ROWS = {
     "Alice": "a player sits down, the first (to the log drawn)",
+    "Alice memory": "memory it takes (the process's resident growth)",
     "Bob": "a second player sits down, the first seated",
+    "Bob memory": "memory the second takes",
     "note": "the GM's note, a player seated",
     "remembered": "its undo (remembered)",
     "refolded": "an undo further back (the whole view again)",
 }
+
+
+def shown(key: str, value: float) -> str:
+    if key.endswith("memory"):
+        return f"{value / 1e6:.1f} MB"
+    return f"{value * 1000:.1f} ms" if value < 0.1 else f"{value * 1000:.0f} ms"
 
 
 def table(found: dict[str, list[dict[str, float]]], runs: int, label: str) -> str:
@@ -109,9 +125,7 @@ def table(found: dict[str, list[dict[str, float]]], runs: int, label: str) -> st
     rows = [head + (" | ratio |" if both else " |"), "|---|" + "---:|" * (len(names) + both)]
     for key, what in ROWS.items():
         values = [statistics.median(run[key] for run in found[name]) for name in names]
-        cells = " | ".join(
-            f"{v * 1000:.1f} ms" if v < 0.1 else f"{v * 1000:.0f} ms" for v in values
-        )
+        cells = " | ".join(shown(key, v) for v in values)
         ratio = f" | {values[-1] / values[0]:.2f}x" if both else ""
         rows.append(f"| {what} | {cells}{ratio} |")
     return "\n".join(rows)
