@@ -59,7 +59,11 @@ def _mentioned(value: object, ids: frozenset[str]) -> frozenset[str]:
     if not ids:
         return frozenset()
     quoted = _QUOTED.get(ids, None, lambda: _quoted(ids))
-    if quoted.search(msgspec.json.encode(value)) is None:
+    try:
+        encoded: bytes | None = msgspec.json.encode(value)
+    except (TypeError, msgspec.EncodeError):
+        encoded = None  # no JSON for it: its fields are walked
+    if encoded is not None and quoted.search(encoded) is None:
         return frozenset()
     return frozenset(mentions(value) & ids)
 

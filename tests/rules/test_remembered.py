@@ -67,3 +67,11 @@ def test_by_identity_keeps_an_answer_per_object_and_forgets_the_oldest() -> None
 @given(item=ITEMS, ids=st.frozensets(st.sampled_from(["a", "b", 'd"', "é", "x"])))
 def test_mentioned_is_what_mentions_has_of_the_ids(item: Item, ids: frozenset[str]) -> None:
     assert mentioned(item, ids) == mentions(item) & ids
+
+
+def test_a_value_with_no_json_is_asked_by_its_fields() -> None:
+    class Held(Struct, frozen=True):
+        target_id: str
+        weights: dict[tuple[int, int], int]  # no JSON for its keys
+
+    assert mentioned(Held("a", {(1, 2): 3}), frozenset({"a", "b"})) == {"a"}
