@@ -9,6 +9,7 @@ from rules.commands import AddCondition, DiscardConsequence, EditCombatant, Next
 from rules.dice import ScriptedDice, SeededDice
 from rules.encounter import Encounter
 from rules.events import ConsequenceDiscarded
+from rules.mentions import mentions
 from rules.permissions import refusal
 from rules.systems.livehack.events import (
     LiveHackApplyConsequence,
@@ -16,7 +17,7 @@ from rules.systems.livehack.events import (
     LiveHackRoll,
     Rollover,
 )
-from rules.visibility import Viewer, follow, hidden_ids, mentions, sight
+from rules.visibility import Viewer, follow, hidden_ids, sight
 from tests.serve.serve_helpers import SECRET, encounter
 from tests.serve.test_hidden import PLAYER, LiveLog, lines
 from tracker.screens.encounter_keys.roles import may_use
