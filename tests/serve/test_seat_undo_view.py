@@ -80,6 +80,19 @@ def test_players_see_after_an_undo_what_a_fresh_table_shows(
     table.close()
 
 
+def counted_follows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of each run of events the table works players' view out over, from now."""
+    followed: list[int] = []
+
+    def counted(pairs: Any, *args: Any, **kwargs: Any) -> Any:
+        listed = list(pairs)
+        followed.append(len(listed))
+        return follow(listed, *args, **kwargs)
+
+    monkeypatch.setattr("tracker.serve.seats.follow", counted)
+    return followed
+
+
 def test_seats_sitting_down_share_the_view_the_table_keeps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -89,14 +102,7 @@ def test_seats_sitting_down_share_the_view_the_table_keeps(
     table.subscribe_public(lambda change: None)
     first = SeatSession(table, table.join("player", "Alice")).history.in_effect()
     session.execute(AddNote("a note", None))
-    followed: list[int] = []
-
-    def counted(pairs: Any, *args: Any, **kwargs: Any) -> Any:
-        listed = list(pairs)
-        followed.append(len(listed))
-        return follow(listed, *args, **kwargs)
-
-    monkeypatch.setattr("tracker.serve.seats.follow", counted)
+    followed = counted_follows(monkeypatch)
     second = SeatSession(table, table.join("spectator", "Sam")).history.in_effect()
     assert not followed  # the table's view, followed on from the note: nothing worked out
     assert len(second) == len(first) + 1
@@ -110,14 +116,7 @@ def test_undos_do_not_go_through_the_history_again(monkeypatch: pytest.MonkeyPat
     table.subscribe_public(lambda change: None)
     table.sight(PLAYER)
     whole = len(list(session.history.in_effect()))
-    followed: list[int] = []
-
-    def counted(pairs: Any, *args: Any, **kwargs: Any) -> Any:
-        listed = list(pairs)
-        followed.append(len(listed))
-        return follow(listed, *args, **kwargs)
-
-    monkeypatch.setattr("tracker.serve.seats.follow", counted)
+    followed = counted_follows(monkeypatch)
     for number in range(seats.SEEN_BEFORE + 2):
         session.execute(AddNote(f"note {number}", None))
     for _ in range(seats.SEEN_BEFORE):
