@@ -16,7 +16,9 @@ T = TypeVar("T")
 
 
 class ByIdentity(Generic[T]):
-    """The answers for the last ``size`` objects (with what else the answer depends on)."""
+    """The answers for up to ``size`` objects (with what else each answer depends on),
+    all forgotten at once when full: a worker thread may ask at the same time, and each
+    step here (a look-up, a store, a clear) is whole under the interpreter's lock."""
 
     def __init__(self, size: int = 8) -> None:
         self.size = size
@@ -27,11 +29,11 @@ class ByIdentity(Generic[T]):
         """``work()``, remembered for ``of`` (by identity) and ``also`` (by equality)."""
         key = (id(of), also)
         known = self._known.get(key)
-        if known is not None:
+        if known is not None and known[0] is of:
             return known[1]
         answer = work()
         if len(self._known) >= self.size:
-            self._known.pop(next(iter(self._known)))
+            self._known.clear()
         self._known[key] = (of, answer)
         return answer
 
@@ -42,6 +44,7 @@ class EachOf(Generic[T]):
     only those items worked out again."""
 
     def __init__(self) -> None:
+        # One value, replaced whole: a thread reads an old one or a new one, never half.
         self._last: tuple[tuple[object, ...], Hashable, list[T]] | None = None
 
     def map(self, items: tuple[Any, ...], also: Hashable, work: Callable[[Any], T]) -> list[T]:

@@ -47,7 +47,7 @@ def test_each_of_maps_as_afresh(start: list[Item], changes: list[Any], also: lis
         assert each.map(items, flag, work) == [work(one) for one in items]
 
 
-def test_by_identity_keeps_an_answer_per_object_and_forgets_the_oldest() -> None:
+def test_by_identity_keeps_an_answer_per_object_and_forgets_when_full() -> None:
     known: ByIdentity[int] = ByIdentity(size=2)
     first, second, third = Item("a"), Item("a"), Item("a")  # equal, not the same
     asked: list[Item] = []
@@ -61,7 +61,7 @@ def test_by_identity_keeps_an_answer_per_object_and_forgets_the_oldest() -> None
     assert known.get(second, None, lambda: answer(second)) == 2  # equal is not the same
     assert known.get(first, "other", lambda: answer(first)) == 3  # also part of the question
     assert known.get(third, None, lambda: answer(third)) == 4
-    assert known.get(first, None, lambda: answer(first)) == 5  # the oldest was forgotten
+    assert known.get(first, None, lambda: answer(first)) == 5  # forgotten when it was full
 
 
 @given(item=ITEMS, ids=st.frozensets(st.sampled_from(["a", "b", 'd"', "é", "x"])))
