@@ -26,7 +26,9 @@ from tracker.session import EncounterSession
 PLAYER = Viewer(role="player", name="Alice")
 STEPS = st.lists(
     st.tuples(
-        st.sampled_from(["next", "roll", "roll", "condition", "note", "undo", "undo", "redo"]),
+        st.sampled_from(
+            ["next", "roll", "roll", "condition", "note", "undo", "undo", "redo", "hide", "show"]
+        ),
         st.integers(0, 7),
     ),
     max_size=14,
@@ -41,6 +43,8 @@ def step(session: EncounterSession, kind: str, pick: int) -> None:
         "next": NextTurn(),
         "condition": AddCondition(who.id, "Marked", Duration("end-of-round")),
         "note": AddNote("a note", who.id),
+        "hide": EditCombatant(combatant_id=who.id, gm_only=True),
+        "show": EditCombatant(combatant_id=who.id, gm_only=False),
     }
     try:
         if kind == "undo":
