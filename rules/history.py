@@ -199,15 +199,12 @@ class History:
                 yield from reversed(record.events)
 
     def in_effect(self) -> Iterator[tuple[Event, AnyEncounter]]:
-        """Every event in effect, with the state it was applied to (for the log)."""
-        records = self.applied_in_effect()
+        """Every event in effect, with the state it was applied to (for the log). The
+        records are those in effect when called: a worker thread may go through them while
+        the history goes on."""
         state = self._done[0][1]
         assert state is not None
-        yield records[0].events[0], state
-        for record in records[1:]:
-            for event in record.events:
-                yield event, state
-                state = apply(state, event)
+        return _pairs(self.applied_in_effect(), state)
 
     # --- changing --------------------------------------------------------------------------------
 
@@ -272,6 +269,16 @@ class History:
             state = _fold(state, self._applied(index).events)
             self._done[step] = (index, state)
         return state
+
+
+def _pairs(
+    records: list[Applied[Any]], state: AnyEncounter
+) -> Iterator[tuple[Event, AnyEncounter]]:
+    yield records[0].events[0], state
+    for record in records[1:]:
+        for event in record.events:
+            yield event, state
+            state = apply(state, event)
 
 
 def _applied_first(record: object) -> Applied[Any]:

@@ -47,3 +47,21 @@ async def test_a_players_log_on_a_long_fight_reads_as_its_view(
         for _ in range(3):
             gm.undo()
             await until(pilot, lambda: log.entries == expected(), "the undo on the seat")
+
+
+async def test_the_gms_table_works_players_view_out_as_it_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fight = big_fight(a_system(has_demo, player_rolls), 8, 4 * EVERY)
+    session = EncounterSession(History.from_records(fight.records), SeededDice(5), None)
+    table = Table(session)
+    app = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: table.view_work() is None, "players' view worked out")
+        expected = [event for event, _ in Table(session).public_pairs()]
+        worked: list[object] = []
+        monkeypatch.setattr("tracker.serve.seats.follow", lambda *a, **k: worked.append(a))
+        seat = table.join("player", "Alice")
+        view = SeatSession(table, seat).history.in_effect()
+        assert not worked  # the seat sat down to the view the table kept
+        assert [event for event, _ in view] == expected

@@ -130,3 +130,22 @@ def test_undos_do_not_go_through_the_history_again(monkeypatch: pytest.MonkeyPat
     session.undo()  # further back than remembered: through the history once
     table.sight(PLAYER)
     assert max(followed) >= whole
+
+
+def test_the_view_worked_out_off_the_loop_is_kept_only_if_the_fight_has_not_changed() -> None:
+    (name,) = every_system(has_demo)[:1]
+    session = EncounterSession(demo(name), SeededDice(1))
+    table = Table(session)
+    stale = table.view_work()
+    fresh = table.view_work()
+    assert stale is not None and fresh is not None
+    keep_stale = stale()
+    session.execute(AddNote("meanwhile", None))
+    keep_stale()  # worked out before the note: not kept
+    assert table.view_work() is not None
+    fresh_table = Table(session)
+    work = table.view_work()
+    assert work is not None
+    work()()
+    assert table.view_work() is None  # kept
+    assert table.public_pairs() == fresh_table.public_pairs()

@@ -129,6 +129,19 @@ class TableApp(TrackerApp):
             self._leaving.cancel()
         leave()
 
+    def on_encounter_screen_shown(self) -> None:
+        # (TrackerApp's own handler runs too: Textual calls each class's.)
+        if self.seat.role == "gm":
+            self.run_worker(self._players_view(), group="players-view", exclusive=True)
+
+    async def _players_view(self) -> None:
+        """Players' view of the fight, worked out on a thread as the table opens: on a long
+        fight the first player to sit down would otherwise hold every seat for a second."""
+        work = self.table.view_work()
+        if work is not None:
+            keep = await asyncio.to_thread(work)
+            keep()  # on the loop: kept unless the fight changed meanwhile
+
     async def on_event(self, event: events.Event) -> None:
         if self.goes_first is not None and isinstance(event, GM_INPUT):
             self.goes_first.hold(drawn(self))

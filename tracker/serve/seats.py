@@ -230,6 +230,29 @@ class Table:
             self._public_pairs, self._public_state = pairs, seen
         return self._public_pairs
 
+    def view_work(self) -> Callable[[], Callable[[], None]] | None:
+        """Players' view of the whole fight, to be worked out off the loop before a seat
+        asks (``TableApp``, as the table opens): a function for a worker thread, which
+        gives back one to call on the loop, keeping the view if the fight has not changed
+        meanwhile. None: the view is kept already."""
+        if self._public_pairs is not None and self._public_state is not None:
+            return None
+        history = self.session.history
+        pairs, after, hidden = history.in_effect(), history.state, frozenset(self._hidden)
+        records = len(history.records)  # the log only grows: any change adds a record
+
+        def work() -> Callable[[], None]:
+            worked = follow(pairs, after, hidden)
+
+            def keep() -> None:
+                unchanged = len(self.session.history.records) == records
+                if unchanged and self._public_pairs is None and self._hidden == hidden:
+                    self._public_pairs, self._public_state = worked
+
+            return keep
+
+        return work
+
     def _alert(self) -> None:
         """Alert each player's seat whose news changed, once for the turn that brings it
         (tracker/serve/alerts.py)."""
