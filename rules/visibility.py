@@ -196,14 +196,12 @@ def strip(
     hidden, combatants = _STRIPPED.get(
         state.combatants, given, lambda: _stripped(state.combatants, given)
     )
-    roll, applied, discarded = _roll_of(state)
-    if roll is not None and mentioned(roll, hidden):
-        system = get_system(state.system)
-        roll = system.conceal(state, roll, hidden)
-        if roll is None or mentioned(roll, hidden):
-            roll, applied, discarded = _roll_of(seen) if seen is not None else (None, False, False)
-            if seen is not None and not applied and system.pending(seen):
-                applied = discarded = True  # what waited on it will not be applied now
+    shown = _roll_shown(state, hidden)
+    if shown is None:
+        shown = _roll_of(seen) if seen is not None else (None, False, False)
+        if seen is not None and not shown[1] and get_system(state.system).pending(seen):
+            shown = (shown[0], True, True)  # what waited on it will not be applied now
+    roll, applied, discarded = shown
     current = state.current_id if state.current_id not in hidden else None
     stripped = state.update(
         combatants=combatants,
@@ -214,6 +212,27 @@ def strip(
     )
     # Last: hit points shown as a band or hidden (the GM's ``:hp``) lose their number here.
     return hp_view.veil(get_system(state.system).conceal_state(stripped, hidden))
+
+
+def strip_alone(state: AnyEncounter, hidden: Iterable[str]) -> AnyEncounter | None:
+    """``strip(state, hidden)`` where what was seen before does not matter (the last roll
+    is one players may see, as it is or concealed), else None: then only the fight's
+    states before it say which roll players saw last."""
+    given = frozenset(hidden)
+    every, _ = _STRIPPED.get(state.combatants, given, lambda: _stripped(state.combatants, given))
+    return strip(state, given) if _roll_shown(state, every) is not None else None
+
+
+def _roll_shown(state: AnyEncounter, hidden: frozenset[str]) -> tuple[object, bool, bool] | None:
+    """The last roll as players may see it, with whether it was applied or discarded; None
+    where they may not see it at all (then the last one they saw stays in its place)."""
+    roll = state.last_roll
+    if roll is None or not mentioned(roll, hidden):
+        return _roll_of(state)
+    concealed = get_system(state.system).conceal(state, roll, hidden)
+    if concealed is None or mentioned(concealed, hidden):
+        return None
+    return concealed, state.last_roll_applied, state.last_roll_discarded
 
 
 # Consecutive states share their combatants until an event changes one: stripped once, and

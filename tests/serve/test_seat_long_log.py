@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from bench.big import big_fight
+from rules.commands import EditCombatant
 from rules.dice import SeededDice
 from rules.engine import describe
 from rules.history import History
+from rules.visibility import Viewer
 from tests.app.support import until
 from tests.picks import a_system, has_demo, player_rolls
 from tracker.serve.seat_app import TableApp
@@ -21,6 +23,8 @@ from tracker.serve.seats import SeatSession, Table
 from tracker.session import EncounterSession
 from tracker.widgets.log_entries import EVERY
 from tracker.widgets.roll_log import RollLog
+
+PLAYER = Viewer(role="player", name="Alice")
 
 
 @pytest.mark.parametrize("combatants", [6, 8])  # bench.big hides every seventh from players
@@ -65,3 +69,8 @@ async def test_the_gms_table_works_players_view_out_as_it_opens(
         view = SeatSession(table, seat).history.in_effect()
         assert not worked  # the seat sat down to the view the table kept
         assert [event for event, _ in view] == expected
+        monkeypatch.undo()
+        hidden = session.state.combatants[0]
+        session.execute(EditCombatant(combatant_id=hidden.id, gm_only=True))
+        assert table.sight(PLAYER).state.find(hidden.id) is None  # from the state alone
+        await until(pilot, lambda: table.view_work() is None, "worked out again, hidden")

@@ -131,12 +131,19 @@ class TableApp(TrackerApp):
 
     def on_encounter_screen_shown(self) -> None:
         # (TrackerApp's own handler runs too: Textual calls each class's.)
-        if self.seat.role == "gm":
+        self._work_out_players_view()
+
+    def on_encounter_changed(self) -> None:
+        self._work_out_players_view()  # a combatant hidden, an undo far back: again
+
+    def _work_out_players_view(self) -> None:
+        if self.seat.role == "gm" and not self.table.view_kept:
             self.run_worker(self._players_view(), group="players-view", exclusive=True)
 
     async def _players_view(self) -> None:
-        """Players' view of the fight, worked out on a thread as the table opens: on a long
-        fight the first player to sit down would otherwise hold every seat for a second."""
+        """Players' view of the fight, worked out on a thread as the table opens, and again
+        when the table lets it go: on a long fight the next player to sit down would
+        otherwise hold every seat for a second while it is."""
         work = self.table.view_work()
         if work is not None:
             keep = await asyncio.to_thread(work)

@@ -25,7 +25,7 @@ from rules.history import RECENT, Applied
 from rules.outcome import Outcome
 from rules.system import RuleSystem
 from rules.turn_times import Turn
-from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids
+from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids, strip_alone
 from tracker.screens.encounter_keys.roles import may_use
 from tracker.serve import alerts
 from tracker.serve.limits import TOO_FAST, Bucket, command_limit
@@ -216,9 +216,19 @@ class Table:
         """The encounter as players see it now, worked out again from the whole history
         only when a change could not simply follow on (an undo, a combatant hidden)."""
         if self._public_state is None:
-            self.public_pairs()
+            # Worked out from the state alone where its last roll allows (not the seconds
+            # the whole fight takes on a long one, every seat waiting).
+            history = self.session.history
+            self._public_state = strip_alone(history.state, frozenset(self._hidden))
+        if self._public_state is None:
+            self.public_pairs()  # which works the state out too
         assert self._public_state is not None
         return self._public_state
+
+    @property
+    def view_kept(self) -> bool:
+        """Whether players' view of the whole fight is kept (see ``public_pairs``)."""
+        return self._public_pairs is not None and self._public_state is not None
 
     def public_pairs(self) -> list[tuple[Event, AnyEncounter]]:
         """Every event in effect as players see it, with the state they saw before it (see
@@ -235,7 +245,7 @@ class Table:
         asks (``TableApp``, as the table opens): a function for a worker thread, which
         gives back one to call on the loop, keeping the view if the fight has not changed
         meanwhile. None: the view is kept already."""
-        if self._public_pairs is not None and self._public_state is not None:
+        if self.view_kept:
             return None
         history = self.session.history
         pairs, after, hidden = history.in_effect(), history.state, frozenset(self._hidden)
