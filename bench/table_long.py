@@ -11,9 +11,10 @@ CPU time (``time.process_time``), the median of ``--runs``:
   after a garbage collection);
 - a note by the GM, and its undo, with a player seated: the undo goes back to what players
   saw before the note (``tracker.serve.seats.SEEN_BEFORE`` records are remembered);
-- an undo further back than what is remembered (of a record the save brought): players'
-  view of the whole fight worked out again (``rules.visibility.follow``), as the first
-  change after a combatant is hidden does too.
+- an undo further back than what is remembered (of a record the save brought): on this
+  fight the state it goes back to has a last roll players may not see, so what they see
+  comes from the whole fight again (``rules.visibility.follow``), as it does after a
+  combatant is hidden or shown there.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ ROWS = {
     "Bob memory": "memory the second takes",
     "note": "the GM's note, a player seated",
     "remembered": "its undo (remembered)",
-    "refolded": "an undo further back (the whole view again)",
+    "refolded": "an undo further back, its last roll hidden (the whole view again)",
 }
 
 
