@@ -39,27 +39,32 @@ class ByIdentity(Generic[T]):
 
 
 class EachOf(Generic[T]):
-    """A function over the items of a tuple, remembered for the last tuple given: the next
-    one, which differs from it in an item or two (an event changes a combatant or two), has
-    only those items worked out again."""
+    """A function over the items of a tuple, remembered for the last tuple given: the very
+    same tuple again gives the very same answer, and the next one, which differs from it in
+    an item or two (an event changes a combatant or two), has only those worked out again."""
 
     def __init__(self) -> None:
         # One value, replaced whole: a thread reads an old one or a new one, never half.
-        self._last: tuple[tuple[object, ...], Hashable, list[T]] | None = None
+        self._last: tuple[tuple[object, ...], Hashable, tuple[T, ...]] | None = None
 
-    def map(self, items: tuple[Any, ...], also: Hashable, work: Callable[[Any], T]) -> list[T]:
-        """``[work(item) for item in items]``; ``also``: what else ``work`` depends on."""
+    def map(
+        self, items: tuple[Any, ...], also: Hashable, work: Callable[[Any], T]
+    ) -> tuple[T, ...]:
+        """``tuple(work(item) for item in items)``; ``also``: what else ``work`` depends on."""
         last = self._last
-        if last is not None and len(last[0]) == len(items) and (last[1] is also or last[1] == also):
-            out = list(last[2])
+        if last is None or len(last[0]) != len(items) or not (last[1] is also or last[1] == also):
+            out = tuple(work(item) for item in items)
+        elif last[0] is items:
+            return last[2]
+        else:
+            changed = list(last[2])
             same = list(map(operator.is_, last[0], items))  # the unchanged, found in C
             at = 0
             with contextlib.suppress(ValueError):  # no more changed
                 while True:
                     at = same.index(False, at)
-                    out[at] = work(items[at])
+                    changed[at] = work(items[at])
                     at += 1
-        else:
-            out = [work(item) for item in items]
+            out = tuple(changed)
         self._last = (items, also, out)
         return out

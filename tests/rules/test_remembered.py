@@ -44,7 +44,9 @@ def test_each_of_maps_as_afresh(start: list[Item], changes: list[Any], also: lis
         def work(one: Item, flag: bool = flag) -> tuple[str, bool]:
             return one.item_id, flag
 
-        assert each.map(items, flag, work) == [work(one) for one in items]
+        mapped = each.map(items, flag, work)
+        assert mapped == tuple(work(one) for one in items)
+        assert each.map(items, flag, work) is mapped  # the very same tuple: the same answer
 
 
 def test_by_identity_keeps_an_answer_per_object_and_forgets_when_full() -> None:

@@ -233,11 +233,13 @@ class Table:
     def public_pairs(self) -> list[tuple[Event, AnyEncounter]]:
         """Every event in effect as players see it, with the state they saw before it (see
         ``Sight.pairs``): the same objects for every seat, whose logs describe them once."""
-        if self._public_pairs is None or self._public_state is None:
+        if not self.view_kept:
             history = self.session.history
             hidden = frozenset(self._hidden)
-            pairs, seen = follow(history.in_effect(), history.state, hidden)
-            self._public_pairs, self._public_state = pairs, seen
+            self._public_pairs, self._public_state = follow(
+                history.in_effect(), history.state, hidden
+            )
+        assert self._public_pairs is not None
         return self._public_pairs
 
     def view_work(self) -> Callable[[], Callable[[], None]] | None:

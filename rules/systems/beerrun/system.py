@@ -378,7 +378,7 @@ class BeerRun(
             return structs.replace(who, sheet=sheet)
 
         # A player's view of a fight asks this of each state: only changed combatants again.
-        combatants = tuple(_ALLIES.map(state.combatants, hidden, unseen_ally))
+        combatants = _ALLIES.map(state.combatants, hidden, unseen_ally)
         return state.update(system_state=own, combatants=combatants)
 
     def status(self, state: BeerRunEncounter) -> str:

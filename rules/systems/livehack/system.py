@@ -17,7 +17,7 @@ from rules.bounds import LIMIT
 from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.mentions import mentioned
-from rules.remembered import ByIdentity, EachOf
+from rules.remembered import EachOf
 from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import apply, decide, forms, odds, saves, solo
@@ -85,21 +85,8 @@ if TYPE_CHECKING:
     from .events import LiveHackCombatant, LiveHackEncounter
 
 # The combatants players see are the same tuple from state to state until one changes: each
-# tuple is cleared of holds on hidden combatants once, and only where it changed.
-_UNHELD: ByIdentity[tuple[LiveHackCombatant, ...]] = ByIdentity()
-_EACH_UNHELD: EachOf[LiveHackCombatant] = EachOf()
-
-
-def _unheld(state: LiveHackEncounter, hidden: frozenset[str]) -> tuple[LiveHackCombatant, ...]:
-    """The state's combatants without their holds on a hidden combatant."""
-
-    def unheld(c: LiveHackCombatant) -> LiveHackCombatant:
-        if not any(h.target_id in hidden for h in c.sheet.held):
-            return c
-        held = tuple(h for h in c.sheet.held if h.target_id not in hidden)
-        return structs.replace(c, sheet=structs.replace(c.sheet, held=held))
-
-    return tuple(_EACH_UNHELD.map(state.combatants, hidden, unheld))
+# is cleared of holds on hidden combatants once (``conceal_state``).
+_UNHELD: EachOf[LiveHackCombatant] = EachOf()
 
 
 __all__ = [
@@ -423,7 +410,14 @@ class LiveHack(LiveHackSheets, LiveHackLog, LiveHackOdds, LiveHackSolo, RuleSyst
             turn_marks=tuple(m for m in own.turn_marks if marked_id(m) not in hidden),
             joint=joint,
         )
-        combatants = _UNHELD.get(state.combatants, hidden, lambda: _unheld(state, hidden))
+
+        def unheld(c: LiveHackCombatant) -> LiveHackCombatant:
+            if not any(h.target_id in hidden for h in c.sheet.held):
+                return c
+            held = tuple(h for h in c.sheet.held if h.target_id not in hidden)
+            return structs.replace(c, sheet=structs.replace(c.sheet, held=held))
+
+        combatants = _UNHELD.map(state.combatants, hidden, unheld)
         return state.update(system_state=own, combatants=combatants)
 
     def status(self, state: LiveHackEncounter) -> str:
