@@ -190,30 +190,37 @@ def start_times(runs: int, saves: Path, demo: Path) -> tuple[list[float], list[f
 
 # The big fight written by a checkout's own code, in its own save format: an older
 # checkout (``--before``) may not read this one's saves. Its storage module moved once.
+# Each record is stamped as the app stamps it (a float: a save of a fight played holds one
+# in every record), one every 7 seconds.
 WRITE_FIGHT = """
 import sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
+import msgspec
 from bench.big import big_fight
+from rules.history import Applied, History
 try:
     from tracker.store import storage
 except ImportError:
     from tracker import storage
-storage.write(Path({path!r}), big_fight({system!r}, {combatants}, {entries}))
+fight = big_fight({system!r}, {combatants}, {entries})
+fight = History.from_records(
+    msgspec.structs.replace(record, at=1_000_000.0 + 7 * number)
+    if number and isinstance(record, Applied) else record
+    for number, record in enumerate(fight.records)
+)
+storage.write(Path({path!r}), fight)
 """
 
 
 def fights_for(
     roots: dict[str, Path], ours: Path, system: str, combatants: int, entries: int
 ) -> dict[str, Path]:
-    """Per checkout, the big fight in its own save format: ``ours`` for this one, the same
-    seeded fight saved by an older checkout's own code beside it."""
+    """Per checkout, the big fight in its own save format (``ours`` for this one): the same
+    seeded fight, stamped, saved by each checkout's own code."""
     fights = {}
     for name, root in roots.items():
-        if root == ROOT:
-            fights[name] = ours
-            continue
-        path = ours.with_name(f"{name.replace(' ', '-')}-{ours.name}")
+        path = ours if root == ROOT else ours.with_name(f"{name.replace(' ', '-')}-{ours.name}")
         code = WRITE_FIGHT.format(
             root=str(root), path=str(path), system=system, combatants=combatants, entries=entries
         )
@@ -538,7 +545,6 @@ def main() -> None:
         built = time.perf_counter() - built
         big_label = f"{len(big.state.combatants)} combatants, {log_length(big):,} log entries"
         fight = saves / f"long{storage.SUFFIX}"
-        storage.write(fight, big)
         roots = {"before": args.before.resolve()} if args.before else {}
         roots["this checkout"] = ROOT
         fights = fights_for(roots, fight, small.state.system, args.combatants, args.entries)

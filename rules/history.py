@@ -48,6 +48,7 @@ class Redone(Struct, frozen=True, tag="redone"):
 Record: TypeAlias = Applied[Any] | Undone | Redone
 
 RECENT = 2000  # records looked back through for what happened lately: a fight's worth and more
+KEPT = 64  # records in effect between the states ``History.refold`` keeps
 
 
 class HistoryView(Protocol):
@@ -65,6 +66,11 @@ class HistoryView(Protocol):
     def state(self) -> AnyEncounter: ...
 
     def in_effect(self) -> Iterable[tuple[Event, AnyEncounter]]: ...
+
+    def in_effect_sparse(self) -> Iterable[tuple[Event, AnyEncounter | None]]:
+        """``in_effect``'s pairs for a log; where ``in_effect_folds``, a state is given only
+        where it is known without folding (None elsewhere)."""
+        ...
 
     def recent_events(self, limit: int = RECENT) -> Iterator[Event]: ...
 
@@ -205,6 +211,31 @@ class History:
         state = self._done[0][1]
         assert state is not None
         return _pairs(self.applied_in_effect(), state)
+
+    def refold(self) -> None:
+        """Fold every record in effect from the start, keeping the state after every
+        ``KEPT``-th: a save opened to play is checked so, a crafted log that does not fold
+        refused as it opens, not when its log or an undo first folds it; an undo then folds
+        at most that many records. Raises what the rules raise for a record that does not
+        fold. The state after the last stays the one the save holds."""
+        state = self._done[0][1]
+        assert state is not None
+        for step in range(1, len(self._done)):
+            index, known = self._done[step]
+            state = _fold(state, self._applied(index).events)
+            if known is None and step % KEPT == 0:
+                self._done[step] = (index, state)
+
+    def in_effect_sparse(self) -> Iterator[tuple[Event, AnyEncounter | None]]:
+        """``in_effect``'s events, each record's first given the state after the record
+        before where that is known (``refold`` keeps some, a commit its own), every other
+        None: a log keeps those and folds forward to the rest as it needs them."""
+        done = list(self._done)
+        records = [self._applied(index) for index, _ in done]
+        yield records[0].events[0], done[0][1]
+        for (_, before), record in zip(done, records[1:], strict=False):
+            for position, event in enumerate(record.events):
+                yield event, None if position else before
 
     # --- changing --------------------------------------------------------------------------------
 

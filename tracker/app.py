@@ -317,6 +317,7 @@ class TrackerApp(App[None]):
                 return
             try:
                 loaded = storage.load(locked.path)
+                storage.refolded(locked.path, loaded.history)
             except storage.SaveError as exc:
                 self.notify(str(exc), title="Cannot open", severity="error", markup=False)
                 return

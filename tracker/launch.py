@@ -119,11 +119,7 @@ def run_replay(args: argparse.Namespace) -> int:
     loaded = storage.load(args.file)
     if loaded.notice:
         print(inert(f"tracker: {loaded.notice}"), file=sys.stderr)
-    try:  # the replay folds every event: each must, before the screen is drawn
-        for _ in loaded.history.in_effect():
-            pass
-    except Exception as exc:  # the file is at fault, not the app
-        raise storage.unreplayable(args.file, exc) from None
+    storage.refolded(args.file, loaded.history)  # the replay folds every event: each must
     from tracker.app import TrackerApp
 
     _, dice = dice_for(args.seed)

@@ -6,6 +6,7 @@ mark."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from bench.big import big_fight
 from rules.encounter import AnyEncounter, Event
 from rules.engine import describe
 from rules.history import History
+from rules.snapshot import encode, open_lazily
 from tests.picks import every_system, has_demo
 from tracker.widgets.log_entries import EVERY, MARK, LogEntries
 
@@ -29,25 +31,43 @@ def fight(system: str) -> History:
     return FIGHTS[system]
 
 
-def lazily(pairs: list[tuple[Event, AnyEncounter]]) -> LogEntries:
+def lazily(pairs: Iterable[tuple[Event, AnyEncounter | None]]) -> LogEntries:
     entries = LogEntries()
     for event, before in pairs:
         entries.add(event, before)
     return entries
 
 
+# How a log is given its states: every one; those a fight played in the app knows (each
+# record's first event's); those a save opened and checked knows (every KEPT-th record's);
+# and those a save opened knows before it is checked (the first event's only).
+SOURCES = ["every state", "as played", "opened", "opened unchecked"]
+
+
+def sparse(system: str, source: str) -> list[tuple[Event, AnyEncounter | None]]:
+    history = fight(system)
+    if source == "every state":
+        return list(history.in_effect())
+    if source != "as played":
+        history = open_lazily(encode(history))
+        if source == "opened":
+            history.refold()
+    return list(history.in_effect_sparse())
+
+
 def plain(pairs: list[tuple[Event, AnyEncounter]]) -> list[str]:
     return [describe(before, event).plain for event, before in pairs]
 
 
+@pytest.mark.parametrize("source", SOURCES)
 @pytest.mark.parametrize("system", every_system(has_demo))
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=st.randoms(use_true_random=False))
 def test_entries_described_in_any_order_read_as_described_at_once(
-    system: str, order: random.Random
+    system: str, source: str, order: random.Random
 ) -> None:
     pairs = list(fight(system).in_effect())
-    entries = lazily(pairs)
+    entries = lazily(sparse(system, source))
     assert len(pairs) > 3 * EVERY
     indices = list(range(len(pairs)))
     order.shuffle(indices)
@@ -58,17 +78,21 @@ def test_entries_described_in_any_order_read_as_described_at_once(
     assert list(entries) == expected and entries == expected
 
 
+@pytest.mark.parametrize("source", SOURCES)
 @pytest.mark.parametrize("system", every_system(has_demo))
-def test_entries_after_an_undo_and_new_ones_read_as_described_at_once(system: str) -> None:
+def test_entries_after_an_undo_and_new_ones_read_as_described_at_once(
+    system: str, source: str
+) -> None:
     pairs = list(fight(system).in_effect())
-    entries = lazily(pairs)
+    given = sparse(system, source)
+    entries = lazily(given)
     for keep in (len(pairs) - 3, 2 * EVERY + 1, 2 * EVERY, 1):
         entries.truncate(keep)
         assert len(entries) == keep and entries[-1] == plain(pairs[keep - 1 : keep])[0]
         for event, before in pairs[keep : keep + EVERY + 3]:  # given again, described now
             entries.add(event, before, describe(before, event))
-        for event, before in pairs[keep + EVERY + 3 :]:  # and the rest lazily
-            entries.add(event, before)
+        for event, known in given[keep + EVERY + 3 :]:  # and the rest lazily
+            entries.add(event, known)
         assert entries == plain(pairs)
 
 

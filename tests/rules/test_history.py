@@ -13,13 +13,15 @@ from hypothesis.stateful import (
     rule,
 )
 
-from rules.commands import AddCombatant, AddCondition, NextTurn, RemoveCondition
+import rules.history
+from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn, RemoveCondition
 from rules.conditions import Duration
 from rules.dice import SeededDice
 from rules.engine import fold
 from rules.errors import Rejected
-from rules.history import Applied, History, Redone, Undone
+from rules.history import KEPT, Applied, History, Redone, Undone
 from rules.registry import get_system
+from rules.snapshot import encode, open_lazily
 from tests.contract.support import SEED, demo
 from tests.helpers import (
     a_demo_sheet,
@@ -283,3 +285,44 @@ class Session(RuleBasedStateMachine):
 # 70 runs: a system's own tests run more with its roll's options (a subclass of Session).
 Session.TestCase.settings = settings(max_examples=70, stateful_step_count=25, deadline=None)
 test_random_session_replays = Session.TestCase
+
+
+def noted(count: int) -> History:
+    history = encounter(None, None, names=["Ann", "Orc"])
+    for number in range(count):
+        run(history, AddNote(f"note {number}"))
+    return history
+
+
+def test_a_refolded_save_keeps_a_state_every_kept_records_and_an_undo_folds_few(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played = noted(3 * KEPT + 5)
+    opened = open_lazily(encode(played))
+    assert [step for step, (_, state) in enumerate(opened._done) if state is not None] == [
+        0,
+        len(opened._done) - 1,
+    ]
+    opened.refold()
+    known = [step for step, (_, state) in enumerate(opened._done) if state is not None]
+    assert known == [0, KEPT, 2 * KEPT, 3 * KEPT, len(opened._done) - 1]
+    applied: list[object] = []
+    real = rules.history.apply
+    monkeypatch.setattr(rules.history, "apply", lambda s, e: applied.append(e) or real(s, e))
+    for _ in range(KEPT + 3):
+        opened.undo()
+        played.undo()
+        assert opened.state == played.state
+    assert len(applied) <= 2 * KEPT
+
+
+def test_the_sparse_pairs_are_in_effects_with_only_the_states_known() -> None:
+    played = noted(2 * KEPT)
+    played.undo()
+    for history in (played, open_lazily(encode(played))):
+        pairs, sparse = list(history.in_effect()), list(history.in_effect_sparse())
+        assert [event for event, _ in sparse] == [event for event, _ in pairs]
+        assert sparse[0][1] is not None
+        given = [(state, sparse[n][1]) for n, (_, state) in enumerate(pairs)]
+        assert all(known is None or known == state for state, known in given)
+    assert all(state is not None for _, state in played.in_effect_sparse())  # notes: one each

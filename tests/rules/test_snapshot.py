@@ -11,7 +11,7 @@ from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn
 from rules.conditions import Duration
 from rules.dice import SeededDice
 from rules.errors import Rejected
-from rules.events import EncounterCreated
+from rules.events import EncounterCreated, TurnAdvanced
 from rules.history import Applied, History, Undone
 from rules.registry import get_system
 from rules.snapshot import (
@@ -22,6 +22,7 @@ from rules.snapshot import (
     SnapshotError,
     decode,
     encode,
+    open_lazily,
     pack,
     read_header,
 )
@@ -362,3 +363,37 @@ def test_a_sheet_typed_into_a_form_can_always_be_saved(typed):
         except Rejected:
             continue  # refusing the number at the form keeps the save safe too
     assert decode(encode(history)).state == history.state
+
+
+# --- the stamp: a float in every record, bounded as it is decoded -------------------------------
+
+
+def stamped(*events: object) -> History:
+    """The eventful history with a record of ``events`` more, each record stamped."""
+    history = History(HISTORY.records[0].events[0])
+    for number, record in enumerate(list(HISTORY.records)[1:], start=1):
+        if isinstance(record, Applied):
+            record = Applied(record.events, record.label, 1000.0 + number)
+        history._replay(record)
+    if events:
+        history.commit(events, "crafted", 99_999.5)
+    return history
+
+
+def test_a_stamped_record_is_not_walked_for_its_stamp(monkeypatch: pytest.MonkeyPatch) -> None:
+    walked: list[object] = []
+
+    def counted(value: object) -> str | None:
+        walked.append(value)
+        return None
+
+    monkeypatch.setattr("rules.snapshot.out_of_bounds", counted)
+    history = open_lazily(encode(stamped()))
+    assert [r.at for r in history.records if isinstance(r, Applied)][1:4] == [1001, 1002, 1003]
+    assert all(type(value).__name__.startswith("Encounter") for value in walked), walked
+
+
+def test_a_stamped_record_holding_a_number_no_input_could_is_still_refused() -> None:
+    crafted = encode(stamped(TurnAdvanced(round=10**15, actor_id=None)))
+    with pytest.raises(SnapshotError, match="what no input could"):
+        open_lazily(crafted)

@@ -278,7 +278,7 @@ def test_big_but_honest_numbers_and_texts_are_kept(tmp_path: Path) -> None:
     assert SAVED_NUMBER in rounds
 
 
-@pytest.mark.parametrize("command", ["replay", "export"])
+@pytest.mark.parametrize("command", ["replay", "export", "open"])
 def test_an_event_for_a_combatant_never_added_is_refused_in_one_line(
     tmp_path: Path, command: str
 ) -> None:

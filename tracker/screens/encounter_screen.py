@@ -124,7 +124,7 @@ class EncounterScreen(
         changes while a shared view drew it catches up here)."""
         self._show_state(self.session.state)
         history = self.session.history
-        self.panes.roll_log.show(history.in_effect(), folds=history.in_effect_folds)
+        self.panes.roll_log.show(history.in_effect_sparse(), folds=history.in_effect_folds)
         self._was_over = self.session.outcome().over  # an encounter opened over: no summary
 
     def on_unmount(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -381,6 +381,12 @@ class History:
         if not seat.viewer.is_gm:  # players and spectators see the same
             return list(seat.table.public_pairs())  # a copy: the table's grows
         return list(seat.table.session.history.in_effect())
+
+    def in_effect_sparse(self) -> Iterable[tuple[Event, AnyEncounter | None]]:
+        seat = self._seat
+        if not seat.viewer.is_gm:
+            return self.in_effect()
+        return seat.table.session.history.in_effect_sparse()
 
     def recent_events(self, limit: int = RECENT) -> Iterator[Event]:
         """What the seat may see of the events in effect, newest first (the last ``limit``)."""

@@ -565,6 +565,7 @@ def open_save(path: Path) -> Opened:
     lock = SaveLock.take(path)
     try:
         loaded = load(path)
+        refolded(path, loaded.history)
         _remove_stale_temp_files(path)
         note = ""
         if loaded.stray:
@@ -664,6 +665,17 @@ class Journal:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def refolded(path: Path, history: History) -> History:
+    """``history``, read from ``path``, once its log is found to fold (``History.refold``):
+    before it is played or replayed, so a crafted log is refused as it opens, in one line,
+    and not when its roll log or an undo first folds it."""
+    try:
+        history.refold()
+    except Exception as exc:  # any rule error: the file, not the app, is at fault
+        raise unreplayable(path, exc) from None
+    return history
 
 
 def unreplayable(path: Path, exc: Exception) -> SaveError:

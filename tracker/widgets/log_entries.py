@@ -1,12 +1,15 @@
 """The roll log's entries, described when first asked for rather than as a fight opens.
 
 A 20,000-event fight opened spent most of its first second describing entries nobody had
-scrolled to. Here an entry given with the state before it is only kept as its event: a
-state is kept before every ``EVERY``-th event, and an entry is described when it is first
-asked for, from the state before it, folded forward from the kept one. Entries asked for in
-order (a screen drawn top to bottom) fold one event each. A log whose states do not fold
-one into the next (a player's view, ``HistoryView.in_effect_folds``) keeps every state: a
-served table hands every seat the same ones, so they are held once.
+scrolled to, and then folding its events only to keep some of the states. Here an entry is
+kept as its event and, where given, the state before it: the first state known in each
+block of ``EVERY`` entries is kept, and an entry is described when it is first asked for,
+from the state before it, folded forward from the nearest kept one (the states met on the
+way kept too). A fight's history gives the states it knows without folding
+(``History.in_effect_sparse``). Entries asked for in order (a screen drawn top to bottom)
+fold one event each. A log whose states do not fold one into the next (a player's view,
+``HistoryView.in_effect_folds``) keeps every state: a served table hands every seat the
+same ones, so they are held once.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ class LogEntries(Sequence[str]):
     def __init__(self) -> None:
         self._every = EVERY  # a state kept before every this many events (1: each)
         self._events: list[Event] = []
-        self._kept: list[AnyEncounter] = []  # the state before events 0, EVERY, 2 * EVERY...
+        # Per block of ``_every`` entries, the first entry whose state before is known, and it.
+        self._kept: list[tuple[int, AnyEncounter] | None] = []
         # Events given the very state the one before them was given: they were not applied
         # to it (a fight's first event, which the state it was given already holds).
         self._unapplied: set[int] = set()
@@ -50,14 +54,17 @@ class LogEntries(Sequence[str]):
                 self._plain[at] = self._widths[at] = None
         self.marked = index
 
-    def add(self, event: Event, before: AnyEncounter, entry: LogEntry | None = None) -> None:
-        """An entry for ``event``, applied to ``before``; described now if ``entry`` is
-        given, else when first asked for."""
+    def add(self, event: Event, before: AnyEncounter | None, entry: LogEntry | None = None) -> None:
+        """An entry for ``event``, applied to ``before`` (None: the state after the entry
+        before it, folded when needed); described now if ``entry`` is given, else when
+        first asked for."""
         index = len(self._events)
-        if index and before is self._last_before:
+        if before is not None and index and before is self._last_before:
             self._unapplied.add(index - 1)
         if index % self._every == 0:
-            self._kept.append(before)
+            self._kept.append(None)
+        if before is not None and self._kept[-1] is None:
+            self._kept[-1] = (index, before)
         self._last_before = before
         self._events.append(event)
         self._logged.append(entry)
@@ -73,18 +80,23 @@ class LogEntries(Sequence[str]):
         """Only the oldest ``keep`` entries stay."""
         del self._events[keep:], self._logged[keep:], self._plain[keep:], self._widths[keep:]
         del self._kept[-(-keep // self._every) :]
+        if self._kept and (first := self._kept[-1]) is not None and first[0] >= keep:
+            self._kept[-1] = None
         self._unapplied = {index for index in self._unapplied if index < keep - 1}
         # The state the last entry kept was given, where it is known without folding (a
         # log of a seat's view cannot fold): what ``add`` compares the next one's with.
-        last = keep - 1
-        every = self._every
-        self._last_before = self._kept[last // every] if keep and last % every == 0 else None
+        last = self._kept[-1] if keep else None
+        self._last_before = last[1] if last is not None and last[0] == keep - 1 else None
         self._cursor = None
         if self.marked is not None and self.marked >= keep:
             self.marked = None
 
     def described(self, index: int) -> bool:
         return self._logged[index] is not None
+
+    def described_indices(self) -> list[int]:
+        """The entries described so far, oldest first."""
+        return [index for index, entry in enumerate(self._logged) if entry is not None]
 
     def entry(self, index: int) -> LogEntry:
         entry = self._logged[index]
@@ -102,14 +114,22 @@ class LogEntries(Sequence[str]):
 
     def _before(self, index: int) -> AnyEncounter:
         """The state ``index``'s event was applied to: folded from the nearest state kept
-        (or the last one folded to, when that is nearer)."""
-        start = index - index % self._every
-        state = self._kept[index // self._every]
+        (or the last one folded to, when that is nearer), keeping the state before each
+        block it passes where none was known that early in the block."""
+        every, kept = self._every, self._kept
+        block = index // every
+        while (known := kept[block]) is None or known[0] > index:
+            block -= 1  # the first entry's state is always given: block 0 ends this
+        start, state = known
         if self._cursor is not None and start <= self._cursor[0] <= index:
             start, state = self._cursor
         for at in range(start, index):
             if at not in self._unapplied:
                 state = apply(state, self._events[at])
+            if (at + 1) % every == 0:
+                ahead = kept[(at + 1) // every]
+                if ahead is None or ahead[0] > at + 1:
+                    kept[(at + 1) // every] = (at + 1, state)
         self._cursor = (index, state)
         return state
 

@@ -119,7 +119,7 @@ class RollLog(ScrollView, can_focus=True):
 
     def show(
         self,
-        events: Iterable[tuple[Event, AnyEncounter]],
+        events: Iterable[tuple[Event, AnyEncounter | None]],
         mark_last: bool = False,
         folds: bool = False,
     ) -> None:
@@ -127,8 +127,9 @@ class RollLog(ScrollView, can_focus=True):
 
         ``mark_last`` highlights the newest entry, as the replay's current event. ``folds``:
         each state is the one before with its event applied (``HistoryView.in_effect_folds``),
-        so only some are kept (``LogEntries``); else every one is. Either way an entry is
-        described when first drawn.
+        so only some are kept (``LogEntries``), and a state may be left out (None: folded
+        when needed); else every one is kept. Either way an entry is described when first
+        drawn.
         """
         self.entries.clear(folds=folds)
         self._counts.clear()
@@ -160,19 +161,33 @@ class RollLog(ScrollView, can_focus=True):
         self._laid_out(follow=follow)
 
     def _add(
-        self, events: Iterable[tuple[Event, AnyEncounter]], exact: bool = False, lazy: bool = False
+        self,
+        events: Iterable[tuple[Event, AnyEncounter | None]],
+        exact: bool = False,
+        lazy: bool = False,
     ) -> None:
         """``lazy``: described when first drawn (a whole fight's log, opened), else now
         (new entries, described once for every seat that shows them)."""
+        entries = self.entries
+        first = len(entries)
         for event, before in events:
+            if before is None:
+                assert lazy, "an entry described now needs its state"
+                entries.add(event, None)
+                continue
             if before.system != self._system:  # its own log styles
                 self._system, self._styles = before.system, None
                 self._strips.clear()
-            self.entries.add(event, before, None if lazy else SHARED.entry(before, event))
-            if self._width:
-                count = self._line_count(len(self.entries) - 1, exact)
-                self._counts.append(count)
-                self._ends.append(count + self._total())
+            entries.add(event, before, None if lazy else SHARED.entry(before, event))
+        if self._width:
+            added = range(first, len(entries))
+            if lazy:  # none described yet: a line each, guessed (see _line_count)
+                counts = [1] * len(added)
+                self._guessed.update(added)
+            else:
+                counts = [self._line_count(index, exact) for index in added]
+            self._counts += counts
+            self._ends += list(accumulate(counts, initial=self._total()))[1:]
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -330,8 +345,13 @@ class RollLog(ScrollView, can_focus=True):
         follow = self._at_end()
         self._width = width
         self._strips.clear()
-        self._guessed.clear()
-        self._counts = [self._line_count(index) for index in range(len(self.entries))]
+        # An entry not yet described takes a line, guessed (see _line_count): counted
+        # apart only are those described, so a long fight's rewrap costs what was drawn.
+        count = len(self.entries)
+        self._counts = [1] * count
+        self._guessed = set(range(count))
+        for index in self.entries.described_indices():
+            self._counts[index] = self._line_count(index)
         self._ends = list(accumulate(self._counts))
         self._laid_out(follow=follow)
 
