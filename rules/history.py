@@ -226,6 +226,21 @@ class History:
             if known is None and step % KEPT == 0:
                 self._done[step] = (index, state)
 
+    def in_effect_after(
+        self, found: Callable[[AnyEncounter], bool]
+    ) -> Iterator[tuple[Event, AnyEncounter]]:
+        """``in_effect``'s pairs after the newest record in effect whose state is known
+        without folding (``refold`` keeps some, a commit its own) and ``found`` in it, or
+        all of them if none is: a view of the fight as players saw it needs only the states
+        since the last roll they could see."""
+        done = list(self._done)
+        for step in range(len(done) - 1, 0, -1):
+            state = done[step][1]
+            if state is not None and found(state):
+                later = [self._applied(index) for index, _ in done[step + 1 :]]
+                return _pairs_from(later, state)
+        return self.in_effect()
+
     def in_effect_sparse(self) -> Iterator[tuple[Event, AnyEncounter | None]]:
         """``in_effect``'s events, each record's first given the state after the record
         before where that is known (``refold`` keeps some, a commit its own), every other
@@ -306,7 +321,14 @@ def _pairs(
     records: list[Applied[Any]], state: AnyEncounter
 ) -> Iterator[tuple[Event, AnyEncounter]]:
     yield records[0].events[0], state
-    for record in records[1:]:
+    yield from _pairs_from(records[1:], state)
+
+
+def _pairs_from(
+    records: list[Applied[Any]], state: AnyEncounter
+) -> Iterator[tuple[Event, AnyEncounter]]:
+    """Each event of ``records`` with the state it is applied to, from ``state`` on."""
+    for record in records:
         for event in record.events:
             yield event, state
             state = apply(state, event)

@@ -215,12 +215,29 @@ def strip(
 
 
 def strip_alone(state: AnyEncounter, hidden: Iterable[str]) -> AnyEncounter | None:
-    """``strip(state, hidden)`` where what was seen before does not matter (the last roll
-    is one players may see, as it is or concealed), else None: then only the fight's
-    states before it say which roll players saw last."""
+    """``strip(state, hidden)`` where what was seen before does not matter (see
+    ``seen_alone``), else None: then only the fight's states before it say which roll
+    players saw last (``seen_after``)."""
     given = frozenset(hidden)
-    every, _ = _STRIPPED.get(state.combatants, given, lambda: _stripped(state.combatants, given))
-    return strip(state, given) if _roll_shown(state, every) is not None else None
+    return strip(state, given) if seen_alone(state, given) else None
+
+
+def seen_alone(state: AnyEncounter, hidden: frozenset[str]) -> bool:
+    """Whether players see ``state`` the same whatever they saw before it: its last roll
+    is one they may see, as it is or concealed."""
+    every, _ = _STRIPPED.get(state.combatants, hidden, lambda: _stripped(state.combatants, hidden))
+    return _roll_shown(state, every) is not None
+
+
+def seen_after(
+    pairs: Iterable[tuple[Event, AnyEncounter]], after: AnyEncounter, hidden: frozenset[str]
+) -> AnyEncounter:
+    """The state players see after ``pairs`` (``follow``'s, without its events): from
+    pairs that begin with a state ``seen_alone``, the same as from the whole fight's."""
+    seen = None
+    for _, before in pairs:
+        seen = strip(before, hidden, seen)
+    return strip(after, hidden, seen)
 
 
 def _roll_shown(state: AnyEncounter, hidden: frozenset[str]) -> tuple[object, bool, bool] | None:

@@ -16,7 +16,10 @@ from rules.commands import AddCondition, AddNote, EditCombatant, NextTurn
 from rules.conditions import Duration
 from rules.dice import SeededDice
 from rules.errors import Rejected
-from rules.visibility import Viewer, follow, hidden_ids
+from rules.history import KEPT
+from rules.mentions import mentioned
+from rules.snapshot import encode, open_lazily
+from rules.visibility import Viewer, follow, hidden_ids, seen_after, strip_alone
 from tests.contract.support import demo, values_of
 from tests.picks import every_system, has_demo
 from tracker.serve import seats
@@ -157,3 +160,70 @@ def test_the_view_worked_out_off_the_loop_is_kept_only_if_the_fight_has_not_chan
     work()()
     assert table.view_work() is None  # kept
     assert table.public_pairs() == fresh_table.public_pairs()
+
+
+def rolled_then_hidden(name: str, notes: int) -> EncounterSession | None:
+    """A fight of ``notes`` notes and a roll, then a turn, as many notes and a roll again,
+    then a combatant the second roll names and the first does not hidden, if players may
+    then not see the last roll at all (None if the system shows it concealed, or its demo
+    does not roll so)."""
+    session = EncounterSession(demo(name), SeededDice(3))
+    everyone = frozenset(c.id for c in session.state.combatants)
+    named: list[frozenset[str]] = []
+    for turn in range(2):
+        for number in range(notes):
+            session.execute(AddNote(f"note {number}", None))
+        if turn:
+            session.execute(NextTurn())
+        state = session.state
+        who = state.current_id or state.combatants[0].id
+        values = values_of(session.system.action_form(state, "roll", who))
+        try:
+            session.execute(session.system.action_command(state, "roll", values))
+        except Rejected:  # its demo's roll waits on something else first
+            return None
+        named.append(mentioned(session.state.last_roll, everyone))
+    later = sorted(named[1] - named[0])
+    if not later:
+        return None
+    session.execute(EditCombatant(combatant_id=later[0], gm_only=True))
+    history = session.history
+    hidden = frozenset(hidden_ids(history.effective_events(), history.state))
+    return session if strip_alone(history.state, hidden) is None else None
+
+
+@pytest.mark.parametrize("opened", ["played", "opened", "opened unchecked"])
+def test_a_hidden_last_roll_is_worked_out_from_the_last_one_players_saw(
+    monkeypatch: pytest.MonkeyPatch, opened: str
+) -> None:
+    """With the last roll one players may not see, what they see comes from the newest
+    state known whose roll they could, not from the whole fight (a played fight knows
+    every record's state, a save opened every KEPT-th record's once checked)."""
+    found = [s for name in every_system(has_demo) if (s := rolled_then_hidden(name, 2 * KEPT))]
+    assert found, "no system hides a hidden combatant's roll whole"
+    walked: list[int] = []
+
+    def counted(pairs: Any, *args: Any) -> Any:
+        listed = list(pairs)
+        walked.append(len(listed))
+        return seen_after(listed, *args)
+
+    monkeypatch.setattr("tracker.serve.seats.seen_after", counted)
+    for played in found:
+        walked.clear()
+        history = played.history
+        if opened != "played":
+            history = open_lazily(encode(history))
+            if opened == "opened":
+                history.refold()
+        session = EncounterSession(history, SeededDice(1))
+        hidden = frozenset(hidden_ids(history.effective_events(), history.state))
+        whole = follow(history.in_effect(), history.state, hidden)[1]
+        assert Table(session).sight(PLAYER).state == whole
+        events = len(list(history.in_effect()))
+        if opened == "opened unchecked":  # nothing known but the first state and the last
+            assert walked == [events]
+        else:
+            # Since the last state known before the hidden roll: the newest record's, or
+            # the last of every KEPT-th.
+            assert walked and walked[0] < (10 if opened == "played" else KEPT + 10), walked

@@ -25,7 +25,17 @@ from rules.history import RECENT, Applied
 from rules.outcome import Outcome
 from rules.system import RuleSystem
 from rules.turn_times import Turn
-from rules.visibility import GM, Role, Sight, Viewer, follow, hidden_ids, strip_alone
+from rules.visibility import (
+    GM,
+    Role,
+    Sight,
+    Viewer,
+    follow,
+    hidden_ids,
+    seen_after,
+    seen_alone,
+    strip_alone,
+)
 from tracker.screens.encounter_keys.roles import may_use
 from tracker.serve import alerts
 from tracker.serve.limits import TOO_FAST, Bucket, command_limit
@@ -216,13 +226,15 @@ class Table:
         """The encounter as players see it now, worked out again from the whole history
         only when a change could not simply follow on (an undo, a combatant hidden)."""
         if self._public_state is None:
-            # Worked out from the state alone where its last roll allows (not the seconds
-            # the whole fight takes on a long one, every seat waiting).
-            history = self.session.history
-            self._public_state = strip_alone(history.state, frozenset(self._hidden))
-        if self._public_state is None:
-            self.public_pairs()  # which works the state out too
-        assert self._public_state is not None
+            # Worked out from the state alone where its last roll allows, else from the
+            # last state known whose roll players could see (not the seconds the whole
+            # fight takes on a long one, every seat waiting).
+            history, hidden = self.session.history, frozenset(self._hidden)
+            seen = strip_alone(history.state, hidden)
+            if seen is None:
+                since = history.in_effect_after(lambda state: seen_alone(state, hidden))
+                seen = seen_after(since, history.state, hidden)
+            self._public_state = seen
         return self._public_state
 
     @property
