@@ -13,8 +13,13 @@ CPU time (``time.process_time``), the median of ``--runs``:
   saw before the note (``tracker.serve.seats.SEEN_BEFORE`` records are remembered);
 - an undo further back than what is remembered (of a record the save brought): on this
   fight the state it goes back to has a last roll players may not see, so what they see
-  comes from the whole fight again (``rules.visibility.follow``), as it does after a
-  combatant is hidden or shown there.
+  comes from the states before it (before issue 45, from the whole fight again,
+  ``rules.visibility.follow``);
+- a combatant the last roll names hidden by the GM: the roll is then one players may not
+  see, the same.
+
+The fight is saved and opened as ``tracker serve`` opens it (``storage.open_save``), so the
+history knows the states a save opened knows.
 """
 
 from __future__ import annotations
@@ -36,10 +41,11 @@ import asyncio, gc, json, sys, tempfile, time
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from bench.big import big_fight
-from rules.commands import AddNote
+from rules.commands import AddNote, EditCombatant
 from rules.dice import SeededDice
-from rules.history import History
+from rules.mentions import mentioned
 from rules.visibility import Viewer
+from tracker.store import storage
 from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import Table
 from tracker.session import EncounterSession
@@ -47,11 +53,11 @@ from tracker.store.defaults import systems
 from tracker.widgets.roll_log import RollLog
 
 PLAYER = Viewer(role="player", name="Alice")
-fight = big_fight(systems()[0], {combatants}, {entries})
-session = EncounterSession(History.from_records(fight.records), SeededDice(1), None)
+saves = Path(tempfile.mkdtemp())
+storage.write(saves / "long.fight", big_fight(systems()[0], {combatants}, {entries}))
+session, _ = EncounterSession.resume(storage.open_save(saves / "long.fight"), SeededDice(1))
 table = Table(session)
 times = {{}}
-saves = Path(tempfile.mkdtemp())
 
 
 def resident():
@@ -99,6 +105,11 @@ table.sight(PLAYER)
 times["note"] = cpu(lambda: (session.execute(AddNote("a note", None)), table.sight(PLAYER)))
 times["remembered"] = cpu(lambda: (session.undo(), table.sight(PLAYER)))
 times["refolded"] = cpu(lambda: (session.undo(), table.sight(PLAYER)))
+state = session.state
+named = mentioned(state.last_roll, frozenset(c.id for c in state.combatants if not c.gm_only))
+hide = EditCombatant(combatant_id=sorted(named)[0], gm_only=True)
+times["hidden"] = cpu(lambda: (session.execute(hide), table.sight(PLAYER)))
+session.let_go()
 print(json.dumps(times))
 """
 
@@ -109,7 +120,8 @@ ROWS = {
     "Bob memory": "memory the second takes",
     "note": "the GM's note, a player seated",
     "remembered": "its undo (remembered)",
-    "refolded": "an undo further back, its last roll hidden (the whole view again)",
+    "refolded": "an undo further back, its last roll hidden",
+    "hidden": "a combatant the last roll names hidden",
 }
 
 

@@ -14,6 +14,7 @@ same ones, so they are held once.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator, Sequence
 from typing import overload
 
@@ -35,8 +36,11 @@ class LogEntries(Sequence[str]):
     def __init__(self) -> None:
         self._every = EVERY  # a state kept before every this many events (1: each)
         self._events: list[Event] = []
-        # Per block of ``_every`` entries, the first entry whose state before is known, and it.
-        self._kept: list[tuple[int, AnyEncounter] | None] = []
+        # Per block of ``_every`` entries, the state before the first entry it is known
+        # for, and that entry's index (apart, in an array: no object an entry for the
+        # garbage collector to walk, where a seat's log keeps every state).
+        self._kept: list[AnyEncounter | None] = []
+        self._kept_at = array("q")
         # Events given the very state the one before them was given: they were not applied
         # to it (a fight's first event, which the state it was given already holds).
         self._unapplied: set[int] = set()
@@ -62,9 +66,11 @@ class LogEntries(Sequence[str]):
         if before is not None and index and before is self._last_before:
             self._unapplied.add(index - 1)
         if index % self._every == 0:
-            self._kept.append(None)
-        if before is not None and self._kept[-1] is None:
-            self._kept[-1] = (index, before)
+            self._kept.append(before)
+            self._kept_at.append(index)
+        elif before is not None and self._kept[-1] is None:
+            self._kept[-1] = before
+            self._kept_at[-1] = index
         self._last_before = before
         self._events.append(event)
         self._logged.append(entry)
@@ -79,14 +85,15 @@ class LogEntries(Sequence[str]):
     def truncate(self, keep: int) -> None:
         """Only the oldest ``keep`` entries stay."""
         del self._events[keep:], self._logged[keep:], self._plain[keep:], self._widths[keep:]
-        del self._kept[-(-keep // self._every) :]
-        if self._kept and (first := self._kept[-1]) is not None and first[0] >= keep:
+        blocks = -(-keep // self._every)
+        del self._kept[blocks:], self._kept_at[blocks:]
+        if blocks and self._kept_at[-1] >= keep:
             self._kept[-1] = None
         self._unapplied = {index for index in self._unapplied if index < keep - 1}
         # The state the last entry kept was given, where it is known without folding (a
         # log of a seat's view cannot fold): what ``add`` compares the next one's with.
-        last = self._kept[-1] if keep else None
-        self._last_before = last[1] if last is not None and last[0] == keep - 1 else None
+        known = blocks and self._kept_at[-1] == keep - 1
+        self._last_before = self._kept[-1] if known else None
         self._cursor = None
         if self.marked is not None and self.marked >= keep:
             self.marked = None
@@ -116,20 +123,20 @@ class LogEntries(Sequence[str]):
         """The state ``index``'s event was applied to: folded from the nearest state kept
         (or the last one folded to, when that is nearer), keeping the state before each
         block it passes where none was known that early in the block."""
-        every, kept = self._every, self._kept
+        every, kept, kept_at = self._every, self._kept, self._kept_at
         block = index // every
-        while (known := kept[block]) is None or known[0] > index:
+        while (known := kept[block]) is None or kept_at[block] > index:
             block -= 1  # the first entry's state is always given: block 0 ends this
-        start, state = known
+        start, state = kept_at[block], known
         if self._cursor is not None and start <= self._cursor[0] <= index:
             start, state = self._cursor
         for at in range(start, index):
             if at not in self._unapplied:
                 state = apply(state, self._events[at])
             if (at + 1) % every == 0:
-                ahead = kept[(at + 1) // every]
-                if ahead is None or ahead[0] > at + 1:
-                    kept[(at + 1) // every] = (at + 1, state)
+                ahead = (at + 1) // every
+                if kept[ahead] is None or kept_at[ahead] > at + 1:
+                    kept[ahead], kept_at[ahead] = state, at + 1
         self._cursor = (index, state)
         return state
 
