@@ -9,9 +9,13 @@ from pathlib import Path
 
 import pytest
 import textual
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from rich.segment import Segment
+from rich.text import Text
 from textual.css.stylesheet import Stylesheet
+from textual.render import measure as textual_measure
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
@@ -38,6 +42,7 @@ from tracker.terminal.textual_internals import (
     SETTLED_FOOTER_KEYS,
     SHARED_CSS,
     SHARED_SCROLLBARS,
+    TEXT_MEASURE,
     TEXTUALS_DIMMING,
     WRITTEN_FOR,
     BackgroundScreen,
@@ -66,6 +71,7 @@ PATCHES = [
     KEPT_ROWS,
     LEAN_STRIPS,
     SHARED_CSS,
+    TEXT_MEASURE,
 ]
 
 
@@ -101,6 +107,7 @@ def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
         KEPT_ROWS.name: "KEPT_ROWS",
         LEAN_STRIPS.name: "LEAN_STRIPS",
         SHARED_CSS.name: "SHARED_CSS",
+        TEXT_MEASURE.name: "TEXT_MEASURE",
     }
     monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
     if version is not None:
@@ -418,3 +425,25 @@ def test_on_another_textual_each_style_sheet_parses_its_own(monkeypatch, capfd) 
     assert not textual_internals.install_shared_css()
     assert Stylesheet._parse_rules is textual_internals.TEXTUALS_PARSE_RULES
     assert "the shared-css patch was written for" in capfd.readouterr().err
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(st.sampled_from(list("ab c\n\t界😀é\u0301\x00\x1b")), max_size=30),
+    width=st.none() | st.integers(1, 200),
+)
+def test_a_text_cell_measures_as_textual_measures_it(text: str, width: int | None) -> None:
+    console = Console(width=80)
+    cell = Text(text, style="bold")
+    ours = textual_internals._text_measured(console, cell, 1, container_width=width)
+    assert ours == textual_measure(console, cell, 1, container_width=width)
+
+
+def test_on_another_textual_a_table_measures_with_textuals_own(monkeypatch, capfd) -> None:
+    from textual.widgets import _data_table
+
+    changed(monkeypatch, TEXT_MEASURE, "0.0.1")
+    monkeypatch.setattr(_data_table, "measure", textual_measure)
+    assert not textual_internals.install_text_measure()
+    assert _data_table.measure is textual_measure
+    assert "the text-measure patch" in capfd.readouterr().err
