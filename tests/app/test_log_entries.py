@@ -61,7 +61,7 @@ def plain(pairs: list[tuple[Event, AnyEncounter]]) -> list[str]:
 
 @pytest.mark.parametrize("source", SOURCES)
 @pytest.mark.parametrize("system", every_system(has_demo))
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=st.randoms(use_true_random=False))
 def test_entries_described_in_any_order_read_as_described_at_once(
     system: str, source: str, order: random.Random
