@@ -169,3 +169,20 @@ async def test_a_long_fights_log_is_frozen_out_of_the_collectors_scans(
         await until(pilot, lambda: not collected(log.entries._events), "the log's entries frozen")
         assert not collected(log.entries._kept)
     assert gc.get_freeze_count() == 0  # the app let them go as it ended
+
+
+async def test_home_in_a_long_log_jumps_to_its_first_entry_drawing_only_those_shown(
+    fight: History, tmp_path: Path, drawn: list[int]
+) -> None:
+    """Animated, the scroll to the top drew (and described) the entries on its way, and
+    took two seconds to reach the first on the 20,000-entry fight."""
+    app = app_on(fight, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        log = await at_its_end(pilot, app)
+        first = every_line(log)[: log.scrollable_content_region.height]
+        await pilot.press("tab")  # to the log
+        drawn[0] = 0
+        await pilot.press("home")
+        assert log.scroll_y == 0  # at once, in the key's own handling
+        await until(pilot, lambda: log_lines(app, log) == first, "the first lines")
+        assert drawn[0] <= FEW_SCREENS, f"{drawn[0]} entries drawn on the way"
