@@ -466,7 +466,7 @@ def _unstamped(raw: msgspec.Raw, record: Record) -> msgspec.Raw | memoryview:
     """``raw`` without its stamp, where it is known to end with it: a float, so one of those
     bytes, in nearly every record, though it was bounded as it was decoded (``Applied.at``).
     Known only when ``record`` encodes back to ``raw`` exactly, which puts the stamp last
-    (walking every stamped record took half the time a long fight took to open)."""
+    (walking every stamped record was a third of the time a 20,000-record save took to read)."""
     if isinstance(record, Applied) and record.at is not None:
         view = memoryview(raw)
         if _encoder.encode(record) == view:
