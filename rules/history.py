@@ -245,8 +245,7 @@ class History:
         """``in_effect``'s events, each record's first given the state after the record
         before where that is known (``refold`` keeps some, a commit its own), every other
         None: a log keeps those and folds forward to the rest as it needs them."""
-        done = list(self._done)
-        records = [self._applied(index) for index, _ in done]
+        done, records = list(self._done), self.applied_in_effect()
         yield records[0].events[0], done[0][1]
         for (_, before), record in zip(done, records[1:], strict=False):
             for position, event in enumerate(record.events):

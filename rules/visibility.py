@@ -214,17 +214,10 @@ def strip(
     return hp_view.veil(get_system(state.system).conceal_state(stripped, hidden))
 
 
-def strip_alone(state: AnyEncounter, hidden: Iterable[str]) -> AnyEncounter | None:
-    """``strip(state, hidden)`` where what was seen before does not matter (see
-    ``seen_alone``), else None: then only the fight's states before it say which roll
-    players saw last (``seen_after``)."""
-    given = frozenset(hidden)
-    return strip(state, given) if seen_alone(state, given) else None
-
-
 def seen_alone(state: AnyEncounter, hidden: frozenset[str]) -> bool:
     """Whether players see ``state`` the same whatever they saw before it: its last roll
-    is one they may see, as it is or concealed."""
+    is one they may see, as it is or concealed (else only the states before it say which
+    roll they saw last: ``seen_after``)."""
     every, _ = _STRIPPED.get(state.combatants, hidden, lambda: _stripped(state.combatants, hidden))
     return _roll_shown(state, every) is not None
 

@@ -19,7 +19,7 @@ from rules.errors import Rejected
 from rules.history import KEPT
 from rules.mentions import mentioned
 from rules.snapshot import encode, open_lazily
-from rules.visibility import Viewer, follow, hidden_ids, seen_after, strip_alone
+from rules.visibility import Viewer, follow, hidden_ids, seen_after, seen_alone
 from tests.contract.support import demo, values_of
 from tests.picks import every_system, has_demo
 from tracker.serve import seats
@@ -189,7 +189,7 @@ def rolled_then_hidden(name: str, notes: int) -> EncounterSession | None:
     session.execute(EditCombatant(combatant_id=later[0], gm_only=True))
     history = session.history
     hidden = frozenset(hidden_ids(history.effective_events(), history.state))
-    return session if strip_alone(history.state, hidden) is None else None
+    return None if seen_alone(history.state, hidden) else session
 
 
 @pytest.mark.parametrize("opened", ["played", "opened", "opened unchecked"])

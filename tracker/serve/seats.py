@@ -34,7 +34,6 @@ from rules.visibility import (
     hidden_ids,
     seen_after,
     seen_alone,
-    strip_alone,
 )
 from tracker.screens.encounter_keys.roles import may_use
 from tracker.serve import alerts
@@ -223,18 +222,14 @@ class Table:
         return Sight(self._seen(), frozenset(self._hidden), False)
 
     def _seen(self) -> AnyEncounter:
-        """The encounter as players see it now, worked out again from the whole history
-        only when a change could not simply follow on (an undo, a combatant hidden)."""
+        """The encounter as players see it now, worked out again when a change could not
+        simply follow on (an undo, a combatant hidden): from the newest state known whose
+        last roll players could see (the state itself, mostly), not from the whole fight,
+        which on a long one took seconds, every seat waiting."""
         if self._public_state is None:
-            # Worked out from the state alone where its last roll allows, else from the
-            # last state known whose roll players could see (not the seconds the whole
-            # fight takes on a long one, every seat waiting).
             history, hidden = self.session.history, frozenset(self._hidden)
-            seen = strip_alone(history.state, hidden)
-            if seen is None:
-                since = history.in_effect_after(lambda state: seen_alone(state, hidden))
-                seen = seen_after(since, history.state, hidden)
-            self._public_state = seen
+            since = history.in_effect_after(lambda state: seen_alone(state, hidden))
+            self._public_state = seen_after(since, history.state, hidden)
         return self._public_state
 
     @property
