@@ -38,6 +38,7 @@ textual_internals.install_kept_styles()  # a kept dialog shown again is not rest
 textual_internals.install_dimmed_styles()  # the screen behind a dialog dimmed style by style
 textual_internals.install_kept_rows()  # a table's changed rows drawn again, not all
 textual_internals.install_text_measure()  # a table's text cells measured by their lines
+textual_internals.install_kept_focus_renders()  # a table's drawn cells kept across focus
 textual_internals.install_lean_strips()  # a strip's caches made as first used
 textual_internals.install_shared_css()  # every app in the process shares its parsed CSS
 

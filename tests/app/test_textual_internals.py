@@ -4,8 +4,10 @@ written for; a speed patch on another Textual is left out (said once), serving f
 from __future__ import annotations
 
 import inspect
+import itertools
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import textual
@@ -14,17 +16,19 @@ from hypothesis import strategies as st
 from rich.console import Console
 from rich.segment import Segment
 from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
 from textual.render import measure as textual_measure
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
+from bench.big import big_fight
 from rules.commands import AddNote
 from rules.dice import SeededDice
 from tests.app.support import add_combatant, burst_handled, make_app, until
-from tests.picks import a_demo
+from tests.picks import a_demo, a_system, has_turn_order
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
@@ -34,6 +38,7 @@ from tracker.session import EncounterSession
 from tracker.terminal import partial_renders, shared_lines, textual_internals
 from tracker.terminal.textual_internals import (
     DIMMED_STYLES,
+    KEPT_FOCUS_RENDERS,
     KEPT_ROWS,
     KEPT_STYLES,
     LEAN_STRIPS,
@@ -58,6 +63,7 @@ from tracker.terminal.textual_internals import (
     usable,
 )
 from tracker.widgets import scrolled_lines
+from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
 
@@ -72,6 +78,7 @@ PATCHES = [
     LEAN_STRIPS,
     SHARED_CSS,
     TEXT_MEASURE,
+    KEPT_FOCUS_RENDERS,
 ]
 
 
@@ -108,6 +115,7 @@ def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
         LEAN_STRIPS.name: "LEAN_STRIPS",
         SHARED_CSS.name: "SHARED_CSS",
         TEXT_MEASURE.name: "TEXT_MEASURE",
+        KEPT_FOCUS_RENDERS.name: "KEPT_FOCUS_RENDERS",
     }
     monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
     if version is not None:
@@ -447,3 +455,122 @@ def test_on_another_textual_a_table_measures_with_textuals_own(monkeypatch, capf
     assert not textual_internals.install_text_measure()
     assert _data_table.measure is textual_measure
     assert "the text-measure patch" in capfd.readouterr().err
+
+
+# --- a table's drawn cells kept across a focus change ----------------------------------------
+
+
+async def focus_round_trips(tmp_path: Path, monkeypatch) -> tuple[list[list[Strip]], list[int]]:
+    """A fight of 20 whose combatants pane loses the focus and takes it back twice, then
+    once more around a new theme: the screen after each step, and how many cells the table
+    had drawn through Rich by then."""
+    from textual.widgets import _data_table
+
+    drawn = [0]
+
+    class Counted(_data_table.Styled):  # type: ignore[misc,name-defined]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            drawn[0] += 1  # made only where a cell is drawn, not found in a cache
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(_data_table, "Styled", Counted)
+    history = big_fight(a_system(has_turn_order), 20, 40)
+    app = make_app(tmp_path, SeededDice(1), history)
+    screens: list[list[Strip]] = []
+    counts: list[int] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen.query_one(CombatantsPane)
+        await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
+        await until(pilot, lambda: app.focused is table, "the table focused")
+
+        async def step(focused: bool) -> None:
+            await until(pilot, lambda: (app.focused is table) == focused, "the focus moved")
+            await until(pilot, lambda: not table._repaint_required, "the table drawn")
+            screens.append(screen_strips(app))
+            counts.append(drawn[0])
+
+        await step(True)
+        for _ in range(2):
+            await pilot.press("tab")
+            await step(False)
+            await pilot.press("shift+tab")
+            await step(True)
+        await pilot.press("tab")
+        await step(False)
+        themes: list[object] = []
+        app.theme_changed_signal.subscribe(app.screen, themes.append)
+        app.theme = "nord"
+        await until(pilot, lambda: themes, "the new theme")
+        await step(False)
+        await pilot.press("shift+tab")
+        await step(True)
+    return screens, counts
+
+
+async def test_a_table_coming_back_into_focus_is_not_drawn_again(tmp_path, monkeypatch):
+    assert DataTable.render_lines is textual_internals._render_lines_checking_styles
+    _, counts = await focus_round_trips(tmp_path, monkeypatch)
+    drawn = [after - before for before, after in itertools.pairwise(counts)]
+    # The cells on screen are drawn once out of focus (as they were in it, at the start),
+    # and then kept, in and out of focus.
+    assert drawn[0] > 0
+    assert drawn[1] == drawn[2] == drawn[3] == 0
+    assert drawn[5] > 0  # back after a new theme: drawn in its colours
+
+
+async def test_a_table_kept_across_focus_looks_as_textuals_own_draws_it(tmp_path, monkeypatch):
+    ours, _ = await focus_round_trips(tmp_path / "ours", monkeypatch)
+    for name, method in textual_internals._textuals_table.items():
+        monkeypatch.setattr(DataTable, name, method)
+    textuals, counts = await focus_round_trips(tmp_path / "textuals", monkeypatch)
+    assert counts[3] > counts[2]  # Textual's own code draws every cell again
+    assert ours == textuals
+
+
+def test_on_another_textual_a_table_empties_its_caches_as_textual_does(monkeypatch, capfd):
+    for name, method in textual_internals._textuals_table.items():
+        monkeypatch.setattr(DataTable, name, method)
+    changed(monkeypatch, KEPT_FOCUS_RENDERS, "0.0.1")
+    assert not textual_internals.install_kept_focus_renders()
+    assert DataTable.render_lines is textual_internals._textuals_table["render_lines"]
+    assert "the kept-focus-renders patch" in capfd.readouterr().err
+
+
+class MarkedTable(App[None]):
+    """A table whose odd rows are red only while it has the focus and the class ``-marked``."""
+
+    CSS = "DataTable.-marked:focus > .datatable--odd-row { background: red; }"
+
+    def compose(self) -> ComposeResult:
+        yield DataTable(zebra_stripes=True, cursor_type="none")
+        yield Input()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_column("Name")
+        table.add_rows([(name,) for name in ("Orla", "Mags", "Goblin")])
+
+
+async def marked_out_of_focus() -> list[list[Strip]]:
+    """The screen after each step: the table focused, left, marked while away, focused."""
+    app = MarkedTable()
+    screens: list[list[Strip]] = []
+    async with app.run_test(size=(40, 10)) as pilot:
+        table = app.query_one(DataTable)
+        for step in ("focus", "leave", "mark", "focus"):
+            if step == "mark":
+                table.add_class("-marked")
+            else:
+                (table if step == "focus" else app.query_one(Input)).focus()
+            await pilot.pause()
+            await until(pilot, lambda: not table._repaint_required, "the table drawn")
+            screens.append(screen_strips(app))
+    return screens
+
+
+async def test_a_table_restyled_out_of_focus_is_drawn_again_in_its_new_look(monkeypatch):
+    ours = await marked_out_of_focus()
+    assert ours[3] != ours[0]  # red now
+    for name, method in textual_internals._textuals_table.items():
+        monkeypatch.setattr(DataTable, name, method)
+    assert ours == await marked_out_of_focus()

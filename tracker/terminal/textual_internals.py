@@ -3,7 +3,7 @@
 textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
 against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
 
-- The eight speed patches and two memory patches fail open. If Textual's code under one is
+- The nine speed patches and two memory patches fail open. If Textual's code under one is
   not the code it was written for (a fingerprint of its source), it is not installed: the
   app runs on Textual's own code, slower (or larger) and still correct, and says so once
   on stderr.
@@ -465,6 +465,91 @@ def install_text_measure() -> bool:
     from textual.widgets import _data_table
 
     _data_table.measure = _text_measured  # type: ignore[attr-defined]  # the patch
+    return True
+
+
+# --- speed patch: a table's drawn cells kept across a focus change (the combatants pane) ------
+#
+# Buys, on the 200-combatant fight, most of the pane's drawing at every move of the focus to
+# or from it (`tab`; a dialog opening and closing, `r` and `enter`): ``DataTable`` empties
+# every cache of its drawn cells, rows and lines whenever its styles are touched, and the
+# focus touches them, though each of those caches is keyed by the table's pseudo-classes
+# (focus, hover, disabled). So every cell on screen was drawn through Rich again at each
+# press. Here they are emptied only when what the table draws with has changed since it
+# last drew in the same pseudo-classes: its own style and each of its components' (a new
+# theme, a class). Public route that would replace it: none in Textual 8.2; it would take
+# ``DataTable.notify_style_update`` keeping the caches its keys already tell apart (upstream).
+def _kept_focus_renders_rely_on() -> Sequence[object]:
+    from textual.widgets import DataTable
+
+    return (
+        # replaced: what it empties, less the keyed caches
+        _textuals_table.get("notify_style_update", DataTable.notify_style_update),
+        # wrapped: it reads the pseudo-classes the keys hold
+        _textuals_table.get("render_lines", DataTable.render_lines),
+        DataTable.__init__,  # the caches...
+        DataTable._render_cell,  # ...and their keys: the pseudo-classes in each...
+        DataTable._render_line_in_row,
+        DataTable._render_line,
+        DataTable._get_styles_to_render_cell.__wrapped__,  # ...but this one's (emptied)
+        Widget.notify_style_update,  # the super() it calls
+    )
+
+
+KEPT_FOCUS_RENDERS = Patch("kept-focus-renders", "51945579", _kept_focus_renders_rely_on)
+RESTYLED = "_tracker_restyled"  # a table's: its styles were touched since it last drew
+DREW_WITH = "_tracker_drew_with"  # a table's: pseudo-classes -> the styles it drew with
+
+
+def _restyled_keeping_renders(table: DataTable[Any]) -> None:
+    """Textual's ``DataTable.notify_style_update``, leaving the caches keyed by the
+    pseudo-classes to ``_render_lines_checking_styles``."""
+    Widget.notify_style_update(table)
+    table._row_renderable_cache.clear()
+    table._styles_cache.clear()
+    table._get_styles_to_render_cell.cache_clear()
+    setattr(table, RESTYLED, True)
+    table.refresh()
+
+
+def _drawn_with(table: DataTable[Any]) -> tuple[Style, ...]:
+    """What a table's cells are drawn with: its style and each of its components'."""
+    names = sorted(type(table).COMPONENT_CLASSES)
+    return (table.rich_style, *(table.get_component_rich_style(name) for name in names))
+
+
+def _render_lines_checking_styles(table: DataTable[Any], crop: Region) -> list[Strip]:
+    """Textual's ``DataTable.render_lines``; first, if the table's styles were touched, its
+    drawn cells, rows and lines are emptied where it draws with other styles than it last
+    did in these pseudo-classes (its components' styles are only complete by now)."""
+    if table.__dict__.pop(RESTYLED, False):
+        state = table.get_pseudo_class_state()
+        styles = _drawn_with(table)
+        drew_with: dict[object, tuple[Style, ...]] = table.__dict__.setdefault(DREW_WITH, {})
+        if drew_with.get(state, styles) != styles:
+            table._row_render_cache.clear()
+            table._cell_render_cache.clear()
+            table._line_cache.clear()
+            drew_with.clear()
+        drew_with[state] = styles
+    render_lines: Callable[[DataTable[Any], Region], list[Strip]] = _textuals_table["render_lines"]
+    return render_lines(table, crop)
+
+
+_textuals_table: dict[str, Any] = {}  # DataTable's methods as Textual wrote them, once replaced
+
+
+def install_kept_focus_renders() -> bool:
+    """Tables keep their drawn cells across a change of focus from now on, if Textual's code
+    under it is the code it was written for. Returns whether it is installed."""
+    if not usable(KEPT_FOCUS_RENDERS):
+        return False
+    from textual.widgets import DataTable
+
+    for name in ("notify_style_update", "render_lines"):
+        _textuals_table.setdefault(name, DataTable.__dict__[name])
+    DataTable.notify_style_update = _restyled_keeping_renders  # type: ignore[method-assign,assignment]  # the patch
+    DataTable.render_lines = _render_lines_checking_styles  # type: ignore[method-assign,assignment]  # the patch
     return True
 
 
