@@ -256,7 +256,7 @@ def long_fight_times(
 
 
 # The big fight opened in a real terminal (tmux at 80x24, bench/terminal.py), each frame's
-# word the screen and the log's length.
+# word the screen, the log's length and the focused pane.
 KEYS_TRACKER = """
 from tracker.widgets.roll_log import RollLog
 
@@ -265,7 +265,8 @@ def _probe(app):
         count = len(app.screen.query_one(RollLog).entries)
     except Exception:
         count = -1  # a dialog is on top
-    return f"{{type(app.screen).__name__}}:{{count}}"
+    focused = getattr(app.focused, "id", None) or ""
+    return f"{{type(app.screen).__name__}}:{{count}}:{{focused}}"
 
 from tracker.cli import main
 main(["--saves", {saves!r}, "open", {fight!r}])
@@ -300,8 +301,9 @@ def terminal_keys(
     """Per checkout (and a minimal Textual app): seconds from a key sent to tmux to the first
     frame written that shows what it did, the big fight open in a real terminal at 80x24.
     Each round starts each program afresh, one after the other, and presses `r` (the roll
-    dialog), `enter` (rolled: a longer log) and `u` (undone) ``keys`` times; the first `r` of
-    each process, which builds the dialog, is kept apart from the later ones."""
+    dialog), `enter` (rolled: a longer log), `u` (undone), `tab` and `shift+tab` (the focus to
+    the log and back) ``keys`` times; the first `r` of each process, which builds the dialog,
+    is kept apart from the later ones."""
     from bench.terminal import Terminal, hook, python_env
 
     for root in roots.values():
@@ -310,7 +312,10 @@ def terminal_keys(
     times: dict[str, dict[str, list[float]]] = {
         name: {
             what: []
-            for what in ("open", "roll", "open cpu", "roll cpu", "first open", "first open cpu")
+            for what in (
+                *("open", "roll", "pane", "open cpu", "roll cpu", "pane cpu"),
+                *("first open", "first open cpu"),
+            )
         }
         for name in [*roots, "minimal"]
     }
@@ -355,6 +360,7 @@ def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], mini
             done = frames.wait(lambda word, n=press + 1: word == f"Screen:{n}", after=sent)
             timed("first open" if press == 0 else "open", sent, done)
             timed("roll", sent, done)
+            timed("pane", sent, done)
             frames.quiet()
         return
     first = frames.wait(lambda word: word.startswith("EncounterScreen:"), after=0.0)
@@ -376,8 +382,13 @@ def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], mini
         timed("roll", sent, done)
         frames.quiet()
         sent = send("u")  # undone: the next `r` opens the dialog, not a question
-        frames.wait(lambda word, n=count: word == f"EncounterScreen:{n}", after=sent)
+        frames.wait(lambda word, n=count: word.startswith(f"EncounterScreen:{n}:"), after=sent)
         frames.quiet()
+        for key, pane in (("Tab", "log"), ("BTab", "combatants")):  # BTab: tmux's shift+tab
+            sent = send(key)
+            done = frames.wait(lambda word, p=pane: word.endswith(f":{p}"), after=sent)
+            timed("pane", sent, done)
+            frames.quiet()
 
 
 def terminal_keys_table(times: dict[str, dict[str, list[float]]], label: str) -> list[str]:
@@ -392,8 +403,10 @@ def terminal_keys_table(times: dict[str, dict[str, list[float]]], label: str) ->
     for what, key in (
         ("`r`: the roll dialog (shown again)", "open"),
         ("`enter`: rolled", "roll"),
+        ("`tab` / `shift+tab`: the focus to the log and back", "pane"),
         ("`r`: its CPU", "open cpu"),
         ("`enter`: its CPU", "roll cpu"),
+        ("`tab` / `shift+tab`: its CPU", "pane cpu"),
         ("the first `r` of a process (the dialog built)", "first open"),
         ("the first `r`: its CPU", "first open cpu"),
     ):
