@@ -43,8 +43,10 @@ LONG_SIZE = (80, 24)
 PATIENCE = 120.0  # seconds a key's frame may take before the bench stops, saying which
 
 # Each start is a fresh process; it prints the seconds from its own start to the first frame.
+# The collector is off until then, as in `tracker` itself (which the app relies on).
 START_TRACKER = """
-import asyncio, sys, time
+import asyncio, gc, sys, time
+gc.disable()  # as `tracker` starts (tracker.cli.with_saves.play): on again at the first frame
 from pathlib import Path
 sys.path.insert(0, {root!r})
 from bench.app import first_frame
@@ -62,7 +64,8 @@ print(asyncio.run(first_frame(TrackerApp(session, saves=Path({saves!r})), "Encou
 # frame. Self-contained (only ``tracker`` and ``rules`` from ``root``), so an older
 # checkout runs it the same way.
 START_LONG = """
-import asyncio, os, sys, time
+import asyncio, gc, os, sys, time
+gc.disable()  # as `tracker` starts (tracker.cli.with_saves.play): on again at the first frame
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from rules.dice import SeededDice

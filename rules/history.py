@@ -75,7 +75,14 @@ class HistoryView(Protocol):
     def recent_events(self, limit: int = RECENT) -> Iterator[Event]: ...
 
 
-RecordFinish: TypeAlias = Callable[[Record], Record]
+_V = TypeVar("_V")
+
+
+class RecordFinish(Protocol):
+    """How a record read from a save is finished (``rules.text.inert_value``): a record, or
+    a list of them at once, made safe."""
+
+    def __call__(self, value: _V, /) -> _V: ...
 
 
 class RecordLog:
@@ -124,6 +131,17 @@ class RecordLog:
     def append(self, record: Record) -> None:
         self._items.append(record)
         self._unfinished.append(0)
+
+    def finish_all(self) -> None:
+        """Every record finished now: ``finish`` goes through them all in one pass in C
+        (one by one, about a tenth of a long fight's check)."""
+        pending = [index for index, flag in enumerate(self._unfinished) if flag]
+        if not pending or self._finish is None:
+            return
+        items = self._items
+        for index, item in zip(pending, self._finish([items[i] for i in pending]), strict=True):
+            items[index] = item
+        self._unfinished = bytearray(len(items))
 
     def encodable(self) -> list[Record]:
         """The records as they can be written: those not yet finished go out as they were
@@ -220,6 +238,7 @@ class History:
         fold. The state after the last stays the one the save holds."""
         state = self._done[0][1]
         assert state is not None
+        self.records.finish_all()
         for step in range(1, len(self._done)):
             index, known = self._done[step]
             state = _fold(state, self._applied(index).events)

@@ -414,6 +414,21 @@ def test_records_that_do_not_encode_back_to_their_bytes_are_proved_one_by_one() 
     ]  # all proved at once, where each encodes back
 
 
+@pytest.mark.parametrize("hostile", [False, True])
+def test_a_refold_finishes_every_record_as_reading_each_would(hostile: bool) -> None:
+    from rules.events import NoteAdded
+    from tests.hostile_text import EVERY, unsafe_strings
+
+    note = NoteAdded(text=EVERY if hostile else "a plain note")
+    data = encode(stamped(note))
+    one_by_one = list(open_lazily(data).records)
+    refolded = open_lazily(data)
+    refolded.refold()
+    assert refolded.records._unfinished.count(1) == 0  # all finished, at once
+    assert list(refolded.records) == one_by_one
+    assert unsafe_strings(one_by_one) == [] and (one_by_one[-1].events != (note,)) == hostile
+
+
 def test_a_stamped_record_holding_a_number_no_input_could_is_still_refused() -> None:
     crafted = encode(stamped(TurnAdvanced(round=10**15, actor_id=None)))
     with pytest.raises(SnapshotError, match="what no input could"):
