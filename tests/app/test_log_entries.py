@@ -38,14 +38,6 @@ def lazily(pairs: Iterable[tuple[Event, AnyEncounter | None]]) -> LogEntries:
     return entries
 
 
-def in_bulk(pairs: Iterable[tuple[Event, AnyEncounter | None]]) -> LogEntries:
-    entries = LogEntries()
-    entries.extend(list(pairs))  # as a log opened fills
-    return entries
-
-
-FILLS = {"one by one": lazily, "in bulk": in_bulk}
-
 # How a log is given its states: every one; those a fight played in the app knows (each
 # record's first event's); those a save opened and checked knows (every KEPT-th record's);
 # and those a save opened knows before it is checked (the first event's only).
@@ -67,16 +59,15 @@ def plain(pairs: list[tuple[Event, AnyEncounter]]) -> list[str]:
     return [describe(before, event).plain for event, before in pairs]
 
 
-@pytest.mark.parametrize("fill", FILLS)
 @pytest.mark.parametrize("source", SOURCES)
 @pytest.mark.parametrize("system", every_system(has_demo))
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=st.randoms(use_true_random=False))
 def test_entries_described_in_any_order_read_as_described_at_once(
-    system: str, source: str, fill: str, order: random.Random
+    system: str, source: str, order: random.Random
 ) -> None:
     pairs = list(fight(system).in_effect())
-    entries = FILLS[fill](sparse(system, source))
+    entries = lazily(sparse(system, source))
     assert len(pairs) > 3 * EVERY
     indices = list(range(len(pairs)))
     order.shuffle(indices)
@@ -103,45 +94,6 @@ def test_entries_after_an_undo_and_new_ones_read_as_described_at_once(
         for event, known in given[keep + EVERY + 3 :]:  # and the rest lazily
             entries.add(event, known)
         assert entries == plain(pairs)
-
-
-def kept(entries: LogEntries) -> tuple[object, ...]:
-    """What a log keeps of its entries before any is described (states by identity)."""
-    return (
-        entries._events,
-        [id(state) for state in entries._kept],
-        list(entries._kept_at),
-        entries._unapplied,
-        id(entries._last_before),
-        len(entries._logged),
-        len(entries._plain),
-        len(entries._widths),
-    )
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    source=st.sampled_from(SOURCES),
-    folds=st.booleans(),
-    before=st.integers(0, 3 * EVERY),
-    cut=st.integers(0, 5 * EVERY),
-)
-def test_entries_given_in_bulk_are_kept_as_given_one_by_one(
-    source: str, folds: bool, before: int, cut: int
-) -> None:
-    (system,) = every_system(has_demo)[:1]
-    given = sparse(system, source)
-    one, bulk = LogEntries(), LogEntries()
-    for entries in (one, bulk):
-        entries.clear(folds)
-        for event, known in given[:before]:
-            entries.add(event, known)
-        entries.truncate(min(cut, before))  # after an undo, too
-    for event, known in given[len(one) :]:
-        one.add(event, known)
-    bulk.extend(given[len(bulk) :])
-    assert kept(bulk) == kept(one)
-    assert bulk == one
 
 
 def test_the_marked_entry_reads_with_its_mark_and_its_widths_count_it() -> None:

@@ -77,33 +77,6 @@ class LogEntries(Sequence[str]):
         self._plain.append(None)
         self._widths.append(None)
 
-    def extend(self, pairs: Sequence[tuple[Event, AnyEncounter | None]]) -> None:
-        """``add`` for each (event, state before it or None) of ``pairs``, none described,
-        in bulk: a whole fight's log, opened (one by one, a tenth of a long fight's start)."""
-        if not pairs:
-            return
-        first, every = len(self._events), self._every
-        events, befores = zip(*pairs, strict=True)
-        count = len(events)
-        self._events.extend(events)
-        for column in (self._logged, self._plain, self._widths):
-            column.extend([None] * count)
-        begun = -(-first // every) * every  # the first block these entries begin
-        self._kept.extend(befores[begun - first :: every])
-        self._kept_at.extend(range(begun, first + count, every))
-        kept, kept_at, unapplied = self._kept, self._kept_at, self._unapplied
-        last = self._last_before
-        for offset, before in enumerate(befores):
-            if before is None:
-                continue
-            index = first + offset
-            if index and before is (befores[offset - 1] if offset else last):
-                unapplied.add(index - 1)
-            block = index // every
-            if kept[block] is None:
-                kept[block], kept_at[block] = before, index
-        self._last_before = befores[-1]
-
     def clear(self, folds: bool = True) -> None:
         """No entries; ``folds``: the states of those to come fold one into the next."""
         self.truncate(0)

@@ -170,15 +170,15 @@ class RollLog(ScrollView, can_focus=True):
         (new entries, described once for every seat that shows them)."""
         entries = self.entries
         first = len(entries)
-        if lazy:
-            pairs = list(events)
-            known = next((before for _, before in pairs if before is not None), None)
-            self._system_of(known)  # a log is one fight's: of one system
-            entries.extend(pairs)
-        for event, before in () if lazy else events:
-            assert before is not None, "an entry described now needs its state"
-            self._system_of(before)
-            entries.add(event, before, SHARED.entry(before, event))
+        for event, before in events:
+            if before is None:
+                assert lazy, "an entry described now needs its state"
+                entries.add(event, None)
+                continue
+            if before.system != self._system:  # its own log styles
+                self._system, self._styles = before.system, None
+                self._strips.clear()
+            entries.add(event, before, None if lazy else SHARED.entry(before, event))
         if self._width:
             added = range(first, len(entries))
             if lazy:  # none described yet: a line each, guessed (see _line_count)
@@ -188,12 +188,6 @@ class RollLog(ScrollView, can_focus=True):
                 counts = [self._line_count(index, exact) for index in added]
             self._counts += counts
             self._ends += list(accumulate(counts, initial=self._total()))[1:]
-
-    def _system_of(self, state: AnyEncounter | None) -> None:
-        """The log's entries are of ``state``'s system from now on: its own log styles."""
-        if state is not None and state.system != self._system:
-            self._system, self._styles = state.system, None
-            self._strips.clear()
 
     # --- layout ---------------------------------------------------------------------------------
 
