@@ -133,8 +133,8 @@ class RecordLog:
         self._unfinished.append(0)
 
     def finish_all(self) -> None:
-        """Every record finished now: ``finish`` goes through them all in one pass in C
-        (one by one, about a tenth of a long fight's check)."""
+        """Every record finished now: ``finish`` goes through them all in one pass in C (a
+        call a record made a long fight's fold 6-30% slower)."""
         pending = [index for index, flag in enumerate(self._unfinished) if flag]
         if not pending or self._finish is None:
             return

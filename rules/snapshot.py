@@ -439,7 +439,8 @@ def _checked(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any]) -> 
     if len(lazy.records) != lazy.record_count:
         raise SnapshotError("the file is damaged (its record count does not match its log)")
     records: list[Record] = [decoder.decode(raw) for raw in lazy.records]
-    for n in _wide(_unstamped(lazy.records, records)):
+    unstamped = [_unstamped(raw, record) for raw, record in zip(lazy.records, records, strict=True)]
+    for n in _wide(unstamped):
         _within_bounds(records[n])
     changes = [isinstance(record, Applied) for record in records]
     _within_bounds(lazy.state)
@@ -461,26 +462,11 @@ _WIDE = bytes(int(byte in b"\xca\xcb\xce\xcf\xd2\xd3\xda\xdb\xdd\xdf") for byte 
 _STAMP = 9  # a stamp as the tracker writes it: a float64's marker and its 8 bytes
 
 
-def _unstamped(raws: list[msgspec.Raw], records: list[Record]) -> list[msgspec.Raw | memoryview]:
-    """Each of ``raws`` without its stamp, where it is known to end with it: a float, so one
-    of those bytes, in nearly every record, though it was bounded as it was decoded
-    (``Applied.at``). Known only where the record encodes back to its raw exactly, which
-    puts the stamp last (walking every stamped record was a third of the time a
-    20,000-record save took to read). Proved for all at once where it holds for all, the
-    usual case: MessagePack's values delimit themselves, so records whose encoding joined is
-    their raws joined each encode to their own raw (one by one, a fifth of the check)."""
-    if _encoder.encode(records) == _encoder.encode(raws):
-        return [
-            memoryview(raw)[:-_STAMP]
-            if isinstance(record, Applied) and record.at is not None
-            else raw
-            for raw, record in zip(raws, records, strict=True)
-        ]
-    return [_unstamped_one(raw, record) for raw, record in zip(raws, records, strict=True)]
-
-
-def _unstamped_one(raw: msgspec.Raw, record: Record) -> msgspec.Raw | memoryview:
-    """``raw`` without its stamp, if ``record`` encodes back to it exactly."""
+def _unstamped(raw: msgspec.Raw, record: Record) -> msgspec.Raw | memoryview:
+    """``raw`` without its stamp, where it is known to end with it: a float, so one of those
+    bytes, in nearly every record, though it was bounded as it was decoded (``Applied.at``).
+    Known only when ``record`` encodes back to ``raw`` exactly, which puts the stamp last
+    (walking every stamped record was a third of the time a 20,000-record save took to read)."""
     if isinstance(record, Applied) and record.at is not None:
         view = memoryview(raw)
         if _encoder.encode(record) == view:
