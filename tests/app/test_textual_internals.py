@@ -305,6 +305,37 @@ async def reopened_dialog(tmp_path: Path, monkeypatch, theme: str | None = None)
         return sum(node.screen is dialog for node in styled), widgets, shown, looks(dialog)
 
 
+async def test_a_dialog_is_not_restyled_whole_as_it_first_shows(tmp_path, monkeypatch) -> None:
+    # Its widgets were styled as they were mounted, a moment before; Textual's own first
+    # show styles every one of them again (a third of the first `r`).
+    styled: list[object] = []
+    apply = Stylesheet.apply
+
+    def counting(stylesheet, node, *args, **kwargs) -> None:
+        styled.append(node)
+        apply(stylesheet, node, *args, **kwargs)
+
+    session = EncounterSession(DEMOS[a_demo()](), SeededDice(7), tmp_path / "fight.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
+        if session.system.pending(session.state):  # apply what the demo left waiting
+            await pilot.press("d")
+            await burst_handled(pilot)
+        monkeypatch.setattr(Stylesheet, "apply", counting)
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
+        dialog = app.screen
+        title = dialog.query_one("#form-title")
+        # Each styled once, as it was mounted: Textual's own styles them twice more, as the
+        # dialog's first resize gives it its class for its height and as it shows.
+        assert styled.count(dialog) == styled.count(title) == 1
+        shown, text = looks(dialog), screen_text(app)
+        app.update_styles(dialog)  # restyled whole, as Textual's own first show does
+        await pilot.pause()
+        assert looks(dialog) == shown and screen_text(app) == text
+
+
 async def test_a_kept_dialog_shown_again_is_not_restyled_whole(tmp_path, monkeypatch) -> None:
     assert textual_internals.usable(KEPT_STYLES)
     restyled, widgets, shown, whole = await reopened_dialog(tmp_path, monkeypatch)

@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.odds import Odds
+from tracker.terminal import textual_internals
 from tracker.widgets.choice import Choice
 from tracker.widgets.more_sign import keep_more_sign, show_more_sign
 from tracker.widgets.odds_table import OddsTable
@@ -127,6 +128,11 @@ class FormScreen(ModalScreen[bool]):
         on_odds: Callable[[Odds | None], None] | None = None,
     ) -> None:
         super().__init__()
+        # The class its first resize would give it (VERTICAL_BREAKPOINTS), given as it is
+        # made: added by that resize, it restyled the whole dialog again as it first showed.
+        height = self.app.size.height
+        tall = next(name for floor, name in self.VERTICAL_BREAKPOINTS[::-1] if height >= floor)
+        self.add_class(tall, update=False)  # styled as it is mounted
         self._configure(title, fields, submit, ok_label, focus_key, preview, odds, on_odds)
 
     def _configure(
@@ -217,6 +223,7 @@ class FormScreen(ModalScreen[bool]):
     def on_mount(self) -> None:
         keep_more_sign(self.query_one("#dialog"), self.query_one("#fields"))
         self._focus_first()
+        textual_internals.styled_as_mounted(self)  # its first show does not restyle it all
 
     def _focus_first(self) -> None:
         """The field to type in first has the focus before the dialog is shown, not once its
