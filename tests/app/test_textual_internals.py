@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
 from textual.render import measure as textual_measure
+from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
@@ -269,36 +270,51 @@ def looks(screen) -> list[tuple[str, str]]:
     return [(repr(widget), str(widget.rich_style)) for widget in screen.walk_children()]
 
 
-async def reopened_dialog(tmp_path: Path, monkeypatch, theme: str | None = None) -> tuple:
-    """The roll dialog opened, closed (the app's theme then set to ``theme``) and opened
-    again: the widgets restyled as it showed again, how many it holds, how it looked, and
-    how it looks restyled whole."""
-    styled = []
+def counted_styles(monkeypatch) -> list[object]:
+    """Each node Textual styles from now on, once for each time."""
+    styled: list[object] = []
     apply = Stylesheet.apply
 
     def counting(stylesheet, node, *args, **kwargs) -> None:
         styled.append(node)
         apply(stylesheet, node, *args, **kwargs)
 
+    monkeypatch.setattr(Stylesheet, "apply", counting)
+    return styled
+
+
+def roll_demo(tmp_path: Path) -> TrackerApp:
     session = EncounterSession(DEMOS[a_demo()](), SeededDice(7), tmp_path / "fight.fight")
-    app = TrackerApp(session, saves=tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")
+    return TrackerApp(session, saves=tmp_path)
+
+
+async def roll_dialog(pilot, app: TrackerApp) -> Screen:
+    """`r`: the roll dialog, once what the demo left waiting is applied."""
+    await pilot.press("r")
+    await burst_handled(pilot)
+    if isinstance(app.screen, WaitingScreen):
+        await pilot.press("d")
         await burst_handled(pilot)
-        if isinstance(app.screen, WaitingScreen):  # apply what the demo left waiting
-            await pilot.press("d")
-            await burst_handled(pilot)
-        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
-        dialog = app.screen
+    await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
+    return app.screen
+
+
+async def reopened_dialog(tmp_path: Path, monkeypatch, theme: str | None = None) -> tuple:
+    """The roll dialog opened, closed (the app's theme then set to ``theme``) and opened
+    again: the widgets restyled as it showed again, how many it holds, how it looked, and
+    how it looks restyled whole."""
+    app = roll_demo(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await roll_dialog(pilot, app)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is not dialog, "the dialog closed")
         if theme is not None:
             app.theme = theme
             await until(pilot, lambda: app.current_theme.name == theme, "the theme")
-        monkeypatch.setattr(Stylesheet, "apply", counting)
-        await pilot.press("r")
-        await until(pilot, lambda: app.screen is dialog, "the dialog again")
-        monkeypatch.setattr(Stylesheet, "apply", apply)
+        with monkeypatch.context() as counting:
+            styled = counted_styles(counting)
+            await pilot.press("r")
+            await until(pilot, lambda: app.screen is dialog, "the dialog again")
         widgets = len(list(dialog.walk_children()))
         shown = looks(dialog)
         app.update_styles(dialog)  # restyled whole, as Textual's own resume does
@@ -308,24 +324,11 @@ async def reopened_dialog(tmp_path: Path, monkeypatch, theme: str | None = None)
 async def test_a_dialog_is_not_restyled_whole_as_it_first_shows(tmp_path, monkeypatch) -> None:
     # Its widgets were styled as they were mounted, a moment before; Textual's own first
     # show styles every one of them again (a third of the first `r`).
-    styled: list[object] = []
-    apply = Stylesheet.apply
-
-    def counting(stylesheet, node, *args, **kwargs) -> None:
-        styled.append(node)
-        apply(stylesheet, node, *args, **kwargs)
-
-    session = EncounterSession(DEMOS[a_demo()](), SeededDice(7), tmp_path / "fight.fight")
-    app = TrackerApp(session, saves=tmp_path)
+    app = roll_demo(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the key bar")
-        if session.system.pending(session.state):  # apply what the demo left waiting
-            await pilot.press("d")
-            await burst_handled(pilot)
-        monkeypatch.setattr(Stylesheet, "apply", counting)
-        await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
-        dialog = app.screen
+        styled = counted_styles(monkeypatch)
+        dialog = await roll_dialog(pilot, app)
         title = dialog.query_one("#form-title")
         # Each styled once, as it was mounted: Textual's own styles them twice more, as the
         # dialog's first resize gives it its class for its height and as it shows.
