@@ -131,8 +131,10 @@ class FormScreen(ModalScreen[bool]):
         # The class its first resize would give it (VERTICAL_BREAKPOINTS), given as it is
         # made: added by that resize, it restyled the whole dialog again as it first showed.
         height = self.app.size.height
-        tall = next(name for floor, name in self.VERTICAL_BREAKPOINTS[::-1] if height >= floor)
-        self.add_class(tall, update=False)  # styled as it is mounted
+        for floor, name in sorted(self.VERTICAL_BREAKPOINTS, reverse=True):  # as Textual picks
+            if height >= floor:
+                self.add_class(name, update=False)  # styled as it is mounted
+                break
         self._configure(title, fields, submit, ok_label, focus_key, preview, odds, on_odds)
 
     def _configure(

@@ -482,6 +482,9 @@ def install_text_measure() -> bool:
 # last drew in the same pseudo-classes: its own style and each of its components' (a new
 # theme, a class). Public route that would replace it: none in Textual 8.2; it would take
 # ``DataTable.notify_style_update`` keeping the caches its keys already tell apart (upstream).
+_textuals_table: dict[str, Any] = {}  # DataTable's methods as Textual wrote them, once replaced
+
+
 def _kept_focus_renders_rely_on() -> Sequence[object]:
     from textual.widgets import DataTable
 
@@ -537,9 +540,6 @@ def _render_lines_checking_styles(table: DataTable[Any], crop: Region) -> list[S
         drew_with[state] = styles
     render_lines: Callable[[DataTable[Any], Region], list[Strip]] = _textuals_table["render_lines"]
     return render_lines(table, crop)
-
-
-_textuals_table: dict[str, Any] = {}  # DataTable's methods as Textual wrote them, once replaced
 
 
 def install_kept_focus_renders() -> bool:
