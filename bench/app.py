@@ -367,6 +367,10 @@ def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], mini
             frames.quiet()
         return
     first = frames.wait(lambda word: word.startswith("EncounterScreen:"), after=0.0)
+    # A person reads the first frame before the first key: a second, in which the tracker
+    # builds the roll dialog ahead (``EncounterScreen.build_ahead``). Not "quiet for a
+    # second": the turn clock writes a frame every second.
+    time.sleep(1.0)
     frames.quiet()
     count = int(first[1].split(":")[1])
     for press in range(keys):

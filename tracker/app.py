@@ -131,6 +131,11 @@ class TrackerApp(App[None]):
         # Whether the app ends (saving) once its terminal goes away: set by the command that
         # runs it in a terminal (tracker.launch), never in tests or on a served table.
         self.watch_terminal = False
+        # Whether the roll dialog is built while the user reads the first frame, for the
+        # first `r` to show at once (``EncounterScreen``): set with ``watch_terminal``. Not
+        # in tests (their speed would pick the path a test takes) nor on a served table (30
+        # seats joining would each build one on the one loop).
+        self.builds_ahead = False
         self._terminal_gone = False
         self.without_terminal = False  # to run in a terminal, it had none: it never ran
 
@@ -166,7 +171,7 @@ class TrackerApp(App[None]):
 
             self.push_screen(ReplayScreen(self.replay), self._after_standalone_replay)
         elif self.session is not None:
-            screen = EncounterScreen(self.session, self.library)
+            screen = EncounterScreen(self.session, self.library, builds_ahead=self.builds_ahead)
             self.push_screen(screen)
             if self.difficulty_at_start:
                 from tracker.widgets.difficulty_line import notify_difficulty
@@ -355,7 +360,7 @@ class TrackerApp(App[None]):
         self.session, error = EncounterSession.resume(opened, self.dice)
         if self.OWNS_MEMORY:
             settle_memory()
-        screen = EncounterScreen(self.session, self.library)
+        screen = EncounterScreen(self.session, self.library, builds_ahead=self.builds_ahead)
         if isinstance(self.screen, EncounterScreen):
             self.switch_screen(screen)
         else:

@@ -137,6 +137,9 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def _run(app: TrackerApp) -> int:
     app.watch_terminal = True  # a terminal that goes away ends it, saved
+    from tracker.terminal import textual_internals  # loaded with the app already
+
+    app.builds_ahead = textual_internals.can_build_unseen()  # asked before the app runs
     try:
         app.run()
     finally:

@@ -7,7 +7,7 @@ import inspect
 import itertools
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import textual
@@ -33,11 +33,13 @@ from tests.picks import a_demo, a_system, has_turn_order
 from tests.screen import screen_strips, screen_text
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
 from tracker.terminal import partial_renders, shared_lines, textual_internals
 from tracker.terminal.textual_internals import (
+    BUILT_UNSEEN,
     DIMMED_STYLES,
     KEPT_FOCUS_RENDERS,
     KEPT_ROWS,
@@ -80,6 +82,7 @@ PATCHES = [
     SHARED_CSS,
     TEXT_MEASURE,
     KEPT_FOCUS_RENDERS,
+    BUILT_UNSEEN,
 ]
 
 
@@ -117,6 +120,7 @@ def changed(monkeypatch, patch: Patch, version: str | None = None) -> None:
         SHARED_CSS.name: "SHARED_CSS",
         TEXT_MEASURE.name: "TEXT_MEASURE",
         KEPT_FOCUS_RENDERS.name: "KEPT_FOCUS_RENDERS",
+        BUILT_UNSEEN.name: "BUILT_UNSEEN",
     }
     monkeypatch.setattr(textual_internals, name[patch.name], patch._replace(fingerprint="00000000"))
     if version is not None:
@@ -354,6 +358,138 @@ async def test_a_kept_dialog_shown_again_after_a_new_theme_is_restyled(
     restyled, widgets, shown, whole = await reopened_dialog(tmp_path, monkeypatch, other)
     assert restyled >= widgets  # the CSS changed while it was hidden
     assert shown == whole
+
+
+def encounter_of(app: TrackerApp) -> EncounterScreen:
+    return next(s for s in app.screen_stack if isinstance(s, EncounterScreen))
+
+
+class FirstRoll(NamedTuple):
+    """The demo's first `r` (its dialog built ahead or not), and what it did."""
+
+    text: str  # the screen, as text...
+    strips: list[Strip]  # ...and as drawn
+    built: list[tuple[Screen, bool]]  # each dialog given to build_unseen, and if it was built
+    dialog: Screen  # the dialog the key showed
+    composed: int  # dialogs composed by the key
+    resized: int  # times the key laid the dialog out at a new size
+
+
+async def first_roll(
+    folder: Path, monkeypatch, *, ahead: bool, size_at_key: tuple[int, int] = (80, 24)
+) -> FirstRoll:
+    """The roll dialog at the demo's first `r` (the app started at 80x24, then at
+    ``size_at_key``), the app building it ahead or not; then rolled (Enter), to show that
+    what it does was put back."""
+    folder.mkdir()
+    app = roll_demo(folder)
+    app.builds_ahead = ahead
+    built: list[tuple[Screen, bool]] = []
+    composed: list[Screen] = []
+    resized: list[Screen] = []
+    build, compose, on_resize = (
+        textual_internals.build_unseen,
+        FormScreen.compose,
+        FormScreen.on_resize,
+    )
+
+    async def building(app: TrackerApp, screen: Screen) -> bool:
+        done = await build(app, screen)
+        built.append((screen, done))
+        return done
+
+    def composing(dialog: FormScreen):
+        composed.append(dialog)
+        return compose(dialog)
+
+    def resizing(dialog: FormScreen) -> None:
+        resized.append(dialog)
+        on_resize(dialog)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(textual_internals, "build_unseen", building)
+        async with app.run_test(size=(80, 24)) as pilot:
+            if ahead:
+                await until(pilot, lambda: built, "the dialog built ahead")
+            if size_at_key != app.size:
+                await pilot.resize_terminal(*size_at_key)
+                await until(pilot, lambda: app.size == size_at_key, "resized")
+            await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the keys")
+            composed.clear()
+            patched.setattr(FormScreen, "compose", composing)
+            patched.setattr(FormScreen, "on_resize", resizing)
+            dialog = await roll_dialog(pilot, app)
+            roll = FirstRoll(
+                screen_text(app), screen_strips(app), built, dialog, len(composed), len(resized)
+            )
+            entries = len(encounter_of(app).query_one(RollLog).entries)
+            await pilot.press("enter")
+            await until(pilot, lambda: app.screen is not dialog, "rolled")
+            await until(
+                pilot,
+                lambda: len(encounter_of(app).query_one(RollLog).entries) > entries,
+                "the roll in the log",
+            )
+    return roll
+
+
+async def test_a_dialog_built_ahead_shows_at_its_first_key_as_one_the_key_builds(
+    tmp_path, monkeypatch
+) -> None:
+    # Composed, styled and laid out while the first frame is read: the key only shows it.
+    assert textual_internals.can_build_unseen()
+    ahead = await first_roll(tmp_path / "ahead", monkeypatch, ahead=True)
+    by_key = await first_roll(tmp_path / "key", monkeypatch, ahead=False)
+    assert ahead.built == [(ahead.dialog, True)]
+    assert ahead.composed == ahead.resized == 0
+    assert by_key.built == [] and by_key.composed == 1 and by_key.resized >= 1
+    assert ahead.text == by_key.text and ahead.strips == by_key.strips
+
+
+async def test_a_dialog_built_ahead_at_another_size_shows_at_the_new_one(
+    tmp_path, monkeypatch
+) -> None:
+    # The terminal grew after the dialog was built: it is laid out again, in its tall form.
+    size = (100, 40)
+    ahead = await first_roll(tmp_path / "ahead", monkeypatch, ahead=True, size_at_key=size)
+    by_key = await first_roll(tmp_path / "key", monkeypatch, ahead=False, size_at_key=size)
+    assert ahead.built == [(ahead.dialog, True)] and ahead.composed == 0
+    assert ahead.dialog.has_class("-tall") and by_key.dialog.has_class("-tall")
+    assert ahead.text == by_key.text and ahead.strips == by_key.strips
+
+
+async def test_a_key_quicker_than_the_dialog_built_ahead_opens_its_own(
+    tmp_path, monkeypatch
+) -> None:
+    # `r` pressed while the dialog was being built: it builds and shows its own; the one
+    # built ahead is dropped, and the app closes cleanly.
+    build = textual_internals.build_unseen
+    unseen: list[Screen] = []
+
+    async def overtaken(app: TrackerApp, screen: Screen) -> bool:
+        done = await build(app, screen)
+        unseen.append(screen)
+        encounter_of(app).action_system("roll")  # the key, as the build ends
+        return done
+
+    monkeypatch.setattr(textual_internals, "build_unseen", overtaken)
+    app = roll_demo(tmp_path)
+    app.builds_ahead = True
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: unseen, "the dialog built ahead")
+        await until(pilot, lambda: not unseen[0].is_attached, "the one built ahead dropped")
+        encounter = encounter_of(app)
+        assert encounter._forms["roll"] is not unseen[0]
+        await until(pilot, lambda: isinstance(app.screen, (FormScreen, WaitingScreen)), "shown")
+
+
+async def test_on_another_textual_no_dialog_is_built_ahead(tmp_path, monkeypatch, capfd):
+    changed(monkeypatch, BUILT_UNSEEN, "0.0.1")
+    assert not textual_internals.can_build_unseen()
+    assert "the built-unseen patch" in capfd.readouterr().err
+    roll = await first_roll(tmp_path / "changed", monkeypatch, ahead=True)
+    assert [built for _, built in roll.built] == [False]
+    assert roll.dialog is not roll.built[0][0] and roll.composed == 1
 
 
 async def test_the_screen_behind_a_dialog_is_dimmed_style_by_style_as_textual_dims_it(

@@ -70,12 +70,16 @@ class EncounterScreen(
     # Every area's keys, in the areas' order (``roles.AREAS``: the same as the bases above).
     BINDINGS = [binding for area in AREAS for binding in area.KEYS]
 
-    def __init__(self, session: EncounterSession, library: Path | None = None) -> None:
+    def __init__(
+        self, session: EncounterSession, library: Path | None = None, *, builds_ahead: bool = False
+    ) -> None:
         """``library``: the user's stat blocks folder; None: no library (``a`` opens the
-        blank sheet at once)."""
+        blank sheet at once). ``builds_ahead``: the roll dialog is built, unseen, after the
+        first frame (``TrackerApp.builds_ahead``)."""
         super().__init__()
         self.session = session
         self.library_folder = library
+        self.builds_ahead = builds_ahead
         self._unsubscribe: Callable[[], None] | None = None
         self._forms: dict[str, FormScreen] = {}  # the system actions' dialogs, built once
         self._was_over = False  # the fight was over at the last change seen
@@ -106,6 +110,8 @@ class EncounterScreen(
     def _after_first_frame(self) -> None:
         # What the first frame made (the log's entries, its lines drawn) is there.
         self.post_message(self.Shown())
+        if self.builds_ahead:
+            self.build_ahead("roll")  # the first `r` then only shows it
         if self.library_folder is not None and self.session.allows("add_combatant"):
             # Timed from here, not from the mount: on a busy machine the first frame can
             # take longer than WARM_AFTER, and the library's reading would share its core.

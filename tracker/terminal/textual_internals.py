@@ -3,10 +3,10 @@
 textual is pinned (pyproject.toml, constraints.txt), and still what is used here is checked
 against the code it was written for, Textual ``WRITTEN_FOR``, before it is used:
 
-- The nine speed patches and two memory patches fail open. If Textual's code under one is
-  not the code it was written for (a fingerprint of its source), it is not installed: the
-  app runs on Textual's own code, slower (or larger) and still correct, and says so once
-  on stderr.
+- The nine speed patches, two memory patches and one speed route fail open. If Textual's
+  code under one is not the code it was written for (a fingerprint of its source), it is
+  not installed (or used): the app runs on Textual's own code, slower (or larger) and still
+  correct, and says so once on stderr.
 - Serving needs two things Textual and Rich have no public route to (a terminal's input
   parser, a console's colour system). With another Textual they fail at once, with an error
   that says what is missing.
@@ -553,6 +553,51 @@ def install_kept_focus_renders() -> bool:
         _textuals_table.setdefault(name, DataTable.__dict__[name])
     DataTable.notify_style_update = _restyled_keeping_renders  # type: ignore[method-assign,assignment]  # the patch
     DataTable.render_lines = _render_lines_checking_styles  # type: ignore[method-assign,assignment]  # the patch
+    return True
+
+
+# --- speed route: a dialog built unseen, ahead of its key (tracker/screens/encounter_keys/) ----
+#
+# Buys most of the first `r` of a process (130 ms in tmux at 80x24, against 35 ms for the
+# kept dialog every later `r` shows; docs/contributing/performance/app.md): composing,
+# mounting, styling and laying out the roll dialog's 55 widgets, done while the user reads
+# the first frame. Textual makes a screen's widgets only as it is pushed (``_get_screen``
+# registers it) and lays them out only as it shows (``_on_screen_resume``, then again on
+# the Resize that layout sends the screen). Here a screen is registered without being
+# pushed, then laid out at the app's size, so that showing it finds its size unchanged and
+# lays out nothing. It replaces no Textual code: on another Textual nothing is built ahead,
+# and the first `r` builds its dialog as before. Public route that would replace it: none in
+# Textual 8.2; it would take a public "mount this screen, unshown" (``App.install_screen``
+# only names one).
+BUILT_UNSEEN = Patch(
+    "built-unseen",
+    "b4338b52",
+    lambda: (
+        App._get_screen,  # registers an installed screen that is not running: its widgets
+        App.push_screen,  # showing a running screen: no second registration
+        Screen._refresh_layout,  # lays out at a size; draws only if the screen is current
+        TEXTUALS_SCREEN_RESUME,  # lays out again only at another size (kept-styles wraps it)
+        Screen._screen_resized,  # the screen's own Resize: nothing until it has shown
+    ),
+)
+
+
+def can_build_unseen() -> bool:
+    """Whether ``build_unseen`` will build (said once on stderr if not). Ask before an app
+    runs: a running app takes stderr over."""
+    return usable(BUILT_UNSEEN)
+
+
+async def build_unseen(app: App[Any], screen: Screen[Any]) -> bool:
+    """Compose, mount, style and lay out ``screen`` at ``app``'s size, without showing it: a
+    later ``push_screen`` of it only draws it. Returns whether it was built (not on another
+    Textual, see ``can_build_unseen``)."""
+    if not can_build_unseen():
+        return False
+    _, mounted = app._get_screen(screen)
+    await mounted
+    if screen.is_attached and not screen.is_current:
+        screen._refresh_layout(app.size)
     return True
 
 

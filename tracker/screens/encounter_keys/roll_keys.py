@@ -13,6 +13,7 @@ from rules.odds import Odds
 from tracker import quick_flow
 from tracker.dialog_flow import ROLL_AGAIN, DialogFlow, Unsettled, must_settle
 from tracker.screens.encounter_keys.area import Area
+from tracker.terminal import textual_internals
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.thresholds import ThresholdsPane
 
@@ -22,6 +23,15 @@ if TYPE_CHECKING:
 # No key: what ``session.allows`` asks about the GM's approvals in a dialog (a player's
 # dialog does not offer them, ``RuleSystem.gm_choice``).
 APPROVE = "approve"
+
+
+def ok_label(action_id: str) -> str:
+    """The label of an action's dialog's button."""
+    return "Roll" if action_id == "roll" else "OK"
+
+
+def _not_opened(values: Mapping[str, str]) -> None:
+    """A dialog built ahead does nothing until it opens, given what to do (``reopen``)."""
 
 
 class RollKeys(Area):
@@ -150,7 +160,7 @@ class RollKeys(Area):
                 then()
 
         settings: FormSettings = {
-            "ok_label": "Roll" if action_id == "roll" else "OK",
+            "ok_label": ok_label(action_id),
             "preview": flow.preview,
             "odds": flow.odds if flow.has_odds else None,
             "on_odds": show_odds,
@@ -164,10 +174,46 @@ class RollKeys(Area):
             from tracker.screens.form import FormScreen
 
             form = FormScreen(flow.action.title, fields, submit, **settings)
-            # Kept installed, so the next time (the next roll) it opens without being built.
-            self.app.install_screen(form, self._form_name(action_id))
-            self._forms[action_id] = form
+            self._keep_form(action_id, form)
         self.app.push_screen(form, closed)
+
+    def build_ahead(self, action_id: str) -> None:
+        """Build an action's dialog now, unseen, so that its first opening only shows it (see
+        ``textual_internals.build_unseen``): the roll dialog, while the user reads the first
+        frame (``EncounterScreen``). The key does not wait for it: pressed first, it builds
+        its own, and this one is dropped."""
+        self.run_worker(self._build_unseen(action_id), group="build-ahead", exclusive=True)
+
+    async def _build_unseen(self, action_id: str) -> None:
+        if action_id in self._forms:
+            return
+        try:
+            flow = DialogFlow(self.session, action_id)
+            fields = flow.form(
+                self.query_one(CombatantsPane).selected_id,
+                acts_for=self.session.acts_for(),
+                approves=self.session.allows(APPROVE),
+            )
+        except Rejected:
+            return  # no dialog to open now; the key says why when it is pressed
+        from tracker.screens.form import FormScreen
+
+        # Its words, values and what it does are put back as it opens (``reopen``).
+        form = FormScreen(flow.action.title, fields, _not_opened, ok_label=ok_label(action_id))
+        kept = False
+        try:
+            built = await textual_internals.build_unseen(self.app, form)
+            if built and action_id not in self._forms and self.is_attached:
+                self._keep_form(action_id, form)
+                kept = True
+        finally:
+            if not kept and form.is_running:
+                form.remove()  # the key came first, or the encounter closed (or the app)
+
+    def _keep_form(self, action_id: str, form: FormScreen) -> None:
+        # Kept installed, so the next time (the next roll) it opens without being built.
+        self.app.install_screen(form, self._form_name(action_id))
+        self._forms[action_id] = form
 
     def _form_name(self, action_id: str) -> str:
         return f"encounter-{id(self)}-{action_id}"
