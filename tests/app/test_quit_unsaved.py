@@ -44,6 +44,14 @@ def read_only(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             folder.chmod(0o755)
 
 
+@pytest.fixture
+def typed_folder() -> Iterator[Path]:
+    """A folder whose path the tests type key by key: short (pytest's ``tmp_path`` is some
+    70 characters, seconds of keys each time it is typed)."""
+    with tempfile.TemporaryDirectory(prefix="q") as folder:
+        yield Path(folder)
+
+
 def app_in(folder: Path) -> TrackerApp:
     folder.mkdir()
     opened = storage.create(folder, History(new_encounter("Cellar", a_system())))
@@ -99,12 +107,12 @@ async def test_escape_goes_back_to_the_encounter(
 
 
 async def test_save_elsewhere_writes_the_encounter_to_a_new_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, typed_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = app_in(tmp_path / "saves")
-    taken = tmp_path / "taken.fight"
+    taken = typed_folder / "taken.fight"
     taken.write_bytes(b"someone's")
-    elsewhere = tmp_path / "elsewhere.fight"
+    elsewhere = typed_folder / "elsewhere.fight"
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         with read_only(tmp_path / "saves", monkeypatch):
             await change_then_quit(pilot)
@@ -124,11 +132,11 @@ async def test_save_elsewhere_writes_the_encounter_to_a_new_file(
 
 
 async def test_save_elsewhere_never_takes_the_name_of_a_saves_own_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, typed_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue #46: another save's journal, not written yet, is that save's all the same."""
     app = app_in(tmp_path / "saves")
-    other = tmp_path / "other.fight"
+    other = typed_folder / "other.fight"
     storage.write(other, History(new_encounter("Other", a_system())))
     its_journal = storage.journal_path(other)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -140,10 +148,10 @@ async def test_save_elsewhere_never_takes_the_name_of_a_saves_own_file(
             await pilot.pause()
             assert "other.fight.journal is the journal of other.fight" in screen_text(app)
             assert app.is_running and not its_journal.exists()
-            await pilot.press("ctrl+u", *str(tmp_path / "kept.fight"), "enter")
+            await pilot.press("ctrl+u", *str(typed_folder / "kept.fight"), "enter")
             await pilot.pause()
             assert not app.is_running
-    assert names_in(tmp_path / "kept.fight") == ["Ann"]
+    assert names_in(typed_folder / "kept.fight") == ["Ann"]
     assert storage.load(other).notice is None
 
 
