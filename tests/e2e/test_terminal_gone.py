@@ -30,6 +30,7 @@ from rules import registry
 from tests.e2e.tmux import Tmux, _tree
 from tests.picks import a_system, has_demo, has_turn_order
 from tracker.store import storage
+from tracker.terminal import hangup
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: no real terminal to drive"
@@ -155,3 +156,50 @@ def test_a_tracker_whose_terminal_closes_without_a_hangup_saves_and_ends(tmp_pat
             program.kill()
             program.wait()
     assert saved_records(save, tmp_path) > records
+
+
+def test_a_tracker_stuck_on_a_terminal_that_stopped_reading_ends_once_it_goes(
+    tmp_path: Path,
+) -> None:
+    # A terminal that stops reading (a stalled link) fills the pty, then Textual's output
+    # queue: the program's loop waits for room. When the terminal then goes, Textual's
+    # output thread dies on its write's error and the loop would wait for ever, holding the
+    # save's lock; the last-resort watch ends the process, every change in the journal.
+    command, records = a_demo(tmp_path)
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color"}
+    program = subprocess.Popen(
+        command, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, env=env
+    )
+    os.close(slave)
+    try:
+        shown = bytearray()
+        deadline = time.monotonic() + BOUND
+        while b"Round" not in shown:
+            assert time.monotonic() < deadline and program.poll() is None, bytes(shown[-500:])
+            if select.select([master], [], [], 0.1)[0]:
+                shown.extend(os.read(master, 65536))
+        [save] = tmp_path.glob(f"*{storage.SUFFIX}")  # the demo's copy, played
+        # From now on nothing is read: turns move on (a frame each) until the loop is stuck,
+        # which the journal shows (no more records as keys keep coming).
+        journalled, since = records, time.monotonic()
+        while time.monotonic() - since < 2.0:
+            assert time.monotonic() < deadline, "the program never got stuck"
+            os.write(master, b"n")
+            time.sleep(0.02)
+            now = len(storage.load(save).history.records)
+            if now != journalled:
+                journalled, since = now, time.monotonic()
+        assert journalled > records and program.poll() is None
+        os.close(master)  # the terminal goes away
+        program.wait(timeout=BOUND)
+    finally:
+        if program.poll() is None:
+            program.kill()
+            program.wait()
+    assert program.returncode == hangup.HUNG_UP
+    assert len(storage.load(save).history.records) == journalled  # nothing lost
+    opened = storage.open_save(save)  # its lock went with it (else: SaveLocked)
+    assert opened.lock is not None
+    opened.lock.release()

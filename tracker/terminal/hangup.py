@@ -6,6 +6,14 @@ from then on every read of the tty returns nothing at once. Textual's input thre
 on in a loop that then never waits, so a tracker that missed the signal kept using a good
 part of a core until it was ended by hand. Both are watched: SIGHUP, and the terminal
 itself, asked now and then whether it is still one (a hung-up tty fails every request).
+
+Both are answered on the app's loop, which saves and ends. A loop that is stuck cannot
+answer: a terminal that stopped reading (a stalled link) fills the pty, then Textual's
+output queue, and every frame then waits for room; when that terminal goes, Textual's
+output thread dies on the error its write gets, and the loop waits for ever, holding the
+save's lock. So a thread of its own watches too, and ends the process once the terminal has
+been gone for ``GRACE`` seconds. Every change is in the save's journal as it is made, so
+nothing is lost; only the journal is not folded into the snapshot.
 """
 
 from __future__ import annotations
@@ -15,12 +23,16 @@ import contextlib
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
 
 CHECK_EVERY = 1.0  # seconds between asking whether the terminal is still there
+GRACE = 10.0  # seconds the app has to save and end by itself once its terminal is gone
+HUNG_UP = 129  # the exit status of a process SIGHUP ended (128 + 1), as shells report it
 
 
 NO_TERMINAL = (
@@ -61,3 +73,26 @@ def watch(app: App[Any], gone: Callable[[], None]) -> None:
             gone()
 
     app.set_interval(CHECK_EVERY, check, name="terminal-gone")
+    threading.Thread(target=last_resort, args=(fd,), name="terminal-gone", daemon=True).start()
+
+
+def last_resort(
+    fd: int,
+    end: Callable[[], object] = lambda: os._exit(HUNG_UP),
+    *,
+    every: float = CHECK_EVERY,
+    grace: float = GRACE,
+) -> None:
+    """Call ``end`` once the terminal ``fd`` has been gone for ``grace`` seconds: a thread's
+    watch, for an app whose loop is stuck and cannot save and end by itself (see above).
+    The default ends the process at once; its save's lock goes with it."""
+    gone_at: float | None = None
+    while True:
+        time.sleep(every)
+        if os.isatty(fd):
+            gone_at = None
+        elif gone_at is None:
+            gone_at = time.monotonic()
+        elif time.monotonic() - gone_at >= grace:
+            end()
+            return
