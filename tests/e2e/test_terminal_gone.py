@@ -112,16 +112,22 @@ def test_a_hung_up_tracker_saves_and_ends(tmux: Tmux, tmp_path: Path) -> None:
     assert saved_records(save, tmp_path) > records
 
 
-def test_a_tracker_whose_terminal_closes_without_a_hangup_saves_and_ends(tmp_path: Path) -> None:
-    command, records = a_demo(tmp_path)
+def on_a_pty(command: list[str]) -> tuple[subprocess.Popen[bytes], int]:
+    """``command`` started on an 80x24 pty of its own, and the pty's master end. The program
+    has a session of its own without a controlling terminal: no SIGHUP when the pty closes."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    # A session of its own without a controlling terminal: no SIGHUP when the pty closes.
     env = {**os.environ, "TERM": "xterm-256color"}
     program = subprocess.Popen(
         command, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, env=env
     )
     os.close(slave)
+    return program, master
+
+
+def test_a_tracker_whose_terminal_closes_without_a_hangup_saves_and_ends(tmp_path: Path) -> None:
+    command, records = a_demo(tmp_path)
+    program, master = on_a_pty(command)
     shown = bytearray()
     stop = threading.Event()
 
@@ -166,13 +172,7 @@ def test_a_tracker_stuck_on_a_terminal_that_stopped_reading_ends_once_it_goes(
     # output thread dies on its write's error and the loop would wait for ever, holding the
     # save's lock; the last-resort watch ends the process, every change in the journal.
     command, records = a_demo(tmp_path)
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color"}
-    program = subprocess.Popen(
-        command, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, env=env
-    )
-    os.close(slave)
+    program, master = on_a_pty(command)
     try:
         shown = bytearray()
         deadline = time.monotonic() + BOUND

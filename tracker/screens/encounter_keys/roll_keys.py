@@ -31,7 +31,8 @@ def ok_label(action_id: str) -> str:
 
 
 def _not_opened(values: Mapping[str, str]) -> None:
-    """A dialog built ahead does nothing until it opens, given what to do (``reopen``)."""
+    """What a dialog built ahead submits: nothing. It is told what to do as it opens
+    (``reopen``)."""
 
 
 class RollKeys(Area):
