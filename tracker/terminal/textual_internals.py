@@ -561,9 +561,10 @@ def install_kept_focus_renders() -> bool:
 # Buys about half of the first `r` of a process (in tmux at 80x24 on the big fight: 163 ms
 # before, 91 ms with it, against 35-50 ms for the kept dialog every later `r` shows;
 # docs/contributing/performance/app.md): composing, mounting, styling and laying out the
-# roll dialog's 55 widgets, done while the user reads the first frame. Textual makes a screen's widgets only as it is pushed (``_get_screen``
-# registers it) and lays them out only as it shows (``_on_screen_resume``, then again on
-# the Resize that layout sends the screen). Here a screen is registered without being
+# roll dialog's 55 widgets, done while the user reads the first frame. Textual makes a
+# screen's widgets only as it is pushed (``_get_screen`` registers it) and lays them out
+# only as it shows (``_on_screen_resume``, then again on the Resize that layout sends the
+# screen). Here a screen is registered without being
 # pushed, then laid out at the app's size, so that showing it finds its size unchanged and
 # lays out nothing. It replaces no Textual code: on another Textual nothing is built ahead,
 # and the first `r` builds its dialog as before. Public route that would replace it: none in
