@@ -199,7 +199,9 @@ def test_a_tracker_stuck_on_a_terminal_that_stopped_reading_ends_once_it_goes(
             program.kill()
             program.wait()
     assert program.returncode == hangup.HUNG_UP
-    assert len(storage.load(save).history.records) == journalled  # nothing lost
+    # Nothing lost: every change seen journalled is in the save (a last key may have been
+    # taken as the terminal went).
+    assert len(storage.load(save).history.records) >= journalled
     opened = storage.open_save(save)  # its lock went with it (else: SaveLocked)
     assert opened.lock is not None
     opened.lock.release()

@@ -31,7 +31,7 @@ from typing import Any
 from textual.app import App
 
 CHECK_EVERY = 1.0  # seconds between asking whether the terminal is still there
-GRACE = 10.0  # seconds the app has to save and end by itself once its terminal is gone
+GRACE = 5.0  # seconds the app has to save and end by itself once its terminal is gone
 HUNG_UP = 129  # the exit status of a process SIGHUP ended (128 + 1), as shells report it
 
 
