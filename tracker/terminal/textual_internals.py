@@ -559,26 +559,27 @@ def install_kept_focus_renders() -> bool:
 # --- speed route: a dialog built unseen, ahead of its key (tracker/screens/encounter_keys/) ----
 #
 # Buys about half of the first `r` of a process (in tmux at 80x24 on the big fight: 163 ms
-# before, 91 ms with it, against 35-50 ms for the kept dialog every later `r` shows;
-# docs/contributing/performance/app.md): composing, mounting, styling and laying out the
-# roll dialog's 55 widgets, done while the user reads the first frame. Textual makes a
-# screen's widgets only as it is pushed (``_get_screen`` registers it) and lays them out
-# only as it shows (``_on_screen_resume``, then again on the Resize that layout sends the
-# screen). Here a screen is registered without being
-# pushed, then laid out at the app's size, so that showing it finds its size unchanged and
-# lays out nothing. It replaces no Textual code: on another Textual nothing is built ahead,
-# and the first `r` builds its dialog as before. Public route that would replace it: none in
-# Textual 8.2; it would take a public "mount this screen, unshown" (``App.install_screen``
-# only names one).
+# before, under 90 ms with it, against 35-50 ms for the kept dialog every later `r` shows;
+# docs/contributing/performance/app.md): composing, mounting, styling, laying out and
+# drawing the roll dialog's 55 widgets, done while the user reads the first frame. Textual
+# makes a screen's widgets only as it is pushed (``_get_screen`` registers it) and lays
+# them out only as it shows (``_on_screen_resume``, then again on the Resize that layout
+# sends the screen). Here a screen is registered without being pushed, then laid out at the
+# app's size, so that showing it finds its size unchanged and lays out nothing; and drawn
+# once, unseen, so that its widgets' lines are ready when it shows. It replaces no Textual
+# code: on another Textual nothing is built ahead, and the first `r` builds its dialog as
+# before. Public route that would replace it: none in Textual 8.2; it would take a public
+# "mount this screen, unshown" (``App.install_screen`` only names one).
 BUILT_UNSEEN = Patch(
     "built-unseen",
-    "b4338b52",
+    "1fd1e85c",
     lambda: (
         App._get_screen,  # registers an installed screen that is not running: its widgets
         App.push_screen,  # showing a running screen: no second registration
         Screen._refresh_layout,  # lays out at a size; draws only if the screen is current
         TEXTUALS_SCREEN_RESUME,  # lays out again only at another size (kept-styles wraps it)
         Screen._screen_resized,  # the screen's own Resize: nothing until it has shown
+        Compositor.render_update,  # draws what is laid out; each widget keeps its lines
     ),
 )
 
@@ -599,6 +600,8 @@ async def build_unseen(app: App[Any], screen: Screen[Any]) -> bool:
     await mounted
     if screen.is_attached and not screen.is_current:
         screen._refresh_layout(app.size)
+        # Drawn once too, unseen: each widget keeps its lines for the first show.
+        screen._compositor.render_update(full=True)
     return True
 
 
