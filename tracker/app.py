@@ -132,9 +132,9 @@ class TrackerApp(App[None]):
         # runs it in a terminal (tracker.launch), never in tests or on a served table.
         self.watch_terminal = False
         # Whether the roll dialog is built while the user reads the first frame, for the
-        # first `r` to show at once (``EncounterScreen``): set with ``watch_terminal``. Not
-        # in tests (their speed would pick the path a test takes) nor on a served table (30
-        # seats joining would each build one on the one loop).
+        # first `r` to show at once (``EncounterScreen``): set with ``watch_terminal``, and
+        # for a served table's GM. Not in tests (their speed would pick the path a test
+        # takes) nor for a seat (30 seats joining would each build one on the one loop).
         self.builds_ahead = False
         self._terminal_gone = False
         self.without_terminal = False  # to run in a terminal, it had none: it never ran

@@ -224,6 +224,11 @@ async def _serve(
             library=server.config.library,
         )
         app.goes_first = server.fair
+        # The GM's roll dialog built while the first frame is read, as a local tracker's
+        # (its seats' are not: each would build one on this loop as it joins).
+        from tracker.terminal import textual_internals
+
+        app.builds_ahead = textual_internals.can_build_unseen()
         await app.run_async()
         return app.return_code or 0  # a crash of the app is not a clean exit
     finally:
