@@ -415,7 +415,6 @@ async def first_roll(
                 await pilot.resize_terminal(*size_at_key)
                 await until(pilot, lambda: app.size == size_at_key, "resized")
             await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the keys")
-            composed.clear()
             patched.setattr(FormScreen, "compose", composing)
             patched.setattr(FormScreen, "on_resize", resizing)
             dialog = await roll_dialog(pilot, app)
@@ -436,7 +435,8 @@ async def first_roll(
 async def test_a_dialog_built_ahead_shows_at_its_first_key_as_one_the_key_builds(
     tmp_path, monkeypatch
 ) -> None:
-    # Composed, styled and laid out while the first frame is read: the key only shows it.
+    # Composed, styled, laid out and drawn while the first frame is read: the key only
+    # shows it.
     assert textual_internals.can_build_unseen()
     ahead = await first_roll(tmp_path / "ahead", monkeypatch, ahead=True)
     by_key = await first_roll(tmp_path / "key", monkeypatch, ahead=False)
