@@ -76,23 +76,16 @@ def watch(app: App[Any], gone: Callable[[], None]) -> None:
     threading.Thread(target=last_resort, args=(fd,), name="terminal-gone", daemon=True).start()
 
 
-def last_resort(
-    fd: int,
-    end: Callable[[], object] = lambda: os._exit(HUNG_UP),
-    *,
-    every: float = CHECK_EVERY,
-    grace: float = GRACE,
-) -> None:
-    """Call ``end`` once the terminal ``fd`` has been gone for ``grace`` seconds: a thread's
-    watch, for an app whose loop is stuck and cannot save and end by itself (see above).
-    The default ends the process at once; its save's lock goes with it."""
+def last_resort(fd: int) -> None:
+    """End the process once the terminal ``fd`` has been gone for ``GRACE`` seconds: a
+    thread's watch, for an app whose loop is stuck and cannot save and end by itself (see
+    above). The save's lock goes with the process."""
     gone_at: float | None = None
     while True:
-        time.sleep(every)
+        time.sleep(CHECK_EVERY)
         if os.isatty(fd):
             gone_at = None
         elif gone_at is None:
             gone_at = time.monotonic()
-        elif time.monotonic() - gone_at >= grace:
-            end()
-            return
+        elif time.monotonic() - gone_at >= GRACE:
+            os._exit(HUNG_UP)

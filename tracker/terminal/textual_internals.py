@@ -591,8 +591,8 @@ def can_build_unseen() -> bool:
 
 
 async def build_unseen(app: App[Any], screen: Screen[Any]) -> bool:
-    """Compose, mount, style and lay out ``screen`` at ``app``'s size, without showing it: a
-    later ``push_screen`` of it only draws it. Returns whether it was built (not on another
+    """Compose, mount, style, lay out and draw ``screen`` at ``app``'s size, without showing
+    it: a later ``push_screen`` of it only shows it. Returns whether it was built (not on another
     Textual, see ``can_build_unseen``)."""
     if not can_build_unseen():
         return False

@@ -18,6 +18,7 @@ from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.thresholds import ThresholdsPane
 
 if TYPE_CHECKING:
+    from rules.forms import Field
     from tracker.screens.form import FormScreen, FormSettings
 
 # No key: what ``session.allows`` asks about the GM's approvals in a dialog (a player's
@@ -132,12 +133,7 @@ class RollKeys(Area):
             self.settle_first(ROLL_AGAIN, lambda: self.action_system(action_id, preset, then))
             return
         try:
-            fields = flow.form(
-                self.query_one(CombatantsPane).selected_id,
-                preset,
-                acts_for=self.session.acts_for(),
-                approves=self.session.allows(APPROVE),
-            )
+            fields = self._fields(flow, preset)
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
             return
@@ -190,11 +186,7 @@ class RollKeys(Area):
             return
         try:
             flow = DialogFlow(self.session, action_id)
-            fields = flow.form(
-                self.query_one(CombatantsPane).selected_id,
-                acts_for=self.session.acts_for(),
-                approves=self.session.allows(APPROVE),
-            )
+            fields = self._fields(flow)
         except Rejected:
             return  # no dialog to open now; the key says why when it is pressed
         from tracker.screens.form import FormScreen
@@ -210,6 +202,15 @@ class RollKeys(Area):
         finally:
             if not kept and form.is_running:
                 form.remove()  # the key came first, or the encounter closed (or the app)
+
+    def _fields(self, flow: DialogFlow, preset: Mapping[str, str] | None = None) -> list[Field]:
+        """The dialog's fields as this seat opens it now, on the selected combatant."""
+        return flow.form(
+            self.query_one(CombatantsPane).selected_id,
+            preset,
+            acts_for=self.session.acts_for(),
+            approves=self.session.allows(APPROVE),
+        )
 
     def _keep_form(self, action_id: str, form: FormScreen) -> None:
         # Kept installed, so the next time (the next roll) it opens without being built.
