@@ -18,6 +18,7 @@ from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.css.stylesheet import Stylesheet
+from textual.geometry import Size
 from textual.render import measure as textual_measure
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
@@ -66,6 +67,7 @@ from tracker.terminal.textual_internals import (
     usable,
 )
 from tracker.widgets import scrolled_lines
+from tracker.widgets.choice import Choice
 from tracker.widgets.combatants import CombatantsPane
 from tracker.widgets.key_bar import KeyBar
 from tracker.widgets.roll_log import RollLog
@@ -373,6 +375,8 @@ class FirstRoll(NamedTuple):
     dialog: Screen  # the dialog the key showed
     composed: int  # dialogs composed by the key
     resized: int  # times the key laid the dialog out at a new size
+    measured: int  # choices the key measured: the fields laid out afresh
+    scrolls: bool  # whether the fields had a scrollbar
 
 
 async def first_roll(
@@ -387,10 +391,12 @@ async def first_roll(
     built: list[tuple[Screen, bool]] = []
     composed: list[Screen] = []
     resized: list[Screen] = []
-    build, compose, on_resize = (
+    measured: list[Choice] = []
+    build, compose, on_resize, measure = (
         textual_internals.build_unseen,
         FormScreen.compose,
         FormScreen.on_resize,
+        Choice.get_content_height,
     )
 
     async def building(app: TrackerApp, screen: Screen) -> bool:
@@ -406,20 +412,45 @@ async def first_roll(
         resized.append(dialog)
         on_resize(dialog)
 
+    def measuring(choice: Choice, container: Size, viewport: Size, width: int) -> int:
+        measured.append(choice)
+        return measure(choice, container, viewport, width)
+
+    ticked: list[FormScreen] = []  # unseen: a tick of a screen not shown does nothing
+    tick = FormScreen._on_timer_update
+
+    def ticking(dialog: FormScreen) -> None:
+        if not dialog.is_current:
+            ticked.append(dialog)
+        tick(dialog)
+
     with monkeypatch.context() as patched:
         patched.setattr(textual_internals, "build_unseen", building)
+        patched.setattr(FormScreen, "_on_timer_update", ticking)
         async with app.run_test(size=(80, 24)) as pilot:
             if ahead:
                 await until(pilot, lambda: built, "the dialog built ahead")
+                if built[0][1]:
+                    # Its update timer set going: a timer's first start waits a period
+                    # (1/60 s) for its first tick, which the key's frame would wait for.
+                    await until(pilot, lambda: ticked, "the dialog's timer going")
             if size_at_key != app.size:
                 await pilot.resize_terminal(*size_at_key)
                 await until(pilot, lambda: app.size == size_at_key, "resized")
             await until(pilot, lambda: "r Roll" in screen_text(app).splitlines()[-1], "the keys")
             patched.setattr(FormScreen, "compose", composing)
             patched.setattr(FormScreen, "on_resize", resizing)
+            patched.setattr(Choice, "get_content_height", measuring)
             dialog = await roll_dialog(pilot, app)
             roll = FirstRoll(
-                screen_text(app), screen_strips(app), built, dialog, len(composed), len(resized)
+                screen_text(app),
+                screen_strips(app),
+                built,
+                dialog,
+                len(composed),
+                len(resized),
+                len(measured),
+                dialog.query_one("#fields").show_vertical_scrollbar,
             )
             entries = len(encounter_of(app).query_one(RollLog).entries)
             await pilot.press("enter")
@@ -436,13 +467,14 @@ async def test_a_dialog_built_ahead_shows_at_its_first_key_as_one_the_key_builds
     tmp_path, monkeypatch
 ) -> None:
     # Composed, styled, laid out and drawn while the first frame is read: the key only
-    # shows it.
+    # shows it. Its fields too are laid out as shown, their scrollbar taking its column.
     assert textual_internals.can_build_unseen()
     ahead = await first_roll(tmp_path / "ahead", monkeypatch, ahead=True)
     by_key = await first_roll(tmp_path / "key", monkeypatch, ahead=False)
     assert ahead.built == [(ahead.dialog, True)]
-    assert ahead.composed == ahead.resized == 0
+    assert ahead.composed == ahead.resized == ahead.measured == 0
     assert by_key.built == [] and by_key.composed == 1 and by_key.resized >= 1
+    assert by_key.measured > 0 and ahead.scrolls and by_key.scrolls  # at 80x24
     assert ahead.text == by_key.text and ahead.strips == by_key.strips
 
 

@@ -44,6 +44,7 @@ from textual.renderables.background_screen import BackgroundScreen
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 
 # Private modules, imported here only; on a Textual without them the patches that rely on
@@ -558,21 +559,22 @@ def install_kept_focus_renders() -> bool:
 
 # --- speed route: a dialog built unseen, ahead of its key (tracker/screens/encounter_keys/) ----
 #
-# Buys about half of the first `r` of a process (in tmux at 80x24 on the big fight: 163 ms
-# before, under 90 ms with it, against 35-50 ms for the kept dialog every later `r` shows;
+# Buys four fifths of the first `r` of a process (in tmux at 80x24 on the big fight: 163 ms
+# before, 30 ms with it, as fast as every later `r`, which shows the kept dialog;
 # docs/contributing/performance/app.md): composing, mounting, styling, laying out and
 # drawing the roll dialog's 55 widgets, done while the user reads the first frame. Textual
 # makes a screen's widgets only as it is pushed (``_get_screen`` registers it) and lays
 # them out only as it shows (``_on_screen_resume``, then again on the Resize that layout
 # sends the screen). Here a screen is registered without being pushed, then laid out at the
-# app's size, so that showing it finds its size unchanged and lays out nothing; and drawn
-# once, unseen, so that its widgets' lines are ready when it shows. It replaces no Textual
-# code: on another Textual nothing is built ahead, and the first `r` builds its dialog as
-# before. Public route that would replace it: none in Textual 8.2; it would take a public
+# app's size until its scrollbars hold still, so that showing it finds its size unchanged
+# and lays out nothing; drawn once, unseen, so that its widgets' lines are ready when it
+# shows; and its update timer started, so that its first tick does not wait. It replaces
+# no Textual code: on another Textual nothing is built ahead, and the first `r` builds its
+# dialog as before. Public route that would replace it: none in Textual 8.2; it would take a public
 # "mount this screen, unshown" (``App.install_screen`` only names one).
 BUILT_UNSEEN = Patch(
     "built-unseen",
-    "1fd1e85c",
+    "7376a778",
     lambda: (
         App._get_screen,  # registers an installed screen that is not running: its widgets
         App.push_screen,  # showing a running screen: no second registration
@@ -580,6 +582,12 @@ BUILT_UNSEEN = Patch(
         TEXTUALS_SCREEN_RESUME,  # lays out again only at another size (kept-styles wraps it)
         Screen._screen_resized,  # the screen's own Resize: nothing until it has shown
         Compositor.render_update,  # draws what is laid out; each widget keeps its lines
+        Widget._refresh_scrollbars,  # a scrollbar shown or hidden asks for a layout...
+        Widget._check_refresh,  # ...which, when idle, empties its containers' arrangements
+        Widget._get_virtual_dom,  # the scrollbars, outside the children
+        _getter(Screen, "_update_timer"),  # paused at its making...
+        Screen._on_timer_update,  # ...its tick lays out and draws only the current screen
+        Timer._run,  # a timer's first resume waits a period; a later one ticks at once
     ),
 )
 
@@ -588,6 +596,16 @@ def can_build_unseen() -> bool:
     """Whether ``build_unseen`` will build (said once on stderr if not). Ask before an app
     runs: a running app takes stderr over."""
     return usable(BUILT_UNSEEN)
+
+
+_LAYOUT_PASSES = 3  # a scrollbar shown, and the other one it can bring
+
+
+def _scrollbars(screen: Screen[Any]) -> list[tuple[bool, bool]]:
+    return [
+        (widget.show_vertical_scrollbar, widget.show_horizontal_scrollbar)
+        for widget in screen.walk_children(Widget)
+    ]
 
 
 async def build_unseen(app: App[Any], screen: Screen[Any]) -> bool:
@@ -599,9 +617,24 @@ async def build_unseen(app: App[Any], screen: Screen[Any]) -> bool:
     _, mounted = app._get_screen(screen)
     await mounted
     if screen.is_attached and not screen.is_current:
-        screen._refresh_layout(app.size)
+        # Laid out again while that shows or hides a scrollbar, which narrows or widens what
+        # it holds: Textual does that second pass from its message loop, for the current
+        # screen only, so unseen it was left to the key (at 80x24 the fields' scrollbar).
+        for _ in range(_LAYOUT_PASSES):
+            shown = _scrollbars(screen)
+            screen._refresh_layout(app.size)
+            if _scrollbars(screen) == shown:
+                break
+        # Those passes are what their widgets asked for. Left asking, each would empty its
+        # containers' arrangements when next idle, and the key would work them out again.
+        for widget in screen.walk_children(Widget, with_self=True):
+            for part in (widget, *widget._get_virtual_dom()):  # its scrollbars too
+                part._layout_required = False
         # Drawn once too, unseen: each widget keeps its lines for the first show.
         screen._compositor.render_update(full=True)
+        # Its update timer set going now (its tick does nothing off screen): a timer's first
+        # start waits a whole period (1/60 s) for its first tick, and the key's frame did.
+        screen._update_timer.resume()
     return True
 
 
