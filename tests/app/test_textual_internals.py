@@ -442,6 +442,10 @@ async def first_roll(
             patched.setattr(FormScreen, "on_resize", resizing)
             patched.setattr(Choice, "get_content_height", measuring)
             dialog = await roll_dialog(pilot, app)
+            for field in dialog.query(Input):
+                field.cursor_blink = False  # a blinking cursor is on or off by the clock
+            await app.workers.wait_for_complete()  # the odds, shown in both
+            await pilot.pause()
             roll = FirstRoll(
                 screen_text(app),
                 screen_strips(app),
