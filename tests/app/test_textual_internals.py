@@ -555,6 +555,8 @@ async def test_the_screen_behind_a_dialog_is_dimmed_style_by_style_as_textual_di
             await pilot.press("d")
             await burst_handled(pilot)
         await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
+        for field in app.screen.query(Input):
+            field.cursor_blink = False  # a blinking cursor is on or off by the clock
         # The pane behind restyles itself as it takes the focus it was given as the app
         # started (its own Focus event): on a busy machine, after the dialog is up.
         await pilot.pause()
