@@ -570,8 +570,8 @@ def install_kept_focus_renders() -> bool:
 # and lays out nothing; drawn once, unseen, so that its widgets' lines are ready when it
 # shows; and its update timer started, so that its first tick does not wait. It replaces
 # no Textual code: on another Textual nothing is built ahead, and the first `r` builds its
-# dialog as before. Public route that would replace it: none in Textual 8.2; it would take a public
-# "mount this screen, unshown" (``App.install_screen`` only names one).
+# dialog as before. Public route that would replace it: none in Textual 8.2; it would take
+# a public "mount this screen, unshown" (``App.install_screen`` only names one).
 BUILT_UNSEEN = Patch(
     "built-unseen",
     "7376a778",
@@ -604,7 +604,7 @@ _LAYOUT_PASSES = 3  # a scrollbar shown, and the other one it can bring
 def _scrollbars(screen: Screen[Any]) -> list[tuple[bool, bool]]:
     return [
         (widget.show_vertical_scrollbar, widget.show_horizontal_scrollbar)
-        for widget in screen.walk_children(Widget)
+        for widget in screen.walk_children(Widget, with_self=True)
     ]
 
 
