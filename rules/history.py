@@ -49,6 +49,9 @@ Record: TypeAlias = Applied[Any] | Undone | Redone
 
 RECENT = 2000  # records looked back through for what happened lately: a fight's worth and more
 KEPT = 64  # records in effect between the states ``History.refold`` keeps
+# Records in effect after the state a save keeps near its end (``History.near_end``): more
+# log entries than any terminal's lines, so the log a save opens to draws from it alone.
+NEAR = 256
 
 
 class HistoryView(Protocol):
@@ -135,8 +138,8 @@ class RecordLog:
     def finish_all(self) -> None:
         """Every record finished now: ``finish`` goes through them all in one pass in C (a
         call a record made a long fight's fold 6-30% slower)."""
-        if self._finish is None:
-            return  # a log made here, not read: nothing to finish
+        if self._finish is None or 1 not in self._unfinished:
+            return  # a log made here, not read, or all finished (found in C): nothing to do
         pending = [index for index, flag in enumerate(self._unfinished) if flag]
         if not pending:
             return
@@ -162,6 +165,10 @@ class History:
         # state is always known.
         self._done: list[tuple[int, AnyEncounter | None]] = [(0, initial_state(created))]
         self._undone: list[int] = []  # indices of undone records, newest last
+        # Opened with a state near its end, after this many records in effect (``restore``):
+        # its tail is folded, the records before are not yet (``refold`` checks them).
+        self.near_step = 0
+        self._tail_folded = False
 
     @classmethod
     def from_records(cls, records: Iterable[Record]) -> History:
@@ -176,9 +183,15 @@ class History:
 
     @classmethod
     def restore(
-        cls, records: RecordLog, done: list[int], undone: list[int], state: AnyEncounter
+        cls,
+        records: RecordLog,
+        done: list[int],
+        undone: list[int],
+        state: AnyEncounter,
+        near: tuple[int, AnyEncounter] | None = None,
     ) -> History:
-        """A history from a save, without replaying it: ``state`` is the state after ``done``."""
+        """A history from a save, without replaying it: ``state`` is the state after ``done``;
+        ``near``, the step and the state after ``done[step]`` (``near_end``), known too."""
         history = cls(_creation(records[0]))
         if not done or done[0] != 0 or any(not 0 < i < len(records) for i in done[1:] + undone):
             raise ValueError("the records in effect do not fit the log")
@@ -187,7 +200,26 @@ class History:
         history._done[0] = (0, initial_state(_creation(records[0])))
         history._done[-1] = (done[-1], state)
         history._undone = list(undone)
+        if near is not None:
+            step, before = near
+            if not 0 < step < len(done) - 1:
+                raise ValueError("the state kept near the end does not fit the log")
+            history._done[step] = (done[step], before)
+            history.near_step = step
         return history
+
+    @property
+    def near_known(self) -> bool:
+        """Opened with a state near its end (``restore``)."""
+        return self.near_step > 0
+
+    def fold_tail(self) -> None:
+        """Fold the records in effect after the state near the end, keeping each state: a
+        long fight drawn before its whole log is checked (``refold``) draws from these, so
+        a crafted one among them is refused as it opens. Raises what the rules raise."""
+        top = len(self._done) - 1
+        _fold(self._state_after(top - 1), self._applied(self._done[top][0]).events)
+        self._tail_folded = True
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -203,6 +235,13 @@ class History:
     def can_redo(self) -> bool:
         return bool(self._undone)
 
+    def near_end(self) -> tuple[int, AnyEncounter] | None:
+        """The state a save keeps near its end, and its place among the records in effect:
+        the one before the last ``NEAR`` (None: the log is shorter). A long fight opens
+        drawing its newest entries from it, and checks the rest of its log after."""
+        step = len(self._done) - 1 - NEAR
+        return (step, self._state_after(step)) if step > 0 else None
+
     def done_indices(self) -> list[int]:
         """Indices of the records in effect (for the save format)."""
         return [index for index, _ in self._done]
@@ -212,6 +251,7 @@ class History:
 
     def applied_in_effect(self) -> list[Applied[Any]]:
         """The records in effect, oldest first (undone ones left out)."""
+        self.records.finish_all()  # in one pass: one a record was most of a long log's cost
         return [self._applied(index) for index, _ in self._done]
 
     def effective_events(self) -> list[Event]:
@@ -237,11 +277,15 @@ class History:
         ``KEPT``-th: a save opened to play is checked so, a crafted log that does not fold
         refused as it opens, not when its log or an undo first folds it; an undo then folds
         at most that many records. Raises what the rules raise for a record that does not
-        fold. The state after the last stays the one the save holds."""
+        fold. The state after the last stays the one the save holds, as does the one near
+        the end (``restore``); a tail already folded from it (``fold_tail``) is not again."""
         state = self._done[0][1]
         assert state is not None
         self.records.finish_all()
-        for step in range(1, len(self._done)):
+        end = len(self._done)
+        if self._tail_folded:
+            end = min(self.near_step + 1, end)
+        for step in range(1, end):
             index, known = self._done[step]
             state = _fold(state, self._applied(index).events)
             if known is None and step % KEPT == 0:

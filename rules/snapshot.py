@@ -92,6 +92,8 @@ class Snapshot(Struct, Generic[Rec, Enc]):
     done: Indices  # indices of the records in effect (format 3)
     undone: Indices  # indices of undone records, newest last (format 3)
     save_id: bytes = b""  # format 4
+    near: Enc | None = None  # format 5, as PackedSnapshot's
+    near_step: int = 0
 
 
 class LazySnapshot(Struct, Generic[Enc]):
@@ -107,9 +109,11 @@ class LazySnapshot(Struct, Generic[Enc]):
     done: Indices
     undone: Indices
     save_id: bytes = b""
+    near: Enc | None = None  # format 5, as PackedSnapshot's
+    near_step: int = 0
 
 
-class PackedSnapshot(Struct, Generic[Enc]):
+class PackedSnapshot(Struct, Generic[Enc], omit_defaults=True):
     """A format-5 save as written: its records in compressed blocks (``pack``)."""
 
     format: int
@@ -121,6 +125,11 @@ class PackedSnapshot(Struct, Generic[Enc]):
     done: Indices
     undone: Indices
     save_id: bytes = b""
+    # The state after the ``near_step``-th record in effect, near the end (``History.near_end``;
+    # absent from the first format-5 saves, and from a short fight's): a long fight opens
+    # from it without folding its whole log first. Older trackers pass it over.
+    near: Enc | None = None
+    near_step: int = 0
 
 
 # --- migrations: each takes a format-N document (plain dicts and lists) to format N+1 ---------
@@ -297,6 +306,7 @@ def codec(system_name: str) -> Codec:
 def encode(history: History, save_id: bytes = b"") -> bytes:
     """The snapshot's bytes; ``save_id`` ties its journal to it (``journal_header``)."""
     state = history.state
+    near_step, near = history.near_end() or (0, None)
     body = _encoder.encode(
         PackedSnapshot(
             format=FORMAT,
@@ -308,6 +318,8 @@ def encode(history: History, save_id: bytes = b"") -> bytes:
             done=history.done_indices(),
             undone=history.undone_indices(),
             save_id=save_id,
+            near=near,
+            near_step=near_step,
         )
     )
     return MAGIC + zlib.crc32(body).to_bytes(_CRC, "big") + body
@@ -405,7 +417,8 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
         lazy, kept = _lazy(header, _body(data), types)
         log = RecordLog(_checked(lazy, types.record), inert_value)
         log.packed = kept
-        history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state))
+        near = None if lazy.near is None else (lazy.near_step, inert_value(lazy.near))
+        history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state), near)
         for record in more or []:
             history._replay(record)
     except msgspec.ValidationError as exc:
@@ -444,6 +457,8 @@ def _checked(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any]) -> 
         _within_bounds(records[n])
     changes = [isinstance(record, Applied) for record in records]
     _within_bounds(lazy.state)
+    if lazy.near is not None:
+        _within_bounds(lazy.near)
     if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
         raise SnapshotError("the file is damaged (it names records its log does not hold)")
     if not changes or not all(changes[i] for i in [0, *lazy.done, *lazy.undone]):

@@ -217,6 +217,8 @@ class TrackerApp(App[None]):
         # takes the first.
         if isinstance(event, events.Paste):
             event.text = inert_document(event.text)
+        if isinstance(event, events.InputEvent) and not event.is_forwarded and not self.sound():
+            return  # a save refused: the app ends, and no key or click acts on it
         if typed(event):  # in the order typed, once the screen it was typed for is up
             await self.typed_keys.take(event)
         else:
@@ -248,7 +250,19 @@ class TrackerApp(App[None]):
         if error:
             self.notify(error, severity="warning", markup=False)
 
+    def sound(self) -> bool:
+        """Whether the fight may be played on: a save opened before its whole log was
+        folded (``tracker.launch``: a long fight's first frame does not wait for it) is
+        folded after its first frame, or at the first input if that comes sooner. One that
+        does not fold ends the app at once, launch saying why (``EncounterSession.check``)."""
+        if self.session is None or self.session.check() is None:
+            return True
+        self.exit(return_code=2)
+        return False
+
     def on_encounter_screen_shown(self) -> None:
+        if not self.sound():
+            return
         self.style_dialogs()  # after the first frame, before the first key opens one
         # Frozen again: the encounter's log (a long fight's tens of thousands of entries)
         # is made after the app mounted, and a full collection would rescan it all, a stall

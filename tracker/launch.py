@@ -40,15 +40,17 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
     if args.command == "open":
         if storage.is_demo(args.file):
             return storage.play_copy_of_demo(args.file, folder), []
-        return _told(storage.open_save(args.file)), []
+        return _told(storage.open_save(args.file, check_later=True)), []
     skipped: list[str] = []
     if getattr(args, "user_saves", False) and not storage.saves_by_recency(folder):
         from tracker.demos import write_demos
 
         write_demos(folder, keep=True)  # an installed tool's first start: a checkout's demos
+    # A save is checked as it opens, and skipped if it fails; a long one's whole log is
+    # folded after its first frame, and one that fails then ends the tracker (``_run``).
     for path in storage.saves_by_recency(folder):
         try:
-            return _told(storage.open_save(path)), skipped
+            return _told(storage.open_save(path, check_later=True)), skipped
         except storage.SaveError as exc:
             skipped.append(f"Skipped {exc}")
     for demo in storage.demos(folder):
@@ -151,6 +153,9 @@ def _run(app: TrackerApp) -> int:
             error = app.left_unsaved
         elif session is not None:
             error = session.close()
+    if session is not None and session.refused:  # opened, then found not to fold (app.sound)
+        print(inert(f"tracker: {session.refused}"), file=sys.stderr)
+        return 2
     if error:
         print(inert(f"tracker: {error}"), file=sys.stderr)
         return 1

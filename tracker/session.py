@@ -63,10 +63,14 @@ class EncounterSession:
         path: Path | None = None,
         lock: storage.SaveLock | None = None,
         save_id: bytes | None = None,
+        checked: bool = True,
     ) -> None:
         """``lock``: the save's, held by this session from now on (``close`` releases it);
-        ``save_id``: the save's id, if known (else read from the save when first needed)."""
+        ``save_id``: the save's id, if known (else read from the save when first needed);
+        ``checked``: False for a save opened before its log was folded (``check``)."""
         self.history = history
+        self._checked = checked
+        self.refused: str | None = None  # why the save opened cannot be played (``check``)
         self.dice = dice
         self.path = path
         self._lock = lock
@@ -86,9 +90,25 @@ class EncounterSession:
         cls, opened: storage.Opened, dice: DiceSource
     ) -> tuple[EncounterSession, str | None]:
         """A session on an opened save; a repaired one first sheds its torn journal end."""
-        session = cls(opened.history, dice, opened.path, opened.lock, opened.save_id)
+        session = cls(
+            opened.history, dice, opened.path, opened.lock, opened.save_id, opened.checked
+        )
         error = session.save() if opened.repaired else None
         return session, error
+
+    def check(self) -> str | None:
+        """Fold the whole log of a save opened before it was (``storage.open_save``'s
+        check_later), once: the app asks after its first frame, and before any input. A log
+        that does not fold is refused, in one line (returned, and kept in ``refused``): its
+        files are let go, and nothing is ever written to them."""
+        if not self._checked:
+            self._checked = True
+            try:
+                storage.refolded(self.path or Path(), self.history)
+            except storage.SaveError as exc:
+                self.refused = str(exc)
+                self.let_go()
+        return self.refused
 
     @property
     def state(self) -> AnyEncounter:
@@ -179,6 +199,8 @@ class EncounterSession:
 
     def save(self) -> str | None:
         """Write a fresh snapshot and empty the journal; returns the error line, if any."""
+        if self.check() is not None:
+            return None  # a refused save: never written (the app says why as it ends)
         if self._journal is None or self._saved:
             return None
         try:
@@ -208,7 +230,7 @@ class EncounterSession:
 
     def _record(self) -> str | None:
         """Make the newest record durable: one journal append, now and then a compaction."""
-        if self._journal is None:
+        if self.check() is not None or self._journal is None:
             return None
         self._saved = False
         if self._needs_snapshot:

@@ -459,6 +459,10 @@ class SeatSession:
     def path(self) -> Any:
         return self._session.path
 
+    def check(self) -> str | None:
+        """The table's save was checked whole as it opened (``EncounterSession.check``)."""
+        return self._session.check()
+
     def allows(self, action: str, argument: str = "") -> bool:
         if action in ("open_save", "new_party"):  # the served encounter stays the one served
             return False

@@ -498,6 +498,7 @@ class Opened:
     repaired: bool = False  # a torn journal end was dropped: compact before appending
     lock: SaveLock | None = None
     save_id: bytes | None = None  # None: as the snapshot on disk says
+    checked: bool = True  # False: its log is still to be folded (``open_save``'s check_later)
 
 
 def _remove_stale_temp_files(path: Path) -> None:
@@ -557,15 +558,21 @@ def _set_aside(path: Path) -> str:
     return f"{journal}: {STRAY}; it was kept as {kept.name}"
 
 
-def open_save(path: Path) -> Opened:
+def open_save(path: Path, check_later: bool = False) -> Opened:
     """Open a save to play: locked first, so no other writer reads it half-written or writes
     it after us; a damaged one is copied aside before the session rewrites it, and a journal
-    left by another save is moved aside."""
+    left by another save is moved aside.
+
+    ``check_later``: a sound save that keeps a state near its end (``History.near_end``)
+    opens without its whole log folded, which a long fight's first frame would wait for;
+    the session folds it before it writes anything (``EncounterSession.check``)."""
     _check_save(path)  # no lock file is made beside a folder, a pipe or a missing file
     lock = SaveLock.take(path)
     try:
         loaded = load(path)
-        refolded(path, loaded.history)
+        sound = not (loaded.stray or loaded.notice)  # else rewritten as it opens: checked first
+        checked = not (check_later and sound and loaded.history.near_known)
+        refolded(path, loaded.history, whole=checked)
         _remove_stale_temp_files(path)
         note = ""
         if loaded.stray:
@@ -579,7 +586,13 @@ def open_save(path: Path) -> Opened:
         lock.release()
         raise
     return Opened(
-        loaded.history, path, note, repaired=bool(note), lock=lock, save_id=loaded.save_id
+        loaded.history,
+        path,
+        note,
+        repaired=bool(note),
+        lock=lock,
+        save_id=loaded.save_id,
+        checked=checked,
     )
 
 
@@ -667,12 +680,16 @@ class Journal:
             self._fd = None
 
 
-def refolded(path: Path, history: History) -> History:
+def refolded(path: Path, history: History, whole: bool = True) -> History:
     """``history``, read from ``path``, once its log is found to fold (``History.refold``):
     before it is played or replayed, so a crafted log is refused as it opens, in one line,
-    and not when its roll log or an undo first folds it."""
+    and not when its roll log or an undo first folds it. Not ``whole``: only its tail, after
+    the state it keeps near its end (``History.fold_tail``), the rest to be checked later."""
     try:
-        history.refold()
+        if whole:
+            history.refold()
+        else:
+            history.fold_tail()
     except Exception as exc:  # any rule error: the file, not the app, is at fault
         raise unreplayable(path, exc) from None
     return history
