@@ -92,7 +92,7 @@ class Snapshot(Struct, Generic[Rec, Enc]):
     done: Indices  # indices of the records in effect (format 3)
     undone: Indices  # indices of undone records, newest last (format 3)
     save_id: bytes = b""  # format 4
-    near: Enc | None = None  # format 5, as PackedSnapshot's
+    near: bytes = b""  # format 5, as PackedSnapshot's
     near_step: int = 0
 
 
@@ -109,7 +109,7 @@ class LazySnapshot(Struct, Generic[Enc]):
     done: Indices
     undone: Indices
     save_id: bytes = b""
-    near: Enc | None = None  # format 5, as PackedSnapshot's
+    near: bytes = b""  # format 5, as PackedSnapshot's
     near_step: int = 0
 
 
@@ -125,10 +125,11 @@ class PackedSnapshot(Struct, Generic[Enc], omit_defaults=True):
     done: Indices
     undone: Indices
     save_id: bytes = b""
-    # The state after the ``near_step``-th record in effect, near the end (``History.near_end``;
-    # absent from the first format-5 saves, and from a short fight's): a long fight opens
-    # from it without folding its whole log first. Older trackers pass it over.
-    near: Enc | None = None
+    # The state after the ``near_step``-th record in effect, near the end (``History.near_end``),
+    # compressed as a block is (b"": none, as in the first format-5 saves and a short
+    # fight's): a long fight opens from it without folding its whole log first. Older
+    # trackers pass it over.
+    near: bytes = b""
     near_step: int = 0
 
 
@@ -307,6 +308,7 @@ def encode(history: History, save_id: bytes = b"") -> bytes:
     """The snapshot's bytes; ``save_id`` ties its journal to it (``journal_header``)."""
     state = history.state
     near_step, near = history.near_end() or (0, None)
+    packed_near = b"" if near is None else zlib.compress(_encoder.encode(near), _LEVEL)
     body = _encoder.encode(
         PackedSnapshot(
             format=FORMAT,
@@ -318,7 +320,7 @@ def encode(history: History, save_id: bytes = b"") -> bytes:
             done=history.done_indices(),
             undone=history.undone_indices(),
             save_id=save_id,
-            near=near,
+            near=packed_near,
             near_step=near_step,
         )
     )
@@ -417,7 +419,10 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
         lazy, kept = _lazy(header, _body(data), types)
         log = RecordLog(_checked(lazy, types.record), inert_value)
         log.packed = kept
-        near = None if lazy.near is None else (lazy.near_step, inert_value(lazy.near))
+        near = None
+        if lazy.near:
+            state = _within_bounds(types.state.decode(_inflate(lazy.near, MAX_UNPACKED)))
+            near = (lazy.near_step, inert_value(state))
         history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state), near)
         for record in more or []:
             history._replay(record)
@@ -457,8 +462,6 @@ def _checked(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any]) -> 
         _within_bounds(records[n])
     changes = [isinstance(record, Applied) for record in records]
     _within_bounds(lazy.state)
-    if lazy.near is not None:
-        _within_bounds(lazy.near)
     if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
         raise SnapshotError("the file is damaged (it names records its log does not hold)")
     if not changes or not all(changes[i] for i in [0, *lazy.done, *lazy.undone]):

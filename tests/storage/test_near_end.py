@@ -88,6 +88,16 @@ def test_a_save_whose_tail_does_not_fold_is_refused_as_it_opens(tmp_path: Path) 
     assert files_of(path) == before
 
 
+def test_a_kept_state_damaged_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.fight"
+    long_save(path)
+    body = body_of(path)
+    body["near"] = body["near"][: len(body["near"]) // 2]  # cut short, its checksum made good
+    rewrite(path, body)
+    with pytest.raises(storage.SaveError, match="damaged"):
+        storage.load(path)
+
+
 def test_a_kept_state_out_of_the_log_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "far.fight"
     long_save(path)
