@@ -166,7 +166,7 @@ class History:
         self._done: list[tuple[int, AnyEncounter | None]] = [(0, initial_state(created))]
         self._undone: list[int] = []  # indices of undone records, newest last
         # Opened with a state near its end, after this many records in effect (``restore``):
-        # its tail is folded, the records before are not yet (``refold`` checks them).
+        # the records after it are folded by ``fold_tail``, those before by ``refold``.
         self.near_step = 0
         self._tail_folded = False
 
