@@ -18,6 +18,7 @@ from rules.history import NEAR, History
 from tests.cli.support import tracker
 from tests.storage.support import body_of, fresh, rewrite
 from tracker.app import TrackerApp
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.session import EncounterSession
 from tracker.store import storage
 
@@ -132,8 +133,11 @@ async def test_the_app_ends_once_the_log_is_found_not_to_fold(
     before = crafted(path, 1)
     session = EncounterSession.resume(storage.open_save(path, check_later=True), SeededDice(1))[0]
     if at == "first key":  # a key typed before the first frame's check: checked first
-        monkeypatch.setattr(TrackerApp, "on_encounter_screen_shown", lambda self: None)
+        monkeypatch.setattr(EncounterScreen, "_after_first_frame", lambda self: None)
+    built: list[str] = []  # nothing is built ahead for a fight that ends (a worker left unrun)
+    monkeypatch.setattr(EncounterScreen, "build_ahead", lambda self, action: built.append(action))
     app = TrackerApp(session, saves=tmp_path)
+    app.builds_ahead = True
     records = len(session.history.records)
     async with app.run_test(size=(80, 24)) as pilot:
         if at == "first key":
@@ -147,6 +151,7 @@ async def test_the_app_ends_once_the_log_is_found_not_to_fold(
     assert app.return_code == 2
     assert session.refused is not None and "cannot be replayed" in session.refused
     assert len(session.history.records) == records  # no key acted on it
+    assert built == []
     assert files_of(path) == before
 
 

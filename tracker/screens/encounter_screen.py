@@ -110,6 +110,8 @@ class EncounterScreen(
     def _after_first_frame(self) -> None:
         # What the first frame made (the log's entries, its lines drawn) is there.
         self.post_message(self.Shown())
+        if self.session.check() is not None:
+            return  # a save found not to fold: the app ends (TrackerApp.sound), nothing built
         if self.builds_ahead:
             self.build_ahead("roll")  # the first `r` then only shows it
         if self.library_folder is not None and self.session.allows("add_combatant"):
