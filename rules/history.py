@@ -214,11 +214,18 @@ class History:
         return self.near_step > 0
 
     def fold_tail(self) -> None:
-        """Fold the records in effect after the state near the end, keeping each state: a
-        long fight drawn before its whole log is checked (``refold``) draws from these, so
-        a crafted one among them is refused as it opens. Raises what the rules raise."""
-        top = len(self._done) - 1
-        _fold(self._state_after(top - 1), self._applied(self._done[top][0]).events)
+        """Fold the records in effect after the state near the end, keeping each state not
+        known: a long fight drawn before its whole log is checked (``refold``) draws from
+        these, so a crafted one among them is refused as it opens (those a journal added
+        after the snapshot too, though they were folded as they were read). Raises what
+        the rules raise."""
+        state = self._done[self.near_step][1] if self.near_step < len(self._done) else None
+        for step in range(self.near_step + 1, len(self._done)):
+            assert state is not None
+            index, known = self._done[step]
+            state = _fold(state, self._applied(index).events)
+            if known is None:
+                self._done[step] = (index, state)
         self._tail_folded = True
 
     # --- reading -------------------------------------------------------------------------------

@@ -89,6 +89,25 @@ def test_a_save_whose_tail_does_not_fold_is_refused_as_it_opens(tmp_path: Path) 
     assert files_of(path) == before
 
 
+def test_a_tail_that_does_not_fold_is_refused_with_a_journal_after_it(tmp_path: Path) -> None:
+    """The changes since the snapshot, in its journal, are folded as they are read: the
+    snapshot's own tail is folded too, not taken as checked because they were."""
+    path = tmp_path / "journal.fight"
+    session = EncounterSession(fresh("Long"), SeededDice(1), path)
+    for number in range(LONG):
+        session.execute(AddNote(f"note {number}"))
+    assert session.save() is None
+    for number in range(3):
+        session.execute(AddNote(f"later {number}"))  # to the journal, as kill -9 leaves it
+    session.let_go()
+    body = body_of(path)
+    body["records"][LONG - 3]["events"] = [GHOST]
+    before = rewrite(path, body) + storage.journal_path(path).read_bytes()
+    with pytest.raises(storage.SaveError, match="its event log cannot be replayed"):
+        storage.open_save(path, check_later=True)
+    assert files_of(path) == before
+
+
 def test_a_kept_state_damaged_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "damaged.fight"
     long_save(path)
