@@ -260,10 +260,12 @@ class TrackerApp(App[None]):
         self.exit(return_code=2)
         return False
 
-    def on_encounter_screen_shown(self) -> None:
+    def on_encounter_screen_shown(self, shown: EncounterScreen.Shown) -> None:
         if not self.sound():
             return
         self.style_dialogs()  # after the first frame, before the first key opens one
+        if shown.screen.builds_ahead:
+            shown.screen.build_ahead("roll")  # styled as dialogs: the first `r` only shows it
         # Frozen again: the encounter's log (a long fight's tens of thousands of entries)
         # is made after the app mounted, and a full collection would rescan it all, a stall
         # of tens of milliseconds after a key, at random.

@@ -21,6 +21,7 @@ from tracker.app import TrackerApp
 from tracker.screens.encounter_screen import EncounterScreen
 from tracker.session import EncounterSession
 from tracker.store import storage
+from tracker.widgets.roll_log import RollLog
 
 LONG = NEAR + 40  # records: a state is kept NEAR before the end
 GHOST = {"type": "track-changed", "combatant_id": "c999", "track": "t", "before": 0, "after": 5}
@@ -218,3 +219,30 @@ def test_opened_then_checked_each_event_is_folded_once(
     events = sum(len(record.events) for record in history.applied_in_effect())
     assert len(applied) == events - 1  # every event but the creation, once
     session.let_go()
+
+
+async def test_the_check_waits_for_the_logs_first_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first frame of a long fight can come before its log has its width: the check,
+    and the dialog built ahead, wait for the frame with the log's lines."""
+    path = tmp_path / "long.fight"
+    long_save(path)
+    session = EncounterSession.resume(storage.open_save(path, check_later=True), SeededDice(1))[0]
+    app = TrackerApp(session, saves=tmp_path)
+    seen: list[bool] = []
+    check = EncounterSession.check
+
+    def checking(self: EncounterSession) -> str | None:
+        if not self._checked:
+            seen.append(app.screen.query_one(RollLog).drawn)
+        return check(self)
+
+    monkeypatch.setattr(EncounterSession, "check", checking)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(1000):  # a bound, so a check never made fails the test, not hangs it
+            if seen:
+                break
+            await pilot.pause()
+    assert seen == [True]
+    assert session.refused is None

@@ -44,6 +44,7 @@ KEEP_IN_FOOTER = ("help",)  # kept in a narrow footer before the others: it list
 # Seconds after the first frame the library is read (a thread of its own): the frame's
 # writing and the first keys do not share the processor with it.
 WARM_AFTER = 0.5
+LOG_FRAMES = 5  # frames waited, at most, for the log's lines before what follows the first
 
 
 class EncounterChanged(Message):
@@ -107,13 +108,18 @@ class EncounterScreen(
         textual_internals.styled_as_mounted(self)  # its first show does not restyle it all
         self.call_after_refresh(self._after_first_frame)
 
-    def _after_first_frame(self) -> None:
-        # What the first frame made (the log's entries, its lines drawn) is there.
-        self.post_message(self.Shown())
+    def _after_first_frame(self, waited: int = 0) -> None:
+        log = self.panes.roll_log
+        if len(log.entries) and not log.drawn and waited < LOG_FRAMES:
+            # Drawn before the log had its width (as a long fight's first frame is): its
+            # lines come with the next frame, which nothing here may hold up.
+            self.call_after_refresh(self._after_first_frame, waited + 1)
+            return
+        # What the first frame made (the log's entries, its lines drawn) is there. The
+        # app builds the roll dialog ahead once it has read the dialogs' styles.
+        self.post_message(self.Shown(self))
         if self.session.check() is not None:
-            return  # a save found not to fold: the app ends (TrackerApp.sound), nothing built
-        if self.builds_ahead:
-            self.build_ahead("roll")  # the first `r` then only shows it
+            return  # a save found not to fold: the app ends (TrackerApp.sound)
         if self.library_folder is not None and self.session.allows("add_combatant"):
             # Timed from here, not from the mount: on a busy machine the first frame can
             # take longer than WARM_AFTER, and the library's reading would share its core.
@@ -126,6 +132,10 @@ class EncounterScreen(
 
     class Shown(Message, namespace="encounter_screen"):
         """The encounter is drawn, its whole log read: what stays for the fight is made."""
+
+        def __init__(self, screen: EncounterScreen) -> None:
+            super().__init__()
+            self.screen = screen
 
     def reload(self) -> None:
         """Show the session's whole state and log (a served seat that was not told of

@@ -129,7 +129,7 @@ class TableApp(TrackerApp):
             self._leaving.cancel()
         leave()
 
-    def on_encounter_screen_shown(self) -> None:
+    def on_encounter_screen_shown(self, shown: EncounterScreen.Shown) -> None:
         # (TrackerApp's own handler runs too: Textual calls each class's.)
         self._work_out_players_view()
 

@@ -110,6 +110,7 @@ class RollLog(ScrollView, can_focus=True):
         # on following its newest entry after one unless it was scrolled up.
         self._pinned = True
         self._rewrap_due = False
+        self.drawn = False  # its entries' lines have been drawn (``EncounterScreen`` waits)
         self._frame: tuple[Offset, int, Style, Selection | None] | None = (
             None  # set while a frame is drawn
         )
@@ -417,6 +418,7 @@ class RollLog(ScrollView, can_focus=True):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._settle_view()
+        self.drawn = self.drawn or bool(self._ends)  # its lines, not an empty box
         # What every line needs, worked out once a frame rather than twice a line (the
         # pane's style is resolved from its CSS each time it is asked for).
         self._frame = (
