@@ -226,24 +226,22 @@ def unpack(blocks: list[bytes]) -> tuple[list[msgspec.Raw], list[bytes]]:
     return raws, kept
 
 
-def _inflate(block: bytes, budget: int) -> bytes:
+def _inflate(block: bytes, budget: int, what: str = "a block of its records") -> bytes:
     """A block unpacked, never to more than ``budget`` bytes: unpacking stops one byte
-    past it, however much a crafted block would make."""
+    past it, however much a crafted block would make. ``what``: the block, as errors name it."""
     inflater = zlib.decompressobj()
     try:
         data = inflater.decompress(block, budget + 1)  # 0 would mean no bound: never passed
     except zlib.error as exc:
-        raise SnapshotError(
-            f"the file is damaged (a block of its records cannot be unpacked: {exc})"
-        ) from None
+        raise SnapshotError(f"the file is damaged ({what} cannot be unpacked: {exc})") from None
     if len(data) > budget:
         raise SnapshotError(
             f"its records unpack to more than a save may hold (at most {MAX_UNPACKED // 2**20} MB)"
         )
     if not inflater.eof:
-        raise SnapshotError("the file is damaged (a block of its records is cut short)")
+        raise SnapshotError(f"the file is damaged ({what} is cut short)")
     if inflater.unused_data:
-        raise SnapshotError("the file is damaged (a block of its records runs on past its end)")
+        raise SnapshotError(f"the file is damaged ({what} runs on past its end)")
     return data
 
 
@@ -421,7 +419,8 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
         log.packed = kept
         near = None
         if lazy.near:
-            state = _within_bounds(types.state.decode(_inflate(lazy.near, MAX_UNPACKED)))
+            unpacked = _inflate(lazy.near, MAX_UNPACKED, "the state it keeps near its end")
+            state = _within_bounds(types.state.decode(unpacked))
             near = (lazy.near_step, inert_value(state))
         history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state), near)
         for record in more or []:
