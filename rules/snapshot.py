@@ -259,6 +259,7 @@ class Codec(NamedTuple):
     lazy: msgspec.msgpack.Decoder[Any]
     packed: msgspec.msgpack.Decoder[Any]
     record: msgspec.msgpack.Decoder[Any]
+    records: msgspec.msgpack.Decoder[Any]  # a list of records, at once (``_decoded``)
     entry: msgspec.msgpack.Decoder[Any]
     state: msgspec.msgpack.Decoder[Any]  # an Encounter alone (a forecast's worker gets one)
 
@@ -297,6 +298,7 @@ def codec(system_name: str) -> Codec:
         lazy=msgspec.msgpack.Decoder(_of(LazySnapshot, encounter)),
         packed=msgspec.msgpack.Decoder(_of(PackedSnapshot, encounter)),
         record=msgspec.msgpack.Decoder(record),
+        records=msgspec.msgpack.Decoder(list[record]),  # type: ignore[valid-type]
         entry=msgspec.msgpack.Decoder(_of(Entry, record)),
         state=msgspec.msgpack.Decoder(encounter),
     )
@@ -415,7 +417,7 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
     types = codec(header.system)
     try:
         lazy, kept = _lazy(header, _body(data), types)
-        log = RecordLog(_checked(lazy, types.record), inert_value)
+        log = RecordLog(_checked(lazy, types), inert_value)
         log.packed = kept
         near = None
         if lazy.near:
@@ -448,17 +450,14 @@ def _lazy(header: Header, body: memoryview, types: Codec) -> tuple[LazySnapshot[
     return LazySnapshot(**fields), kept
 
 
-def _checked(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any]) -> list[Record]:
+def _checked(lazy: LazySnapshot[Any], types: Codec) -> list[Record]:
     """The records, each decoded as one of the system's, once the records in effect and
     undone are found to be ones that can be (raises msgspec's errors or SnapshotError). They
     are kept: once they were dropped and decoded again when read, so that a long fight's
     replay decoded every record twice."""
     if len(lazy.records) != lazy.record_count:
         raise SnapshotError("the file is damaged (its record count does not match its log)")
-    records: list[Record] = [decoder.decode(raw) for raw in lazy.records]
-    unstamped = [_unstamped(raw, record) for raw, record in zip(lazy.records, records, strict=True)]
-    for n in _wide(unstamped):
-        _within_bounds(records[n])
+    records = _decoded(lazy.records, types)
     changes = [isinstance(record, Applied) for record in records]
     _within_bounds(lazy.state)
     if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
@@ -470,6 +469,47 @@ def _checked(lazy: LazySnapshot[Any], decoder: msgspec.msgpack.Decoder[Any]) -> 
     return records
 
 
+def _decoded(raws: list[msgspec.Raw], types: Codec) -> list[Record]:
+    """``raws`` decoded, once none holds a text, number or list out of bounds (else
+    SnapshotError; msgspec's errors for one that is no record).
+
+    As the tracker writes them, every record encodes back to its bytes: then they are
+    decoded, and found to, in one call each for the whole log (a call a record was a third
+    of a long fight's reading), and each stamped one is known to end with its stamp.
+    Otherwise (a save written by hand, or a record that does not decode) each is decoded
+    alone, and its own error raised.
+    """
+    data = b"".join(raws)
+    ends = list(itertools.accumulate(map(len, raws)))
+    whole = _array_head(len(raws)) + data
+    try:
+        records: list[Record] = types.records.decode(whole)
+    except (msgspec.DecodeError, RecursionError):
+        records = []
+    if records and _encoder.encode(records) == whole:
+        marked = bytearray(data.translate(_WIDE))
+        for end, record in zip(ends, records, strict=True):
+            if isinstance(record, Applied) and record.at is not None:
+                marked[end - _STAMP : end] = _UNMARKED
+    else:
+        records = [types.record.decode(raw) for raw in raws]
+        unstamped = [_unstamped(raw, record) for raw, record in zip(raws, records, strict=True)]
+        ends = list(itertools.accumulate(map(len, unstamped)))
+        marked = bytearray(b"".join(unstamped).translate(_WIDE))
+    for n in _wide(marked, ends):
+        _within_bounds(records[n])
+    return records
+
+
+def _array_head(count: int) -> bytes:
+    """MessagePack's head of an array of ``count`` items."""
+    if count < 16:
+        return bytes([0x90 | count])
+    if count < 1 << 16:
+        return b"\xdc" + count.to_bytes(2, "big")
+    return b"\xdd" + count.to_bytes(4, "big")
+
+
 # MessagePack's floats, its 32- and 64-bit integers, its strings of 256 bytes or more and its
 # arrays and maps of 65,536 items or more: a record with none of these bytes holds no text,
 # number or list out of bounds (rules.bounds.SAVED_COUNT is more), and is not walked.
@@ -477,6 +517,7 @@ _WIDE = bytes(int(byte in b"\xca\xcb\xce\xcf\xd2\xd3\xda\xdb\xdd\xdf") for byte 
 
 
 _STAMP = 9  # a stamp as the tracker writes it: a float64's marker and its 8 bytes
+_UNMARKED = bytes(_STAMP)
 
 
 def _unstamped(raw: msgspec.Raw, record: Record) -> msgspec.Raw | memoryview:
@@ -491,11 +532,11 @@ def _unstamped(raw: msgspec.Raw, record: Record) -> msgspec.Raw | memoryview:
     return raw
 
 
-def _wide(raws: list[msgspec.Raw | memoryview]) -> set[int]:
-    """Which of ``raws`` hold one of those bytes: found in C, one jump a record found (a
-    search a record took as long as the rest of the check, a regular expression half)."""
-    marked = b"".join(raws).translate(_WIDE)  # 1 where such a byte is, else 0
-    ends = list(itertools.accumulate(map(len, raws)))
+def _wide(marked: bytes | bytearray, ends: list[int]) -> set[int]:
+    """Which records hold one of those bytes, given the records' bytes each translated to
+    1 where one is and 0 elsewhere (``_WIDE``), and where each record ends: found in C, one
+    jump a record found (a search a record took as long as the rest of the check, a regular
+    expression half)."""
     found: set[int] = set()
     at = marked.find(1)
     while at >= 0:

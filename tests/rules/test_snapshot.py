@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules import snapshot
 from rules.commands import AddCombatant, AddCondition, AddNote, NextTurn
 from rules.conditions import Duration
 from rules.dice import SeededDice
@@ -412,3 +413,39 @@ def test_a_stamped_record_holding_a_number_no_input_could_is_still_refused() -> 
     crafted = encode(stamped(TurnAdvanced(round=10**15, actor_id=None)))
     with pytest.raises(SnapshotError, match="what no input could"):
         open_lazily(crafted)
+
+
+@pytest.mark.parametrize("crafted", [False, True])
+def test_a_record_written_otherwise_is_checked_on_its_own(
+    crafted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record whose fields come in another order than the tracker writes them (so it does
+    not encode back to its bytes) opens as it would, and is walked, stamp and all: the whole
+    log is checked at once only when every record encodes back to its bytes."""
+    alone: list[object] = []
+    unstamped = snapshot._unstamped
+    monkeypatch.setattr(snapshot, "_unstamped", lambda raw, r: alone.append(r) or unstamped(raw, r))
+    history = stamped(TurnAdvanced(round=10**15 if crafted else 3, actor_id=None))
+    records: list[object] = list(history.records)
+    fields = msgspec.to_builtins(records[-1])
+    records[-1] = dict(reversed(list(fields.items())))  # the stamp first, the tag last
+    state = stamped().state  # in bounds: only the record can be refused
+    document = Snapshot(
+        format=FORMAT,
+        system=SYSTEM,
+        name="Test fight",
+        record_count=len(records),
+        records=records,
+        state=state,
+        done=[*stamped().done_indices(), len(records) - 1],
+        undone=[],
+    )
+    if crafted:
+        with pytest.raises(SnapshotError, match="what no input could"):
+            open_lazily(written(document))
+    else:
+        assert list(open_lazily(written(document)).records) == list(history.records)
+    assert len(alone) == len(records)  # each on its own
+    alone.clear()
+    open_lazily(encode(stamped()))
+    assert not alone  # as the tracker writes them: all at once
