@@ -74,12 +74,18 @@ def inert_value(value: T, lines: bool = False) -> T:
     import msgspec
 
     try:
-        encoded = msgspec.json.encode(value).decode()
+        encoded = msgspec.json.encode(value)
     except (TypeError, ValueError):  # not JSON (a Raw record's MessagePack): look at each part
         return cast("T", _walk(value, msgspec, inert_document if lines else inert))
-    if "\\" not in encoded and encoded.isprintable():
-        return value  # no escape, nothing unsafe: the usual case, seen without a regex
-    if _ESCAPE.search(encoded) is None and is_inert(encoded):
+    if b"\\" not in encoded and encoded.isascii() and b"\x7f" not in encoded:
+        # JSON escapes every character below a space, so this is printable ASCII: the usual
+        # case, seen at the speed of a byte search (``isprintable`` looks at each character:
+        # 20 ms of a 20,000-record log's 40)
+        return value
+    text = encoded.decode()
+    if "\\" not in text and text.isprintable():
+        return value  # no escape, nothing unsafe, seen without a regex
+    if _ESCAPE.search(text) is None and is_inert(text):
         return value
     return cast("T", _walk(value, msgspec, inert_document if lines else inert))
 
