@@ -296,7 +296,7 @@ def codec(system_name: str) -> Codec:
         snapshot_type=snapshot,
         snapshot=msgspec.msgpack.Decoder(snapshot),
         lazy=msgspec.msgpack.Decoder(_of(LazySnapshot, encounter)),
-        packed=msgspec.msgpack.Decoder(_of(PackedSnapshot, encounter)),
+        packed=msgspec.msgpack.Decoder(PackedSnapshot[msgspec.Raw]),  # the state: ``_lazy``
         record=msgspec.msgpack.Decoder(record),
         records=msgspec.msgpack.Decoder(list[record]),  # type: ignore[valid-type]
         entry=msgspec.msgpack.Decoder(_of(Entry, record)),
@@ -422,7 +422,7 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
         near = None
         if lazy.near:
             unpacked = _inflate(lazy.near, MAX_UNPACKED, "the state it keeps near its end")
-            state = _within_bounds(types.state.decode(unpacked))
+            state = _within_bounds(types.state.decode(unpacked), unpacked)
             near = (lazy.near_step, inert_value(state))
         history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state), near)
         for record in more or []:
@@ -440,12 +440,17 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
 
 def _lazy(header: Header, body: memoryview, types: Codec) -> tuple[LazySnapshot[Any], list[bytes]]:
     """The document of a save of format 3 or later, its records as bytes, and the blocks
-    to keep for the next ``pack``."""
+    to keep for the next ``pack``; its state found to hold nothing out of bounds. The
+    state is decoded from its own bytes: one with no byte of a wide value is not walked
+    (walking 200 combatants was 10 ms)."""
     if header.format < PACKED:
-        return types.lazy.decode(body), []
+        lazy = types.lazy.decode(body)
+        _within_bounds(lazy.state)
+        return lazy, []
     packed = types.packed.decode(body)
+    state = _within_bounds(types.state.decode(packed.state), packed.state)
     raws, kept = unpack(packed.packed)
-    fields = {**msgspec.structs.asdict(packed), "records": raws}
+    fields = {**msgspec.structs.asdict(packed), "records": raws, "state": state}
     del fields["packed"]
     return LazySnapshot(**fields), kept
 
@@ -459,7 +464,6 @@ def _checked(lazy: LazySnapshot[Any], types: Codec) -> list[Record]:
         raise SnapshotError("the file is damaged (its record count does not match its log)")
     records = _decoded(lazy.records, types)
     changes = [isinstance(record, Applied) for record in records]
-    _within_bounds(lazy.state)
     if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
         raise SnapshotError("the file is damaged (it names records its log does not hold)")
     if not changes or not all(changes[i] for i in [0, *lazy.done, *lazy.undone]):

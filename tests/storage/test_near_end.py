@@ -5,9 +5,11 @@ refused in one line, its files never written."""
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from rules import history as history_module
@@ -247,3 +249,19 @@ async def test_the_check_waits_for_the_logs_first_lines(
             await pilot.pause()
     assert seen == [True]
     assert session.refused is None
+
+
+@pytest.mark.parametrize("kept", ["state", "near"])
+def test_a_kept_state_holding_what_no_input_could_is_refused(tmp_path: Path, kept: str) -> None:
+    """Each state a save keeps is walked for what no input could hold only where its bytes
+    hold a wide value (``snapshot._lazy``): a round past the bounds is one."""
+    path = tmp_path / "far.fight"
+    long_save(path)
+    body = body_of(path)
+    state = msgspec.msgpack.decode(zlib.decompress(body["near"])) if kept == "near" else body[kept]
+    state["round"] = 10**15
+    if kept == "near":
+        body["near"] = zlib.compress(msgspec.msgpack.encode(state))
+    rewrite(path, body)
+    with pytest.raises(storage.SaveError, match="it holds what no input could"):
+        storage.load(path)
