@@ -477,9 +477,9 @@ def _decoded(raws: list[msgspec.Raw], types: Codec) -> list[Record]:
     """``raws`` decoded, once none holds a text, number or list out of bounds (else
     SnapshotError; msgspec's errors for one that is no record).
 
-    As the tracker writes them, every record encodes back to its bytes: then they are
-    decoded, and found to, in one call each for the whole log (a call a record was a third
-    of a long fight's reading), and each stamped one is known to end with its stamp.
+    As the tracker writes them, every record encodes back to its bytes: then the whole log
+    is decoded in one call, and found to encode back in one more (a call a record was a
+    third of a long fight's reading), so each stamped record is known to end with its stamp.
     Otherwise (a save written by hand, or a record that does not decode) each is decoded
     alone, and its own error raised.
     """
