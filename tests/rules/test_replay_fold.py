@@ -104,15 +104,17 @@ def long_save(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class Counting:
-    """A record decoder that counts what it decodes."""
+    """A decoder of a record, or of a list of them at once, that counts the records it
+    decodes."""
 
     def __init__(self, decoder: Any) -> None:
         self.decoder = decoder
         self.count = 0
 
     def decode(self, raw: Any) -> Any:
-        self.count += 1
-        return self.decoder.decode(raw)
+        decoded = self.decoder.decode(raw)
+        self.count += len(decoded) if isinstance(decoded, list) else 1
+        return decoded
 
 
 @pytest.fixture
@@ -123,9 +125,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
 
     def codec(system: str) -> snapshot.Codec:
         found = real_codec(system)
-        decoder = Counting(found.record)
-        counts["decoders"].append(decoder)
-        return found._replace(record=decoder)
+        one, many = Counting(found.record), Counting(found.records)
+        counts["decoders"] += [one, many]
+        return found._replace(record=one, records=many)
 
     def counting_apply(state: Encounter, event: Any) -> Encounter:
         counts["applied"] += 1

@@ -68,15 +68,15 @@ def test_a_value_needing_nothing_is_the_same_object() -> None:
     assert inert_value(["a\nb\x1b"], lines=True) == ["a\nb"]
 
 
-@pytest.mark.parametrize("code", range(0x100))
-def test_each_of_the_first_256_characters_in_a_value_is_kept_only_if_it_is_safe(code: int) -> None:
+def test_each_of_the_first_256_characters_in_a_value_is_kept_only_if_it_is_safe() -> None:
     """ASCII is seen by its bytes (``inert_value``'s fast case): every control, DEL among
     them, is still taken out, and the C1 controls and the rest of Latin-1 are looked at."""
-    value = [AddCombatant(name=f"Or{chr(code)}la", notes="x")]
-    kept = inert_value(value) is value
-    assert kept == is_inert(chr(code)), hex(code)
-    if not kept:
-        assert is_inert(inert_value(value)[0].name)
+    for code in range(0x100):
+        value = [AddCombatant(name=f"Or{chr(code)}la", notes="x")]
+        kept = inert_value(value) is value
+        assert kept == is_inert(chr(code)), hex(code)
+        if not kept:
+            assert is_inert(inert_value(value)[0].name)
 
 
 def test_an_unknown_condition_is_named_inert_in_the_refusal() -> None:
