@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "tracker", "rules")  # all that the build reads
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "tracker", "rules")  # all the build reads
 PACKAGES = ("tracker", "rules")
 LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.pyc")
 
