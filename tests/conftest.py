@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 _HOME = tempfile.mkdtemp(prefix="tracker-user-")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)  # one a process, else left in /tmp
 
 
 # Each app a test runs leaves a few tens of thousands of objects in cycles (Textual's widgets,

@@ -17,19 +17,21 @@ from tracker.session import EncounterSession
 from tracker.store import storage
 
 
-def real_save(folder: Path) -> tuple[Path, list]:
-    path = folder / "real.fight"
-    session = EncounterSession(demo(a_system(has_demo)), SeededDice(3), path)
-    for number in range(4):
-        session.execute(AddNote(f"n{number}"))
-        session.execute(NextTurn())
-    return path, session.history.records
+def real_save() -> tuple[bytes, bytes, list]:
+    """A real save's snapshot and journal, and its records: written in a folder removed
+    after (one made at import and left stayed in /tmp, one a test worker a run)."""
+    with tempfile.TemporaryDirectory(prefix="corruption-") as folder:
+        path = Path(folder) / "real.fight"
+        session = EncounterSession(demo(a_system(has_demo)), SeededDice(3), path)
+        for number in range(4):
+            session.execute(AddNote(f"n{number}"))
+            session.execute(NextTurn())
+        saved = path.read_bytes(), storage.journal_path(path).read_bytes()
+        session.let_go()
+        return *saved, list(session.history.records)
 
 
-FOLDER = Path(tempfile.mkdtemp(prefix="corruption-"))
-PATH, RECORDS = real_save(FOLDER)
-SNAPSHOT = PATH.read_bytes()
-JOURNAL = storage.journal_path(PATH).read_bytes()
+SNAPSHOT, JOURNAL, RECORDS = real_save()
 
 damage = st.one_of(
     st.tuples(st.just("flip"), st.integers(0, 10**6), st.integers(1, 255)),
