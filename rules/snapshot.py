@@ -480,8 +480,8 @@ def _decoded(raws: list[msgspec.Raw], types: Codec) -> list[Record]:
     As the tracker writes them, every record encodes back to its bytes: then the whole log
     is decoded in one call, and found to encode back in one more (a call a record was a
     third of a long fight's reading), so each stamped record is known to end with its stamp.
-    Otherwise (a save written by hand, or a record that does not decode) each is decoded
-    alone, and its own error raised.
+    Otherwise (a save written by hand) each is checked alone, and a log that does not
+    decode as one is decoded a record at a time, for the error of the record at fault.
     """
     data = b"".join(raws)
     ends = list(itertools.accumulate(map(len, raws)))
@@ -496,7 +496,7 @@ def _decoded(raws: list[msgspec.Raw], types: Codec) -> list[Record]:
             if isinstance(record, Applied) and record.at is not None:
                 marked[end - _STAMP : end] = _UNMARKED
     else:
-        records = [types.record.decode(raw) for raw in raws]
+        records = records or [types.record.decode(raw) for raw in raws]
         unstamped = [_unstamped(raw, record) for raw, record in zip(raws, records, strict=True)]
         ends = list(itertools.accumulate(map(len, unstamped)))
         marked = bytearray(b"".join(unstamped).translate(_WIDE))
