@@ -14,6 +14,7 @@ import itertools
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,9 @@ class DevTools:
 
 @contextlib.asynccontextmanager
 async def chromium(profile: Path) -> AsyncIterator[DevTools]:
+    # Chromium leaves an org.chromium.* folder in TMPDIR when it is killed, so it gets one of
+    # its own, removed after. Short, in /tmp: Chromium's sockets in it need a short path.
+    scratch = tempfile.TemporaryDirectory(prefix="chromium-")
     process = await asyncio.create_subprocess_exec(
         CHROMIUM,
         *FLAGS,
@@ -122,6 +126,7 @@ async def chromium(profile: Path) -> AsyncIterator[DevTools]:
         "about:blank",
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": scratch.name},
     )
     try:
         active = profile / "DevToolsActivePort"
@@ -142,6 +147,7 @@ async def chromium(profile: Path) -> AsyncIterator[DevTools]:
         with contextlib.suppress(ProcessLookupError):
             process.kill()
         await process.wait()
+        scratch.cleanup()
 
 
 async def screen(tools: DevTools, size: tuple[int, int]) -> str:
