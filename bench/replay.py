@@ -1,13 +1,15 @@
-"""Replay benchmark: a long fight's save opened and its replay timeline built, beside an older
-checkout (issue 45: the timeline folded every event twice, and every record was decoded twice).
+"""Replay benchmark: a long fight's save opened, checked and its replay timeline built, as
+`tracker replay` does, beside an older checkout (issue 45: the timeline folded every event
+twice, every record was decoded twice, and then the check before it folded them once more).
 
 Run: ``.venv/bin/python bench/replay.py [--before DIR] [--runs N] [--write]``, ``DIR`` an older
 checkout (``git worktree add /tmp/old main``). Each run is a fresh process per checkout, the
 checkouts alternated so that both see the same machine load; each opens the same fight from
-a save in its own format (an older checkout gets the save as format 4 wrote it) and builds
-the timeline. Times are CPU seconds of that process (``time.process_time``), so the load of
-other processes counts less; the events applied and records decoded are counted. The
-ratio (this checkout over the older) is what to compare. ``--write`` puts the table into
+a save it reads (an older checkout that reads no format 5 gets it as format 4 wrote it),
+checks it and builds the timeline. Times are CPU seconds of that process
+(``time.process_time``), so the load of other processes counts less; the events applied
+and records decoded are counted. The ratio (this checkout over the older) is what to
+compare. ``--write`` puts the table into
 docs/contributing/performance.md.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import tempfile
 import zlib
@@ -26,9 +29,12 @@ sys.path.insert(0, str(ROOT))
 from bench.checkouts import alternated  # noqa: E402
 from bench.doc import write_block  # noqa: E402
 
-# Run in a fresh process, with a checkout's own code first on the path.
+# Run in a fresh process, with a checkout's own code first on the path: the save opened and
+# its replay's timeline built as `tracker replay` does (tracker.launch.run_replay), the log
+# checked to fold first (refused in a line if it does not), in whatever way that checkout does.
 TIMED = """
 import json, sys, time
+from pathlib import Path
 sys.path.insert(0, {root!r})
 from rules import history, replay, snapshot
 from rules.engine import apply
@@ -47,16 +53,29 @@ class Counting:
     def __init__(self, decoder):
         self.decoder = decoder
     def decode(self, raw):
-        counts["decoded"] += 1
-        return self.decoder.decode(raw)
+        decoded = self.decoder.decode(raw)
+        counts["decoded"] += len(decoded) if isinstance(decoded, list) else 1
+        return decoded
 
 codec = snapshot.codec
-snapshot.codec = lambda system: codec(system)._replace(record=Counting(codec(system).record))
+def counting_codec(system):
+    found = codec(system)
+    counted = {{"record": Counting(found.record)}}
+    if "records" in found._fields:  # the whole log decoded in one call
+        counted["records"] = Counting(found.records)
+    return found._replace(**counted)
+snapshot.codec = counting_codec
 history.apply = replay.apply = counting_apply
+path = Path({fight!r})
 started = time.process_time()
-opened = storage.read(__import__("pathlib").Path({fight!r}))
+opened = storage.load(path).history if hasattr(storage, "load") else storage.read(path)
 read = time.process_time()
-timeline = replay.Timeline(opened)
+if hasattr(storage, "replayable"):  # the timeline's fold is the check
+    timeline = storage.replayable(path, opened)
+else:
+    if hasattr(storage, "refolded"):  # the check, a fold of its own
+        storage.refolded(path, opened)
+    timeline = replay.Timeline(opened)
 built = time.process_time()
 print(json.dumps({{"open": read - started, "timeline": built - read, **counts}}))
 """
@@ -73,6 +92,17 @@ def as_format_4(data: bytes) -> bytes:
     body.update(format=snapshot.PLAIN, records=raws)
     encoded = msgspec.msgpack.encode(body)
     return snapshot.MAGIC + zlib.crc32(encoded).to_bytes(4, "big") + encoded
+
+
+def reads_packed(root: Path) -> bool:
+    """Whether the checkout at ``root`` reads this checkout's saves (format 5 and later)."""
+    code = "from rules import snapshot; print(getattr(snapshot, 'FORMAT', 0))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    from rules import snapshot
+
+    return int(done.stdout) >= snapshot.FORMAT
 
 
 def measured(
@@ -101,7 +131,7 @@ def table(found: dict[str, list[dict[str, float]]], runs: int, label: str) -> st
         return statistics.median(run["open"] + run["timeline"] for run in found[name])
 
     row("open the save", [median(n, "open") for n in names], "ms")
-    row("build the replay timeline", [median(n, "timeline") for n in names], "ms")
+    row("check its log and build the replay timeline", [median(n, "timeline") for n in names], "ms")
     row("both", [total(n) for n in names], "ms")
     row("events applied", [median(n, "applied") for n in names], "")
     row("records decoded", [median(n, "decoded") for n in names], "")
@@ -133,7 +163,8 @@ def main() -> None:
         roots = {"this checkout": ROOT}
         if args.before:
             older = Path(folder) / f"older{storage.SUFFIX}"
-            older.write_bytes(as_format_4(ours.read_bytes()))
+            data = ours.read_bytes()
+            older.write_bytes(data if reads_packed(args.before) else as_format_4(data))
             fights = {"before": older, **fights}
             roots = {"before": args.before, **roots}
         text = table(measured(args.runs, fights, roots), args.runs, label)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App
@@ -27,6 +27,9 @@ from tracker.terminal import hangup, partial_renders, shared_lines, textual_inte
 from tracker.terminal.safe_text import NO_CONTROL_CODES
 from tracker.terminal.typed_keys import TypedKeys, typed
 from tracker.widgets import scrolled_lines
+
+if TYPE_CHECKING:
+    from rules.replay import Timeline
 
 # The speed patches on Textual's private code, checked now: if Textual is not the one they
 # were written for, stderr says so while it is still the terminal's (a running app takes it).
@@ -90,7 +93,7 @@ class TrackerApp(App[None]):
         saves: Path | None = None,
         notes: Sequence[str] = (),
         warnings: Sequence[str] = (),
-        replay: History | None = None,
+        replay: History | Timeline | None = None,
         dice: DiceSource | None = None,
         settings_file: Path | None = None,
         library: Path | None = None,
@@ -340,13 +343,13 @@ class TrackerApp(App[None]):
                 return
             try:
                 loaded = storage.load(locked.path)
-                storage.refolded(locked.path, loaded.history)
+                timeline = storage.replayable(locked.path, loaded.history)
             except storage.SaveError as exc:
                 self.notify(str(exc), title="Cannot open", severity="error", markup=False)
                 return
             from tracker.screens.replay_screen import ReplayScreen
 
-            self.push_screen(ReplayScreen(loaded.history), self._after_replay)
+            self.push_screen(ReplayScreen(timeline), self._after_replay)
             if loaded.notice:
                 self.warn(loaded.notice)
 

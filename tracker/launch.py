@@ -121,7 +121,7 @@ def run_replay(args: argparse.Namespace) -> int:
     loaded = storage.load(args.file)
     if loaded.notice:
         print(inert(f"tracker: {loaded.notice}"), file=sys.stderr)
-    storage.refolded(args.file, loaded.history)  # the replay folds every event: each must
+    timeline = storage.replayable(args.file, loaded.history)  # refused in a line if it cannot
     from tracker.app import TrackerApp
 
     _, dice = dice_for(args.seed)
@@ -129,7 +129,7 @@ def run_replay(args: argparse.Namespace) -> int:
         None,
         saves=args.saves,
         warnings=[loaded.notice] if loaded.notice else [],
-        replay=loaded.history,
+        replay=timeline,
         dice=dice,
         settings_file=settings.settings_path(),
         keymap_file=keymap.keymap_path(),

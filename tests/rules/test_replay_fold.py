@@ -150,3 +150,25 @@ def test_a_long_save_replayed_decodes_each_record_once_and_applies_each_event_on
     assert sum(decoder.count for decoder in counted["decoders"]) == records
     assert counted["applied"] == events - 1  # every event but the creation, once
     assert timeline.state_at(timeline.last) == history.state
+
+
+def test_a_long_save_replayed_from_the_command_line_is_folded_once_as_its_check(
+    long_save: Path, counted: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tracker replay`` refuses a log that does not fold, in a line, before the app: that
+    check was a fold of its own, and the timeline's fold came after it."""
+    from tracker import cli, launch
+
+    shown: list[Any] = []
+
+    def run(app: Any) -> int:
+        shown.append(app.replay)
+        return 0
+
+    monkeypatch.setattr(launch, "_run", run)
+    assert cli.main(["--saves", str(long_save.parent), "replay", str(long_save)]) == 0
+    (timeline,) = shown
+    assert isinstance(timeline, Timeline) and len(timeline) >= EVENTS
+    assert counted["applied"] == len(timeline) - 1
+    records = sum(decoder.count for decoder in counted["decoders"])
+    assert records == len(storage.read(long_save).records)

@@ -82,9 +82,11 @@ class ReplayScreen(Screen[History | None]):
 
     position: reactive[int] = reactive(0, init=False)
 
-    def __init__(self, history: History) -> None:
+    def __init__(self, replay: History | Timeline) -> None:
+        """``replay``: a history, or its timeline made already (a save's, whose fold was its
+        check: ``storage.replayable``)."""
         super().__init__()
-        self.timeline = Timeline(history)
+        self.timeline = replay if isinstance(replay, Timeline) else Timeline(replay)
         self.playing = False
         self.speed_index = 2
         self.typed = ""

@@ -14,10 +14,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rules import snapshot
 from rules.history import History, Record
 from tracker.store import defaults, files
+
+if TYPE_CHECKING:
+    from rules.replay import Timeline
 
 SUFFIX = ".fight"
 DEMO_PREFIX = "demo-"
@@ -682,17 +686,35 @@ class Journal:
 
 def refolded(path: Path, history: History, whole: bool = True) -> History:
     """``history``, read from ``path``, once its log is found to fold (``History.refold``):
-    before it is played or replayed, so a crafted log is refused as it opens, in one line,
-    and not when its roll log or an undo first folds it. Not ``whole``: only its tail, after
-    the state it keeps near its end (``History.fold_tail``), the rest to be checked later."""
-    try:
+    before it is played, so a crafted log is refused as it opens, in one line, and not when
+    its roll log or an undo first folds it. Not ``whole``: only its tail, after the state it
+    keeps near its end (``History.fold_tail``), the rest to be checked later."""
+    with _folding(path):
         if whole:
             history.refold()
         else:
             history.fold_tail()
-    except Exception as exc:  # any rule error: the file, not the app, is at fault
-        raise unreplayable(path, exc) from None
     return history
+
+
+def replayable(path: Path, history: History) -> Timeline:
+    """``history``, read from ``path``, as a timeline to replay: the timeline's own fold is
+    the check ``refolded`` makes, so a replay folds each event once (it folded each twice,
+    the check's fold and then the timeline's)."""
+    from rules.replay import Timeline  # only a replay needs it
+
+    with _folding(path):
+        return Timeline(history)
+
+
+@contextlib.contextmanager
+def _folding(path: Path) -> Iterator[None]:
+    """Any rule error folding the log of ``path`` raised as ``unreplayable``: the file, not
+    the app, is at fault."""
+    try:
+        yield
+    except Exception as exc:
+        raise unreplayable(path, exc) from None
 
 
 def unreplayable(path: Path, exc: Exception) -> SaveError:
