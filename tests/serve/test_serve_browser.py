@@ -117,7 +117,8 @@ class DevTools:
 @contextlib.asynccontextmanager
 async def chromium(profile: Path) -> AsyncIterator[DevTools]:
     # Chromium leaves an org.chromium.* folder in TMPDIR when it is killed, so it gets one of
-    # its own, removed after. Short, in /tmp: Chromium's sockets in it need a short path.
+    # its own, removed after. In /tmp, not the test's folder: there, a path 40 characters
+    # longer, Chromium never came up (its sockets' paths have a short limit).
     scratch = tempfile.TemporaryDirectory(prefix="chromium-")
     process = await asyncio.create_subprocess_exec(
         CHROMIUM,
