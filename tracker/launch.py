@@ -8,6 +8,7 @@ this (saving and opening loads every rule system).
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,8 +33,12 @@ def library_of(args: argparse.Namespace) -> Path:
 # --- the app -------------------------------------------------------------------------------------
 
 
-def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str]]:
-    """The encounter to start on, and the lines to tell the user about files passed over."""
+def choose_encounter(
+    args: argparse.Namespace, refused: dict[Path, str] | None = None
+) -> tuple[storage.Opened, list[str]]:
+    """The encounter to start on, and the lines to tell the user about files passed over.
+    ``refused``: saves already refused after their first frame (by path, the line saying
+    why), passed over."""
     folder: Path = args.saves
     if args.command == "new":
         return storage.create(folder, _new_history(args), "New encounter: {path}"), []
@@ -47,8 +52,11 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
 
         write_demos(folder, keep=True)  # an installed tool's first start: a checkout's demos
     # A save is checked as it opens, and skipped if it fails; a long one's whole log is
-    # folded after its first frame, and one that fails then ends the tracker (``_run``).
+    # folded after its first frame, and one that fails then is skipped too (``run_app``).
+    skipped += [f"Skipped {line}" for line in (refused or {}).values()]
     for path in storage.saves_by_recency(folder):
+        if path in (refused or {}):
+            continue
         try:
             return _told(storage.open_save(path, check_later=True)), skipped
         except storage.SaveError as exc:
@@ -58,6 +66,8 @@ def choose_encounter(args: argparse.Namespace) -> tuple[storage.Opened, list[str
             return storage.play_copy_of_demo(demo, folder), skipped
         except storage.SaveError as exc:
             skipped.append(f"Skipped {exc}")
+    for line in skipped:  # no app opens to say them
+        print(inert(f"tracker: {line}"), file=sys.stderr)
     raise storage.SaveError(
         folder,
         f"no saves and no demo here; try: tracker new --system {defaults.systems()[0]} --name NAME",
@@ -92,7 +102,25 @@ def _new_history(args: argparse.Namespace) -> History:
 
 
 def run_app(args: argparse.Namespace) -> int:
-    opened, skipped = choose_encounter(args)
+    """The app on the encounter chosen. Started on the newest save (no file named), one
+    whose log is found not to fold after its first frame is passed over as one refused as
+    it opened is: the app starts again on the next, saying so."""
+    refused: dict[Path, str] = {}
+    while True:
+        opened, skipped = choose_encounter(args, refused)
+        newest = args.command not in ("new", "open")
+        code, app = _run_on(args, opened, skipped, say_refused=not newest)
+        session = app.session if app is not None else None
+        if not (newest and session is not None and session.refused):
+            return code
+        refused[opened.path] = session.refused
+        gc.disable()  # as the first start ran (tracker.cli.with_saves.play)
+
+
+def _run_on(
+    args: argparse.Namespace, opened: storage.Opened, skipped: list[str], say_refused: bool
+) -> tuple[int, TrackerApp | None]:
+    """The exit status of the app run on ``opened``, and the app (None: it did not start)."""
     from tracker.app import TrackerApp  # Textual is loaded only for the app
     from tracker.session import EncounterSession
 
@@ -101,7 +129,7 @@ def run_app(args: argparse.Namespace) -> int:
     if error:
         session.let_go()
         print(inert(f"tracker: {error}"), file=sys.stderr)
-        return 2
+        return 2, None
     notes = [line for line in ("" if opened.repaired else opened.note, *skipped) if line]
     warnings = [opened.note] if opened.repaired else []
     app = TrackerApp(
@@ -114,7 +142,10 @@ def run_app(args: argparse.Namespace) -> int:
         library=library_of(args),
         difficulty=args.command == "new",
     )
-    return _run(app)
+    code = _run(app)
+    if say_refused and app.session is not None and app.session.refused:
+        print(inert(f"tracker: {app.session.refused}"), file=sys.stderr)
+    return code, app
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -138,6 +169,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _run(app: TrackerApp) -> int:
+    """The app run to its end: its exit status (a save found not to fold after its first
+    frame is said by the caller, ``run_app``, or passed over)."""
     app.watch_terminal = True  # a terminal that goes away ends it, saved
     from tracker.terminal import textual_internals  # loaded with the app already
 
@@ -154,7 +187,6 @@ def _run(app: TrackerApp) -> int:
         elif session is not None:
             error = session.close()
     if session is not None and session.refused:  # opened, then found not to fold (app.sound)
-        print(inert(f"tracker: {session.refused}"), file=sys.stderr)
         return 2
     if error:
         print(inert(f"tracker: {error}"), file=sys.stderr)

@@ -5,6 +5,8 @@ refused in one line, its files never written."""
 
 from __future__ import annotations
 
+import os
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -185,6 +187,44 @@ def test_tracker_open_refuses_it_in_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"tracker: {path}: its event log cannot be replayed")
     assert files_of(path) == before
+
+
+@pytest.mark.parametrize("others", ["an older save", "nothing else"])
+def test_tracker_passes_over_a_newest_save_refused_after_its_first_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], others: str
+) -> None:
+    """Started on the newest save (no file named), one whose log is found not to fold only
+    after its first frame is passed over as one refused as it opens is: the app starts again
+    on the next save, saying why. With nothing left to start on, the refusal is said."""
+    from tracker import cli
+
+    older = tmp_path / "older.fight"
+    if others == "an older save":
+        long_save(older, 3)
+    ghost = tmp_path / "ghost.fight"
+    before = crafted(ghost, 1)
+    os.utime(ghost, (time.time() + 60, time.time() + 60))  # the newest
+    ran: list[tuple[Path | None, list[str]]] = []
+
+    def run(app: TrackerApp, **_: Any) -> None:  # as the app: the log checked after its frame
+        assert app.session is not None
+        ran.append((app.session.path, list(app.notes)))
+        app.session.check()
+
+    monkeypatch.setattr(TrackerApp, "run", run)
+    if others == "an older save":
+        assert cli.main(["--saves", str(tmp_path)]) == 0
+        (first, _), (second, notes) = ran
+        assert (first, second) == (ghost, older)
+        assert any(n.startswith(f"Skipped {ghost}: its event log cannot be") for n in notes)
+        assert capsys.readouterr().err == ""
+    else:
+        assert cli.main(["--saves", str(tmp_path)]) == 2
+        said = capsys.readouterr().err.splitlines()
+        assert len(ran) == 1 and len(said) == 2, said
+        assert said[0].startswith(f"tracker: Skipped {ghost}: its event log cannot be replayed")
+        assert "no saves and no demo here" in said[1]
+    assert files_of(ghost) == before
 
 
 def test_a_format_5_save_without_a_kept_state_still_opens(tmp_path: Path) -> None:
