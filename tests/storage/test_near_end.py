@@ -227,6 +227,23 @@ def test_tracker_passes_over_a_newest_save_refused_after_its_first_frame(
     assert files_of(ghost) == before
 
 
+def test_tracker_serve_refuses_it_in_one_line_before_it_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Served, the whole log is checked before anything is drawn: a seat's view folds it as
+    it is drawn, and it once ended the table with a traceback after the GM's first frame."""
+    path = tmp_path / "ghost.fight"
+    before = crafted(path, 1)
+    monkeypatch.setenv("TRACKER_TABLE_PASSWORD", "pw")
+    done = tracker(
+        "--saves", str(tmp_path), "serve", "--password", "--listen", "127.0.0.1:0", str(path)
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"tracker: {path}: its event log cannot be replayed")
+    assert "Traceback" not in done.stderr + done.stdout
+    assert files_of(path) == before
+
+
 def test_a_format_5_save_without_a_kept_state_still_opens(tmp_path: Path) -> None:
     """The first format-5 saves kept none: opened, they are folded as before."""
     path = tmp_path / "older.fight"

@@ -136,6 +136,13 @@ def run_serve(args: argparse.Namespace) -> int:
     if error:
         print(inert(f"tracker: {error}"), file=sys.stderr)
         return 2
+    # Its whole log checked before it is served, not after a first frame as `tracker` checks
+    # a long fight: a seat's view folds the log as it is drawn, and a crafted one ended the
+    # table with a traceback.
+    refused = session.check()
+    if refused is not None:
+        print(inert(f"tracker: {refused}"), file=sys.stderr)
+        return 2
     table = Table(session)
     try:
         server = TableServer(table, config)
