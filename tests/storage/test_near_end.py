@@ -227,19 +227,23 @@ def test_tracker_passes_over_a_newest_save_refused_after_its_first_frame(
     assert files_of(ghost) == before
 
 
+@pytest.mark.parametrize("named", [True, False], ids=["named", "the newest"])
 def test_tracker_serve_refuses_it_in_one_line_before_it_serves(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: bool
 ) -> None:
     """Served, the whole log is checked before anything is drawn: a seat's view folds it as
-    it is drawn, and it once ended the table with a traceback after the GM's first frame."""
+    it is drawn, and it once ended the table with a traceback after the GM's first frame.
+    The newest save (no file named) is passed over, as `tracker` passes over it: here there
+    is no other to serve."""
     path = tmp_path / "ghost.fight"
     before = crafted(path, 1)
     monkeypatch.setenv("TRACKER_TABLE_PASSWORD", "pw")
-    done = tracker(
-        "--saves", str(tmp_path), "serve", "--password", "--listen", "127.0.0.1:0", str(path)
-    )
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith(f"tracker: {path}: its event log cannot be replayed")
+    serve = ["--saves", str(tmp_path), "serve", "--password", "--listen", "127.0.0.1:0"]
+    done = tracker(*serve, *([str(path)] if named else []))
+    said = done.stderr.splitlines()
+    assert done.returncode == 2 and len(said) == (1 if named else 2), done.stderr
+    refusal = f"{path}: its event log cannot be replayed"
+    assert said[0].startswith(f"tracker: {refusal}" if named else f"tracker: Skipped {refusal}")
     assert "Traceback" not in done.stderr + done.stdout
     assert files_of(path) == before
 

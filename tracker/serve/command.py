@@ -130,19 +130,24 @@ def run_serve(args: argparse.Namespace) -> int:
     url = web_url(args.web_url)
     if args.file is not None:
         args.command = "open"
-    opened, skipped = launch.choose_encounter(args)
     _, dice = dice_for(args.seed)
-    session, error = EncounterSession.resume(opened, dice)
-    if error:
-        print(inert(f"tracker: {error}"), file=sys.stderr)
-        return 2
-    # Its whole log checked before it is served, not after a first frame as `tracker` checks
-    # a long fight: a seat's view folds the log as it is drawn, and a crafted one ended the
-    # table with a traceback.
-    refused = session.check()
-    if refused is not None:
-        print(inert(f"tracker: {refused}"), file=sys.stderr)
-        return 2
+    passed_over: dict[Path, str] = {}
+    while True:
+        opened, skipped = launch.choose_encounter(args, passed_over)
+        session, error = EncounterSession.resume(opened, dice)
+        if error:
+            print(inert(f"tracker: {error}"), file=sys.stderr)
+            return 2
+        # Its whole log checked before it is served, not after a first frame as `tracker`
+        # checks a long fight: a seat's view folds the log as it is drawn, and a crafted one
+        # ended the table with a traceback. The newest save (no file named) is passed over.
+        refused = session.check()
+        if refused is None:
+            break
+        if args.command == "open":
+            print(inert(f"tracker: {refused}"), file=sys.stderr)
+            return 2
+        passed_over[opened.path] = refused
     table = Table(session)
     try:
         server = TableServer(table, config)
