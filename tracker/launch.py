@@ -34,11 +34,11 @@ def library_of(args: argparse.Namespace) -> Path:
 
 
 def choose_encounter(
-    args: argparse.Namespace, refused: dict[Path, str] | None = None
+    args: argparse.Namespace, passed_over: dict[Path, str] | None = None
 ) -> tuple[storage.Opened, list[str]]:
     """The encounter to start on, and the lines to tell the user about files passed over.
-    ``refused``: saves already refused after their first frame (by path, the line saying
-    why), passed over."""
+    ``passed_over``: saves opened before and then found not to fold (by path, the line
+    saying why), not opened again."""
     folder: Path = args.saves
     if args.command == "new":
         return storage.create(folder, _new_history(args), "New encounter: {path}"), []
@@ -53,9 +53,10 @@ def choose_encounter(
         write_demos(folder, keep=True)  # an installed tool's first start: a checkout's demos
     # A save is checked as it opens, and skipped if it fails; a long one's whole log is
     # folded after its first frame, and one that fails then is skipped too (``run_app``).
-    skipped += [f"Skipped {line}" for line in (refused or {}).values()]
+    passed_over = passed_over or {}
+    skipped += [f"Skipped {line}" for line in passed_over.values()]
     for path in storage.saves_by_recency(folder):
-        if path in (refused or {}):
+        if path in passed_over:
             continue
         try:
             return _told(storage.open_save(path, check_later=True)), skipped
@@ -105,15 +106,15 @@ def run_app(args: argparse.Namespace) -> int:
     """The app on the encounter chosen. Started on the newest save (no file named), one
     whose log is found not to fold after its first frame is passed over as one refused as
     it opened is: the app starts again on the next, saying so."""
-    refused: dict[Path, str] = {}
+    passed_over: dict[Path, str] = {}
     while True:
-        opened, skipped = choose_encounter(args, refused)
+        opened, skipped = choose_encounter(args, passed_over)
         newest = args.command not in ("new", "open")
         code, app = _run_on(args, opened, skipped, say_refused=not newest)
         session = app.session if app is not None else None
         if not (newest and session is not None and session.refused):
             return code
-        refused[opened.path] = session.refused
+        passed_over[opened.path] = session.refused
         gc.disable()  # as the first start ran (tracker.cli.with_saves.play)
 
 
