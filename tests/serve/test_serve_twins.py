@@ -106,7 +106,13 @@ async def test_seats_showing_other_things_are_not_twins(served: Served) -> None:
     served.session.execute(AddNote("each their own"))
     for client in (carol, dave, spectator):
         await until(lambda c=client: "each their own" in c.text())
-    assert all(c.channel.leader is None for c in (carol, dave, spectator))
+    # Said in full if it fails (it did once in a full suite): who follows whom, at which row.
+    seats = {"Carol": carol, "Dave": dave, "watch": spectator}
+    following = {
+        name: (c.channel.leader.seat.name if c.channel.leader else None, rows(c))  # type: ignore[union-attr]
+        for name, c in seats.items()
+    }
+    assert all(leader is None for leader, _row in following.values()), following
     # Dave goes back to Carol's row: twins, until the GM hands Carol a combatant.
     dave.type("\x1b[A")
     await paired(carol, dave)
