@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -165,3 +166,30 @@ async def test_a_key_handled_after_the_pairing_parts_the_twins(
     assert rows(follower) == 2 and rows(leader) == 1 and not leader.channel.followers
     for client in (carol, dave):
         await client.close()
+
+
+async def test_a_seat_drawn_again_is_not_taken_for_what_it_showed_before_it_was_muted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat's screen print is kept for its last frame written. A twin's app handles a key
+    while it follows another seat and writes nothing, so what it shows changes with no
+    frame; unmuted, it once kept the old print until its catch-up frame was written, and a
+    seat showing what it showed before could pair with it and be shown its new screen."""
+    from types import SimpleNamespace
+
+    from textual.app import App
+
+    from tracker.serve.driver import ChannelDriver
+    from tracker.serve.views import Fanout
+
+    shown = {"screen": "row 1"}
+    monkeypatch.setattr(twins.textual_internals, "whole_screen", lambda app: shown["screen"])
+    driver = ChannelDriver(App(), channel=Fanout())
+    seat: Any = SimpleNamespace(printed=None, app=SimpleNamespace(channel_driver=driver))
+    before = twins.screen_print(seat)
+    driver.muted = True  # following a twin: a key handled, nothing written
+    shown["screen"] = "row 2"
+    driver.write("dropped")
+    assert twins.screen_print(seat) == before  # kept: no frame was written
+    driver.unmute()
+    assert twins.screen_print(seat) != before

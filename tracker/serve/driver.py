@@ -124,6 +124,13 @@ class ChannelDriver(Driver):
     def is_headless(self) -> bool:
         return False
 
+    def unmute(self) -> None:
+        """Write again. What the app shows may have changed while nothing was written (a
+        key a twin's app handled while it followed another seat): that counts as a frame,
+        so a screen print kept for the last frame written is not taken for it (twins.py)."""
+        self.muted = False
+        self.frames += 1
+
     def write(self, data: str) -> None:
         if self.muted:
             return

@@ -214,7 +214,7 @@ class TableApp(TrackerApp):
             return  # drawn already
         self.seat.muted = False
         if self.channel_driver is not None:
-            self.channel_driver.muted = False
+            self.channel_driver.unmute()
         if self._held is not None:
             held, self._held = self._held, None
             held.__exit__(None, None, None)
