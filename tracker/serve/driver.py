@@ -118,7 +118,8 @@ class ChannelDriver(Driver):
         self.on_input = on_input
         self.also: list[Channel] = []
         self.on_diverge = on_diverge
-        self.frames = 0  # writes sent (tracker/serve/twins.py: a screen that may have changed)
+        # Writes sent, and unmutes: each a screen that may have changed (tracker/serve/twins.py).
+        self.frames = 0
 
     @property
     def is_headless(self) -> bool:
