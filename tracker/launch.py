@@ -34,18 +34,21 @@ def library_of(args: argparse.Namespace) -> Path:
 
 
 def choose_encounter(
-    args: argparse.Namespace, passed_over: dict[Path, str] | None = None
+    args: argparse.Namespace,
+    passed_over: dict[Path, str] | None = None,
+    check_later: bool = True,
 ) -> tuple[storage.Opened, list[str]]:
     """The encounter to start on, and the lines to tell the user about files passed over.
     ``passed_over``: saves opened before and then found not to fold (by path, the line
-    saying why), not opened again."""
+    saying why), not opened again. ``check_later``: a long save's whole log is folded after
+    the app's first frame (``storage.open_save``), else as it opens."""
     folder: Path = args.saves
     if args.command == "new":
         return storage.create(folder, _new_history(args), "New encounter: {path}"), []
     if args.command == "open":
         if storage.is_demo(args.file):
             return storage.play_copy_of_demo(args.file, folder), []
-        return _told(storage.open_save(args.file, check_later=True)), []
+        return _told(storage.open_save(args.file, check_later=check_later)), []
     skipped: list[str] = []
     if getattr(args, "user_saves", False) and not storage.saves_by_recency(folder):
         from tracker.demos import write_demos
@@ -59,7 +62,7 @@ def choose_encounter(
         if path in passed_over:
             continue
         try:
-            return _told(storage.open_save(path, check_later=True)), skipped
+            return _told(storage.open_save(path, check_later=check_later)), skipped
         except storage.SaveError as exc:
             skipped.append(f"Skipped {exc}")
     for demo in storage.demos(folder):

@@ -130,24 +130,15 @@ def run_serve(args: argparse.Namespace) -> int:
     url = web_url(args.web_url)
     if args.file is not None:
         args.command = "open"
+    # Its whole log checked as it opens, not after a first frame as `tracker` checks a long
+    # fight: a seat's view folds the log as it is drawn, and a crafted one ended the table
+    # with a traceback. One refused is passed over (the newest) or said in a line.
+    opened, skipped = launch.choose_encounter(args, check_later=False)
     _, dice = dice_for(args.seed)
-    passed_over: dict[Path, str] = {}
-    while True:
-        opened, skipped = launch.choose_encounter(args, passed_over)
-        session, error = EncounterSession.resume(opened, dice)
-        if error:
-            print(inert(f"tracker: {error}"), file=sys.stderr)
-            return 2
-        # Its whole log checked before it is served, not after a first frame as `tracker`
-        # checks a long fight: a seat's view folds the log as it is drawn, and a crafted one
-        # ended the table with a traceback. The newest save (no file named) is passed over.
-        refused = session.check()
-        if refused is None:
-            break
-        if args.command == "open":
-            print(inert(f"tracker: {refused}"), file=sys.stderr)
-            return 2
-        passed_over[opened.path] = refused
+    session, error = EncounterSession.resume(opened, dice)
+    if error:
+        print(inert(f"tracker: {error}"), file=sys.stderr)
+        return 2
     table = Table(session)
     try:
         server = TableServer(table, config)
