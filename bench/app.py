@@ -389,13 +389,15 @@ def _press_keys(terminal: object, keys: int, times: dict[str, list[float]], mini
             timed("pane", sent, done)
             frames.quiet()
         return
-    first = frames.wait(lambda word: word.startswith("EncounterScreen:"), after=0.0)
+    frames.wait(lambda word: word.startswith("EncounterScreen:"), after=0.0)
     # A person reads the first frame before the first key: a second, in which the tracker
     # builds the roll dialog ahead (``EncounterScreen.build_ahead``). Not "quiet for a
     # second": the turn clock writes a frame every second.
     time.sleep(1.0)
     frames.quiet()
-    count = int(first[1].split(":")[1])
+    # The log's length once the check read the whole save: a long fight's first frame shows
+    # its newest entries alone (``EncounterScreen.reload``).
+    count = int(frames.read()[1][-1][1].split(":")[1])
     for press in range(keys):
         sent = send("r")
         done = frames.wait(lambda word: word.startswith("FormScreen:"), after=sent)

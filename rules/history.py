@@ -11,7 +11,7 @@ needs it, and its records are made inert only when something reads them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Annotated, Any, Generic, Protocol, TypeAlias, TypeVar, overload
+from typing import Annotated, Any, Generic, Protocol, TypeAlias, TypeVar, cast, overload
 
 from msgspec import Meta, Struct
 
@@ -90,11 +90,20 @@ class RecordFinish(Protocol):
 
 class RecordLog:
     """The records of a log, in order. Those read from a save were decoded as it was opened
-    (to check them, and kept: a record is decoded once); each is finished by ``finish`` (made
-    inert) on first use, so opening a long fight does not walk every text it holds."""
+    (to check them, and kept: a record is decoded once), or the oldest when first asked for
+    (``read``); each is finished by ``finish`` (made inert) on first use, so opening a long
+    fight does not walk every text it holds."""
 
-    def __init__(self, items: Iterable[Record] = (), finish: RecordFinish | None = None) -> None:
-        self._items: list[Record] = list(items)
+    def __init__(
+        self,
+        items: Iterable[Record | None] = (),
+        finish: RecordFinish | None = None,
+        unread: Callable[[], list[Record]] | None = None,
+    ) -> None:
+        # None for a record not read yet: ``unread`` gives them all, in order, when one is
+        # first asked for (a long fight opens reading only its newest records: see ``read``).
+        self._items: list[Record | None] = list(items)
+        self._unread = unread
         self._finish = finish
         # 1 where a record is still as read, 0 once finished (one byte a record, no objects).
         self._unfinished = bytearray(b"\x01" if finish else b"\x00") * len(self._items)
@@ -116,6 +125,10 @@ class RecordLog:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._items)))]
         item = self._items[index]
+        if item is None:
+            self.read()
+            item = self._items[index]
+            assert item is not None
         if self._unfinished[index] and self._finish is not None:
             item = self._finish(item)
             self._items[index] = item
@@ -135,9 +148,26 @@ class RecordLog:
         self._items.append(record)
         self._unfinished.append(0)
 
+    @property
+    def all_read(self) -> bool:
+        """Whether every record is read (see ``read``)."""
+        return self._unread is None
+
+    def read(self) -> None:
+        """Read the records not read yet, at once: what ``unread`` raises for a record that
+        cannot be one (a crafted save) is raised here, and they stay unread."""
+        if self._unread is None:
+            return
+        items = self._items
+        unread = (index for index, item in enumerate(items) if item is None)
+        for index, record in zip(unread, self._unread(), strict=True):
+            items[index] = record
+        self._unread = None
+
     def finish_all(self) -> None:
         """Every record finished now: ``finish`` goes through them all in one pass in C (a
         call a record made a long fight's fold 6-30% slower)."""
+        self.read()
         if self._finish is None or 1 not in self._unfinished:
             return  # a log made here, not read, or all finished (found in C): nothing to do
         pending = [index for index, flag in enumerate(self._unfinished) if flag]
@@ -151,7 +181,8 @@ class RecordLog:
     def encodable(self) -> list[Record]:
         """The records as they can be written: those not yet finished go out as they were
         read (a reader makes them inert again)."""
-        return self._items
+        self.read()
+        return cast("list[Record]", self._items)
 
 
 class History:
@@ -193,7 +224,8 @@ class History:
         """A history from a save, without replaying it: ``state`` is the state after ``done``;
         ``near``, the step and the state after ``done[step]`` (``near_end``), known too."""
         history = cls(_creation(records[0]))
-        if not done or done[0] != 0 or any(not 0 < i < len(records) for i in done[1:] + undone):
+        later = done[1:] + undone
+        if not done or done[0] != 0 or (later and not 0 < min(later) <= max(later) < len(records)):
             raise ValueError("the records in effect do not fit the log")
         history.records = records
         history._done = [(index, None) for index in done]
@@ -319,9 +351,23 @@ class History:
         None: a log keeps those and folds forward to the rest as it needs them."""
         done, records = list(self._done), self.applied_in_effect()
         yield records[0].events[0], done[0][1]
-        for (_, before), record in zip(done, records[1:], strict=False):
-            for position, event in enumerate(record.events):
-                yield event, None if position else before
+        yield from _sparse(done, records[1:])
+
+    def in_effect_tail(self) -> Iterator[tuple[Event, AnyEncounter | None]]:
+        """``in_effect_sparse``'s pairs after the state kept near the end (``restore``), or
+        all of them if none is: what a long fight's log shows before its older records are
+        read (``RecordLog.read``), which this leaves unread."""
+        if not self.near_known:
+            return self.in_effect_sparse()
+        done = self._done[self.near_step :]
+        return _sparse(done, [self._applied(index) for index, _ in done[1:]])
+
+    def newest_in_effect(self) -> Iterator[Applied[Any]]:
+        """The records in effect, newest first; while the older records are not read
+        (``RecordLog.read``), only those after the state kept near the end."""
+        first = 0 if self.records.all_read else self.near_step + 1
+        for index, _ in reversed(self._done[first:]):
+            yield self._applied(index)
 
     # --- changing --------------------------------------------------------------------------------
 
@@ -403,6 +449,16 @@ def _pairs_from(
         for event in record.events:
             yield event, state
             state = apply(state, event)
+
+
+def _sparse(
+    done: list[tuple[int, AnyEncounter | None]], records: list[Applied[Any]]
+) -> Iterator[tuple[Event, AnyEncounter | None]]:
+    """Each event of ``records`` (those after ``done``'s first), the first of each given the
+    state after the record before where ``done`` knows it, every other None."""
+    for (_, before), record in zip(done, records, strict=False):
+        for position, event in enumerate(record.events):
+            yield event, None if position else before
 
 
 def _applied_first(record: object) -> Applied[Any]:

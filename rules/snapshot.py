@@ -23,9 +23,10 @@ and let a record torn by a crash be told from a good one.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import itertools
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union, cast
 
@@ -400,7 +401,7 @@ def decode_snapshot(data: bytes) -> Snapshot[Record, AnyEncounter]:
         raise SnapshotError(f"the file is damaged ({exc})") from None
 
 
-def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
+def open_lazily(data: bytes, more: list[Record] | None = None, read_later: bool = False) -> History:
     """The history in a save, fast: the log is not replayed.
 
     Every record is decoded once, to check it (a checksum only catches accidents: a crafted
@@ -408,6 +409,11 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
     made inert when it is first read). The snapshot's state
     is used as stored once its records in effect are checked to fit; ``decode`` refolds it.
     Records from the journal are then applied one by one, as they were when first made.
+
+    ``read_later``: a save that keeps a state near its end opens with only the records after
+    it decoded; the rest are decoded and checked when first asked for (``RecordLog.read``,
+    which raises SnapshotError for one that is not a record). A long fight's first frame
+    draws from the newest alone.
     """
     header = read_header(data)
     if header.format < LAZY:
@@ -416,26 +422,34 @@ def open_lazily(data: bytes, more: list[Record] | None = None) -> History:
         return history_of(decode_snapshot(data), more, verify=False)
     types = codec(header.system)
     try:
-        lazy, kept = _lazy(header, _body(data), types)
-        log = RecordLog(_checked(lazy, types), inert_value)
-        log.packed = kept
-        near = None
-        if lazy.near:
-            unpacked = _inflate(lazy.near, MAX_UNPACKED, "the state it keeps near its end")
-            state = _within_bounds(types.state.decode(unpacked), unpacked)
-            near = (lazy.near_step, inert_value(state))
-        history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state), near)
-        for record in more or []:
-            history._replay(record)
-    except msgspec.ValidationError as exc:
-        raise _not_understood(exc, header.system) from None
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise SnapshotError(f"the file is damaged ({exc})") from None
+        with _reading(header.system):
+            lazy, kept = _lazy(header, _body(data), types)
+            log = _record_log(lazy, types, header.system, read_later)
+            log.packed = kept
+            near = None
+            if lazy.near:
+                unpacked = _inflate(lazy.near, MAX_UNPACKED, "the state it keeps near its end")
+                state = _within_bounds(types.state.decode(unpacked), unpacked)
+                near = (lazy.near_step, inert_value(state))
+            history = History.restore(log, lazy.done, lazy.undone, inert_value(lazy.state), near)
+            for record in more or []:
+                history._replay(record)
     except SnapshotError:
         raise
     except Exception as exc:  # any rule error while replaying: the file, not the app, is at fault
         raise SnapshotError(f"its event log cannot be replayed ({exc})") from None
     return history
+
+
+@contextlib.contextmanager
+def _reading(system: str) -> Iterator[None]:
+    """msgspec's errors decoding a save of ``system`` raised as SnapshotError."""
+    try:
+        yield
+    except msgspec.ValidationError as exc:
+        raise _not_understood(exc, system) from None
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise SnapshotError(f"the file is damaged ({exc})") from None
 
 
 def _lazy(header: Header, body: memoryview, types: Codec) -> tuple[LazySnapshot[Any], list[bytes]]:
@@ -455,22 +469,58 @@ def _lazy(header: Header, body: memoryview, types: Codec) -> tuple[LazySnapshot[
     return LazySnapshot(**fields), kept
 
 
-def _checked(lazy: LazySnapshot[Any], types: Codec) -> list[Record]:
+def _record_log(
+    lazy: LazySnapshot[Any], types: Codec, system: str, read_later: bool = False
+) -> RecordLog:
     """The records, each decoded as one of the system's, once the records in effect and
     undone are found to be ones that can be (raises msgspec's errors or SnapshotError). They
     are kept: once they were dropped and decoded again when read, so that a long fight's
-    replay decoded every record twice."""
-    if len(lazy.records) != lazy.record_count:
+    replay decoded every record twice. ``read_later``: those before the state kept near the
+    end (``open_lazily``) are decoded and checked when first asked for."""
+    raws, count = lazy.records, len(lazy.records)
+    if count != lazy.record_count:
         raise SnapshotError("the file is damaged (its record count does not match its log)")
-    records = _decoded(lazy.records, types)
-    changes = [isinstance(record, Applied) for record in records]
-    if not all(0 <= i < len(changes) for i in lazy.done + lazy.undone):
+    named = lazy.done + lazy.undone
+    if named and not 0 <= min(named) <= max(named) < count:
         raise SnapshotError("the file is damaged (it names records its log does not hold)")
-    if not changes or not all(changes[i] for i in [0, *lazy.done, *lazy.undone]):
-        raise SnapshotError("the file is damaged (its records in effect are not all changes)")
+    if not count:
+        raise _not_all_changes()
     if len(set(lazy.done + lazy.undone)) != len(lazy.done) + len(lazy.undone):
         raise SnapshotError("the file is damaged (a record is in effect twice)")
-    return records
+    later = _read_later(lazy) if read_later else range(1, 1)
+    read = _decoded(raws[: later.start] + raws[later.stop :], types)  # in one call
+    first, last = read[: later.start], read[later.start :]
+    _all_changes(first, lazy)
+    _all_changes(last, lazy, later.stop)
+
+    def unread() -> list[Record]:
+        with _reading(system):
+            read = _decoded(raws[later.start : later.stop], types)
+        _all_changes(read, lazy, later.start)
+        return read
+
+    records: list[Record | None] = [*first, *[None] * len(later), *last]
+    return RecordLog(records, inert_value, unread if later else None)
+
+
+def _read_later(lazy: LazySnapshot[Any]) -> range:
+    """The records a long fight may open without: those before the one in effect whose
+    state it keeps near its end (none undone among them)."""
+    if not (lazy.near and 0 < lazy.near_step < len(lazy.done) - 1):
+        return range(1, 1)
+    return range(1, max(1, min([lazy.done[lazy.near_step], *lazy.undone])))
+
+
+def _all_changes(records: list[Record], lazy: LazySnapshot[Any], first: int = 0) -> None:
+    """SnapshotError unless each of ``records`` (the log's from its ``first``-th) that the log
+    opens with, or holds in effect or undone, is a change (``Applied``)."""
+    others = {first + at for at, record in enumerate(records) if not isinstance(record, Applied)}
+    if 0 in others or not others.isdisjoint(lazy.done) or not others.isdisjoint(lazy.undone):
+        raise _not_all_changes()
+
+
+def _not_all_changes() -> SnapshotError:
+    return SnapshotError("the file is damaged (its records in effect are not all changes)")
 
 
 def _decoded(raws: list[msgspec.Raw], types: Codec) -> list[Record]:

@@ -115,10 +115,4 @@ def history_turns(history: History) -> list[Turn]:
 
 def history_started(history: History) -> float | None:
     """When the turn now going on in a whole history (the GM's) began."""
-    records = history.records
-    newest_first = (
-        record
-        for index in reversed(history.done_indices())
-        if isinstance(record := records[index], Applied)
-    )
-    return started(newest_first, history.state.current_id)
+    return started(history.newest_in_effect(), history.state.current_id)

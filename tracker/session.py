@@ -96,6 +96,11 @@ class EncounterSession:
         error = session.save() if opened.repaired else None
         return session, error
 
+    @property
+    def checked(self) -> bool:
+        """Whether the save's whole log is read and folded (``check``)."""
+        return self._checked
+
     def check(self) -> str | None:
         """Fold the whole log of a save opened before it was (``storage.open_save``'s
         check_later), once: the app asks after its first frame, and before any input. A log

@@ -84,6 +84,7 @@ class EncounterScreen(
         self._unsubscribe: Callable[[], None] | None = None
         self._forms: dict[str, FormScreen] = {}  # the system actions' dialogs, built once
         self._was_over = False  # the fight was over at the last change seen
+        self._log_whole = True  # the log shows every entry, not only the newest (``reload``)
         self._warned_at: AnyEncounter | None = None  # n refused here: n again asks to play on
         self._playing_on: str | None = None  # the headline of the end the GM plays on past
         self.library_told: set[str] = set()  # the library's problems told already
@@ -120,6 +121,8 @@ class EncounterScreen(
         self.post_message(self.Shown(self))
         if self.session.check() is not None:
             return  # a save found not to fold: the app ends (TrackerApp.sound)
+        if not self._log_whole:
+            self.reload()  # the older entries, read now, and the turn clock from them
         if self.library_folder is not None and self.session.allows("add_combatant"):
             # Timed from here, not from the mount: on a busy machine the first frame can
             # take longer than WARM_AFTER, and the library's reading would share its core.
@@ -139,10 +142,14 @@ class EncounterScreen(
 
     def reload(self) -> None:
         """Show the session's whole state and log (a served seat that was not told of
-        changes while a shared view drew it catches up here)."""
+        changes while a shared view drew it catches up here). A save opened to be checked
+        after its first frame shows its newest entries until then: its older records are
+        read by the check (``storage.open_save``'s check_later)."""
         self._show_state(self.session.state)
         history = self.session.history
-        self.panes.roll_log.show(history.in_effect_sparse(), folds=history.in_effect_folds)
+        self._log_whole = self.session.checked
+        pairs = history.in_effect_sparse() if self._log_whole else history.in_effect_tail()
+        self.panes.roll_log.show(pairs, folds=history.in_effect_folds)
         self._was_over = self.session.outcome().over  # an encounter opened over: no summary
 
     def on_unmount(self) -> None:

@@ -459,6 +459,10 @@ class SeatSession:
     def path(self) -> Any:
         return self._session.path
 
+    @property
+    def checked(self) -> bool:
+        return self._session.checked
+
     def check(self) -> str | None:
         """The table's save was checked whole as it opened (``EncounterSession.check``)."""
         return self._session.check()

@@ -247,8 +247,9 @@ class Loaded:
     stray: bool = False  # the journal beside it belongs to another save, and was not used
 
 
-def load(path: Path) -> Loaded:
-    """Open a save: the snapshot, then its journal. Never writes to either file."""
+def load(path: Path, read_later: bool = False) -> Loaded:
+    """Open a save: the snapshot, then its journal. Never writes to either file.
+    ``read_later``: see ``snapshot.open_lazily`` (its older records read by ``refolded``)."""
     data = _read_bytes(path)
     journal = journal_path(path)
     try:
@@ -261,7 +262,7 @@ def load(path: Path) -> Loaded:
             frames = snapshot.decode_frames(rest, header.system)
             records, problem = snapshot.continue_log(snapshot.records_in(data), frames)
         with _collector_paused():
-            history = snapshot.open_lazily(data, records)
+            history = snapshot.open_lazily(data, records, read_later)
     except snapshot.SnapshotError as exc:
         raise SaveError(path, str(exc)) from None
     if stray:
@@ -568,12 +569,13 @@ def open_save(path: Path, check_later: bool = False) -> Opened:
     left by another save is moved aside.
 
     ``check_later``: a sound save that keeps a state near its end (``History.near_end``)
-    opens without its whole log folded, which a long fight's first frame would wait for;
-    the session folds it before it writes anything (``EncounterSession.check``)."""
+    opens without its older records read or its whole log folded, which a long fight's
+    first frame would wait for; the session reads and folds them before it writes anything
+    (``EncounterSession.check``)."""
     _check_save(path)  # no lock file is made beside a folder, a pipe or a missing file
     lock = SaveLock.take(path)
     try:
-        loaded = load(path)
+        loaded = load(path, read_later=check_later)
         sound = not (loaded.stray or loaded.notice)  # else rewritten as it opens: checked first
         checked = not (check_later and sound and loaded.history.near_known)
         refolded(path, loaded.history, whole=checked)
@@ -709,10 +711,13 @@ def replayable(path: Path, history: History) -> Timeline:
 
 @contextlib.contextmanager
 def _folding(path: Path) -> Iterator[None]:
-    """Any rule error folding the log of ``path`` raised as ``unreplayable``: the file, not
-    the app, is at fault."""
+    """Any rule error folding the log of ``path`` raised as ``unreplayable``, and a record
+    read as it folds found not to be one (``snapshot.open_lazily``'s read_later) as a
+    damaged save: the file, not the app, is at fault."""
     try:
         yield
+    except snapshot.SnapshotError as exc:
+        raise SaveError(path, str(exc)) from None
     except Exception as exc:
         raise unreplayable(path, exc) from None
 
