@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from rules import snapshot
+from rules.commands import AddNote
 from rules.dice import SeededDice
 from rules.history import NEAR
 from tests.cli.support import tracker
-from tests.storage.support import body_of, rewrite
+from tests.storage.support import body_of, fresh, rewrite
 from tests.storage.test_near_end import GHOST, LONG, files_of, long_save
 from tracker.app import TrackerApp
 from tracker.screens.encounter_screen import EncounterScreen
@@ -158,3 +159,30 @@ def test_the_ghost_is_still_refused_at_the_check(tmp_path: Path) -> None:
     refused = session.check()
     assert refused is not None and "its event log cannot be replayed" in refused
     session.let_go()
+
+
+def test_undone_past_the_kept_state_in_the_journal_reads_the_rest_as_it_opens(
+    tmp_path: Path,
+) -> None:
+    """A journal that undoes more than the records after the kept state (as kill -9 leaves
+    it) needs the older records as the save opens: they are read then, and checked then."""
+    path = tmp_path / "undone.fight"
+    session = EncounterSession(fresh("Long"), SeededDice(1), path)
+    for number in range(LONG):
+        session.execute(AddNote(f"note {number}"))
+    assert session.save() is None
+    for _ in range(NEAR + 10):
+        session.undo()  # to the journal
+    expected = session.state
+    session.let_go()
+    reopened = opened(path)
+    assert reopened.history.records.all_read
+    assert reopened.state == expected
+    assert reopened.check() is None
+    reopened.let_go()
+    body = body_of(path)
+    body["records"][2]["events"][0]["text"] = "x" * 10**5
+    before = rewrite(path, body) + storage.journal_path(path).read_bytes()
+    with pytest.raises(storage.SaveError, match="what no input could"):
+        storage.open_save(path, check_later=True)
+    assert files_of(path) == before
