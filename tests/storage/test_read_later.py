@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules import snapshot
 from rules.commands import AddNote
 from rules.dice import SeededDice
+from rules.events import NoteAdded
 from rules.history import NEAR
 from tests.cli.support import tracker
 from tests.storage.support import body_of, fresh, rewrite
@@ -186,3 +189,32 @@ def test_undone_past_the_kept_state_in_the_journal_reads_the_rest_as_it_opens(
     with pytest.raises(storage.SaveError, match="what no input could"):
         storage.open_save(path, check_later=True)
     assert files_of(path) == before
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["note", "note", "note", "undo", "redo"]), max_size=120))
+def test_read_later_then_read_is_the_save_read_whole(steps: list[str]) -> None:
+    """Any log of changes, undos and redos, saved long enough to keep a state near its end:
+    opened to read later and then read, it is the save read whole, record for record, and
+    its newest entries are the whole log's last."""
+    history = fresh("Long")
+    for number in range(NEAR + 20):
+        history.commit([NoteAdded(f"note {number}")])
+    for number, step in enumerate(steps):
+        if step == "note":
+            history.commit([NoteAdded(f"later {number}")])
+        elif step == "undo" and history.can_undo:
+            history.undo()
+        elif step == "redo" and history.can_redo:
+            history.redo()
+    data = snapshot.encode(history)
+    whole = snapshot.open_lazily(data)
+    later = snapshot.open_lazily(data, read_later=True)
+    tail = [event for event, _ in later.in_effect_tail()]
+    assert tail == [event for event, _ in whole.in_effect_sparse()][-len(tail) :]
+    later.refold()
+    assert later.records.all_read
+    assert list(later.records) == list(whole.records)
+    assert later.done_indices() == whole.done_indices()
+    assert later.undone_indices() == whole.undone_indices()
+    assert list(later.in_effect()) == list(whole.in_effect())
