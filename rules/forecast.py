@@ -30,7 +30,7 @@ from rules.errors import Rejected
 from rules.outcome import followed, watch
 from rules.registry import get_system
 from rules.snapshot import codec
-from rules.system import Figure
+from rules.system import Figure, RuleSystem
 
 DEFAULT_RUNS = 1000
 DEFAULT_ROUNDS = 50
@@ -120,14 +120,19 @@ def play_out(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> En
     moves = 0
     limit = rounds * MOVES_PER_ROUND
     reads_state = system.out_of_fight_reads_state
+    settling = SETTLING  # what the table's last roll left waiting is applied first
     while not result.over and state.round - start < rounds and moves < limit:
         moves += 1
         move = system.solo_move(state)
-        if move is None:
+        waiting = settling and move is None and _applies_alone(system, state)
+        settling = settling - 1 if waiting else 0
+        if move is None and not waiting:
             move = system.forecast_move(state, frozenset(acted))
             if move is not None:
                 acted.add(move.actor_id)
         command: Any = move.command if move is not None else NextTurn()
+        if waiting:
+            command = system.consequence_command(state)
         passes = isinstance(command, NextTurn)
         try:
             events = decide_own(state, command, dice)
@@ -177,6 +182,18 @@ def play_out(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> En
         tuple(fell),
         sides_fell,
     )
+
+
+# Steps of a result left waiting applied before a run plays on (LiveHack: a hit's damage
+# roll, then its table row), as the table's ``d`` would apply them.
+SETTLING = 4
+
+
+def _applies_alone(system: RuleSystem, state: AnyEncounter) -> bool:
+    """Whether the last roll left a result waiting that ``d`` applies with no choice to make:
+    a run from the table goes on from it applied. Left waiting, a hit the GM rolled stopped
+    every LiveHack run where it stood (no tracker-played move applies another's hit)."""
+    return bool(system.pending(state)) and not system.pending_action(state)
 
 
 # --- many runs --------------------------------------------------------------------------------

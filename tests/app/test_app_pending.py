@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rules import forecast
 from rules.dice import SeededDice
 from rules.events import ConsequenceDiscarded
 from rules.history import History
@@ -15,7 +16,7 @@ from rules.registry import get_system
 from rules.testing import kit
 from tests.app.support import until
 from tests.contract.support import demo
-from tests.picks import every_system, has_demo
+from tests.picks import every_system, has_demo, plays_solo
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.encounter_screen import EncounterScreen
@@ -130,3 +131,18 @@ async def test_x_in_the_question_discards_with_a_line_in_the_log(
         assert "(discarded)" in text  # the Consequences pane, where "(applied)" would be
         assert "waiting (d): " not in text
         assert app.session.state.last_roll_discarded
+
+
+@pytest.mark.parametrize("system", every_system(has_demo, plays_solo))
+async def test_the_forecast_plays_on_from_a_waiting_result(tmp_path: Path, system: str) -> None:
+    """A forecast from the table applies what the last roll left waiting, as ``d`` would,
+    and plays on: a LiveHack hit the GM rolled left every run stopped where it stood, the
+    fight unfinished at the round limit in each (the forecast said "no winner 100%")."""
+    app, keys = demo_app(tmp_path, system)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press(*keys)
+        await pilot.pause()
+        state = app.session.state
+        assert app.session.system.pending(state)
+    ends = [forecast.play_out(state, seed) for seed in range(20)]
+    assert sum(ending.over for ending in ends) >= 10
