@@ -124,7 +124,7 @@ def play_out(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> En
     while not result.over and state.round - start < rounds and moves < limit:
         moves += 1
         move = system.solo_move(state)
-        waiting = settling and move is None and _applies_alone(system, state)
+        waiting = settling > 0 and move is None and _applies_alone(system, state)
         settling = settling - 1 if waiting else 0
         if move is None and not waiting:
             move = system.forecast_move(state, frozenset(acted))

@@ -366,8 +366,8 @@ class History:
         """The records in effect, newest first; while the older records are not read
         (``RecordLog.read``), only those after the state kept near the end."""
         first = 0 if self.records.all_read else self.near_step + 1
-        for index, _ in reversed(self._done[first:]):
-            yield self._applied(index)
+        for step in range(len(self._done) - 1, first - 1, -1):  # no copy: most stop at once
+            yield self._applied(self._done[step][0])
 
     # --- changing --------------------------------------------------------------------------------
 

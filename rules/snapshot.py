@@ -495,9 +495,9 @@ def _record_log(
 
     def unread() -> list[Record]:
         with _reading(system):
-            read = _decoded(raws[later.start : later.stop], types)
-        _all_changes(read, lazy, later.start)
-        return read
+            older = _decoded(raws[later.start : later.stop], types)
+        _all_changes(older, lazy, later.start)
+        return older
 
     records: list[Record | None] = [*first, *[None] * len(later), *last]
     return RecordLog(records, inert_value, unread if later else None)
