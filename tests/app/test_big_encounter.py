@@ -129,6 +129,31 @@ async def test_a_roll_updates_only_the_rows_that_changed(fight: History, tmp_pat
         assert table.row_count == COMBATANTS
 
 
+async def test_the_rows_are_made_once_as_the_fight_opens(
+    fight: History, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Made before the pane had its size, they were made, added and measured twice (for no
+    width, then fitted): now once, fitted; the first frame has the scrollbar they need."""
+    added: list[str | None] = []
+    add_row = CombatantsPane.add_row
+
+    def counted(table: CombatantsPane, *cells: Any, **options: Any) -> Any:
+        added.append(options.get("key"))
+        return add_row(table, *cells, **options)
+
+    monkeypatch.setattr(CombatantsPane, "add_row", counted)
+    app = app_on(History.from_records(fight.records), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen.query_one(CombatantsPane)
+        assert table.selected_id == app.session.state.current_id  # before a row is added
+        await until(pilot, lambda: table.row_count == COMBATANTS, "the rows")
+        assert "press a to add a combatant" not in screen_text(app)
+        assert table.show_vertical_scrollbar
+        await pilot.pause()
+        assert len(added) == COMBATANTS
+        assert table.selected_id == app.session.state.current_id
+
+
 def drawn(table: CombatantsPane) -> list[list[tuple[str, object]]]:
     """Each line of the pane as drawn now: its pieces of text and their styles."""
     lines = table.render_lines(Region(0, 0, *table.outer_size))

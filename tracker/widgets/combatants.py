@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.strip import Strip
 from textual.widgets import DataTable
 
@@ -153,7 +154,8 @@ class CombatantsPane(DataTable[Text]):
     @property
     def selected_id(self) -> str | None:
         if not self.row_count:
-            return None
+            # Not laid out yet (``show``): the row the cursor will be put on.
+            return self._state.current_id if self._state is not None else None
         row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
         return row_key.value
 
@@ -161,8 +163,15 @@ class CombatantsPane(DataTable[Text]):
         """Show ``state``; ``again``: even if it is the state shown (the pane was resized)."""
         if self._rows and state == self._state and not again:
             return  # nothing changed (several panes and seats share one state)
-        self._state = state
         keep = self.selected_id
+        self._state = state
+        if not self.size.width:
+            # Not laid out yet: the rows are made once, fitted to the pane, when it learns its
+            # size (``on_resize``). Made now, for no width, all 200 of a big fight's rows were
+            # made, added and measured twice before the first frame. Its height, a line a row,
+            # is known now: the first layout brings the scrollbar the rows will need.
+            self.virtual_size = Size(0, self.header_height + len(state.combatants))
+            return
         specs = self._columns(state)
         full = self._rows_of(state)
         layout = self._layout(specs, full)
@@ -308,7 +317,8 @@ class CombatantsPane(DataTable[Text]):
     # --- the rows -------------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        if self.row_count or not self.empty_hint or y != self.header_height:
+        waiting = self._state is not None and bool(self._state.combatants)  # for a size
+        if self.row_count or waiting or not self.empty_hint or y != self.header_height:
             return super().render_line(y)
         style = self.rich_style + Style(italic=True)
         return Strip([Segment(f" {self.empty_hint}", style)]).adjust_cell_length(
