@@ -141,12 +141,26 @@ async def test_the_rows_are_made_once_as_the_fight_opens(
         added.append(options.get("key"))
         return add_row(table, *cells, **options)
 
+    shown: list[tuple[int, int, int]] = []  # after each show: rows, the cursor's, the top one
+    show = CombatantsPane.show
+
+    def watched(table: CombatantsPane, *args: Any, **options: Any) -> None:
+        show(table, *args, **options)
+        shown.append((table.row_count, table.cursor_row, round(table.scroll_y)))
+
     monkeypatch.setattr(CombatantsPane, "add_row", counted)
+    monkeypatch.setattr(CombatantsPane, "show", watched)
     app = app_on(History.from_records(fight.records), tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         table = app.screen.query_one(CombatantsPane)
         assert table.selected_id == app.session.state.current_id  # before a row is added
         await until(pilot, lambda: table.row_count == COMBATANTS, "the rows")
+        # In view as they are first drawn (the table alone scrolls a frame late), a turn far
+        # down the order as well.
+        _rows, cursor, top = next(seen for seen in shown if seen[0])
+        seen_rows = table.scrollable_content_region.height - table.header_height
+        assert cursor == app.session.state.index_of(app.session.state.current_id) > seen_rows
+        assert top <= cursor < top + seen_rows
         assert "press a to add a combatant" not in screen_text(app)
         assert table.show_vertical_scrollbar
         await pilot.pause()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size, Spacing
 from textual.strip import Strip
 from textual.widgets import DataTable
 
@@ -170,7 +170,7 @@ class CombatantsPane(DataTable[Text]):
             # size (``on_resize``). Made now, for no width, all 200 of a big fight's rows were
             # made, added and measured twice before the first frame. Its height, a line a row,
             # is known now: the first layout brings the scrollbar the rows will need.
-            self.virtual_size = Size(0, self.header_height + len(state.combatants))
+            self._rows_to_come(len(state.combatants))
             return
         specs = self._columns(state)
         full = self._rows_of(state)
@@ -187,7 +187,8 @@ class CombatantsPane(DataTable[Text]):
                 self.add_column(label, key=specs[index][0], width=width + layout.gap)
             self._columns_for = layout.columns_for
             self._rows = {}
-        if list(rows) == list(self._rows):
+        added = list(rows) != list(self._rows)
+        if not added:
             table_columns = list(self.columns)
             changed: dict[str, dict[str, Text]] = {}
             for key, row in rows.items():
@@ -203,6 +204,7 @@ class CombatantsPane(DataTable[Text]):
             self.clear()
             for key, row in rows.items():
                 self.add_row(*row, key=key)
+            self._rows_to_come(len(rows))
         self._rows = rows
         self._full = full
         self._layout_now = layout
@@ -211,7 +213,25 @@ class CombatantsPane(DataTable[Text]):
             index = state.index_of(target)
             if self.cursor_row != index:
                 self.move_cursor(row=index, animate=False)
+            if added:
+                self._scroll_to_row(index)
         self._show_selected()
+
+    def _rows_to_come(self, count: int) -> None:
+        """The table's height for ``count`` rows, a line each, set now: the table works it out
+        at its next idle, after the frame its rows are first drawn in."""
+        width, height = self.virtual_size.width, self.header_height + count
+        if self.virtual_size.height != height:
+            self.virtual_size = Size(width, height)
+
+    def _scroll_to_row(self, index: int) -> None:
+        """Row ``index`` in view now: the table scrolls to rows just added only after the next
+        frame (their sizes pending), so a big fight opened on a turn far down the order was
+        first drawn at its top."""
+        header = self.header_height
+        row = Region(0, header + index, max(self.size.width, 1), 1)
+        spacing = Spacing(top=header)
+        self.scroll_to_region(row, spacing=spacing, animate=False, force=True, immediate=True)
 
     # --- fitting the pane ---------------------------------------------------------------------
 
