@@ -133,7 +133,8 @@ async def test_the_rows_are_made_once_as_the_fight_opens(
     fight: History, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Made before the pane had its size, they were made, added and measured twice (for no
-    width, then fitted): now once, fitted; the first frame has the scrollbar they need."""
+    width, then fitted): now once, fitted, and drawn with the scrollbar they need and the
+    cursor's row in view."""
     added: list[str | None] = []
     add_row = CombatantsPane.add_row
 

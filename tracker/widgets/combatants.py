@@ -160,7 +160,8 @@ class CombatantsPane(DataTable[Text]):
         return row_key.value
 
     def show(self, state: AnyEncounter, again: bool = False) -> None:
-        """Show ``state``; ``again``: even if it is the state shown (the pane was resized)."""
+        """Show ``state``; ``again``: even if it is the state shown (the pane was resized).
+        A pane not laid out yet keeps it, and makes its rows when it has a size."""
         if self._rows and state == self._state and not again:
             return  # nothing changed (several panes and seats share one state)
         keep = self.selected_id
