@@ -16,7 +16,7 @@ from rules.plain_dice import DiceRolled
 from tests.app.support import from_palette, until
 from tests.contract.support import demo
 from tests.hostile_text import CONTROL_DICE, HOSTILE_DICE, unsafe, unsafe_strings
-from tests.picks import a_system, has_demo
+from tests.picks import a_system, every_system, has_demo
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.command_prompt import CommandLineScreen
@@ -48,6 +48,24 @@ async def test_plain_dice_on_the_line(tmp_path: Path) -> None:
         await pilot.press("u")
         await pilot.pause()
         assert "🎲 4d6kh3" not in screen_text(app)
+
+
+@pytest.mark.parametrize("system", every_system(has_demo))
+async def test_hidden_dice_run_into_more_are_refused(tmp_path: Path, system: str) -> None:
+    """Two lines typed as one, the GM's hidden dice first: read as the system's roll, its
+    words were that roll's free text, shown to every seat (Pain Pool's served walk, seed
+    509219). Refused in one line, nothing rolled."""
+    app = make_app(tmp_path, demo(system), faces=[4] * 40)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        before = len(app.session.history.records)
+        for line in ("roll 1d20+4321 hidden:dice 3d6!", "dice 2d6 HIDDEN u", "roll d4 hiddenx"):
+            await type_line(pilot, line)
+            assert isinstance(app.screen, CommandLineScreen)  # refused: the line stays to mend
+            assert "'hidden' ends a line of dice, with nothing after it" in screen_text(app)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
+        assert len(app.session.history.records) == before
+        assert "1d20+4321" not in screen_text(app)
 
 
 async def test_dice_bots_notation_on_the_line_by_keys(tmp_path: Path) -> None:

@@ -103,6 +103,7 @@ def duration_of(words: Sequence[str]) -> Duration:
 
 
 HIDDEN = "hidden"  # the last word of a plain roll only the GM sees
+_HIDDEN_WORD = re.compile(rf"\s{HIDDEN}", re.IGNORECASE)  # where it begins a word
 
 
 def condition_names(ctx: Context) -> list[str]:
@@ -112,10 +113,17 @@ def condition_names(ctx: Context) -> list[str]:
 
 
 def _hidden(rest: str) -> tuple[str, bool]:
-    """Dice and whether they are rolled hidden (``1d20 hidden``: the GM's eyes only)."""
+    """Dice and whether they are rolled hidden (``1d20 hidden``: the GM's eyes only). Dice
+    and then ``hidden`` with more after it are refused: two lines typed as one (``1d20
+    hidden:dice 3d6``) were read as the system's roll, whose free text every seat reads, the
+    GM's hidden dice among it."""
     dice, _, last = rest.rstrip().rpartition(" ")
     if dice.strip() and last.casefold() == HIDDEN:
         return dice.strip(), True
+    found = _HIDDEN_WORD.search(rest)
+    if found and plain_dice.looks_like_dice(rest[: found.start()]):
+        shown = f"{rest[: found.start()].strip()} {HIDDEN}"
+        raise Rejected(f"{HIDDEN!r} ends a line of dice, with nothing after it ({shown!r})")
     return rest, False
 
 
@@ -124,7 +132,7 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
     if name == "note":  # the rest of the line as typed: quotes and apostrophes stay
         return Execute(AddNote(rest), "note")
     words = split_words(rest)
-    dice, hidden = _hidden(rest)
+    dice, hidden = _hidden(rest) if name in ("roll", "dice") else (rest, False)
     match name:
         case "roll" if plain_dice.looks_like_dice(dice):
             return Execute(RollDice(dice, hidden=hidden), f"roll {rest}")
