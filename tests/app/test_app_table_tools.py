@@ -54,7 +54,8 @@ async def test_plain_dice_on_the_line(tmp_path: Path) -> None:
 async def test_hidden_dice_run_into_more_are_refused(tmp_path: Path, system: str) -> None:
     """Two lines typed as one, the GM's hidden dice first: read as the system's roll, its
     words were that roll's free text, shown to every seat (Pain Pool's served walk, seed
-    509219). Refused in one line, nothing rolled."""
+    509219). Refused in one line, nothing rolled; so is a system's roll that ends with the
+    word, which no roll of the system's hides."""
     app = make_app(tmp_path, demo(system), faces=[4] * 40)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
         before = len(app.session.history.records)
@@ -62,6 +63,14 @@ async def test_hidden_dice_run_into_more_are_refused(tmp_path: Path, system: str
             await type_line(pilot, line)
             assert isinstance(app.screen, CommandLineScreen)  # refused: the line stays to mend
             assert "'hidden' ends a line of dice, with nothing after it" in screen_text(app)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
+        # A system's roll ending with the word: its words would be the roll's, seen by all.
+        first = app.session.state.combatants[0].id
+        for line in (f"roll {first} hidden", f"attack {first} Hidden"):
+            await type_line(pilot, line)
+            assert isinstance(app.screen, CommandLineScreen)
+            assert "'hidden' is for plain dice" in screen_text(app)
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
         assert len(app.session.history.records) == before

@@ -132,12 +132,18 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
     if name == "note":  # the rest of the line as typed: quotes and apostrophes stay
         return Execute(AddNote(rest), "note")
     words = split_words(rest)
-    dice, hidden = _hidden(rest) if name in ("roll", "dice") else (rest, False)
+    dice, hidden = _hidden(rest) if name in ("roll", "dice", "attack") else (rest, False)
     match name:
         case "roll" if plain_dice.looks_like_dice(dice):
             return Execute(RollDice(dice, hidden=hidden), f"roll {rest}")
         case "dice":
             return Execute(RollDice(dice, hidden=hidden), f"roll {rest}")
+        case "attack" | "roll" if hidden:
+            # Its words would be the roll's own, which every seat reads.
+            raise Rejected(
+                f"{HIDDEN!r} is for plain dice ({name} 2d6 {HIDDEN}): a system's roll is seen "
+                f"by every seat (quote a text that ends with the word)"
+            )
         case "attack" | "roll":
             return system_outcome(ctx, "roll", words)
         case "wound" | "heal":
