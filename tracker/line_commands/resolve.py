@@ -141,7 +141,7 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
         case "attack" | "roll" if hidden:
             # Its words would be the roll's own, which every seat reads.
             raise Rejected(
-                f"{HIDDEN!r} is for plain dice ({name} 2d6 {HIDDEN}): a system's roll is seen "
+                f"{HIDDEN!r} is for plain dice (roll 2d6 {HIDDEN}): a system's roll is seen "
                 f"by every seat (quote a text that ends with the word)"
             )
         case "attack" | "roll":

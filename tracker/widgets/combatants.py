@@ -338,9 +338,10 @@ class CombatantsPane(DataTable[Text]):
     # --- the rows -------------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        waiting = self._state is not None and bool(self._state.combatants)  # for a size
-        if self.row_count or waiting or not self.empty_hint or y != self.header_height:
+        if self.row_count or not self.empty_hint or y != self.header_height:
             return super().render_line(y)
+        if self._state is not None and self._state.combatants:
+            return super().render_line(y)  # rows to come, once the pane has a size (``show``)
         style = self.rich_style + Style(italic=True)
         return Strip([Segment(f" {self.empty_hint}", style)]).adjust_cell_length(
             self.size.width, self.rich_style
