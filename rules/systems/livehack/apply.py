@@ -25,6 +25,7 @@ from .events import (
     LiveHackState,
     LiveHackTraitInflicted,
     Rollover,
+    margin_bonus,
 )
 from .parts import skill_bonus
 from .sheet import TRAIT_FIELDS, Held, LiveHackSheet
@@ -102,6 +103,8 @@ def marked_id(mark: str) -> str:
 def _aided(state: LiveHackEncounter, *rollers: str | None) -> LiveHackEncounter:
     """*Aiding*: an aid is spent by the aided one's next roll of its own (``aid_parts``)."""
     system = livehack_state(state)
+    if not system.aids:
+        return state  # nearly always: every roll asks
     aids = tuple(a for a in system.aids if a.aided_id not in rollers)
     if aids == system.aids:
         return state
@@ -128,25 +131,13 @@ def _rolled(state: LiveHackEncounter, event: LiveHackRolled) -> LiveHackEncounte
     system = livehack_state(state)
     attacker_id = event.attacker.combatant_id
     defender_id = event.defender.combatant_id
-    rollover = None
-    if (
-        event.kind == "roll"
-        and not event.answers_table
-        and event.success
-        and event.margin_bonus
-        and attacker_id
-        and defender_id
-    ):
-        # A damage roll's margin is read by the table: only a hit (or a skill's success)
-        # rolls its bonus over.
-        rollover = Rollover(attacker_id, defender_id, event.margin_bonus)
     # R3-05: a skill success's bonus waits for its own roller, through others' rolls (an
     # older save's rolls never keep one: ``keeps`` is False in them).
     kept = skill_bonus(state) if event.keeps else None
     state = state.update(
         last_roll=event,
         last_roll_applied=False,
-        system_state=structs.replace(system, rollover=rollover, kept=kept, joint=None),
+        system_state=structs.replace(system, rollover=_rollover(event), kept=kept, joint=None),
     )
     # The aid is spent by the roller's own roll: the character resisting a grim test, the
     # actor otherwise (a defender's aid waits for its own action).
@@ -167,6 +158,19 @@ def _rolled(state: LiveHackEncounter, event: LiveHackRolled) -> LiveHackEncounte
         return changes
 
     return _sheet_change(state, attacker_id, spend)
+
+
+def _rollover(event: LiveHackRolled) -> Rollover | None:
+    """The margin bonus a roll carries to the next ("Rolling over"): only a hit's, or a
+    skill's success's; a damage roll's margin is read by the table. The margin is worked
+    out once: it is a sum of every part and die, and every roll of a fold asks (a long
+    fight's check, a forecast's runs)."""
+    attacker_id = event.attacker.combatant_id
+    defender_id = event.defender.combatant_id
+    if event.kind != "roll" or event.answers_table or not (attacker_id and defender_id):
+        return None
+    bonus = margin_bonus(event.margin)  # none for a failure (a margin under 0)
+    return Rollover(attacker_id, defender_id, bonus) if bonus else None
 
 
 def _pushed(state: LiveHackEncounter, cid: str | None, effort: int) -> LiveHackEncounter:
