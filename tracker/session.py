@@ -84,6 +84,9 @@ class EncounterSession:
         # launcher closes) would rewrite the whole file for nothing.
         self._saved = False
         self._outcome: tuple[AnyEncounter, Outcome] | None = None  # the last state asked about
+        # When the fight was opened here, by ``clock``: taken as the turn clock is first
+        # asked (as the fight is first shown), so a clock a test sets is the one read.
+        self._opened: float | None = None
 
     @classmethod
     def resume(
@@ -134,8 +137,11 @@ class EncounterSession:
         return turn_times.history_turns(self.history)
 
     def turn_started(self) -> float | None:
-        """When the turn going on now began, by the records' stamps (None: unknown)."""
-        return turn_times.history_started(self.history)
+        """When the turn going on now began, as its clock counts: by the records' stamps,
+        breaks left out, and timed from this opening after one (None: unknown)."""
+        if self._opened is None:
+            self._opened = self.clock()
+        return turn_times.history_started(self.history, self._opened)
 
     def outcome(self) -> Outcome:
         """Whether the fight is over, and who won: worked out once a state (a served table's

@@ -1,6 +1,7 @@
 """The turn clock at 80x24, by keys: the time in this turn beside the header, the GM's limit
 (`:clock 2m`) counting down and only warning past it, `:clock off`, one `u` undoing it, the
-stamps saved and read again, and each turn's time in the summary and the export."""
+stamps saved and read again, each turn's time in the summary and the export, and a break
+(the fight closed for a day) left out of both."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.summary import SummaryScreen
+from tracker.session import EncounterSession
 from tracker.store import storage
 from tracker.store.export import to_json, to_markdown
 from tracker.widgets.turn_clock import TurnClock
@@ -142,3 +144,37 @@ async def test_the_stamps_are_saved_and_the_replay_needs_no_clock(tmp_path: Path
     again = History.from_records(list(saved.records))  # folded with no clock
     assert again.state == app.session.history.state
     assert turn_times.history_turns(again)[-1].seconds == 60
+
+
+async def test_a_fight_closed_mid_turn_and_opened_a_day_later_leaves_the_break_out(
+    tmp_path: Path,
+) -> None:
+    app, clock = two_of_them(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await line(pilot, "next")  # the Goblin's turn: 2 minutes, a note, then the fight closed
+        clock.now += 120
+        await line(pilot, "note the goblin ponders")
+        await until(pilot, lambda: "⏱ 2:00" in top_line(app), "2:00 played")
+        await pilot.press("q")
+    opened = storage.open_save(tmp_path / "cellar.fight")
+    session, _ = EncounterSession.resume(opened, ScriptedDice([1] * 50))
+    later = Clock()
+    later.now = clock.now + 24 * 3600  # a day later
+    session.clock = later  # type: ignore[method-assign]
+    again = TrackerApp(session, saves=tmp_path)
+    async with again.run_test(size=SMALL) as pilot:
+        # Not 24:02:00: the day closed is no turn being played.
+        await until(pilot, lambda: "⏱ 2:00" in top_line(again), "2:00 as it was left")
+        later.now += 30
+        await until(pilot, lambda: "⏱ 2:30" in top_line(again), "2:30")
+        await line(pilot, "note it attacks")  # saved: the clock goes on, it does not jump
+        later.now += 5
+        await until(pilot, lambda: "⏱ 2:35" in top_line(again), "2:35")
+        await line(pilot, "next")
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(again.screen, SummaryScreen), "the summary")
+        await until(pilot, lambda: "Longest" in screen_text(again), "the turn times")
+        # The summary reads the records alone: the day's gap between the two notes is a
+        # break, so it has the 2 minutes before it and the 5 s after the second note (the
+        # 30 s between the opening and that note are the clock's: nothing marks an opening).
+        assert "Goblin 2:05 over 1 turn" in screen_text(again)
