@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.content import Content
-from textual.widgets import OptionList
+from textual.widgets import Input, Label, OptionList
 
 from rules.dice import SeededDice
+from rules.registry import get_system
 from tests.app.support import keys_of, until
 from tests.picks import every_demo, has_bundled_foes
 from tests.screen import screen_text
@@ -46,6 +47,39 @@ async def test_a_does_not_offer_first_one_already_in_the_fight(tmp_path: Path, d
         if any((e.name, e.side) not in present for e in entries):
             assert (picked.name, picked.side) not in present, picked.name
         assert f"Enter adds 1 x {picked.name}" in screen_text(app)
+
+
+@pytest.mark.parametrize("demo", sorted(every_demo(has_bundled_foes)))
+async def test_the_filters_example_is_one_this_library_answers(tmp_path: Path, demo: str) -> None:
+    """Each word of the filter's example, typed, finds a stat block: a system without
+    challenge ratings or creature types is not offered `cr:` or `type:` (it was, from d20)."""
+    app = library_app(tmp_path, demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, LibraryScreen), "the library")
+        screen = app.screen
+        assert isinstance(screen, LibraryScreen)
+        example = screen.query_one("#filter", Input).placeholder
+        assert example in screen_text(app)
+        words = example.removeprefix("filter: ").split(", ")
+        rated = any(e.system_rating is not None for e in map(Rated, screen.entries))
+        assert any(w.startswith("cr:") for w in words) == rated
+        title = screen.query_one("#library-title", Label)
+        for word in words:
+            await pilot.press(*word)
+            await until(pilot, lambda: " of " in str(title.content), f"{word} applied")
+            assert not screen.problem
+            shown = screen.query_one("#stat-blocks", OptionList)
+            assert shown.option_count > 1, word  # a new combatant, and what was found
+            await pilot.press(*["backspace"] * len(word))
+            await until(pilot, lambda: " of " not in str(title.content), f"{word} taken back")
+
+
+class Rated:
+    """A stat block with its system's challenge rating (None: its system has none)."""
+
+    def __init__(self, entry: library.Entry) -> None:
+        self.system_rating = get_system(entry.system).challenge_rating(entry.sheet())
 
 
 async def test_a_broken_library_file_is_told_once(tmp_path: Path) -> None:

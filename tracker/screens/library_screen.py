@@ -29,7 +29,7 @@ from rules.registry import get_system
 from rules.text import inert
 from tracker.headless.difficulty_runs import SEED
 from tracker.store.library import GROUP, Entry, LibraryError, parse_group
-from tracker.store.library_find import Wanted, columns, matches, wanted
+from tracker.store.library_find import Wanted, columns, filter_example, matches, wanted
 from tracker.widgets.difficulty_line import DifficultyLine
 from tracker.widgets.more_sign import keep_more_sign
 from tracker.widgets.one_line import OneLine
@@ -95,7 +95,7 @@ class LibraryScreen(ModalScreen[Pick | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="wide library"):
             yield Label(id="library-title")
-            yield Input(placeholder="filter: goblin x3, cr:1/4..3, type:undead", id="filter")
+            yield Input(placeholder=filter_example(self.entries), id="filter")
             yield OptionList(id="stat-blocks")
             with VerticalScroll(id="library-preview"):
                 yield Static(id="library-preview-text")

@@ -83,6 +83,23 @@ def matches(entry: Entry, want: Wanted) -> bool:
     return True
 
 
+def filter_example(entries: Sequence[Entry]) -> str:
+    """The filter's example, as this library can be asked: a foe's name, and its challenge
+    rating and creature type where it has them (a system with neither offers neither),
+    each finding a stat block here."""
+    foes = [e for e in entries if e.side == "foes"] or list(entries)
+    if not foes:
+        return "filter: a name"
+    named = next((e for e in foes if e.name.casefold() == "goblin"), foes[0])
+    words = [f"{named.name.split()[0].casefold()} x3" if named.name.split() else "x3"]
+    rating = get_system(named.system).challenge_rating(named.sheet())
+    if rating is not None:
+        words.append("cr:1/4..3" if Fraction(1, 4) <= rating <= 3 else f"cr:{rating}")
+    if named.creature_type.split():
+        words.append(f"type:{named.creature_type.split()[0].casefold()}")
+    return "filter: " + ", ".join(words)
+
+
 def select(entries: Iterable[Entry], want: Wanted) -> list[Entry]:
     return [e for e in entries if matches(e, want)]
 
