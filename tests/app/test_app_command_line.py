@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from rules.bounds import CONDITIONS, TEXT
@@ -12,9 +13,13 @@ from rules.commands import AddCombatant, AddCondition
 from rules.dice import SeededDice
 from rules.history import History
 from tests.app.support import fight_of, until
-from tests.picks import a_system, keeps_added_order
+from tests.picks import a_system, every_demo, keeps_added_order
 from tests.screen import screen_text
 from tracker.app import TrackerApp
+from tracker.demos import DEMOS
+from tracker.line_commands.names import handles
+from tracker.screens.command_prompt import CommandLineScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.session import EncounterSession
@@ -139,3 +144,40 @@ async def test_a_flood_typed_into_the_line_is_cut_at_what_a_text_may_hold(tmp_pa
         field.insert_text_at_cursor("note " + "x" * (TEXT - 5))
         await pilot.press("y", "z")  # keys past it: cut as they come
         assert field.value == "note " + "x" * (TEXT - 5)
+
+
+@pytest.mark.parametrize("demo", sorted(every_demo()))
+async def test_the_empty_prompts_example_is_lines_this_fight_takes(
+    tmp_path: Path, demo: str
+) -> None:
+    """The example the empty prompt shows is in the fight's own names and its system's own
+    roll, and each of its lines, typed as shown, is taken (it showed LiveHack's `+effort` and
+    the LiveHack demo's Orla and Brak in every fight)."""
+    session = EncounterSession(DEMOS[demo](), SeededDice(2), tmp_path / "fight.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=BIG) as pilot:
+        await pilot.press("colon")
+        await until(pilot, lambda: isinstance(app.screen, CommandLineScreen), "the prompt")
+        example = app.screen.query_one("#command-input", Input).placeholder
+        assert example in screen_text(app)
+        await pilot.press("escape")
+        names = {handle for handle, _ in handles(app.session.state)}
+        for shown in example.split(" · "):
+            words = shown.split()
+            if words[0] in ("attack", "cond"):
+                assert set(words[1:3]) & names, shown  # named as the fight names them
+            records = len(app.session.history.records)
+            await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the fight")
+            await type_line(pilot, shown)
+            # Taken: the prompt gone (a refusal keeps it), and something done (a roll, a
+            # condition, the turn passed, steps undone), or a question or dialog open for it.
+            await until(
+                pilot,
+                lambda: not isinstance(app.screen, CommandLineScreen),
+                f"{shown!r} taken, not refused",
+            )
+            asked = not isinstance(app.screen, EncounterScreen)  # a result to apply first...
+            while not isinstance(app.screen, EncounterScreen):
+                await pilot.press("escape")
+                await pilot.pause()
+            assert asked or len(app.session.history.records) != records, shown

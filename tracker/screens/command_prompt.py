@@ -26,6 +26,7 @@ from rules.notation import answer
 from tracker.dialog_flow import must_settle
 from tracker.line_commands import command_history
 from tracker.line_commands.completion import Completion, complete
+from tracker.line_commands.example import example_line
 from tracker.line_commands.outcomes import Context, Execute, Redo, Say, ScreenAction, Undo
 from tracker.line_commands.resolve import hint, logged_conditions, resolve
 from tracker.session import EncounterSession
@@ -71,9 +72,16 @@ class CommandLineScreen(ModalScreen[None]):
     ]
 
     def __init__(
-        self, submit: Submit, complete: Complete, hint: Hint, history_file: Path | None
+        self,
+        submit: Submit,
+        complete: Complete,
+        hint: Hint,
+        history_file: Path | None,
+        example: str = "next · undo 3",
     ) -> None:
+        """``example``: the lines the empty prompt shows (``example_line``: this fight's)."""
         super().__init__()
+        self.example = example
         self.submit = submit
         self.complete = complete
         self.hint = hint
@@ -89,7 +97,7 @@ class CommandLineScreen(ModalScreen[None]):
             yield Static("", id="command-options")
             yield Static("", id="command-hint")
             yield Input(
-                placeholder="attack Orla goblin +effort 2 · cond Brak prone · next · undo 3",
+                placeholder=self.example,
                 suggester=LineSuggester(self.complete),
                 max_length=TEXT,  # a flood typed in is cut as it comes, not worked on
                 id="command-input",
@@ -273,6 +281,7 @@ def prompt_for(
         lambda text: hint(text, context()),
         # The GM's lines stay the GM's: a player's up arrow must not read them.
         command_history.history_path(session.path) if session.allows("save") else None,
+        example_line(context()),
     )
 
 
