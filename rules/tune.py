@@ -114,6 +114,12 @@ def kinds_of(state: AnyEncounter, party: str) -> list[Kind]:
     return list(kinds.values())
 
 
+def scales(system: str, kinds: Sequence[Kind]) -> bool:
+    """Whether a tune may scale these foes' hit points: the system has them to scale
+    (``RuleSystem.scaled``); else it adds and removes foes only."""
+    return bool(kinds) and get_system(system).scaled(kinds[0].sheet, 2.0) is not None
+
+
 def plan_words(plan: Plan, kinds: Sequence[Kind], state: AnyEncounter) -> str:
     parts = [f"+{n} {k.name}" for k, n in zip(kinds, plan.added, strict=True) if n]
     parts += [f"-{c.name}" for c in state.combatants if c.id in plan.removed]
@@ -233,11 +239,14 @@ def tune(
         raise Rejected("no kind of foe to add")
     if not (count or scale_hp):
         raise Rejected("nothing a tune may change: neither the foes nor their hit points")
+    can_scale = scale_hp and scales(state.system, kinds)
+    if not (count or can_scale):
+        title = get_system(state.system).title
+        raise Rejected(f"{title} has no hit points to scale: a tune there adds or removes foes")
     search = _Search(state, party, kinds, estimate, dice, max(2, max_steps), told)
     start = search.chance(Plan((0,) * len(kinds), ()))
     assert start is not None
     best = _count_search(search, target, tolerance) if count else search.count_plan(0)
-    can_scale = scale_hp and get_system(state.system).scaled(kinds[0].sheet, 2.0) is not None
     if can_scale and abs(search.seen[best].p - target) > tolerance:
         best = _scale_search(search, best, target, tolerance)
     chance = search.seen[best]

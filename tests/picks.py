@@ -34,6 +34,11 @@ def plays_solo(name: str) -> bool:
     return bool(system.solo_policies) and type(system).solo_move is not RuleSystem.solo_move
 
 
+def scales_nothing(name: str) -> bool:
+    """A system with no hit points a tune could scale (``RuleSystem.scaled``)."""
+    return type(get_system(name)).scaled is RuleSystem.scaled
+
+
 def a_system(*needs: Need) -> str:
     """The first listed system meeting every need; the test is skipped, saying so, if none
     does (a checkout may hold a single system)."""

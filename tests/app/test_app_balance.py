@@ -7,11 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from rules.dice import SeededDice
 from rules.history import History
 from tests.app.support import until
-from tests.picks import a_demo, plays_solo
+from tests.picks import a_demo, every_demo, plays_solo, scales_nothing
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.headless import forecast_pool
@@ -97,3 +98,17 @@ async def test_balance_is_in_the_command_palette(tmp_path: Path) -> None:
         assert any(title == "Balance..." for title, _, _ in screen.palette_commands())
         await pilot.press("ctrl+p", *"Balance", "enter")
         await until(pilot, lambda: isinstance(app.screen, BalanceScreen), "the dialog")
+
+
+@pytest.mark.parametrize("demo", every_demo(plays_solo))
+async def test_the_dialog_offers_to_scale_hit_points_only_where_there_are_some(
+    tmp_path: Path, demo: str
+) -> None:
+    history = storage.read(ROOT / "saves" / f"{demo}{storage.SUFFIX}")
+    app = TrackerApp(EncounterSession(history, SeededDice(1), tmp_path / "pit.fight"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("B")
+        await until(pilot, lambda: "until the forecast" in screen_text(app), "the dialog")
+        said = str(app.screen.query_one("#balance-steps", Static).content)
+        offered = "then scale their hit points" in said
+        assert offered != scales_nothing(history.state.system)

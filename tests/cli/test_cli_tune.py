@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from rules.history import History
-from tests.picks import a_demo, plays_solo
+from rules.registry import get_system
+from tests.picks import a_demo, every_demo, plays_solo, scales_nothing
 from tracker.store import storage
 
 from .support import tracker
@@ -78,3 +79,15 @@ def test_a_library_challenge_with_no_stat_block_is_one_line(save: Path, tmp_path
     done = tracker("tune", str(save), "--party-wins", "50%", *args, *QUICK)
     assert done.returncode == 2
     assert done.stderr == "tracker: no stat block of challenge '99' in the library\n"
+
+
+@pytest.mark.parametrize("demo", every_demo(plays_solo, scales_nothing))
+def test_hp_only_where_the_system_has_no_hit_points_is_one_line(tmp_path: Path, demo: str) -> None:
+    """It ran the forecast and said it could not reach the chance "in 1 steps"."""
+    path = tmp_path / "brawl.fight"
+    shutil.copy(ROOT / "saves" / f"{demo}{storage.SUFFIX}", path)
+    done = tracker("tune", str(path), "--party-wins", "50%", "--hp-only", *QUICK)
+    assert done.returncode == 2
+    title = get_system(storage.read(path).state.system).title
+    said = f"tracker: {title} has no hit points to scale: a tune there adds or removes foes\n"
+    assert done.stderr == said

@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 from rules.commands import Commands
 from rules.encounter import AnyEncounter
 from rules.errors import Rejected
-from rules.tune import Step, Tuning, tune
+from rules.tune import Step, Tuning, kinds_of, scales, tune
 from tracker.headless import forecast_pool
 from tracker.headless import tune_runs as shown
 
@@ -60,6 +60,7 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         self.tuning: Tuning | None = None
         self.measured: list[Step] = []
         self.processes: forecast_pool.Workers | None = None  # ``workers`` is Textual's
+        self.kinds = kinds_of(state, party)  # the foes a tune adds, removes or scales
 
     def compose(self) -> ComposeResult:
         with Vertical(id="balance-dialog"):
@@ -75,10 +76,11 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
 
     def on_mount(self) -> None:
         self.query_one("#balance-progress", ProgressBar).display = False
+        scaled = ", then scale their hit points," if scales(self.state.system, self.kinds) else ""
         self.query_one("#balance-steps", Static).update(
             Text(
-                "Enter: add or remove foes of the fight's kinds, then scale their hit points, "
-                "until the forecast gives the party this chance. Nothing changes until Accept."
+                f"Enter: add or remove foes of the fight's kinds{scaled} until the forecast "
+                "gives the party this chance. Nothing changes until Accept."
             )
         )
 
