@@ -20,9 +20,11 @@ from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.demos import DEMOS
 from tracker.screens.encounter_screen import EncounterScreen
+from tracker.screens.form import FormScreen
 from tracker.screens.library_screen import LibraryScreen
 from tracker.session import EncounterSession
 from tracker.store import library, storage
+from tracker.store.storage import slug
 
 SIZE = (80, 24)
 
@@ -73,6 +75,26 @@ async def test_the_filters_example_is_one_this_library_answers(tmp_path: Path, d
             assert shown.option_count > 1, word  # a new combatant, and what was found
             await pilot.press(*["backspace"] * len(word))
             await until(pilot, lambda: " of " not in str(title.content), f"{word} taken back")
+
+
+@pytest.mark.parametrize("demo", sorted(every_demo(has_bundled_foes)))
+async def test_a_new_encounters_foes_example_is_this_librarys(tmp_path: Path, demo: str) -> None:
+    """`N`'s foes field shows foes of the fight's own library, typed as it shows them (it
+    showed `goblin x3, goblin-boss` in every system, where two have no goblins)."""
+    app = library_app(tmp_path, demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("N")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the form")
+        foes = app.screen.query_one("#field-foes", Input)
+        example = foes.placeholder
+        system = app.session.state.system
+        names = {slug(e.name) for e in library.load(tmp_path / "lib").of(system)}
+        assert {part.split()[0] for part in example.split(", ")} <= names, example
+        await pilot.press(*"Next fight")
+        foes.focus()
+        await pilot.press(*example, "enter")
+        await until(pilot, lambda: app.session.state.name == "Next fight", "the new fight")
+        assert len(app.session.state.combatants) > 3  # the party, and the foes it named
 
 
 class Rated:

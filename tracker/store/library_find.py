@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from rules.registry import get_system
 from tracker.store.library import Entry, LibraryError
+from tracker.store.storage import slug
 
 MAX_ASKED = 60  # characters of a filter: a name fragment, a type, a range
 _ONE = r"[0-9]{1,3}(?:/[0-9]{1,3})?"
@@ -87,10 +88,10 @@ def filter_example(entries: Sequence[Entry]) -> str:
     """The filter's example, as this library can be asked: a foe's name, and its challenge
     rating and creature type where it has them (a system with neither offers neither),
     each finding a stat block here."""
-    foes = [e for e in entries if e.side == "foes"] or list(entries)
+    foes = _example_foes(entries)
     if not foes:
         return "filter: a name"
-    named = next((e for e in foes if e.name.casefold() == "goblin"), foes[0])
+    named = foes[0]
     words = [f"{named.name.split()[0].casefold()} x3" if named.name.split() else "x3"]
     rating = get_system(named.system).challenge_rating(named.sheet())
     if rating is not None:
@@ -98,6 +99,19 @@ def filter_example(entries: Sequence[Entry]) -> str:
     if named.creature_type.split():
         words.append(f"type:{named.creature_type.split()[0].casefold()}")
     return "filter: " + ", ".join(words)
+
+
+def foes_example(entries: Sequence[Entry]) -> str:
+    """Foes as a new encounter's field takes them, from this library: ``goblin x3, wolf``."""
+    foes = [slug(e.name) for e in _example_foes(entries)[:2]]
+    return ", ".join([f"{foes[0]} x3", *foes[1:]]) if foes else "a name x3, another"
+
+
+def _example_foes(entries: Sequence[Entry]) -> list[Entry]:
+    """The stat blocks an example names: foes (else any), the Goblin first where there is
+    one (the example every table knows)."""
+    foes = [e for e in entries if e.side == "foes"] or list(entries)
+    return sorted(foes, key=lambda e: e.name.casefold() != "goblin")
 
 
 def select(entries: Iterable[Entry], want: Wanted) -> list[Entry]:

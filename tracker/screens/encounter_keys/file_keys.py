@@ -28,12 +28,14 @@ class FileKeys(Area):
     def action_new_party(self) -> None:
         """A new encounter with this one's party, and foes from the library."""
         from tracker.store import prepare
+        from tracker.store.library_find import foes_example
 
         try:
             side = prepare.party_side(self.state)
         except Rejected as exc:
             self.notify(exc.message, severity="warning", markup=False)
             return
+        found = self.library()
         fields = [
             Field(key="name", label="New encounter's name", kind="text"),
             Field(
@@ -48,21 +50,21 @@ class FileKeys(Area):
                 key="foes",
                 label="Foes from the library",
                 kind="text",
-                help="goblin x3, goblin-boss",
+                help=foes_example(found.of(self.state.system) if found else []),
             ),
         ]
 
         def submit(values: Mapping[str, str]) -> None:
             from tracker.store.library import Library, LibraryError
 
-            found = self.library() or Library()
+            library = self.library() or Library()  # read again: its files may have changed
             foes = [part for part in values["foes"].split(",") if part.strip()]
             try:
                 history = prepare.new_history(
                     values["name"],
                     self.state.system,
                     self.session.dice,
-                    library=found,
+                    library=library,
                     party_from=self.state,
                     fresh=values["fresh"] == "fresh",
                     foes=foes,
