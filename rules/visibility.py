@@ -24,7 +24,7 @@ from msgspec import Struct
 
 from rules import hp_view
 from rules.encounter import AnyEncounter, CombatantAdded, CombatantEdited, Event
-from rules.events import OrderSorted, SoloChose, TrackChanged, TurnAdvanced
+from rules.events import OrderSorted, TrackChanged, TurnAdvanced
 from rules.mentions import mentioned
 from rules.plain_dice import DiceRolled
 from rules.registry import get_system
@@ -124,8 +124,8 @@ def conceal(
         return None  # the GM's secret roll
     if isinstance(event, TrackChanged) and hp_view.mode_of(before, _side(before, event)) != "exact":
         return None  # a track changed by hand says the numbers the seat may not see
-    if isinstance(event, SoloChose) and _names_hidden(event.reason, before, hidden):
-        return None  # the tracker's reason for a move against a hidden combatant
+    if _reason_names_hidden(event, before, hidden):
+        return None  # words written with a hidden one's name: a move's reason, a goal's
     named = mentioned(event, hidden)
     # An event that settles or changes a hidden roll (its consequence, a re-roll, suckage)
     # comes of it even when it names nobody hidden: its numbers are that roll's.
@@ -154,6 +154,14 @@ def _veiled(state: AnyEncounter, event: Event) -> Event:
 def _side(state: AnyEncounter, event: TrackChanged) -> str:
     found = state.find(event.combatant_id)
     return found.side if found is not None else ""
+
+
+def _reason_names_hidden(event: Event, state: AnyEncounter, hidden: frozenset[str]) -> bool:
+    """Whether an event's ``reason``, words made with the names of the time (the tracker's
+    reason for a move, Beer Run's for a goal gained in a save from before ``about_id``),
+    names a hidden combatant: no id field says so."""
+    reason = getattr(event, "reason", None)
+    return isinstance(reason, str) and _names_hidden(reason, state, hidden)
 
 
 def _names_hidden(text: str, state: AnyEncounter, hidden: frozenset[str]) -> bool:

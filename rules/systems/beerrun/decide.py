@@ -500,7 +500,7 @@ def zeroed_events(state: BeerRunEncounter, landed: DamageLanded) -> list[object]
     events: list[object] = []
     if landed.dealer_id is not None:
         reason = f"{target.name}'s {zeroed[0]} is at zero"
-        events.append(GoalGained(combatant_id=landed.dealer_id, reason=reason))
+        events.append(GoalGained(combatant_id=landed.dealer_id, reason=reason, about_id=target.id))
     if any(name.casefold() == HEALTH for name in zeroed) and not is_dead(target):
         events.append(ConditionAdded(target.id, Condition(DEAD, Duration("until-removed"), None)))
     return events
@@ -526,7 +526,7 @@ def cede(state: BeerRunEncounter, cmd: Cede) -> list[object]:
             raise Rejected("A side cedes after a round's effects: roll the first round (r)")
     events: list[object] = [
         Ceded(combatant_id=ceder.id, to_id=winner.id),
-        GoalGained(combatant_id=winner.id, reason=f"{ceder.name} ceded"),
+        GoalGained(combatant_id=winner.id, reason=f"{ceder.name} ceded", about_id=ceder.id),
     ]
     if ceder.condition(CEDED) is None:  # a solo side marks itself before it cedes
         events.append(ConditionAdded(ceder.id, Condition(CEDED, Duration("until-removed"), None)))

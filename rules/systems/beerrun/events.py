@@ -182,9 +182,14 @@ class DifficultyWorn(Struct, frozen=True, kw_only=True, tag="beerrun.difficulty-
     left: tuple[int, ...]
 
 
-class GoalGained(Struct, frozen=True, kw_only=True, tag="beerrun.goal-gained"):
+class GoalGained(Struct, frozen=True, kw_only=True, omit_defaults=True, tag="beerrun.goal-gained"):
     combatant_id: str
-    reason: str
+    reason: str  # written with the names of the time: "Brute's Health is at zero"
+    # Whom the reason is about (the one whose ability fell, the side that ceded), so a
+    # player who may not see them does not see it either; None in older saves. Left out
+    # when None (``omit_defaults``): an older save's record encodes back to its own bytes,
+    # which lets its log be checked in one call (``rules.snapshot._decoded``).
+    about_id: str | None = None
 
 
 class Hit(Struct, frozen=True):

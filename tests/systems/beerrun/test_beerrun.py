@@ -478,7 +478,7 @@ def test_an_ability_at_zero_gains_the_goal_of_the_side_that_took_it_there():
     run(history, BuildPool(combatant_id="c1", against="c2"))
     run(history, RollRound(), (8, 6))
     events = run(history, LandDamage(split=(("Stab", 2),)))
-    assert GoalGained(combatant_id="c1", reason="Goblin's Stab is at zero") in events
+    assert GoalGained(combatant_id="c1", reason="Goblin's Stab is at zero", about_id="c2") in events
     assert me(history, "c1").goal.gained  # type: ignore[union-attr]
     assert history.state.combatant("c2").conditions == ()  # only Health kills
     alert = SYSTEM.alerts(history.state, events[1])
@@ -495,7 +495,9 @@ def test_health_at_zero_is_death():
     run(history, RollRound(), (8, 6, 6))
     events = run(history, LandDamage())  # all on Health, the default: 3 pips on a d2
     assert size(history, "c3", "Health") == 0  # the pip past zero is lost
-    assert GoalGained(combatant_id="c1", reason="Goblin's Health is at zero") in events
+    assert (
+        GoalGained(combatant_id="c1", reason="Goblin's Health is at zero", about_id="c3") in events
+    )
     assert any(isinstance(e, ConditionAdded) and e.condition.name == "Dead" for e in events)
     assert SYSTEM.alerts(history.state, events[-1]) == ["Goblin's Health is at zero: Goblin dies."]
     run(history, NextTurn())
@@ -507,7 +509,7 @@ def test_a_side_cedes_after_the_effects_and_the_other_gains_its_goal():
     rejects(history, Cede(combatant_id="c3", to_id="c1"), "Land this round's damage first")
     run(history, LandDamage())
     events = run(history, Cede(combatant_id="c3", to_id="c1", ability="Health"))
-    assert GoalGained(combatant_id="c1", reason="Goblin ceded") in events
+    assert GoalGained(combatant_id="c1", reason="Goblin ceded", about_id="c3") in events
     assert size(history, "c3", "Health") == 0  # the winner's goal took it to zero
     assert history.state.combatant("c3").condition("Dead") is not None
     assert me(history, "c3").goal is None

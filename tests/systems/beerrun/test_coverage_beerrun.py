@@ -15,7 +15,7 @@ def test_a_goal_gained_may_be_followed_at_once_by_another_that_counts() -> None:
     run(history, BuildPool(combatant_id="c1", against="c2"))
     run(history, RollRound(), (8, 6))  # the goblin paid for nothing: d1s
     events = run(history, LandDamage(split=(("Stab", 2),)))
-    assert GoalGained(combatant_id="c1", reason="Goblin's Stab is at zero") in events
+    assert GoalGained(combatant_id="c1", reason="Goblin's Stab is at zero", about_id="c2") in events
     # The same round, before anything else: a new goal, not yet gained.
     run(history, SetGoal(combatant_id="c1", goal=Goal(text="Drive it off")))
     goal = me(history, "c1").goal
@@ -27,6 +27,8 @@ def test_a_goal_gained_may_be_followed_at_once_by_another_that_counts() -> None:
     [contest] = rolled(run(history, RollRound(), (8, 6))).contests
     assert contest.kind == "conflict" and contest.bottom_id == "c2"
     events = run(history, LandDamage(split=(("Health", 2),)))
-    assert GoalGained(combatant_id="c1", reason="Goblin's Health is at zero") in events
+    assert (
+        GoalGained(combatant_id="c1", reason="Goblin's Health is at zero", about_id="c2") in events
+    )
     goal = me(history, "c1").goal
     assert goal is not None and (goal.text, goal.gained) == ("Drive it off", True)
