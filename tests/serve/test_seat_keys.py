@@ -7,6 +7,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input
 
 from rules.dice import SeededDice
 from rules.errors import Rejected
@@ -16,6 +17,8 @@ from tests.app.support import burst_handled, keys_of, until
 from tests.screen import screen_text
 from tests.serve.serve_helpers import table as table_at
 from tracker.demos import DEMOS
+from tracker.screens.command_prompt import CommandLineScreen
+from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.library_screen import LibraryScreen
 from tracker.serve.seat_app import TableApp
@@ -111,3 +114,38 @@ async def test_enter_in_the_seats_dialog_assigns_as_its_hint_says(tmp_path: Path
         await until(pilot, lambda: "a / Enter: assign combatants" in screen_text(app))
         await pilot.press("enter")
         await until(pilot, lambda: "Alice acts for" in screen_text(app), "the assign dialog")
+
+
+async def test_a_players_prompt_shows_only_lines_a_player_may_give(tmp_path: Path) -> None:
+    """The empty `:` prompt's example, at a player's seat: each line of it is the player's to
+    give (it showed `undo 3`, which said "Only the GM can undo")."""
+    table = table_at(tmp_path / "cellar.fight")
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("colon")
+        await until(pilot, lambda: " · " in screen_text(app), "the example")
+        example = app.screen.query_one("#command-input", Input).placeholder
+        lines = example.split(" · ")
+        assert "next" in lines and "undo 3" not in lines  # Orla's turn, Alice's; undo: GM's
+        await pilot.press("escape")
+        for line in lines:
+            await until(pilot, lambda: not isinstance(app.screen, CommandLineScreen), "closed")
+            records = len(table.session.history.records)
+            await pilot.press(*keys_of(f":{line}"), "enter")
+            await until(
+                pilot,
+                lambda records=records: (  # type: ignore[misc]
+                    len(table.session.history.records) != records
+                    or not isinstance(app.screen, CommandLineScreen)
+                    or "✗" in screen_text(app)
+                ),
+                f"{line!r} done or refused",
+            )
+            assert "✗" not in screen_text(app), f"{line}:\n{screen_text(app)}"
+            while not isinstance(app.screen, EncounterScreen):
+                await pilot.press("escape")
+                await pilot.pause()
+        # `next` at a player's seat ends their own turn, as n does (it was the GM's NextTurn,
+        # refused "Only the GM can do that" even on their own turn).
+        state = table.session.state
+        assert state.current is not None and state.current.name != "Orla"

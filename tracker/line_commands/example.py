@@ -8,22 +8,34 @@ from rules.errors import Rejected
 from tracker.line_commands.action_fields import people_field
 from tracker.line_commands.names import handles
 from tracker.line_commands.outcomes import Context
+from tracker.line_commands.table import AS_KEY
+from tracker.store.library_find import foes_example
 
 JOIN = " · "
 
 
-def example_line(ctx: Context) -> str:
+def example_line(ctx: Context, mine: frozenset[str] | None = None) -> str:
     """``attack orla goblin-sneak · cond goblin-sneak prone · next · undo 3``, in this fight's
-    names; a fight with nobody in it offers adding someone first."""
+    names, those the seat may give now (``mine``: the combatants a player's seat acts for);
+    a fight with nobody in it offers adding someone first."""
     names = {c.id: handle for handle, c in handles(ctx.state)}
     if not names:
-        return JOIN.join(("add NAME x3", "note a line for the log", "help"))
-    picked = _roll_people(ctx, names)
-    lines = [f"attack {' '.join(names[p] for p in picked)}"] if picked else []
-    someone = names[picked[-1]] if picked else next(iter(names.values()))
-    if ctx.allows("add_condition", ""):
-        lines.append(f"cond {someone} prone")
-    return JOIN.join([*lines, "next", "undo 3"])
+        entries = ctx.library.of(ctx.system.name) if ctx.library is not None else []
+        foes = foes_example(entries).split(", ")[0] if entries else "NAME x3"
+        lines = [f"add {foes}", "note a line for the log", "help"]
+    else:
+        picked = _roll_people(ctx, names)
+        lines = [f"attack {' '.join(names[p] for p in picked)}"] if picked else []
+        # A condition on the roll's target; a player's, on one of their own.
+        ours = [cid for cid in names if mine is None or cid in mine]
+        someone = picked[-1] if picked and mine is None else next(iter(ours), None)
+        if someone is not None:
+            lines.append(f"cond {names[someone]} prone")
+        if mine is None or ctx.state.current_id in mine:  # a player passes only their turn
+            lines.append("next")
+        lines.append("undo 3")
+    # Only what this seat may give: a player is not shown the GM's undo, say.
+    return JOIN.join(line for line in lines if ctx.allows(AS_KEY[line.split()[0]], ""))
 
 
 def _roll_people(ctx: Context, names: dict[str, str]) -> list[str]:

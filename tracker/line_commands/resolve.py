@@ -43,6 +43,7 @@ from tracker.line_commands.names import (
 from tracker.line_commands.order import init_outcome, order_outcome, where
 from tracker.line_commands.outcomes import Context, Execute, Outcome, Redo, Say, ScreenAction, Undo
 from tracker.line_commands.table import (
+    ANY_TURN,
     BUILTIN_NAMES,
     BUILTINS,
     DIALOG_OF,
@@ -184,7 +185,9 @@ def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
                 RemoveCondition(person.id, _condition_on(person, words[1:])), "remove condition"
             )
         case "next":
-            if fight_outcome(state).over:  # the n key's check: it says so, and asks to play on
+            # As the n key: over, it says so and asks to play on; at a player's seat, it ends
+            # only their own combatant's turn (a PassTurn), never the GM's NextTurn.
+            if fight_outcome(state).over or not ctx.allows(ANY_TURN, ""):
                 return ScreenAction("next_turn")
             doing = "end the turn" if ctx.system.uses_turn_order else "end the round"
             return Execute(NextTurn(), "next turn", leaves=doing)

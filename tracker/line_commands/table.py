@@ -63,6 +63,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("help", "[COMMAND]", "every key; with a command, how it is used"),
 )
 BUILTIN_NAMES = {b.name: b for b in BUILTINS}
+# Whether a seat may end any combatant's turn (the GM), or only its own (a player: n).
+ANY_TURN = "any_turn"
 # The screen action each built-in does by key: a role that is not offered the key is not
 # offered the command either (a player's completions list none of the GM's).
 AS_KEY = {

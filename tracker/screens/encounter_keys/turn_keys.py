@@ -8,11 +8,9 @@ from textual.binding import Binding
 
 from rules.commands import NextTurn, PassTurn
 from rules.encounter import AnyEncounter
+from tracker.line_commands.table import ANY_TURN  # the GM's n: anyone's turn (rules.passing)
 from tracker.screens.encounter_keys.area import Area
 
-# No key: what ``session.allows`` asks to tell the GM's n (anyone's turn) from a player's
-# (their own, rules.passing).
-ANY_TURN = "any_turn"
 OVER = "The fight is over: the GM decides whether to play on"
 
 
