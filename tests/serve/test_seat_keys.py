@@ -11,6 +11,7 @@ from textual.widgets import Input
 
 from rules.dice import SeededDice
 from rules.errors import Rejected
+from rules.events import NoteAdded
 from rules.permissions import refusal
 from rules.visibility import GM, Viewer
 from tests.app.support import burst_handled, keys_of, until
@@ -149,3 +150,19 @@ async def test_a_players_prompt_shows_only_lines_a_player_may_give(tmp_path: Pat
         # refused "Only the GM can do that" even on their own turn).
         state = table.session.state
         assert state.current is not None and state.current.name != "Orla"
+
+
+async def test_a_players_note_is_about_their_own_combatant_at_first(tmp_path: Path) -> None:
+    """`o`, words, Enter at a player's seat: a note about their combatant. It started "about
+    the encounter", which a player may not note, and was refused with words about rolls."""
+    table = table_at(tmp_path / "cellar.fight")
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the note dialog")
+        await pilot.press(*"I hide behind the barrel", "enter")
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the note added")
+        [note] = [e for e in table.session.history.effective_events() if isinstance(e, NoteAdded)]
+        assert note.text == "I hide behind the barrel"
+        assert table.session.state.name_of(note.combatant_id) == "Orla"  # Alice's
+        assert "I hide behind the barrel" in screen_text(app)

@@ -11,6 +11,7 @@ from rules.commands import AddCondition, AddNote, RemoveCondition
 from rules.conditions import Duration, DurationKind
 from rules.forms import Field, choice_value, int_value
 from tracker.screens.encounter_keys.area import Area
+from tracker.widgets.combatants import CombatantsPane
 
 DURATIONS: tuple[tuple[DurationKind, str], ...] = (
     ("until-removed", "Until removed"),
@@ -105,12 +106,19 @@ class ConditionKeys(Area):
         self.ask(f"Remove a condition from {combatant.name}", [which], submit, ok_label="Remove")
 
     def action_note(self) -> None:
+        people = self.people()
+        # A player notes about one of their own (the encounter only after their own roll:
+        # rules.permissions), so their seat's note starts about theirs: the selected one, or
+        # the first in the order.
+        mine = self.session.acts_for()
+        theirs = [cid for cid, _ in people if mine is not None and cid in mine]
+        selected = self.query_one(CombatantsPane).selected_id
         about = Field(
             key="about",
             label="About",
             kind="choice",
-            default="",
-            choices=(("", "the encounter"), *self.people()),
+            default=selected if selected in theirs else next(iter(theirs), ""),
+            choices=(("", "the encounter"), *people),
         )
         fields = [Field(key="text", label="Note", kind="text"), about]
 
