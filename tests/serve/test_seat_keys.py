@@ -166,3 +166,15 @@ async def test_a_players_note_is_about_their_own_combatant_at_first(tmp_path: Pa
         assert note.text == "I hide behind the barrel"
         assert table.session.state.name_of(note.combatant_id) == "Orla"  # Alice's
         assert "I hide behind the barrel" in screen_text(app)
+
+
+async def test_a_players_note_line_is_about_their_own_combatant(tmp_path: Path) -> None:
+    """`:note words` at a player's seat, as their `o`: about their combatant (it was about
+    the encounter, and refused with words about the last roll)."""
+    table = table_at(tmp_path / "cellar.fight")
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press(*keys_of(":note I reload"), "enter")
+        await until(pilot, lambda: "I reload" in screen_text(app), "the note in the log")
+        [note] = [e for e in table.session.history.effective_events() if isinstance(e, NoteAdded)]
+        assert table.session.state.name_of(note.combatant_id) == "Orla"

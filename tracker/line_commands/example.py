@@ -14,10 +14,10 @@ from tracker.store.library_find import foes_example
 JOIN = " · "
 
 
-def example_line(ctx: Context, mine: frozenset[str] | None = None) -> str:
+def example_line(ctx: Context) -> str:
     """``attack orla goblin-sneak · cond goblin-sneak prone · next · undo 3``, in this fight's
-    names, those the seat may give now (``mine``: the combatants a player's seat acts for);
-    a fight with nobody in it offers adding someone first."""
+    names, those the seat may give now (``Context.mine``: a player's, for their own); a
+    fight with nobody in it offers adding someone first."""
     names = {c.id: handle for handle, c in handles(ctx.state)}
     if not names:
         entries = ctx.library.of(ctx.system.name) if ctx.library is not None else []
@@ -27,6 +27,7 @@ def example_line(ctx: Context, mine: frozenset[str] | None = None) -> str:
         picked = _roll_people(ctx, names)
         lines = [f"attack {' '.join(names[p] for p in picked)}"] if picked else []
         # A condition on the roll's target; a player's, on one of their own.
+        mine = ctx.mine
         ours = [cid for cid in names if mine is None or cid in mine]
         someone = picked[-1] if picked and mine is None else next(iter(ours), None)
         if someone is not None:

@@ -105,3 +105,13 @@ def split_words(rest: str) -> list[str]:
 def quote(text: str) -> str:
     """A value as it can be typed: quoted when it holds a space."""
     return shlex.quote(text) if any(ch.isspace() for ch in text) else text
+
+
+def own_pick(state: AnyEncounter, mine: frozenset[str] | None, selected: str | None) -> str | None:
+    """The combatant a player's seat speaks for by default (a note, say): the selected one if
+    it is theirs, else their first in the order; None for the GM (``mine`` None: everyone)."""
+    if mine is None:
+        return None
+    if selected in mine:
+        return selected
+    return next((c.id for c in state.combatants if c.id in mine), None)

@@ -62,3 +62,6 @@ class Context:
     # Whether the screen offers an action to whoever types (a seat's role): what completion
     # lists, so a player is not offered the GM's commands (the session refuses them anyway).
     allows: Callable[[str, str], bool] = lambda action, argument: True
+    # The combatants a player's seat acts for (None: everyone's, the GM's): a player's note
+    # is about one of theirs, and the prompt's example offers only what they may do now.
+    mine: frozenset[str] | None = None

@@ -35,6 +35,7 @@ from tracker.line_commands.names import (
     handles,
     need_combatant,
     norm,
+    own_pick,
     quote,
     slug,
     split_words,
@@ -131,7 +132,8 @@ def _hidden(rest: str) -> tuple[str, bool]:
 def _builtin(ctx: Context, name: str, rest: str) -> Outcome:
     state = ctx.state
     if name == "note":  # the rest of the line as typed: quotes and apostrophes stay
-        return Execute(AddNote(rest), "note")
+        # At a player's seat, about one of their own: as their note dialog starts.
+        return Execute(AddNote(rest, own_pick(state, ctx.mine, ctx.selected)), "note")
     words = split_words(rest)
     dice, hidden = _hidden(rest) if name in ("roll", "dice", "attack") else (rest, False)
     match name:

@@ -212,6 +212,7 @@ def prompt_for(
                     known_conditions=known,
                     library=library,
                     allows=session.allows,
+                    mine=session.acts_for(),
                 )
             ]
         return cached[0]
@@ -281,7 +282,7 @@ def prompt_for(
         lambda text: hint(text, context()),
         # The GM's lines stay the GM's: a player's up arrow must not read them.
         command_history.history_path(session.path) if session.allows("save") else None,
-        example_line(context(), session.acts_for()),
+        example_line(context()),
     )
 
 

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from rules.commands import AddCondition, AddNote, RemoveCondition
 from rules.conditions import Duration, DurationKind
 from rules.forms import Field, choice_value, int_value
+from tracker.line_commands.names import own_pick
 from tracker.screens.encounter_keys.area import Area
 from tracker.widgets.combatants import CombatantsPane
 
@@ -106,19 +107,15 @@ class ConditionKeys(Area):
         self.ask(f"Remove a condition from {combatant.name}", [which], submit, ok_label="Remove")
 
     def action_note(self) -> None:
-        people = self.people()
         # A player notes about one of their own (the encounter only after their own roll:
-        # rules.permissions), so their seat's note starts about theirs: the selected one, or
-        # the first in the order.
-        mine = self.session.acts_for()
-        theirs = [cid for cid, _ in people if mine is not None and cid in mine]
+        # rules.permissions), so their seat's note starts about theirs.
         selected = self.query_one(CombatantsPane).selected_id
         about = Field(
             key="about",
             label="About",
             kind="choice",
-            default=selected if selected in theirs else next(iter(theirs), ""),
-            choices=(("", "the encounter"), *people),
+            default=own_pick(self.state, self.session.acts_for(), selected) or "",
+            choices=(("", "the encounter"), *self.people()),
         )
         fields = [Field(key="text", label="Note", kind="text"), about]
 
