@@ -178,3 +178,14 @@ async def test_a_players_note_line_is_about_their_own_combatant(tmp_path: Path) 
         await until(pilot, lambda: "I reload" in screen_text(app), "the note in the log")
         [note] = [e for e in table.session.history.effective_events() if isinstance(e, NoteAdded)]
         assert table.session.state.name_of(note.combatant_id) == "Orla"
+
+
+async def test_a_player_with_no_combatant_yet_is_shown_no_roll_of_anyone(tmp_path: Path) -> None:
+    """Before the GM assigns them anyone, a player's prompt offered `attack orla goblin`,
+    refused with "You do not act for Orla"."""
+    table = table_at(tmp_path / "cellar.fight")
+    app = TableApp(table, table.join("player", "Bob"), saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("colon")
+        await until(pilot, lambda: isinstance(app.screen, CommandLineScreen), "the prompt")
+        assert app.screen.query_one("#command-input", Input).placeholder == "dice 2d6 · help"

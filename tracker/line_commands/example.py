@@ -25,9 +25,9 @@ def example_line(ctx: Context) -> str:
         lines = [f"add {foes}", "note a line for the log", "help"]
     else:
         picked = _roll_people(ctx, names)
+        mine = ctx.mine
         lines = [f"attack {' '.join(names[p] for p in picked)}"] if picked else []
         # A condition on the roll's target; a player's, on one of their own.
-        mine = ctx.mine
         ours = [cid for cid in names if mine is None or cid in mine]
         someone = picked[-1] if picked and mine is None else next(iter(ours), None)
         if someone is not None:
@@ -36,7 +36,8 @@ def example_line(ctx: Context) -> str:
             lines.append("next")
         lines.append("undo 3")
     # Only what this seat may give: a player is not shown the GM's undo, say.
-    return JOIN.join(line for line in lines if ctx.allows(AS_KEY[line.split()[0]], ""))
+    given = [line for line in lines if ctx.allows(AS_KEY[line.split()[0]], "")]
+    return JOIN.join(given or ["dice 2d6", "help"])  # plain dice are anyone's
 
 
 def _roll_people(ctx: Context, names: dict[str, str]) -> list[str]:
@@ -52,7 +53,11 @@ def _roll_people(ctx: Context, names: dict[str, str]) -> list[str]:
             continue
         offered = [value for value, _ in form_field.choices if value in names]
         fresh = [value for value in offered if value not in picked]
+        if not picked and ctx.mine is not None:  # a player rolls for one of their own
+            fresh = [value for value in fresh if value in ctx.mine]
         if not fresh:
+            if not picked:
+                return []  # nobody of theirs (the GM has not assigned them any yet)
             continue
         picked.append(form_field.default if form_field.default in fresh else fresh[0])
     return picked
