@@ -90,13 +90,21 @@ def line(rng: random.Random, role: str, words: list[str], hidden: list[str]) -> 
     if parts[0] in ("dice", "roll") and rng.random() < 0.3:
         return f"{parts[0]} {SECRET_DICE if role == 'gm' else rng.choice(DICE)} hidden"
     for _ in range(rng.randrange(3)):
-        if role == "gm" and parts[0] != "note" and hidden and rng.random() < 0.3:
+        if role == "gm" and names_here(parts) and hidden and rng.random() < 0.3:
             parts.append(rng.choice(hidden))  # the GM may act on the secret, never say it
         elif rng.random() < 0.2:
             parts.append(rng.choice(HOSTILE))
         else:
             parts.append(rng.choice(words))
     return " ".join(parts)[:40]
+
+
+def names_here(parts: list[str]) -> bool:
+    """Whether the word after ``parts`` is read as a name, not as the GM's own words: a
+    note's text, or a condition's (`:cond Bullet vexmoor` labels Bullet "Vexmoor" for all to
+    see, as a note saying it would: seed 620004)."""
+    command = parts[0]
+    return command != "note" and not (command in ("cond", "uncond") and len(parts) > 1)
 
 
 def step(rng: random.Random, walker: Walker, words: list[str], hidden: list[str]) -> str:
