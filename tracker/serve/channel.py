@@ -417,7 +417,12 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             asyncio.get_running_loop().call_later(CLOSE_AFTER, owner.conn.close)
 
     def seat_last_input(self) -> float:
-        return self.seat.last_input if self.seat is not None else time.monotonic()
+        """When the seat's last input came, or was last handed to its app, the later: a seat
+        is not quiet while its app has keys just given it to draw (a busy table holds them
+        back), or a twin would pair with the screen before them (a full suite did)."""
+        came = self.seat.last_input if self.seat is not None else time.monotonic()
+        driver = self.app.channel_driver if self.app is not None else None
+        return max(came, driver.delivered_at) if driver is not None else came
 
     def data_received(self, data: str, datatype: Any) -> None:
         if self.seat is not None:

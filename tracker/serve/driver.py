@@ -9,6 +9,7 @@ own terminal parser, which is private: tracker.terminal.textual_internals hands 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -120,6 +121,10 @@ class ChannelDriver(Driver):
         self.on_diverge = on_diverge
         # Writes sent, and unmutes: each a screen that may have changed (tracker/serve/twins.py).
         self.frames = 0
+        # When input was last handed to the app (a busy table holds keys back, so this can
+        # be long after they came): a seat whose app has just been given a key may not
+        # have drawn it yet, and is no twin to pair with until it has (twins.pair).
+        self.delivered_at = 0.0
 
     @property
     def is_headless(self) -> bool:
@@ -230,6 +235,8 @@ class ChannelDriver(Driver):
     def _deliver(self, message: Any) -> asyncio.Future[None] | None:
         if not self._input:
             return None
+        if type(message) is not events.MouseMove:
+            self.delivered_at = time.monotonic()
         if self.muted:
             if type(message) is events.MouseMove:  # hovering: still only watching
                 return None
