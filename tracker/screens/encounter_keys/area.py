@@ -14,6 +14,7 @@ from rules.encounter import AnyCombatant, AnyEncounter
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.history import History
+from tracker.line_commands.names import own_pick
 from tracker.session import EncounterSession
 from tracker.widgets.combatants import CombatantsPane
 
@@ -88,6 +89,19 @@ class Area(Base):
         found = self.state.find(self.query_one(CombatantsPane).selected_id)
         if found is None:
             self.notify("Select a combatant first (add one with a)", severity="warning")
+        return found
+
+    def own_selected(self) -> AnyCombatant | None:
+        """The combatant a key acts on: the selected one; at a player's seat the selected if
+        it is theirs, else their first (a player acts for their own only: rules.permissions),
+        with one line when they have nobody yet."""
+        mine = self.session.acts_for()
+        if mine is None:
+            return self.selected()
+        picked = own_pick(self.state, mine, self.query_one(CombatantsPane).selected_id)
+        found = self.state.find(picked) if picked else None
+        if found is None:
+            self.notify("Nobody is yours yet: the GM assigns you combatants", severity="warning")
         return found
 
     def people(self) -> tuple[tuple[str, str], ...]:

@@ -10,9 +10,7 @@ from textual.binding import Binding
 from rules.commands import AddCondition, AddNote, RemoveCondition
 from rules.conditions import Duration, DurationKind
 from rules.forms import Field, choice_value, int_value
-from tracker.line_commands.names import own_pick
 from tracker.screens.encounter_keys.area import Area
-from tracker.widgets.combatants import CombatantsPane
 
 DURATIONS: tuple[tuple[DurationKind, str], ...] = (
     ("until-removed", "Until removed"),
@@ -35,7 +33,7 @@ class ConditionKeys(Area):
     PLAYERS = frozenset({"add_condition", "remove_condition", "note"})
 
     def action_add_condition(self) -> None:
-        combatant = self.selected()
+        combatant = self.own_selected()
         if combatant is None:
             return
         who = Field(
@@ -85,7 +83,7 @@ class ConditionKeys(Area):
         )
 
     def action_remove_condition(self) -> None:
-        combatant = self.selected()
+        combatant = self.own_selected()
         if combatant is None:
             return
         if not combatant.conditions:
@@ -109,12 +107,16 @@ class ConditionKeys(Area):
     def action_note(self) -> None:
         # A player notes about one of their own (the encounter only after their own roll:
         # rules.permissions), so their seat's note starts about theirs.
-        selected = self.query_one(CombatantsPane).selected_id
+        own = None
+        if self.session.acts_for() is not None:
+            own = self.own_selected()
+            if own is None:
+                return
         about = Field(
             key="about",
             label="About",
             kind="choice",
-            default=own_pick(self.state, self.session.acts_for(), selected) or "",
+            default=own.id if own else "",
             choices=(("", "the encounter"), *self.people()),
         )
         fields = [Field(key="text", label="Note", kind="text"), about]

@@ -60,8 +60,9 @@ class InitiativeKeys(Area):
 
     def action_initiative(self) -> None:
         """A dialog: whom (everyone without one, or one combatant), a number or dice, and
-        whether a group added together shares one roll. A player's seat offers one combatant
-        (the selected first): the others' are refused as any command of theirs is."""
+        whether a group added together shares one roll. A player's seat offers one combatant,
+        their own (the selected if theirs): the others' are refused as any command of theirs
+        is."""
         if self._without_initiative():
             return
         if not self.state.combatants:
@@ -76,7 +77,12 @@ class InitiativeKeys(Area):
         everyone = self.session.allows("roll_initiative")
         waiting = any(c.initiative is None for c in self.state.combatants)
         current = self.state.current
-        chosen = self.state.find(self.query_one(CombatantsPane).selected_id) or current
+        if everyone:
+            chosen = self.state.find(self.query_one(CombatantsPane).selected_id) or current
+        else:
+            chosen = self.own_selected()
+            if chosen is None:
+                return
         if everyone:
             default = EVERYONE if waiting or current is None else current.id
         else:

@@ -1,0 +1,98 @@
+"""A player's keys that act on one combatant (`c`, `C`, `i`), by keys at 80x24 with a foe
+selected: they act on the player's own combatant, as a player may only (rules.permissions).
+They opened on the selected foe, and Enter was refused with "You do not act for Goblin"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules.commands import AddCondition
+from rules.conditions import Duration
+from tests.app.support import keys_of, until
+from tests.screen import screen_text
+from tests.serve.serve_helpers import table as table_at
+from tracker.screens.encounter_screen import EncounterScreen
+from tracker.screens.form import FormScreen
+from tracker.serve.seat_app import TableApp
+from tracker.serve.seats import Table
+from tracker.widgets.combatants import CombatantsPane
+
+SMALL = (80, 24)
+
+
+def conditions(table: Table, name: str) -> list[str]:
+    found = next(c for c in table.session.state.combatants if c.name == name)
+    return [condition.name for condition in found.conditions]
+
+
+def initiative(table: Table, name: str) -> int | None:
+    return next(c.initiative for c in table.session.state.combatants if c.name == name)
+
+
+async def select_goblin(pilot: object, app: TableApp) -> None:
+    """The cursor down to the Goblin (Orla, Brak, Goblin in the player's view)."""
+    pane = app.screen.query_one(CombatantsPane)
+    state = app.screen.session.state  # type: ignore[attr-defined]
+    while state.name_of(pane.selected_id or "") != "Goblin":
+        await pilot.press("down")  # type: ignore[attr-defined]
+
+
+async def test_c_at_a_players_seat_is_about_their_own_with_a_foe_selected(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
+        await select_goblin(pilot, app)
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the condition dialog")
+        await pilot.press(*keys_of("Hidden"), "enter")
+        await until(pilot, lambda: conditions(table, "Orla") == ["Hidden"], "Orla hidden")
+        assert conditions(table, "Goblin") == []
+        assert "You do not act for" not in screen_text(app)
+
+
+async def test_shift_c_at_a_players_seat_drops_their_own_with_a_foe_selected(
+    tmp_path: Path,
+) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    ids = {c.name: c.id for c in table.session.state.combatants}
+    for who in ("Orla", "Goblin"):
+        table.session.execute(AddCondition(ids[who], "Prone", Duration("until-removed")))
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
+        await select_goblin(pilot, app)
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the remove dialog")
+        assert "Remove a condition from Orla" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: conditions(table, "Orla") == [], "Orla's Prone dropped")
+        assert conditions(table, "Goblin") == ["Prone"]
+
+
+async def test_i_at_a_players_seat_is_their_own_with_a_foe_selected(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
+        await select_goblin(pilot, app)
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the Initiative dialog")
+        await pilot.press(*keys_of("12"), "enter")
+        await until(pilot, lambda: initiative(table, "Orla") == 12, "Orla's 12")
+        assert initiative(table, "Goblin") is None
+
+
+@pytest.mark.parametrize("key", ["c", "o"])
+async def test_a_player_with_nobody_yet_is_told_so(tmp_path: Path, key: str) -> None:
+    """`c` opened a dialog on the selected combatant, `o` one about the encounter: neither
+    could be given by a player with nobody assigned."""
+    table = table_at(tmp_path / "cellar.fight")
+    app = TableApp(table, table.join("player", "Bob"), saves=tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
+        await pilot.press(key)
+        await until(pilot, lambda: "Nobody is yours yet" in screen_text(app), "one line")
+        assert not isinstance(app.screen, FormScreen)
