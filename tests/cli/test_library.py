@@ -5,6 +5,7 @@ refused in one line (each system's own cases: tests/systems/<name>/test_library_
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -19,7 +20,7 @@ from rules.registry import get_system
 from tests.picks import a_system, has_bundled_foes
 from tracker import cli, launch
 from tracker.demos import DEMOS
-from tracker.store import library, storage
+from tracker.store import library, library_find, storage
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -177,3 +178,19 @@ def test_a_new_encounter_without_foes_or_a_party_reads_no_library(
     monkeypatch.setattr(library, "load", unread)
     history = new_args(tmp_path, "--system", system, "--name", "Quiet")
     assert history.state.name == "Quiet" and not history.state.combatants
+
+
+def test_every_name_as_the_listing_shows_it_adds_that_stat_block(tmp_path: Path) -> None:
+    """A name copied from `tracker library list` is taken by `--add`: Pain Pool lists
+    "Goons (challenge)", and `--add "Goons (challenge) x2"` said there was no such stat
+    block."""
+    for entry in library.load(None).entries:
+        if entry.source == "srd" and not entry.name.startswith("G"):
+            continue  # the SRD's 334 monsters list by their plain names: a few are enough
+        row = library_find.listing([entry]).splitlines()[2]
+        listed = re.split(r"\s{2,}", row.strip())[0]
+        history = new_args(
+            tmp_path, "--system", entry.system, "--name", "X", "--add", f"{listed} x2"
+        )
+        names = [c.name for c in history.state.combatants]
+        assert names == [f"{entry.name} 1", f"{entry.name} 2"], (listed, names)

@@ -296,10 +296,11 @@ class Library:
         return [e for e in self.entries if e.system == system]
 
     def find(self, system: str, word: str) -> Entry | None:
-        """The entry a word names: its name in any case, or its slug (``goblin-sneak``)."""
+        """The entry a word names: its name in any case, its slug (``goblin-sneak``), or its
+        name as the listing shows it, with its kind (``Goons (challenge)``)."""
         wanted = word.strip().casefold()
         for entry in self.of(system):
-            if wanted in (entry.name.casefold(), slug(entry.name)):
+            if wanted in (entry.name.casefold(), slug(entry.name), _listed(entry)):
                 return entry
         return None
 
@@ -344,6 +345,11 @@ class Library:
             + (", ".join(shown[:-1]) + " or " if len(shown) > 1 else "")
             + f"{shown[-1]}?"
         )
+
+
+def _listed(entry: Entry) -> str:
+    """Its name with its kind, as ``tracker library list`` may show it, case folded."""
+    return f"{entry.name} ({entry.kind})".casefold() if entry.kind else ""
 
 
 def _files(folder: Path, pattern: str = f"*/*{SUFFIX}") -> list[Path]:
