@@ -139,9 +139,10 @@ def every_demo(*needs: Need) -> list[str]:
 
 def has_bundled_foes(name: str) -> bool:
     """A system whose folder bundles stat blocks of foes (``stat_blocks/`` is optional)."""
+    from rules.difficulty import FOE_SIDES
     from tracker.store import library
 
-    return any(entry.side == "foes" for entry in library.load(None).of(name))
+    return any(entry.side.casefold() in FOE_SIDES for entry in library.load(None).of(name))
 
 
 def has_stat_columns(name: str) -> bool:

@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.widgets import Input, Label, OptionList
 
 from rules.dice import SeededDice
+from rules.difficulty import FOE_SIDES
 from rules.registry import get_system
 from tests.app.support import keys_of, until
 from tests.picks import every_demo, has_bundled_foes
@@ -64,6 +65,9 @@ async def test_the_filters_example_is_one_this_library_answers(tmp_path: Path, d
         example = screen.query_one("#filter", Input).placeholder
         assert example in screen_text(app)
         words = example.removeprefix("filter: ").split(", ")
+        foes = [e for e in screen.entries if e.side.casefold() in FOE_SIDES]
+        named = words[0].removesuffix(" x3")
+        assert any(e.name.casefold().startswith(named) for e in foes), words  # not a hero
         rated = any(e.system_rating is not None for e in map(Rated, screen.entries))
         assert any(w.startswith("cr:") for w in words) == rated
         title = screen.query_one("#library-title", Label)
@@ -88,7 +92,8 @@ async def test_a_new_encounters_foes_example_is_this_librarys(tmp_path: Path, de
         foes = app.screen.query_one("#field-foes", Input)
         example = foes.placeholder
         system = app.session.state.system
-        names = {slug(e.name) for e in library.load(tmp_path / "lib").of(system)}
+        of_system = library.load(tmp_path / "lib").of(system)
+        names = {slug(e.name) for e in of_system if e.side.casefold() in FOE_SIDES}
         assert {part.split()[0] for part in example.split(", ")} <= names, example
         await pilot.press(*"Next fight")
         foes.focus()

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rules.difficulty import FOE_SIDES
 from rules.registry import get_system
 from tracker.store.library import Entry, LibraryError
 from tracker.store.storage import slug
@@ -110,7 +111,7 @@ def foes_example(entries: Sequence[Entry]) -> str:
 def _example_foes(entries: Sequence[Entry]) -> list[Entry]:
     """The stat blocks an example names: foes (else any), the Goblin first where there is
     one (the example every table knows)."""
-    foes = [e for e in entries if e.side == "foes"] or list(entries)
+    foes = [e for e in entries if e.side.casefold() in FOE_SIDES] or list(entries)
     return sorted(foes, key=lambda e: e.name.casefold() != "goblin")
 
 
