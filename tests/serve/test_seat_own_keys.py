@@ -96,3 +96,34 @@ async def test_a_player_with_nobody_yet_is_told_so(tmp_path: Path, key: str) -> 
         await pilot.press(key)
         await until(pilot, lambda: "Nobody is yours yet" in screen_text(app), "one line")
         assert not isinstance(app.screen, FormScreen)
+
+
+def pane(app: TableApp) -> str:
+    return screen_text(app).split("┏━ Combatants")[1].split("┗")[0]
+
+
+async def test_a_players_own_are_marked_and_a_new_assignment_is_told(tmp_path: Path) -> None:
+    """Nothing on a player's screen said which combatants were theirs, and the GM's `w`
+    giving them one changed nothing they could see until that one's turn came."""
+    table = table_at(tmp_path / "cellar.fight")
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await until(pilot, lambda: "Orla (you)" in pane(app), "Orla marked as Alice's")
+        assert pane(app).count("(you)") == 1
+        brak = next(c.id for c in table.session.state.combatants if c.name == "Brak")
+        table.assign("Alice", frozenset({brak}))
+        await until(pilot, lambda: "You play Brak" in screen_text(app), "told of Brak")
+        await until(pilot, lambda: "Brak (you)" in pane(app), "Brak marked")
+        assert "Orla (you)" not in pane(app)
+        table.assign("Alice", frozenset())
+        await until(pilot, lambda: "You play nobody now" in screen_text(app), "told")
+        await until(pilot, lambda: "(you)" not in pane(app), "no mark")
+
+
+async def test_the_gm_and_a_player_with_nobody_see_no_mark(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    for role, name in (("gm", "GM"), ("player", "Bob")):
+        app = TableApp(table, table.join(role, name), saves=tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda app=app: "Orla" in pane(app), "the pane")
+            assert "(you)" not in pane(app)

@@ -74,11 +74,18 @@ async def test_each_role_and_size_has_its_own_view(served: Served) -> None:
         await client.close()
 
 
-async def test_a_player_given_combatants_moves_to_that_view(served: Served) -> None:
+async def test_a_player_given_combatants_is_told_then_moves_to_that_view(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tracker.serve.channel.TOLD_SETTLE", 3.0)
     alice = await Client.join(served, "alice", size=(90, 26))  # acts for Orla
     carol = await watcher(served, "Carol")
     assert alice.channel.view is not carol.channel.view
     served.table.assign("Carol", frozenset({served.ids["Orla"]}))
+    # Her own app draws her seat to tell her (a view, shared, tells nobody), then she
+    # watches the view of those who play Orla.
+    await until(lambda: "You play Orla" in carol.text())
+    assert "Orla (you)" in carol.text()
     await until(lambda: carol.channel.view is alice.channel.view)
     assert views(served) == 1
     for client in (alice, carol):

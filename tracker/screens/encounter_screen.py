@@ -152,6 +152,10 @@ class EncounterScreen(
         self.panes.roll_log.show(pairs, folds=history.in_effect_folds)
         self._was_over = self.session.outcome().over  # an encounter opened over: no summary
 
+    def seat_changed(self) -> None:
+        """The seat acts for others now (the GM assigned it combatants): marked anew."""
+        self._show_state(self.session.state)
+
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -160,7 +164,7 @@ class EncounterScreen(
 
     def _show_state(self, state: AnyEncounter) -> None:
         result = self.session.outcome()
-        self.panes.show(state, result)
+        self.panes.show(state, result, self.session.acts_for() or frozenset())
         # Nobody's turn runs once the fight is over (unless the GM plays on past it).
         running = not result.over or result.headline == self._playing_on
         start = self.session.turn_started() if running else None

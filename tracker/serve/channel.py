@@ -46,6 +46,7 @@ CLOSE_AFTER = 1.0  # seconds between a seat's end and its connection's
 WINDOW_CHANGES = 0.05  # seconds: a burst of window changes is applied once, at its end
 HANG_UP = 0.2  # seconds between a flood's farewell and its connection's end
 EARLY_BYTES = 4096  # typed before the seat's own app is up: kept for it (beyond, dropped)
+TOLD_SETTLE = 5.0  # seconds a seat given other combatants draws itself, to tell its player
 
 
 class Host(Protocol):
@@ -215,8 +216,11 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         if self.view is None or self.seat is None:
             return
         if view_key(self.server.table, self.seat, self.app, self.size) != self.view.key:
-            self._leave_view()
-            self._watch()
+            # Its own app draws it while it tells the player whom they play now (a view's
+            # app, shared, cannot), then it watches its new view, as a resized seat does.
+            self.draw_own()
+            self._cancel_settle()
+            self._settle = asyncio.get_running_loop().call_later(TOLD_SETTLE, self._settled)
 
     def _start_own(self) -> None:
         """Start the seat's own app (muted while a view draws the seat), once."""

@@ -99,6 +99,7 @@ class TableApp(TrackerApp):
         self._held: AbstractContextManager[None] | None = None  # batch_update while muted
         self._wants_muted = False  # as last asked (see ``mute``)
         self._unwatch: Callable[[], None] | None = table.watch(self._seats_changed)
+        self._acts_for = table.viewer(seat).assigned  # as last told (see ``_seats_changed``)
         # The local GM's terminal (no ChannelDriver): each key holds the seats' input until
         # this app has drawn it, as an SSH GM's does (tracker.serve.limits.Fair).
         self.goes_first: Fair | None = None
@@ -235,7 +236,21 @@ class TableApp(TrackerApp):
             return
         if news and self.seat.role == "gm":
             self.call_later(self.notify, news, markup=False, timeout=10)
+        assigned = self.table.viewer(self.seat).assigned
+        if assigned != self._acts_for:
+            self._acts_for = assigned
+            self.call_later(self._assigned, assigned)
         self.call_later(self._table_changed)
+
+    def _assigned(self, assigned: frozenset[str]) -> None:
+        """A player is told whom the GM gave them, and their rows are marked "(you)"."""
+        state = self.table.sight(self.table.viewer(self.seat)).state  # no GM-only name
+        names = [c.name for c in state.combatants if c.id in assigned]
+        said = ", ".join(names) if names else "nobody now"
+        self.notify(f"You play {said}", markup=False)
+        for screen in self.screen_stack:
+            if isinstance(screen, EncounterScreen):
+                screen.seat_changed()
 
     def _table_changed(self) -> None:
         for screen in self.screen_stack:

@@ -4,8 +4,8 @@ Redrawn by difference: when the rows are the same combatants in the same order, 
 cells that changed are updated, so a roll in a 200-combatant fight touches a row or two.
 Every mark has a symbol or word besides its colour: ▶ (the current actor, also in bold),
 ✗ (cannot act), ✗ and a word after the name (out of the fight, and why: "✗ dead"), "(GM)"
-(hidden from players), the initiative (an Init column, once anyone has one), and the
-conditions by name, each with its time left ("On fire 2r":
+(hidden from players), "(you)" (a player's seat's own), the initiative (an Init column,
+once anyone has one), and the conditions by name, each with its time left ("On fire 2r":
 two rounds, this one counted; "Prone 1t": until the end of its bearer's next turn).
 """
 
@@ -120,6 +120,7 @@ class CombatantsPane(DataTable[Text]):
         "combatants--badge",
         "combatants--cannot-act",
         "combatants--hidden",
+        "combatants--yours",
     }
 
     empty_hint = ""  # shown under the column titles while the encounter has nobody in it
@@ -135,6 +136,7 @@ class CombatantsPane(DataTable[Text]):
         self._full: dict[str, Row] = {}  # each row before it was fitted
         self._plain_rows: dict[str, tuple[Row, tuple[str, ...]]] = {}  # see ``_plains``
         self._state: AnyEncounter | None = None
+        self._mine: frozenset[str] = frozenset()  # a player's seat's own, marked "(you)"
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -159,9 +161,14 @@ class CombatantsPane(DataTable[Text]):
         row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
         return row_key.value
 
-    def show(self, state: AnyEncounter, again: bool = False) -> None:
-        """Show ``state``; ``again``: even if it is the state shown (the pane was resized).
-        A pane not laid out yet keeps it, and makes its rows when it has a size."""
+    def show(
+        self, state: AnyEncounter, again: bool = False, mine: frozenset[str] | None = None
+    ) -> None:
+        """Show ``state``; ``again``: even if it is the state shown (the pane was resized);
+        ``mine``: the combatants a player's seat acts for, marked (None: as before). A pane
+        not laid out yet keeps it, and makes its rows when it has a size."""
+        if mine is not None and mine != self._mine:
+            self._mine, again = mine, True
         if self._rows and state == self._state and not again:
             return  # nothing changed (several panes and seats share one state)
         keep = self.selected_id
@@ -353,6 +360,7 @@ class CombatantsPane(DataTable[Text]):
     def _rows_of(self, state: AnyEncounter) -> dict[str, Row]:
         system = get_system(state.system)
         hidden, cannot = self._style("combatants--hidden"), self._style("combatants--cannot-act")
+        yours = self._style("combatants--yours")
         condition, badge = self._style("combatants--condition"), self._style("combatants--badge")
         rows: dict[str, Row] = {}
         made: dict[str, tuple[object, Row]] = {}
@@ -369,8 +377,10 @@ class CombatantsPane(DataTable[Text]):
             # A row depends on these only; an unchanged combatant is the same object.
             # The round only for a condition that counts down.
             ticking = state.round if any(c.expires for c in combatant.conditions) else 0
+            own = combatant.id in self._mine
             depends = (
                 combatant,
+                own,
                 current,
                 blocked,
                 out,
@@ -391,6 +401,8 @@ class CombatantsPane(DataTable[Text]):
                 name.append(f" ✗ {out}", style=cannot)
             if combatant.gm_only:
                 name.append(" (GM)", style=hidden)
+            if own:
+                name.append(" (you)", style=yours)
             policy = Text(f"⚙ {policy_of(state, combatant)}" if solo else "", style=hidden)
             mark = Text("▶" if current else " ", style=style)
             if blocked:

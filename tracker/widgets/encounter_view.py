@@ -45,9 +45,15 @@ class EncounterView(Vertical):
             yield self.roll_log
             yield self.thresholds
 
-    def show(self, state: AnyEncounter, result: Outcome | None = None) -> None:
+    def show(
+        self,
+        state: AnyEncounter,
+        result: Outcome | None = None,
+        mine: frozenset[str] | None = None,
+    ) -> None:
         """Draw the state in every pane but the log (which each screen fills its own way);
-        ``result``: the fight's outcome, when the state is only what a seat may see."""
+        ``result``: the fight's outcome, when the state is only what a seat may see;
+        ``mine``: the combatants a player's seat acts for."""
         self.header.show(state, result)
-        self.combatants.show(state)
+        self.combatants.show(state, mine=mine)
         self.thresholds.show(state)

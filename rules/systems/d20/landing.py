@@ -10,7 +10,8 @@ from rules.roles.rolls import Rolls
 from rules.system import Landing
 
 from . import turn_edges
-from .events import D20Attacked, D20ConcentrationSaved, D20DeathSaved, D20Saved, damage_words
+from .damage_said import attack_taken
+from .events import D20Attacked, D20ConcentrationSaved, D20DeathSaved, D20Saved
 from .table import DEATH_TIERS
 from .turn_edge_events import D20EndOfTurnSaved
 
@@ -23,11 +24,9 @@ def landing(state: D20Encounter) -> Landing | None:
     match roll:
         case D20Attacked():
             index = ("miss", "hit", "critical").index(roll.outcome)
-            target = state.name_of(roll.target_id)
             summary = f"{roll.total} vs AC {roll.ac}: {roll.outcome}"
             if roll.outcome != "miss":
-                what = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
-                summary += f", {target} takes {what}"
+                summary += f", {attack_taken(state, roll)}"
             return Landing(index, roll.total - roll.ac, summary.rstrip())
         case D20Saved():
             first = roll.rolls[0]

@@ -12,6 +12,7 @@ from rules.roles.log import Log
 from .apply import apply
 from .cover import WORD
 from .damage_parts import parts_of
+from .damage_said import damage_notes
 from .damage_types import type_note
 from .drain import drained
 from .economy import WORDS, spent_line
@@ -329,17 +330,7 @@ def _damaged(state: D20Encounter, event: D20Damaged) -> Line:
         Span(f"{event.amount}", "total"),
         f" {event.damage_type}".rstrip(),
     ]
-    notes = []
-    if event.half:
-        notes.append("half")
-    if event.modifier:
-        notes.append(event.modifier)
-    if event.parts:  # each type as rolled, then what the target made of each
-        notes.append(" + ".join(f"{p.rolled} {p.damage_type}".rstrip() for p in event.parts))
-        notes += [f"{p.damage_type} {p.modifier}: {p.amount}" for p in event.parts if p.modifier]
-        parts.append(f" ({', '.join(notes)})")
-    elif notes:
-        parts.append(f" ({', '.join(notes)}, of {event.rolled})")
+    parts.append(damage_notes(event))
     # A seat that sees the target's hit points as a band (rules.hp_view) reads no number.
     if target is not None and not target.hp_shown:
         before = sheet_of(target)

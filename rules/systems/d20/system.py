@@ -42,6 +42,7 @@ from . import (
 from .action_list import ACTIONS
 from .budget import budget_hook
 from .condition_names import D20ConditionNames
+from .damage_said import attack_taken
 from .events import (
     EXTRA,
     D20ActionUsed,
@@ -73,7 +74,6 @@ from .events import (
     D20Stabilised,
     D20State,
     D20UseAction,
-    damage_words,
     sheet_of,
 )
 from .exhaustion import rest, set_exhaustion
@@ -383,8 +383,7 @@ class GenericD20(
     def pending(self, state: D20Encounter) -> str:
         roll = state.last_roll
         if isinstance(roll, D20Attacked) and roll_waits(state):
-            what = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
-            return f"{state.name_of(roll.target_id)} takes {what}"
+            return attack_taken(state, roll)
         if isinstance(roll, D20Saved) and roll_waits(state):
             return f"{roll.effect} on {len(roll.rolls)} target(s)"
         owed = concentration_waiting(state)

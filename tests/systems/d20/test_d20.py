@@ -119,6 +119,28 @@ def test_resistance_halves_vulnerability_doubles_immunity_ignores(field, dealt):
     assert sheet(state, "c2").hp == 30 - dealt
 
 
+@pytest.mark.parametrize(
+    ("field", "said"),
+    [
+        ("resistances", "Goblin takes 4 slashing (resistant, of 8)"),
+        ("vulnerabilities", "Goblin takes 16 slashing (vulnerable, of 8)"),
+        ("immunities", "Goblin takes 0 slashing (immune, of 8)"),
+        ("", "Goblin takes 8 slashing"),
+    ],
+)
+def test_a_waiting_hit_says_what_its_target_will_take(field, said):
+    """The waiting line and the roll's landing said "Goblin takes 8 slashing" of a Goblin
+    resistant to it, and `d` then dealt 4."""
+    foe = structs.replace(FOE_SHEET, hp=30, hp_max=30, **({field: ("slashing",)} if field else {}))
+    state, _ = attack(duel(foe=foe), (15, 5))  # 8 slashing
+    assert SYSTEM.pending(state) == said
+    landing = SYSTEM.landing(state)
+    assert landing is not None and landing.summary.endswith(f"hit, {said}")
+    state, _ = run(state, D20Apply())
+    assert f"{30 - sheet(state, 'c2').hp} slashing" in said
+    assert SYSTEM.landing(state) == landing  # the same words once it is dealt
+
+
 def test_a_monster_at_0_is_dead_and_out_of_the_turn_order():
     state, _ = attack(duel(), (15, 8))  # 11
     state, _ = run(state, D20Apply())

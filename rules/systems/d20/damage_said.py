@@ -1,0 +1,50 @@
+"""A damage as its target takes it, in words: the log's line, and what `d` will deal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .decide import damage_events
+from .events import D20Attacked, D20Damaged, damage_words
+
+if TYPE_CHECKING:
+    from .events import D20Encounter
+
+
+def damage_notes(event: D20Damaged) -> str:
+    """What the target made of a damage, as the log says it after the amount: `` (half,
+    resistant, of 8)``, each type's when it has several, or "" when it took it all."""
+    notes = []
+    if event.half:
+        notes.append("half")
+    if event.modifier:
+        notes.append(event.modifier)
+    if event.parts:  # each type as rolled, then what the target made of each
+        notes.append(" + ".join(f"{p.rolled} {p.damage_type}".rstrip() for p in event.parts))
+        notes += [f"{p.damage_type} {p.modifier}: {p.amount}" for p in event.parts if p.modifier]
+        return f" ({', '.join(notes)})"
+    return f" ({', '.join(notes)}, of {event.rolled})" if notes else ""
+
+
+def attack_taken(state: D20Encounter, roll: D20Attacked) -> str:
+    """What a hit does to its target, as applying it deals it: ``Wight takes 4 slashing
+    (resistant, of 8)``; the damage rolled when the target has gone."""
+    target = state.find(roll.target_id)
+    rolled = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
+    if target is None:
+        return f"{state.name_of(roll.target_id)} takes {rolled}"
+    critical = roll.outcome == "critical"
+    events = damage_events(
+        state,
+        target,
+        roll.attacker_id,
+        roll.damage_total,
+        roll.damage_type,
+        critical,
+        drain=roll.drain,
+        parts=roll.damage_parts,
+    )
+    dealt = next(e for e in events if isinstance(e, D20Damaged))
+    each = [(p.amount, p.damage_type) for p in dealt.parts] or [(dealt.amount, dealt.damage_type)]
+    said = " + ".join(f"{amount} {kind}".rstrip() for amount, kind in each)
+    return f"{target.name} takes {said}{damage_notes(dealt)}"
