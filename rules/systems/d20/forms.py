@@ -526,8 +526,9 @@ def attack_preview(state: D20Encounter, command: D20Attack) -> str:
     found = drop_this_round(state, command)
     if found is not None:
         chance, swings = found
-        line += f"; drops {target.name} this round: {percent(chance)} if all {swings} attacks "
-        line += "left aim at it"
+        every = "both" if swings == 2 else f"all {swings}"
+        line += f"; drops {target.name} this round: {percent(chance)} if {every} attacks left "
+        line += "aim at it"
     return line
 
 

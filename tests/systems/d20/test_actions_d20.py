@@ -183,6 +183,15 @@ def test_the_chance_to_drop_the_target_this_round_is_every_path_of_the_rounds_at
     assert odds is not None and odds.extra["drop"] < dropped
 
 
+def test_two_attacks_left_are_both():
+    """The dialog said "if all 2 attacks left aim at it", as no one says it."""
+    state = fight(("Orla", "party", structs.replace(HERO_SHEET, hp=6, hp_max=6, ac=14)),
+                  ("Imp", "foes", SMALL), ("Jackal", "foes", SMALL))  # fmt: skip
+    state, _ = run(state, NextTurn())  # the imp's turn, the jackal's to come
+    said = SYSTEM.preview(state, "roll", {"attacker": "c2", "target": "c1"})
+    assert "if both attacks left aim at it" in said, said
+
+
 # --- by keys -------------------------------------------------------------------------------------
 
 
