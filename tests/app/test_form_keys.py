@@ -14,6 +14,7 @@ from tracker.demos import DEMOS
 from tracker.screens.form import FormScreen
 from tracker.screens.waiting import WaitingScreen
 from tracker.session import EncounterSession
+from tracker.widgets.choice import Choice
 
 SMALL = (80, 24)
 
@@ -74,3 +75,24 @@ async def test_page_keys_scroll_the_fields_and_the_focus_goes_along(
             await burst_handled(pilot)
             await until(pilot, lambda: on_screen(app), f"the focus in view after {key}")
         assert app.screen is dialog
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_a_dialog_opens_on_a_field_and_a_choice_changes_at_once(
+    tmp_path: Path, demo: str
+) -> None:
+    """The Generic d20 Attack, all choices, opened on its field list: → did nothing until
+    ↓ or Tab had reached the Action (seen in tmux at 80x24)."""
+    session = EncounterSession(DEMOS[demo](), SeededDice(7), tmp_path / "fight.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await roll_dialog(pilot)
+        focused = app.focused
+        if not dialog.query(".form-grid > Choice, .form-grid > Input"):
+            return  # nothing to choose (a roll of every side at once): its button
+        assert focused is not None and (focused.id or "").startswith("field-"), focused
+        if isinstance(focused, Choice) and len(focused.options) > 1:
+            before = focused.value
+            await pilot.press("right")
+            await burst_handled(pilot)
+            assert focused.value != before

@@ -42,10 +42,12 @@ def _field_id(key: str) -> str:
     return "field-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in key)
 
 
-class FieldsScroll(VerticalScroll):
+class FieldsScroll(VerticalScroll, can_focus=False):
     """A dialog's fields. Scrolled by a key or the mouse, the focus goes along: a field out
     of view is never the one typed into (the walk's seed 202940950: Page Down left it
-    above the dialog)."""
+    above the dialog). The list itself takes no focus: a dialog of choices opens on its
+    first, so → changes it at once (on the list, → did nothing), and its keys scroll it
+    from the field focused."""
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
@@ -240,7 +242,7 @@ class FormScreen(ModalScreen[bool]):
             self.set_focus(self.query_one(f"#{_field_id(wanted)}"))
         elif self.is_mounted:
             # A kept dialog: not where the focus was left, but where Textual's auto focus
-            # puts it as the dialog is pushed, as for a new one (the field list).
+            # puts it as the dialog is pushed, as for a new one (the first field).
             self.set_focus(None)
 
     def on_resize(self) -> None:

@@ -266,7 +266,7 @@ async def test_by_keys_a_second_attack_is_refused_and_the_extra_action_takes_it(
         said = "Orla has used the action this turn (As: Extra action)"
         await until(pilot, lambda: said in refusals(app), "the second attack refused")
         assert sum(isinstance(e, D20Attacked) for e, _ in app.session.history.in_effect()) == 1
-        await pilot.press(*["tab"] * 4, "right", "right", "right", "right")  # As: Extra action
+        await pilot.press(*["tab"] * 3, "right", "right", "right", "right")  # As: Extra action
         await until(pilot, lambda: "an extra action" in screen_text(app), "the extra action")
         await pilot.press("enter")
         await until(pilot, lambda: "(extra action)" in screen_text(app), "the extra logged")

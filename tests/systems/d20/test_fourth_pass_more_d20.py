@@ -110,7 +110,7 @@ async def test_the_attack_dialog_by_keys_takes_three_quarters_cover(tmp_path: Pa
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("r")
         await until(pilot, lambda: "hit" in screen_text(app), "the attack dialog's odds")
-        await pilot.press(*["tab"] * 5, "right", "right")  # Cover: three-quarters
+        await pilot.press(*["tab"] * 4, "right", "right")  # Cover: three-quarters
         # +5 against AC 18: 13 to 19 hit (35%), not 8 to 19 (60%)
         await until(pilot, lambda: "three-quarters" in screen_text(app), "the cover chosen")
         await until(pilot, lambda: "35.0%" in screen_text(app), "the odds behind cover")
@@ -297,7 +297,7 @@ async def test_the_attack_dialog_by_keys_lowers_the_maximum(tmp_path: Path) -> N
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("r")
         await until(pilot, lambda: "Lowers max HP" in screen_text(app), "the attack dialog")
-        await pilot.press(*["tab"] * 6, "right", "enter")  # Lowers max HP: Yes
+        await pilot.press(*["tab"] * 5, "right", "enter")  # Lowers max HP: Yes
         await until(pilot, lambda: app.session.state.last_roll is not None, "the attack")
         await pilot.press("d")
         await until(pilot, lambda: sheet(app.session.state, "c2").hp_max == 14, "the drain")
@@ -396,7 +396,7 @@ async def test_the_exhaustion_dialog_by_keys_sets_a_level_and_its_effect(tmp_pat
         place = [a.id for a in SYSTEM.actions(history.state)].index("exhaustion")
         await pilot.press("s", *(["down"] * place), "enter")
         await until(pilot, lambda: "disadvantage on ability checks" in screen_text(app), "it")
-        await pilot.press("tab", "tab", "right", "right", "right", "enter")  # 1 -> 4
+        await pilot.press("tab", "right", "right", "right", "enter")  # 1 -> 4
         await until(pilot, lambda: sheet(app.session.state, "c1").exhaustion == 4, "the level")
         row = next(line for line in screen_text(app).splitlines() if "party" in line)
         assert "10/10" in row  # the maximum halved

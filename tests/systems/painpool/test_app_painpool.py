@@ -230,7 +230,7 @@ async def test_a_bonus_die_given_to_another_hero_by_keys(tmp_path: Path) -> None
         await menu(pilot, 6)  # Give or drop a bonus die
         text = screen_text(app)
         assert "Prof: armour weak" in text and "nobody: the situation ended it" in text
-        await pilot.press("tab", "tab", "right", "right", "enter")  # Give to: Bullet
+        await pilot.press("tab", "right", "right", "enter")  # Give to: Bullet
         await pilot.pause()
         assert "Prof holds armour weak: gives it to Bullet" in screen_text(app)
         held = [c.sheet.held for c in app.session.state.combatants]
