@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import Label, Static
 
 from rules.dice import SeededDice
 from rules.history import History
@@ -53,6 +53,10 @@ async def test_balance_shows_each_step_and_accept_is_one_change_undone_by_one_u(
         text = screen_text(app)
         assert " 1. as it is" in text and "party wins" in text
         assert "Settled on" in text or "Cannot reach 20%" in text
+        # The title says it in a few words, uncut (it was the whole line, cut mid-word).
+        title = str(dialog.query_one("#balance-title", Label).content)
+        assert title.startswith("Balance: ") and "(asked 20%)" in title, title
+        assert title in text
         assert session.state is before  # nothing changed before Accept
         await pilot.press("enter")  # Accept has the focus
         await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the table")

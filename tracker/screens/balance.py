@@ -158,7 +158,11 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         if tuning.command is None:
             lines.append("Nothing to change.")
         self.query_one("#balance-steps", Static).update(Text("\n".join(lines[-14:])))
-        title = f"Balance: {tuning.line}"
+        # The title says how it ended in a few words (the steps end with the whole line: it
+        # was the title, cut mid-word at 80 columns).
+        ended = "settled" if tuning.reached else "the nearest"
+        wins = f"the {self.party} wins {shown.percent(tuning.chance.p)}"
+        title = f"Balance: {ended}, {wins} (asked {shown.percent(tuning.target)})"
         self.query_one("#balance-title", Label).update(Text(title[: width + 4], style="bold"))
         accept = self.query_one("#balance-accept", Button)
         accept.disabled = tuning.command is None
