@@ -363,7 +363,14 @@ def _add_all(
             if index is None:
                 ranked = structs.replace(newcomer, initiative=shared.initiative)
                 key = initiative.sort_key(system, ranked)
-                index = initiative.place(system, state.combatants, key, len(state.combatants))
+                # Those added before it hold their rolls already (folded after the last):
+                # "Ghoul x2" sharing a 3 went Ghoul 2 before Ghoul 1, who had none yet.
+                held = {cid: r.initiative for r in rolls for cid in r.combatant_ids}
+                ranks = [
+                    structs.replace(c, initiative=held[c.id]) if c.id in held else c
+                    for c in state.combatants
+                ]
+                index = initiative.place(system, ranks, key, len(state.combatants))
         added[-1] = CombatantAdded(newcomer, index)
         state = fold_onto(state, added)
         events += added

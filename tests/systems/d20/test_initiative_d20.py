@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from msgspec import structs
 
-from rules.commands import AddCombatant, AddCombatants
+from rules.commands import AddCombatant, AddCombatants, NextTurn
 from rules.dice import ScriptedDice
 from rules.engine import decide, fold_onto, initial_state, new_encounter
 from rules.events import InitiativeSet
@@ -63,6 +63,28 @@ def test_a_group_added_together_shares_one_roll():
     assert len(rolls) == 1 and len(rolls[0].combatant_ids) == 3
     assert {c.initiative for c in state.combatants} == {9}
     assert dice.remaining == 0
+
+
+def test_a_group_joins_in_the_order_it_was_added_among_those_with_initiatives():
+    """`--add "Ghoul x2"` after a party that had rolled: they shared a 3 and went Ghoul 2
+    before Ghoul 1, placed while Ghoul 1 had no initiative yet."""
+    state, _ = add(empty(), "Orla", HERO_SHEET, 9, side="party")
+    state, _ = add(state, "Bram", HERO_SHEET, 19, side="party")
+    members = tuple(AddCombatant(name="Ghoul", sheet=FOE_SHEET) for _ in range(2))
+    state = fold_onto(state, decide(state, AddCombatants(members, True), ScriptedDice([3])))
+    assert [c.name for c in state.combatants] == ["Bram", "Orla", "Ghoul 1", "Ghoul 2"]
+
+
+def test_each_of_a_group_takes_its_own_place_mid_fight():
+    """Each rolling its own, after the first turn (no sort follows): the second placed by
+    the first's roll too, not as if the first had none (a tie went before it)."""
+    state, _ = add(empty(), "Orla", HERO_SHEET, 9, side="party")
+    state, _ = add(state, "Bram", HERO_SHEET, 19, side="party")
+    state = fold_onto(state, decide(state, NextTurn(), ScriptedDice([])))
+    members = tuple(AddCombatant(name="Imp", sheet=FOE_SHEET) for _ in range(2))
+    state = fold_onto(state, decide(state, AddCombatants(members), ScriptedDice([5, 5])))
+    ranked = [(c.name, c.initiative) for c in state.combatants]
+    assert ranked == [("Bram", 19), ("Orla", 9), ("Imp 1", 5), ("Imp 2", 5)], ranked
 
 
 def test_a_lair_acts_at_20_and_loses_every_tie():
