@@ -4,6 +4,7 @@ They opened on the selected foe, and Enter was refused with "You do not act for 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -39,17 +40,26 @@ async def select_goblin(pilot: object, app: TableApp) -> None:
         await pilot.press("down")  # type: ignore[attr-defined]
 
 
-async def test_c_at_a_players_seat_is_about_their_own_with_a_foe_selected(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("key", "typed", "done"),
+    [
+        ("c", "Hidden", lambda t: conditions(t, "Orla") == ["Hidden"]),
+        ("i", "12", lambda t: initiative(t, "Orla") == 12),
+    ],
+)
+async def test_c_and_i_at_a_players_seat_are_their_own_with_a_foe_selected(
+    tmp_path: Path, key: str, typed: str, done: Callable[[Table], bool]
+) -> None:
     table = table_at(tmp_path / "cellar.fight")
     app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
         await select_goblin(pilot, app)
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the condition dialog")
-        await pilot.press(*keys_of("Hidden"), "enter")
-        await until(pilot, lambda: conditions(table, "Orla") == ["Hidden"], "Orla hidden")
-        assert conditions(table, "Goblin") == []
+        await pilot.press(key)
+        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the dialog")
+        await pilot.press(*keys_of(typed), "enter")
+        await until(pilot, lambda: done(table), "Orla's")
+        assert conditions(table, "Goblin") == [] and initiative(table, "Goblin") is None
         assert "You do not act for" not in screen_text(app)
 
 
@@ -70,19 +80,6 @@ async def test_shift_c_at_a_players_seat_drops_their_own_with_a_foe_selected(
         await pilot.press("enter")
         await until(pilot, lambda: conditions(table, "Orla") == [], "Orla's Prone dropped")
         assert conditions(table, "Goblin") == ["Prone"]
-
-
-async def test_i_at_a_players_seat_is_their_own_with_a_foe_selected(tmp_path: Path) -> None:
-    table = table_at(tmp_path / "cellar.fight")
-    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
-    async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
-        await select_goblin(pilot, app)
-        await pilot.press("i")
-        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the Initiative dialog")
-        await pilot.press(*keys_of("12"), "enter")
-        await until(pilot, lambda: initiative(table, "Orla") == 12, "Orla's 12")
-        assert initiative(table, "Goblin") is None
 
 
 @pytest.mark.parametrize("key", ["c", "o"])

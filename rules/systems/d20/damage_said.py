@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .decide import damage_events
+from .decide import hit_damage
 from .events import D20Attacked, D20Damaged, damage_words
 
 if TYPE_CHECKING:
@@ -30,21 +30,10 @@ def attack_taken(state: D20Encounter, roll: D20Attacked) -> str:
     """What a hit does to its target, as applying it deals it: ``Wight takes 4 slashing
     (resistant, of 8)``; the damage rolled when the target has gone."""
     target = state.find(roll.target_id)
-    rolled = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
     if target is None:
+        rolled = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
         return f"{state.name_of(roll.target_id)} takes {rolled}"
-    critical = roll.outcome == "critical"
-    events = damage_events(
-        state,
-        target,
-        roll.attacker_id,
-        roll.damage_total,
-        roll.damage_type,
-        critical,
-        drain=roll.drain,
-        parts=roll.damage_parts,
-    )
-    dealt = next(e for e in events if isinstance(e, D20Damaged))
+    dealt = next(e for e in hit_damage(state, roll) if isinstance(e, D20Damaged))
     each = [(p.amount, p.damage_type) for p in dealt.parts] or [(dealt.amount, dealt.damage_type)]
     said = " + ".join(f"{amount} {kind}".rstrip() for amount, kind in each)
     return f"{target.name} takes {said}{damage_notes(dealt)}"

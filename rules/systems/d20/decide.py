@@ -232,6 +232,20 @@ def end_concentration(state: D20Encounter, combatant: D20Combatant, why: str) ->
     return events
 
 
+def hit_damage(state: D20Encounter, roll: D20Attacked) -> list[Any]:
+    """What a hit deals its target as it stands now (``damage_events``)."""
+    return damage_events(
+        state,
+        state.combatant(roll.target_id),
+        roll.attacker_id,
+        roll.damage_total,
+        roll.damage_type,
+        roll.outcome == "critical",
+        drain=roll.drain,
+        parts=roll.damage_parts,
+    )
+
+
 def consequence(state: D20Encounter) -> list[Any]:
     """The ``d`` key on the last roll: its damage and conditions."""
     roll = state.last_roll
@@ -240,19 +254,7 @@ def consequence(state: D20Encounter) -> list[Any]:
     if isinstance(roll, D20Attacked):
         if roll.outcome == "miss":
             raise Rejected("A miss: nothing to apply")
-        target = state.combatant(roll.target_id)
-        critical = roll.outcome == "critical"
-        events = damage_events(
-            state,
-            target,
-            roll.attacker_id,
-            roll.damage_total,
-            roll.damage_type,
-            critical,
-            drain=roll.drain,
-            parts=roll.damage_parts,
-        )
-        return [*events, D20Settled()]
+        return [*hit_damage(state, roll), D20Settled()]
     events = []
     for save in roll.rolls:
         found = state.find(save.target_id)
