@@ -79,14 +79,12 @@ class InitiativeKeys(Area):
         current = self.state.current
         if everyone:
             chosen = self.state.find(self.query_one(CombatantsPane).selected_id) or current
+            default = EVERYONE if waiting or current is None else current.id
         else:
             chosen = self.own_selected()
             if chosen is None:
                 return
-        if everyone:
-            default = EVERYONE if waiting or current is None else current.id
-        else:
-            default = chosen.id if chosen else ""
+            default = chosen.id
         who = Field(
             key="who",
             label="Who",
