@@ -87,6 +87,9 @@ class EncounterSession:
         # When the fight was opened here, by ``clock``: taken as the turn clock is first
         # asked (as the fight is first shown), so a clock a test sets is the one read.
         self._opened: float | None = None
+        # The headline of the end the GM plays on past ("Fight over: foes won"): every seat's
+        # turns run on from then (not saved: a fight opened again asks again).
+        self.playing_on: str | None = None
 
     @classmethod
     def resume(
@@ -151,6 +154,11 @@ class EncounterSession:
         if known is None or known[0] is not state:
             known = self._outcome = (state, outcome(state))
         return known[1]
+
+    def stopped(self) -> bool:
+        """Whether the fight is over and the GM has not chosen to play on past its end."""
+        result = self.outcome()
+        return result.over and result.headline != self.playing_on
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         self._subscribers.append(subscriber)

@@ -13,11 +13,13 @@ from rules.commands import PassTurn
 from rules.errors import Rejected
 from rules.visibility import Viewer
 from tests.app.support import burst_handled, keys_of, until
-from tests.picks import a_system, has_turn_order
+from tests.picks import a_system, falls_at_worst_track, has_turn_order
 from tests.screen import screen_text
-from tests.serve.serve_helpers import Client, encounter, serve
+from tests.serve.serve_helpers import SECRET, Client, encounter, fell, serve
 from tests.serve.serve_helpers import table as table_at
 from tests.serve.serve_helpers import until as until_held
+from tracker.screens.confirm import ConfirmScreen
+from tracker.screens.encounter_keys.turn_keys import OVER
 from tracker.serve.seat_app import TableApp
 from tracker.serve.seats import PASSING_OFF, Table
 
@@ -144,3 +146,33 @@ async def test_a_player_in_a_system_played_in_rounds_is_told_the_gm_ends_them(
         said = "plays in rounds: the GM ends the round"
         await until(pilot, lambda: said in screen_text(alice), "why not")
     assert len(session.history.records) == before
+
+
+async def test_once_the_gm_plays_on_past_the_end_a_players_turns_run_on(tmp_path: Path) -> None:
+    """The GM's "play on" was their screen's alone: a player's n still said the GM decides,
+    and while the fight was over their header still said "Your turn (n ends it)"."""
+    session, ids = encounter(tmp_path / "cellar.fight", a_system(falls_at_worst_track))
+    for foe in ("Goblin", SECRET):
+        fell(session, ids[foe])  # the party has won
+    table = Table(session)
+    table.assign("Alice", frozenset({ids["Orla"], ids["Brak"]}))
+    alice = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with alice.run_test(size=SMALL, notifications=True) as pilot:
+        await until(pilot, lambda: "Fight over" in screen_text(alice), "the end")
+        assert "Your turn" not in screen_text(alice)
+        await pilot.press("escape", "n")  # the summary closed, then n
+        await until(pilot, lambda: OVER in screen_text(alice), "the GM decides")
+    first = acting(alice)
+    gm = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with gm.run_test(size=SMALL, notifications=True) as pilot:
+        await until(pilot, lambda: "Fight over" in screen_text(gm), "the GM's end")
+        await pilot.press("escape", "n", "n")
+        await until(pilot, lambda: isinstance(gm.screen, ConfirmScreen), "play on?")
+        await pilot.press("y")
+        await until(pilot, lambda: acting(gm) not in ("", first), "played on: the next turn")
+    now = acting(gm)  # Orla's or Brak's: both are Alice's
+    alice = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with alice.run_test(size=SMALL, notifications=True) as pilot:
+        await until(pilot, lambda: f"Your turn: {now}" in screen_text(alice), "her turn")
+        await pilot.press("escape", "n")
+        await until(pilot, lambda: acting(alice) != now, "her n ended it")

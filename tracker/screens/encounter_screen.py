@@ -86,7 +86,6 @@ class EncounterScreen(
         self._was_over = False  # the fight was over at the last change seen
         self._log_whole = True  # the log shows every entry, not only the newest (``reload``)
         self._warned_at: AnyEncounter | None = None  # n refused here: n again asks to play on
-        self._playing_on: str | None = None  # the headline of the end the GM plays on past
         self.library_told: set[str] = set()  # the library's problems told already
         self.panes = EncounterView()  # held, not looked up (EncounterView says why)
 
@@ -166,7 +165,7 @@ class EncounterScreen(
         result = self.session.outcome()
         self.panes.show(state, result, self.session.acts_for() or frozenset())
         # Nobody's turn runs once the fight is over (unless the GM plays on past it).
-        running = not result.over or result.headline == self._playing_on
+        running = not self.session.stopped()
         start = self.session.turn_started() if running else None
         who = state.current.name if state.current is not None else ""
         self.panes.clock.follow(start, state.options.turn_limit, self.session.clock, who)

@@ -266,8 +266,8 @@ class TableApp(TrackerApp):
             seats = sum(1 for seat in self.table.seats.values() if seat.remote)
             said = f"⇄ served, {seats} seat{'' if seats == 1 else 's'} in"
             return Part(Text(said, style="dim"), USUAL)
-        if viewer.role != "player":
-            return None
+        if viewer.role != "player" or self.table.session.stopped():
+            return None  # over (unless the GM plays on): nobody's turn comes
         found = passing.news(state, viewer.assigned)
         if found is None:
             return None

@@ -289,7 +289,10 @@ class Table:
             seat.alert(alerts.words(key[0], state.name_of(key[1])))
 
     def _news(self, state: AnyEncounter, seat: Seat) -> tuple[passing.News, str, int] | None:
-        """A player's turn news as a key (what, whose, which round): told when it changes."""
+        """A player's turn news as a key (what, whose, which round): told when it changes;
+        none once the fight is over, unless the GM plays on."""
+        if self.session.stopped():
+            return None
         found = passing.news(state, self.assigned_to(seat.name))
         return (found[0], found[1].id, state.round) if found is not None else None
 
@@ -450,6 +453,17 @@ class SeatSession:
         """The whole encounter's outcome: a side the GM hides is still in the fight, so no
         seat is told the fight is over while hidden foes stand."""
         return self._session.outcome()
+
+    @property
+    def playing_on(self) -> str | None:
+        return self._session.playing_on
+
+    @playing_on.setter
+    def playing_on(self, headline: str | None) -> None:
+        self._session.playing_on = headline  # the GM's: it runs every seat's turns on
+
+    def stopped(self) -> bool:
+        return self._session.stopped()
 
     @property
     def dice(self) -> Any:

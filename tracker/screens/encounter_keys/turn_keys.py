@@ -23,18 +23,17 @@ class TurnKeys(Area):
     PLAYERS = frozenset({"next_turn"})
 
     _warned_at: AnyEncounter | None  # n refused here: n again asks to play on
-    _playing_on: str | None  # the headline of the end the GM plays on past
 
     def action_next_turn(self) -> None:
         """The next turn (asked first over a result not yet applied); once the fight is over, n
         says so, and n again asks to play on."""
-        result = self.session.outcome()
         if not self.session.allows(ANY_TURN):
-            self._pass_own_turn(result.over)
+            self._pass_own_turn(self.session.stopped())
             return
-        if not result.over or result.headline == self._playing_on:
+        if not self.session.stopped():
             self._end_turn()
             return
+        result = self.session.outcome()
         state = self.state
         if self._warned_at is None or not (self._warned_at is state or self._warned_at == state):
             self._warned_at = state
@@ -48,7 +47,7 @@ class TurnKeys(Area):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._playing_on = result.headline
+                self.session.playing_on = result.headline  # every seat's turns too
                 self._end_turn()
 
         from tracker.screens.confirm import ConfirmScreen
@@ -64,12 +63,12 @@ class TurnKeys(Area):
         doing = "end the turn" if self.session.system.uses_turn_order else "end the round"
         self.settle_first(doing, end)
 
-    def _pass_own_turn(self, over: bool) -> None:
+    def _pass_own_turn(self, stopped: bool) -> None:
         """A player's n: their own combatant's turn ends, at once (nothing is asked: what
         would be asked is refused in one line, rules.passing); anything else says why not."""
         current = self.state.current
         system = self.session.system
-        if over:
+        if stopped:
             self.notify(OVER, severity="warning", markup=False)
         elif not system.uses_turn_order:
             self.notify(f"{system.title} plays in rounds: the GM ends the round", markup=False)
