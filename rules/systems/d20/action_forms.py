@@ -86,6 +86,20 @@ def targets_of(state: D20Encounter, chosen: str, source: str) -> tuple[str, ...]
     return (chosen,)
 
 
+def followed(state: D20Encounter, values: Mapping[str, str], proposed: str) -> str:
+    """The Action chosen, or, where it was left at the one ``proposed`` for the dialog's
+    actor and the attacker chosen (or named on the ``:`` line) has no action of that name,
+    the attacker's own first: `:attack orla dragon` on the dragon's turn took its
+    Multiattack for Orla, and was refused."""
+    name = values["action"]
+    attacker = state.find(values["attacker"])
+    if name != proposed or name == SHEETS or attacker is None:
+        return name
+    if any(a.name.casefold() == name.casefold() for a in sheet_of(attacker).actions):
+        return name
+    return action_choices(state, attacker)[0][0]
+
+
 def roll_command(state: D20Encounter, values: Mapping[str, str], attacker_id: str) -> Any:
     """The attack dialog's command for the action chosen (``values["action"]``)."""
     attacker = state.combatant(attacker_id)

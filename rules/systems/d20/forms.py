@@ -22,6 +22,7 @@ from .action_dialogs import (
 from .action_forms import (
     action_choices,
     anyone_acts_by_name,
+    followed,
     legendary_command,
     lists_of,
     part_note,
@@ -401,6 +402,7 @@ def action_command(state: D20Encounter, action: str, values: Mapping[str, str], 
         case "roll":
             if "action" in fields:
                 checked = {k: choice_value(values, f) for k, f in fields.items() if f.choices}
+                checked["action"] = followed(state, checked, fields["action"].default)
                 checked["damage"] = values.get("damage", "")
                 return roll_command(state, checked, checked["attacker"])
             return D20Attack(

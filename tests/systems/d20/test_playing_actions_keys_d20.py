@@ -120,6 +120,21 @@ async def test_the_line_attacks_with_a_named_action_and_offers_the_nearest_name(
         await until(pilot, lambda: "did you mean 'bite'" in refusals(app), "the nearest choice")
 
 
+async def test_the_line_names_another_attacker_and_takes_that_ones_attack(
+    tmp_path: Path,
+) -> None:
+    """On the dragon's turn, `:attack orla adult` took the dragon's Action for Orla: "Orla
+    has no action 'Multiattack'". It takes Orla's own attack, as her dialog proposes."""
+    app = make_app(tmp_path, ScriptedDice([1, 1]), lair_history())
+    async with app.run_test(size=SIZE) as pilot:
+        await to_turn(pilot, app, "c1")
+        await type_line(pilot, "attack orla adult")
+        await until(pilot, lambda: rolls(app, D20Attacked), "Orla's attack")
+        [attack] = rolls(app, D20Attacked)
+        assert attack.attacker_id == "c2" and attack.target_id == "c1"
+        assert "has no action" not in refusals(app)
+
+
 async def test_the_use_line_plays_a_legendary_action_on_a_side_and_logs_one_with_no_roll(
     tmp_path: Path,
 ) -> None:
