@@ -40,6 +40,7 @@ SETTLED = 0.1  # ... that is, when their 95% interval is no wider than 10 points
 FIRM = 200  # runs for the points around the likeliest swings
 FIRM_SETTLED = 0.05  # ... unless already known within 5 points either way
 NAMED = 3  # swings named
+MIN_SWING = 0.01  # a roll that moved the chance less than a point is named no swing
 CANDIDATES = 4  # swings measured again before the three are chosen
 SETTLING = 4  # steps of what a roll leaves waiting applied before a point is forecast
 
@@ -234,7 +235,7 @@ def swings(
             found[ends[roll]],
         )
         for roll in named
-        if change(roll) > 0
+        if change(roll) >= MIN_SWING  # "from 1% to 1%" was named a swing
     )
     points = tuple(Point(p, states[p].round, found[p]) for p in states)
     rounds = tuple(p for p in states if p - 1 in states and states[p].round != states[p - 1].round)

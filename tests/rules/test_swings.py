@@ -5,6 +5,7 @@ state, and by a seeded forecast), fewer runs where that is enough, and the chart
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 from rules.encounter import Encounter
 from rules.forecast import forecast, wilson
@@ -23,9 +24,12 @@ def saved_fight() -> History:
     return DEMOS[every_demo(has_demo, plays_solo)[0]]()
 
 
-def by_standing(party: str) -> tuple[list[tuple[Encounter, int, int]], object]:
-    """A chance read from who stands (the party's share of those in the fight): known, so the
-    swings can be checked by hand; and the calls it got."""
+def by_standing(
+    party: str, per_level: float = 0.01
+) -> tuple[list[tuple[Encounter, int, int]], object]:
+    """A chance read from who stands (the party's share of those in the fight, ``per_level``
+    a level of a foe's track): known, so the swings can be checked by hand; and the calls it
+    got."""
     calls: list[tuple[Encounter, int, int]] = []
 
     def chance(state: Encounter, runs: int, batch: int = 0) -> Chance:
@@ -34,7 +38,7 @@ def by_standing(party: str) -> tuple[list[tuple[Encounter, int, int]], object]:
         foes = len(foes_of(state, party))
         track = [system.main_track(c) for c in state.combatants if c.side != party]
         worn = sum(t.value if t.rising else -t.value for t in track if t is not None)
-        p = max(0.0, min(1.0, 0.5 + worn / 100 - foes / 20))
+        p = max(0.0, min(1.0, 0.5 + worn * per_level - foes * per_level * 5))
         return Chance(p, *wilson(round(p * runs), runs), runs)  # as wide as a forecast's
 
     return calls, chance
@@ -65,6 +69,15 @@ def test_the_swings_are_the_rolls_that_moved_the_chance_most_biggest_first() -> 
         if isinstance(timeline.events[p.position], system.roll_event_types)
     ]
     assert len(rolls) >= len(found.swings)
+
+
+def test_a_roll_that_moved_the_chance_less_than_a_point_is_no_swing() -> None:
+    """`tracker export --swings` named "took the party from 1% to 1%" a swing."""
+    history = saved_fight()
+    _, chance = by_standing(party_side(history.state), per_level=0.001)
+    found = swings(Timeline(history), party_side(history.state), chance)  # type: ignore[arg-type]
+    assert found.swings == ()
+    assert any(a.chance != b.chance for a, b in pairwise(found.points))  # it moved, a little
 
 
 def test_a_point_the_event_before_left_as_it_was_is_not_forecast_again() -> None:
