@@ -172,6 +172,11 @@ class EncounterSession:
         """The combatants this view acts for (a player's seat: theirs); None: everyone."""
         return None
 
+    def refusal(self, command: object) -> str | None:
+        """Why this view may not give ``command`` now (rules.permissions), or None: the
+        GM's may give any."""
+        return None
+
     def execute(
         self,
         command: object,

@@ -11,8 +11,11 @@ import pytest
 
 from rules.commands import AddCondition
 from rules.conditions import Duration
+from rules.dice import SeededDice
 from tests.app.support import keys_of, until
+from tests.picks import every_system, player_rolls
 from tests.screen import screen_text
+from tests.serve.serve_helpers import encounter, roll
 from tests.serve.serve_helpers import table as table_at
 from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
@@ -124,3 +127,41 @@ async def test_the_gm_and_a_player_with_nobody_see_no_mark(tmp_path: Path) -> No
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda app=app: "Orla" in pane(app), "the pane")
             assert "(you)" not in pane(app)
+
+
+def another_result_waiting(tmp_path: Path) -> Table | None:
+    """A table where the Goblin's roll at Brak left a result that applies without a dialog,
+    and that `r` asks to settle before its dialog opens (Alice given Orla), in a system
+    where a player rolls; None if no dice leave one."""
+    for system in every_system(player_rolls):
+        for seed in range(20):
+            session, ids = encounter(tmp_path / f"{system}-{seed}.fight", system)
+            session.dice = SeededDice(seed)
+            session.execute(roll(session.state, ids["Goblin"], ids["Brak"]))
+            state, rules = session.state, session.system
+            if (
+                rules.pending(state)
+                and not rules.follow_up(state, "roll", None)  # r asks before its dialog
+                and not rules.pending_action(state)
+            ):
+                table = Table(session)
+                table.assign("Alice", frozenset({ids["Orla"]}))
+                return table
+    return None
+
+
+async def test_a_players_r_over_anothers_waiting_result_says_the_gm_applies_it(
+    tmp_path: Path,
+) -> None:
+    """`r` asked "Apply it before you roll again?" over the Goblin's result, and the answer
+    `d` was refused: a player may not apply another's roll."""
+    table = another_result_waiting(tmp_path)
+    if table is None:
+        pytest.skip("no system's roll leaves a result a player may not apply")
+    app = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the encounter")
+        await pilot.press("r")
+        said = "First the GM (or whoever rolled it) applies what waits"
+        await until(pilot, lambda: said in screen_text(app), "one line")
+        assert isinstance(app.screen, EncounterScreen)  # no question they could not answer

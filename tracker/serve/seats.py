@@ -23,6 +23,7 @@ from rules.encounter import AnyEncounter, Event
 from rules.errors import Rejected
 from rules.history import RECENT, Applied
 from rules.outcome import Outcome
+from rules.permissions import refusal
 from rules.system import RuleSystem
 from rules.turn_times import Turn
 from rules.visibility import (
@@ -489,6 +490,9 @@ class SeatSession:
     def acts_for(self) -> frozenset[str] | None:
         viewer = self.viewer
         return None if viewer.is_gm else viewer.assigned
+
+    def refusal(self, command: object) -> str | None:
+        return refusal(self._session.state, self.viewer, command)
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         def told(change: Change) -> None:

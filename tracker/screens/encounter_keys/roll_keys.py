@@ -90,7 +90,24 @@ class RollKeys(Area):
         from tracker.screens.waiting import WaitingScreen
 
         can_discard = self.session.allows("discard_consequence")
+        if not can_discard and not self._may_apply():
+            # A player's seat, and another's result: asked to apply it, they were refused.
+            said = f"First the GM (or whoever rolled it) applies what waits: {waiting}"
+            self.notify(said, severity="warning", markup=False)
+            return
         self.app.push_screen(WaitingScreen(waiting, doing, can_discard=can_discard), answered)
+
+    def _may_apply(self) -> bool:
+        """Whether this seat may apply what waits (a result that asks for choices: its
+        dialog says, as it is submitted)."""
+        system = self.session.system
+        if system.pending_action(self.state):
+            return True
+        try:
+            command = system.consequence_command(self.state)
+        except Rejected:
+            return True  # its own words say why, as d gives them
+        return self.session.refusal(command) is None
 
     def action_roll(self) -> None:
         self.action_system("roll")
