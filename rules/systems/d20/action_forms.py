@@ -23,7 +23,7 @@ from .events import (
     D20UseAction,
     sheet_of,
 )
-from .stat_actions import composition, find, listed, parts_left, parts_made
+from .stat_actions import composition, find, listed, parts_left, parts_made, save_command
 from .table import MODE_OF
 from .uses import recharge_odds, unavailable
 
@@ -126,21 +126,15 @@ def play(
     if action.attack:
         return _attack(values, who, _one_target(values["target"]), action.name, of)
     if action.save:
-        ability, dc = action.save.split()
-        return D20SaveEffect(
-            source_id=who,
-            target_ids=targets_of(state, values["target"], who),
-            effect=action.name,
-            ability=ability,
-            dc=int(dc),
+        return save_command(
+            action,
+            who,
+            targets_of(state, values["target"], who),
+            usage,
+            of,
             damage=values.get("damage", "").strip() or action.damage,
-            half=action.half,
-            condition=action.condition,
             cover=COVER_BONUS.get(values.get("cover", "none"), 0),
             drain=values.get("drain") == "yes",
-            usage=usage,
-            action=action.name,
-            of=of,
         )
     if usage == LEGENDARY:
         return D20LegendaryAction(who, of or action.name)

@@ -4,18 +4,23 @@ file types them: one line a list, an action after each ``;`` (or on a line of it
     Multiattack: Frightful Presence, Bite, Claw x2;
     Bite: +14, 2d10+8 piercing plus 2d6 fire;
     Fire Breath: Dex 21 half, 18d6 fire, recharge 5-6;
-    Frightful Presence: Wis 19 none, frightened
+    Frightful Presence: Wis 19 none, frightened, save ends
 
 An action is its name, a colon and its parts, each after a comma, in any order:
 
 - ``+14`` an attack roll with that bonus (``+6 ranged``: a ranged attack);
 - ``Dex 21`` a saving throw against that DC, ``half`` or ``none`` the damage on a success
-  (half when not said);
+  (half when not said); ``save ends``: whoever fails saves again at the end of each of its
+  turns;
 - a damage, dice and types as a sheet writes them (``2d10+8 piercing plus 2d6 fire``);
 - an SRD condition it lays on a hit or a failed save (``frightened``);
 - ``recharge 5-6`` (or ``recharge 6``), ``3/day``, ``costs 2`` (a legendary action's cost);
 - the names of the block's other actions, each with a count (``Claw x2``): what a Multiattack
   makes, or what a legendary action does ("Tail Attack: Tail").
+
+An attack with a save asks for the save on a hit, once the hit's damage is dealt: its
+condition is laid on a failed save, and the save's own damage is written in the save's part
+(a giant spider's bite: ``Bite: +5, 1d8+3 piercing, Con 11 half 2d8 poison``).
 
 An action with nothing after its name (``Detect``) is listed, for the GM to play by hand.
 Nothing here rolls or decides: the parts are read and checked, and written back the same.
@@ -50,6 +55,7 @@ _SAVE = re.compile(
     r"(?:\s+(half|none))?",
     re.IGNORECASE,
 )
+_SAVE_ENDS = re.compile(r"save\s+ends|repeats?", re.IGNORECASE)
 _RECHARGE = re.compile(r"recharge\s+([1-6])(?:\s*-\s*6)?", re.IGNORECASE)
 _PER_DAY = re.compile(r"([0-9]{1,2})\s*/\s*day", re.IGNORECASE)
 _COST = re.compile(r"costs?\s+([0-9]{1,2})(?:\s+actions?)?", re.IGNORECASE)
@@ -72,6 +78,10 @@ class D20Action(Struct, frozen=True, kw_only=True, omit_defaults=True):
         ""  # "dex 21": the saving throw it asks for ("": none)
     )
     half: bool = True  # half damage on a successful save (else none)
+    save_damage: Annotated[str, Meta(max_length=MAX_DAMAGE)] = (
+        ""  # an attack's save's own damage, dealt on a failure ("2d8 poison"); "": none
+    )
+    repeat: bool = False  # save ends: its condition's target saves at the end of its turns
     condition: Annotated[str, Meta(max_length=MAX_NAME)] = (
         ""  # the SRD condition laid on a hit or a failed save
     )
@@ -159,8 +169,14 @@ def _action(item: str, label: str) -> D20Action:
             makes.append((found.group(1).strip(), count))
     if makes:
         fields["makes"] = tuple(makes)
-    if "half" in fields and "save" not in fields:
-        raise Rejected(f"{where}: half or none is what a save does, and it has no save (Dex 15)")
+    if ("half" in fields or "repeat" in fields) and "save" not in fields:
+        raise Rejected(
+            f"{where}: half, none and save ends are what a save does, and it has no save (Dex 15)"
+        )
+    if "save_damage" in fields and "bonus" not in fields:  # a save effect's own damage
+        if "damage" in fields:
+            raise Rejected(f"{where}: a save effect has one damage, written once")
+        fields["damage"] = fields.pop("save_damage")
     return D20Action(**fields)  # type: ignore[arg-type]
 
 
@@ -174,7 +190,7 @@ def _part(part: str, fields: dict[str, object], where: str) -> bool:
         fields["ranged"] = (found.group(2) or "").casefold() == "ranged"
     elif part.casefold() in ("ranged", "melee"):
         fields["ranged"] = part.casefold() == "ranged"
-    elif found := _SAVE.fullmatch(part):
+    elif (found := _SAVE.match(part)) and (found.end() == len(part) or part[found.end()] == " "):
         dc = int(found.group(1) or found.group(4))
         ability = (found.group(2) or found.group(3)).casefold()
         if not 1 <= dc <= MAX_DC:
@@ -182,6 +198,10 @@ def _part(part: str, fields: dict[str, object], where: str) -> bool:
         fields["save"] = f"{ability} {dc}"
         if found.group(5):
             fields["half"] = found.group(5).casefold() == HALF
+        if rest := part[found.end() :].strip():  # the save's own damage: "Con 11 half 2d8 poison"
+            fields["save_damage"] = _damage(rest, where)
+    elif _SAVE_ENDS.fullmatch(part):
+        fields["repeat"] = True
     elif part.casefold() in (HALF, NONE):
         fields["half"] = part.casefold() == HALF
     elif found := _RECHARGE.fullmatch(part):
@@ -199,14 +219,21 @@ def _part(part: str, fields: dict[str, object], where: str) -> bool:
     elif srd_name(part):
         fields["condition"] = srd_name(part)
     elif _DICE.search(part):
-        try:
-            damage, kind = split_damage(part)
-        except Rejected as refused:
-            raise Rejected(f"{where}: {refused.message}") from None
-        fields["damage"] = f"{damage} {kind}".strip()
+        fields["damage"] = _damage(part, where)
     else:
         return False
     return True
+
+
+def _damage(part: str, where: str) -> str:
+    """A damage part as ``table.split_damage`` writes it back."""
+    if not _DICE.search(part):
+        raise Rejected(f"{where}: after a save comes the damage it deals, like 2d8 poison")
+    try:
+        damage, kind = split_damage(part)
+    except Rejected as refused:
+        raise Rejected(f"{where}: {refused.message}") from None
+    return f"{damage} {kind}".strip()
 
 
 def action_text(action: D20Action) -> str:
@@ -216,13 +243,16 @@ def action_text(action: D20Action) -> str:
         parts.append(f"{action.bonus:+d}" + (" ranged" if action.ranged else ""))
     elif action.ranged:
         parts.append("ranged")
+    save = ""
     if action.save:
         ability, dc = action.save.split()
-        parts.append(f"{ability.capitalize()} {dc} {HALF if action.half else NONE}")
-    if action.damage:
-        parts.append(action.damage)
-    if action.condition:
-        parts.append(action.condition)
+        save = f"{ability.capitalize()} {dc} {HALF if action.half else NONE}"
+        save += f" {action.save_damage}" if action.save_damage else ""
+    # An attack's save follows its hit's damage, as the SRD says them.
+    first, second = (action.damage, save) if action.attack else (save, action.damage)
+    parts += [p for p in (first, second, action.condition) if p]
+    if action.repeat:
+        parts.append("save ends")
     if action.recharge:
         parts.append(f"recharge {action.recharge}-6" if action.recharge < 6 else "recharge 6")
     if action.per_day:

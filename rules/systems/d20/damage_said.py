@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .decide import hit_damage
-from .events import D20Attacked, D20Damaged, damage_words
+from .events import D20Attacked, D20Damaged, D20Saved, damage_words
 
 if TYPE_CHECKING:
     from .events import D20Encounter
@@ -37,3 +37,13 @@ def attack_taken(state: D20Encounter, roll: D20Attacked) -> str:
     each = [(p.amount, p.damage_type) for p in dealt.parts] or [(dealt.amount, dealt.damage_type)]
     said = " + ".join(f"{amount} {kind}".rstrip() for amount, kind in each)
     return f"{target.name} takes {said}{damage_notes(dealt)}"
+
+
+def save_taken(state: D20Encounter, roll: D20Saved) -> str:
+    """What a save effect's result waiting to be dealt holds: ``Claws on Orla: failed``, or
+    ``Fire Breath on 3 targets: 2 failed``."""
+    if len(roll.rolls) == 1:
+        made = "saved" if roll.rolls[0].success else "failed"
+        return f"{roll.effect} on {state.name_of(roll.rolls[0].target_id)}: {made}"
+    failed = sum(not r.success for r in roll.rolls)
+    return f"{roll.effect} on {len(roll.rolls)} targets: {failed} failed"

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from msgspec import structs
+
 from rules.conditions import Condition, Duration
 from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved
 from rules.logline import Span
 from rules.notation.answer import answer
 
+from . import hit_saves
 from . import table as dmg
 from .actions import named
 from .cover import cover_bonus, save_cover
@@ -32,6 +35,7 @@ from .events import (
     D20DeathSaved,
     D20Heal,
     D20Healed,
+    D20HitSave,
     D20LegendaryAction,
     D20LegendaryUsed,
     D20Reaction,
@@ -150,20 +154,8 @@ def attack(state: D20Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         cost=played.cost if played else 1,
     )
     if cmd.apply and outcome != "miss":
-        return [
-            event,
-            *damage_events(
-                state,
-                target,
-                attacker.id,
-                amount,
-                kind,
-                outcome == "critical",
-                drain=cmd.drain,
-                parts=parts,
-            ),
-            D20Settled(),
-        ]
+        dealt = hit_damage(state, event)
+        return [event, *dealt, *hit_saves.laid(state, event, dealt), D20Settled()]
     return [event]
 
 
@@ -254,7 +246,8 @@ def consequence(state: D20Encounter) -> list[Any]:
     if isinstance(roll, D20Attacked):
         if roll.outcome == "miss":
             raise Rejected("A miss: nothing to apply")
-        return [*hit_damage(state, roll), D20Settled()]
+        dealt = hit_damage(state, roll)
+        return [*dealt, *hit_saves.laid(state, roll, dealt), D20Settled()]
     events = []
     for save in roll.rolls:
         found = state.find(save.target_id)
@@ -356,6 +349,15 @@ def save_effect(state: D20Encounter, cmd: D20SaveEffect, dice: DiceSource) -> li
         ),
     )
     return events
+
+
+def hit_save(state: D20Encounter, cmd: D20HitSave, dice: DiceSource) -> list[Any]:
+    """The save a hit asked of ``cmd.target_id``, rolled as its attacker's save effect."""
+    owed = hit_saves.waiting(state)
+    if owed is None or owed.target_id != cmd.target_id:
+        raise Rejected(f"No save waits for {state.name_of(cmd.target_id)}")
+    saved, *rest = save_effect(state, hit_saves.effect_of(owed), dice)
+    return [structs.replace(saved, hit=True), *rest]
 
 
 def use_action(state: D20Encounter, cmd: D20UseAction) -> list[Any]:

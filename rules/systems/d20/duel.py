@@ -19,6 +19,7 @@ from msgspec import structs
 
 from rules.errors import Rejected
 
+from . import hit_saves
 from .events import sheet_of
 from .odds import Swing, swing_weights
 from .sheet import LAIR, D20Sheet, attack_damage
@@ -103,6 +104,7 @@ def _waits(state: D20Encounter) -> bool:
     return bool(
         (state.last_roll is not None and roll_waits(state))
         or concentration_waiting(state) is not None
+        or hit_saves.waiting(state) is not None
         or owed_command(state) is not None
     )
 

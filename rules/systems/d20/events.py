@@ -10,7 +10,7 @@ from rules.bounds import COMBATANTS
 from rules.conditions import Condition
 from rules.logline import Span
 
-from .actions import MAX_ACTIONS, MAX_COST, MAX_COUNT, MAX_NAME
+from .actions import MAX_ACTIONS, MAX_COST, MAX_COUNT, MAX_DAMAGE, MAX_DC, MAX_NAME
 from .damage_parts import MAX_PARTS
 from .sheet import D20Sheet, Stamp
 from .turn_edge_events import Edge, TurnStart
@@ -86,6 +86,12 @@ class D20DeathSave(Struct, frozen=True):
 
 class D20ConcentrationSave(Struct, frozen=True):
     combatant_id: str
+
+
+class D20HitSave(Struct, frozen=True):
+    """The save a hit asked of ``target_id`` (``HitSave``), rolled."""
+
+    target_id: str
 
 
 class D20Heal(Struct, frozen=True):
@@ -247,6 +253,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     action: str = ""  # the source's stat block action it was, by name (actions.py); "": none
     of: ActionName = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
     cost: Cost = 1  # the legendary actions it spent (``usage`` legendary)
+    hit: bool = False  # the save a hit asked for (``HitSave``), met by this roll
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -362,6 +369,26 @@ class D20Settled(Struct, frozen=True, tag="d20.settled"):
     """The last roll's damage and conditions are dealt."""
 
 
+class HitSave(Struct, frozen=True):
+    """The save a hit asks of its target once its damage is dealt (an attack with a save:
+    a ghoul's claws), owed to ``source_id``'s ``action``: what a failure brings, as a save
+    effect says it."""
+
+    target_id: str
+    source_id: str
+    action: ActionName
+    ability: Annotated[str, Meta(pattern="^(str|dex|con|int|wis|cha)$")]
+    dc: Annotated[int, Meta(ge=1, le=MAX_DC)]
+    damage: Annotated[str, Meta(max_length=MAX_DAMAGE)] = ""
+    half: bool = True
+    condition: ActionName = ""
+    repeat: bool = False
+
+
+class D20HitSaveOwed(Struct, frozen=True, tag="d20.hit-save-owed"):
+    owed: HitSave
+
+
 # --- the per-encounter state -------------------------------------------------------------------
 
 
@@ -416,6 +443,8 @@ class D20State(Struct, frozen=True, tag="d20.state"):
     # What the last failed concentration save lifted (uses.py: Legendary Resistance lays it
     # again).
     dropped: Annotated[tuple[Dropped, ...], Meta(max_length=COMBATANTS)] = ()
+    # The saves hits asked for, owed in turn (hit_saves.py).
+    hit_saves: Annotated[tuple[HitSave, ...], Meta(max_length=COMBATANTS)] = ()
 
 
 def sheet_of(combatant: D20Combatant) -> D20Sheet:

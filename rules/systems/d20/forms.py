@@ -11,6 +11,7 @@ from rules.errors import Rejected
 from rules.forms import Field, choice_value, int_value
 from rules.odds import percent
 
+from . import hit_saves
 from .action_dialogs import (
     default_target,
     legendary_form,
@@ -505,7 +506,7 @@ def attack_preview(state: D20Encounter, command: D20Attack) -> str:
     line = (
         f"{attacker.name}'s {name}: {bonus:+d} vs AC {sheet_of(target).ac}, "
         f"{damage} {kind}".rstrip()
-    )
+    ) + hit_saves.hit_note(state, attacker, target, name)
     if cover_bonus(command.cover):
         line = line.replace(
             f"AC {sheet_of(target).ac}",

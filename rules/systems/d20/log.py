@@ -284,7 +284,8 @@ def _saved(state: D20Encounter, event: D20Saved) -> tuple[Line, ...]:
     lines = [
         spans(
             _name(state, event.source_id),
-            f"'s {event.effect}{_how(event.usage, event.of, event.cost)}: {ability} save DC ",
+            f"'s {event.effect}{', on a hit' if event.hit else ''}"
+            f"{_how(event.usage, event.of, event.cost)}: {ability} save DC ",
             Span(str(event.dc), "total"),
             _cover_words(event.cover),
         )

@@ -20,6 +20,7 @@ from rules.errors import Rejected
 from rules.roles.solo import Solo
 from rules.system import Move, Policy, policy_among
 
+from . import hit_saves
 from .action_dialogs import foes_of
 from .actions import D20Action, made
 from .condition_names import srd_name
@@ -33,6 +34,7 @@ from .events import (
     D20Attacked,
     D20ConcentrationSave,
     D20DeathSave,
+    D20HitSave,
     D20Saved,
     D20SaveEffect,
     sheet_of,
@@ -52,7 +54,7 @@ from .standing import (
     roll_waits,
     why_not,
 )
-from .stat_actions import composition, parts_left, under_way
+from .stat_actions import composition, parts_left, save_command, under_way
 from .table import PRONE, SPEED_0, worked_out
 from .turn_edges import owed_by, owed_command, owed_words
 from .uses import solo_resist
@@ -153,19 +155,7 @@ def _play(
         return Move(actor.id, attack, f"{first}{action.name}{part}: attacks {target.name}")
     ability, dc = found
     targets = aimed(action, foes)
-    command = D20SaveEffect(
-        source_id=actor.id,
-        target_ids=tuple(t.id for t in targets),
-        effect=action.name,
-        ability=ability,
-        dc=dc,
-        damage=action.damage,
-        half=action.half,
-        condition=action.condition,
-        usage=usage,
-        action=action.name,
-        of=of,
-    )
+    command = save_command(action, actor.id, tuple(t.id for t in targets), usage, of)
     names = ", ".join(t.name for t in targets[:AREA])  # bounded: a line of the log
     names += f" and {len(targets) - AREA} more" if len(targets) > AREA else ""
     words = f"{first}{action.name}{part}: DC {dc} {ability.capitalize()} save for {names}"
@@ -228,6 +218,13 @@ def _settle(state: D20Encounter, actor: D20Combatant | None) -> Move | bool | No
         if owner is None or not state.is_solo(owner):
             return True
         return Move(owner.id, D20Apply(), "deals its damage")
+    hit = hit_saves.waiting(state)
+    if hit is not None:
+        who = state.combatant(hit.target_id)
+        if not state.is_solo(who):
+            return True
+        said = f"saves against {state.name_of(hit.source_id)}'s {hit.action} (DC {hit.dc})"
+        return Move(who.id, D20HitSave(who.id), said)
     owed = concentration_waiting(state)
     if owed is not None:
         who = state.combatant(owed.combatant_id)

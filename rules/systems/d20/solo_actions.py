@@ -81,15 +81,24 @@ def attack_value(
     action: D20Action, me: D20Combatant, target: D20Combatant, threat: Threat
 ) -> tuple[Fraction, Fraction]:
     """What an attack action is worth against ``target``: its mean damage (uncapped) and what
-    its condition is worth, weighed by the chance it hits."""
+    its condition is worth, weighed by the chance it hits; with a save on a hit, the save's
+    damage and its condition weighed by the chance it fails too (hit_saves.py)."""
     if action.bonus is None:
         return Fraction(0), Fraction(0)
     mode = attack_mode(me, target, 0, ranged=action.ranged)[0]
     ac, crit = sheet_of(target).ac, sheet_of(me).crit_range
     mean = _attack_mean(action.bonus, ac, mode, crit, action.damage)
-    if not action.condition:
+    if not action.condition and not action.save_damage:
         return mean, Fraction(0)
-    return mean, _hit_chance(action.bonus, ac, mode, crit) * _laid(action, target, me, threat)
+    hits = _hit_chance(action.bonus, ac, mode, crit)
+    found = action.save_dc
+    if found is None:
+        return mean, hits * _laid(action, target, me, threat)
+    ability, dc = found
+    save_mode_of, auto_fail = save_mode(target, ability)
+    bonus = sheet_of(target).save(ability)
+    damage, fails = _save_mean(bonus, dc, save_mode_of, auto_fail, action.save_damage, action.half)
+    return mean + hits * damage, hits * fails * _laid(action, target, me, threat)
 
 
 @lru_cache(maxsize=4096)

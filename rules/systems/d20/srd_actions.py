@@ -1,9 +1,10 @@
 """A monster's actions, legendary actions and reactions in the SRD's structured data, made
 into the stat block's action lists (``actions.py``). Its numbers are taken as the data gives
 them; the ``desc`` is read only for facts the fields leave out or get wrong (melee or
-ranged, the condition an effect lays, half damage on a save, what a legendary action makes)
-and never copied. What the lists cannot hold, and each slip of the data mended, is noted in
-a few words of our own for the generated page."""
+ranged, the condition an effect lays, half damage on a save, whether it is repeated, the
+save a hit asks for, what a legendary action makes) and never copied. What the lists cannot
+hold, and each slip of the data mended, is noted in a few words of our own for the generated
+page."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .actions import (
     action_text,
     parse_actions,
 )
+from .damage_types import DAMAGE_TYPES
 from .table import ABILITIES
 
 NUMBERS = {
@@ -32,13 +34,34 @@ NUMBERS = {
 }  # fmt: skip
 # An SRD condition an effect lays, as its text says it ("or be frightened", "is grappled",
 # "knocked prone", "fall unconscious"): the first one said so.
-_LAID = re.compile(
-    r"\b(?:is|are|be|become|becomes|falls?|knocked)\s+(?:magically\s+|also\s+)?"
+_CONDITIONS = (
     r"(blinded|charmed|deafened|frightened|grappled|incapacitated|paralyzed|petrified|"
-    r"poisoned|prone|restrained|stunned|unconscious)\b",
+    r"poisoned|prone|restrained|stunned|unconscious)\b"
+)
+_LAID = re.compile(
+    r"\b(?:is|are|be|become|becomes|falls?|knocked)\s+(?:magically\s+|also\s+)?" + _CONDITIONS,
     re.IGNORECASE,
 )
+_CONDITION = re.compile(r"\b" + _CONDITIONS, re.IGNORECASE)
 _HALVES = re.compile(r"half as much damage|takes half|half damage", re.IGNORECASE)
+# The save a hit asks of its target ("it must succeed on a DC 10 Constitution saving throw",
+# "the target must make a DC 11 ..."); not the monster's own ("the kraken must succeed ...").
+_ASKED = re.compile(
+    r"\b(?:it|target|creature)\s+must\s+(?:succeed\s+on|make(?:\s+on)?)\s+a\s+"
+    rf"DC\s*([0-9]{{1,2}})\s+({'|'.join(ABILITIES)})[a-z]*\s+saving\s+throw\b",
+    re.IGNORECASE,
+)
+_SAVING = re.compile(r"\bsaving\s+throw\b", re.IGNORECASE)  # "saving throws": a disadvantage
+_SAID_DAMAGE = re.compile(
+    r"\(\s*([0-9]{1,3}d[0-9]{1,3}(?:\s*[+-]\s*[0-9]{1,3})?)\s*\)\s+([a-z]{1,20})\s+damage",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"\.(?=\s|$)|\n")
+_ON_FAILURE = re.compile(r"\s*on\s+a\s+failed\s+save\b", re.IGNORECASE)
+_REPEATS = re.compile(
+    r"repeat\s+the\s+saving\s+throw\s+at\s+the\s+end\s+of\s+each\s+of\s+its\s+turns",
+    re.IGNORECASE,
+)
 _COSTS = re.compile(r"\(\s*costs\s+([0-9])\s+actions?\s*\)", re.IGNORECASE)
 _SUFFIX = re.compile(r"\((?:costs\s+[0-9]+\s+actions?|recharge[^)]*|[0-9]+\s*/\s*day)\)", re.I)
 _RANGED = re.compile(r"^\s*ranged\b", re.IGNORECASE)
@@ -103,15 +126,23 @@ def _written(parts: list[tuple[str, str]]) -> str:
     return " + ".join(f"{dice} {kind}" for dice, kind in parts)  # as split_damage writes it
 
 
-def _in_desc(dice: str, desc: str) -> int:
-    """Where ``dice`` ("2d10+8") is said in the desc ("(2d10 + 8)"), or -1."""
+def _in_desc(part: tuple[str, str], desc: str) -> int:
+    """Where a damage part ("2d10+8", "fire") is said in the desc ("(2d10 + 8) fire"), its dice
+    alone if not with its type, or -1."""
+    dice, kind = part
     spaced = "".join(rf"\s*\{c}\s*" if c in "+-" else re.escape(c) for c in dice if c != " ")
-    found = re.search(rf"\(\s*{spaced}\s*\)", desc)
+    # With its type first: a hit's and its save's damage may roll the same dice.
+    found = re.search(rf"\(\s*{spaced}\s*\)\s*{re.escape(kind)}", desc, re.IGNORECASE)
+    found = found or re.search(rf"\(\s*{spaced}\s*\)", desc)
     return found.start() if found else -1
 
 
 def _save_of(action: Mapping[str, Any]) -> tuple[str, int, str] | None:
     dc = action.get("dc")
+    damage = action.get("damage")
+    if not isinstance(dc, Mapping) and "attack_bonus" in action and isinstance(damage, list):
+        # An attack's save may be given on the damage it deals (an assassin's poison).
+        dc = next((e["dc"] for e in damage if isinstance(e, Mapping) and "dc" in e), None)
     if not isinstance(dc, Mapping):
         return None
     kind, value = dc.get("dc_type"), dc.get("dc_value")
@@ -161,25 +192,16 @@ def convert(action: Mapping[str, Any], notes: Notes, legendary: bool = False) ->
     if isinstance(bonus, int) and not isinstance(bonus, bool):
         fields["bonus"] = bonus
         fields["ranged"] = bool(_RANGED.match(desc))
-        hit = parts
         # What a hit does is said after "Hit:" (before it, whom it may target: "a creature
         # that is grappled").
-        on_hit = desc[desc.find("Hit:") :] if "Hit:" in desc else desc
-        if save is not None or "saving throw" in on_hit:
-            # The damage said before the saving throw is the hit's; what follows, the
-            # save's. The lists hold no save on a hit: it is noted, the hit kept.
-            said = desc.casefold().find("saving throw")
-            hit = [p for n, p in enumerate(parts) if n == 0 or 0 <= _in_desc(p[0], desc) < said]
-            rest = [p for p in parts if p not in hit]
-            also = f", {_written(rest)}" if rest else ""
-            laid = _LAID.search(on_hit)
-            also += f", {laid.group(1).casefold()}" if laid else ""
-            asked = f"a DC {save[1]} {save[0].capitalize()} save" if save else "a saving throw"
-            notes.left_out.append(f"{name}: {asked} on a hit{also}")
-        elif laid := _LAID.search(on_hit):
-            fields["condition"] = laid.group(1).casefold()
-        if hit:
-            fields["damage"] = _written(hit)
+        start = max(desc.find("Hit:"), 0)
+        if save is not None or _SAVING.search(desc, start):
+            _hit_save(fields, parts, save, desc[start:], name, notes)
+        else:
+            if laid := _LAID.search(desc, start):
+                fields["condition"] = laid.group(1).casefold()
+            if parts:
+                fields["damage"] = _written(parts)
     elif save is not None:
         ability, dc, success = save
         fields["save"] = f"{ability} {dc}"
@@ -188,16 +210,104 @@ def convert(action: Mapping[str, Any], notes: Notes, legendary: bool = False) ->
             fields["damage"] = _written(parts)
             if success != "half" and _HALVES.search(desc):
                 fields["half"] = True
-                notes.corrections.append(
-                    f"{name}: the data says no damage on a successful save "
-                    f'(success_type "{success}"); the SRD halves it'
-                )
+                _halved(name, success, notes)
         if laid := _LAID.search(desc):
             fields["condition"] = laid.group(1).casefold()
+            fields["repeat"] = _repeated(desc, 0, fields["condition"])
     _usage(action, name, fields, notes)
     if legendary and (cost := _COSTS.search(raw_name)):
         fields["cost"] = int(cost.group(1))
     return _checked(D20Action(**fields), notes)
+
+
+def _halved(name: str, success: str, notes: Notes) -> None:
+    notes.corrections.append(
+        f"{name}: the data says no damage on a successful save "
+        f'(success_type "{success}"); the SRD halves it'
+    )
+
+
+def _hit_save(
+    fields: dict[str, Any],
+    parts: list[tuple[str, str]],
+    save: tuple[str, int, str] | None,
+    on_hit: str,
+    name: str,
+    notes: Notes,
+) -> None:
+    """An attack whose hit asks for a saving throw: the damage said before the save is the
+    hit's; the save's own is what its sentence (and one after, "On a failed save, ...") says
+    a failure takes, and the condition it lays. A save none of whose consequences the lists
+    hold (a disease, a lowered hit point maximum) is noted, the hit kept alone."""
+    asked = _ASKED.search(on_hit)
+    found = _SAVING.search(on_hit)
+    # Where the words ask for no save (the data's ``dc`` alone), all they say is the hit's.
+    anchor = asked.start() if asked else found.start() if found else len(on_hit)
+    end = _sentence_end(on_hit, anchor)
+    while _ON_FAILURE.match(on_hit, end):
+        end = _sentence_end(on_hit, end)
+    span = on_hit[anchor:end]
+    hit = [p for n, p in enumerate(parts) if n == 0 or 0 <= _in_desc(p, on_hit) < anchor]
+    if hit:
+        fields["damage"] = _written(hit)
+    rest = [p for p in parts if p not in hit]
+    # A part the words do not say is the data's word for the save's; one said past the
+    # save's sentences (an aboleth's disease's acid) is not.
+    own = [p for p in rest if (at := _in_desc(p, on_hit)) < 0 or anchor <= at < end]
+    own = own or [
+        ("".join(said.group(1).split()), said.group(2).casefold())
+        for said in _SAID_DAMAGE.finditer(span)
+        if said.group(2).casefold() in DAMAGE_TYPES
+    ]
+    other = [p for p in rest if p not in own]
+    ability, dc = (save[0], save[1]) if save else ("", 0)
+    if asked:
+        said_dc, said_ability = int(asked.group(1)), asked.group(2).casefold()
+        if save and (said_dc, said_ability) != (dc, ability):
+            notes.corrections.append(
+                f"{name}: the data's save is DC {dc} {ability.capitalize()}, "
+                f"the SRD's words DC {said_dc} {said_ability.capitalize()}"
+            )
+        ability, dc = said_ability, said_dc
+    laid = _LAID.search(span)
+    also = f", {_written(other)}" if other else ""
+    if not 1 <= dc <= MAX_DC:
+        past = f"a save's DC past {MAX_DC}" if dc else "a saving throw on a hit"
+        notes.left_out.append(f"{name}: {past}{also}")
+        return
+    if not own and not laid:
+        notes.left_out.append(f"{name}: a DC {dc} {ability.capitalize()} save on a hit{also}")
+        return
+    if other:
+        notes.left_out.append(f"{name}: the damage it deals besides its save's ({_written(other)})")
+    fields["save"] = f"{ability} {dc}"
+    success = save[2] if save else "none"
+    fields["half"] = bool(own) and (success == "half" or bool(_HALVES.search(span)))
+    if own:
+        fields["save_damage"] = _written(own)
+        if save and success != "half" and fields["half"]:
+            _halved(name, success, notes)
+    if laid:
+        fields["condition"] = laid.group(1).casefold()
+        fields["repeat"] = _repeated(on_hit, anchor, fields["condition"])
+
+
+def _repeated(desc: str, start: int, condition: str) -> bool:
+    """Whether, as the desc says past ``start``, whoever fails saves again at the end of each
+    of its turns; not where that is said of another condition than the one laid ("A
+    frightened creature can repeat ..." of a roar that deafens, and frightens too)."""
+    found = _REPEATS.search(desc, start)
+    if found is None:
+        return False
+    opening = max(desc.rfind(". ", start, found.start()) + 1, start)
+    said = {c.group(1).casefold() for c in _CONDITION.finditer(desc, opening, found.start())}
+    return not said or condition in said
+
+
+def _sentence_end(text: str, start: int) -> int:
+    """Where the sentence ``start`` is in ends (past its full stop), or the text's end."""
+    found = _SENTENCE_END.search(text, start)
+    return found.end() if found else len(text)
 
 
 def _checked(action: D20Action, notes: Notes) -> D20Action:

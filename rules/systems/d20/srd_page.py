@@ -33,11 +33,17 @@ How the data is read:
   (`1/4`).
 - **Attacks** take their bonus and damage, melee or ranged as the SRD's words say ("Ranged
   Weapon Attack"); where a weapon may deal another damage (two-handed, or another type), the
-  first is kept. A condition a hit lays ("the target is grappled") is kept; a saving throw
-  a hit asks for (a giant spider's poison) is not: the sheet's attack has none, so the
-  hit's damage is kept and the save listed below.
+  first is kept. A condition a hit lays ("the target is grappled") is kept, and so is a
+  saving throw a hit asks for ("it must succeed on a DC 10 Constitution saving throw"): its
+  DC and ability, the damage it deals on a failure (half or none on a success as the words
+  say), the condition it lays, and whether the target repeats it at the end of each of its
+  turns (`save ends`). What else a failure does is left out (a giant spider's poison
+  paralysing at 0 hit points, a pit fiend's poison each turn, the worse effect of failing by
+  5 or more); a save none of whose effects a sheet holds (a disease, a curse, a lowered hit
+  point maximum, being swallowed or pulled) is listed below, the hit kept alone.
 - **Save effects** take their DC, ability, damage and the condition they lay ("or be
-  frightened"), half or none on a success as the SRD's words say (each mending listed).
+  frightened"), half or none on a success as the SRD's words say (each mending listed), and
+  whether the condition's target repeats the save at the end of each of its turns.
 - **Recharge** and **uses a day** as the data gives them; an action back after a rest is
   once a day. A choice of breath weapons (or a sphinx's roars) is an action each.
 - **A Multiattack** makes what the data lists, matched to the block's actions by name (in

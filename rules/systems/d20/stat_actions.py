@@ -11,7 +11,7 @@ played as the action it makes, marked ``of`` the legendary action, whose cost it
 from __future__ import annotations
 
 from difflib import get_close_matches
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct, structs
 
@@ -19,7 +19,17 @@ from rules.errors import Rejected
 
 from .actions import D20Action, made, named
 from .economy import ANOTHER, own_turn, spent
-from .events import ACTION, LEGENDARY, MAX_MADE, REACTION, Turn, sheet_of, stamp_of, system_state
+from .events import (
+    ACTION,
+    LEGENDARY,
+    MAX_MADE,
+    REACTION,
+    D20SaveEffect,
+    Turn,
+    sheet_of,
+    stamp_of,
+    system_state,
+)
 from .sheet import attack_damage
 from .table import split_damage
 from .uses import unavailable
@@ -185,3 +195,29 @@ def attack_profile(
     if not typed.strip():
         damage, kind = split_damage(action.damage) if action.damage else ("", "")
     return action.name, action.bonus, action.ranged, damage, kind
+
+
+def save_command(
+    action: D20Action, source_id: str, target_ids: tuple[str, ...], usage: str, of: str, **more: Any
+) -> D20SaveEffect:
+    """The save effect ``action`` (one with a save) makes on ``target_ids``: its DC, damage,
+    condition and whether its save ends it; ``more`` the dialog's own (cover, a damage typed)."""
+    ability, dc = action.save.split()
+    fields: dict[str, Any] = {
+        "damage": action.damage,
+        "half": action.half,
+        "condition": action.condition,
+        "repeat": action.repeat,
+        **more,
+    }
+    return D20SaveEffect(
+        source_id=source_id,
+        target_ids=target_ids,
+        effect=action.name,
+        ability=ability,
+        dc=int(dc),
+        usage=usage,
+        action=action.name,
+        of=of,
+        **fields,
+    )

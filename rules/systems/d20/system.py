@@ -33,6 +33,7 @@ from . import (
     economy,
     encounter_odds,
     forms,
+    hit_saves,
     landing,
     log,
     turn_edge_log,
@@ -42,7 +43,7 @@ from . import (
 from .action_list import ACTIONS
 from .budget import budget_hook
 from .condition_names import D20ConditionNames
-from .damage_said import attack_taken
+from .damage_said import attack_taken, save_taken
 from .events import (
     EXTRA,
     D20ActionUsed,
@@ -60,6 +61,7 @@ from .events import (
     D20Exhausted,
     D20Heal,
     D20Healed,
+    D20HitSave,
     D20LegendaryAction,
     D20LegendaryUsed,
     D20Reaction,
@@ -157,6 +159,7 @@ class GenericD20(
         D20ActionUsed,
         *turn_edges.EVENTS,
         *uses.EVENTS,
+        *hit_saves.EVENTS,
     )
     command_types = (
         D20Attack,
@@ -174,6 +177,7 @@ class GenericD20(
         D20UseAction,
         *turn_edges.COMMANDS,
         *uses.COMMANDS,
+        *hit_saves.COMMANDS,
     )
     roll_event_types = (
         D20Attacked,
@@ -187,6 +191,7 @@ class GenericD20(
         D20Apply: LAST_ROLL,
         D20DeathSave: "combatant_id",
         D20ConcentrationSave: "combatant_id",
+        D20HitSave: "target_id",
         D20Heal: "healer_id",
         D20Reaction: "combatant_id",
         D20EndConcentration: "combatant_id",
@@ -369,6 +374,9 @@ class GenericD20(
     def consequence_command(self, state: D20Encounter) -> Any:
         if roll_waits(state):
             return D20Apply()
+        hit = hit_saves.waiting(state)
+        if hit is not None:
+            return D20HitSave(hit.target_id)
         owed = concentration_waiting(state)
         if owed is not None:
             return D20ConcentrationSave(owed.combatant_id)
@@ -385,7 +393,10 @@ class GenericD20(
         if isinstance(roll, D20Attacked) and roll_waits(state):
             return attack_taken(state, roll)
         if isinstance(roll, D20Saved) and roll_waits(state):
-            return f"{roll.effect} on {len(roll.rolls)} target(s)"
+            return save_taken(state, roll)
+        hit = hit_saves.waiting(state)
+        if hit is not None:
+            return hit_saves.pending(state, hit)
         owed = concentration_waiting(state)
         if owed is not None:
             return f"{state.name_of(owed.combatant_id)}: Con save DC {owed.dc} for concentration"
@@ -400,6 +411,9 @@ class GenericD20(
     def discard(self, state: D20Encounter) -> D20Encounter:
         if roll_waits(state):
             return state.update(last_roll_applied=True)
+        hit = hit_saves.waiting(state)
+        if hit is not None:
+            return hit_saves.met(state, hit)
         owed = concentration_waiting(state)
         if owed is not None:
             return apply.skipped(state, owed.combatant_id, "concentration save")
@@ -431,6 +445,8 @@ class GenericD20(
                 return decide.death_save(state, command, dice)
             case D20ConcentrationSave():
                 return decide.concentration_save(state, command, dice)
+            case D20HitSave():
+                return decide.hit_save(state, command, dice)
             case D20Heal():
                 return decide.heal(state, command, dice)
             case D20Reaction():
@@ -458,6 +474,10 @@ class GenericD20(
             return turn_edges.apply(state, event)
         if isinstance(event, uses.EVENTS):
             return uses.apply(state, event)
+        if isinstance(event, hit_saves.EVENTS):
+            return hit_saves.owed_apply(state, event)
+        if isinstance(event, D20Saved) and event.hit:
+            state = hit_saves.met_by(state, event.rolls[0].target_id, event.source_id)
         return apply.apply(state, event)
 
     def reaction_spent(self, state: D20Encounter, combatant: D20Combatant) -> list[Any]:
@@ -490,6 +510,8 @@ class GenericD20(
             return turn_edge_log.describe(state, event)
         if isinstance(event, uses.EVENTS):
             return uses.describe(state, event)
+        if isinstance(event, hit_saves.EVENTS):
+            return hit_saves.describe(state, event)
         return log.describe(state, event)
 
     # the end of the fight

@@ -16,7 +16,7 @@ from rules.dice import SeededDice
 from rules.engine import decide, fold_onto
 from rules.forecast import all_solo
 from rules.registry import get_system
-from rules.systems.d20.actions import made
+from rules.systems.d20.actions import action_text, made
 from rules.systems.d20.sheet import D20Sheet
 from rules.systems.d20.solo_actions import rolls
 from rules.systems.d20.srd_shape import NOTICE
@@ -66,6 +66,32 @@ def test_every_bundled_srd_stat_block_loads_with_the_licences_notice() -> None:
         assert "\n".join(line.removeprefix("# ") for line in head) == NOTICE, entry.name
     readme = (FOLDER / "stat_blocks" / "srd" / library_sets.README).read_text(encoding="utf-8")
     assert "\n".join(line.removeprefix("> ") for line in readme.splitlines()[-5:]) == NOTICE
+
+
+# Saves SRD hits ask for, as the converter reads them from the real data.
+HIT_SAVES = [
+    ("Ghoul", "Claws: +4, 2d4+2 slashing, Con 10 none, paralyzed, save ends"),
+    ("Giant Spider", "Bite: +5, 1d8+3 piercing, Con 11 half 2d8 poison"),
+    ("Giant Poisonous Snake", "Bite: +6, 1d4+4 piercing, Con 11 half 3d6 poison"),
+    ("Dire Wolf", "Bite: +5, 2d6+3 piercing, Str 13 none, prone"),
+    ("Assassin", "Shortsword: +6, 1d6+3 piercing, Con 15 half 7d6 poison"),
+    ("Adult Red Dragon", "Frightful Presence: Wis 19 none, frightened, save ends"),
+    ("Wight", "Life Drain: +4, 1d6+2 necrotic"),  # its hit point maximum: by hand
+]
+
+
+@pytest.mark.parametrize(("monster", "line"), HIT_SAVES, ids=[m for m, _ in HIT_SAVES])
+def test_the_saves_srd_hits_ask_for_are_bundled_as_a_sheet_types_them(
+    monster: str, line: str
+) -> None:
+    sheet: D20Sheet = bundled().need("d20", monster).sheet()
+    assert line in [action_text(a) for a in sheet.actions]
+
+
+def test_a_hits_save_the_sheet_cannot_hold_is_on_the_page() -> None:
+    text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
+    assert "- **Wight**: Life Drain: a DC 13 Con save on a hit;" in text
+    assert "- **Ghoul**: Claws" not in text
 
 
 def first_turn(state: Any, actor: str, seed: int) -> tuple[Any, list[Any]]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from rules.errors import Rejected
-from rules.systems.d20.actions import named
+from rules.systems.d20.actions import action_text, named
 from rules.systems.d20.sheet import D20Sheet
 from rules.systems.d20.srd_convert import conversion
 from rules.systems.d20.srd_shape import NOTICE
@@ -179,3 +179,54 @@ def test_figures_that_would_read_as_other_parts_or_past_bounds_are_left_out_and_
     assert "Tail: an attack bonus past 100" in block.left_out
     assert "Claw: a damage it gives that cannot be read" in block.left_out
     assert "Cinder Breath: a save's DC past 40" in block.left_out
+
+
+def venom_actions() -> tuple[dict[str, str], Any]:
+    """The Marsh Stalker's actions as the sheet types them, by name, and its block."""
+    _, sheet, block = converted(data("venom.json"))
+    return {a.name: action_text(a) for a in sheet.actions}, block
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        ("Claws", "Claws: +4, 2d4+2 slashing, Con 10 none, paralyzed, save ends"),
+        # Its save's damage said only in its words; what follows the save's sentence ("If the
+        # poison damage reduces the target to 0 hit points ... paralyzed") is not laid.
+        ("Bite", "Bite: +5, 1d8+3 piercing, Con 11 half 2d8 poison"),
+        ("Stinger", "Stinger: +5, 1d6+3 piercing, Con 15 half 7d6 poison"),  # dc on its damage
+        ("Tail", "Tail: +5, 2d6+3 bludgeoning, Str 13 none, prone"),  # no repeat said
+    ],
+    ids=["condition-repeated", "damage-in-words", "damage-in-data", "prone"],
+)
+def test_the_save_a_hit_asks_for_is_kept_with_its_damage_condition_and_repeat(
+    name: str, line: str
+) -> None:
+    actions, block = venom_actions()
+    assert actions[name] == line
+    assert not any(item.startswith(f"{name}:") for item in block.left_out)
+
+
+def test_a_hits_save_the_lists_cannot_hold_keeps_the_hit_alone_and_is_listed() -> None:
+    actions, block = venom_actions()
+    assert actions["Drain"] == "Drain: +4, 1d6+2 necrotic"  # a lowered hit point maximum
+    assert "Drain: a DC 13 Con save on a hit" in block.left_out
+    # The monster's own save ("the stalker must succeed ... which falls prone") and one whose
+    # DC is not said: the hit alone, no condition laid, listed.
+    assert actions["Gulp"] == "Gulp: +5, 2d8+3 piercing"
+    assert actions["Lash"] == "Lash: +5, 1d4+3 slashing"
+    assert "Gulp: a saving throw on a hit" in block.left_out
+    assert "Lash: a saving throw on a hit" in block.left_out
+
+
+def test_saving_throws_a_hit_hinders_are_no_save_asked_and_its_condition_is_laid() -> None:
+    actions, block = venom_actions()
+    assert actions["Tendril"] == "Tendril: +5, grappled"
+    assert not any(item.startswith("Tendril:") for item in block.left_out)
+
+
+def test_a_save_effect_repeated_at_the_end_of_each_turn_ends_on_a_save() -> None:
+    actions, _ = venom_actions()
+    assert actions["Dread Gaze"] == "Dread Gaze: Wis 12 none, frightened, save ends"
+    # Repeated against the frightened condition, not the deafened one it lays first.
+    assert actions["Howl"] == "Howl: Wis 12 none, deafened"

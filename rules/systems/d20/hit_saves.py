@@ -1,0 +1,174 @@
+"""What a hit lays once its damage is dealt (rulings.md, "What a hit lays"): the condition an
+attack lays ("the target is grappled"), or the saving throw it asks for (a ghoul's claws: a
+DC 10 Constitution save or paralyzed). The save is owed, as a concentration save is: it
+waits ("waiting (d)"), ``d`` rolls it as a save effect of the attacker's, ``x`` sets it
+aside, solo play rolls it; what a failure brings then waits for ``d`` as any save's does."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import reduce
+from typing import TYPE_CHECKING, Any
+
+from msgspec import structs
+
+from rules.conditions import Condition
+from rules.events import ConditionAdded
+from rules.logline import LogEntry, Span, spans
+from rules.odds import percent
+
+from . import apply
+from .actions import named
+from .events import (
+    FREE,
+    D20HitSave,
+    D20HitSaveOwed,
+    D20SaveEffect,
+    HitSave,
+    sheet_of,
+    system_state,
+)
+from .odds import save_chance
+from .sheet import life_word
+from .standing import save_mode
+from .table import ABILITY_NAMES
+
+if TYPE_CHECKING:
+    from .events import D20Attacked, D20Combatant, D20Encounter
+
+COMMANDS = (D20HitSave,)
+EVENTS = (D20HitSaveOwed,)
+MAX_OWED = 1_000  # as D20State bounds them: the oldest go first
+
+
+def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
+    """What ``roll``, a hit, lays once ``dealt`` (its damage's events) is: its action's
+    save owed, or its condition; nothing on a target it killed or with no such action."""
+    attacker = state.find(roll.attacker_id)
+    if attacker is None or not roll.action or state.find(roll.target_id) is None:
+        return []
+    sheet = sheet_of(attacker)
+    action = named((*sheet.actions, *sheet.legendary_actions, *sheet.reactions), roll.action)
+    if action is None or action.bonus is None or not (action.save or action.condition):
+        return []
+    after = reduce(apply.apply, dealt, state).combatant(roll.target_id)
+    if life_word(sheet_of(after)) == "dead":
+        return []
+    if action.save_dc is not None:
+        ability, dc = action.save_dc
+        owed = HitSave(
+            roll.target_id,
+            attacker.id,
+            action.name,
+            ability,
+            dc,
+            action.save_damage,
+            action.half,
+            action.condition,
+            action.repeat and bool(action.condition),
+        )
+        return [D20HitSaveOwed(owed)]
+    if after.condition(action.condition) is not None:
+        return []
+    return [ConditionAdded(after.id, Condition(action.condition))]
+
+
+def hit_note(state: D20Encounter, attacker: D20Combatant, target: D20Combatant, name: str) -> str:
+    """The attack dialog's words for what its hit lays ("; on a hit: Con save DC 10, Orla
+    fails 45%: paralyzed, save ends"), "" for an attack that lays nothing."""
+    sheet = sheet_of(attacker)
+    action = named((*sheet.actions, *sheet.legendary_actions, *sheet.reactions), name)
+    if action is None or action.bonus is None:
+        return ""
+    if action.save_dc is None:
+        return f"; on a hit: {action.condition}" if action.condition else ""
+    ability, dc = action.save_dc
+    lays = [f"{action.save_damage} ({'half' if action.half else 'none'} on a save)"]
+    lays = [*lays, action.condition] if action.save_damage else [action.condition]
+    ends = ", save ends" if action.repeat and action.condition else ""
+    return (
+        f"; on a hit: {ability.capitalize()} save DC {dc}, {target.name} fails "
+        f"{percent(1 - _made(target, ability, dc))}: {', '.join(w for w in lays if w)}{ends}"
+    )
+
+
+def waiting(state: D20Encounter) -> HitSave | None:
+    """The first save owed by a target still standing to an attacker still here."""
+    for owed in system_state(state).hit_saves:
+        target = state.find(owed.target_id)
+        if target is None or state.find(owed.source_id) is None:
+            continue
+        if life_word(sheet_of(target)) != "dead":
+            return owed
+    return None
+
+
+def effect_of(owed: HitSave) -> D20SaveEffect:
+    """The save effect that rolls ``owed``: the attacker's, and it spends nothing more."""
+    return D20SaveEffect(
+        source_id=owed.source_id,
+        target_ids=(owed.target_id,),
+        effect=owed.action,
+        ability=owed.ability,
+        dc=owed.dc,
+        damage=owed.damage,
+        half=owed.half,
+        condition=owed.condition,
+        repeat=owed.repeat,
+        usage=FREE,
+    )
+
+
+def _made(target: D20Combatant, ability: str, dc: int) -> Fraction:
+    """The chance ``target`` makes the save as it stands (its conditions counted)."""
+    mode, auto_fail = save_mode(target, ability)
+    return save_chance(sheet_of(target).save(ability), dc, mode, auto_fail)
+
+
+def pending(state: D20Encounter, owed: HitSave) -> str:
+    """What waits, in the header's words, with the chance it is made."""
+    made = _made(state.combatant(owed.target_id), owed.ability, owed.dc)
+    return (
+        f"{state.name_of(owed.target_id)}: {owed.ability.capitalize()} save DC {owed.dc} "
+        f"against {state.name_of(owed.source_id)}'s {owed.action} ({percent(made)})"
+    )
+
+
+def owed_apply(state: D20Encounter, event: D20HitSaveOwed) -> D20Encounter:
+    found = system_state(state)
+    owed = (*found.hit_saves, event.owed)[-MAX_OWED:]
+    return state.update(system_state=structs.replace(found, hit_saves=owed))
+
+
+def met(state: D20Encounter, owed: HitSave) -> D20Encounter:
+    """The state without ``owed``: rolled, or set aside (``x``)."""
+    found = system_state(state)
+    left = list(found.hit_saves)
+    if owed in left:
+        left.remove(owed)
+    return state.update(system_state=structs.replace(found, hit_saves=tuple(left)))
+
+
+def met_by(state: D20Encounter, target_id: str, source_id: str) -> D20Encounter:
+    """The state once ``target_id`` has rolled the save it owed ``source_id``'s hit."""
+    owed = next(
+        (
+            o
+            for o in system_state(state).hit_saves
+            if o.target_id == target_id and o.source_id == source_id
+        ),
+        None,
+    )
+    return state if owed is None else met(state, owed)
+
+
+def describe(state: D20Encounter, event: D20HitSaveOwed) -> LogEntry:
+    owed = event.owed
+    ability = ABILITY_NAMES.get(owed.ability, owed.ability)
+    line = spans(
+        Span(state.name_of(owed.target_id), "name"),
+        f" must make a {ability} save, DC ",
+        Span(str(owed.dc), "total"),
+        f", against {state.name_of(owed.source_id)}'s {owed.action}",
+    )
+    return LogEntry("consequence", (line,))
