@@ -357,7 +357,10 @@ def hit_save(state: D20Encounter, cmd: D20HitSave, dice: DiceSource) -> list[Any
     if owed is None or owed.target_id != cmd.target_id:
         raise Rejected(f"No save waits for {state.name_of(cmd.target_id)}")
     saved, *rest = save_effect(state, hit_saves.effect_of(owed), dice)
-    return [structs.replace(saved, hit=True), *rest]
+    events = [structs.replace(saved, hit=True), *rest]
+    if saved.rolls[0].success and not (saved.damage and saved.half):  # nothing to deal
+        events.append(D20Settled())
+    return events
 
 
 def use_action(state: D20Encounter, cmd: D20UseAction) -> list[Any]:

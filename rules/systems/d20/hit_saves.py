@@ -18,7 +18,7 @@ from rules.logline import LogEntry, Span, spans
 from rules.odds import percent
 
 from . import apply
-from .actions import named
+from .actions import D20Action, named
 from .events import (
     FREE,
     D20HitSave,
@@ -44,12 +44,8 @@ MAX_OWED = 1_000  # as D20State bounds them: the oldest go first
 def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
     """What ``roll``, a hit, lays once ``dealt`` (its damage's events) is: its action's
     save owed, or its condition; nothing on a target it killed or with no such action."""
-    attacker = state.find(roll.attacker_id)
-    if attacker is None or not roll.action or state.find(roll.target_id) is None:
-        return []
-    sheet = sheet_of(attacker)
-    action = named((*sheet.actions, *sheet.legendary_actions, *sheet.reactions), roll.action)
-    if action is None or action.bonus is None or not (action.save or action.condition):
+    attacker, action = _made_by(state, roll)
+    if attacker is None or action is None or state.find(roll.target_id) is None:
         return []
     after = reduce(apply.apply, dealt, state).combatant(roll.target_id)
     if life_word(sheet_of(after)) == "dead":
@@ -73,15 +69,44 @@ def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
     return [ConditionAdded(after.id, Condition(action.condition))]
 
 
+def _made_by(state: D20Encounter, roll: D20Attacked) -> tuple[D20Combatant | None, Any]:
+    """The attacker and its action that ``roll`` made, when that action lays something."""
+    attacker = state.find(roll.attacker_id)
+    if attacker is None or not roll.action:
+        return None, None
+    action = _laying(attacker, roll.action)
+    return (attacker, action) if action is not None else (None, None)
+
+
+def _laying(attacker: D20Combatant, name: str) -> D20Action | None:
+    """``attacker``'s attack called ``name`` when it lays a condition or asks for a save."""
+    sheet = sheet_of(attacker)
+    action = named((*sheet.actions, *sheet.legendary_actions, *sheet.reactions), name)
+    if action is None or action.bonus is None or not (action.save or action.condition):
+        return None
+    return action
+
+
+def then(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> str:
+    """What follows a hit waiting to be dealt (``dealt``, its damage's events), for the
+    header: ``, then a Con save DC 10``, ``, and grappled``, or "" when it lays nothing."""
+    _, action = _made_by(state, roll)
+    if action is None or not laid(state, roll, dealt):
+        return ""
+    if action.save_dc is None:
+        return f", and {action.condition}"
+    ability, dc = action.save_dc
+    return f", then a {ability.capitalize()} save DC {dc}"
+
+
 def hit_note(state: D20Encounter, attacker: D20Combatant, target: D20Combatant, name: str) -> str:
     """The attack dialog's words for what its hit lays ("; on a hit: Con save DC 10, Orla
     fails 45%: paralyzed, save ends"), "" for an attack that lays nothing."""
-    sheet = sheet_of(attacker)
-    action = named((*sheet.actions, *sheet.legendary_actions, *sheet.reactions), name)
-    if action is None or action.bonus is None:
+    action = _laying(attacker, name)
+    if action is None:
         return ""
     if action.save_dc is None:
-        return f"; on a hit: {action.condition}" if action.condition else ""
+        return f"; on a hit: {action.condition}"
     ability, dc = action.save_dc
     lays = [f"{action.save_damage} ({'half' if action.half else 'none'} on a save)"]
     lays = [*lays, action.condition] if action.save_damage else [action.condition]

@@ -391,7 +391,8 @@ class GenericD20(
     def pending(self, state: D20Encounter) -> str:
         roll = state.last_roll
         if isinstance(roll, D20Attacked) and roll_waits(state):
-            return attack_taken(state, roll)
+            then = hit_saves.then(state, roll, decide.hit_damage(state, roll))
+            return attack_taken(state, roll) + then
         if isinstance(roll, D20Saved) and roll_waits(state):
             return save_taken(state, roll)
         hit = hit_saves.waiting(state)

@@ -52,6 +52,8 @@ def hit(state: Any, action: str, *faces: int) -> Any:
     """``action`` made at Orla, a hit (15 + its bonus against AC 15), its damage dealt."""
     state, _ = run(state, D20Attack("c1", "c2", action=action), 15, *faces)
     assert SYSTEM.consequence_command(state) == D20Apply()
+    then = {"Claws": ", then a Con save DC 10", "Bite": ", then a Con save DC 11"}
+    assert SYSTEM.pending(state).endswith(then.get(action, ", and grappled"))
     return run(state, D20Apply())
 
 
@@ -76,11 +78,11 @@ def test_a_ghouls_claws_ask_a_save_once_the_hit_is_dealt_and_a_failure_paralyzes
     assert SYSTEM.pending(state) == ""
 
 
-def test_a_save_made_against_the_claws_lays_nothing() -> None:
-    state, _ = hit(versus(CLAWS), "Claws", 2, 3)
-    state, _ = run(state, D20HitSave("c2"), 12)
-    state, events = run(state, SYSTEM.consequence_command(state))
+def test_a_save_made_against_the_claws_lays_nothing_and_leaves_nothing_waiting() -> None:
+    state, events = hit(versus(CLAWS), "Claws", 2, 3)
+    state, events = run(state, D20HitSave("c2"), 12)
     assert state.combatant("c2").condition("paralyzed") is None
+    assert SYSTEM.pending(state) == "" and state.last_roll_applied
     assert not any(isinstance(e, ConditionAdded) for e in events)
 
 
@@ -105,7 +107,9 @@ def test_a_hit_that_kills_asks_no_save() -> None:
     goblin = structs.replace(FOE_SHEET, hp=3, hp_max=3, ac=10)
     monster = card(hp="22/22", ac="12", attack_bonus="4", damage="1d6 slashing", actions=CLAWS)
     state = started(fight(("Ghoul", "foes", monster), ("Goblin", "party", goblin)))
-    _, events = hit(state, "Claws", 2, 3)
+    state, _ = run(state, D20Attack("c1", "c2", action="Claws"), 15, 2, 3)
+    assert SYSTEM.pending(state) == "Goblin takes 7 slashing"  # and no save after it
+    _, events = run(state, D20Apply())
     assert not any(isinstance(e, D20HitSaveOwed) for e in events)
 
 
