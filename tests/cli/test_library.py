@@ -122,6 +122,18 @@ def test_new_with_a_mistyped_stat_block_says_did_you_mean_in_one_line(
     assert f"did you mean '{foe.name}'" in err and "library list" in err
 
 
+def test_a_huge_name_the_library_does_not_have_is_echoed_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    system = a_system(has_bundled_foes)
+    huge = "Gh" * 2500
+    code, _, err = run(
+        capsys, "--saves", str(tmp_path), "new", "--system", system, "--name", "X", "--add", huge
+    )
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"'{'Gh' * 30}…'" in err and len(err) < 400, err
+
+
 # --- reading it again: a file unchanged is not parsed again (#41) ---------------------------
 
 

@@ -51,6 +51,7 @@ MAX_FILES = 2000  # read from one library folder: more than anyone keeps, fewer 
 MAX_TEXT = 2000  # characters of one value (notes, a list of skills)
 TOP = ("name", "system", "kind", "type", "side", "hidden", "notes", "sheet")
 MEANT = 3  # names offered after a name the library does not have
+MAX_ECHO = 60  # characters of a name echoed back in a refusal
 MAX_TYPE = 40  # characters of a creature type ("humanoid (any race)", "swarm of Tiny beasts")
 OWN, USER = "own", "user"  # where a stat block comes from: a system's own set, the user's
 COUNT = re.compile(r"x(?P<count>[0-9]{1,4})", re.IGNORECASE)  # "x3": three of them
@@ -326,8 +327,9 @@ class Library:
         found, several = self.seek(system, word)
         if found is None:
             title = get_system(system).title
+            shown = word if len(word) <= MAX_ECHO else f"{word[:MAX_ECHO]}…"  # a line, not a page
             raise LibraryError(
-                f"no {title} stat block {word!r} in the library{self.meant(system, word, several)}"
+                f"no {title} stat block {shown!r} in the library{self.meant(system, word, several)}"
                 f" (tracker library list --system {system} lists them)"
             )
         return found
