@@ -60,5 +60,10 @@ def percent(p: Fraction | float) -> str:
     return f"{share * 100:.1f}%" if share >= 0.001 or share == 0 else "<0.1%"
 
 
+def whole_percent(p: Fraction | float) -> str:
+    """A chance in whole points ("40%"): a sampled forecast's, or a figure read at a glance."""
+    return f"{float(p) * 100:.0f}%"
+
+
 def whose_chances(actor: str, against: str) -> str:
     return f"{actor}'s chances vs {against}"

@@ -23,6 +23,7 @@ from rules.encounter import AnyEncounter, Combatant
 from rules.engine import MAX_GROUP, apply, decide
 from rules.errors import Rejected
 from rules.forecast import wilson
+from rules.odds import whole_percent
 from rules.outcome import in_fight
 from rules.registry import get_system
 
@@ -90,10 +91,6 @@ class Tuning(NamedTuple):
     command: Commands | None  # None: nothing to change
     reached: bool
     line: str  # what it settled on, in one line
-
-
-def percent(p: float) -> str:
-    return f"{p * 100:.0f}%"
 
 
 def foes_of(state: AnyEncounter, party: str) -> list[Combatant[Any]]:
@@ -218,7 +215,7 @@ def tune(
     scale_hp: bool = True,
     count: bool = True,
     max_steps: int = MAX_STEPS,
-    describe: Callable[[float], str] = percent,
+    describe: Callable[[float], str] = whole_percent,
     told: Callable[[Step], None] | None = None,
 ) -> Tuning:
     """Search for the change that brings the party's chance to win to ``target`` (0 to 1).

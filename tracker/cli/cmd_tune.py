@@ -83,6 +83,7 @@ def tune(args: argparse.Namespace) -> int:
     import json
     import secrets
 
+    from rules.odds import whole_percent
     from rules.text import inert
     from rules.tune import tune as search
     from tracker.headless import tune_runs as shown
@@ -106,7 +107,7 @@ def tune(args: argparse.Namespace) -> int:
             print(
                 inert(
                     f"Tuning {state.name}: the party ({party}) to win "
-                    f"{shown.percent(args.party_wins)}, within {args.within} points "
+                    f"{whole_percent(args.party_wins)}, within {args.within} points "
                     f"(seed {seed})"
                 ),
                 flush=True,

@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.encounter import AnyEncounter
 from rules.forecast import DEFAULT_ROUNDS, Report, job_bytes, report
+from rules.odds import whole_percent
 from rules.swings import Ask, Chances, Many, Swing, Swings
 from rules.tune import Chance
 from tracker.headless.batches import run_jobs
@@ -67,15 +68,11 @@ def _party_chance(result: Report, party: str) -> Chance:
     return Chance(side.p, side.low, side.high, result.runs)
 
 
-def percent(p: float) -> str:
-    return f"{p * 100:.0f}%"
-
-
 def swing_line(number: int, swing: Swing, party: str) -> str:
     """ "1. Round 3, event 17: Orla's Longsword at ... took the party from 40% to 85%"."""
     return (
         f"{number}. Round {swing.round}, event {swing.position + 1}: {swing.line} took the "
-        f"{party} from {percent(swing.before.p)} to {percent(swing.after.p)}"
+        f"{party} from {whole_percent(swing.before.p)} to {whole_percent(swing.after.p)}"
     )
 
 
@@ -173,7 +170,8 @@ def as_markdown(found: Swings, name: str, seed: int, md: Callable[[str], str]) -
     for number, swing in enumerate(found.swings, 1):
         lines.append(
             f"{number}. Round {swing.round}, event {swing.position + 1}: {md(swing.line)} took "
-            f"the {md(found.party)} from {percent(swing.before.p)} to {percent(swing.after.p)} "
+            f"the {md(found.party)} from {whole_percent(swing.before.p)} to "
+            f"{whole_percent(swing.after.p)} "
             f"({_interval(swing.before)} before, {_interval(swing.after)} after)"
         )
     lines += ["", "## Event by event", ""]
@@ -182,12 +180,12 @@ def as_markdown(found: Swings, name: str, seed: int, md: Callable[[str], str]) -
         c = point.chance
         runs = "exact" if c.exact else f"{c.runs:,}"
         lines.append(
-            f"| {point.position + 1} | {point.round} | {percent(c.p)} | "
-            f"{percent(c.low)}-{percent(c.high)} | {runs} |"
+            f"| {point.position + 1} | {point.round} | {whole_percent(c.p)} | "
+            f"{whole_percent(c.low)}-{whole_percent(c.high)} | {runs} |"
         )
     lines += ["", f"Forecast seed {seed}: every point played on the same dice.", ""]
     return "\n".join(lines)
 
 
 def _interval(c: Chance) -> str:
-    return "exact" if c.exact else f"{percent(c.low)}-{percent(c.high)}"
+    return "exact" if c.exact else f"{whole_percent(c.low)}-{whole_percent(c.high)}"

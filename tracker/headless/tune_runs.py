@@ -16,6 +16,7 @@ from typing import Any
 from rules.dice import DiceSource, SeededDice
 from rules.encounter import AnyEncounter
 from rules.forecast import DEFAULT_ROUNDS
+from rules.odds import whole_percent
 from rules.registry import get_system
 from rules.tune import TOLERANCE, Chance, Estimate, Step, Tuning, together
 from tracker.headless.forecast_pool import Workers, run_forecast
@@ -72,16 +73,11 @@ def scratch_dice(seed: int) -> Callable[[], DiceSource]:
     return lambda: SeededDice(seed)
 
 
-def percent(p: float) -> str:
-    return f"{p * 100:.0f}%"
-
-
 def chance_text(chance: Chance) -> str:
     if chance.exact:
-        return f"{percent(chance.p)} (exact)"
-    return (
-        f"{percent(chance.p)} ({percent(chance.low)}-{percent(chance.high)}, {chance.runs:,} runs)"
-    )
+        return f"{whole_percent(chance.p)} (exact)"
+    low, high = whole_percent(chance.low), whole_percent(chance.high)
+    return f"{whole_percent(chance.p)} ({low}-{high}, {chance.runs:,} runs)"
 
 
 def step_line(number: int, step: Step, width: int = 80) -> str:

@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 from rules.commands import Commands
 from rules.encounter import AnyEncounter
 from rules.errors import Rejected
+from rules.odds import whole_percent
 from rules.tune import Step, Tuning, kinds_of, scales, tune
 from tracker.headless import forecast_pool
 from tracker.headless import tune_runs as shown
@@ -102,7 +103,7 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         self.query_one("#balance-progress", ProgressBar).display = True
         if self.processes is None:
             self.processes = forecast_pool.Workers(self.jobs)
-        title = f"Balance: the {self.party} to win {shown.percent(target)} · tuning…"
+        title = f"Balance: the {self.party} to win {whole_percent(target)} · tuning…"
         self.query_one("#balance-title", Label).update(Text(title, style="bold"))
         self.compute(target)
 
@@ -161,8 +162,8 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         # The title says how it ended in a few words (the steps end with the whole line: it
         # was the title, cut mid-word at 80 columns).
         ended = "settled" if tuning.reached else "the nearest"
-        wins = f"the {self.party} wins {shown.percent(tuning.chance.p)}"
-        title = f"Balance: {ended}, {wins} (asked {shown.percent(tuning.target)})"
+        wins = f"the {self.party} wins {whole_percent(tuning.chance.p)}"
+        title = f"Balance: {ended}, {wins} (asked {whole_percent(tuning.target)})"
         self.query_one("#balance-title", Label).update(Text(title[: width + 4], style="bold"))
         accept = self.query_one("#balance-accept", Button)
         accept.disabled = tuning.command is None

@@ -22,6 +22,7 @@ from textual.widgets import Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from rules.errors import Rejected
+from rules.odds import whole_percent
 from rules.replay import Timeline
 from rules.swings import FIRM, QUICK, Swings, swings
 from tracker.headless import forecast_pool
@@ -106,8 +107,8 @@ class SwingsScreen(ModalScreen[int | None]):
         for number, swing in enumerate(found.swings, 1):  # two lines each: the change, the roll
             lines.append(
                 f"{number}. Round {swing.round}, event {swing.position + 1} took the "
-                f"{_cut(found.party, 20)} from {shown.percent(swing.before.p)} to "
-                f"{shown.percent(swing.after.p)}:"
+                f"{_cut(found.party, 20)} from {whole_percent(swing.before.p)} to "
+                f"{whole_percent(swing.after.p)}:"
             )
             lines.append(_cut(f"   {swing.line}", width))
         self.query_one("#swings-chart", Static).update(Text("\n".join(lines)))

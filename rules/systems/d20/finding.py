@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
+from rules.odds import whole_percent
 from rules.roles.library import Library
 
 from .actions import D20Action, action_text, made
@@ -47,10 +48,6 @@ def library_columns(sheet: D20Sheet) -> tuple[tuple[str, str], ...]:
     challenge = challenge_text(sheet)
     xp = f"{XP_BY_CHALLENGE[challenge]:,}" if challenge else ""
     return (("HP", str(sheet.hp_max)), ("AC", str(sheet.ac)), ("CR", challenge), ("XP", xp))
-
-
-def _percent(chance: Fraction) -> str:
-    return f"{float(chance) * 100:.0f}%"
 
 
 def _average(value: Fraction) -> str:
@@ -100,12 +97,12 @@ def _action_line(
             return f"{line} · {_average(total)} avg" if parts else line
         if action.bonus is not None:
             _, hit, critical = attack_chances(action.bonus, target.sheet.ac, 0, sheet.crit_range)
-            odds = f"{_percent(hit + critical)} to hit"
+            odds = f"{whole_percent(hit + critical)} to hit"
             damage = _attack_mean(action, target, action.bonus, sheet.crit_range)
             return f"{line} · {odds}, {_average(damage)} avg"
         if action.save:
             fails, damage = _save_mean(action, target)
-            return f"{line} · fails {_percent(fails)}, {_average(damage)} avg"
+            return f"{line} · fails {whole_percent(fails)}, {_average(damage)} avg"
     except Rejected:  # dice too big to work out: the action is listed without its odds
         return line
     return line
