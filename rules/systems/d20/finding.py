@@ -13,6 +13,8 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from msgspec import structs
+
 from rules.errors import Rejected
 from rules.odds import whole_percent
 from rules.roles.library import Library
@@ -64,7 +66,15 @@ def _attack_mean(action: D20Action, target: D20Combatant, bonus: int, crit: int)
     modifier = damage_modifiers(target, action.damage, "")
     on_hit = mean(damage_chances(action.damage, False, modifier))
     on_crit = mean(damage_chances(action.damage, True, modifier))
-    return hit * on_hit + critical * on_crit
+    return hit * on_hit + critical * on_crit + (hit + critical) * _hit_save(action, target)[1]
+
+
+def _hit_save(action: D20Action, target: D20Combatant) -> tuple[Fraction, Fraction]:
+    """An attack's save on a hit (hit_saves.py): the chance the target fails it, and the
+    save's own damage on average; nothing for an attack that asks for none."""
+    if not action.save:
+        return Fraction(0), Fraction(0)
+    return _save_mean(structs.replace(action, bonus=None, damage=action.save_damage), target)
 
 
 def _save_mean(action: D20Action, target: D20Combatant) -> tuple[Fraction, Fraction]:
@@ -98,6 +108,8 @@ def _action_line(
         if action.bonus is not None:
             _, hit, critical = attack_chances(action.bonus, target.sheet.ac, 0, sheet.crit_range)
             odds = f"{whole_percent(hit + critical)} to hit"
+            if action.save:
+                odds += f", then fails {whole_percent(_hit_save(action, target)[0])}"
             damage = _attack_mean(action, target, action.bonus, sheet.crit_range)
             return f"{line} · {odds}, {_average(damage)} avg"
         if action.save:

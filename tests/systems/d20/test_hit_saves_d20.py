@@ -15,6 +15,7 @@ from rules.commands import NextTurn
 from rules.dice import ScriptedDice
 from rules.engine import decide, fold_onto
 from rules.events import ConditionAdded
+from rules.permissions import refusal
 from rules.registry import get_system
 from rules.systems.d20.actions import parse_actions
 from rules.systems.d20.events import (
@@ -25,11 +26,13 @@ from rules.systems.d20.events import (
     D20Saved,
     system_state,
 )
+from rules.systems.d20.finding import preview_lines
 from rules.systems.d20.forms import attack_preview
 from rules.systems.d20.sheet import HERO
 from rules.systems.d20.solo_actions import attack_value
 from rules.systems.d20.turn_edge_events import D20EndingSet
 from rules.systems.d20.uses import D20Resist
+from rules.visibility import Viewer
 from tests.app.support import make_app, until
 from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, card, fight, history_of, run, sheet
@@ -203,3 +206,30 @@ def test_solo_play_weighs_what_a_hit_lays_by_the_chance_its_save_fails() -> None
     assert spider - sure == Fraction(11, 20) * (
         Fraction(8, 20) * 9 + Fraction(12, 20) * half - half
     )
+
+
+def test_the_player_of_the_target_rolls_its_save_and_deals_what_it_brings() -> None:
+    state, _ = hit(versus(CLAWS), "Claws", 2, 3)
+    orla = Viewer(role="player", name="Ann", assigned=frozenset({"c2"}))
+    other = Viewer(role="player", name="Bo", assigned=frozenset({"c9"}))
+    assert refusal(state, orla, SYSTEM.consequence_command(state)) is None
+    assert refusal(state, other, D20HitSave("c2")) == "You do not act for Orla"
+    state, _ = run(state, D20HitSave("c2"), 3)
+    assert refusal(state, orla, SYSTEM.consequence_command(state)) is None  # the paralysis
+
+
+def test_the_library_says_the_chance_a_hits_save_fails_and_counts_its_damage() -> None:
+    state = versus(BITE)
+    bite = parse_actions(BITE)[0]
+    plain = structs.replace(bite, save="", save_damage="")
+    said = preview_lines(
+        structs.replace(sheet(state, "c1"), actions=(bite,)), state.combatant("c2")
+    )
+    bare = preview_lines(
+        structs.replace(sheet(state, "c1"), actions=(plain,)), state.combatant("c2")
+    )
+    line = next(x for x in said if x.startswith("Bite:"))
+    assert "· 55% to hit, then fails 40%, " in line
+    mean = float(line.rpartition(", ")[2].removesuffix(" avg"))
+    bare_mean = float(next(x for x in bare if x.startswith("Bite:")).rpartition(", ")[2][:-4])
+    assert mean > bare_mean + 0.55 * 4  # the poison: at least half of 2d8 on 55% of uses
