@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.bounds import COMBATANTS
 from rules.conditions import Condition
 from rules.events import ConditionAdded
 from rules.logline import LogEntry, Span, spans
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 COMMANDS = (D20HitSave,)
 EVENTS = (D20HitSaveOwed,)
-MAX_OWED = 1_000  # as D20State bounds them: the oldest go first
+MAX_OWED = COMBATANTS  # as D20State bounds them: the oldest go first
 
 
 def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
@@ -69,7 +70,9 @@ def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
     return [ConditionAdded(after.id, Condition(action.condition))]
 
 
-def _made_by(state: D20Encounter, roll: D20Attacked) -> tuple[D20Combatant | None, Any]:
+def _made_by(
+    state: D20Encounter, roll: D20Attacked
+) -> tuple[D20Combatant | None, D20Action | None]:
     """The attacker and its action that ``roll`` made, when that action lays something."""
     attacker = state.find(roll.attacker_id)
     if attacker is None or not roll.action:
@@ -101,19 +104,20 @@ def then(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> str:
 
 def hit_note(state: D20Encounter, attacker: D20Combatant, target: D20Combatant, name: str) -> str:
     """The attack dialog's words for what its hit lays ("; on a hit: Con save DC 10, Orla
-    fails 45%: paralyzed, save ends"), "" for an attack that lays nothing."""
+    fails 35.0%: paralyzed, save ends"), "" for an attack that lays nothing."""
     action = _laying(attacker, name)
     if action is None:
         return ""
     if action.save_dc is None:
         return f"; on a hit: {action.condition}"
     ability, dc = action.save_dc
-    lays = [f"{action.save_damage} ({'half' if action.half else 'none'} on a save)"]
-    lays = [*lays, action.condition] if action.save_damage else [action.condition]
+    on_save = "half" if action.half else "none"
+    damage = f"{action.save_damage} ({on_save} on a save)" if action.save_damage else ""
+    lays = [w for w in (damage, action.condition) if w]
     ends = ", save ends" if action.repeat and action.condition else ""
     return (
         f"; on a hit: {ability.capitalize()} save DC {dc}, {target.name} fails "
-        f"{percent(1 - _made(target, ability, dc))}: {', '.join(w for w in lays if w)}{ends}"
+        f"{percent(1 - _made(target, ability, dc))}: {', '.join(lays) or 'nothing more'}{ends}"
     )
 
 
