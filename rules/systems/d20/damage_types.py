@@ -56,3 +56,42 @@ def type_note(kind: str) -> str:
     if not key or key in DAMAGE_TYPES:
         return ""
     return f"{key} is no SRD damage type: a type of the table's own"
+
+
+NONMAGICAL = "nonmagical "  # a resistance "from nonmagical weapons": "nonmagical slashing"
+
+
+def parse_types(text: str, label: str) -> tuple[str, ...]:
+    """A sheet's resistances (vulnerabilities, immunities) as typed: damage types after
+    commas or spaces; ``nonmagical`` before some (``nonmagical bludgeoning piercing``) makes
+    each count only against a weapon attack that is not magical."""
+    kinds: list[str] = []
+    for item in text.split(","):
+        words = item.lower().split()
+        qualified = bool(words) and words[0] == NONMAGICAL.strip()
+        if qualified and len(words) == 1:
+            raise Rejected(f"{label}: nonmagical names the types it qualifies: nonmagical slashing")
+        for kind in words[1:] if qualified else words:
+            if not kind.isalpha() or len(kind) > 20:
+                raise Rejected(f"{label}: damage types are single words, like fire, not {kind!r}")
+            try:
+                check_type(kind)  # "slashng" meant slashing: a resistance to it would halve nothing
+            except Rejected as refused:
+                raise Rejected(f"{label}: {refused.message}") from None
+            kinds.append(NONMAGICAL + kind if qualified else kind)
+    return tuple(dict.fromkeys(kinds))
+
+
+def counted(kinds: tuple[str, ...], nonmagical: bool) -> tuple[str, ...]:
+    """The types of ``kinds`` that count against a damage: those qualified ``nonmagical``
+    only against a weapon attack that is not magical (``nonmagical``)."""
+    if not any(k.startswith(NONMAGICAL) for k in kinds):
+        return kinds
+    return tuple(
+        k.removeprefix(NONMAGICAL) for k in kinds if nonmagical or not k.startswith(NONMAGICAL)
+    )
+
+
+def plain_type(kind: str) -> str:
+    """A listed type without its qualifier: ``nonmagical slashing`` is slashing."""
+    return kind.removeprefix(NONMAGICAL)

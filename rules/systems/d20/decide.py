@@ -152,6 +152,7 @@ def attack(state: D20Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         action=played.action.name if played else "",
         of=played.of if played else "",
         cost=played.cost if played else 1,
+        magical=sheet.magical,
     )
     if cmd.apply and outcome != "miss":
         dealt = hit_damage(state, event)
@@ -187,16 +188,18 @@ def damage_events(
     half: bool = False,
     drain: bool = False,
     parts: tuple[RolledPart, ...] = (),
+    nonmagical: bool = False,
 ) -> list[Any]:
     """The damage to one target, and the concentration it ends by dropping it; a damage of
-    several types (``parts``) meets the target's modifier for each type on its own."""
+    several types (``parts``) meets the target's modifier for each type on its own (those
+    "from nonmagical weapons" too when ``nonmagical``: a weapon attack that is not magical)."""
     sheet = sheet_of(target)
-    modifier = damage_modifier(target, kind)
+    modifier = damage_modifier(target, kind, nonmagical)
     amount = dmg.adjusted(rolled, modifier, half)
     dealt = tuple(
         DealtPart(p.damage_type, p.total, dmg.adjusted(p.total, m, half), m)
         for p in parts
-        for m in (damage_modifier(target, p.damage_type),)
+        for m in (damage_modifier(target, p.damage_type, nonmagical),)
     )
     if dealt:
         amount, modifier = sum(p.amount for p in dealt), ""
@@ -235,6 +238,7 @@ def hit_damage(state: D20Encounter, roll: D20Attacked) -> list[Any]:
         roll.outcome == "critical",
         drain=roll.drain,
         parts=roll.damage_parts,
+        nonmagical=not roll.magical,
     )
 
 

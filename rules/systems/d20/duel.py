@@ -86,7 +86,7 @@ READ = frozenset(
         "attack_bonus", "damage", "damage_type", "ranged", "crit_range", "saves",
         "initiative", "resistances", "vulnerabilities", "immunities", "multiattack",
         "attacks_made", "reaction_round", "death_successes", "death_failures", "stable",
-        "concentrating", "challenge", "hp_max_lost",
+        "concentrating", "challenge", "hp_max_lost", "magical",
     }
 )  # fmt: skip
 
@@ -121,7 +121,7 @@ def _damage(attacker: D20Combatant, target: D20Combatant) -> dict[int, float]:
         sheet.crit_range,
         auto_crit,
         damage,
-        damage_modifiers(target, damage, kind),
+        damage_modifiers(target, damage, kind, not sheet.magical),
     )
     weights, denominator = swing_weights(swing)
     return {amount: w / denominator for amount, w in weights.items() if w}

@@ -69,6 +69,7 @@ def for_attack(
         attacker.name,
         target,
         cover=cover,
+        nonmagical=not sheet.magical,
     )
 
 
@@ -83,14 +84,16 @@ def attack_figures(
     target: D20Combatant,
     standing: int = -1,
     cover: int = 0,
+    nonmagical: bool = True,
 ) -> Odds:
     """An attack's tiers, its damage's mean and the chance it drops ``target``, which has
     ``standing`` hit points left (-1: as it stands now; 0: none, already down), behind
-    ``cover`` (added to its Armour Class). A damage whose odds cannot be worked out (a sheet
+    ``cover`` (added to its Armour Class); ``nonmagical``: a weapon not magical, which a
+    resistance "from nonmagical weapons" halves. A damage whose odds cannot be worked out (a sheet
     from before critical hits were checked) leaves the tiers, and a note saying so: odds are
     shown, never needed."""
     against = sheet_of(target)
-    modifier = damage_modifiers(target, damage, damage_type)
+    modifier = damage_modifiers(target, damage, damage_type, nonmagical)
     if standing < 0:  # as it stands now
         standing = against.hp + against.temp_hp if against.hp > 0 else 0
     to_drop = standing or None
@@ -136,7 +139,7 @@ def swings_this_round(
         sheet = sheet_of(who)
         damage, kind = attack_damage(sheet, typed)
         mode, _, auto_crit = attack_mode(who, target, chosen)
-        modifier = damage_modifiers(target, damage, kind)
+        modifier = damage_modifiers(target, damage, kind, not sheet.magical)
         one = Swing(
             sheet.attack_bonus,
             against.ac + cover,
@@ -276,6 +279,7 @@ def last_odds(state: D20Encounter, damage: bool = True) -> Odds | None:
                 target,
                 roll.target_hp,  # as it was attacked, not after the damage dealt
                 roll.cover,
+                not roll.magical,
             )
         case D20Saved():
             first = roll.rolls[0]

@@ -218,6 +218,7 @@ class D20Attacked(Struct, frozen=True, tag="d20.attacked"):
     action: str = ""  # the stat block action it was, by name (actions.py); "": none named
     of: ActionName = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
     cost: Cost = 1  # the legendary actions it spent (``usage`` legendary)
+    magical: bool = False  # a magic weapon's: resistance "from nonmagical weapons" ignores it
 
 
 class SaveRoll(Struct, frozen=True):

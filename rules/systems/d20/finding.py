@@ -56,14 +56,14 @@ def _average(value: Fraction) -> str:
     return f"{float(value):.1f}"
 
 
-def _attack_mean(action: D20Action, target: D20Combatant, bonus: int, crit: int) -> Fraction:
+def _attack_mean(action: D20Action, target: D20Combatant, sheet: D20Sheet) -> Fraction:
     """The damage one use deals the target on average: a miss none, a hit its dice, a
-    critical its dice doubled."""
+    critical its dice doubled (``sheet``: the attacker's)."""
     ac = target.sheet.ac
-    _, hit, critical = attack_chances(bonus, ac, 0, crit)
+    _, hit, critical = attack_chances(action.bonus or 0, ac, 0, sheet.crit_range)
     if not action.damage:
         return Fraction(0)
-    modifier = damage_modifiers(target, action.damage, "")
+    modifier = damage_modifiers(target, action.damage, "", not sheet.magical)
     on_hit = mean(damage_chances(action.damage, False, modifier))
     on_crit = mean(damage_chances(action.damage, True, modifier))
     return hit * on_hit + critical * on_crit + (hit + critical) * _hit_save(action, target)[1]
@@ -110,7 +110,7 @@ def _action_line(
             odds = f"{whole_percent(hit + critical)} to hit"
             if action.save:
                 odds += f", then fails {whole_percent(_hit_save(action, target)[0])}"
-            damage = _attack_mean(action, target, action.bonus, sheet.crit_range)
+            damage = _attack_mean(action, target, sheet)
             return f"{line} · {odds}, {_average(damage)} avg"
         if action.save:
             fails, damage = _save_mean(action, target)
@@ -122,7 +122,7 @@ def _action_line(
 
 def _use_mean(action: D20Action, sheet: D20Sheet, target: D20Combatant) -> Fraction:
     if action.bonus is not None:
-        return _attack_mean(action, target, action.bonus, sheet.crit_range)
+        return _attack_mean(action, target, sheet)
     if action.save:
         return _save_mean(action, target)[1]
     return Fraction(0)

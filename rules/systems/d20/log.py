@@ -13,7 +13,7 @@ from .apply import apply
 from .cover import WORD
 from .damage_parts import parts_of
 from .damage_said import damage_notes
-from .damage_types import type_note
+from .damage_types import plain_type, type_note
 from .drain import drained
 from .economy import WORDS, spent_line
 from .events import (
@@ -401,7 +401,8 @@ def _types(sheet: D20Sheet) -> set[str]:
         kinds = {part.kind for part in parts_of(sheet.damage, sheet.damage_type)}
     except Rejected:  # a damage an older save kept that no longer reads: its defences still do
         kinds = set()
-    return kinds | {*sheet.resistances, *sheet.vulnerabilities, *sheet.immunities}
+    defences = (*sheet.resistances, *sheet.vulnerabilities, *sheet.immunities)
+    return kinds | {plain_type(k) for k in defences}
 
 
 class D20Log(Log):

@@ -29,7 +29,7 @@ from .actions import (
     parse_actions,
 )
 from .damage_parts import parts_of
-from .damage_types import check_type
+from .damage_types import parse_types
 from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
 
 HERO, MONSTER, LAIR = "hero", "monster", "lair"
@@ -68,9 +68,10 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     crit_range: int = CRIT
     saves: tuple[int, ...] = (0, 0, 0, 0, 0, 0)  # Str Dex Con Int Wis Cha
     initiative: int = 0
-    resistances: tuple[str, ...] = ()
+    resistances: tuple[str, ...] = ()  # damage types; "nonmagical slashing" (damage_types.py)
     vulnerabilities: tuple[str, ...] = ()
     immunities: tuple[str, ...] = ()
+    magical: bool = False  # its weapon attacks are magical: "nonmagical" resistances ignore them
     # Counts that drive a loop (the attacks solo play makes, one by one): a save holding more
     # than the form lets anyone type is refused as it is decoded (a Multiattack of 10**9
     # once took 20 GB in a minute).
@@ -165,18 +166,6 @@ def parse_lair_save(text: str) -> str:
 def lair_save_text(value: str) -> str:
     ability, _, dc = value.partition(" ")
     return f"{ability.capitalize()} {dc}" if value else ""
-
-
-def parse_types(text: str, label: str) -> tuple[str, ...]:
-    kinds = tuple(dict.fromkeys(w.lower() for w in re.split(r"[,\s]+", text) if w))
-    for kind in kinds:
-        if not kind.isalpha() or len(kind) > 20:
-            raise Rejected(f"{label}: damage types are single words, like fire, not {kind!r}")
-        try:
-            check_type(kind)  # "slashng" meant slashing: a resistance to it would halve nothing
-        except Rejected as refused:
-            raise Rejected(f"{label}: {refused.message}") from None
-    return kinds
 
 
 def hp_text(sheet: D20Sheet) -> str:
@@ -293,6 +282,14 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
             key="concentrating", label="Concentrating on", kind="text", default=sheet.concentrating
         ),
         Field(key="challenge", label="Challenge or level", kind="text", default=sheet.challenge),
+        Field(
+            key="magical",
+            label="Magical attacks",
+            kind="choice",
+            default="yes" if sheet.magical else "no",
+            choices=YES_NO,
+            help="its weapon attacks are magical: a nonmagical resistance does not halve them",
+        ),
     ]
 
 
@@ -358,6 +355,7 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         "legendary": int_value(values, "legendary", "Legendary actions", 0, MAX_LEGENDARY, 0),
         "multiattack": int_value(values, "multiattack", "Multiattack", 1, MAX_MULTIATTACK, 1),
         "bonus_attack": choice_value(values, fields["bonus_attack"]) == "yes",
+        "magical": choice_value(values, fields["magical"]) == "yes",
     }
     changes["legendary_resistance"] = int_value(
         values, "legendary_resistance", "Legendary resistance", 0, MAX_PER_DAY, 0

@@ -26,6 +26,8 @@ from .table import ABILITIES, MAX_LEGENDARY
 SET_NAME = "srd"
 PAGE_NAME = "srd-conversion.md"
 LEGENDARY_COUNT = 3  # a round's legendary actions, when the data has some: the SRD's every one
+# "from nonmagical weapons" (or attacks), "... that aren't silvered", "(from stoneskin)"
+NONMAGICAL = re.compile(r"from nonmagical (?:weapons|attacks)\b.*", re.IGNORECASE)
 TYPES = re.compile(r"^\s*([a-z]+(?:\s*,\s*(?:and\s+)?[a-z]+)*)(?:\s+from\b.*)?$", re.IGNORECASE)
 
 
@@ -63,9 +65,11 @@ def saves(monster: Mapping[str, Any]) -> str:
 
 
 def damage_types(listed: object, what: str, notes: Notes) -> str:
-    """The plain damage types of a resistance list; a qualified one ("bludgeoning, piercing,
-    and slashing from nonmagical weapons") counts as its types, the qualifier noted (a sheet
-    cannot tell a magic weapon); one naming no damage type ("damage from spells") is noted."""
+    """The damage types of a resistance list: one "from nonmagical weapons" as the sheet
+    types it (``nonmagical slashing``), what else qualifies it noted (a silvered weapon is not
+    told apart); another qualified one ("piercing from magic weapons wielded by good
+    creatures") counts as its types, noted; one naming no damage type ("damage from spells")
+    is noted."""
     kinds: list[str] = []
     for raw in listed if isinstance(listed, list) else []:
         text = str(raw)
@@ -75,9 +79,15 @@ def damage_types(listed: object, what: str, notes: Notes) -> str:
         if not named:
             notes.left_out.append(f"{what}: {text[:80]}")
             continue
-        if "from" in text.casefold().split():
-            qualifier = text[text.casefold().index(" from ") + 1 :][:80]
-            notes.left_out.append(f"{what} only {qualifier}: the sheet's are from any")
+        qualifier = text[text.casefold().index(" from ") + 1 :] if " from " in text else ""
+        if NONMAGICAL.fullmatch(qualifier):
+            named = [f"nonmagical {k}" for k in named]
+            if qualifier.casefold().rstrip(")").endswith(("silvered", "adamantine", "stoneskin")):
+                notes.left_out.append(
+                    f"{what} {qualifier[:80]}: the sheet's count against any nonmagical weapon"
+                )
+        elif qualifier:
+            notes.left_out.append(f"{what} only {qualifier[:80]}: the sheet's are from any")
         kinds += [k for k in named if k not in kinds]
     return ", ".join(kinds)
 
@@ -138,6 +148,8 @@ def block(monster: Mapping[str, Any]) -> ConvertedBlock:
     lists = {"actions": actions, "legendary_actions": legendary, "reactions": reactions}
     if resistance := legendary_resistance(monster):
         sheet["legendary_resistance"] = str(resistance)
+    if _magical(monster):
+        sheet["magical"] = "yes"
     _traits(monster, notes)
     _sheet(sheet, lists, notes)
     text = _toml(name, str(monster.get("type", "")), sheet, lists)
@@ -151,6 +163,15 @@ def block(monster: Mapping[str, Any]) -> ConvertedBlock:
     )
 
 
+def _magical(monster: Mapping[str, Any]) -> bool:
+    """Whether a trait says its weapon attacks are magical (Magic Weapons, Angelic Weapons)."""
+    return any(
+        "weapon attacks are magical" in str(a.get("desc", ""))
+        for a in monster.get("special_abilities", [])
+        if isinstance(a, Mapping)
+    )
+
+
 def _traits(monster: Mapping[str, Any], notes: Notes) -> None:
     """What the sheet has no field for, by name: its traits (Legendary Resistance aside)
     and the conditions it is immune to."""
@@ -158,6 +179,7 @@ def _traits(monster: Mapping[str, Any], notes: Notes) -> None:
         str(a.get("name", ""))
         for a in monster.get("special_abilities", [])
         if not str(a.get("name", "")).casefold().startswith("legendary resistance")
+        and str(a.get("name", "")) != "Magic Weapons"  # the sheet's Magical attacks
     ]
     if traits:
         notes.left_out.append(

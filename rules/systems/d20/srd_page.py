@@ -53,10 +53,13 @@ How the data is read:
   one that makes an attack ("makes a tail attack") makes that action. **Legendary
   resistance** from its trait's uses a day. **Reactions** by name, with their roll where
   they have one.
-- **Resistances, vulnerabilities and immunities** are damage types. One qualified
-  ("bludgeoning, piercing, and slashing from nonmagical weapons") counts as its types, as a
-  fight with nonmagical weapons needs: against a magic weapon, take them off the sheet
-  (`e`). One naming no type ("damage from spells") is left out.
+- **Resistances, vulnerabilities and immunities** are damage types. One "from nonmagical
+  weapons" is typed as the sheet types it (`nonmagical slashing`): it counts against a
+  weapon attack that is not magical, and a silvered or adamantine weapon is not told apart
+  (each such listed). A trait saying its weapon attacks are magical (Magic Weapons, Angelic
+  Weapons) makes the sheet's *Magical attacks* yes. Another qualified one ("piercing from
+  magic weapons wielded by good creatures") counts as its types, listed; one naming no type
+  ("damage from spells") is left out.
 - Where the data's fields say what the SRD's words do not (no damage on a save the words
   halve, an attack roll for what is no attack, a Multiattack's count or an action's name
   given otherwise), the words win: each is listed under the slips below.

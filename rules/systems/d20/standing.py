@@ -10,6 +10,7 @@ from rules.errors import Rejected
 
 from .condition_names import srd_name
 from .damage_parts import parts_of
+from .damage_types import counted
 from .economy import spent
 from .events import ACTION, ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
 from .sheet import LAIR, D20Sheet, Stamp, life_word
@@ -78,28 +79,32 @@ def attack_mode(
     return mode, reasons, auto_crit
 
 
-def damage_modifier(target: D20Combatant, kind: str) -> str:
+def damage_modifier(target: D20Combatant, kind: str, nonmagical: bool = False) -> str:
     """What ``target`` does to damage of type ``kind`` (``table.modifier_of``): its sheet's
-    resistances, vulnerabilities and immunities, and petrified's resistance to all damage
-    (typeless too) and immunity to poison."""
+    resistances, vulnerabilities and immunities (those "from nonmagical weapons" only when
+    ``nonmagical``: a weapon attack that is not magical), and petrified's resistance to all
+    damage (typeless too) and immunity to poison."""
     sheet = sheet_of(target)
-    resist, immune = sheet.resistances, sheet.immunities
+    resist = counted(sheet.resistances, nonmagical)
+    immune = counted(sheet.immunities, nonmagical)
     if target.conditions and PETRIFIED in conditions_of(target):
         kind = kind or UNTYPED
         resist, immune = (*resist, kind), (*immune, "poison")
-    return modifier_of(kind, resist, sheet.vulnerabilities, immune)
+    return modifier_of(kind, resist, counted(sheet.vulnerabilities, nonmagical), immune)
 
 
-def damage_modifiers(target: D20Combatant, damage: str, kind: str) -> str | tuple[str, ...]:
+def damage_modifiers(
+    target: D20Combatant, damage: str, kind: str, nonmagical: bool = False
+) -> str | tuple[str, ...]:
     """What ``target`` does to a damage as a sheet keeps it: one modifier for its one type, or
     one for each of several types in order (``parts``)."""
     try:
         found = parts_of(damage, kind)
     except Rejected:  # unreadable: its odds are refused where its dice are worked out
-        return damage_modifier(target, kind)
+        return damage_modifier(target, kind, nonmagical)
     if len(found) == 1:
-        return damage_modifier(target, found[0].kind)
-    return tuple(damage_modifier(target, part.kind) for part in found)
+        return damage_modifier(target, found[0].kind, nonmagical)
+    return tuple(damage_modifier(target, part.kind, nonmagical) for part in found)
 
 
 def save_mode(target: D20Combatant, ability: str) -> tuple[int, bool]:

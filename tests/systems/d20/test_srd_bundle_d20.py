@@ -88,6 +88,18 @@ def test_the_saves_srd_hits_ask_for_are_bundled_as_a_sheet_types_them(
     assert line in [action_text(a) for a in sheet.actions]
 
 
+def test_resistances_from_nonmagical_weapons_and_magic_weapons_are_bundled() -> None:
+    wight: D20Sheet = bundled().need("d20", "Wight").sheet()
+    balor: D20Sheet = bundled().need("d20", "Balor").sheet()
+    assert wight.resistances == ("necrotic", "nonmagical bludgeoning", "nonmagical piercing",
+                                 "nonmagical slashing")  # fmt: skip
+    assert balor.magical and not wight.magical
+    text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
+    said = "resistance from nonmagical weapons that aren't silvered: the sheet's count against"
+    assert "- **Wight**: " in text and said in text.split("- **Wight**: ")[1].split("\n")[0]
+    assert "Magic Weapons" not in text.split("- **Balor**: ")[1].split("\n")[0]
+
+
 def test_a_hits_save_the_sheet_cannot_hold_is_on_the_page() -> None:
     text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
     assert "- **Wight**: Life Drain: a DC 13 Con save on a hit;" in text

@@ -72,11 +72,12 @@ def test_a_multiattack_naming_its_attack_in_the_plural_makes_that_attack_listed(
     assert any("'Claws'" in c and "'Claw'" in c for c in block.corrections)
 
 
-def test_a_qualified_resistance_counts_as_its_types_and_says_so() -> None:
+def test_a_resistance_from_nonmagical_weapons_is_kept_as_the_sheet_types_it() -> None:
     _, sheet, block = converted(data("drake.json"))
-    assert sheet.resistances == ("bludgeoning", "piercing", "slashing")
+    assert sheet.resistances == tuple(f"nonmagical {k}" for k in ("bludgeoning", "piercing",
+                                                                   "slashing"))  # fmt: skip
     assert sheet.vulnerabilities == ("cold",) and sheet.immunities == ("fire",)
-    assert any("nonmagical" in item for item in block.left_out)
+    assert not any("nonmagical" in item for item in block.left_out)
     assert "traits: Ash Cloak" in block.left_out  # by name, never its words
 
 
