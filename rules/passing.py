@@ -1,5 +1,6 @@
 """A player's own turn at a served table: when they may end it, who comes up next, and what
-their seat is told of it ("your turn", "up next")."""
+their seat is told of it ("your turn", "up next", and "your roll" when a roll of theirs waits
+off their turn: a save a hit asked of them)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from rules.commands import PassTurn
 from rules.encounter import AnyEncounter, Combatant
 from rules.errors import Rejected
 from rules.events import TurnPassed
+from rules.permissions import actors
 from rules.registry import get_system
+from rules.remembered import ByIdentity
 
-News = Literal["your turn", "up next"]
+News = Literal["your turn", "up next", "your roll"]
 
 
 def passed(state: AnyEncounter, command: PassTurn) -> TurnPassed:
@@ -47,11 +50,39 @@ def up_next(state: AnyEncounter) -> Combatant[Any] | None:
 
 
 def news(state: AnyEncounter, mine: frozenset[str]) -> tuple[News, Combatant[Any]] | None:
-    """What a player acting for ``mine`` is told: one of theirs acts now, or acts next."""
+    """What a player acting for ``mine`` is told: one of theirs acts now, rolls what waits
+    (``d``: a save a hit asked of it), or acts next."""
     current = state.current
     if current is not None and current.id in mine:
         return "your turn", current
+    rolling = owed_roll(state, mine)
+    if rolling is not None:
+        return "your roll", rolling
     following = up_next(state)
     if following is not None and following.id in mine:
         return "up next", following
     return None
+
+
+def owed_roll(state: AnyEncounter, mine: frozenset[str]) -> Combatant[Any] | None:
+    """One of ``mine`` whose roll waits (what ``d`` gives now names it as who acts: a save
+    owed, a concentration save), or None."""
+    if not mine:
+        return None
+    found = sorted(_ROLLING.get(state, None, lambda: _rolling(state)) & mine)
+    return state.find(found[0]) if found else None
+
+
+def _rolling(state: AnyEncounter) -> frozenset[str]:
+    """Who rolls what waits now: asked once of each state, for every seat at the table."""
+    system = get_system(state.system)
+    if not system.pending(state):
+        return frozenset()
+    try:
+        command = system.consequence_command(state)
+    except Rejected:  # nothing it can give now: nobody's roll
+        return frozenset()
+    return frozenset(actors(system, command) or ())
+
+
+_ROLLING: ByIdentity[frozenset[str]] = ByIdentity()

@@ -274,6 +274,9 @@ class TableApp(TrackerApp):
         what, who = found
         if what == "up next":
             return Part(Text.assemble(("Up next: ", "bold"), (who.name, "bold")), NEEDED)
+        if what == "your roll":
+            turn = "bold reverse"
+            return Part(Text.assemble(("★ Your roll: ", turn), (who.name, turn), " (d)"), NEEDED)
         ends = " (n ends it)" if self.table.settings.players_pass else ""
         turn = "bold reverse"
         return Part(Text.assemble(("★ Your turn: ", turn), (who.name, turn), ends), NEEDED)

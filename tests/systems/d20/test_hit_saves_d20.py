@@ -15,6 +15,7 @@ from rules.commands import NextTurn
 from rules.dice import ScriptedDice
 from rules.engine import decide, fold_onto
 from rules.events import ConditionAdded
+from rules.passing import news
 from rules.permissions import refusal
 from rules.registry import get_system
 from rules.systems.d20.actions import parse_actions
@@ -233,3 +234,11 @@ def test_the_library_says_the_chance_a_hits_save_fails_and_counts_its_damage() -
     mean = float(line.rpartition(", ")[2].removesuffix(" avg"))
     bare_mean = float(next(x for x in bare if x.startswith("Bite:")).rpartition(", ")[2][:-4])
     assert mean > bare_mean + 0.55 * 4  # the poison: at least half of 2d8 on 55% of uses
+
+
+def test_a_players_seat_is_told_the_save_its_hero_owes_is_its_roll() -> None:
+    state, _ = hit(versus(CLAWS), "Claws", 2, 3)  # on the Ghoul's turn
+    assert news(state, frozenset({"c2"})) == ("your roll", state.combatant("c2"))
+    assert news(state, frozenset({"c1"}))[0] == "your turn"  # type: ignore[index]
+    state, _ = run(state, D20HitSave("c2"), 15)
+    assert news(state, frozenset({"c2"})) == ("up next", state.combatant("c2"))
