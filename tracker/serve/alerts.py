@@ -1,5 +1,6 @@
 """Turn alerts: a player's seat is told, once each, that one of theirs acts now ("Your
-turn: Orla") or acts next ("Up next: Orla"): its header says so (``TableApp.table_line``),
+turn: Orla"), rolls what waits off its turn ("Your roll: Orla") or acts next ("Up next:
+Orla"): its header says so (``TableApp.table_line``),
 and its terminal is sent the bell and a desktop notification (OSC 9 and OSC 777, which the
 terminals that take them show and the others ignore); a browser seat's page is sent the
 alert as a packet of its own (tracker/serve/web.py), flashes its title and, where the
@@ -23,7 +24,7 @@ WORDS = 80  # characters of an alert at most
 
 
 def words(news: passing.News, name: str) -> str:
-    """What the alert says, inert and bounded: "Your turn: Orla", "Up next: Orla"."""
+    """What the alert says, inert and bounded: "Your turn: Orla", "Your roll: Orla"."""
     said = f"{news.capitalize()}: {inert(name)}"
     return " ".join(said.split())[:WORDS].replace(";", ",")  # ";" parts OSC 777's fields
 
