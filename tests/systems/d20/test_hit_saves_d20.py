@@ -46,10 +46,21 @@ BITE = "Bite: +5, 1d8+3 piercing, Con 11 half 2d8 poison"
 GRAB = "Tentacle: +4, 1d6 bludgeoning, grappled"
 
 
+def ghoul(actions: str) -> Any:
+    return card(hp="22/22", ac="12", attack_bonus="4", damage="1d6 slashing", actions=actions)
+
+
 def versus(actions: str, target: Any = HERO_SHEET) -> Any:
     """A monster with ``actions`` (c1) on its turn against Orla (c2, Con +2, AC 15)."""
-    monster = card(hp="22/22", ac="12", attack_bonus="4", damage="1d6 slashing", actions=actions)
-    return started(fight(("Ghoul", "foes", monster), ("Orla", "party", target)))
+    return started(fight(("Ghoul", "foes", ghoul(actions)), ("Orla", "party", target)))
+
+
+def ghoul_history() -> Any:
+    """The same with the Claws, as a history (for the app and a served table)."""
+    history = history_of(("Ghoul", "foes", ghoul(CLAWS)), ("Orla", "party", HERO_SHEET))
+    while history.state.current_id != "c1":
+        history.commit(decide(history.state, NextTurn(), None))
+    return history
 
 
 def hit(state: Any, action: str, *faces: int) -> Any:
@@ -109,8 +120,7 @@ def test_the_save_owed_is_set_aside_with_x() -> None:
 
 def test_a_hit_that_kills_asks_no_save() -> None:
     goblin = structs.replace(FOE_SHEET, hp=3, hp_max=3, ac=10)
-    monster = card(hp="22/22", ac="12", attack_bonus="4", damage="1d6 slashing", actions=CLAWS)
-    state = started(fight(("Ghoul", "foes", monster), ("Goblin", "party", goblin)))
+    state = started(fight(("Ghoul", "foes", ghoul(CLAWS)), ("Goblin", "party", goblin)))
     state, _ = run(state, D20Attack("c1", "c2", action="Claws"), 15, 2, 3)
     assert SYSTEM.pending(state) == "Goblin takes 7 slashing"  # and no save after it
     _, events = run(state, D20Apply())
@@ -158,12 +168,8 @@ def test_the_attack_dialog_says_what_its_hit_lays_and_the_targets_chance() -> No
 async def test_by_keys_the_claws_hit_then_d_deals_it_d_rolls_the_save_and_d_paralyzes(
     tmp_path: Path,
 ) -> None:
-    monster = card(hp="22/22", ac="12", attack_bonus="4", damage="1d6 slashing", actions=CLAWS)
-    history = history_of(("Ghoul", "foes", monster), ("Orla", "party", HERO_SHEET))
-    while history.state.current_id != "c1":
-        history.commit(decide(history.state, NextTurn(), None))
     # the Claws hit (15 + 4), 2d4: 2 and 3; Orla's Con save: 5 + 2 fails DC 10
-    app = make_app(tmp_path, ScriptedDice([15, 2, 3, 5]), history)
+    app = make_app(tmp_path, ScriptedDice([15, 2, 3, 5]), ghoul_history())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("r")
         await until(pilot, lambda: "on a hit: Con save DC" in screen_text(app), "the note")

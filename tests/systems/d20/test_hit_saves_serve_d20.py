@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.commands import NextTurn
 from rules.dice import ScriptedDice
-from rules.engine import decide
 from rules.systems.d20.events import D20Apply, D20Attack, D20Saved
 from tests.serve.serve_helpers import Client, serve, until
-from tests.systems.d20.support import HERO_SHEET, card, history_of
-from tests.systems.d20.test_hit_saves_d20 import CLAWS
+from tests.systems.d20.test_hit_saves_d20 import ghoul_history
 from tracker.serve.alerts import BEL
 from tracker.session import EncounterSession
 
@@ -21,10 +18,7 @@ YOUR_ROLL = f"{BEL}\x1b]9;Your roll: Orla\x1b\\"
 async def test_the_save_a_hit_asks_of_a_players_hero_rings_their_seat_and_d_rolls_it(
     tmp_path: Path,
 ) -> None:
-    ghoul = card(hp="22/22", ac="12", attack_bonus="4", damage="1d6 slashing", actions=CLAWS)
-    history = history_of(("Ghoul", "foes", ghoul), ("Orla", "party", HERO_SHEET))
-    while history.state.current_id != "c1":
-        history.commit(decide(history.state, NextTurn(), None))
+    history = ghoul_history()
     # the Claws hit (15 + 4) for 2 + 3 + 2; Orla's Con save: 3 + 2 fails DC 10
     session = EncounterSession(history, ScriptedDice([15, 2, 3, 3]), tmp_path / "crypt.fight")
     served = await serve(tmp_path, (session, {"Ghoul": "c1", "Orla": "c2"}))
