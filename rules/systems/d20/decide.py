@@ -352,6 +352,8 @@ def save_effect(state: D20Encounter, cmd: D20SaveEffect, dice: DiceSource) -> li
             cost=played.cost if played else 1,
         ),
     )
+    if all(r.success for r in rolls) and not (notation and cmd.half):
+        events.append(D20Settled())  # every target saved, and a save takes nothing: no d
     return events
 
 
@@ -361,10 +363,7 @@ def hit_save(state: D20Encounter, cmd: D20HitSave, dice: DiceSource) -> list[Any
     if owed is None or owed.target_id != cmd.target_id:
         raise Rejected(f"No save waits for {state.name_of(cmd.target_id)}")
     saved, *rest = save_effect(state, hit_saves.effect_of(owed), dice)
-    events = [structs.replace(saved, hit=True), *rest]
-    if saved.rolls[0].success and not (saved.damage and saved.half):  # nothing to deal
-        events.append(D20Settled())
-    return events
+    return [structs.replace(saved, hit=True), *rest]
 
 
 def use_action(state: D20Encounter, cmd: D20UseAction) -> list[Any]:

@@ -25,6 +25,7 @@ from rules.systems.d20.events import (
     D20HitSave,
     D20HitSaveOwed,
     D20Saved,
+    D20SaveEffect,
     system_state,
 )
 from rules.systems.d20.finding import preview_lines
@@ -248,3 +249,15 @@ def test_a_players_seat_is_told_the_save_its_hero_owes_is_its_roll() -> None:
     assert news(state, frozenset({"c1"}))[0] == "your turn"  # type: ignore[index]
     state, _ = run(state, D20HitSave("c2"), 15)
     assert news(state, frozenset({"c2"})) == ("up next", state.combatant("c2"))
+
+
+def test_a_save_effect_every_target_makes_leaves_nothing_to_deal_unless_half_is() -> None:
+    state = versus(CLAWS)
+    fear = D20SaveEffect("c1", ("c2",), "Fear", "wis", 10, condition="frightened")
+    made, _ = run(state, fear, 15)
+    assert made.last_roll_applied and SYSTEM.pending(made) == ""
+    failed, _ = run(state, fear, 2)
+    assert SYSTEM.pending(failed) == "Fear on Orla: failed"
+    fire = D20SaveEffect("c1", ("c2",), "Fire", "dex", 10, "2d6 fire")  # half on a save
+    burnt, _ = run(state, fire, 15, 3, 3)
+    assert SYSTEM.pending(burnt) == "Fire on Orla: saved"
