@@ -51,16 +51,28 @@ def test_a_list_written_back_reads_back_the_same() -> None:
 
 
 @given(
-    bonus=st.integers(-20, 30),
+    bonus=st.one_of(st.none(), st.integers(-20, 30)),
     ranged=st.booleans(),
     dc=st.integers(1, 40),
     half=st.booleans(),
+    save_damage=st.sampled_from(["", "2d8 poison", "3d6 fire + 1d4 cold"]),
+    condition=st.sampled_from(["", "paralyzed", "prone"]),
+    repeat=st.booleans(),
     recharge=st.integers(0, 6),
     per_day=st.integers(0, 9),
     cost=st.integers(1, 3),
 )
 def test_any_action_written_back_reads_back_the_same(
-    bonus: int, ranged: bool, dc: int, half: bool, recharge: int, per_day: int, cost: int
+    bonus: int | None,
+    ranged: bool,
+    dc: int,
+    half: bool,
+    save_damage: str,
+    condition: str,
+    repeat: bool,
+    recharge: int,
+    per_day: int,
+    cost: int,
 ) -> None:
     action = D20Action(
         name="Strike",
@@ -69,6 +81,9 @@ def test_any_action_written_back_reads_back_the_same(
         damage="2d6+3 slashing",
         save=f"con {dc}",
         half=half,
+        save_damage=save_damage if bonus is not None else "",  # a save effect's is its damage
+        condition=condition,
+        repeat=repeat,
         recharge=recharge,
         per_day=per_day,
         cost=cost,
@@ -81,6 +96,9 @@ def test_any_action_written_back_reads_back_the_same(
     [
         ("Bite: Dex 99", "a save's DC is from 1 to 40"),
         ("Bite: half", "has no save"),
+        ("Claws: +4, 1d6 slashing, paralyzed, save ends", "has no save"),
+        ("Breath: Dex 13 half 4d6 fire, 2d6 cold", "a save effect has one damage"),
+        ("Bite: +4, Con 11 half venom", "the damage it deals"),
         (": +4", "a name of 1 to 40 characters"),
         ("Bite: +4; bite: +5", "two actions are named"),
         ("Claws: frob x9", "a count from 1 to 6"),
