@@ -387,7 +387,7 @@ class BeerRun(
         if own.rolled_round == state.round:
             if decide.pending_now(state):
                 return ""  # the header's waiting part says what is left to land (pending)
-            return "rolled: cede (s) or n ends the round"
+            return "rolled: cede (s), or the GM ends the round (n)"
         paid = [state.name_of(p.combatant_id) for p in decide.round_pools(state)]
         return "all sides act at once · paid: " + (", ".join(paid) or "nobody yet")
 

@@ -7,7 +7,7 @@ from msgspec import structs
 
 from rules.commands import AddCombatant, EditCombatant, NextTurn
 from rules.dice import ScriptedDice
-from rules.engine import decide, describe, new_encounter
+from rules.engine import decide, describe, fold_onto, new_encounter
 from rules.errors import Rejected
 from rules.events import ConditionAdded
 from rules.history import History
@@ -549,6 +549,9 @@ def test_status_and_alerts_read_well_without_turns():
     run(history, RollRound(), (8, 6))
     assert SYSTEM.status(history.state) == ""
     assert SYSTEM.pending(history.state) == "Orla lands 2 on Goblin"  # the header's waiting part
+    landed = fold_onto(history.state, decide(history.state, LandDamage(), ScriptedDice(())))
+    # Every seat reads it: a player's n is refused (the GM ends the round), so it says whose.
+    assert SYSTEM.status(landed) == "rolled: cede (s), or the GM ends the round (n)"
     before = history.state
     [turn] = run(history, NextTurn())
     assert "Round 2: every side states its goal" in SYSTEM.alerts(before, turn)[0]
