@@ -261,3 +261,15 @@ def test_a_save_effect_every_target_makes_leaves_nothing_to_deal_unless_half_is(
     fire = D20SaveEffect("c1", ("c2",), "Fire", "dex", 10, "2d6 fire")  # half on a save
     burnt, _ = run(state, fire, 15, 3, 3)
     assert SYSTEM.pending(burnt) == "Fire on Orla: saved"
+
+
+def test_the_paralysis_is_saved_against_as_orlas_turn_ends_and_her_seat_is_told() -> None:
+    state, _ = hit(versus(CLAWS), "Claws", 2, 3)
+    state, _ = run(state, D20HitSave("c2"), 3)  # fails
+    state, _ = run(state, D20Apply())
+    state, _ = run(state, NextTurn())  # Orla's turn, paralyzed
+    state, _ = run(state, NextTurn())  # it ends: her save against the paralysis is owed
+    assert SYSTEM.pending(state).startswith("Orla: Con save DC 10 ends paralyzed")
+    assert news(state, frozenset({"c2"})) == ("your roll", state.combatant("c2"))
+    state, _ = run(state, SYSTEM.consequence_command(state), 12)
+    assert state.combatant("c2").condition("paralyzed") is None
