@@ -199,7 +199,12 @@ def convert(action: Mapping[str, Any], notes: Notes, legendary: bool = False) ->
             _hit_save(fields, parts, save, desc[start:], name, notes)
         else:
             if laid := _LAID.search(desc, start):
-                fields["condition"] = laid.group(1).casefold()
+                said = laid.group(1).casefold()
+                opening = max(desc.rfind(". ", start, laid.start()) + 1, start)
+                if "advantage" in desc[opening : laid.start()]:  # a cloaker's: laid only so
+                    notes.left_out.append(f"{name}: {said} only when it has advantage")
+                else:
+                    fields["condition"] = said
             if parts:
                 fields["damage"] = _written(parts)
     elif save is not None:

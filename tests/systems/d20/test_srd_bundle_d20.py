@@ -77,6 +77,8 @@ HIT_SAVES = [
     ("Assassin", "Shortsword: +6, 1d6+3 piercing, Con 15 half 7d6 poison"),
     ("Adult Red Dragon", "Frightful Presence: Wis 19 none, frightened, save ends"),
     ("Wight", "Life Drain: +4, 1d6+2 necrotic"),  # its hit point maximum: by hand
+    ("Giant Octopus", "Tentacles: +5, 2d6+3 bludgeoning, grappled"),  # laid on a hit
+    ("Cloaker", "Bite: +6, 2d6+3 piercing"),  # blinded only with advantage: by hand
 ]
 
 
