@@ -109,6 +109,13 @@ def roll_command(state: D20Encounter, values: Mapping[str, str], attacker_id: st
         return _attack(values, attacker_id, _one_target(values["target"]), "", "")
     sheet = sheet_of(attacker)
     pool = (*sheet.reactions, *sheet.actions) if usage == REACTION else sheet.actions
+    if named(pool, name) is None:  # another's, as the Action choice lists them
+        owner = next((c for c in state.combatants if named(sheet_of(c).actions, name)), None)
+        if owner is not None and owner.id != attacker_id:
+            raise Rejected(
+                f"{owner.name}'s {name} is not {attacker.name}'s: choose {owner.name} as the "
+                f"Attacker, or one of {attacker.name}'s own actions"
+            )
     action = find(pool, name, attacker.name)
     of = ""
     if action.makes:  # its next part (all of them off its turn, or once the action is spent)

@@ -196,3 +196,18 @@ def test_every_bundled_srd_monsters_actions_each_make_a_command_or_one_line() ->
                 except Rejected as refused:
                     assert "\n" not in refused.message
                 assert SYSTEM.preview(state, dialog, values | {"action": value})
+
+
+def test_another_creatures_action_chosen_for_an_attacker_says_whose_it_is() -> None:
+    state = started(lair(), "c2")  # Orla's turn; the Action list offers the dragon's Bite too
+    fields = SYSTEM.action_form(state, "roll", "c2")
+    values = {f.key: f.default for f in fields} | {"attacker": "c2", "action": "Bite"}
+    assert ("Bite", "Bite (Adult Red Dragon)") in next(
+        f.choices for f in fields if f.key == "action"
+    )
+    with pytest.raises(Rejected) as refused:
+        SYSTEM.action_command(state, "roll", values)
+    assert refused.value.message == (
+        "Adult Red Dragon's Bite is not Orla's: choose Adult Red Dragon as the Attacker, or one "
+        "of Orla's own actions"
+    )
