@@ -79,7 +79,8 @@ def damage_types(listed: object, what: str, notes: Notes) -> str:
         if not named:
             notes.left_out.append(f"{what}: {text[:80]}")
             continue
-        qualifier = text[text.casefold().index(" from ") + 1 :] if " from " in text else ""
+        folded = text.casefold()
+        qualifier = text[folded.index(" from ") + 1 :] if " from " in folded else ""
         if NONMAGICAL.fullmatch(qualifier):
             named = [f"nonmagical {k}" for k in named]
             if qualifier.casefold().rstrip(")").endswith(("silvered", "adamantine", "stoneskin")):
