@@ -22,6 +22,8 @@ from rules.forecast import (
     MAX_RUNS,
     MAX_SEED,
     RUN_BITS,
+    Report,
+    SideChance,
     Tally,
     job_bytes,
     merged,
@@ -36,7 +38,7 @@ from rules.history import History
 from tests.contract.test_fifth_system import forget
 from tests.picks import a_system, every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
-from tracker.headless.forecast_pool import MAX_SPAN, Runs, Workers, run_forecast
+from tracker.headless.forecast_pool import MAX_SPAN, Runs, Workers, run_forecast, win_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -365,3 +367,12 @@ def test_the_switch_interval_is_set_back_when_the_last_forecast_ends() -> None:
     assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)  # the second still runs
     second.__exit__(None, None, None)
     assert sys.getswitchinterval() == before
+
+
+def test_a_chance_seen_but_tiny_is_printed_below_a_tenth_never_as_none() -> None:
+    # One fight of 5,000 the foes won: 0.02%, which "0.0%" would say never happened.
+    sides = (SideChance("party", 4999, 0.9998, 0.9989, 1.0), SideChance("foes", 1, 0.0002,
+                                                                       0.0, 0.0011))  # fmt: skip
+    result = Report(5000, 1, 50, 1, sides, 0.0, 0.0, 4.0, {4: 5000}, (), 0)
+    lines = win_lines(result)
+    assert "<0.1%" in lines[1] and "0.0%" in lines[2]  # the foes' win; no winner at all

@@ -24,6 +24,7 @@ from typing import TypeVar
 
 from rules.encounter import AnyEncounter
 from rules.forecast import Report, Tally, job_bytes, merged, report, simulate
+from rules.odds import percent  # "<0.1%" for a chance seen but tiny, never "0.0%"
 
 MAX_JOBS = 64
 # A span is never longer than this many runs (a fifth of a second for the slowest demo): the
@@ -294,10 +295,6 @@ def take_back(
 
 
 # --- text ---------------------------------------------------------------------------------------
-
-
-def percent(p: float) -> str:
-    return f"{p * 100:.1f}%"
 
 
 def bar(p: float, width: int = BAR) -> str:
