@@ -273,3 +273,17 @@ def test_the_paralysis_is_saved_against_as_orlas_turn_ends_and_her_seat_is_told(
     assert news(state, frozenset({"c2"})) == ("your roll", state.combatant("c2"))
     state, _ = run(state, SYSTEM.consequence_command(state), 12)
     assert state.combatant("c2").condition("paralyzed") is None
+
+
+def test_a_legendary_tail_attack_asks_its_tails_save_on_a_hit() -> None:
+    turtle = card(hp="40/40", ac="12", attack_bonus="4", damage="1d6 bludgeoning",
+                  actions="Tail: +5, 1d6 bludgeoning, Str 13 none, prone",
+                  legendary_actions="Tail Attack: Tail", legendary="3")  # fmt: skip
+    state = started(fight(("Turtle", "foes", turtle), ("Orla", "party", HERO_SHEET)), "c2")
+    swing = D20Attack("c1", "c2", usage="legendary", action="Tail", of="Tail Attack")
+    state, _ = run(state, swing, 15, 4)  # at the end of Orla's turn: a hit, 4 bludgeoning
+    state, _ = run(state, D20Apply())
+    assert SYSTEM.consequence_command(state) == D20HitSave("c2")
+    state, _ = run(state, D20HitSave("c2"), 2)  # 2 + 3 fails DC 13
+    state, _ = run(state, D20Apply())
+    assert state.combatant("c2").condition("prone") is not None
