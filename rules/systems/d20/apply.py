@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from rules.bounds import COMBATANTS
+
 from . import uses
 from .drain import drained
 from .economy import own_turn, spend
@@ -22,6 +24,7 @@ from .events import (
     D20DeathSaved,
     D20Exhausted,
     D20Healed,
+    D20HitSaveOwed,
     D20LegendaryUsed,
     D20ReactionUsed,
     D20Rested,
@@ -29,6 +32,7 @@ from .events import (
     D20Settled,
     D20Stabilised,
     Held,
+    HitSave,
     Waiting,
     sheet_of,
     stamp_of,
@@ -86,6 +90,8 @@ def apply(state: D20Encounter, event: Any) -> D20Encounter:
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(state, event.combatant_id, _spent(sheet, event.stamp, event.cost))
         case D20Saved():
+            if event.hit:  # the save a hit asked for, met (hit_saves.py)
+                state = _hit_save_met(state, event.rolls[0].target_id, event.source_id)
             state = state.update(last_roll=event, last_roll_applied=False)
             state = uses.spend(state, event.source_id, event.action)  # a recharge, a use a day
             if event.usage == LEGENDARY:
@@ -159,6 +165,10 @@ def apply(state: D20Encounter, event: Any) -> D20Encounter:
                 return state
             stable = structs.replace(sheet, death_successes=0, death_failures=0, stable=True)
             return _sheet(state, event.target_id, stable)
+        case D20HitSaveOwed():
+            found = system_state(state)
+            kept = (*found.hit_saves, event.owed)[-COMBATANTS:]  # the oldest go first
+            return state.update(system_state=structs.replace(found, hit_saves=kept))
         case D20ReactionUsed():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(
@@ -232,3 +242,25 @@ def skipped(state: D20Encounter, combatant_id: str, what: str) -> D20Encounter:
             del waiting[index]
             break
     return state.update(system_state=structs.replace(found, concentration_saves=tuple(waiting)))
+
+
+def hit_save_skipped(state: D20Encounter, owed: HitSave) -> D20Encounter:
+    """The state without ``owed``, the save a hit asked for, set aside (``x``)."""
+    found = system_state(state)
+    left = list(found.hit_saves)
+    if owed in left:
+        left.remove(owed)
+    return state.update(system_state=structs.replace(found, hit_saves=tuple(left)))
+
+
+def _hit_save_met(state: D20Encounter, target_id: str, source_id: str) -> D20Encounter:
+    """The state once ``target_id`` has rolled the save it owed ``source_id``'s hit."""
+    owed = next(
+        (
+            o
+            for o in system_state(state).hit_saves
+            if o.target_id == target_id and o.source_id == source_id
+        ),
+        None,
+    )
+    return state if owed is None else hit_save_skipped(state, owed)

@@ -2,17 +2,14 @@
 attack lays ("the target is grappled"), or the saving throw it asks for (a ghoul's claws: a
 DC 10 Constitution save or paralyzed). The save is owed, as a concentration save is: it
 waits ("waiting (d)"), ``d`` rolls it as a save effect of the attacker's, ``x`` sets it
-aside, solo play rolls it; what a failure brings then waits for ``d`` as any save's does."""
+aside, solo play rolls it; what a failure brings then waits for ``d`` as any save's does.
+The fold (the save owed, met, set aside) is ``apply.py``'s."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING, Any
 
-from msgspec import structs
-
-from rules.bounds import COMBATANTS
 from rules.conditions import Condition
 from rules.events import ConditionAdded
 from rules.logline import LogEntry, Span, spans
@@ -29,17 +26,15 @@ from .events import (
     sheet_of,
     system_state,
 )
-from .odds import save_chance
 from .sheet import life_word
-from .standing import save_mode
+from .standing import save_made
 from .table import ABILITY_NAMES
 
 if TYPE_CHECKING:
     from .events import D20Attacked, D20Combatant, D20Encounter
 
 COMMANDS = (D20HitSave,)
-EVENTS = (D20HitSaveOwed,)
-MAX_OWED = COMBATANTS  # as D20State bounds them: the oldest go first
+EVENTS = (D20HitSaveOwed,)  # folded by apply.py, with the rest
 
 
 def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
@@ -117,7 +112,7 @@ def hit_note(state: D20Encounter, attacker: D20Combatant, target: D20Combatant, 
     ends = ", save ends" if action.repeat and action.condition else ""
     return (
         f"; on a hit: {ability.capitalize()} save DC {dc}, {target.name} fails "
-        f"{percent(1 - _made(target, ability, dc))}: {', '.join(lays) or 'nothing more'}{ends}"
+        f"{percent(1 - save_made(target, ability, dc))}: {', '.join(lays) or 'nothing more'}{ends}"
     )
 
 
@@ -148,47 +143,13 @@ def effect_of(owed: HitSave) -> D20SaveEffect:
     )
 
 
-def _made(target: D20Combatant, ability: str, dc: int) -> Fraction:
-    """The chance ``target`` makes the save as it stands (its conditions counted)."""
-    mode, auto_fail = save_mode(target, ability)
-    return save_chance(sheet_of(target).save(ability), dc, mode, auto_fail)
-
-
 def pending(state: D20Encounter, owed: HitSave) -> str:
     """What waits, in the header's words, with the chance it is made."""
-    made = _made(state.combatant(owed.target_id), owed.ability, owed.dc)
+    made = save_made(state.combatant(owed.target_id), owed.ability, owed.dc)
     return (
         f"{state.name_of(owed.target_id)}: {owed.ability.capitalize()} save DC {owed.dc} "
         f"against {state.name_of(owed.source_id)}'s {owed.action} ({percent(made)})"
     )
-
-
-def owed_apply(state: D20Encounter, event: D20HitSaveOwed) -> D20Encounter:
-    found = system_state(state)
-    owed = (*found.hit_saves, event.owed)[-MAX_OWED:]
-    return state.update(system_state=structs.replace(found, hit_saves=owed))
-
-
-def met(state: D20Encounter, owed: HitSave) -> D20Encounter:
-    """The state without ``owed``: rolled, or set aside (``x``)."""
-    found = system_state(state)
-    left = list(found.hit_saves)
-    if owed in left:
-        left.remove(owed)
-    return state.update(system_state=structs.replace(found, hit_saves=tuple(left)))
-
-
-def met_by(state: D20Encounter, target_id: str, source_id: str) -> D20Encounter:
-    """The state once ``target_id`` has rolled the save it owed ``source_id``'s hit."""
-    owed = next(
-        (
-            o
-            for o in system_state(state).hit_saves
-            if o.target_id == target_id and o.source_id == source_id
-        ),
-        None,
-    )
-    return state if owed is None else met(state, owed)
 
 
 def describe(state: D20Encounter, event: D20HitSaveOwed) -> LogEntry:

@@ -4,6 +4,7 @@ whether it can act, its legendary actions and reaction left, and what waits to b
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rules.errors import Rejected
@@ -13,6 +14,7 @@ from .damage_parts import parts_of
 from .damage_types import counted
 from .economy import spent
 from .events import ACTION, ROLLS, D20State, Waiting, sheet_of, stamp_of, system_state
+from .odds import save_chance
 from .sheet import LAIR, D20Sheet, Stamp, life_word
 from .table import (
     ATTACKED_WITH_ADVANTAGE,
@@ -105,6 +107,12 @@ def damage_modifiers(
     if len(found) == 1:
         return damage_modifier(target, found[0].kind, nonmagical)
     return tuple(damage_modifier(target, part.kind, nonmagical) for part in found)
+
+
+def save_made(target: D20Combatant, ability: str, dc: int) -> Fraction:
+    """The chance ``target`` makes a save as it stands (its conditions counted)."""
+    mode, auto_fail = save_mode(target, ability)
+    return save_chance(sheet_of(target).save(ability), dc, mode, auto_fail)
 
 
 def save_mode(target: D20Combatant, ability: str) -> tuple[int, bool]:

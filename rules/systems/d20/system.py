@@ -414,7 +414,7 @@ class GenericD20(
             return state.update(last_roll_applied=True)
         hit = hit_saves.waiting(state)
         if hit is not None:
-            return hit_saves.met(state, hit)
+            return apply.hit_save_skipped(state, hit)
         owed = concentration_waiting(state)
         if owed is not None:
             return apply.skipped(state, owed.combatant_id, "concentration save")
@@ -475,10 +475,6 @@ class GenericD20(
             return turn_edges.apply(state, event)
         if isinstance(event, uses.EVENTS):
             return uses.apply(state, event)
-        if isinstance(event, hit_saves.EVENTS):
-            return hit_saves.owed_apply(state, event)
-        if isinstance(event, D20Saved) and event.hit:
-            state = hit_saves.met_by(state, event.rolls[0].target_id, event.source_id)
         return apply.apply(state, event)
 
     def reaction_spent(self, state: D20Encounter, combatant: D20Combatant) -> list[Any]:

@@ -27,9 +27,9 @@ from . import uses
 from .decide import d20, damage_events
 from .events import D20Healed, sheet_of, stamp_of, system_state
 from .log import dealt
-from .odds import save_chance, save_odds
+from .odds import save_odds
 from .sheet import MAX_DC, MAX_HP, MAX_TEXT, life_word
-from .standing import save_mode
+from .standing import save_made, save_mode
 from .table import ABILITIES
 from .turn_edge_events import (
     END,
@@ -144,8 +144,7 @@ def pending(state: D20Encounter) -> str:
     edge = save_waiting(state)
     if edge is not None:
         target = state.combatant(edge.target_id)
-        mode, auto_fail = save_mode(target, edge.ability)
-        made = save_chance(sheet_of(target).save(edge.ability), edge.dc, mode, auto_fail)
+        made = save_made(target, edge.ability, edge.dc)
         ability = edge.ability.capitalize()
         return f"{target.name}: {ability} save DC {edge.dc} ends {edge.condition} ({percent(made)})"
     start = start_waiting(state)
