@@ -9,7 +9,6 @@ from msgspec import structs
 from rules.bounds import COMBATANTS
 
 from . import uses
-from .drain import drained
 from .economy import own_turn, spend
 from .events import (
     ACTION,
@@ -39,7 +38,8 @@ from .events import (
     system_state,
 )
 from .exhaustion import exhausted, rested
-from .sheet import D20Sheet, Stamp, healed, take_damage
+from .fortitude import dealt
+from .sheet import D20Sheet, Stamp, healed
 from .stat_actions import part_made
 from .table import CONCENTRATION_DC, DEATH_SAVES
 
@@ -186,10 +186,7 @@ def _spent(sheet: D20Sheet, stamp: Stamp, cost: int) -> D20Sheet:
 
 def _damaged(state: D20Encounter, event: D20Damaged) -> D20Encounter:
     sheet = sheet_of(state.combatant(event.target_id))
-    if event.drain:
-        after = drained(sheet, event.amount, event.critical)
-    else:
-        after = take_damage(sheet, event.amount, event.critical)
+    after = dealt(sheet, event)
     state = _sheet(state, event.target_id, after)
     if after.down and not sheet.down and state.current_id == event.target_id:
         # Dropped on its own turn: its first death save comes at the start of its next one.

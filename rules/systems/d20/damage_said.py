@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.odds import percent
+
+from . import fortitude
 from .decide import hit_damage
-from .events import D20Attacked, D20Damaged, D20Saved, damage_words
+from .events import D20Attacked, D20Damaged, D20Saved, damage_words, sheet_of
+from .traits import UNDEAD_FORTITUDE
 
 if TYPE_CHECKING:
-    from .events import D20Encounter
+    from .events import D20Combatant, D20Encounter
 
 
 def damage_notes(event: D20Damaged) -> str:
@@ -36,7 +40,19 @@ def attack_taken(state: D20Encounter, roll: D20Attacked) -> str:
     dealt = next(e for e in hit_damage(state, roll) if isinstance(e, D20Damaged))
     each = [(p.amount, p.damage_type) for p in dealt.parts] or [(dealt.amount, dealt.damage_type)]
     said = " + ".join(f"{amount} {kind}".rstrip() for amount, kind in each)
-    return f"{target.name} takes {said}{damage_notes(dealt)}"
+    return f"{target.name} takes {said}{damage_notes(dealt)}{fortitude_then(target, dealt)}"
+
+
+def fortitude_then(target: D20Combatant, dealt: D20Damaged) -> str:
+    """The Undead Fortitude save a damage about to be dealt will ask, with its chance: ``,
+    then Undead Fortitude: Con save DC 14 (45.0% to stay up)``; "" when it asks none."""
+    sheet = sheet_of(target)
+    after = fortitude.dealt(sheet, dealt)
+    dc = fortitude.dc_owed(sheet, after, dealt.amount, fortitude.kinds_of(dealt), dealt.critical)
+    if not dc:
+        return ""
+    chance = percent(fortitude.held_chance(target, dealt.amount))
+    return f", then {UNDEAD_FORTITUDE}: Con save DC {dc} ({chance} to stay up)"
 
 
 def save_taken(state: D20Encounter, roll: D20Saved) -> str:

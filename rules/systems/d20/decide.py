@@ -13,12 +13,11 @@ from rules.events import ConditionAdded, ConditionRemoved
 from rules.logline import Span
 from rules.notation.answer import answer
 
-from . import hit_saves
+from . import fortitude, hit_saves
 from . import table as dmg
 from .actions import named
 from .cover import cover_bonus, save_cover
 from .damage_parts import parts_of
-from .drain import drained
 from .economy import check
 from .events import (
     LEGENDARY,
@@ -53,7 +52,7 @@ from .events import (
 )
 from .legendary import left_at, legendary_stamp
 from .odds import attack_outcome
-from .sheet import D20Sheet, Stamp, attack_damage, life_word, take_damage
+from .sheet import D20Sheet, Stamp, attack_damage, life_word
 from .standing import (
     attack_mode,
     concentration_waiting,
@@ -155,7 +154,7 @@ def attack(state: D20Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         magical=sheet.magical,
     )
     if cmd.apply and outcome != "miss":
-        dealt = hit_damage(state, event)
+        dealt = hit_damage(state, event, dice)
         return [event, *dealt, *hit_saves.laid(state, event, dealt), D20Settled()]
     return [event]
 
@@ -189,10 +188,13 @@ def damage_events(
     drain: bool = False,
     parts: tuple[RolledPart, ...] = (),
     nonmagical: bool = False,
+    dice: DiceSource | None = None,
 ) -> list[Any]:
     """The damage to one target, and the concentration it ends by dropping it; a damage of
     several types (``parts``) meets the target's modifier for each type on its own (those
-    "from nonmagical weapons" too when ``nonmagical``: a weapon attack that is not magical)."""
+    "from nonmagical weapons" too when ``nonmagical``: a weapon attack that is not magical).
+    With ``dice``, the Undead Fortitude save it asks is rolled (without: what `d` will deal,
+    said before it is)."""
     sheet = sheet_of(target)
     modifier = damage_modifier(target, kind, nonmagical)
     amount = dmg.adjusted(rolled, modifier, half)
@@ -203,15 +205,27 @@ def damage_events(
     )
     if dealt:
         amount, modifier = sum(p.amount for p in dealt), ""
-    events: list[Any] = [
-        D20Damaged(
-            target.id, dealer_id, rolled, amount, kind, modifier, critical, half, drain, dealt
-        )
-    ]
-    after = drained(sheet, amount, critical) if drain else take_damage(sheet, amount, critical)
+    event = D20Damaged(
+        target.id, dealer_id, rolled, amount, kind, modifier, critical, half, drain, dealt
+    )
+    after = fortitude.dealt(sheet, event)
+    dc = fortitude.dc_owed(sheet, after, amount, fortitude.kinds_of(event), critical)
+    if dc and dice is not None:
+        event = structs.replace(event, fortitude=_fortitude(target, dc, dice), fortitude_dc=dc)
+        after = fortitude.dealt(sheet, event)
+    events: list[Any] = [event]
     if sheet.concentrating and after.down:
         events += end_concentration(state, target, "down")
     return events
+
+
+def _fortitude(target: D20Combatant, dc: int, dice: DiceSource) -> SaveRoll:
+    """Undead Fortitude's Constitution save, rolled as ``target`` stands (fortitude.py)."""
+    mode, auto_fail = save_mode(target, fortitude.ABILITY)
+    faces, natural = d20(dice, mode)
+    bonus = sheet_of(target).save(fortitude.ABILITY)
+    total = natural + bonus
+    return SaveRoll(target.id, faces, mode, bonus, total, not auto_fail and total >= dc, auto_fail)
 
 
 def end_concentration(state: D20Encounter, combatant: D20Combatant, why: str) -> list[Any]:
@@ -227,8 +241,9 @@ def end_concentration(state: D20Encounter, combatant: D20Combatant, why: str) ->
     return events
 
 
-def hit_damage(state: D20Encounter, roll: D20Attacked) -> list[Any]:
-    """What a hit deals its target as it stands now (``damage_events``)."""
+def hit_damage(state: D20Encounter, roll: D20Attacked, dice: DiceSource | None = None) -> list[Any]:
+    """What a hit deals its target as it stands now (``damage_events``; ``dice`` roll what
+    it asks as it is dealt)."""
     return damage_events(
         state,
         state.combatant(roll.target_id),
@@ -239,10 +254,11 @@ def hit_damage(state: D20Encounter, roll: D20Attacked) -> list[Any]:
         drain=roll.drain,
         parts=roll.damage_parts,
         nonmagical=not roll.magical,
+        dice=dice,
     )
 
 
-def consequence(state: D20Encounter) -> list[Any]:
+def consequence(state: D20Encounter, dice: DiceSource) -> list[Any]:
     """The ``d`` key on the last roll: its damage and conditions."""
     roll = state.last_roll
     if state.last_roll_applied or not isinstance(roll, D20Attacked | D20Saved):
@@ -250,7 +266,7 @@ def consequence(state: D20Encounter) -> list[Any]:
     if isinstance(roll, D20Attacked):
         if roll.outcome == "miss":
             raise Rejected("A miss: nothing to apply")
-        dealt = hit_damage(state, roll)
+        dealt = hit_damage(state, roll, dice)
         return [*dealt, *hit_saves.laid(state, roll, dealt), D20Settled()]
     events = []
     for save in roll.rolls:
@@ -268,6 +284,7 @@ def consequence(state: D20Encounter) -> list[Any]:
                 half=save.success,
                 drain=roll.drain,
                 parts=roll.damage_parts,
+                dice=dice,
             )
         if roll.condition and not save.success:
             duration = Duration("rounds", roll.rounds) if roll.rounds else Duration()

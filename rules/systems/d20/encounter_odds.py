@@ -3,6 +3,7 @@ and the last roll's, named (the arithmetic is ``odds``, free of msgspec)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,9 @@ from rules.errors import Rejected
 from rules.notation.exact import Budget, TooBig
 from rules.odds import percent, whose_chances
 
+from . import fortitude
 from .cover import cover_bonus, save_cover
+from .damage_parts import parts_of
 from .events import (
     ACTION,
     D20Attack,
@@ -30,6 +33,7 @@ from .stabilise import stabilise_odds
 from .standing import (
     attack_mode,
     attacks_left,
+    damage_modifier,
     damage_modifiers,
     in_turn,
     out_word,
@@ -37,6 +41,7 @@ from .standing import (
     why_not,
 )
 from .stat_actions import attack_profile
+from .traits import UNDEAD_FORTITUDE
 
 if TYPE_CHECKING:
     from rules.odds import Odds
@@ -109,6 +114,7 @@ def attack_figures(
             damage=damage,
             modifier=modifier,
             to_drop=to_drop,
+            stays_up=_stays_up(target, damage, damage_type, nonmagical),
         )
     except Rejected as refused:
         found = attack_odds(bonus, ac, mode, crit_range, auto_crit=auto_crit)
@@ -123,6 +129,21 @@ def attack_figures(
         notes.append(f"drops {target.name}: {percent(drop)}")
     extra = {**found.extra, "note": "; ".join(notes)} if notes else found.extra
     return found._replace(extra=extra, whose=whose_chances(attacker, target.name))
+
+
+def _stays_up(
+    target: D20Combatant, damage: str, damage_type: str, nonmagical: bool
+) -> Callable[[int], Fraction] | None:
+    """The chance a hit of each amount that drops ``target`` leaves it up (Undead
+    Fortitude's save, which a radiant damage it takes never asks: fortitude.py)."""
+    kinds = {
+        part.kind
+        for part in parts_of(damage, damage_type)
+        if damage_modifier(target, part.kind, nonmagical) != "immune"
+    }
+    if not fortitude.may_save(sheet_of(target), False, kinds):
+        return None
+    return lambda amount: fortitude.held_chance(target, amount)
 
 
 def swings_this_round(
@@ -235,6 +256,8 @@ def drop_this_round(state: D20Encounter, command: D20Attack) -> tuple[Fraction, 
     attacker, target = state.combatant(command.attacker_id), state.combatant(command.target_id)
     against = sheet_of(target)
     if against.hp <= 0 or attacker.id == target.id:
+        return None
+    if UNDEAD_FORTITUDE in against.traits:  # a save at each drop: not the sum worked out here
         return None
     swings = swings_this_round(state, attacker, target, command)
     if len(swings) < 2:

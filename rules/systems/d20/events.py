@@ -291,6 +291,9 @@ class D20Damaged(Struct, frozen=True, tag="d20.damaged"):
     half: bool = False
     drain: bool = False  # it lowers the hit point maximum as much (drain.py)
     parts: DealtParts = ()  # several types: each one's (``damage_type`` and ``modifier`` "")
+    # Undead Fortitude's save, rolled as the damage dropped it to 0 (fortitude.py)
+    fortitude: SaveRoll | None = None
+    fortitude_dc: int = 0
 
 
 class D20Healed(Struct, frozen=True, tag="d20.healed"):

@@ -14,7 +14,6 @@ from .cover import WORD
 from .damage_parts import parts_of
 from .damage_said import damage_notes
 from .damage_types import plain_type, type_note
-from .drain import drained
 from .economy import WORDS, spent_line
 from .events import (
     ACTION,
@@ -40,8 +39,10 @@ from .events import (
     system_state,
 )
 from .exhaustion import DEATH, WHAT, rest_line, rested
-from .sheet import D20Sheet, massive, take_damage
+from .fortitude import dealt
+from .sheet import D20Sheet, massive
 from .table import ABILITY_NAMES, INCAPACITATING, MODE_WORD
+from .traits import UNDEAD_FORTITUDE
 
 if TYPE_CHECKING:
     from .events import D20Encounter
@@ -75,7 +76,8 @@ def describe(state: D20Encounter, event: Any) -> LogEntry:
             head = _saved(state, event)
             return LogEntry("roll", (*head, *_spent(state, event, event.source_id)))
         case D20Damaged():
-            return LogEntry("consequence", (_damaged(state, event),))
+            held = _fortitude(state, event)
+            return LogEntry("consequence", (_damaged(state, event), *held))
         case D20Settled():
             return LogEntry("consequence", (spans(Span("✓ ", "muted"), "Dealt"),))
         case D20DeathSaved():
@@ -272,13 +274,6 @@ def _stabilised(state: D20Encounter, event: D20Stabilised) -> Line:
     )
 
 
-def dealt(sheet: D20Sheet, event: D20Damaged) -> D20Sheet:
-    """The sheet after the damage, as the fold deals it (a drain lowers the maximum)."""
-    if event.drain:
-        return drained(sheet, event.amount, event.critical)
-    return take_damage(sheet, event.amount, event.critical)
-
-
 def _saved(state: D20Encounter, event: D20Saved) -> tuple[Line, ...]:
     ability = ABILITY_NAMES.get(event.ability, event.ability)
     lines = [
@@ -353,6 +348,28 @@ def _damaged(state: D20Encounter, event: D20Damaged) -> Line:
     return spans(*parts)
 
 
+def _fortitude(state: D20Encounter, event: D20Damaged) -> tuple[Line, ...]:
+    """Undead Fortitude's save under the damage that asked it (fortitude.py)."""
+    save = event.fortitude
+    if save is None:
+        return ()
+    target = state.find(event.target_id)
+    shown = target is not None and not target.hp_shown
+    mode = f", {MODE_WORD[save.mode]}" if save.mode else ""
+    made = "stays at 1 hit point" if shown else "stays up"
+    verdict = Span(made, "success") if save.success else Span("fails", "failure")
+    return (
+        spans(
+            f"  {UNDEAD_FORTITUDE}: Con save{mode} ",
+            *_faces(save.faces, save.total - save.bonus),
+            f" {save.bonus:+d} = ",
+            Span(str(save.total), "total"),
+            f" vs DC {event.fortitude_dc}: ",
+            verdict,
+        ),
+    )
+
+
 def why_dead(hero: D20Sheet, amount: int) -> str:
     """Why ``amount`` damage kills a hero: massive damage (the numbers that make it so), or
     its third death save failure."""
@@ -383,6 +400,8 @@ def alerts(state: D20Encounter, event: Any) -> list[str]:
                 return [f"{target.name} is dead{why}"]
             if after.down and not before.down:
                 return [f"{target.name} drops to 0 hit points: dying"]
+            if event.fortitude is not None and event.fortitude.success:
+                return [f"{target.name} stays up at 1 hit point: {UNDEAD_FORTITUDE}"]
         case D20DeathSaved(failures=failures) if failures >= 3:
             return [f"{state.name_of(event.combatant_id)} dies"]
         case D20Exhausted(level=level) if level >= DEATH:

@@ -4,6 +4,7 @@ a dying hero's chance of each end. Fractions throughout."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
@@ -151,9 +152,11 @@ def attack_odds(
     damage: str = "",
     modifier: Modifiers = "",
     to_drop: int | None = None,
+    stays_up: Callable[[int], Fraction] | None = None,
 ) -> Odds:
     """The tiers of an attack; with ``damage``, its mean on a hit and a critical, and with
-    ``to_drop`` (the target's hit points and temporary ones) the chance it drops to 0."""
+    ``to_drop`` (the target's hit points and temporary ones) the chance it drops to 0 (a hit
+    of each amount that does leaving it up with ``stays_up``'s chance: Undead Fortitude)."""
     miss, hit, crit = attack_chances(bonus, ac, mode, crit_range, auto_crit)
     tiers = tuple(
         TierOdds(label, low, high, p)
@@ -169,7 +172,13 @@ def attack_odds(
         extra["damage_on_hit"] = {str(amount): p for amount, p in sorted(on_hit.items())}
         extra["damage_on_critical"] = {str(amount): p for amount, p in sorted(on_crit.items())}
         if to_drop is not None:
-            extra["drop"] = hit * at_least(on_hit, to_drop) + crit * at_least(on_crit, to_drop)
+            if stays_up is None:
+                dropped = at_least(on_hit, to_drop)
+            else:
+                dropped = sum(
+                    (p * (1 - stays_up(a)) for a, p in on_hit.items() if a >= to_drop), Fraction(0)
+                )
+            extra["drop"] = hit * dropped + crit * at_least(on_crit, to_drop)
     return Odds("d20", tiers, extra)
 
 

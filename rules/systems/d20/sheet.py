@@ -31,6 +31,7 @@ from .actions import (
 from .damage_parts import parts_of
 from .damage_types import parse_types
 from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
+from .traits import MAX_TRAITS, PLAYED, parse_traits, traits_text
 
 HERO, MONSTER, LAIR = "hero", "monster", "lair"
 KINDS = (
@@ -72,6 +73,9 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     vulnerabilities: tuple[str, ...] = ()
     immunities: tuple[str, ...] = ()
     magical: bool = False  # its weapon attacks are magical: "nonmagical" resistances ignore them
+    traits: Annotated[  # the traits the tracker plays (traits.py), by name
+        tuple[Annotated[str, Meta(max_length=MAX_NAME)], ...], Meta(max_length=MAX_TRAITS)
+    ] = ()
     # Counts that drive a loop (the attacks solo play makes, one by one): a save holding more
     # than the form lets anyone type is refused as it is decoded (a Multiattack of 10**9
     # once took 20 GB in a minute).
@@ -290,6 +294,13 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
             choices=YES_NO,
             help="its weapon attacks are magical: a nonmagical resistance does not halve them",
         ),
+        Field(
+            key="traits",
+            label="Traits",
+            kind="text",
+            default=traits_text(sheet.traits),
+            help=f"those the tracker plays: {', '.join(PLAYED)}",
+        ),
     ]
 
 
@@ -385,6 +396,9 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
     if saves.strip() != saves_text(sheet.saves):
         changes["saves"] = parse_saves(saves)
     changes.update(_action_lists(values, sheet))
+    traits = values.get("traits", traits_text(sheet.traits))
+    if traits.strip() != traits_text(sheet.traits):
+        changes["traits"] = parse_traits(traits)
     for key, label in (
         ("resistances", "Resistances"),
         ("vulnerabilities", "Vulnerabilities"),

@@ -22,6 +22,7 @@ from .srd_actions import Notes, actions_of, legendary_of, reactions_of
 from .srd_page import page
 from .srd_shape import NOTICE, SCORE_OF, display_name, monsters_of
 from .table import ABILITIES, MAX_LEGENDARY
+from .traits import PLAYED
 
 SET_NAME = "srd"
 PAGE_NAME = "srd-conversion.md"
@@ -151,7 +152,8 @@ def block(monster: Mapping[str, Any]) -> ConvertedBlock:
         sheet["legendary_resistance"] = str(resistance)
     if _magical(monster):
         sheet["magical"] = "yes"
-    _traits(monster, notes)
+    if played := _traits(monster, notes):
+        sheet["traits"] = ", ".join(played)
     _sheet(sheet, lists, notes)
     text = _toml(name, str(monster.get("type", "")), sheet, lists)
     facts = f"HP {sheet['hp']}, AC {sheet['ac']}, CR {sheet['challenge']}"
@@ -173,15 +175,18 @@ def _magical(monster: Mapping[str, Any]) -> bool:
     )
 
 
-def _traits(monster: Mapping[str, Any], notes: Notes) -> None:
-    """What the sheet has no field for, by name: its traits (Legendary Resistance aside)
-    and the conditions it is immune to."""
-    traits = [
+def _traits(monster: Mapping[str, Any], notes: Notes) -> list[str]:
+    """The traits the tracker plays (traits.py), returned; what the sheet has no field for
+    noted by name: its other traits (Legendary Resistance aside) and the conditions it is
+    immune to."""
+    named = [
         str(a.get("name", ""))
         for a in monster.get("special_abilities", [])
         if not str(a.get("name", "")).casefold().startswith("legendary resistance")
         and str(a.get("name", "")) != "Magic Weapons"  # the sheet's Magical attacks
     ]
+    played = [t for t in named if t in PLAYED]
+    traits = [t for t in named if t not in PLAYED]
     if traits:
         notes.left_out.append(
             "traits: " + ", ".join(" ".join(inert(t).split())[:60] for t in traits)
@@ -192,6 +197,7 @@ def _traits(monster: Mapping[str, Any], notes: Notes) -> None:
     ]
     if immune:
         notes.left_out.append("immune to the conditions " + inert(", ".join(immune))[:200])
+    return played
 
 
 def _sheet(fields: dict[str, str], lists: dict[str, Any], notes: Notes) -> D20Sheet:

@@ -439,7 +439,7 @@ class GenericD20(
             case D20Attack():
                 return decide.attack(state, command, dice)
             case D20Apply():
-                return decide.consequence(state)
+                return decide.consequence(state, dice)
             case D20SaveEffect():
                 return decide.save_effect(state, command, dice)
             case D20DeathSave():

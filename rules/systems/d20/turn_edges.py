@@ -26,7 +26,7 @@ from . import table as dmg
 from . import uses
 from .decide import d20, damage_events
 from .events import D20Healed, sheet_of, stamp_of, system_state
-from .log import dealt
+from .fortitude import dealt
 from .odds import save_odds
 from .sheet import MAX_DC, MAX_HP, MAX_TEXT, life_word
 from .standing import save_made, save_mode
@@ -244,7 +244,7 @@ def _start_of_turn(state: D20Encounter, cmd: D20StartOfTurn, dice: DiceSource) -
     if start.ongoing:
         notation, kind = dmg.split_damage(start.ongoing, critical=False, typed=False)
         amount, _, _ = dmg.rolled(notation, False, dice)
-        events += damage_events(state, who, None, amount, kind)
+        events += damage_events(state, who, None, amount, kind, dice=dice)
         sheet = dealt(sheet, events[0])
     regenerated = _regenerates(state, start, who) and not sheet.dead
     if regenerated:

@@ -102,6 +102,15 @@ def test_resistances_from_nonmagical_weapons_and_magic_weapons_are_bundled() -> 
     assert "Magic Weapons" not in text.split("- **Balor**: ")[1].split("\n")[0]
 
 
+def test_the_srd_zombies_play_undead_fortitude() -> None:
+    for name in ("Zombie", "Ogre Zombie"):
+        zombie: D20Sheet = bundled().need("d20", name).sheet()
+        assert zombie.traits == ("Undead Fortitude",), name
+    assert not bundled().need("d20", "Ghoul").sheet().traits
+    text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
+    assert "Undead Fortitude" not in text.split("### What each stat block leaves out")[1]
+
+
 def test_a_hits_save_the_sheet_cannot_hold_is_on_the_page() -> None:
     text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
     assert "- **Wight**: Life Drain: a DC 13 Con save on a hit;" in text
