@@ -25,6 +25,7 @@ from .events import (
 )
 from .stat_actions import composition, find, listed, parts_left, parts_made, save_command
 from .table import MODE_OF
+from .traits import MAGIC_RESISTANCE
 from .uses import recharge_odds, unavailable
 
 if TYPE_CHECKING:
@@ -241,6 +242,23 @@ def played_preview(state: D20Encounter, command: Any) -> str:
         case D20Reaction():
             return f"{state.name_of(command.combatant_id)} reacts with {command.what}: no roll"
     return ""
+
+
+def magic_note(state: D20Encounter, command: D20SaveEffect) -> str:
+    """The targets with Magic Resistance, as the dialog names them: saving with advantage
+    against a magical effect, or a word that they would against one."""
+    resisting = [
+        found.name
+        for target_id in command.target_ids
+        if (found := state.find(target_id)) is not None
+        and MAGIC_RESISTANCE in sheet_of(found).traits
+    ]
+    if not resisting:
+        return ""
+    names = ", ".join(resisting[:3]) + (f" and {len(resisting) - 3} more" * (len(resisting) > 3))
+    if command.magical:
+        return f"Magic Resistance: {names} at advantage"
+    return f"{names}: Magic Resistance, were it magical"
 
 
 def lists_of(sheet: Any) -> tuple[tuple[D20Action, ...], ...]:

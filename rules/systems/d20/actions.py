@@ -15,6 +15,9 @@ An action is its name, a colon and its parts, each after a comma, in any order:
 - a damage, dice and types as a sheet writes them (``2d10+8 piercing plus 2d6 fire``);
 - an SRD condition it lays on a hit or a failed save (``frightened``);
 - ``recharge 5-6`` (or ``recharge 6``), ``3/day``, ``costs 2`` (a legendary action's cost);
+- ``magical``: a spell or other magical effect (Magic Resistance saves against it with
+  advantage), or a magic weapon's attack (a resistance "from nonmagical weapons" lets it
+  through);
 - the names of the block's other actions, each with a count (``Claw x2``): what a Multiattack
   makes, or what a legendary action does ("Tail Attack: Tail").
 
@@ -48,6 +51,7 @@ MAX_PER_DAY = 9
 MAX_TEXT = 2000  # characters of one list
 MAX_DAMAGE = 400  # characters of an action's damage (as ``damage_parts`` bounds it)
 HALF, NONE = "half", "none"
+MAGICAL = "magical"
 _BONUS = re.compile(r"([+-][0-9]{1,3})(?:\s+(melee|ranged))?", re.IGNORECASE)
 _ABILITY = "|".join(ABILITIES)
 _SAVE = re.compile(
@@ -82,6 +86,7 @@ class D20Action(Struct, frozen=True, kw_only=True, omit_defaults=True):
         ""  # an attack's save's own damage, dealt on a failure ("2d8 poison"); "": none
     )
     repeat: bool = False  # save ends: its condition's target saves at the end of its turns
+    magical: bool = False  # a spell or magical effect; an attack: a magic weapon's
     condition: Annotated[str, Meta(max_length=MAX_NAME)] = (
         ""  # the SRD condition laid on a hit or a failed save
     )
@@ -202,6 +207,8 @@ def _part(part: str, fields: dict[str, object], where: str) -> bool:
             fields["save_damage"] = _damage(rest, where)
     elif _SAVE_ENDS.fullmatch(part):
         fields["repeat"] = True
+    elif part.casefold() == MAGICAL:
+        fields["magical"] = True
     elif part.casefold() in (HALF, NONE):
         fields["half"] = part.casefold() == HALF
     elif found := _RECHARGE.fullmatch(part):
@@ -253,6 +260,8 @@ def action_text(action: D20Action) -> str:
     parts += [p for p in (first, second, action.condition) if p]
     if action.repeat:
         parts.append("save ends")
+    if action.magical:
+        parts.append(MAGICAL)
     if action.recharge:
         parts.append(f"recharge {action.recharge}-6" if action.recharge < 6 else "recharge 6")
     if action.per_day:

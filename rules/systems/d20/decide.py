@@ -151,7 +151,7 @@ def attack(state: D20Encounter, cmd: D20Attack, dice: DiceSource) -> list[Any]:
         action=played.action.name if played else "",
         of=played.of if played else "",
         cost=played.cost if played else 1,
-        magical=sheet.magical,
+        magical=sheet.magical or (played is not None and played.action.magical),
     )
     if cmd.apply and outcome != "miss":
         dealt = hit_damage(state, event, dice)
@@ -323,7 +323,7 @@ def save_effect(state: D20Encounter, cmd: D20SaveEffect, dice: DiceSource) -> li
     )
     rolls = []
     for target in targets:
-        mode, auto_fail = save_mode(target, cmd.ability)
+        mode, auto_fail = save_mode(target, cmd.ability, cmd.magical)
         faces, natural = d20(dice, mode)
         bonus = sheet_of(target).save(cmd.ability) + save_cover(cmd.cover, cmd.ability)
         total = natural + bonus
@@ -367,6 +367,7 @@ def save_effect(state: D20Encounter, cmd: D20SaveEffect, dice: DiceSource) -> li
             action=played.action.name if played else "",
             of=played.of if played else "",
             cost=played.cost if played else 1,
+            magical=cmd.magical,
         ),
     )
     if all(r.success for r in rolls) and not (notation and cmd.half):

@@ -62,7 +62,7 @@ def for_attack(
     """An attack's odds, with the damage ``typed`` for it (``""``: the attacker's sheet's),
     made with its stat block ``action`` (``""``: its main attack)."""
     sheet = sheet_of(attacker)
-    _, bonus, ranged, damage, kind = attack_profile(sheet, action, usage, typed)
+    _, bonus, ranged, damage, kind, magical = attack_profile(sheet, action, usage, typed)
     mode, _, auto_crit = attack_mode(attacker, target, chosen, ranged=ranged)
     return attack_figures(
         bonus,
@@ -74,7 +74,7 @@ def for_attack(
         attacker.name,
         target,
         cover=cover,
-        nonmagical=not sheet.magical,
+        nonmagical=not magical,
     )
 
 
@@ -196,8 +196,9 @@ def for_save(
     dc: int,
     source: str,
     cover: int = 0,
+    magical: bool = False,
 ) -> Odds:
-    mode, auto_fail = save_mode(target, ability)
+    mode, auto_fail = save_mode(target, ability, magical)
     bonus = sheet_of(target).save(ability) + save_cover(cover, ability)
     found = save_odds(bonus, dc, mode, auto_fail)
     return found._replace(whose=f"{target.name}'s chances vs {source}")
@@ -238,7 +239,15 @@ def dialog_odds(state: D20Encounter, command: Any) -> Odds | None:
                     return None
                 target = state.combatant(command.target_ids[0])
                 source = state.name_of(command.source_id)
-                return for_save(state, target, command.ability, command.dc, source, command.cover)
+                return for_save(
+                    state,
+                    target,
+                    command.ability,
+                    command.dc,
+                    source,
+                    command.cover,
+                    command.magical,
+                )
             case D20Stabilise():
                 return stabilise_odds(state, command)
             case D20DeathSave():

@@ -70,6 +70,7 @@ class D20SaveEffect(Struct, frozen=True):
     usage: str = FREE  # what of the source's turn it spends (the dialog proposes its action)
     action: str = ""  # the source's stat block action it is, by name (actions.py); "": none
     of: str = ""  # what makes it: a Multiattack (its Frightful Presence), a legendary action
+    magical: bool = False  # a spell or other magical effect: Magic Resistance saves better
 
 
 class D20UseAction(Struct, frozen=True):
@@ -255,6 +256,7 @@ class D20Saved(Struct, frozen=True, tag="d20.saved"):
     of: ActionName = ""  # what made it: a Multiattack, a legendary action (stat_actions.py)
     cost: Cost = 1  # the legendary actions it spent (``usage`` legendary)
     hit: bool = False  # the save a hit asked for (``HitSave``), met by this roll
+    magical: bool = False  # a spell or other magical effect (``D20SaveEffect.magical``)
 
 
 class D20DeathSaved(Struct, frozen=True, tag="d20.death-saved"):
@@ -387,6 +389,7 @@ class HitSave(Struct, frozen=True):
     half: bool = True
     condition: ActionName = ""
     repeat: bool = False
+    magical: bool = False  # the action is magical (a spell's attack): Magic Resistance
 
 
 class D20HitSaveOwed(Struct, frozen=True, tag="d20.hit-save-owed"):

@@ -21,9 +21,9 @@ from rules.roles.library import Library
 
 from .actions import D20Action, action_text, made
 from .budget import XP_BY_CHALLENGE  # the SRD's table, as the XP budget reads it
-from .odds import attack_chances, damage_chances, mean, save_chance
+from .odds import attack_chances, damage_chances, mean
 from .sheet import HERO, LAIR, D20Sheet
-from .standing import damage_modifiers
+from .standing import damage_modifiers, save_made
 
 if TYPE_CHECKING:
     from .events import D20Combatant
@@ -63,7 +63,7 @@ def _attack_mean(action: D20Action, target: D20Combatant, sheet: D20Sheet) -> Fr
     _, hit, critical = attack_chances(action.bonus or 0, ac, 0, sheet.crit_range)
     if not action.damage:
         return Fraction(0)
-    modifier = damage_modifiers(target, action.damage, "", not sheet.magical)
+    modifier = damage_modifiers(target, action.damage, "", not (sheet.magical or action.magical))
     on_hit = mean(damage_chances(action.damage, False, modifier))
     on_crit = mean(damage_chances(action.damage, True, modifier))
     return hit * on_hit + critical * on_crit + (hit + critical) * _hit_save(action, target)[1]
@@ -80,7 +80,7 @@ def _hit_save(action: D20Action, target: D20Combatant) -> tuple[Fraction, Fracti
 def _save_mean(action: D20Action, target: D20Combatant) -> tuple[Fraction, Fraction]:
     """The chance the target fails the action's save, and the damage it deals on average."""
     ability, dc = action.save.split()
-    saved = save_chance(target.sheet.save(ability), int(dc))
+    saved = save_made(target, ability, int(dc), action.magical)
     if not action.damage:
         return 1 - saved, Fraction(0)
     modifier = damage_modifiers(target, action.damage, "")

@@ -26,6 +26,7 @@ from .action_forms import (
     followed,
     legendary_command,
     lists_of,
+    magic_note,
     part_note,
     played_preview,
     reaction_command,
@@ -209,6 +210,14 @@ def action_form(
                     default="no",
                     choices=YES_NO,
                     help="the condition: saved against again at the end of each of its turns",
+                ),
+                Field(
+                    key="magical",
+                    label="Magical",
+                    kind="choice",
+                    default="yes" if sheet_of(actor).hero else "no",
+                    choices=YES_NO,
+                    help="a spell or other magical effect: Magic Resistance saves with advantage",
                 ),
                 _uses_field(state, actor),
             ]
@@ -438,6 +447,7 @@ def action_command(state: D20Encounter, action: str, values: Mapping[str, str], 
                 drain=choice_value(values, fields["drain"]) == "yes",
                 repeat=choice_value(values, fields["repeat"]) == "yes",
                 usage=choice_value(values, fields["usage"]),
+                magical=choice_value(values, fields["magical"]) == "yes",
             )
         case "heal":
             return D20Heal(
@@ -499,7 +509,7 @@ def action_command(state: D20Encounter, action: str, values: Mapping[str, str], 
 def attack_preview(state: D20Encounter, command: D20Attack) -> str:
     attacker, target = state.combatant(command.attacker_id), state.combatant(command.target_id)
     sheet = sheet_of(attacker)
-    name, bonus, ranged, damage, kind = attack_profile(
+    name, bonus, ranged, damage, kind, _ = attack_profile(
         sheet, command.action, command.usage, command.damage
     )
     mode, reasons, auto_crit = attack_mode(attacker, target, command.mode, ranged=ranged)
@@ -553,10 +563,11 @@ def preview(state: D20Encounter, action: str, command: Any) -> str:
     waits = unavailable_note(state, command)  # recharging, or no use left today
     if isinstance(command, D20Attack):
         return attack_preview(state, command) + waits
+    magic = magic_note(state, command) if isinstance(command, D20SaveEffect) else ""
     if action in ("roll", "legendary", "reaction", "use"):  # a stat block action
         said = played_preview(state, command)
         if said:
-            return said + waits
+            return "; ".join(w for w in (said, magic) if w) + waits
     if isinstance(command, D20SaveEffect) and command.condition.strip():
-        return condition_note(command.condition)  # "Paralysed" read as paralyzed
-    return ""
+        magic = "; ".join(w for w in (condition_note(command.condition), magic) if w)
+    return magic

@@ -58,6 +58,7 @@ def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
             action.half,
             action.condition,
             action.repeat and bool(action.condition),
+            action.magical,
         )
         return [D20HitSaveOwed(owed)]
     if after.condition(action.condition) is not None:
@@ -112,7 +113,8 @@ def hit_note(state: D20Encounter, attacker: D20Combatant, target: D20Combatant, 
     ends = ", save ends" if action.repeat and action.condition else ""
     return (
         f"; on a hit: {ability.capitalize()} save DC {dc}, {target.name} fails "
-        f"{percent(1 - save_made(target, ability, dc))}: {', '.join(lays) or 'nothing more'}{ends}"
+        f"{percent(1 - save_made(target, ability, dc, action.magical))}: "
+        f"{', '.join(lays) or 'nothing more'}{ends}"
     )
 
 
@@ -140,12 +142,13 @@ def effect_of(owed: HitSave) -> D20SaveEffect:
         condition=owed.condition,
         repeat=owed.repeat,
         usage=FREE,
+        magical=owed.magical,
     )
 
 
 def pending(state: D20Encounter, owed: HitSave) -> str:
     """What waits, in the header's words, with the chance it is made."""
-    made = save_made(state.combatant(owed.target_id), owed.ability, owed.dc)
+    made = save_made(state.combatant(owed.target_id), owed.ability, owed.dc, owed.magical)
     return (
         f"{state.name_of(owed.target_id)}: {owed.ability.capitalize()} save DC {owed.dc} "
         f"against {state.name_of(owed.source_id)}'s {owed.action} ({percent(made)})"

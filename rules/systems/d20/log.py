@@ -283,6 +283,7 @@ def _saved(state: D20Encounter, event: D20Saved) -> tuple[Line, ...]:
             f"{_how(event.usage, event.of, event.cost)}: {ability} save DC ",
             Span(str(event.dc), "total"),
             _cover_words(event.cover),
+            " (magical)" if event.magical else "",
         )
     ]
     for roll in event.rolls:
@@ -299,6 +300,8 @@ def _saved(state: D20Encounter, event: D20Saved) -> tuple[Line, ...]:
                 Span(*verdict),
             ]
         )
+        if roll.mode and not roll.auto_fail:  # Magic Resistance; restrained, exhaustion
+            said.append(Span(f" ({MODE_WORD[roll.mode]})", "muted"))
         lines.append(spans("  ", _name(state, roll.target_id), ": ", *said))
     if event.damage:
         half = ", half on a save" if event.half else ", none on a save"

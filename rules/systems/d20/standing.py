@@ -30,6 +30,7 @@ from .table import (
     UNCONSCIOUS,
     modifier_of,
 )
+from .traits import MAGIC_RESISTANCE
 
 if TYPE_CHECKING:
     from .events import D20Combatant, D20Encounter
@@ -109,21 +110,23 @@ def damage_modifiers(
     return tuple(damage_modifier(target, part.kind, nonmagical) for part in found)
 
 
-def save_made(target: D20Combatant, ability: str, dc: int) -> Fraction:
-    """The chance ``target`` makes a save as it stands (its conditions counted)."""
-    mode, auto_fail = save_mode(target, ability)
+def save_made(target: D20Combatant, ability: str, dc: int, magical: bool = False) -> Fraction:
+    """The chance ``target`` makes a save as it stands (its conditions counted) against an
+    effect (``magical``: a spell or other magical effect)."""
+    mode, auto_fail = save_mode(target, ability, magical)
     return save_chance(sheet_of(target).save(ability), dc, mode, auto_fail)
 
 
-def save_mode(target: D20Combatant, ability: str) -> tuple[int, bool]:
-    """A saving throw's disadvantage (restrained, Dexterity) and whether it fails outright
-    (paralyzed, petrified, stunned or unconscious, Strength or Dexterity)."""
+def save_mode(target: D20Combatant, ability: str, magical: bool = False) -> tuple[int, bool]:
+    """A saving throw's disadvantage (restrained, Dexterity; exhaustion) or advantage (Magic
+    Resistance against a ``magical`` effect), the two cancelling, and whether it fails
+    outright (paralyzed, petrified, stunned or unconscious, Strength or Dexterity)."""
     mine = conditions_of(target)
     auto_fail = ability in ("str", "dex") and bool(mine & FAILS_STR_DEX)
-    mode = -1 if ability == "dex" and mine & DEX_SAVES_AT_DISADVANTAGE else 0
-    if sheet_of(target).exhaustion >= EXHAUSTED_ROLLS:
-        mode = -1
-    return mode, auto_fail
+    worse = ability == "dex" and bool(mine & DEX_SAVES_AT_DISADVANTAGE)
+    worse = worse or sheet_of(target).exhaustion >= EXHAUSTED_ROLLS
+    better = magical and MAGIC_RESISTANCE in sheet_of(target).traits
+    return int(better) - int(worse), auto_fail
 
 
 def why_not(state: D20Encounter, combatant: D20Combatant) -> str:

@@ -11,7 +11,7 @@ played as the action it makes, marked ``of`` the legendary action, whose cost it
 from __future__ import annotations
 
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from msgspec import Struct, structs
 
@@ -181,20 +181,32 @@ def part_made(state: D20Encounter, who: str, name: str, stamp: Stamp) -> D20Enco
     return state.update(system_state=structs.replace(found_state, turn=spent_too))
 
 
-def attack_profile(
-    sheet: D20Sheet, name: str, usage: str, typed: str = ""
-) -> tuple[str, int, bool, str, str]:
-    """The attack a command makes, unchecked (a dialog's preview and odds): its name, bonus,
-    reach, damage and type; the sheet's main attack when ``name`` is none of its attacks.
-    Damage ``typed`` stands for the action's, as for the sheet's."""
+class AttackProfile(NamedTuple):
+    """The attack a command makes: its name, bonus, reach, damage and type, and whether it is
+    magical (the sheet's *Magical attacks*, or the action's own ``magical``)."""
+
+    name: str
+    bonus: int
+    ranged: bool
+    damage: str
+    kind: str
+    magical: bool
+
+
+def attack_profile(sheet: D20Sheet, name: str, usage: str, typed: str = "") -> AttackProfile:
+    """The attack a command makes, unchecked (a dialog's preview and odds); the sheet's main
+    attack when ``name`` is none of its attacks. Damage ``typed`` stands for the action's, as
+    for the sheet's."""
     pool = (*sheet.reactions, *sheet.actions) if usage == REACTION else sheet.actions
     action = named(pool, name) if name else None
     damage, kind = attack_damage(sheet, typed)
     if action is None or action.bonus is None:
-        return sheet.attack, sheet.attack_bonus, sheet.ranged, damage, kind
+        return AttackProfile(sheet.attack, sheet.attack_bonus, sheet.ranged, damage, kind,
+                             sheet.magical)  # fmt: skip
     if not typed.strip():
         damage, kind = split_damage(action.damage) if action.damage else ("", "")
-    return action.name, action.bonus, action.ranged, damage, kind
+    magical = sheet.magical or action.magical
+    return AttackProfile(action.name, action.bonus, action.ranged, damage, kind, magical)
 
 
 def save_command(
@@ -208,6 +220,7 @@ def save_command(
         "half": action.half,
         "condition": action.condition,
         "repeat": action.repeat,
+        "magical": action.magical,
         **more,
     }
     return D20SaveEffect(

@@ -1,6 +1,7 @@
 """The traits of a stat block the tracker plays, as a sheet names them (its *Traits* field):
-Undead Fortitude (``fortitude.py``). A stat block's other traits are the GM's to play (the
-SRD conversion lists them, monster by monster)."""
+Undead Fortitude (``fortitude.py``) and Magic Resistance (``standing.save_mode``). A stat
+block's other traits are the GM's to play (the SRD conversion lists them, monster by
+monster)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from rules.spelling import letters_changed
 from rules.text import inert
 
 UNDEAD_FORTITUDE = "Undead Fortitude"
+MAGIC_RESISTANCE = "Magic Resistance"
 # Each trait played, as the SRD names it, and what it does in a line (the form's help).
 PLAYED = {
     UNDEAD_FORTITUDE: "dropped to 0 by damage neither radiant nor a critical: Con save DC 5 +"
     " the damage, made: 1 hit point",
+    MAGIC_RESISTANCE: "advantage on saving throws against spells and other magical effects",
 }
 MAX_TRAITS = len(PLAYED)
 SHOWN = 40  # characters of a typed name repeated in a refusal

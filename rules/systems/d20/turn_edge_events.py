@@ -32,6 +32,7 @@ class Edge(Struct, frozen=True):
     ability: str = ""
     dc: int = 0
     owed: bool = False
+    magical: bool = False  # the save is against a magical effect (Magic Resistance)
 
 
 class TurnStart(Struct, frozen=True):
@@ -150,5 +151,13 @@ def saved_from_effect(roll: Any, target_id: str) -> D20EndingSet:
     """A save effect's condition laid on a failure, saved against at the end of each of the
     target's turns (its ``repeat``: Hold Person)."""
     return D20EndingSet(
-        Edge(target_id, roll.condition, SAVE, roll.stamp, ability=roll.ability, dc=roll.dc)
+        Edge(
+            target_id,
+            roll.condition,
+            SAVE,
+            roll.stamp,
+            ability=roll.ability,
+            dc=roll.dc,
+            magical=roll.magical,
+        )
     )

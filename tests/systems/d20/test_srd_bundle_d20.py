@@ -102,13 +102,16 @@ def test_resistances_from_nonmagical_weapons_and_magic_weapons_are_bundled() -> 
     assert "Magic Weapons" not in text.split("- **Balor**: ")[1].split("\n")[0]
 
 
-def test_the_srd_zombies_play_undead_fortitude() -> None:
+def test_the_srd_traits_the_tracker_plays_are_bundled() -> None:
     for name in ("Zombie", "Ogre Zombie"):
         zombie: D20Sheet = bundled().need("d20", name).sheet()
         assert zombie.traits == ("Undead Fortitude",), name
     assert not bundled().need("d20", "Ghoul").sheet().traits
+    resisting = [e.name for e in srd_entries() if "Magic Resistance" in e.sheet().traits]
+    assert len(resisting) == 31 and {"Balor", "Archmage", "Imp", "Unicorn"} <= set(resisting)
     text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
-    assert "Undead Fortitude" not in text.split("### What each stat block leaves out")[1]
+    left_out = text.split("### What each stat block leaves out")[1]
+    assert "Undead Fortitude" not in left_out and "Magic Resistance" not in left_out
 
 
 def test_a_hits_save_the_sheet_cannot_hold_is_on_the_page() -> None:
