@@ -147,6 +147,9 @@ def _run_on(
         difficulty=args.command == "new",
     )
     code = _run(app)
+    if app.without_terminal and args.command == "new":  # a script's: say where it is kept
+        kept = f"the new encounter is kept: tracker open {opened.path}"
+        print(inert(f"tracker: {kept}"), file=sys.stderr)
     if say_refused and app.session is not None and app.session.refused:
         print(inert(f"tracker: {app.session.refused}"), file=sys.stderr)
     return code, app

@@ -41,5 +41,9 @@ def test_a_new_fight_with_no_terminal_is_kept_and_the_tracker_ends(tmp_path: Pat
     system = a_system(has_bundled_foes)
     args = ("--saves", str(tmp_path), "new", "--system", system, "--name", "Piped")
     code, err = run_without_terminal(*args)
-    assert code == 2 and err.rstrip().endswith(f"tracker: {NO_TERMINAL}")
-    assert storage.read(tmp_path / f"piped{storage.SUFFIX}").state.name == "Piped"
+    save = tmp_path / f"piped{storage.SUFFIX}"
+    assert code == 2 and err.splitlines()[-2:] == [
+        f"tracker: {NO_TERMINAL}",
+        f"tracker: the new encounter is kept: tracker open {save}",
+    ]
+    assert storage.read(save).state.name == "Piped"
