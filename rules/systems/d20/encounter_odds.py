@@ -39,9 +39,10 @@ from .standing import (
     out_word,
     save_mode,
     why_not,
+    wounded,
 )
 from .stat_actions import attack_profile
-from .traits import UNDEAD_FORTITUDE
+from .traits import BLOOD_FRENZY, UNDEAD_FORTITUDE
 
 if TYPE_CHECKING:
     from rules.odds import Odds
@@ -267,6 +268,10 @@ def drop_this_round(state: D20Encounter, command: D20Attack) -> tuple[Fraction, 
     if against.hp <= 0 or attacker.id == target.id:
         return None
     if UNDEAD_FORTITUDE in against.traits:  # a save at each drop: not the sum worked out here
+        return None
+    if not wounded(target) and any(  # its first wound gives the later attacks advantage
+        BLOOD_FRENZY in sheet_of(c).traits for c in state.combatants if c.side != target.side
+    ):
         return None
     swings = swings_this_round(state, attacker, target, command)
     if len(swings) < 2:

@@ -64,8 +64,9 @@ How the data is read:
   halve, an attack roll for what is no attack, a Multiattack's count or an action's name
   given otherwise), the words win: each is listed under the slips below.
 - **Traits** the tracker plays are the sheet's *Traits*: Undead Fortitude (a zombie's save
-  to stay up at 1 hit point) and Magic Resistance (advantage on saves against a magical
-  effect); the others are listed by name below, for the GM to play.
+  to stay up at 1 hit point), Magic Resistance (advantage on saves against a magical
+  effect) and Blood Frenzy (a shark's advantage against the wounded); the others are
+  listed by name below, for the GM to play.
 - Never carried: speed, senses, skills, languages, XP (the challenge gives it) and
   condition immunities (listed).
 

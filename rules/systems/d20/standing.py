@@ -30,7 +30,7 @@ from .table import (
     UNCONSCIOUS,
     modifier_of,
 )
-from .traits import MAGIC_RESISTANCE
+from .traits import BLOOD_FRENZY, MAGIC_RESISTANCE
 
 if TYPE_CHECKING:
     from .events import D20Combatant, D20Encounter
@@ -73,6 +73,8 @@ def attack_mode(
                 down.append(f"-{target.name} {lying}")
             else:
                 up.append(f"+{target.name} {lying}")
+    if not ranged and BLOOD_FRENZY in sheet_of(attacker).traits and wounded(target):
+        up.append(f"+{attacker.name} Blood Frenzy")
     tired = sheet_of(attacker).exhaustion
     if tired >= EXHAUSTED_ROLLS:
         down.append(f"-{attacker.name} exhaustion {tired}")
@@ -80,6 +82,12 @@ def attack_mode(
     reasons = (*up, *down)
     auto_crit = not ranged and bool(theirs & CRITICAL_WHEN_HIT)
     return mode, reasons, auto_crit
+
+
+def wounded(target: D20Combatant) -> bool:
+    """Whether ``target`` does not have all its hit points (what Blood Frenzy asks)."""
+    sheet = sheet_of(target)
+    return sheet.hp < sheet.hp_max
 
 
 def damage_modifier(target: D20Combatant, kind: str, nonmagical: bool = False) -> str:

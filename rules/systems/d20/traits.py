@@ -1,5 +1,6 @@
 """The traits of a stat block the tracker plays, as a sheet names them (its *Traits* field):
-Undead Fortitude (``fortitude.py``) and Magic Resistance (``standing.save_mode``). A stat
+Undead Fortitude (``fortitude.py``), Magic Resistance (``standing.save_mode``) and Blood
+Frenzy (``standing.attack_mode``). A stat
 block's other traits are the GM's to play (the SRD conversion lists them, monster by
 monster)."""
 
@@ -11,11 +12,13 @@ from rules.text import inert
 
 UNDEAD_FORTITUDE = "Undead Fortitude"
 MAGIC_RESISTANCE = "Magic Resistance"
+BLOOD_FRENZY = "Blood Frenzy"
 # Each trait played, as the SRD names it, and what it does in a line (the form's help).
 PLAYED = {
     UNDEAD_FORTITUDE: "dropped to 0 by damage neither radiant nor a critical: Con save DC 5 +"
     " the damage, made: 1 hit point",
     MAGIC_RESISTANCE: "advantage on saving throws against spells and other magical effects",
+    BLOOD_FRENZY: "advantage on melee attack rolls against a creature below its hit point maximum",
 }
 MAX_TRAITS = len(PLAYED)
 SHOWN = 40  # characters of a typed name repeated in a refusal

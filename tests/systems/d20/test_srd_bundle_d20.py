@@ -109,9 +109,12 @@ def test_the_srd_traits_the_tracker_plays_are_bundled() -> None:
     assert not bundled().need("d20", "Ghoul").sheet().traits
     resisting = [e.name for e in srd_entries() if "Magic Resistance" in e.sheet().traits]
     assert len(resisting) == 31 and {"Balor", "Archmage", "Imp", "Unicorn"} <= set(resisting)
+    frenzied = {e.name for e in srd_entries() if "Blood Frenzy" in e.sheet().traits}
+    assert frenzied == {"Giant Shark", "Hunter Shark", "Quipper", "Sahuagin", "Swarm of Quippers"}
     text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
     left_out = text.split("### What each stat block leaves out")[1]
-    assert "Undead Fortitude" not in left_out and "Magic Resistance" not in left_out
+    for played in ("Undead Fortitude", "Magic Resistance", "Blood Frenzy"):
+        assert played not in left_out, played
 
 
 def test_a_hits_save_the_sheet_cannot_hold_is_on_the_page() -> None:
