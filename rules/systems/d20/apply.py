@@ -24,6 +24,7 @@ from .events import (
     D20Exhausted,
     D20Healed,
     D20HitSaveOwed,
+    D20Immune,
     D20LegendaryUsed,
     D20ReactionUsed,
     D20Rested,
@@ -39,9 +40,10 @@ from .events import (
 )
 from .exhaustion import exhausted, rested
 from .fortitude import dealt
-from .sheet import D20Sheet, Stamp, healed
+from .sheet import D20Sheet, Stamp
 from .stat_actions import part_made
 from .table import CONCENTRATION_DC, DEATH_SAVES
+from .wounds import healed
 
 if TYPE_CHECKING:
     from .events import D20Encounter
@@ -169,6 +171,8 @@ def apply(state: D20Encounter, event: Any) -> D20Encounter:
             found = system_state(state)
             kept = (*found.hit_saves, event.owed)[-COMBATANTS:]  # the oldest go first
             return state.update(system_state=structs.replace(found, hit_saves=kept))
+        case D20Immune():  # said in the log; nothing changes
+            return state
         case D20ReactionUsed():
             sheet = sheet_of(state.combatant(event.combatant_id))
             return _sheet(

@@ -5,8 +5,10 @@ likely meant for). The name stays as typed on the combatant; only its reading ch
 
 from __future__ import annotations
 
+from rules.errors import Rejected
 from rules.roles.conditions import Conditions
 from rules.spelling import letters_changed
+from rules.text import inert
 
 from .table import CONDITIONS
 
@@ -53,6 +55,23 @@ def meant_for(key: str) -> str:
     if changes > CHANGES:
         found = next((name for name in CONDITIONS if name.startswith(key)), "")
     return SPELLINGS.get(found, found)
+
+
+def parse_conditions(text: str, label: str) -> tuple[str, ...]:
+    """SRD condition names, comma-separated, in any case (a British spelling read as the
+    SRD's), as the SRD spells them; ``Rejected`` in one line for any other name (with the
+    one it is likely meant for)."""
+    found: list[str] = []
+    for typed in (" ".join(part.split()) for part in text.split(",")):
+        if not typed:
+            continue
+        name = srd_name(typed)
+        if not name:
+            close = meant_for(typed[:SHOWN].casefold())
+            guess = f": did you mean {close}?" if close else f" ({', '.join(CONDITIONS)})"
+            raise Rejected(f"{label}: no SRD condition {inert(typed[:SHOWN])!r}{guess}")
+        found.append(name)
+    return tuple(dict.fromkeys(found))
 
 
 class D20ConditionNames(Conditions):

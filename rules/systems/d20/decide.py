@@ -35,6 +35,7 @@ from .events import (
     D20Heal,
     D20Healed,
     D20HitSave,
+    D20Immune,
     D20LegendaryAction,
     D20LegendaryUsed,
     D20Reaction,
@@ -57,6 +58,7 @@ from .standing import (
     attack_mode,
     concentration_waiting,
     damage_modifier,
+    immune,
     save_mode,
     why_not,
 )
@@ -286,7 +288,9 @@ def consequence(state: D20Encounter, dice: DiceSource) -> list[Any]:
                 parts=roll.damage_parts,
                 dice=dice,
             )
-        if roll.condition and not save.success:
+        if roll.condition and not save.success and immune(target, roll.condition):
+            events.append(D20Immune(target.id, roll.condition))
+        elif roll.condition and not save.success:
             duration = Duration("rounds", roll.rounds) if roll.rounds else Duration()
             condition = Condition(roll.condition, duration, state.expiry_for(target.id, duration))
             events.append(ConditionAdded(target.id, condition))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from msgspec import structs
 
-from .sheet import D20Sheet, take_damage
+from .sheet import D20Sheet
+from .wounds import take_damage
 
 
 def drained(sheet: D20Sheet, amount: int, critical: bool = False) -> D20Sheet:

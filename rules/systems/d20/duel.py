@@ -86,7 +86,7 @@ READ = frozenset(
         "attack_bonus", "damage", "damage_type", "ranged", "crit_range", "saves",
         "initiative", "resistances", "vulnerabilities", "immunities", "multiattack",
         "attacks_made", "reaction_round", "death_successes", "death_failures", "stable",
-        "concentrating", "challenge", "hp_max_lost", "magical",
+        "concentrating", "challenge", "hp_max_lost", "magical", "condition_immunities",
     }
 )  # fmt: skip
 

@@ -375,6 +375,13 @@ class D20Settled(Struct, frozen=True, tag="d20.settled"):
     """The last roll's damage and conditions are dealt."""
 
 
+class D20Immune(Struct, frozen=True, tag="d20.immune"):
+    """A condition a failed save or a hit would lay, not laid: its target is immune to it."""
+
+    target_id: str
+    condition: ActionName
+
+
 class HitSave(Struct, frozen=True):
     """The save a hit asks of its target once its damage is dealt (an attack with a save:
     a ghoul's claws), owed to ``source_id``'s ``action``: what a failure brings, as a save

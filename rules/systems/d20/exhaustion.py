@@ -68,6 +68,8 @@ def set_exhaustion(state: D20Encounter, cmd: D20SetExhaustion) -> list[Any]:
         raise Rejected(f"Exhaustion is a level from 0 to {MOST}")
     if cmd.level == sheet.exhaustion:
         raise Rejected(f"{who.name} is at exhaustion {cmd.level} already")
+    if cmd.level > sheet.exhaustion and "exhaustion" in sheet.condition_immunities:
+        raise Rejected(f"{who.name} is immune to exhaustion")
     return [D20Exhausted(who.id, sheet.exhaustion, cmd.level)]
 
 

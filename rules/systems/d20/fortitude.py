@@ -15,9 +15,10 @@ from msgspec import structs
 
 from .drain import drained
 from .events import D20Damaged
-from .sheet import D20Sheet, take_damage
+from .sheet import D20Sheet
 from .standing import save_made
 from .traits import UNDEAD_FORTITUDE
+from .wounds import take_damage
 
 if TYPE_CHECKING:
     from .events import D20Combatant

@@ -21,13 +21,14 @@ from .events import (
     FREE,
     D20HitSave,
     D20HitSaveOwed,
+    D20Immune,
     D20SaveEffect,
     HitSave,
     sheet_of,
     system_state,
 )
 from .sheet import life_word
-from .standing import save_made
+from .standing import immune, save_made
 from .table import ABILITY_NAMES
 
 if TYPE_CHECKING:
@@ -46,6 +47,9 @@ def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
     after = reduce(apply.apply, dealt, state).combatant(roll.target_id)
     if life_word(sheet_of(after)) == "dead":
         return []
+    spared = bool(action.condition) and immune(after, action.condition)
+    if spared and not action.save_damage:  # the save could bring nothing: none is asked
+        return [D20Immune(after.id, action.condition)]
     if action.save_dc is not None:
         ability, dc = action.save_dc
         owed = HitSave(
@@ -63,6 +67,8 @@ def laid(state: D20Encounter, roll: D20Attacked, dealt: list[Any]) -> list[Any]:
         return [D20HitSaveOwed(owed)]
     if after.condition(action.condition) is not None:
         return []
+    if spared:
+        return [D20Immune(after.id, action.condition)]
     return [ConditionAdded(after.id, Condition(action.condition))]
 
 
@@ -104,12 +110,15 @@ def hit_note(state: D20Encounter, attacker: D20Combatant, target: D20Combatant, 
     action = _laying(attacker, name)
     if action is None:
         return ""
+    condition = action.condition
+    if condition and immune(target, condition):
+        condition = f"{condition} ({target.name} is immune)"
     if action.save_dc is None:
-        return f"; on a hit: {action.condition}"
+        return f"; on a hit: {condition}"
     ability, dc = action.save_dc
     on_save = "half" if action.half else "none"
     damage = f"{action.save_damage} ({on_save} on a save)" if action.save_damage else ""
-    lays = [w for w in (damage, action.condition) if w]
+    lays = [w for w in (damage, condition) if w]
     ends = ", save ends" if action.repeat and action.condition else ""
     return (
         f"; on a hit: {ability.capitalize()} save DC {dc}, {target.name} fails "

@@ -6,10 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 from rules.encounter import CombatantAdded, CombatantEdited
 from rules.errors import Rejected
+from rules.events import ConditionAdded
 from rules.logline import Line, LogEntry, Span, plural, spans
 from rules.roles.log import Log
 
 from .apply import apply
+from .condition_names import srd_name
 from .cover import WORD
 from .damage_parts import parts_of
 from .damage_said import damage_notes
@@ -29,6 +31,7 @@ from .events import (
     D20DeathSaved,
     D20Exhausted,
     D20Healed,
+    D20Immune,
     D20LegendaryUsed,
     D20ReactionUsed,
     D20Rested,
@@ -40,9 +43,11 @@ from .events import (
 )
 from .exhaustion import DEATH, WHAT, rest_line, rested
 from .fortitude import dealt
-from .sheet import D20Sheet, massive
+from .sheet import D20Sheet
+from .standing import immune
 from .table import ABILITY_NAMES, INCAPACITATING, MODE_WORD
 from .traits import UNDEAD_FORTITUDE
+from .wounds import massive
 
 if TYPE_CHECKING:
     from .events import D20Encounter
@@ -80,6 +85,9 @@ def describe(state: D20Encounter, event: Any) -> LogEntry:
             return LogEntry("consequence", (_damaged(state, event), *held))
         case D20Settled():
             return LogEntry("consequence", (spans(Span("✓ ", "muted"), "Dealt"),))
+        case D20Immune():
+            line = spans(_name(state, event.target_id), f" is immune to {event.condition}")
+            return LogEntry("consequence", (line,))
         case D20DeathSaved():
             line = spans(
                 _name(state, event.combatant_id),
@@ -407,6 +415,10 @@ def alerts(state: D20Encounter, event: Any) -> list[str]:
                 return [f"{target.name} stays up at 1 hit point: {UNDEAD_FORTITUDE}"]
         case D20DeathSaved(failures=failures) if failures >= 3:
             return [f"{state.name_of(event.combatant_id)} dies"]
+        case ConditionAdded() if (found := state.find(event.combatant_id)) is not None and immune(
+            found, event.condition.name
+        ):  # laid by hand: the GM's call, said
+            return [f"{found.name} is immune to {srd_name(event.condition.name)}: laid as asked"]
         case D20Exhausted(level=level) if level >= DEATH:
             return [f"{state.name_of(event.combatant_id)} is dead: exhaustion {level}"]
         case CombatantAdded() | CombatantEdited() if isinstance(event.combatant.sheet, D20Sheet):

@@ -28,9 +28,10 @@ from .actions import (
     made,
     parse_actions,
 )
+from .condition_names import parse_conditions
 from .damage_parts import parts_of
 from .damage_types import parse_types
-from .table import ABILITIES, CRIT, MAX_LEGENDARY, split_damage
+from .table import ABILITIES, CONDITIONS, CRIT, MAX_LEGENDARY, split_damage
 from .traits import MAX_TRAITS, PLAYED, parse_traits, traits_text
 
 HERO, MONSTER, LAIR = "hero", "monster", "lair"
@@ -73,6 +74,9 @@ class D20Sheet(Struct, frozen=True, kw_only=True, tag="d20.sheet"):
     vulnerabilities: tuple[str, ...] = ()
     immunities: tuple[str, ...] = ()
     magical: bool = False  # its weapon attacks are magical: "nonmagical" resistances ignore them
+    condition_immunities: Annotated[  # SRD condition names: never laid on it by a rule
+        tuple[Annotated[str, Meta(max_length=MAX_NAME)], ...], Meta(max_length=len(CONDITIONS))
+    ] = ()
     traits: Annotated[  # the traits the tracker plays (traits.py), by name
         tuple[Annotated[str, Meta(max_length=MAX_NAME)], ...], Meta(max_length=MAX_TRAITS)
     ] = ()
@@ -232,6 +236,13 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
         ),
         Field(
             key="immunities", label="Immunities", kind="text", default=", ".join(sheet.immunities)
+        ),
+        Field(
+            key="condition_immunities",
+            label="Condition immunities",
+            kind="text",
+            default=", ".join(sheet.condition_immunities),
+            help="SRD conditions no rule lays on it: poisoned, charmed, frightened...",
         ),
         Field(
             key="multiattack",
@@ -396,6 +407,9 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
     if saves.strip() != saves_text(sheet.saves):
         changes["saves"] = parse_saves(saves)
     changes.update(_action_lists(values, sheet))
+    immune = values.get("condition_immunities", ", ".join(sheet.condition_immunities))
+    if immune.strip() != ", ".join(sheet.condition_immunities):
+        changes["condition_immunities"] = parse_conditions(immune, "Condition immunities")
     traits = values.get("traits", traits_text(sheet.traits))
     if traits.strip() != traits_text(sheet.traits):
         changes["traits"] = parse_traits(traits)
@@ -512,66 +526,6 @@ def damage_dice(sheet: D20Sheet) -> str:
         return "+".join(part.dice for part in parts_of(sheet.damage, sheet.damage_type))
     except Rejected:  # unreadable (a crafted save): shown as it is, refused where rolled
         return sheet.damage
-
-
-def take_damage(sheet: D20Sheet, amount: int, critical: bool = False) -> D20Sheet:
-    """The sheet after ``amount`` damage: temporary hit points first, then hit points down to
-    0. A hero already at 0 takes a death save failure (two from a critical); damage past 0 of
-    at least its hit point maximum kills outright (the SRD's instant death)."""
-    if amount <= 0 or sheet.dead:
-        return sheet
-    temp = min(sheet.temp_hp, amount)
-    left = amount - temp
-    changes: dict[str, object] = {"temp_hp": sheet.temp_hp - temp}
-    if left and sheet.hp <= 0:
-        if sheet.hero:
-            # A stable hero's counts start again from 0 (an older save may have kept them).
-            failures = (0 if sheet.stable else sheet.death_failures) + (2 if critical else 1)
-            successes = 0 if sheet.stable else sheet.death_successes
-            changes.update(death_successes=successes, death_failures=min(failures, 3))
-            changes.update(stable=False, dead=failures >= 3 or massive(sheet, amount) > 0)
-        return structs.replace(sheet, **changes)
-    if left:
-        hp = max(sheet.hp - left, 0)
-        changes["hp"] = hp
-        if hp == 0 and sheet.hero:
-            changes.update(death_successes=0, death_failures=0, stable=False)
-            changes["dead"] = massive(sheet, amount) > 0
-        if hp == 0 and not sheet.hero:
-            changes["dead"] = True
-    return structs.replace(sheet, **changes)
-
-
-def past_zero(sheet: D20Sheet, amount: int) -> int:
-    """The damage left once ``amount`` (temporary hit points spent first) has taken the
-    sheet to 0 hit points (0 when it does not)."""
-    left = amount - min(sheet.temp_hp, amount)
-    return max(left - max(sheet.hp, 0), 0)
-
-
-def massive(sheet: D20Sheet, amount: int) -> int:
-    """The damage past 0 when it is at least a hero's hit point maximum (the SRD's instant
-    death), else 0."""
-    past = past_zero(sheet, amount) if sheet.hero else 0
-    return past if past and past >= sheet.hp_max else 0
-
-
-def healed(sheet: D20Sheet, amount: int, temporary: bool) -> D20Sheet:
-    """Healing up to the maximum (a hero at 0 wakes, its death saves cleared), or temporary
-    hit points, which do not add up: the higher stays."""
-    if sheet.dead:
-        return sheet
-    if temporary:
-        return structs.replace(sheet, temp_hp=max(sheet.temp_hp, amount))
-    if amount <= 0:
-        return sheet
-    return structs.replace(
-        sheet,
-        hp=min(sheet.hp + amount, sheet.hp_max),
-        death_successes=0,
-        death_failures=0,
-        stable=False,
-    )
 
 
 class D20Sheets(Sheets):

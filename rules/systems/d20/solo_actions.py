@@ -20,7 +20,7 @@ from rules.errors import Rejected
 from .actions import D20Action, made, named
 from .events import sheet_of
 from .odds import attack_chances, save_chance
-from .standing import attack_mode, save_mode
+from .standing import attack_mode, immune, save_mode
 from .table import split_damage, worked_out
 from .uses import unavailable
 
@@ -73,6 +73,8 @@ def _laid(action: D20Action, target: D20Combatant, me: D20Combatant, threat: Thr
     if not action.condition:
         return Fraction(0)
     if any(c.name.casefold() == action.condition.casefold() for c in target.conditions):
+        return Fraction(0)
+    if immune(target, action.condition):
         return Fraction(0)
     return CONDITION_SHARE * threat(target, me)
 

@@ -16,6 +16,7 @@ from rules.errors import Rejected
 from rules.text import inert
 
 from .actions import actions_text
+from .condition_names import srd_name
 from .damage_types import DAMAGE_TYPES
 from .sheet import MONSTER, D20Sheet, hp_odds, sheet_from_values
 from .srd_actions import Notes, actions_of, legendary_of, reactions_of
@@ -152,6 +153,8 @@ def block(monster: Mapping[str, Any]) -> ConvertedBlock:
         sheet["legendary_resistance"] = str(resistance)
     if _magical(monster):
         sheet["magical"] = "yes"
+    if immune := _condition_immunities(monster, notes):
+        sheet["condition_immunities"] = immune
     if played := _traits(monster, notes):
         sheet["traits"] = ", ".join(played)
     _sheet(sheet, lists, notes)
@@ -176,9 +179,8 @@ def _magical(monster: Mapping[str, Any]) -> bool:
 
 
 def _traits(monster: Mapping[str, Any], notes: Notes) -> list[str]:
-    """The traits the tracker plays (traits.py), returned; what the sheet has no field for
-    noted by name: its other traits (Legendary Resistance aside) and the conditions it is
-    immune to."""
+    """The traits the tracker plays (traits.py), returned; its other traits (Legendary
+    Resistance aside) noted by name."""
     named = [
         str(a.get("name", ""))
         for a in monster.get("special_abilities", [])
@@ -191,13 +193,20 @@ def _traits(monster: Mapping[str, Any], notes: Notes) -> list[str]:
         notes.left_out.append(
             "traits: " + ", ".join(" ".join(inert(t).split())[:60] for t in traits)
         )
-    immune = [
+    return played
+
+
+def _condition_immunities(monster: Mapping[str, Any], notes: Notes) -> str:
+    """The SRD conditions it is immune to, as the sheet types them; another name noted."""
+    named = [
         str(c.get("index", c.get("name", ""))) if isinstance(c, Mapping) else str(c)
         for c in monster.get("condition_immunities", [])
     ]
-    if immune:
-        notes.left_out.append("immune to the conditions " + inert(", ".join(immune))[:200])
-    return played
+    kept = [srd_name(n) for n in named if srd_name(n)]
+    other = [n for n in named if not srd_name(n)]
+    if other:
+        notes.left_out.append("immune to the conditions " + inert(", ".join(other))[:200])
+    return ", ".join(dict.fromkeys(kept))
 
 
 def _sheet(fields: dict[str, str], lists: dict[str, Any], notes: Notes) -> D20Sheet:

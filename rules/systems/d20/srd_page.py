@@ -67,8 +67,9 @@ How the data is read:
   to stay up at 1 hit point), Magic Resistance (advantage on saves against a magical
   effect) and Blood Frenzy (a shark's advantage against the wounded); the others are
   listed by name below, for the GM to play.
-- Never carried: speed, senses, skills, languages, XP (the challenge gives it) and
-  condition immunities (listed).
+- **Condition immunities** are the sheet's: a rule never lays such a condition on it (a
+  golem's save against Hold Monster failed, it is not paralyzed).
+- Never carried: speed, senses, skills, languages and XP (the challenge gives it).
 
 ### Slips of the data mended
 

@@ -84,6 +84,12 @@ def attack_mode(
     return mode, reasons, auto_crit
 
 
+def immune(target: D20Combatant, condition: str) -> bool:
+    """Whether ``target``'s sheet is immune to ``condition`` (read as its SRD name)."""
+    found = srd_name(condition)
+    return bool(found) and found in sheet_of(target).condition_immunities
+
+
 def wounded(target: D20Combatant) -> bool:
     """Whether ``target`` does not have all its hit points (what Blood Frenzy asks)."""
     sheet = sheet_of(target)

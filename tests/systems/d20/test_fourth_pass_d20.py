@@ -21,7 +21,7 @@ from rules.registry import get_system
 from rules.systems.d20.encounter_odds import dialog_odds
 from rules.systems.d20.events import D20Apply, D20Attack, D20DeathSave, D20SaveEffect
 from rules.systems.d20.odds import attack_odds
-from rules.systems.d20.sheet import take_damage
+from rules.systems.d20.wounds import take_damage
 from tests.app.support import make_app, until
 from tests.app.test_app_end_of_fight import notices
 from tests.screen import screen_text

@@ -109,11 +109,15 @@ def test_the_srd_traits_the_tracker_plays_are_bundled() -> None:
     assert not bundled().need("d20", "Ghoul").sheet().traits
     resisting = [e.name for e in srd_entries() if "Magic Resistance" in e.sheet().traits]
     assert len(resisting) == 31 and {"Balor", "Archmage", "Imp", "Unicorn"} <= set(resisting)
+    immune = [e.sheet().condition_immunities for e in srd_entries()]
+    assert sum(1 for i in immune if i) == 92
+    golem = bundled().need("d20", "Stone Golem").sheet().condition_immunities
+    assert golem == ("charmed", "exhaustion", "frightened", "paralyzed", "petrified", "poisoned")
     frenzied = {e.name for e in srd_entries() if "Blood Frenzy" in e.sheet().traits}
     assert frenzied == {"Giant Shark", "Hunter Shark", "Quipper", "Sahuagin", "Swarm of Quippers"}
     text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
     left_out = text.split("### What each stat block leaves out")[1]
-    for played in ("Undead Fortitude", "Magic Resistance", "Blood Frenzy"):
+    for played in ("Undead Fortitude", "Magic Resistance", "Blood Frenzy", "immune to the con"):
         assert played not in left_out, played
 
 
