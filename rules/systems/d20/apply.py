@@ -39,10 +39,10 @@ from .events import (
     system_state,
 )
 from .exhaustion import exhausted, rested
-from .fortitude import dealt
 from .sheet import D20Sheet, Stamp
 from .stat_actions import part_made
 from .table import CONCENTRATION_DC, DEATH_SAVES
+from .taken import dealt
 from .wounds import healed
 
 if TYPE_CHECKING:

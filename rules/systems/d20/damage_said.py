@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 from rules.odds import percent
 
-from . import fortitude
+from . import fortitude, taken
 from .decide import hit_damage
 from .events import D20Attacked, D20Damaged, D20Saved, damage_words, sheet_of
-from .traits import UNDEAD_FORTITUDE
+from .traits import RELENTLESS, UNDEAD_FORTITUDE
 
 if TYPE_CHECKING:
     from .events import D20Combatant, D20Encounter
@@ -46,8 +46,10 @@ def attack_taken(state: D20Encounter, roll: D20Attacked) -> str:
 def fortitude_then(target: D20Combatant, dealt: D20Damaged) -> str:
     """The Undead Fortitude save a damage about to be dealt will ask, with its chance: ``,
     then Undead Fortitude: Con save DC 14 (45.0% to stay up)``; "" when it asks none."""
+    if dealt.relentless:
+        return f", then {RELENTLESS}: 1 hit point instead"
     sheet = sheet_of(target)
-    after = fortitude.dealt(sheet, dealt)
+    after = taken.dealt(sheet, dealt)
     dc = fortitude.dc_owed(sheet, after, dealt.amount, fortitude.kinds_of(dealt), dealt.critical)
     if not dc:
         return ""

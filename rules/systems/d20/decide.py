@@ -13,7 +13,7 @@ from rules.events import ConditionAdded, ConditionRemoved
 from rules.logline import Span
 from rules.notation.answer import answer
 
-from . import fortitude, hit_saves
+from . import fortitude, hit_saves, relentless, taken
 from . import table as dmg
 from .actions import named
 from .cover import cover_bonus, save_cover
@@ -210,11 +210,13 @@ def damage_events(
     event = D20Damaged(
         target.id, dealer_id, rolled, amount, kind, modifier, critical, half, drain, dealt
     )
-    after = fortitude.dealt(sheet, event)
+    after = taken.dealt(sheet, event)
     dc = fortitude.dc_owed(sheet, after, amount, fortitude.kinds_of(event), critical)
-    if dc and dice is not None:
+    if relentless.spares(sheet, after, amount):  # no roll: said before it is dealt too
+        event = structs.replace(event, relentless=True)
+    elif dc and dice is not None:
         event = structs.replace(event, fortitude=_fortitude(target, dc, dice), fortitude_dc=dc)
-        after = fortitude.dealt(sheet, event)
+    after = taken.dealt(sheet, event)
     events: list[Any] = [event]
     if sheet.concentrating and after.down:
         events += end_concentration(state, target, "down")

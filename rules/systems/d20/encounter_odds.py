@@ -12,7 +12,7 @@ from rules.errors import Rejected
 from rules.notation.exact import Budget, TooBig
 from rules.odds import percent, whose_chances
 
-from . import fortitude
+from . import fortitude, relentless
 from .cover import cover_bonus, save_cover
 from .damage_parts import parts_of
 from .events import (
@@ -115,7 +115,7 @@ def attack_figures(
             damage=damage,
             modifier=modifier,
             to_drop=to_drop,
-            stays_up=_stays_up(target, damage, damage_type, nonmagical),
+            stays_up=_stays_up(target, damage, damage_type, nonmagical, standing),
         )
     except Rejected as refused:
         found = attack_odds(bonus, ac, mode, crit_range, auto_crit=auto_crit)
@@ -133,18 +133,28 @@ def attack_figures(
 
 
 def _stays_up(
-    target: D20Combatant, damage: str, damage_type: str, nonmagical: bool
-) -> Callable[[int], Fraction] | None:
-    """The chance a hit of each amount that drops ``target`` leaves it up (Undead
-    Fortitude's save, which a radiant damage it takes never asks: fortitude.py)."""
+    target: D20Combatant, damage: str, damage_type: str, nonmagical: bool, standing: int
+) -> Callable[[int, bool], Fraction] | None:
+    """The chance a hit (or a critical) of each amount that drops ``target``, with
+    ``standing`` hit points left, leaves it up: Relentless spent (relentless.py), or
+    Undead Fortitude's save, which a radiant damage or a critical never asks (fortitude.py)."""
+    sheet = sheet_of(target)
+    most = relentless.cap(sheet)
+    if most is not None:
+        outright = sheet.hp_max + standing if sheet.hero else None  # a hero's instant death
+        return lambda amount, _: Fraction(
+            (most < 0 or amount <= most) and (outright is None or amount < outright)
+        )
     kinds = {
         part.kind
         for part in parts_of(damage, damage_type)
         if damage_modifier(target, part.kind, nonmagical) != "immune"
     }
-    if not fortitude.may_save(sheet_of(target), False, kinds):
+    if not fortitude.may_save(sheet, False, kinds):
         return None
-    return lambda amount: fortitude.held_chance(target, amount)
+    return lambda amount, critical: (
+        Fraction(0) if critical else fortitude.held_chance(target, amount)
+    )
 
 
 def swings_this_round(
@@ -267,8 +277,8 @@ def drop_this_round(state: D20Encounter, command: D20Attack) -> tuple[Fraction, 
     against = sheet_of(target)
     if against.hp <= 0 or attacker.id == target.id:
         return None
-    if UNDEAD_FORTITUDE in against.traits:  # a save at each drop: not the sum worked out here
-        return None
+    if UNDEAD_FORTITUDE in against.traits or relentless.cap(against) is not None:
+        return None  # it may stand at 1 hit point: not the sum worked out here
     if not wounded(target) and any(  # its first wound gives the later attacks advantage
         BLOOD_FRENZY in sheet_of(c).traits for c in state.combatants if c.side != target.side
     ):

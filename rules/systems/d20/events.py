@@ -296,6 +296,7 @@ class D20Damaged(Struct, frozen=True, tag="d20.damaged"):
     # Undead Fortitude's save, rolled as the damage dropped it to 0 (fortitude.py)
     fortitude: SaveRoll | None = None
     fortitude_dc: int = 0
+    relentless: bool = False  # Relentless spent: 1 hit point instead of 0 (relentless.py)
 
 
 class D20Healed(Struct, frozen=True, tag="d20.healed"):

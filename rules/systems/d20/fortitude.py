@@ -11,14 +11,10 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from msgspec import structs
-
-from .drain import drained
 from .events import D20Damaged
 from .sheet import D20Sheet
 from .standing import save_made
 from .traits import UNDEAD_FORTITUDE
-from .wounds import take_damage
 
 if TYPE_CHECKING:
     from .events import D20Combatant
@@ -50,20 +46,6 @@ def dc_owed(
 def kinds_of(event: D20Damaged) -> set[str]:
     """The damage types a damage dealt any of (a type of several that came to 0 is none)."""
     return {p.damage_type for p in event.parts if p.amount} or {event.damage_type}
-
-
-def dealt(sheet: D20Sheet, event: D20Damaged) -> D20Sheet:
-    """The sheet after the damage, as the fold deals it: a drain lowers the maximum, and an
-    Undead Fortitude save made leaves 1 hit point."""
-    if event.drain:
-        after = drained(sheet, event.amount, event.critical)
-    else:
-        after = take_damage(sheet, event.amount, event.critical)
-    if event.fortitude is not None and event.fortitude.success and after.hp_max > 0:
-        after = structs.replace(
-            after, hp=1, dead=False, death_successes=0, death_failures=0, stable=False
-        )
-    return after
 
 
 def held_chance(target: D20Combatant, amount: int) -> Fraction:

@@ -42,11 +42,11 @@ from .events import (
     system_state,
 )
 from .exhaustion import DEATH, WHAT, rest_line, rested
-from .fortitude import dealt
 from .sheet import D20Sheet
 from .standing import immune
 from .table import ABILITY_NAMES, INCAPACITATING, MODE_WORD
-from .traits import UNDEAD_FORTITUDE
+from .taken import dealt
+from .traits import RELENTLESS, UNDEAD_FORTITUDE
 from .wounds import massive
 
 if TYPE_CHECKING:
@@ -360,7 +360,10 @@ def _damaged(state: D20Encounter, event: D20Damaged) -> Line:
 
 
 def _fortitude(state: D20Encounter, event: D20Damaged) -> tuple[Line, ...]:
-    """Undead Fortitude's save under the damage that asked it (fortitude.py)."""
+    """Undead Fortitude's save under the damage that asked it (fortitude.py), or Relentless
+    spent (relentless.py)."""
+    if event.relentless:
+        return (spans(f"  {RELENTLESS}: 1 hit point instead of 0, once until a long rest"),)
     save = event.fortitude
     if save is None:
         return ()
@@ -413,6 +416,8 @@ def alerts(state: D20Encounter, event: Any) -> list[str]:
                 return [f"{target.name} drops to 0 hit points: dying"]
             if event.fortitude is not None and event.fortitude.success:
                 return [f"{target.name} stays up at 1 hit point: {UNDEAD_FORTITUDE}"]
+            if event.relentless:
+                return [f"{target.name} stays up at 1 hit point: {RELENTLESS}"]
         case D20DeathSaved(failures=failures) if failures >= 3:
             return [f"{state.name_of(event.combatant_id)} dies"]
         case ConditionAdded() if (found := state.find(event.combatant_id)) is not None and immune(

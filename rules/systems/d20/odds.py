@@ -152,11 +152,12 @@ def attack_odds(
     damage: str = "",
     modifier: Modifiers = "",
     to_drop: int | None = None,
-    stays_up: Callable[[int], Fraction] | None = None,
+    stays_up: Callable[[int, bool], Fraction] | None = None,
 ) -> Odds:
     """The tiers of an attack; with ``damage``, its mean on a hit and a critical, and with
     ``to_drop`` (the target's hit points and temporary ones) the chance it drops to 0 (a hit
-    of each amount that does leaving it up with ``stays_up``'s chance: Undead Fortitude)."""
+    or a critical, ``True``, of each amount that does leaving it up with ``stays_up``'s
+    chance: Undead Fortitude, Relentless)."""
     miss, hit, crit = attack_chances(bonus, ac, mode, crit_range, auto_crit)
     tiers = tuple(
         TierOdds(label, low, high, p)
@@ -172,14 +173,26 @@ def attack_odds(
         extra["damage_on_hit"] = {str(amount): p for amount, p in sorted(on_hit.items())}
         extra["damage_on_critical"] = {str(amount): p for amount, p in sorted(on_crit.items())}
         if to_drop is not None:
-            if stays_up is None:
-                dropped = at_least(on_hit, to_drop)
-            else:
-                dropped = sum(
-                    (p * (1 - stays_up(a)) for a, p in on_hit.items() if a >= to_drop), Fraction(0)
-                )
-            extra["drop"] = hit * dropped + crit * at_least(on_crit, to_drop)
+            extra["drop"] = hit * _dropped(on_hit, to_drop, False, stays_up) + crit * _dropped(
+                on_crit, to_drop, True, stays_up
+            )
     return Odds("d20", tiers, extra)
+
+
+def _dropped(
+    chances: Distribution,
+    to_drop: int,
+    critical: bool,
+    stays_up: Callable[[int, bool], Fraction] | None,
+) -> Fraction:
+    """The chance a damage of ``chances`` drops a target with ``to_drop`` left and keeps it
+    down (``stays_up``: its chance to stand at 1 hit point instead, by amount)."""
+    if stays_up is None:
+        return at_least(chances, to_drop)
+    return sum(
+        (p * (1 - stays_up(a, critical)) for a, p in chances.items() if a >= to_drop),
+        Fraction(0),
+    )
 
 
 def _figure(value: Fraction) -> str:

@@ -23,12 +23,13 @@ from .srd_actions import Notes, actions_of, legendary_of, reactions_of
 from .srd_page import page
 from .srd_shape import NOTICE, SCORE_OF, display_name, monsters_of
 from .table import ABILITIES, MAX_LEGENDARY
-from .traits import PLAYED
+from .traits import NUMBERED, PLAYED
 
 SET_NAME = "srd"
 PAGE_NAME = "srd-conversion.md"
 LEGENDARY_COUNT = 3  # a round's legendary actions, when the data has some: the SRD's every one
 # "from nonmagical weapons" (or attacks), "... that aren't silvered", "(from stoneskin)"
+SHRUGS_OFF = re.compile(r"takes ([0-9]{1,4}) damage or less")  # Relentless
 NONMAGICAL = re.compile(r"from nonmagical (?:weapons|attacks)\b.*", re.IGNORECASE)
 TYPES = re.compile(r"^\s*([a-z]+(?:\s*,\s*(?:and\s+)?[a-z]+)*)(?:\s+from\b.*)?$", re.IGNORECASE)
 
@@ -181,19 +182,31 @@ def _magical(monster: Mapping[str, Any]) -> bool:
 def _traits(monster: Mapping[str, Any], notes: Notes) -> list[str]:
     """The traits the tracker plays (traits.py), returned; its other traits (Legendary
     Resistance aside) noted by name."""
-    named = [
-        str(a.get("name", ""))
-        for a in monster.get("special_abilities", [])
+    abilities = [a for a in monster.get("special_abilities", []) if isinstance(a, Mapping)]
+    named = {
+        str(a.get("name", "")): str(a.get("desc", ""))
+        for a in abilities
         if not str(a.get("name", "")).casefold().startswith("legendary resistance")
         and str(a.get("name", "")) != "Magic Weapons"  # the sheet's Magical attacks
-    ]
-    played = [t for t in named if t in PLAYED]
-    traits = [t for t in named if t not in PLAYED]
+    }
+    played = [_played(name, desc) for name, desc in named.items()]
+    traits = [name for name, found in zip(named, played, strict=True) if not found]
     if traits:
         notes.left_out.append(
             "traits: " + ", ".join(" ".join(inert(t).split())[:60] for t in traits)
         )
-    return played
+    return [found for found in played if found]
+
+
+def _played(name: str, desc: str) -> str:
+    """A trait as the sheet's *Traits* write it ("" for one the tracker does not play):
+    Relentless with the damage its words say it shrugs off."""
+    if name not in PLAYED:
+        return ""
+    if name not in NUMBERED:
+        return name
+    said = SHRUGS_OFF.search(desc)
+    return f"{name} {said.group(1)}" if said else ""
 
 
 def _condition_immunities(monster: Mapping[str, Any], notes: Notes) -> str:

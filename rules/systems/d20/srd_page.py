@@ -64,9 +64,10 @@ How the data is read:
   halve, an attack roll for what is no attack, a Multiattack's count or an action's name
   given otherwise), the words win: each is listed under the slips below.
 - **Traits** the tracker plays are the sheet's *Traits*: Undead Fortitude (a zombie's save
-  to stay up at 1 hit point), Magic Resistance (advantage on saves against a magical
-  effect) and Blood Frenzy (a shark's advantage against the wounded); the others are
-  listed by name below, for the GM to play.
+  to stay up at 1 hit point), Relentless (a boar's 1 hit point, with the damage its words
+  say it shrugs off: `Relentless 7`), Magic Resistance (advantage on saves against a
+  magical effect) and Blood Frenzy (a shark's advantage against the wounded); the others
+  are listed by name below, for the GM to play.
 - **Condition immunities** are the sheet's: a rule never lays such a condition on it (a
   golem's save against Hold Monster failed, it is not paralyzed).
 - Never carried: speed, senses, skills, languages and XP (the challenge gives it).

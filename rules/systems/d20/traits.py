@@ -1,41 +1,61 @@
 """The traits of a stat block the tracker plays, as a sheet names them (its *Traits* field):
-Undead Fortitude (``fortitude.py``), Magic Resistance (``standing.save_mode``) and Blood
-Frenzy (``standing.attack_mode``). A stat
-block's other traits are the GM's to play (the SRD conversion lists them, monster by
+Undead Fortitude (``fortitude.py``), Relentless and Relentless Endurance (``relentless.py``),
+Magic Resistance (``standing.save_mode``) and Blood Frenzy (``standing.attack_mode``). A
+stat block's other traits are the GM's to play (the SRD conversion lists them, monster by
 monster)."""
 
 from __future__ import annotations
+
+import re
 
 from rules.errors import Rejected
 from rules.spelling import letters_changed
 from rules.text import inert
 
 UNDEAD_FORTITUDE = "Undead Fortitude"
+RELENTLESS = "Relentless"  # with the most damage it shrugs off: "Relentless 7"
+RELENTLESS_ENDURANCE = "Relentless Endurance"
 MAGIC_RESISTANCE = "Magic Resistance"
 BLOOD_FRENZY = "Blood Frenzy"
 # Each trait played, as the SRD names it, and what it does in a line (the form's help).
 PLAYED = {
     UNDEAD_FORTITUDE: "dropped to 0 by damage neither radiant nor a critical: Con save DC 5 +"
     " the damage, made: 1 hit point",
+    RELENTLESS: "dropped to 0 by at most that much damage: 1 hit point, once until a rest",
+    RELENTLESS_ENDURANCE: "dropped to 0, not killed outright: 1 hit point, once until a rest",
     MAGIC_RESISTANCE: "advantage on saving throws against spells and other magical effects",
     BLOOD_FRENZY: "advantage on melee attack rolls against a creature below its hit point maximum",
 }
+NUMBERED = (RELENTLESS,)  # written with a number after the name
 MAX_TRAITS = len(PLAYED)
+MAX_NUMBER = 10_000
 SHOWN = 40  # characters of a typed name repeated in a refusal
+_NUMBER = re.compile(r"(.*?)\s+([0-9]{1,5})")
 
 
 def parse_traits(text: str) -> tuple[str, ...]:
-    """The traits a form's text names, comma-separated, in any case; ``Rejected`` in one
-    line for a name the tracker does not play (with the one likely meant)."""
-    found: list[str] = []
+    """The traits a form's text names, comma-separated, in any case (``Relentless 7`` with
+    its number); ``Rejected`` in one line for a name the tracker does not play (with the one
+    likely meant)."""
+    found: dict[str, str] = {}
     for typed in (" ".join(part.split()) for part in text.split(",")):
         if not typed:
             continue
-        name = next((t for t in PLAYED if t.casefold() == typed.casefold()), "")
+        numbered = _NUMBER.fullmatch(typed)
+        word, number = (numbered.group(1), numbered.group(2)) if numbered else (typed, "")
+        name = next((t for t in PLAYED if t.casefold() == word.casefold()), "")
         if not name:
             raise Rejected(_unknown(typed))
-        found.append(name)
-    return tuple(dict.fromkeys(found))
+        if (name in NUMBERED) != bool(number):
+            raise Rejected(
+                f"Traits: {name} takes the most damage it shrugs off, like {name} 7"
+                if name in NUMBERED
+                else f"Traits: {name} takes no number"
+            )
+        if number and not 1 <= int(number) <= MAX_NUMBER:
+            raise Rejected(f"Traits: {name}'s number is from 1 to {MAX_NUMBER:,}")
+        found[name] = f"{name} {int(number)}" if number else name
+    return tuple(found.values())
 
 
 def _unknown(typed: str) -> str:
@@ -52,3 +72,12 @@ def _unknown(typed: str) -> str:
 
 def traits_text(traits: tuple[str, ...]) -> str:
     return ", ".join(traits)
+
+
+def number_of(traits: tuple[str, ...], name: str) -> int | None:
+    """The number a numbered trait ``name`` is written with (None: the sheet lacks it)."""
+    for trait in traits:
+        head, _, number = trait.rpartition(" ")
+        if head == name and number.isdigit():
+            return int(number)
+    return None

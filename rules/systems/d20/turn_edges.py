@@ -26,11 +26,11 @@ from . import table as dmg
 from . import uses
 from .decide import d20, damage_events
 from .events import D20Healed, sheet_of, stamp_of, system_state
-from .fortitude import dealt
 from .odds import save_odds
 from .sheet import MAX_DC, MAX_HP, MAX_TEXT, life_word
 from .standing import save_made, save_mode
 from .table import ABILITIES
+from .taken import dealt
 from .turn_edge_events import (
     END,
     SAVE,

@@ -113,11 +113,20 @@ def test_the_srd_traits_the_tracker_plays_are_bundled() -> None:
     assert sum(1 for i in immune if i) == 92
     golem = bundled().need("d20", "Stone Golem").sheet().condition_immunities
     assert golem == ("charmed", "exhaustion", "frightened", "paralyzed", "petrified", "poisoned")
+    boars = {e.name: e.sheet().traits for e in srd_entries() if "boar" in e.name.casefold()}
+    assert boars["Boar"] == ("Relentless 7",) and boars["Giant Boar"] == ("Relentless 10",)
+    assert len(boars) == 5 and all(t == ("Relentless 14",) for n, t in boars.items() if "Were" in n)
     frenzied = {e.name for e in srd_entries() if "Blood Frenzy" in e.sheet().traits}
     assert frenzied == {"Giant Shark", "Hunter Shark", "Quipper", "Sahuagin", "Swarm of Quippers"}
     text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
     left_out = text.split("### What each stat block leaves out")[1]
-    for played in ("Undead Fortitude", "Magic Resistance", "Blood Frenzy", "immune to the con"):
+    for played in (
+        "Undead Fortitude",
+        "Magic Resistance",
+        "Blood Frenzy",
+        "Relentless",
+        "immune to",
+    ):
         assert played not in left_out, played
 
 
