@@ -28,7 +28,7 @@ from .events import (
     sheet_of,
 )
 from .odds import Swing, attack_odds, death_odds, drop_chance, save_odds
-from .sheet import attack_damage
+from .sheet import D20Sheet, attack_damage
 from .stabilise import stabilise_odds
 from .standing import (
     attack_mode,
@@ -42,7 +42,7 @@ from .standing import (
     wounded,
 )
 from .stat_actions import attack_profile
-from .traits import BLOOD_FRENZY, UNDEAD_FORTITUDE
+from .traits import BLOOD_FRENZY, RELENTLESS, UNDEAD_FORTITUDE
 
 if TYPE_CHECKING:
     from rules.odds import Odds
@@ -127,7 +127,8 @@ def attack_figures(
         notes.append(f"damage {means}")
     drop = found.extra.get("drop")
     if isinstance(drop, Fraction):
-        notes.append(f"drops {target.name}: {percent(drop)}")
+        why = _standing_up(sheet_of(target))
+        notes.append(f"drops {target.name}: {percent(drop)}" + (f" ({why})" if why else ""))
     extra = {**found.extra, "note": "; ".join(notes)} if notes else found.extra
     return found._replace(extra=extra, whose=whose_chances(attacker, target.name))
 
@@ -155,6 +156,13 @@ def _stays_up(
     return lambda amount, critical: (
         Fraction(0) if critical else fortitude.held_chance(target, amount)
     )
+
+
+def _standing_up(sheet: D20Sheet) -> str:
+    """The trait that may stand it up at 1 hit point, as a drop chance names it ("": none)."""
+    if relentless.cap(sheet) is not None:
+        return next(t for t in sheet.traits if t.startswith(RELENTLESS))
+    return UNDEAD_FORTITUDE if UNDEAD_FORTITUDE in sheet.traits else ""
 
 
 def swings_this_round(

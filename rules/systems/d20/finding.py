@@ -160,6 +160,10 @@ def preview_lines(sheet: D20Sheet, target: D20Combatant | None) -> tuple[str, ..
         lines.append("Reactions: " + "; ".join(a.name for a in sheet.reactions))
     if sheet.legendary_resistance:
         lines.append(f"Legendary Resistance {sheet.legendary_resistance}/day")
+    if sheet.traits:
+        lines.append("Traits: " + ", ".join(sheet.traits))
+    if sheet.condition_immunities:
+        lines.append("Condition immunities: " + ", ".join(sheet.condition_immunities))
     return tuple(lines[:MAX_PREVIEW])
 
 

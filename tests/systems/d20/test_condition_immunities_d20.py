@@ -22,6 +22,7 @@ from rules.systems.d20.events import (
     D20SaveEffect,
     D20SetExhaustion,
 )
+from rules.systems.d20.finding import preview_lines
 from rules.systems.d20.forms import attack_preview
 from rules.systems.d20.sheet import sheet_fields, sheet_from_values
 from rules.systems.d20.solo_actions import attack_value
@@ -119,3 +120,10 @@ def test_a_stat_block_naming_a_condition_not_the_srds_is_refused_in_one_line(
         'name = "Golem"\nsystem = "d20"\n[sheet]\nhp = "60"\ncondition_immunities = "stoned"\n',
     )  # fmt: skip
     assert "stoned" in said
+
+
+def test_the_library_shows_a_stat_blocks_immunities_and_traits() -> None:
+    zombie = sheet_from_values({"traits": "Undead Fortitude"}, GOLEM)
+    lines = preview_lines(zombie, None)
+    assert "Traits: Undead Fortitude" in lines
+    assert "Condition immunities: paralyzed, poisoned, exhaustion" in lines

@@ -134,7 +134,7 @@ def test_the_dialogs_chance_to_drop_it_counts_the_save_exactly() -> None:
     # Con +3 (fails 9, 10, 11, 12 of 20); a critical (2d8+3) drops it unless 2d8 is under 5
     hit = Fraction(17, 20) * Fraction(1, 8) * Fraction(9 + 10 + 11 + 12, 20)
     crit = Fraction(1, 20) * Fraction(64 - 6, 64)
-    assert f"drops Zombie: {float(hit + crit):.1%}" in note
+    assert f"drops Zombie: {float(hit + crit):.1%} (Undead Fortitude)" in note
     plain = versus(structs.replace(ZOMBIE, traits=()))
     assert "drops Zombie: 47.0%" in str(dialog_odds(plain, D20Attack("c1", "c2")).extra)
     # several attacks this round: each drop asks a save the sum does not work out

@@ -58,6 +58,7 @@ def test_a_list_written_back_reads_back_the_same() -> None:
     save_damage=st.sampled_from(["", "2d8 poison", "3d6 fire + 1d4 cold"]),
     condition=st.sampled_from(["", "paralyzed", "prone"]),
     repeat=st.booleans(),
+    magical=st.booleans(),
     recharge=st.integers(0, 6),
     per_day=st.integers(0, 9),
     cost=st.integers(1, 3),
@@ -70,6 +71,7 @@ def test_any_action_written_back_reads_back_the_same(
     save_damage: str,
     condition: str,
     repeat: bool,
+    magical: bool,
     recharge: int,
     per_day: int,
     cost: int,
@@ -84,6 +86,7 @@ def test_any_action_written_back_reads_back_the_same(
         save_damage=save_damage if bonus is not None else "",  # a save effect's is its damage
         condition=condition,
         repeat=repeat,
+        magical=magical,
         recharge=recharge,
         per_day=per_day,
         cost=cost,

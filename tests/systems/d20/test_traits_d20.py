@@ -128,7 +128,7 @@ def test_the_dialogs_chance_to_drop_a_relentless_boar_counts_it() -> None:
     # +5 against AC 11: a hit on 6-19, a critical on 20; 1d8+3 drops it past 7 (8-11: 4 of
     # 8); 2d8+3 past 7 unless 2d8 is under 5 (58 of 64)
     drop = Fraction(14, 20) * Fraction(4, 8) + Fraction(1, 20) * Fraction(58, 64)
-    assert f"drops Boar: {float(drop):.1%}" in note
+    assert f"drops Boar: {float(drop):.1%} (Relentless 7)" in note
 
 
 @pytest.mark.parametrize(
