@@ -23,10 +23,12 @@ from .events import (
     D20UseAction,
     sheet_of,
 )
+from .standing import save_traits
 from .stat_actions import composition, find, listed, parts_left, parts_made, save_command
 from .table import MODE_OF
-from .traits import MAGIC_RESISTANCE
 from .uses import recharge_odds, unavailable
+
+MAX_NAMED = 4  # targets a dialog's note names (an area may hold dozens)
 
 if TYPE_CHECKING:
     from .events import D20Combatant, D20Encounter
@@ -245,20 +247,24 @@ def played_preview(state: D20Encounter, command: Any) -> str:
 
 
 def magic_note(state: D20Encounter, command: D20SaveEffect) -> str:
-    """The targets with Magic Resistance, as the dialog names them: saving with advantage
-    against a magical effect, or a word that they would against one."""
-    resisting = [
-        found.name
-        for target_id in command.target_ids
-        if (found := state.find(target_id)) is not None
-        and MAGIC_RESISTANCE in sheet_of(found).traits
+    """The targets a trait gives advantage on this save, as the dialog names them ("Imp at
+    advantage: Magic Resistance"), and those it would were the effect magical."""
+    targets = [found for t in command.target_ids[:MAX_NAMED] if (found := state.find(t))]
+    ability, laid = command.ability, command.condition
+    better = [
+        f"{c.name} at advantage: {', '.join(why)}"
+        for c in targets
+        if (why := save_traits(c, ability, command.magical, laid))
     ]
-    if not resisting:
-        return ""
-    names = ", ".join(resisting[:3]) + (f" and {len(resisting) - 3} more" * (len(resisting) > 3))
-    if command.magical:
-        return f"Magic Resistance: {names} at advantage"
-    return f"{names}: Magic Resistance, were it magical"
+    would = [
+        c.name
+        for c in targets
+        if not command.magical
+        and save_traits(c, ability, True, laid) != save_traits(c, ability, False, laid)
+    ]
+    if would:
+        better.append(f"{', '.join(would)}: advantage, were it magical")
+    return "; ".join(better)
 
 
 def lists_of(sheet: Any) -> tuple[tuple[D20Action, ...], ...]:

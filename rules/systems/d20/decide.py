@@ -329,7 +329,7 @@ def save_effect(state: D20Encounter, cmd: D20SaveEffect, dice: DiceSource) -> li
     )
     rolls = []
     for target in targets:
-        mode, auto_fail = save_mode(target, cmd.ability, cmd.magical)
+        mode, auto_fail = save_mode(target, cmd.ability, cmd.magical, cmd.condition)
         faces, natural = d20(dice, mode)
         bonus = sheet_of(target).save(cmd.ability) + save_cover(cmd.cover, cmd.ability)
         total = natural + bonus

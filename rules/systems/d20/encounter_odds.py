@@ -216,8 +216,9 @@ def for_save(
     source: str,
     cover: int = 0,
     magical: bool = False,
+    condition: str = "",
 ) -> Odds:
-    mode, auto_fail = save_mode(target, ability, magical)
+    mode, auto_fail = save_mode(target, ability, magical, condition)
     bonus = sheet_of(target).save(ability) + save_cover(cover, ability)
     found = save_odds(bonus, dc, mode, auto_fail)
     return found._replace(whose=f"{target.name}'s chances vs {source}")
@@ -266,6 +267,7 @@ def dialog_odds(state: D20Encounter, command: Any) -> Odds | None:
                     source,
                     command.cover,
                     command.magical,
+                    command.condition,
                 )
             case D20Stabilise():
                 return stabilise_odds(state, command)

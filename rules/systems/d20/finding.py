@@ -80,7 +80,7 @@ def _hit_save(action: D20Action, target: D20Combatant) -> tuple[Fraction, Fracti
 def _save_mean(action: D20Action, target: D20Combatant) -> tuple[Fraction, Fraction]:
     """The chance the target fails the action's save, and the damage it deals on average."""
     ability, dc = action.save.split()
-    saved = save_made(target, ability, int(dc), action.magical)
+    saved = save_made(target, ability, int(dc), action.magical, action.condition)
     if not action.damage:
         return 1 - saved, Fraction(0)
     modifier = damage_modifiers(target, action.damage, "")

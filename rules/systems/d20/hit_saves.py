@@ -122,7 +122,7 @@ def hit_note(state: D20Encounter, attacker: D20Combatant, target: D20Combatant, 
     ends = ", save ends" if action.repeat and action.condition else ""
     return (
         f"; on a hit: {ability.capitalize()} save DC {dc}, {target.name} fails "
-        f"{percent(1 - save_made(target, ability, dc, action.magical))}: "
+        f"{percent(1 - save_made(target, ability, dc, action.magical, action.condition))}: "
         f"{', '.join(lays) or 'nothing more'}{ends}"
     )
 
@@ -157,7 +157,8 @@ def effect_of(owed: HitSave) -> D20SaveEffect:
 
 def pending(state: D20Encounter, owed: HitSave) -> str:
     """What waits, in the header's words, with the chance it is made."""
-    made = save_made(state.combatant(owed.target_id), owed.ability, owed.dc, owed.magical)
+    target = state.combatant(owed.target_id)
+    made = save_made(target, owed.ability, owed.dc, owed.magical, owed.condition)
     return (
         f"{state.name_of(owed.target_id)}: {owed.ability.capitalize()} save DC {owed.dc} "
         f"against {state.name_of(owed.source_id)}'s {owed.action} ({percent(made)})"

@@ -97,7 +97,7 @@ def attack_value(
     if found is None:
         return mean, hits * _laid(action, target, me, threat)
     ability, dc = found
-    save_mode_of, auto_fail = save_mode(target, ability, action.magical)
+    save_mode_of, auto_fail = save_mode(target, ability, action.magical, action.condition)
     bonus = sheet_of(target).save(ability)
     damage, fails = _save_mean(bonus, dc, save_mode_of, auto_fail, action.save_damage, action.half)
     return mean + hits * damage, hits * fails * _laid(action, target, me, threat)
@@ -126,7 +126,7 @@ def save_value(
     ability, dc = found
     total = Fraction(0)
     for target in targets:
-        mode, auto_fail = save_mode(target, ability, action.magical)
+        mode, auto_fail = save_mode(target, ability, action.magical, action.condition)
         bonus = sheet_of(target).save(ability)
         damage, fails = _save_mean(bonus, dc, mode, auto_fail, action.damage, action.half)
         total += min(damage, Fraction(_left(target)))

@@ -66,8 +66,9 @@ How the data is read:
 - **Traits** the tracker plays are the sheet's *Traits*: Undead Fortitude (a zombie's save
   to stay up at 1 hit point), Relentless (a boar's 1 hit point, with the damage its words
   say it shrugs off: `Relentless 7`), Magic Resistance (advantage on saves against a
-  magical effect) and Blood Frenzy (a shark's advantage against the wounded); the others
-  are listed by name below, for the GM to play.
+  magical effect), Brave, Fey Ancestry and Dark Devotion (advantage on saves against
+  being frightened or charmed) and Blood Frenzy (a shark's advantage against the wounded);
+  the others are listed by name below, for the GM to play.
 - **Condition immunities** are the sheet's: a rule never lays such a condition on it (a
   golem's save against Hold Monster failed, it is not paralyzed).
 - Never carried: speed, senses, skills, languages and XP (the challenge gives it).

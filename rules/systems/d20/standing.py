@@ -30,7 +30,7 @@ from .table import (
     UNCONSCIOUS,
     modifier_of,
 )
-from .traits import BLOOD_FRENZY, MAGIC_RESISTANCE
+from .traits import AGAINST_CONDITIONS, AGAINST_MAGIC, BLOOD_FRENZY
 
 if TYPE_CHECKING:
     from .events import D20Combatant, D20Encounter
@@ -124,23 +124,45 @@ def damage_modifiers(
     return tuple(damage_modifier(target, part.kind, nonmagical) for part in found)
 
 
-def save_made(target: D20Combatant, ability: str, dc: int, magical: bool = False) -> Fraction:
+def save_made(
+    target: D20Combatant, ability: str, dc: int, magical: bool = False, condition: str = ""
+) -> Fraction:
     """The chance ``target`` makes a save as it stands (its conditions counted) against an
-    effect (``magical``: a spell or other magical effect)."""
-    mode, auto_fail = save_mode(target, ability, magical)
+    effect (``magical``: a spell or other magical effect; ``condition``: what it lays)."""
+    mode, auto_fail = save_mode(target, ability, magical, condition)
     return save_chance(sheet_of(target).save(ability), dc, mode, auto_fail)
 
 
-def save_mode(target: D20Combatant, ability: str, magical: bool = False) -> tuple[int, bool]:
-    """A saving throw's disadvantage (restrained, Dexterity; exhaustion) or advantage (Magic
-    Resistance against a ``magical`` effect), the two cancelling, and whether it fails
-    outright (paralyzed, petrified, stunned or unconscious, Strength or Dexterity)."""
+def save_mode(
+    target: D20Combatant, ability: str, magical: bool = False, condition: str = ""
+) -> tuple[int, bool]:
+    """A saving throw's disadvantage (restrained, Dexterity; exhaustion) or advantage (a
+    trait against a ``magical`` effect or one laying ``condition``: ``save_traits``), the two
+    cancelling, and whether it fails outright (paralyzed, petrified, stunned or unconscious,
+    Strength or Dexterity)."""
     mine = conditions_of(target)
     auto_fail = ability in ("str", "dex") and bool(mine & FAILS_STR_DEX)
     worse = ability == "dex" and bool(mine & DEX_SAVES_AT_DISADVANTAGE)
     worse = worse or sheet_of(target).exhaustion >= EXHAUSTED_ROLLS
-    better = magical and MAGIC_RESISTANCE in sheet_of(target).traits
+    better = bool(save_traits(target, ability, magical, condition))
     return int(better) - int(worse), auto_fail
+
+
+def save_traits(
+    target: D20Combatant, ability: str, magical: bool, condition: str
+) -> tuple[str, ...]:
+    """The traits that give ``target`` advantage on this save (Magic Resistance against a
+    magical effect; Brave against one that frightens...)."""
+    traits = sheet_of(target).traits
+    if not traits:  # most creatures: no trait at all
+        return ()
+    laid = srd_name(condition) if condition else ""
+    return tuple(
+        t
+        for t in traits
+        if (magical and ability in AGAINST_MAGIC.get(t, ()))
+        or (laid and laid in AGAINST_CONDITIONS.get(t, ()))
+    )
 
 
 def why_not(state: D20Encounter, combatant: D20Combatant) -> str:

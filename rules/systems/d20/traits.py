@@ -1,8 +1,9 @@
 """The traits of a stat block the tracker plays, as a sheet names them (its *Traits* field):
 Undead Fortitude (``fortitude.py``), Relentless and Relentless Endurance (``relentless.py``),
-Magic Resistance (``standing.save_mode``) and Blood Frenzy (``standing.attack_mode``). A
-stat block's other traits are the GM's to play (the SRD conversion lists them, monster by
-monster)."""
+the traits that save with advantage against magic or a condition (Magic Resistance, Gnome
+Cunning, Brave, Fey Ancestry, Dark Devotion: ``standing.save_mode``) and Blood Frenzy
+(``standing.attack_mode``). A stat block's other traits are the GM's to play (the SRD
+conversion lists them, monster by monster)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ UNDEAD_FORTITUDE = "Undead Fortitude"
 RELENTLESS = "Relentless"  # with the most damage it shrugs off: "Relentless 7"
 RELENTLESS_ENDURANCE = "Relentless Endurance"
 MAGIC_RESISTANCE = "Magic Resistance"
+GNOME_CUNNING = "Gnome Cunning"
+BRAVE = "Brave"
+FEY_ANCESTRY = "Fey Ancestry"
+DARK_DEVOTION = "Dark Devotion"
 BLOOD_FRENZY = "Blood Frenzy"
 # Each trait played, as the SRD names it, and what it does in a line (the form's help).
 PLAYED = {
@@ -24,9 +29,24 @@ PLAYED = {
     RELENTLESS: "dropped to 0 by at most that much damage: 1 hit point, once until a rest",
     RELENTLESS_ENDURANCE: "dropped to 0, not killed outright: 1 hit point, once until a rest",
     MAGIC_RESISTANCE: "advantage on saving throws against spells and other magical effects",
+    GNOME_CUNNING: "advantage on Int, Wis and Cha saving throws against magic",
+    BRAVE: "advantage on saving throws against being frightened",
+    FEY_ANCESTRY: "advantage on saving throws against being charmed",
+    DARK_DEVOTION: "advantage on saving throws against being charmed or frightened",
     BLOOD_FRENZY: "advantage on melee attack rolls against a creature below its hit point maximum",
 }
 NUMBERED = (RELENTLESS,)  # written with a number after the name
+# The saves each trait makes with advantage: against a magical effect (of these abilities),
+# or against an effect that lays one of these conditions.
+AGAINST_MAGIC = {
+    MAGIC_RESISTANCE: ("str", "dex", "con", "int", "wis", "cha"),
+    GNOME_CUNNING: ("int", "wis", "cha"),
+}
+AGAINST_CONDITIONS = {
+    BRAVE: ("frightened",),
+    FEY_ANCESTRY: ("charmed",),
+    DARK_DEVOTION: ("charmed", "frightened"),
+}
 MAX_TRAITS = len(PLAYED)
 MAX_NUMBER = 10_000
 SHOWN = 40  # characters of a typed name repeated in a refusal

@@ -144,7 +144,7 @@ def pending(state: D20Encounter) -> str:
     edge = save_waiting(state)
     if edge is not None:
         target = state.combatant(edge.target_id)
-        made = save_made(target, edge.ability, edge.dc, edge.magical)
+        made = save_made(target, edge.ability, edge.dc, edge.magical, edge.condition)
         ability = edge.ability.capitalize()
         return f"{target.name}: {ability} save DC {edge.dc} ends {edge.condition} ({percent(made)})"
     start = start_waiting(state)
@@ -213,7 +213,7 @@ def _end_of_turn_save(state: D20Encounter, cmd: D20EndOfTurnSave, dice: DiceSour
     if edge is None or (edge.target_id, edge.condition) != (cmd.target_id, cmd.condition):
         raise Rejected("No end-of-turn save waits for them")
     target = state.combatant(edge.target_id)
-    mode, auto_fail = save_mode(target, edge.ability, edge.magical)
+    mode, auto_fail = save_mode(target, edge.ability, edge.magical, edge.condition)
     faces, natural = d20(dice, mode)
     bonus = sheet_of(target).save(edge.ability)
     total = natural + bonus

@@ -83,8 +83,8 @@ def test_the_dialogs_odds_and_line_count_it() -> None:
     assert odds is not None and [t.p for t in odds.tiers] == [Fraction(1, 4), Fraction(3, 4)]
     plain = dialog_odds(state, hold(False))
     assert plain is not None and [t.p for t in plain.tiers] == [Fraction(1, 2), Fraction(1, 2)]
-    assert "Magic Resistance: Fiend at advantage" in preview(state, "save", hold(True))
-    assert "Fiend: Magic Resistance, were it magical" in preview(state, "save", hold(False))
+    assert "Fiend at advantage: Magic Resistance" in preview(state, "save", hold(True))
+    assert "Fiend: advantage, were it magical" in preview(state, "save", hold(False))
     assert "Magic Resistance" not in preview(state, "save", hold(True, "c3"))
 
 
@@ -147,3 +147,53 @@ async def test_by_keys_the_save_dialog_casts_a_spell_the_fiend_saves_at_advantag
         roll = app.session.state.last_roll
         assert isinstance(roll, D20Saved) and roll.rolls[0].faces == (5, 12)
         await until(pilot, lambda: "(advantage)" in screen_text(app), "the log")
+
+
+# --- advantage against being charmed or frightened (rulings.md D5-14), Gnome Cunning ------------
+
+
+def cult(traits: str) -> Any:
+    """Sefi (c1) on her turn against a Cultist (c2, Wis +0) with ``traits``."""
+    cultist = card(hp="9/9", ac="12", saves="Wis +0 Dex +1 Int +0", traits=traits)
+    return started(fight(("Sefi", "party", HERO_SHEET), ("Cultist", "foes", cultist)))
+
+
+def effect(ability: str, condition: str = "", magical: bool = False) -> D20SaveEffect:
+    return D20SaveEffect("c1", ("c2",), "Effect", ability, 13, condition=condition,
+                         magical=magical)  # fmt: skip
+
+
+def test_dark_devotion_saves_with_advantage_against_fear_and_charm_only() -> None:
+    state = cult("Dark Devotion")
+    for condition, mode in (("frightened", 1), ("Charmed", 1), ("prone", 0), ("", 0)):
+        faces = (4, 15) if mode else (4,)
+        _, events = run(state, effect("wis", condition), *faces)
+        assert events[0].rolls[0].mode == mode, condition
+    said = preview(state, "save", effect("wis", "frightened"))
+    assert "Cultist at advantage: Dark Devotion" in said
+
+
+def test_brave_and_fey_ancestry_each_against_their_own_condition() -> None:
+    for trait, condition, other in (("Brave", "frightened", "charmed"),
+                                    ("Fey Ancestry", "charmed", "frightened")):  # fmt: skip
+        state = cult(trait)
+        assert run(state, effect("wis", condition), 4, 15)[1][0].rolls[0].mode == 1
+        assert run(state, effect("wis", other), 4)[1][0].rolls[0].mode == 0
+
+
+def test_a_brave_creatures_save_against_fear_repeated_at_its_turns_end_has_advantage() -> None:
+    fear = D20SaveEffect("c1", ("c2",), "Fear", "wis", 30, condition="frightened", repeat=True)
+    state, _ = run(cult("Brave"), fear, 3, 4)  # two dice: advantage, and both fail
+    state, _ = run(state, D20Apply())
+    while SYSTEM.consequence_command(state) != D20EndOfTurnSave("c2", "frightened"):
+        state = fold_onto(state, decide(state, NextTurn(), ScriptedDice([])))
+    _, events = run(state, D20EndOfTurnSave("c2", "frightened"), 2, 15)
+    assert events[0].faces == (2, 15)
+
+
+def test_gnome_cunning_is_advantage_on_int_wis_cha_saves_against_magic() -> None:
+    state = cult("Gnome Cunning")
+    assert run(state, effect("int", magical=True), 4, 15)[1][0].rolls[0].mode == 1
+    assert run(state, effect("int"), 4)[1][0].rolls[0].mode == 0
+    assert run(state, effect("dex", magical=True), 4)[1][0].rolls[0].mode == 0
+    assert "Cultist: advantage, were it magical" in preview(state, "save", effect("wis"))

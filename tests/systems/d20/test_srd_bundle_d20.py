@@ -116,6 +116,8 @@ def test_the_srd_traits_the_tracker_plays_are_bundled() -> None:
     boars = {e.name: e.sheet().traits for e in srd_entries() if "boar" in e.name.casefold()}
     assert boars["Boar"] == ("Relentless 7",) and boars["Giant Boar"] == ("Relentless 10",)
     assert len(boars) == 5 and all(t == ("Relentless 14",) for n, t in boars.items() if "Were" in n)
+    brave = {e.name for e in srd_entries() if {"Brave", "Dark Devotion"} & set(e.sheet().traits)}
+    assert brave == {"Knight", "Gladiator", "Cultist", "Cult Fanatic"}
     frenzied = {e.name for e in srd_entries() if "Blood Frenzy" in e.sheet().traits}
     assert frenzied == {"Giant Shark", "Hunter Shark", "Quipper", "Sahuagin", "Swarm of Quippers"}
     text = (FOLDER / "srd-conversion.md").read_text(encoding="utf-8")
