@@ -22,6 +22,7 @@ from .economy import check
 from .events import (
     LEGENDARY,
     REACTION,
+    AtZero,
     D20ActionUsed,
     D20Attack,
     D20Attacked,
@@ -64,6 +65,7 @@ from .standing import (
 )
 from .stat_actions import chosen
 from .table import ABILITIES, CONCENTRATION_DC, DEATH_DC, DEATH_SAVES
+from .traits import RELENTLESS, UNDEAD_FORTITUDE
 from .turn_edge_events import saved_from_effect
 
 if TYPE_CHECKING:
@@ -213,9 +215,10 @@ def damage_events(
     after = taken.dealt(sheet, event)
     dc = fortitude.dc_owed(sheet, after, amount, fortitude.kinds_of(event), critical)
     if relentless.spares(sheet, after, amount):  # no roll: said before it is dealt too
-        event = structs.replace(event, relentless=True)
+        event = structs.replace(event, at_zero=AtZero(RELENTLESS))
     elif dc and dice is not None:
-        event = structs.replace(event, fortitude=_fortitude(target, dc, dice), fortitude_dc=dc)
+        held = AtZero(UNDEAD_FORTITUDE, _fortitude(target, dc, dice), dc)
+        event = structs.replace(event, at_zero=held)
     after = taken.dealt(sheet, event)
     events: list[Any] = [event]
     if sheet.concentrating and after.down:

@@ -13,6 +13,7 @@ from rules.logline import Span
 from .actions import MAX_ACTIONS, MAX_COST, MAX_COUNT, MAX_DAMAGE, MAX_DC, MAX_NAME
 from .damage_parts import MAX_PARTS
 from .sheet import D20Sheet, Stamp
+from .traits import RELENTLESS
 from .turn_edge_events import Edge, TurnStart
 
 if TYPE_CHECKING:
@@ -279,6 +280,15 @@ class D20ConcentrationSaved(Struct, frozen=True, tag="d20.concentration-saved"):
     stamp: Stamp
 
 
+class AtZero(Struct, frozen=True):
+    """What a trait did as a damage dropped its target to 0: Undead Fortitude's save (made:
+    1 hit point; its DC), or Relentless spent (1 hit point)."""
+
+    trait: Annotated[str, Meta(max_length=MAX_NAME)]
+    save: SaveRoll | None = None
+    dc: int = 0  # 5 + the damage taken
+
+
 class D20Damaged(Struct, frozen=True, tag="d20.damaged"):
     """Damage dealt: ``rolled`` before and ``amount`` after the target's modifier (and a
     save's half); the fold spends temporary hit points first."""
@@ -293,10 +303,23 @@ class D20Damaged(Struct, frozen=True, tag="d20.damaged"):
     half: bool = False
     drain: bool = False  # it lowers the hit point maximum as much (drain.py)
     parts: DealtParts = ()  # several types: each one's (``damage_type`` and ``modifier`` "")
-    # Undead Fortitude's save, rolled as the damage dropped it to 0 (fortitude.py)
-    fortitude: SaveRoll | None = None
-    fortitude_dc: int = 0
-    relentless: bool = False  # Relentless spent: 1 hit point instead of 0 (relentless.py)
+    # A trait that acted as it dropped the target to 0: one short field, as most damage has
+    # none (each field's name is in every record of a save)
+    at_zero: AtZero | None = None
+
+    @property
+    def fortitude(self) -> SaveRoll | None:
+        """Undead Fortitude's save, rolled as the damage dropped it to 0 (fortitude.py)."""
+        return self.at_zero.save if self.at_zero is not None else None
+
+    @property
+    def fortitude_dc(self) -> int:
+        return self.at_zero.dc if self.at_zero is not None else 0
+
+    @property
+    def relentless(self) -> bool:
+        """Relentless spent: 1 hit point instead of 0 (relentless.py)."""
+        return self.at_zero is not None and self.at_zero.trait == RELENTLESS
 
 
 class D20Healed(Struct, frozen=True, tag="d20.healed"):
