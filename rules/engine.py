@@ -160,9 +160,9 @@ def decide_own(state: AnyEncounter, command: object, dice: DiceSource) -> list[E
         case NextTurn():
             return _next_turn(state, dice)
         case AddCombatant():
-            return _add_all(state, (command,), dice)
+            return _followed(state, _add_all(state, (command,), dice))
         case AddCombatants(members=members, together=together):
-            return _add_all(state, members, dice, together)
+            return _followed(state, _add_all(state, members, dice, together))
         case Commands(steps=steps):
             return _all_of(state, steps, dice)
         case SetInitiative() | RollInitiative() | SortInitiative():

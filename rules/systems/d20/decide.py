@@ -13,7 +13,7 @@ from rules.events import ConditionAdded, ConditionRemoved
 from rules.logline import Span
 from rules.notation.answer import answer
 
-from . import fortitude, hit_saves, relentless, taken
+from . import fortitude, hit_saves, regeneration, relentless, taken
 from . import table as dmg
 from .actions import named
 from .cover import cover_bonus, save_cover
@@ -221,6 +221,8 @@ def damage_events(
         event = structs.replace(event, at_zero=held)
     after = taken.dealt(sheet, event)
     events: list[Any] = [event]
+    if not after.dead:  # a troll burnt: none at its next turn's start
+        events += regeneration.stopped(target, fortitude.kinds_of(event), amount)
     if sheet.concentrating and after.down:
         events += end_concentration(state, target, "down")
     return events

@@ -23,13 +23,15 @@ from .srd_actions import Notes, actions_of, legendary_of, reactions_of
 from .srd_page import page
 from .srd_shape import NOTICE, SCORE_OF, display_name, monsters_of
 from .table import ABILITIES, MAX_LEGENDARY
-from .traits import NUMBERED, PLAYED
+from .traits import NUMBERED, PLAYED, REGENERATION, RELENTLESS
 
 SET_NAME = "srd"
 PAGE_NAME = "srd-conversion.md"
 LEGENDARY_COUNT = 3  # a round's legendary actions, when the data has some: the SRD's every one
 # "from nonmagical weapons" (or attacks), "... that aren't silvered", "(from stoneskin)"
 SHRUGS_OFF = re.compile(r"takes ([0-9]{1,4}) damage or less")  # Relentless
+REGAINS = re.compile(r"regains ([0-9]{1,4}) hit points")  # Regeneration, and what stops it
+STOPPED = re.compile(r"takes ([a-z]+(?: or [a-z]+)?) damage")
 NONMAGICAL = re.compile(r"from nonmagical (?:weapons|attacks)\b.*", re.IGNORECASE)
 TYPES = re.compile(r"^\s*([a-z]+(?:\s*,\s*(?:and\s+)?[a-z]+)*)(?:\s+from\b.*)?$", re.IGNORECASE)
 
@@ -190,6 +192,8 @@ def _traits(monster: Mapping[str, Any], notes: Notes) -> list[str]:
         and str(a.get("name", "")) != "Magic Weapons"  # the sheet's Magical attacks
     }
     played = [_played(name, desc) for name, desc in named.items()]
+    if any("dies only if it starts its turn" in desc for desc in named.values()):
+        notes.left_out.append("Regeneration: dying at 0 only at a turn's start without it")
     traits = [name for name, found in zip(named, played, strict=True) if not found]
     if traits:
         notes.left_out.append(
@@ -200,13 +204,18 @@ def _traits(monster: Mapping[str, Any], notes: Notes) -> list[str]:
 
 def _played(name: str, desc: str) -> str:
     """A trait as the sheet's *Traits* write it ("" for one the tracker does not play):
-    Relentless with the damage its words say it shrugs off."""
+    Relentless with the damage its words say it shrugs off, Regeneration with its hit points
+    and the damage that stops it."""
     if name not in PLAYED:
         return ""
     if name not in NUMBERED:
         return name
-    said = SHRUGS_OFF.search(desc)
-    return f"{name} {said.group(1)}" if said else ""
+    said = (SHRUGS_OFF if name == RELENTLESS else REGAINS).search(desc)
+    if said is None:
+        return ""
+    stops = STOPPED.search(desc) if name == REGENERATION else None
+    kinds = stops.group(1).replace(" or ", " ") if stops else ""
+    return " ".join(w for w in (name, said.group(1), kinds) if w)
 
 
 def _condition_immunities(monster: Mapping[str, Any], notes: Notes) -> str:

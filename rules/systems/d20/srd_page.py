@@ -64,7 +64,8 @@ How the data is read:
   halve, an attack roll for what is no attack, a Multiattack's count or an action's name
   given otherwise), the words win: each is listed under the slips below.
 - **Traits** the tracker plays are the sheet's *Traits*: Undead Fortitude (a zombie's save
-  to stay up at 1 hit point), Relentless (a boar's 1 hit point, with the damage its words
+  to stay up at 1 hit point), Regeneration (its hit points and the damage types that stop
+  it: `Regeneration 10 acid fire`), Relentless (a boar's 1 hit point, with the damage its words
   say it shrugs off: `Relentless 7`), Magic Resistance (advantage on saves against a
   magical effect), Brave, Fey Ancestry and Dark Devotion (advantage on saves against
   being frightened or charmed) and Blood Frenzy (a shark's advantage against the wounded);

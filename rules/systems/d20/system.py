@@ -36,6 +36,7 @@ from . import (
     hit_saves,
     landing,
     log,
+    regeneration,
     turn_edge_log,
     turn_edges,
     uses,
@@ -430,7 +431,9 @@ class GenericD20(
 
     # rules
 
-    follows = staticmethod(lapsed_after)  # a caster stunned or dropped by hand
+    def follows(self, state: D20Encounter, events: list[Any]) -> list[Any]:
+        # A caster stunned or dropped by hand; a troll joining regenerates.
+        return [*lapsed_after(state, events), *regeneration.joined(state, events)]
 
     def decide(self, state: D20Encounter, command: Any, dice: DiceSource) -> list[Any]:
         events = self._decide(state, command, dice)

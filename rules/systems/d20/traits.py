@@ -1,5 +1,6 @@
 """The traits of a stat block the tracker plays, as a sheet names them (its *Traits* field):
 Undead Fortitude (``fortitude.py``), Relentless and Relentless Endurance (``relentless.py``),
+Regeneration (``regeneration.py``),
 the traits that save with advantage against magic or a condition (Magic Resistance, Gnome
 Cunning, Brave, Fey Ancestry, Dark Devotion: ``standing.save_mode``) and Blood Frenzy
 (``standing.attack_mode``). A stat block's other traits are the GM's to play (the SRD
@@ -13,9 +14,12 @@ from rules.errors import Rejected
 from rules.spelling import letters_changed
 from rules.text import inert
 
+from .damage_types import check_type
+
 UNDEAD_FORTITUDE = "Undead Fortitude"
 RELENTLESS = "Relentless"  # with the most damage it shrugs off: "Relentless 7"
 RELENTLESS_ENDURANCE = "Relentless Endurance"
+REGENERATION = "Regeneration"  # its hit points, then what stops it: "Regeneration 10 acid fire"
 MAGIC_RESISTANCE = "Magic Resistance"
 GNOME_CUNNING = "Gnome Cunning"
 BRAVE = "Brave"
@@ -28,6 +32,8 @@ PLAYED = {
     " the damage, made: 1 hit point",
     RELENTLESS: "dropped to 0 by at most that much damage: 1 hit point, once until a rest",
     RELENTLESS_ENDURANCE: "dropped to 0, not killed outright: 1 hit point, once until a rest",
+    REGENERATION: "hit points back at the start of each of its turns; none after a damage of"
+    " the types written after them",
     MAGIC_RESISTANCE: "advantage on saving throws against spells and other magical effects",
     GNOME_CUNNING: "advantage on Int, Wis and Cha saving throws against magic",
     BRAVE: "advantage on saving throws against being frightened",
@@ -35,7 +41,11 @@ PLAYED = {
     DARK_DEVOTION: "advantage on saving throws against being charmed or frightened",
     BLOOD_FRENZY: "advantage on melee attack rolls against a creature below its hit point maximum",
 }
-NUMBERED = (RELENTLESS,)  # written with a number after the name
+NUMBERED = {  # written with a number after the name: what it is, for a refusal
+    RELENTLESS: "the most damage it shrugs off, like Relentless 7",
+    REGENERATION: "its hit points a turn, then what stops it, like Regeneration 10 acid fire",
+}
+TYPED = (REGENERATION,)  # and then damage types
 # The saves each trait makes with advantage: against a magical effect (of these abilities),
 # or against an effect that lays one of these conditions.
 AGAINST_MAGIC = {
@@ -50,7 +60,8 @@ AGAINST_CONDITIONS = {
 MAX_TRAITS = len(PLAYED)
 MAX_NUMBER = 10_000
 SHOWN = 40  # characters of a typed name repeated in a refusal
-_NUMBER = re.compile(r"(.*?)\s+([0-9]{1,5})")
+_NUMBER = re.compile(r"(.*?)\s+([0-9]{1,5})((?:\s+\S+)*)")
+_JOINING = {"or", "and"}  # "Regeneration 10 acid or fire": the words between the types
 
 
 def parse_traits(text: str) -> tuple[str, ...]:
@@ -62,20 +73,34 @@ def parse_traits(text: str) -> tuple[str, ...]:
         if not typed:
             continue
         numbered = _NUMBER.fullmatch(typed)
-        word, number = (numbered.group(1), numbered.group(2)) if numbered else (typed, "")
+        word, number, after = numbered.groups() if numbered else (typed, "", "")
         name = next((t for t in PLAYED if t.casefold() == word.casefold()), "")
         if not name:
             raise Rejected(_unknown(typed))
+        kinds = _types(name, after)
         if (name in NUMBERED) != bool(number):
             raise Rejected(
-                f"Traits: {name} takes the most damage it shrugs off, like {name} 7"
+                f"Traits: {name} takes {NUMBERED[name]}"
                 if name in NUMBERED
                 else f"Traits: {name} takes no number"
             )
         if number and not 1 <= int(number) <= MAX_NUMBER:
             raise Rejected(f"Traits: {name}'s number is from 1 to {MAX_NUMBER:,}")
-        found[name] = f"{name} {int(number)}" if number else name
+        found[name] = " ".join((name, str(int(number)), *kinds)) if number else name
     return tuple(found.values())
+
+
+def _types(name: str, words: str) -> tuple[str, ...]:
+    """The damage types written after a trait's number (those that stop Regeneration)."""
+    kinds = [w.casefold() for w in words.split() if w.casefold() not in _JOINING]
+    if kinds and name not in TYPED:
+        raise Rejected(f"Traits: {name} takes a number alone, like {name} 7")
+    for kind in kinds:
+        try:
+            check_type(kind)
+        except Rejected as refused:
+            raise Rejected(f"Traits: {name}: {refused.message}") from None
+    return tuple(dict.fromkeys(kinds))
 
 
 def _unknown(typed: str) -> str:
@@ -96,8 +121,15 @@ def traits_text(traits: tuple[str, ...]) -> str:
 
 def number_of(traits: tuple[str, ...], name: str) -> int | None:
     """The number a numbered trait ``name`` is written with (None: the sheet lacks it)."""
+    found = written(traits, name)
+    return found[0] if found is not None else None
+
+
+def written(traits: tuple[str, ...], name: str) -> tuple[int, tuple[str, ...]] | None:
+    """A numbered trait ``name`` as written: its number and the words after it (None: the
+    sheet lacks it)."""
     for trait in traits:
-        head, _, number = trait.rpartition(" ")
-        if head == name and number.isdigit():
-            return int(number)
+        head, *rest = trait[len(name) :].split() if trait.startswith(name + " ") else ("",)
+        if head.isdigit():
+            return int(head), tuple(rest)
     return None

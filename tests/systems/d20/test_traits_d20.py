@@ -3,7 +3,8 @@ it attacks in melee with advantage a target below its hit point maximum; the dia
 why, a disadvantage cancels it, and the round's drop chance is not summed while its first
 wound would change it. Relentless (D5-13): a blow within its number that would drop it
 leaves it at 1 hit point, once until a long rest; a hero's Relentless Endurance, any blow
-that does not kill outright."""
+that does not kill outright. Regeneration (D5-15): a creature joining with it regenerates at
+its turns' starts, and a damage of the types it names switches it off for its next turn."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from msgspec import structs
 
+from rules.commands import EditCombatant, NextTurn
 from rules.errors import Rejected
 from rules.registry import get_system
 from rules.systems.d20 import relentless
@@ -24,11 +26,13 @@ from rules.systems.d20.events import (
     D20Attack,
     D20Attacked,
     D20Damaged,
+    system_state,
 )
 from rules.systems.d20.exhaustion import rested
 from rules.systems.d20.forms import attack_preview
 from rules.systems.d20.sheet import sheet_from_values
 from rules.systems.d20.traits import RELENTLESS
+from rules.systems.d20.turn_edge_events import D20RegenerationStopped
 from tests.systems.d20.support import HERO_SHEET, card, fight, run, sheet
 from tests.systems.d20.test_economy_d20 import started
 
@@ -144,3 +148,51 @@ def test_a_numbered_trait_is_typed_with_its_number(typed: str, said: str) -> Non
     with pytest.raises(Rejected) as refused:
         sheet_from_values({"traits": typed}, BOAR)
     assert refused.value.message == f"Traits: {said}"
+
+
+# --- Regeneration as a trait (rulings.md D5-15) --------------------------------------------------
+
+TROLL = card(hp="84/84", ac="15", saves="Con +5", traits="Regeneration 10 acid or fire")
+
+
+def troll_hit(damage: str) -> tuple[Any, list[Any]]:
+    """Orla (c1) hits the Troll (c2) for 10 of ``damage``'s type, dealt, on her turn."""
+    orla = sheet_from_values({"damage": damage}, HERO_SHEET)
+    state = started(fight(("Orla", "party", orla), ("Troll", "foes", TROLL)))
+    state, _ = run(state, D20Attack("c1", "c2"), 15, 7)
+    return run(state, D20Apply())
+
+
+def test_a_troll_joining_regenerates_at_each_of_its_turns_starts() -> None:
+    assert TROLL.traits == ("Regeneration 10 acid fire",)
+    state, _ = troll_hit("1d8+3 slashing")
+    assert sheet(state, "c2").hp == 74
+    assert "regenerates 10" in SYSTEM.badges(state, state.combatant("c2"))
+    state, _ = run(state, NextTurn())
+    assert SYSTEM.pending(state) == "Troll's turn starts: regains 10 HP"
+    state, _ = run(state, SYSTEM.consequence_command(state))
+    assert sheet(state, "c2").hp == 84
+
+
+def test_fire_switches_it_off_for_its_next_turn_only() -> None:
+    state, events = troll_hit("1d8+3 fire")
+    assert D20RegenerationStopped("c2") in events
+    assert "regenerates 10 (off)" in SYSTEM.badges(state, state.combatant("c2"))
+    state, _ = run(state, NextTurn())
+    assert SYSTEM.pending(state) == "" and sheet(state, "c2").hp == 74
+
+
+def test_an_edit_that_takes_the_trait_away_stops_it_and_one_that_adds_it_starts_it() -> None:
+    state, _ = troll_hit("1d8+3 slashing")
+    plain = structs.replace(TROLL, traits=(), hp=74)
+    state, _ = run(state, EditCombatant(combatant_id="c2", sheet=plain))
+    assert not any(s.regeneration for s in system_state(state).starts)
+    state, _ = run(state, EditCombatant(combatant_id="c2", sheet=structs.replace(TROLL, hp=74)))
+    assert [s.regeneration for s in system_state(state).starts] == [10]
+
+
+def test_a_trait_that_takes_no_damage_types_refuses_them() -> None:
+    with pytest.raises(Rejected, match="Relentless takes a number alone"):
+        sheet_from_values({"traits": "Relentless 7 fire"}, BOAR)
+    with pytest.raises(Rejected, match="did you mean fire"):
+        sheet_from_values({"traits": "Regeneration 10 fyre"}, TROLL)
