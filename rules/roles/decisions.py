@@ -33,7 +33,8 @@ class Decisions(ABC):
 
     def follows(self, state: AnyEncounter, events: list[Any]) -> list[Any]:
         """What the system's rules make follow of themselves from a core command's events
-        that can change what a combatant is (a condition added, a sheet edited, a track
-        changed): more events, after them in the same record (``state``: before them).
-        Generic d20: a caster stunned by hand stops concentrating. By default nothing."""
+        that can change what a combatant is (a combatant added, a condition added, a sheet
+        edited, a track changed): more events, after them in the same record (``state``:
+        before them). Generic d20: a caster stunned by hand stops concentrating, a troll
+        joining regenerates. By default nothing."""
         return []
