@@ -10,6 +10,7 @@ from . import fortitude, taken
 from .decide import hit_damage
 from .events import D20Attacked, D20Damaged, D20Saved, damage_words, sheet_of
 from .traits import RELENTLESS, UNDEAD_FORTITUDE
+from .turn_edge_events import D20RegenerationStopped
 
 if TYPE_CHECKING:
     from .events import D20Combatant, D20Encounter
@@ -37,10 +38,13 @@ def attack_taken(state: D20Encounter, roll: D20Attacked) -> str:
     if target is None:
         rolled = damage_words(roll.damage_total, roll.damage_type, roll.damage_parts)
         return f"{state.name_of(roll.target_id)} takes {rolled}"
-    dealt = next(e for e in hit_damage(state, roll) if isinstance(e, D20Damaged))
+    events = hit_damage(state, roll)
+    dealt = next(e for e in events if isinstance(e, D20Damaged))
     each = [(p.amount, p.damage_type) for p in dealt.parts] or [(dealt.amount, dealt.damage_type)]
     said = " + ".join(f"{amount} {kind}".rstrip() for amount, kind in each)
-    return f"{target.name} takes {said}{damage_notes(dealt)}{fortitude_then(target, dealt)}"
+    off = any(isinstance(e, D20RegenerationStopped) for e in events)
+    then = ", and no regeneration at its next turn's start" if off else ""
+    return f"{target.name} takes {said}{damage_notes(dealt)}{fortitude_then(target, dealt)}{then}"
 
 
 def fortitude_then(target: D20Combatant, dealt: D20Damaged) -> str:

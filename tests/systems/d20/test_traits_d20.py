@@ -175,6 +175,11 @@ def test_a_troll_joining_regenerates_at_each_of_its_turns_starts() -> None:
 
 
 def test_fire_switches_it_off_for_its_next_turn_only() -> None:
+    orla = sheet_from_values({"damage": "1d8+3 fire"}, HERO_SHEET)
+    rolled, _ = run(started(fight(("Orla", "party", orla), ("Troll", "foes", TROLL))),
+                    D20Attack("c1", "c2"), 15, 7)  # fmt: skip
+    said = "Troll takes 10 fire, and no regeneration at its next turn's start"
+    assert SYSTEM.pending(rolled) == said
     state, events = troll_hit("1d8+3 fire")
     assert D20RegenerationStopped("c2") in events
     assert "regenerates 10 (off)" in SYSTEM.badges(state, state.combatant("c2"))
