@@ -21,6 +21,7 @@ SPELLINGS = {"paralysed": "paralyzed"}
 CHANGES = 2
 SHORTEST = 4
 SHOWN = 40  # characters of a typed name repeated in a note
+MAX_LIST = 400  # characters of a list of them: all fifteen, written out, are half of it
 
 
 def srd_name(name: str) -> str:
@@ -61,6 +62,8 @@ def parse_conditions(text: str, label: str) -> tuple[str, ...]:
     """SRD condition names, comma-separated, in any case (a British spelling read as the
     SRD's), as the SRD spells them; ``Rejected`` in one line for any other name (with the
     one it is likely meant for)."""
+    if len(text) > MAX_LIST:
+        raise Rejected(f"{label}: at most {MAX_LIST} characters")
     found: list[str] = []
     for typed in (" ".join(part.split()) for part in text.split(",")):
         if not typed:

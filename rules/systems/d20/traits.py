@@ -60,7 +60,8 @@ AGAINST_CONDITIONS = {
 MAX_TRAITS = len(PLAYED)
 MAX_NUMBER = 10_000
 SHOWN = 40  # characters of a typed name repeated in a refusal
-_NUMBER = re.compile(r"(.*?)\s+([0-9]{1,5})((?:\s+\S+)*)")
+MAX_TEXT = 400  # characters of the field: every trait played, written out, is half of it
+_NUMBER = re.compile(r"(.*?)\s+([0-9]+)((?:\s+\S+)*)")
 _JOINING = {"or", "and"}  # "Regeneration 10 acid or fire": the words between the types
 
 
@@ -68,6 +69,8 @@ def parse_traits(text: str) -> tuple[str, ...]:
     """The traits a form's text names, comma-separated, in any case (``Relentless 7`` with
     its number); ``Rejected`` in one line for a name the tracker does not play (with the one
     likely meant)."""
+    if len(text) > MAX_TEXT:
+        raise Rejected(f"Traits: at most {MAX_TEXT} characters")
     found: dict[str, str] = {}
     for typed in (" ".join(part.split()) for part in text.split(",")):
         if not typed:
@@ -84,7 +87,7 @@ def parse_traits(text: str) -> tuple[str, ...]:
                 if name in NUMBERED
                 else f"Traits: {name} takes no number"
             )
-        if number and not 1 <= int(number) <= MAX_NUMBER:
+        if number and not (len(number) <= len(str(MAX_NUMBER)) and 1 <= int(number) <= MAX_NUMBER):
             raise Rejected(f"Traits: {name}'s number is from 1 to {MAX_NUMBER:,}")
         found[name] = " ".join((name, str(int(number)), *kinds)) if number else name
     return tuple(found.values())

@@ -47,6 +47,8 @@ def test_the_field_reads_srd_names_and_refuses_others() -> None:
         sheet_from_values({"condition_immunities": "frightend"}, GOLEM)
     with pytest.raises(Rejected, match="no SRD condition 'sleepy'"):
         sheet_from_values({"condition_immunities": "sleepy"}, GOLEM)
+    with pytest.raises(Rejected, match="at most 400 characters"):
+        sheet_from_values({"condition_immunities": "poisoned, " * 10_000}, GOLEM)
 
 
 def test_a_failed_save_lays_no_condition_it_is_immune_to_and_the_log_says_so() -> None:

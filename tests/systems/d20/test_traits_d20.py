@@ -141,6 +141,9 @@ def test_the_dialogs_chance_to_drop_a_relentless_boar_counts_it() -> None:
         ("Relentless", "Relentless takes the most damage it shrugs off, like Relentless 7"),
         ("Relentless Endurance 3", "Relentless Endurance takes no number"),
         ("Relentless 0", "Relentless's number is from 1 to 10,000"),
+        ("Regeneration 99999999 fire", "Regeneration's number is from 1 to 10,000"),
+        ("Regeneration " + "9" * 300, "Regeneration's number is from 1 to 10,000"),
+        ("Regeneration 1" + " a" * 50_000, "at most 400 characters"),
     ],
 )
 def test_a_numbered_trait_is_typed_with_its_number(typed: str, said: str) -> None:
