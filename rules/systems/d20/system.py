@@ -486,6 +486,17 @@ class GenericD20(
         # A readied action is taken with the reaction (its action economy counts it).
         return decide.reaction(state, D20Reaction(combatant.id, f"readied: {combatant.ready}"))
 
+    # what a player may see
+
+    def conceal(self, state: D20Encounter, event: Any, hidden: frozenset[str]) -> Any | None:
+        """A hidden creature's damage on one players see, without who dealt it (its roll
+        stays hidden); a condition it could not lay on one, its immunity said."""
+        if isinstance(event, D20Damaged) and event.target_id not in hidden:
+            return structs.replace(event, dealer_id=None)
+        if isinstance(event, D20Immune) and event.target_id not in hidden:
+            return event
+        return None
+
     # what the app shows
 
     def tiers(self, state: D20Encounter) -> list[Tier]:
