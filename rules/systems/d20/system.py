@@ -37,6 +37,7 @@ from . import (
     landing,
     log,
     regeneration,
+    sight,
     turn_edge_log,
     turn_edges,
     uses,
@@ -488,14 +489,8 @@ class GenericD20(
 
     # what a player may see
 
-    def conceal(self, state: D20Encounter, event: Any, hidden: frozenset[str]) -> Any | None:
-        """A hidden creature's damage on one players see, without who dealt it (its roll
-        stays hidden); a condition it could not lay on one, its immunity said."""
-        if isinstance(event, D20Damaged) and event.target_id not in hidden:
-            return structs.replace(event, dealer_id=None)
-        if isinstance(event, D20Immune) and event.target_id not in hidden:
-            return event
-        return None
+    conceal = staticmethod(sight.conceal)  # a hidden creature's damage, without it
+    conceal_state = staticmethod(sight.conceal_state)  # what names one left out, no more
 
     # what the app shows
 
