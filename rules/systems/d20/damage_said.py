@@ -44,12 +44,13 @@ def attack_taken(state: D20Encounter, roll: D20Attacked) -> str:
     said = " + ".join(f"{amount} {kind}".rstrip() for amount, kind in each)
     off = any(isinstance(e, D20RegenerationStopped) for e in events)
     then = ", and no regeneration at its next turn's start" if off else ""
-    return f"{target.name} takes {said}{damage_notes(dealt)}{fortitude_then(target, dealt)}{then}"
+    return f"{target.name} takes {said}{damage_notes(dealt)}{at_zero_then(target, dealt)}{then}"
 
 
-def fortitude_then(target: D20Combatant, dealt: D20Damaged) -> str:
-    """The Undead Fortitude save a damage about to be dealt will ask, with its chance: ``,
-    then Undead Fortitude: Con save DC 14 (45.0% to stay up)``; "" when it asks none."""
+def at_zero_then(target: D20Combatant, dealt: D20Damaged) -> str:
+    """What a trait will do as a damage about to be dealt drops its target: Relentless
+    spent, or Undead Fortitude's save with its chance (``, then Undead Fortitude: Con save
+    DC 14 (45.0% to stay up)``); "" when nothing."""
     if dealt.relentless:
         return f", then {RELENTLESS}: 1 hit point instead"
     sheet = sheet_of(target)

@@ -81,7 +81,7 @@ def describe(state: D20Encounter, event: Any) -> LogEntry:
             head = _saved(state, event)
             return LogEntry("roll", (*head, *_spent(state, event, event.source_id)))
         case D20Damaged():
-            held = _fortitude(state, event)
+            held = _at_zero(state, event)
             return LogEntry("consequence", (_damaged(state, event), *held))
         case D20Settled():
             return LogEntry("consequence", (spans(Span("✓ ", "muted"), "Dealt"),))
@@ -359,7 +359,7 @@ def _damaged(state: D20Encounter, event: D20Damaged) -> Line:
     return spans(*parts)
 
 
-def _fortitude(state: D20Encounter, event: D20Damaged) -> tuple[Line, ...]:
+def _at_zero(state: D20Encounter, event: D20Damaged) -> tuple[Line, ...]:
     """Undead Fortitude's save under the damage that asked it (fortitude.py), or Relentless
     spent (relentless.py)."""
     if event.relentless:
