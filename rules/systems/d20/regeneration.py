@@ -40,6 +40,8 @@ def joined(state: D20Encounter, events: list[Any]) -> list[Any]:
         now = written(sheet.traits, REGENERATION)
         was = state.find(cid)
         before = written(was.sheet.traits, REGENERATION) if was is not None else None
+        if was is not None and now == before:  # an edit of something else: a turn's start
+            continue  # set by hand (Start of turn) stays
         wanted = now[0] if now is not None else (0 if before is not None else start.regeneration)
         if wanted != start.regeneration:
             found.append(D20TurnStartSet(structs.replace(start, regeneration=wanted)))

@@ -32,7 +32,7 @@ from rules.systems.d20.exhaustion import rested
 from rules.systems.d20.forms import attack_preview
 from rules.systems.d20.sheet import sheet_from_values
 from rules.systems.d20.traits import RELENTLESS
-from rules.systems.d20.turn_edge_events import D20RegenerationStopped
+from rules.systems.d20.turn_edge_events import D20RegenerationStopped, D20SetTurnStart
 from tests.systems.d20.support import HERO_SHEET, card, fight, run, sheet
 from tests.systems.d20.test_economy_d20 import started
 
@@ -197,6 +197,10 @@ def test_an_edit_that_takes_the_trait_away_stops_it_and_one_that_adds_it_starts_
     assert not any(s.regeneration for s in system_state(state).starts)
     state, _ = run(state, EditCombatant(combatant_id="c2", sheet=structs.replace(TROLL, hp=74)))
     assert [s.regeneration for s in system_state(state).starts] == [10]
+    by_hand = D20SetTurnStart("c2", regeneration=15)  # the GM's Start of turn
+    state, _ = run(state, by_hand)
+    state, _ = run(state, EditCombatant(combatant_id="c2", name="Old Troll"))
+    assert [s.regeneration for s in system_state(state).starts] == [15]
 
 
 def test_a_trait_that_takes_no_damage_types_refuses_them() -> None:
