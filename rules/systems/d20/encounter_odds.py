@@ -28,7 +28,7 @@ from .events import (
     sheet_of,
 )
 from .odds import Swing, attack_odds, death_odds, drop_chance, save_odds
-from .sheet import D20Sheet, attack_damage
+from .sheet import attack_damage
 from .stabilise import stabilise_odds
 from .standing import (
     attack_mode,
@@ -105,7 +105,10 @@ def attack_figures(
     to_drop = standing or None
     notes = []
     ac = against.ac + cover_bonus(cover)
+    standing_up = ""  # the trait that may stand it up at 1 hit point, named with the chance
     try:
+        found_up = _stays_up(target, damage, damage_type, nonmagical, standing)
+        standing_up, stays_up = found_up if found_up is not None else ("", None)
         found = attack_odds(
             bonus,
             ac,
@@ -115,7 +118,7 @@ def attack_figures(
             damage=damage,
             modifier=modifier,
             to_drop=to_drop,
-            stays_up=_stays_up(target, damage, damage_type, nonmagical, standing),
+            stays_up=stays_up,
         )
     except Rejected as refused:
         found = attack_odds(bonus, ac, mode, crit_range, auto_crit=auto_crit)
@@ -127,23 +130,25 @@ def attack_figures(
         notes.append(f"damage {means}")
     drop = found.extra.get("drop")
     if isinstance(drop, Fraction):
-        why = _standing_up(sheet_of(target))
-        notes.append(f"drops {target.name}: {percent(drop)}" + (f" ({why})" if why else ""))
+        why = f" ({standing_up})" if standing_up else ""
+        notes.append(f"drops {target.name}: {percent(drop)}{why}")
     extra = {**found.extra, "note": "; ".join(notes)} if notes else found.extra
     return found._replace(extra=extra, whose=whose_chances(attacker, target.name))
 
 
 def _stays_up(
     target: D20Combatant, damage: str, damage_type: str, nonmagical: bool, standing: int
-) -> Callable[[int, bool], Fraction] | None:
-    """The chance a hit (or a critical) of each amount that drops ``target``, with
-    ``standing`` hit points left, leaves it up: Relentless spent (relentless.py), or
-    Undead Fortitude's save, which a radiant damage or a critical never asks (fortitude.py)."""
+) -> tuple[str, Callable[[int, bool], Fraction]] | None:
+    """The trait that may leave ``target`` (``standing`` hit points left) up at 1 hit point
+    as this damage drops it, and its chance by amount for a hit or a critical: Relentless
+    spent (relentless.py), or Undead Fortitude's save, which a radiant damage or a critical
+    never asks (fortitude.py); None when neither may."""
     sheet = sheet_of(target)
     most = relentless.cap(sheet)
     if most is not None:
         outright = sheet.hp_max + standing if sheet.hero else None  # a hero's instant death
-        return lambda amount, _: Fraction(
+        name = next(t for t in sheet.traits if t.startswith(RELENTLESS))
+        return name, lambda amount, _: Fraction(
             (most < 0 or amount <= most) and (outright is None or amount < outright)
         )
     kinds = {
@@ -153,16 +158,10 @@ def _stays_up(
     }
     if not fortitude.may_save(sheet, False, kinds):
         return None
-    return lambda amount, critical: (
-        Fraction(0) if critical else fortitude.held_chance(target, amount)
+    return (
+        UNDEAD_FORTITUDE,
+        lambda amount, critical: Fraction(0) if critical else fortitude.held_chance(target, amount),
     )
-
-
-def _standing_up(sheet: D20Sheet) -> str:
-    """The trait that may stand it up at 1 hit point, as a drop chance names it ("": none)."""
-    if relentless.cap(sheet) is not None:
-        return next(t for t in sheet.traits if t.startswith(RELENTLESS))
-    return UNDEAD_FORTITUDE if UNDEAD_FORTITUDE in sheet.traits else ""
 
 
 def swings_this_round(

@@ -137,6 +137,10 @@ def test_the_dialogs_chance_to_drop_it_counts_the_save_exactly() -> None:
     assert f"drops Zombie: {float(hit + crit):.1%} (Undead Fortitude)" in note
     plain = versus(structs.replace(ZOMBIE, traits=()))
     assert "drops Zombie: 47.0%" in str(dialog_odds(plain, D20Attack("c1", "c2")).extra)
+    # a radiant blow asks no save: its chance is the plain one, and names no trait
+    radiant = versus(hero=structs.replace(HERO_SHEET, damage_type="radiant"))
+    said = str(dialog_odds(radiant, D20Attack("c1", "c2")).extra.get("note"))
+    assert "drops Zombie: 47.0%" in said and "Undead Fortitude" not in said
     # several attacks this round: each drop asks a save the sum does not work out
     two = structs.replace(HERO_SHEET, multiattack=2)
     assert drop_this_round(versus(hero=two), D20Attack("c1", "c2")) is None
