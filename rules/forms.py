@@ -78,3 +78,17 @@ def choice_value(
             if value == raw:
                 return value
     raise Rejected(f"{field.label} must be one of: {', '.join(allowed)}")
+
+
+YES_NO: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
+
+
+def yes_no_field(key: str, label: str, value: bool, help: str = "") -> Field:
+    """A choice of No or Yes, ``value`` chosen."""
+    default = "yes" if value else "no"
+    return Field(key=key, label=label, kind="choice", default=default, choices=YES_NO, help=help)
+
+
+def is_yes(values: Mapping[str, str], field: Field) -> bool:
+    """Whether a ``yes_no_field`` was answered Yes (``Rejected`` for another answer)."""
+    return choice_value(values, field) == "yes"

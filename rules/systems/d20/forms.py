@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.bounds import MODIFIER
 from rules.errors import Rejected
-from rules.forms import Field, choice_value, int_value
+from rules.forms import Field, choice_value, int_value, is_yes, yes_no_field
 from rules.odds import percent
 
 from . import hit_saves
@@ -61,7 +61,7 @@ from .events import (
     sheet_of,
 )
 from .exhaustion import LEVELS, MOST
-from .sheet import YES_NO, life_word
+from .sheet import life_word
 from .standing import attack_mode, attacks_left, out_word
 from .stat_actions import attack_profile
 from .table import MODE_OF, MODE_WORD, MODES
@@ -194,30 +194,20 @@ def action_form(
                     help="an SRD condition: prone, restrained, frightened...",
                 ),
                 Field(key="rounds", label="For rounds", default="0", help="0: until removed"),
-                Field(
-                    key="concentration",
-                    label="Concentration",
-                    kind="choice",
-                    default="no",
-                    choices=YES_NO,
-                ),
+                yes_no_field("concentration", "Concentration", False),
                 _cover_field("the targets': adds to a Dexterity save"),
                 _drain_field(),
-                Field(
-                    key="repeat",
-                    label="Save ends",
-                    kind="choice",
-                    default="no",
-                    choices=YES_NO,
-                    help="the condition: saved against again at the end of each of its turns",
+                yes_no_field(
+                    "repeat",
+                    "Save ends",
+                    False,
+                    "the condition: saved against again at the end of each of its turns",
                 ),
-                Field(
-                    key="magical",
-                    label="Magical",
-                    kind="choice",
-                    default="yes" if sheet_of(actor).hero else "no",
-                    choices=YES_NO,
-                    help="a spell or other magical effect: Magic Resistance saves with advantage",
+                yes_no_field(
+                    "magical",
+                    "Magical",
+                    sheet_of(actor).hero,
+                    "a spell or other magical effect: Magic Resistance saves with advantage",
                 ),
                 _uses_field(state, actor),
             ]
@@ -390,13 +380,8 @@ def attack_usage(state: D20Encounter, actor: D20Combatant) -> str:
 
 
 def _drain_field() -> Field:
-    return Field(
-        key="drain",
-        label="Lowers max HP",
-        kind="choice",
-        default="no",
-        choices=YES_NO,
-        help="by the damage taken, until a long rest (Life Drain)",
+    return yes_no_field(
+        "drain", "Lowers max HP", False, "by the damage taken, until a long rest (Life Drain)"
     )
 
 
@@ -421,7 +406,7 @@ def action_command(state: D20Encounter, action: str, values: Mapping[str, str], 
                 MODE_OF[choice_value(values, fields["mode"])],
                 choice_value(values, fields["usage"]),
                 cover=COVER_BONUS[choice_value(values, fields["cover"])],
-                drain=choice_value(values, fields["drain"]) == "yes",
+                drain=is_yes(values, fields["drain"]),
                 damage=values.get("damage", ""),
             )
         case "save":
@@ -442,12 +427,12 @@ def action_command(state: D20Encounter, action: str, values: Mapping[str, str], 
                 half=choice_value(values, fields["on_save"]) == "half",
                 condition=values.get("condition", ""),
                 rounds=int_value(values, "rounds", "For rounds", 0, 100, 0),
-                concentration=choice_value(values, fields["concentration"]) == "yes",
+                concentration=is_yes(values, fields["concentration"]),
                 cover=COVER_BONUS[choice_value(values, fields["cover"])],
-                drain=choice_value(values, fields["drain"]) == "yes",
-                repeat=choice_value(values, fields["repeat"]) == "yes",
+                drain=is_yes(values, fields["drain"]),
+                repeat=is_yes(values, fields["repeat"]),
                 usage=choice_value(values, fields["usage"]),
-                magical=choice_value(values, fields["magical"]) == "yes",
+                magical=is_yes(values, fields["magical"]),
             )
         case "heal":
             return D20Heal(

@@ -13,7 +13,7 @@ from msgspec import Meta, Struct, structs
 
 from rules.bounds import MODIFIER
 from rules.errors import Rejected
-from rules.forms import Field, choice_value, int_value
+from rules.forms import Field, choice_value, int_value, is_yes, yes_no_field
 from rules.notation import field as dice_field
 from rules.notation.answer import Odds
 from rules.roles.sheets import Sheets
@@ -42,7 +42,6 @@ KINDS = (
 )
 LAIR_INITIATIVE = 20
 REACHES = (("melee", "Melee (within 5 feet)"), ("ranged", "Ranged"))
-YES_NO = (("no", "No"), ("yes", "Yes"))
 MAX_HP = 10_000
 MAX_AC = 40
 MAX_DC = 40
@@ -250,13 +249,11 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
             default=str(sheet.multiattack),
             help="attacks its action makes: 2 for two claws",
         ),
-        Field(
-            key="bonus_attack",
-            label="Bonus attack",
-            kind="choice",
-            default="yes" if sheet.bonus_attack else "no",
-            choices=YES_NO,
-            help="its attack again as a bonus action (two weapons, Crossbow Expert)",
+        yes_no_field(
+            "bonus_attack",
+            "Bonus attack",
+            sheet.bonus_attack,
+            "its attack again as a bonus action (two weapons, Crossbow Expert)",
         ),
         Field(key="legendary", label="Legendary actions", default=str(sheet.legendary)),
         Field(
@@ -297,13 +294,11 @@ def sheet_fields(sheet: D20Sheet) -> list[Field]:
             key="concentrating", label="Concentrating on", kind="text", default=sheet.concentrating
         ),
         Field(key="challenge", label="Challenge or level", kind="text", default=sheet.challenge),
-        Field(
-            key="magical",
-            label="Magical attacks",
-            kind="choice",
-            default="yes" if sheet.magical else "no",
-            choices=YES_NO,
-            help="its weapon attacks are magical: a nonmagical resistance does not halve them",
+        yes_no_field(
+            "magical",
+            "Magical attacks",
+            sheet.magical,
+            "its weapon attacks are magical: a nonmagical resistance does not halve them",
         ),
         Field(
             key="traits",
@@ -376,8 +371,8 @@ def sheet_from_values(values: Mapping[str, str], sheet: D20Sheet) -> D20Sheet:
         "initiative": int_value(values, "initiative", "Initiative bonus", 0, MODIFIER),
         "legendary": int_value(values, "legendary", "Legendary actions", 0, MAX_LEGENDARY, 0),
         "multiattack": int_value(values, "multiattack", "Multiattack", 1, MAX_MULTIATTACK, 1),
-        "bonus_attack": choice_value(values, fields["bonus_attack"]) == "yes",
-        "magical": choice_value(values, fields["magical"]) == "yes",
+        "bonus_attack": is_yes(values, fields["bonus_attack"]),
+        "magical": is_yes(values, fields["magical"]),
     }
     changes["legendary_resistance"] = int_value(
         values, "legendary_resistance", "Legendary resistance", 0, MAX_PER_DAY, 0

@@ -132,7 +132,7 @@ def written(traits: tuple[str, ...], name: str) -> tuple[int, tuple[str, ...]] |
     """A numbered trait ``name`` as written: its number and the words after it (None: the
     sheet lacks it)."""
     for trait in traits:
-        head, *rest = trait[len(name) :].split() if trait.startswith(name + " ") else ("",)
-        if head.isdigit():
-            return int(head), tuple(rest)
+        words = trait[len(name) :].split() if trait.startswith(name + " ") else []
+        if words and words[0].isdigit():
+            return int(words[0]), tuple(words[1:])
     return None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal, overload
 
 from rules.bounds import MODIFIER
 from rules.errors import Rejected
-from rules.forms import Field, choice_value, int_value
+from rules.forms import YES_NO, Field, choice_value, int_value, is_yes
 
 from .decide import check_take_ten, damage_roll, hit_waiting
 from .defender_fields import defender_effort, defender_extra, defender_ratings, defender_values
@@ -64,7 +64,6 @@ DEFENSES: tuple[tuple[Defense, str], ...] = (
     ("skill", "A skill (Spot vs Hide...)"),
 )
 SAVE_DEFENSES: tuple[tuple[SaveDefense, str], ...] = (("fortitude", "Fortitude"), ("will", "Will"))
-YES_NO: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
 NO_ATTRIBUTE: tuple[tuple[str, str], ...] = (("", "None"), *ATTRIBUTES)
 # A defending skill's attribute (F4-03): by default the one related to the skill.
 SKILL_ATTRIBUTE: tuple[tuple[str, str], ...] = ((RELATED, "The skill's own"), *NO_ATTRIBUTE)
@@ -85,10 +84,6 @@ ACTS_ANYWAY = "gm_override"  # F4-13: the field of the GM's override
 
 def _fields(form: list[Field]) -> dict[str, Field]:
     return {f.key: f for f in form}
-
-
-def _yes(values: Mapping[str, str], field: Field) -> bool:
-    return choice_value(values, field) == "yes"
 
 
 def _grim_goal(values: Mapping[str, str], field: Field) -> str:
@@ -174,7 +169,7 @@ def acts_anyway(state: LiveHackEncounter) -> list[Field]:
 
 
 def _overrides(values: Mapping[str, str], f: Mapping[str, Field]) -> bool:
-    return ACTS_ANYWAY in f and _yes(values, f[ACTS_ANYWAY])
+    return ACTS_ANYWAY in f and is_yes(values, f[ACTS_ANYWAY])
 
 
 def roll_command(state: LiveHackEncounter, values: Mapping[str, str]) -> LiveHackRoll:
@@ -350,7 +345,7 @@ def grim_command(
     return LiveHackGrimTest(
         combatant_id=choice_value(values, f["who"]),
         experience=choice_value(values, f["experience"]),
-        watching=_yes(values, f["watching"]),
+        watching=is_yes(values, f["watching"]),
         companion=values.get("companion", "").strip(),
         take=take,
         gm_allows_ten=gm_allows_ten,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 from rules.commands import AddCombatant
 from rules.errors import Rejected
-from rules.forms import Field, choice_value, int_value
+from rules.forms import YES_NO, Field, choice_value, int_value
 from rules.notation import field as dice_field
 from rules.roles.dialogs import Dialogs
 from rules.system import Action
@@ -42,7 +42,6 @@ from .sheet import (
     PAIN_DIE,
     POOL_TITLES,
     POOLS,
-    YES_NO,
     Boon,
     ChallengeSheet,
     HeroSheet,

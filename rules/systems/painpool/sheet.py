@@ -13,7 +13,7 @@ from typing import Any, Literal
 from msgspec import Struct, structs
 
 from rules.errors import Rejected
-from rules.forms import Field, choice_value, int_value
+from rules.forms import YES_NO, Field, choice_value, int_value
 from rules.notation import field as dice_field
 from rules.roles.sheets import Sheets
 
@@ -33,7 +33,6 @@ POOL_SHORT: dict[str, PoolName] = {"pow": "power", "pre": "precision", "pos": "p
 SHORT_OF: dict[str, str] = {pool: short for short, pool in POOL_SHORT.items()}
 DIE_CHOICES: tuple[tuple[str, str], ...] = (("8", "d8"), ("6", "d6"), ("4", "d4"))
 MAX_BOON_LEVEL = 3
-YES_NO: tuple[tuple[str, str], ...] = (("no", "No"), ("yes", "Yes"))
 
 Template = Literal["glass-cannon", "fast-but-weak", "slow-but-strong", "tank"]
 TEMPLATES: tuple[tuple[Template, str], ...] = (
