@@ -46,7 +46,8 @@ from .sheet import D20Sheet
 from .standing import immune
 from .table import ABILITY_NAMES, INCAPACITATING, MODE_WORD
 from .taken import dealt
-from .traits import RELENTLESS, UNDEAD_FORTITUDE
+from .traits import RELENTLESS, UNDEAD_FORTITUDE, regeneration_of
+from .turn_edge_events import D20Perished
 from .wounds import massive
 
 if TYPE_CHECKING:
@@ -353,7 +354,7 @@ def _damaged(state: D20Encounter, event: D20Damaged) -> Line:
                 why = ": its hit point maximum is 0"
             parts.append(Span(f" dead{why}" if before.hero or why else " dies", "dying"))
         elif after.down and not before.down:
-            parts.append(Span(" dying", "dying"))
+            parts.append(Span(" dying" if after.hero else " down", "dying"))
         elif before.down and after.death_failures != before.death_failures:
             parts.append(f", death save failures {after.death_failures}")
     return spans(*parts)
@@ -413,11 +414,14 @@ def alerts(state: D20Encounter, event: Any) -> list[str]:
                     why = ": its hit point maximum is 0"
                 return [f"{target.name} is dead{why}"]
             if after.down and not before.down:
-                return [f"{target.name} drops to 0 hit points: dying"]
+                return [f"{target.name} drops to 0 hit points: {_down_words(after)}"]
             if event.fortitude is not None and event.fortitude.success:
                 return [f"{target.name} stays up at 1 hit point: {UNDEAD_FORTITUDE}"]
             if event.relentless:
                 return [f"{target.name} stays up at 1 hit point: {RELENTLESS}"]
+        case D20Perished():
+            name = state.name_of(event.combatant_id)
+            return [f"{name} is dead: it started its turn at 0 hit points without regenerating"]
         case D20DeathSaved(failures=failures) if failures >= 3:
             return [f"{state.name_of(event.combatant_id)} dies"]
         case ConditionAdded() if (found := state.find(event.combatant_id)) is not None and immune(
@@ -432,6 +436,15 @@ def alerts(state: D20Encounter, event: Any) -> list[str]:
             fresh = sorted(_types(event.combatant.sheet) - had)
             return [note for kind in fresh if (note := type_note(kind))][:1]
     return []
+
+
+def _down_words(sheet: D20Sheet) -> str:
+    """What 0 hit points leave: a hero dying, a troll down until its turn starts."""
+    found = regeneration_of(sheet.traits)
+    if sheet.hero or found is None:
+        return "dying"
+    stops = f" unless it takes {' or '.join(found.stops)} first" if found.stops else ""
+    return f"down; it regenerates as its turn starts{stops}"
 
 
 def _types(sheet: D20Sheet) -> set[str]:

@@ -32,7 +32,7 @@ from .condition_names import parse_conditions
 from .damage_parts import parts_of
 from .damage_types import parse_types
 from .table import ABILITIES, CONDITIONS, CRIT, MAX_LEGENDARY, split_damage
-from .traits import MAX_TRAITS, PLAYED, parse_traits, traits_text
+from .traits import MAX_TRAITS, PLAYED, down_not_dead, parse_traits, traits_text
 
 HERO, MONSTER, LAIR = "hero", "monster", "lair"
 KINDS = (
@@ -495,12 +495,21 @@ def hp_column(sheet: D20Sheet) -> str:
 
 
 def life_word(sheet: D20Sheet) -> str:
-    """Where it stands at 0 hit points: "dead", "stable", "dying", or "" above 0."""
+    """Where it stands at 0 hit points: "dead", "stable", "dying", "down" (a troll, till its
+    turn starts: ``regeneration.py``), or "" above 0."""
     if sheet.hp > 0 and not sheet.dead:
         return ""  # most combatants, most of the time: asked often (a forecast's runs)
-    if sheet.dead or sheet.kind != HERO:
+    if sheet.dead:
         return "dead"
+    if sheet.kind != HERO:
+        return "dead" if dies_at_zero(sheet) else "down"
     return "stable" if sheet.stable else "dying"
+
+
+def dies_at_zero(sheet: D20Sheet) -> bool:
+    """Whether it is dead at 0 hit points: a monster or a lair, but a troll, down there till
+    its turn starts (``regeneration.py``, D5-16)."""
+    return not sheet.hero and not (sheet.kind == MONSTER and down_not_dead(sheet.traits))
 
 
 def attack_damage(sheet: D20Sheet, typed: str) -> tuple[str, str]:

@@ -23,13 +23,14 @@ from .srd_actions import Notes, actions_of, legendary_of, reactions_of
 from .srd_page import page
 from .srd_shape import NOTICE, SCORE_OF, display_name, monsters_of
 from .table import ABILITIES, MAX_LEGENDARY
-from .traits import NUMBERED, PLAYED, REGENERATION, RELENTLESS
+from .traits import AT_ZERO, NUMBERED, PLAYED, REGENERATION, RELENTLESS
 
 SET_NAME = "srd"
 PAGE_NAME = "srd-conversion.md"
 LEGENDARY_COUNT = 3  # a round's legendary actions, when the data has some: the SRD's every one
 # "from nonmagical weapons" (or attacks), "... that aren't silvered", "(from stoneskin)"
 SHRUGS_OFF = re.compile(r"takes ([0-9]{1,4}) damage or less")  # Relentless
+DOWN_NOT_DEAD = "dies only if it starts its turn with 0 hit points"  # a troll's
 REGAINS = re.compile(r"regains ([0-9]{1,4}) hit points")  # Regeneration, and what stops it
 STOPPED = re.compile(r"takes ([a-z]+(?: or [a-z]+)?) damage")
 NONMAGICAL = re.compile(r"from nonmagical (?:weapons|attacks)\b.*", re.IGNORECASE)
@@ -192,8 +193,6 @@ def _traits(monster: Mapping[str, Any], notes: Notes) -> list[str]:
         and str(a.get("name", "")) != "Magic Weapons"  # the sheet's Magical attacks
     }
     played = [_played(name, desc) for name, desc in named.items()]
-    if any("dies only if it starts its turn" in desc for desc in named.values()):
-        notes.left_out.append("Regeneration: dying at 0 only at a turn's start without it")
     traits = [name for name, found in zip(named, played, strict=True) if not found]
     if traits:
         notes.left_out.append(
@@ -204,8 +203,8 @@ def _traits(monster: Mapping[str, Any], notes: Notes) -> list[str]:
 
 def _played(name: str, desc: str) -> str:
     """A trait as the sheet's *Traits* write it ("" for one the tracker does not play):
-    Relentless with the damage its words say it shrugs off, Regeneration with its hit points
-    and the damage that stops it."""
+    Relentless with the damage its words say it shrugs off, Regeneration with its hit points,
+    the damage that stops it and a troll's ``at 0``."""
     if name not in PLAYED:
         return ""
     if name not in NUMBERED:
@@ -215,7 +214,8 @@ def _played(name: str, desc: str) -> str:
         return ""
     stops = STOPPED.search(desc) if name == REGENERATION else None
     kinds = stops.group(1).replace(" or ", " ") if stops else ""
-    return " ".join(w for w in (name, said.group(1), kinds) if w)
+    at_zero = " ".join(AT_ZERO) if name == REGENERATION and DOWN_NOT_DEAD in desc else ""
+    return " ".join(w for w in (name, said.group(1), kinds, at_zero) if w)
 
 
 def _condition_immunities(monster: Mapping[str, Any], notes: Notes) -> str:

@@ -65,7 +65,8 @@ How the data is read:
   given otherwise), the words win: each is listed under the slips below.
 - **Traits** the tracker plays are the sheet's *Traits*: Undead Fortitude (a zombie's save
   to stay up at 1 hit point), Regeneration (its hit points and the damage types that stop
-  it: `Regeneration 10 acid fire`), Relentless (a boar's 1 hit point, with the damage its words
+  it: `Regeneration 10 acid fire`, and `at 0` for the troll's, down at 0 until its turn
+  starts without regenerating), Relentless (a boar's 1 hit point, with the damage its words
   say it shrugs off: `Relentless 7`), Magic Resistance (advantage on saves against a
   magical effect), Brave, Fey Ancestry and Dark Devotion (advantage on saves against
   being frightened or charmed) and Blood Frenzy (a shark's advantage against the wounded);

@@ -42,11 +42,11 @@ UNTYPED = "-"  # damage with no type, as petrified resists it (no sheet's type i
 
 def conditions_of(combatant: D20Combatant) -> frozenset[str]:
     """Its conditions by their SRD names, a British spelling read as the SRD's ("Paralysed"),
-    a label of the table's own as typed (a dying or stable hero is unconscious)."""
+    a label of the table's own as typed (a dying or stable hero, a troll down, unconscious)."""
     if not combatant.conditions and combatant.sheet.hp > 0:
         return NO_CONDITIONS  # most combatants, most of the time (a forecast's runs)
     names = {srd_name(c.name) or c.name.casefold() for c in combatant.conditions}
-    if life_word(combatant.sheet) in ("dying", "stable"):
+    if life_word(combatant.sheet) in ("dying", "stable", "down"):
         names.add(UNCONSCIOUS)
     return frozenset(names)
 
@@ -175,8 +175,8 @@ def why_not(state: D20Encounter, combatant: D20Combatant) -> str:
 
 
 def out_word(combatant: D20Combatant) -> str:
-    """Out of the fight: "dead", "down" for a hero at 0 hit points, or "lair" for a lair
-    (it takes its turn, but no side fights on for it)."""
+    """Out of the fight: "dead", "down" for a hero at 0 hit points (or a troll), or "lair"
+    for a lair (it takes its turn, but no side fights on for it)."""
     sheet: D20Sheet = combatant.sheet  # not sheet_of: asked of every foe at each attack
     if sheet.kind == LAIR:
         return "lair"

@@ -95,6 +95,7 @@ from .sheet import (
     D20Sheets,
     checked,
     damage_dice,
+    dies_at_zero,
     hp_column,
     hp_odds,
     life_word,
@@ -277,7 +278,7 @@ class GenericD20(
             return structs.replace(
                 sheet, hp=value, death_successes=0, death_failures=0, stable=False, dead=False
             )
-        return structs.replace(sheet, hp=value, dead=value <= 0 and not sheet.hero)
+        return structs.replace(sheet, hp=value, dead=value <= 0 and dies_at_zero(sheet))
 
     def exact_wins(self, state: D20Encounter, rounds: int) -> dict[str, float] | None:
         from .duel import exact_duel

@@ -9,6 +9,7 @@ conversion lists them, monster by monster)."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from rules.errors import Rejected
 from rules.spelling import letters_changed
@@ -19,7 +20,10 @@ from .damage_types import check_type
 UNDEAD_FORTITUDE = "Undead Fortitude"
 RELENTLESS = "Relentless"  # with the most damage it shrugs off: "Relentless 7"
 RELENTLESS_ENDURANCE = "Relentless Endurance"
-REGENERATION = "Regeneration"  # its hit points, then what stops it: "Regeneration 10 acid fire"
+# Its hit points, then what stops it, then "at 0" for a troll's, which stands it up from 0
+# hit points (it is down, not dead, there): "Regeneration 10 acid fire at 0"
+REGENERATION = "Regeneration"
+AT_ZERO = ("at", "0")
 MAGIC_RESISTANCE = "Magic Resistance"
 GNOME_CUNNING = "Gnome Cunning"
 BRAVE = "Brave"
@@ -33,7 +37,8 @@ PLAYED = {
     RELENTLESS: "dropped to 0 by at most that much damage: 1 hit point, once until a rest",
     RELENTLESS_ENDURANCE: "dropped to 0, not killed outright: 1 hit point, once until a rest",
     REGENERATION: "hit points back at the start of each of its turns; none after a damage of"
-    " the types written after them",
+    " the types written after them; with 'at 0' (a troll's), down at 0, dying only at a"
+    " turn's start without it",
     MAGIC_RESISTANCE: "advantage on saving throws against spells and other magical effects",
     GNOME_CUNNING: "advantage on Int, Wis and Cha saving throws against magic",
     BRAVE: "advantage on saving throws against being frightened",
@@ -43,7 +48,8 @@ PLAYED = {
 }
 NUMBERED = {  # written with a number after the name: what it is, for a refusal
     RELENTLESS: "the most damage it shrugs off, like Relentless 7",
-    REGENERATION: "its hit points a turn, then what stops it, like Regeneration 10 acid fire",
+    REGENERATION: "its hit points a turn, then what stops it, like Regeneration 10 acid fire"
+    " (a troll's: Regeneration 10 acid fire at 0)",
 }
 TYPED = (REGENERATION,)  # and then damage types
 # The saves each trait makes with advantage: against a magical effect (of these abilities),
@@ -94,8 +100,10 @@ def parse_traits(text: str) -> tuple[str, ...]:
 
 
 def _types(name: str, words: str) -> tuple[str, ...]:
-    """The damage types written after a trait's number (those that stop Regeneration)."""
+    """The damage types written after a trait's number (those that stop Regeneration), and
+    Regeneration's ``at 0`` last."""
     kinds = [w.casefold() for w in words.split() if w.casefold() not in _JOINING]
+    at_zero = name == REGENERATION and _without_at_zero(kinds)
     if kinds and name not in TYPED:
         raise Rejected(f"Traits: {name} takes a number alone, like {name} 7")
     for kind in kinds:
@@ -103,7 +111,16 @@ def _types(name: str, words: str) -> tuple[str, ...]:
             check_type(kind)
         except Rejected as refused:
             raise Rejected(f"Traits: {name}: {refused.message}") from None
-    return tuple(dict.fromkeys(kinds))
+    return (*dict.fromkeys(kinds), *(AT_ZERO if at_zero else ()))
+
+
+def _without_at_zero(words: list[str]) -> bool:
+    """Whether ``words`` say ``at 0`` (taken out of them)."""
+    for i in range(len(words) - 1):
+        if (words[i], words[i + 1]) == AT_ZERO:
+            del words[i : i + 2]
+            return True
+    return False
 
 
 def _unknown(typed: str) -> str:
@@ -126,6 +143,30 @@ def number_of(traits: tuple[str, ...], name: str) -> int | None:
     """The number a numbered trait ``name`` is written with (None: the sheet lacks it)."""
     found = written(traits, name)
     return found[0] if found is not None else None
+
+
+class Regenerating(NamedTuple):
+    """A sheet's Regeneration: its hit points a turn, the damage types that stop it, and
+    whether it stands the creature up from 0 hit points (a troll's)."""
+
+    amount: int
+    stops: tuple[str, ...]
+    at_zero: bool
+
+
+def regeneration_of(traits: tuple[str, ...]) -> Regenerating | None:
+    found = written(traits, REGENERATION)
+    if found is None:
+        return None
+    amount, words = found
+    at_zero = words[-2:] == AT_ZERO
+    return Regenerating(amount, words[:-2] if at_zero else words, at_zero)
+
+
+def down_not_dead(traits: tuple[str, ...]) -> bool:
+    """Whether a monster at 0 hit points is down, not dead: a troll's Regeneration."""
+    found = regeneration_of(traits) if traits else None
+    return found is not None and found.at_zero
 
 
 def written(traits: tuple[str, ...], name: str) -> tuple[int, tuple[str, ...]] | None:

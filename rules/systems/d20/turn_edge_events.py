@@ -140,6 +140,13 @@ class D20Recharged(Struct, frozen=True, tag="d20.recharged"):
         return self.face >= self.lowest
 
 
+class D20Perished(Struct, frozen=True, tag="d20.perished"):
+    """A troll down at 0 hit points starts its turn without regenerating: it dies
+    (regeneration.perishes, rulings D5-16)."""
+
+    combatant_id: str
+
+
 class D20TurnStarted(Struct, frozen=True, tag="d20.turn-started"):
     """What the start of the turn brought is dealt."""
 

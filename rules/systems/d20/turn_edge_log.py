@@ -13,6 +13,7 @@ from .turn_edge_events import (
     START,
     D20EndingSet,
     D20EndOfTurnSaved,
+    D20Perished,
     D20Recharged,
     D20RegenerationStopped,
     D20TurnPassed,
@@ -91,6 +92,13 @@ def describe(state: D20Encounter, event: Any) -> LogEntry:
                 Span(word[0], word[1]),
             )
             return LogEntry("roll", (line,))
+        case D20Perished():
+            line = spans(
+                _name(state, event.combatant_id),
+                " starts its turn at 0 hit points without regenerating: ",
+                Span("dies", "dying"),
+            )
+            return LogEntry("consequence", (line,))
         case D20TurnStarted():
             line = spans(
                 Span("✓ ", "muted"), _name(state, event.combatant_id), "'s turn start dealt"

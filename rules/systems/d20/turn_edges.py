@@ -22,8 +22,8 @@ from rules.errors import Rejected
 from rules.events import ConditionAdded, ConditionRemoved
 from rules.odds import Odds, percent
 
+from . import regeneration, uses
 from . import table as dmg
-from . import uses
 from .decide import d20, damage_events
 from .events import D20Healed, sheet_of, stamp_of, system_state
 from .odds import save_odds
@@ -38,6 +38,7 @@ from .turn_edge_events import (
     D20EndingSet,
     D20EndOfTurnSave,
     D20EndOfTurnSaved,
+    D20Perished,
     D20Recharged,
     D20RegenerationOff,
     D20RegenerationStopped,
@@ -65,6 +66,7 @@ EVENTS = (
     D20EndOfTurnSaved,
     D20Recharged,
     D20TurnStarted,
+    D20Perished,
 )
 DIE = 6  # a recharge's die
 # A save at the end of a turn: the save tiers (same labels and bands), what each does here.
@@ -307,11 +309,17 @@ def _turn_start(state: D20Encounter, cmd: D20SetTurnStart) -> TurnStart:
 def passing(state: D20Encounter, ending: D20Combatant | None, following: D20Combatant) -> list[Any]:
     found = system_state(state)
     recharges = bool(sheet_of(following).recharging)  # a stat block's spent actions (uses.py)
+    perishes = regeneration.perishes(state, following)  # a troll down at 0, not regenerating
     if not (
-        found.edges or found.starts or found.starting_id or found.regeneration_off_ids or recharges
+        found.edges
+        or found.starts
+        or found.starting_id
+        or found.regeneration_off_ids
+        or recharges
+        or perishes
     ):
         return []  # most fights: nothing tied to a turn (a forecast's runs)
-    events: list[Any] = []
+    events: list[Any] = [D20Perished(following.id)] if perishes else []
     now = stamp_of(state)
     for edge in found.edges:
         target = _holds(state, edge)
@@ -394,6 +402,11 @@ def apply(state: D20Encounter, event: Any) -> D20Encounter:
             found = structs.replace(found, starts=starts)
         case D20TurnStarted():
             found = structs.replace(found, starting_id="")
+        case D20Perished():
+            who = state.find(event.combatant_id)
+            if who is not None:
+                dead = structs.replace(sheet_of(who), dead=True)
+                state = state.replace_combatant(structs.replace(who, sheet=dead))
     return state.update(system_state=found)
 
 

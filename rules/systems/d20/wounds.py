@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from msgspec import structs
 
-from .sheet import D20Sheet
+from .sheet import D20Sheet, dies_at_zero
 
 
 def take_damage(sheet: D20Sheet, amount: int, critical: bool = False) -> D20Sheet:
@@ -34,7 +34,7 @@ def take_damage(sheet: D20Sheet, amount: int, critical: bool = False) -> D20Shee
             changes.update(death_successes=0, death_failures=0, stable=False)
             changes["dead"] = massive(sheet, amount) > 0
         if hp == 0 and not sheet.hero:
-            changes["dead"] = True
+            changes["dead"] = dies_at_zero(sheet)
     return structs.replace(sheet, **changes)
 
 
