@@ -334,12 +334,9 @@ def _add_all(
             f"(it has {len(state.combatants):,}; {len(members)} more would pass that)"
         )
     system = get_system(state.system)
-    # Before the first turn is passed (round 1, the first in the order acting, or nobody yet),
-    # the fight has not begun: newcomers who roll as they join take the whole order by it, and
-    # the first turn goes to the highest.
-    unstarted = state.round == 1 and (
-        not state.combatants or state.current_id == state.combatants[0].id
-    )
+    # Before the fight has begun, newcomers who roll as they join take the whole order by it,
+    # and the first turn goes to the highest.
+    unstarted = initiative.unstarted(state)
     events: list[Event] = []
     rolls: list[InitiativeSet] = []
     group = ""

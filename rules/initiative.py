@@ -156,20 +156,25 @@ def _roll_all(
     return [*events, sort] if sort is not None else events
 
 
+def unstarted(state: AnyEncounter) -> bool:
+    """Whether the fight has not begun: round 1, the turn with the first in the order (or
+    nobody's), and no roll made. The first who has rolled on its turn has begun it: a
+    newcomer sorted above it then waits for the next round, not taking its turn away (the
+    first would have had a second turn in the round)."""
+    first = not state.combatants or state.current_id == state.combatants[0].id
+    return state.round == 1 and first and state.last_roll is None
+
+
 def sorted_event(
     system: RuleSystem, state: AnyEncounter, first_turn: AnyEncounter | None = None
 ) -> OrderSorted | None:
     """The sort of ``state``'s order as an event, None when it is sorted already. Sorted
-    before anyone has passed a turn (round 1, the turn still with the first in the order),
-    the turn goes to the new first."""
+    before the fight has begun (``unstarted``), the turn goes to the new first."""
     before = first_turn or state
     order = sorted_order(system, state.combatants)
     ids = tuple(c.id for c in order)
     current = state.current_id
-    unstarted = (
-        before.round == 1 and before.combatants and before.current_id == before.combatants[0].id
-    )
-    if unstarted and order:
+    if before.combatants and unstarted(before) and order:
         current = order[0].id
     if ids == tuple(c.id for c in state.combatants) and current == state.current_id:
         return None

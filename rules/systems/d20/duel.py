@@ -25,13 +25,13 @@ from .odds import Swing, swing_weights
 from .sheet import LAIR, D20Sheet, attack_damage
 from .standing import (
     attack_mode,
-    attacks_left,
     concentration_waiting,
     damage_modifiers,
     in_turn,
     out_word,
     roll_waits,
 )
+from .stat_actions import attack_rolls_left
 from .turn_edges import owed_command
 
 if TYPE_CHECKING:
@@ -67,7 +67,9 @@ def exact_duel(state: D20Encounter, rounds: int) -> dict[str, float] | None:
     left: dict[tuple[int, int], float] = {(pools[a], pools[b]): 1.0}
     won = {a: 0.0, b: 0.0}
     for index, actor in enumerate(turns):
-        count = attacks_left(state, actor) if index == 0 else max(sheet_of(actor).multiattack, 1)
+        count = (
+            attack_rolls_left(state, actor) if index == 0 else max(sheet_of(actor).multiattack, 1)
+        )
         hits = damage[actor.id]
         for _ in range(count):
             left = _attack(left, hits, actor.id == a, won, actor.id)

@@ -32,7 +32,6 @@ from .sheet import attack_damage
 from .stabilise import stabilise_odds
 from .standing import (
     attack_mode,
-    attacks_left,
     damage_modifier,
     damage_modifiers,
     in_turn,
@@ -41,7 +40,7 @@ from .standing import (
     why_not,
     wounded,
 )
-from .stat_actions import attack_profile
+from .stat_actions import attack_profile, attack_rolls_left
 from .traits import BLOOD_FRENZY, RELENTLESS, UNDEAD_FORTITUDE
 
 if TYPE_CHECKING:
@@ -190,7 +189,7 @@ def swings_this_round(
         )
         return (one,) * count
 
-    own = max(attacks_left(state, attacker), 1) if command.usage == ACTION else 1
+    own = max(attack_rolls_left(state, attacker), 1) if command.usage == ACTION else 1
     # from where it stands, with the damage typed for this attack (its action's others too)
     out = swings(attacker, command.mode, own, cover_bonus(command.cover), command.damage)
     order = in_turn(state)
@@ -202,7 +201,7 @@ def swings_this_round(
             continue  # its action's attacks are counted above
         if out_word(who) or why_not(state, who):
             continue
-        left = attacks_left(state, who) if index == now else max(sheet_of(who).multiattack, 1)
+        left = attack_rolls_left(state, who) if index == now else max(sheet_of(who).multiattack, 1)
         out += swings(who, 0, left)
     return out
 

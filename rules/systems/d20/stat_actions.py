@@ -31,6 +31,7 @@ from .events import (
     system_state,
 )
 from .sheet import attack_damage
+from .standing import attacks_left
 from .table import split_damage
 from .uses import unavailable
 
@@ -74,6 +75,14 @@ def parts_left(state: D20Encounter, who: D20Combatant) -> tuple[D20Action, ...]:
         if found is not None:
             left.remove(found)
     return tuple(left)
+
+
+def attack_rolls_left(state: D20Encounter, who: D20Combatant) -> int:
+    """The attack rolls its action has left on this turn: its stat block Multiattack's parts
+    that roll to hit, or the sheet's own Multiattack's (``standing.attacks_left``)."""
+    if state.current_id != who.id or composition(sheet_of(who)) is None:
+        return attacks_left(state, who)
+    return sum(1 for part in parts_left(state, who) if part.bonus is not None)
 
 
 def under_way(state: D20Encounter, who: D20Combatant) -> bool:

@@ -148,6 +148,23 @@ def test_the_round_counts_the_action_left_and_the_foes_still_to_act():
     assert len(swings) == 2 + 1 + 2  # two of the troll's three left, the goblin, the wolf's two
 
 
+def test_a_stat_block_multiattack_counts_its_parts_left() -> None:
+    """Its parts are counted as they are made (stat_actions.part_made), not as the sheet's
+    own Multiattack's attacks: every part once said "if all 5 attacks left aim at it"."""
+    troll = card(hp="84/84", ac="15", actions="Multiattack: Bite, Claw x2; Bite: +7, 1d6+4 "
+                 "piercing; Claw: +7, 2d6+4 slashing")  # fmt: skip
+    state = fight(("Troll", "foes", troll), ("Orla", "party", HERO_SHEET),
+                  ("Goblin", "foes", FOE_SHEET))  # fmt: skip
+    counts = []
+    for part, faces in (("Bite", (2,)), ("Claw", (2,)), ("Claw", ())):
+        command = D20Attack("c1", "c2", action=part, of="Multiattack", apply=True)
+        counts.append(len(swings_this_round(state, state.combatant("c1"),
+                                            state.combatant("c2"), command)))  # fmt: skip
+        if faces:  # a miss each: Orla stands
+            state, _ = run(state, command, *faces)
+    assert counts == [3 + 1, 2 + 1, 1 + 1]  # the troll's parts left, then the goblin's
+
+
 @pytest.mark.parametrize("hp", [3, 6])
 def test_the_chance_to_drop_the_target_this_round_is_every_path_of_the_rounds_attacks(hp):
     """The imp's turn, then the jackal's two attacks: every die each can roll, played by the
