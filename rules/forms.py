@@ -5,7 +5,7 @@ back the typed strings, which the system parses with the helpers below.
 """
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Literal, TypeVar, overload
 
 from msgspec import Struct
@@ -28,6 +28,11 @@ class Field(Struct, frozen=True, kw_only=True):
     # Whether a dialog opens typing here when it is its first field to type in: not for one
     # seldom typed, whose empty value says "as usual" (an attack's own damage).
     focus_first: bool = True
+
+
+# A dialog's fields again once a choice of it changed: the new defaults that follow the
+# choice (``Dialogs.refilled``), None when none do; given the values and the choice's key.
+Refill = Callable[[Mapping[str, str], str], "list[Field] | None"]
 
 
 def int_value(

@@ -131,6 +131,20 @@ class DialogFlow:
             fields = quick_flow.without_gm_choices(system, fields)
         return fields
 
+    def refill(
+        self, values: Mapping[str, str], changed: str, *, approves: bool = True
+    ) -> list[Field] | None:
+        """The form again for the defaults that follow the choice ``changed`` (the system's
+        ``refilled``), as ``form`` orders it; None when none follow it."""
+        try:
+            fields = self.system.refilled(self.state, self.action_id, values, changed)
+        except Rejected:
+            return None
+        if fields is None:
+            return None
+        fields = living_first(self.system, self.state, fields)
+        return fields if approves else quick_flow.without_gm_choices(self.system, fields)
+
     def fill(self, values: Mapping[str, str]) -> tuple[dict[str, str], list[solo.Move]]:
         """The values with what solo combatants choose (a defence...) by their policies."""
         return solo.fill(self.state, self.action_id, dict(values))

@@ -52,6 +52,15 @@ class Dialogs(ABC):
         self, state: AnyEncounter, action: str, values: Mapping[str, str]
     ) -> Any: ...
 
+    def refilled(
+        self, state: AnyEncounter, action: str, values: Mapping[str, str], changed: str
+    ) -> list[Field] | None:
+        """The dialog's fields again once its choice ``changed`` is ``values[changed]``, for
+        the defaults that follow it (an attacker's own attacks, what it spends), the same keys
+        in the same order; None when none follow it (the default). A dialog puts the new
+        defaults in the fields left at the old ones, and the ``:`` line in those not typed."""
+        return None
+
     def preview(self, state: AnyEncounter, action: str, values: Mapping[str, str]) -> str:
         """A line shown live under the dialog as the user types ("" for none)."""
         return ""

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from rules.encounter import AnyCombatant, AnyEncounter
 from rules.errors import Rejected
-from rules.forms import Field
+from rules.forms import Field, Refill
 from tracker.dialog_flow import ROLL_AGAIN, DialogFlow
 from tracker.line_commands.did_you_mean import (
     check_sheet_word,
@@ -67,14 +67,20 @@ def _choice_value(state: AnyEncounter, form_field: Field, word: str) -> str:
 
 
 def fill_form(
-    state: AnyEncounter, fields: Sequence[Field], words: Sequence[str], title: str
+    state: AnyEncounter,
+    fields: Sequence[Field],
+    words: Sequence[str],
+    title: str,
+    refill: Refill | None = None,
 ) -> dict[str, str]:
     """A dialog's values from words: the dialog's defaults, then what the words say.
 
     ``+field value`` or ``field=value`` sets a field by its key or label. Any other word
     names a combatant (the next people field that can take it: attacker, then defender...),
     or a choice of a field not set yet (``fortitude``, ``zero``), or else fills the next
-    empty text field (a skill such as ``sword``).
+    empty text field (a skill such as ``sword``). The fields not named take the defaults
+    that follow the first choice named (``refill``: ``:attack imp bram`` on Bram's turn is
+    the Imp's attack as the Imp would make it, not as Bram would).
     """
     values = {f.key: f.default for f in fields}
     done: set[str] = set()
@@ -99,6 +105,10 @@ def fill_form(
             continue
         form_field = _field_named(fields, named, title)
         put(form_field, _choice_value(state, form_field, value) if form_field.choices else value)
+    chosen = next((f.key for f in fields if f.key in done and f.choices), None)
+    again = refill(values, chosen) if refill is not None and chosen is not None else None
+    if again is not None and [f.key for f in again] == [f.key for f in fields]:
+        values.update({f.key: f.default for f in again if f.key not in done})
     return values
 
 
@@ -163,6 +173,7 @@ def system_outcome(ctx: Context, action_id: str, words: Sequence[str]) -> Outcom
     fields = flow.fields(ctx.selected)
     if not words and fields:
         return ScreenAction(f"system({action_id!r})")
-    command, label, moves = flow.prepare(fill_form(ctx.state, fields, words, flow.action.title))
+    values = fill_form(ctx.state, fields, words, flow.action.title, flow.refill)
+    command, label, moves = flow.prepare(values)
     leaves = ROLL_AGAIN if flow.rolls else ""
     return Execute(command, label, tuple(moves), leaves, action_id)

@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, Label, Static
 from textual.worker import get_current_worker
 
 from rules.errors import Rejected
-from rules.forms import Field
+from rules.forms import Field, Refill
 from rules.odds import Odds
 from tracker.terminal import textual_internals
 from tracker.widgets.choice import Choice
@@ -36,6 +36,7 @@ class FormSettings(TypedDict, total=False):
     preview: Preview | None
     odds: OddsOf | None
     on_odds: Callable[[Odds | None], None] | None
+    refill: Refill | None
 
 
 def _field_id(key: str) -> str:
@@ -128,6 +129,7 @@ class FormScreen(ModalScreen[bool]):
         preview: Preview | None = None,
         odds: OddsOf | None = None,
         on_odds: Callable[[Odds | None], None] | None = None,
+        refill: Refill | None = None,
     ) -> None:
         super().__init__()
         # The class its first resize would give it (VERTICAL_BREAKPOINTS), given as it is
@@ -137,7 +139,7 @@ class FormScreen(ModalScreen[bool]):
             if height >= floor:
                 self.add_class(name, update=False)  # styled as it is mounted
                 break
-        self._configure(title, fields, submit, ok_label, focus_key, preview, odds, on_odds)
+        self._configure(title, fields, submit, ok_label, focus_key, preview, odds, on_odds, refill)
 
     def _configure(
         self,
@@ -149,8 +151,10 @@ class FormScreen(ModalScreen[bool]):
         preview: Preview | None,
         odds: OddsOf | None,
         on_odds: Callable[[Odds | None], None] | None,
+        refill: Refill | None,
     ) -> None:
         self.odds = odds
+        self.refill = refill
         self.on_odds = on_odds
         self.title_text = title
         self.fields = fields
@@ -176,6 +180,7 @@ class FormScreen(ModalScreen[bool]):
         preview: Preview | None = None,
         odds: OddsOf | None = None,
         on_odds: Callable[[Odds | None], None] | None = None,
+        refill: Refill | None = None,
     ) -> None:
         """Make this built (and closed) dialog ask for ``fields`` afresh, when pushed again.
 
@@ -189,7 +194,7 @@ class FormScreen(ModalScreen[bool]):
             self.query_one("#form-title", Label).update(Text(title, style="bold"))
         if ok_label != self.ok_label:
             self.query_one("#ok", Button).label = ok_label
-        self._configure(title, fields, submit, ok_label, focus_key, preview, odds, on_odds)
+        self._configure(title, fields, submit, ok_label, focus_key, preview, odds, on_odds, refill)
         labels = self.query_one("#fields").query_children(Label)
         with self.prevent(Input.Changed, Choice.Changed):
             for field, old, label in zip(fields, before, labels, strict=True):
@@ -300,7 +305,29 @@ class FormScreen(ModalScreen[bool]):
         self.update_preview()
 
     def on_choice_changed(self, event: Choice.Changed) -> None:
+        self._refill(event.choice)
         self.update_preview()
+
+    def _refill(self, changed: Choice) -> None:
+        """The defaults that follow the choice just made (``Refill``: the attacker's own
+        attacks), put in the fields still at the old ones; a field changed by hand keeps
+        its value while the choices offered allow it."""
+        key = next((f.key for f in self.fields if _field_id(f.key) == changed.id), None)
+        again = self.refill(self.values(), key) if self.refill and key else None
+        if again is None or self.shape(again) != self.shape(self.fields):
+            return
+        with self.prevent(Input.Changed, Choice.Changed):
+            for old, new in zip(self.fields, again, strict=True):
+                widget = self.query_one(f"#{_field_id(new.key)}")
+                if new.key == key or not isinstance(widget, Input | Choice):
+                    continue
+                left = widget.value == old.default
+                if isinstance(widget, Choice) and (left or old.choices != new.choices):
+                    kept = not left and any(v == widget.value for v, _ in new.choices)
+                    widget.reset(new.choices, widget.value if kept else new.default)
+                elif isinstance(widget, Input) and left:
+                    widget.value = new.default
+        self.fields = again
 
     def values(self) -> dict[str, str]:
         out = {}

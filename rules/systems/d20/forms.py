@@ -391,6 +391,20 @@ def _wounded(state: D20Encounter, actor: D20Combatant) -> D20Combatant:
     return min(allies or [actor], key=lambda c: sheet_of(c).hp - sheet_of(c).hp_max)
 
 
+# The field naming who acts in each dialog whose other defaults are that one's.
+ACTING = {"roll": "attacker", "save": "source", "heal": "healer", "stabilise": "medic"}
+
+
+def refilled(
+    state: D20Encounter, action: str, values: Mapping[str, str], changed: str
+) -> list[Field] | None:
+    """The dialog for the one now chosen to act (``Dialogs.refilled``): on Bram's turn, the
+    Imp's attack was offered as Bram's bonus action with Bram's crossbow, at the Imp itself,
+    and an effect of the Imp's was magical as a hero's is."""
+    chosen = state.find(values.get(changed, "")) if ACTING.get(action) == changed else None
+    return action_form(state, action, None, chosen) if chosen is not None else None
+
+
 def action_command(state: D20Encounter, action: str, values: Mapping[str, str], actor: Any) -> Any:
     fields = {f.key: f for f in action_form(state, action, None, actor)}
     match action:

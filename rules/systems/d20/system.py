@@ -364,6 +364,11 @@ class GenericD20(
             return uses.resist_form(state, selected)
         return forms.action_form(state, action, selected, self.default_actor(state, selected))
 
+    def refilled(
+        self, state: D20Encounter, action: str, values: Mapping[str, str], changed: str
+    ) -> list[Field] | None:
+        return forms.refilled(state, action, values, changed)
+
     def action_command(self, state: D20Encounter, action: str, values: Mapping[str, str]) -> Any:
         if action == uses.RESIST:
             return uses.resist_command(state, values)

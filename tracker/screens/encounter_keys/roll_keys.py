@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding
@@ -178,6 +179,7 @@ class RollKeys(Area):
             "preview": flow.preview,
             "odds": flow.odds if flow.has_odds else None,
             "on_odds": show_odds,
+            "refill": partial(flow.refill, approves=self.session.allows(APPROVE)),
         }
         form = self._forms.get(action_id)
         if form is not None and form.shape(form.fields) == form.shape(fields):
