@@ -12,6 +12,7 @@ from rules.errors import Rejected
 
 from .actions import D20Action, action_text, made, named
 from .cover import BONUS as COVER_BONUS
+from .economy import note, spent
 from .events import (
     ACTION,
     LEGENDARY,
@@ -182,6 +183,9 @@ def part_note(state: D20Encounter, command: Any) -> str:
     multi = composition(sheet_of(who))
     if multi is None or multi.name != of:
         return ""
+    used = note(state, who, ACTION)  # its last part made: the preview said "part 3 of 3"
+    if spent(state, who, ACTION) and used:
+        return f"{of}: {used.removeprefix('; ')}"
     parts = made(sheet_of(who).actions, multi)
     done = len(parts_made(state, who))
     left = parts_left(state, who)[1:]

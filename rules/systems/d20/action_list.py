@@ -25,7 +25,7 @@ ACTIONS: tuple[Action, ...] = (
     ),
     Action("use", "Use an action", "A stat block's action by name, legendary too"),
     Action("unconcentrate", "End concentration", "Stop concentrating on an effect"),
-    Action("exhaustion", "Exhaustion", "Set a level, 1 to 6: what each does applies"),
+    Action("exhaustion", "Exhaustion", "Set a level, 0 to 6: what each does applies"),
     Action("rest", "Rest", "A long rest: hit points, one exhaustion level off"),
     Action(
         "ending",

@@ -40,8 +40,9 @@ def attack_taken(state: D20Encounter, roll: D20Attacked) -> str:
         return f"{state.name_of(roll.target_id)} takes {rolled}"
     events = hit_damage(state, roll)
     dealt = next(e for e in events if isinstance(e, D20Damaged))
-    each = [(p.amount, p.damage_type) for p in dealt.parts] or [(dealt.amount, dealt.damage_type)]
-    said = " + ".join(f"{amount} {kind}".rstrip() for amount, kind in each)
+    # Several types: the whole, each type's in the notes ("takes 28 (18 piercing + 10 fire)",
+    # as the log says it); the types once said here too, the notes said them twice.
+    said = str(dealt.amount) if dealt.parts else f"{dealt.amount} {dealt.damage_type}".rstrip()
     off = any(isinstance(e, D20RegenerationStopped) for e in events)
     then = ", and no regeneration at its next turn's start" if off else ""
     return f"{target.name} takes {said}{damage_notes(dealt)}{at_zero_then(target, dealt)}{then}"

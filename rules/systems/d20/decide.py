@@ -469,6 +469,8 @@ def heal(state: D20Encounter, cmd: D20Heal, dice: DiceSource) -> list[Any]:
     found = answer(text, dice)
     if found.odds.goal is not None:
         raise Rejected("Healing is an amount, not a comparison")
+    if max(found.odds.odds.weights) <= 0:  # "-5" was taken as healing of 0, the action spent
+        raise Rejected(f"Healing must be more than 0, not {text[:20]!r}")
     amount = max(found.total, 0)
     shown = tuple(Span(t, s) for t, s in found.pieces) if found.dice else ()
     return [D20Healed(cmd.healer_id, target.id, amount, cmd.temporary, shown, cmd.usage)]

@@ -180,8 +180,8 @@ def action_form(
                     key="damage",
                     label="Damage",
                     kind="text",
-                    default="2d6 fire",
-                    help="one roll for every target; empty for none",
+                    default="",
+                    help="none; or one roll for every target, like 8d6 fire",
                 ),
                 Field(
                     key="on_save", label="On a save", kind="choice", default="half", choices=ON_SAVE

@@ -42,12 +42,14 @@ def ending_words(state: D20Encounter, edge: Edge) -> str:
     return f"at the {when} of {whose} next turn"
 
 
-def start_words(start: TurnStart, regenerates: bool = True) -> str:
+def start_words(start: TurnStart, regeneration: str = "") -> str:
+    """What ``start`` brings; ``regeneration``: what its regeneration does this turn, when
+    not the hit points it regains (off, or nothing to regain)."""
     parts = []
     if start.ongoing:
         parts.append(f"takes {start.ongoing}")
     if start.regeneration:
-        parts.append(f"regains {start.regeneration} HP" + ("" if regenerates else " (off)"))
+        parts.append(regeneration or f"regains {start.regeneration} HP")
     if start.recharge:
         ready = "ready" if start.ready else "spent"
         parts.append(f"recharge {recharge_text(start.recharge)} ({ready})")
@@ -119,11 +121,15 @@ def _passed(state: D20Encounter, event: D20TurnPassed) -> tuple[Line, ...]:
         if e.at == SAVE and e.target_id == event.ending_id
     ]
     start = next((s for s in found.starts if s.combatant_id == event.following_id), None)
-    if start is not None:
-        regenerates = event.following_id not in found.regeneration_off_ids
-        words = start_words(start, regenerates)
-        lines.append(spans(_name(state, event.following_id), f"'s turn starts: {words}"))
     following = state.find(event.following_id)
+    if start is not None:
+        regeneration = ""
+        if event.following_id in found.regeneration_off_ids:
+            regeneration = "no regeneration (switched off)"
+        elif following is not None and sheet_of(following).hp >= sheet_of(following).hp_max:
+            regeneration = "nothing to regenerate (at its maximum)"
+        words = start_words(start, regeneration)
+        lines.append(spans(_name(state, event.following_id), f"'s turn starts: {words}"))
     recharges = waiting_words(sheet_of(following)) if following is not None else ""
     if recharges:  # a stat block's spent actions, each rolled for (uses.py)
         lines.append(spans(_name(state, event.following_id), f"'s turn starts: {recharges}"))
