@@ -41,6 +41,7 @@ from .events import (
     call_off_refusal,
     level_name,
     pending,
+    suckage_refusal,
 )
 from .forms import (
     MAX_COST_TEXT,
@@ -102,15 +103,9 @@ def payment(state: FatigueEncounter) -> FatiguePoolsSpent:
 
 
 def suckage(state: FatigueEncounter, cmd: FatigueTakeSuckage) -> FatigueSuckageTaken:
-    roll = pending(state)
-    if roll.fumbled and not roll.fumble_missed:
-        raise Rejected("The fumble is on its line: suckage cannot take it out of the fumble")
-    if not roll.fumbled and roll.defense_rolled is None:
-        raise Rejected("Suckage points only lift a failed roll: the last check has none")
-    room = roll.suckage_room
-    if not 1 <= cmd.points <= room:
-        what = "the fumble stays a fumble" if roll.fumbled else f"the defense lost by {room}"
-        raise Rejected(f"Take 1 to {room} suckage points ({what})")
+    refusal = suckage_refusal(pending(state), cmd.points)
+    if refusal:
+        raise Rejected(refusal)
     if not cmd.cost:
         raise Rejected("Say what the suckage costs (e.g. falls to one knee)")
     if len(cmd.cost) > MAX_COST_TEXT:

@@ -367,6 +367,21 @@ def call_off_refusal(state: FatigueEncounter, roll: FatigueChecked, gm_allows: b
     return ""
 
 
+def suckage_refusal(roll: FatigueChecked, points: int) -> str:
+    """Why ``points`` suckage points cannot lift the open check ("" when they can): the one
+    check of the decision and the dialog's preview, so the preview never names a consequence
+    for points the dialog's OK refuses."""
+    if roll.fumbled and not roll.fumble_missed:
+        return "The fumble is on its line: suckage cannot take it out of the fumble"
+    if not roll.fumbled and roll.defense_rolled is None:
+        return "Suckage points only lift a failed roll: the last check has none"
+    room = roll.suckage_room
+    if not 1 <= points <= room:
+        what = "the fumble stays a fumble" if roll.fumbled else f"the defense lost by {room}"
+        return f"Take 1 to {room} suckage points ({what})"
+    return ""
+
+
 def thresholds_text(side: Side) -> str:
     return "/".join(str(cut) for cut in cutoffs(side.spacing))
 

@@ -31,6 +31,7 @@ from .events import (
     out_word,
     pending,
     sheet_of,
+    suckage_refusal,
     thresholds_text,
 )
 from .table import DICE
@@ -438,6 +439,9 @@ def preview(state: FatigueEncounter, action: str, values: Mapping[str, str]) -> 
         if action == "suckage":
             roll = pending(state)
             points = int_value(values, "points", "Suckage points")
+            refusal = suckage_refusal(roll, points)
+            if refusal:
+                return refusal
             lifted = structs.replace(roll, suckage=(*roll.suckage, Suckage(points, "")))
             if roll.fumbled:
                 moved = f"missed by {roll.fumble_missed} -> {lifted.fumble_missed}"
