@@ -38,3 +38,10 @@ def plural(count: int, word: str) -> str:
     if count == 1:
         return f"{count} {word}"
     return f"{count} {word}{'es' if word.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
+
+
+def side_possessive(side: str) -> str:
+    """A side's name as its owner: ``party's``, ``heroes'`` (a name ending in s takes the
+    apostrophe alone, as a side is most often a plural: ``foes``, ``goblins``). Every line
+    that gives a side something builds it here."""
+    return f"{side}'" if side.endswith(("s", "S")) else f"{side}'s"

@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.encounter import AnyEncounter
 from rules.forecast import DEFAULT_ROUNDS, Report, job_bytes, report
+from rules.logline import side_possessive
 from rules.odds import whole_percent
 from rules.swings import Ask, Chances, Many, Swing, Swings
 from rules.tune import Chance
@@ -121,7 +122,8 @@ def chart(found: Swings, width: int = 75, height: int = HEIGHT) -> list[str]:
 
 
 def as_lines(found: Swings, width: int = 80) -> list[str]:
-    lines = [f"The {found.party}'s chance to win, event by event", *chart(found, width - 1)]
+    title = f"The {side_possessive(found.party)} chance to win, event by event"
+    lines = [title, *chart(found, width - 1)]
     lines.append("")
     if not found.swings:
         lines.append("No roll moved the chance.")
@@ -161,7 +163,7 @@ def as_markdown(found: Swings, name: str, seed: int, md: Callable[[str], str]) -
     lines = [
         f"# Where {md(name)} turned",
         "",
-        f"The {md(found.party)}'s chance to win, event by event:",
+        f"The {md(side_possessive(found.party))} chance to win, event by event:",
     ]
     lines += ["", "```", *chart(found), "```", ""]
     lines += ["## The swings", ""]

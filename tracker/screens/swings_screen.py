@@ -22,6 +22,7 @@ from textual.widgets import Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from rules.errors import Rejected
+from rules.logline import side_possessive
 from rules.odds import whole_percent
 from rules.replay import Timeline
 from rules.swings import FIRM, QUICK, Swings, swings
@@ -97,7 +98,8 @@ class SwingsScreen(ModalScreen[int | None]):
     def finished(self, found: Swings) -> None:
         self.found = found
         self.query_one("#swings-progress", ProgressBar).display = False
-        title = f"Where the fight turned · the {self.party}'s chance, seed {self.seed}"
+        whose = side_possessive(self.party)
+        title = f"Where the fight turned · the {whose} chance, seed {self.seed}"
         self.query_one("#swings-title", Label).update(Text(title, style="bold"))
         width = max(30, self.size.width - 6)
         lines = shown.chart(found, width)
