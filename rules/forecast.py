@@ -59,12 +59,38 @@ _encoder = msgspec.msgpack.Encoder()
 _job_decoder = msgspec.msgpack.Decoder(Job)
 
 
-def job_bytes(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> bytes:
-    """The job of a forecast from ``state``; ``Rejected`` when its system has no solo play
+def unplayable(state: AnyEncounter) -> str:
+    """Why no forecast can play ``state``'s system ("" when one can): it has no solo play
     (nothing could play its sides, and every run would end unfinished)."""
     system = get_system(state.system)
     if not system.solo_policies:
-        raise Rejected(f"{system.title} has no solo play: the tracker cannot fight it out")
+        return f"{system.title} has no solo play: the tracker cannot fight it out"
+    return ""
+
+
+def unready(state: AnyEncounter) -> str:
+    """Why a forecast of ``state`` is refused before it starts ("" when it may run): its
+    system cannot be played, or fewer than two sides are in it (no side could win: every run
+    would only reach the round limit). The one check of the app's ``F`` (and its what-ifs)
+    and ``tracker forecast``; a point of a fight's swings or a tune's step is not refused for
+    it (a side removed mid-fight leaves the other's chance, not an error)."""
+    why = unplayable(state)
+    if why:
+        return why
+    sides = tuple(dict.fromkeys(c.side for c in state.combatants))
+    if not sides:
+        return "nobody in the fight yet"
+    if len(sides) < 2:
+        return f"one side only ({sides[0]}): a forecast needs two sides"
+    return ""
+
+
+def job_bytes(state: AnyEncounter, seed: int, rounds: int = DEFAULT_ROUNDS) -> bytes:
+    """The job of a forecast from ``state``; ``Rejected`` when its system cannot be played
+    (``unplayable``)."""
+    why = unplayable(state)
+    if why:
+        raise Rejected(why)
     return _encoder.encode(Job(state.system, msgspec.Raw(_encoder.encode(state)), seed, rounds))
 
 

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from rules.commands import AddCombatant
 from rules.dice import SeededDice
 from rules.errors import Rejected
 from rules.history import History
-from tests.app.support import until
-from tests.picks import a_demo, plays_solo
+from tests.app.support import fight_of, until
+from tests.picks import a_demo, a_system, plays_solo
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.headless import forecast_pool
@@ -74,3 +75,37 @@ async def test_a_fight_the_rules_cannot_play_is_said_not_crashed(
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the table")
     assert app.return_code in (None, 0)
+
+
+def notices(app: TrackerApp) -> str:
+    """The notifications shown (``screen_text`` gives them after the screen's rows)."""
+    return "\n".join(screen_text(app).splitlines()[SMALL[1] :])
+
+
+async def test_f_on_a_fight_of_one_side_is_refused_in_one_line_before_any_fight(
+    tmp_path: Path,
+) -> None:
+    """Two goblins and nobody else: F once played every fight to the round cap ("foes 0.0%,
+    no winner 100.0%, Length 50.0 rounds"); it says why not, and starts no worker."""
+    goblins = [AddCombatant(name=n, side="foes") for n in ("Goblin 1", "Goblin 2")]
+    history = fight_of(a_system(plays_solo), *goblins)
+    app = TrackerApp(EncounterSession(history, SeededDice(1), None), saves=tmp_path)
+    refusal = "No forecast: one side only (foes): a forecast needs two sides"
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await pilot.press("F")
+        await until(pilot, lambda: refusal in screen_text(app), "the refusal")
+        screen = app.screen
+        assert isinstance(screen, ForecastScreen)
+        assert screen.processes is None and not screen.running and not screen.shown
+        text = screen_text(app)
+        assert "Who wins" not in text and "no winner" not in text
+        # A what-if still of one side (a copy of a goblin added) is refused the same way.
+        await pilot.press("a")
+        await until(pilot, lambda: len(screen.scratch.combatants) == 3, "the copy")
+        app.clear_notifications()
+        await until(pilot, lambda: refusal not in notices(app), "the notification cleared")
+        await pilot.press("enter")  # refused again: the notification says it once more
+        await until(pilot, lambda: refusal in notices(app), "refused again")
+        assert screen.processes is None and not screen.running and not screen.shown
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, EncounterScreen), "the table")

@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
+from rules.commands import AddCombatant
+from rules.difficulty import unready
 from rules.encounter import Combatant
 from rules.forecast import MAX_ROUNDS, MAX_RUNS, MAX_SEED
-from tests.picks import a_demo, plays_solo
+from tests.app.support import fight_of
+from tests.picks import a_demo, a_system, plays_solo
 from tracker.cli import build_parser
 from tracker.store import storage
 
@@ -133,3 +136,34 @@ def test_the_command_lines_bounds_are_the_forecasts() -> None:
         ["forecast", "x", "--rounds", str(MAX_ROUNDS), "--seed", str(MAX_SEED)]
     )
     assert (args.rounds, args.seed, args.jobs, args.json) == (MAX_ROUNDS, MAX_SEED, None, False)
+
+
+def one_sided(tmp_path: Path) -> Path:
+    """A fight of two goblins and nobody else: a system with solo play, foes alone."""
+    history = fight_of(a_system(plays_solo), *foes("Goblin 1", "Goblin 2"))
+    path = tmp_path / "goblins.fight"
+    storage.write(path, history)
+    return path
+
+
+def foes(*names: str) -> list[AddCombatant]:
+    return [AddCombatant(name=name, side="foes") for name in names]
+
+
+def test_a_fight_of_one_side_is_refused_in_one_line_before_any_fight(tmp_path: Path) -> None:
+    """A forecast of the foes alone once played 1,000 fights to the round cap and printed
+    "foes 0.0%, no winner 100.0%"; it is refused, as the app's F refuses it."""
+    path = one_sided(tmp_path)
+    for more in ((), ("--json",)):
+        done = tracker("forecast", str(path), "--runs", "5", "--jobs", "1", *more)
+        assert done.returncode == 2
+        assert done.stdout == ""
+        assert done.stderr == "tracker: one side only (foes): a forecast needs two sides\n"
+
+
+def test_a_brief_forecast_of_one_side_says_the_difficulty_s_refusal(tmp_path: Path) -> None:
+    path = one_sided(tmp_path)
+    done = tracker("forecast", str(path), "--brief", "--runs", "5", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{unready(storage.read(path).state)}\n"  # the app's D says it
+    assert done.stdout.startswith("Difficulty: no party yet")

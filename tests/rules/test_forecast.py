@@ -31,10 +31,12 @@ from rules.forecast import (
     report,
     run_seed,
     simulate,
+    unready,
     wilson,
 )
 from rules.forecast import forecast as forecast_here
 from rules.history import History
+from tests.app.support import fight_of
 from tests.contract.test_fifth_system import forget
 from tests.picks import a_system, every_demo, has_demo, plays_solo
 from tracker.demos import DEMOS
@@ -376,3 +378,14 @@ def test_a_chance_seen_but_tiny_is_printed_below_a_tenth_never_as_none() -> None
     result = Report(5000, 1, 50, 1, sides, 0.0, 0.0, 4.0, {4: 5000}, (), 0)
     lines = win_lines(result)
     assert "<0.1%" in lines[1] and "0.0%" in lines[2]  # the foes' win; no winner at all
+
+
+def test_a_forecast_needs_two_sides_and_says_so_before_it_starts() -> None:
+    """``unready``: the one check of the app's F and ``tracker forecast``."""
+    system = a_system(plays_solo)
+    goblins = [AddCombatant(name=n, side="foes") for n in ("Goblin 1", "Goblin 2")]
+    assert unready(fight_of(system).state) == "nobody in the fight yet"
+    one = fight_of(system, *goblins).state
+    assert unready(one) == "one side only (foes): a forecast needs two sides"
+    two = fight_of(system, *goblins, AddCombatant(name="Orla", side="party")).state
+    assert unready(two) == ""

@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
 def play_out(args: argparse.Namespace) -> int:
     import json
 
+    from rules.errors import Rejected
+    from rules.forecast import unready
     from tracker.headless import forecast_pool
     from tracker.store import storage
 
@@ -68,6 +70,9 @@ def play_out(args: argparse.Namespace) -> int:
         history = storage.read(args.file)
         if args.brief:
             return _brief(args, history.state, workers)
+        why = unready(history.state)
+        if why:  # refused before a fight is played: one side, or nobody
+            raise Rejected(why)
         seed = args.seed if args.seed is not None else _fresh_seed()
         try:
             result = forecast_pool.run_forecast(
@@ -91,6 +96,10 @@ def _brief(args: argparse.Namespace, state: AnyEncounter, workers: Workers) -> i
     from tracker.headless.difficulty_runs import SEED, run_difficulty
 
     seed = args.seed if args.seed is not None else SEED
+    why = difficulty.unready(state)  # the app's D refuses the same, before any fight
+    if why:
+        print(json.dumps({"lines": [why]}) if args.json else why)
+        return 0
     try:
         result = run_difficulty(state, seed, args.runs, workers, rounds=args.rounds)
     except KeyboardInterrupt:

@@ -30,7 +30,7 @@ from rules.dice import ANY_FACE
 from rules.encounter import AnyEncounter, Combatant
 from rules.engine import apply, decide
 from rules.errors import Rejected
-from rules.forecast import DEFAULT_ROUNDS, Report
+from rules.forecast import DEFAULT_ROUNDS, Report, unready
 from rules.registry import get_system
 from rules.solo import policy_of
 from tracker.headless import forecast_pool
@@ -89,8 +89,9 @@ class ForecastScreen(ModalScreen[None]):
         if self.running:
             self.notify("A forecast is already running", severity="warning")
             return
-        if not self.scratch.combatants:
-            self.notify("Nobody to forecast", severity="warning")
+        why = unready(self.scratch)
+        if why:  # one side, or nobody: refused before any worker starts or any fight is played
+            self.refused(why)
             return
         self.running = True
         self.cancel.clear()
