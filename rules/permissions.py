@@ -7,6 +7,10 @@ spend Hope, take damage on one's boons...), when the last roll involved one of t
 command nothing declares is the GM's, as is the running of the table (the roster, the
 turn order, the GM's tokens). Plain dice are anyone's to roll but a spectator's, under the
 player's own name; hidden dice the GM's alone. A spectator does nothing.
+
+What the last roll left waiting is settled before a player's new roll or the end of their
+turn: a player may not leave it behind (discarding it is the GM's), and is told so without
+a word of it when it is a roll their seat may not see (``leaves_waiting``, ``_waiting``).
 """
 
 from __future__ import annotations
@@ -19,11 +23,16 @@ from rules.commands import (
     RollDice,
     SetInitiative,
 )
-from rules.encounter import AnyEncounter
+from rules.encounter import AnyEncounter, Event
+from rules.errors import Rejected
 from rules.mentions import mentions
 from rules.registry import get_system
 from rules.system import LAST_ROLL, RuleSystem
-from rules.visibility import Viewer
+from rules.visibility import Viewer, sight
+
+# What a player is told of a result waiting that their seat may not see (a GM-only
+# combatant's roll): that one waits, and that the GM settles it; nothing of what it does.
+GM_WAITING = "The GM has a result waiting: wait for the GM to settle it"
 
 # The core's commands only the GM gives, by class name (a system names its own: the
 # ``gm_commands`` and ``gm_actions`` of ``RuleSystem``).
@@ -102,7 +111,74 @@ def refusal(state: AnyEncounter, viewer: Viewer, command: object) -> str | None:
     if not acting <= viewer.assigned:
         names = ", ".join(sorted(state.name_of(cid) for cid in acting - viewer.assigned))
         return f"You do not act for {names}"
+    if isinstance(command, PassTurn) and _passes_now(system, state, command):
+        return _waiting(system, state, viewer, "end the turn")
     return None
+
+
+def _passes_now(system: RuleSystem, state: AnyEncounter, command: PassTurn) -> bool:
+    """Whether ``command`` would end the turn but for what the last roll left waiting (the
+    rest ``rules.passing`` says itself: a system played in rounds, another's turn)."""
+    return (
+        system.uses_turn_order
+        and state.current_id == command.combatant_id
+        and bool(system.pending(state))
+    )
+
+
+def leaves_waiting(
+    state: AnyEncounter, viewer: Viewer, command: object, events: list[Event]
+) -> str | None:
+    """Why ``viewer`` may not give ``command``, whose ``events`` make a new roll, while what
+    the last roll left waiting still waits (a player's roll would leave it behind, unlogged:
+    only the GM discards), or None when they may. Asked of the real state, after ``refusal``:
+    a player's seat may not see what waits (a GM-only combatant's roll), so its own view
+    cannot ask it. What applies the last roll, or carries it on (``RuleSystem.follow_up``, as
+    LiveHack's damage roll after a hit), leaves nothing behind."""
+    if viewer.is_gm:
+        return None
+    system = get_system(state.system)
+    if not any(isinstance(event, system.roll_event_types) for event in events):
+        return None
+    if not system.pending(state) or _settles(system, state, command):
+        return None
+    if any(system.follow_up(state, action, command) for action in system.roll_actions):
+        return None
+    return _waiting(system, state, viewer, "roll")
+
+
+def _settles(system: RuleSystem, state: AnyEncounter, command: object) -> bool:
+    """Whether ``command`` acts on what the last roll left (applies it, pays it...)."""
+    kind = type(command)
+    if (CORE_ACTORS.get(kind) or system.command_actors.get(kind)) == LAST_ROLL:
+        return True  # it acts for the last roll's: applies it, spends a token on it...
+    try:
+        return bool(command == system.consequence_command(state))  # what d gives: a save owed
+    except Rejected:
+        return False
+
+
+def _waiting(system: RuleSystem, state: AnyEncounter, viewer: Viewer, then: str) -> str:
+    """A player told that a result waits before they may ``then``: what it does as their seat
+    sees it, and who settles it; of a result their seat may not see, nothing but that the GM
+    has one."""
+    shown = system.pending(sight(state, viewer).state)
+    if not shown:
+        return f"{GM_WAITING}, then {then}"
+    if _may_apply(system, state, viewer):
+        return f"Not applied yet: {shown}: apply it (d) before you {then}"
+    return f"Not applied yet: {shown}: wait for the GM (or whoever rolled it) to apply it"
+
+
+def _may_apply(system: RuleSystem, state: AnyEncounter, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may apply what waits (``d``)."""
+    if system.pending_action(state):  # its dialog's command acts for the last roll's
+        return bool(state.last_roll is not None and mentions(state.last_roll) & viewer.assigned)
+    try:
+        command = system.consequence_command(state)
+    except Rejected:
+        return False
+    return refusal(state, viewer, command) is None
 
 
 def _plain_dice(viewer: Viewer, command: RollDice) -> str | None:

@@ -20,7 +20,7 @@ from rules.engine import apply, decide, fold_onto
 from rules.errors import Rejected
 from rules.history import STAMP_EPOCH, Applied, History
 from rules.outcome import Outcome, outcome
-from rules.permissions import may_undo, refusal
+from rules.permissions import leaves_waiting, may_undo, refusal
 from rules.registry import get_system
 from rules.system import RuleSystem
 from rules.text import inert
@@ -188,7 +188,8 @@ class EncounterSession:
 
         ``choices`` are what the tracker chose inside the command for its solo sides
         (``rules.solo.fill``); they are logged before the command's own events. ``viewer``
-        is who gives the command: what their role may not do is refused here.
+        is who gives the command: what their role may not do is refused here, a player's
+        roll over a result still waiting too.
         """
         before = self.state
         why = refusal(before, viewer, command)
@@ -197,6 +198,11 @@ class EncounterSession:
         events = decide(before, command, self.dice)
         if not events:
             return None
+        # Asked here, of the real state: a seat's view may not hold what waits (a GM-only
+        # combatant's roll), and its player's roll must not leave it behind unlogged.
+        why = leaves_waiting(before, viewer, command, events)
+        if why is not None:
+            raise Rejected(why)
         events = [*solo.choices_events(before, list(choices)), *events]
         events += solo.respond(fold_onto(before, events), self.dice)
         # The label is what was typed (`:init Orla 1d20+5` with a control character in it):
