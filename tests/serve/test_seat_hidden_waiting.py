@@ -130,3 +130,24 @@ def test_a_players_n_over_anothers_result_they_see_says_to_wait_for_the_gm(
         seat.execute(PassTurn(next(iter(seat.acts_for() or ()))))
     said = refused.value.message
     assert said == f"Not applied yet: {waiting}: wait for the GM (or whoever rolled it) to apply it"
+
+
+@pytest.mark.parametrize("system", SYSTEMS[:1])
+def test_a_players_n_over_their_own_result_says_apply_it(tmp_path: Path, system: str) -> None:
+    for seed in range(40):
+        session, ids = encounter(tmp_path / f"{system}-{seed}.fight", system)
+        session.dice = SeededDice(seed)
+        table = Table(session)
+        table.assign("Alice", frozenset({ids["Orla"]}))
+        seat = SeatSession(table, table.join("player", "Alice"))
+        seat.execute(roll(seat.state, ids["Orla"], ids["Goblin"]))
+        waiting = session.system.pending(session.state)
+        if waiting and not session.system.pending_action(session.state):
+            break
+    else:
+        pytest.skip(f"no dice leave Orla's roll a result in {system}")
+    with pytest.raises(Rejected) as refused:
+        seat.execute(PassTurn(ids["Orla"]))
+    assert (
+        refused.value.message == f"Not applied yet: {waiting}: apply it (d) before you end the turn"
+    )

@@ -83,9 +83,11 @@ def test_a_turn_with_a_result_waiting_is_not_ended_by_its_player(
     session, ids = encounter()
     alice = Viewer(role="player", name="Alice", assigned=frozenset({ids["Orla"]}))
     assert passing.up_next(session.state) == session.state.combatant(ids["Brak"])
-    # Whatever a roll leaves waiting, as the system words it (the d key applies it).
+    # Whatever a roll leaves waiting, as the system words it; no roll of Alice's (nobody's):
+    # not hers to apply (d), so she waits for the GM.
     monkeypatch.setattr(session.system, "pending", lambda state: "2 wounds on Goblin")
-    with pytest.raises(Rejected, match=r"2 wounds on Goblin: apply it \(d\) before ending"):
+    said = r"Not applied yet: 2 wounds on Goblin: wait for the GM \(or whoever rolled it\)"
+    with pytest.raises(Rejected, match=said):
         session.execute(PassTurn(ids["Orla"], "Alice"), viewer=alice)
     assert session.state.current_id == ids["Orla"]
 
