@@ -81,12 +81,18 @@ def conditions_text(
 ) -> Text:
     """Its conditions with the time each has left in ``round_`` ("On fire 2r"), then its
     badges; a condition that says why it is ``out`` of the fight ("Dead") is left to the word
-    shown by its name."""
-    shown = [
-        f"{c.name} {left}" if (left := c.time_left(round_)) else c.name
-        for c in combatant.conditions
-        if c.name.casefold() != out.casefold()
-    ]
+    shown by its name, one a badge says with how it ends ("frightened: Wis 19 ends") to the
+    badge (it read "frightened, frightened: Wis 19 ends")."""
+    told = tuple(b.casefold() for b in badges)
+    shown = []
+    for c in combatant.conditions:
+        left = c.time_left(round_)
+        name = c.name.casefold()
+        if name == out.casefold():
+            continue
+        if not left and any(b.startswith((f"{name}:", f"{name} to ")) for b in told):
+            continue  # the badge says it, and how it ends
+        shown.append(f"{c.name} {left}" if left else c.name)
     text = Text(", ".join(shown), style=condition_style)
     for badge in badges:
         text.append(", " if text else "")
