@@ -20,6 +20,7 @@ from .events import (
     OutcomeDieAdded,
     PoolBuilt,
     RoundRolled,
+    StruckDie,
     SuccessesLost,
     Worn,
     pending_from,
@@ -97,8 +98,28 @@ def apply_round(state: BeerRunEncounter, own: BeerRunState, event: RoundRolled) 
         return state
     pending = [p for c in event.contests for p in pending_from(event.round, c)]
     kept = tuple(p for p in own.pending if p.round == event.round)
-    own = structs.replace(own, pending=(*kept, *pending), rolled_round=event.round)
+    own = structs.replace(
+        own,
+        pending=(*kept, *pending),
+        rolled_round=event.round,
+        struck_dice=struck_dice(state, event),
+    )
     return state.update(system_state=own, last_roll=event, last_roll_applied=not pending)
+
+
+def struck_dice(state: BeerRunEncounter, event: RoundRolled) -> tuple[StruckDie, ...]:
+    """The die ``d`` would strike on each side of the round's first comparison, as rolled."""
+    if not event.contests:
+        return ()
+    contest = event.contests[0]
+    found = []
+    for cid in (contest.top_id, contest.bottom_id):
+        who = None if cid is None else state.find(cid)
+        if who is not None:
+            die = decide.default_die(who)
+            name, size = ("", 0) if die is None else (die.name, die.size)
+            found.append(StruckDie(who.id, name, size))
+    return tuple(found)
 
 
 def apply_damage(

@@ -443,14 +443,17 @@ def wear_difficulty(contest: Contest, pips: int) -> list[object]:
 # --- damage and ceding --------------------------------------------------------------------------
 
 
+def default_die(target: BeerRunCombatant) -> Ability | None:
+    """Health if it stands, else the largest die; None when every die is at zero."""
+    live = sheet_of(target).live_abilities()
+    health = next((a for a in live if a.name.casefold() == HEALTH), None)
+    return health or max(live, key=lambda a: a.size, default=None)
+
+
 def default_split(target: BeerRunCombatant, pips: int) -> tuple[tuple[str, int], ...]:
     """All on Health if it stands, else on the largest die; none when every die is at zero."""
-    live = sheet_of(target).live_abilities()
-    if not live:
-        return ()
-    health = next((a for a in live if a.name.casefold() == HEALTH), None)
-    chosen = health or max(live, key=lambda a: a.size)
-    return ((chosen.name, pips),)
+    chosen = default_die(target)
+    return () if chosen is None else ((chosen.name, pips),)
 
 
 def land_damage(state: BeerRunEncounter, split: tuple[tuple[str, int], ...] | None) -> list[object]:

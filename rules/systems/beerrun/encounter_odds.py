@@ -5,19 +5,20 @@ is ``odds``, free of msgspec)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from msgspec import structs
 
 from rules.dice import ANY_FACE
 from rules.errors import Rejected
-from rules.odds import percent
+from rules.odds import TierOdds, percent
 from rules.roles.rolls import Rolls
 
 from . import decide, forms
 from .apply import apply
 from .events import BuildPool, Contest, PoolBuilt, RoundRolled
-from .odds import pool_odds
+from .odds import pool_odds, sided_odds
+from .table import side_bands
 
 if TYPE_CHECKING:
     from rules.odds import Odds
@@ -25,11 +26,52 @@ if TYPE_CHECKING:
     from .events import BeerRunEncounter
 
 
+class SidedBand(NamedTuple):
+    """One row of a comparison's odds: whose upper hand (``side`` "top", "bottom", or ""
+    for every pair tied) and how many successes it keeps (``pips``, the least of the band;
+    ``open`` for 5+). ``low``/``high`` bound the signed value ``landing`` gives: the top
+    side's kept successes, the bottom side's as negatives, 0 for a tie."""
+
+    label: str
+    low: int | None
+    high: int | None
+    side: str
+    pips: int
+    open: bool
+
+
+def sided_bands(contest: Contest, state: BeerRunEncounter) -> tuple[SidedBand, ...]:
+    """The rows of ``contest``, worst for its top side first: the bottom side's upper hand
+    from the most successes down, every pair tied, the top side's from 1 up. Each is
+    labelled with the name of the side that takes the upper hand ("Bouncer 2", "Mags 5+")."""
+    top = state.name_of(contest.top_id)
+    bottom = state.name_of(contest.bottom_id, "difficulty")
+    rows = [
+        SidedBand(
+            f"{bottom} {label}", None if high is None else -high, -low, "bottom", low, high is None
+        )
+        for label, low, high in reversed(side_bands(tuple(d.size for d in contest.bottom)))
+    ]
+    rows.append(SidedBand("ties", 0, 0, "", 0, False))
+    rows += [
+        SidedBand(f"{top} {label}", low, high, "top", low, high is None)
+        for label, low, high in side_bands(tuple(d.size for d in contest.top))
+    ]
+    return tuple(rows)
+
+
 def contest_odds(contest: Contest, state: BeerRunEncounter, unpaid: bool = False) -> Odds:
-    """The exact odds of one comparison, its top row as the pool. The tiers count the upper
-    hand's kept successes, whoever has it: the note says how likely each side is to (and,
-    ``unpaid``, that the opponent has paid nothing yet: its dice may change it all)."""
-    found = pool_odds(tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom))
+    """The exact odds of one comparison, its top row as the pool, split by who takes the
+    upper hand (``sided_bands``): the note says how likely each side is to (and, ``unpaid``,
+    that the opponent has paid nothing yet: its dice may change it all)."""
+    sizes = tuple(d.size for d in contest.top), tuple(d.size for d in contest.bottom)
+    found = pool_odds(*sizes)
+    theirs, tied, mine = sided_odds(*sizes)
+    chances = (*reversed(theirs), tied, *mine)  # the bottom side's most successes first
+    tiers = tuple(
+        TierOdds(band.label, band.low, band.high, p)
+        for band, p in zip(sided_bands(contest, state), chances, strict=True)
+    )
     top = state.name_of(contest.top_id)
     bottom = state.name_of(contest.bottom_id, "the difficulty")
     upper = found.extra["upper_hand"]
@@ -39,8 +81,8 @@ def contest_odds(contest: Contest, state: BeerRunEncounter, unpaid: bool = False
         f"upper hand{if_unpaid}: {top} {percent(upper['pool'])}, "
         f"{bottom} {percent(upper['against'])}, neither {percent(upper['none'])}"
     )
-    whose = f"the upper hand's successes in {top} vs {bottom}"
-    return found._replace(whose=whose, extra={**found.extra, "note": note})
+    whose = f"{top} vs {bottom}: who takes the upper hand, keeping how many"
+    return found._replace(tiers=tiers, whose=whose, extra={**found.extra, "note": note})
 
 
 def dialog_odds(state: BeerRunEncounter, action: str, values: Mapping[str, str]) -> Odds | None:

@@ -66,12 +66,23 @@ class Worn(Struct, frozen=True):
     dice: tuple[int, ...]
 
 
+class StruckDie(Struct, frozen=True):
+    """The die ``d`` would land a side's pips on as the round was rolled (``ability`` ""
+    and ``size`` 0: no die left), so the Consequences pane describes the roll as rolled."""
+
+    combatant_id: str
+    ability: str
+    size: int
+
+
 class BeerRunState(Struct, frozen=True, kw_only=True, tag="beerrun.state"):
     categories: tuple[str, ...] = ()
     pools: tuple[Pool, ...] = ()
     pending: tuple[Pending, ...] = ()
     rolled_round: int = 0
     worn: tuple[Worn, ...] = ()  # difficulties worn down, by actor (none in older saves)
+    # The last roll's first comparison: each side's die as rolled (none in older saves).
+    struck_dice: tuple[StruckDie, ...] = ()
 
 
 # --- commands ----------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from math import comb, prod
 from rules.errors import Rejected
 from rules.odds import Odds, TierOdds
 
-from .table import NO_DIE_SIZE, PIP_BANDS, kept_count
+from .table import NO_DIE_SIZE, PIP_BANDS, kept_count, side_bands
 
 # Who has the upper hand: no one (every pair ties), the top side (the pool) or the bottom one.
 NONE, TOP, BOTTOM = 0, 1, 2
@@ -183,3 +183,21 @@ def upper_hand_odds(top: tuple[int, ...], bottom: tuple[int, ...]) -> tuple[Frac
     mine, theirs, total = _counts(top, bottom)
     worst_first = [*reversed(theirs[1][1:]), mine[0], *mine[1][1:]]
     return tuple(Fraction(count, total) for count in worst_first)
+
+
+@lru_cache(maxsize=1024)
+def sided_odds(
+    top: tuple[int, ...], bottom: tuple[int, ...]
+) -> tuple[tuple[Fraction, ...], Fraction, tuple[Fraction, ...]]:
+    """The chances of ``top`` against ``bottom`` split by who has the upper hand: the bottom
+    side's bands of ``side_bands(bottom)``, every pair tied, the top side's bands of
+    ``side_bands(top)`` (the upper hand keeps all of its successes). They sum to 1."""
+    mine, theirs, total = _counts(top, bottom)
+
+    def banded(counts: tuple[int, ...], sizes: tuple[int, ...]) -> tuple[Fraction, ...]:
+        return tuple(
+            Fraction(sum(counts[low : None if high is None else high + 1]), total)
+            for _, low, high in side_bands(sizes)
+        )
+
+    return banded(theirs[1], bottom), Fraction(mine[0], total), banded(mine[1], top)

@@ -23,7 +23,7 @@ from rules.system import LAST_ROLL, Action, Damage, Figure, Landing, Luck, RuleS
 
 from . import apply, decide, forecast
 from .dice import compare
-from .encounter_odds import BeerRunOdds
+from .encounter_odds import BeerRunOdds, sided_bands
 from .events import (
     AddOutcomeDie,
     BeerRunState,
@@ -43,7 +43,9 @@ from .events import (
     RoundRolled,
     SetCategories,
     SetGoal,
+    StruckDie,
     SuccessesLost,
+    pending_from,
 )
 from .forecast import BeerRunForecast
 from .forms import BeerRunDialogs
@@ -64,18 +66,36 @@ if TYPE_CHECKING:
 PIP_TIERS = tuple(Tier(*band) for band in PIP_BANDS)
 
 
-def _pips_on(target: BeerRunCombatant, tier: Tier) -> str:
-    """What a tier's pips do to ``target``'s dice: "Health d6 → d4"."""
-    if not tier.low:
-        return tier.effect  # ties: nothing lands
-    split = decide.default_split(target, tier.low)
-    ability = decide.sheet_of(target).ability(split[0][0]) if split else None
-    if ability is None:
+def _pips_on(die: StruckDie | None, pips: int, open_: bool) -> str:
+    """What a band of pips does to the struck die: "Health d6→d4" (5+: "d6→≤d1"), the
+    arrow unspaced to fit the pane beside a name."""
+    if not pips:
+        return "nothing lands"
+    if die is None:
+        return f"{pips}{'+' if open_ else ''} pip{'s' if pips > 1 else ''} off a die"
+    if not die.size:
         return "no die left to damage"
-    after = ability.size - tier.low
-    if tier.high is None and after >= 1:  # 5+ pips: this die or less
-        return f"{ability.name} d{ability.size} → ≤d{after}"
-    return f"{ability.name} d{ability.size} → d{max(0, after)}"
+    after = die.size - pips
+    if open_ and after >= 1:  # 5+ pips: this die or less
+        return f"{die.ability} d{die.size}→≤d{after}"
+    return f"{die.ability} d{die.size}→d{max(0, after)}"
+
+
+def _struck_die(state: BeerRunEncounter, roll: RoundRolled, cid: str | None) -> StruckDie | None:
+    """The die ``d`` struck on ``cid``'s side as ``roll`` was rolled (None: a difficulty,
+    or not known). A save older than ``BeerRunState.struck_dice`` has the sheet as it is
+    now, which is the sheet as rolled only while none of the roll's pips has landed."""
+    if cid is None:
+        return None
+    own = decide.br_state(state)
+    if own.struck_dice:
+        return next((d for d in own.struck_dice if d.combatant_id == cid), None)
+    landing = [p for c in roll.contests for p in pending_from(roll.round, c)]
+    who = state.find(cid)
+    if who is None or any(p not in own.pending for p in landing):
+        return None
+    die = decide.default_die(who)
+    return StruckDie(cid, "", 0) if die is None else StruckDie(cid, die.name, die.size)
 
 
 class BeerRun(
@@ -297,47 +317,58 @@ class BeerRun(
     # --- what the app shows ---
 
     def tiers(self, state: BeerRunEncounter) -> list[Tier]:
-        """The pips each tier lands, on the dice of the one the last roll's upper hand strikes
-        (as ``d`` lands them: on Health, or the largest die left); generic before then."""
-        struck = self._struck(state)
-        if struck is None:
-            return list(PIP_TIERS)
-        return [structs.replace(tier, effect=_pips_on(struck, tier)) for tier in PIP_TIERS]
-
-    @staticmethod
-    def _struck(state: BeerRunEncounter) -> BeerRunCombatant | None:
-        """Whom the last roll's upper hand lands its successes on; None after a tie, against
-        a difficulty, or before any roll."""
+        """Once a round is rolled, its first comparison's results split by who takes the
+        upper hand (``encounter_odds.sided_bands``), each with what its kept successes do to
+        the die ``d`` strikes on the other side, as it was when rolled (Health, or the largest
+        die left); generic bands of pips before any roll."""
         roll = state.last_roll
         if not isinstance(roll, RoundRolled) or not roll.contests:
-            return None
+            return list(PIP_TIERS)
         contest = roll.contests[0]
-        if contest.kind != "conflict":
-            return None
-        upper = compare(contest.top, contest.bottom).upper
-        if upper == "tie":
-            return None
-        return state.find(contest.bottom_id if upper == "top" else contest.top_id)
+        conflict = contest.kind == "conflict"
+        struck = {
+            "top": _struck_die(state, roll, contest.bottom_id) if conflict else None,
+            "bottom": _struck_die(state, roll, contest.top_id) if conflict else None,
+        }
+        return [
+            Tier(
+                band.label,
+                band.low,
+                band.high,
+                _pips_on(struck.get(band.side), band.pips, band.open),
+            )
+            for band in sided_bands(contest, state)
+        ]
 
     def landing(self, state: BeerRunEncounter) -> Landing | None:
+        """The tier of the side that took the upper hand and the successes it keeps (the
+        bottom side's as negatives); the summary says what both sides keep."""
         roll = state.last_roll
         if not isinstance(roll, RoundRolled) or not roll.contests:
             return None
         contest = roll.contests[0]
         outcome = compare(contest.top, contest.bottom)
-        value = outcome.kept(outcome.upper)
-        index = next(i for i, tier in enumerate(PIP_TIERS) if tier.contains(value))
+        kept = outcome.kept(outcome.upper)
+        value = -kept if outcome.upper == "bottom" else kept
+        index = next(i for i, tier in enumerate(self.tiers(state)) if tier.contains(value))
         top = state.name_of(contest.top_id)
         bottom = state.name_of(contest.bottom_id, "the difficulty")
         if outcome.upper == "tie":
             summary = f"{top} vs {bottom}: every pair tied"
         else:
             leader, other = (top, bottom) if outcome.upper == "top" else (bottom, top)
-            other_side = "bottom" if outcome.upper == "top" else "top"
-            summary = (
-                f"{leader} has the upper hand over {other}: keeps {value}; "
-                f"{other} keeps {outcome.kept(other_side)}"  # type: ignore[arg-type]  # "top" or "bottom"
-            )
+            other_kept = outcome.bottom_kept if outcome.upper == "top" else outcome.top_kept
+            # "(applied)" follows the summary once it has landed: it ends on what landed.
+            if other_kept:
+                summary = (
+                    f"{leader} has the upper hand over {other}: keeps {kept}; "
+                    f"{other} keeps {other_kept}"
+                )
+            else:
+                summary = (
+                    f"{leader} has the upper hand over {other}, who scores no success: "
+                    f"{leader} keeps {kept}"
+                )
         return Landing(tier=index, value=value, summary=summary)
 
     # --- what a player may see ---
@@ -368,6 +399,7 @@ class BeerRun(
             own,
             pools=tuple(p for p in own.pools if not mentioned(p, hidden)),
             pending=tuple(p for p in own.pending if not mentioned(p, hidden)),
+            struck_dice=tuple(d for d in own.struck_dice if d.combatant_id not in hidden),
         )
 
         def unseen_ally(who: BeerRunCombatant) -> BeerRunCombatant:

@@ -81,3 +81,26 @@ PIP_BANDS: tuple[tuple[str, int, int | None, str], ...] = (
 def kept_count(successes: int, upper: bool) -> int:
     """The upper hand keeps all; the other side its 1st, 3rd, 5th ... success."""
     return successes if upper else (successes + 1) // 2
+
+
+# --- whose upper hand -----------------------------------------------------------------------
+
+# A side's band of successes kept with the upper hand: (count label, low, high); the last is
+# open. A side keeps all of its successes with the upper hand (``kept_count``).
+SIDE_BANDS: tuple[tuple[str, int, int | None], ...] = (
+    ("1", 1, 1),
+    ("2", 2, 2),
+    ("3", 3, 3),
+    ("4", 4, 4),
+    ("5+", 5, None),
+)
+
+
+def reach(sizes: tuple[int, ...]) -> int:
+    """The most successes a pool can score: its dice that can beat a 1 (a d1 never does)."""
+    return sum(1 for size in sizes if size > NO_DIE_SIZE)
+
+
+def side_bands(sizes: tuple[int, ...]) -> tuple[tuple[str, int, int | None], ...]:
+    """The bands of ``SIDE_BANDS`` a pool of these dice can reach with the upper hand."""
+    return tuple(band for band in SIDE_BANDS if band[1] <= reach(sizes))

@@ -13,7 +13,7 @@ from rules.history import History
 from rules.systems.beerrun.demo import build as beerrun_demo
 from rules.systems.beerrun.sheet import BeerRunSheet, parse_abilities
 from tests.app.support import until
-from tests.app.test_app_odds import pane_text
+from tests.app.test_app_odds import consequences
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.form import FormScreen
@@ -176,13 +176,39 @@ async def test_the_demo_reads_mid_conflict(tmp_path: Path) -> None:
             assert part in text
 
 
-async def test_the_rolled_rounds_chances_are_the_struck_ones(tmp_path: Path) -> None:
+async def test_the_rolled_rounds_chances_are_split_by_who_takes_the_upper_hand(
+    tmp_path: Path,
+) -> None:
     app = make_app(tmp_path, beerrun_demo(), [])
     async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause(0.3)
-        pane = pane_text(screen_text(app), "Consequences")
-        assert "the upper hand's successes in Mags vs Bouncer" in pane
-        assert "upper hand: Mags" in pane and "Health d6 → d2" in pane
+        await until(pilot, lambda: "upper hand: Mags" in consequences(app), "the odds")
+        pane = consequences(app)
+        assert "Mags vs Bouncer: who takes the upper hand, keeping how many" in pane
+        # Each row names the side whose upper hand it is (the Bouncer's strike Mags).
+        rows = ("Bouncer 1 Health d5→d4 29.0%", "Mags 1 Health d6→d5 2.4%")
+        for row in rows:
+            assert row in " ".join(pane.split()), row
+        await pilot.press("d")  # applied: the same rows, as the roll was rolled
+        await until(pilot, lambda: "(applied)" in consequences(app), "the result applied")
+        pane = " ".join(consequences(app).split())
+        assert all(row in pane for row in rows) and "◆ Mags 4 Health d6→d2 27.6%" in pane
+        assert "d0" not in pane
+
+
+async def test_after_d_the_pane_describes_the_roll_as_it_was_rolled(tmp_path: Path) -> None:
+    """Applied, the rows said the Bouncer's Health d2 would go to d0 (reading as his death):
+    they described the state after the damage, not the roll."""
+    app = make_app(tmp_path, beerrun_demo(), [])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "landed in" in consequences(app), "the last roll")
+        await pilot.press("d")
+        await until(pilot, lambda: "(applied)" in consequences(app), "the result applied")
+        assert "Mags lands 4 pips on Bouncer: Health d6" in screen_text(app)
+        text = " ".join(consequences(app).split())
+        assert "Mags keeps 4 (applied)" in text and "keeps 0" not in text
+        assert "landed in Mags 4, which had a 27.6% chance" in text
+        assert "Bouncer 1 Health d5→d4 29.0%" in text  # the rows the pane has room for
+        assert "d0" not in text and "Health d2" not in text
 
 
 async def test_a_pool_it_cannot_pay_for_is_refused_in_the_dialog(tmp_path: Path) -> None:

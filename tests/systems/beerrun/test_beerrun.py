@@ -277,7 +277,7 @@ def test_two_sides_that_chose_each_other_compare_once_upper_hand_lands_first():
     assert landing is not None and "Goblin has the upper hand over Orla" in landing.summary
 
 
-def test_the_pip_tiers_follow_the_dice_of_the_one_struck():
+def test_the_pip_tiers_show_the_dice_as_rolled_split_by_upper_hand():
     history = brawl()
     assert [t.effect for t in SYSTEM.tiers(history.state)][1:3] == [
         "1 pip off a die",  # no roll yet: nobody to strike
@@ -286,20 +286,36 @@ def test_the_pip_tiers_follow_the_dice_of_the_one_struck():
     run(history, BuildPool(combatant_id="c1", against="c3"))
     run(history, BuildPool(combatant_id="c3", against="c1", extra=("Health",)))
     run(history, RollRound(), (7, 5, 9, 4))  # the goblin has the upper hand: Orla is struck
-    effects = [t.effect for t in SYSTEM.tiers(history.state)]
-    assert effects == [
-        "nothing lands",
-        "Health d6 → d5",
-        "Health d6 → d4",
-        "Health d6 → d3",
-        "Health d6 → d2",
-        "Health d6 → ≤d1",
+    rows = [(t.label, t.low, t.high, t.effect) for t in SYSTEM.tiers(history.state)]
+    assert rows == [
+        ("Goblin 2", -2, -2, "Health d6→d4"),  # the goblin's upper hand strikes Orla
+        ("Goblin 1", -1, -1, "Health d6→d5"),
+        ("ties", 0, 0, "nothing lands"),
+        ("Orla 1", 1, 1, "Health d4→d3"),  # Orla's strikes the goblin
+        ("Orla 2", 2, 2, "Health d4→d2"),
     ]
-    run(history, LandDamage(split=(("Health", 1),)))  # and they follow her dice as they wear
-    assert [t.effect for t in SYSTEM.tiers(history.state)][4:] == [
-        "Health d5 → d1",
-        "Health d5 → d0",
-    ]
+    landing = SYSTEM.landing(history.state)
+    assert landing is not None and (landing.tier, landing.value) == (1, -1)
+    run(history, LandDamage(split=(("Health", 1),)))  # the goblin's pip on Orla
+    run(history, LandDamage())  # and Orla's kept one on the goblin
+    assert history.state.last_roll_applied
+    # Applied, the rows still say what the roll could do as it was rolled.
+    assert [(t.label, t.low, t.high, t.effect) for t in SYSTEM.tiers(history.state)] == rows
+    assert SYSTEM.landing(history.state) == landing
+
+
+def test_a_save_from_before_the_dice_as_rolled_were_kept_says_what_it_knows():
+    history = brawl()
+    run(history, BuildPool(combatant_id="c1", against="c3"))
+    run(history, BuildPool(combatant_id="c3", against="c1", extra=("Health",)))
+    run(history, RollRound(), (7, 5, 9, 4))
+    own = structs.replace(br_state(history.state), struck_dice=())
+    old = history.state.update(system_state=own)  # as such a save opens
+    assert [t.effect for t in SYSTEM.tiers(old)][:2] == ["Health d6→d4", "Health d6→d5"]
+    run(history, LandDamage())
+    own = structs.replace(br_state(history.state), struck_dice=())
+    old = history.state.update(system_state=own)  # its sheets are no longer as rolled
+    assert [t.effect for t in SYSTEM.tiers(old)][:2] == ["2 pips off a die", "1 pip off a die"]
 
 
 def test_several_actors_against_one_target_each_compare_with_its_one_roll():

@@ -15,17 +15,21 @@ from hypothesis import strategies as st
 
 from rules.dice import SeededDice
 from rules.errors import Rejected
+from rules.odds import percent
+from rules.systems.beerrun.demo import build as demo_history
 from rules.systems.beerrun.dice import Die, compare, roll_dice
-from rules.systems.beerrun.events import BuildPool, RollRound, SetGoal
-from rules.systems.beerrun.odds import BOTTOM, NONE, TOP, pool_odds, successes
+from rules.systems.beerrun.events import BuildPool, RollRound, RoundRolled, SetGoal
+from rules.systems.beerrun.odds import BOTTOM, NONE, TOP, pool_odds, sided_odds, successes
 from rules.systems.beerrun.sheet import Goal
 from rules.systems.beerrun.system import PIP_TIERS, SYSTEM
+from rules.systems.beerrun.table import side_bands
 from tests.contract.headless_checks import loaded
 from tests.helpers import unnamed
 from tests.systems.beerrun.beerrun_reference import joint, padded
 from tests.systems.beerrun.brawl import brawl, rolled, run
 
 UPPER = {"tie": NONE, "top": TOP, "bottom": BOTTOM}
+WHOSE = "Orla vs Goblin: who takes the upper hand, keeping how many"
 
 
 def brute(
@@ -42,6 +46,8 @@ def brute(
     upper = {"pool": Fraction(0), "against": Fraction(0), "none": Fraction(0)}
     kept_top = [Fraction(0)] * (len(top) + 1)
     kept_bottom = [Fraction(0)] * (len(bottom) + 1)
+    bands = signed_bands(top, bottom)
+    sided = [Fraction(0)] * len(bands)
     rows_bottom = [
         tuple(Die(s, f) for s, f in zip(bottom, faces, strict=True))
         for faces in itertools.product(*(range(1, s + 1) for s in bottom))
@@ -56,17 +62,49 @@ def brute(
             upper[{"top": "pool", "bottom": "against", "tie": "none"}[outcome.upper]] += p
             kept_top[outcome.top_kept] += p
             kept_bottom[outcome.bottom_kept] += p
+            signed = -value if outcome.upper == "bottom" else value
+            sided[next(i for i, b in enumerate(bands) if b[0] <= signed <= b[1])] += p
     figures = {
         "tiers": tiers,
+        "sided": sided,
         "upper_hand": upper,
         "kept": {"pool": kept_top, "against": kept_bottom},
     }
     return counts, figures
 
 
+def signed_bands(top: tuple[int, ...], bottom: tuple[int, ...]) -> list[tuple[float, float]]:
+    """The rows split by who takes the upper hand, as bounds of the signed result (the top
+    side's kept successes, the bottom side's negated): the bottom's most first."""
+    inf = float("inf")
+    rows = [(-(inf if high is None else high), -low) for _, low, high in side_bands(bottom)]
+    return [
+        *reversed(rows),
+        (0, 0),
+        *((low, inf if high is None else high) for _, low, high in side_bands(top)),
+    ]
+
+
+def sided(top: tuple[int, ...], bottom: tuple[int, ...]) -> list[Fraction]:
+    theirs, tied, mine = sided_odds(top, bottom)
+    return [*reversed(theirs), tied, *mine]
+
+
+def same_pools(odds: object, top: tuple[int, ...], bottom: tuple[int, ...]) -> bool:
+    """A hook's odds are those of these pools: ``pool_odds``'s extras, and its tiers split
+    by who takes the upper hand (``sided_odds``)."""
+    bare = unnamed(odds, True)
+    return (
+        bare is not None
+        and bare._replace(tiers=()) == pool_odds(top, bottom)._replace(tiers=())
+        and [t.p for t in bare.tiers] == sided(top, bottom)
+    )
+
+
 def check_against_brute(top: tuple[int, ...], bottom: tuple[int, ...]) -> None:
     odds = pool_odds(top, bottom)
     counts, expected = brute(top, bottom)
+    assert sided(top, bottom) == expected["sided"]
     assert [t.p for t in odds.tiers] == expected["tiers"]
     assert odds.extra["upper_hand"] == expected["upper_hand"]
     assert odds.extra["kept"] == expected["kept"]
@@ -295,27 +333,25 @@ def test_the_roll_dialog_shows_the_odds_of_the_rounds_first_comparison() -> None
     run(history, BuildPool(combatant_id="c1", against="c3"))
     run(history, BuildPool(combatant_id="c3", against="c1", extra=("Health",)))
     # Orla: Fencing d8, Wits d6; the goblin: Stab d10, Health d4.
-    assert unnamed(SYSTEM.odds(history.state, "roll", {}), True) == pool_odds((8, 6), (10, 4))
+    assert same_pools(SYSTEM.odds(history.state, "roll", {}), (8, 6), (10, 4))
     assert SYSTEM.odds(history.state, "goal", {}) is None
 
 
 def test_the_pool_dialog_shows_the_odds_of_the_pool_being_built() -> None:
     history = brawl()
     values = {"who": "c1", "dice": "", "against": "difficulty", "difficulty": "d10,d10,d4"}
-    assert unnamed(SYSTEM.odds(history.state, "pool", values), True) == pool_odds(
-        (8, 6), (10, 10, 4)
-    )
+    assert same_pools(SYSTEM.odds(history.state, "pool", values), (8, 6), (10, 10, 4))
     # Against a combatant who has not paid: every pair meets a missing die.
     values = {"who": "c1", "dice": "+Health", "against": "c3"}
-    assert unnamed(SYSTEM.odds(history.state, "pool", values), True) == pool_odds((8, 6, 6), ())
+    assert same_pools(SYSTEM.odds(history.state, "pool", values), (8, 6, 6), ())
     unpaid = SYSTEM.odds(history.state, "pool", values)
     assert unpaid is not None  # the Goblin has not paid: its side of the odds says so
     assert str(unpaid.extra["note"]).startswith("upper hand, if Goblin pays nothing: Orla ")
     # The goblin paid first: Orla's odds are seen from her side.
     run(history, BuildPool(combatant_id="c3", against="c1"))
     seen = SYSTEM.odds(history.state, "pool", values)
-    assert unnamed(seen, True) == pool_odds((8, 6, 6), (10,))
-    assert seen is not None and seen.whose == "the upper hand's successes in Orla vs Goblin"
+    assert same_pools(seen, (8, 6, 6), (10,))
+    assert seen is not None and seen.whose == WHOSE
     assert str(seen.extra["note"]).startswith("upper hand: Orla ")  # it has paid
     assert SYSTEM.odds(history.state, "pool", {"who": "c1", "dice": "+Helth"}) is None
 
@@ -324,7 +360,7 @@ def test_a_waiting_helping_pool_leaves_the_roll_without_odds() -> None:
     history = brawl()
     run(history, SetGoal(combatant_id="c2", goal=Goal(kind="helping", ally_id="c1", die=8)))
     helping = SYSTEM.odds(history.state, "pool", {"who": "c2", "against": "c3"})
-    assert unnamed(helping, True) == pool_odds((6, 8), (8, 8, 8))  # against three d8s
+    assert same_pools(helping, (6, 8), (8, 8, 8))  # against three d8s
     run(history, BuildPool(combatant_id="c2"))
     run(history, BuildPool(combatant_id="c1", against="c3"))
     assert SYSTEM.odds(history.state, "roll", {}) is None
@@ -339,11 +375,52 @@ def test_last_odds_are_the_odds_the_last_roll_had() -> None:
     events = run(history, RollRound(), (7, 5, 9, 4))
     [contest] = rolled(events).contests
     assert SYSTEM.last_odds(history.state) == before
-    assert unnamed(before, True) == pool_odds((8, 6), (10, 4))
-    assert before is not None and before.whose == "the upper hand's successes in Orla vs Goblin"
+    assert same_pools(before, (8, 6), (10, 4))
+    assert before is not None and before.whose == WHOSE
     assert before.extra["note"] == "upper hand: Orla 44.7%, Goblin 52.6%, neither 2.7%"
     assert contest.top_id == "c1"
     landing = SYSTEM.landing(history.state)
     assert landing is not None and before is not None
     assert before.tier_of(landing.value) == landing.tier
     assert SYSTEM.odds(history.state, "roll", {}) is None  # the round is rolled
+
+
+def test_the_demos_rows_split_its_odds_by_who_takes_the_upper_hand() -> None:
+    """Mags (d8 d6 d8 d8) vs the Bouncer (d10 d6), every one of the 184,320 rolls through the
+    system's own ``compare``: the old row "1" (31.4%) was Mags landing 1 on the Bouncer
+    (2.4%) and the Bouncer landing 1 on Mags (29.0%), labelled with the Bouncer's Health."""
+    state = demo_history().state
+    roll = state.last_roll
+    assert isinstance(roll, RoundRolled)
+    contest = roll.contests[0]
+    top = tuple(d.size for d in contest.top)
+    bottom = tuple(d.size for d in contest.bottom)
+    assert (top, bottom) == ((8, 6, 8, 8), (10, 6))
+    tiers = SYSTEM.tiers(state)
+    counts = [0] * len(tiers)
+    bottoms = list(itertools.product(*(range(1, s + 1) for s in bottom)))
+    for faces in itertools.product(*(range(1, s + 1) for s in top)):
+        row = tuple(Die(s, f) for s, f in zip(top, faces, strict=True))
+        for other in bottoms:
+            outcome = compare(row, tuple(Die(s, f) for s, f in zip(bottom, other, strict=True)))
+            kept = outcome.kept(outcome.upper)
+            value = -kept if outcome.upper == "bottom" else kept
+            [index] = [i for i, tier in enumerate(tiers) if tier.contains(value)]
+            counts[index] += 1
+    total = sum(counts)
+    odds = SYSTEM.last_odds(state)
+    assert odds is not None
+    assert [(t.label, t.p) for t in odds.tiers] == [
+        (t.label, Fraction(n, total)) for t, n in zip(tiers, counts, strict=True)
+    ]
+    rows = [(t.label, t.effect, percent(o.p)) for t, o in zip(tiers, odds.tiers, strict=True)]
+    assert rows == [
+        ("Bouncer 2", "Health d5→d3", "9.1%"),  # the Bouncer's upper hand strikes Mags
+        ("Bouncer 1", "Health d5→d4", "29.0%"),
+        ("ties", "nothing lands", "0.2%"),
+        ("Mags 1", "Health d6→d5", "2.4%"),  # Mags's strikes the Bouncer
+        ("Mags 2", "Health d6→d4", "8.9%"),
+        ("Mags 3", "Health d6→d3", "22.7%"),
+        ("Mags 4", "Health d6→d2", "27.6%"),
+    ]
+    assert odds.extra["note"] == "upper hand: Mags 61.7%, Bouncer 38.1%, neither 0.2%"
