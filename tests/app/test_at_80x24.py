@@ -21,6 +21,7 @@ from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.form import FormScreen
 from tracker.screens.help import HelpScreen
 from tracker.widgets.combatants import CombatantsPane
+from tracker.widgets.encounter_header import waiting_text
 from tracker.widgets.roll_log import RollLog
 
 FIRST = sorted(DEMOS)[0]  # any demo will do where the system does not matter
@@ -166,3 +167,25 @@ async def test_a_typo_in_a_name_is_not_read_as_another_field(tmp_path: Path, dem
         await until(pilot, lambda: wanted in screen_text(app), "the suggestion")
         assert isinstance(app.screen, CommandLineScreen)
         assert len(app.session.history.records) == before
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_what_waits_too_long_for_a_line_costs_the_header_nothing(
+    tmp_path: Path, demo: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What waits wraps onto a line of its own; the encounter's name and the system's title,
+    which could not save that line by giving way, stay on the first."""
+    app = demo_app(demo, tmp_path)
+    system = get_system(app.session.state.system)
+    waiting = "a result " + "with many words to it " * 4 + "to apply"
+    monkeypatch.setattr(system, "pending", lambda state: waiting)
+    async with app.run_test(size=SMALL) as pilot:
+        state = app.session.state
+
+        def header() -> str:
+            rows = screen_text(app).split("┏━ Combatants")[0].splitlines()
+            return " ".join(row.strip() for row in rows)
+
+        await until(pilot, lambda: waiting_text(waiting) in header(), "what waits, whole")
+        first = screen_text(app).splitlines()[0]
+        assert f"⚔ {state.name}  ·  {system.title}  ·  Round {state.round}" in first

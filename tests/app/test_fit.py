@@ -41,6 +41,28 @@ def test_parts_least_kept_give_way_when_the_lines_run_out() -> None:
     assert wrap_parts(same, 25, max_lines=2).plain.split("\n") == ["x" * 20, "y" * 20, "z" * 20]
 
 
+def test_a_kept_part_too_long_for_a_line_costs_no_other_part_its_place() -> None:
+    # What waits wraps onto a line of its own: leaving the name or the title out could not
+    # save that line, so they stay (the header at 80x24 lost the encounter's name for it).
+    name, title = Part(Text("⚔ The Old Mill"), keep=2), Part(Text("A System"), keep=0)
+    turn = [Part(Text("Round 3"), keep=3), Part(Text("▶ Ada's turn"), keep=3)]
+    waiting = Part(Text("waiting (d): " + "a long result to apply " * 3), keep=3)
+    parts = [name, title, *turn, waiting]
+    lines = wrap_parts(parts, 70, max_lines=2).plain.split("\n")
+    assert lines == [
+        "⚔ The Old Mill  ·  A System  ·  Round 3  ·  ▶ Ada's turn",
+        waiting.text.plain,
+    ]
+    # Narrower, the lines run out all the same: the title goes first, then the name.
+    lines = wrap_parts(parts, 50, max_lines=2).plain.split("\n")
+    assert lines[0] == "⚔ The Old Mill  ·  Round 3  ·  ▶ Ada's turn"
+    lines = wrap_parts(parts, 40, max_lines=2).plain.split("\n")
+    assert lines[0] == "Round 3  ·  ▶ Ada's turn"
+    # A part that gives way gets no such allowance: too long for a line, it goes.
+    solo = Part(Text("⚙ solo: " + "foes, " * 15), keep=1)
+    assert "solo" not in wrap_parts([name, *turn, solo], 70, max_lines=2).plain
+
+
 def test_abbreviating_shortens_words_before_it_cuts_and_keeps_styles() -> None:
     text = Text("Incapacitated, Prone", style="italic")
     assert abbreviate(text, 40) is text

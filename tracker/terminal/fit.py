@@ -45,11 +45,16 @@ def wrap_parts(
 ) -> Text:
     """The parts joined by ``separator``, a new line wherever the next part would not fit.
 
-    Parts are left out, least kept first, only while the rest need more than ``max_lines``;
-    what is left is never cut (a part wider than the line wraps by itself).
+    Parts are left out, least kept first, only while the rest need more than ``max_lines``,
+    and more than the parts never left out (those kept most) need by themselves: when those
+    take more lines (a long one wraps), leaving the others out could not save a line, only
+    lose what they say. What is left is never cut (a part wider than the line wraps by
+    itself).
     """
     shown = list(parts)
-    while len(shown) > 1 and line_count(shown, width, separator) > max_lines:
+    most = max((part.keep for part in shown), default=0)
+    floor = line_count([part for part in shown if part.keep == most], width, separator)
+    while len(shown) > 1 and line_count(shown, width, separator) > max(max_lines, floor):
         lowest = min(part.keep for part in shown)
         if all(part.keep == lowest for part in shown):
             break

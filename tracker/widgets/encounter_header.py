@@ -3,7 +3,9 @@ who won), what waits to be applied, and system status.
 
 Its parts wrap onto a second line when they do not fit the width, so what must not be missed
 (a result waiting, the end of the fight) is never cut; at the narrowest, the system's title
-and the solo sides give way first, then the encounter's name (which fight this is).
+and the solo sides give way first, then the encounter's name (which fight this is). What must
+not be missed may take more lines by itself (a long result waiting wraps): then nothing gives
+way for lines it could not save (tracker.terminal.fit.wrap_parts).
 """
 
 from typing import Protocol, runtime_checkable

@@ -1,13 +1,15 @@
 """LiveHack's waiting hit in the app, by keys at 80x24: its damage roll, and its table row, are
 asked about before the turn ends; a damage roll may follow the hit; the replay shows a discard
-(moved from tests/app/test_app_pending.py)."""
+(moved from tests/app/test_app_pending.py); a hit waiting on two lines of the header."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from rules.systems.livehack.demo import build as livehack_demo
+from tests.app.support import until
 from tests.app.test_app_pending import SMALL, discards, make_app
+from tests.app.test_layout import resize
 from tests.screen import screen_text
 from tracker.app import TrackerApp
 from tracker.screens.encounter_screen import EncounterScreen
@@ -129,3 +131,29 @@ async def test_a_system_action_that_rolls_anew_asks_and_one_that_does_not_opens(
         await menu(pilot, 2)  # Aid: a bonus to the aided's next roll, which asks then
         assert isinstance(app.screen, FormScreen)
         assert "Aid" in screen_text(app)
+
+
+async def test_a_hit_waiting_on_two_lines_keeps_the_header_whole_at_80x24(
+    tmp_path: Path,
+) -> None:
+    """A margin rolled over makes what waits too long for a line beside the turn clock: it
+    wraps onto a third line of the header, and the encounter's name and the system's title
+    stay on the first (before, both gave way to it, and it took three lines all the same)."""
+    app = make_app(tmp_path, livehack_demo(), 2)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("n", "n", "n", "n")  # round 3, Orla's turn: the clock shows
+        await pilot.press("t", "enter", "escape")  # her hit waits, margin rolled over
+        waiting = "waiting (d): Orla's damage roll on Goblin Sneak (Fortitude, +1 rolled over)"
+        await until(pilot, lambda: waiting in header(app), "the hit waiting")
+        first = screen_text(app).splitlines()[0]
+        assert "⚔ Goblin Warren  ·  LiveHack  ·  Round 3  ·  ▶ Orla's turn" in first
+        assert "⏱" in first
+        await resize(pilot, (120, 40))  # wide enough: one line for what waits
+        await until(pilot, lambda: waiting in screen_text(app).splitlines()[1], "one line")
+        assert "⚔ Goblin Warren  ·  LiveHack" in screen_text(app).splitlines()[0]
+
+
+def header(app: TrackerApp) -> str:
+    """The header's lines read as one (what waits, wrapped, in one piece)."""
+    rows = screen_text(app).split("┏━ Combatants")[0].splitlines()
+    return " ".join(row.strip() for row in rows)
