@@ -23,7 +23,8 @@ class Turns:
         return state.combatants
 
     def cannot_act(self, state: AnyEncounter, combatant: AnyCombatant) -> str:
-        """Why a combatant cannot act now ("" if it can): the turn order marks it with ✗."""
+        """Why a combatant cannot act now ("" if it can): the turn order marks it with ⊘
+        (with ✗ and a word, as any other, when ``out_of_fight`` says it is out)."""
         return ""
 
     def initiative_dice(self, state: AnyEncounter, combatant: AnyCombatant) -> str:

@@ -3,10 +3,12 @@
 Redrawn by difference: when the rows are the same combatants in the same order, only the
 cells that changed are updated, so a roll in a 200-combatant fight touches a row or two.
 Every mark has a symbol or word besides its colour: ▶ (the current actor, also in bold),
-✗ (cannot act), ✗ and a word after the name (out of the fight, and why: "✗ dead"), "(GM)"
-(hidden from players), "(you)" (a player's seat's own), the initiative (an Init column,
-once anyone has one), and the conditions by name, each with its time left ("On fire 2r":
-two rounds, this one counted; "Prone 1t": until the end of its bearer's next turn).
+✗ before the name and a word after it (out of the fight, and why: "✗ dead"; a side's band
+that says down, to a seat, the ✗ alone), ⊘ (still in the fight, but cannot act now: its turn
+passes, as a stunned foe's), "(GM)" (hidden from players), "(you)" (a player's seat's own),
+the initiative (an Init column, once anyone has one), and the conditions by name, each with
+its time left ("On fire 2r": two rounds, this one counted; "Prone 1t": until the end of its
+bearer's next turn).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from tracker.terminal.fit import Column, fit_columns
 Row = tuple[Text, ...]
 ColumnSpec = tuple[str, str, int, int, bool]  # key, label, rank, limit, glyphs
 NAME_RANK = 3  # the name (and the mark) give way last, once the others are cut short
+OUT, CANNOT_ACT = "✗", "⊘"  # out of the fight; in it, but its turn passes (cannot_act)
 PADDING = 1  # cells either side of a cell's text, while the columns fit with it
 
 
@@ -377,7 +380,8 @@ class CombatantsPane(DataTable[Text]):
             out = system.out_of_fight(state, combatant)
             # A side's band (rules.hp_view) may say down where its veiled sheet cannot.
             down = combatant.hp_shown == DOWN
-            blocked = bool(out or down or system.cannot_act(state, combatant))
+            # One who only loses its turn is no more out of the fight than one who acts.
+            sign = OUT if out or down else CANNOT_ACT if system.cannot_act(state, combatant) else ""
             marks = (*held(combatant), *system.badges(state, combatant))
             solo = state.is_solo(combatant)
             # A row depends on these only; an unchanged combatant is the same object.
@@ -388,7 +392,7 @@ class CombatantsPane(DataTable[Text]):
                 combatant,
                 own,
                 current,
-                blocked,
+                sign,
                 out,
                 marks,
                 solo,
@@ -404,15 +408,15 @@ class CombatantsPane(DataTable[Text]):
             style = "bold" if current else ""
             name = Text(combatant.name, style=style)
             if out:
-                name.append(f" ✗ {out}", style=cannot)
+                name.append(f" {OUT} {out}", style=cannot)
             if combatant.gm_only:
                 name.append(" (GM)", style=hidden)
             if own:
                 name.append(" (you)", style=yours)
             policy = Text(f"⚙ {policy_of(state, combatant)}" if solo else "", style=hidden)
             mark = Text("▶" if current else " ", style=style)
-            if blocked:
-                mark.append("✗", style=cannot)
+            if sign:
+                mark.append(sign, style=cannot)
             ranked = "" if combatant.initiative is None else str(combatant.initiative)
             rows[combatant.id] = (
                 mark,

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from rules.commands import AddCombatant, AddCondition
-from rules.dice import ScriptedDice
+from rules.dice import ScriptedDice, SeededDice
 from rules.engine import decide, new_encounter
 from rules.history import History
+from rules.systems.livehack.demo import build as livehack_demo
 from rules.systems.livehack.system import LiveHackSheet, Rating
 from tests.app.support import burst_handled, until
 from tests.app.test_form_keys import on_screen
@@ -50,6 +51,37 @@ async def test_who_cannot_act_is_flagged_in_the_turn_order(tmp_path: Path) -> No
         await pilot.pause()
         assert "✗" in rows(app, "Bob")
         assert "✗" not in rows(app, "Ann")
+
+
+async def test_a_discombobulated_foe_loses_its_turn_but_is_not_marked_out(
+    tmp_path: Path,
+) -> None:
+    """The damage table's 5-9 row: Discombobulated costs the next action ("When that
+    character's turn is over, they return to normal"), so the row says it cannot act (⊘) but
+    not that it is out of the fight (✗ and a word), as the Incapacitated boss beside it is;
+    once its turn has passed, no mark."""
+    # Seed 15: Orla hits the Goblin Sneak, and her damage roll lands at 5-9.
+    session = EncounterSession(livehack_demo(), SeededDice(15), tmp_path / "fight.fight")
+    app = TrackerApp(session, saves=tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("t", "enter", "enter", "enter", "d")
+        sneak = app.session.state.combatant("c3")
+        await until(pilot, lambda: "Discombobulated" in names(app, "c3"), "the 5-9 row applied")
+        await until(pilot, lambda: rows(app, sneak.name).startswith("┃ ⊘"), "the row redrawn")
+        assert "✗" not in rows(app, sneak.name)
+        assert "Goblin Boss ✗ incapacitated" in rows(app, "Goblin Boss")  # out: the word
+        assert rows(app, "Goblin Boss").startswith("┃ ✗")
+        await pilot.press("n", "n")  # Brak's turn, then the goblin's
+        await until(pilot, lambda: app.session.state.current_id == "c3", "the goblin's turn")
+        assert rows(app, sneak.name).startswith("┃▶⊘")  # its turn passes: it cannot act
+        await pilot.press("n")
+        await until(pilot, lambda: "Discombobulated" not in names(app, "c3"), "its turn over")
+        await until(pilot, lambda: "⊘" not in rows(app, sneak.name), "the mark gone")
+        assert "✗" not in rows(app, sneak.name)
+
+
+def names(app: TrackerApp, combatant_id: str) -> list[str]:
+    return [c.name for c in app.session.state.combatant(combatant_id).conditions]
 
 
 async def test_offset_penalties_show_on_the_combatant(tmp_path: Path) -> None:
