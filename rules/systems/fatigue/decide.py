@@ -138,9 +138,7 @@ def trade(state: FatigueEncounter, cmd: FatigueTrade) -> list[object]:
 
 def call_off(state: FatigueEncounter, cmd: FatigueCallOff) -> FatigueCalledOff:
     roll = pending(state)
-    if cmd.levels not in (1, 2):
-        raise Rejected("Calling off lowers the consequence one or two levels")
-    refusal = call_off_refusal(state, roll, cmd.gm_allows)
+    refusal = call_off_refusal(state, roll, cmd.gm_allows, cmd.levels)
     if refusal:
         raise Rejected(refusal)
     return FatigueCalledOff(cmd.levels)

@@ -344,10 +344,15 @@ def level_name(roll: FatigueChecked, level: int | None) -> str:
     return "no consequence" if roll.fumbled else "Successful defense"
 
 
-def call_off_refusal(state: FatigueEncounter, roll: FatigueChecked, gm_allows: bool = False) -> str:
-    """Why the open check's effort cannot be called off ("" when it can): calling off is
-    for tasks outside combat (*Other Things*), and not for an intense effort, unless the GM
-    allows it ("may not be able to" is not "never")."""
+def call_off_refusal(
+    state: FatigueEncounter, roll: FatigueChecked, gm_allows: bool = False, levels: int = 1
+) -> str:
+    """Why the open check's effort cannot be called off ``levels`` ("" when it can): calling
+    off is for tasks outside combat (*Other Things*), and not for an intense effort, unless
+    the GM allows it ("may not be able to" is not "never"). The one check of the decision
+    and the dialog's preview (which named a consequence for levels OK refuses)."""
+    if levels not in (1, 2):
+        return "Calling off lowers the consequence one or two levels"
     if roll.called_off:
         return "That effort has already been called off"
     sufferer = roll.sufferer

@@ -450,8 +450,12 @@ def preview(state: FatigueEncounter, action: str, values: Mapping[str, str]) -> 
             return f"{moved}: {level_name(lifted, lifted.level)}"
         if action == "calloff":
             roll = pending(state)
-            levels = int_value(values, "levels", "Levels", 1)
-            lowered = structs.replace(roll, called_off=levels)
+            command = action_command(state, action, values)
+            assert isinstance(command, FatigueCallOff)
+            refusal = call_off_refusal(state, roll, command.gm_allows, command.levels)
+            if refusal:
+                return refusal
+            lowered = structs.replace(roll, called_off=command.levels)
             return f"{level_name(roll, roll.level)} -> {level_name(lowered, lowered.level)}"
     except Rejected as exc:
         return exc.message

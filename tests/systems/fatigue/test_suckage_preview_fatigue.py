@@ -1,4 +1,4 @@
-"""The suckage dialog's live preview: it names a consequence only for points the dialog's OK
+"""The suckage and call-off dialogs' live previews: each names a consequence only for values OK
 takes, and says OK's refusal for any other (a tester saw -1 preview a fumble for a defender,
 -10 a worse tier and 99 a successful defense)."""
 
@@ -73,3 +73,18 @@ async def test_the_dialog_previews_the_refusal_by_keys(tmp_path: Path) -> None:
         await pilot.press("ctrl+a", "ctrl+k", "2")
         line = "lost by 15 -> 13: Flailing defense"
         await until(pilot, lambda: line in screen_text(app), "2's line")
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        ({"levels": "-1", "gm_allows": "yes"}, "Calling off lowers the consequence one or two"),
+        ({"levels": "3", "gm_allows": "yes"}, "Calling off lowers the consequence one or two"),
+        ({"levels": "1", "gm_allows": "no"}, "is combat: calling off is for tasks outside"),
+        ({"levels": "1", "gm_allows": "yes"}, "Bad defense -> "),
+    ],
+)
+def test_the_call_off_preview_says_what_ok_says(values: dict[str, str], said: str) -> None:
+    """It previewed -1 as 'Bad defense -> Terrible defense' and, in combat, 1 as a lower
+    consequence, both refused by OK."""
+    assert said in SYSTEM.preview(fatigue_demo().state, "calloff", values)
