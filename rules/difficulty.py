@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from rules.budget import Band, Budget
 from rules.encounter import AnyEncounter
 from rules.forecast import Report, wilson
+from rules.logline import side_wins
 from rules.registry import get_system
 
 __all__ = ["Band", "Budget", "band", "difficulty_line", "lines"]
@@ -173,7 +174,7 @@ def line_of(d: Difficulty) -> str:
     who = f" ({name} {_pc(d.likeliest_drop)})" if name else ""
     party = d.party if len(d.party) <= NAME_WIDTH else d.party[: NAME_WIDTH - 1] + "…"
     return (
-        f"{d.band.value.capitalize()}: {party} {'wins' if party == 'party' else 'win'} "
+        f"{d.band.value.capitalize()}: {side_wins(party)} "
         f"{_pc(d.win)}, "
         f"a hero drops in {_pc(d.drop)}{who}, ~{d.rounds:.1f} rounds"
     )

@@ -40,6 +40,12 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'es' if word.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
 
 
+def side_wins(side: str) -> str:
+    """A side winning: ``party wins``, ``heroes win`` (a name ending in s read as a plural,
+    as ``side_possessive`` reads it)."""
+    return f"{side} win" if side.endswith(("s", "S")) else f"{side} wins"
+
+
 def side_possessive(side: str) -> str:
     """A side's name as its owner: ``party's``, ``heroes'`` (a name ending in s takes the
     apostrophe alone, as a side is most often a plural: ``foes``, ``goblins``). Every line

@@ -153,7 +153,8 @@ def test_the_line_never_rounds_a_rare_drop_to_nothing_and_cuts_a_long_name() -> 
 
 
 def test_a_fight_with_no_party_or_no_runs_says_so_in_one_line() -> None:
-    assert difficulty_line(a_report(), party="crew").startswith("Deadly: crew win 0%")
+    assert difficulty_line(a_report(), party="crew").startswith("Deadly: crew wins 0%")
+    assert difficulty_line(a_report(), party="heroes").startswith("Deadly: heroes win 0%")
     only_foes = a_report()._replace(sides=(SideChance("foes", 1, 1.0, 0.9, 1.0),))
     assert read(only_foes) is None
     assert difficulty_line(only_foes).startswith("Difficulty: no party side")

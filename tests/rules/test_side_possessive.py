@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.logline import side_possessive
+from rules.logline import side_possessive, side_wins
 from tests.rules.test_swings import found_by_standing, saved_fight
 from tracker.headless.swings_runs import as_lines, as_markdown
 
@@ -35,3 +35,8 @@ def test_the_swings_report_names_a_plural_side_s_chance_with_its_apostrophe() ->
     assert "heroes's" not in "\n".join(as_lines(heroes)) + markdown
     party = found._replace(party="party")
     assert as_lines(party)[0] == "The party's chance to win, event by event"
+
+
+def test_a_side_wins_as_a_plural_when_its_name_ends_in_s() -> None:
+    assert side_wins("party") == "party wins"
+    assert side_wins("heroes") == "heroes win"  # the tuner said "the heroes wins"

@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 from rules.commands import Commands
 from rules.encounter import AnyEncounter
 from rules.errors import Rejected
+from rules.logline import side_wins
 from rules.odds import whole_percent
 from rules.tune import Step, Tuning, kinds_of, scales, tune
 from tracker.headless import forecast_pool
@@ -162,7 +163,7 @@ class BalanceScreen(ModalScreen[tuple[Commands, str] | None]):
         # The title says how it ended in a few words (the steps end with the whole line: it
         # was the title, cut mid-word at 80 columns).
         ended = "settled" if tuning.reached else "the nearest"
-        wins = f"the {self.party} wins {whole_percent(tuning.chance.p)}"
+        wins = f"the {side_wins(self.party)} {whole_percent(tuning.chance.p)}"
         title = f"Balance: {ended}, {wins} (asked {whole_percent(tuning.target)})"
         self.query_one("#balance-title", Label).update(Text(title[: width + 4], style="bold"))
         accept = self.query_one("#balance-accept", Button)
