@@ -5,7 +5,9 @@ Enforced where a seat's view is made (``rules.visibility.strip``): a combatant o
 not shown exactly reaches the seat with its main track (``RuleSystem.main_track``: hit
 points, Wounds, Health...) set to its best, and its band (or "hidden") in ``hp_shown``; every
 stat column that reads the track shows that word instead (``shown_stats``). The GM's view is
-never veiled.
+never veiled. A seat's log reads the states before its events: each is veiled by the mode
+of its time and by the mode now (``also``), so a band set later hides the numbers of the
+lines already there too (and a line made under a band keeps none once the side is exact).
 """
 
 from __future__ import annotations
@@ -22,8 +24,16 @@ from rules.system import RuleSystem
 HEALTHY, BLOODIED, DOWN, HIDDEN = "healthy", "bloodied", "down", "hidden"
 
 
-def mode_of(state: AnyEncounter, side: str) -> str:
-    return next((m for s, m in state.options.hp_views if s == side), "exact")
+Views = tuple[tuple[str, str], ...]  # (side, mode) pairs, as ``TableOptions.hp_views``
+
+
+def mode_of(state: AnyEncounter, side: str, also: Views = ()) -> str:
+    """How ``side``'s hit points are shown in ``state``; where exact, as ``also`` says (the
+    mode now, for a state of the past)."""
+    mode = next((m for s, m in state.options.hp_views if s == side), "exact")
+    if mode == "exact":
+        mode = next((m for s, m in also if s == side), "exact")
+    return mode
 
 
 def band(system: RuleSystem, state: AnyEncounter, combatant: Combatant[Any]) -> str:
@@ -41,10 +51,13 @@ def band(system: RuleSystem, state: AnyEncounter, combatant: Combatant[Any]) -> 
     return BLOODIED if 2 * left < span else HEALTHY
 
 
-def veiled(system: RuleSystem, state: AnyEncounter, combatant: Combatant[Any]) -> Combatant[Any]:
-    """The combatant as a seat sees it under its side's mode: exact as it is; else its track
-    at its best (no number left that tells where it stands) and the word shown for it."""
-    mode = mode_of(state, combatant.side)
+def veiled(
+    system: RuleSystem, state: AnyEncounter, combatant: Combatant[Any], also: Views = ()
+) -> Combatant[Any]:
+    """The combatant as a seat sees it under its side's mode (see ``mode_of``): exact as it
+    is; else its track at its best (no number left that tells where it stands) and the word
+    shown for it."""
+    mode = mode_of(state, combatant.side, also)
     if mode == "exact":
         return combatant
     track = system.main_track(combatant)
@@ -56,12 +69,14 @@ def veiled(system: RuleSystem, state: AnyEncounter, combatant: Combatant[Any]) -
     return structs.replace(combatant, sheet=sheet, hp_shown=word)
 
 
-def veil(state: AnyEncounter) -> AnyEncounter:
-    """The encounter with every combatant of a side not shown exactly veiled."""
-    if not state.options.hp_views:
+def veil(state: AnyEncounter, also: Views = ()) -> AnyEncounter:
+    """The encounter with every combatant of a side not shown exactly veiled (``also``: the
+    modes now, for a state of the past: see ``mode_of``)."""
+    if not state.options.hp_views and not also:
         return state
     system = get_system(state.system)
-    return state.update(combatants=tuple(veiled(system, state, c) for c in state.combatants))
+    shown = tuple(veiled(system, state, c, also) for c in state.combatants)
+    return state.update(combatants=shown)
 
 
 def track_columns(system: RuleSystem, combatant: Combatant[Any]) -> frozenset[int]:

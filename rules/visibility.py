@@ -90,13 +90,16 @@ def follow(
     seen: AnyEncounter | None = None,
 ) -> tuple[Pairs, AnyEncounter]:
     """Pairs as seen without the ``hidden`` combatants (see ``Sight.pairs``), and the state
-    seen after them."""
+    seen after them. A side whose hit points ``after`` does not show exactly has them veiled
+    in every state of the pairs too (``rules.hp_view.mode_of``)."""
     listed = list(pairs)
     afters = [before for _, before in listed[1:]] + [after]
+    # Hit points shown as a band or hidden now are so in every line before (rules.hp_view).
+    now = after.options.hp_views
     out: Pairs = []
     for (event, before), next_state in zip(listed, afters, strict=True):
-        seen = strip(before, hidden, seen)
-        shown = conceal(before, event, next_state, hidden)
+        seen = strip(before, hidden, seen, now)
+        shown = conceal(before, event, next_state, hidden, now)
         if shown is not None:
             out.append((shown, seen))
     return out, strip(after, hidden, seen)
@@ -111,10 +114,15 @@ def _roll_of(state: AnyEncounter) -> tuple[object, bool, bool]:
 
 
 def conceal(
-    before: AnyEncounter, event: Event, after: AnyEncounter, hidden: frozenset[str]
+    before: AnyEncounter,
+    event: Event,
+    after: AnyEncounter,
+    hidden: frozenset[str],
+    now: hp_view.Views = (),
 ) -> Event | None:
     """An event as seen without the ``hidden`` combatants: itself, a copy without what only
-    a hidden combatant's roll could tell, or None. ``after``: the state it led to."""
+    a hidden combatant's roll could tell, or None. ``after``: the state it led to; ``now``:
+    the hit points shown otherwise than exactly now (``rules.hp_view.mode_of``)."""
     if isinstance(event, TurnAdvanced):
         return _turn(before, event, hidden)
     if isinstance(event, OrderSorted):  # the order of those they see is theirs to see
@@ -122,7 +130,10 @@ def conceal(
         return OrderSorted(tuple(c for c in event.order_ids if c not in hidden), current)
     if isinstance(event, DiceRolled) and event.hidden:
         return None  # the GM's secret roll
-    if isinstance(event, TrackChanged) and hp_view.mode_of(before, _side(before, event)) != "exact":
+    if (
+        isinstance(event, TrackChanged)
+        and hp_view.mode_of(before, _side(before, event), now) != "exact"
+    ):
         return None  # a track changed by hand says the numbers the seat may not see
     if _reason_names_hidden(event, before, hidden):
         return None  # words written with a hidden one's name: a move's reason, a goal's
@@ -135,7 +146,7 @@ def conceal(
         and _roll_of(before) != _roll_of(after)
     )
     if not named and not of_hidden_roll:
-        return _veiled(after, scrub(event))
+        return _veiled(after, scrub(event), now)
     system = get_system(before.system)
     if not isinstance(event, system.event_types):
         return None  # a core event naming one: a condition, a note, a discarded result
@@ -143,11 +154,13 @@ def conceal(
     return None if shown is None or mentioned(shown, hidden) else scrub(shown)
 
 
-def _veiled(state: AnyEncounter, event: Event) -> Event:
+def _veiled(state: AnyEncounter, event: Event, now: hp_view.Views = ()) -> Event:
     """A combatant added or edited, its hit points as its side's are shown (``:hp``)."""
-    if not state.options.hp_views or not isinstance(event, CombatantAdded | CombatantEdited):
+    if not isinstance(event, CombatantAdded | CombatantEdited):
         return event
-    shown = hp_view.veiled(get_system(state.system), state, event.combatant)
+    if not state.options.hp_views and not now:
+        return event
+    shown = hp_view.veiled(get_system(state.system), state, event.combatant, now)
     return event if shown is event.combatant else msgspec.structs.replace(event, combatant=shown)
 
 
@@ -193,9 +206,13 @@ def scrub(event: Event) -> Event:
 
 
 def strip(
-    state: AnyEncounter, hidden: Iterable[str], seen: AnyEncounter | None = None
+    state: AnyEncounter,
+    hidden: Iterable[str],
+    seen: AnyEncounter | None = None,
+    now: hp_view.Views = (),
 ) -> AnyEncounter:
-    """The encounter without hidden combatants, what names them, or anyone's GM notes.
+    """The encounter without hidden combatants, what names them, or anyone's GM notes
+    (``now``: hit points shown otherwise than exactly now, veiled in this state too).
 
     A last roll that names a hidden combatant is shown as the system conceals it, else the
     last roll seen before (``seen``: the state seen then) stays in its place; what waited on
@@ -219,7 +236,7 @@ def strip(
         current_id=current,
     )
     # Last: hit points shown as a band or hidden (the GM's ``:hp``) lose their number here.
-    return hp_view.veil(get_system(state.system).conceal_state(stripped, hidden))
+    return hp_view.veil(get_system(state.system).conceal_state(stripped, hidden), now)
 
 
 def seen_alone(state: AnyEncounter, hidden: frozenset[str]) -> bool:

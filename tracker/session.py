@@ -37,6 +37,9 @@ class Change:
     before: AnyEncounter
     state: AnyEncounter
     save_error: str | None = None
+    # A seat's whole log is to be read again, not only this record's lines (a side's hit
+    # points now shown otherwise: tracker/serve/seats.py).
+    anew: bool = False
 
     def happened(self) -> list[tuple[Event, AnyEncounter]]:
         """Each event of the record with the state it was applied to (for the log).

@@ -176,7 +176,9 @@ class EncounterScreen(
         log = self.panes.roll_log
         happened = change.happened()
         # An undone command's entries are the newest in the log; redo appends them again.
-        if change.kind == "undone":
+        if change.anew:
+            self.reload()  # every entry read again (a side's hit points shown otherwise)
+        elif change.kind == "undone":
             log.drop(len(happened))
         else:
             log.append(happened)

@@ -311,7 +311,9 @@ class Table:
         else:
             self._hidden = hidden_ids(self.session.history.effective_events(), state)
         seen, known = self._public_state, self._public_pairs
-        same = self._hidden == was
+        # Hit points shown otherwise (`:hp`, its undo): every line players see is read again.
+        anew = change.before.options.hp_views != state.options.hp_views
+        same = self._hidden == was and not anew
         if change.kind != "undone" and same and seen is not None:
             # Follows on from what players saw: no need to go through the history again.
             hidden = frozenset(self._hidden)
@@ -341,8 +343,8 @@ class Table:
             record,
             pairs[0][1] if pairs else self._seen(),
             self._seen(),
-            None,
-            tuple(pairs),
+            pairs=tuple(pairs),
+            anew=anew,
         )
         for subscriber in list(self._public):
             subscriber(public)

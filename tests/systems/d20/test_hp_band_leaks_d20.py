@@ -14,6 +14,7 @@ from msgspec import structs
 
 from rules.commands import SetOption
 from rules.dice import ScriptedDice, SeededDice
+from rules.engine import describe
 from rules.errors import Rejected
 from rules.systems.d20.events import (
     D20Apply,
@@ -30,7 +31,7 @@ from tests.screen import screen_text
 from tests.systems.d20.support import FOE_SHEET, HERO_SHEET, history_of
 from tests.systems.d20.test_hp_band_d20 import row
 from tracker.serve.seat_app import TableApp
-from tracker.serve.seats import Table
+from tracker.serve.seats import SeatSession, Table
 from tracker.session import EncounterSession
 from tracker.store.export import to_json, to_markdown
 
@@ -148,3 +149,21 @@ def test_a_banded_seats_report_has_no_hit_point_figure_of_a_banded_foe(
     player = to_markdown(history, gm=False)
     leaks = [line for line in player.splitlines() if "Goblin" in line and FIGURE.search(line)]
     assert not leaks
+
+
+def test_a_band_set_after_a_foe_died_hides_its_damage_lines_numbers(tmp_path: Path) -> None:
+    """The tester's: `Goblin takes 10 fire: 3 → 0 HP dies`, then `:hp foes band`: a seat
+    that sits down reads the damage, not the hit points (nor does a player's report)."""
+    table = session_of(tmp_path, goblin=structs.replace(FOE_SHEET, hp=3))
+    session = table.session
+    session.execute(D20SaveEffect("c1", ("c2",), "Fire", "dex", 30, "10 fire", half=False))
+    session.execute(D20Apply())
+    session.execute(SetOption("hp-view", "band foes"))
+    seat = table.join("player", "Alice")
+    log = "\n".join(
+        describe(before, event).plain
+        for event, before in SeatSession(table, seat).history.in_effect()
+    )
+    assert "Goblin takes 10 fire" in log and "3 → 0" not in log
+    assert "3 → 0" in to_markdown(session.history, gm=True)
+    assert "3 → 0" not in to_markdown(session.history, gm=False)
