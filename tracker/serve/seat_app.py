@@ -22,6 +22,7 @@ from rules import passing
 from rules.encounter import AnyEncounter
 from rules.history import History
 from tracker.app import TrackerApp
+from tracker.screens.confirm import ConfirmScreen
 from tracker.screens.encounter_screen import EncounterScreen
 from tracker.screens.help import key_label
 from tracker.serve.driver import Channel, ChannelDriver, drawn
@@ -55,6 +56,7 @@ class TableCommands(Provider):
                 yield Hit(score, matcher.highlight(title), lambda a=action: self.app.run_action(a))
 
 
+NAMED = 6  # seats named in the GM's question on quitting (the rest counted)
 GM_INPUT = (events.Key, events.MouseDown, events.Paste)
 # Seconds an exit waits at most for what is being mounted (see ``TableApp.exit``): an app
 # that never draws again still ends.
@@ -302,6 +304,25 @@ class TableApp(TrackerApp):
         for command in super().get_system_commands(screen):
             if not (self.seat.remote and command.title == "Screenshot"):
                 yield command
+
+    async def action_quit(self) -> None:
+        """The GM's own terminal ends the table for every seat: asked first while any is in
+        (a remote seat's q ends its own seat alone)."""
+        seats = [seat for seat in self.table.seats.values() if seat.remote]
+        if self.seat.remote or not seats:
+            await super().action_quit()
+            return
+        count = f"{len(seats)} seat{'' if len(seats) == 1 else 's'}"
+        names = ", ".join(seat.name for seat in seats[:NAMED])
+        if len(seats) > NAMED:
+            names += f" and {len(seats) - NAMED} more"
+        question = f"Quit and close the table? {count} will be closed ({names})."
+
+        def answered(close: bool | None) -> None:
+            if close:
+                self.quit_saving()
+
+        self.push_screen(ConfirmScreen(question), answered)
 
     def action_seats(self) -> None:
         from tracker.serve.seats_screen import SeatsScreen
