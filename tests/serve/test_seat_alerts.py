@@ -17,7 +17,7 @@ from tests.serve.serve_helpers import Client, Served, until
 from tests.serve.serve_helpers import table as table_at
 from tests.serve.web_helpers import Browser, serve_web
 from tracker.serve.alerts import BEL, terminal_alert, words
-from tracker.serve.seat_app import TableApp
+from tracker.serve.seat_app import TableApp, TableCommands
 
 YOUR_TURN = f"{BEL}\x1b]9;Your turn: Orla\x1b\\"
 UP_NEXT = f"{BEL}\x1b]9;Up next: Orla\x1b\\"
@@ -96,3 +96,30 @@ async def test_the_gms_header_says_the_table_is_served_and_the_seats_in(tmp_path
         await until_shown(pilot, lambda: "served, 0 seats in" in screen_text(gm))
         table.join("player", "Alice", "127.0.0.1:5000", close=lambda why: None)
         await until_shown(pilot, lambda: "served, 1 seat in" in screen_text(gm))
+
+
+def help_rows(app: TableApp) -> dict[str, str]:
+    """The help dialog's rows (inside its frame of █), key to what it does."""
+    inside = [line.split("█")[1] for line in screen_text(app).splitlines() if line.count("█") > 1]
+    rows = [line.split(None, 1) for line in inside]
+    return {row[0]: row[1].strip() for row in rows if len(row) == 2}
+
+
+async def test_a_players_help_and_palette_list_b_and_the_gms_list_w(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    player = TableApp(table, table.join("player", "Alice"), saves=tmp_path)
+    async with player.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await until_shown(pilot, lambda: "Turn alerts on/off" in screen_text(player), "b")
+        assert help_rows(player)["b"].startswith("Turn alerts on/off")
+        assert "w" not in help_rows(player) and "Seats and join links" not in screen_text(player)
+        await pilot.press("escape", "b")  # and b does what it says
+        told = player._notifications  # private, tests only
+        await until_shown(pilot, lambda: any("Turn alerts off" in n.message for n in told), "b")
+        palette = [title for title, *_ in TableCommands(player.screen)._allowed()]
+        assert palette == ["Turn alerts on/off for this seat"]
+    gm = TableApp(table, table.join("gm", "GM"), saves=tmp_path)
+    async with gm.run_test(size=(80, 40)) as pilot:
+        await pilot.press("question_mark")
+        await until_shown(pilot, lambda: "Seats and join links" in screen_text(gm), "w")
+        assert "b" not in help_rows(gm) and "Turn alerts on/off" not in screen_text(gm)

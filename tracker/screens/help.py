@@ -86,13 +86,16 @@ def show_help(
     bindings: Iterable[BindingType],
     intro: str,
     offered: Callable[[Binding], bool] = lambda binding: True,
+    also: Iterable[Binding] = (),
 ) -> None:
-    """Open the help for ``bindings`` (those ``offered``): the app's last help if it lists
-    the same keys, else a new one, kept in its place."""
+    """Open the help for ``bindings`` (those ``offered``), then ``also`` (the app's own
+    keys the seat may use): the app's last help if it lists the same keys, else a new one,
+    kept in its place."""
     keys = user_keys(app)
     shown = [
         replace(b, key=user_key(keys, b)) for b in bindings if isinstance(b, Binding) and offered(b)
     ]
+    shown += [replace(b, key=user_key(keys, b)) for b in also]
     kept = app.get_screen(KEPT_AS) if app.is_screen_installed(KEPT_AS) else None
     if kept in app.screen_stack:
         return  # open already

@@ -36,21 +36,24 @@ from tracker.widgets.encounter_header import NEEDED, USUAL, EncounterHeader
 class TableCommands(Provider):
     """The GM's table commands in the palette."""
 
-    COMMANDS = (("Seats: who is connected, assign combatants, kick", "seats"),)
+    COMMANDS = (
+        ("Seats: who is connected, assign combatants, kick", "seats", "w"),
+        ("Turn alerts on/off for this seat", "alerts", "b"),
+    )
 
-    def _allowed(self) -> Iterable[tuple[str, str]]:
+    def _allowed(self) -> Iterable[tuple[str, str, str]]:
         app = self.app
-        for title, action in self.COMMANDS:
+        for title, action, key in self.COMMANDS:
             if app.check_action(action, ()):
-                yield title, action
+                yield title, action, key
 
     async def discover(self) -> Hits:
-        for title, action in self._allowed():
-            yield DiscoveryHit(title, lambda a=action: self.app.run_action(a), help="key: w")
+        for title, action, key in self._allowed():
+            yield DiscoveryHit(title, lambda a=action: self.app.run_action(a), help=f"key: {key}")
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for title, action in self._allowed():
+        for title, action, _ in self._allowed():
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), lambda a=action: self.app.run_action(a))

@@ -84,11 +84,22 @@ class ScreenKeys(Area):
         from tracker.screens.help import show_help
 
         intro = "The encounter is saved after every change. Tab moves between panes."
-        show_help(self.app, self.BINDINGS, intro, self.offers)
+        show_help(self.app, self.BINDINGS, intro, self.offers, also=self.app_keys())
 
     def offers(self, binding: Binding) -> bool:
         """Whether this seat's role has ``binding``'s action."""
         return bool(self.check_action(*parse(binding.action)[1:]))
+
+    def app_keys(self) -> list[Binding]:
+        """The app's own keys this seat may use (a served table's: the GM's seats, a
+        player's turn alerts), listed in help after the screen's."""
+        return [
+            binding
+            for binding in type(self.app).BINDINGS
+            if isinstance(binding, Binding)
+            and binding.id is not None
+            and self.app.check_action(*parse(binding.action)[1:])
+        ]
 
     async def action_quit(self) -> None:
         await self.app.action_quit()  # the app's: it saves first
