@@ -4,7 +4,8 @@ and the join links for browser seats: make, copy, revoke."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -25,6 +26,17 @@ AWAY = "away:"  # a row's key for a player not in yet, before their name
 YES_NO = (("no", "No"), ("yes", "Yes"))
 ROLE_CHOICES = tuple((role, role.capitalize()) for role in LINK_ROLES)
 NO_WEB = "Serve with --web HOST:PORT to seat players in a browser"
+DIALOG_WIDTH = 96  # as seats.tcss sets it (at most the screen's)
+NOTICE_LINES = 8  # the notices' lines at most, wrapped (seats.tcss: #notices)
+
+
+def said_once(notices: Iterable[str]) -> list[str]:
+    """Each notice once, where it was last said, with how many times when more than once
+    (a seat turned away at each of its tries is one line)."""
+    said = list(notices)
+    counts = Counter(said)
+    latest = list(dict.fromkeys(reversed(said)))[::-1]
+    return [f"{line} ({counts[line]} times)" if counts[line] > 1 else line for line in latest]
 
 
 class AssignForm(FormScreen):
@@ -119,9 +131,7 @@ class SeatsScreen(ModalScreen[None]):
         door = self.query_one("#door", Label)
         door.update(Text(self.table.door, style="dim"))
         door.display = bool(self.table.door)
-        notices = self.table.notices
-        self.query_one("#notices", Label).update(Text("\n".join(notices), style="yellow"))
-        self.query_one("#notices", Label).display = bool(notices)
+        self.refresh_notices()
         self.refresh_links()
         grid = self.query_one("#seats", DataTable)
         keep = self._row_key()
@@ -155,6 +165,21 @@ class SeatsScreen(ModalScreen[None]):
         keys += [AWAY + name for name in self.table.absent()]
         if keep in keys:
             grid.move_cursor(row=keys.index(keep), animate=False)
+
+    def refresh_notices(self) -> None:
+        """The door's latest notices, each said once, wrapped: the newest that fit."""
+        lines = said_once(self.table.notices)
+        # The label's width: the dialog's (seats.tcss), less its border and padding.
+        width = max(min(DIALOG_WIDTH, self.app.size.width) - 4, 20)
+        console = self.app.console
+        while sum(len(Text(line).wrap(console, width)) for line in lines) > NOTICE_LINES:
+            del lines[0]  # the oldest gives way
+        label = self.query_one("#notices", Label)
+        label.update(Text("\n".join(lines), style="yellow"))
+        label.display = bool(lines)
+
+    def on_resize(self) -> None:
+        self.refresh_notices()
 
     def _acts(self, player: str) -> str:
         state = self.table.session.state
