@@ -419,9 +419,12 @@ def _edit(state: AnyEncounter, cmd: EditCombatant) -> list[Event]:
     before = state.combatant(cmd.combatant_id)
     system = get_system(state.system)
     sheet = before.sheet if cmd.sheet is None else system.fit_sheet(state, _as_saved(cmd.sheet))
+    name = _clean_name(cmd.name) if cmd.name is not None else before.name
+    if name != before.name:
+        _name_free(state, before, name)
     after = Combatant(
         id=before.id,
-        name=_clean_name(cmd.name) if cmd.name is not None else before.name,
+        name=name,
         side=(cmd.side.strip() or before.side) if cmd.side is not None else before.side,
         gm_only=cmd.gm_only if cmd.gm_only is not None else before.gm_only,
         notes=cmd.notes.strip() if cmd.notes is not None else before.notes,
@@ -435,6 +438,15 @@ def _edit(state: AnyEncounter, cmd: EditCombatant) -> list[Event]:
         sheet=sheet,
     )
     return [] if after == before else [CombatantEdited(after)]
+
+
+def _name_free(state: AnyEncounter, renamed: AnyCombatant, name: str) -> None:
+    """Refused when another combatant has ``name`` (any case): names tell them apart on the
+    ``:`` line and in the log; a newcomer is numbered instead (``_numbered``)."""
+    wanted = name.casefold()
+    other = next((c for c in state.combatants if c.name.casefold() == wanted), None)
+    if other is not None and other.id != renamed.id:
+        raise Rejected(f"{other.name} already has that name: give {renamed.name} another")
 
 
 def _set_solo(state: AnyEncounter, cmd: SetSolo) -> list[Event]:
