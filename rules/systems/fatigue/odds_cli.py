@@ -29,6 +29,11 @@ def check_arguments(parser: Parser, dice_required: bool) -> None:
     dice: dict[str, Any] = (
         {"required": True, "metavar": "D"} if dice_required else {"default": "1d20"}
     )
+    # A metavar hides argparse's list of choices: the help says them then (a tester found
+    # them only in the error for a wrong one).
+    dice["help"] = (
+        f"the stress dice: {', '.join(DICE_NAMES)}" if dice_required else "the stress dice"
+    )
     parser.add_argument("--attacker-dice", choices=DICE_NAMES, **dice)
     parser.add_argument(
         "--attacker",
@@ -38,7 +43,9 @@ def check_arguments(parser: Parser, dice_required: bool) -> None:
         help="skills minus fatigue and attitude, added to the dice",
     )
     parser.add_argument("--defender-dice", choices=DICE_NAMES, **dice)
-    parser.add_argument("--defender", type=int, required=True, metavar="MOD")
+    parser.add_argument(
+        "--defender", type=int, required=True, metavar="MOD", help="the defender's, likewise"
+    )
     parser.add_argument(
         "--fatigue-penalty",
         type=int,

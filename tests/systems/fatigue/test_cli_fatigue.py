@@ -77,3 +77,10 @@ def test_a_fumble_wins_no_threshold_whatever_the_margin() -> None:
     assert "Fumble line 100: attacker's " in result.stdout and "fumbles" in result.stdout
     assert "Successful defense" in result.stdout and "margin +" in result.stdout
     assert "Catastrophic" in tracker(*args).stdout
+
+
+def test_odds_help_lists_the_stress_dice() -> None:
+    """``--attacker-dice D`` hid the choices: only a wrong one's error listed them."""
+    done = tracker("odds", "fatigue", "--help")
+    assert done.returncode == 0
+    assert done.stdout.count("the stress dice: 5d4, 2d10, 1d20, open-d20") == 2
