@@ -113,6 +113,8 @@ def complete(text: str, ctx: Context) -> Completion:
         options = _form_options(ctx, named.key, args, word)
     elif named.kind == "builtin":
         options = _builtin_options(ctx, named.key, args, word)
+        if named.shares:  # the system action of that name takes the words the built-in does not
+            options += _form_options(ctx, named.shares, args, word)
     return Completion(offset + start, _starting(word, options))
 
 

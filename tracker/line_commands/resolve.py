@@ -49,10 +49,12 @@ from tracker.line_commands.table import (
     BUILTINS,
     DIALOG_OF,
     FORM_USAGE,
+    ROLLS,
     Named,
     command_names,
     named_as,
     offered,
+    shared_action,
 )
 from tracker.line_commands.turns import (
     act_outcome,
@@ -353,17 +355,50 @@ def resolve(text: str, ctx: Context) -> Outcome:
         return ScreenAction(named.key)
     if named.kind == "system":
         return system_outcome(ctx, named.key, split_words(rest))
+    shared = shared_action(named)
+    if shared is None:
+        return _as_builtin(ctx, named, rest)
+    # A built-in and a system action of one name (Generic d20's save): the built-in takes
+    # the words it fits, the action any others, so no action's words are lost to it.
+    if not offered(ctx, named):
+        return system_outcome(ctx, shared.key, split_words(rest))
+    try:
+        return _as_builtin(ctx, named, rest)
+    except Rejected as refused:
+        if not offered(ctx, shared):
+            raise
+        try:
+            return system_outcome(ctx, shared.key, split_words(rest))
+        except Rejected as also:
+            if also.message == refused.message:
+                raise
+            raise Rejected(f"{refused.message} · {shared.help}: {also.message}") from None
+
+
+def _as_builtin(ctx: Context, named: Named, rest: str) -> Outcome:
     if not rest and named.key in DIALOG_OF:
         return ScreenAction(DIALOG_OF[named.key])
+    if rest and not BUILTIN_NAMES[named.key].usage:
+        raise Rejected(f"{named.key} takes no words")
     return _builtin(ctx, named.key, rest)
 
 
 def usage(ctx: Context, name: str) -> str:
-    """How a command is used, in one line."""
+    """How a command is used, in one line (a built-in sharing its name with a system action:
+    both, the built-in first)."""
     named = named_as(ctx, name)
+    shared = shared_action(named)
+    if shared is not None:
+        return f"{_usage(ctx, name, named)} · with other words, {shared.help}: " + _usage(
+            ctx, name, shared
+        )
+    return _usage(ctx, name, named)
+
+
+def _usage(ctx: Context, name: str, named: Named) -> str:
     if named.kind == "palette":
         return f"{name}: {named.help}"
-    if named.kind == "builtin" and named.key not in ("attack", "roll"):
+    if named.kind == "builtin" and named.key not in ROLLS:
         builtin = BUILTIN_NAMES[named.key]
         said = cond_usage(ctx) if named.key == "cond" else builtin.usage
         return f"{builtin.name} {said}".strip() + f": {builtin.help}"

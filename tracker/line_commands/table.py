@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.errors import Rejected
 from tracker.line_commands.names import (
@@ -89,6 +89,7 @@ AS_KEY = {
     "open": "open_save",
     "help": "help",
 }
+ROLLS = ("attack", "roll")  # the built-ins that are the system's roll
 # Without words, these open their dialog rather than complain.
 DIALOG_OF = {"cond": "add_condition", "uncond": "remove_condition", "note": "note"}
 DIALOG_OF |= {"add": "add_combatant", "attack": "roll", "roll": "roll", "init": "initiative"}
@@ -101,16 +102,24 @@ class Named:
     kind: str  # "builtin" | "system" | "palette"
     key: str  # the builtin's name, the action's id or the screen action
     help: str = ""
+    # A built-in's name that is also a system action's id or title (Generic d20's ``save``,
+    # its Heal): that action's id and title. The built-in takes the words it fits, the
+    # action any others (``tracker.line_commands.resolve``).
+    shares: str = ""
+    shared_title: str = ""
 
 
 def command_names(ctx: Context) -> dict[str, Named]:
-    """Every name the line accepts, built-ins first (they win a clash)."""
+    """Every name the line accepts, built-ins first: a built-in keeps its name, and the
+    system action of that name takes the words the built-in does not (``Named.shares``)."""
     names: dict[str, Named] = {}
     for builtin in BUILTINS:
         names[builtin.name] = Named("builtin", builtin.name, builtin.help)
     for action in ctx.system.actions(ctx.state):
         for name in (norm(action.id), slug(action.title)):
-            names.setdefault(name, Named("system", action.id, action.title))
+            named = names.setdefault(name, Named("system", action.id, action.title))
+            if named.kind == "builtin" and not named.shares and not _is_roll(named, action.id):
+                names[name] = replace(named, shares=action.id, shared_title=action.title)
     # The system's own words for a quick track change, where no action has them already.
     for word, key in zip(ctx.system.track_words, ("wound", "heal"), strict=True):
         names.setdefault(word, Named("builtin", key, BUILTIN_NAMES[key].help))
@@ -123,8 +132,23 @@ def command_names(ctx: Context) -> dict[str, Named]:
     return names
 
 
+def _is_roll(named: Named, action_id: str) -> bool:
+    """Whether a built-in is that action already: ``attack`` and ``roll`` are the system's
+    roll (whatever its title: Generic d20's Attack)."""
+    return named.key in ROLLS and action_id == "roll"
+
+
+def shared_action(named: Named) -> Named | None:
+    """The system action a built-in shares its name with, if any."""
+    return Named("system", named.shares, named.shared_title) if named.shares else None
+
+
 def offered(ctx: Context, named: Named) -> bool:
-    """Whether whoever types is offered a command: as the key that does the same is."""
+    """Whether whoever types is offered a command: as the key that does the same is (a
+    built-in sharing its name with a system action: either)."""
+    shared = shared_action(named)
+    if shared is not None and offered(ctx, shared):
+        return True
     match named.kind:
         case "builtin":
             # A built-in with no key of its own (delay, clock...) is asked by its name: a
