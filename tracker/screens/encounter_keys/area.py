@@ -14,6 +14,7 @@ from rules.encounter import AnyCombatant, AnyEncounter
 from rules.errors import Rejected
 from rules.forms import Field
 from rules.history import History
+from rules.offered import living_first
 from tracker.line_commands.names import own_pick
 from tracker.session import EncounterSession
 from tracker.widgets.combatants import CombatantsPane
@@ -105,6 +106,8 @@ class Area(Base):
         return found
 
     def people(self) -> tuple[tuple[str, str], ...]:
+        """Every combatant as a choice, in the order of the fight (``ask`` puts those out of
+        it last)."""
         return tuple((c.id, c.name) for c in self.state.combatants)
 
     def ask(
@@ -114,8 +117,11 @@ class Area(Base):
         submit: Callable[[Mapping[str, str]], None],
         **kw: Unpack[FormSettings],
     ) -> None:
+        """A dialog of ``fields``: each choice of combatants offers those out of the fight
+        after the others (``rules.offered.living_first``, as a system action's dialog does)."""
         from tracker.screens.form import FormScreen
 
+        fields = living_first(self.session.system, self.state, fields)
         self.app.push_screen(FormScreen(title, fields, submit, **kw))
 
     def library(self) -> Library | None:
