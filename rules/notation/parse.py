@@ -40,6 +40,9 @@ from rules.notation.tree import (
 from rules.text import is_inert
 
 EXAMPLES = "like 2d6+3, 4d6kh3, 1d20ro1+5, (1d8+4)*2, 6d10c>=8, 1d20+5 >= 15"
+# What a term may start with. The bracket is quoted, as every character a refusal names is:
+# bare, "... or (" at the end of a refusal read as a line cut short.
+TERM_START = "a number, dice like 2d6, or '('"
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # Compiled when a line is first read, not as the module loads (every start loads it).
 _NUMBER = r"[0-9]*(?:\.[0-9]*)?"
@@ -184,7 +187,7 @@ class _Reader:
         elif self.at < len(self.low) and (self.low[self.at] in "0123456789.d"):
             node = self.number_or_dice()
         else:
-            raise self.refuse("a number, dice like 2d6, or (")
+            raise self.refuse(TERM_START)
         labels = self.labels()
         return node._replace(labels=node.labels + labels) if labels else node
 
@@ -213,7 +216,7 @@ class _Reader:
         if self.peek("d") and "." not in digits:
             return self.dice(start, digits)
         if digits in ("", "."):
-            raise self.refuse("a number, dice like 2d6, or (")
+            raise self.refuse(TERM_START)
         if len(digits) > 12:
             raise Rejected(f"a number is at most {MAX_NUMBER:,}")
         value: int | Fraction = Fraction(digits) if "." in digits else int(digits)

@@ -102,7 +102,7 @@ def test_an_explosion_stops_at_its_bound() -> None:
     ("text", "message"),
     [
         ("", "type some dice"),
-        ("2d6+", "'2d6+' ends too soon: expected a number, dice like 2d6, or ("),
+        ("2d6+", "'2d6+' ends too soon: expected a number, dice like 2d6, or '('"),
         ("2d6 3", "join terms with + - * / // % or a comparison"),
         ("fireball", "cannot read dice at 'fireball'"),
         ("2d6 fire", "a label goes in brackets, e.g. 2d6 [fire]"),
