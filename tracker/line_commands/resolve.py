@@ -32,6 +32,7 @@ from tracker.line_commands.did_you_mean import (
 )
 from tracker.line_commands.names import (
     find_combatant,
+    find_combatant_quiet,
     handles,
     need_combatant,
     norm,
@@ -365,14 +366,25 @@ def resolve(text: str, ctx: Context) -> Outcome:
     try:
         return _as_builtin(ctx, named, rest)
     except Rejected as refused:
-        if not offered(ctx, shared):
+        words = split_words(rest)
+        if not offered(ctx, shared) or (words and not _addressed(ctx, words)):
             raise
         try:
-            return system_outcome(ctx, shared.key, split_words(rest))
+            return system_outcome(ctx, shared.key, words)
         except Rejected as also:
             if also.message == refused.message:
                 raise
             raise Rejected(f"{refused.message} · {shared.help}: {also.message}") from None
+
+
+def _addressed(ctx: Context, words: list[str]) -> bool:
+    """Whether the words name a field (``+dc 13``) or a combatant: a shared name's system
+    action takes them then (or none: its dialog opens), never a stray word alone (``:save
+    now`` rolled an effect with the condition "now" on a whole side)."""
+    return any(
+        w.startswith("+") or "=" in w or find_combatant_quiet(ctx.state, w) is not None
+        for w in words
+    )
 
 
 def _as_builtin(ctx: Context, named: Named, rest: str) -> Outcome:

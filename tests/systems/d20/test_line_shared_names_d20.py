@@ -49,6 +49,9 @@ async def test_save_with_an_effects_words_rolls_the_effect_not_a_save_of_the_fil
         await typed(pilot, "save")  # alone: the app's own, the file saved
         await until(pilot, lambda: "Saved to" in screen_text(app), "the file saved")
         assert len(rolled(app, D20Saved)) == 1
+        await typed(pilot, "save now")  # a stray word, no one named: refused, nothing rolled
+        await until(pilot, lambda: "save takes no words" in screen_text(app), "refused")
+        assert len(rolled(app, D20Saved)) == 1
 
 
 async def test_help_save_lists_the_apps_save_and_the_effect(tmp_path: Path) -> None:
