@@ -8,17 +8,18 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec import structs
 
 from rules.commands import (
     AddCombatant,
     AddCondition,
     AddNote,
-    EditCombatant,
     NextTurn,
     RemoveCondition,
 )
 from rules.conditions import Duration
 from rules.dice import SeededDice
+from rules.encounter import CombatantEdited
 from rules.engine import decide
 from rules.errors import Rejected
 from rules.history import History
@@ -170,10 +171,11 @@ def with_people(*names: str) -> History:
 
 
 def test_duplicates_and_spaces_get_numbered_slugs() -> None:
-    # Adding numbers a repeated name (rules.engine); an edit or an older save can repeat one.
+    # Adding numbers a repeated name (rules.engine), an edit refuses one; an older save can
+    # hold one (its edit, as recorded then, committed here as it was).
     history = with_people("Goblin", "Orla", "Gob", "Cave Troll")
-    rename = EditCombatant(combatant_id="c3", name="Goblin")
-    history.commit(decide(history.state, rename, SeededDice(1)))
+    renamed = structs.replace(history.state.combatant("c3"), name="Goblin")
+    history.commit([CombatantEdited(renamed)])
     assert [h for h, _ in handles(history.state)] == ["goblin-1", "orla", "goblin-2", "cave-troll"]
     state = history.state
     assert find_combatant(state, "goblin-2").id == "c3"  # type: ignore[union-attr]
