@@ -10,14 +10,15 @@ from textual.geometry import Region
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
-from rules.commands import AddNote
-from tests.serve.serve_helpers import Client, Served, serve, until
+from rules.commands import AddNote, NextTurn
+from tests.serve.serve_helpers import LIMIT, Client, Served, serve, until
 from tracker.serve import twins
 from tracker.terminal import textual_internals
 from tracker.terminal.shared_lines import KEPT_BARS
 from tracker.widgets.roll_log import RollLog
 
 PASSWORD = "pw"
+SMALL = (80, 24)
 
 
 @pytest.fixture
@@ -89,6 +90,38 @@ async def test_a_player_given_combatants_is_told_then_moves_to_that_view(
     await until(lambda: carol.channel.view is alice.channel.view)
     assert views(served) == 1
     for client in (alice, carol):
+        await client.close()
+
+
+async def test_a_first_key_while_told_whom_one_plays_keeps_the_seat_its_own(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The GM gives two watching seats combatants, one after the other; each draws itself a
+    # while to tell its player, and its player's first key comes in that while. That key
+    # hands the seat to its own app for good: when the while is over the seat does not go
+    # back to its view (it did, and the view hid the dialog the key opened until the next
+    # key: `o` showed nothing, then `x` showed the note dialog with `x` typed).
+    monkeypatch.setattr("tracker.serve.channel.TOLD_SETTLE", 10 * LIMIT)  # ended below
+    jon, kim = await watcher(served, "Jon", SMALL), await watcher(served, "Kim", SMALL)
+    for client, player, combatant in ((jon, "Jon", "Orla"), (kim, "Kim", "Brak")):
+        served.table.assign(player, frozenset({served.ids[combatant]}))
+        await until(lambda c=client, n=combatant: f"You play {n}" in c.text())
+    for client in (jon, kim):
+        client.type("o")
+        await until(lambda c=client: "Add a note" in c.text())
+    for client in (jon, kim):  # the while is over
+        settle = client.channel._settle
+        if settle is not None:  # (a timer still due: run now)
+            settle.cancel()
+            client.channel._settled()
+    # What reaches their screens now is their own app's: the dialog stays.
+    header = {client: client.text().splitlines()[0] for client in (jon, kim)}
+    served.session.execute(NextTurn())
+    for client in (jon, kim):
+        await until(lambda c=client: c.text().splitlines()[0] != header[c])
+        assert "Add a note" in client.text(), client.text()
+        assert client.channel.view is None and not client.seat.muted  # type: ignore[union-attr]
+    for client in (jon, kim):
         await client.close()
 
 

@@ -63,7 +63,10 @@ class ChannelDriver(Driver):
 
     A seat that only watches shows a shared view (tracker.serve.views) while its own app is
     ``muted``: the app keeps up but nothing it draws is sent. The seat's first real input
-    (anything but the mouse moving) calls ``on_input`` first, which unmutes it.
+    (anything but the mouse moving) calls ``on_input`` first, which unmutes it; so does
+    every real input while it is muted again (a twin's), and the first even when the app
+    already draws (a watching seat drawing itself a while: told whom it plays, or resized),
+    which would otherwise go back to its view with what that key did hidden.
     ``modes=False`` leaves the terminal's modes (alternate screen, mouse) to the seats: a
     shared view's driver draws on many terminals that each entered them already.
 
@@ -117,6 +120,7 @@ class ChannelDriver(Driver):
         self._modes = modes
         self.muted = muted
         self.on_input = on_input
+        self.typed = False  # its first real input came (``on_input`` was called for it)
         self.also: list[Channel] = []
         self.on_diverge = on_diverge
         # Writes sent, and unmutes: each a screen that may have changed (tracker/serve/twins.py).
@@ -235,11 +239,13 @@ class ChannelDriver(Driver):
     def _deliver(self, message: Any) -> asyncio.Future[None] | None:
         if not self._input:
             return None
-        if type(message) is not events.MouseMove:
+        moved = type(message) is events.MouseMove
+        if not moved:
             self.delivered_at = time.monotonic()
-        if self.muted:
-            if type(message) is events.MouseMove:  # hovering: still only watching
-                return None
+        if self.muted and moved:
+            return None  # hovering: still only watching
+        if not moved and (self.muted or not self.typed):
+            self.typed = True
             if self.on_input is not None:
                 self.on_input()
         elif self.also and self.on_diverge is not None:
