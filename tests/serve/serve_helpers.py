@@ -22,6 +22,7 @@ from tests.picks import a_system, player_rolls
 from tests.serve.terminal import Terminal
 from tracker.serve.channel import SeatChannel
 from tracker.serve.config import Config
+from tracker.serve.driver import LEAVE_SCREEN
 from tracker.serve.players import Player
 from tracker.serve.seats import Seat, Table
 from tracker.serve.server import TableServer
@@ -48,6 +49,15 @@ async def until(condition: Callable[[], object], timeout: float = LIMIT) -> None
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting ({timeout:g} s)")
         await asyncio.sleep(0.02)
+
+
+def said_farewell(output: str, message: str) -> bool:
+    """A closed seat's last bytes: its terminal's modes left (the alternate screen with
+    them), then nothing drawn, only ``message``, on a line cleared for it. A frame sent after
+    the alternate screen was left lands on the terminal's own screen, the farewell written
+    over it (a kicked seat's showed `The GM closed your seat.eneric d20  ·  Round 2...`)."""
+    left = output.find(LEAVE_SCREEN)
+    return left >= 0 and output[left:].replace(LEAVE_SCREEN, "") == f"\r\x1b[2K{message}\r\n"
 
 
 @dataclass

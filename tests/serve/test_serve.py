@@ -17,6 +17,7 @@ from tests.serve.serve_helpers import (
     roll,
     roll_logged,
     roll_title,
+    said_farewell,
     serve,
     until,
 )
@@ -245,7 +246,10 @@ async def test_the_gm_assigns_combatants_and_kicks_a_seat(served: Served) -> Non
     await until(lambda: "Close Alice's seat" in gm.text())
     gm.type("y")
     await until(lambda: seat.id not in served.table.seats)
-    await until(lambda: "The GM closed your seat." in alice.output)
+    await until(lambda: "The GM closed your seat.\r\n" in alice.output)
+    # Said as every seat's farewell is: after the alternate screen, on a clean line (Alice
+    # only watched: her view drew the headers the kick changed after her app had left it).
+    assert said_farewell(alice.output, "The GM closed your seat."), alice.output[-600:]
     await gm.close()
 
 

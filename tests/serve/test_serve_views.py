@@ -11,7 +11,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from rules.commands import AddNote, NextTurn
-from tests.serve.serve_helpers import LIMIT, Client, Served, serve, until
+from tests.serve.serve_helpers import LIMIT, Client, Served, said_farewell, serve, until
 from tracker.serve import twins
 from tracker.terminal import textual_internals
 from tracker.terminal.shared_lines import KEPT_BARS
@@ -201,6 +201,25 @@ async def test_a_newcomers_own_app_starts_after_the_view_and_gets_what_was_typed
         await client.close()
 
 
+async def test_a_kicked_watching_seat_is_told_after_its_screen_is_left(served: Served) -> None:
+    # Alice only watches; the GM kicks her by keys (w, her row, k, y). Her farewell was
+    # written at the top of her terminal's own screen, over a header her view drew there
+    # after her app had left the alternate screen: `The GM closed your seat.eneric d20...`
+    gm = await Client.join(served, "gm")
+    alice = await Client.join(served, "alice", size=SMALL)
+    assert alice.channel.view is not None
+    gm.type("w")
+    await until(lambda: "Seats at the table" in gm.text())
+    gm.type("\x1b[B")  # down to Alice (GM, Alice)
+    gm.type("k")
+    await until(lambda: "Close Alice's seat" in gm.text())
+    gm.type("y")
+    await until(lambda: "The GM closed your seat.\r\n" in alice.output)
+    assert said_farewell(alice.output, "The GM closed your seat."), alice.output[-600:]
+    await alice.close()
+    await gm.close()
+
+
 async def test_a_seat_closed_before_its_own_app_starts_leaves_nothing(served: Served) -> None:
     before = set(served.server.views.views)
     started: list[bool] = []
@@ -217,8 +236,9 @@ async def test_a_seat_closed_before_its_own_app_starts_leaves_nothing(served: Se
 
     unwatch = served.table.watch(kick_at_once)
     alice = await Client.join(served, "alice", wait=False)
-    await until(lambda: "The GM closed your seat." in alice.output)
+    await until(lambda: "The GM closed your seat.\r\n" in alice.output)
     unwatch()
+    assert said_farewell(alice.output, "The GM closed your seat.")  # the screen left too
     assert started == [False]  # her own app had not started
     await until(lambda: not served.table.seats and not served.server.channels)
     assert set(served.server.views.views) == before  # her view ended with her

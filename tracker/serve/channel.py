@@ -73,6 +73,15 @@ class Owner(Protocol):
     def seated(self) -> None: ...
 
 
+def farewell(message: str) -> str:
+    """What a closing seat's terminal is sent last, whoever closed it (the GM's kick or quit,
+    a flood, the idle timeout...): its modes left, the alternate screen with them (again if
+    its app left them already: that changes nothing, and a seat closed before its own app
+    started entered them all the same), then ``message`` on a line cleared for it, where
+    the terminal's cursor was before the table."""
+    return LEAVE_SCREEN + (f"\r\x1b[2K{message}\r\n" if message else "")
+
+
 def color_system(term: str, env: Mapping[str, str]) -> str:
     """The colours the client's terminal shows, from its TERM and COLORTERM."""
     if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
@@ -384,7 +393,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
 
     def _hang_up(self) -> None:
         if self.chan is not None and not self.chan.is_closing():  # no farewell yet
-            self.chan.write(LEAVE_SCREEN + FLOODED + "\r\n")
+            self.chan.write(farewell(FLOODED))
         self.disconnect(FLOODED)
 
     def disconnect(self, why: str) -> None:
@@ -411,8 +420,7 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
             self.server.table.leave(self.seat)
         chan = self.chan
         if chan is not None and not chan.is_closing():
-            if self._farewell:
-                chan.write(self._farewell + "\r\n")
+            chan.write(farewell(self._farewell))
             chan.exit(0)
         owner = self.owner
         if owner is not None and owner.conn is not None:
@@ -502,6 +510,12 @@ class SeatChannel(asyncssh.SSHServerSession[str]):
         """End this seat, telling the client why."""
         self._farewell = message
         self.part()
+        # From now on only its own app's end reaches its terminal: a shared view's frame, or
+        # a leader's, sent after that app has left the alternate screen would be drawn on
+        # the terminal's own screen, the farewell over it (a kicked watching seat's was: the
+        # kick tells every header that it left).
+        self._leave_view()
+        twins.unfollow(self, draw=False)
         if self.app is not None and self.task is not None and not self.task.done():
             with contextlib.suppress(Exception):
                 self.app.exit()
