@@ -33,6 +33,7 @@ from rules.visibility import Viewer, sight
 # What a player is told of a result waiting that their seat may not see (a GM-only
 # combatant's roll): that one waits, and that the GM settles it; nothing of what it does.
 GM_WAITING = "The GM has a result waiting: wait for the GM to settle it"
+GM_SETTLES = "Only the GM settles a roll your seat does not see"
 
 # The core's commands only the GM gives, by class name (a system names its own: the
 # ``gm_commands`` and ``gm_actions`` of ``RuleSystem``).
@@ -99,11 +100,14 @@ def refusal(state: AnyEncounter, viewer: Viewer, command: object) -> str | None:
     hidden = {c.id for c in state.combatants if c.gm_only}
     named = mentions(command)
     if named & hidden or any(state.find(cid) is None for cid in named):
-        return "No such combatant"
+        unseen = state.last_roll is not None and mentions(state.last_roll) & hidden
+        return GM_WAITING if unseen and system.pending(state) else "No such combatant"
     if not acting:
         roll = state.last_roll
         if roll is None or not (mentions(roll) & viewer.assigned):
             return "Only the GM, or a player whose combatant made the last roll, can do that"
+        if mentions(roll) & hidden:  # a GM-only combatant's roll at theirs: unseen, the GM's
+            return GM_WAITING if system.pending(state) else GM_SETTLES
         return None
     if isinstance(command, PassTurn) and not acting <= viewer.assigned:
         names = ", ".join(sorted(state.name_of(cid) for cid in acting))

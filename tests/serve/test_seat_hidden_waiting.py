@@ -151,3 +151,29 @@ def test_a_players_n_over_their_own_result_says_apply_it(tmp_path: Path, system:
     assert (
         refused.value.message == f"Not applied yet: {waiting}: apply it (d) before you end the turn"
     )
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_player_settles_nothing_of_a_hidden_roll_at_their_own(
+    tmp_path: Path, system: str
+) -> None:
+    """The hidden foe's roll at Alice's Orla: her `d` applied the damage her seat never
+    showed (acting for the last roll, which names Orla); now it is the GM's, said as `r`
+    and `n` say it."""
+    for seed in range(40):
+        session, ids = encounter(tmp_path / f"{system}-{seed}.fight", system)
+        session.dice = SeededDice(seed)
+        session.execute(roll(session.state, ids[SECRET], ids["Orla"]))
+        if session.system.pending(session.state):
+            break
+    else:
+        pytest.skip(f"no dice leave a hidden result waiting in {system}")
+    table = Table(session)
+    table.assign("Alice", frozenset({ids["Orla"]}))
+    waiting, records = session.system.pending(session.state), len(session.history.records)
+    seat = SeatSession(table, table.join("player", "Alice"))
+    with pytest.raises(Rejected) as refused:
+        seat.execute(session.system.consequence_command(session.state))
+    assert refused.value.message == GM_WAITING
+    assert session.system.pending(session.state) == waiting
+    assert len(session.history.records) == records

@@ -10,6 +10,7 @@ from rules.events import ConditionAdded
 from rules.logline import Line, LogEntry, Span, plural, spans
 from rules.roles.log import Log
 
+from . import regeneration
 from .apply import apply
 from .condition_names import srd_name
 from .cover import WORD
@@ -42,6 +43,7 @@ from .events import (
     system_state,
 )
 from .exhaustion import DEATH, WHAT, rest_line, rested
+from .fortitude import kinds_of
 from .sheet import D20Sheet
 from .standing import immune
 from .table import ABILITY_NAMES, INCAPACITATING, MODE_WORD
@@ -414,7 +416,10 @@ def alerts(state: D20Encounter, event: Any) -> list[str]:
                     why = ": its hit point maximum is 0"
                 return [f"{target.name} is dead{why}"]
             if after.down and not before.down:
-                return [f"{target.name} drops to 0 hit points: {_down_words(after)}"]
+                off = bool(regeneration.stopped(target, kinds_of(event), event.amount)) or (
+                    target.id in system_state(state).regeneration_off_ids
+                )
+                return [f"{target.name} drops to 0 hit points: {_down_words(after, off)}"]
             if event.fortitude is not None and event.fortitude.success:
                 return [f"{target.name} stays up at 1 hit point: {UNDEAD_FORTITUDE}"]
             if event.relentless:
@@ -438,11 +443,14 @@ def alerts(state: D20Encounter, event: Any) -> list[str]:
     return []
 
 
-def _down_words(sheet: D20Sheet) -> str:
-    """What 0 hit points leave: a hero dying, a troll down until its turn starts."""
+def _down_words(sheet: D20Sheet, off: bool) -> str:
+    """What 0 hit points leave: a hero dying, a troll down until its turn starts (``off``:
+    its regeneration off for that turn, the blow's own type or an earlier one's)."""
     found = regeneration_of(sheet.traits)
     if sheet.hero or found is None:
         return "dying"
+    if off:
+        return "down, its regeneration off: it dies as its turn starts"
     stops = f" unless it takes {' or '.join(found.stops)} first" if found.stops else ""
     return f"down; it regenerates as its turn starts{stops}"
 

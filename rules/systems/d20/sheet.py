@@ -36,7 +36,7 @@ from .traits import MAX_TRAITS, PLAYED, down_not_dead, parse_traits, traits_text
 
 HERO, MONSTER, LAIR = "hero", "monster", "lair"
 KINDS = (
-    (MONSTER, "Monster: dead at 0 hit points"),
+    (MONSTER, "Monster: dead at 0 hit points (a troll: down)"),
     (HERO, "Hero: dying at 0, death saves"),
     (LAIR, "Lair: acts at initiative 20, losing ties; not a fighter"),
 )

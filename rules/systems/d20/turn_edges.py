@@ -161,7 +161,9 @@ def _brings(state: D20Encounter, start: TurnStart) -> str:
     if start.ongoing:
         parts.append(f"takes {start.ongoing}")
     if _regenerates(state, start, who):
-        parts.append(f"regains {start.regeneration} HP")
+        # A troll down at 0: set aside (x), it does not regenerate, and dies (D5-16).
+        down = " (set aside, it dies)" if life_word(sheet_of(who)) == "down" else ""
+        parts.append(f"regains {start.regeneration} HP{down}")
     if start.recharge and not start.ready:
         chance = percent(Fraction(DIE + 1 - start.recharge, DIE))
         parts.append(f"recharge {recharge_text(start.recharge)} ({chance})")
@@ -180,8 +182,13 @@ def discard(state: D20Encounter) -> D20Encounter | None:
     if edge is not None:
         edges = tuple(structs.replace(e, owed=False) if e is edge else e for e in found.edges)
         return state.update(system_state=structs.replace(found, edges=edges))
-    if start_waiting(state) is not None:
-        return state.update(system_state=structs.replace(found, starting_id=""))
+    start = start_waiting(state)
+    if start is not None:
+        state = state.update(system_state=structs.replace(found, starting_id=""))
+        who = state.combatant(start.combatant_id)
+        if life_word(sheet_of(who)) == "down" and _regenerates(state, start, who):
+            state = _dies(state, who)  # set aside at 0: "dies ... if it ... doesn't regenerate"
+        return state
     return None
 
 
@@ -405,9 +412,14 @@ def apply(state: D20Encounter, event: Any) -> D20Encounter:
         case D20Perished():
             who = state.find(event.combatant_id)
             if who is not None:
-                dead = structs.replace(sheet_of(who), dead=True)
-                state = state.replace_combatant(structs.replace(who, sheet=dead))
+                state = _dies(state, who)
     return state.update(system_state=found)
+
+
+def _dies(state: D20Encounter, who: D20Combatant) -> D20Encounter:
+    """A troll down at 0 that did not regenerate as its turn started, dead (D5-16)."""
+    dead = structs.replace(sheet_of(who), dead=True)
+    return state.replace_combatant(structs.replace(who, sheet=dead))
 
 
 # --- what the app shows ------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from msgspec import structs
 
-from rules.commands import EditCombatant, NextTurn
+from rules.commands import DiscardConsequence, EditCombatant, NextTurn
 from rules.dice import ScriptedDice
 from rules.engine import decide
 from rules.errors import Rejected
@@ -61,9 +61,22 @@ def test_a_troll_dropped_is_down_not_dead_and_stands_up_as_its_turn_starts() -> 
     assert SYSTEM.sheet_stats(troll.sheet)[3] == "down"
     state, events = run(state, NextTurn())
     assert not any(isinstance(e, D20Perished) for e in events)
-    assert SYSTEM.pending(state) == "Troll's turn starts: regains 10 HP"
+    assert SYSTEM.pending(state) == "Troll's turn starts: regains 10 HP (set aside, it dies)"
     state, _ = run(state, SYSTEM.consequence_command(state))
     assert sheet(state, "c2").hp == 10 and out_word(state.combatant("c2")) == ""
+
+
+def test_the_drop_says_what_stops_it_and_its_regeneration_set_aside_kills_it() -> None:
+    orla = sheet_from_values({"damage": "1d8+3 slashing"}, HERO_SHEET)
+    state = fight(("Orla", "party", orla), ("Troll", "foes", structs.replace(TROLL, hp=8)))
+    state, _ = run(started(state), D20Attack("c1", "c2"), 15, 7)
+    [damage] = [e for e in decide(state, D20Apply(), ScriptedDice([]))][:1]
+    said = "Troll drops to 0 hit points: down; it regenerates as its turn starts unless it takes"
+    assert SYSTEM.alerts(state, damage) == [f"{said} acid or fire first"]
+    state, _ = run(state, D20Apply())
+    state, _ = run(state, NextTurn())
+    state, _ = run(state, DiscardConsequence())  # x: "doesn't regenerate", so it dies
+    assert sheet(state, "c2").dead and life_word(sheet(state, "c2")) == "dead"
 
 
 def test_a_troll_burnt_at_0_dies_as_its_turn_starts() -> None:
@@ -82,15 +95,15 @@ def test_a_troll_burnt_at_0_dies_as_its_turn_starts() -> None:
     assert said == ["Troll is dead: it started its turn at 0 hit points without regenerating"]
 
 
-def test_fire_that_drops_it_kills_it_at_its_turn_and_the_alert_says_what_stops_it() -> None:
+def test_fire_that_drops_it_kills_it_at_its_turn_and_the_alert_says_so() -> None:
+    """The alert said "it regenerates ... unless it takes acid or fire first" of a fire blow."""
     orla = sheet_from_values({"damage": "1d8+3 fire"}, HERO_SHEET)
     state = fight(("Orla", "party", orla), ("Troll", "foes", structs.replace(TROLL, hp=8)))
     state, _ = run(started(state), D20Attack("c1", "c2"), 15, 7)
     [roll] = [e for e in decide(state, D20Apply(), ScriptedDice([]))][:1]
     said = SYSTEM.alerts(state, roll)
     assert said == [
-        "Troll drops to 0 hit points: down; it regenerates as its turn starts unless it takes"
-        " acid or fire first"
+        "Troll drops to 0 hit points: down, its regeneration off: it dies as its turn starts"
     ]
     state, _ = run(state, D20Apply())
     state, events = run(state, NextTurn())
