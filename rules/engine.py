@@ -89,7 +89,7 @@ from rules.passing import passed
 from rules.plain_dice import DiceRolled
 from rules.registry import get_system
 from rules.system import RuleSystem
-from rules.text import inert, inert_value
+from rules.text import inert, inert_value, slug
 
 MAX_NAME = NAME
 MAX_GROUP = 100  # combatants added by one command: more than any table fields at once
@@ -441,10 +441,13 @@ def _edit(state: AnyEncounter, cmd: EditCombatant) -> list[Event]:
 
 
 def _name_free(state: AnyEncounter, renamed: AnyCombatant, name: str) -> None:
-    """Refused when another combatant has ``name`` (any case): names tell them apart on the
-    ``:`` line and in the log; a newcomer is numbered instead (``_numbered``)."""
-    wanted = name.casefold()
-    other = next((c for c in state.combatants if c.name.casefold() == wanted), None)
+    """Refused when another combatant has ``name``, in any case or spelling the ``:`` line
+    reads as one (``Zombie 1``, ``zombie-1``): names tell them apart there and in the log; a
+    newcomer is numbered instead (``_numbered``)."""
+    wanted = slug(name) or name.casefold()
+    other = next(
+        (c for c in state.combatants if (slug(c.name) or c.name.casefold()) == wanted), None
+    )
     if other is not None and other.id != renamed.id:
         raise Rejected(f"{other.name} already has that name: give {renamed.name} another")
 

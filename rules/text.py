@@ -38,6 +38,12 @@ _UNSAFE_IN_DOCUMENTS = re.compile(
 )
 
 
+def slug(text: str) -> str:
+    """ "Goblin Sneak" -> "goblin-sneak": a name that needs no quotes on the ``:`` line, the
+    word a combatant is told by (two names of one slug are one name there)."""
+    return re.sub(r"[^0-9a-z]+", "-", text.casefold()).strip("-")
+
+
 def is_inert(text: str) -> bool:
     """Whether ``text`` holds no unsafe character at all (tabs and line breaks included)."""
     return text.isprintable() or UNSAFE.search(text) is None

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections import Counter
 from collections.abc import Iterable
 
 from rules.encounter import AnyCombatant, AnyEncounter
 from rules.errors import Rejected
+from rules.text import slug as slug  # the line's word for a name, here with its kin
 from tracker.line_commands.did_you_mean import combatant_words, did_you_mean, no_combatant
 
 MAX_SHOWN = 3  # names offered when a word fits several: enough to see which to type
-
-
-def slug(text: str) -> str:
-    """ "Goblin Sneak" -> "goblin-sneak": a name that needs no quotes on the line."""
-    return re.sub(r"[^0-9a-z]+", "-", text.casefold()).strip("-")
 
 
 def norm(word: str) -> str:

@@ -367,8 +367,12 @@ def resolve(text: str, ctx: Context) -> Outcome:
         return _as_builtin(ctx, named, rest)
     except Rejected as refused:
         words = split_words(rest)
-        if not offered(ctx, shared) or (words and not _addressed(ctx, words)):
+        if not offered(ctx, shared):
             raise
+        if words and not _addressed(ctx, words):  # said as :help says it: both uses
+            raise Rejected(
+                f"{refused.message} · with a combatant or a +field, {shared.help}"
+            ) from None
         try:
             return system_outcome(ctx, shared.key, words)
         except Rejected as also:

@@ -50,7 +50,8 @@ async def test_save_with_an_effects_words_rolls_the_effect_not_a_save_of_the_fil
         await until(pilot, lambda: "Saved to" in screen_text(app), "the file saved")
         assert len(rolled(app, D20Saved)) == 1
         await typed(pilot, "save now")  # a stray word, no one named: refused, nothing rolled
-        await until(pilot, lambda: "save takes no words" in screen_text(app), "refused")
+        said = "save takes no words · with a combatant or a +field, Saving throw effect"
+        await until(pilot, lambda: said in screen_text(app).replace("\n", " "), "refused")
         assert len(rolled(app, D20Saved)) == 1
 
 
