@@ -46,5 +46,22 @@ async def test_a_long_notice_wraps_whole_and_a_repeated_one_shows_once(tmp_path:
         assert "Esc: close" in text  # the dialog's keys still on screen
 
 
-def test_a_notice_said_again_is_counted_where_it_was_last_said() -> None:
-    assert said_once(["a", "b", "a", "c"]) == ["b", "a (2 times)", "c"]
+def test_a_notice_said_again_is_counted_where_it_was_last_said(tmp_path: Path) -> None:
+    table = table_at(tmp_path / "cellar.fight")
+    for line in ("a", "b", "a", "c"):
+        table.notice(line)
+    assert said_once(table.notices) == ["b", "a (2 times)", "c"]
+
+
+def test_a_count_is_kept_while_other_notices_come(tmp_path: Path) -> None:
+    """The table kept the last six notices said, and counted over those alone: four turns
+    away became three once others came, and an older notice was lost to the repeats."""
+    table = table_at(tmp_path / "cellar.fight")
+    table.notice("Carol's seat was closed: it flooded the table with input")
+    for _ in range(4):
+        table.notice(FLOODED)
+    for attempt in range(3):
+        table.notice(f"Eve gave a wrong password ({attempt + 1})")
+    said = said_once(table.notices)
+    assert f"{FLOODED} (4 times)" in said
+    assert said[0] == "Carol's seat was closed: it flooded the table with input"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -46,7 +45,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
 SPECTATOR = Viewer(role="spectator")
-NOTICES = 6  # the latest kept for the seats dialog
+NOTICES = 6  # the latest different ones kept for the seats dialog
 SEEN_BEFORE = 32  # undos in a row that players' view goes back through without a refold
 PASSING_OFF = "At this table the GM ends the turns: ask the GM to pass yours"
 
@@ -115,7 +114,9 @@ class Table:
         self._public: list[Subscriber] = []
         self._watchers: list[Callable[[str], None]] = []
         # What the GM is told about the door: refused logins, lockouts, seats that failed.
-        self.notices: deque[str] = deque(maxlen=NOTICES)
+        # Each the latest time it was said, oldest first, with how many times (a seat turned
+        # away at each of its tries is one notice, its count never lost to the others).
+        self.notices: dict[str, int] = {}
         # Join links for browser seats (tracker/serve/web.py); the seats dialog shows them.
         self.links = Links(changed=lambda: self._tell_watchers(""))
         self._hidden = hidden_ids(session.history.effective_events(), session.state)
@@ -154,7 +155,9 @@ class Table:
 
     def notice(self, line: str) -> None:
         """Tell the GM something about the table's door (kept for the seats dialog)."""
-        self.notices.append(line)
+        self.notices[line] = self.notices.pop(line, 0) + 1
+        while len(self.notices) > NOTICES:
+            del self.notices[next(iter(self.notices))]
         self._tell_watchers(line)
 
     def named(self, name: str) -> Seat | None:

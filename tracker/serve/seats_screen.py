@@ -4,8 +4,7 @@ and the join links for browser seats: make, copy, revoke."""
 from __future__ import annotations
 
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -30,13 +29,10 @@ DIALOG_WIDTH = 96  # as seats.tcss sets it (at most the screen's)
 NOTICE_LINES = 8  # the notices' lines at most, wrapped (seats.tcss: #notices)
 
 
-def said_once(notices: Iterable[str]) -> list[str]:
-    """Each notice once, where it was last said, with how many times when more than once
-    (a seat turned away at each of its tries is one line)."""
-    said = list(notices)
-    counts = Counter(said)
-    latest = list(dict.fromkeys(reversed(said)))[::-1]
-    return [f"{line} ({counts[line]} times)" if counts[line] > 1 else line for line in latest]
+def said_once(notices: Mapping[str, int]) -> list[str]:
+    """Each notice once, with how many times when more than once (``Table.notices``: a seat
+    turned away at each of its tries is one line)."""
+    return [f"{line} ({count} times)" if count > 1 else line for line, count in notices.items()]
 
 
 class AssignForm(FormScreen):
