@@ -77,6 +77,16 @@ MAX_DC = 40
 MAX_EFFECT = 40
 
 
+def typed_name(text: str, label: str) -> str:
+    """A name typed for an effect, a condition or an action, its spaces made single; longer
+    than ``MAX_EFFECT`` refused (it was cut there without a word: "Dreadful Howl of the
+    Deep Ones Beneath t")."""
+    words = " ".join(text.split())
+    if len(words) > MAX_EFFECT:
+        raise Rejected(f"{label}: at most {MAX_EFFECT} characters ({len(words)} typed)")
+    return words
+
+
 def d20(dice: DiceSource, mode: int) -> tuple[tuple[int, ...], int]:
     """One d20, or two keeping the higher (advantage) or the lower (disadvantage)."""
     if mode == 0:
@@ -324,7 +334,7 @@ def save_effect(state: D20Encounter, cmd: D20SaveEffect, dice: DiceSource) -> li
         raise Rejected(f"Ability must be one of {', '.join(ABILITIES)}")
     if not 1 <= cmd.dc <= MAX_DC:
         raise Rejected(f"DC must be between 1 and {MAX_DC}")
-    effect = " ".join(cmd.effect.split())[:MAX_EFFECT] or "Effect"
+    effect = typed_name(cmd.effect, "Effect") or "Effect"
     targets = [state.combatant(cid) for cid in dict.fromkeys(cmd.target_ids)]
     targets = [t for t in targets if life_word(sheet_of(t)) != "dead"]
     if not targets:
@@ -346,7 +356,7 @@ def save_effect(state: D20Encounter, cmd: D20SaveEffect, dice: DiceSource) -> li
     amount, shown, parts = 0, tuple[Span, ...](), tuple[RolledPart, ...]()
     if notation:  # one damage roll for every target
         amount, shown, _, parts = _damage_rolled(notation, kind, False, dice)
-    condition = " ".join(cmd.condition.split())[:MAX_EFFECT].casefold()
+    condition = typed_name(cmd.condition, "Condition").casefold()
     events: list[Any] = []
     concentrating = cmd.concentration
     if concentrating and sheet_of(source).concentrating:
@@ -482,7 +492,7 @@ def reaction(state: D20Encounter, cmd: D20Reaction) -> list[Any]:
     if why:
         raise Rejected(f"{who.name} cannot react: {why}")
     check(state, who, REACTION)  # surprised, or its reaction spent: refused
-    what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a reaction"
+    what = typed_name(cmd.what, "Reaction") or "a reaction"
     return [D20ReactionUsed(who.id, what)]
 
 
@@ -491,7 +501,7 @@ MAX_COST = 3
 
 def legendary_action(state: D20Encounter, cmd: D20LegendaryAction) -> list[Any]:
     who = state.combatant(cmd.combatant_id)
-    what = " ".join(cmd.what.split())[:MAX_EFFECT] or "a legendary action"
+    what = typed_name(cmd.what, "Legendary action") or "a legendary action"
     own = named(sheet_of(who).legendary_actions, what)  # its cost is the stat block's
     cost = own.cost if own is not None else cmd.cost
     if own is not None:

@@ -71,3 +71,13 @@ def test_a_multiattack_done_says_its_action_is_used_before_enter() -> None:
 def test_the_exhaustion_action_says_0_to_6() -> None:
     found = next(a for a in SYSTEM.actions(fight()) if a.id == "exhaustion")
     assert "0 to 6" in found.description
+
+
+def test_an_effects_name_too_long_is_refused_not_cut() -> None:
+    """It was cut at 40 characters without a word ("... Beneath t")."""
+    state = fight(("Orla", "party", HERO_SHEET), ("Imp", "foes", FOE_SHEET))
+    howl = "Dreadful Howl of the Deep Ones Beneath the Sunken Floor"
+    with pytest.raises(Rejected, match="Effect: at most 40 characters"):
+        decide(state, D20SaveEffect("c1", ("c2",), howl, "wis", 13), SeededDice(1))
+    fine = D20SaveEffect("c1", ("c2",), "  Dreadful   Howl ", "wis", 13)
+    assert decide(state, fine, SeededDice(1))[0].effect == "Dreadful Howl"
