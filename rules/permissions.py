@@ -27,7 +27,7 @@ from rules.encounter import AnyEncounter, Event
 from rules.errors import Rejected
 from rules.mentions import mentions
 from rules.registry import get_system
-from rules.system import LAST_ROLL, RuleSystem
+from rules.system import LAST_ROLL, LAST_ROLLER, RuleSystem
 from rules.visibility import Viewer, sight
 
 # What a player is told of a result waiting that their seat may not see (a GM-only
@@ -102,6 +102,9 @@ def refusal(state: AnyEncounter, viewer: Viewer, command: object) -> str | None:
     if named & hidden or any(state.find(cid) is None for cid in named):
         unseen = state.last_roll is not None and mentions(state.last_roll) & hidden
         return GM_WAITING if unseen and system.pending(state) else "No such combatant"
+    declared = CORE_ACTORS.get(type(command)) or system.command_actors.get(type(command))
+    if declared == LAST_ROLLER and not (system.roll_makers(state) & viewer.assigned):
+        return "Only the GM, or the player whose combatant made the last roll, can do that"
     if not acting:
         roll = state.last_roll
         if roll is None or not (mentions(roll) & viewer.assigned):
@@ -154,7 +157,7 @@ def leaves_waiting(
 def _settles(system: RuleSystem, state: AnyEncounter, command: object) -> bool:
     """Whether ``command`` acts on what the last roll left (applies it, pays it...)."""
     kind = type(command)
-    if (CORE_ACTORS.get(kind) or system.command_actors.get(kind)) == LAST_ROLL:
+    if (CORE_ACTORS.get(kind) or system.command_actors.get(kind)) in (LAST_ROLL, LAST_ROLLER):
         return True  # it acts for the last roll's: applies it, spends a token on it...
     try:
         return bool(command == system.consequence_command(state))  # what d gives: a save owed

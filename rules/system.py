@@ -19,7 +19,7 @@ from rules.roles.dialogs import Action, Dialogs
 from rules.roles.library import Library
 from rules.roles.log import Log
 from rules.roles.rolls import Landing, Luck, Rolls, Tier, luck_against
-from rules.roles.seats import LAST_ROLL, Seats
+from rules.roles.seats import LAST_ROLL, LAST_ROLLER, Seats
 from rules.roles.sheets import Sheets, Track
 from rules.roles.solo import Figure, Move, Policy, Solo, policy_among
 from rules.roles.standing import Damage, Standing
@@ -28,6 +28,7 @@ from rules.roles.turns import Turns
 # The values the parts define, where the systems and the app have always found them.
 __all__ = [
     "LAST_ROLL",
+    "LAST_ROLLER",
     "Action",
     "Damage",
     "Figure",

@@ -14,6 +14,9 @@ from rules.mentions import mentions
 # A command's declared actor (``RuleSystem.command_actors``): it acts for whoever the last roll
 # involved (applying its result, spending a token on it...), and names nobody itself.
 LAST_ROLL = "<last roll>"
+# One acting for whoever made the last roll alone (``Seats.roll_makers``): the attacker's
+# choice on its hit (LiveHack's hold of its margin), not its target's player's.
+LAST_ROLLER = "<last roller>"
 
 
 class _Fresh(Protocol):  # what the default concealment reads of the rules part
@@ -31,6 +34,13 @@ class Seats:
     # commands refused to players, and action ids not offered to them.
     gm_commands: ClassVar[tuple[type[Struct], ...]] = ()
     gm_actions: ClassVar[frozenset[str]] = frozenset()
+
+    def roll_makers(self, state: AnyEncounter) -> frozenset[str]:
+        """Who made the last roll, for a command declared ``LAST_ROLLER``. Default: everyone
+        it names (as ``LAST_ROLL`` reads it); a system whose roll names its target too says
+        which side made it."""
+        roll = state.last_roll
+        return frozenset(mentions(roll)) if roll is not None else frozenset()
 
     def gm_choice(self, key: str, value: str) -> bool:
         """Whether picking ``value`` in a dialog's field ``key`` is the GM's approval (LiveHack's

@@ -18,7 +18,7 @@ from rules.dice import DiceSource
 from rules.errors import Rejected
 from rules.mentions import mentioned
 from rules.remembered import EachOf
-from rules.system import LAST_ROLL, Action, Damage, Landing, RuleSystem, Tier, Track
+from rules.system import LAST_ROLL, LAST_ROLLER, Action, Damage, Landing, RuleSystem, Tier, Track
 
 from . import apply, decide, forms, odds, saves, solo
 from .apply import livehack_state, marked_id
@@ -180,8 +180,8 @@ class LiveHack(LiveHackSheets, LiveHackLog, LiveHackOdds, LiveHackSolo, RuleSyst
         LiveHackAid: "helper_id",
         LiveHackGrimTest: "combatant_id",
         LiveHackSave: "combatant_id",
-        LiveHackHold: LAST_ROLL,
-        LiveHackCancel: LAST_ROLL,
+        LiveHackHold: LAST_ROLLER,  # the attacker's choice on its hit, not the defender's
+        LiveHackCancel: LAST_ROLLER,
         LiveHackDrop: "holder_id",
         LiveHackHeal: "combatant_id",
     }
@@ -300,6 +300,12 @@ class LiveHack(LiveHackSheets, LiveHackLog, LiveHackOdds, LiveHackSolo, RuleSyst
     # The GM's approvals: Grim Advantage ("which the GM has approved"), Take Ten (plenty of
     # time is the GM's to judge: F4-05) and acting though unable (F4-13). A served table
     # refuses them to players.
+
+    def roll_makers(self, state: LiveHackEncounter) -> frozenset[str]:
+        """The attacker of the last roll (its defender's player does not hold its margin)."""
+        roll = state.last_roll
+        who = roll.attacker.combatant_id if isinstance(roll, LiveHackRolled) else None
+        return frozenset({who}) if who else frozenset()
 
     def gm_choice(self, key: str, value: str) -> bool:
         approved_ten = {choice for choice, (_, gm) in forms.TAKE_OF.items() if gm}

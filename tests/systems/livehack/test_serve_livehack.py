@@ -13,6 +13,8 @@ from rules.mentions import mentions
 from rules.permissions import refusal
 from rules.systems.livehack.events import (
     LiveHackApplyConsequence,
+    LiveHackCancel,
+    LiveHackHold,
     LiveHackJointRoll,
     LiveHackRoll,
     Rollover,
@@ -134,3 +136,18 @@ def test_ids_in_tuples_are_mentioned() -> None:
     """msgspec keeps a tuple a tuple: a joint action's participants are mentioned too."""
     joint = LiveHackJointRoll(kind="cooperation", participant_ids=("c1", "c2"), defender_id="c3")
     assert mentions(joint) == {"c1", "c2", "c3"}
+
+
+def test_holding_a_hits_margin_is_its_attackers_players_choice_not_its_defenders() -> None:
+    """Hold and cancel act for whoever made the last roll (``LAST_ROLLER``): Dave, playing
+    Orla, held the Goblin's margin over her and so spared her its damage roll."""
+    session, ids = encounter(system="livehack")
+    session.dice = ScriptedDice([12, 11, 1, 1, 1])  # the boon explodes: a sure hit on Orla
+    session.execute(LiveHackRoll(attacker_id=ids["Goblin"], defender_id=ids["Orla"]))
+    state = session.state
+    defender = Viewer(role="player", name="Dave", assigned=frozenset({ids["Orla"]}))
+    attacker = Viewer(role="player", name="Gil", assigned=frozenset({ids["Goblin"]}))
+    said = "Only the GM, or the player whose combatant made the last roll, can do that"
+    for command in (LiveHackHold(description="behind crates"), LiveHackCancel()):
+        assert refusal(state, defender, command) == said
+        assert refusal(state, attacker, command) is None
