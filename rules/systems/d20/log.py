@@ -136,11 +136,16 @@ def describe(state: D20Encounter, event: Any) -> LogEntry:
         case D20Healed():
             word = "temporary hit points" if event.temporary else "hit points"
             shown = [Span(" ("), *event.shown, Span(")")] if event.shown else []
+            # One's own (a troll's regeneration, a second wind): "Troll regains 10", not
+            # "Troll gives Troll 10".
+            whom = (
+                [" regains "]
+                if event.healer_id == event.target_id
+                else [" gives ", _name(state, event.target_id), " "]
+            )
             line = spans(
                 _name(state, event.healer_id),
-                " gives ",
-                _name(state, event.target_id),
-                " ",
+                *whom,
                 Span(str(event.amount), "total"),
                 f" {word}",
                 *shown,

@@ -15,10 +15,10 @@ from msgspec import structs
 
 from rules.commands import DiscardConsequence, EditCombatant, NextTurn
 from rules.dice import ScriptedDice
-from rules.engine import decide
+from rules.engine import decide, describe
 from rules.errors import Rejected
 from rules.registry import get_system
-from rules.systems.d20.events import D20Apply, D20Attack, system_state
+from rules.systems.d20.events import D20Apply, D20Attack, D20Healed, system_state
 from rules.systems.d20.sheet import life_word, sheet_from_values
 from rules.systems.d20.standing import conditions_of, out_word
 from rules.systems.d20.traits import regeneration_of
@@ -62,8 +62,11 @@ def test_a_troll_dropped_is_down_not_dead_and_stands_up_as_its_turn_starts() -> 
     state, events = run(state, NextTurn())
     assert not any(isinstance(e, D20Perished) for e in events)
     assert SYSTEM.pending(state) == "Troll's turn starts: regains 10 HP (set aside, it dies)"
-    state, _ = run(state, SYSTEM.consequence_command(state))
+    before = state
+    state, events = run(state, SYSTEM.consequence_command(state))
     assert sheet(state, "c2").hp == 10 and out_word(state.combatant("c2")) == ""
+    healed = next(e for e in events if isinstance(e, D20Healed))
+    assert describe(before, healed).plain == "Troll regains 10 hit points"  # "gives Troll"
 
 
 def test_the_drop_says_what_stops_it_and_its_regeneration_set_aside_kills_it() -> None:
