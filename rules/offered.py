@@ -1,6 +1,6 @@
 """Who a dialog's choice of combatants offers first: those still in the fight, then those out
-of it (dead, fled...), each in the order the system gave. A choice of anything else, and any
-option that names no combatant ("Everyone of heroes"), is left where it was."""
+of it (down, fled...), then the dead, each in the order the system gave. A choice of anything
+else, and any option that names no combatant ("Everyone of heroes"), is left where it was."""
 
 from collections.abc import Callable, Sequence
 
@@ -10,24 +10,27 @@ from rules.encounter import AnyEncounter
 from rules.forms import Field
 from rules.system import RuleSystem
 
+DEAD = "dead"  # the word every system says of the dead (out_of_fight): offered last of all
+
+
+def _out(system: RuleSystem, state: AnyEncounter) -> dict[str, int]:
+    """Each combatant out of the fight, 1 (down, fled...) or 2 (dead): its place in a choice."""
+    words = {c.id: system.out_of_fight(state, c) for c in state.combatants}
+    return {cid: 2 if word == DEAD else 1 for cid, word in words.items() if word}
+
 
 def living_first(system: RuleSystem, state: AnyEncounter, fields: Sequence[Field]) -> list[Field]:
-    """``fields`` with the combatants out of the fight moved after the others in each choice."""
+    """``fields`` with the combatants out of the fight moved after the others in each choice,
+    the dead last (a troll down at 0 before a dead vampire)."""
     ids = {combatant.id for combatant in state.combatants}
-    out = {c.id for c in state.combatants if system.out_of_fight(state, c)}
+    out = _out(system, state)
     if not out:
         return list(fields)
-    return [_reordered(field, ids, out) if field.kind == "choice" else field for field in fields]
 
+    def rank(cid: str) -> tuple[int, bool]:
+        return out.get(cid, 0), False
 
-def _reordered(field: Field, ids: set[str], out: set[str]) -> Field:
-    # The places combatants hold in the list, filled again with the living, then the out.
-    people = [choice for choice in field.choices if choice[0] in ids]
-    ranked = iter(sorted(people, key=lambda choice: choice[0] in out))  # sorted() is stable
-    choices = tuple(
-        next(ranked) if value in ids else (value, label) for value, label in field.choices
-    )
-    return field if choices == field.choices else structs.replace(field, choices=choices)
+    return [_ranked(field, ids, rank) if field.kind == "choice" else field for field in fields]
 
 
 def own_first(
@@ -41,7 +44,7 @@ def own_first(
     if not own:
         return list(fields)
     sides = {c.side for c in own}
-    out = {c.id for c in state.combatants if system.out_of_fight(state, c)}
+    out = _out(system, state)
     ours = {c.id for c in state.combatants if c.side in sides}
     shown: list[Field] = []
     actor_seen = False
@@ -52,7 +55,7 @@ def own_first(
             actor_seen = True
             shown.append(_only_own(field, state, mine))
         else:
-            shown.append(_ranked(field, ids, lambda cid: (cid in out, cid in ours)))
+            shown.append(_ranked(field, ids, lambda cid: (out.get(cid, 0), cid in ours)))
     return shown
 
 
@@ -66,8 +69,8 @@ def _only_own(field: Field, state: AnyEncounter, mine: frozenset[str]) -> Field:
     return structs.replace(field, choices=choices, default=default or "")
 
 
-def _ranked(field: Field, ids: set[str], rank: Callable[[str], tuple[bool, bool]]) -> Field:
-    # As ``_reordered``: the places combatants hold, filled again in ``rank``'s order.
+def _ranked(field: Field, ids: set[str], rank: Callable[[str], tuple[int, bool]]) -> Field:
+    # The places combatants hold in the list, filled again in ``rank``'s order (stable).
     people = [choice for choice in field.choices if choice[0] in ids]
     ranked = iter(sorted(people, key=lambda choice: rank(choice[0])))
     choices = tuple(

@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 from msgspec import structs
 
-from rules.commands import DiscardConsequence, EditCombatant, NextTurn
-from rules.dice import ScriptedDice
-from rules.engine import decide, describe
+from rules.commands import AddCombatant, DiscardConsequence, EditCombatant, NextTurn
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import decide, describe, fold_onto
 from rules.errors import Rejected
+from rules.forms import Field
+from rules.offered import living_first
 from rules.registry import get_system
 from rules.systems.d20.events import D20Apply, D20Attack, D20Healed, system_state
 from rules.systems.d20.sheet import life_word, sheet_from_values
@@ -158,3 +160,16 @@ async def test_by_keys_a_troll_burnt_at_0_dies_as_its_turn_starts(tmp_path: Path
         await pilot.press("n")
         await until(pilot, lambda: sheet(app.session.state, "c2").dead, "dies")
         await until(pilot, lambda: "without regenerating" in screen_text(app), "the log")
+
+
+def test_a_choice_of_combatants_offers_a_troll_down_before_the_dead() -> None:
+    """Both are out of the fight; the down one may yet stand: the dead come last."""
+    state = dropped("1d8+3 slashing")  # the Troll (c2), down
+    spawn = structs.replace(SPAWN, hp=0, dead=True)
+    state = fold_onto(state, decide(state, AddCombatant(name="Spawn", sheet=spawn), SeededDice(1)))
+    people = tuple((c.id, c.name) for c in state.combatants)
+    field = Field(
+        key="who", label="Who", kind="choice", default="c1", choices=(people[2], *people[:2])
+    )
+    [offered] = living_first(SYSTEM, state, [field])
+    assert [name for _, name in offered.choices] == ["Orla", "Troll", "Spawn"]
