@@ -30,10 +30,15 @@ def foes_of(state: D20Encounter, combatant: D20Combatant) -> list[D20Combatant]:
 
 
 def default_target(state: D20Encounter, actor: D20Combatant) -> D20Combatant | None:
+    """Whom an attack or an effect proposes: the first foe still in the fight; else the first
+    foe down (a troll to burn) before the dead; else anyone else (it proposed a dead ally
+    once the foes were all out)."""
     foes = foes_of(state, actor)
     if foes:
         return foes[0]
-    return next((c for c in state.combatants if c.id != actor.id), None)
+    others = [c for c in state.combatants if c.id != actor.id]
+    ranked = sorted(others, key=lambda c: (c.side == actor.side, out_word(c) == "dead"))
+    return ranked[0] if ranked else None
 
 
 def legendary_ready(state: D20Encounter, actor: D20Combatant) -> bool:

@@ -173,3 +173,16 @@ def test_a_choice_of_combatants_offers_a_troll_down_before_the_dead() -> None:
     )
     [offered] = living_first(SYSTEM, state, [field])
     assert [name for _, name in offered.choices] == ["Orla", "Troll", "Spawn"]
+
+
+def test_with_every_foe_out_an_attack_proposes_the_troll_down_not_a_dead_ally() -> None:
+    """It proposed the first other combatant: Bram, a dead ally of Orla's."""
+    fallen = structs.replace(HERO_SHEET, hp=0, dead=True)
+    troll = structs.replace(TROLL, hp=8)
+    state = fight(
+        ("Orla", "party", HERO_SHEET), ("Bram", "party", fallen), ("Troll", "foes", troll)
+    )
+    state, _ = run(started(state), D20Attack("c1", "c3"), 15, 7)
+    state, _ = run(state, D20Apply())  # the Troll down
+    proposed = {f.key: f.default for f in SYSTEM.action_form(state, "roll", None)}
+    assert state.name_of(proposed["target"]) == "Troll"
