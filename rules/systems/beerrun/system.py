@@ -277,6 +277,10 @@ class BeerRun(
         item = waiting[0]
         dealer = state.name_of(item.dealer_id, "The difficulty")
         text = f"{dealer} lands {item.pips} on {state.name_of(item.target_id)}"
+        target = state.find(item.target_id)
+        die = decide.default_die(target) if target is not None else None
+        if die is not None:  # where d lands them all (the dialog's Land damage splits them)
+            text += f"'s {die.name}"
         return text + (f" (+{len(waiting) - 1} more)" if len(waiting) > 1 else "")
 
     def discard(self, state: BeerRunEncounter) -> BeerRunEncounter:

@@ -105,7 +105,7 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
         assert "Goblin  5  1  1   d10 d4 -" in text
         assert "Orla 3 successes, keeps 3 · Goblin 0 successes, keeps 0" in text
         assert "spent: Orla situation d8" in text
-        assert "waiting (d): Orla lands 3 on Goblin" in text
+        assert "waiting (d): Orla lands 3 on Goblin's Health" in text
         assert "+d8x1" in text  # one roll of the help die left
         assert "-d8x1" in text  # Ann's penalty die for her failure
         await pilot.press("d")
@@ -132,7 +132,8 @@ async def test_a_three_round_conflict_with_help_and_a_cede(tmp_path: Path) -> No
         text = screen_text(app)
         assert "Orla vs Goblin: Goblin has the upper hand" in text
         assert "Orla 1 success, keeps 1 · Goblin 2 successes, keeps 2" in text
-        assert "waiting (d): Goblin lands 2 on Orla (+1 more)" in text  # the upper hand first
+        # the upper hand first
+        assert "waiting (d): Goblin lands 2 on Orla's Health (+1 more)" in text
         await pilot.press("d", "d")
         await pilot.pause()
         text = screen_text(app)

@@ -564,7 +564,8 @@ def test_status_and_alerts_read_well_without_turns():
     assert SYSTEM.status(history.state).endswith("paid: Orla")
     run(history, RollRound(), (8, 6))
     assert SYSTEM.status(history.state) == ""
-    assert SYSTEM.pending(history.state) == "Orla lands 2 on Goblin"  # the header's waiting part
+    # the header's waiting part
+    assert SYSTEM.pending(history.state) == "Orla lands 2 on Goblin's Health"
     landed = fold_onto(history.state, decide(history.state, LandDamage(), ScriptedDice(())))
     # Every seat reads it: a player's n is refused (the GM ends the round), so it says whose.
     assert SYSTEM.status(landed) == "rolled: cede (s), or the GM ends the round (n)"

@@ -44,9 +44,9 @@ def test_the_next_set_to_land_is_said_with_how_many_follow():
     history = brawl()
     assert SYSTEM.pending(history.state) == ""
     history = rolled_both_ways()
-    assert SYSTEM.pending(history.state) == "Goblin lands 1 on Orla (+1 more)"
+    assert SYSTEM.pending(history.state) == "Goblin lands 1 on Orla's Health (+1 more)"
     run(history, LandDamage())
-    assert SYSTEM.pending(history.state) == "Orla lands 1 on Goblin"
+    assert SYSTEM.pending(history.state) == "Orla lands 1 on Goblin's Health"
     run(history, LandDamage())
     assert SYSTEM.pending(history.state) == ""
     assert history.state.last_roll_applied
@@ -57,7 +57,7 @@ def test_a_discard_drops_the_next_set_only_and_is_logged():
     before = history.state
     [discarded] = run(history, DiscardConsequence())
     assert describe(before, discarded).plain == (
-        "⊘ Discarded, not applied: Goblin lands 1 on Orla (+1 more)"
+        "⊘ Discarded, not applied: Goblin lands 1 on Orla's Health (+1 more)"
     )
     assert [p.dealer_id for p in pending_now(history.state)] == ["c1"]  # Orla's still waits
     assert not history.state.last_roll_applied
