@@ -451,8 +451,8 @@ def badges(state: D20Encounter, combatant: D20Combatant) -> tuple[str, ...]:
         else:
             out.append(f"{edge.condition} to the {edge.at} of {state.name_of(edge.who_id)}'s turn")
     for start in found.starts:
-        if start.combatant_id != combatant.id:
-            continue
+        if start.combatant_id != combatant.id or sheet_of(combatant).dead:
+            continue  # the dead regenerate and recharge no more: nothing to say
         if start.ongoing:
             out.append(f"takes {start.ongoing} a turn")
         if start.regeneration:

@@ -82,6 +82,7 @@ def test_the_drop_says_what_stops_it_and_its_regeneration_set_aside_kills_it() -
     state, _ = run(state, NextTurn())
     state, _ = run(state, DiscardConsequence())  # x: "doesn't regenerate", so it dies
     assert sheet(state, "c2").dead and life_word(sheet(state, "c2")) == "dead"
+    assert not any("regenerates" in b for b in SYSTEM.badges(state, state.combatant("c2")))
 
 
 def test_a_troll_burnt_at_0_dies_as_its_turn_starts() -> None:
