@@ -15,7 +15,7 @@ from rules import registry
 from rules.commands import AddCondition, AddNote, EditCombatant, NextTurn
 from rules.errors import Rejected
 from rules.permissions import refusal
-from rules.system import LAST_ROLL
+from rules.system import LAST_ROLL, LAST_ROLLER
 from rules.visibility import GM, Viewer, hidden_ids, sight
 from tests.app.support import until
 from tests.contract.headless_checks import example
@@ -105,7 +105,7 @@ def test_every_declared_actor_is_a_field_of_its_command() -> None:
     for system in registry.all_systems():
         for kind, field in system.command_actors.items():
             assert kind in system.command_types, f"{system.name}: {kind.__name__}"
-            assert field == LAST_ROLL or field in kind.__struct_fields__, (
+            assert field in (LAST_ROLL, LAST_ROLLER) or field in kind.__struct_fields__, (
                 f"{system.name}: {kind.__name__} has no field {field!r}"
             )
 
