@@ -65,14 +65,21 @@ CORE_ACTORS: dict[type, str] = {
 }
 
 
+def declared_actor(system: RuleSystem, command: object) -> str:
+    """What a command is declared to act for: a field's name, ``LAST_ROLL`` or
+    ``LAST_ROLLER`` ("" when nothing declares it: the GM's alone)."""
+    kind = type(command)
+    return CORE_ACTORS.get(kind) or system.command_actors.get(kind) or ""
+
+
 def actors(system: RuleSystem, command: object) -> set[str] | None:
     """Whom a command acts for, as declared; an empty set for the last roll's (or a declared
     field left empty); None when nothing declares it: the GM's alone."""
-    kind = type(command)
-    declared = CORE_ACTORS.get(kind) or system.command_actors.get(kind)
+    declared = declared_actor(system, command)
     if not declared:
         return None
-    value = getattr(command, declared, None) if declared != LAST_ROLL else None
+    by_roll = declared in (LAST_ROLL, LAST_ROLLER)
+    value = None if by_roll else getattr(command, declared, None)
     if isinstance(value, str) and value:
         return {value}
     if isinstance(value, tuple):
@@ -102,8 +109,8 @@ def refusal(state: AnyEncounter, viewer: Viewer, command: object) -> str | None:
     if named & hidden or any(state.find(cid) is None for cid in named):
         unseen = state.last_roll is not None and mentions(state.last_roll) & hidden
         return GM_WAITING if unseen and system.pending(state) else "No such combatant"
-    declared = CORE_ACTORS.get(type(command)) or system.command_actors.get(type(command))
-    if declared == LAST_ROLLER and not (system.roll_makers(state) & viewer.assigned):
+    makes = declared_actor(system, command) == LAST_ROLLER
+    if makes and not (system.roll_makers(state) & viewer.assigned):
         return "Only the GM, or the player whose combatant made the last roll, can do that"
     if not acting:
         roll = state.last_roll
@@ -156,8 +163,7 @@ def leaves_waiting(
 
 def _settles(system: RuleSystem, state: AnyEncounter, command: object) -> bool:
     """Whether ``command`` acts on what the last roll left (applies it, pays it...)."""
-    kind = type(command)
-    if (CORE_ACTORS.get(kind) or system.command_actors.get(kind)) in (LAST_ROLL, LAST_ROLLER):
+    if declared_actor(system, command) in (LAST_ROLL, LAST_ROLLER):
         return True  # it acts for the last roll's: applies it, spends a token on it...
     try:
         return bool(command == system.consequence_command(state))  # what d gives: a save owed

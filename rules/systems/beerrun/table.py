@@ -85,14 +85,11 @@ def kept_count(successes: int, upper: bool) -> int:
 
 # --- whose upper hand -----------------------------------------------------------------------
 
-# A side's band of successes kept with the upper hand: (count label, low, high); the last is
-# open. A side keeps all of its successes with the upper hand (``kept_count``).
-SIDE_BANDS: tuple[tuple[str, int, int | None], ...] = (
-    ("1", 1, 1),
-    ("2", 2, 2),
-    ("3", 3, 3),
-    ("4", 4, 4),
-    ("5+", 5, None),
+# A side's band of successes kept with the upper hand: (count label, low, high), the pip
+# bands but ties; the last is open. A side keeps all of its successes with the upper hand
+# (``kept_count``).
+SIDE_BANDS: tuple[tuple[str, int, int | None], ...] = tuple(
+    (label, low, high) for label, low, high, _ in PIP_BANDS if low
 )
 
 
